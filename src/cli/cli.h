@@ -1,0 +1,10 @@
+/* cli.h - the subcommands of the pagelab command. */
+#ifndef PAGELAB_CLI_H
+#define PAGELAB_CLI_H
+
+int cmd_run(int argc, char **argv);
+int cmd_policies(int argc, char **argv);
+int cmd_workloads(int argc, char **argv);
+int cmd_machines(int argc, char **argv);
+
+#endif

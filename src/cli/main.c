@@ -1,0 +1,45 @@
+/* main.c - pagelab's entry point: dispatch to a subcommand. */
+#include "cli.h"
+#include "../lib/util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+	fputs(
+"usage: pagelab COMMAND [ARGS]\n"
+"A laboratory for Linux page reclaim: historical and modern reclaim designs as\n"
+"policies on one simulated machine, driven by benchmark-like workloads and traces.\n"
+"\n"
+"Commands:\n"
+"  run        run workloads on a simulated machine under a reclaim policy\n"
+"  policies   list the reclaim policies (and their tunables)\n"
+"  workloads  list the workloads (and their options)\n"
+"  machines   list the machine profiles (and their parameters)\n"
+"\n"
+"Every command takes --help.  Example:\n"
+"  pagelab run --machine vmm-2008 --policy clock --vmstat 1 usemem -m 1000\n", out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(cmd, "policies"))
+		return cmd_policies(argc - 1, argv + 1);
+	if (!strcmp(cmd, "workloads"))
+		return cmd_workloads(argc - 1, argv + 1);
+	if (!strcmp(cmd, "machines"))
+		return cmd_machines(argc - 1, argv + 1);
+	die_usage("unknown command '%s' (try pagelab --help)", cmd);
+}

@@ -1,0 +1,241 @@
+/* run.c - pagelab run: parse machine options, the policy and the workloads
+ * joined by '+', run the machine and report. */
+#include "cli.h"
+#include "../machine/machine.h"
+#include "../report/report.h"
+#include "../lib/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void run_usage(FILE *out)
+{
+	fputs(
+"usage: pagelab run [OPTIONS] WORKLOAD [ARGS] [+ WORKLOAD [ARGS]]...\n"
+"Run workloads together on one simulated machine under a reclaim policy.\n"
+"\n"
+"Machine:\n"
+"  --machine NAME      profile (default vmm-2008; see pagelab machines)\n"
+"  --ram SIZE          physical memory (K/M/G/T suffixes are powers of 1024;\n"
+"                      a 'p' suffix counts 4 KiB pages)\n"
+"  --swap SIZE         swap space\n"
+"  --cpus N            number of CPUs\n"
+"  --disk MODEL        disk model (see pagelab machines)\n"
+"  --set NAME=VALUE    any machine parameter or policy tunable\n"
+"Policy and run:\n"
+"  --policy NAME       reclaim policy (default clock; see pagelab policies)\n"
+"  --seed N            random seed (default 1); same inputs, same output\n"
+"  --vmstat SECONDS    print a vmstat line every SECONDS of simulated time\n"
+"  --check             verify the mm invariants after every step (slow)\n"
+"  --json              print everything as one JSON object\n"
+"  --max-time SECONDS  stop after this much simulated time (default 100000)\n"
+"  --progress / --no-progress  progress on stderr (default: when it is a terminal)\n"
+"\n"
+"Exit status: 0 on success, 1 if --check found a broken invariant,\n"
+"2 on bad input.\n", out);
+}
+
+struct setting { const char *name, *value; };
+
+static const char *need_arg(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc)
+		die_usage("option %s needs a value", argv[*i]);
+	return argv[++*i];
+}
+
+static uint64_t size_arg(const char *opt, const char *v)
+{
+	uint64_t b;
+	if (!parse_size(v, &b) || b > (1ULL << 50))
+		die_usage("bad size '%s' for %s", v, opt);
+	return b;
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t n = 1;
+	for (int i = 0; i < argc; i++)
+		n += strlen(argv[i]) + 1;
+	char *s = xmalloc(n);
+	s[0] = 0;
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	const char *machine = "vmm-2008", *policy = "clock";
+	struct machine_opts mo = { .seed = 1, .max_time_ns = 100000ULL * 1000000000ULL,
+				   .progress = isatty(2) };
+	bool json = false;
+	uint64_t ram = 0, swap = UINT64_MAX, cpus = 0;
+	const char *disk = NULL;
+	struct setting *sets = NULL;
+	int nsets = 0, i;
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			run_usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--machine")) {
+			machine = need_arg(argc, argv, &i);
+		} else if (!strcmp(a, "--policy")) {
+			policy = need_arg(argc, argv, &i);
+		} else if (!strcmp(a, "--ram")) {
+			ram = size_arg(a, need_arg(argc, argv, &i));
+			if (!ram)
+				die_usage("--ram 0: a machine needs memory");
+		} else if (!strcmp(a, "--swap")) {
+			swap = size_arg(a, need_arg(argc, argv, &i));
+		} else if (!strcmp(a, "--cpus")) {
+			const char *v = need_arg(argc, argv, &i);
+			if (!parse_u64(v, &cpus) || !cpus || cpus > 1024)
+				die_usage("bad --cpus '%s' (1..1024)", v);
+		} else if (!strcmp(a, "--disk")) {
+			disk = need_arg(argc, argv, &i);
+		} else if (!strcmp(a, "--set")) {
+			const char *v = need_arg(argc, argv, &i);
+			const char *eq = strchr(v, '=');
+			if (!eq || eq == v)
+				die_usage("--set wants NAME=VALUE, got '%s'", v);
+			sets = xrealloc(sets, (nsets + 1) * sizeof(*sets));
+			char *name = xstrdup(v);
+			name[eq - v] = 0;
+			sets[nsets++] = (struct setting){ name, eq + 1 };
+		} else if (!strcmp(a, "--seed")) {
+			const char *v = need_arg(argc, argv, &i);
+			if (!parse_u64(v, &mo.seed))
+				die_usage("bad --seed '%s'", v);
+		} else if (!strcmp(a, "--vmstat")) {
+			const char *v = need_arg(argc, argv, &i);
+			if (!parse_duration_ns(v, &mo.vmstat_ns) || mo.vmstat_ns < 1000000)
+				die_usage("bad --vmstat '%s' (seconds, at least 0.001)", v);
+		} else if (!strcmp(a, "--max-time")) {
+			const char *v = need_arg(argc, argv, &i);
+			if (!parse_duration_ns(v, &mo.max_time_ns) || !mo.max_time_ns)
+				die_usage("bad --max-time '%s'", v);
+		} else if (!strcmp(a, "--check")) {
+			mo.check = true;
+		} else if (!strcmp(a, "--json")) {
+			json = true;
+		} else if (!strcmp(a, "--progress")) {
+			mo.progress = true;
+		} else if (!strcmp(a, "--no-progress")) {
+			mo.progress = false;
+		} else {
+			die_usage("unknown option '%s' (see pagelab run --help)", a);
+		}
+	}
+	if (i >= argc)
+		die_usage("run: no workload given (see pagelab workloads)");
+
+	const struct profile *base = profile_find(machine);
+	if (!base)
+		die_usage("unknown machine '%s' (see pagelab machines)", machine);
+	struct profile prof = *base;
+	if (ram)
+		prof.ram = ram;
+	if (swap != UINT64_MAX)
+		prof.swap = swap;
+	if (cpus)
+		prof.cpus = cpus;
+	if (disk) {
+		const struct disk_params *d = disk_preset_find(disk);
+		if (!d)
+			die_usage("unknown disk model '%s' (see pagelab machines)", disk);
+		prof.disk = *d;
+	}
+	const struct policy_ops *pol = policy_find(policy);
+	if (!pol)
+		die_usage("unknown policy '%s' (see pagelab policies)", policy);
+	int ntun = policy_nr_tunables(pol);
+	double *tun = xcalloc((size_t)ntun + 1, sizeof(double));
+	for (int t = 0; t < ntun; t++)
+		tun[t] = pol->tunables[t].def;
+	char err[512];
+	for (int s = 0; s < nsets; s++) {
+		if (profile_has_param(sets[s].name)) {
+			if (!profile_set(&prof, sets[s].name, sets[s].value, err, sizeof(err)))
+				die_usage("%s", err);
+			continue;
+		}
+		int ti = policy_tunable_index(pol, sets[s].name);
+		if (ti < 0)
+			die_usage("unknown parameter '%s': not a machine parameter nor a tunable of %s",
+				  sets[s].name, pol->name);
+		double v;
+		const struct tunable *t = &pol->tunables[ti];
+		if (!parse_double(sets[s].value, &v) || v < t->min || v > t->max)
+			die_usage("bad value '%s' for %s (%g..%g)", sets[s].value, t->name, t->min, t->max);
+		tun[ti] = v;
+	}
+
+	/* Workloads, separated by '+'. */
+	struct { const struct workload_ops *ops; void *w; char *cmd; } *wls = NULL;
+	int nwl = 0;
+	while (i < argc) {
+		int j = i;
+		while (j < argc && strcmp(argv[j], "+"))
+			j++;
+		if (j == i)
+			die_usage("empty workload before '+'");
+		const struct workload_ops *ops = workload_find(argv[i]);
+		if (!ops)
+			die_usage("unknown workload '%s' (see pagelab workloads)", argv[i]);
+		for (int k = i + 1; k < j; k++)
+			if (!strcmp(argv[k], "--help")) {
+				ops->help(stdout);
+				return 0;
+			}
+		err[0] = 0;
+		void *w = ops->create(j - i, argv + i, mo.seed + (uint64_t)nwl, err, sizeof(err));
+		if (!w)
+			die_usage("%s", err[0] ? err : "bad workload arguments");
+		wls = xrealloc(wls, (nwl + 1) * sizeof(*wls));
+		wls[nwl].ops = ops;
+		wls[nwl].w = w;
+		wls[nwl].cmd = join_args(j - i, argv + i);
+		nwl++;
+		i = j + 1;
+		if (j < argc && i >= argc)
+			die_usage("nothing after the last '+'");
+	}
+	const uint64_t *oracle = NULL;
+	uint64_t oracle_len = 0;
+	if (pol->flags & POLICY_NEEDS_ORACLE) {
+		if (nwl != 1 || !wls[0].ops->oracle || !wls[0].ops->oracle(wls[0].w, &oracle, &oracle_len))
+			die_usage("policy %s needs the whole reference string: it runs only when the only workload is a trace replay", pol->name);
+	}
+
+	struct machine m;
+	if (!machine_init(&m, &prof, &mo, err, sizeof(err)))
+		die_usage("%s", err);
+	if (oracle)
+		mm_set_oracle(&m.mm, oracle, oracle_len);
+	machine_set_policy(&m, pol, tun);
+	for (int w = 0; w < nwl; w++) {
+		machine_add_workload(&m, wls[w].ops, wls[w].w, wls[w].cmd);
+		free(wls[w].cmd);
+	}
+	free(wls);
+	machine_run(&m);
+	struct run_info ri = { .machine = machine, .policy = pol->name, .seed = mo.seed };
+	if (json)
+		report_json(&m, &ri, stdout);
+	else
+		report_text(&m, &ri, stdout);
+	int rc = m.check_failed ? 1 : 0;
+	machine_free(&m);
+	for (int s = 0; s < nsets; s++)
+		free((char *)sets[s].name);
+	free(sets);
+	free(tun);
+	return rc;
+}

@@ -1,0 +1,201 @@
+/* util.c - see util.h. */
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("pagelab: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_USAGE);
+}
+
+void panic(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("pagelab: internal error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+static void *check_alloc(void *p, size_t n)
+{
+	if (!p && n)
+		die_usage("out of host memory allocating %zu bytes", n);
+	return p;
+}
+
+void *xmalloc(size_t n) { return check_alloc(malloc(n ? n : 1), n); }
+void *xcalloc(size_t n, size_t size)
+{
+	return check_alloc(calloc(n ? n : 1, size ? size : 1), n * size);
+}
+void *xrealloc(void *p, size_t n) { return check_alloc(realloc(p, n ? n : 1), n); }
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+bool parse_u64(const char *s, uint64_t *v)
+{
+	uint64_t x = 0;
+	if (!s || !*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		unsigned d = (unsigned)(*s - '0');
+		if (x > (UINT64_MAX - d) / 10)
+			return false;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return true;
+}
+
+bool parse_size(const char *s, uint64_t *bytes)
+{
+	char num[32];
+	size_t n = 0;
+	if (!s)
+		return false;
+	while (s[n] >= '0' && s[n] <= '9')
+		n++;
+	if (n == 0 || n >= sizeof(num))
+		return false;
+	memcpy(num, s, n);
+	num[n] = 0;
+	uint64_t v;
+	if (!parse_u64(num, &v))
+		return false;
+	const char *suf = s + n;
+	unsigned shift = 0;
+	switch (*suf) {
+	case 0: break;
+	case 'k': case 'K': shift = 10; suf++; break;
+	case 'm': case 'M': shift = 20; suf++; break;
+	case 'g': case 'G': shift = 30; suf++; break;
+	case 't': case 'T': shift = 40; suf++; break;
+	case 'p': case 'P': shift = PAGE_SHIFT; suf++;
+		if (*suf)
+			return false;
+		break;
+	default: return false;
+	}
+	if (shift && shift != PAGE_SHIFT && (*suf == 'b' || *suf == 'B'))
+		suf++;
+	if (*suf)
+		return false;
+	if (shift && v > (UINT64_MAX >> shift))
+		return false;
+	*bytes = v << shift;
+	return true;
+}
+
+bool parse_double(const char *s, double *v)
+{
+	char *end;
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	double x = strtod(s, &end);
+	if (*end || errno || !isfinite(x))
+		return false;
+	*v = x;
+	return true;
+}
+
+bool parse_duration_ns(const char *s, uint64_t *ns)
+{
+	char *end;
+	if (!s || !*s || *s == '-' || *s == '+')
+		return false;
+	errno = 0;
+	double x = strtod(s, &end);
+	if (errno || !isfinite(x) || x < 0 || end == s)
+		return false;
+	double mult = 1e9;
+	if (!strcmp(end, "ns")) mult = 1;
+	else if (!strcmp(end, "us")) mult = 1e3;
+	else if (!strcmp(end, "ms")) mult = 1e6;
+	else if (!strcmp(end, "s") || !*end) mult = 1e9;
+	else return false;
+	x *= mult;
+	if (x >= 1.8e19)
+		return false;
+	*ns = (uint64_t)(x + 0.5);
+	return true;
+}
+
+uint64_t host_memory_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES);
+	long psz = sysconf(_SC_PAGESIZE);
+	if (pages <= 0 || psz <= 0)
+		return 0;
+	return (uint64_t)pages * (uint64_t)psz;
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void rng_seed(struct rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t rng_next(struct rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+uint64_t rng_below(struct rng *r, uint64_t n)
+{
+	uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+	uint64_t x;
+	do
+		x = rng_next(r);
+	while (x >= limit);
+	return x % n;
+}
+
+uint64_t isqrt64(uint64_t x)
+{
+	uint64_t r = (uint64_t)sqrt((double)x);
+	while (r * r > x)
+		r--;
+	while ((r + 1) * (r + 1) <= x)
+		r++;
+	return r;
+}

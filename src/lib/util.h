@@ -1,0 +1,56 @@
+/* util.h - small helpers shared by every layer: checked allocation, the
+ * error convention (one line on stderr, exit status 2), size parsing and a
+ * deterministic random number generator. */
+#ifndef PAGELAB_UTIL_H
+#define PAGELAB_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#define PAGE_SIZE 4096ULL
+#define PAGE_SHIFT 12
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Exit status for bad input (usage errors), as the issue asks. */
+#define EXIT_USAGE 2
+
+/* Print "pagelab: <msg>" on stderr and exit with status 2. */
+_Noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Internal error (a bug): print and abort. */
+_Noreturn void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Parse a size: "512M", "1g", "4096" (bytes), "300p" (pages).  Suffixes
+ * K/M/G/T are powers of 1024, case-insensitive, an optional trailing "B"
+ * ("MB", "KiB" not accepted).  Returns false on malformed input or overflow;
+ * *bytes is set on success. */
+bool parse_size(const char *s, uint64_t *bytes);
+/* Parse a non-negative integer (decimal) with overflow checking. */
+bool parse_u64(const char *s, uint64_t *v);
+/* Parse a decimal number (e.g. "0.5"); finite only. */
+bool parse_double(const char *s, double *v);
+/* Parse a duration: "10ms", "5s", "100us", "250ns" or plain seconds. */
+bool parse_duration_ns(const char *s, uint64_t *ns);
+
+/* Host physical memory in bytes (0 if unknown). */
+uint64_t host_memory_bytes(void);
+
+/* xoshiro256** seeded by splitmix64: deterministic across platforms. */
+struct rng { uint64_t s[4]; };
+void rng_seed(struct rng *r, uint64_t seed);
+uint64_t rng_next(struct rng *r);
+/* Uniform in [0, n), n > 0, without modulo bias. */
+uint64_t rng_below(struct rng *r, uint64_t n);
+
+/* Integer square root (floor). */
+uint64_t isqrt64(uint64_t x);
+
+#endif

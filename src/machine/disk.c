@@ -1,0 +1,238 @@
+/* disk.c - see disk.h.
+ *
+ * Rotating: a request that starts where the previous one ended needs no
+ * positioning; any other pays a seek growing with the square root of the
+ * distance (track-to-track for the shortest, scaled so that random requests
+ * average the drive's rated seek) plus half a revolution.  The elevator is
+ * C-LOOK (ascending block order, wrapping round) with deadline expiry so
+ * that a read never waits more than 500 ms, a write 5 s (deadline-iosched).
+ * SSD/NVMe: each request costs a fixed latency, and its transfer goes
+ * through one data path at the rated bandwidth; up to queue_depth requests
+ * are in service at once. */
+#include "disk.h"
+#include "../lib/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define READ_EXPIRE_NS 500000000ULL
+#define WRITE_EXPIRE_NS 5000000000ULL
+
+void disk_init(struct disk *d, const struct disk_params *p, struct evq *q, uint32_t id,
+	       disk_complete_fn fn, void *arg)
+{
+	*d = (struct disk){ .p = *p, .q = q, .id = id, .complete = fn, .arg = arg };
+}
+
+static void free_chain(struct disk_req *r)
+{
+	while (r) {
+		struct disk_req *n = r->next;
+		struct disk_bio *b = r->head;
+		while (b) {
+			struct disk_bio *nb = b->next;
+			free(b);
+			b = nb;
+		}
+		free(r);
+		r = n;
+	}
+}
+
+void disk_free(struct disk *d)
+{
+	free_chain(d->queue);
+	free_chain(d->inflight);
+	free_chain(d->free_reqs);
+	for (struct disk_bio *b = d->free_bios; b;) {
+		struct disk_bio *n = b->next;
+		free(b);
+		b = n;
+	}
+}
+
+static struct disk_bio *bio_alloc(struct disk *d)
+{
+	struct disk_bio *b = d->free_bios;
+	if (b)
+		d->free_bios = b->next;
+	else
+		b = xmalloc(sizeof(*b));
+	b->next = NULL;
+	return b;
+}
+
+static struct disk_req *req_alloc(struct disk *d)
+{
+	struct disk_req *r = d->free_reqs;
+	if (r)
+		d->free_reqs = r->next;
+	else
+		r = xmalloc(sizeof(*r));
+	*r = (struct disk_req){ .id = d->next_id++ };
+	return r;
+}
+
+static bool try_merge(struct disk *d, struct disk_req *r, enum io_dir dir, struct disk_bio *b)
+{
+	uint64_t max = d->p.max_request / PAGE_SIZE;
+	if (!r || r->dir != dir || r->npages + 1 > max)
+		return false;
+	if (b->block == r->block + r->npages) {
+		r->tail->next = b;
+		r->tail = b;
+	} else if (b->block + 1 == r->block) {
+		b->next = r->head;
+		r->head = b;
+		r->block--;
+	} else {
+		return false;
+	}
+	r->npages++;
+	d->last_merge = r;
+	return true;
+}
+
+void disk_submit(struct disk *d, enum io_dir dir, uint64_t block, uint64_t cookie, uint64_t t)
+{
+	struct disk_bio *b = bio_alloc(d);
+	b->block = block;
+	b->cookie = cookie;
+	bool merged = try_merge(d, d->last_merge, dir, b);
+	for (struct disk_req *r = d->queue; !merged && r; r = r->next)
+		if (r != d->last_merge)
+			merged = try_merge(d, r, dir, b);
+	if (!merged) {
+		struct disk_req *r = req_alloc(d);
+		r->block = block;
+		r->npages = 1;
+		r->dir = dir;
+		r->arrival = t;
+		r->head = r->tail = b;
+		struct disk_req **pp = &d->queue;
+		while (*pp)
+			pp = &(*pp)->next;
+		*pp = r;
+		d->nr_queued++;
+		d->last_merge = r;
+	}
+	if (!d->dispatch_pending && d->nr_inflight < d->p.queue_depth) {
+		d->dispatch_pending = 1;
+		evq_push(d->q, t + d->p.plug_ns, EV_DISK_DISPATCH, d->id, 0);
+	}
+}
+
+uint64_t disk_service_ns(const struct disk *d, uint64_t block, uint32_t npages)
+{
+	double xfer = (double)npages * PAGE_SIZE * 1e9 / (double)d->p.bandwidth;
+	if (d->p.kind == DISK_SSD)
+		return (uint64_t)(d->p.latency_ns + xfer);
+	double pos = 0;
+	if (block != d->head_pos) {
+		uint64_t cap = d->p.capacity / PAGE_SIZE;
+		uint64_t dist = block > d->head_pos ? block - d->head_pos : d->head_pos - block;
+		double frac = cap ? (double)dist / (double)cap : 1.0;
+		if (frac > 1)
+			frac = 1;
+		/* E[sqrt(|U1-U2|)] = 8/15 for uniform U1, U2: scale so that
+		 * random requests average the rated seek. */
+		double track = (double)d->p.track_seek_ns;
+		double full = track + ((double)d->p.seek_ns - track) * 15.0 / 8.0;
+		pos = track + (full - track) * sqrt(frac) + 30e9 / (double)d->p.rpm;
+	}
+	return (uint64_t)(pos + xfer);
+}
+
+/* Pick the next request to serve and unlink it from the queue. */
+static struct disk_req *elevator_next(struct disk *d, uint64_t now)
+{
+	struct disk_req **pick = &d->queue;
+	if (d->p.kind == DISK_ROTATING) {
+		struct disk_req **up = NULL, **low = NULL;
+		for (struct disk_req **pp = &d->queue; *pp; pp = &(*pp)->next) {
+			struct disk_req *r = *pp;
+			uint64_t expire = r->dir == IO_READ ? READ_EXPIRE_NS : WRITE_EXPIRE_NS;
+			if (now >= r->arrival + expire) {
+				up = pp; /* the oldest expired request, queue is in arrival order */
+				low = NULL;
+				break;
+			}
+			if (r->block >= d->head_pos && (!up || r->block < (*up)->block))
+				up = pp;
+			if (!low || r->block < (*low)->block)
+				low = pp;
+		}
+		pick = up ? up : low;
+	}
+	struct disk_req *r = *pick;
+	*pick = r->next;
+	r->next = NULL;
+	d->nr_queued--;
+	if (d->last_merge == r)
+		d->last_merge = NULL;
+	return r;
+}
+
+static void dispatch(struct disk *d, uint64_t now)
+{
+	while (d->queue && d->nr_inflight < d->p.queue_depth) {
+		struct disk_req *r = elevator_next(d, now);
+		uint64_t done;
+		if (d->p.kind == DISK_SSD) {
+			double xfer = (double)r->npages * PAGE_SIZE * 1e9 / (double)d->p.bandwidth;
+			uint64_t start = now + d->p.latency_ns;
+			if (d->pipe_free > start)
+				start = d->pipe_free;
+			done = start + (uint64_t)xfer;
+			d->pipe_free = done;
+			d->busy_ns += (uint64_t)xfer;
+		} else {
+			uint64_t svc = disk_service_ns(d, r->block, r->npages);
+			done = now + svc;
+			d->busy_ns += svc;
+		}
+		d->head_pos = r->block + r->npages;
+		r->next = d->inflight;
+		d->inflight = r;
+		d->nr_inflight++;
+		d->nr_requests++;
+		if (r->dir == IO_READ)
+			d->pages_read += r->npages;
+		else
+			d->pages_written += r->npages;
+		evq_push(d->q, done, EV_DISK_DONE, d->id, r->id);
+	}
+}
+
+void disk_event(struct disk *d, enum ev_kind kind, uint64_t now, uint64_t token)
+{
+	if (kind == EV_DISK_DISPATCH) {
+		d->dispatch_pending = 0;
+		dispatch(d, now);
+		return;
+	}
+	struct disk_req **pp = &d->inflight;
+	while (*pp && (*pp)->id != token)
+		pp = &(*pp)->next;
+	if (!*pp)
+		panic("disk: completion of unknown request %llu", (unsigned long long)token);
+	struct disk_req *r = *pp;
+	*pp = r->next;
+	d->nr_inflight--;
+	d->completions++;
+	struct disk_bio *bios = r->head;
+	enum io_dir dir = r->dir;
+	r->head = r->tail = NULL;
+	r->next = d->free_reqs;
+	d->free_reqs = r;
+	/* Serve the next request before completion handling queues more. */
+	dispatch(d, now);
+	d->complete(d->arg, dir, bios, now);
+	/* The caller hands the bios back. */
+	while (bios) {
+		struct disk_bio *n = bios->next;
+		bios->next = d->free_bios;
+		d->free_bios = bios;
+		bios = n;
+	}
+}

@@ -1,0 +1,61 @@
+/* disk.h - a disk with a request queue: plugging and merging of adjacent
+ * requests, a deadline/C-LOOK elevator for rotating disks (seek + rotation +
+ * transfer) and a FIFO with parallel service for SSD/NVMe (latency +
+ * bandwidth + queue depth).  Blocks are 4 KiB pages. */
+#ifndef PAGELAB_DISK_H
+#define PAGELAB_DISK_H
+
+#include <stdint.h>
+#include "profile.h"
+#include "event.h"
+
+struct disk_bio {
+	uint64_t block;
+	uint64_t cookie;        /* returned on completion (the frame) */
+	struct disk_bio *next;
+};
+
+struct disk_req {
+	uint64_t id;
+	uint64_t block;
+	uint32_t npages;
+	enum io_dir dir;
+	uint64_t arrival;
+	struct disk_bio *head, *tail;
+	struct disk_req *next;
+};
+
+typedef void (*disk_complete_fn)(void *arg, enum io_dir dir, struct disk_bio *bios, uint64_t now);
+
+struct disk {
+	struct disk_params p;
+	struct evq *q;
+	uint32_t id;
+	disk_complete_fn complete;
+	void *arg;
+	struct disk_req *queue;      /* waiting, in arrival order */
+	struct disk_req *inflight;   /* in service */
+	struct disk_req *last_merge;
+	uint64_t nr_queued, nr_inflight;
+	uint64_t head_pos;           /* block after the last one transferred */
+	uint64_t pipe_free;          /* SSD: when the data path is free */
+	uint64_t next_id;
+	int dispatch_pending;
+	struct disk_bio *free_bios;
+	struct disk_req *free_reqs;
+	/* statistics */
+	uint64_t nr_requests, pages_read, pages_written, busy_ns, completions;
+};
+
+void disk_init(struct disk *d, const struct disk_params *p, struct evq *q, uint32_t id,
+	       disk_complete_fn fn, void *arg);
+void disk_free(struct disk *d);
+/* Queue one page of I/O at block, arriving at time t. */
+void disk_submit(struct disk *d, enum io_dir dir, uint64_t block, uint64_t cookie, uint64_t t);
+/* Handle EV_DISK_DISPATCH / EV_DISK_DONE for this disk. */
+void disk_event(struct disk *d, enum ev_kind kind, uint64_t now, uint64_t token);
+/* Time to service a request of npages at block, with the head where it is
+ * (rotating model; exposed for tests). */
+uint64_t disk_service_ns(const struct disk *d, uint64_t block, uint32_t npages);
+
+#endif

@@ -1,0 +1,731 @@
+/* machine.c - the discrete-event machine.
+ *
+ * Each CPU runs its task in chunks of at most STEP_NS of simulated work (and
+ * at most the rest of the task's quantum), so memory events of tasks on
+ * different CPUs interleave in time order at a fine grain.  A chunk's state
+ * changes take effect at its start; its cost moves the CPU's clock.  A task
+ * that must wait (a swap-in, writeback it needs, a sleep) blocks and its CPU
+ * takes the next runnable task or goes idle.  kswapd is a task too, and
+ * competes for CPU like the real one. */
+#include "machine.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STEP_NS 200000ULL  /* 200 us: interleaving grain between CPUs */
+
+double task_seconds(uint64_t ns) { return (double)ns / 1e9; }
+
+static void log_add(struct machine *m, uint64_t t, enum log_kind kind, int wl, const char *text)
+{
+	m->log = xrealloc(m->log, (m->nr_log + 1) * sizeof(*m->log));
+	m->log[m->nr_log++] = (struct log_entry){ .t = t, .kind = kind, .wl = wl,
+						  .text = text ? xstrdup(text) : NULL };
+}
+
+/* ---- accounting ------------------------------------------------------- */
+
+static int nr_idle_cpus(const struct machine *m)
+{
+	int n = 0;
+	for (uint64_t c = 0; c < m->prof.cpus; c++)
+		n += m->cpus[c].idle;
+	return n;
+}
+
+/* Integrate idle and iowait time up to `t`. */
+static void account_to(struct machine *m, uint64_t t)
+{
+	if (t <= m->acct_t)
+		return;
+	uint64_t dt = t - m->acct_t;
+	uint64_t idle = (uint64_t)nr_idle_cpus(m) * dt;
+	if (m->nr_iowait > 0)
+		m->iowait_ns += idle;
+	else
+		m->idle_ns += idle;
+	m->acct_t = t;
+}
+
+/* ---- run queue -------------------------------------------------------- */
+
+static void rq_push(struct machine *m, int tid)
+{
+	if (m->rq_len == m->rq_cap) {
+		int ncap = m->rq_cap ? m->rq_cap * 2 : 16;
+		int *n = xmalloc(ncap * sizeof(int));
+		for (int i = 0; i < m->rq_len; i++)
+			n[i] = m->runq[(m->rq_head + i) % m->rq_cap];
+		free(m->runq);
+		m->runq = n;
+		m->rq_head = 0;
+		m->rq_cap = ncap;
+	}
+	m->runq[(m->rq_head + m->rq_len++) % m->rq_cap] = tid;
+}
+
+static int rq_pop(struct machine *m)
+{
+	while (m->rq_len) {
+		int tid = m->runq[m->rq_head];
+		m->rq_head = (m->rq_head + 1) % m->rq_cap;
+		m->rq_len--;
+		if (m->tasks[tid].state == T_RUNNABLE)
+			return tid; /* skip tasks the OOM killer took meanwhile */
+	}
+	return -1;
+}
+
+static bool waits_on_io(enum wait_kind w) { return w == W_PAGE || w == W_MEMORY; }
+
+static void wake_task(struct machine *m, struct task *t, uint64_t when)
+{
+	if (t->state != T_BLOCKED)
+		return;
+	if (waits_on_io(t->wait))
+		m->nr_iowait--;
+	t->state = T_RUNNABLE;
+	t->wait = W_NONE;
+	t->wait_gen++;
+	rq_push(m, t->id);
+	for (uint64_t c = 0; c < m->prof.cpus; c++) {
+		if (m->cpus[c].idle) {
+			m->cpus[c].idle = false;
+			evq_push(&m->q, when, EV_CPU, (uint32_t)c, 0);
+			break;
+		}
+	}
+}
+
+static void block_task(struct machine *m, struct task *t, enum wait_kind w, uint64_t timeout_at)
+{
+	t->state = T_BLOCKED;
+	t->wait = w;
+	t->wait_gen++;
+	if (waits_on_io(w))
+		m->nr_iowait++;
+	if (timeout_at)
+		evq_push(&m->q, timeout_at, EV_WAKE, (uint32_t)t->id, t->wait_gen);
+}
+
+static struct task *new_task(struct machine *m, const char *comm, int wl, int wl_task, bool kthread)
+{
+	m->tasks = xrealloc(m->tasks, (m->nr_tasks + 1) * sizeof(*m->tasks));
+	struct task *t = &m->tasks[m->nr_tasks];
+	memset(t, 0, sizeof(*t));
+	t->id = m->nr_tasks++;
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	t->wl = wl;
+	t->wl_task = wl_task;
+	t->kthread = kthread;
+	t->state = T_BLOCKED;
+	t->wait = W_IDLE;
+	t->wait_pfn = PFN_NONE;
+	t->prio = DEF_PRIORITY;
+	return t;
+}
+
+/* ---- I/O ------------------------------------------------------------ */
+
+static void io_submit_swap(void *arg, enum io_dir dir, uint32_t block, pfn_t pfn, uint64_t t)
+{
+	struct machine *m = arg;
+	disk_submit(&m->disk, dir, block, pfn, t);
+}
+
+static void wake_memory_waiters(struct machine *m, uint64_t now)
+{
+	for (int i = 0; i < m->nr_tasks; i++)
+		if (m->tasks[i].state == T_BLOCKED && m->tasks[i].wait == W_MEMORY)
+			wake_task(m, &m->tasks[i], now);
+}
+
+static void io_complete(void *arg, enum io_dir dir, struct disk_bio *bios, uint64_t now)
+{
+	struct machine *m = arg;
+	m->nr_intr++;
+	for (struct disk_bio *b = bios; b; b = b->next) {
+		pfn_t pfn = (pfn_t)b->cookie;
+		mm_io_done(&m->mm, dir, pfn);
+		if (dir == IO_READ)
+			for (int i = 0; i < m->nr_tasks; i++) {
+				struct task *t = &m->tasks[i];
+				if (t->state == T_BLOCKED && t->wait == W_PAGE && t->wait_pfn == pfn)
+					wake_task(m, t, now);
+			}
+	}
+	if (dir == IO_WRITE)
+		wake_memory_waiters(m, now);
+}
+
+/* ---- OOM -------------------------------------------------------------- */
+
+static void exit_task(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t at);
+
+/* 2.6.36+ oom_badness(): resident pages plus swap entries; the highest
+ * score dies.  Returns false when nothing can be killed. */
+static bool oom_kill(struct machine *m, uint64_t now)
+{
+	struct task *victim = NULL;
+	uint64_t best = 0;
+	for (int i = 0; i < m->nr_tasks; i++) {
+		struct task *t = &m->tasks[i];
+		if (t->kthread || t->state == T_EXITED || !t->as)
+			continue;
+		uint64_t points = t->as->rss + t->as->swapents;
+		if (!victim || points > best) {
+			victim = t;
+			best = points;
+		}
+	}
+	char msg[256];
+	if (!victim) {
+		log_add(m, now, LOG_KERNEL, -1, "Kernel panic - not syncing: System is deadlocked on memory");
+		m->panicked = true;
+		return false;
+	}
+	snprintf(msg, sizeof(msg),
+		 "Out of memory: Killed process %d (%s) total-vm:%llukB, anon-rss:%llukB, file-rss:0kB, shmem-rss:0kB",
+		 victim->id + 1000, victim->comm,
+		 (unsigned long long)(victim->as->total_vm * (PAGE_SIZE / 1024)),
+		 (unsigned long long)(victim->as->rss * (PAGE_SIZE / 1024)));
+	log_add(m, now, LOG_KERNEL, -1, msg);
+	m->mm.ev[OOM_KILL]++;
+	victim->killed = true;
+	m->wls[victim->wl].killed = true;
+	if (victim->state == T_BLOCKED) {
+		if (waits_on_io(victim->wait))
+			m->nr_iowait--;
+		victim->wait = W_NONE;
+		victim->wait_gen++;
+	}
+	struct mm_ctx ctx = { .t0 = now, .task = victim->id };
+	bool self = victim->state == T_RUNNING && m->cur_task == victim->id;
+	exit_task(m, victim, &ctx, now);
+	if (!self) {
+		/* The victim's exit costs are its own, not the caller's. */
+		victim->stime += ctx.sys_ns;
+		m->sys_ns += ctx.sys_ns;
+	} else {
+		m->self_exit_ns += ctx.sys_ns;
+	}
+	return true;
+}
+
+/* ---- tasks ------------------------------------------------------------ */
+
+static void exit_task(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t at)
+{
+	if (t->as && !t->as->dead)
+		mm_aspace_exit(&m->mm, ctx, t->as);
+	t->state = T_EXITED;
+	t->end = at + ctx->user_ns + ctx->sys_ns;
+	struct wl_inst *wl = &m->wls[t->wl];
+	if (t->end > wl->end)
+		wl->end = t->end;
+	m->live_user--;
+	if (--wl->live == 0)
+		log_add(m, wl->end, LOG_EXIT, t->wl, NULL);
+	for (int i = 0; i < m->nr_tasks; i++)
+		if (m->tasks[i].state == T_BLOCKED && m->tasks[i].wait == W_CHILD &&
+		    m->tasks[i].wait_task == t->id)
+			wake_task(m, &m->tasks[i], t->end);
+	/* Whoever waited for memory this task held may go on. */
+	wake_memory_waiters(m, at);
+}
+
+enum step_result { STEP_CONTINUE, STEP_BLOCKED, STEP_EXITED };
+
+/* React to a fault that could not complete.  Returns true if the task
+ * stays runnable (the fault is retried). */
+static bool fault_blocked(struct machine *m, struct task *t, struct mm_ctx *ctx,
+			  enum fault_status st, enum step_result *res)
+{
+	uint64_t now = ctx->t0 + ctx->user_ns + ctx->sys_ns;
+	switch (st) {
+	case FAULT_WAIT_PAGE:
+		t->wait_pfn = ctx->wait_pfn;
+		block_task(m, t, W_PAGE, 0);
+		*res = STEP_BLOCKED;
+		return false;
+	case FAULT_WAIT_RECLAIM:
+		/* congestion_wait(): sleep until writeback completes or the timeout. */
+		block_task(m, t, W_MEMORY, now + m->prof.congestion_wait_ns);
+		*res = STEP_BLOCKED;
+		return false;
+	case FAULT_OOM:
+		if (!oom_kill(m, now)) {
+			*res = STEP_EXITED;
+			return false;
+		}
+		if (t->state == T_EXITED) {
+			*res = STEP_EXITED;
+			return false;
+		}
+		return true;
+	case FAULT_SEGV:
+		panic("task %d (%s): workload touched memory outside its mappings", t->id, t->comm);
+	case FAULT_DONE:
+		break;
+	}
+	return true;
+}
+
+static enum step_result run_user(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t budget)
+{
+	struct wl_inst *wl = &m->wls[t->wl];
+	enum step_result res = STEP_CONTINUE;
+	while (ctx->user_ns + ctx->sys_ns < budget) {
+		if (!t->have_op) {
+			if (!wl->ops->next_op(wl->w, t->wl_task, &t->op))
+				t->op.kind = OP_EXIT;
+			t->have_op = true;
+			t->op_done = 0;
+		}
+		struct op *op = &t->op;
+		enum fault_status st = FAULT_DONE;
+		bool done = true;
+		switch (op->kind) {
+		case OP_MMAP_ANON:
+		case OP_MMAP_DATA: {
+			uint32_t v = mm_mmap_anon(&m->mm, t->as, op->npages,
+						  op->kind == OP_MMAP_DATA ? VMA_NOZERO : 0);
+			if (v != op->region)
+				panic("workload %s: region %u mapped as vma %u", wl->ops->name, op->region, v);
+			ctx->sys_ns += m->prof.cost.fault_ns;
+			break;
+		}
+		case OP_MUNMAP:
+			mm_munmap(&m->mm, ctx, t->as, op->region);
+			break;
+		case OP_TOUCH:
+		case OP_MLOCK: {
+			uint64_t n;
+			ctx->retry = t->retry;
+			if (op->kind == OP_TOUCH)
+				n = mm_touch(&m->mm, ctx, t->as, op->region, op->first + t->op_done,
+					     op->npages - t->op_done, op->refs, op->write, budget, &st);
+			else
+				n = mm_mlock(&m->mm, ctx, t->as, op->region, op->first + t->op_done,
+					     op->npages - t->op_done, budget, &st);
+			t->retry = ctx->retry;
+			t->op_done += n;
+			done = t->op_done >= op->npages;
+			if (!done && st != FAULT_DONE && !fault_blocked(m, t, ctx, st, &res))
+				return res;
+			break;
+		}
+		case OP_MUNLOCK:
+			mm_munlock(&m->mm, ctx, t->as, op->region);
+			break;
+		case OP_CPU: {
+			uint64_t left = op->ns - t->op_done;
+			uint64_t room = budget - (ctx->user_ns + ctx->sys_ns);
+			uint64_t run = left < room ? left : room;
+			ctx->user_ns += run;
+			t->op_done += run;
+			done = t->op_done >= op->ns;
+			break;
+		}
+		case OP_SLEEP:
+			t->have_op = false;
+			block_task(m, t, W_SLEEP, ctx->t0 + ctx->user_ns + ctx->sys_ns + op->ns);
+			return STEP_BLOCKED;
+		case OP_EXIT:
+			exit_task(m, t, ctx, ctx->t0);
+			return STEP_EXITED;
+		case OP_EXEC:
+			/* The old image goes; a new process starts in this slot. */
+			mm_aspace_exit(&m->mm, ctx, t->as);
+			t->as = mm_aspace_new(&m->mm, t->id);
+			ctx->sys_ns += m->prof.cost.fault_ns;
+			break;
+		case OP_WAIT: {
+			if (op->region >= (uint32_t)wl->ntasks)
+				panic("workload %s: waits for task %u of %d", wl->ops->name, op->region, wl->ntasks);
+			struct task *child = &m->tasks[wl->first_task + (int)op->region];
+			if (child->state == T_EXITED)
+				break;
+			t->have_op = false;
+			t->wait_task = child->id;
+			block_task(m, t, W_CHILD, 0);
+			return STEP_BLOCKED;
+		}
+		case OP_CREATE:
+		case OP_OPEN:
+		case OP_CLOSE:
+		case OP_READ:
+		case OP_WRITE:
+		case OP_FSYNC:
+		case OP_UNLINK:
+		case OP_TRUNCATE:
+		case OP_MMAP_FILE:
+			done = machine_file_op(m, t, ctx, budget, &st);
+			if (!done && st != FAULT_DONE && !fault_blocked(m, t, ctx, st, &res))
+				return res;
+			break;
+		}
+		if (done)
+			t->have_op = false;
+	}
+	return res;
+}
+
+/* kswapd: balance_pgdat() in SWAP_CLUSTER_MAX batches until the zone is
+ * above its high watermark.  Pages already being written back on their way
+ * to the free list count: rather than evict more, kswapd waits for them. */
+static enum step_result run_kswapd(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t budget)
+{
+	struct mm *mm = &m->mm;
+	struct zone *z = &mm->zones[0];
+	while (ctx->user_ns + ctx->sys_ns < budget) {
+		if (mm->nr_free > z->wmark_high) {
+			mm->kswapd_wanted = false;
+			t->prio = DEF_PRIORITY;
+			block_task(m, t, W_IDLE, 0);
+			return STEP_BLOCKED;
+		}
+		if (mm->nr_free + mm->nr_pending_free > z->wmark_high && mm->nr_pending_free) {
+			block_task(m, t, W_MEMORY, ctx->t0 + ctx->user_ns + ctx->sys_ns + m->prof.congestion_wait_ns);
+			return STEP_BLOCKED;
+		}
+		uint64_t got = mm_shrink(mm, ctx, SWAP_CLUSTER_MAX, t->prio);
+		if (got) {
+			t->prio = DEF_PRIORITY;
+			continue;
+		}
+		if (t->prio > 0) {
+			t->prio--;
+			continue;
+		}
+		/* Nothing reclaimable at priority 0: wait for I/O, or give up
+		 * until the allocator wakes us again. */
+		t->prio = DEF_PRIORITY;
+		if (mm->nr_writeback || mm->nr_reading) {
+			block_task(m, t, W_MEMORY, ctx->t0 + ctx->user_ns + ctx->sys_ns + m->prof.congestion_wait_ns);
+		} else {
+			mm->kswapd_wanted = false;
+			block_task(m, t, W_IDLE, 0);
+		}
+		return STEP_BLOCKED;
+	}
+	return STEP_CONTINUE;
+}
+
+/* A design's periodic thread (vhand, kreclaimd...): one tick, then sleep. */
+static enum step_result run_tick(struct machine *m, struct task *t, struct mm_ctx *ctx)
+{
+	mm_tick(&m->mm, ctx);
+	block_task(m, t, W_SLEEP, ctx->t0 + ctx->user_ns + ctx->sys_ns + m->mm.pol.ops->tick_ns);
+	return STEP_BLOCKED;
+}
+
+static void maybe_wake_kswapd(struct machine *m, uint64_t now)
+{
+	if (m->kswapd < 0 || !m->mm.kswapd_wanted)
+		return;
+	struct task *k = &m->tasks[m->kswapd];
+	if (k->state == T_BLOCKED && k->wait == W_IDLE) {
+		m->mm.ev[PAGEOUTRUN]++;
+		wake_task(m, k, now);
+	}
+}
+
+static void cpu_event(struct machine *m, uint32_t c)
+{
+	struct cpu *cpu = &m->cpus[c];
+	uint64_t now = m->now;
+	if (cpu->task < 0) {
+		int tid = rq_pop(m);
+		if (tid < 0) {
+			cpu->idle = true;
+			return;
+		}
+		cpu->task = tid;
+		m->tasks[tid].state = T_RUNNING;
+		m->tasks[tid].slice_used = 0;
+	}
+	struct task *t = &m->tasks[cpu->task];
+	if (t->state == T_EXITED) {
+		/* Killed by the OOM killer while it ran here. */
+		cpu->task = -1;
+		evq_push(&m->q, now, EV_CPU, c, 0);
+		return;
+	}
+	m->cur_task = t->id;
+	m->self_exit_ns = 0;
+	struct mm_ctx ctx = { .t0 = now, .task = t->id, .kswapd = t->kthread, .wait_pfn = PFN_NONE };
+	if (cpu->last_task != t->id) {
+		m->nr_ctxsw++;
+		ctx.sys_ns += m->prof.ctx_switch_ns;
+		cpu->last_task = t->id;
+	}
+	uint64_t budget = m->prof.quantum_ns > t->slice_used ? m->prof.quantum_ns - t->slice_used : 0;
+	if (budget > STEP_NS)
+		budget = STEP_NS;
+	if (!budget)
+		budget = 1;
+	if (m->prof.untimed)
+		budget = UINT64_MAX / 2;
+	enum step_result r = t->kkind == KT_KSWAPD ? run_kswapd(m, t, &ctx, budget)
+			     : t->kkind == KT_TICK ? run_tick(m, t, &ctx)
+			     : run_user(m, t, &ctx, budget);
+	ctx.sys_ns += m->self_exit_ns;
+	m->cur_task = -1;
+	uint64_t used = ctx.user_ns + ctx.sys_ns;
+	t->utime += ctx.user_ns;
+	t->stime += ctx.sys_ns;
+	t->majflt += ctx.majflt;
+	t->minflt += ctx.minflt;
+	m->user_ns += ctx.user_ns;
+	m->sys_ns += ctx.sys_ns;
+	if (r == STEP_CONTINUE && used == 0)
+		used = 1; /* always make progress */
+	t->slice_used += used;
+	if (r == STEP_CONTINUE) {
+		if (t->slice_used >= m->prof.quantum_ns && m->rq_len) {
+			t->state = T_RUNNABLE;
+			rq_push(m, t->id);
+			cpu->task = -1;
+		}
+	} else {
+		cpu->task = -1;
+	}
+	evq_push(&m->q, now + used, EV_CPU, c, 0);
+	maybe_wake_kswapd(m, now);
+}
+
+/* ---- vmstat ----------------------------------------------------------- */
+
+static uint64_t per_sec(uint64_t delta, uint64_t dt_ns)
+{
+	return dt_ns ? (uint64_t)((double)delta * 1e9 / (double)dt_ns + 0.5) : 0;
+}
+
+static void vmstat_sample(struct machine *m)
+{
+	struct vmstat_sample s = { .t = m->now };
+	uint64_t dt = m->now - m->prev_t;
+	for (int i = 0; i < m->nr_tasks; i++) {
+		struct task *t = &m->tasks[i];
+		if (t->state == T_RUNNABLE || t->state == T_RUNNING)
+			s.r++;
+		else if (t->state == T_BLOCKED && waits_on_io(t->wait))
+			s.b++;
+	}
+	uint64_t kb = PAGE_SIZE / 1024;
+	s.swpd = (uint64_t)m->mm.swap.used * kb;
+	s.free = m->mm.nr_free * kb;
+	s.buff = 0;
+	uint64_t swapcached = 0;
+	for (uint32_t i = 0; i < m->mm.swap.nr_slots; i++)
+		swapcached += m->mm.swap.cache[i] != PFN_NONE;
+	s.cache = swapcached * kb;
+	uint64_t *ev = m->mm.ev;
+	s.si = per_sec((ev[PSWPIN] - m->prev_ev[PSWPIN]) * kb, dt);
+	s.so = per_sec((ev[PSWPOUT] - m->prev_ev[PSWPOUT]) * kb, dt);
+	s.bi = per_sec(ev[PGPGIN] - m->prev_ev[PGPGIN], dt);
+	s.bo = per_sec(ev[PGPGOUT] - m->prev_ev[PGPGOUT], dt);
+	uint64_t ticks = dt * m->prof.hz / 1000000000ULL;
+	s.in = per_sec(m->nr_intr - m->prev_intr, dt) + (dt ? ticks * 1000000000ULL / dt : 0);
+	s.cs = per_sec(m->nr_ctxsw - m->prev_cs, dt);
+	double total = (double)dt * (double)m->prof.cpus;
+	if (total > 0) {
+		double us = (double)(m->user_ns - m->prev_user) / total * 100;
+		double sy = (double)(m->sys_ns - m->prev_sys) / total * 100;
+		double wa = (double)(m->iowait_ns - m->prev_iowait) / total * 100;
+		if (us > 100) us = 100;
+		if (sy > 100 - us) sy = 100 - us;
+		if (wa > 100 - us - sy) wa = 100 - us - sy;
+		s.us = (unsigned)(us + 0.5);
+		s.sy = (unsigned)(sy + 0.5);
+		s.wa = (unsigned)(wa + 0.5);
+		int id = 100 - (int)s.us - (int)s.sy - (int)s.wa;
+		s.id = id < 0 ? 0 : (unsigned)id;
+	}
+	memcpy(m->prev_ev, m->mm.ev, sizeof(m->prev_ev));
+	m->prev_user = m->user_ns;
+	m->prev_sys = m->sys_ns;
+	m->prev_idle = m->idle_ns;
+	m->prev_iowait = m->iowait_ns;
+	m->prev_cs = m->nr_ctxsw;
+	m->prev_intr = m->nr_intr;
+	m->prev_t = m->now;
+	m->samples = xrealloc(m->samples, (m->nr_samples + 1) * sizeof(*m->samples));
+	m->samples[m->nr_samples++] = s;
+}
+
+/* ---- setup and main loop ---------------------------------------------- */
+
+bool machine_init(struct machine *m, const struct profile *p, const struct machine_opts *o,
+		  char *err, size_t errlen)
+{
+	memset(m, 0, sizeof(*m));
+	m->prof = *p;
+	m->opt = *o;
+	uint64_t reserve = profile_kernel_reserve(p);
+	uint64_t min_pages = p->untimed ? 1 : 16;
+	if (p->ram <= reserve || (p->ram - reserve) / PAGE_SIZE < min_pages) {
+		snprintf(err, errlen, "RAM of %llu KiB is smaller than the kernel's reserve (%llu KiB) plus %llu page%s",
+			 (unsigned long long)(p->ram / 1024), (unsigned long long)(reserve / 1024),
+			 (unsigned long long)min_pages, min_pages > 1 ? "s" : "");
+		return false;
+	}
+	m->ram_pages = (p->ram - reserve) / PAGE_SIZE;
+	if (m->ram_pages >= PFN_NONE) {
+		snprintf(err, errlen, "RAM of %llu pages is more than pagelab can simulate (at most %u)",
+			 (unsigned long long)m->ram_pages, PFN_NONE - 1);
+		return false;
+	}
+	uint64_t swap_pages = p->swap / PAGE_SIZE;
+	if (swap_pages >= UINT32_MAX) {
+		snprintf(err, errlen, "swap of %llu pages is more than pagelab can simulate",
+			 (unsigned long long)swap_pages);
+		return false;
+	}
+	uint64_t need = m->ram_pages * sizeof(struct page) + swap_pages * (sizeof(uint16_t) + sizeof(pfn_t));
+	uint64_t host = host_memory_bytes();
+	if (host && need > host / 10 * 8) {
+		snprintf(err, errlen, "simulating %llu MiB of RAM and %llu MiB of swap needs %llu MiB of host memory; this host has %llu MiB",
+			 (unsigned long long)(p->ram >> 20), (unsigned long long)(p->swap >> 20),
+			 (unsigned long long)(need >> 20), (unsigned long long)(host >> 20));
+		return false;
+	}
+	struct mm_config cfg = {
+		.ram_pages = m->ram_pages,
+		.swap_pages = swap_pages,
+		.min_free_kbytes = p->min_free_kbytes,
+		.no_watermarks = p->untimed,
+		.untimed = p->untimed,
+	};
+	mm_init(&m->mm, &cfg, &m->prof.cost);
+	if (!p->untimed && m->mm.zones[0].wmark_high * 2 >= m->ram_pages) {
+		snprintf(err, errlen, "RAM of %llu pages leaves too little above the watermarks (high = %llu pages)",
+			 (unsigned long long)m->ram_pages, (unsigned long long)m->mm.zones[0].wmark_high);
+		mm_destroy(&m->mm);
+		return false;
+	}
+	m->mm.io = (struct mm_io){ .arg = m, .submit_swap = io_submit_swap };
+	evq_init(&m->q);
+	disk_init(&m->disk, &p->disk, &m->q, 0, io_complete, m);
+	m->cpus = xcalloc(p->cpus, sizeof(*m->cpus));
+	for (uint64_t c = 0; c < p->cpus; c++)
+		m->cpus[c] = (struct cpu){ .task = -1, .last_task = -1, .idle = true };
+	m->kswapd = -1;
+	m->cur_task = -1;
+	return true;
+}
+
+void machine_set_policy(struct machine *m, const struct policy_ops *ops, const double *tun)
+{
+	mm_set_policy(&m->mm, ops, tun);
+}
+
+void machine_add_workload(struct machine *m, const struct workload_ops *ops, void *w, const char *cmd)
+{
+	m->wls = xrealloc(m->wls, (m->nr_wls + 1) * sizeof(*m->wls));
+	struct wl_inst *wl = &m->wls[m->nr_wls];
+	int n = ops->nr_tasks(w);
+	*wl = (struct wl_inst){ .ops = ops, .w = w, .cmd = xstrdup(cmd), .ntasks = n, .live = n };
+	wl->first_task = m->nr_tasks;
+	for (int i = 0; i < n; i++) {
+		struct task *t = new_task(m, ops->name, m->nr_wls, i, false);
+		t->as = mm_aspace_new(&m->mm, t->id);
+		m->live_user++;
+	}
+	m->nr_wls++;
+}
+
+static void progress(struct machine *m, bool final)
+{
+	static time_t last;
+	time_t now = time(NULL);
+	if (!final && now == last)
+		return;
+	last = now;
+	fprintf(stderr, "\rpagelab: simulated %.1f s, %llu faults%s", (double)m->now / 1e9,
+		(unsigned long long)m->mm.ev[PGFAULT], final ? "\n" : "");
+}
+
+void machine_run(struct machine *m)
+{
+	if (!m->prof.untimed) {
+		struct task *k = new_task(m, "kswapd0", -1, 0, true);
+		k->kkind = KT_KSWAPD;
+		m->kswapd = k->id;
+		const struct policy_ops *ops = m->mm.pol.ops;
+		if (ops->tick && ops->tick_ns) {
+			struct task *a = new_task(m, ops->tick_name ? ops->tick_name : "aging", -1, 0, true);
+			a->kkind = KT_TICK;
+			a->wait = W_SLEEP;
+			evq_push(&m->q, ops->tick_ns, EV_WAKE, (uint32_t)a->id, a->wait_gen);
+		}
+	}
+	/* Every user task starts at time 0. */
+	for (int i = 0; i < m->nr_tasks; i++)
+		if (!m->tasks[i].kthread)
+			wake_task(m, &m->tasks[i], 0);
+	if (m->opt.vmstat_ns && !m->prof.untimed)
+		evq_push(&m->q, m->opt.vmstat_ns, EV_VMSTAT, 0, 0);
+	uint64_t nev = 0;
+	struct event e;
+	while (m->live_user > 0 && !m->panicked && evq_pop(&m->q, &e)) {
+		account_to(m, e.t);
+		m->now = e.t;
+		if (m->opt.max_time_ns && m->now > m->opt.max_time_ns) {
+			m->timed_out = true;
+			break;
+		}
+		switch (e.kind) {
+		case EV_CPU:
+			cpu_event(m, e.arg);
+			break;
+		case EV_DISK_DISPATCH:
+		case EV_DISK_DONE:
+			disk_event(&m->disk, e.kind, m->now, e.token);
+			maybe_wake_kswapd(m, m->now);
+			break;
+		case EV_WAKE: {
+			struct task *t = &m->tasks[e.arg];
+			if (t->state == T_BLOCKED && t->wait_gen == e.token)
+				wake_task(m, t, m->now);
+			break;
+		}
+		case EV_VMSTAT:
+			vmstat_sample(m);
+			evq_push(&m->q, m->now + m->opt.vmstat_ns, EV_VMSTAT, 0, 0);
+			break;
+		}
+		if (m->opt.check && !mm_check(&m->mm, stderr)) {
+			fprintf(stderr, "pagelab: --check failed at t=%.9f s\n", (double)m->now / 1e9);
+			m->check_failed = true;
+			break;
+		}
+		if (m->opt.progress && (++nev & 0xffff) == 0)
+			progress(m, false);
+	}
+	if (m->opt.progress)
+		progress(m, true);
+}
+
+void machine_free(struct machine *m)
+{
+	for (int i = 0; i < m->nr_wls; i++) {
+		m->wls[i].ops->destroy(m->wls[i].w);
+		free(m->wls[i].cmd);
+	}
+	free(m->wls);
+	for (uint64_t i = 0; i < m->nr_log; i++)
+		free(m->log[i].text);
+	free(m->log);
+	free(m->samples);
+	free(m->tasks);
+	free(m->cpus);
+	free(m->runq);
+	disk_free(&m->disk);
+	evq_free(&m->q);
+	mm_destroy(&m->mm);
+}

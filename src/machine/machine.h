@@ -1,0 +1,144 @@
+/* machine.h - the simulated machine: CPUs running tasks in quanta on a
+ * nanosecond event clock, a disk, kswapd, the OOM killer, and the mm core.
+ * Workloads are attached before machine_run(); results (per-workload
+ * times, vmstat samples, kernel messages, counters) are kept for the
+ * report layer. */
+#ifndef PAGELAB_MACHINE_H
+#define PAGELAB_MACHINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "profile.h"
+#include "event.h"
+#include "disk.h"
+#include "../mm/mm.h"
+#include "../workload/workload.h"
+
+enum task_state { T_RUNNABLE, T_RUNNING, T_BLOCKED, T_EXITED };
+enum wait_kind { W_NONE, W_PAGE, W_MEMORY, W_SLEEP, W_IDLE, W_CHILD };
+enum kthread_kind { KT_NONE, KT_KSWAPD, KT_TICK };
+
+struct task {
+	int id;                 /* pid */
+	char comm[16];
+	int wl, wl_task;        /* workload instance and its task index; -1 for kthreads */
+	bool kthread;
+	enum kthread_kind kkind;
+	int wait_task;          /* W_CHILD: the task waited for */
+	struct file_slot *files;/* open files (page cache layer) */
+	int nr_files;
+	enum task_state state;
+	enum wait_kind wait;
+	pfn_t wait_pfn;
+	uint64_t wait_gen;
+	struct aspace *as;
+	struct op op;
+	bool have_op;
+	uint64_t op_done;
+	bool retry;
+	bool killed;
+	int prio;               /* kswapd: current reclaim priority */
+	uint64_t slice_used;
+	uint64_t utime, stime, start, end;
+	uint64_t majflt, minflt;
+};
+
+struct wl_inst {
+	const struct workload_ops *ops;
+	void *w;
+	char *cmd;              /* the command line as typed */
+	int first_task, ntasks, live;
+	uint64_t end;
+	bool killed;
+};
+
+struct vmstat_sample {
+	uint64_t t;
+	unsigned r, b;
+	uint64_t swpd, free, buff, cache;   /* kB */
+	uint64_t si, so, bi, bo, in, cs;    /* per second */
+	unsigned us, sy, id, wa;            /* percent */
+};
+
+enum log_kind { LOG_KERNEL, LOG_EXIT };
+struct log_entry {
+	uint64_t t;
+	enum log_kind kind;
+	int wl;                 /* LOG_EXIT: the workload that finished */
+	char *text;             /* LOG_KERNEL: the message */
+};
+
+struct machine_opts {
+	uint64_t seed;
+	bool check;             /* verify mm invariants after every event */
+	uint64_t vmstat_ns;     /* 0 = no vmstat samples */
+	uint64_t max_time_ns;   /* give up after this much simulated time */
+	bool progress;          /* progress on stderr */
+};
+
+struct cpu {
+	int task;               /* running task, -1 if none */
+	int last_task;
+	bool idle;
+};
+
+struct machine {
+	struct profile prof;
+	struct machine_opts opt;
+	uint64_t ram_pages;     /* frames left after the kernel's reserve */
+	struct mm mm;
+	struct evq q;
+	struct disk disk;
+	struct cpu *cpus;
+	struct task *tasks;
+	int nr_tasks;
+	int kswapd;
+	int *runq;
+	int rq_head, rq_len, rq_cap;
+	struct wl_inst *wls;
+	int nr_wls;
+	int live_user;
+	uint64_t now;
+	int cur_task;           /* task whose chunk is executing, -1 if none */
+	uint64_t self_exit_ns;  /* exit costs of a task the OOM killer chose while it ran */
+	bool panicked;
+	bool check_failed;
+	bool timed_out;
+	/* accounting */
+	uint64_t acct_t;
+	uint64_t user_ns, sys_ns, idle_ns, iowait_ns;
+	uint64_t nr_ctxsw, nr_intr;
+	int nr_iowait;
+	/* vmstat */
+	struct vmstat_sample *samples;
+	uint64_t nr_samples;
+	uint64_t prev_ev[NR_VM_EVENTS];
+	uint64_t prev_user, prev_sys, prev_idle, prev_iowait, prev_cs, prev_intr, prev_t;
+	/* kernel messages and exits, in time order */
+	struct log_entry *log;
+	uint64_t nr_log;
+};
+
+/* Size the machine; returns false with a message in err if it cannot be
+ * simulated (RAM below the kernel's reserve, more host memory needed than
+ * there is...). */
+bool machine_init(struct machine *m, const struct profile *p, const struct machine_opts *o,
+		  char *err, size_t errlen);
+void machine_set_policy(struct machine *m, const struct policy_ops *ops, const double *tun);
+void machine_add_workload(struct machine *m, const struct workload_ops *ops, void *w, const char *cmd);
+void machine_run(struct machine *m);
+void machine_free(struct machine *m);
+
+/* File operations (src/machine/fileops.c): run one file op of task t.
+ * Returns true when the op is complete; false when the task blocked or the
+ * budget ran out (t->op_done records progress). */
+struct file_slot;
+bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t budget,
+		     enum fault_status *st);
+
+/* Derived figures for reports. */
+double task_seconds(uint64_t ns);
+
+#endif

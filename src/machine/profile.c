@@ -1,0 +1,287 @@
+/* profile.c - the machine presets and the --set parameter table.
+ *
+ * Sources of the values (estimates unless the thread states them):
+ *  - RAM, CPUs and disk throughput the threads state are used as stated:
+ *    P133 with 32 MB (thread 003), a 900 MB 2-way (thread 004), a PE1950
+ *    with 8 cores, 16 GB and a RAID1 streaming 111 MB/s (thread 001), a
+ *    4-way with 4 GB RAM + 2 GB swap (thread 002).
+ *  - Disk seek/rotation from typical drives of the era (IDE 5400 rpm ~12 ms,
+ *    SATA 7200 rpm ~8.5 ms, 15k SAS ~3.5 ms, NVMe ~80 us).
+ *  - CPU-side costs from memory bandwidth (a page clear = 4 KiB at the
+ *    era's memset bandwidth) and cycle counts of a trap and the fault path
+ *    at the era's clock rate.  See docs/machines.md.
+ */
+#include "profile.h"
+#include "../lib/util.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define KB 1024ULL
+#define MB (1024ULL * 1024)
+#define GB (1024ULL * 1024 * 1024)
+#define US 1000ULL
+#define MS 1000000ULL
+
+static const struct disk_params disk_ide_1997 = {
+	.model = "ide-1997", .kind = DISK_ROTATING, .capacity = 2 * GB,
+	.bandwidth = 5 * MB, .seek_ns = 12 * MS, .track_seek_ns = 3 * MS, .rpm = 5400,
+	.queue_depth = 1, .max_request = 64 * KB, .plug_ns = 1 * MS,
+};
+static const struct disk_params disk_ata_2001 = {
+	.model = "ata-2001", .kind = DISK_ROTATING, .capacity = 40 * GB,
+	.bandwidth = 30 * MB, .seek_ns = 9 * MS, .track_seek_ns = 1 * MS, .rpm = 7200,
+	.queue_depth = 1, .max_request = 128 * KB, .plug_ns = 1 * MS,
+};
+static const struct disk_params disk_scsi_2001 = {
+	.model = "scsi-2001", .kind = DISK_ROTATING, .capacity = 36 * GB,
+	.bandwidth = 30 * MB, .seek_ns = 7 * MS, .track_seek_ns = 1 * MS, .rpm = 10000,
+	.queue_depth = 1, .max_request = 128 * KB, .plug_ns = 1 * MS,
+};
+static const struct disk_params disk_sata_2008 = {
+	.model = "sata-2008", .kind = DISK_ROTATING, .capacity = 250 * GB,
+	.bandwidth = 60 * MB, .seek_ns = 8500 * US, .track_seek_ns = 800 * US, .rpm = 7200,
+	.queue_depth = 1, .max_request = 512 * KB, .plug_ns = 1 * MS,
+};
+static const struct disk_params disk_raid1_2008 = {
+	.model = "raid1-2008", .kind = DISK_ROTATING, .capacity = 146 * GB,
+	.bandwidth = 111 * MB, .seek_ns = 3500 * US, .track_seek_ns = 400 * US, .rpm = 15000,
+	.queue_depth = 1, .max_request = 512 * KB, .plug_ns = 1 * MS,
+};
+static const struct disk_params disk_ssd = {
+	.model = "ssd", .kind = DISK_SSD, .capacity = 512 * GB,
+	.bandwidth = 500 * MB, .latency_ns = 100 * US, .queue_depth = 32,
+	.max_request = 512 * KB, .plug_ns = 50 * US,
+};
+static const struct disk_params disk_nvme = {
+	.model = "nvme", .kind = DISK_SSD, .capacity = 1024 * GB,
+	.bandwidth = 2500 * MB, .latency_ns = 80 * US, .queue_depth = 64,
+	.max_request = 512 * KB, .plug_ns = 20 * US,
+};
+
+const struct disk_params *const disk_presets[] = {
+	&disk_ide_1997, &disk_ata_2001, &disk_scsi_2001, &disk_sata_2008,
+	&disk_raid1_2008, &disk_ssd, &disk_nvme, NULL,
+};
+
+/* P133 with EDO RAM: ~80 MB/s memset, so a page clear ~50 us; a trap and
+ * the fault path ~2000 cycles at 133 MHz. */
+static const struct mm_costs cost_p133 = {
+	.ref_ns = 100, .fault_ns = 15 * US, .zero_page_ns = 50 * US, .copy_page_ns = 100 * US,
+	.scan_ns = 1 * US, .rmap_ns = 1 * US, .io_submit_ns = 30 * US,
+	.free_page_ns = 2 * US, .io_complete_ns = 30 * US,
+};
+/* 700 MHz-1.2 GHz, PC133 SDRAM: ~700 MB/s memset. */
+static const struct mm_costs cost_2001 = {
+	.ref_ns = 12, .fault_ns = 4 * US, .zero_page_ns = 6 * US, .copy_page_ns = 12 * US,
+	.scan_ns = 500, .rmap_ns = 400, .io_submit_ns = 10 * US,
+	.free_page_ns = 1 * US, .io_complete_ns = 20 * US,
+};
+/* Core 2 era, DDR2: ~4 GB/s memset (1 us per page clear). */
+static const struct mm_costs cost_2008 = {
+	.ref_ns = 2, .fault_ns = 1500, .zero_page_ns = 1000, .copy_page_ns = 1500,
+	.scan_ns = 200, .rmap_ns = 100, .io_submit_ns = 5 * US,
+	.free_page_ns = 250, .io_complete_ns = 10 * US,
+};
+/* Current x86-64: ~15 GB/s memset. */
+static const struct mm_costs cost_modern = {
+	.ref_ns = 1, .fault_ns = 700, .zero_page_ns = 270, .copy_page_ns = 400,
+	.scan_ns = 100, .rmap_ns = 60, .io_submit_ns = 2 * US,
+	.free_page_ns = 100, .io_complete_ns = 3 * US,
+};
+
+static const struct profile p_p133 = {
+	.name = "p133-1997", .description = "Pentium 133, 32 MB, IDE disk (thread 003, 2.1.63)",
+	.cpus = 1, .ram = 32 * MB, .swap = 64 * MB, .kernel_base = 1 * MB, .page_struct = 48,
+	.hz = 100, .quantum_ns = 200 * MS, .ctx_switch_ns = 10 * US, .congestion_wait_ns = 100 * MS,
+	.cost = cost_p133, .disk = disk_ide_1997,
+};
+static const struct profile p_athlon = {
+	.name = "athlon-2001", .description = "1 CPU, 512 MB, ATA disk (thread 000's desktop, assumed)",
+	.cpus = 1, .ram = 512 * MB, .swap = 1 * GB, .kernel_base = 2 * MB, .page_struct = 64,
+	.hz = 100, .quantum_ns = 50 * MS, .ctx_switch_ns = 5 * US, .congestion_wait_ns = 100 * MS,
+	.cost = cost_2001, .disk = disk_ata_2001,
+};
+static const struct profile p_osdl = {
+	.name = "osdl4way-2001", .description = "4-way, 4 GB RAM + 2 GB swap, SCSI (thread 002)",
+	.cpus = 4, .ram = 4 * GB, .swap = 2 * GB, .kernel_base = 4 * MB, .page_struct = 64,
+	.hz = 100, .quantum_ns = 50 * MS, .ctx_switch_ns = 5 * US, .congestion_wait_ns = 100 * MS,
+	.cost = cost_2001, .disk = disk_scsi_2001,
+};
+static const struct profile p_vmm = {
+	.name = "vmm-2008", .description = "Andrew Morton's 900 MB 2-way, one SATA disk (thread 004)",
+	.cpus = 2, .ram = 900 * MB, .swap = 2 * GB, .kernel_base = 8 * MB, .page_struct = 56,
+	.hz = 250, .quantum_ns = 10 * MS, .ctx_switch_ns = 3 * US, .congestion_wait_ns = 100 * MS,
+	.cost = cost_2008, .disk = disk_sata_2008,
+};
+static const struct profile p_pe1950 = {
+	.name = "pe1950-2008", .description = "Dell PE1950: 8 cores, 16 GB, RAID1 at 111 MB/s (thread 001)",
+	.cpus = 8, .ram = 16 * GB, .swap = 2 * GB, .kernel_base = 16 * MB, .page_struct = 56,
+	.hz = 1000, .quantum_ns = 10 * MS, .ctx_switch_ns = 2 * US, .congestion_wait_ns = 100 * MS,
+	.cost = cost_2008, .disk = disk_raid1_2008,
+};
+static const struct profile p_modern = {
+	.name = "modern", .description = "4 cores, 16 GB, NVMe SSD",
+	.cpus = 4, .ram = 16 * GB, .swap = 8 * GB, .kernel_base = 32 * MB, .page_struct = 64,
+	.hz = 1000, .quantum_ns = 3 * MS, .ctx_switch_ns = 1500, .congestion_wait_ns = 100 * MS,
+	.cost = cost_modern, .disk = disk_nvme,
+};
+static const struct profile p_ideal = {
+	.name = "ideal", .description = "trace mode: no timing, no watermarks, no kernel reserve (a cache simulator)",
+	.cpus = 1, .ram = 64 * MB, .swap = 4 * GB, .kernel_base = 0, .page_struct = 0,
+	.hz = 100, .quantum_ns = 10 * MS, .ctx_switch_ns = 0, .congestion_wait_ns = 100 * MS,
+	.untimed = true, .disk = disk_nvme,
+};
+
+const struct profile *const profile_presets[] = {
+	&p_p133, &p_athlon, &p_osdl, &p_vmm, &p_pe1950, &p_modern, &p_ideal, NULL,
+};
+
+const struct profile *profile_find(const char *name)
+{
+	for (int i = 0; profile_presets[i]; i++)
+		if (!strcmp(profile_presets[i]->name, name))
+			return profile_presets[i];
+	return NULL;
+}
+
+const struct disk_params *disk_preset_find(const char *name)
+{
+	for (int i = 0; disk_presets[i]; i++)
+		if (!strcmp(disk_presets[i]->model, name))
+			return disk_presets[i];
+	return NULL;
+}
+
+uint64_t profile_kernel_reserve(const struct profile *p)
+{
+	return p->kernel_base + (p->ram / PAGE_SIZE) * p->page_struct;
+}
+
+enum ptype { P_COUNT, P_SIZE, P_NS, P_RATE, P_KIND };
+
+struct param {
+	const char *name;
+	enum ptype type;
+	size_t off;
+	uint64_t min, max;
+	const char *help;
+};
+
+#define F(field) offsetof(struct profile, field)
+static const struct param params[] = {
+	{ "cpus", P_COUNT, F(cpus), 1, 1024, "number of CPUs" },
+	{ "ram", P_SIZE, F(ram), 1, 1ULL << 46, "physical memory" },
+	{ "swap", P_SIZE, F(swap), 0, 1ULL << 46, "swap space" },
+	{ "kernel_base", P_SIZE, F(kernel_base), 0, 1ULL << 40, "memory the kernel image and boot data take" },
+	{ "page_struct", P_COUNT, F(page_struct), 0, 4096, "bytes of mem_map per page frame" },
+	{ "min_free_kbytes", P_COUNT, F(min_free_kbytes), 0, 1ULL << 32, "/proc/sys/vm/min_free_kbytes (0 = kernel formula)" },
+	{ "hz", P_COUNT, F(hz), 1, 100000, "timer interrupts per second" },
+	{ "quantum", P_NS, F(quantum_ns), 1000, 10000000000ULL, "scheduler time slice" },
+	{ "ctx_switch", P_NS, F(ctx_switch_ns), 0, 1000000000ULL, "context switch cost" },
+	{ "congestion_wait", P_NS, F(congestion_wait_ns), 1000, 10000000000ULL, "congestion_wait() timeout" },
+	{ "cost.ref", P_NS, F(cost.ref_ns), 0, 1000000000ULL, "user time per memory reference (one word)" },
+	{ "cost.fault", P_NS, F(cost.fault_ns), 0, 1000000000ULL, "page fault trap and handling" },
+	{ "cost.zero_page", P_NS, F(cost.zero_page_ns), 0, 1000000000ULL, "clearing one page" },
+	{ "cost.copy_page", P_NS, F(cost.copy_page_ns), 0, 1000000000ULL, "copying one page" },
+	{ "cost.scan", P_NS, F(cost.scan_ns), 0, 1000000000ULL, "reclaim: one page scanned" },
+	{ "cost.rmap", P_NS, F(cost.rmap_ns), 0, 1000000000ULL, "reclaim: one PTE visited through rmap" },
+	{ "cost.io_submit", P_NS, F(cost.io_submit_ns), 0, 1000000000ULL, "queueing one page of I/O" },
+	{ "cost.free_page", P_NS, F(cost.free_page_ns), 0, 1000000000ULL, "unmapping and freeing a page at exit" },
+	{ "cost.io_complete", P_NS, F(cost.io_complete_ns), 0, 1000000000ULL, "interrupt and completion of one request" },
+	{ "disk.kind", P_KIND, F(disk.kind), 0, 1, "rotating or ssd" },
+	{ "disk.capacity", P_SIZE, F(disk.capacity), 1ULL << 20, 1ULL << 50, "disk size" },
+	{ "disk.bandwidth", P_RATE, F(disk.bandwidth), 1024, 1ULL << 40, "sequential transfer rate, bytes/s" },
+	{ "disk.seek", P_NS, F(disk.seek_ns), 0, 10000000000ULL, "average seek (rotating)" },
+	{ "disk.track_seek", P_NS, F(disk.track_seek_ns), 0, 10000000000ULL, "track-to-track seek (rotating)" },
+	{ "disk.rpm", P_COUNT, F(disk.rpm), 1, 1000000, "spindle speed (rotating)" },
+	{ "disk.latency", P_NS, F(disk.latency_ns), 0, 10000000000ULL, "per-request latency (ssd)" },
+	{ "disk.queue_depth", P_COUNT, F(disk.queue_depth), 1, 65536, "requests served at once (ssd)" },
+	{ "disk.max_request", P_SIZE, F(disk.max_request), 4096, 1ULL << 30, "largest merged request" },
+	{ "disk.plug", P_NS, F(disk.plug_ns), 0, 1000000000ULL, "queue plug delay for merging" },
+};
+#undef F
+
+static const struct param *param_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(params); i++)
+		if (!strcmp(params[i].name, name))
+			return &params[i];
+	return NULL;
+}
+
+bool profile_has_param(const char *name) { return param_find(name) != NULL; }
+
+bool profile_set(struct profile *p, const char *name, const char *value, char *err, size_t errlen)
+{
+	const struct param *pp = param_find(name);
+	if (!pp) {
+		snprintf(err, errlen, "unknown machine parameter '%s' (see pagelab machines --show NAME)", name);
+		return false;
+	}
+	uint64_t v = 0;
+	bool ok;
+	switch (pp->type) {
+	case P_COUNT: ok = parse_u64(value, &v); break;
+	case P_SIZE: case P_RATE: ok = parse_size(value, &v); break;
+	case P_NS: ok = parse_duration_ns(value, &v); break;
+	case P_KIND:
+		ok = true;
+		if (!strcmp(value, "rotating")) v = DISK_ROTATING;
+		else if (!strcmp(value, "ssd")) v = DISK_SSD;
+		else ok = false;
+		break;
+	default: ok = false;
+	}
+	if (!ok) {
+		snprintf(err, errlen, "bad value '%s' for %s", value, name);
+		return false;
+	}
+	if (v < pp->min || v > pp->max) {
+		snprintf(err, errlen, "%s=%s is out of range", name, value);
+		return false;
+	}
+	char *base = (char *)p;
+	if (pp->type == P_KIND)
+		*(enum disk_kind *)(base + pp->off) = (enum disk_kind)v;
+	else
+		*(uint64_t *)(base + pp->off) = v;
+	return true;
+}
+
+void profile_print(const struct profile *p, FILE *out)
+{
+	fprintf(out, "# %s: %s\n", p->name, p->description);
+	fprintf(out, "# disk model %s; kernel reserve %llu KiB\n", p->disk.model,
+		(unsigned long long)(profile_kernel_reserve(p) / 1024));
+	const char *base = (const char *)p;
+	for (size_t i = 0; i < ARRAY_SIZE(params); i++) {
+		const struct param *pp = &params[i];
+		char buf[64];
+		if (pp->type == P_KIND) {
+			snprintf(buf, sizeof(buf), "%s", *(const enum disk_kind *)(base + pp->off) == DISK_SSD ? "ssd" : "rotating");
+		} else {
+			uint64_t v = *(const uint64_t *)(base + pp->off);
+			switch (pp->type) {
+			case P_SIZE:
+				if (v && v % (1ULL << 30) == 0) snprintf(buf, sizeof(buf), "%lluG", (unsigned long long)(v >> 30));
+				else if (v && v % (1ULL << 20) == 0) snprintf(buf, sizeof(buf), "%lluM", (unsigned long long)(v >> 20));
+				else if (v && v % 1024 == 0) snprintf(buf, sizeof(buf), "%lluK", (unsigned long long)(v >> 10));
+				else snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+				break;
+			case P_RATE:
+				snprintf(buf, sizeof(buf), "%lluM", (unsigned long long)(v >> 20));
+				if (v % (1ULL << 20)) snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+				break;
+			case P_NS:
+				if (v && v % 1000000 == 0) snprintf(buf, sizeof(buf), "%llums", (unsigned long long)(v / 1000000));
+				else if (v && v % 1000 == 0) snprintf(buf, sizeof(buf), "%lluus", (unsigned long long)(v / 1000));
+				else snprintf(buf, sizeof(buf), "%lluns", (unsigned long long)v);
+				break;
+			default:
+				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+			}
+		}
+		fprintf(out, "%-20s %-10s # %s\n", pp->name, buf, pp->help);
+	}
+}

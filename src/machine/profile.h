@@ -1,0 +1,65 @@
+/* profile.h - machine profiles: named presets holding every hardware and
+ * cost parameter, each overridable with --set NAME=VALUE.  Values describe
+ * hardware (spec sheets, the threads' statements about their machines),
+ * never the benchmark results pagelab tries to reproduce; see
+ * docs/machines.md for where each comes from. */
+#ifndef PAGELAB_PROFILE_H
+#define PAGELAB_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "../mm/mm.h"
+
+enum disk_kind { DISK_ROTATING, DISK_SSD };
+
+struct disk_params {
+	const char *model;
+	enum disk_kind kind;
+	uint64_t capacity;        /* bytes */
+	uint64_t bandwidth;       /* sequential bytes per second */
+	uint64_t seek_ns;         /* average seek (rotating) */
+	uint64_t track_seek_ns;   /* track-to-track seek (rotating) */
+	uint64_t rpm;             /* rotating */
+	uint64_t latency_ns;      /* per-request latency (SSD/NVMe) */
+	uint64_t queue_depth;     /* requests in service at once (SSD/NVMe) */
+	uint64_t max_request;     /* bytes: largest merged request */
+	uint64_t plug_ns;         /* queue plugging: wait this long for merges */
+};
+
+struct profile {
+	const char *name;
+	const char *description;
+	uint64_t cpus;
+	uint64_t ram;             /* bytes of physical memory */
+	uint64_t swap;            /* bytes of swap */
+	uint64_t kernel_base;     /* bytes the kernel image and boot data take */
+	uint64_t page_struct;     /* bytes of mem_map per page (sizeof struct page) */
+	uint64_t min_free_kbytes; /* 0 = 2.6 formula, sqrt(16 * lowmem kB) */
+	uint64_t hz;              /* timer interrupts per second */
+	uint64_t quantum_ns;      /* scheduler time slice */
+	uint64_t ctx_switch_ns;
+	uint64_t congestion_wait_ns; /* congestion_wait() timeout (HZ/10) */
+	bool untimed;             /* trace mode: no timing, no watermarks, no kswapd */
+	struct mm_costs cost;
+	struct disk_params disk;
+};
+
+/* NULL-terminated list of presets. */
+extern const struct profile *const profile_presets[];
+const struct profile *profile_find(const char *name);
+/* Disk presets for --disk. */
+const struct disk_params *disk_preset_find(const char *name);
+extern const struct disk_params *const disk_presets[];
+
+/* Set a parameter by name ("ram", "cost.fault_ns", "disk.bandwidth", ...).
+ * Returns false with a message in err if the name or value is bad. */
+bool profile_set(struct profile *p, const char *name, const char *value, char *err, size_t errlen);
+bool profile_has_param(const char *name);
+/* Print every parameter as "name = value  # help". */
+void profile_print(const struct profile *p, FILE *out);
+
+/* Frames the kernel keeps for itself: kernel_base + mem_map. */
+uint64_t profile_kernel_reserve(const struct profile *p);
+
+#endif

@@ -1,0 +1,335 @@
+/* aspace.c - address spaces, VMAs, page tables, the fault handler and the
+ * reference hot path.
+ *
+ * A reference to a present page sets the PTE's accessed (and dirty) bit and
+ * nothing else, exactly like an MMU: kernel-style policies only learn about
+ * it when they test-and-clear the bit through rmap.  Only policies that ask
+ * for the idealized MMU (POLICY_ACCESS_HOOK) are called per reference. */
+#include "internal.h"
+#include "swap.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct aspace *mm_aspace_new(struct mm *mm, int task)
+{
+	struct aspace *as = xcalloc(1, sizeof(*as));
+	as->id = mm->nr_as;
+	as->task = task;
+	as->next_vpn = 0x400; /* leave page 0.. unmapped, like a real process */
+	mm->as = xrealloc(mm->as, (mm->nr_as + 1) * sizeof(*mm->as));
+	mm->as[mm->nr_as++] = as;
+	return as;
+}
+
+uint32_t mm_mmap_anon(struct mm *mm, struct aspace *as, uint64_t npages, uint32_t flags)
+{
+	(void)mm;
+	as->vmas = xrealloc(as->vmas, (as->nr_vmas + 1) * sizeof(*as->vmas));
+	struct vma *v = &as->vmas[as->nr_vmas];
+	v->start = as->next_vpn;
+	v->npages = npages;
+	v->pte = xcalloc(npages ? npages : 1, sizeof(pte_t));
+	v->flags = VMA_ANON | (flags & VMA_NOZERO);
+	as->next_vpn += npages + 16; /* a guard gap between mappings */
+	as->total_vm += npages;
+	return as->nr_vmas++;
+}
+
+/* Drop the mapping of a present PTE. */
+static void zap_present(struct mm *mm, struct aspace *as, pte_t pte)
+{
+	pfn_t pfn = pte_pfn(pte);
+	struct page *p = mm_page(mm, pfn);
+	as->rss--;
+	if (--p->mapcount > 0)
+		return;
+	if (p->flags & PG_mlocked) {
+		p->flags &= ~PG_mlocked;
+		mm->nr_mlock--;
+	}
+	/* Exiting: the page's contents die with the mapping, so the swap copy
+	 * (if any) is stale and the slot can go. */
+	if ((p->flags & PG_swapcache) && !(p->flags & (PG_writeback | PG_locked)) &&
+	    !mm->swap.map[p->swap - 1])
+		swap_cache_del(mm, pfn);
+	free_if_orphan(mm, pfn);
+}
+
+static void zap_swap(struct mm *mm, struct aspace *as, pte_t pte)
+{
+	uint32_t slot = pte_slot(pte);
+	as->swapents--;
+	swap_put_ref(&mm->swap, slot);
+	pfn_t pfn = mm->swap.cache[slot];
+	if (pfn != PFN_NONE)
+		free_if_orphan(mm, pfn);
+}
+
+void mm_munmap(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma)
+{
+	struct vma *v = &as->vmas[vma];
+	if (v->flags & VMA_DEAD)
+		return;
+	for (uint64_t i = 0; i < v->npages; i++) {
+		pte_t pte = v->pte[i];
+		if (pte_present(pte)) {
+			zap_present(mm, as, pte);
+			charge(ctx, mm->cost->free_page_ns);
+		} else if (pte_is_swap(pte)) {
+			zap_swap(mm, as, pte);
+		}
+		v->pte[i] = 0;
+	}
+	if (v->flags & VMA_LOCKED)
+		as->locked_vm -= v->npages;
+	as->total_vm -= v->npages;
+	v->flags = VMA_DEAD;
+	free(v->pte);
+	v->pte = NULL;
+}
+
+void mm_aspace_exit(struct mm *mm, struct mm_ctx *ctx, struct aspace *as)
+{
+	for (uint32_t v = 0; v < as->nr_vmas; v++)
+		mm_munmap(mm, ctx, as, v);
+	as->dead = true;
+}
+
+/* Map a frame into an anonymous PTE and account it. */
+static void map_anon(struct mm *mm, struct aspace *as, struct vma *v, uint64_t off, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	p->mapcount++;
+	as->rss++;
+	v->pte[off] = mk_pte(pfn);
+	if ((v->flags & VMA_LOCKED) && !(p->flags & PG_mlocked)) {
+		p->flags |= PG_mlocked;
+		mm->nr_mlock++;
+		mm->ev[UNEVICTABLE_PGS_MLOCKED]++;
+	}
+}
+
+static void count_fault(struct mm *mm, struct mm_ctx *ctx, bool major)
+{
+	if (ctx->retry) {
+		ctx->retry = false;
+		return;
+	}
+	mm->ev[PGFAULT]++;
+	if (major) {
+		mm->ev[PGMAJFAULT]++;
+		ctx->majflt++;
+	} else {
+		ctx->minflt++;
+	}
+}
+
+static enum fault_status fault_zero(struct mm *mm, struct mm_ctx *ctx, struct aspace *as,
+				    uint32_t vma, uint64_t off, bool write)
+{
+	struct vma *v = &as->vmas[vma];
+	if (!write && !(v->pte[off] & PTE_ZERO) && !(v->flags & (VMA_LOCKED | VMA_NOZERO))) {
+		/* A read of untouched private memory maps the shared zero page. */
+		v->pte[off] = PTE_ZERO;
+		count_fault(mm, ctx, false);
+		charge(ctx, mm->cost->fault_ns);
+		return FAULT_DONE;
+	}
+	enum fault_status st;
+	pfn_t pfn = mm_alloc_page(mm, ctx, &st);
+	if (pfn == PFN_NONE)
+		return st;
+	struct page *p = mm_page(mm, pfn);
+	p->flags = PG_anon;
+	p->owner = as->id + 1;
+	p->index = ANON_INDEX(vma, off);
+	mm->nr_anon++;
+	map_anon(mm, as, v, off, pfn);
+	count_fault(mm, ctx, false);
+	charge(ctx, mm->cost->fault_ns + mm->cost->zero_page_ns);
+	mm->pol.ops->add(mm->pol.priv, pfn, ADD_NEW_ANON);
+	return FAULT_DONE;
+}
+
+/* do_swap_page(): the page is in the swap cache (possibly still being read,
+ * or being written out after eviction) or must be read from its slot. */
+static enum fault_status fault_swap(struct mm *mm, struct mm_ctx *ctx, struct aspace *as,
+				    uint32_t vma, uint64_t off, bool write)
+{
+	struct vma *v = &as->vmas[vma];
+	uint32_t slot = pte_slot(v->pte[off]);
+	pfn_t pfn = mm->swap.cache[slot];
+	if (pfn == PFN_NONE) {
+		enum fault_status st;
+		pfn = mm_alloc_page(mm, ctx, &st);
+		if (pfn == PFN_NONE)
+			return st;
+		struct page *p = mm_page(mm, pfn);
+		p->flags = PG_anon | PG_locked;
+		p->owner = as->id + 1;
+		p->index = ANON_INDEX(vma, off);
+		mm->nr_anon++;
+		swap_cache_add(mm, pfn, slot);
+		mm->nr_reading++;
+		mm->ev[PSWPIN]++;
+		mm->ev[PGPGIN] += PAGE_SIZE / 1024;
+		count_fault(mm, ctx, true);
+		charge(ctx, mm->cost->fault_ns + mm->cost->io_submit_ns);
+		uint64_t shadow = mm->swap.shadow ? mm->swap.shadow[slot] : 0;
+		if (shadow) {
+			mm->swap.shadow[slot] = 0;
+			mm->pol.ops->refault(mm->pol.priv, pfn, shadow);
+			mm->pol.ops->add(mm->pol.priv, pfn, ADD_REFAULT);
+		} else {
+			mm->pol.ops->add(mm->pol.priv, pfn, ADD_SWAPIN);
+		}
+		ctx->retry = true; /* the fault completes when we come back */
+		if (mm->untimed) {
+			mm_io_done(mm, IO_READ, pfn);
+		} else {
+			mm->io.submit_swap(mm->io.arg, IO_READ, slot, pfn, ctx_now(ctx));
+			ctx->wait_pfn = pfn;
+			return FAULT_WAIT_PAGE;
+		}
+	}
+	struct page *p = mm_page(mm, pfn);
+	if (p->flags & PG_locked) {
+		count_fault(mm, ctx, false);
+		ctx->retry = true;
+		ctx->wait_pfn = pfn;
+		return FAULT_WAIT_PAGE;
+	}
+	if (p->lru == mm->list_wb_free) {
+		/* Evicted, still being written: rescue it (a minor fault). */
+		lru_del(&mm->fr, pfn);
+		p->flags &= ~PG_reclaim;
+		mm->nr_pending_free--;
+		mm->pol.ops->add(mm->pol.priv, pfn, ADD_SWAPCACHE);
+	}
+	p->owner = as->id + 1;
+	p->index = ANON_INDEX(vma, off);
+	swap_put_ref(&mm->swap, slot);
+	as->swapents--;
+	map_anon(mm, as, v, off, pfn);
+	count_fault(mm, ctx, false);
+	charge(ctx, mm->cost->fault_ns);
+	/* try_to_free_swap(): a page about to be dirtied, or a swap area more
+	 * than half full, gives its slot back; otherwise the clean swap copy
+	 * saves a write if the page is evicted again unchanged. */
+	if ((write || swap_full(&mm->swap) || (p->flags & PG_mlocked)) &&
+	    !(p->flags & PG_writeback) && !mm->swap.map[slot]) {
+		swap_cache_del(mm, pfn);
+		p->flags |= PG_dirty;
+	}
+	return FAULT_DONE;
+}
+
+enum fault_status handle_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace *as,
+			       uint32_t vma, uint64_t off, bool write)
+{
+	pte_t pte = as->vmas[vma].pte[off];
+	if (pte_is_swap(pte))
+		return fault_swap(mm, ctx, as, vma, off, write);
+	return fault_zero(mm, ctx, as, vma, off, write);
+}
+
+uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma,
+		  uint64_t off, uint64_t n, uint32_t refs, bool write,
+		  uint64_t budget_ns, enum fault_status *st)
+{
+	struct vma *v = &as->vmas[vma];
+	if (vma >= as->nr_vmas || (v->flags & VMA_DEAD) || off + n > v->npages || off + n < off) {
+		*st = FAULT_SEGV;
+		return 0;
+	}
+	const uint64_t ucost = (uint64_t)refs * mm->cost->ref_ns;
+	const pte_t set = PTE_ACCESSED | (write ? PTE_DIRTY : 0);
+	const bool hook = mm->access_hook;
+	pte_t *pt = v->pte + off;
+	uint64_t i;
+	*st = FAULT_DONE;
+	for (i = 0; i < n; i++) {
+		if (ctx->user_ns + ctx->sys_ns >= budget_ns)
+			break;
+		pte_t pte = pt[i];
+		if (!(pte & PTE_PRESENT)) {
+			if ((pte & PTE_ZERO) && !write) {
+				ctx->user_ns += ucost;
+				continue;
+			}
+			*st = handle_fault(mm, ctx, as, vma, off + i, write);
+			if (*st != FAULT_DONE)
+				break;
+			pte = pt[i];
+		}
+		pt[i] = pte | set;
+		ctx->user_ns += ucost;
+		if (hook)
+			mm->pol.ops->access(mm->pol.priv, pte_pfn(pte), write);
+	}
+	return i;
+}
+
+uint64_t mm_mlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma,
+		  uint64_t off, uint64_t n, uint64_t budget_ns, enum fault_status *st)
+{
+	struct vma *v = &as->vmas[vma];
+	if (vma >= as->nr_vmas || (v->flags & VMA_DEAD) || off + n > v->npages || off + n < off) {
+		*st = FAULT_SEGV;
+		return 0;
+	}
+	if (!(v->flags & VMA_LOCKED)) {
+		v->flags |= VMA_LOCKED;
+		as->locked_vm += v->npages;
+	}
+	uint64_t i;
+	*st = FAULT_DONE;
+	for (i = 0; i < n; i++) {
+		if (ctx->user_ns + ctx->sys_ns >= budget_ns)
+			break;
+		pte_t pte = v->pte[off + i];
+		if (!pte_present(pte)) {
+			/* make_pages_present(): a write fault on private memory. */
+			*st = handle_fault(mm, ctx, as, vma, off + i, true);
+			if (*st != FAULT_DONE)
+				break;
+		} else {
+			map_anon(mm, as, v, off + i, pte_pfn(pte));
+			/* map_anon counted a mapping that already existed. */
+			mm_page(mm, pte_pfn(pte))->mapcount--;
+			as->rss--;
+		}
+		v->pte[off + i] |= PTE_ACCESSED | PTE_DIRTY;
+	}
+	return i;
+}
+
+void mm_munlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma)
+{
+	(void)ctx;
+	struct vma *v = &as->vmas[vma];
+	if (vma >= as->nr_vmas || (v->flags & VMA_DEAD) || !(v->flags & VMA_LOCKED))
+		return;
+	v->flags &= ~VMA_LOCKED;
+	as->locked_vm -= v->npages;
+	for (uint64_t i = 0; i < v->npages; i++) {
+		pte_t pte = v->pte[i];
+		if (!pte_present(pte))
+			continue;
+		pfn_t pfn = pte_pfn(pte);
+		struct page *p = mm_page(mm, pfn);
+		if (!(p->flags & PG_mlocked))
+			continue;
+		p->flags &= ~PG_mlocked;
+		mm->nr_mlock--;
+		mm->ev[UNEVICTABLE_PGS_MUNLOCKED]++;
+		if (p->lru == mm->list_unevictable) {
+			lru_del(&mm->fr, pfn);
+			p->flags &= ~PG_unevictable;
+			mm->ev[UNEVICTABLE_PGS_RESCUED]++;
+			mm->pol.ops->add(mm->pol.priv, pfn, ADD_PUTBACK);
+		}
+	}
+}

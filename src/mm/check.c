@@ -1,0 +1,146 @@
+/* check.c - the --check invariants, verified between simulation steps:
+ *  - every frame is free or on exactly one list, and list links are sound;
+ *  - PTEs and rmap agree: each present PTE's frame points back to it, and
+ *    mapcounts equal the number of PTEs mapping each frame;
+ *  - swap slot references equal the swap PTEs, the swap cache is consistent
+ *    both ways, and slots in use = slots referenced by a PTE or cached;
+ *  - the gauges (free, writeback, reading) match the frames' flags. */
+#include "internal.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+
+#define FAIL(...) do { fprintf(err, "check: " __VA_ARGS__); fputc('\n', err); ok = false; } while (0)
+
+static bool check_lists(struct mm *mm, FILE *err, uint8_t *seen)
+{
+	bool ok = true;
+	struct frames *f = &mm->fr;
+	for (int l = 1; l < f->nr_lists; l++) {
+		uint64_t n = 0;
+		pfn_t prev = PFN_NONE;
+		for (pfn_t pfn = f->lists[l].head; pfn != PFN_NONE; pfn = f->pages[pfn].next) {
+			if (pfn >= f->nr) { FAIL("list %s: bad pfn %u", f->lists[l].name, pfn); return false; }
+			if (seen[pfn]++) { FAIL("pfn %u is on two lists (or a cycle in %s)", pfn, f->lists[l].name); return false; }
+			if (f->pages[pfn].lru != l)
+				FAIL("pfn %u on list %s but page->lru says %d", pfn, f->lists[l].name, f->pages[pfn].lru);
+			if (f->pages[pfn].prev != prev)
+				FAIL("pfn %u: broken prev link in %s", pfn, f->lists[l].name);
+			prev = pfn;
+			n++;
+		}
+		if (prev != f->lists[l].tail)
+			FAIL("list %s: tail mismatch", f->lists[l].name);
+		if (n != f->lists[l].count)
+			FAIL("list %s: count %llu but %llu linked", f->lists[l].name,
+			     (unsigned long long)f->lists[l].count, (unsigned long long)n);
+	}
+	return ok;
+}
+
+bool mm_check(struct mm *mm, FILE *err)
+{
+	bool ok = true;
+	struct frames *f = &mm->fr;
+	uint8_t *seen = xcalloc(f->nr, 1);
+	int32_t *maps = xcalloc(f->nr, sizeof(int32_t));
+	uint32_t *slotrefs = xcalloc(mm->swap.nr_slots ? mm->swap.nr_slots : 1, sizeof(uint32_t));
+	if (!check_lists(mm, err, seen)) {
+		ok = false;
+		goto out;
+	}
+	uint64_t nfree = 0, nwb = 0, nrd = 0, npend = 0, nanon = 0, nmlock = 0;
+	for (pfn_t pfn = 0; pfn < f->nr; pfn++) {
+		struct page *p = &f->pages[pfn];
+		if (!seen[pfn])
+			FAIL("pfn %u (flags %#x) is on no list", pfn, p->flags);
+		bool on_free = p->lru == mm->zones[p->zone].free_list;
+		if (on_free != !!(p->flags & PG_free))
+			FAIL("pfn %u: PG_free=%d but on list %s", pfn, !!(p->flags & PG_free),
+			     f->lists[p->lru].name);
+		if (p->flags & PG_free) {
+			nfree++;
+			continue;
+		}
+		nwb += !!(p->flags & PG_writeback);
+		nrd += !!(p->flags & PG_locked);
+		npend += !!(p->flags & PG_reclaim);
+		nanon += !!(p->flags & PG_anon);
+		nmlock += !!(p->flags & PG_mlocked);
+		if ((p->flags & PG_reclaim) && !(p->flags & PG_writeback))
+			FAIL("pfn %u: PG_reclaim without writeback", pfn);
+		if (p->flags & PG_swapcache) {
+			uint32_t slot = p->swap - 1;
+			if (!p->swap || slot >= mm->swap.nr_slots || mm->swap.cache[slot] != pfn)
+				FAIL("pfn %u: in swap cache at slot %u but the cache disagrees", pfn, slot);
+		} else if (p->swap) {
+			FAIL("pfn %u: swap slot without PG_swapcache", pfn);
+		}
+		if (p->lru == mm->list_wb_free && !(p->flags & PG_writeback))
+			FAIL("pfn %u: waits to be freed after writeback, but none in flight", pfn);
+		if (p->mapcount == 0 && !(p->flags & (PG_swapcache | PG_file)))
+			FAIL("pfn %u: unmapped anonymous page outside the swap cache (leak)", pfn);
+	}
+	if (nfree != mm->nr_free) FAIL("nr_free %llu but %llu frames free", (unsigned long long)mm->nr_free, (unsigned long long)nfree);
+	if (nwb != mm->nr_writeback) FAIL("nr_writeback %llu but %llu pages", (unsigned long long)mm->nr_writeback, (unsigned long long)nwb);
+	if (nrd != mm->nr_reading) FAIL("nr_reading %llu but %llu pages", (unsigned long long)mm->nr_reading, (unsigned long long)nrd);
+	if (npend != mm->nr_pending_free) FAIL("nr_pending_free %llu but %llu pages", (unsigned long long)mm->nr_pending_free, (unsigned long long)npend);
+	if (nanon != mm->nr_anon) FAIL("nr_anon %llu but %llu pages", (unsigned long long)mm->nr_anon, (unsigned long long)nanon);
+	if (nmlock != mm->nr_mlock) FAIL("nr_mlock %llu but %llu pages", (unsigned long long)mm->nr_mlock, (unsigned long long)nmlock);
+
+	/* Page tables against frames and swap. */
+	for (uint32_t a = 0; a < mm->nr_as; a++) {
+		struct aspace *as = mm->as[a];
+		uint64_t rss = 0, swapents = 0;
+		for (uint32_t vi = 0; vi < as->nr_vmas; vi++) {
+			struct vma *v = &as->vmas[vi];
+			if (v->flags & VMA_DEAD)
+				continue;
+			for (uint64_t off = 0; off < v->npages; off++) {
+				pte_t pte = v->pte[off];
+				if (pte_present(pte)) {
+					pfn_t pfn = pte_pfn(pte);
+					if (pfn >= f->nr) { FAIL("as %u: PTE maps bad pfn %u", a, pfn); continue; }
+					struct page *p = &f->pages[pfn];
+					if (p->flags & PG_free)
+						FAIL("as %u vma %u off %llu maps free pfn %u", a, vi, (unsigned long long)off, pfn);
+					if (p->owner != a + 1 || p->index != ANON_INDEX(vi, off))
+						FAIL("rmap of pfn %u does not point back to as %u vma %u off %llu", pfn, a, vi, (unsigned long long)off);
+					if (!!(v->flags & VMA_LOCKED) != !!(p->flags & PG_mlocked))
+						FAIL("pfn %u: PG_mlocked disagrees with its VMA", pfn);
+					maps[pfn]++;
+					rss++;
+				} else if (pte_is_swap(pte)) {
+					uint32_t slot = pte_slot(pte);
+					if (slot >= mm->swap.nr_slots) { FAIL("as %u: bad swap slot %u", a, slot); continue; }
+					slotrefs[slot]++;
+					swapents++;
+				}
+			}
+		}
+		if (rss != as->rss) FAIL("as %u: rss %llu but %llu PTEs present", a, (unsigned long long)as->rss, (unsigned long long)rss);
+		if (swapents != as->swapents) FAIL("as %u: swapents %llu but %llu swap PTEs", a, (unsigned long long)as->swapents, (unsigned long long)swapents);
+	}
+	for (pfn_t pfn = 0; pfn < f->nr; pfn++)
+		if (!(f->pages[pfn].flags & PG_free) && maps[pfn] != f->pages[pfn].mapcount)
+			FAIL("pfn %u: mapcount %d but %d PTEs map it", pfn, f->pages[pfn].mapcount, maps[pfn]);
+	uint32_t used = 0;
+	for (uint32_t s = 0; s < mm->swap.nr_slots; s++) {
+		if (slotrefs[s] != mm->swap.map[s])
+			FAIL("swap slot %u: %u references counted, %u PTEs point to it", s, mm->swap.map[s], slotrefs[s]);
+		pfn_t c = mm->swap.cache[s];
+		if (c != PFN_NONE && (c >= f->nr || f->pages[c].swap != s + 1))
+			FAIL("swap slot %u: cached pfn %u does not point back", s, c);
+		if (mm->swap.map[s] || c != PFN_NONE)
+			used++;
+	}
+	if (used != mm->swap.used)
+		FAIL("swap: %u slots counted in use, %u referenced or cached", mm->swap.used, used);
+	if (mm->pol.ops && mm->pol.ops->check && !mm->pol.ops->check(mm->pol.priv, err))
+		ok = false;
+out:
+	free(seen);
+	free(maps);
+	free(slotrefs);
+	return ok;
+}

@@ -1,0 +1,48 @@
+/* counters.h - event counters, named as in /proc/vmstat. */
+#ifndef PAGELAB_COUNTERS_H
+#define PAGELAB_COUNTERS_H
+
+#define VM_EVENTS(X) \
+	X(PGPGIN, "pgpgin") \
+	X(PGPGOUT, "pgpgout") \
+	X(PSWPIN, "pswpin") \
+	X(PSWPOUT, "pswpout") \
+	X(PGALLOC, "pgalloc_normal") \
+	X(PGFREE, "pgfree") \
+	X(PGACTIVATE, "pgactivate") \
+	X(PGDEACTIVATE, "pgdeactivate") \
+	X(PGFAULT, "pgfault") \
+	X(PGMAJFAULT, "pgmajfault") \
+	X(PGREFILL, "pgrefill") \
+	X(PGSTEAL_KSWAPD, "pgsteal_kswapd") \
+	X(PGSTEAL_DIRECT, "pgsteal_direct") \
+	X(PGSCAN_KSWAPD, "pgscan_kswapd") \
+	X(PGSCAN_DIRECT, "pgscan_direct") \
+	X(PGSCAN_AGING, "pgscan_aging") \
+	X(PGSTEAL_AGING, "pgsteal_aging") \
+	X(PGROTATED, "pgrotated") \
+	X(PAGEOUTRUN, "pageoutrun") \
+	X(ALLOCSTALL, "allocstall") \
+	X(OOM_KILL, "oom_kill") \
+	X(WORKINGSET_REFAULT_ANON, "workingset_refault_anon") \
+	X(WORKINGSET_REFAULT_FILE, "workingset_refault_file") \
+	X(WORKINGSET_ACTIVATE_ANON, "workingset_activate_anon") \
+	X(WORKINGSET_ACTIVATE_FILE, "workingset_activate_file") \
+	X(WORKINGSET_RESTORE_ANON, "workingset_restore_anon") \
+	X(WORKINGSET_RESTORE_FILE, "workingset_restore_file") \
+	X(UNEVICTABLE_PGS_CULLED, "unevictable_pgs_culled") \
+	X(UNEVICTABLE_PGS_SCANNED, "unevictable_pgs_scanned") \
+	X(UNEVICTABLE_PGS_RESCUED, "unevictable_pgs_rescued") \
+	X(UNEVICTABLE_PGS_MLOCKED, "unevictable_pgs_mlocked") \
+	X(UNEVICTABLE_PGS_MUNLOCKED, "unevictable_pgs_munlocked")
+
+enum vm_event {
+#define X(id, name) id,
+	VM_EVENTS(X)
+#undef X
+	NR_VM_EVENTS
+};
+
+extern const char *const vm_event_names[NR_VM_EVENTS];
+
+#endif

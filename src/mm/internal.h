@@ -1,0 +1,24 @@
+/* internal.h - helpers shared by the mm core's files; not for policies. */
+#ifndef PAGELAB_MM_INTERNAL_H
+#define PAGELAB_MM_INTERNAL_H
+
+#include "mm.h"
+
+/* Return a frame to its zone's free list. */
+void free_frame(struct mm *mm, pfn_t pfn);
+/* Take a page off whatever list holds it: the policy's (through remove())
+ * or one of the core's own lists. */
+void detach_page(struct mm *mm, pfn_t pfn);
+/* Free a page nobody maps and no swap PTE refers to, once its I/O is done. */
+void free_if_orphan(struct mm *mm, pfn_t pfn);
+/* Handle a fault at (vma, off); see mm_touch. */
+enum fault_status handle_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace *as,
+			       uint32_t vma, uint64_t off, bool write);
+
+static inline void charge(struct mm_ctx *ctx, uint64_t ns) { if (ctx) ctx->sys_ns += ns; }
+static inline uint64_t ctx_now(const struct mm_ctx *ctx)
+{
+	return ctx ? ctx->t0 + ctx->user_ns + ctx->sys_ns : 0;
+}
+
+#endif

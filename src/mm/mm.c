@@ -1,0 +1,237 @@
+/* mm.c - frames, zones, watermarks, the page allocator and the reclaim
+ * driver that runs a policy's shrink() for kswapd and direct reclaim. */
+#include "internal.h"
+#include "swap.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *const vm_event_names[NR_VM_EVENTS] = {
+#define X(id, name) name,
+	VM_EVENTS(X)
+#undef X
+};
+
+/* 2.6's init_per_zone_pages_min(): min_free_kbytes = sqrt(lowmem_kbytes * 16),
+ * clamped to [128, 65536]; each zone's min is its share, low = min + min/4,
+ * high = min + min/2. */
+static void setup_watermarks(struct mm *mm, const struct mm_config *cfg)
+{
+	struct zone *z = &mm->zones[0];
+	if (cfg->no_watermarks) {
+		z->wmark_min = z->wmark_low = z->wmark_high = 0;
+		return;
+	}
+	uint64_t kb = cfg->min_free_kbytes;
+	if (!kb) {
+		kb = isqrt64(cfg->ram_pages * (PAGE_SIZE / 1024) * 16);
+		kb = kb < 128 ? 128 : kb > 65536 ? 65536 : kb;
+	}
+	uint64_t min = kb / (PAGE_SIZE / 1024);
+	if (min >= cfg->ram_pages / 2)
+		min = cfg->ram_pages / 8;
+	z->wmark_min = min;
+	z->wmark_low = min + min / 4;
+	z->wmark_high = min + min / 2;
+}
+
+void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *cost)
+{
+	memset(mm, 0, sizeof(*mm));
+	if (cfg->ram_pages == 0 || cfg->ram_pages >= PFN_NONE)
+		die_usage("RAM of %llu pages cannot be simulated",
+			  (unsigned long long)cfg->ram_pages);
+	if (cfg->swap_pages >= UINT32_MAX)
+		die_usage("swap of %llu pages is too large",
+			  (unsigned long long)cfg->swap_pages);
+	mm->cost = cost;
+	mm->untimed = cfg->untimed;
+	mm->fr.nr = (pfn_t)cfg->ram_pages;
+	mm->fr.pages = xcalloc(cfg->ram_pages, sizeof(struct page));
+	mm->nr_zones = 1;
+	struct zone *z = &mm->zones[0];
+	z->name = "Normal";
+	z->start = 0;
+	z->end = mm->fr.nr;
+	z->managed = mm->fr.nr;
+	z->free_list = lru_register(&mm->fr, "free");
+	mm->list_unevictable = lru_register(&mm->fr, "unevictable(core)");
+	mm->list_wb_free = lru_register(&mm->fr, "writeback-to-free");
+	setup_watermarks(mm, cfg);
+	/* Free list in ascending frame order from the head. */
+	for (pfn_t pfn = mm->fr.nr; pfn-- > 0;) {
+		struct page *p = mm_page(mm, pfn);
+		p->next = p->prev = PFN_NONE;
+		p->flags = PG_free;
+		lru_add_head(&mm->fr, z->free_list, pfn);
+	}
+	mm->nr_free = mm->fr.nr;
+	swap_init(&mm->swap, (uint32_t)cfg->swap_pages);
+}
+
+void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tun)
+{
+	mm->pol.ops = ops;
+	mm->pol.priv = ops->init(mm, tun);
+	mm->access_hook = (ops->flags & POLICY_ACCESS_HOOK) && ops->access;
+	if (ops->evict_shadow && !mm->swap.shadow)
+		mm->swap.shadow = xcalloc(mm->swap.nr_slots ? mm->swap.nr_slots : 1, sizeof(uint64_t));
+}
+
+void mm_destroy(struct mm *mm)
+{
+	if (mm->pol.ops && mm->pol.ops->destroy)
+		mm->pol.ops->destroy(mm->pol.priv);
+	for (uint32_t i = 0; i < mm->nr_as; i++) {
+		struct aspace *as = mm->as[i];
+		for (uint32_t v = 0; v < as->nr_vmas; v++)
+			free(as->vmas[v].pte);
+		free(as->vmas);
+		free(as);
+	}
+	free(mm->as);
+	swap_destroy(&mm->swap);
+	free(mm->fr.pages);
+}
+
+void mm_set_oracle(struct mm *mm, const uint64_t *next_use, uint64_t n)
+{
+	mm->oracle = next_use;
+	mm->oracle_len = n;
+}
+
+uint64_t mm_free_pages(const struct mm *mm) { return mm->nr_free; }
+
+bool mm_zone_ok(const struct mm *mm, int zone, uint64_t mark)
+{
+	(void)zone;
+	return mm->nr_free > mark;
+}
+
+void free_frame(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	if (p->flags & PG_free)
+		panic("double free of pfn %u", pfn);
+	if (p->lru != LRU_NONE)
+		panic("freeing pfn %u still on list %s", pfn, mm->fr.lists[p->lru].name);
+	if (p->flags & PG_anon)
+		mm->nr_anon--;
+	uint8_t zone = p->zone;
+	memset(p, 0, sizeof(*p));
+	p->zone = zone;
+	p->next = p->prev = PFN_NONE;
+	p->flags = PG_free;
+	lru_add_head(&mm->fr, mm->zones[zone].free_list, pfn);
+	mm->nr_free++;
+	mm->ev[PGFREE]++;
+}
+
+void detach_page(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	if (p->lru == mm->list_unevictable || p->lru == mm->list_wb_free) {
+		lru_del(&mm->fr, pfn);
+		p->flags &= ~PG_unevictable;
+		return;
+	}
+	if (p->lru != LRU_NONE && mm->pol.ops->remove)
+		mm->pol.ops->remove(mm->pol.priv, pfn);
+	lru_del(&mm->fr, pfn);
+}
+
+static pfn_t take_free_frame(struct mm *mm)
+{
+	struct zone *z = &mm->zones[0];
+	pfn_t pfn = lru_head(&mm->fr, z->free_list);
+	if (pfn == PFN_NONE)
+		return PFN_NONE;
+	lru_del(&mm->fr, pfn);
+	struct page *p = mm_page(mm, pfn);
+	p->flags = 0;
+	mm->nr_free--;
+	mm->ev[PGALLOC]++;
+	return pfn;
+}
+
+/* The allocator's slow path, 2.6-style: above low, take a frame; below low,
+ * wake kswapd and take one if above min; below min, reclaim directly.  Pages
+ * already under writeback on their way to the free list count as progress:
+ * rather than evicting more, the allocator waits for them (the kernel's
+ * congestion_wait()), which bounds the I/O in flight. */
+pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
+{
+	struct zone *z = &mm->zones[0];
+	*st = FAULT_DONE;
+	if (mm->nr_free > z->wmark_low || (ctx && ctx->kswapd && mm->nr_free))
+		return take_free_frame(mm);
+	if (z->wmark_low)
+		mm->kswapd_wanted = true;
+	if (mm->nr_free > z->wmark_min)
+		return take_free_frame(mm);
+	/* Direct reclaim. */
+	mm->ev[ALLOCSTALL]++;
+	for (int tries = 0; tries < 16; tries++) {
+		if (mm->nr_free + mm->nr_pending_free > z->wmark_min && mm->nr_pending_free)
+			break;
+		uint64_t got = 0;
+		uint64_t want = z->wmark_min ? SWAP_CLUSTER_MAX : 1;
+		for (int prio = DEF_PRIORITY; prio >= 0 && got < want; prio--)
+			got += mm_shrink(mm, ctx, want - got, prio);
+		if (mm->nr_free > z->wmark_min)
+			return take_free_frame(mm);
+		if (!got && !mm->nr_writeback)
+			break;
+	}
+	if (mm->nr_free > z->wmark_min)
+		return take_free_frame(mm);
+	if (mm->nr_writeback || mm->nr_reading) {
+		*st = FAULT_WAIT_RECLAIM;
+		return PFN_NONE;
+	}
+	*st = FAULT_OOM;
+	return PFN_NONE;
+}
+
+uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority)
+{
+	struct scan_control sc = {
+		.nr_to_reclaim = nr_to_reclaim,
+		.priority = priority,
+		.who = ctx && ctx->kswapd ? RECLAIM_KSWAPD : RECLAIM_DIRECT,
+		.may_swap = true,
+		.may_writepage = true,
+	};
+	struct mm_ctx *saved = mm->cur;
+	mm->cur = ctx;
+	mm->pol.ops->shrink(mm->pol.priv, &sc);
+	mm->cur = saved;
+	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);
+	if (sc.who == RECLAIM_KSWAPD) {
+		mm->ev[PGSCAN_KSWAPD] += sc.nr_scanned;
+		mm->ev[PGSTEAL_KSWAPD] += sc.nr_reclaimed;
+	} else {
+		mm->ev[PGSCAN_DIRECT] += sc.nr_scanned;
+		mm->ev[PGSTEAL_DIRECT] += sc.nr_reclaimed;
+	}
+	return sc.nr_reclaimed;
+}
+
+void mm_tick(struct mm *mm, struct mm_ctx *ctx)
+{
+	struct scan_control sc = {
+		.nr_to_reclaim = 0,
+		.priority = DEF_PRIORITY,
+		.who = RECLAIM_AGING,
+		.may_swap = true,
+		.may_writepage = true,
+	};
+	struct mm_ctx *saved = mm->cur;
+	mm->cur = ctx;
+	mm->pol.ops->tick(mm->pol.priv, &sc);
+	mm->cur = saved;
+	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);
+	mm->ev[PGSCAN_AGING] += sc.nr_scanned;
+	mm->ev[PGSTEAL_AGING] += sc.nr_reclaimed;
+}

@@ -1,0 +1,241 @@
+/* mm.h - the mm core: frames in zones with watermarks, address spaces with
+ * page tables, rmap, the swap area and swap cache, and the reclaim mechanics
+ * every policy uses (page_referenced, unmap, pageout, free).
+ *
+ * The core never decides *which* page to reclaim: it calls the policy's
+ * shrink().  It never talks to a disk directly either: I/O goes through the
+ * mm_io callbacks the machine installs, and completions come back through
+ * mm_io_done().  Time spent in the kernel is charged to the mm_ctx of the
+ * task (or kernel thread) doing the work, from the named costs in mm_costs.
+ */
+#ifndef PAGELAB_MM_H
+#define PAGELAB_MM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "page.h"
+#include "pte.h"
+#include "lru.h"
+#include "counters.h"
+#include "../policy/policy.h"
+
+#define DEF_PRIORITY 12
+#define SWAP_CLUSTER_MAX 32
+#define MAX_ZONES 4
+
+/* CPU-side costs of kernel work, in ns (machine profile parameters). */
+struct mm_costs {
+	uint64_t ref_ns;          /* user time per memory reference (one word) */
+	uint64_t fault_ns;        /* trap + fault handling, excluding page zeroing */
+	uint64_t zero_page_ns;    /* clearing one page */
+	uint64_t copy_page_ns;    /* copying one page (COW) */
+	uint64_t scan_ns;         /* one page looked at by a reclaim scanner */
+	uint64_t rmap_ns;         /* one PTE visited through rmap (referenced/unmap) */
+	uint64_t io_submit_ns;    /* building and queueing one I/O request */
+	uint64_t free_page_ns;    /* unmapping and freeing one page at exit */
+	uint64_t io_complete_ns;  /* interrupt + completion handling per request */
+};
+
+/* I/O callbacks installed by the machine. */
+enum io_dir { IO_READ, IO_WRITE };
+struct mm_io {
+	void *arg;
+	/* Queue a one-page I/O for frame pfn at swap block `block`, at time t. */
+	void (*submit_swap)(void *arg, enum io_dir dir, uint32_t block, pfn_t pfn, uint64_t t);
+};
+
+/* Who is running kernel code and what it costs them. */
+struct mm_ctx {
+	uint64_t t0;        /* simulated time when this call began */
+	uint64_t user_ns;   /* user time consumed */
+	uint64_t sys_ns;    /* system time consumed */
+	int task;           /* task id, or -1 for a kernel thread */
+	bool kswapd;        /* PF_MEMALLOC + kswapd counters */
+	pfn_t wait_pfn;     /* FAULT_WAIT_PAGE: the locked page to wait for */
+	bool retry;         /* resuming a fault that blocked: don't count it twice */
+	uint64_t majflt, minflt, nswap;
+};
+
+enum fault_status {
+	FAULT_DONE,         /* the page is mapped */
+	FAULT_WAIT_PAGE,    /* block until ctx->wait_pfn is unlocked (read I/O) */
+	FAULT_WAIT_RECLAIM, /* direct reclaim found only pages under writeback */
+	FAULT_OOM,          /* no memory: the machine must run the OOM killer */
+	FAULT_SEGV,         /* access outside a mapping */
+};
+
+#define VMA_ANON    (1u << 0)
+#define VMA_SHARED  (1u << 1)
+#define VMA_LOCKED  (1u << 2)
+#define VMA_DEAD    (1u << 3)
+#define VMA_NOZERO  (1u << 4)  /* reads of untouched pages allocate (trace data) */
+
+struct vma {
+	uint64_t start;     /* first virtual page number */
+	uint64_t npages;
+	pte_t *pte;         /* npages entries */
+	uint32_t flags;
+};
+
+struct aspace {
+	uint32_t id;
+	int task;           /* owning task (for the OOM killer), -1 if none */
+	struct vma *vmas;
+	uint32_t nr_vmas;
+	uint64_t next_vpn;
+	uint64_t total_vm;  /* pages mapped */
+	uint64_t rss;       /* resident pages */
+	uint64_t swapents;  /* PTEs holding swap entries */
+	uint64_t locked_vm;
+	uint64_t nswap;     /* pages of this space swapped out (GNU time's "swaps") */
+	bool dead;
+};
+
+struct zone {
+	const char *name;
+	pfn_t start, end;
+	int free_list;
+	uint64_t managed;
+	uint64_t wmark_min, wmark_low, wmark_high;
+};
+
+struct swap_area {
+	uint32_t nr_slots;
+	uint32_t used;      /* slots with a PTE reference or a swap-cache page */
+	uint16_t *map;      /* PTE references per slot */
+	pfn_t *cache;       /* swap-cache frame per slot, or PFN_NONE */
+	uint64_t *shadow;   /* shadow entry per slot (policies with evict_shadow) */
+	uint32_t cursor;    /* next-fit allocation cursor (clusters writes) */
+};
+
+struct policy {
+	const struct policy_ops *ops;
+	void *priv;
+};
+
+struct mm {
+	struct frames fr;
+	struct zone zones[MAX_ZONES];
+	int nr_zones;
+	int list_unevictable;   /* core list: mlocked pages the policy culled */
+	int list_wb_free;       /* core list: evicted pages freed when writeback ends */
+	struct swap_area swap;
+	struct aspace **as;
+	uint32_t nr_as;
+	struct policy pol;
+	bool access_hook;
+	const uint64_t *oracle;    /* next use of each reference, or NULL */
+	uint64_t oracle_len;
+	const struct mm_costs *cost;
+	struct mm_io io;
+	uint64_t ev[NR_VM_EVENTS];
+	/* gauges */
+	uint64_t nr_free;
+	uint64_t nr_anon;
+	uint64_t nr_writeback;
+	uint64_t nr_reading;
+	uint64_t nr_mlock;
+	/* signals to the machine */
+	bool kswapd_wanted;
+	uint64_t nr_pending_free;  /* under writeback with PG_reclaim: free soon */
+	struct mm_ctx *cur;        /* who runs the current reclaim pass */
+	bool untimed;           /* I/O completes synchronously (trace mode) */
+	bool no_swap_write;     /* debugging: never write */
+};
+
+struct mm_config {
+	uint64_t ram_pages;      /* frames available to the page allocator */
+	uint64_t swap_pages;
+	uint64_t min_free_kbytes;/* 0 = computed as in 2.6: sqrt(16 * lowmem_kB) */
+	bool no_watermarks;      /* trace mode: allocate down to the last frame */
+	bool untimed;
+};
+
+void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *cost);
+void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tun);
+void mm_destroy(struct mm *mm);
+
+/* Address spaces and mappings. */
+struct aspace *mm_aspace_new(struct mm *mm, int task);
+/* Map `npages` of anonymous memory (flags: VMA_NOZERO); returns the vma index. */
+uint32_t mm_mmap_anon(struct mm *mm, struct aspace *as, uint64_t npages, uint32_t flags);
+/* The oracle: next-use position of every reference, when known (trace replay). */
+void mm_set_oracle(struct mm *mm, const uint64_t *next_use, uint64_t n);
+void mm_munmap(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma);
+/* Tear down the whole address space (exit). */
+void mm_aspace_exit(struct mm *mm, struct mm_ctx *ctx, struct aspace *as);
+
+/* References.  Process `n` pages of vma starting at `off`, `refs` references
+ * each, until done or the chunk's time budget (ctx user+sys) is used up, or a
+ * fault must block.  Returns the number of pages completed. */
+uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma,
+		  uint64_t off, uint64_t n, uint32_t refs, bool write,
+		  uint64_t budget_ns, enum fault_status *st);
+/* mlock()/munlock() a range: populates it (like mlock) and marks pages
+ * PG_mlocked.  Returns pages completed like mm_touch. */
+uint64_t mm_mlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma,
+		  uint64_t off, uint64_t n, uint64_t budget_ns, enum fault_status *st);
+void mm_munlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma);
+
+/* Allocation with watermarks; may run direct reclaim in ctx. */
+pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st);
+bool mm_zone_ok(const struct mm *mm, int zone, uint64_t mark);
+uint64_t mm_free_pages(const struct mm *mm);
+
+/* One reclaim pass: runs the policy's shrink() and accounts it. */
+uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority);
+/* One run of the policy's periodic thread (ops->tick), accounted to ctx
+ * (pgscan_aging / pgsteal_aging: pagelab's names, the kernel has none). */
+void mm_tick(struct mm *mm, struct mm_ctx *ctx);
+
+/* --- Reclaim mechanics for policies ------------------------------------- */
+/* Test-and-clear the accessed bit of every PTE mapping pfn (rmap walk).
+ * Returns the number of young PTEs found. */
+int mm_page_referenced(struct mm *mm, pfn_t pfn);
+/* Like mm_page_referenced, without clearing (for inspection and tests). */
+int mm_page_young(const struct mm *mm, pfn_t pfn);
+
+enum evict_result {
+	EVICT_FREED,      /* frame is free */
+	EVICT_WRITEBACK,  /* dirty: write started; the core frees it when done */
+	EVICT_BUSY,       /* locked or already under writeback */
+	EVICT_MLOCKED,    /* mapped by an mlocked VMA: cannot go */
+	EVICT_NOSWAP,     /* anonymous and the swap area is full */
+};
+/* Evict an isolated page (not on any list): unmap it everywhere, give it a
+ * swap slot if anonymous, write it if dirty, free it.  On EVICT_BUSY,
+ * EVICT_MLOCKED and EVICT_NOSWAP the page is untouched and still isolated:
+ * the caller puts it back (or culls it with mm_cull_unevictable). */
+enum evict_result mm_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn);
+/* The kernel's shrink_page_list() body for one isolated page, for designs
+ * that keep pages under writeback on their own lists:
+ *   locked or under writeback      -> EVICT_BUSY (PG_reclaim set on writeback)
+ *   mlocked                        -> EVICT_MLOCKED
+ *   anonymous, no swap slot        -> add_to_swap(), EVICT_NOSWAP if full
+ *   mapped                         -> try_to_unmap() every PTE
+ *   dirty                          -> pageout(): writeback starts, PG_reclaim
+ *                                     set, EVICT_WRITEBACK; the page stays
+ *                                     isolated: the caller puts it back, and
+ *                                     end_writeback() tells it when the
+ *                                     write is done (rotate_reclaimable_page)
+ *   clean                          -> removed from the swap/page cache
+ *                                     (evict_shadow() asked for a shadow)
+ *                                     and freed, EVICT_FREED.
+ * sc->nr_reclaimed counts freed pages only. */
+enum evict_result mm_reclaim_page(struct mm *mm, struct scan_control *sc, pfn_t pfn);
+/* Move an isolated mlocked page to the core's unevictable list. */
+void mm_cull_unevictable(struct mm *mm, pfn_t pfn);
+
+/* Completion of an I/O the core queued through mm_io. */
+void mm_io_done(struct mm *mm, enum io_dir dir, pfn_t pfn);
+
+/* --check: every frame free or on exactly one list, PTEs and rmap agree,
+ * swap slot references match.  Prints problems to err; false on failure. */
+bool mm_check(struct mm *mm, FILE *err);
+
+static inline struct page *mm_page(struct mm *mm, pfn_t pfn) { return &mm->fr.pages[pfn]; }
+static inline int mm_nr_frames(const struct mm *mm) { return (int)mm->fr.nr; }
+
+#endif

@@ -1,0 +1,192 @@
+/* reclaim.c - the mechanics of reclaim that every policy shares:
+ * page_referenced() through rmap, try_to_unmap(), add_to_swap(), pageout()
+ * with asynchronous completion, and freeing.  Policies choose the pages;
+ * this file does what the kernel's shrink_page_list() does to each one. */
+#include "internal.h"
+#include "swap.h"
+#include "../lib/util.h"
+
+/* rmap: the PTE mapping an anonymous page.  Anonymous pages have a single
+ * mapper in the foundation (no fork/COW sharing yet); file pages will walk
+ * the file's mappings here. */
+static pte_t *anon_pte(struct mm *mm, const struct page *p)
+{
+	if (!(p->flags & PG_anon) || !p->owner || p->mapcount <= 0)
+		return NULL;
+	struct aspace *as = mm->as[p->owner - 1];
+	uint32_t vma = ANON_INDEX_VMA(p->index);
+	if (vma >= as->nr_vmas || !as->vmas[vma].pte)
+		return NULL;
+	return &as->vmas[vma].pte[ANON_INDEX_OFF(p->index)];
+}
+
+int mm_page_young(const struct mm *mm, pfn_t pfn)
+{
+	pte_t *pte = anon_pte((struct mm *)mm, &mm->fr.pages[pfn]);
+	return pte && (*pte & PTE_ACCESSED) ? 1 : 0;
+}
+
+int mm_page_referenced(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	pte_t *pte = anon_pte(mm, p);
+	if (!pte)
+		return 0;
+	charge(mm->cur, mm->cost->rmap_ns);
+	if (*pte & PTE_ACCESSED) {
+		*pte &= ~PTE_ACCESSED;
+		return 1;
+	}
+	return 0;
+}
+
+/* try_to_unmap() for an anonymous page already in the swap cache: every
+ * PTE becomes a swap entry and the hardware dirty bit moves to the page. */
+static void unmap_anon(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	pte_t *pte = anon_pte(mm, p);
+	if (!pte)
+		return;
+	struct aspace *as = mm->as[p->owner - 1];
+	if (*pte & PTE_DIRTY)
+		p->flags |= PG_dirty;
+	*pte = mk_swap_pte(p->swap - 1);
+	mm->swap.map[p->swap - 1]++;
+	as->rss--;
+	as->swapents++;
+	as->nswap++;
+	p->mapcount--;
+	charge(mm->cur, mm->cost->rmap_ns);
+}
+
+static void start_writeback(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	p->flags &= ~PG_dirty;
+	p->flags |= PG_writeback;
+	mm->nr_writeback++;
+	mm->ev[PSWPOUT]++;
+	mm->ev[PGPGOUT] += PAGE_SIZE / 1024;
+	charge(mm->cur, mm->cost->io_submit_ns);
+	if (mm->untimed)
+		mm_io_done(mm, IO_WRITE, pfn);
+	else
+		mm->io.submit_swap(mm->io.arg, IO_WRITE, p->swap - 1, pfn, ctx_now(mm->cur));
+}
+
+/* Drop a clean, unmapped page from the swap cache (leaving the policy's
+ * shadow entry in the slot when it keeps them) and free it. */
+static void remove_mapping_and_free(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	if (p->flags & PG_swapcache) {
+		uint32_t slot = p->swap - 1;
+		if (mm->pol.ops->evict_shadow && mm->swap.shadow && mm->swap.map[slot])
+			mm->swap.shadow[slot] = mm->pol.ops->evict_shadow(mm->pol.priv, pfn);
+		swap_cache_del(mm, pfn);
+	}
+	free_frame(mm, pfn);
+}
+
+static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn_t pfn, bool textbook)
+{
+	struct page *p = mm_page(mm, pfn);
+	if (p->lru != LRU_NONE)
+		panic("reclaim: pfn %u is not isolated", pfn);
+	if (p->flags & (PG_locked | PG_writeback))
+		return EVICT_BUSY;
+	if (p->flags & PG_mlocked)
+		return EVICT_MLOCKED;
+	if ((p->flags & PG_anon) && !(p->flags & PG_swapcache)) {
+		if (!sc->may_swap)
+			return EVICT_NOSWAP;
+		uint32_t slot = swap_alloc_slot(&mm->swap);
+		if (slot == UINT32_MAX)
+			return EVICT_NOSWAP;
+		swap_cache_add(mm, pfn, slot);
+		p->flags |= PG_dirty; /* the swap copy does not exist yet */
+	}
+	unmap_anon(mm, pfn);
+	if (p->flags & PG_dirty) {
+		p->flags |= PG_reclaim;
+		mm->nr_pending_free++;
+		sc->nr_writeback++;
+		if (textbook) {
+			/* Counted as reclaimed now; freed when the write is done. */
+			sc->nr_reclaimed++;
+			lru_add_tail(&mm->fr, mm->list_wb_free, pfn);
+		}
+		start_writeback(mm, pfn);
+		if (p->flags & PG_free)
+			return EVICT_FREED;   /* untimed: written and freed already */
+		if (p->flags & PG_writeback)
+			return EVICT_WRITEBACK;
+		/* untimed, kernel-style: the write completed; free it now. */
+	}
+	sc->nr_reclaimed++;
+	remove_mapping_and_free(mm, pfn);
+	return EVICT_FREED;
+}
+
+enum evict_result mm_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn)
+{
+	return reclaim_one(mm, sc, pfn, true);
+}
+
+enum evict_result mm_reclaim_page(struct mm *mm, struct scan_control *sc, pfn_t pfn)
+{
+	return reclaim_one(mm, sc, pfn, false);
+}
+
+void mm_cull_unevictable(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	p->flags |= PG_unevictable;
+	lru_add_head(&mm->fr, mm->list_unevictable, pfn);
+	mm->ev[UNEVICTABLE_PGS_CULLED]++;
+}
+
+void free_if_orphan(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	if (p->mapcount > 0 || (p->flags & (PG_locked | PG_writeback | PG_free)))
+		return;
+	if (p->flags & PG_swapcache) {
+		if (mm->swap.map[p->swap - 1])
+			return; /* a swap PTE still needs this copy */
+		swap_cache_del(mm, pfn);
+	}
+	detach_page(mm, pfn);
+	free_frame(mm, pfn);
+}
+
+void mm_io_done(struct mm *mm, enum io_dir dir, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	if (dir == IO_READ) {
+		p->flags &= ~PG_locked;
+		mm->nr_reading--;
+		free_if_orphan(mm, pfn);
+		return;
+	}
+	p->flags &= ~PG_writeback;
+	mm->nr_writeback--;
+	if (p->flags & PG_reclaim) {
+		p->flags &= ~PG_reclaim;
+		mm->nr_pending_free--;
+	}
+	if (p->lru == mm->list_wb_free) {
+		/* Evicted by a textbook policy: nobody mapped it again. */
+		lru_del(&mm->fr, pfn);
+		if (!(p->flags & PG_dirty) && p->mapcount == 0) {
+			remove_mapping_and_free(mm, pfn);
+			return;
+		}
+		mm->pol.ops->add(mm->pol.priv, pfn, ADD_PUTBACK);
+		return;
+	}
+	if (mm->pol.ops->end_writeback && p->lru != LRU_NONE)
+		mm->pol.ops->end_writeback(mm->pol.priv, pfn);
+	free_if_orphan(mm, pfn);
+}

@@ -1,0 +1,21 @@
+/* swap.h - swap slots and the swap cache (internal to the mm core). */
+#ifndef PAGELAB_SWAP_H
+#define PAGELAB_SWAP_H
+
+#include "mm.h"
+
+void swap_init(struct swap_area *sw, uint32_t nr_slots);
+void swap_destroy(struct swap_area *sw);
+/* Allocate a free slot, next-fit from the cursor so that consecutive
+ * swap-outs land in consecutive slots (and merge into one disk request).
+ * Returns UINT32_MAX when swap is full. */
+uint32_t swap_alloc_slot(struct swap_area *sw);
+/* Drop one PTE reference to slot. */
+void swap_put_ref(struct swap_area *sw, uint32_t slot);
+/* Insert / delete pfn in the swap cache. */
+void swap_cache_add(struct mm *mm, pfn_t pfn, uint32_t slot);
+void swap_cache_del(struct mm *mm, pfn_t pfn);
+/* vm_swap_full(): more than half the swap area in use. */
+bool swap_full(const struct swap_area *sw);
+
+#endif

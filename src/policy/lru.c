@@ -1,0 +1,75 @@
+/* lru.c - exact least-recently-used.  Needs every reference, so it uses the
+ * idealized-MMU access hook (POLICY_ACCESS_HOOK): each touch moves the page
+ * to the head of the list; victims come from the tail.  No real MMU can do
+ * this; it is the yardstick the kernel's approximations are measured by. */
+#include "policy.h"
+#include "textbook.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+
+struct lru {
+	struct mm *mm;
+	int list;
+};
+
+static void *lru_init(struct mm *mm, const double *tun)
+{
+	(void)tun;
+	struct lru *l = xcalloc(1, sizeof(*l));
+	l->mm = mm;
+	l->list = lru_register(&mm->fr, "lru");
+	return l;
+}
+
+static void lru_destroy(void *p) { free(p); }
+
+static void lru_pol_add(void *p, pfn_t pfn, enum add_reason why)
+{
+	struct lru *l = p;
+	(void)why;
+	lru_add_head(&l->mm->fr, l->list, pfn);
+}
+
+static void lru_remove(void *p, pfn_t pfn)
+{
+	struct lru *l = p;
+	lru_del(&l->mm->fr, pfn);
+}
+
+static void lru_access(void *p, pfn_t pfn, bool write)
+{
+	struct lru *l = p;
+	(void)write;
+	struct frames *fr = &l->mm->fr;
+	if (fr->pages[pfn].lru == l->list && fr->lists[l->list].head != pfn)
+		lru_move_head(fr, l->list, pfn);
+}
+
+static void lru_shrink(void *p, struct scan_control *sc)
+{
+	struct lru *l = p;
+	struct frames *fr = &l->mm->fr;
+	uint64_t budget = lru_count(fr, l->list);
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && budget--) {
+		pfn_t pfn = lru_tail(fr, l->list);
+		lru_del(fr, pfn);
+		enum victim_outcome o = textbook_evict(l->mm, sc, pfn);
+		if (o == VICTIM_REFUSED || o == VICTIM_NOSWAP)
+			lru_add_head(fr, l->list, pfn);
+		if (o == VICTIM_NOSWAP)
+			break;
+	}
+}
+
+const struct policy_ops lru_policy = {
+	.name = "lru",
+	.summary = "exact least-recently-used through the per-reference hook (textbook)",
+	.flags = POLICY_ACCESS_HOOK,
+	.init = lru_init,
+	.destroy = lru_destroy,
+	.add = lru_pol_add,
+	.remove = lru_remove,
+	.access = lru_access,
+	.shrink = lru_shrink,
+};

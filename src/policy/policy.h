@@ -1,0 +1,114 @@
+/* policy.h - the reclaim policy interface.
+ *
+ * A policy decides which pages to age, rotate, deactivate or evict; the mm
+ * core (src/mm) owns the mechanics: unmapping, swap slots, writeback, freeing.
+ * Adding a policy = one file with a `const struct policy_ops` and one line in
+ * registry.c.
+ *
+ * Kernel-style policies learn about references as the kernel does: by
+ * mm_page_referenced() (test-and-clear the accessed bits through rmap) while
+ * scanning, and through mark_accessed() on the syscall path.  Textbook
+ * policies that need every reference (exact LRU, OPT) set POLICY_ACCESS_HOOK
+ * and get access() called for every page touched: the "idealized MMU".
+ */
+#ifndef PAGELAB_POLICY_H
+#define PAGELAB_POLICY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "../mm/page.h"
+
+struct mm;
+
+/* Why a page enters the policy. */
+enum add_reason {
+	ADD_NEW_ANON,     /* demand-zero anonymous fault */
+	ADD_SWAPIN,       /* read back from swap (major fault) */
+	ADD_SWAPCACHE,    /* found in the swap cache (minor fault), e.g. under writeback */
+	ADD_PAGECACHE,    /* new page-cache page (read/write/file fault) */
+	ADD_PUTBACK,      /* returned by the core (munlock, failed reclaim) */
+	ADD_REFAULT,      /* page-cache / swap-cache insert that found a shadow
+			   * entry; refault() was called just before */
+};
+
+enum reclaimer { RECLAIM_KSWAPD, RECLAIM_DIRECT, RECLAIM_AGING };
+
+/* What one reclaim pass is asked to do and what it did. */
+struct scan_control {
+	uint64_t nr_to_reclaim;
+	int priority;           /* DEF_PRIORITY .. 0; smaller = more urgent */
+	enum reclaimer who;
+	bool may_swap;
+	bool may_writepage;
+	int zone;               /* target (class)zone */
+	/* accumulated by the pass */
+	uint64_t nr_scanned;
+	uint64_t nr_reclaimed;  /* freed, or written back to be freed */
+	uint64_t nr_rotated;
+	uint64_t nr_activated;
+	uint64_t nr_writeback;  /* writeback started by this pass */
+};
+
+#define POLICY_ACCESS_HOOK  (1u << 0) /* wants access() on every reference */
+#define POLICY_NEEDS_ORACLE (1u << 1) /* needs the whole reference string (OPT) */
+
+struct tunable {
+	const char *name;        /* --set name */
+	const char *kernel_name; /* where it comes from, e.g. /proc/sys/vm/swappiness */
+	double def;
+	double min, max;
+	const char *help;
+};
+
+struct policy_ops {
+	const char *name;
+	const char *summary;
+	const struct tunable *tunables; /* terminated by {0}; may be NULL */
+	unsigned flags;
+
+	/* tun[i] is the value of tunables[i]. */
+	void *(*init)(struct mm *mm, const double *tun);
+	void (*destroy)(void *p);
+	void (*add)(void *p, pfn_t pfn, enum add_reason why);
+	/* The page leaves the policy's care (freed by exit/munmap, or about to
+	 * be handed back to the core).  Must unlink it from the policy's lists. */
+	void (*remove)(void *p, pfn_t pfn);
+	/* mark_page_accessed(): the read()/write() path.  May be NULL. */
+	void (*mark_accessed)(void *p, pfn_t pfn);
+	/* Idealized MMU hook; only called when POLICY_ACCESS_HOOK is set. */
+	void (*access)(void *p, pfn_t pfn, bool write);
+	/* Reclaim: try to free sc->nr_to_reclaim pages. */
+	void (*shrink)(void *p, struct scan_control *sc);
+	/* Writeback of a page still on the policy's lists completed.  May be NULL. */
+	void (*end_writeback)(void *p, pfn_t pfn);
+	/* Consistency check for --check; return false and print on error. May be NULL. */
+	bool (*check)(void *p, FILE *err);
+
+	/* Refault detection (optional).  evict_shadow() is called when a
+	 * page-cache (or swap-cache) page is reclaimed; its value is kept as
+	 * the shadow entry in the slot the page leaves.  When a new page fills
+	 * a slot holding a shadow, refault() is called with it before
+	 * add(pfn, ADD_REFAULT). */
+	uint64_t (*evict_shadow)(void *p, pfn_t pfn);
+	void (*refault)(void *p, pfn_t pfn, uint64_t shadow);
+
+	/* A periodic kernel thread of the design (vhand, kreclaimd, 2.2's
+	 * kswapd timer...).  If tick_ns > 0 the machine runs a kernel thread
+	 * named tick_name that calls tick() every tick_ns; its scan_control
+	 * has who = RECLAIM_AGING and its work is charged as that thread's
+	 * system time (sc->nr_scanned pages scanned plus whatever rmap and
+	 * I/O it does), competing with user tasks for CPU. */
+	uint64_t tick_ns;
+	const char *tick_name;
+	void (*tick)(void *p, struct scan_control *sc);
+};
+
+const struct policy_ops *policy_find(const char *name);
+/* NULL-terminated array of all policies, in listing order. */
+extern const struct policy_ops *const policy_registry[];
+/* Index of a tunable by name, or -1. */
+int policy_tunable_index(const struct policy_ops *ops, const char *name);
+int policy_nr_tunables(const struct policy_ops *ops);
+
+#endif

@@ -1,0 +1,37 @@
+/* registry.c - every policy, in listing order. */
+#include "policy.h"
+#include <string.h>
+
+extern const struct policy_ops fifo_policy, clock_policy, lru_policy, opt_policy;
+
+const struct policy_ops *const policy_registry[] = {
+	&fifo_policy,
+	&clock_policy,
+	&lru_policy,
+	&opt_policy,
+	NULL,
+};
+
+const struct policy_ops *policy_find(const char *name)
+{
+	for (int i = 0; policy_registry[i]; i++)
+		if (!strcmp(policy_registry[i]->name, name))
+			return policy_registry[i];
+	return NULL;
+}
+
+int policy_nr_tunables(const struct policy_ops *ops)
+{
+	int n = 0;
+	while (ops->tunables && ops->tunables[n].name)
+		n++;
+	return n;
+}
+
+int policy_tunable_index(const struct policy_ops *ops, const char *name)
+{
+	for (int i = 0; i < policy_nr_tunables(ops); i++)
+		if (!strcmp(ops->tunables[i].name, name))
+			return i;
+	return -1;
+}

@@ -1,0 +1,229 @@
+/* report.c - see report.h. */
+#include "report.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char vmstat_header[] =
+	"procs -----------memory---------- ---swap-- -----io---- -system-- ----cpu----\n"
+	" r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa\n";
+
+void workload_times(const struct machine *m, int wl, struct time_figures *tf)
+{
+	const struct wl_inst *w = &m->wls[wl];
+	memset(tf, 0, sizeof(*tf));
+	uint64_t u = 0, s = 0;
+	for (int i = 0; i < w->ntasks; i++) {
+		const struct task *t = &m->tasks[w->first_task + i];
+		u += t->utime;
+		s += t->stime;
+		tf->majflt += t->majflt;
+		tf->minflt += t->minflt;
+		tf->swaps += t->as ? t->as->nswap : 0;
+	}
+	tf->user = task_seconds(u);
+	tf->sys = task_seconds(s);
+	tf->elapsed = task_seconds(w->end);
+	tf->cpu_pct = w->end ? (unsigned)((double)(u + s) * 100.0 / (double)w->end) : 0;
+	tf->killed = w->killed;
+}
+
+static void format_elapsed_zsh(char *buf, size_t len, double e)
+{
+	if (e < 60) {
+		snprintf(buf, len, "%.3f", e);
+	} else if (e < 3600) {
+		int min = (int)(e / 60);
+		snprintf(buf, len, "%d:%05.2f", min, e - min * 60);
+	} else {
+		int h = (int)(e / 3600);
+		int min = (int)((e - h * 3600) / 60);
+		snprintf(buf, len, "%d:%02d:%05.2f", h, min, e - h * 3600 - min * 60);
+	}
+}
+
+void format_zsh_time(char *buf, size_t len, const char *cmd, const struct time_figures *tf)
+{
+	char e[32];
+	format_elapsed_zsh(e, sizeof(e), tf->elapsed);
+	snprintf(buf, len, "%s  %.2fs user %.2fs system %u%% cpu %s total", cmd, tf->user, tf->sys,
+		 tf->cpu_pct, e);
+}
+
+void format_gnu_time(char *buf, size_t len, const struct time_figures *tf)
+{
+	char e[32];
+	double el = tf->elapsed;
+	if (el >= 3600) {
+		int h = (int)(el / 3600);
+		int min = (int)((el - h * 3600) / 60);
+		snprintf(e, sizeof(e), "%d:%02d:%02d", h, min, (int)(el - h * 3600 - min * 60));
+	} else {
+		int min = (int)(el / 60);
+		snprintf(e, sizeof(e), "%d:%05.2f", min, el - min * 60);
+	}
+	snprintf(buf, len, "%.2fuser %.2fsystem %selapsed %u%%CPU (%llumajor+%lluminor)pagefaults %lluswaps",
+		 tf->user, tf->sys, e, tf->cpu_pct, (unsigned long long)tf->majflt,
+		 (unsigned long long)tf->minflt, (unsigned long long)tf->swaps);
+}
+
+void format_vmstat_line(char *buf, size_t len, const struct vmstat_sample *s)
+{
+	snprintf(buf, len, "%2u %2u %6llu %6llu %6llu %6llu %4llu %4llu %5llu %5llu %4llu %4llu %2u %2u %2u %2u",
+		 s->r, s->b, (unsigned long long)s->swpd, (unsigned long long)s->free,
+		 (unsigned long long)s->buff, (unsigned long long)s->cache,
+		 (unsigned long long)s->si, (unsigned long long)s->so,
+		 (unsigned long long)s->bi, (unsigned long long)s->bo,
+		 (unsigned long long)s->in, (unsigned long long)s->cs, s->us, s->sy, s->id, s->wa);
+}
+
+static void print_machine(const struct machine *m, const struct run_info *ri, FILE *out)
+{
+	const struct profile *p = &m->prof;
+	fprintf(out, "pagelab: machine %s: %llu CPU%s, %llu MiB RAM (%llu pages for the page allocator), %llu MiB swap, disk %s; policy %s; seed %llu\n",
+		ri->machine, (unsigned long long)p->cpus, p->cpus == 1 ? "" : "s",
+		(unsigned long long)(p->ram >> 20), (unsigned long long)m->ram_pages,
+		(unsigned long long)(p->swap >> 20), p->disk.model, ri->policy,
+		(unsigned long long)ri->seed);
+	if (!p->untimed)
+		fprintf(out, "pagelab: watermarks min %llu low %llu high %llu pages\n",
+			(unsigned long long)m->mm.zones[0].wmark_min,
+			(unsigned long long)m->mm.zones[0].wmark_low,
+			(unsigned long long)m->mm.zones[0].wmark_high);
+}
+
+static void print_exit(const struct machine *m, int wl, FILE *out)
+{
+	const struct wl_inst *w = &m->wls[wl];
+	struct time_figures tf;
+	char buf[512];
+	workload_times(m, wl, &tf);
+	if (tf.killed)
+		fprintf(out, "zsh: killed     %s\n", w->cmd);
+	else if (w->ops->report) {
+		double *el = xcalloc((size_t)w->ntasks, sizeof(double));
+		for (int i = 0; i < w->ntasks; i++)
+			el[i] = task_seconds(m->tasks[w->first_task + i].end);
+		w->ops->report(w->w, el, out);
+		free(el);
+	}
+	format_zsh_time(buf, sizeof(buf), w->cmd, &tf);
+	fprintf(out, "%s\n", buf);
+	format_gnu_time(buf, sizeof(buf), &tf);
+	fprintf(out, "%s\n", buf);
+}
+
+static void print_kernel(const struct log_entry *l, FILE *out)
+{
+	fprintf(out, "[%5llu.%06llu] %s\n", (unsigned long long)(l->t / 1000000000ULL),
+		(unsigned long long)(l->t % 1000000000ULL / 1000), l->text);
+}
+
+static void print_counters(const struct machine *m, FILE *out)
+{
+	fprintf(out, "nr_free_pages %llu\n", (unsigned long long)m->mm.nr_free);
+	fprintf(out, "nr_anon_pages %llu\n", (unsigned long long)m->mm.nr_anon);
+	fprintf(out, "nr_mlock %llu\n", (unsigned long long)m->mm.nr_mlock);
+	fprintf(out, "nr_writeback %llu\n", (unsigned long long)m->mm.nr_writeback);
+	for (int i = 0; i < NR_VM_EVENTS; i++)
+		fprintf(out, "%s %llu\n", vm_event_names[i], (unsigned long long)m->mm.ev[i]);
+}
+
+void report_text(const struct machine *m, const struct run_info *ri, FILE *out)
+{
+	print_machine(m, ri, out);
+	if (m->nr_samples)
+		fputs(vmstat_header, out);
+	uint64_t s = 0, l = 0;
+	char buf[256];
+	/* Merge vmstat samples and log entries in time order (samples first on ties). */
+	while (s < m->nr_samples || l < m->nr_log) {
+		if (s < m->nr_samples && (l >= m->nr_log || m->samples[s].t <= m->log[l].t)) {
+			format_vmstat_line(buf, sizeof(buf), &m->samples[s++]);
+			fprintf(out, "%s\n", buf);
+			continue;
+		}
+		const struct log_entry *e = &m->log[l++];
+		if (e->kind == LOG_KERNEL)
+			print_kernel(e, out);
+		else
+			print_exit(m, e->wl, out);
+	}
+	for (int w = 0; w < m->nr_wls; w++)
+		if (m->wls[w].live > 0)
+			fprintf(out, "pagelab: %s did not finish\n", m->wls[w].cmd);
+	if (m->timed_out)
+		fprintf(out, "pagelab: stopped at the simulated time limit (%.0f s)\n", (double)m->opt.max_time_ns / 1e9);
+	fprintf(out, "# /proc/vmstat\n");
+	print_counters(m, out);
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
+{
+	const struct profile *p = &m->prof;
+	fprintf(out, "{\n  \"machine\": {\"name\": ");
+	json_string(out, ri->machine);
+	fprintf(out, ", \"cpus\": %llu, \"ram_bytes\": %llu, \"ram_pages\": %llu, \"swap_bytes\": %llu, \"disk\": ",
+		(unsigned long long)p->cpus, (unsigned long long)p->ram,
+		(unsigned long long)m->ram_pages, (unsigned long long)p->swap);
+	json_string(out, p->disk.model);
+	fprintf(out, ", \"wmark_min\": %llu, \"wmark_low\": %llu, \"wmark_high\": %llu},\n",
+		(unsigned long long)m->mm.zones[0].wmark_min, (unsigned long long)m->mm.zones[0].wmark_low,
+		(unsigned long long)m->mm.zones[0].wmark_high);
+	fprintf(out, "  \"policy\": ");
+	json_string(out, ri->policy);
+	fprintf(out, ",\n  \"seed\": %llu,\n  \"finished\": %s,\n  \"workloads\": [",
+		(unsigned long long)ri->seed, m->live_user == 0 ? "true" : "false");
+	for (int w = 0; w < m->nr_wls; w++) {
+		struct time_figures tf;
+		workload_times(m, w, &tf);
+		fprintf(out, "%s\n    {\"command\": ", w ? "," : "");
+		json_string(out, m->wls[w].cmd);
+		fprintf(out, ", \"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"cpu_pct\": %u, \"majflt\": %llu, \"minflt\": %llu, \"swaps\": %llu, \"killed\": %s, \"finished\": %s}",
+			tf.user, tf.sys, tf.elapsed, tf.cpu_pct, (unsigned long long)tf.majflt,
+			(unsigned long long)tf.minflt, (unsigned long long)tf.swaps,
+			tf.killed ? "true" : "false", m->wls[w].live == 0 ? "true" : "false");
+	}
+	fprintf(out, "\n  ],\n  \"vmstat\": [");
+	for (uint64_t i = 0; i < m->nr_samples; i++) {
+		const struct vmstat_sample *s = &m->samples[i];
+		fprintf(out, "%s\n    {\"t\": %.3f, \"r\": %u, \"b\": %u, \"swpd\": %llu, \"free\": %llu, \"buff\": %llu, \"cache\": %llu, \"si\": %llu, \"so\": %llu, \"bi\": %llu, \"bo\": %llu, \"in\": %llu, \"cs\": %llu, \"us\": %u, \"sy\": %u, \"id\": %u, \"wa\": %u}",
+			i ? "," : "", (double)s->t / 1e9, s->r, s->b, (unsigned long long)s->swpd,
+			(unsigned long long)s->free, (unsigned long long)s->buff, (unsigned long long)s->cache,
+			(unsigned long long)s->si, (unsigned long long)s->so, (unsigned long long)s->bi,
+			(unsigned long long)s->bo, (unsigned long long)s->in, (unsigned long long)s->cs,
+			s->us, s->sy, s->id, s->wa);
+	}
+	fprintf(out, "\n  ],\n  \"messages\": [");
+	int first = 1;
+	for (uint64_t i = 0; i < m->nr_log; i++) {
+		if (m->log[i].kind != LOG_KERNEL)
+			continue;
+		fprintf(out, "%s\n    {\"t\": %.6f, \"text\": ", first ? "" : ",", (double)m->log[i].t / 1e9);
+		json_string(out, m->log[i].text);
+		fputc('}', out);
+		first = 0;
+	}
+	fprintf(out, "\n  ],\n  \"counters\": {\"nr_free_pages\": %llu, \"nr_anon_pages\": %llu, \"nr_mlock\": %llu, \"nr_writeback\": %llu",
+		(unsigned long long)m->mm.nr_free, (unsigned long long)m->mm.nr_anon,
+		(unsigned long long)m->mm.nr_mlock, (unsigned long long)m->mm.nr_writeback);
+	for (int i = 0; i < NR_VM_EVENTS; i++)
+		fprintf(out, ", \"%s\": %llu", vm_event_names[i], (unsigned long long)m->mm.ev[i]);
+	fprintf(out, "}\n}\n");
+}

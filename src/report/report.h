@@ -1,0 +1,36 @@
+/* report.h - what a run prints: time(1) lines in zsh's and GNU time's
+ * shapes, vmstat lines with vmstat's own columns, kernel messages, the
+ * counters with /proc/vmstat names; or all of it as one JSON object. */
+#ifndef PAGELAB_REPORT_H
+#define PAGELAB_REPORT_H
+
+#include <stdio.h>
+#include <stddef.h>
+#include "../machine/machine.h"
+
+struct run_info {
+	const char *machine;
+	const char *policy;
+	uint64_t seed;
+};
+
+/* Figures of one workload as time(1) would report them. */
+struct time_figures {
+	double user, sys, elapsed;
+	unsigned cpu_pct;
+	uint64_t majflt, minflt, swaps;
+	bool killed;
+};
+
+void workload_times(const struct machine *m, int wl, struct time_figures *tf);
+/* "usemem -m 1000  0.10s user 10.27s system 62% cpu 16.567 total" */
+void format_zsh_time(char *buf, size_t len, const char *cmd, const struct time_figures *tf);
+/* "0.10user 10.27system 0:16.56elapsed 62%CPU (0major+256000minor)pagefaults 0swaps" */
+void format_gnu_time(char *buf, size_t len, const struct time_figures *tf);
+void format_vmstat_line(char *buf, size_t len, const struct vmstat_sample *s);
+extern const char vmstat_header[];
+
+void report_text(const struct machine *m, const struct run_info *ri, FILE *out);
+void report_json(const struct machine *m, const struct run_info *ri, FILE *out);
+
+#endif

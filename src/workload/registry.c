@@ -1,0 +1,20 @@
+/* registry.c - every workload, in listing order. */
+#include "workload.h"
+#include <string.h>
+
+extern const struct workload_ops usemem_workload;
+extern const struct workload_ops trace_workload;
+
+const struct workload_ops *const workload_registry[] = {
+	&usemem_workload,
+	&trace_workload,
+	NULL,
+};
+
+const struct workload_ops *workload_find(const char *name)
+{
+	for (int i = 0; workload_registry[i]; i++)
+		if (!strcmp(workload_registry[i]->name, name))
+			return workload_registry[i];
+	return NULL;
+}

@@ -1,0 +1,80 @@
+/* workload.h - workloads are resumable generators of op streams.
+ *
+ * A workload never sees frames or the machine: it emits semantic ops (what
+ * the program does: map memory, touch a range of pages, compute, sleep,
+ * exit) for each of its tasks, so the same stream could later drive a native
+ * executor on a real kernel.  Each op carries what its user time depends on
+ * (references, or CPU nanoseconds at the reference CPU speed). */
+#ifndef PAGELAB_WORKLOAD_H
+#define PAGELAB_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum op_kind {
+	OP_MMAP_ANON,   /* region `region` = npages of private anonymous memory */
+	OP_MMAP_DATA,   /* like anon, but reads of untouched pages allocate (trace data) */
+	OP_MUNMAP,      /* unmap region */
+	OP_TOUCH,       /* pages [first, first+npages) of region, refs each, write? */
+	OP_MLOCK,       /* mlock region (populates it) */
+	OP_MUNLOCK,
+	OP_CPU,         /* ns of computation at the reference CPU speed */
+	OP_SLEEP,       /* ns of wall-clock sleep */
+	OP_EXIT,
+	/* Process lifetime. */
+	OP_EXEC,        /* replace the address space with a fresh one (a new
+			 * short-lived process in the same task slot) */
+	OP_WAIT,        /* wait until task `region` of this workload has exited */
+	/* Files (the page cache).  `fd` is a per-task file slot; `name` names a
+	 * file shared by every task and workload on the machine ("/dev/sda" is
+	 * the raw disk).  Offsets and lengths are in pages. */
+	OP_CREATE,      /* create (or truncate) name, open it as fd */
+	OP_OPEN,        /* open an existing file name as fd */
+	OP_CLOSE,
+	OP_READ,        /* read() pages [first, first+npages) of fd */
+	OP_WRITE,       /* write() pages [first, first+npages) of fd (extends it) */
+	OP_FSYNC,
+	OP_UNLINK,      /* unlink name */
+	OP_TRUNCATE,    /* truncate fd to npages */
+	OP_MMAP_FILE,   /* region = pages [first, first+npages) of fd; shared? */
+};
+
+struct op {
+	enum op_kind kind;
+	bool write;
+	bool shared;        /* OP_MMAP_FILE: MAP_SHARED (else MAP_PRIVATE) */
+	bool direct;        /* OP_READ/OP_WRITE: O_DIRECT, bypassing the page cache */
+	uint32_t region;
+	uint32_t refs;
+	int32_t fd;
+	const char *name;   /* OP_CREATE/OP_OPEN/OP_UNLINK: owned by the workload */
+	uint64_t first, npages;
+	uint64_t ns;
+};
+
+struct workload_ops {
+	const char *name;
+	const char *summary;
+	void (*help)(FILE *out);
+	/* Parse argv (argv[0] = workload name).  On bad input write a one-line
+	 * message to err and return NULL. */
+	void *(*create)(int argc, char **argv, uint64_t seed, char *err, size_t errlen);
+	void (*destroy)(void *w);
+	int (*nr_tasks)(void *w);
+	/* Next op of task `task`; false when the task has nothing more (exit). */
+	bool (*next_op)(void *w, int task, struct op *op);
+	/* Optional: the whole reference string's next-use positions (OPT). */
+	bool (*oracle)(void *w, const uint64_t **next_use, uint64_t *n);
+	/* Optional: extra lines in the program's own output shape. */
+	void (*report)(void *w, const double *task_elapsed_s, FILE *out);
+};
+
+const struct workload_ops *workload_find(const char *name);
+extern const struct workload_ops *const workload_registry[];
+
+/* Sentinel for "never referenced again" in an oracle. */
+#define NEXT_USE_NEVER UINT64_MAX
+
+#endif
