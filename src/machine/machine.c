@@ -441,6 +441,10 @@ static void cpu_event(struct machine *m, uint32_t c)
 	if (cpu->task < 0) {
 		int tid = rq_pop(m);
 		if (tid < 0) {
+			/* Switching to the idle task is a context switch too. */
+			if (cpu->last_task >= 0)
+				m->nr_ctxsw++;
+			cpu->last_task = -1;
 			cpu->idle = true;
 			return;
 		}
@@ -459,6 +463,7 @@ static void cpu_event(struct machine *m, uint32_t c)
 	m->self_exit_ns = 0;
 	struct mm_ctx ctx = { .t0 = now, .task = t->id, .kswapd = t->kthread, .wait_pfn = PFN_NONE };
 	if (cpu->last_task != t->id) {
+		/* schedule() picked a different task (or this CPU was idle). */
 		m->nr_ctxsw++;
 		ctx.sys_ns += m->prof.ctx_switch_ns;
 		cpu->last_task = t->id;
