@@ -5,7 +5,12 @@
 int test_failures;
 
 #define TESTS(X) \
-	X(test_belady_anomaly)
+	X(test_belady_anomaly) \
+	X(test_second_chance) \
+	X(test_clock_all_referenced_is_fifo) \
+	X(test_lru_vs_fifo) \
+	X(test_dirty_eviction_costs_a_write) \
+	X(test_opt_is_optimal)
 
 #define DECLARE(t) void t(void);
 TESTS(DECLARE)
