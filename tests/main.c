@@ -10,7 +10,20 @@ int test_failures;
 	X(test_clock_all_referenced_is_fifo) \
 	X(test_lru_vs_fifo) \
 	X(test_dirty_eviction_costs_a_write) \
-	X(test_opt_is_optimal)
+	X(test_opt_is_optimal) \
+	X(test_disk_positioning) \
+	X(test_disk_sequential_no_seek) \
+	X(test_disk_merging) \
+	X(test_disk_clook) \
+	X(test_disk_deadline) \
+	X(test_disk_ssd_queue_depth) \
+	X(test_parse_size) \
+	X(test_parse_numbers) \
+	X(test_trace_parser) \
+	X(test_time_lines) \
+	X(test_vmstat_format) \
+	X(test_check_catches_corruption) \
+	X(test_check_in_machine)
 
 #define DECLARE(t) void t(void);
 TESTS(DECLARE)
