@@ -23,7 +23,9 @@ int test_failures;
 	X(test_time_lines) \
 	X(test_vmstat_format) \
 	X(test_check_catches_corruption) \
-	X(test_check_in_machine)
+	X(test_check_in_machine) \
+	X(test_mutated_traces) \
+	X(test_mutated_options)
 
 #define DECLARE(t) void t(void);
 TESTS(DECLARE)
