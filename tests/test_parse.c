@@ -102,6 +102,11 @@ void test_parse_numbers(void)
 	CHECK(parse_duration_ns("250ns", &v) && v == 250);
 	CHECK(parse_duration_ns("5s", &v) && v == 5000000000ULL);
 	CHECK(!parse_duration_ns("-1", &v));
+	CHECK(!parse_duration_ns(" -0", &v));     /* found by make fuzz */
+	CHECK(!parse_duration_ns(" 1", &v));
+	CHECK(!parse_duration_ns("+1", &v));
+	CHECK(parse_duration_ns(".5", &v) && v == 500000000ULL);
+	CHECK(!parse_double(" 1", &d));
 	CHECK(!parse_duration_ns("1h", &v));
 	CHECK(!parse_duration_ns("ms", &v));
 	CHECK(!parse_duration_ns("1e30", &v));

@@ -169,11 +169,14 @@ bool fuzz_parse_one(const uint8_t *data, size_t size)
 		break;
 	}
 	case 1:
-		if (parse_u64(s, &v) && !parse_size(s, &r))
-			ok = false; /* every plain number is a size in bytes */
+		/* Every plain number is a size in bytes (parse_size reads at
+		 * most 31 digits, leading zeros included). */
+		if (parse_u64(s, &v) && strlen(s) <= 31 && (!parse_size(s, &r) || r != v))
+			ok = false;
 		if (parse_double(s, &d) && d != d)
 			ok = false;
-		if (parse_duration_ns(s, &v) && strchr(s, '-'))
+		/* No negative durations, whatever strtod() would accept. */
+		if (parse_duration_ns(s, &v) && (s[0] == '-' || s[0] == '+' || s[0] == ' ' || s[0] == '\t'))
 			ok = false;
 		break;
 	case 2: {
