@@ -3,6 +3,8 @@
 # make check      build and run every test
 # make sancheck   the tests under ASan + UBSan
 # make bench      print simulation speed figures
+# make fuzz       build the libFuzzer harnesses (clang) and run each briefly
+# make valgrind   the unit tests and a few runs under valgrind's memcheck
 # make install    install to $(PREFIX)/bin (PREFIX=/usr/local)
 
 CC ?= cc
@@ -14,7 +16,7 @@ LDLIBS = -lm
 LAYERS = lib mm policy machine workload trace report
 LIB_SRC = $(foreach d,$(LAYERS),$(wildcard src/$(d)/*.c))
 CLI_SRC = $(wildcard src/cli/*.c)
-TEST_SRC = $(wildcard tests/*.c)
+TEST_SRC = $(wildcard tests/*.c) tests/fuzz/targets.c
 
 BUILD ?= build
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -46,14 +48,56 @@ SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover
 sancheck:
 	$(MAKE) BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check
 
-bench: $(BUILD)/pagelab
-	PAGELAB=$(BUILD)/pagelab sh bench/run.sh
+# The benchmark's helpers: a random-trace generator and a probe of the
+# host-side size of the simulator's structures.
+$(BUILD)/bench/%: bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -o $@ $<
+
+bench: $(BUILD)/pagelab $(BUILD)/bench/gentrace $(BUILD)/bench/sizes
+	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace SIZES=$(BUILD)/bench/sizes sh bench/run.sh
+
+# libFuzzer harnesses (tests/fuzz/): not part of make check.  Each runs
+# FUZZ_RUNS inputs from a fixed seed, starting from tests/fuzz/seeds/ and
+# the corpus it grew on earlier runs (build-fuzz/corpus-*).
+FUZZ_CC ?= clang
+FUZZ_RUNS ?= 100000
+FUZZ_SAN = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+FUZZ_TARGETS = trace parse
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) CFLAGS="-O1 -g $(FUZZ_SAN)" $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
+	for t in $(FUZZ_TARGETS); do \
+		mkdir -p build-fuzz/corpus-$$t && \
+		build-fuzz/fuzz_$$t -runs=$(FUZZ_RUNS) -seed=1 -max_len=4096 \
+			build-fuzz/corpus-$$t tests/fuzz/seeds/$$t || exit 1; \
+	done
+
+$(BUILD)/fuzz_%: $(LIB_OBJ) $(BUILD)/tests/fuzz/targets.o $(BUILD)/tests/fuzz/fuzz_%.o
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+# memcheck: any error or definite leak fails (exit 99); bad-input runs must
+# still exit 2.
+VALGRIND = valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
+valgrind: $(BUILD)/pagelab $(BUILD)/unit-tests
+	$(VALGRIND) $(BUILD)/unit-tests
+	$(VALGRIND) $(BUILD)/pagelab run --machine vmm-2008 --ram 48M --swap 64M --check --vmstat 0.1 usemem -m 60 >/dev/null
+	$(VALGRIND) $(BUILD)/pagelab run --machine vmm-2008 --ram 32M --swap 8M --json usemem -R -m 30 + usemem -M -m 4 >/dev/null
+	$(VALGRIND) $(BUILD)/pagelab run --machine modern --ram 64M --swap 16M usemem -n 3 -r 2 -m 20 >/dev/null
+	printf '1 r\n2 w\n3 r\n4 w\n1 r\n2 r\n5 w\n1 r\n2 r\n3 r\n4 r\n5 r\n' >$(BUILD)/belady.trace
+	for p in opt lru clock fifo; do \
+		$(VALGRIND) $(BUILD)/pagelab run --machine ideal --ram 3p --check --policy $$p trace $(BUILD)/belady.trace >/dev/null || exit 1; \
+	done
+	$(VALGRIND) $(BUILD)/pagelab policies >/dev/null
+	$(VALGRIND) $(BUILD)/pagelab machines --show pe1950-2008 >/dev/null
+	for args in "--ram 0 usemem -m 1" "--policy opt usemem -m 1" "usemem -t 2" "--ram 8M usemem -m 1"; do \
+		$(VALGRIND) $(BUILD)/pagelab run $$args 2>/dev/null; test $$? -eq 2 || exit 1; \
+	done
 
 install: pagelab
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 pagelab $(DESTDIR)$(PREFIX)/bin/pagelab
 
 clean:
-	rm -rf build build-san pagelab
+	rm -rf build build-san build-fuzz build-clang pagelab
 
-.PHONY: all check sancheck bench install clean
+.PHONY: all check sancheck bench fuzz valgrind install clean

@@ -8,21 +8,16 @@
 #include <string.h>
 #include <unistd.h>
 
-uint64_t sim_trace_faults(const char *policy, const uint64_t *pages, uint64_t n, uint64_t frames, int write)
+/* Replay the trace file at path through the trace workload, exactly as the
+ * CLI does, on the ideal machine with `frames` frames. */
+static void replay(const char *policy, const char *path, uint64_t frames, struct sim_result *r)
 {
-	/* Write the references as a text trace and replay it through the
-	 * trace workload, exactly as the CLI does. */
-	char path[] = "/tmp/pagelab-test-XXXXXX";
-	int fd = mkstemp(path);
-	if (fd < 0)
-		panic("mkstemp");
-	FILE *f = fdopen(fd, "w");
-	for (uint64_t i = 0; i < n; i++)
-		fprintf(f, "%llu %c\n", (unsigned long long)pages[i], write ? 'w' : 'r');
-	fclose(f);
 	const struct profile *p = profile_find("ideal");
 	struct profile prof = *p;
 	prof.ram = frames * PAGE_SIZE;
+	/* A small swap area keeps --check (which walks every slot after every
+	 * step) fast; tests use far fewer distinct pages than this. */
+	prof.swap = 16ULL << 20;
 	struct machine_opts mo = { .seed = 1, .check = true };
 	struct machine m;
 	char err[256];
@@ -30,11 +25,13 @@ uint64_t sim_trace_faults(const char *policy, const uint64_t *pages, uint64_t n,
 		panic("%s", err);
 	const struct workload_ops *wo = workload_find("trace");
 	char name0[] = "trace";
-	char *argv[] = { name0, path, NULL };
+	char *argv[] = { name0, (char *)path, NULL };
 	void *w = wo->create(2, argv, 1, err, sizeof(err));
 	if (!w)
 		panic("%s", err);
 	const struct policy_ops *pol = policy_find(policy);
+	if (!pol)
+		panic("no policy %s", policy);
 	const uint64_t *nu;
 	uint64_t nn;
 	wo->oracle(w, &nu, &nn);
@@ -42,9 +39,63 @@ uint64_t sim_trace_faults(const char *policy, const uint64_t *pages, uint64_t n,
 	machine_set_policy(&m, pol, NULL);
 	machine_add_workload(&m, wo, w, "trace");
 	machine_run(&m);
+	const uint64_t *ev = m.mm.ev;
+	*r = (struct sim_result){
+		.pgfault = ev[PGFAULT], .pgmajfault = ev[PGMAJFAULT],
+		.pswpin = ev[PSWPIN], .pswpout = ev[PSWPOUT],
+		.pgscan = ev[PGSCAN_DIRECT] + ev[PGSCAN_KSWAPD],
+		.pgsteal = ev[PGSTEAL_DIRECT] + ev[PGSTEAL_KSWAPD],
+		.allocstall = ev[ALLOCSTALL],
+		.check_failed = m.check_failed,
+	};
 	CHECK(!m.check_failed);
-	uint64_t faults = m.mm.ev[PGFAULT];
+	CHECK_EQ(m.live_user, 0);
 	machine_free(&m);
+}
+
+static FILE *temp_trace(char *path)
+{
+	int fd = mkstemp(path);
+	if (fd < 0)
+		panic("mkstemp");
+	FILE *f = fdopen(fd, "w");
+	if (!f)
+		panic("fdopen");
+	return f;
+}
+
+uint64_t sim_trace_faults(const char *policy, const uint64_t *pages, uint64_t n, uint64_t frames, int write)
+{
+	char path[] = "/tmp/pagelab-test-XXXXXX";
+	FILE *f = temp_trace(path);
+	for (uint64_t i = 0; i < n; i++)
+		fprintf(f, "%llu %c\n", (unsigned long long)pages[i], write ? 'w' : 'r');
+	fclose(f);
+	struct sim_result r;
+	replay(policy, path, frames, &r);
 	unlink(path);
-	return faults;
+	return r.pgfault;
+}
+
+void sim_trace_run(const char *policy, const char *refs, uint64_t frames, struct sim_result *r)
+{
+	char path[] = "/tmp/pagelab-test-XXXXXX";
+	FILE *f = temp_trace(path);
+	/* "12w" -> "12 w\n" */
+	for (const char *s = refs; *s;) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		const char *d = s;
+		while (*s >= '0' && *s <= '9')
+			s++;
+		if (s == d || (*s != 'r' && *s != 'w'))
+			panic("bad test reference string '%s'", refs);
+		fprintf(f, "%.*s %c\n", (int)(s - d), d, *s);
+		s++;
+	}
+	fclose(f);
+	replay(policy, path, frames, r);
+	unlink(path);
 }

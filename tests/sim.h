@@ -9,4 +9,15 @@
  * with `frames` frames under `policy`, with --check on; return pgfault. */
 uint64_t sim_trace_faults(const char *policy, const uint64_t *pages, uint64_t n, uint64_t frames, int write);
 
+/* The counters of one replay. */
+struct sim_result {
+	uint64_t pgfault, pgmajfault, pswpin, pswpout;
+	uint64_t pgscan, pgsteal, allocstall;
+	int check_failed;
+};
+
+/* Replay a reference string given as text, e.g. "1w 2w 3r 1r": each word a
+ * page number followed by r or w.  Same machine as sim_trace_faults. */
+void sim_trace_run(const char *policy, const char *refs, uint64_t frames, struct sim_result *r);
+
 #endif

@@ -1,6 +1,7 @@
 /* util.c - see util.h. */
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -109,7 +110,8 @@ bool parse_size(const char *s, uint64_t *bytes)
 bool parse_double(const char *s, double *v)
 {
 	char *end;
-	if (!s || !*s)
+	/* strtod() would skip leading white space: refuse it like parse_u64. */
+	if (!s || !*s || isspace((unsigned char)*s))
 		return false;
 	errno = 0;
 	double x = strtod(s, &end);
@@ -122,7 +124,9 @@ bool parse_double(const char *s, double *v)
 bool parse_duration_ns(const char *s, uint64_t *ns)
 {
 	char *end;
-	if (!s || !*s || *s == '-' || *s == '+')
+	/* A digit or a point first: no sign, and no white space that strtod()
+	 * would skip (" -0" must not pass as a duration). */
+	if (!s || !((*s >= '0' && *s <= '9') || *s == '.'))
 		return false;
 	errno = 0;
 	double x = strtod(s, &end);

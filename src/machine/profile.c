@@ -10,6 +10,9 @@
  *  - CPU-side costs from memory bandwidth (a page clear = 4 KiB at the
  *    era's memset bandwidth) and cycle counts of a trap and the fault path
  *    at the era's clock rate.  See docs/machines.md.
+ *
+ * Disk and cost presets are macros so that the profiles can embed them:
+ * ISO C (and clang) does not take a const object as a constant initializer.
  */
 #include "profile.h"
 #include "../lib/util.h"
@@ -23,41 +26,48 @@
 #define US 1000ULL
 #define MS 1000000ULL
 
-static const struct disk_params disk_ide_1997 = {
-	.model = "ide-1997", .kind = DISK_ROTATING, .capacity = 2 * GB,
-	.bandwidth = 5 * MB, .seek_ns = 12 * MS, .track_seek_ns = 3 * MS, .rpm = 5400,
-	.queue_depth = 1, .max_request = 64 * KB, .plug_ns = 1 * MS,
-};
-static const struct disk_params disk_ata_2001 = {
-	.model = "ata-2001", .kind = DISK_ROTATING, .capacity = 40 * GB,
-	.bandwidth = 30 * MB, .seek_ns = 9 * MS, .track_seek_ns = 1 * MS, .rpm = 7200,
-	.queue_depth = 1, .max_request = 128 * KB, .plug_ns = 1 * MS,
-};
-static const struct disk_params disk_scsi_2001 = {
-	.model = "scsi-2001", .kind = DISK_ROTATING, .capacity = 36 * GB,
-	.bandwidth = 30 * MB, .seek_ns = 7 * MS, .track_seek_ns = 1 * MS, .rpm = 10000,
-	.queue_depth = 1, .max_request = 128 * KB, .plug_ns = 1 * MS,
-};
-static const struct disk_params disk_sata_2008 = {
-	.model = "sata-2008", .kind = DISK_ROTATING, .capacity = 250 * GB,
-	.bandwidth = 60 * MB, .seek_ns = 8500 * US, .track_seek_ns = 800 * US, .rpm = 7200,
-	.queue_depth = 1, .max_request = 512 * KB, .plug_ns = 1 * MS,
-};
-static const struct disk_params disk_raid1_2008 = {
-	.model = "raid1-2008", .kind = DISK_ROTATING, .capacity = 146 * GB,
-	.bandwidth = 111 * MB, .seek_ns = 3500 * US, .track_seek_ns = 400 * US, .rpm = 15000,
-	.queue_depth = 1, .max_request = 512 * KB, .plug_ns = 1 * MS,
-};
-static const struct disk_params disk_ssd = {
-	.model = "ssd", .kind = DISK_SSD, .capacity = 512 * GB,
-	.bandwidth = 500 * MB, .latency_ns = 100 * US, .queue_depth = 32,
-	.max_request = 512 * KB, .plug_ns = 50 * US,
-};
-static const struct disk_params disk_nvme = {
-	.model = "nvme", .kind = DISK_SSD, .capacity = 1024 * GB,
-	.bandwidth = 2500 * MB, .latency_ns = 80 * US, .queue_depth = 64,
-	.max_request = 512 * KB, .plug_ns = 20 * US,
-};
+#define PRESET_DISK_IDE_1997 { \
+	.model = "ide-1997", .kind = DISK_ROTATING, .capacity = 2 * GB, \
+	.bandwidth = 5 * MB, .seek_ns = 12 * MS, .track_seek_ns = 3 * MS, .rpm = 5400, \
+	.queue_depth = 1, .max_request = 64 * KB, .plug_ns = 1 * MS, \
+}
+static const struct disk_params disk_ide_1997 = PRESET_DISK_IDE_1997;
+#define PRESET_DISK_ATA_2001 { \
+	.model = "ata-2001", .kind = DISK_ROTATING, .capacity = 40 * GB, \
+	.bandwidth = 30 * MB, .seek_ns = 9 * MS, .track_seek_ns = 1 * MS, .rpm = 7200, \
+	.queue_depth = 1, .max_request = 128 * KB, .plug_ns = 1 * MS, \
+}
+static const struct disk_params disk_ata_2001 = PRESET_DISK_ATA_2001;
+#define PRESET_DISK_SCSI_2001 { \
+	.model = "scsi-2001", .kind = DISK_ROTATING, .capacity = 36 * GB, \
+	.bandwidth = 30 * MB, .seek_ns = 7 * MS, .track_seek_ns = 1 * MS, .rpm = 10000, \
+	.queue_depth = 1, .max_request = 128 * KB, .plug_ns = 1 * MS, \
+}
+static const struct disk_params disk_scsi_2001 = PRESET_DISK_SCSI_2001;
+#define PRESET_DISK_SATA_2008 { \
+	.model = "sata-2008", .kind = DISK_ROTATING, .capacity = 250 * GB, \
+	.bandwidth = 60 * MB, .seek_ns = 8500 * US, .track_seek_ns = 800 * US, .rpm = 7200, \
+	.queue_depth = 1, .max_request = 512 * KB, .plug_ns = 1 * MS, \
+}
+static const struct disk_params disk_sata_2008 = PRESET_DISK_SATA_2008;
+#define PRESET_DISK_RAID1_2008 { \
+	.model = "raid1-2008", .kind = DISK_ROTATING, .capacity = 146 * GB, \
+	.bandwidth = 111 * MB, .seek_ns = 3500 * US, .track_seek_ns = 400 * US, .rpm = 15000, \
+	.queue_depth = 1, .max_request = 512 * KB, .plug_ns = 1 * MS, \
+}
+static const struct disk_params disk_raid1_2008 = PRESET_DISK_RAID1_2008;
+#define PRESET_DISK_SSD { \
+	.model = "ssd", .kind = DISK_SSD, .capacity = 512 * GB, \
+	.bandwidth = 500 * MB, .latency_ns = 100 * US, .queue_depth = 32, \
+	.max_request = 512 * KB, .plug_ns = 50 * US, \
+}
+static const struct disk_params disk_ssd = PRESET_DISK_SSD;
+#define PRESET_DISK_NVME { \
+	.model = "nvme", .kind = DISK_SSD, .capacity = 1024 * GB, \
+	.bandwidth = 2500 * MB, .latency_ns = 80 * US, .queue_depth = 64, \
+	.max_request = 512 * KB, .plug_ns = 20 * US, \
+}
+static const struct disk_params disk_nvme = PRESET_DISK_NVME;
 
 const struct disk_params *const disk_presets[] = {
 	&disk_ide_1997, &disk_ata_2001, &disk_scsi_2001, &disk_sata_2008,
@@ -66,71 +76,71 @@ const struct disk_params *const disk_presets[] = {
 
 /* P133 with EDO RAM: ~80 MB/s memset, so a page clear ~50 us; a trap and
  * the fault path ~2000 cycles at 133 MHz. */
-static const struct mm_costs cost_p133 = {
-	.ref_ns = 100, .fault_ns = 15 * US, .zero_page_ns = 50 * US, .copy_page_ns = 100 * US,
-	.scan_ns = 1 * US, .rmap_ns = 1 * US, .io_submit_ns = 30 * US,
-	.free_page_ns = 2 * US, .io_complete_ns = 30 * US,
-};
+#define PRESET_COST_P133 { \
+	.ref_ns = 100, .fault_ns = 15 * US, .zero_page_ns = 50 * US, .copy_page_ns = 100 * US, \
+	.scan_ns = 1 * US, .rmap_ns = 1 * US, .io_submit_ns = 30 * US, \
+	.free_page_ns = 2 * US, .io_complete_ns = 30 * US, \
+}
 /* 700 MHz-1.2 GHz, PC133 SDRAM: ~700 MB/s memset. */
-static const struct mm_costs cost_2001 = {
-	.ref_ns = 12, .fault_ns = 4 * US, .zero_page_ns = 6 * US, .copy_page_ns = 12 * US,
-	.scan_ns = 500, .rmap_ns = 400, .io_submit_ns = 10 * US,
-	.free_page_ns = 1 * US, .io_complete_ns = 20 * US,
-};
+#define PRESET_COST_2001 { \
+	.ref_ns = 12, .fault_ns = 4 * US, .zero_page_ns = 6 * US, .copy_page_ns = 12 * US, \
+	.scan_ns = 500, .rmap_ns = 400, .io_submit_ns = 10 * US, \
+	.free_page_ns = 1 * US, .io_complete_ns = 20 * US, \
+}
 /* Core 2 era, DDR2: ~4 GB/s memset (1 us per page clear). */
-static const struct mm_costs cost_2008 = {
-	.ref_ns = 2, .fault_ns = 1500, .zero_page_ns = 1000, .copy_page_ns = 1500,
-	.scan_ns = 200, .rmap_ns = 100, .io_submit_ns = 5 * US,
-	.free_page_ns = 250, .io_complete_ns = 10 * US,
-};
+#define PRESET_COST_2008 { \
+	.ref_ns = 2, .fault_ns = 1500, .zero_page_ns = 1000, .copy_page_ns = 1500, \
+	.scan_ns = 200, .rmap_ns = 100, .io_submit_ns = 5 * US, \
+	.free_page_ns = 250, .io_complete_ns = 10 * US, \
+}
 /* Current x86-64: ~15 GB/s memset. */
-static const struct mm_costs cost_modern = {
-	.ref_ns = 1, .fault_ns = 700, .zero_page_ns = 270, .copy_page_ns = 400,
-	.scan_ns = 100, .rmap_ns = 60, .io_submit_ns = 2 * US,
-	.free_page_ns = 100, .io_complete_ns = 3 * US,
-};
+#define PRESET_COST_MODERN { \
+	.ref_ns = 1, .fault_ns = 700, .zero_page_ns = 270, .copy_page_ns = 400, \
+	.scan_ns = 100, .rmap_ns = 60, .io_submit_ns = 2 * US, \
+	.free_page_ns = 100, .io_complete_ns = 3 * US, \
+}
 
 static const struct profile p_p133 = {
 	.name = "p133-1997", .description = "Pentium 133, 32 MB, IDE disk (thread 003, 2.1.63)",
 	.cpus = 1, .ram = 32 * MB, .swap = 64 * MB, .kernel_base = 1 * MB, .page_struct = 48,
 	.hz = 100, .quantum_ns = 200 * MS, .ctx_switch_ns = 10 * US, .congestion_wait_ns = 100 * MS,
-	.cost = cost_p133, .disk = disk_ide_1997,
+	.cost = PRESET_COST_P133, .disk = PRESET_DISK_IDE_1997,
 };
 static const struct profile p_athlon = {
 	.name = "athlon-2001", .description = "1 CPU, 512 MB, ATA disk (thread 000's desktop, assumed)",
 	.cpus = 1, .ram = 512 * MB, .swap = 1 * GB, .kernel_base = 2 * MB, .page_struct = 64,
 	.hz = 100, .quantum_ns = 50 * MS, .ctx_switch_ns = 5 * US, .congestion_wait_ns = 100 * MS,
-	.cost = cost_2001, .disk = disk_ata_2001,
+	.cost = PRESET_COST_2001, .disk = PRESET_DISK_ATA_2001,
 };
 static const struct profile p_osdl = {
 	.name = "osdl4way-2001", .description = "4-way, 4 GB RAM + 2 GB swap, SCSI (thread 002)",
 	.cpus = 4, .ram = 4 * GB, .swap = 2 * GB, .kernel_base = 4 * MB, .page_struct = 64,
 	.hz = 100, .quantum_ns = 50 * MS, .ctx_switch_ns = 5 * US, .congestion_wait_ns = 100 * MS,
-	.cost = cost_2001, .disk = disk_scsi_2001,
+	.cost = PRESET_COST_2001, .disk = PRESET_DISK_SCSI_2001,
 };
 static const struct profile p_vmm = {
 	.name = "vmm-2008", .description = "Andrew Morton's 900 MB 2-way, one SATA disk (thread 004)",
 	.cpus = 2, .ram = 900 * MB, .swap = 2 * GB, .kernel_base = 8 * MB, .page_struct = 56,
 	.hz = 250, .quantum_ns = 10 * MS, .ctx_switch_ns = 3 * US, .congestion_wait_ns = 100 * MS,
-	.cost = cost_2008, .disk = disk_sata_2008,
+	.cost = PRESET_COST_2008, .disk = PRESET_DISK_SATA_2008,
 };
 static const struct profile p_pe1950 = {
 	.name = "pe1950-2008", .description = "Dell PE1950: 8 cores, 16 GB, RAID1 at 111 MB/s (thread 001)",
 	.cpus = 8, .ram = 16 * GB, .swap = 2 * GB, .kernel_base = 16 * MB, .page_struct = 56,
 	.hz = 1000, .quantum_ns = 10 * MS, .ctx_switch_ns = 2 * US, .congestion_wait_ns = 100 * MS,
-	.cost = cost_2008, .disk = disk_raid1_2008,
+	.cost = PRESET_COST_2008, .disk = PRESET_DISK_RAID1_2008,
 };
 static const struct profile p_modern = {
 	.name = "modern", .description = "4 cores, 16 GB, NVMe SSD",
 	.cpus = 4, .ram = 16 * GB, .swap = 8 * GB, .kernel_base = 32 * MB, .page_struct = 64,
 	.hz = 1000, .quantum_ns = 3 * MS, .ctx_switch_ns = 1500, .congestion_wait_ns = 100 * MS,
-	.cost = cost_modern, .disk = disk_nvme,
+	.cost = PRESET_COST_MODERN, .disk = PRESET_DISK_NVME,
 };
 static const struct profile p_ideal = {
 	.name = "ideal", .description = "trace mode: no timing, no watermarks, no kernel reserve (a cache simulator)",
 	.cpus = 1, .ram = 64 * MB, .swap = 4 * GB, .kernel_base = 0, .page_struct = 0,
 	.hz = 100, .quantum_ns = 10 * MS, .ctx_switch_ns = 0, .congestion_wait_ns = 100 * MS,
-	.untimed = true, .disk = disk_nvme,
+	.untimed = true, .disk = PRESET_DISK_NVME,
 };
 
 const struct profile *const profile_presets[] = {

@@ -51,21 +51,29 @@ void format_zsh_time(char *buf, size_t len, const char *cmd, const struct time_f
 		 tf->cpu_pct, e);
 }
 
+/* Hundredths of a second, truncated like GNU time's tv_usec / 10000; the
+ * epsilon absorbs binary fractions such as 0.29 * 100 = 28.999... */
+static uint64_t hundredths(double sec)
+{
+	return sec > 0 ? (uint64_t)(sec * 100 + 1e-6) : 0;
+}
+
 void format_gnu_time(char *buf, size_t len, const struct time_figures *tf)
 {
 	char e[32];
-	double el = tf->elapsed;
-	if (el >= 3600) {
-		int h = (int)(el / 3600);
-		int min = (int)((el - h * 3600) / 60);
-		snprintf(e, sizeof(e), "%d:%02d:%02d", h, min, (int)(el - h * 3600 - min * 60));
-	} else {
-		int min = (int)(el / 60);
-		snprintf(e, sizeof(e), "%d:%05.2f", min, el - min * 60);
-	}
-	snprintf(buf, len, "%.2fuser %.2fsystem %selapsed %u%%CPU (%llumajor+%lluminor)pagefaults %lluswaps",
-		 tf->user, tf->sys, e, tf->cpu_pct, (unsigned long long)tf->majflt,
-		 (unsigned long long)tf->minflt, (unsigned long long)tf->swaps);
+	uint64_t el = hundredths(tf->elapsed), u = hundredths(tf->user), s = hundredths(tf->sys);
+	uint64_t sec = el / 100;
+	if (sec >= 3600)
+		snprintf(e, sizeof(e), "%llu:%02llu:%02llu", (unsigned long long)(sec / 3600),
+			 (unsigned long long)(sec % 3600 / 60), (unsigned long long)(sec % 60));
+	else
+		snprintf(e, sizeof(e), "%llu:%02llu.%02llu", (unsigned long long)(sec / 60),
+			 (unsigned long long)(sec % 60), (unsigned long long)(el % 100));
+	snprintf(buf, len, "%llu.%02lluuser %llu.%02llusystem %selapsed %u%%CPU (%llumajor+%lluminor)pagefaults %lluswaps",
+		 (unsigned long long)(u / 100), (unsigned long long)(u % 100),
+		 (unsigned long long)(s / 100), (unsigned long long)(s % 100), e, tf->cpu_pct,
+		 (unsigned long long)tf->majflt, (unsigned long long)tf->minflt,
+		 (unsigned long long)tf->swaps);
 }
 
 void format_vmstat_line(char *buf, size_t len, const struct vmstat_sample *s)
