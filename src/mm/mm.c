@@ -131,7 +131,7 @@ void mm_setup_zones(struct mm *mm, int n, const uint64_t *pages, const char *con
 		z->end = start + (pfn_t)want;
 		z->managed = want;
 		z->nr_free = want;
-		z->need_balance = false;
+		z->need_balance = 0;
 		if (i > 0)
 			z->free_list = lru_register(&mm->fr, names[i]);
 		/* The single-zone watermarks shared in proportion to size, as
@@ -235,7 +235,8 @@ static pfn_t alloc_classzone(struct mm *mm, struct mm_ctx *ctx, enum fault_statu
 	if ((z = zonelist_pick(mm, 1, 0)) >= 0)
 		return take_zone_frame(mm, z);
 	if (top->wmark_low) {
-		top->need_balance = true;
+		if (!top->need_balance)
+			top->need_balance = 1;
 		mm->kswapd_wanted = true;
 	}
 	if ((z = zonelist_pick(mm, 0, 0)) >= 0)
@@ -278,9 +279,9 @@ bool mm_kswapd_balanced(struct mm *mm, uint64_t extra)
 		struct zone *z = &mm->zones[i];
 		if (!z->need_balance)
 			continue;
-		if (classzone_balanced(mm, i, extra)) {
+		if (z->need_balance == 2 && classzone_balanced(mm, i, extra)) {
 			if (!extra)
-				z->need_balance = false;
+				z->need_balance = 0;
 		} else {
 			ok = false;
 		}
@@ -354,6 +355,8 @@ uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, in
 	mm->cur = ctx;
 	mm->pol.ops->shrink(mm->pol.priv, &sc);
 	mm->cur = saved;
+	if (sc.who == RECLAIM_KSWAPD && mm->zones[sc.zone].need_balance)
+		mm->zones[sc.zone].need_balance = 2;
 	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);
 	if (sc.who == RECLAIM_KSWAPD) {
 		mm->ev[PGSCAN_KSWAPD] += sc.nr_scanned;

@@ -100,7 +100,9 @@ struct zone {
 	uint64_t managed;
 	uint64_t wmark_min, wmark_low, wmark_high;
 	uint64_t nr_free;   /* frames on this zone's free list */
-	bool need_balance;  /* multi-zone: a classzone allocation failed at low */
+	uint8_t need_balance; /* multi-zone: 1 = a classzone allocation failed at
+			       * low (kswapd owes it a pass), 2 = kswapd ran a
+			       * pass for it (check_classzone_need_balance next) */
 };
 
 struct swap_area {
@@ -197,7 +199,9 @@ uint64_t mm_free_pages(const struct mm *mm);
 void mm_setup_zones(struct mm *mm, int n, const uint64_t *pages, const char *const *names);
 /* kswapd may sleep: every zone is above its high watermark counting `extra`
  * pages about to be freed (one zone), or no flagged classzone still needs
- * balance (several; flags are cleared when extra is 0). */
+ * balance (several: as 2.4's kswapd_balance_pgdat, a flagged classzone
+ * gets one reclaim pass before it is checked; flags are cleared when extra
+ * is 0). */
 bool mm_kswapd_balanced(struct mm *mm, uint64_t extra);
 
 /* One reclaim pass: runs the policy's shrink() and accounts it. */
