@@ -76,6 +76,7 @@ struct r24 {
 	uint64_t fp_min, fp_low, fp_high;   /* freepages */
 	int page_cluster;
 	uint64_t ticks;
+	uint64_t progress;                  /* PTEs aged or unmapped, pages moved */
 	struct mmstates ms;
 	struct scan_control *sc;            /* the pass being run */
 	double t[NR_T];
@@ -170,6 +171,7 @@ static void deactivate_page(struct r24 *r, pfn_t pfn)
 	struct page *pg = mm_page(r->mm, pfn);
 	set_page_age(pg, 0);
 	pg->flags &= ~PG_referenced;
+	r->progress++;
 	if (pg->lru == r->active && page_users(pg) <= 1) {
 		lru_del(FR(r), pfn);
 		add_inactive_dirty(r, pfn);
@@ -288,10 +290,13 @@ static int try_to_swap_out(struct r24 *r, struct mmstate *st, struct pte_ref *pr
 	bool onlist = pg->lru == r->active;
 	if (ptescan_test_and_clear_young(pr)) {
 		age_page_up(r, pr->pfn);
+		r->progress++;
 		return 0;
 	}
-	if (!onlist)  /* still mapped, so not freeable: age it down only */
+	if (!onlist && page_age(pg)) {  /* still mapped, so not freeable: age it down only */
 		set_page_age(pg, page_age(pg) / 2);
+		r->progress++;
+	}
 	if (page_age(pg) > 0 || (pg->flags & PG_locked))
 		return 0;
 	bool holding = pg->lru == r->anon;
@@ -440,6 +445,7 @@ static int page_launder(struct r24 *r)
 			lru_del(FR(r), pfn);
 			lru_add_head(FR(r), r->inactive_clean[pg->zone], pfn);
 			cleaned++;
+			r->progress++;
 		}
 		if (launder_loop || !sc->may_writepage || !free_shortage(r))
 			break;
@@ -511,10 +517,20 @@ static void r24_shrink(void *p, struct scan_control *sc)
 		refill_inactive_scan(r, 6, false);
 	} else {
 		/* __alloc_pages(): inactive_clean pages first, then
-		 * try_to_free_pages() in the allocating task. */
-		if (!reclaim_zone_pages(r, sc->nr_to_reclaim)) {
+		 * try_to_free_pages() in the allocating task, again and again:
+		 * 2.4.0's out_of_memory() says nothing while swap space is
+		 * left.  Stop when a round changed nothing (the bound only
+		 * guards the simulator against a livelock). */
+		for (int round = 0; round < 64; round++) {
+			if (reclaim_zone_pages(r, sc->nr_to_reclaim))
+				break;
+			uint64_t before = r->progress, wb = sc->nr_writeback;
 			do_try_to_free_pages(r, true);
-			reclaim_zone_pages(r, sc->nr_to_reclaim);
+			if (reclaim_zone_pages(r, sc->nr_to_reclaim) || sc->nr_reclaimed)
+				break;
+			if (r->mm->swap.used >= r->mm->swap.nr_slots ||
+			    (r->progress == before && sc->nr_writeback == wb))
+				break;
 		}
 	}
 	r->sc = NULL;
