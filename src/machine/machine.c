@@ -380,15 +380,14 @@ static enum step_result run_user(struct machine *m, struct task *t, struct mm_ct
 static enum step_result run_kswapd(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t budget)
 {
 	struct mm *mm = &m->mm;
-	struct zone *z = &mm->zones[0];
 	while (ctx->user_ns + ctx->sys_ns < budget) {
-		if (mm->nr_free > z->wmark_high) {
+		if (mm_kswapd_balanced(mm, 0)) {
 			mm->kswapd_wanted = false;
 			t->prio = DEF_PRIORITY;
 			block_task(m, t, W_IDLE, 0);
 			return STEP_BLOCKED;
 		}
-		if (mm->nr_free + mm->nr_pending_free > z->wmark_high && mm->nr_pending_free) {
+		if (mm->nr_pending_free && mm_kswapd_balanced(mm, mm->nr_pending_free)) {
 			block_task(m, t, W_MEMORY, ctx->t0 + ctx->user_ns + ctx->sys_ns + m->prof.congestion_wait_ns);
 			return STEP_BLOCKED;
 		}

@@ -82,6 +82,11 @@ bool mm_check(struct mm *mm, FILE *err)
 			FAIL("pfn %u: unmapped anonymous page outside the swap cache (leak)", pfn);
 	}
 	if (nfree != mm->nr_free) FAIL("nr_free %llu but %llu frames free", (unsigned long long)mm->nr_free, (unsigned long long)nfree);
+	for (int z = 0; z < mm->nr_zones; z++)
+		if (lru_count(f, mm->zones[z].free_list) != mm->zones[z].nr_free)
+			FAIL("zone %s: nr_free %llu but %llu frames on its free list", mm->zones[z].name,
+			     (unsigned long long)mm->zones[z].nr_free,
+			     (unsigned long long)lru_count(f, mm->zones[z].free_list));
 	if (nwb != mm->nr_writeback) FAIL("nr_writeback %llu but %llu pages", (unsigned long long)mm->nr_writeback, (unsigned long long)nwb);
 	if (nrd != mm->nr_reading) FAIL("nr_reading %llu but %llu pages", (unsigned long long)mm->nr_reading, (unsigned long long)nrd);
 	if (npend != mm->nr_pending_free) FAIL("nr_pending_free %llu but %llu pages", (unsigned long long)mm->nr_pending_free, (unsigned long long)npend);

@@ -67,6 +67,7 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 		lru_add_head(&mm->fr, z->free_list, pfn);
 	}
 	mm->nr_free = mm->fr.nr;
+	z->nr_free = mm->fr.nr;
 	swap_init(&mm->swap, (uint32_t)cfg->swap_pages);
 }
 
@@ -105,8 +106,53 @@ uint64_t mm_free_pages(const struct mm *mm) { return mm->nr_free; }
 
 bool mm_zone_ok(const struct mm *mm, int zone, uint64_t mark)
 {
-	(void)zone;
+	if (mm->nr_zones > 1)
+		return mm->zones[zone].nr_free > mark;
 	return mm->nr_free > mark;
+}
+
+void mm_setup_zones(struct mm *mm, int n, const uint64_t *pages, const char *const *names)
+{
+	if (n < 1 || n > MAX_ZONES)
+		panic("mm_setup_zones: %d zones", n);
+	if (mm->nr_free != mm->fr.nr)
+		panic("mm_setup_zones after the first allocation");
+	if (n == 1)
+		return;
+	struct zone one = mm->zones[0];
+	pfn_t start = 0;
+	for (int i = 0; i < n; i++) {
+		struct zone *z = &mm->zones[i];
+		uint64_t want = i == n - 1 ? mm->fr.nr - start : pages[i];
+		if (want > mm->fr.nr - start)
+			want = mm->fr.nr - start;
+		z->name = names[i];
+		z->start = start;
+		z->end = start + (pfn_t)want;
+		z->managed = want;
+		z->nr_free = want;
+		z->need_balance = 0;
+		if (i > 0)
+			z->free_list = lru_register(&mm->fr, names[i]);
+		/* The single-zone watermarks shared in proportion to size, as
+		 * 2.6's setup_per_zone_pages_min() does; eras differ (the policy
+		 * overwrites them). */
+		z->wmark_min = one.managed ? one.wmark_min * want / one.managed : 0;
+		z->wmark_low = one.managed ? one.wmark_low * want / one.managed : 0;
+		z->wmark_high = one.managed ? one.wmark_high * want / one.managed : 0;
+		start = z->end;
+	}
+	mm->nr_zones = n;
+	/* Rebuild the free lists: every frame is free at this point. */
+	for (pfn_t pfn = mm->fr.nr; pfn-- > 0;)
+		lru_del(&mm->fr, pfn);
+	for (int i = n; i-- > 0;) {
+		struct zone *z = &mm->zones[i];
+		for (pfn_t pfn = z->end; pfn-- > z->start;) {
+			mm_page(mm, pfn)->zone = (uint8_t)i;
+			lru_add_head(&mm->fr, z->free_list, pfn);
+		}
+	}
 }
 
 void free_frame(struct mm *mm, pfn_t pfn)
@@ -124,6 +170,7 @@ void free_frame(struct mm *mm, pfn_t pfn)
 	p->next = p->prev = PFN_NONE;
 	p->flags = PG_free;
 	lru_add_head(&mm->fr, mm->zones[zone].free_list, pfn);
+	mm->zones[zone].nr_free++;
 	mm->nr_free++;
 	mm->ev[PGFREE]++;
 }
@@ -141,18 +188,116 @@ void detach_page(struct mm *mm, pfn_t pfn)
 	lru_del(&mm->fr, pfn);
 }
 
-static pfn_t take_free_frame(struct mm *mm)
+static pfn_t take_zone_frame(struct mm *mm, int zone)
 {
-	struct zone *z = &mm->zones[0];
+	struct zone *z = &mm->zones[zone];
 	pfn_t pfn = lru_head(&mm->fr, z->free_list);
 	if (pfn == PFN_NONE)
 		return PFN_NONE;
 	lru_del(&mm->fr, pfn);
 	struct page *p = mm_page(mm, pfn);
 	p->flags = 0;
+	z->nr_free--;
 	mm->nr_free--;
 	mm->ev[PGALLOC]++;
 	return pfn;
+}
+
+static pfn_t take_free_frame(struct mm *mm) { return take_zone_frame(mm, 0); }
+
+/* 2.4.17 __alloc_pages()'s zonelist walk: the threshold accumulates the
+ * watermark of every zone passed, so lower zones are kept for allocations
+ * that can only use them.  mark: 0 = min, 1 = low; extra counts pages
+ * about to be freed (only to decide whether to wait for them). */
+static int zonelist_pick(const struct mm *mm, int mark, uint64_t extra)
+{
+	uint64_t min = 1;
+	for (int i = mm->nr_zones; i-- > 0;) {
+		const struct zone *z = &mm->zones[i];
+		min += mark ? z->wmark_low : z->wmark_min;
+		if (z->nr_free + extra > min && z->nr_free)
+			return i;
+	}
+	return -1;
+}
+
+/* The multi-zone allocator (mm_setup_zones with n > 1). */
+static pfn_t alloc_classzone(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
+{
+	struct zone *top = &mm->zones[mm->nr_zones - 1];
+	int z;
+	*st = FAULT_DONE;
+	if (ctx && ctx->kswapd) { /* PF_MEMALLOC: anything free */
+		for (int i = mm->nr_zones; i-- > 0;)
+			if (mm->zones[i].nr_free)
+				return take_zone_frame(mm, i);
+	}
+	if ((z = zonelist_pick(mm, 1, 0)) >= 0)
+		return take_zone_frame(mm, z);
+	if (top->wmark_low) {
+		if (!top->need_balance)
+			top->need_balance = 1;
+		mm->kswapd_wanted = true;
+	}
+	if ((z = zonelist_pick(mm, 0, 0)) >= 0)
+		return take_zone_frame(mm, z);
+	/* balance_classzone(): direct reclaim for the classzone. */
+	mm->ev[ALLOCSTALL]++;
+	for (int tries = 0; tries < 16; tries++) {
+		if (mm->nr_pending_free && zonelist_pick(mm, 0, mm->nr_pending_free) >= 0)
+			break;
+		uint64_t got = 0;
+		for (int prio = DEF_PRIORITY; prio >= 0 && got < SWAP_CLUSTER_MAX; prio--)
+			got += mm_shrink(mm, ctx, SWAP_CLUSTER_MAX - got, prio);
+		if ((z = zonelist_pick(mm, 0, 0)) >= 0)
+			return take_zone_frame(mm, z);
+		if (!got && !mm->nr_writeback)
+			break;
+	}
+	if ((z = zonelist_pick(mm, 0, 0)) >= 0)
+		return take_zone_frame(mm, z);
+	*st = mm->nr_writeback || mm->nr_reading ? FAULT_WAIT_RECLAIM : FAULT_OOM;
+	return PFN_NONE;
+}
+
+/* check_classzone_need_balance(): a classzone is balanced when some zone
+ * at or below it is above its high watermark. */
+static bool classzone_balanced(const struct mm *mm, int zone, uint64_t extra)
+{
+	for (int i = zone; i >= 0; i--)
+		if (mm->zones[i].nr_free + extra > mm->zones[i].wmark_high)
+			return true;
+	return false;
+}
+
+bool mm_kswapd_balanced(struct mm *mm, uint64_t extra)
+{
+	if (mm->nr_zones == 1)
+		return mm->nr_free + extra > mm->zones[0].wmark_high;
+	bool ok = true;
+	for (int i = 0; i < mm->nr_zones; i++) {
+		struct zone *z = &mm->zones[i];
+		if (!z->need_balance)
+			continue;
+		if (z->need_balance == 2 && classzone_balanced(mm, i, extra)) {
+			if (!extra)
+				z->need_balance = 0;
+		} else {
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* The classzone a reclaim pass works for: the allocating (highest) zone
+ * for direct reclaim; for kswapd the highest zone flagged need_balance. */
+static int reclaim_classzone(const struct mm *mm, bool kswapd)
+{
+	if (kswapd)
+		for (int i = mm->nr_zones; i-- > 0;)
+			if (mm->zones[i].need_balance)
+				return i;
+	return mm->nr_zones - 1;
 }
 
 /* The allocator's slow path, 2.6-style: above low, take a frame; below low,
@@ -162,6 +307,8 @@ static pfn_t take_free_frame(struct mm *mm)
  * congestion_wait()), which bounds the I/O in flight. */
 pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 {
+	if (mm->nr_zones > 1)
+		return alloc_classzone(mm, ctx, st);
 	struct zone *z = &mm->zones[0];
 	*st = FAULT_DONE;
 	if (mm->nr_free > z->wmark_low || (ctx && ctx->kswapd && mm->nr_free))
@@ -202,11 +349,14 @@ uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, in
 		.who = ctx && ctx->kswapd ? RECLAIM_KSWAPD : RECLAIM_DIRECT,
 		.may_swap = true,
 		.may_writepage = true,
+		.zone = reclaim_classzone(mm, ctx && ctx->kswapd),
 	};
 	struct mm_ctx *saved = mm->cur;
 	mm->cur = ctx;
 	mm->pol.ops->shrink(mm->pol.priv, &sc);
 	mm->cur = saved;
+	if (sc.who == RECLAIM_KSWAPD && mm->zones[sc.zone].need_balance)
+		mm->zones[sc.zone].need_balance = 2;
 	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);
 	if (sc.who == RECLAIM_KSWAPD) {
 		mm->ev[PGSCAN_KSWAPD] += sc.nr_scanned;

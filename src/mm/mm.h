@@ -99,6 +99,10 @@ struct zone {
 	int free_list;
 	uint64_t managed;
 	uint64_t wmark_min, wmark_low, wmark_high;
+	uint64_t nr_free;   /* frames on this zone's free list */
+	uint8_t need_balance; /* multi-zone: 1 = a classzone allocation failed at
+			       * low (kswapd owes it a pass), 2 = kswapd ran a
+			       * pass for it (check_classzone_need_balance next) */
 };
 
 struct swap_area {
@@ -183,6 +187,22 @@ void mm_munlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t v
 pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st);
 bool mm_zone_ok(const struct mm *mm, int zone, uint64_t mark);
 uint64_t mm_free_pages(const struct mm *mm);
+/* Split the frames into n zones of pages[i] frames each (DMA, Normal,
+ * HighMem...; the last takes whatever is left), in ascending frame order.
+ * Only before the first allocation (a policy's init).  With one zone (the
+ * default) nothing changes.  With several, allocations walk the zonelist
+ * from the highest zone down with 2.4's cumulative watermarks, a failed
+ * pass at `low` flags the classzone need_balance and wakes kswapd, and
+ * kswapd balances flagged classzones (check_classzone_need_balance).  Each
+ * zone's watermarks start as its share of the single-zone ones; the policy
+ * may overwrite them. */
+void mm_setup_zones(struct mm *mm, int n, const uint64_t *pages, const char *const *names);
+/* kswapd may sleep: every zone is above its high watermark counting `extra`
+ * pages about to be freed (one zone), or no flagged classzone still needs
+ * balance (several: as 2.4's kswapd_balance_pgdat, a flagged classzone
+ * gets one reclaim pass before it is checked; flags are cleared when extra
+ * is 0). */
+bool mm_kswapd_balanced(struct mm *mm, uint64_t extra);
 
 /* One reclaim pass: runs the policy's shrink() and accounts it. */
 uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority);

@@ -3,12 +3,17 @@
 #include <string.h>
 
 extern const struct policy_ops fifo_policy, clock_policy, lru_policy, opt_policy;
+extern const struct policy_ops linux22_policy, vhand_policy, riel24_policy, aa24_policy;
 
 const struct policy_ops *const policy_registry[] = {
 	&fifo_policy,
 	&clock_policy,
 	&lru_policy,
 	&opt_policy,
+	&linux22_policy,
+	&vhand_policy,
+	&riel24_policy,
+	&aa24_policy,
 	NULL,
 };
 

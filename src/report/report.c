@@ -94,11 +94,32 @@ static void print_machine(const struct machine *m, const struct run_info *ri, FI
 		(unsigned long long)(p->ram >> 20), (unsigned long long)m->ram_pages,
 		(unsigned long long)(p->swap >> 20), p->disk.model, ri->policy,
 		(unsigned long long)ri->seed);
-	if (!p->untimed)
+	if (!p->untimed && m->mm.nr_zones == 1)
 		fprintf(out, "pagelab: watermarks min %llu low %llu high %llu pages\n",
 			(unsigned long long)m->mm.zones[0].wmark_min,
 			(unsigned long long)m->mm.zones[0].wmark_low,
 			(unsigned long long)m->mm.zones[0].wmark_high);
+	for (int z = 0; !p->untimed && m->mm.nr_zones > 1 && z < m->mm.nr_zones; z++)
+		fprintf(out, "pagelab: zone %s: %llu pages, watermarks min %llu low %llu high %llu pages\n",
+			m->mm.zones[z].name, (unsigned long long)m->mm.zones[z].managed,
+			(unsigned long long)m->mm.zones[z].wmark_min,
+			(unsigned long long)m->mm.zones[z].wmark_low,
+			(unsigned long long)m->mm.zones[z].wmark_high);
+}
+
+/* Kernel threads as ps(1) shows them (the 1997 vhand thread was judged by
+ * its TIME column): CPU time the thread consumed. */
+static void print_kthreads(const struct machine *m, FILE *out)
+{
+	fprintf(out, "# kernel threads\n  PID     TIME CMD\n");
+	for (int i = 0; i < m->nr_tasks; i++) {
+		const struct task *t = &m->tasks[i];
+		if (!t->kthread)
+			continue;
+		double sec = task_seconds(t->utime + t->stime);
+		int min = (int)(sec / 60);
+		fprintf(out, "%5d %2d:%05.2f %s\n", i + 1, min, sec - min * 60, t->comm);
+	}
 }
 
 static void print_exit(const struct machine *m, int wl, FILE *out)
@@ -163,6 +184,7 @@ void report_text(const struct machine *m, const struct run_info *ri, FILE *out)
 			fprintf(out, "pagelab: %s did not finish\n", m->wls[w].cmd);
 	if (m->timed_out)
 		fprintf(out, "pagelab: stopped at the simulated time limit (%.0f s)\n", (double)m->opt.max_time_ns / 1e9);
+	print_kthreads(m, out);
 	fprintf(out, "# /proc/vmstat\n");
 	print_counters(m, out);
 }
@@ -217,6 +239,16 @@ void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 			(unsigned long long)s->si, (unsigned long long)s->so, (unsigned long long)s->bi,
 			(unsigned long long)s->bo, (unsigned long long)s->in, (unsigned long long)s->cs,
 			s->us, s->sy, s->id, s->wa);
+	}
+	fprintf(out, "\n  ],\n  \"kthreads\": [");
+	int firstk = 1;
+	for (int i = 0; i < m->nr_tasks; i++) {
+		if (!m->tasks[i].kthread)
+			continue;
+		fprintf(out, "%s\n    {\"comm\": ", firstk ? "" : ",");
+		json_string(out, m->tasks[i].comm);
+		fprintf(out, ", \"cpu_s\": %.6f}", task_seconds(m->tasks[i].utime + m->tasks[i].stime));
+		firstk = 0;
 	}
 	fprintf(out, "\n  ],\n  \"messages\": [");
 	int first = 1;

@@ -1,0 +1,597 @@
+/* riel24.c - Linux 2.4.0 (to 2.4.9): Rik van Riel's multiqueue aging VM,
+ * following 2.4.0 mm/vmscan.c, mm/swap.c and include/linux/swap.h.
+ *
+ *  - page->age: every new page starts at PAGE_AGE_START (2); a reference
+ *    adds PAGE_AGE_ADV (3) up to PAGE_AGE_MAX (64), activating a page whose
+ *    age was 0; each scan without a reference HALVES it (age_page_down).
+ *  - Lists: active, inactive_dirty (global), inactive_clean (per zone).
+ *    Anonymous pages join them only when swap_out() puts them in the swap
+ *    cache; until then they sit on a holding list ("anon, not on LRU").
+ *  - refill_inactive_scan(priority, oneshot): nr_active >> priority pages
+ *    from the active tail; PG_referenced ages up, else the age halves and a
+ *    page at age 0 that no process maps goes to inactive_dirty.  A mapped
+ *    page can never leave the active list this way: only swap_out unmaps.
+ *  - swap_out(priority): the mm with the largest swap_cnt (reloaded to
+ *    max(rss >> SWAP_SHIFT, SWAP_MIN)), one mm per call, swap_cnt PTEs;
+ *    try_to_swap_out ages up young PTEs, ages down (age /= 2) pages not on
+ *    the active list, and unmaps pages of age 0 into the swap cache
+ *    (deactivated to inactive_dirty).  No I/O here.
+ *  - page_launder(): two passes over inactive_dirty: the first moves clean
+ *    pages to inactive_clean and rotates dirty ones ("first time through?"),
+ *    the second (if free_shortage) writes dirty pages.
+ *  - reclaim_page(zone): frees from the zone's inactive_clean tail.
+ *  - inactive_target = min(memory_pressure >> INACTIVE_SHIFT, RAM / 4);
+ *    memory_pressure counts allocations and steals, minus frees, decayed by
+ *    1/64 each second; free_shortage / inactive_shortage drive
+ *    do_try_to_free_pages and refill_inactive (priority 6..0, lowered only
+ *    when a round made no progress).
+ *  - kswapd: do_try_to_free_pages when short, then refill_inactive_scan
+ *    (6, 0) background aging; kreclaimd frees inactive_clean pages while a
+ *    zone is below pages_low.
+ *
+ * Simplified: kreclaimd is woken on demand from __alloc_pages in the
+ * kernel; here it is a thread polling every 10 ms, and it also runs
+ * kswapd's once-a-second work (recalculate_vm_stats, the 1 s timeout
+ * wake-up and the refill_inactive_scan(6, 0) background aging), so that
+ * work is charged to kreclaimd.  The allocator is the mm core's (kswapd
+ * below pages_low, direct reclaim below pages_min) rather than 2.4.0's
+ * __alloc_pages_limit; direct reclaim first takes inactive_clean pages
+ * (what 2.4.0's allocator does), then runs do_try_to_free_pages(user).  No
+ * buffer heads, slab, dcache/icache, bdflush; synchronous laundering is not
+ * modelled.  Anonymous pages are always written when unmapped (pagelab's
+ * anon pages hold data).  The core's 12..0 priority loop is collapsed: the
+ * design runs once at the core's first priority.  Pages scanned = pages
+ * looked at on the lists plus present PTEs visited by swap_out. */
+#include "policy.h"
+#include "oldvm.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+
+enum { T_START, T_ADV, T_MAX, T_INACTIVE_SHIFT, T_SWAP_SHIFT, T_SWAP_MIN, T_PAGE_CLUSTER,
+       T_FP_MIN, T_FP_LOW, T_FP_HIGH, NR_T };
+
+static const struct tunable r24_tunables[] = {
+	{ "PAGE_AGE_START", "include/linux/swap.h", 2, 0, 255, "age of a new page" },
+	{ "PAGE_AGE_ADV", "include/linux/swap.h", 3, 0, 255, "age added by a reference" },
+	{ "PAGE_AGE_MAX", "include/linux/swap.h", 64, 1, 255, "age ceiling" },
+	{ "INACTIVE_SHIFT", "include/linux/swap.h", 6, 0, 20, "inactive_target = memory_pressure >> INACTIVE_SHIFT" },
+	{ "SWAP_SHIFT", "mm/vmscan.c", 5, 0, 20, "swap_cnt = rss >> SWAP_SHIFT" },
+	{ "SWAP_MIN", "mm/vmscan.c", 8, 1, 1e6, "smallest swap_cnt" },
+	{ "page_cluster", "/proc/sys/vm/page-cluster", 0, 0, 10, "0 = swap_setup(): 2 below 16 MB, 3 below 32 MB, else 4; MAX_LAUNDER = 4 << page_cluster" },
+	{ "freepages.min", "/proc/sys/vm/freepages (min)", 0, 0, 1e9, "0 = num_physpages/128 clamped to [10,256]" },
+	{ "freepages.low", "/proc/sys/vm/freepages (low)", 0, 0, 1e9, "0 = 2 * freepages.min" },
+	{ "freepages.high", "/proc/sys/vm/freepages (high)", 0, 0, 1e9, "0 = 3 * freepages.min" },
+	{ 0 },
+};
+
+#define KRECLAIMD_NS 10000000ULL  /* poll period standing for its wake-ups */
+#define TICKS_PER_SEC (1000000000ULL / KRECLAIMD_NS)
+
+struct r24 {
+	struct mm *mm;
+	int active, inactive_dirty, anon;
+	int inactive_clean[MAX_ZONES];
+	uint64_t memory_pressure;
+	uint64_t fp_min, fp_low, fp_high;   /* freepages */
+	int page_cluster;
+	uint64_t ticks;
+	uint64_t progress;                  /* PTEs aged or unmapped, pages moved */
+	struct mmstates ms;
+	struct scan_control *sc;            /* the pass being run */
+	double t[NR_T];
+};
+
+static void *r24_init(struct mm *mm, const double *tun)
+{
+	struct r24 *r = xcalloc(1, sizeof(*r));
+	r->mm = mm;
+	for (int i = 0; i < NR_T; i++)
+		r->t[i] = tun ? tun[i] : r24_tunables[i].def;
+	r->active = lru_register(&mm->fr, "active");
+	r->inactive_dirty = lru_register(&mm->fr, "inactive_dirty");
+	for (int z = 0; z < mm->nr_zones; z++)
+		r->inactive_clean[z] = lru_register(&mm->fr, "inactive_clean");
+	r->anon = lru_register(&mm->fr, "anon(not on LRU)");
+	uint64_t mb = (uint64_t)mm->fr.nr * PAGE_SIZE >> 20;
+	r->page_cluster = r->t[T_PAGE_CLUSTER] ? (int)r->t[T_PAGE_CLUSTER] : mb < 16 ? 2 : mb < 32 ? 3 : 4;
+	freepages_22(mm->fr.nr, &r->fp_min, &r->fp_low, &r->fp_high);
+	if (r->t[T_FP_MIN]) r->fp_min = (uint64_t)r->t[T_FP_MIN];
+	r->fp_low = r->t[T_FP_LOW] ? (uint64_t)r->t[T_FP_LOW] : 2 * r->fp_min;
+	r->fp_high = r->t[T_FP_HIGH] ? (uint64_t)r->t[T_FP_HIGH] : 3 * r->fp_min;
+	for (int z = 0; z < mm->nr_zones; z++)
+		if (mm->zones[z].wmark_min)
+			zone_watermarks_24(&mm->zones[z]);
+	return r;
+}
+
+static void r24_destroy(void *p)
+{
+	struct r24 *r = p;
+	mmstates_free(&r->ms);
+	free(r);
+}
+
+static struct frames *FR(struct r24 *r) { return &r->mm->fr; }
+static uint32_t age_max(struct r24 *r) { return (uint32_t)r->t[T_MAX]; }
+
+static uint64_t nr_inactive_clean(struct r24 *r)
+{
+	uint64_t n = 0;
+	for (int z = 0; z < r->mm->nr_zones; z++)
+		n += lru_count(FR(r), r->inactive_clean[z]);
+	return n;
+}
+
+static bool on_inactive(struct r24 *r, const struct page *pg)
+{
+	return pg->lru == r->inactive_dirty || pg->lru == r->inactive_clean[pg->zone];
+}
+
+static void add_active(struct r24 *r, pfn_t pfn)
+{
+	lru_add_head(FR(r), r->active, pfn);
+	mm_page(r->mm, pfn)->flags |= PG_active;
+}
+
+static void add_inactive_dirty(struct r24 *r, pfn_t pfn)
+{
+	mm_page(r->mm, pfn)->flags &= ~PG_active;
+	lru_add_head(FR(r), r->inactive_dirty, pfn);
+}
+
+/* activate_page_nolock(): from either inactive list to the active list. */
+static void activate_page(struct r24 *r, pfn_t pfn)
+{
+	struct page *pg = mm_page(r->mm, pfn);
+	if (on_inactive(r, pg)) {
+		lru_del(FR(r), pfn);
+		add_active(r, pfn);
+		r->mm->ev[PGACTIVATE]++;
+	}
+	/* Make sure the page gets a fair chance at staying active. */
+	if (page_age(pg) < (uint32_t)r->t[T_START])
+		set_page_age(pg, (uint32_t)r->t[T_START]);
+}
+
+/* age_page_up(): activate a page of age 0, then age += PAGE_AGE_ADV. */
+static void age_page_up(struct r24 *r, pfn_t pfn)
+{
+	struct page *pg = mm_page(r->mm, pfn);
+	if (!page_age(pg))
+		activate_page(r, pfn);
+	uint32_t a = page_age(pg) + (uint32_t)r->t[T_ADV];
+	set_page_age(pg, a > age_max(r) ? age_max(r) : a);
+}
+
+/* deactivate_page_nolock(): age 0, PG_referenced cleared, and a page on
+ * the active list that no process maps goes to inactive_dirty. */
+static void deactivate_page(struct r24 *r, pfn_t pfn)
+{
+	struct page *pg = mm_page(r->mm, pfn);
+	set_page_age(pg, 0);
+	pg->flags &= ~PG_referenced;
+	r->progress++;
+	if (pg->lru == r->active && page_users(pg) <= 1) {
+		lru_del(FR(r), pfn);
+		add_inactive_dirty(r, pfn);
+		r->mm->ev[PGDEACTIVATE]++;
+	}
+}
+
+static void r24_add(void *p, pfn_t pfn, enum add_reason why)
+{
+	struct r24 *r = p;
+	struct page *pg = mm_page(r->mm, pfn);
+	/* __free_pages_ok() leaves every free page at PAGE_AGE_START. */
+	set_page_age(pg, (uint32_t)r->t[T_START]);
+	if (why != ADD_PUTBACK)
+		r->memory_pressure++;   /* __alloc_pages() */
+	if ((pg->flags & PG_anon) && !(pg->flags & PG_swapcache)) {
+		lru_add_head(FR(r), r->anon, pfn);
+		return;
+	}
+	/* lru_cache_add(): the active list. */
+	add_active(r, pfn);
+}
+
+static void r24_remove(void *p, pfn_t pfn)
+{
+	struct r24 *r = p;
+	lru_del(FR(r), pfn);
+	mm_page(r->mm, pfn)->flags &= ~PG_active;
+	if (r->memory_pressure)
+		r->memory_pressure--;   /* __free_pages_ok() */
+}
+
+/* 2.4.0 __find_page_nolock(): a page-cache lookup ages the page up. */
+static void r24_mark_accessed(void *p, pfn_t pfn)
+{
+	struct r24 *r = p;
+	mm_page(r->mm, pfn)->flags |= PG_referenced;
+	age_page_up(r, pfn);
+}
+
+static uint64_t inactive_target(struct r24 *r)
+{
+	uint64_t t = r->memory_pressure >> (int)r->t[T_INACTIVE_SHIFT];
+	uint64_t cap = r->mm->fr.nr / 4;
+	return t < cap ? t : cap;
+}
+
+static int64_t free_shortage(struct r24 *r)
+{
+	struct mm *mm = r->mm;
+	int64_t freeable = (int64_t)(mm->nr_free + nr_inactive_clean(r));
+	int64_t target = (int64_t)(r->fp_high + inactive_target(r) / 3);
+	if (freeable < target)
+		return target - freeable;
+	int64_t sum = 0;
+	for (int z = 0; z < mm->nr_zones; z++) {
+		struct zone *zn = &mm->zones[z];
+		int64_t have = (int64_t)(lru_count(FR(r), r->inactive_clean[z]) + zn->nr_free);
+		if (have < (int64_t)zn->wmark_min + 1)
+			sum += (int64_t)zn->wmark_min + 1 - have;
+	}
+	return sum;
+}
+
+static int64_t inactive_shortage(struct r24 *r)
+{
+	int64_t s = (int64_t)(r->fp_high + inactive_target(r)) - (int64_t)r->mm->nr_free -
+		    (int64_t)nr_inactive_clean(r) - (int64_t)lru_count(FR(r), r->inactive_dirty);
+	return s > 0 ? s : 0;
+}
+
+/* refill_inactive_scan(): age the active list from its tail. */
+static int refill_inactive_scan(struct r24 *r, int priority, bool oneshot)
+{
+	struct scan_control *sc = r->sc;
+	uint64_t maxscan = lru_count(FR(r), r->active) >> priority;
+	int ret = 0;
+	while (maxscan-- > 0 && lru_count(FR(r), r->active)) {
+		pfn_t pfn = lru_tail(FR(r), r->active);
+		struct page *pg = mm_page(r->mm, pfn);
+		sc->nr_scanned++;
+		r->mm->ev[PGREFILL]++;
+		bool still_active;
+		if (pg->flags & PG_referenced) {
+			pg->flags &= ~PG_referenced;
+			age_page_up(r, pfn);
+			still_active = true;
+		} else {
+			set_page_age(pg, page_age(pg) / 2);  /* age_page_down_ageonly */
+			if (page_age(pg) == 0 && page_users(pg) <= 1) {
+				deactivate_page(r, pfn);
+				still_active = false;
+			} else {
+				still_active = true;
+			}
+		}
+		if (still_active || pg->lru == r->active) {
+			lru_move_head(FR(r), r->active, pfn);
+		} else {
+			ret = 1;
+			if (oneshot)
+				break;
+		}
+	}
+	return ret;
+}
+
+/* try_to_swap_out(): 1 when the mm's swap_cnt is used up. */
+static int try_to_swap_out(struct r24 *r, struct mmstate *st, struct pte_ref *pr)
+{
+	struct mm *mm = r->mm;
+	struct page *pg = mm_page(mm, pr->pfn);
+	if (!st->swap_cnt)
+		return 1;
+	st->swap_cnt--;
+	bool onlist = pg->lru == r->active;
+	if (ptescan_test_and_clear_young(pr)) {
+		age_page_up(r, pr->pfn);
+		r->progress++;
+		return 0;
+	}
+	if (!onlist && page_age(pg)) {  /* still mapped, so not freeable: age it down only */
+		set_page_age(pg, page_age(pg) / 2);
+		r->progress++;
+	}
+	if (page_age(pg) > 0 || (pg->flags & PG_locked))
+		return 0;
+	bool holding = pg->lru == r->anon;
+	if (ptescan_unmap(mm, pr) == UNMAP_NOSWAP || !(pg->flags & (PG_swapcache | PG_file)))
+		return 0;
+	if (holding) {
+		/* add_to_swap_cache() -> lru_cache_add(): onto the active
+		 * list, and at age 0 straight to inactive_dirty. */
+		lru_del(FR(r), pr->pfn);
+		add_active(r, pr->pfn);
+	}
+	deactivate_page(r, pr->pfn);
+	return 0;
+}
+
+static int swap_out_mm(struct r24 *r, struct aspace *as)
+{
+	struct mmstate *st = mmstate_get(&r->ms, as->id);
+	struct pte_ref pr;
+	while (ptescan_next(r->mm, as, &st->addr, &pr)) {
+		if (pr.locked_vma)
+			continue;
+		r->sc->nr_scanned++;
+		if (try_to_swap_out(r, st, &pr))
+			return 1;
+	}
+	st->addr = (struct pte_cursor){ 0, 0 };
+	st->swap_cnt = 0;
+	return 0;
+}
+
+static int swap_out(struct r24 *r, int priority)
+{
+	struct mm *mm = r->mm;
+	int64_t counter = ((int64_t)nr_live_aspaces(mm) << (int)r->t[T_SWAP_SHIFT]) >> priority;
+	if (counter < 1)
+		counter = 1;
+	for (; counter >= 0; counter--) {
+		struct aspace *best = NULL;
+		int64_t max_cnt = 0;
+		int found = 0;
+		for (int assign = 0; assign < 2 && !best; assign++) {
+			if (assign && !found)
+				break;
+			for (uint32_t i = 0; i < mm->nr_as; i++) {
+				struct aspace *as = mm->as[i];
+				if (!mm_swappable(as))
+					continue;
+				found++;
+				struct mmstate *st = mmstate_get(&r->ms, as->id);
+				if (assign) {
+					st->swap_cnt = (int64_t)(as->rss >> (int)r->t[T_SWAP_SHIFT]);
+					if (st->swap_cnt < (int64_t)r->t[T_SWAP_MIN])
+						st->swap_cnt = (int64_t)r->t[T_SWAP_MIN];
+				}
+				if (st->swap_cnt > max_cnt) {
+					max_cnt = st->swap_cnt;
+					best = as;
+				}
+			}
+		}
+		if (!best)
+			break;
+		return swap_out_mm(r, best);  /* one mm per call */
+	}
+	return 0;
+}
+
+/* reclaim_page(zone): free one page from the inactive_clean tail. */
+static bool reclaim_page(struct r24 *r, int zone)
+{
+	struct mm *mm = r->mm;
+	struct scan_control *sc = r->sc;
+	int list = r->inactive_clean[zone];
+	uint64_t maxscan = lru_count(FR(r), list);
+	bool got = false;
+	while (maxscan-- > 0 && lru_count(FR(r), list)) {
+		pfn_t pfn = lru_tail(FR(r), list);
+		struct page *pg = mm_page(mm, pfn);
+		sc->nr_scanned++;
+		bool referenced = pg->flags & PG_referenced;
+		pg->flags &= ~PG_referenced;
+		if (referenced || page_age(pg) > 0 || page_users(pg) > 1) {
+			lru_del(FR(r), pfn);
+			add_active(r, pfn);
+			mm->ev[PGACTIVATE]++;
+			continue;
+		}
+		if (pg->flags & (PG_dirty | PG_locked | PG_writeback)) {
+			lru_del(FR(r), pfn);
+			add_inactive_dirty(r, pfn);
+			continue;
+		}
+		if (oldvm_reclaim(mm, sc, pfn) == EVICT_FREED) {
+			got = true;
+			break;
+		}
+		add_inactive_dirty(r, pfn);
+	}
+	r->memory_pressure++;
+	if (got && r->memory_pressure)
+		r->memory_pressure--;  /* the page is freed at once */
+	return got;
+}
+
+/* page_launder(): inactive_dirty -> inactive_clean, writing dirty pages on
+ * the second pass. */
+static int page_launder(struct r24 *r)
+{
+	struct mm *mm = r->mm;
+	struct scan_control *sc = r->sc;
+	int cleaned = 0;
+	for (int launder_loop = 0; launder_loop < 2; launder_loop++) {
+		uint64_t maxscan = lru_count(FR(r), r->inactive_dirty);
+		while (maxscan-- > 0 && lru_count(FR(r), r->inactive_dirty)) {
+			pfn_t pfn = lru_tail(FR(r), r->inactive_dirty);
+			struct page *pg = mm_page(mm, pfn);
+			sc->nr_scanned++;
+			bool referenced = pg->flags & PG_referenced;
+			pg->flags &= ~PG_referenced;
+			if (referenced || page_age(pg) > 0 || page_users(pg) > 1) {
+				lru_del(FR(r), pfn);
+				add_active(r, pfn);
+				mm->ev[PGACTIVATE]++;
+				continue;
+			}
+			if (pg->flags & (PG_locked | PG_writeback)) {
+				lru_move_head(FR(r), r->inactive_dirty, pfn);
+				continue;
+			}
+			if (pg->flags & PG_dirty) {
+				if (!launder_loop) {  /* first time through: to the back */
+					lru_move_head(FR(r), r->inactive_dirty, pfn);
+					continue;
+				}
+				enum evict_result res = oldvm_reclaim(mm, sc, pfn);
+				if (res == EVICT_FREED) {
+					if (r->memory_pressure)
+						r->memory_pressure--;
+					continue;
+				}
+				add_inactive_dirty(r, pfn);
+				continue;
+			}
+			/* Clean swap-cache or page-cache page. */
+			lru_del(FR(r), pfn);
+			lru_add_head(FR(r), r->inactive_clean[pg->zone], pfn);
+			cleaned++;
+			r->progress++;
+		}
+		if (launder_loop || !sc->may_writepage || !free_shortage(r))
+			break;
+	}
+	return cleaned;
+}
+
+static int refill_inactive(struct r24 *r, bool user)
+{
+	int64_t count = user ? (1 << r->page_cluster) : inactive_shortage(r) + free_shortage(r);
+	int64_t start_count = count;
+	int priority = 6;
+	do {
+		bool made_progress = false;
+		while (refill_inactive_scan(r, priority, true)) {
+			made_progress = true;
+			if (--count <= 0)
+				goto done;
+		}
+		while (swap_out(r, priority)) {
+			made_progress = true;
+			if (--count <= 0)
+				goto done;
+		}
+		if (!inactive_shortage(r) || !free_shortage(r))
+			goto done;
+		if (!made_progress)
+			priority--;
+	} while (priority >= 0);
+	while (refill_inactive_scan(r, 0, true))
+		if (--count <= 0)
+			break;
+done:
+	return count < start_count;
+}
+
+static void do_try_to_free_pages(struct r24 *r, bool user)
+{
+	struct mm *mm = r->mm;
+	if (free_shortage(r) || lru_count(FR(r), r->inactive_dirty) > mm->nr_free + nr_inactive_clean(r))
+		page_launder(r);
+	if (free_shortage(r) || inactive_shortage(r))
+		refill_inactive(r, user);
+}
+
+static bool reclaim_zone_pages(struct r24 *r, uint64_t want)
+{
+	struct scan_control *sc = r->sc;
+	int zone = sc->zone;
+	while (sc->nr_reclaimed < want) {
+		bool got = false;
+		for (int z = zone; z >= 0 && !got; z--)
+			got = reclaim_page(r, z);
+		if (!got)
+			return false;
+	}
+	return true;
+}
+
+static void r24_shrink(void *p, struct scan_control *sc)
+{
+	struct r24 *r = p;
+	if (sc->priority != DEF_PRIORITY)
+		return;  /* the design's own priority loop already ran */
+	r->sc = sc;
+	if (sc->who == RECLAIM_KSWAPD) {
+		if (inactive_shortage(r) || free_shortage(r))
+			do_try_to_free_pages(r, false);
+		refill_inactive_scan(r, 6, false);
+	} else {
+		/* __alloc_pages(): inactive_clean pages first, then
+		 * try_to_free_pages() in the allocating task, again and again:
+		 * 2.4.0's out_of_memory() says nothing while swap space is
+		 * left.  Stop when a round changed nothing (the bound only
+		 * guards the simulator against a livelock). */
+		for (int round = 0; round < 64; round++) {
+			if (reclaim_zone_pages(r, sc->nr_to_reclaim))
+				break;
+			uint64_t before = r->progress, wb = sc->nr_writeback;
+			do_try_to_free_pages(r, true);
+			if (reclaim_zone_pages(r, sc->nr_to_reclaim) || sc->nr_reclaimed)
+				break;
+			if (r->mm->swap.used >= r->mm->swap.nr_slots ||
+			    (r->progress == before && sc->nr_writeback == wb))
+				break;
+		}
+	}
+	r->sc = NULL;
+}
+
+static void r24_tick(void *p, struct scan_control *sc)
+{
+	struct r24 *r = p;
+	struct mm *mm = r->mm;
+	r->sc = sc;
+	/* kreclaimd: keep every zone at pages_low from inactive_clean. */
+	for (int z = 0; z < mm->nr_zones; z++)
+		while (mm->zones[z].wmark_low && mm->zones[z].nr_free < mm->zones[z].wmark_low)
+			if (!reclaim_page(r, z))
+				break;
+	if (++r->ticks % TICKS_PER_SEC == 0) {
+		/* recalculate_vm_stats(): decay memory_pressure. */
+		r->memory_pressure -= r->memory_pressure >> 6;
+		/* kswapd's one-second timeout and background aging. */
+		if (inactive_shortage(r) && free_shortage(r))
+			mm->kswapd_wanted = true;
+		refill_inactive_scan(r, 6, false);
+	}
+	r->sc = NULL;
+}
+
+static bool r24_check(void *p, FILE *err)
+{
+	struct r24 *r = p;
+	bool ok = true;
+	for (pfn_t pfn = lru_head(FR(r), r->active); pfn != PFN_NONE; pfn = mm_page(r->mm, pfn)->next)
+		if (!(mm_page(r->mm, pfn)->flags & PG_active)) {
+			fprintf(err, "riel24: pfn %u on the active list without PG_active\n", pfn);
+			ok = false;
+		}
+	for (int z = 0; z < r->mm->nr_zones; z++)
+		for (pfn_t pfn = lru_head(FR(r), r->inactive_clean[z]); pfn != PFN_NONE; pfn = mm_page(r->mm, pfn)->next)
+			if (mm_page(r->mm, pfn)->zone != z) {
+				fprintf(err, "riel24: pfn %u on another zone's inactive_clean\n", pfn);
+				ok = false;
+			}
+	for (pfn_t pfn = lru_head(FR(r), r->anon); pfn != PFN_NONE; pfn = mm_page(r->mm, pfn)->next)
+		if (mm_page(r->mm, pfn)->flags & PG_swapcache) {
+			fprintf(err, "riel24: swap-cache pfn %u on the anon holding list\n", pfn);
+			ok = false;
+		}
+	return ok;
+}
+
+const struct policy_ops riel24_policy = {
+	.name = "riel24",
+	.summary = "Linux 2.4.0-2.4.9: page->age, active/inactive_dirty/inactive_clean, page_launder, kreclaimd",
+	.tunables = r24_tunables,
+	.init = r24_init,
+	.destroy = r24_destroy,
+	.add = r24_add,
+	.remove = r24_remove,
+	.mark_accessed = r24_mark_accessed,
+	.shrink = r24_shrink,
+	.check = r24_check,
+	.tick_ns = KRECLAIMD_NS,
+	.tick_name = "kreclaimd",
+	.tick = r24_tick,
+};
