@@ -5,7 +5,12 @@
 int test_failures;
 
 #define TESTS(X) \
-	X(test_belady_anomaly)
+	X(test_belady_anomaly) \
+	X(test_aa24_two_touch) \
+	X(test_linux22_clock_clears_referenced) \
+	X(test_riel24_aging) \
+	X(test_vhand_thread_cpu) \
+	X(test_aa24_zones)
 
 #define DECLARE(t) void t(void);
 TESTS(DECLARE)
