@@ -31,6 +31,15 @@ pagelab: $(BUILD)/pagelab
 $(BUILD)/pagelab: $(LIB_OBJ) $(CLI_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The unit-test list, generated from the test definitions.
+$(BUILD)/tests/list.h: $(filter tests/test_%.c,$(TEST_SRC))
+	@mkdir -p $(dir $@)
+	{ echo '#define TESTS(X) \\'; \
+	  sed -n 's/^void \(test_[a-z0-9_]*\)(void)$$/\tX(\1) \\/p' $^; echo; } > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/tests/main.o: $(BUILD)/tests/list.h
+$(BUILD)/tests/main.o: CFLAGS += -I$(BUILD)/tests
+
 $(BUILD)/unit-tests: $(LIB_OBJ) $(TEST_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -48,13 +48,14 @@
 
 #include <stdlib.h>
 
-enum { T_START, T_ADV, T_MAX, T_INACTIVE_SHIFT, T_SWAP_SHIFT, T_SWAP_MIN, T_PAGE_CLUSTER,
+enum { T_START, T_ADV, T_MAX, T_PRIO, T_INACTIVE_SHIFT, T_SWAP_SHIFT, T_SWAP_MIN, T_PAGE_CLUSTER,
        T_FP_MIN, T_FP_LOW, T_FP_HIGH, NR_T };
 
 static const struct tunable r24_tunables[] = {
 	{ "PAGE_AGE_START", "include/linux/swap.h", 2, 0, 255, "age of a new page" },
 	{ "PAGE_AGE_ADV", "include/linux/swap.h", 3, 0, 255, "age added by a reference" },
 	{ "PAGE_AGE_MAX", "include/linux/swap.h", 64, 1, 255, "age ceiling" },
+	{ "DEF_PRIORITY", "mm/vmscan.c (refill_inactive, kswapd)", 6, 0, 20, "first priority of refill_inactive and kswapd's background refill_inactive_scan" },
 	{ "INACTIVE_SHIFT", "include/linux/swap.h", 6, 0, 20, "inactive_target = memory_pressure >> INACTIVE_SHIFT" },
 	{ "SWAP_SHIFT", "mm/vmscan.c", 5, 0, 20, "swap_cnt = rss >> SWAP_SHIFT" },
 	{ "SWAP_MIN", "mm/vmscan.c", 8, 1, 1e6, "smallest swap_cnt" },
@@ -207,9 +208,7 @@ static void r24_remove(void *p, pfn_t pfn)
 /* 2.4.0 __find_page_nolock(): a page-cache lookup ages the page up. */
 static void r24_mark_accessed(void *p, pfn_t pfn)
 {
-	struct r24 *r = p;
-	mm_page(r->mm, pfn)->flags |= PG_referenced;
-	age_page_up(r, pfn);
+	age_page_up(p, pfn);
 }
 
 static uint64_t inactive_target(struct r24 *r)
@@ -260,6 +259,7 @@ static int refill_inactive_scan(struct r24 *r, int priority, bool oneshot)
 			age_page_up(r, pfn);
 			still_active = true;
 		} else {
+			r->progress += page_age(pg) > 0;
 			set_page_age(pg, page_age(pg) / 2);  /* age_page_down_ageonly */
 			if (page_age(pg) == 0 && page_users(pg) <= 1) {
 				deactivate_page(r, pfn);
@@ -457,7 +457,7 @@ static int refill_inactive(struct r24 *r, bool user)
 {
 	int64_t count = user ? (1 << r->page_cluster) : inactive_shortage(r) + free_shortage(r);
 	int64_t start_count = count;
-	int priority = 6;
+	int priority = (int)r->t[T_PRIO];
 	do {
 		bool made_progress = false;
 		while (refill_inactive_scan(r, priority, true)) {
@@ -514,7 +514,7 @@ static void r24_shrink(void *p, struct scan_control *sc)
 	if (sc->who == RECLAIM_KSWAPD) {
 		if (inactive_shortage(r) || free_shortage(r))
 			do_try_to_free_pages(r, false);
-		refill_inactive_scan(r, 6, false);
+		refill_inactive_scan(r, (int)r->t[T_PRIO], false);
 	} else {
 		/* __alloc_pages(): inactive_clean pages first, then
 		 * try_to_free_pages() in the allocating task, again and again:
@@ -552,7 +552,7 @@ static void r24_tick(void *p, struct scan_control *sc)
 		/* kswapd's one-second timeout and background aging. */
 		if (inactive_shortage(r) && free_shortage(r))
 			mm->kswapd_wanted = true;
-		refill_inactive_scan(r, 6, false);
+		refill_inactive_scan(r, (int)r->t[T_PRIO], false);
 	}
 	r->sc = NULL;
 }
