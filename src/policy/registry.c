@@ -3,12 +3,16 @@
 #include <string.h>
 
 extern const struct policy_ops fifo_policy, clock_policy, lru_policy, opt_policy;
+extern const struct policy_ops linux26_policy, splitlru_policy, workingset_policy;
 
 const struct policy_ops *const policy_registry[] = {
 	&fifo_policy,
 	&clock_policy,
 	&lru_policy,
 	&opt_policy,
+	&linux26_policy,
+	&splitlru_policy,
+	&workingset_policy,
 	NULL,
 };
 
