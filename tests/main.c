@@ -5,7 +5,13 @@
 int test_failures;
 
 #define TESTS(X) \
-	X(test_belady_anomaly)
+	X(test_belady_anomaly) \
+	X(test_splitlru_swappiness0) \
+	X(test_splitlru_unevictable) \
+	X(test_splitlru_deactivates_all) \
+	X(test_inactive_ratio) \
+	X(test_workingset_refault_distance) \
+	X(test_newvm_check_runs)
 
 #define DECLARE(t) void t(void);
 TESTS(DECLARE)
