@@ -319,6 +319,7 @@ pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 		return take_free_frame(mm);
 	/* Direct reclaim. */
 	mm->ev[ALLOCSTALL]++;
+	int fruitless = 0;
 	for (int tries = 0; tries < 16; tries++) {
 		if (mm->nr_free + mm->nr_pending_free > z->wmark_min && mm->nr_pending_free)
 			break;
@@ -328,7 +329,10 @@ pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 			got += mm_shrink(mm, ctx, want - got, prio);
 		if (mm->nr_free > z->wmark_min)
 			return take_free_frame(mm);
-		if (!got && !mm->nr_writeback)
+		/* A cycle that only rotated referenced pages has cleared their
+		 * referenced bits: the kernel's allocator would loop and find
+		 * them reclaimable.  Give up after two fruitless cycles. */
+		if (!got && !mm->nr_writeback && ++fruitless >= 2)
 			break;
 	}
 	if (mm->nr_free > z->wmark_min)

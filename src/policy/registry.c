@@ -4,6 +4,7 @@
 
 extern const struct policy_ops fifo_policy, clock_policy, lru_policy, opt_policy;
 extern const struct policy_ops linux22_policy, vhand_policy, riel24_policy, aa24_policy;
+extern const struct policy_ops linux26_policy, splitlru_policy, workingset_policy;
 
 const struct policy_ops *const policy_registry[] = {
 	&fifo_policy,
@@ -14,6 +15,9 @@ const struct policy_ops *const policy_registry[] = {
 	&vhand_policy,
 	&riel24_policy,
 	&aa24_policy,
+	&linux26_policy,
+	&splitlru_policy,
+	&workingset_policy,
 	NULL,
 };
 
