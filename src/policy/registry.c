@@ -3,12 +3,14 @@
 #include <string.h>
 
 extern const struct policy_ops fifo_policy, clock_policy, lru_policy, opt_policy;
+extern const struct policy_ops mglru_policy;
 
 const struct policy_ops *const policy_registry[] = {
 	&fifo_policy,
 	&clock_policy,
 	&lru_policy,
 	&opt_policy,
+	&mglru_policy,
 	NULL,
 };
 
