@@ -5,7 +5,11 @@
 int test_failures;
 
 #define TESTS(X) \
-	X(test_belady_anomaly)
+	X(test_belady_anomaly) \
+	X(test_mglru_oldest_gen_and_walk) \
+	X(test_mglru_tier_protection) \
+	X(test_mglru_look_around) \
+	X(test_mglru_random_invariants)
 
 #define DECLARE(t) void t(void);
 TESTS(DECLARE)

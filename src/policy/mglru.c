@@ -721,6 +721,12 @@ static void mglru_refault(void *priv, pfn_t pfn, uint64_t shadow)
 static void *mglru_init(struct mm *mm, const double *tun)
 {
 	struct mglru *g = xcalloc(1, sizeof(*g));
+	double def[ARRAY_SIZE(mglru_tunables)];
+	if (!tun) {
+		for (size_t i = 0; i + 1 < ARRAY_SIZE(mglru_tunables); i++)
+			def[i] = mglru_tunables[i].def;
+		tun = def;
+	}
 	g->mm = mm;
 	g->swappiness = (int)tun[T_SWAPPINESS];
 	g->min_nr_gens = (unsigned)tun[T_MIN_NR_GENS];
