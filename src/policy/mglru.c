@@ -20,6 +20,12 @@
  * eviction's min_seq and refs; a refault is "recent" when min_seq has not
  * moved since.
  *
+ * Version details: lru_gen_add_folio() placement, should_run_aging() and
+ * the refault "restore" rule are 6.6's (before 6.8's "fix underprotected
+ * page cache", which also protects saturated refs in sort_folio());
+ * workingset accounting follows the later fix counting every refault in
+ * workingset_refault_* and the recent ones in workingset_activate_*.
+ *
  * Simplified: one node, one memcg, one zone (no memcg LRU, no per-zone
  * lists, no lruvec protection); NR_HIST_GENS is 1 (no debugfs history);
  * no huge pages (the non-leaf PMD accessed bit and THP paths are absent);
