@@ -15,6 +15,10 @@
 #define MG_FILE 1         /* LRU_GEN_FILE */
 #define MG_BLOOM_SHIFT 15 /* BLOOM_FILTER_SHIFT */
 
+/* Per-page state: page->pol32[0] = generation + 1 (0: not on an mglru
+ * list, e.g. isolated), pol32[1] = the refs counter (LRU_REFS_MASK),
+ * pol32[2] = the bits below; PG_referenced, PG_workingset and PG_active
+ * are the page flags themselves, as in the kernel. */
 /* page->pol32[2] bits private to mglru. */
 #define MG_ROTATE (1u << 0) /* folio_rotate_reclaimable() when writeback ends */
 
