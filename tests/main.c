@@ -9,7 +9,9 @@ int test_failures;
 	X(test_mglru_oldest_gen_and_walk) \
 	X(test_mglru_tier_protection) \
 	X(test_mglru_look_around) \
-	X(test_mglru_random_invariants)
+	X(test_mglru_random_invariants) \
+	X(test_mglru_walk_cost) \
+	X(test_mglru_swappiness)
 
 #define DECLARE(t) void t(void);
 TESTS(DECLARE)

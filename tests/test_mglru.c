@@ -319,3 +319,47 @@ void test_mglru_random_invariants(void)
 	CHECK(f_opt <= f_mglru);
 	CHECK(f_mglru < f_fifo);
 }
+
+/* The walk's CPU time lands on whoever runs reclaim: one scan unit per
+ * cache line of PTEs read (8 PTEs) and per young PTE updated. */
+void test_mglru_walk_cost(void);
+void test_mglru_walk_cost(void)
+{
+	struct rig r;
+	rig_init(&r, 16, 32, small_batch);
+	r.cost.scan_ns = 100;
+	for (uint64_t i = 0; i < 8; i++)
+		touch(&r, i);
+	r.mm.cur = &r.ctx;
+	uint64_t before = r.ctx.sys_ns;
+	CHECK(mglru_age(r.g, false));
+	/* 32 PTEs of the VMA in one table = 4 lines, 8 young. */
+	CHECK_EQ(r.ctx.sys_ns - before, (4 + 8) * 100);
+	CHECK_EQ(r.g->ptes_walked, 32);
+	r.mm.cur = NULL;
+	rig_free(&r);
+}
+
+/* swappiness 0: anon is never scanned (and never aged by the walk). */
+void test_mglru_swappiness(void);
+void test_mglru_swappiness(void)
+{
+	struct rig r;
+	static const char *const s0[] = { "min_lru_batch", "4", "swappiness", "0", NULL };
+	rig_init(&r, 16, 32, s0);
+	uint64_t reclaimed;
+	for (uint64_t i = 0; i < 8; i++)
+		touch(&r, i);
+	for (int k = 0; k < 4; k++) {
+		struct scan_control sc = { .nr_to_reclaim = 4, .priority = DEF_PRIORITY - 4 * k,
+					   .who = RECLAIM_DIRECT, .may_swap = true };
+		r.mm.pol.ops->shrink(r.mm.pol.priv, &sc);
+		CHECK_EQ(sc.nr_scanned, 0);
+		evict(&r, 4, &reclaimed);
+		CHECK_EQ(reclaimed, 0);
+	}
+	CHECK_EQ(r.mm.ev[PSWPOUT], 0);
+	CHECK_EQ(r.g->ptes_young, 0);            /* anon VMAs not walked */
+	CHECK(r.g->nr_agings > 0);
+	rig_free(&r);
+}
