@@ -250,6 +250,7 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 	pte_t *pt = v->pte + off;
 	uint64_t i;
 	*st = FAULT_DONE;
+	as->ran = true;
 	for (i = 0; i < n; i++) {
 		if (ctx->user_ns + ctx->sys_ns >= budget_ns)
 			break;

@@ -91,6 +91,7 @@ struct aspace {
 	uint64_t locked_vm;
 	uint64_t nswap;     /* pages of this space swapped out (GNU time's "swaps") */
 	bool dead;
+	bool ran;           /* touched memory since MGLRU's last walk (lru_gen_use_mm) */
 };
 
 struct zone {

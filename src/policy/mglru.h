@@ -1,0 +1,93 @@
+/* mglru.h - the multi-gen LRU's state, shared by mglru.c (generations,
+ * eviction, the refault feedback loop) and mglru_walk.c (aging by page-table
+ * walks, rmap look-around, the Bloom filters), and a small inspection API
+ * for the tests.  See mglru.c for the version followed. */
+#ifndef PAGELAB_MGLRU_H
+#define PAGELAB_MGLRU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "../mm/mm.h"
+
+#define MG_GENS_CAP   8   /* largest max_nr_gens accepted */
+#define MG_TIERS_CAP  4   /* MAX_NR_TIERS: refs live in LRU_REFS_WIDTH = tiers - 2 bits */
+#define MG_ANON 0         /* LRU_GEN_ANON */
+#define MG_FILE 1         /* LRU_GEN_FILE */
+#define MG_BLOOM_SHIFT 15 /* BLOOM_FILTER_SHIFT */
+
+/* Per-page state: page->pol32[0] = generation + 1 (0: not on an mglru
+ * list, e.g. isolated), pol32[1] = the refs counter (LRU_REFS_MASK),
+ * pol32[2] = the bits below; PG_referenced, PG_workingset and PG_active
+ * are the page flags themselves, as in the kernel. */
+/* page->pol32[2] bits private to mglru. */
+#define MG_ROTATE (1u << 0) /* folio_rotate_reclaimable() when writeback ends */
+
+struct mglru {
+	struct mm *mm;
+	/* tunables */
+	int swappiness;
+	unsigned min_nr_gens, max_nr_gens, nr_tiers, refs_width;
+	unsigned min_lru_batch, max_lru_batch;
+	uint64_t min_ttl_ns;
+	bool walk_mmu, look_around, bloom;
+	unsigned ptrs_per_pte, ptes_per_line;
+
+	/* struct lru_gen_folio */
+	uint64_t max_seq, min_seq[2];
+	uint64_t timestamps[MG_GENS_CAP];
+	int list[MG_GENS_CAP][2];          /* physical lists: head youngest, tail evicted first */
+	int64_t nr_pages[MG_GENS_CAP][2];  /* by recorded generation (lazy promotion) */
+	uint64_t avg_refaulted[2][MG_TIERS_CAP], avg_total[2][MG_TIERS_CAP];
+	uint64_t refaulted[2][MG_TIERS_CAP], evicted[2][MG_TIERS_CAP];
+	uint64_t protected_[2][MG_TIERS_CAP - 1];  /* NR_HIST_GENS == 1 */
+
+	/* struct lru_gen_mm_state */
+	uint64_t mm_seq;
+	uint32_t nr_as_walked;     /* address spaces that existed at the last full walk */
+	uint64_t *filter[2];       /* Bloom filters, NR_BLOOM_FILTERS == 2 */
+	bool have_walk;            /* reclaimer owns an mm_walk (kswapd) */
+
+	/* statistics (pagelab's, printed nowhere yet; tests read them) */
+	uint64_t nr_agings, nr_walks, ptes_walked, ptes_young, walk_promoted;
+	uint64_t la_young, nr_sorted, nr_protected, nr_rotated_wb;
+};
+
+/* Generation bookkeeping (mglru.c). */
+static inline int mg_type(const struct page *p) { return (p->flags & PG_anon) ? MG_ANON : MG_FILE; }
+static inline int mg_gen(const struct mglru *g, uint64_t seq) { return (int)(seq % g->max_nr_gens); }
+/* The page's recorded generation, or -1 when it is not on an mglru list. */
+static inline int mg_page_gen(const struct page *p) { return (int)p->pol32[0] - 1; }
+/* folio_update_gen(): record a new generation, dropping the refs; an
+ * isolated page only gets PG_referenced.  Returns the old generation. */
+int mg_update_gen(struct mglru *g, pfn_t pfn, int gen);
+/* folio_activate() for a page on the lists: move it to the youngest generation now. */
+void mg_activate(struct mglru *g, pfn_t pfn);
+/* folio_inc_gen(): a page of the oldest generation moves to the next one
+ * (refs dropped); returns its generation. */
+int mg_inc_gen(struct mglru *g, pfn_t pfn);
+/* reset_ctrl_pos(carryover): fold the counts into the averages. */
+void mg_reset_ctrl_pos(struct mglru *g, int type);
+/* Charge simulated CPU time of the walker to whoever runs reclaim. */
+void mg_charge(struct mglru *g, uint64_t ns);
+
+/* Aging (mglru_walk.c). */
+bool mg_try_to_inc_max_seq(struct mglru *g, uint64_t max_seq, bool can_swap, bool force_scan);
+void mg_inc_max_seq(struct mglru *g, bool can_swap);
+/* lru_gen_look_around(): pfn's PTE was young; promote its young neighbours. */
+void mg_look_around(struct mglru *g, pfn_t pfn);
+void mg_walk_init(struct mglru *g);
+void mg_walk_destroy(struct mglru *g);
+
+/* Inspection for tests: the policy state of the running mm (NULL if the
+ * policy is not mglru), and a page's generation as a sequence number
+ * (UINT64_MAX if it is on no mglru list). */
+struct mglru *mglru_of(struct mm *mm);
+uint64_t mglru_page_seq(struct mglru *g, pfn_t pfn);
+unsigned mglru_page_tier(struct mglru *g, pfn_t pfn);
+/* One aging pass (try_to_inc_max_seq) and one eviction pass
+ * (evict_folios) as kernel reclaim would run them. */
+bool mglru_age(struct mglru *g, bool force_scan);
+uint64_t mglru_evict(struct mglru *g, struct scan_control *sc);
+int mglru_tier_idx(struct mglru *g, int type);
+
+#endif

@@ -1,0 +1,278 @@
+/* mglru_walk.c - MGLRU aging, ~6.6: try_to_inc_max_seq() walks the page
+ * tables of every address space that ran since the last walk
+ * (iterate_mm_list / walk_mm / walk_pte_range), test-and-clears the
+ * accessed bits and records young pages in the youngest generation, then
+ * opens a new generation (inc_max_seq), first retiring the oldest one
+ * (inc_min_seq) if MAX_NR_GENS are in use.  And lru_gen_look_around():
+ * when eviction's rmap walk finds a young PTE, the PTEs around it in the
+ * same page-table page are harvested too, at the cost of one rmap walk.
+ *
+ * PTE tables are PTRS_PER_PTE consecutive virtual pages (PMD granularity).
+ * A walk descends only into tables the Bloom filter of the previous walk
+ * holds - those where at least 1/N of the PTEs were young, N = PTEs per
+ * cache line - except for address spaces new since the last walk
+ * (force_scan).  The walker's CPU time: one scan unit (cost.scan) per
+ * cache line of PTEs read and per young PTE whose page it updates.
+ * Simplified: no huge pages or non-leaf PMD accessed bits; a table is
+ * walked per VMA (the kernel continues into the next VMA sharing the
+ * table); mm_struct skipping follows "ran since the last walk"
+ * (aspace->ran, the kernel's lru_gen.bitmap) and the MIN_LRU_BATCH RSS
+ * floor; file pages are walked like anon ones when their PTEs exist. */
+#include "mglru.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOOM_BITS (1u << MG_BLOOM_SHIFT)
+#define BLOOM_WORDS (BLOOM_BITS / 64)
+
+/* ---- Bloom filters (two: this walk's and the next one's) -------------- */
+
+static void bloom_keys(const struct aspace *as, uint64_t pmd, unsigned key[2])
+{
+	uint64_t x = ((uint64_t)as->id << 40) ^ pmd;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	key[0] = (unsigned)(x & (BLOOM_BITS - 1));
+	key[1] = (unsigned)((x >> MG_BLOOM_SHIFT) & (BLOOM_BITS - 1));
+}
+
+static bool test_bloom(const struct mglru *g, uint64_t seq, const struct aspace *as, uint64_t pmd)
+{
+	const uint64_t *f = g->filter[seq % 2];
+	if (!g->bloom || !f)
+		return true;
+	unsigned k[2];
+	bloom_keys(as, pmd, k);
+	return (f[k[0] / 64] >> (k[0] % 64) & 1) && (f[k[1] / 64] >> (k[1] % 64) & 1);
+}
+
+static void update_bloom(struct mglru *g, uint64_t seq, const struct aspace *as, uint64_t pmd)
+{
+	uint64_t *f = g->filter[seq % 2];
+	if (!f)
+		return;
+	unsigned k[2];
+	bloom_keys(as, pmd, k);
+	f[k[0] / 64] |= 1ULL << (k[0] % 64);
+	f[k[1] / 64] |= 1ULL << (k[1] % 64);
+}
+
+static void reset_bloom(struct mglru *g, uint64_t seq)
+{
+	uint64_t **f = &g->filter[seq % 2];
+	if (*f)
+		memset(*f, 0, BLOOM_WORDS * sizeof(uint64_t));
+	else
+		*f = xcalloc(BLOOM_WORDS, sizeof(uint64_t));
+}
+
+void mg_walk_init(struct mglru *g)
+{
+	g->filter[0] = g->filter[1] = NULL;
+}
+
+void mg_walk_destroy(struct mglru *g)
+{
+	free(g->filter[0]);
+	free(g->filter[1]);
+}
+
+/* ---- one young PTE ---------------------------------------------------- */
+
+/* Clear the accessed bit, move the hardware dirty bit to the page (unless
+ * it is anon without a swap slot, which is dirty by definition), and
+ * return the page, or PFN_NONE if this PTE is not for us. */
+static pfn_t harvest(struct mglru *g, pte_t *pte, bool can_swap)
+{
+	pte_t v = *pte;
+	if (!pte_present(v) || !(v & PTE_ACCESSED))
+		return PFN_NONE;
+	pfn_t pfn = pte_pfn(v);
+	struct page *p = mm_page(g->mm, pfn);
+	if (mg_type(p) == MG_ANON && !can_swap)
+		return PFN_NONE;
+	*pte = v & ~PTE_ACCESSED;
+	if ((v & PTE_DIRTY) && !(p->flags & PG_dirty) &&
+	    !((p->flags & PG_anon) && !(p->flags & PG_swapcache)))
+		p->flags |= PG_dirty;
+	return pfn;
+}
+
+static void charge_ptes(struct mglru *g, uint64_t ptes, uint64_t young)
+{
+	uint64_t lines = (ptes + g->ptes_per_line - 1) / g->ptes_per_line;
+	mg_charge(g, (lines + young) * g->mm->cost->scan_ns);
+	g->ptes_walked += ptes;
+	g->ptes_young += young;
+}
+
+/* suitable_to_scan(): a table is worth walking next time if at least
+ * 1/N of its PTEs were young. */
+static bool suitable_to_scan(const struct mglru *g, uint64_t total, uint64_t young)
+{
+	return young * g->ptes_per_line >= total;
+}
+
+/* ---- the walk --------------------------------------------------------- */
+
+static void walk_mm(struct mglru *g, struct aspace *as, uint64_t max_seq, bool can_swap, bool force_scan)
+{
+	int new_gen = mg_gen(g, max_seq);
+	uint64_t ptes = 0, young_all = 0;
+	for (uint32_t vi = 0; vi < as->nr_vmas; vi++) {
+		struct vma *v = &as->vmas[vi];
+		/* should_skip_vma(): mlocked pages are unevictable anyway;
+		 * anon VMAs are pointless to age when nothing can be swapped. */
+		if ((v->flags & (VMA_DEAD | VMA_LOCKED)) || !v->pte)
+			continue;
+		if ((v->flags & VMA_ANON) && !can_swap)
+			continue;
+		for (uint64_t off = 0; off < v->npages;) {
+			uint64_t vpn = v->start + off;
+			uint64_t pmd = vpn / g->ptrs_per_pte;
+			uint64_t end = (pmd + 1) * g->ptrs_per_pte - v->start;
+			if (end > v->npages)
+				end = v->npages;
+			if (!force_scan && !test_bloom(g, max_seq, as, pmd)) {
+				off = end;
+				continue;
+			}
+			uint64_t young = 0;
+			for (uint64_t i = off; i < end; i++) {
+				pfn_t pfn = harvest(g, &v->pte[i], can_swap);
+				if (pfn == PFN_NONE)
+					continue;
+				young++;
+				int old = mg_update_gen(g, pfn, new_gen);
+				if (old >= 0 && old != new_gen)
+					g->walk_promoted++;
+			}
+			ptes += end - off;
+			young_all += young;
+			if (suitable_to_scan(g, end - off, young))
+				update_bloom(g, max_seq + 1, as, pmd);
+			off = end;
+		}
+	}
+	charge_ptes(g, ptes, young_all);
+	g->nr_walks++;
+}
+
+/* inc_min_seq(): retire the oldest generation of `type`, moving what is
+ * left in it to the next one. */
+static void inc_min_seq(struct mglru *g, int type, bool can_swap)
+{
+	struct frames *fr = &g->mm->fr;
+	if (!(type == MG_ANON && !can_swap)) {
+		int l = g->list[mg_gen(g, g->min_seq[type])][type];
+		while (lru_count(fr, l)) {
+			pfn_t pfn = lru_tail(fr, l);
+			int gen = mg_inc_gen(g, pfn);
+			lru_move_head(fr, g->list[gen][type], pfn);
+		}
+	}
+	mg_reset_ctrl_pos(g, type);
+	g->min_seq[type]++;
+}
+
+void mg_inc_max_seq(struct mglru *g, bool can_swap)
+{
+	for (int type = 1; type >= 0; type--)
+		if (g->max_seq - g->min_seq[type] + 1 == g->max_nr_gens)
+			inc_min_seq(g, type, can_swap);
+	const struct mm_ctx *c = g->mm->cur;
+	g->timestamps[mg_gen(g, g->max_seq + 1)] = c ? c->t0 + c->user_ns + c->sys_ns : 0;
+	g->max_seq++;
+}
+
+bool mg_try_to_inc_max_seq(struct mglru *g, uint64_t max_seq, bool can_swap, bool force_scan)
+{
+	struct mm *mm = g->mm;
+	if (max_seq <= g->mm_seq)
+		return false;   /* another walk already produced this generation */
+	g->nr_agings++;
+	if (g->walk_mmu) {
+		bool first = true;
+		for (uint32_t a = 0; a < mm->nr_as; a++) {
+			struct aspace *as = mm->as[a];
+			/* An address space new since the last walk has no
+			 * Bloom filter history: walk everything from here on. */
+			if (a >= g->nr_as_walked)
+				force_scan = true;
+			if (as->dead)
+				continue;
+			/* should_skip_mm() */
+			if (!force_scan && !as->ran)
+				continue;
+			as->ran = false;
+			if (as->rss < g->min_lru_batch)
+				continue;
+			if (first) {
+				reset_bloom(g, max_seq + 1);
+				first = false;
+			}
+			walk_mm(g, as, max_seq, can_swap, force_scan);
+		}
+		g->nr_as_walked = mm->nr_as;
+	}
+	g->mm_seq++;
+	mg_inc_max_seq(g, can_swap);
+	return true;
+}
+
+/* ---- rmap look-around ------------------------------------------------- */
+
+void mg_look_around(struct mglru *g, pfn_t pfn)
+{
+	struct mm *mm = g->mm;
+	const struct page *p = mm_page(mm, pfn);
+	/* Only anonymous rmap is modelled (one PTE per page). */
+	if (!(p->flags & PG_anon) || !p->owner)
+		return;
+	struct aspace *as = mm->as[p->owner - 1];
+	uint32_t vi = ANON_INDEX_VMA(p->index);
+	if (vi >= as->nr_vmas)
+		return;
+	struct vma *v = &as->vmas[vi];
+	if ((v->flags & VMA_DEAD) || !v->pte)
+		return;
+	uint64_t addr = v->start + ANON_INDEX_OFF(p->index);
+	uint64_t pmd = addr / g->ptrs_per_pte;
+	uint64_t start = MAX(pmd * g->ptrs_per_pte, v->start);
+	uint64_t end = MIN((pmd + 1) * g->ptrs_per_pte, v->start + v->npages);
+	uint64_t batch = g->min_lru_batch;
+	if (end - start > batch) {
+		if (addr - start < batch / 2)
+			end = start + batch;
+		else if (end - addr < batch / 2)
+			start = end - batch;
+		else {
+			start = addr - batch / 2;
+			end = addr + batch / 2;
+		}
+	}
+	int new_gen = mg_gen(g, g->max_seq);
+	uint64_t young = 0;
+	for (uint64_t a = start; a < end; a++) {
+		pfn_t q = harvest(g, &v->pte[a - v->start], true);
+		if (q == PFN_NONE)
+			continue;
+		young++;
+		if (g->have_walk) {
+			mg_update_gen(g, q, new_gen);   /* lazily, sorted at eviction */
+		} else {
+			int old = mg_page_gen(mm_page(mm, q));
+			if (old < 0)
+				mm_page(mm, q)->flags |= PG_referenced;
+			else if (old != new_gen)
+				mg_activate(g, q);
+		}
+	}
+	charge_ptes(g, end - start, young);
+	g->la_young += young;
+	if (suitable_to_scan(g, end - start, young))
+		update_bloom(g, g->max_seq, as, pmd);
+}
