@@ -97,6 +97,7 @@ valgrind: $(BUILD)/pagelab $(BUILD)/unit-tests
 		$(VALGRIND) $(BUILD)/pagelab run --machine ideal --ram 3p --check --policy $$p trace $(BUILD)/belady.trace >/dev/null || exit 1; \
 	done
 	$(VALGRIND) $(BUILD)/pagelab policies >/dev/null
+	$(VALGRIND) $(BUILD)/pagelab run --set cpus=2 usemem -m 1 + usemem --help >/dev/null
 	$(VALGRIND) $(BUILD)/pagelab machines --show pe1950-2008 >/dev/null
 	for args in "--ram 0 usemem -m 1" "--policy opt usemem -m 1" "usemem -t 2" "--ram 8M usemem -m 1"; do \
 		$(VALGRIND) $(BUILD)/pagelab run $$args 2>/dev/null; test $$? -eq 2 || exit 1; \
