@@ -424,6 +424,13 @@ static bool try_to_free_pages(struct aa *a, int classzone)
 	return false;
 }
 
+/* Pages unmapped, activated or deactivated: a pass that changed any of
+ * them leaves the next pass something new to work on. */
+static uint64_t progress(const struct aa *a)
+{
+	return a->unmapped + a->mm->ev[PGACTIVATE] + a->mm->ev[PGDEACTIVATE];
+}
+
 static bool swap_full_area(const struct mm *mm)
 {
 	return mm->swap.used >= mm->swap.nr_slots;
@@ -438,13 +445,14 @@ static void aa_shrink(void *p, struct scan_control *sc)
 	int classzone = sc->zone < a->mm->nr_zones ? sc->zone : a->mm->nr_zones - 1;
 	/* 2.4's out_of_memory() declares nothing while swap space is left and
 	 * __alloc_pages() keeps calling try_to_free_pages(): retry as long as
-	 * the previous round unmapped or wrote something (the bound only
-	 * guards the simulator against a livelock). */
-	for (int round = 0; round < 1000; round++) {
-		uint64_t unmapped = a->unmapped, wb = sc->nr_writeback;
+	 * the previous round unmapped or wrote something (at most 100
+	 * rounds: the kernel yields and loops; here the allocator goes back to the
+	 * core, which waits for writeback or declares OOM). */
+	for (int round = 0; round < 100; round++) {
+		uint64_t before = progress(a), wb = sc->nr_writeback;
 		if (try_to_free_pages(a, classzone) || sc->nr_reclaimed)
 			break;
-		if (swap_full_area(a->mm) || (a->unmapped == unmapped && sc->nr_writeback == wb))
+		if (swap_full_area(a->mm) || (progress(a) == before && sc->nr_writeback == wb))
 			break;
 	}
 	a->sc = NULL;

@@ -49,6 +49,7 @@ struct l22 {
 	int list;              /* every page in use: stands for mem_map */
 	pfn_t clock;           /* shrink_mmap's hand */
 	uint64_t nr_file;      /* page-cache pages (pgcache_under_min) */
+	uint64_t progress;     /* PTE references harvested, pages unmapped */
 	struct mmstates ms;
 	double t[NR_T];
 };
@@ -170,10 +171,14 @@ static int try_to_swap_out(struct l22 *l, struct scan_control *sc, struct pte_re
 		return 0;
 	if (ptescan_test_and_clear_young(r)) {
 		pg->flags |= PG_referenced;
+		l->progress++;
 		return 0;
 	}
 	bool was_cached = pg->flags & PG_swapcache;
-	if (ptescan_unmap(mm, r) != UNMAP_SWAPCACHE || was_cached)
+	enum unmap_result u = ptescan_unmap(mm, r);
+	if (u == UNMAP_SWAPCACHE || u == UNMAP_DROPPED)
+		l->progress++;
+	if (u != UNMAP_SWAPCACHE || was_cached)
 		return 0;  /* dropped, busy, no swap, or just a swap PTE now */
 	if (pg->mapcount || !(pg->flags & PG_dirty) || (pg->flags & PG_writeback))
 		return 0;
@@ -240,7 +245,7 @@ static int swap_out(struct l22 *l, struct scan_control *sc, int priority)
 	return 0;
 }
 
-static void do_try_to_free_pages(struct l22 *l, struct scan_control *sc)
+static bool do_try_to_free_pages(struct l22 *l, struct scan_control *sc)
 {
 	int64_t count = (int64_t)(sc->nr_to_reclaim < (uint64_t)l->t[T_CLUSTER] ?
 				  sc->nr_to_reclaim : (uint64_t)l->t[T_CLUSTER]);
@@ -249,18 +254,31 @@ static void do_try_to_free_pages(struct l22 *l, struct scan_control *sc)
 	for (int priority = (int)l->t[T_PRIO]; priority >= 0; priority--) {
 		while (shrink_mmap(l, sc, priority))
 			if (--count == 0)
-				return;
+				return true;
 		while (swap_out(l, sc, priority))
 			if (--count == 0)
-				return;
+				return true;
 	}
+	return false;
 }
 
 static void l22_shrink(void *p, struct scan_control *sc)
 {
+	struct l22 *l = p;
 	if (sc->priority != DEF_PRIORITY)
 		return;  /* the 6..0 loop already ran at the core's first priority */
-	do_try_to_free_pages(p, sc);
+	/* A failed pass that unmapped pages has made them freeable by the
+	 * next one (the allocator and kswapd call again); stop when a pass
+	 * changed nothing (at most 100
+	 * rounds: beyond that the allocator goes back to the core, which waits
+	 * for writeback or declares OOM). */
+	for (int round = 0; round < 100; round++) {
+		uint64_t before = l->progress, wb = sc->nr_writeback;
+		if (do_try_to_free_pages(l, sc) || sc->nr_reclaimed)
+			break;
+		if (l->progress == before && sc->nr_writeback == wb)
+			break;
+	}
 }
 
 /* kswapd's one-second timeout: wake it if free memory is below

@@ -519,8 +519,9 @@ static void r24_shrink(void *p, struct scan_control *sc)
 		/* __alloc_pages(): inactive_clean pages first, then
 		 * try_to_free_pages() in the allocating task, again and again:
 		 * 2.4.0's out_of_memory() says nothing while swap space is
-		 * left.  Stop when a round changed nothing (the bound only
-		 * guards the simulator against a livelock). */
+		 * left.  Stop when a round changed nothing, or after 64 rounds:
+		 * the kernel yields and loops; here the allocator goes back to
+		 * the core, which waits for writeback or declares OOM. */
 		for (int round = 0; round < 64; round++) {
 			if (reclaim_zone_pages(r, sc->nr_to_reclaim))
 				break;

@@ -66,6 +66,7 @@ struct vh {
 	struct mmstates ms;   /* swap_out's swap_cnt / swap_address */
 	struct mmstates vms;  /* vhand's own cursor per address space */
 	uint64_t high;
+	uint64_t progress;    /* PTEs aged or unmapped by reclaim */
 	double t[NR_T];
 };
 
@@ -188,6 +189,7 @@ static int try_to_swap_out(struct vh *v, struct scan_control *sc, struct pte_ref
 	struct page *pg = mm_page(mm, r->pfn);
 	if (pg->flags & PG_locked)
 		return 0;
+	v->progress++;  /* the PTE was aged one way or the other */
 	if (ptescan_test_and_clear_young(r)) {
 		touch_page(v, pg);
 		return 0;
@@ -244,11 +246,8 @@ static int swap_out(struct vh *v, struct scan_control *sc, int priority)
 	return 0;
 }
 
-static void vh_shrink(void *p, struct scan_control *sc)
+static bool do_try_to_free_page(struct vh *v, struct scan_control *sc)
 {
-	struct vh *v = p;
-	if (sc->priority != DEF_PRIORITY)
-		return;
 	int64_t count = (int64_t)(sc->nr_to_reclaim < (uint64_t)v->t[T_CLUSTER] ? sc->nr_to_reclaim
 							  : (uint64_t)v->t[T_CLUSTER]);
 	if (count < 1)
@@ -256,10 +255,29 @@ static void vh_shrink(void *p, struct scan_control *sc)
 	for (int prio = 6; prio >= 0; prio--) {
 		while (shrink_mmap(v, sc, prio))
 			if (--count == 0)
-				return;
+				return true;
 		while (swap_out(v, sc, prio))
 			if (--count == 0)
-				return;
+				return true;
+	}
+	return false;
+}
+
+static void vh_shrink(void *p, struct scan_control *sc)
+{
+	struct vh *v = p;
+	if (sc->priority != DEF_PRIORITY)
+		return;
+	/* Ages have to run down before anything can go: call again while a
+	 * pass changed something (at most 100
+	 * rounds: beyond that the allocator goes back to the core, which waits
+	 * for writeback or declares OOM). */
+	for (int round = 0; round < 100; round++) {
+		uint64_t before = v->progress, wb = sc->nr_writeback;
+		if (do_try_to_free_page(v, sc) || sc->nr_reclaimed)
+			break;
+		if (v->progress == before && sc->nr_writeback == wb)
+			break;
 	}
 }
 
