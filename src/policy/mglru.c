@@ -740,6 +740,8 @@ static void *mglru_init(struct mm *mm, const double *tun)
 	g->nr_tiers = (unsigned)tun[T_MAX_NR_TIERS];
 	g->refs_width = g->nr_tiers - 2;
 	g->min_lru_batch = (unsigned)tun[T_MIN_LRU_BATCH];
+	/* MAX_LRU_BATCH = MIN_LRU_BATCH * 64, capped (pagelab) at the
+	 * isolation array of evict_folios() for outsized min_lru_batch. */
 	g->max_lru_batch = 64 * g->min_lru_batch;
 	if (g->max_lru_batch > 4096)
 		g->max_lru_batch = 4096;
