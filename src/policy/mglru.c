@@ -47,7 +47,7 @@
 
 enum {
 	T_SWAPPINESS, T_MIN_NR_GENS, T_MAX_NR_GENS, T_MAX_NR_TIERS, T_MIN_LRU_BATCH,
-	T_MIN_TTL_MS, T_WALK_MMU, T_LOOK_AROUND, T_BLOOM, T_PTRS_PER_PTE, T_PTES_PER_LINE,
+	T_MIN_TTL_MS, T_WALK_MMU, T_LOOK_AROUND, T_BLOOM, T_BLOOM_SHIFT, T_PTRS_PER_PTE, T_PTES_PER_LINE,
 };
 
 static const struct tunable mglru_tunables[] = {
@@ -69,6 +69,8 @@ static const struct tunable mglru_tunables[] = {
 		"on a young PTE found by rmap, promote young neighbours too" },
 	[T_BLOOM] = { "bloom", "Bloom filters of mm_state (pagelab switch)", 1, 0, 1,
 		"walk only PTE tables found dense in young PTEs last time" },
+	[T_BLOOM_SHIFT] = { "bloom_shift", "BLOOM_FILTER_SHIFT (vmscan.c)", 15, 6, 24,
+		"Bloom filters of 2^N bits, two hash keys of N bits each" },
 	[T_PTRS_PER_PTE] = { "ptrs_per_pte", "PTRS_PER_PTE (x86-64)", 512, 8, 4096,
 		"PTEs in one page-table page (PMD granularity of walks)" },
 	[T_PTES_PER_LINE] = { "ptes_per_line", "cache_line_size()/sizeof(pte_t), clamped 2..8", 8, 2, 8,
@@ -749,6 +751,7 @@ static void *mglru_init(struct mm *mm, const double *tun)
 	g->walk_mmu = tun[T_WALK_MMU] != 0;
 	g->look_around = tun[T_LOOK_AROUND] != 0;
 	g->bloom = tun[T_BLOOM] != 0;
+	g->bloom_shift = (unsigned)tun[T_BLOOM_SHIFT];
 	g->ptrs_per_pte = (unsigned)tun[T_PTRS_PER_PTE];
 	g->ptes_per_line = (unsigned)tun[T_PTES_PER_LINE];
 	/* BUILD_BUG_ON(MIN_NR_GENS + 1 >= MAX_NR_GENS) */
