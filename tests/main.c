@@ -11,7 +11,8 @@ int test_failures;
 	X(test_mglru_look_around) \
 	X(test_mglru_random_invariants) \
 	X(test_mglru_walk_cost) \
-	X(test_mglru_swappiness)
+	X(test_mglru_swappiness) \
+	X(test_mglru_lazy_promotion)
 
 #define DECLARE(t) void t(void);
 TESTS(DECLARE)

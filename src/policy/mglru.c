@@ -498,6 +498,7 @@ static void reclaim_isolated(struct mglru *g, struct scan_control *sc, pfn_t pfn
 	case EVICT_FREED:
 		return;
 	case EVICT_WRITEBACK:
+		g->wb_pass++;
 		putback(g, pfn, true);
 		return;
 	case EVICT_MLOCKED:
@@ -576,7 +577,7 @@ static int64_t get_nr_to_scan(struct mglru *g, const struct scan_control *sc, bo
  * stand-in for the kernel's writeback throttling of reclaimers. */
 static bool should_abort_scan(const struct mglru *g, const struct scan_control *sc)
 {
-	if (sc->nr_reclaimed + sc->nr_writeback >= sc->nr_to_reclaim)
+	if (sc->nr_reclaimed + g->wb_pass >= sc->nr_to_reclaim)
 		return true;
 	if (sc->who != RECLAIM_KSWAPD)
 		return false;
@@ -602,6 +603,7 @@ static void mglru_shrink(void *priv, struct scan_control *sc)
 	if (sc->who == RECLAIM_DIRECT && g->mm->nr_pending_free >= sc->nr_to_reclaim)
 		return;
 	g->have_walk = sc->who == RECLAIM_KSWAPD;
+	g->wb_pass = 0;
 	if (g->min_ttl_ns && sc->who == RECLAIM_KSWAPD && sc->priority < DEF_PRIORITY && !old_enough(g))
 		return;
 	/* set_initial_priority(): aim one pass at roughly nr_to_reclaim. */

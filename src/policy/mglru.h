@@ -46,6 +46,7 @@ struct mglru {
 	uint32_t nr_as_walked;     /* address spaces that existed at the last full walk */
 	uint64_t *filter[2];       /* Bloom filters, NR_BLOOM_FILTERS == 2 */
 	bool have_walk;            /* reclaimer owns an mm_walk (kswapd) */
+	uint64_t wb_pass;          /* pages this reclaim pass left under writeback */
 
 	/* statistics (pagelab's, printed nowhere yet; tests read them) */
 	uint64_t nr_agings, nr_walks, ptes_walked, ptes_young, walk_promoted;
