@@ -363,3 +363,35 @@ void test_mglru_swappiness(void)
 	CHECK(r.g->nr_agings > 0);
 	rig_free(&r);
 }
+
+/* kswapd owns an mm_walk: look-around only records the new generation
+ * (folio_update_gen), and the page is filed by sort_folio() when the
+ * eviction scan reaches it. */
+void test_mglru_lazy_promotion(void);
+void test_mglru_lazy_promotion(void)
+{
+	struct rig r;
+	rig_init(&r, 32, 40, small_batch);
+	struct mglru *g = r.g;
+	r.mm.zones[0].wmark_high = 1000;          /* keep kswapd from stopping early */
+	for (uint64_t i = 0; i < 16; i++)
+		touch(&r, i);
+	CHECK(mglru_age(g, false));
+	CHECK(mglru_age(g, false));
+	touch(&r, 3);
+	touch(&r, 4);
+	struct scan_control sc = { .nr_to_reclaim = 4, .priority = 0, .who = RECLAIM_KSWAPD,
+				   .may_swap = true, .may_writepage = true };
+	r.mm.pol.ops->shrink(r.mm.pol.priv, &sc);
+	/* Passes: min_seq 2 -> 3; pages 0..3 isolated, 0..2 freed, 3 young
+	 * (look-around records page 4 in generation 5); then page 4 is
+	 * sorted to generation 5 and pages 5..8 are freed. */
+	CHECK_EQ(sc.nr_reclaimed, 7);
+	CHECK_EQ(g->nr_sorted, 1);
+	CHECK_EQ(seq_of(&r, 4), 5);
+	CHECK_EQ(seq_of(&r, 3), 5);
+	for (uint64_t i = 5; i < 9; i++)
+		CHECK(pte_is_swap(pte(&r, i)));
+	CHECK(pte_present(pte(&r, 9)));
+	rig_free(&r);
+}

@@ -47,7 +47,7 @@
 
 enum {
 	T_SWAPPINESS, T_MIN_NR_GENS, T_MAX_NR_GENS, T_MAX_NR_TIERS, T_MIN_LRU_BATCH,
-	T_MIN_TTL_MS, T_WALK_MMU, T_LOOK_AROUND, T_BLOOM, T_PTRS_PER_PTE, T_PTES_PER_LINE,
+	T_MIN_TTL_MS, T_WALK_MMU, T_LOOK_AROUND, T_BLOOM, T_BLOOM_SHIFT, T_PTRS_PER_PTE, T_PTES_PER_LINE,
 };
 
 static const struct tunable mglru_tunables[] = {
@@ -69,6 +69,8 @@ static const struct tunable mglru_tunables[] = {
 		"on a young PTE found by rmap, promote young neighbours too" },
 	[T_BLOOM] = { "bloom", "Bloom filters of mm_state (pagelab switch)", 1, 0, 1,
 		"walk only PTE tables found dense in young PTEs last time" },
+	[T_BLOOM_SHIFT] = { "bloom_shift", "BLOOM_FILTER_SHIFT (vmscan.c)", 15, 6, 24,
+		"Bloom filters of 2^N bits, two hash keys of N bits each" },
 	[T_PTRS_PER_PTE] = { "ptrs_per_pte", "PTRS_PER_PTE (x86-64)", 512, 8, 4096,
 		"PTEs in one page-table page (PMD granularity of walks)" },
 	[T_PTES_PER_LINE] = { "ptes_per_line", "cache_line_size()/sizeof(pte_t), clamped 2..8", 8, 2, 8,
@@ -496,6 +498,7 @@ static void reclaim_isolated(struct mglru *g, struct scan_control *sc, pfn_t pfn
 	case EVICT_FREED:
 		return;
 	case EVICT_WRITEBACK:
+		g->wb_pass++;
 		putback(g, pfn, true);
 		return;
 	case EVICT_MLOCKED:
@@ -574,7 +577,7 @@ static int64_t get_nr_to_scan(struct mglru *g, const struct scan_control *sc, bo
  * stand-in for the kernel's writeback throttling of reclaimers. */
 static bool should_abort_scan(const struct mglru *g, const struct scan_control *sc)
 {
-	if (sc->nr_reclaimed + sc->nr_writeback >= sc->nr_to_reclaim)
+	if (sc->nr_reclaimed + g->wb_pass >= sc->nr_to_reclaim)
 		return true;
 	if (sc->who != RECLAIM_KSWAPD)
 		return false;
@@ -600,6 +603,7 @@ static void mglru_shrink(void *priv, struct scan_control *sc)
 	if (sc->who == RECLAIM_DIRECT && g->mm->nr_pending_free >= sc->nr_to_reclaim)
 		return;
 	g->have_walk = sc->who == RECLAIM_KSWAPD;
+	g->wb_pass = 0;
 	if (g->min_ttl_ns && sc->who == RECLAIM_KSWAPD && sc->priority < DEF_PRIORITY && !old_enough(g))
 		return;
 	/* set_initial_priority(): aim one pass at roughly nr_to_reclaim. */
@@ -740,6 +744,8 @@ static void *mglru_init(struct mm *mm, const double *tun)
 	g->nr_tiers = (unsigned)tun[T_MAX_NR_TIERS];
 	g->refs_width = g->nr_tiers - 2;
 	g->min_lru_batch = (unsigned)tun[T_MIN_LRU_BATCH];
+	/* MAX_LRU_BATCH = MIN_LRU_BATCH * 64, capped (pagelab) at the
+	 * isolation array of evict_folios() for outsized min_lru_batch. */
 	g->max_lru_batch = 64 * g->min_lru_batch;
 	if (g->max_lru_batch > 4096)
 		g->max_lru_batch = 4096;
@@ -747,6 +753,7 @@ static void *mglru_init(struct mm *mm, const double *tun)
 	g->walk_mmu = tun[T_WALK_MMU] != 0;
 	g->look_around = tun[T_LOOK_AROUND] != 0;
 	g->bloom = tun[T_BLOOM] != 0;
+	g->bloom_shift = (unsigned)tun[T_BLOOM_SHIFT];
 	g->ptrs_per_pte = (unsigned)tun[T_PTRS_PER_PTE];
 	g->ptes_per_line = (unsigned)tun[T_PTES_PER_LINE];
 	/* BUILD_BUG_ON(MIN_NR_GENS + 1 >= MAX_NR_GENS) */

@@ -13,7 +13,6 @@
 #define MG_TIERS_CAP  4   /* MAX_NR_TIERS: refs live in LRU_REFS_WIDTH = tiers - 2 bits */
 #define MG_ANON 0         /* LRU_GEN_ANON */
 #define MG_FILE 1         /* LRU_GEN_FILE */
-#define MG_BLOOM_SHIFT 15 /* BLOOM_FILTER_SHIFT */
 
 /* Per-page state: page->pol32[0] = generation + 1 (0: not on an mglru
  * list, e.g. isolated), pol32[1] = the refs counter (LRU_REFS_MASK),
@@ -30,6 +29,7 @@ struct mglru {
 	unsigned min_lru_batch, max_lru_batch;
 	uint64_t min_ttl_ns;
 	bool walk_mmu, look_around, bloom;
+	unsigned bloom_shift;           /* BLOOM_FILTER_SHIFT */
 	unsigned ptrs_per_pte, ptes_per_line;
 
 	/* struct lru_gen_folio */
@@ -46,6 +46,7 @@ struct mglru {
 	uint32_t nr_as_walked;     /* address spaces that existed at the last full walk */
 	uint64_t *filter[2];       /* Bloom filters, NR_BLOOM_FILTERS == 2 */
 	bool have_walk;            /* reclaimer owns an mm_walk (kswapd) */
+	uint64_t wb_pass;          /* pages this reclaim pass left under writeback */
 
 	/* statistics (pagelab's, printed nowhere yet; tests read them) */
 	uint64_t nr_agings, nr_walks, ptes_walked, ptes_young, walk_promoted;

@@ -24,19 +24,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLOOM_BITS (1u << MG_BLOOM_SHIFT)
-#define BLOOM_WORDS (BLOOM_BITS / 64)
+static inline uint64_t bloom_bits(const struct mglru *g) { return 1ULL << g->bloom_shift; }
+static inline uint64_t bloom_words(const struct mglru *g) { return (bloom_bits(g) + 63) / 64; }
 
 /* ---- Bloom filters (two: this walk's and the next one's) -------------- */
 
-static void bloom_keys(const struct aspace *as, uint64_t pmd, unsigned key[2])
+/* get_item_key(): two keys of BLOOM_FILTER_SHIFT bits from one hash of
+ * the page-table page (here: address space and PMD index). */
+static void bloom_keys(const struct mglru *g, const struct aspace *as, uint64_t pmd, uint64_t key[2])
 {
 	uint64_t x = ((uint64_t)as->id << 40) ^ pmd;
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdULL;
 	x ^= x >> 33;
-	key[0] = (unsigned)(x & (BLOOM_BITS - 1));
-	key[1] = (unsigned)((x >> MG_BLOOM_SHIFT) & (BLOOM_BITS - 1));
+	key[0] = x & (bloom_bits(g) - 1);
+	key[1] = (x >> g->bloom_shift) & (bloom_bits(g) - 1);
 }
 
 static bool test_bloom(const struct mglru *g, uint64_t seq, const struct aspace *as, uint64_t pmd)
@@ -44,8 +46,8 @@ static bool test_bloom(const struct mglru *g, uint64_t seq, const struct aspace 
 	const uint64_t *f = g->filter[seq % 2];
 	if (!g->bloom || !f)
 		return true;
-	unsigned k[2];
-	bloom_keys(as, pmd, k);
+	uint64_t k[2];
+	bloom_keys(g, as, pmd, k);
 	return (f[k[0] / 64] >> (k[0] % 64) & 1) && (f[k[1] / 64] >> (k[1] % 64) & 1);
 }
 
@@ -54,8 +56,8 @@ static void update_bloom(struct mglru *g, uint64_t seq, const struct aspace *as,
 	uint64_t *f = g->filter[seq % 2];
 	if (!f)
 		return;
-	unsigned k[2];
-	bloom_keys(as, pmd, k);
+	uint64_t k[2];
+	bloom_keys(g, as, pmd, k);
 	f[k[0] / 64] |= 1ULL << (k[0] % 64);
 	f[k[1] / 64] |= 1ULL << (k[1] % 64);
 }
@@ -64,9 +66,9 @@ static void reset_bloom(struct mglru *g, uint64_t seq)
 {
 	uint64_t **f = &g->filter[seq % 2];
 	if (*f)
-		memset(*f, 0, BLOOM_WORDS * sizeof(uint64_t));
+		memset(*f, 0, bloom_words(g) * sizeof(uint64_t));
 	else
-		*f = xcalloc(BLOOM_WORDS, sizeof(uint64_t));
+		*f = xcalloc(bloom_words(g), sizeof(uint64_t));
 }
 
 void mg_walk_init(struct mglru *g)
