@@ -10,6 +10,10 @@
  *  - CPU-side costs from memory bandwidth (a page clear = 4 KiB at the
  *    era's memset bandwidth) and cycle counts of a trap and the fault path
  *    at the era's clock rate.  See docs/machines.md.
+ *  - syscall_ns: entry, exit and the VFS layers of a read()/write() beyond
+ *    the copy, from lmbench-style "null read" figures of each era
+ *    (estimates: ~4 us on a P133, ~1 us in 2001, ~0.5 us on a Core 2,
+ *    ~0.2 us today).
  */
 #include "profile.h"
 #include "../lib/util.h"
@@ -69,25 +73,25 @@ const struct disk_params *const disk_presets[] = {
 static const struct mm_costs cost_p133 = {
 	.ref_ns = 100, .fault_ns = 15 * US, .zero_page_ns = 50 * US, .copy_page_ns = 100 * US,
 	.scan_ns = 1 * US, .rmap_ns = 1 * US, .io_submit_ns = 30 * US,
-	.free_page_ns = 2 * US, .io_complete_ns = 30 * US,
+	.free_page_ns = 2 * US, .io_complete_ns = 30 * US, .syscall_ns = 4 * US,
 };
 /* 700 MHz-1.2 GHz, PC133 SDRAM: ~700 MB/s memset. */
 static const struct mm_costs cost_2001 = {
 	.ref_ns = 12, .fault_ns = 4 * US, .zero_page_ns = 6 * US, .copy_page_ns = 12 * US,
 	.scan_ns = 500, .rmap_ns = 400, .io_submit_ns = 10 * US,
-	.free_page_ns = 1 * US, .io_complete_ns = 20 * US,
+	.free_page_ns = 1 * US, .io_complete_ns = 20 * US, .syscall_ns = 1 * US,
 };
 /* Core 2 era, DDR2: ~4 GB/s memset (1 us per page clear). */
 static const struct mm_costs cost_2008 = {
 	.ref_ns = 2, .fault_ns = 1500, .zero_page_ns = 1000, .copy_page_ns = 1500,
 	.scan_ns = 200, .rmap_ns = 100, .io_submit_ns = 5 * US,
-	.free_page_ns = 250, .io_complete_ns = 10 * US,
+	.free_page_ns = 250, .io_complete_ns = 10 * US, .syscall_ns = 500,
 };
 /* Current x86-64: ~15 GB/s memset. */
 static const struct mm_costs cost_modern = {
 	.ref_ns = 1, .fault_ns = 700, .zero_page_ns = 270, .copy_page_ns = 400,
 	.scan_ns = 100, .rmap_ns = 60, .io_submit_ns = 2 * US,
-	.free_page_ns = 100, .io_complete_ns = 3 * US,
+	.free_page_ns = 100, .io_complete_ns = 3 * US, .syscall_ns = 200,
 };
 
 static const struct profile p_p133 = {
@@ -158,7 +162,7 @@ uint64_t profile_kernel_reserve(const struct profile *p)
 	return p->kernel_base + (p->ram / PAGE_SIZE) * p->page_struct;
 }
 
-enum ptype { P_COUNT, P_SIZE, P_NS, P_RATE, P_KIND };
+enum ptype { P_COUNT, P_SIZE, P_NS, P_RATE, P_KIND, P_SYSCTL };
 
 struct param {
 	const char *name;
@@ -189,6 +193,10 @@ static const struct param params[] = {
 	{ "cost.io_submit", P_NS, F(cost.io_submit_ns), 0, 1000000000ULL, "queueing one page of I/O" },
 	{ "cost.free_page", P_NS, F(cost.free_page_ns), 0, 1000000000ULL, "unmapping and freeing a page at exit" },
 	{ "cost.io_complete", P_NS, F(cost.io_complete_ns), 0, 1000000000ULL, "interrupt and completion of one request" },
+	{ "cost.syscall", P_NS, F(cost.syscall_ns), 0, 1000000000ULL, "one read()/write() call beyond its page copies" },
+#define X(name, def, lo, hi, help) { "vm." #name, P_SYSCTL, F(vm.name), lo, hi, help " (default: the policy's era, else " #def ")" },
+	VM_SYSCTLS(X)
+#undef X
 	{ "disk.kind", P_KIND, F(disk.kind), 0, 1, "rotating or ssd" },
 	{ "disk.capacity", P_SIZE, F(disk.capacity), 1ULL << 20, 1ULL << 50, "disk size" },
 	{ "disk.bandwidth", P_RATE, F(disk.bandwidth), 1024, 1ULL << 40, "sequential transfer rate, bytes/s" },
@@ -222,7 +230,7 @@ bool profile_set(struct profile *p, const char *name, const char *value, char *e
 	uint64_t v = 0;
 	bool ok;
 	switch (pp->type) {
-	case P_COUNT: ok = parse_u64(value, &v); break;
+	case P_COUNT: case P_SYSCTL: ok = parse_u64(value, &v); break;
 	case P_SIZE: case P_RATE: ok = parse_size(value, &v); break;
 	case P_NS: ok = parse_duration_ns(value, &v); break;
 	case P_KIND:
@@ -244,7 +252,10 @@ bool profile_set(struct profile *p, const char *name, const char *value, char *e
 	char *base = (char *)p;
 	if (pp->type == P_KIND)
 		*(enum disk_kind *)(base + pp->off) = (enum disk_kind)v;
-	else
+	else if (pp->type == P_SYSCTL) {
+		*(uint64_t *)(base + pp->off) = v;
+		p->vm_set |= 1ULL << ((pp->off - offsetof(struct profile, vm)) / sizeof(uint64_t));
+	} else
 		*(uint64_t *)(base + pp->off) = v;
 	return true;
 }
@@ -258,7 +269,9 @@ void profile_print(const struct profile *p, FILE *out)
 	for (size_t i = 0; i < ARRAY_SIZE(params); i++) {
 		const struct param *pp = &params[i];
 		char buf[64];
-		if (pp->type == P_KIND) {
+		if (pp->type == P_SYSCTL && !(p->vm_set & (1ULL << ((pp->off - offsetof(struct profile, vm)) / sizeof(uint64_t))))) {
+			snprintf(buf, sizeof(buf), "default");
+		} else if (pp->type == P_KIND) {
 			snprintf(buf, sizeof(buf), "%s", *(const enum disk_kind *)(base + pp->off) == DISK_SSD ? "ssd" : "rotating");
 		} else {
 			uint64_t v = *(const uint64_t *)(base + pp->off);
