@@ -5,7 +5,16 @@
 int test_failures;
 
 #define TESTS(X) \
-	X(test_belady_anomaly)
+	X(test_belady_anomaly) \
+	X(test_pagecache_readahead) \
+	X(test_pagecache_evict_clean_dirty) \
+	X(test_pagecache_shadows) \
+	X(test_pagecache_refault_calls) \
+	X(test_pagecache_mmap) \
+	X(test_pagecache_direct_io) \
+	X(test_pagecache_unevictable) \
+	X(test_pagecache_swap_readahead) \
+	X(test_pagecache_policies)
 
 #define DECLARE(t) void t(void);
 TESTS(DECLARE)
