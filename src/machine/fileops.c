@@ -104,7 +104,7 @@ bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint
 	struct op *op = &t->op;
 	*st = FAULT_DONE;
 	if (t->fop_phase == FOP_START) {
-		ctx->sys_ns += mm->cost->syscall_ns;
+		ctx->sys_ns += mm->cost->syscall_ns ? mm->cost->syscall_ns : mm->cost->fault_ns;
 		t->fop_phase = FOP_RUNNING;
 	}
 	bool done = true;

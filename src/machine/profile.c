@@ -10,10 +10,6 @@
  *  - CPU-side costs from memory bandwidth (a page clear = 4 KiB at the
  *    era's memset bandwidth) and cycle counts of a trap and the fault path
  *    at the era's clock rate.  See docs/machines.md.
- *  - syscall_ns: entry, exit and the VFS layers of a read()/write() beyond
- *    the copy, from lmbench-style "null read" figures of each era
- *    (estimates: ~4 us on a P133, ~1 us in 2001, ~0.5 us on a Core 2,
- *    ~0.2 us today).
  */
 #include "profile.h"
 #include "../lib/util.h"
@@ -73,25 +69,25 @@ const struct disk_params *const disk_presets[] = {
 static const struct mm_costs cost_p133 = {
 	.ref_ns = 100, .fault_ns = 15 * US, .zero_page_ns = 50 * US, .copy_page_ns = 100 * US,
 	.scan_ns = 1 * US, .rmap_ns = 1 * US, .io_submit_ns = 30 * US,
-	.free_page_ns = 2 * US, .io_complete_ns = 30 * US, .syscall_ns = 4 * US,
+	.free_page_ns = 2 * US, .io_complete_ns = 30 * US,
 };
 /* 700 MHz-1.2 GHz, PC133 SDRAM: ~700 MB/s memset. */
 static const struct mm_costs cost_2001 = {
 	.ref_ns = 12, .fault_ns = 4 * US, .zero_page_ns = 6 * US, .copy_page_ns = 12 * US,
 	.scan_ns = 500, .rmap_ns = 400, .io_submit_ns = 10 * US,
-	.free_page_ns = 1 * US, .io_complete_ns = 20 * US, .syscall_ns = 1 * US,
+	.free_page_ns = 1 * US, .io_complete_ns = 20 * US,
 };
 /* Core 2 era, DDR2: ~4 GB/s memset (1 us per page clear). */
 static const struct mm_costs cost_2008 = {
 	.ref_ns = 2, .fault_ns = 1500, .zero_page_ns = 1000, .copy_page_ns = 1500,
 	.scan_ns = 200, .rmap_ns = 100, .io_submit_ns = 5 * US,
-	.free_page_ns = 250, .io_complete_ns = 10 * US, .syscall_ns = 500,
+	.free_page_ns = 250, .io_complete_ns = 10 * US,
 };
 /* Current x86-64: ~15 GB/s memset. */
 static const struct mm_costs cost_modern = {
 	.ref_ns = 1, .fault_ns = 700, .zero_page_ns = 270, .copy_page_ns = 400,
 	.scan_ns = 100, .rmap_ns = 60, .io_submit_ns = 2 * US,
-	.free_page_ns = 100, .io_complete_ns = 3 * US, .syscall_ns = 200,
+	.free_page_ns = 100, .io_complete_ns = 3 * US,
 };
 
 static const struct profile p_p133 = {
@@ -193,7 +189,10 @@ static const struct param params[] = {
 	{ "cost.io_submit", P_NS, F(cost.io_submit_ns), 0, 1000000000ULL, "queueing one page of I/O" },
 	{ "cost.free_page", P_NS, F(cost.free_page_ns), 0, 1000000000ULL, "unmapping and freeing a page at exit" },
 	{ "cost.io_complete", P_NS, F(cost.io_complete_ns), 0, 1000000000ULL, "interrupt and completion of one request" },
-	{ "cost.syscall", P_NS, F(cost.syscall_ns), 0, 1000000000ULL, "one read()/write() call beyond its page copies" },
+	/* A read()/write() call is a kernel entry and exit plus the VFS path
+	 * down to the page cache: the same order of work as the trap and
+	 * handling of a minor fault, so it defaults to cost.fault. */
+	{ "cost.syscall", P_NS, F(cost.syscall_ns), 0, 1000000000ULL, "one read()/write() call beyond its page copies (0 = cost.fault)" },
 #define X(name, def, lo, hi, help) { "vm." #name, P_SYSCTL, F(vm.name), lo, hi, help " (default: the policy's era, else " #def ")" },
 	VM_SYSCTLS(X)
 #undef X

@@ -36,7 +36,7 @@ struct mm_costs {
 	uint64_t io_submit_ns;    /* building and queueing one I/O request */
 	uint64_t free_page_ns;    /* unmapping and freeing one page at exit */
 	uint64_t io_complete_ns;  /* interrupt + completion handling per request */
-	uint64_t syscall_ns;      /* entering and leaving one read()/write()... call */
+	uint64_t syscall_ns;      /* one read()/write()... call beyond its page work (0 = fault_ns) */
 };
 /* Tunables of the file-backed VM, named after the sysctls; 2.6.26 defaults.
  * A policy may change them in its init() (e.g. 2.4's readahead window) and
