@@ -1,13 +1,199 @@
 /* fileops.c - file operations of tasks: the bridge from the op stream to
- * the page cache.  The page cache arrives with the policies issue; until
- * then a workload that uses files is refused here. */
+ * the page cache (src/mm/filemap.h).  Each task has a table of open files
+ * (fd -> inode + readahead state); each syscall costs cost.syscall_ns on
+ * top of the per-page work (copies, faults, I/O) filemap charges.
+ *
+ * O_DIRECT reads and writes bypass the page cache: the pages go straight
+ * between the disk and the task, which waits for all of them; a direct
+ * write first drops the cached copies it replaces. */
 #include "machine.h"
+#include "../mm/filemap.h"
 #include "../lib/util.h"
+
+#include <stdlib.h>
+
+struct file_slot {
+	struct inode *ino;      /* NULL: fd not open */
+	struct file_ra ra;
+};
+
+/* t->fop_phase */
+enum { FOP_START, FOP_RUNNING, FOP_WAITING };
+
+static struct file_slot *fd_slot(struct task *t, int fd, bool grow)
+{
+	if (fd < 0 || fd > 65535)
+		return NULL;
+	if (fd >= t->nr_files) {
+		if (!grow)
+			return NULL;
+		int n = fd + 1;
+		t->files = xrealloc(t->files, (size_t)n * sizeof(*t->files));
+		for (int i = t->nr_files; i < n; i++)
+			t->files[i] = (struct file_slot){ 0 };
+		t->nr_files = n;
+	}
+	return &t->files[fd];
+}
+
+static struct inode *fd_inode(struct task *t, int fd)
+{
+	struct file_slot *s = fd_slot(t, fd, false);
+	if (!s || !s->ino)
+		die_usage("workload %s uses fd %d, which is not open", t->comm, fd);
+	return s->ino;
+}
+
+static void fd_close(struct machine *m, struct mm_ctx *ctx, struct file_slot *s)
+{
+	if (!s->ino)
+		return;
+	filemap_put(&m->mm, ctx, s->ino);
+	s->ino = NULL;
+}
+
+void fileops_task_exit(struct machine *m, struct task *t, struct mm_ctx *ctx)
+{
+	for (int i = 0; i < t->nr_files; i++)
+		fd_close(m, ctx, &t->files[i]);
+	free(t->files);
+	t->files = NULL;
+	t->nr_files = 0;
+}
+
+static void fd_install(struct machine *m, struct task *t, struct mm_ctx *ctx, int fd, struct inode *ino)
+{
+	struct file_slot *s = fd_slot(t, fd, true);
+	if (!s)
+		die_usage("workload %s: bad fd %d", t->comm, fd);
+	fd_close(m, ctx, s);
+	s->ino = ino;
+	s->ra = (struct file_ra){ 0 };
+	filemap_get(ino);
+}
+
+/* Queue the direct I/O of the op's pages; the task waits for them all. */
+static void direct_io(struct machine *m, struct task *t, struct mm_ctx *ctx, struct inode *ino)
+{
+	struct mm *mm = &m->mm;
+	struct op *op = &t->op;
+	enum io_dir dir = op->kind == OP_WRITE ? IO_WRITE : IO_READ;
+	uint64_t n = op->npages;
+	if (dir == IO_WRITE) {
+		filemap_extend(mm, ino, op->first + n);
+		filemap_invalidate_range(mm, ctx, ino, op->first, n);
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t block = filemap_block(ino, op->first + i);
+		if (op->first + i >= ino->size || block == UINT64_MAX || (ino->flags & INODE_RAMFS))
+			break;
+		mm->ev[dir == IO_READ ? PGPGIN : PGPGOUT] += PAGE_SIZE / 1024;
+		ctx->sys_ns += mm->cost->io_submit_ns + mm->cost->copy_page_ns / 4; /* get_user_pages */
+		if (m->prof.untimed)
+			continue;
+		t->dio_pending++;
+		disk_submit(&m->disk, dir, block, DIO_COOKIE | (uint64_t)t->id,
+			    ctx->t0 + ctx->user_ns + ctx->sys_ns);
+	}
+}
 
 bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t budget,
 		     enum fault_status *st)
 {
-	(void)m; (void)ctx; (void)budget;
+	struct mm *mm = &m->mm;
+	struct op *op = &t->op;
 	*st = FAULT_DONE;
-	die_usage("workload %s uses files, which this build does not simulate yet", t->comm);
+	if (t->fop_phase == FOP_START) {
+		ctx->sys_ns += mm->cost->syscall_ns ? mm->cost->syscall_ns : mm->cost->fault_ns;
+		t->fop_phase = FOP_RUNNING;
+	}
+	bool done = true;
+	switch (op->kind) {
+	case OP_CREATE:
+	case OP_OPEN: {
+		if (!op->name || !op->name[0])
+			die_usage("workload %s opens a file without a name", t->comm);
+		struct inode *ino = op->kind == OP_CREATE ? filemap_create(mm, ctx, op->name)
+							  : filemap_lookup(mm, op->name);
+		if (!ino)
+			die_usage("workload %s opens %s, which does not exist", t->comm, op->name);
+		fd_install(m, t, ctx, op->fd, ino);
+		break;
+	}
+	case OP_CLOSE: {
+		struct file_slot *s = fd_slot(t, op->fd, false);
+		if (s)
+			fd_close(m, ctx, s);
+		break;
+	}
+	case OP_UNLINK: {
+		struct inode *ino = op->name ? filemap_lookup(mm, op->name) : NULL;
+		if (ino)
+			filemap_unlink(mm, ctx, ino);
+		break;
+	}
+	case OP_TRUNCATE:
+		filemap_truncate(mm, ctx, fd_inode(t, op->fd), op->npages);
+		break;
+	case OP_READ:
+	case OP_WRITE: {
+		struct file_slot *s = fd_slot(t, op->fd, false);
+		struct inode *ino = fd_inode(t, op->fd);
+		if (op->direct) {
+			if (t->fop_phase == FOP_RUNNING) {
+				direct_io(m, t, ctx, ino);
+				t->fop_phase = FOP_WAITING;
+			}
+			if (t->dio_pending) {
+				ctx->wait_pfn = PFN_NONE;
+				*st = FAULT_WAIT_PAGE;
+				done = false;
+			}
+			break;
+		}
+		if (t->fop_phase == FOP_WAITING)
+			break; /* throttled in balance_dirty_pages(), now done */
+		uint64_t n = op->kind == OP_READ
+			? filemap_read(mm, ctx, ino, &s->ra, op->first + t->op_done, op->npages - t->op_done, budget, st)
+			: filemap_write(mm, ctx, ino, op->first + t->op_done, op->npages - t->op_done, budget, st);
+		t->op_done += n;
+		if (t->op_done < op->npages) {
+			done = false;
+			break;
+		}
+		if (op->kind == OP_WRITE && mm_balance_dirty_pages(mm, ctx)) {
+			t->fop_phase = FOP_WAITING;
+			*st = FAULT_WAIT_RECLAIM;
+			done = false;
+		}
+		break;
+	}
+	case OP_FSYNC:
+		if (!filemap_fsync(mm, ctx, fd_inode(t, op->fd))) {
+			*st = FAULT_WAIT_RECLAIM; /* woken as writes complete */
+			done = false;
+		}
+		break;
+	case OP_MMAP_FILE: {
+		uint32_t v = mm_mmap_file(mm, t->as, fd_inode(t, op->fd), op->first, op->npages, op->shared);
+		if (v != op->region)
+			panic("workload %s: region %u mapped as vma %u", t->comm, op->region, v);
+		ctx->sys_ns += mm->cost->fault_ns;
+		break;
+	}
+	default:
+		panic("machine_file_op: op %d is not a file op", (int)op->kind);
+	}
+	if (done)
+		t->fop_phase = FOP_START;
+	return done;
+}
+
+void fileops_dio_done(struct machine *m, uint64_t cookie, uint64_t now)
+{
+	struct task *t = &m->tasks[cookie & ~DIO_COOKIE];
+	if (!t->dio_pending)
+		panic("task %d: direct I/O completion without a request", t->id);
+	if (--t->dio_pending == 0 && t->state == T_BLOCKED && t->wait == W_PAGE)
+		machine_wake(m, t, now);
 }

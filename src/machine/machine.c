@@ -8,6 +8,7 @@
  * takes the next runnable task or goes idle.  kswapd is a task too, and
  * competes for CPU like the real one. */
 #include "machine.h"
+#include "../mm/filemap.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -100,6 +101,8 @@ static void wake_task(struct machine *m, struct task *t, uint64_t when)
 	}
 }
 
+void machine_wake(struct machine *m, struct task *t, uint64_t when) { wake_task(m, t, when); }
+
 static void block_task(struct machine *m, struct task *t, enum wait_kind w, uint64_t timeout_at)
 {
 	t->state = T_BLOCKED;
@@ -136,6 +139,12 @@ static void io_submit_swap(void *arg, enum io_dir dir, uint32_t block, pfn_t pfn
 	disk_submit(&m->disk, dir, block, pfn, t);
 }
 
+static void io_submit_block(void *arg, enum io_dir dir, uint64_t block, pfn_t pfn, uint64_t t)
+{
+	struct machine *m = arg;
+	disk_submit(&m->disk, dir, block, pfn, t);
+}
+
 static void wake_memory_waiters(struct machine *m, uint64_t now)
 {
 	for (int i = 0; i < m->nr_tasks; i++)
@@ -148,6 +157,10 @@ static void io_complete(void *arg, enum io_dir dir, struct disk_bio *bios, uint6
 	struct machine *m = arg;
 	m->nr_intr++;
 	for (struct disk_bio *b = bios; b; b = b->next) {
+		if (b->cookie & DIO_COOKIE) {
+			fileops_dio_done(m, b->cookie, now);
+			continue;
+		}
 		pfn_t pfn = (pfn_t)b->cookie;
 		mm_io_done(&m->mm, dir, pfn);
 		if (dir == IO_READ)
@@ -221,6 +234,7 @@ static void exit_task(struct machine *m, struct task *t, struct mm_ctx *ctx, uin
 {
 	if (t->as && !t->as->dead)
 		mm_aspace_exit(&m->mm, ctx, t->as);
+	fileops_task_exit(m, t, ctx);
 	t->state = T_EXITED;
 	t->end = at + ctx->user_ns + ctx->sys_ns;
 	struct wl_inst *wl = &m->wls[t->wl];
@@ -422,8 +436,26 @@ static enum step_result run_tick(struct machine *m, struct task *t, struct mm_ct
 	return STEP_BLOCKED;
 }
 
+/* The writeback thread: one flusher run, then sleep a period, or only a
+ * congestion_wait() if it left work because the disk queue was full. */
+static enum step_result run_flusher(struct machine *m, struct task *t, struct mm_ctx *ctx)
+{
+	bool more = mm_flusher_run(&m->mm, ctx);
+	uint64_t now = ctx->t0 + ctx->user_ns + ctx->sys_ns;
+	if (more)
+		block_task(m, t, W_MEMORY, now + m->prof.congestion_wait_ns);
+	else
+		block_task(m, t, W_SLEEP, now + m->mm.vm.dirty_writeback_centisecs * 10000000ULL);
+	return STEP_BLOCKED;
+}
+
 static void maybe_wake_kswapd(struct machine *m, uint64_t now)
 {
+	if (m->flusher >= 0 && m->mm.flusher_wanted) {
+		struct task *f = &m->tasks[m->flusher];
+		if (f->state == T_BLOCKED && f->wait == W_SLEEP)
+			wake_task(m, f, now);
+	}
 	if (m->kswapd < 0 || !m->mm.kswapd_wanted)
 		return;
 	struct task *k = &m->tasks[m->kswapd];
@@ -476,6 +508,7 @@ static void cpu_event(struct machine *m, uint32_t c)
 		budget = UINT64_MAX / 2;
 	enum step_result r = t->kkind == KT_KSWAPD ? run_kswapd(m, t, &ctx, budget)
 			     : t->kkind == KT_TICK ? run_tick(m, t, &ctx)
+			     : t->kkind == KT_FLUSH ? run_flusher(m, t, &ctx)
 			     : run_user(m, t, &ctx, budget);
 	ctx.sys_ns += m->self_exit_ns;
 	m->cur_task = -1;
@@ -523,11 +556,15 @@ static void vmstat_sample(struct machine *m)
 	uint64_t kb = PAGE_SIZE / 1024;
 	s.swpd = (uint64_t)m->mm.swap.used * kb;
 	s.free = m->mm.nr_free * kb;
-	s.buff = 0;
+	/* buff: the block device's page cache (2.6's "Buffers"); cache: the
+	 * other file pages plus the swap cache. */
+	struct inode *bdev = filemap_lookup_blkdev(&m->mm);
+	uint64_t buffers = bdev ? bdev->nrpages : 0;
+	s.buff = buffers * kb;
 	uint64_t swapcached = 0;
 	for (uint32_t i = 0; i < m->mm.swap.nr_slots; i++)
 		swapcached += m->mm.swap.cache[i] != PFN_NONE;
-	s.cache = swapcached * kb;
+	s.cache = (m->mm.nr_file - buffers + swapcached) * kb;
 	uint64_t *ev = m->mm.ev;
 	s.si = per_sec((ev[PSWPIN] - m->prev_ev[PSWPIN]) * kb, dt);
 	s.so = per_sec((ev[PSWPOUT] - m->prev_ev[PSWPOUT]) * kb, dt);
@@ -604,6 +641,7 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		.min_free_kbytes = p->min_free_kbytes,
 		.no_watermarks = p->untimed,
 		.untimed = p->untimed,
+		.disk_blocks = p->disk.capacity / PAGE_SIZE,
 	};
 	mm_init(&m->mm, &cfg, &m->prof.cost);
 	if (!p->untimed && m->mm.zones[0].wmark_high * 2 >= m->ram_pages) {
@@ -612,13 +650,15 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		mm_destroy(&m->mm);
 		return false;
 	}
-	m->mm.io = (struct mm_io){ .arg = m, .submit_swap = io_submit_swap };
+	m->mm.io = (struct mm_io){ .arg = m, .submit_swap = io_submit_swap,
+				   .submit_block = io_submit_block };
 	evq_init(&m->q);
 	disk_init(&m->disk, &p->disk, &m->q, 0, io_complete, m);
 	m->cpus = xcalloc(p->cpus, sizeof(*m->cpus));
 	for (uint64_t c = 0; c < p->cpus; c++)
 		m->cpus[c] = (struct cpu){ .task = -1, .last_task = -1, .idle = true };
 	m->kswapd = -1;
+	m->flusher = -1;
 	m->cur_task = -1;
 	return true;
 }
@@ -626,6 +666,12 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 void machine_set_policy(struct machine *m, const struct policy_ops *ops, const double *tun)
 {
 	mm_set_policy(&m->mm, ops, tun);
+	/* --set vm.NAME=VALUE wins over the policy's era defaults. */
+	uint64_t *vm = (uint64_t *)&m->mm.vm;
+	const uint64_t *pv = (const uint64_t *)&m->prof.vm;
+	for (size_t i = 0; i < sizeof(m->mm.vm) / sizeof(uint64_t); i++)
+		if (m->prof.vm_set & (1ULL << i))
+			vm[i] = pv[i];
 }
 
 void machine_add_workload(struct machine *m, const struct workload_ops *ops, void *w, const char *cmd)
@@ -660,6 +706,12 @@ void machine_run(struct machine *m)
 		struct task *k = new_task(m, "kswapd0", -1, 0, true);
 		k->kkind = KT_KSWAPD;
 		m->kswapd = k->id;
+		struct task *f = new_task(m, "pdflush", -1, 0, true);
+		f->kkind = KT_FLUSH;
+		f->wait = W_SLEEP;
+		m->flusher = f->id;
+		evq_push(&m->q, m->mm.vm.dirty_writeback_centisecs * 10000000ULL, EV_WAKE,
+			 (uint32_t)f->id, f->wait_gen);
 		const struct policy_ops *ops = m->mm.pol.ops;
 		if (ops->tick && ops->tick_ns) {
 			struct task *a = new_task(m, ops->tick_name ? ops->tick_name : "aging", -1, 0, true);
@@ -726,6 +778,8 @@ void machine_free(struct machine *m)
 		free(m->log[i].text);
 	free(m->log);
 	free(m->samples);
+	for (int i = 0; i < m->nr_tasks; i++)
+		free(m->tasks[i].files);
 	free(m->tasks);
 	free(m->cpus);
 	free(m->runq);

@@ -18,7 +18,7 @@
 
 enum task_state { T_RUNNABLE, T_RUNNING, T_BLOCKED, T_EXITED };
 enum wait_kind { W_NONE, W_PAGE, W_MEMORY, W_SLEEP, W_IDLE, W_CHILD };
-enum kthread_kind { KT_NONE, KT_KSWAPD, KT_TICK };
+enum kthread_kind { KT_NONE, KT_KSWAPD, KT_TICK, KT_FLUSH };
 
 struct task {
 	int id;                 /* pid */
@@ -43,6 +43,8 @@ struct task {
 	uint64_t slice_used;
 	uint64_t utime, stime, start, end;
 	uint64_t majflt, minflt;
+	int fop_phase;          /* file op in progress (fileops.c) */
+	uint64_t dio_pending;   /* O_DIRECT pages in flight */
 };
 
 struct wl_inst {
@@ -95,6 +97,7 @@ struct machine {
 	struct task *tasks;
 	int nr_tasks;
 	int kswapd;
+	int flusher;            /* the writeback thread (pdflush), -1 if none */
 	int *runq;
 	int rq_head, rq_len, rq_cap;
 	struct wl_inst *wls;
@@ -137,6 +140,14 @@ void machine_free(struct machine *m);
 struct file_slot;
 bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t budget,
 		     enum fault_status *st);
+
+/* Direct I/O bios carry this bit and the task id instead of a frame. */
+#define DIO_COOKIE (1ULL << 63)
+void fileops_dio_done(struct machine *m, uint64_t cookie, uint64_t now);
+/* Close every file of an exiting task. */
+void fileops_task_exit(struct machine *m, struct task *t, struct mm_ctx *ctx);
+/* Make a blocked task runnable. */
+void machine_wake(struct machine *m, struct task *t, uint64_t when);
 
 /* Derived figures for reports. */
 double task_seconds(uint64_t ns);

@@ -168,7 +168,7 @@ uint64_t profile_kernel_reserve(const struct profile *p)
 	return p->kernel_base + (p->ram / PAGE_SIZE) * p->page_struct;
 }
 
-enum ptype { P_COUNT, P_SIZE, P_NS, P_RATE, P_KIND };
+enum ptype { P_COUNT, P_SIZE, P_NS, P_RATE, P_KIND, P_SYSCTL };
 
 struct param {
 	const char *name;
@@ -199,6 +199,13 @@ static const struct param params[] = {
 	{ "cost.io_submit", P_NS, F(cost.io_submit_ns), 0, 1000000000ULL, "queueing one page of I/O" },
 	{ "cost.free_page", P_NS, F(cost.free_page_ns), 0, 1000000000ULL, "unmapping and freeing a page at exit" },
 	{ "cost.io_complete", P_NS, F(cost.io_complete_ns), 0, 1000000000ULL, "interrupt and completion of one request" },
+	/* A read()/write() call is a kernel entry and exit plus the VFS path
+	 * down to the page cache: the same order of work as the trap and
+	 * handling of a minor fault, so it defaults to cost.fault. */
+	{ "cost.syscall", P_NS, F(cost.syscall_ns), 0, 1000000000ULL, "one read()/write() call beyond its page copies (0 = cost.fault)" },
+#define X(name, def, lo, hi, help) { "vm." #name, P_SYSCTL, F(vm.name), lo, hi, help " (default: the policy's era, else " #def ")" },
+	VM_SYSCTLS(X)
+#undef X
 	{ "disk.kind", P_KIND, F(disk.kind), 0, 1, "rotating or ssd" },
 	{ "disk.capacity", P_SIZE, F(disk.capacity), 1ULL << 20, 1ULL << 50, "disk size" },
 	{ "disk.bandwidth", P_RATE, F(disk.bandwidth), 1024, 1ULL << 40, "sequential transfer rate, bytes/s" },
@@ -232,7 +239,7 @@ bool profile_set(struct profile *p, const char *name, const char *value, char *e
 	uint64_t v = 0;
 	bool ok;
 	switch (pp->type) {
-	case P_COUNT: ok = parse_u64(value, &v); break;
+	case P_COUNT: case P_SYSCTL: ok = parse_u64(value, &v); break;
 	case P_SIZE: case P_RATE: ok = parse_size(value, &v); break;
 	case P_NS: ok = parse_duration_ns(value, &v); break;
 	case P_KIND:
@@ -254,7 +261,10 @@ bool profile_set(struct profile *p, const char *name, const char *value, char *e
 	char *base = (char *)p;
 	if (pp->type == P_KIND)
 		*(enum disk_kind *)(base + pp->off) = (enum disk_kind)v;
-	else
+	else if (pp->type == P_SYSCTL) {
+		*(uint64_t *)(base + pp->off) = v;
+		p->vm_set |= 1ULL << ((pp->off - offsetof(struct profile, vm)) / sizeof(uint64_t));
+	} else
 		*(uint64_t *)(base + pp->off) = v;
 	return true;
 }
@@ -268,7 +278,9 @@ void profile_print(const struct profile *p, FILE *out)
 	for (size_t i = 0; i < ARRAY_SIZE(params); i++) {
 		const struct param *pp = &params[i];
 		char buf[64];
-		if (pp->type == P_KIND) {
+		if (pp->type == P_SYSCTL && !(p->vm_set & (1ULL << ((pp->off - offsetof(struct profile, vm)) / sizeof(uint64_t))))) {
+			snprintf(buf, sizeof(buf), "default");
+		} else if (pp->type == P_KIND) {
 			snprintf(buf, sizeof(buf), "%s", *(const enum disk_kind *)(base + pp->off) == DISK_SSD ? "ssd" : "rotating");
 		} else {
 			uint64_t v = *(const uint64_t *)(base + pp->off);

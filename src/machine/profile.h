@@ -43,6 +43,8 @@ struct profile {
 	bool untimed;             /* trace mode: no timing, no watermarks, no kswapd */
 	struct mm_costs cost;
 	struct disk_params disk;
+	struct vm_sysctl vm;      /* --set vm.NAME=VALUE overrides ... */
+	uint64_t vm_set;          /* ... for the fields whose bit is set here */
 };
 
 /* NULL-terminated list of presets. */

@@ -7,6 +7,7 @@
  * for the idealized MMU (POLICY_ACCESS_HOOK) are called per reference. */
 #include "internal.h"
 #include "swap.h"
+#include "filemap.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -32,6 +33,8 @@ uint32_t mm_mmap_anon(struct mm *mm, struct aspace *as, uint64_t npages, uint32_
 	v->npages = npages;
 	v->pte = xcalloc(npages ? npages : 1, sizeof(pte_t));
 	v->flags = VMA_ANON | (flags & VMA_NOZERO);
+	v->ino = 0;
+	v->pgoff = 0;
 	as->next_vpn += npages + 16; /* a guard gap between mappings */
 	as->total_vm += npages;
 	return as->nr_vmas++;
@@ -43,6 +46,18 @@ static void zap_present(struct mm *mm, struct aspace *as, pte_t pte)
 	pfn_t pfn = pte_pfn(pte);
 	struct page *p = mm_page(mm, pfn);
 	as->rss--;
+	if (p->flags & PG_file) {
+		/* The PTE's dirty bit moves to the page (zap_pte_range). */
+		if (pte & PTE_DIRTY)
+			set_page_dirty(mm, pfn);
+		p->mapcount--;
+		if ((p->flags & PG_mlocked) && !file_page_mlocked(mm, pfn)) {
+			p->flags &= ~PG_mlocked;
+			mm->nr_mlock--;
+		}
+		free_if_orphan(mm, pfn);
+		return;
+	}
 	if (--p->mapcount > 0)
 		return;
 	if (p->flags & PG_mlocked) {
@@ -72,18 +87,23 @@ void mm_munmap(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vm
 	struct vma *v = &as->vmas[vma];
 	if (v->flags & VMA_DEAD)
 		return;
+	struct mm_ctx *saved = mm->cur;
+	mm->cur = ctx;
 	for (uint64_t i = 0; i < v->npages; i++) {
 		pte_t pte = v->pte[i];
+		v->pte[i] = 0;
 		if (pte_present(pte)) {
 			zap_present(mm, as, pte);
 			charge(ctx, mm->cost->free_page_ns);
 		} else if (pte_is_swap(pte)) {
 			zap_swap(mm, as, pte);
 		}
-		v->pte[i] = 0;
 	}
 	if (v->flags & VMA_LOCKED)
 		as->locked_vm -= v->npages;
+	if (v->ino)
+		file_vma_unlink(mm, as, vma);
+	mm->cur = saved;
 	as->total_vm -= v->npages;
 	v->flags = VMA_DEAD;
 	free(v->pte);
@@ -153,6 +173,79 @@ static enum fault_status fault_zero(struct mm *mm, struct mm_ctx *ctx, struct as
 	return FAULT_DONE;
 }
 
+/* Put frame pfn in the swap cache at slot, locked for the read, and tell
+ * the policy (a shadow left in the slot makes it a refault). */
+static void swapin_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot,
+			uint32_t owner, uint64_t index)
+{
+	struct page *p = mm_page(mm, pfn);
+	p->flags = PG_anon | PG_locked;
+	p->owner = owner;
+	p->index = index;
+	mm->nr_anon++;
+	swap_cache_add(mm, pfn, slot);
+	mm->nr_reading++;
+	mm->ev[PSWPIN]++;
+	mm->ev[PGPGIN] += PAGE_SIZE / 1024;
+	charge(ctx, mm->cost->io_submit_ns);
+	uint64_t shadow = mm->swap.shadow ? mm->swap.shadow[slot] : 0;
+	if (shadow) {
+		mm->swap.shadow[slot] = 0;
+		mm->pol.ops->refault(mm->pol.priv, pfn, shadow);
+		mm->pol.ops->add(mm->pol.priv, pfn, ADD_REFAULT);
+	} else {
+		mm->pol.ops->add(mm->pol.priv, pfn, ADD_SWAPIN);
+	}
+}
+
+static void swapin_submit(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)
+{
+	if (mm->untimed)
+		mm_io_done(mm, IO_READ, pfn);
+	else
+		mm->io.submit_swap(mm->io.arg, IO_READ, slot, pfn, ctx_now(ctx));
+}
+
+/* swapin_readahead() with 2.6's valid_swaphandles(): the slots in use
+ * around the faulting one, within its aligned cluster of 1 << page_cluster
+ * slots, stopping at a free slot; read in ascending order (one disk
+ * request) into the swap cache, unmapped until they are faulted.  The
+ * target page `tpfn` is set up but not yet submitted. */
+static void swapin_readahead(struct mm *mm, struct mm_ctx *ctx, uint32_t target, pfn_t tpfn)
+{
+	struct swap_area *sw = &mm->swap;
+	uint64_t n = 1ULL << mm->vm.page_cluster;
+	uint64_t base = (uint64_t)target / n * n, end = base + n;
+	if (end > sw->nr_slots)
+		end = sw->nr_slots;
+	uint64_t lo = target, hi = target + 1;
+	while (lo > base && sw->map[lo - 1])
+		lo--;
+	while (hi < end && sw->map[hi])
+		hi++;
+	bool give_up = false;
+	for (uint64_t s = lo; s < hi; s++) {
+		if (s == target) {
+			swapin_submit(mm, ctx, tpfn, target);
+			continue;
+		}
+		if (give_up || sw->cache[s] != PFN_NONE)
+			continue;
+		enum fault_status st;
+		pfn_t pfn = mm_alloc_page(mm, ctx, &st);
+		if (pfn == PFN_NONE) {
+			give_up = true;
+			continue;
+		}
+		if (sw->cache[s] != PFN_NONE || !sw->map[s]) {
+			free_frame(mm, pfn);
+			continue;
+		}
+		swapin_page(mm, ctx, pfn, (uint32_t)s, 0, 0);
+		swapin_submit(mm, ctx, pfn, (uint32_t)s);
+	}
+}
+
 /* do_swap_page(): the page is in the swap cache (possibly still being read,
  * or being written out after eviction) or must be read from its slot. */
 static enum fault_status fault_swap(struct mm *mm, struct mm_ctx *ctx, struct aspace *as,
@@ -166,33 +259,27 @@ static enum fault_status fault_swap(struct mm *mm, struct mm_ctx *ctx, struct as
 		pfn = mm_alloc_page(mm, ctx, &st);
 		if (pfn == PFN_NONE)
 			return st;
-		struct page *p = mm_page(mm, pfn);
-		p->flags = PG_anon | PG_locked;
-		p->owner = as->id + 1;
-		p->index = ANON_INDEX(vma, off);
-		mm->nr_anon++;
-		swap_cache_add(mm, pfn, slot);
-		mm->nr_reading++;
-		mm->ev[PSWPIN]++;
-		mm->ev[PGPGIN] += PAGE_SIZE / 1024;
-		count_fault(mm, ctx, true);
-		charge(ctx, mm->cost->fault_ns + mm->cost->io_submit_ns);
-		uint64_t shadow = mm->swap.shadow ? mm->swap.shadow[slot] : 0;
-		if (shadow) {
-			mm->swap.shadow[slot] = 0;
-			mm->pol.ops->refault(mm->pol.priv, pfn, shadow);
-			mm->pol.ops->add(mm->pol.priv, pfn, ADD_REFAULT);
-		} else {
-			mm->pol.ops->add(mm->pol.priv, pfn, ADD_SWAPIN);
+		if (mm->swap.cache[slot] != PFN_NONE) {
+			/* Reclaim's I/O completions filled it meanwhile. */
+			free_frame(mm, pfn);
+			return FAULT_DONE;
 		}
+		swapin_page(mm, ctx, pfn, slot, as->id + 1, ANON_INDEX(vma, off));
+		count_fault(mm, ctx, true);
+		charge(ctx, mm->cost->fault_ns);
 		ctx->retry = true; /* the fault completes when we come back */
-		if (mm->untimed) {
-			mm_io_done(mm, IO_READ, pfn);
-		} else {
-			mm->io.submit_swap(mm->io.arg, IO_READ, slot, pfn, ctx_now(ctx));
+		/* Trace mode is a cache simulator: a miss reads one page. */
+		if (mm->untimed)
+			swapin_submit(mm, ctx, pfn, slot);
+		else
+			swapin_readahead(mm, ctx, slot, pfn);
+		if (mm_page(mm, pfn)->flags & PG_locked) {
 			ctx->wait_pfn = pfn;
 			return FAULT_WAIT_PAGE;
 		}
+		pfn = mm->swap.cache[slot];
+		if (pfn == PFN_NONE)
+			return FAULT_DONE; /* untimed: read and reclaimed already */
 	}
 	struct page *p = mm_page(mm, pfn);
 	if (p->flags & PG_locked) {
@@ -232,6 +319,8 @@ enum fault_status handle_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace 
 	pte_t pte = as->vmas[vma].pte[off];
 	if (pte_is_swap(pte))
 		return fault_swap(mm, ctx, as, vma, off, write);
+	if (as->vmas[vma].ino)
+		return fault_file(mm, ctx, as, vma, off, write);
 	return fault_zero(mm, ctx, as, vma, off, write);
 }
 
@@ -246,6 +335,9 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 	}
 	const uint64_t ucost = (uint64_t)refs * mm->cost->ref_ns;
 	const pte_t set = PTE_ACCESSED | (write ? PTE_DIRTY : 0);
+	/* A PTE needs the fault handler unless it is present and, for a
+	 * write, not write-protected: one mask and compare per page. */
+	const pte_t need = PTE_PRESENT | (write ? PTE_WP : 0);
 	const bool hook = mm->access_hook;
 	pte_t *pt = v->pte + off;
 	uint64_t i;
@@ -255,7 +347,7 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 		if (ctx->user_ns + ctx->sys_ns >= budget_ns)
 			break;
 		pte_t pte = pt[i];
-		if (!(pte & PTE_PRESENT)) {
+		if ((pte & need) != PTE_PRESENT) {
 			if ((pte & PTE_ZERO) && !write) {
 				ctx->user_ns += ucost;
 				continue;
@@ -264,6 +356,10 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 			if (*st != FAULT_DONE)
 				break;
 			pte = pt[i];
+			if (!(pte & (PTE_PRESENT | PTE_ZERO))) {
+				i--; /* the fault lost a race with reclaim: again */
+				continue;
+			}
 		}
 		pt[i] = pte | set;
 		ctx->user_ns += ucost;
@@ -291,18 +387,28 @@ uint64_t mm_mlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 		if (ctx->user_ns + ctx->sys_ns >= budget_ns)
 			break;
 		pte_t pte = v->pte[off + i];
+		bool shared_file = v->ino && (v->flags & VMA_SHARED);
 		if (!pte_present(pte)) {
-			/* make_pages_present(): a write fault on private memory. */
-			*st = handle_fault(mm, ctx, as, vma, off + i, true);
+			/* make_pages_present(): a write fault on private memory
+			 * (a private file page is copied), a read fault on a
+			 * shared file mapping. */
+			*st = handle_fault(mm, ctx, as, vma, off + i, !shared_file);
 			if (*st != FAULT_DONE)
 				break;
+			if (!pte_present(v->pte[off + i])) {
+				i--; /* lost a race with reclaim: again */
+				continue;
+			}
 		} else {
-			map_anon(mm, as, v, off + i, pte_pfn(pte));
-			/* map_anon counted a mapping that already existed. */
-			mm_page(mm, pte_pfn(pte))->mapcount--;
-			as->rss--;
+			struct page *p = mm_page(mm, pte_pfn(pte));
+			if (!(p->flags & PG_mlocked)) {
+				p->flags |= PG_mlocked;
+				mm->nr_mlock++;
+				mm->ev[UNEVICTABLE_PGS_MLOCKED]++;
+			}
 		}
-		v->pte[off + i] |= PTE_ACCESSED | PTE_DIRTY;
+		bool file_page = mm_page(mm, pte_pfn(v->pte[off + i]))->flags & PG_file;
+		v->pte[off + i] |= PTE_ACCESSED | (file_page ? 0 : PTE_DIRTY);
 	}
 	return i;
 }
@@ -323,6 +429,8 @@ void mm_munlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t v
 		struct page *p = mm_page(mm, pfn);
 		if (!(p->flags & PG_mlocked))
 			continue;
+		if ((p->flags & PG_file) && file_page_mlocked(mm, pfn))
+			continue; /* another locked VMA maps it */
 		p->flags &= ~PG_mlocked;
 		mm->nr_mlock--;
 		mm->ev[UNEVICTABLE_PGS_MUNLOCKED]++;

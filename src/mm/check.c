@@ -4,8 +4,13 @@
  *    mapcounts equal the number of PTEs mapping each frame;
  *  - swap slot references equal the swap PTEs, the swap cache is consistent
  *    both ways, and slots in use = slots referenced by a PTE or cached;
- *  - the gauges (free, writeback, reading) match the frames' flags. */
+ *  - the gauges (free, writeback, reading) match the frames' flags;
+ *  - the page cache and its pages agree both ways (PG_file, owner, index),
+ *    a file page out of the cache is neither mapped nor dirty, shadow entries lie within their
+ *    file, each file vma is on its file's i_mmap list and maps only its
+ *    own pages (or, MAP_PRIVATE, copied anonymous ones). */
 #include "internal.h"
+#include "filemap.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -38,17 +43,84 @@ static bool check_lists(struct mm *mm, FILE *err, uint8_t *seen)
 	return ok;
 }
 
+/* Page cache -> pages, shadows, and i_mmap -> VMAs. */
+static bool check_files(struct mm *mm, FILE *err)
+{
+	bool ok = true;
+	struct fs *fs = mm->fs;
+	for (uint32_t i = 0; i < fs->nr; i++) {
+		struct inode *ino = fs->inodes[i];
+		if (ino->flags & INODE_DEAD) {
+			if (ino->cap || ino->nrpages || ino->nrshadows || ino->nr_maps)
+				FAIL("inode %s: freed but still holds pages, shadows or mappings", ino->name);
+			continue;
+		}
+		uint64_t np = 0, ns = 0, nd = 0;
+		for (uint64_t x = 0; x < ino->cap; x++) {
+			pfn_t pfn = ino->pages[x];
+			if (ino->shadow && ino->shadow[x]) {
+				ns++;
+				if (pfn != PFN_NONE)
+					FAIL("inode %s index %llu: both a page and a shadow", ino->name, (unsigned long long)x);
+				if (x >= ino->size)
+					FAIL("inode %s: shadow at %llu beyond the end of the file (%llu pages)", ino->name,
+					     (unsigned long long)x, (unsigned long long)ino->size);
+			}
+			if (pfn == PFN_NONE)
+				continue;
+			np++;
+			struct page *p = pfn < mm->fr.nr ? mm_page(mm, pfn) : NULL;
+			if (!p || (p->flags & PG_free) || !(p->flags & PG_file) || p->owner != i + 1 || p->index != x) {
+				FAIL("inode %s index %llu: cached pfn %u does not point back", ino->name, (unsigned long long)x, pfn);
+				continue;
+			}
+			nd += !!(p->flags & PG_dirty);
+			if (x >= ino->size)
+				FAIL("inode %s: page at %llu beyond the end of the file", ino->name, (unsigned long long)x);
+		}
+		if (np != ino->nrpages || ns != ino->nrshadows || nd != ino->nrdirty)
+			FAIL("inode %s: nrpages %llu/%llu nrshadows %llu/%llu nrdirty %llu/%llu (counted/found)", ino->name,
+			     (unsigned long long)ino->nrpages, (unsigned long long)np, (unsigned long long)ino->nrshadows,
+			     (unsigned long long)ns, (unsigned long long)ino->nrdirty, (unsigned long long)nd);
+		if (ino->nr_open < ino->nr_maps)
+			FAIL("inode %s: %u mappings but %u references", ino->name, ino->nr_maps, ino->nr_open);
+		for (uint32_t k = 0; k < ino->nr_maps; k++) {
+			const struct file_map *fm = &ino->maps[k];
+			if (fm->as >= mm->nr_as || fm->vma >= mm->as[fm->as]->nr_vmas ||
+			    mm->as[fm->as]->vmas[fm->vma].ino != i + 1)
+				FAIL("inode %s: i_mmap entry %u does not point to a mapping of it", ino->name, k);
+		}
+	}
+	for (uint32_t a = 0; a < mm->nr_as; a++) {
+		struct aspace *as = mm->as[a];
+		for (uint32_t vi = 0; vi < as->nr_vmas; vi++) {
+			struct vma *v = &as->vmas[vi];
+			if ((v->flags & VMA_DEAD) || !v->ino)
+				continue;
+			struct inode *ino = v->ino <= fs->nr ? fs->inodes[v->ino - 1] : NULL;
+			bool found = false;
+			for (uint32_t k = 0; ino && k < ino->nr_maps; k++)
+				found |= ino->maps[k].as == a && ino->maps[k].vma == vi;
+			if (!found)
+				FAIL("as %u vma %u: file mapping missing from its file's i_mmap", a, vi);
+		}
+	}
+	return ok;
+}
+
 bool mm_check(struct mm *mm, FILE *err)
 {
 	bool ok = true;
 	struct frames *f = &mm->fr;
 	uint8_t *seen = xcalloc(f->nr, 1);
 	int32_t *maps = xcalloc(f->nr, sizeof(int32_t));
+	uint8_t *locked = xcalloc(f->nr, 1);
 	uint32_t *slotrefs = xcalloc(mm->swap.nr_slots ? mm->swap.nr_slots : 1, sizeof(uint32_t));
 	if (!check_lists(mm, err, seen)) {
 		ok = false;
 		goto out;
 	}
+	uint64_t nfile = 0, ndirty = 0;
 	uint64_t nfree = 0, nwb = 0, nrd = 0, npend = 0, nanon = 0, nmlock = 0;
 	for (pfn_t pfn = 0; pfn < f->nr; pfn++) {
 		struct page *p = &f->pages[pfn];
@@ -80,6 +152,27 @@ bool mm_check(struct mm *mm, FILE *err)
 			FAIL("pfn %u: waits to be freed after writeback, but none in flight", pfn);
 		if (p->mapcount == 0 && !(p->flags & (PG_swapcache | PG_file)))
 			FAIL("pfn %u: unmapped anonymous page outside the swap cache (leak)", pfn);
+		if (p->flags & PG_file) {
+			struct inode *ino = page_inode(mm, p);
+			if (!p->owner) {
+				/* Out of the page cache: truncated under I/O
+				 * (freed when it completes), or a page a unit
+				 * test made by hand.  Never mapped nor dirty. */
+				if (p->mapcount)
+					FAIL("pfn %u: mapped file page out of the page cache", pfn);
+				if (p->flags & PG_dirty)
+					FAIL("pfn %u: dirty file page out of the page cache", pfn);
+			} else if (p->owner > mm->fs->nr || (ino->flags & INODE_DEAD) ||
+				   pc_page(ino, p->index) != pfn) {
+				FAIL("pfn %u: file page (inode %u index %llu) not in that page cache", pfn,
+				     p->owner - 1, (unsigned long long)p->index);
+			} else {
+				nfile++;
+				ndirty += !!(p->flags & PG_dirty);
+			}
+			if (p->flags & (PG_anon | PG_swapcache))
+				FAIL("pfn %u: both a file page and anonymous", pfn);
+		}
 	}
 	if (nfree != mm->nr_free) FAIL("nr_free %llu but %llu frames free", (unsigned long long)mm->nr_free, (unsigned long long)nfree);
 	for (int z = 0; z < mm->nr_zones; z++)
@@ -91,6 +184,8 @@ bool mm_check(struct mm *mm, FILE *err)
 	if (nrd != mm->nr_reading) FAIL("nr_reading %llu but %llu pages", (unsigned long long)mm->nr_reading, (unsigned long long)nrd);
 	if (npend != mm->nr_pending_free) FAIL("nr_pending_free %llu but %llu pages", (unsigned long long)mm->nr_pending_free, (unsigned long long)npend);
 	if (nanon != mm->nr_anon) FAIL("nr_anon %llu but %llu pages", (unsigned long long)mm->nr_anon, (unsigned long long)nanon);
+	if (nfile != mm->nr_file) FAIL("nr_file %llu but %llu page-cache pages", (unsigned long long)mm->nr_file, (unsigned long long)nfile);
+	if (ndirty != mm->nr_dirty) FAIL("nr_dirty %llu but %llu dirty page-cache pages", (unsigned long long)mm->nr_dirty, (unsigned long long)ndirty);
 	if (nmlock != mm->nr_mlock) FAIL("nr_mlock %llu but %llu pages", (unsigned long long)mm->nr_mlock, (unsigned long long)nmlock);
 
 	/* Page tables against frames and swap. */
@@ -109,10 +204,18 @@ bool mm_check(struct mm *mm, FILE *err)
 					struct page *p = &f->pages[pfn];
 					if (p->flags & PG_free)
 						FAIL("as %u vma %u off %llu maps free pfn %u", a, vi, (unsigned long long)off, pfn);
-					if (p->owner != a + 1 || p->index != ANON_INDEX(vi, off))
+					if (p->flags & PG_file) {
+						if (p->owner != v->ino || p->index != v->pgoff + off)
+							FAIL("as %u vma %u off %llu maps pfn %u of another file page", a, vi, (unsigned long long)off, pfn);
+						if (!!(pte & PTE_WP) == !!(v->flags & VMA_SHARED))
+							FAIL("as %u vma %u off %llu: file PTE write protection disagrees with MAP_SHARED", a, vi, (unsigned long long)off);
+					} else if (p->owner != a + 1 || p->index != ANON_INDEX(vi, off)) {
 						FAIL("rmap of pfn %u does not point back to as %u vma %u off %llu", pfn, a, vi, (unsigned long long)off);
-					if (!!(v->flags & VMA_LOCKED) != !!(p->flags & PG_mlocked))
-						FAIL("pfn %u: PG_mlocked disagrees with its VMA", pfn);
+					} else if (v->ino && (v->flags & VMA_SHARED)) {
+						FAIL("as %u vma %u: anonymous page in a shared file mapping", a, vi);
+					}
+					if (v->flags & VMA_LOCKED)
+						locked[pfn] = 1;
 					maps[pfn]++;
 					rss++;
 				} else if (pte_is_swap(pte)) {
@@ -126,9 +229,17 @@ bool mm_check(struct mm *mm, FILE *err)
 		if (rss != as->rss) FAIL("as %u: rss %llu but %llu PTEs present", a, (unsigned long long)as->rss, (unsigned long long)rss);
 		if (swapents != as->swapents) FAIL("as %u: swapents %llu but %llu swap PTEs", a, (unsigned long long)as->swapents, (unsigned long long)swapents);
 	}
-	for (pfn_t pfn = 0; pfn < f->nr; pfn++)
-		if (!(f->pages[pfn].flags & PG_free) && maps[pfn] != f->pages[pfn].mapcount)
+	for (pfn_t pfn = 0; pfn < f->nr; pfn++) {
+		if (f->pages[pfn].flags & PG_free)
+			continue;
+		if (maps[pfn] != f->pages[pfn].mapcount)
 			FAIL("pfn %u: mapcount %d but %d PTEs map it", pfn, f->pages[pfn].mapcount, maps[pfn]);
+		if (!!locked[pfn] != !!(f->pages[pfn].flags & PG_mlocked))
+			FAIL("pfn %u: PG_mlocked=%d but mapped by %s locked VMA", pfn,
+			     !!(f->pages[pfn].flags & PG_mlocked), locked[pfn] ? "a" : "no");
+	}
+	if (!check_files(mm, err))
+		ok = false;
 	uint32_t used = 0;
 	for (uint32_t s = 0; s < mm->swap.nr_slots; s++) {
 		if (slotrefs[s] != mm->swap.map[s])
@@ -146,6 +257,7 @@ bool mm_check(struct mm *mm, FILE *err)
 out:
 	free(seen);
 	free(maps);
+	free(locked);
 	free(slotrefs);
 	return ok;
 }

@@ -34,7 +34,10 @@
 	X(UNEVICTABLE_PGS_SCANNED, "unevictable_pgs_scanned") \
 	X(UNEVICTABLE_PGS_RESCUED, "unevictable_pgs_rescued") \
 	X(UNEVICTABLE_PGS_MLOCKED, "unevictable_pgs_mlocked") \
-	X(UNEVICTABLE_PGS_MUNLOCKED, "unevictable_pgs_munlocked")
+	X(UNEVICTABLE_PGS_MUNLOCKED, "unevictable_pgs_munlocked") \
+	/* pagelab's names (the kernel has no counter): writers that entered \
+	 * balance_dirty_pages() above dirty_ratio. */ \
+	X(NR_DIRTY_THROTTLED, "dirty_throttle")
 
 enum vm_event {
 #define X(id, name) id,

@@ -15,6 +15,9 @@ void free_if_orphan(struct mm *mm, pfn_t pfn);
 enum fault_status handle_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace *as,
 			       uint32_t vma, uint64_t off, bool write);
 
+/* Start writing a dirty page (swap slot or file block); clears PG_dirty. */
+void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn);
+
 static inline void charge(struct mm_ctx *ctx, uint64_t ns) { if (ctx) ctx->sys_ns += ns; }
 static inline uint64_t ctx_now(const struct mm_ctx *ctx)
 {

@@ -2,6 +2,7 @@
  * driver that runs a policy's shrink() for kswapd and direct reclaim. */
 #include "internal.h"
 #include "swap.h"
+#include "filemap.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -69,6 +70,13 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 	mm->nr_free = mm->fr.nr;
 	z->nr_free = mm->fr.nr;
 	swap_init(&mm->swap, (uint32_t)cfg->swap_pages);
+	mm->vm = (struct vm_sysctl){
+#define X(name, def, lo, hi, help) .name = def,
+		VM_SYSCTLS(X)
+#undef X
+	};
+	uint64_t disk = cfg->disk_blocks ? cfg->disk_blocks : cfg->swap_pages + (1ULL << 28);
+	fs_init(mm, disk, cfg->swap_pages);
 }
 
 void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tun)
@@ -92,6 +100,7 @@ void mm_destroy(struct mm *mm)
 		free(as);
 	}
 	free(mm->as);
+	fs_destroy(mm);
 	swap_destroy(&mm->swap);
 	free(mm->fr.pages);
 }
@@ -164,6 +173,10 @@ void free_frame(struct mm *mm, pfn_t pfn)
 		panic("freeing pfn %u still on list %s", pfn, mm->fr.lists[p->lru].name);
 	if (p->flags & PG_anon)
 		mm->nr_anon--;
+	/* A file page leaves the page cache first, and only clean: dirty data
+	 * is written before its frame is freed (or cancelled by truncate). */
+	if ((p->flags & PG_file) && (p->owner || (p->flags & PG_dirty)))
+		panic("freeing pfn %u: file page %s", pfn, p->owner ? "still in the page cache" : "still dirty");
 	uint8_t zone = p->zone;
 	memset(p, 0, sizeof(*p));
 	p->zone = zone;

@@ -36,7 +36,29 @@ struct mm_costs {
 	uint64_t io_submit_ns;    /* building and queueing one I/O request */
 	uint64_t free_page_ns;    /* unmapping and freeing one page at exit */
 	uint64_t io_complete_ns;  /* interrupt + completion handling per request */
+	uint64_t syscall_ns;      /* one read()/write()... call beyond its page work (0 = fault_ns) */
 };
+/* Tunables of the file-backed VM, named after the sysctls; 2.6.26 defaults.
+ * A policy may change them in its init() (e.g. 2.4's readahead window) and
+ * `--set vm.NAME=VALUE` overrides both. */
+struct vm_sysctl {
+	uint64_t dirty_ratio;                /* % of dirtyable memory: writers throttle */
+	uint64_t dirty_background_ratio;     /* %: the flusher starts writing */
+	uint64_t dirty_writeback_centisecs;  /* flusher period */
+	uint64_t dirty_expire_centisecs;     /* age at which dirty data is written */
+	uint64_t ra_pages;                   /* max readahead window (read_ahead_kb / 4) */
+	uint64_t ra_init_pages;              /* 0 = 2.6 get_init_ra_size(); else fixed */
+	uint64_t page_cluster;               /* swap readahead: 1 << page_cluster slots */
+};
+#define VM_SYSCTLS(X) \
+	X(dirty_ratio, 10, 0, 100, "/proc/sys/vm/dirty_ratio: writers throttle above this % of dirtyable memory") \
+	X(dirty_background_ratio, 5, 0, 100, "/proc/sys/vm/dirty_background_ratio: the flusher writes above this %") \
+	X(dirty_writeback_centisecs, 500, 1, 360000, "/proc/sys/vm/dirty_writeback_centisecs: flusher period") \
+	X(dirty_expire_centisecs, 3000, 0, 360000, "/proc/sys/vm/dirty_expire_centisecs: dirty data this old is written") \
+	X(ra_pages, 32, 0, 65536, "max readahead window in pages (read_ahead_kb / 4; 2.6: 128 KB)") \
+	X(ra_init_pages, 0, 0, 65536, "initial readahead window (0 = 2.6 get_init_ra_size)") \
+	X(page_cluster, 3, 0, 10, "/proc/sys/vm/page-cluster: swap readahead of 1 << N slots")
+
 
 /* I/O callbacks installed by the machine. */
 enum io_dir { IO_READ, IO_WRITE };
@@ -44,6 +66,8 @@ struct mm_io {
 	void *arg;
 	/* Queue a one-page I/O for frame pfn at swap block `block`, at time t. */
 	void (*submit_swap)(void *arg, enum io_dir dir, uint32_t block, pfn_t pfn, uint64_t t);
+	/* Queue a one-page I/O for frame pfn at disk block `block` (file data). */
+	void (*submit_block)(void *arg, enum io_dir dir, uint64_t block, pfn_t pfn, uint64_t t);
 };
 
 /* Who is running kernel code and what it costs them. */
@@ -77,6 +101,8 @@ struct vma {
 	uint64_t npages;
 	pte_t *pte;         /* npages entries */
 	uint32_t flags;
+	uint32_t ino;       /* file mapping: inode id + 1 (0 = anonymous) */
+	uint64_t pgoff;     /* file mapping: file page of the first vma page */
 };
 
 struct aspace {
@@ -115,6 +141,8 @@ struct swap_area {
 	uint32_t cursor;    /* next-fit allocation cursor (clusters writes) */
 };
 
+struct fs;
+
 struct policy {
 	const struct policy_ops *ops;
 	void *priv;
@@ -147,6 +175,12 @@ struct mm {
 	uint64_t nr_pending_free;  /* under writeback with PG_reclaim: free soon */
 	struct mm_ctx *cur;        /* who runs the current reclaim pass */
 	bool untimed;           /* I/O completes synchronously (trace mode) */
+	/* the page cache (filemap.h) */
+	struct fs *fs;
+	struct vm_sysctl vm;
+	uint64_t nr_file;       /* pages in the page cache (NR_FILE_PAGES) */
+	uint64_t nr_dirty;      /* dirty page-cache pages (NR_FILE_DIRTY) */
+	bool flusher_wanted;    /* above the background threshold: wake the flusher */
 	bool no_swap_write;     /* debugging: never write */
 };
 
@@ -155,6 +189,7 @@ struct mm_config {
 	uint64_t swap_pages;
 	uint64_t min_free_kbytes;/* 0 = computed as in 2.6: sqrt(16 * lowmem_kB) */
 	bool no_watermarks;      /* trace mode: allocate down to the last frame */
+	uint64_t disk_blocks;    /* disk size in pages (0: room for swap + 1 TiB of files) */
 	bool untimed;
 };
 

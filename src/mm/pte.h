@@ -3,6 +3,7 @@
  *   0                      never touched (pte_none)
  *   PTE_PRESENT|A|D|pfn    mapped to a frame
  *   PTE_ZERO               mapped read-only to the shared zero page
+ *   PTE_PRESENT|PTE_WP|..  mapped read-only (private file page: a write COWs)
  *   PTE_SWAP|slot          swapped out: the page lives in swap slot `slot`
  */
 #ifndef PAGELAB_PTE_H
@@ -18,6 +19,7 @@ typedef uint64_t pte_t;
 #define PTE_DIRTY    (1ULL << 2)
 #define PTE_SWAP     (1ULL << 3)
 #define PTE_ZERO     (1ULL << 4)
+#define PTE_WP       (1ULL << 5)  /* write-protected: a write faults (COW of a private file page) */
 #define PTE_SHIFT    8
 
 static inline int pte_present(pte_t p) { return (p & PTE_PRESENT) != 0; }

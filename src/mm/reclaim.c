@@ -4,6 +4,7 @@
  * this file does what the kernel's shrink_page_list() does to each one. */
 #include "internal.h"
 #include "swap.h"
+#include "filemap.h"
 #include "../lib/util.h"
 
 /* rmap: the PTE mapping an anonymous page.  Anonymous pages have a single
@@ -22,6 +23,8 @@ static pte_t *anon_pte(struct mm *mm, const struct page *p)
 
 int mm_page_young(const struct mm *mm, pfn_t pfn)
 {
+	if (mm->fr.pages[pfn].flags & PG_file)
+		return file_page_referenced((struct mm *)mm, pfn, false) ? 1 : 0;
 	pte_t *pte = anon_pte((struct mm *)mm, &mm->fr.pages[pfn]);
 	return pte && (*pte & PTE_ACCESSED) ? 1 : 0;
 }
@@ -29,6 +32,8 @@ int mm_page_young(const struct mm *mm, pfn_t pfn)
 int mm_page_referenced(struct mm *mm, pfn_t pfn)
 {
 	struct page *p = mm_page(mm, pfn);
+	if (p->flags & PG_file)
+		return file_page_referenced(mm, pfn, true);
 	pte_t *pte = anon_pte(mm, p);
 	if (!pte)
 		return 0;
@@ -60,19 +65,30 @@ static void unmap_anon(struct mm *mm, pfn_t pfn)
 	charge(mm->cur, mm->cost->rmap_ns);
 }
 
-static void start_writeback(struct mm *mm, pfn_t pfn)
+void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn)
 {
 	struct page *p = mm_page(mm, pfn);
-	p->flags &= ~PG_dirty;
+	bool file = p->flags & PG_file;
+	if (file)
+		clear_page_dirty(mm, pfn);
+	else
+		p->flags &= ~PG_dirty;
 	p->flags |= PG_writeback;
 	mm->nr_writeback++;
-	mm->ev[PSWPOUT]++;
+	if (!file)
+		mm->ev[PSWPOUT]++;
 	mm->ev[PGPGOUT] += PAGE_SIZE / 1024;
-	charge(mm->cur, mm->cost->io_submit_ns);
+	charge(ctx, mm->cost->io_submit_ns);
 	if (mm->untimed)
 		mm_io_done(mm, IO_WRITE, pfn);
+	else if (file) {
+		struct inode *ino = page_inode(mm, p);
+		if (!(ino->flags & INODE_BLKDEV) && p->index >= ino->nblocks)
+			inode_add_blocks(mm, ino, p->index + 1); /* filling a hole */
+		mm->io.submit_block(mm->io.arg, IO_WRITE, filemap_block(ino, p->index), pfn, ctx_now(ctx));
+	}
 	else
-		mm->io.submit_swap(mm->io.arg, IO_WRITE, p->swap - 1, pfn, ctx_now(mm->cur));
+		mm->io.submit_swap(mm->io.arg, IO_WRITE, p->swap - 1, pfn, ctx_now(ctx));
 }
 
 /* Drop a clean, unmapped page from the swap cache (leaving the policy's
@@ -80,6 +96,8 @@ static void start_writeback(struct mm *mm, pfn_t pfn)
 static void remove_mapping_and_free(struct mm *mm, pfn_t pfn)
 {
 	struct page *p = mm_page(mm, pfn);
+	if (p->flags & PG_file)
+		pagecache_delete(mm, pfn, true);
 	if (p->flags & PG_swapcache) {
 		uint32_t slot = p->swap - 1;
 		if (mm->pol.ops->evict_shadow && mm->swap.shadow && mm->swap.map[slot])
@@ -98,7 +116,18 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 		return EVICT_BUSY;
 	if (p->flags & PG_mlocked)
 		return EVICT_MLOCKED;
-	if ((p->flags & PG_anon) && !(p->flags & PG_swapcache)) {
+	if (p->flags & PG_file) {
+		/* A file page outside any page cache (truncated pages are,
+		 * only while their I/O is in flight; unit tests build such
+		 * pages by hand) has nothing to unmap or write: it is freed. */
+		struct inode *ino = page_inode(mm, p);
+		if (!ino && (p->flags & PG_dirty))
+			return EVICT_BUSY;
+		if (ino && (ino->flags & INODE_UNEVICTABLE))
+			return EVICT_MLOCKED;
+		if (ino)
+			file_page_unmap(mm, pfn);
+	} else if ((p->flags & PG_anon) && !(p->flags & PG_swapcache)) {
 		if (!sc->may_swap)
 			return EVICT_NOSWAP;
 		uint32_t slot = swap_alloc_slot(&mm->swap);
@@ -107,7 +136,8 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 		swap_cache_add(mm, pfn, slot);
 		p->flags |= PG_dirty; /* the swap copy does not exist yet */
 	}
-	unmap_anon(mm, pfn);
+	if (!(p->flags & PG_file))
+		unmap_anon(mm, pfn);
 	if (p->flags & PG_dirty) {
 		p->flags |= PG_reclaim;
 		mm->nr_pending_free++;
@@ -117,7 +147,7 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 			sc->nr_reclaimed++;
 			lru_add_tail(&mm->fr, mm->list_wb_free, pfn);
 		}
-		start_writeback(mm, pfn);
+		page_writeback(mm, mm->cur, pfn);
 		if (p->flags & PG_free)
 			return EVICT_FREED;   /* untimed: written and freed already */
 		if (p->flags & PG_writeback)
@@ -152,6 +182,8 @@ void free_if_orphan(struct mm *mm, pfn_t pfn)
 	struct page *p = mm_page(mm, pfn);
 	if (p->mapcount > 0 || (p->flags & (PG_locked | PG_writeback | PG_free)))
 		return;
+	if ((p->flags & PG_file) && p->owner)
+		return; /* the page cache holds it */
 	if (p->flags & PG_swapcache) {
 		if (mm->swap.map[p->swap - 1])
 			return; /* a swap PTE still needs this copy */

@@ -155,6 +155,8 @@ static void print_counters(const struct machine *m, FILE *out)
 	fprintf(out, "nr_anon_pages %llu\n", (unsigned long long)m->mm.nr_anon);
 	fprintf(out, "nr_mlock %llu\n", (unsigned long long)m->mm.nr_mlock);
 	fprintf(out, "nr_writeback %llu\n", (unsigned long long)m->mm.nr_writeback);
+	fprintf(out, "nr_file_pages %llu\n", (unsigned long long)m->mm.nr_file);
+	fprintf(out, "nr_dirty %llu\n", (unsigned long long)m->mm.nr_dirty);
 	for (int i = 0; i < NR_VM_EVENTS; i++)
 		fprintf(out, "%s %llu\n", vm_event_names[i], (unsigned long long)m->mm.ev[i]);
 }
@@ -260,9 +262,10 @@ void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 		fputc('}', out);
 		first = 0;
 	}
-	fprintf(out, "\n  ],\n  \"counters\": {\"nr_free_pages\": %llu, \"nr_anon_pages\": %llu, \"nr_mlock\": %llu, \"nr_writeback\": %llu",
+	fprintf(out, "\n  ],\n  \"counters\": {\"nr_free_pages\": %llu, \"nr_anon_pages\": %llu, \"nr_mlock\": %llu, \"nr_writeback\": %llu, \"nr_file_pages\": %llu, \"nr_dirty\": %llu",
 		(unsigned long long)m->mm.nr_free, (unsigned long long)m->mm.nr_anon,
-		(unsigned long long)m->mm.nr_mlock, (unsigned long long)m->mm.nr_writeback);
+		(unsigned long long)m->mm.nr_mlock, (unsigned long long)m->mm.nr_writeback,
+		(unsigned long long)m->mm.nr_file, (unsigned long long)m->mm.nr_dirty);
 	for (int i = 0; i < NR_VM_EVENTS; i++)
 		fprintf(out, ", \"%s\": %llu", vm_event_names[i], (unsigned long long)m->mm.ev[i]);
 	fprintf(out, "}\n}\n");

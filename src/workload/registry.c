@@ -4,10 +4,12 @@
 
 extern const struct workload_ops usemem_workload;
 extern const struct workload_ops trace_workload;
+extern const struct workload_ops fileio_workload;
 
 const struct workload_ops *const workload_registry[] = {
 	&usemem_workload,
 	&trace_workload,
+	&fileio_workload,
 	NULL,
 };
 

@@ -1,0 +1,690 @@
+/* filemap.c - inodes, their disk blocks, the page cache, and the read()
+ * and write() paths (the kernel's mm/filemap.c and a minimal file system).
+ *
+ * Block allocation follows ext2/ext3 in spirit: a file grows at the block
+ * after its last one when that is free ("goal" allocation), else from the
+ * first free run after it, and it reserves a window of FS_PREALLOC blocks
+ * beyond what it needs (ext3's default reservation window is 8 blocks) so
+ * that files written concurrently stay mostly contiguous. */
+#include "filemap.h"
+#include "internal.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FS_PREALLOC 8
+#define BLKDEV_NAME "/dev/sda"
+#define RAMFS_PREFIX "/ramfs/"
+
+/* ---- the block allocator ---------------------------------------------- */
+
+static void free_runs_insert(struct fs *fs, uint64_t block, uint64_t len)
+{
+	uint32_t i = 0;
+	while (i < fs->nr_free && fs->free[i].block < block)
+		i++;
+	fs->blocks_free += len;
+	/* Merge with the run before and/or after. */
+	bool prev = i > 0 && fs->free[i - 1].block + fs->free[i - 1].len == block;
+	bool next = i < fs->nr_free && block + len == fs->free[i].block;
+	if (prev && next) {
+		fs->free[i - 1].len += len + fs->free[i].len;
+		memmove(&fs->free[i], &fs->free[i + 1], (fs->nr_free - i - 1) * sizeof(*fs->free));
+		fs->nr_free--;
+		return;
+	}
+	if (prev) {
+		fs->free[i - 1].len += len;
+		return;
+	}
+	if (next) {
+		fs->free[i].block = block;
+		fs->free[i].len += len;
+		return;
+	}
+	if (fs->nr_free == fs->cap_free) {
+		fs->cap_free = fs->cap_free ? fs->cap_free * 2 : 16;
+		fs->free = xrealloc(fs->free, fs->cap_free * sizeof(*fs->free));
+	}
+	memmove(&fs->free[i + 1], &fs->free[i], (fs->nr_free - i) * sizeof(*fs->free));
+	fs->free[i] = (struct extent){ .block = block, .len = len };
+	fs->nr_free++;
+}
+
+/* Take up to `want` contiguous blocks, at `goal` if it is free, else from
+ * the first free run after it (wrapping round).  Returns the count. */
+static uint64_t blocks_alloc(struct fs *fs, uint64_t goal, uint64_t want, uint64_t *block)
+{
+	if (!fs->nr_free)
+		return 0;
+	uint32_t pick = 0;
+	bool found = false;
+	for (uint32_t i = 0; i < fs->nr_free; i++) {
+		struct extent *r = &fs->free[i];
+		if (goal >= r->block && goal < r->block + r->len) {
+			/* Split the run at the goal. */
+			uint64_t before = goal - r->block;
+			if (before) {
+				uint64_t len = r->len;
+				r->len = before;
+				fs->blocks_free -= len - before;
+				free_runs_insert(fs, goal, len - before);
+				pick = i + 1;
+			} else {
+				pick = i;
+			}
+			found = true;
+			break;
+		}
+		if (r->block > goal) {
+			pick = i;
+			found = true;
+			break;
+		}
+	}
+	if (!found)
+		pick = 0;
+	struct extent *r = &fs->free[pick];
+	uint64_t got = MIN(want, r->len);
+	*block = r->block;
+	r->block += got;
+	r->len -= got;
+	fs->blocks_free -= got;
+	if (!r->len) {
+		memmove(r, r + 1, (fs->nr_free - pick - 1) * sizeof(*fs->free));
+		fs->nr_free--;
+	}
+	return got;
+}
+
+void fs_init(struct mm *mm, uint64_t disk_blocks, uint64_t swap_blocks)
+{
+	struct fs *fs = xcalloc(1, sizeof(*fs));
+	mm->fs = fs;
+	fs->start = swap_blocks;
+	fs->end = disk_blocks > swap_blocks ? disk_blocks : swap_blocks;
+	if (fs->end > fs->start)
+		free_runs_insert(fs, fs->start, fs->end - fs->start);
+}
+
+static void inode_free_arrays(struct inode *ino)
+{
+	free(ino->pages);
+	free(ino->shadow);
+	free(ino->ext);
+	free(ino->maps);
+	ino->pages = NULL;
+	ino->shadow = NULL;
+	ino->ext = NULL;
+	ino->maps = NULL;
+	ino->cap = ino->cap_ext = ino->cap_maps = 0;
+	ino->nr_ext = ino->nr_maps = 0;
+}
+
+void fs_destroy(struct mm *mm)
+{
+	struct fs *fs = mm->fs;
+	if (!fs)
+		return;
+	for (uint32_t i = 0; i < fs->nr; i++) {
+		inode_free_arrays(fs->inodes[i]);
+		free(fs->inodes[i]->name);
+		free(fs->inodes[i]);
+	}
+	free(fs->inodes);
+	free(fs->free);
+	free(fs);
+	mm->fs = NULL;
+}
+
+uint64_t filemap_block(const struct inode *ino, uint64_t index)
+{
+	if (ino->flags & INODE_BLKDEV)
+		return index;
+	/* Extents are sorted by index: binary search. */
+	uint32_t lo = 0, hi = ino->nr_ext;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		const struct extent *e = &ino->ext[mid];
+		if (index < e->index)
+			hi = mid;
+		else if (index >= e->index + e->len)
+			lo = mid + 1;
+		else
+			return e->block + (index - e->index);
+	}
+	return UINT64_MAX;
+}
+
+void inode_add_blocks(struct mm *mm, struct inode *ino, uint64_t npages)
+{
+	struct fs *fs = mm->fs;
+	while (ino->nblocks < npages) {
+		uint64_t want = npages - ino->nblocks;
+		if (want < FS_PREALLOC)
+			want = FS_PREALLOC;
+		uint64_t goal = fs->start;
+		struct extent *last = ino->nr_ext ? &ino->ext[ino->nr_ext - 1] : NULL;
+		if (last)
+			goal = last->block + last->len;
+		uint64_t block;
+		uint64_t got = blocks_alloc(fs, goal, want, &block);
+		if (!got)
+			die_usage("file system full: %s needs %llu pages of %llu on the disk",
+				  ino->name, (unsigned long long)npages,
+				  (unsigned long long)(fs->end - fs->start));
+		if (last && last->block + last->len == block) {
+			last->len += got;
+		} else {
+			if (ino->nr_ext == ino->cap_ext) {
+				ino->cap_ext = ino->cap_ext ? ino->cap_ext * 2 : 4;
+				ino->ext = xrealloc(ino->ext, ino->cap_ext * sizeof(*ino->ext));
+			}
+			ino->ext[ino->nr_ext++] = (struct extent){ .index = ino->nblocks, .block = block, .len = got };
+		}
+		ino->nblocks += got;
+	}
+}
+
+/* Give back the blocks of pages at and beyond npages (rounded up to keep
+ * the preallocation of a file that is only shrinking a little). */
+static void inode_trim_blocks(struct mm *mm, struct inode *ino, uint64_t npages)
+{
+	while (ino->nr_ext) {
+		struct extent *e = &ino->ext[ino->nr_ext - 1];
+		if (e->index >= npages) {
+			free_runs_insert(mm->fs, e->block, e->len);
+			ino->nblocks -= e->len;
+			ino->nr_ext--;
+			continue;
+		}
+		uint64_t keep = npages - e->index;
+		if (keep < e->len) {
+			free_runs_insert(mm->fs, e->block + keep, e->len - keep);
+			ino->nblocks -= e->len - keep;
+			e->len = keep;
+		}
+		break;
+	}
+}
+
+/* ---- inodes ----------------------------------------------------------- */
+
+static struct inode *inode_new(struct mm *mm, const char *name, uint32_t flags)
+{
+	struct fs *fs = mm->fs;
+	struct inode *ino = xcalloc(1, sizeof(*ino));
+	ino->name = xstrdup(name);
+	ino->id = fs->nr;
+	ino->flags = flags;
+	fs->inodes = xrealloc(fs->inodes, (fs->nr + 1) * sizeof(*fs->inodes));
+	fs->inodes[fs->nr++] = ino;
+	return ino;
+}
+
+struct inode *filemap_lookup(struct mm *mm, const char *name)
+{
+	struct fs *fs = mm->fs;
+	/* Newest first: a name recreated after unlink finds the live inode. */
+	for (uint32_t i = fs->nr; i-- > 0;) {
+		struct inode *ino = fs->inodes[i];
+		if (!(ino->flags & (INODE_UNLINKED | INODE_DEAD)) && !strcmp(ino->name, name))
+			return ino;
+	}
+	if (!strcmp(name, BLKDEV_NAME)) {
+		struct inode *ino = inode_new(mm, name, INODE_BLKDEV);
+		ino->size = fs->end;
+		return ino;
+	}
+	return NULL;
+}
+
+struct inode *filemap_lookup_blkdev(struct mm *mm)
+{
+	struct fs *fs = mm->fs;
+	for (uint32_t i = 0; i < fs->nr; i++)
+		if (fs->inodes[i]->flags & INODE_BLKDEV)
+			return fs->inodes[i];
+	return NULL;
+}
+
+struct inode *filemap_create(struct mm *mm, struct mm_ctx *ctx, const char *name)
+{
+	struct inode *ino = filemap_lookup(mm, name);
+	if (ino) {
+		if (!(ino->flags & INODE_BLKDEV))
+			filemap_truncate(mm, ctx, ino, 0);
+		return ino;
+	}
+	bool ramfs = !strncmp(name, RAMFS_PREFIX, strlen(RAMFS_PREFIX));
+	return inode_new(mm, name, ramfs ? INODE_RAMFS | INODE_UNEVICTABLE : 0);
+}
+
+void filemap_get(struct inode *ino) { ino->nr_open++; }
+
+static void inode_release(struct mm *mm, struct mm_ctx *ctx, struct inode *ino)
+{
+	filemap_truncate(mm, ctx, ino, 0);
+	inode_free_arrays(ino);
+	ino->flags |= INODE_DEAD;
+}
+
+void filemap_put(struct mm *mm, struct mm_ctx *ctx, struct inode *ino)
+{
+	if (!ino->nr_open)
+		panic("inode %s: reference count underflow", ino->name);
+	if (--ino->nr_open == 0 && (ino->flags & INODE_UNLINKED))
+		inode_release(mm, ctx, ino);
+}
+
+void filemap_unlink(struct mm *mm, struct mm_ctx *ctx, struct inode *ino)
+{
+	if (ino->flags & INODE_BLKDEV)
+		return;
+	ino->flags |= INODE_UNLINKED;
+	if (!ino->nr_open)
+		inode_release(mm, ctx, ino);
+}
+
+void filemap_set_unevictable(struct mm *mm, struct inode *ino, bool on)
+{
+	if (ino->flags & INODE_RAMFS)
+		return;
+	if (!on && (ino->flags & INODE_UNEVICTABLE)) {
+		/* SHM_UNLOCK: scan_mapping_unevictable_pages() rescues them. */
+		for (uint64_t i = 0; i < ino->cap; i++) {
+			pfn_t pfn = ino->pages[i];
+			if (pfn == PFN_NONE || mm_page(mm, pfn)->lru != mm->list_unevictable)
+				continue;
+			if (mm_page(mm, pfn)->flags & PG_mlocked)
+				continue;
+			lru_del(&mm->fr, pfn);
+			mm_page(mm, pfn)->flags &= ~PG_unevictable;
+			mm->ev[UNEVICTABLE_PGS_RESCUED]++;
+			mm->pol.ops->add(mm->pol.priv, pfn, ADD_PUTBACK);
+		}
+	}
+	if (on)
+		ino->flags |= INODE_UNEVICTABLE;
+	else
+		ino->flags &= ~INODE_UNEVICTABLE;
+}
+
+struct inode *page_inode(struct mm *mm, const struct page *p)
+{
+	if (!(p->flags & PG_file) || !p->owner)
+		return NULL;
+	return mm->fs->inodes[p->owner - 1];
+}
+
+/* ---- the page cache --------------------------------------------------- */
+
+static void pc_grow(struct mm *mm, struct inode *ino, uint64_t index)
+{
+	if (index < ino->cap)
+		return;
+	uint64_t ncap = ino->cap ? ino->cap : 16;
+	while (ncap <= index)
+		ncap *= 2;
+	ino->pages = xrealloc(ino->pages, ncap * sizeof(pfn_t));
+	for (uint64_t i = ino->cap; i < ncap; i++)
+		ino->pages[i] = PFN_NONE;
+	if (ino->shadow || mm->pol.ops->evict_shadow) {
+		ino->shadow = xrealloc(ino->shadow, ncap * sizeof(uint64_t));
+		memset(ino->shadow + ino->cap, 0, (ncap - ino->cap) * sizeof(uint64_t));
+	}
+	ino->cap = ncap;
+}
+
+#define pc_lookup pc_page
+
+void set_page_dirty(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	if (p->flags & PG_dirty)
+		return;
+	struct inode *ino = page_inode(mm, p);
+	if (ino && (ino->flags & INODE_RAMFS))
+		return; /* no backing store: nothing to write */
+	p->flags |= PG_dirty;
+	if (!ino)
+		return;
+	mm->nr_dirty++;
+	if (ino->nrdirty++ == 0)
+		ino->dirtied_when = ctx_now(mm->cur);
+}
+
+void clear_page_dirty(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	if (!(p->flags & PG_dirty))
+		return;
+	p->flags &= ~PG_dirty;
+	struct inode *ino = page_inode(mm, p);
+	if (!ino)
+		return;
+	mm->nr_dirty--;
+	ino->nrdirty--;
+}
+
+/* Insert a new frame at index; a shadow in the slot makes it a refault. */
+static pfn_t pagecache_add(struct mm *mm, struct inode *ino, uint64_t index, pfn_t pfn, uint32_t flags)
+{
+	pc_grow(mm, ino, index);
+	struct page *p = mm_page(mm, pfn);
+	p->flags = PG_file | flags;
+	p->owner = ino->id + 1;
+	p->index = index;
+	ino->pages[index] = pfn;
+	ino->nrpages++;
+	mm->nr_file++;
+	uint64_t shadow = ino->shadow ? ino->shadow[index] : 0;
+	if (shadow) {
+		ino->shadow[index] = 0;
+		ino->nrshadows--;
+		mm->pol.ops->refault(mm->pol.priv, pfn, shadow);
+		mm->pol.ops->add(mm->pol.priv, pfn, ADD_REFAULT);
+	} else {
+		mm->pol.ops->add(mm->pol.priv, pfn, ADD_PAGECACHE);
+	}
+	return pfn;
+}
+
+void pagecache_delete(struct mm *mm, pfn_t pfn, bool shadow)
+{
+	struct page *p = mm_page(mm, pfn);
+	struct inode *ino = page_inode(mm, p);
+	if (!ino)
+		return;
+	if (p->flags & PG_dirty)
+		panic("pfn %u: dirty page removed from the page cache of %s", pfn, ino->name);
+	ino->pages[p->index] = PFN_NONE;
+	ino->nrpages--;
+	mm->nr_file--;
+	if (shadow && mm->pol.ops->evict_shadow && ino->shadow) {
+		uint64_t s = mm->pol.ops->evict_shadow(mm->pol.priv, pfn);
+		if (s) {
+			ino->shadow[p->index] = s;
+			ino->nrshadows++;
+		}
+	}
+	p->owner = 0;
+}
+
+static void submit_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	mm->nr_reading++;
+	mm->ev[PGPGIN] += PAGE_SIZE / 1024;
+	charge(ctx, mm->cost->io_submit_ns);
+	if (mm->untimed)
+		mm_io_done(mm, IO_READ, pfn);
+	else
+		mm->io.submit_block(mm->io.arg, IO_READ, filemap_block(ino, p->index), pfn, ctx_now(ctx));
+}
+
+/* A page evicted by a textbook policy and still being written: found again
+ * before the write completed, it goes back to the policy. */
+void filemap_rescue(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	if (p->lru != mm->list_wb_free)
+		return;
+	lru_del(&mm->fr, pfn);
+	p->flags &= ~PG_reclaim;
+	mm->nr_pending_free--;
+	mm->pol.ops->add(mm->pol.priv, pfn, ADD_PUTBACK);
+}
+
+/* __do_page_cache_readahead(): bring pages [start, start+nr) of ino into
+ * the cache, reading the missing ones (ascending, so that they merge into
+ * few disk requests); the page at start+nr-async gets PG_readahead.  The
+ * page at `target` (if inside) must come in: its allocation may reclaim and
+ * its failure is returned; the others are given up when memory is short. */
+static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+				      uint64_t start, uint64_t nr, uint64_t async, uint64_t target)
+{
+	enum fault_status st = FAULT_DONE;
+	uint64_t end = start + nr;
+	if (end > ino->size)
+		end = ino->size;
+	bool give_up = false;
+	for (uint64_t idx = start; idx < end; idx++) {
+		if (pc_lookup(ino, idx) != PFN_NONE)
+			continue;
+		if (give_up && idx != target)
+			continue;
+		enum fault_status ast;
+		pfn_t pfn = mm_alloc_page(mm, ctx, &ast);
+		if (pfn == PFN_NONE) {
+			if (idx == target)
+				st = ast;
+			give_up = true;
+			continue;
+		}
+		/* Reclaim may have filled... no: reclaim only removes; but the
+		 * slot may now hold a page another path added meanwhile. */
+		if (pc_lookup(ino, idx) != PFN_NONE) {
+			free_frame(mm, pfn);
+			continue;
+		}
+		bool hole = (ino->flags & INODE_RAMFS) || filemap_block(ino, idx) == UINT64_MAX;
+		uint32_t fl = hole ? 0 : PG_locked;
+		if (async && idx == end - async && end == start + nr)
+			fl |= PG_readahead;
+		pagecache_add(mm, ino, idx, pfn, fl);
+		if (hole)
+			charge(ctx, mm->cost->zero_page_ns);
+		else if (!(mm->untimed && idx == target))
+			submit_read(mm, ctx, ino, pfn);
+	}
+	/* Untimed reads complete at once: the target's waits for the end, so
+	 * that the readahead allocations cannot reclaim it meanwhile. */
+	pfn_t tp = target < ino->size ? pc_lookup(ino, target) : PFN_NONE;
+	if (mm->untimed && tp != PFN_NONE && (mm_page(mm, tp)->flags & PG_locked))
+		submit_read(mm, ctx, ino, tp);
+	return st;
+}
+
+enum fault_status filemap_readaround(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+				     uint64_t start, uint64_t nr, uint64_t target)
+{
+	enum fault_status st = do_readahead(mm, ctx, ino, start, nr, 0, target);
+	if (pc_lookup(ino, target) == PFN_NONE && st == FAULT_DONE)
+		st = do_readahead(mm, ctx, ino, target, 1, 0, target);
+	return st;
+}
+
+static void mark_accessed(struct mm *mm, pfn_t pfn, bool write)
+{
+	if (mm->pol.ops->mark_accessed)
+		mm->pol.ops->mark_accessed(mm->pol.priv, pfn);
+	else if (mm->access_hook)
+		mm->pol.ops->access(mm->pol.priv, pfn, write);
+}
+
+/* Find or read the page at index for a read; PFN_NONE with *st set if the
+ * caller must block or fail. */
+static pfn_t read_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
+		       uint64_t index, uint64_t req, enum fault_status *st)
+{
+	pfn_t pfn = pc_lookup(ino, index);
+	if (pfn == PFN_NONE) {
+		/* page_cache_sync_readahead() */
+		uint64_t start = index, async = 0;
+		uint64_t nr = ra ? ra_window(&mm->vm, ra, index, req, false, &start, &async) : 0;
+		if (!nr || index < start || index >= start + nr) {
+			start = index;
+			nr = 1;
+			async = 0;
+		}
+		*st = do_readahead(mm, ctx, ino, start, nr, async, index);
+		pfn = pc_lookup(ino, index);
+		if (pfn == PFN_NONE && *st == FAULT_DONE) {
+			/* Readahead's own allocations reclaimed the target
+			 * (untimed reads complete at once): just the one page. */
+			*st = do_readahead(mm, ctx, ino, index, 1, 0, index);
+			pfn = pc_lookup(ino, index);
+			if (pfn == PFN_NONE && *st == FAULT_DONE)
+				*st = FAULT_WAIT_RECLAIM;
+		}
+		if (pfn == PFN_NONE)
+			return PFN_NONE;
+	} else if (mm_page(mm, pfn)->flags & PG_readahead) {
+		/* page_cache_async_readahead(): the marker was reached. */
+		mm_page(mm, pfn)->flags &= ~PG_readahead;
+		uint64_t start, async;
+		uint64_t nr = ra ? ra_window(&mm->vm, ra, index, req, true, &start, &async) : 0;
+		if (nr)
+			do_readahead(mm, ctx, ino, start, nr, async, UINT64_MAX);
+	}
+	struct page *p = mm_page(mm, pfn);
+	if (p->flags & PG_locked) {
+		ctx->wait_pfn = pfn;
+		*st = FAULT_WAIT_PAGE;
+		return PFN_NONE;
+	}
+	filemap_rescue(mm, pfn);
+	return pfn;
+}
+
+uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
+		      uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st)
+{
+	*st = FAULT_DONE;
+	uint64_t i;
+	for (i = 0; i < n; i++) {
+		if (ctx->user_ns + ctx->sys_ns >= budget_ns)
+			break;
+		uint64_t index = first + i;
+		if (index >= ino->size)
+			return n; /* end of file: the rest of the read returns nothing */
+		pfn_t pfn = read_page(mm, ctx, ino, ra, index, n - i, st);
+		if (pfn == PFN_NONE)
+			break;
+		charge(ctx, mm->cost->copy_page_ns);
+		mark_accessed(mm, pfn, false);
+		if (ra)
+			ra->prev = index + 1;
+	}
+	return i;
+}
+
+void filemap_extend(struct mm *mm, struct inode *ino, uint64_t npages)
+{
+	if (npages <= ino->size || (ino->flags & INODE_BLKDEV))
+		return;
+	if (!(ino->flags & INODE_RAMFS))
+		inode_add_blocks(mm, ino, npages);
+	ino->size = npages;
+}
+
+uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+		       uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st)
+{
+	*st = FAULT_DONE;
+	if (ino->flags & INODE_BLKDEV) {
+		if (first >= ino->size)
+			return n;
+		if (first + n > ino->size)
+			n = ino->size - first;
+	} else {
+		filemap_extend(mm, ino, first + n);
+	}
+	struct mm_ctx *saved = mm->cur;
+	mm->cur = ctx;
+	uint64_t i;
+	for (i = 0; i < n; i++) {
+		if (ctx->user_ns + ctx->sys_ns >= budget_ns)
+			break;
+		uint64_t index = first + i;
+		pfn_t pfn = pc_lookup(ino, index);
+		if (pfn == PFN_NONE) {
+			/* A whole-page write needs no read of the old data. */
+			pfn = mm_alloc_page(mm, ctx, st);
+			if (pfn == PFN_NONE)
+				break;
+			if (pc_lookup(ino, index) != PFN_NONE) {
+				free_frame(mm, pfn);
+				i--;
+				continue;
+			}
+			pagecache_add(mm, ino, index, pfn, 0);
+		}
+		struct page *p = mm_page(mm, pfn);
+		if (p->flags & PG_locked) {
+			ctx->wait_pfn = pfn;
+			*st = FAULT_WAIT_PAGE;
+			break;
+		}
+		filemap_rescue(mm, pfn);
+		charge(ctx, mm->cost->copy_page_ns);
+		set_page_dirty(mm, pfn);
+		mark_accessed(mm, pfn, true);
+	}
+	mm->cur = saved;
+	return i;
+}
+
+/* Unmap, un-dirty and remove one page of a file being truncated. */
+static void truncate_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pfn_t pfn)
+{
+	(void)ino;
+	struct page *p = mm_page(mm, pfn);
+	if (p->mapcount > 0)
+		file_page_unmap(mm, pfn);
+	charge(ctx, mm->cost->free_page_ns);
+	clear_page_dirty(mm, pfn); /* cancel_dirty_page(): the data is gone */
+	if (p->flags & PG_mlocked) {
+		p->flags &= ~PG_mlocked;
+		mm->nr_mlock--;
+	}
+	pagecache_delete(mm, pfn, false);
+	/* Under I/O, the page stays (owner 0) until the I/O completes. */
+	free_if_orphan(mm, pfn);
+}
+
+void filemap_truncate(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, uint64_t npages)
+{
+	if (ino->flags & INODE_BLKDEV)
+		return;
+	struct mm_ctx *saved = mm->cur;
+	mm->cur = ctx;
+	for (uint64_t i = npages; i < ino->cap; i++) {
+		pfn_t pfn = ino->pages[i];
+		if (pfn != PFN_NONE)
+			truncate_page(mm, ctx, ino, pfn);
+		/* Shadows never outlive the data they describe. */
+		if (ino->shadow && ino->shadow[i]) {
+			ino->shadow[i] = 0;
+			ino->nrshadows--;
+		}
+	}
+	mm->cur = saved;
+	if (npages < ino->size) {
+		ino->size = npages;
+		if (!(ino->flags & INODE_RAMFS))
+			inode_trim_blocks(mm, ino, npages);
+	} else {
+		/* Growing by truncate makes a hole: no blocks until written. */
+		ino->size = npages;
+	}
+	if (ino->ra.start >= npages)
+		ino->ra = (struct file_ra){ 0 };
+}
+
+void filemap_invalidate_range(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+			      uint64_t first, uint64_t n)
+{
+	for (uint64_t i = first; i < first + n && i < ino->cap; i++) {
+		pfn_t pfn = ino->pages[i];
+		if (pfn == PFN_NONE)
+			continue;
+		struct page *p = mm_page(mm, pfn);
+		/* invalidate_inode_pages2_range(): mapped or busy pages stay. */
+		if (p->mapcount > 0 || (p->flags & (PG_locked | PG_writeback)))
+			continue;
+		truncate_page(mm, ctx, ino, pfn);
+	}
+}

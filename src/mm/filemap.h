@@ -1,0 +1,162 @@
+/* filemap.h - files, the page cache, file mappings, readahead and
+ * writeback: the file-backed half of the mm core.
+ *
+ * Files are machine-wide inodes identified by name; each has a size in
+ * pages, a page cache (index -> frame, or a shadow entry left by eviction),
+ * the disk blocks holding its data (extents, allocated contiguously where
+ * possible so that a sequential read is sequential on the disk), and the
+ * list of VMAs mapping it (the i_mmap rmap).  Page-cache pages carry
+ * PG_file, page->owner = inode id + 1 and page->index = file page index; a
+ * page removed from the cache while its I/O is in flight (truncate) keeps
+ * PG_file with owner 0 and is freed when the I/O completes.
+ *
+ * "/dev/sda" is the raw disk as a block-device file: block i is page i, its
+ * page cache is vmstat's "buff".  Files named "/ramfs/..." live in RAM only
+ * (no blocks, never written, unevictable), as do SHM_LOCKed files
+ * (filemap_set_unevictable).
+ *
+ * Disk layout: the swap area is blocks [0, swap slots) (swap slot N = block
+ * N, the first partition); the file system holds the rest of the disk.
+ */
+#ifndef PAGELAB_FILEMAP_H
+#define PAGELAB_FILEMAP_H
+
+#include "mm.h"
+
+#define INODE_BLKDEV      (1u << 0)  /* the raw disk: block = index */
+#define INODE_UNEVICTABLE (1u << 1)  /* ramfs or SHM_LOCK: reclaim refuses its pages */
+#define INODE_RAMFS       (1u << 2)  /* no backing store: never written */
+#define INODE_UNLINKED    (1u << 3)  /* name removed; freed at the last close/munmap */
+#define INODE_DEAD        (1u << 4)  /* freed: id kept so stale ids are caught */
+
+/* Readahead state of one open file (the kernel's struct file_ra_state). */
+struct file_ra {
+	uint64_t start, size, async_size;  /* current window */
+	uint64_t prev;                     /* last index read + 1 (0 = none yet) */
+};
+
+struct extent { uint64_t index, block, len; };
+struct file_map { uint32_t as, vma; };
+
+struct inode {
+	char *name;
+	uint32_t id;
+	uint32_t flags;
+	uint32_t nr_open;        /* open fds + mappings */
+	uint64_t size;           /* pages */
+	pfn_t *pages;            /* page cache: pages[index] or PFN_NONE, `cap` slots */
+	uint64_t *shadow;        /* shadow entries (policies with evict_shadow) */
+	uint64_t cap;
+	uint64_t nrpages, nrshadows, nrdirty;
+	struct extent *ext;      /* sorted by index; cover [0, nblocks) */
+	uint32_t nr_ext, cap_ext;
+	uint64_t nblocks;        /* pages with a disk block (>= size, preallocation) */
+	struct file_map *maps;   /* i_mmap: the VMAs mapping this file */
+	uint32_t nr_maps, cap_maps;
+	uint64_t dirtied_when;   /* time the first of its dirty pages was dirtied */
+	uint64_t wb_index;       /* where cyclic writeback resumes (writeback_index) */
+	struct file_ra ra;       /* for faults on mappings (the vma's file) */
+};
+
+struct fs {
+	struct inode **inodes;
+	uint32_t nr;
+	uint64_t start, end;     /* blocks of the file system */
+	struct extent *free;     /* free block runs (index unused), sorted */
+	uint32_t nr_free, cap_free;
+	uint64_t blocks_free;
+};
+
+/* Set up the file system on a disk of `disk_blocks` after `swap_blocks`. */
+void fs_init(struct mm *mm, uint64_t disk_blocks, uint64_t swap_blocks);
+void fs_destroy(struct mm *mm);
+
+/* Inodes by name.  lookup returns NULL if absent (or unlinked). */
+struct inode *filemap_lookup(struct mm *mm, const char *name);
+/* The raw disk's inode if anything opened it, else NULL. */
+struct inode *filemap_lookup_blkdev(struct mm *mm);
+/* creat(): an existing file is truncated to 0. */
+struct inode *filemap_create(struct mm *mm, struct mm_ctx *ctx, const char *name);
+static inline struct inode *mm_inode(struct mm *mm, uint32_t id) { return mm->fs->inodes[id]; }
+/* An open/close or map/unmap reference; the last put of an unlinked inode frees it. */
+void filemap_get(struct inode *ino);
+void filemap_put(struct mm *mm, struct mm_ctx *ctx, struct inode *ino);
+void filemap_unlink(struct mm *mm, struct mm_ctx *ctx, struct inode *ino);
+/* truncate(): drop pages and shadows at and beyond npages; free their blocks. */
+void filemap_truncate(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, uint64_t npages);
+/* SHM_LOCK / SHM_UNLOCK: pages of an unevictable file are refused by reclaim. */
+void filemap_set_unevictable(struct mm *mm, struct inode *ino, bool on);
+/* Give the file disk blocks for its first npages pages (a hole made by
+ * truncate gets its blocks when first written back). */
+void inode_add_blocks(struct mm *mm, struct inode *ino, uint64_t npages);
+/* Disk block of page `index`, or UINT64_MAX (a hole: reads as zeroes). */
+uint64_t filemap_block(const struct inode *ino, uint64_t index);
+
+/* read()/write() of pages [first, first+n) through the page cache, until
+ * done, the budget is used up, or the task must block (*st set: WAIT_PAGE
+ * for a page being read, WAIT_RECLAIM for memory or dirty throttling, OOM).
+ * Returns the pages completed.  Charges a copy per page; the caller charges
+ * the syscall itself (cost.syscall_ns). */
+uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
+		      uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st);
+uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+		       uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st);
+/* Grow the file to npages (allocating blocks). */
+void filemap_extend(struct mm *mm, struct inode *ino, uint64_t npages);
+/* O_DIRECT: drop the cached copies of [first, first+n) a direct write replaces. */
+void filemap_invalidate_range(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+			      uint64_t first, uint64_t n);
+
+/* Map pages [pgoff, pgoff+npages) of a file; returns the vma index. */
+uint32_t mm_mmap_file(struct mm *mm, struct aspace *as, struct inode *ino, uint64_t pgoff,
+		      uint64_t npages, bool shared);
+
+/* Writeback.  Start writing up to `max` dirty pages of ino (all if 0),
+ * first moving dirty PTE bits of shared mappings to the pages; returns
+ * pages submitted.  fsync() = filemap_fsync() until it returns true. */
+uint64_t filemap_writeback(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, uint64_t max);
+bool filemap_fsync(struct mm *mm, struct mm_ctx *ctx, struct inode *ino);
+/* The flusher (2.6 pdflush: background_writeout + wb_kupdate): one run
+ * at ctx's time.  Returns true if it stopped with work left (the disk
+ * queue is congested or its batch is used up): run it again after a
+ * congestion_wait(); false: sleep dirty_writeback_centisecs. */
+bool mm_flusher_run(struct mm *mm, struct mm_ctx *ctx);
+/* get_dirty_limits(): background and throttle thresholds, in pages. */
+void mm_dirty_limits(const struct mm *mm, uint64_t *background, uint64_t *throttle);
+/* balance_dirty_pages(): a writer above the throttle threshold writes some
+ * dirty pages itself; returns true if it must then wait (congestion_wait). */
+bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx);
+
+/* Readahead (2.6 ondemand_readahead): decide the window for a read of
+ * req pages at index; returns pages to read starting at *start (0 = just
+ * the page itself) and sets *async_size (the PG_readahead marker sits at
+ * start + size - async_size). hit_marker: the read found PG_readahead. */
+uint64_t ra_window(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t index, uint64_t req,
+		   bool hit_marker, uint64_t *start, uint64_t *async_size);
+
+/* Internal to the mm core (reclaim.c, aspace.c, check.c). */
+static inline pfn_t pc_page(const struct inode *ino, uint64_t index)
+{
+	return index < ino->cap ? ino->pages[index] : PFN_NONE;
+}
+/* Read pages [start, start+nr) around target (which must come in). */
+enum fault_status filemap_readaround(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+				     uint64_t start, uint64_t nr, uint64_t target);
+/* A page found again while a textbook policy's eviction writes it. */
+void filemap_rescue(struct mm *mm, pfn_t pfn);
+struct inode *page_inode(struct mm *mm, const struct page *p);
+void set_page_dirty(struct mm *mm, pfn_t pfn);
+void clear_page_dirty(struct mm *mm, pfn_t pfn);
+/* Remove a clean, unmapped page from its file's page cache, leaving a
+ * shadow entry when asked. */
+void pagecache_delete(struct mm *mm, pfn_t pfn, bool shadow);
+/* rmap over the file's mappings. */
+int file_page_referenced(struct mm *mm, pfn_t pfn, bool clear);
+void file_page_unmap(struct mm *mm, pfn_t pfn);
+bool file_page_mlocked(struct mm *mm, pfn_t pfn);
+void file_vma_unlink(struct mm *mm, struct aspace *as, uint32_t vma);
+/* Fault on a file vma at (vma, off). */
+enum fault_status fault_file(struct mm *mm, struct mm_ctx *ctx, struct aspace *as,
+			     uint32_t vma, uint64_t off, bool write);
+
+#endif

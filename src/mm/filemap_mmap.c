@@ -1,0 +1,223 @@
+/* filemap_mmap.c - file mappings: mmap of a file, the file rmap (i_mmap:
+ * every VMA mapping the file) that page_referenced() and try_to_unmap()
+ * walk for page-cache pages, and the file fault handler (filemap_fault with
+ * 2.6's read-around, and the copy-on-write of MAP_PRIVATE pages).
+ *
+ * Private mappings map page-cache pages write-protected (PTE_WP); a write
+ * copies the page into a new anonymous page, as do_wp_page() does.  Shared
+ * mappings map them writable: a write sets the PTE dirty bit, which moves
+ * to PG_dirty when the PTE is unmapped, by reclaim, or by writeback's
+ * page_mkclean() (fsync, the flusher) - the pre-2.6.19 scheme, without the
+ * write-fault dirty accounting of later kernels. */
+#include "filemap.h"
+#include "internal.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+
+uint32_t mm_mmap_file(struct mm *mm, struct aspace *as, struct inode *ino, uint64_t pgoff,
+		      uint64_t npages, bool shared)
+{
+	uint32_t v = mm_mmap_anon(mm, as, npages, 0);
+	struct vma *vma = &as->vmas[v];
+	vma->flags = shared ? VMA_SHARED : 0;
+	vma->ino = ino->id + 1;
+	vma->pgoff = pgoff;
+	if (ino->nr_maps == ino->cap_maps) {
+		ino->cap_maps = ino->cap_maps ? ino->cap_maps * 2 : 4;
+		ino->maps = xrealloc(ino->maps, ino->cap_maps * sizeof(*ino->maps));
+	}
+	ino->maps[ino->nr_maps++] = (struct file_map){ .as = as->id, .vma = v };
+	filemap_get(ino);
+	return v;
+}
+
+void file_vma_unlink(struct mm *mm, struct aspace *as, uint32_t vma)
+{
+	struct vma *v = &as->vmas[vma];
+	struct inode *ino = mm_inode(mm, v->ino - 1);
+	for (uint32_t i = 0; i < ino->nr_maps; i++) {
+		if (ino->maps[i].as == as->id && ino->maps[i].vma == vma) {
+			ino->maps[i] = ino->maps[--ino->nr_maps];
+			break;
+		}
+	}
+	v->ino = 0;
+	filemap_put(mm, mm->cur, ino);
+}
+
+/* The PTE of (map, index) if it maps pfn, else NULL. */
+static pte_t *map_pte(struct mm *mm, const struct file_map *fm, uint64_t index, pfn_t pfn)
+{
+	struct vma *v = &mm->as[fm->as]->vmas[fm->vma];
+	if (!v->pte || index < v->pgoff || index >= v->pgoff + v->npages)
+		return NULL;
+	pte_t *pte = &v->pte[index - v->pgoff];
+	return pte_present(*pte) && pte_pfn(*pte) == pfn ? pte : NULL;
+}
+
+int file_page_referenced(struct mm *mm, pfn_t pfn, bool clear)
+{
+	struct page *p = mm_page(mm, pfn);
+	struct inode *ino = page_inode(mm, p);
+	if (!ino || p->mapcount <= 0)
+		return 0;
+	int young = 0, seen = 0;
+	for (uint32_t i = 0; i < ino->nr_maps && seen < p->mapcount; i++) {
+		pte_t *pte = map_pte(mm, &ino->maps[i], p->index, pfn);
+		if (!pte)
+			continue;
+		seen++;
+		if (clear)
+			charge(mm->cur, mm->cost->rmap_ns);
+		if (*pte & PTE_ACCESSED) {
+			young++;
+			if (clear)
+				*pte &= ~PTE_ACCESSED;
+		}
+	}
+	return young;
+}
+
+void file_page_unmap(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	struct inode *ino = page_inode(mm, p);
+	if (!ino)
+		return;
+	for (uint32_t i = 0; i < ino->nr_maps && p->mapcount > 0; i++) {
+		pte_t *pte = map_pte(mm, &ino->maps[i], p->index, pfn);
+		if (!pte)
+			continue;
+		if (*pte & PTE_DIRTY)
+			set_page_dirty(mm, pfn);
+		*pte = 0;
+		mm->as[ino->maps[i].as]->rss--;
+		p->mapcount--;
+		charge(mm->cur, mm->cost->rmap_ns);
+	}
+}
+
+bool file_page_mlocked(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	struct inode *ino = page_inode(mm, p);
+	if (!ino)
+		return false;
+	for (uint32_t i = 0; i < ino->nr_maps; i++) {
+		const struct file_map *fm = &ino->maps[i];
+		if ((mm->as[fm->as]->vmas[fm->vma].flags & VMA_LOCKED) && map_pte(mm, fm, p->index, pfn))
+			return true;
+	}
+	return false;
+}
+
+static void count_fault(struct mm *mm, struct mm_ctx *ctx, bool major)
+{
+	if (ctx->retry) {
+		ctx->retry = false;
+		return;
+	}
+	mm->ev[PGFAULT]++;
+	if (major) {
+		mm->ev[PGMAJFAULT]++;
+		ctx->majflt++;
+	} else {
+		ctx->minflt++;
+	}
+}
+
+static void mlock_if_locked(struct mm *mm, struct vma *v, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	if ((v->flags & VMA_LOCKED) && !(p->flags & PG_mlocked)) {
+		p->flags |= PG_mlocked;
+		mm->nr_mlock++;
+		mm->ev[UNEVICTABLE_PGS_MLOCKED]++;
+	}
+}
+
+/* Copy-on-write of a private file page into a new anonymous page. */
+static enum fault_status cow_page(struct mm *mm, struct mm_ctx *ctx, struct aspace *as,
+				  uint32_t vma, uint64_t off, pfn_t src)
+{
+	struct vma *v = &as->vmas[vma];
+	enum fault_status st;
+	pfn_t pfn = mm_alloc_page(mm, ctx, &st);
+	if (pfn == PFN_NONE)
+		return st;
+	pte_t pte = v->pte[off];
+	bool mapped = pte_present(pte);
+	if (mapped ? pte_pfn(pte) != src : pc_page(mm_inode(mm, v->ino - 1), v->pgoff + off) != src) {
+		/* Reclaim took the source page meanwhile: fault again. */
+		free_frame(mm, pfn);
+		return FAULT_DONE;
+	}
+	if (mapped) {
+		struct page *sp = mm_page(mm, src);
+		v->pte[off] = 0;
+		sp->mapcount--;
+		as->rss--;
+		if ((sp->flags & PG_mlocked) && !file_page_mlocked(mm, src)) {
+			sp->flags &= ~PG_mlocked;
+			mm->nr_mlock--;
+		}
+	}
+	struct page *p = mm_page(mm, pfn);
+	p->flags = PG_anon;
+	p->owner = as->id + 1;
+	p->index = ANON_INDEX(vma, off);
+	p->mapcount = 1;
+	mm->nr_anon++;
+	as->rss++;
+	v->pte[off] = mk_pte(pfn);
+	mlock_if_locked(mm, v, pfn);
+	count_fault(mm, ctx, false);
+	charge(ctx, mm->cost->fault_ns + mm->cost->copy_page_ns);
+	mm->pol.ops->add(mm->pol.priv, pfn, ADD_NEW_ANON);
+	return FAULT_DONE;
+}
+
+enum fault_status fault_file(struct mm *mm, struct mm_ctx *ctx, struct aspace *as,
+			     uint32_t vma, uint64_t off, bool write)
+{
+	struct vma *v = &as->vmas[vma];
+	struct inode *ino = mm_inode(mm, v->ino - 1);
+	uint64_t index = v->pgoff + off;
+	if (index >= ino->size)
+		return FAULT_SEGV; /* SIGBUS: beyond the end of the file */
+	pte_t pte = v->pte[off];
+	if (pte_present(pte))
+		return cow_page(mm, ctx, as, vma, off, pte_pfn(pte)); /* write to PTE_WP */
+	pfn_t pfn = pc_page(ino, index);
+	if (pfn == PFN_NONE) {
+		/* filemap_fault(): a major fault; read around the faulting
+		 * page (ra_pages centred on it, 2.6.26 do_page_cache_readahead). */
+		uint64_t ra = mm->vm.ra_pages ? mm->vm.ra_pages : 1;
+		uint64_t start = index > ra / 2 ? index - ra / 2 : 0;
+		enum fault_status st = filemap_readaround(mm, ctx, ino, start, ra, index);
+		pfn = pc_page(ino, index);
+		if (pfn == PFN_NONE)
+			return st == FAULT_DONE ? FAULT_WAIT_RECLAIM : st;
+		count_fault(mm, ctx, true);
+		charge(ctx, mm->cost->fault_ns);
+		ctx->retry = true; /* the fault completes when we come back */
+	}
+	struct page *p = mm_page(mm, pfn);
+	if (p->flags & PG_locked) {
+		count_fault(mm, ctx, false);
+		ctx->retry = true;
+		ctx->wait_pfn = pfn;
+		return FAULT_WAIT_PAGE;
+	}
+	filemap_rescue(mm, pfn);
+	if (write && !(v->flags & VMA_SHARED))
+		return cow_page(mm, ctx, as, vma, off, pfn);
+	p->mapcount++;
+	as->rss++;
+	v->pte[off] = mk_pte(pfn) | (v->flags & VMA_SHARED ? 0 : PTE_WP);
+	mlock_if_locked(mm, v, pfn);
+	count_fault(mm, ctx, false);
+	charge(ctx, mm->cost->fault_ns);
+	return FAULT_DONE;
+}

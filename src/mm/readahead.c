@@ -1,0 +1,85 @@
+/* readahead.c - the readahead window (2.6.23+ on-demand readahead,
+ * mm/readahead.c: ondemand_readahead, get_init_ra_size, get_next_ra_size).
+ *
+ * A read that misses at the start of a file, or right after the previous
+ * read (a sequential miss), starts a window sized from the request: small
+ * requests get 4x (or 2x) their size rounded to a power of two, capped at
+ * the maximum (ra_pages, 32 pages = 128 KB in 2.6).  The window's last
+ * async_size pages are read ahead of need; the first of them carries the
+ * PG_readahead marker, and reaching it (or the window's expected end)
+ * pushes the window forward, quadrupling it while it is below max/16 and
+ * doubling it after, up to the maximum.  Any other miss reads just what
+ * was asked.  The maximum and, optionally, a fixed initial window are
+ * sysctls so that older eras (2.4's vm_min/max_readahead) can set theirs.
+ * Simplified: no thrashing detection, no context readahead (2.6.31), no
+ * interleaved-stream handling. */
+#include "filemap.h"
+
+static uint64_t roundup_pow2(uint64_t x)
+{
+	uint64_t r = 1;
+	while (r < x)
+		r <<= 1;
+	return r;
+}
+
+static uint64_t init_ra_size(const struct vm_sysctl *vs, uint64_t req, uint64_t max)
+{
+	if (vs->ra_init_pages)
+		return vs->ra_init_pages < max ? vs->ra_init_pages : max;
+	uint64_t n = roundup_pow2(req);
+	if (n <= max / 32)
+		n *= 4;
+	else if (n <= max / 4)
+		n *= 2;
+	else
+		n = max;
+	return n;
+}
+
+static uint64_t next_ra_size(uint64_t cur, uint64_t max)
+{
+	uint64_t n = cur < max / 16 ? 4 * cur : 2 * cur;
+	return n < max ? n : max;
+}
+
+uint64_t ra_window(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t index, uint64_t req,
+		   bool hit_marker, uint64_t *start, uint64_t *async_size)
+{
+	uint64_t max = vs->ra_pages;
+	if (!max)
+		return 0;
+	if (!req)
+		req = 1;
+	/* The expected callback: sequential, ramp up and push forward. */
+	if (ra->size && index &&
+	    (index == ra->start + ra->size - ra->async_size || index == ra->start + ra->size)) {
+		ra->start += ra->size;
+		ra->size = next_ra_size(ra->size, max);
+		ra->async_size = ra->size;
+		goto readit;
+	}
+	if (hit_marker) {
+		/* A marker without matching state (another reader's window):
+		 * continue from here. */
+		ra->start = index + 1;
+		ra->size = next_ra_size(req, max);
+		ra->async_size = ra->size;
+		goto readit;
+	}
+	/* Start of file, an oversize read, or a sequential miss. */
+	if (!index || req > max || (ra->prev && index + 1 >= ra->prev && index <= ra->prev)) {
+		ra->start = index;
+		ra->size = init_ra_size(vs, req, max);
+		ra->async_size = ra->size > req ? ra->size - req : ra->size;
+		goto readit;
+	}
+	/* A random read: just the requested pages. */
+	*start = index;
+	*async_size = 0;
+	return req < max ? req : max;
+readit:
+	*start = ra->start;
+	*async_size = ra->async_size;
+	return ra->size;
+}

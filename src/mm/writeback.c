@@ -1,0 +1,187 @@
+/* writeback.c - writing dirty page-cache pages: the 2.6 flusher (pdflush's
+ * background_writeout and wb_kupdate, mm/page-writeback.c and
+ * fs/fs-writeback.c of 2.6.26), balance_dirty_pages() throttling writers,
+ * and fsync().
+ *
+ * Dirty data is tracked per inode (dirtied_when = when its first dirty page
+ * was dirtied), and written oldest inode first, each inode's pages in
+ * ascending order from where its last writeback stopped (range_cyclic), so
+ * that its blocks go to the disk in few large requests.  Thresholds follow
+ * get_dirty_limits(): a percentage of the dirtyable memory (free pages plus
+ * the pages on the LRU lists).  Simplified: one disk, so the per-bdi limits
+ * of 2.6.24+ are the global ones; writers are throttled once per write()
+ * call rather than every ratelimit_pages pages; no unmapped_ratio clamp. */
+#include "filemap.h"
+#include "internal.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+
+#define MAX_WRITEBACK_PAGES 1024   /* pages per flusher batch (2.6) */
+/* Pages under writeback at which the disk queue counts as congested: the
+ * flusher stops feeding it (2.6: nr_requests 128 requests of up to 32). */
+#define WRITEBACK_CONGESTED 4096
+
+void mm_dirty_limits(const struct mm *mm, uint64_t *background, uint64_t *throttle)
+{
+	uint64_t dirtyable = mm->nr_free + mm->nr_file + mm->nr_anon;
+	uint64_t ratio = mm->vm.dirty_ratio, bg = mm->vm.dirty_background_ratio;
+	if (ratio < 5)
+		ratio = 5;
+	if (bg >= ratio)
+		bg = ratio / 2;
+	*background = dirtyable * bg / 100;
+	*throttle = dirtyable * ratio / 100;
+}
+
+/* page_mkclean() for every page of ino in its shared mappings: the PTE
+ * dirty bits move to the pages, so that writeback sees them. */
+static void file_mkclean(struct mm *mm, struct inode *ino)
+{
+	for (uint32_t i = 0; i < ino->nr_maps; i++) {
+		struct aspace *as = mm->as[ino->maps[i].as];
+		struct vma *v = &as->vmas[ino->maps[i].vma];
+		if (!(v->flags & VMA_SHARED) || !v->pte)
+			continue;
+		for (uint64_t off = 0; off < v->npages; off++) {
+			pte_t pte = v->pte[off];
+			if (!pte_present(pte) || !(pte & PTE_DIRTY))
+				continue;
+			v->pte[off] = pte & ~PTE_DIRTY;
+			set_page_dirty(mm, pte_pfn(pte));
+			charge(mm->cur, mm->cost->rmap_ns);
+		}
+	}
+}
+
+uint64_t filemap_writeback(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, uint64_t max)
+{
+	struct mm_ctx *saved = mm->cur;
+	mm->cur = ctx;
+	file_mkclean(mm, ino);
+	uint64_t done = 0;
+	uint64_t cap = ino->cap;
+	uint64_t start = ino->wb_index < cap ? ino->wb_index : 0;
+	uint64_t k;
+	for (k = 0; k < cap && ino->nrdirty && (!max || done < max); k++) {
+		uint64_t idx = start + k < cap ? start + k : start + k - cap;
+		pfn_t pfn = ino->pages[idx];
+		if (pfn == PFN_NONE)
+			continue;
+		struct page *p = mm_page(mm, pfn);
+		if (!(p->flags & PG_dirty) || (p->flags & (PG_writeback | PG_locked)))
+			continue;
+		/* Not isolated by a reclaimer mid-pass: the machine runs one
+		 * kernel path at a time, so every page here is on a list. */
+		page_writeback(mm, ctx, pfn);
+		done++;
+		ino->wb_index = idx + 1;
+	}
+	mm->cur = saved;
+	return done;
+}
+
+static int cmp_dirtied(const void *a, const void *b)
+{
+	const struct inode *x = *(struct inode *const *)a, *y = *(struct inode *const *)b;
+	if (x->dirtied_when != y->dirtied_when)
+		return x->dirtied_when < y->dirtied_when ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Dirty inodes, oldest first.  Caller frees. */
+static struct inode **dirty_inodes(struct mm *mm, uint32_t *n)
+{
+	struct fs *fs = mm->fs;
+	struct inode **v = xmalloc((fs->nr ? fs->nr : 1) * sizeof(*v));
+	*n = 0;
+	for (uint32_t i = 0; i < fs->nr; i++) {
+		struct inode *ino = fs->inodes[i];
+		if (ino->flags & INODE_DEAD)
+			continue;
+		if (ino->nrdirty || ino->nr_maps)
+			v[(*n)++] = ino;
+	}
+	qsort(v, *n, sizeof(*v), cmp_dirtied);
+	return v;
+}
+
+/* writeback_inodes(): up to `max` pages, oldest inodes first; only inodes
+ * dirtied at or before `older_than` (UINT64_MAX: any). */
+static uint64_t writeback_inodes(struct mm *mm, struct mm_ctx *ctx, uint64_t max, uint64_t older_than,
+				 bool background)
+{
+	uint32_t n;
+	struct inode **v = dirty_inodes(mm, &n);
+	uint64_t bg, thr, done = 0;
+	mm_dirty_limits(mm, &bg, &thr);
+	for (uint32_t i = 0; i < n && done < max; i++) {
+		if (background && mm->nr_dirty <= bg)
+			break;
+		if (v[i]->nrdirty && v[i]->dirtied_when > older_than)
+			continue;
+		done += filemap_writeback(mm, ctx, v[i], max - done);
+	}
+	free(v);
+	return done;
+}
+
+bool mm_flusher_run(struct mm *mm, struct mm_ctx *ctx)
+{
+	mm->flusher_wanted = false;
+	if (mm->nr_writeback >= WRITEBACK_CONGESTED)
+		return true;
+	uint64_t bg, thr, done = 0;
+	mm_dirty_limits(mm, &bg, &thr);
+	uint64_t budget = MAX_WRITEBACK_PAGES;
+	/* background_writeout(): down to the background threshold. */
+	if (mm->nr_dirty > bg)
+		done += writeback_inodes(mm, ctx, budget, UINT64_MAX, true);
+	/* wb_kupdate(): everything dirtied longer ago than the expiry. */
+	uint64_t now = ctx_now(ctx), expire = mm->vm.dirty_expire_centisecs * 10000000ULL;
+	if (done < budget && now >= expire)
+		done += writeback_inodes(mm, ctx, budget - done, now - expire, false);
+	else if (done < budget && expire == 0)
+		done += writeback_inodes(mm, ctx, budget - done, now, false);
+	charge(ctx, done * mm->cost->scan_ns);
+	return done >= budget;
+}
+
+/* sync_writeback_pages(): 1.5 x ratelimit_pages, where ratelimit_pages is
+ * memory / 32 (per CPU in the kernel) clamped to [16, 4 MB of pages]. */
+static uint64_t write_chunk(const struct mm *mm)
+{
+	uint64_t r = mm->fr.nr / 32;
+	if (r < 16)
+		r = 16;
+	if (r > (4ULL << 20) / PAGE_SIZE)
+		r = (4ULL << 20) / PAGE_SIZE;
+	return r + r / 2;
+}
+
+bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx)
+{
+	uint64_t bg, thr;
+	mm_dirty_limits(mm, &bg, &thr);
+	if (mm->nr_dirty > bg)
+		mm->flusher_wanted = true;
+	if (mm->nr_dirty + mm->nr_writeback <= thr)
+		return false;
+	uint64_t chunk = write_chunk(mm);
+	uint64_t done = mm->nr_dirty ? writeback_inodes(mm, ctx, chunk, UINT64_MAX, false) : 0;
+	mm->ev[NR_DIRTY_THROTTLED]++;
+	if (mm->nr_dirty + mm->nr_writeback <= thr || done >= chunk)
+		return false;
+	return true; /* congestion_wait() */
+}
+
+bool filemap_fsync(struct mm *mm, struct mm_ctx *ctx, struct inode *ino)
+{
+	filemap_writeback(mm, ctx, ino, 0);
+	for (uint64_t i = 0; i < ino->cap; i++) {
+		pfn_t pfn = ino->pages[i];
+		if (pfn != PFN_NONE && (mm_page(mm, pfn)->flags & (PG_writeback | PG_dirty)))
+			return false;
+	}
+	return true;
+}
