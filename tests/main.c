@@ -5,7 +5,14 @@
 int test_failures;
 
 #define TESTS(X) \
-	X(test_belady_anomaly)
+	X(test_belady_anomaly) \
+	X(test_usemem_stream) \
+	X(test_qsbench_sorts) \
+	X(test_qsbench_page_sequence) \
+	X(test_mtest01_stream) \
+	X(test_memeater_serialized) \
+	X(test_dd_stream) \
+	X(test_dbench_counts)
 
 #define DECLARE(t) void t(void);
 TESTS(DECLARE)

@@ -43,6 +43,8 @@ struct task {
 	uint64_t slice_used;
 	uint64_t utime, stime, start, end;
 	uint64_t majflt, minflt;
+	uint64_t stall_ns;      /* time blocked on page I/O or reclaim (W_PAGE, W_MEMORY) */
+	uint64_t blocked_at;    /* when the current wait began */
 };
 
 struct wl_inst {

@@ -4,10 +4,22 @@
 
 extern const struct workload_ops usemem_workload;
 extern const struct workload_ops trace_workload;
+extern const struct workload_ops qsbench_workload;
+extern const struct workload_ops mtest01_workload;
+extern const struct workload_ops memeater_workload;
+extern const struct workload_ops workingset_workload;
+extern const struct workload_ops dd_workload;
+extern const struct workload_ops dbench_workload;
 
 const struct workload_ops *const workload_registry[] = {
 	&usemem_workload,
 	&trace_workload,
+	&qsbench_workload,
+	&mtest01_workload,
+	&memeater_workload,
+	&workingset_workload,
+	&dd_workload,
+	&dbench_workload,
 	NULL,
 };
 
