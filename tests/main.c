@@ -12,7 +12,9 @@ int test_failures;
 	X(test_mtest01_stream) \
 	X(test_memeater_serialized) \
 	X(test_dd_stream) \
-	X(test_dbench_counts)
+	X(test_dbench_counts) \
+	X(test_streams_well_formed) \
+	X(test_bonnie_and_mmap001_streams)
 
 #define DECLARE(t) void t(void);
 TESTS(DECLARE)

@@ -16,6 +16,8 @@ void test_mtest01_stream(void);
 void test_memeater_serialized(void);
 void test_dd_stream(void);
 void test_dbench_counts(void);
+void test_streams_well_formed(void);
+void test_bonnie_and_mmap001_streams(void);
 
 static void *make(const char *line, int *ntasks)
 {
@@ -388,5 +390,182 @@ void test_dbench_counts(void)
 		CHECK(own_dir);
 		CHECK(wpages >= 23287);
 	}
+	ops->destroy(w);
+}
+
+/* Run every task of a workload to completion, in task order (OP_WAIT
+ * only ever waits for a lower-numbered task), and check the stream is
+ * well formed: regions mapped in order before use and touched inside their
+ * bounds, file ops on open fds, files opened only once created (or the raw
+ * disk), waits on existing tasks.  Returns the number of ops. */
+#define MAXR 1024
+#define MAXFD 256
+#define MAXNAMES 4096
+static uint64_t stream_check(const char *line, struct wl_sysinfo *si, uint64_t *bad)
+{
+	const struct workload_ops *ops;
+	int nt = 0;
+	char first[32];
+	sscanf(line, "%31s", first);
+	ops = workload_find(first);
+	void *w = make(line, NULL);
+	if (!w || !ops)
+		return 0;
+	if (ops->attach)
+		ops->attach(w, si);
+	nt = ops->nr_tasks(w);
+	static char *names[MAXNAMES];
+	int nnames = 0;
+	uint64_t n = 0;
+	*bad = 0;
+	for (int t = 0; t < nt; t++) {
+		uint64_t rsize[MAXR];
+		uint32_t nr = 0;
+		bool open_fd[MAXFD] = { false };
+		struct op op;
+		while (ops->next_op(w, t, &op)) {
+			n++;
+			bool ok = true;
+			switch (op.kind) {
+			case OP_MMAP_ANON: case OP_MMAP_DATA: case OP_MMAP_FILE:
+				ok = op.region == nr && nr < MAXR && op.npages > 0;
+				if (op.kind == OP_MMAP_FILE)
+					ok &= op.fd >= 0 && op.fd < MAXFD && open_fd[op.fd];
+				if (nr < MAXR)
+					rsize[nr++] = op.npages;
+				break;
+			case OP_TOUCH: case OP_MLOCK:
+				ok = op.region < nr && op.npages > 0 && op.first + op.npages <= rsize[op.region];
+				break;
+			case OP_EXEC:
+				nr = 0;
+				for (int f = 0; f < MAXFD; f++)
+					ok &= !open_fd[f];   /* nothing left open across exec */
+				break;
+			case OP_WAIT:
+				ok = (int)op.region < t;
+				break;
+			case OP_CREATE: case OP_OPEN: {
+				ok = op.fd >= 0 && op.fd < MAXFD && !open_fd[op.fd] && op.name;
+				if (!ok)
+					break;
+				int k;
+				for (k = 0; k < nnames && strcmp(names[k], op.name); k++)
+					;
+				if (op.kind == OP_OPEN)
+					ok = k < nnames || !strcmp(op.name, "/dev/sda");
+				else if (k == nnames && nnames < MAXNAMES)
+					names[nnames++] = xstrdup(op.name);
+				open_fd[op.fd] = true;
+				break;
+			}
+			case OP_UNLINK: {
+				int k;
+				for (k = 0; k < nnames && strcmp(names[k], op.name); k++)
+					;
+				ok = k < nnames;
+				if (ok) {
+					free(names[k]);
+					names[k] = names[--nnames];
+				}
+				break;
+			}
+			case OP_CLOSE:
+				ok = op.fd >= 0 && op.fd < MAXFD && open_fd[op.fd];
+				if (ok)
+					open_fd[op.fd] = false;
+				break;
+			case OP_READ: case OP_WRITE: case OP_FSYNC: case OP_TRUNCATE:
+				ok = op.fd >= 0 && op.fd < MAXFD && open_fd[op.fd];
+				if (op.kind == OP_READ || op.kind == OP_WRITE)
+					ok &= op.npages > 0;
+				break;
+			default:
+				break;
+			}
+			if (!ok && *bad < 3)
+				fprintf(stderr, "%s: task %d op %llu (kind %d region %u fd %d first %llu n %llu) is malformed\n",
+					line, t, (unsigned long long)n, op.kind, op.region, op.fd,
+					(unsigned long long)op.first, (unsigned long long)op.npages);
+			*bad += !ok;
+		}
+	}
+	for (int k = 0; k < nnames; k++)
+		free(names[k]);
+	ops->destroy(w);
+	return n;
+}
+
+void test_streams_well_formed(void)
+{
+	struct wl_sysinfo si = { .totalram = 64ULL << 20, .freeram = 60ULL << 20,
+				 .totalswap = 64ULL << 20, .freeswap = 64ULL << 20,
+				 .disk_bytes = 256ULL << 20 };
+	static const char *const lines[] = {
+		"usemem -m 4", "qsbench -m 2 -p 2", "qsbench -m 1 -M", "mtest01 -b 8M -w",
+		"mtest01 --fork -p 10 -w", "memeater -n 2", "workingset -m 4 -f 2 -n 3",
+		"dd if=/dev/sda bs=1M", "dd if=/dev/zero of=/data bs=64k count=16 conv=fsync",
+		"mmap001 -m 100 -i 2", "dbench 2", "bonnie -s 4", "kbuild -j 3 --units 10 --headers 40",
+		"innodb --pool 1 --data 64M --transactions 200 --scan",
+		"innodb --pool 1 --data 64M --transactions 50 --direct",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+		uint64_t bad = 0, n = stream_check(lines[i], &si, &bad);
+		CHECK(n > 0);
+		CHECK_EQ(bad, 0);
+	}
+}
+
+void test_bonnie_and_mmap001_streams(void)
+{
+	/* Bonnie -s 4: 1024 pages per-char written (one 4 KB write each),
+	 * 512 Chunks rewritten, 512 written, 1024 getc reads, 512 block
+	 * reads, then 4000 seeks (1334 + 1333 + 1333) with every 10th seek
+	 * of a seeker writing its Chunk back. */
+	const struct workload_ops *ops = workload_find("bonnie");
+	int nt = 0;
+	void *w = make("bonnie -s 4", &nt);
+	if (!w)
+		return;
+	CHECK_EQ(nt, 4);
+	struct op op;
+	uint64_t reads = 0, writes = 0, marks = 0;
+	while (ops->next_op(w, 0, &op)) {
+		reads += op.kind == OP_READ;
+		writes += op.kind == OP_WRITE;
+		marks += op.kind == OP_MARK;
+	}
+	CHECK_EQ(writes, 1024 + 512 + 512);
+	CHECK_EQ(reads, 512 + 1024 + 512);
+	CHECK_EQ(marks, 6);
+	uint64_t seeks = 0, rewrites = 0;
+	for (int t = 1; t < 4; t++)
+		while (ops->next_op(w, t, &op)) {
+			seeks += op.kind == OP_READ;
+			rewrites += op.kind == OP_WRITE;
+		}
+	CHECK_EQ(seeks, 4000);
+	CHECK_EQ(rewrites, 134 + 134 + 134);
+	ops->destroy(w);
+	/* mmap001 -m 100: a sparse file (one byte at page 100), 100 pages
+	 * mapped shared and written byte by byte, msync, unmap, unlink. */
+	ops = workload_find("mmap001");
+	w = make("mmap001 -m 100", NULL);
+	if (!w)
+		return;
+	static const enum op_kind want[] = { OP_CREATE, OP_WRITE, OP_MMAP_FILE, OP_TOUCH, OP_FSYNC,
+					     OP_MUNMAP, OP_CLOSE, OP_UNLINK };
+	size_t i = 0;
+	while (ops->next_op(w, 0, &op)) {
+		CHECK(i < ARRAY_SIZE(want) && op.kind == want[i]);
+		if (op.kind == OP_WRITE)
+			CHECK(op.first == 100 && op.npages == 1);
+		if (op.kind == OP_MMAP_FILE)
+			CHECK(op.shared && op.npages == 100);
+		if (op.kind == OP_TOUCH)
+			CHECK(op.write && op.npages == 100 && op.refs == 4096);
+		i++;
+	}
+	CHECK_EQ(i, ARRAY_SIZE(want));
 	ops->destroy(w);
 }

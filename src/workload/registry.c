@@ -10,6 +10,10 @@ extern const struct workload_ops memeater_workload;
 extern const struct workload_ops workingset_workload;
 extern const struct workload_ops dd_workload;
 extern const struct workload_ops dbench_workload;
+extern const struct workload_ops mmap001_workload;
+extern const struct workload_ops bonnie_workload;
+extern const struct workload_ops kbuild_workload;
+extern const struct workload_ops innodb_workload;
 
 const struct workload_ops *const workload_registry[] = {
 	&usemem_workload,
@@ -20,6 +24,10 @@ const struct workload_ops *const workload_registry[] = {
 	&workingset_workload,
 	&dd_workload,
 	&dbench_workload,
+	&mmap001_workload,
+	&bonnie_workload,
+	&kbuild_workload,
+	&innodb_workload,
 	NULL,
 };
 
