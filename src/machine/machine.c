@@ -86,8 +86,11 @@ static void wake_task(struct machine *m, struct task *t, uint64_t when)
 {
 	if (t->state != T_BLOCKED)
 		return;
-	if (waits_on_io(t->wait))
+	if (waits_on_io(t->wait)) {
 		m->nr_iowait--;
+		if (when > t->blocked_at)
+			t->stall_ns += when - t->blocked_at;
+	}
 	t->state = T_RUNNABLE;
 	t->wait = W_NONE;
 	t->wait_gen++;
@@ -108,6 +111,7 @@ static void block_task(struct machine *m, struct task *t, enum wait_kind w, uint
 	t->state = T_BLOCKED;
 	t->wait = w;
 	t->wait_gen++;
+	t->blocked_at = m->now;
 	if (waits_on_io(w))
 		m->nr_iowait++;
 	if (timeout_at)
@@ -263,11 +267,13 @@ static bool fault_blocked(struct machine *m, struct task *t, struct mm_ctx *ctx,
 	case FAULT_WAIT_PAGE:
 		t->wait_pfn = ctx->wait_pfn;
 		block_task(m, t, W_PAGE, 0);
+		t->blocked_at = now;
 		*res = STEP_BLOCKED;
 		return false;
 	case FAULT_WAIT_RECLAIM:
 		/* congestion_wait(): sleep until writeback completes or the timeout. */
 		block_task(m, t, W_MEMORY, now + m->prof.congestion_wait_ns);
+		t->blocked_at = now;
 		*res = STEP_BLOCKED;
 		return false;
 	case FAULT_OOM:
@@ -368,6 +374,11 @@ static enum step_result run_user(struct machine *m, struct task *t, struct mm_ct
 			block_task(m, t, W_CHILD, 0);
 			return STEP_BLOCKED;
 		}
+		case OP_MARK:
+			if (wl->ops->mark)
+				wl->ops->mark(wl->w, t->wl_task, op->region, ctx->t0 + ctx->user_ns + ctx->sys_ns,
+					      t->utime + t->stime + ctx->user_ns + ctx->sys_ns);
+			break;
 		case OP_CREATE:
 		case OP_OPEN:
 		case OP_CLOSE:
@@ -678,6 +689,15 @@ void machine_add_workload(struct machine *m, const struct workload_ops *ops, voi
 {
 	m->wls = xrealloc(m->wls, (m->nr_wls + 1) * sizeof(*m->wls));
 	struct wl_inst *wl = &m->wls[m->nr_wls];
+	if (ops->attach) {
+		struct wl_sysinfo si = {
+			.totalram = m->ram_pages * PAGE_SIZE, .freeram = m->mm.nr_free * PAGE_SIZE,
+			.totalswap = (uint64_t)m->mm.swap.nr_slots * PAGE_SIZE,
+			.freeswap = (uint64_t)(m->mm.swap.nr_slots - m->mm.swap.used) * PAGE_SIZE,
+			.disk_bytes = m->prof.disk.capacity,
+		};
+		ops->attach(w, &si);
+	}
 	int n = ops->nr_tasks(w);
 	*wl = (struct wl_inst){ .ops = ops, .w = w, .cmd = xstrdup(cmd), .ntasks = n, .live = n };
 	wl->first_task = m->nr_tasks;

@@ -45,6 +45,8 @@ struct task {
 	uint64_t majflt, minflt;
 	int fop_phase;          /* file op in progress (fileops.c) */
 	uint64_t dio_pending;   /* O_DIRECT pages in flight */
+	uint64_t stall_ns;      /* time blocked on page I/O or reclaim (W_PAGE, W_MEMORY) */
+	uint64_t blocked_at;    /* when the current wait began */
 };
 
 struct wl_inst {

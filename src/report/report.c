@@ -128,6 +128,19 @@ static void print_exit(const struct machine *m, int wl, FILE *out)
 	struct time_figures tf;
 	char buf[512];
 	workload_times(m, wl, &tf);
+	if (w->ops->report_tasks) {
+		struct wl_task_result *r = xcalloc((size_t)w->ntasks, sizeof(*r));
+		for (int i = 0; i < w->ntasks; i++) {
+			const struct task *t = &m->tasks[w->first_task + i];
+			r[i] = (struct wl_task_result){
+				.elapsed_s = task_seconds(t->end), .user_s = task_seconds(t->utime),
+				.sys_s = task_seconds(t->stime), .stall_s = task_seconds(t->stall_ns),
+				.majflt = t->majflt, .minflt = t->minflt, .killed = t->killed,
+			};
+		}
+		w->ops->report_tasks(w->w, r, w->ntasks, out);
+		free(r);
+	}
 	if (tf.killed)
 		fprintf(out, "zsh: killed     %s\n", w->cmd);
 	else if (w->ops->report) {

@@ -5,11 +5,31 @@
 extern const struct workload_ops usemem_workload;
 extern const struct workload_ops trace_workload;
 extern const struct workload_ops fileio_workload;
+extern const struct workload_ops qsbench_workload;
+extern const struct workload_ops mtest01_workload;
+extern const struct workload_ops memeater_workload;
+extern const struct workload_ops workingset_workload;
+extern const struct workload_ops dd_workload;
+extern const struct workload_ops dbench_workload;
+extern const struct workload_ops mmap001_workload;
+extern const struct workload_ops bonnie_workload;
+extern const struct workload_ops kbuild_workload;
+extern const struct workload_ops innodb_workload;
 
 const struct workload_ops *const workload_registry[] = {
 	&usemem_workload,
 	&trace_workload,
 	&fileio_workload,
+	&qsbench_workload,
+	&mtest01_workload,
+	&memeater_workload,
+	&workingset_workload,
+	&dd_workload,
+	&dbench_workload,
+	&mmap001_workload,
+	&bonnie_workload,
+	&kbuild_workload,
+	&innodb_workload,
 	NULL,
 };
 

@@ -39,6 +39,7 @@ enum op_kind {
 	OP_UNLINK,      /* unlink name */
 	OP_TRUNCATE,    /* truncate fd to npages */
 	OP_MMAP_FILE,   /* region = pages [first, first+npages) of fd; shared? */
+	OP_MARK,        /* tell the workload (ops->mark) the time: phase `region` reached */
 };
 
 struct op {
@@ -52,6 +53,20 @@ struct op {
 	const char *name;   /* OP_CREATE/OP_OPEN/OP_UNLINK: owned by the workload */
 	uint64_t first, npages;
 	uint64_t ns;
+};
+
+/* sysinfo(2), in bytes. */
+struct wl_sysinfo {
+	uint64_t totalram, freeram, totalswap, freeswap;
+	uint64_t disk_bytes;        /* size of the raw disk, "/dev/sda" */
+};
+
+/* What the machine measured for one task of a workload. */
+struct wl_task_result {
+	double elapsed_s, user_s, sys_s;
+	double stall_s;     /* blocked waiting for page I/O or for reclaim */
+	uint64_t majflt, minflt;
+	bool killed;
 };
 
 struct workload_ops {
@@ -69,6 +84,14 @@ struct workload_ops {
 	bool (*oracle)(void *w, const uint64_t **next_use, uint64_t *n);
 	/* Optional: extra lines in the program's own output shape. */
 	void (*report)(void *w, const double *task_elapsed_s, FILE *out);
+	/* Optional: the machine's memory as sysinfo(2) reports it at boot,
+	 * before the first op (programs that size themselves from RAM). */
+	void (*attach)(void *w, const struct wl_sysinfo *si);
+	/* Optional: a task reached an OP_MARK op at simulated time now_ns,
+	 * having used cpu_ns of CPU time (user + system) so far. */
+	void (*mark)(void *w, int task, uint32_t id, uint64_t now_ns, uint64_t cpu_ns);
+	/* Optional, used instead of report(): per-task figures. */
+	void (*report_tasks)(void *w, const struct wl_task_result *r, int ntasks, FILE *out);
 };
 
 const struct workload_ops *workload_find(const char *name);

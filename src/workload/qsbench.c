@@ -1,0 +1,422 @@
+/* qsbench.c - Lorenzo Allegrucci's qsbench 1.0.0 (2002; KOSAKI's copy adds
+ * -M), and the 2001 form taking the element count with -n.
+ *
+ * Each of P processes fills an int array of MB megabytes from rand() seeded
+ * with the same seed, quicksorts it (median-of-three pivot value, Hoare
+ * partition, left part first, no insertion-sort cutoff), verifies it with
+ * one sequential pass, optionally sleeps, frees and exits.
+ *
+ * The reference stream comes from running that very quicksort on the host
+ * over an array of the same size and data, once (all processes sort the
+ * same data, so they share one recording).  Recording every page switch
+ * would cost ~0.8 ops per element per recursion level (the two partition
+ * pointers alternate between their pages on every swap): 770 M ops per
+ * process at -m 230.  So the recording collapses the two pointers'
+ * interleaving: each *visit* of a pointer (lo, hi, or the median-of-three
+ * reads) to a page is one op, placed where the pointer first read that
+ * page, carrying every reference the pointer made there during the visit
+ * and written if a swap wrote there; consecutive visits of the same page
+ * merge.  What is lost is only the order of references between the two
+ * pages the pointers are on at the same time, both of which are being
+ * referenced (accessed bits set) and so resident under any policy.
+ *
+ * User time: references charged at the machine's cost.ref: one per element
+ * compared (every a[i] < p and p < a[j], the failing one included), four
+ * per swap (two loads, two stores), three per median-of-three; the fill
+ * charges four per element (glibc's additive-feedback rand() loads two
+ * state words and stores one, then the array store), the verify two per
+ * element (a[i] > a[i+1]).  Branch mispredictions and call overhead are not
+ * charged.
+ *
+ * Not modeled: glibc's exact rand() sequence (pagelab's seeded xoshiro
+ * draws 31-bit values instead: the same distribution, not the same
+ * numbers); the recursion's stack pages; malloc's header page. */
+#include "workload.h"
+#include "qsbench.h"
+#include "args.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum qs_phase { QS_MAP, QS_MFILE_CREATE, QS_MFILE_EXTEND, QS_MFILE_UNLINK, QS_MFILE_MAP,
+		QS_FILL, QS_SORT, QS_VERIFY, QS_SLEEP, QS_DONE };
+
+struct qs_rec {
+	uint32_t page;      /* bit 31: written */
+	uint32_t refs;
+};
+#define QS_WRITE (1u << 31)
+
+struct qs_task {
+	enum qs_phase phase;
+	uint64_t pos;
+	char tmpname[48];
+};
+
+struct qsbench {
+	uint64_t nelems, npages, nprocs, seed, sleep_s;
+	bool verbose, use_mmap;
+	struct qs_rec *rec;
+	uint64_t nrec, cap;
+	uint64_t errors;
+	struct qs_task *t;
+};
+
+/* ---- the recorder ------------------------------------------------------ */
+
+enum { PTR_LO, PTR_HI, PTR_MED, NR_PTRS };
+
+struct recorder {
+	struct qsbench *q;
+	uint32_t page[NR_PTRS];   /* page each pointer is visiting */
+	uint64_t idx[NR_PTRS];    /* its record */
+};
+
+static uint64_t rec_new(struct qsbench *q, uint32_t page)
+{
+	if (q->nrec && (q->rec[q->nrec - 1].page & ~QS_WRITE) == page &&
+	    q->rec[q->nrec - 1].refs < (1u << 30))
+		return q->nrec - 1;
+	if (q->nrec == q->cap) {
+		q->cap = q->cap ? q->cap * 2 : 1 << 16;
+		q->rec = xrealloc(q->rec, q->cap * sizeof(*q->rec));
+	}
+	q->rec[q->nrec] = (struct qs_rec){ .page = page, .refs = 0 };
+	return q->nrec++;
+}
+
+/* Pointer `p` reads element k: start a visit if it moved to another page. */
+static inline struct qs_rec *rec_at(struct recorder *r, int p, uint64_t k)
+{
+	uint32_t page = (uint32_t)(k / QS_INTS_PER_PAGE);
+	if (page != r->page[p] || r->idx[p] == UINT64_MAX) {
+		r->page[p] = page;
+		r->idx[p] = rec_new(r->q, page);
+	}
+	return &r->q->rec[r->idx[p]];
+}
+
+static void rec_reset(struct recorder *r)
+{
+	for (int p = 0; p < NR_PTRS; p++) {
+		r->page[p] = UINT32_MAX;
+		r->idx[p] = UINT64_MAX;
+	}
+}
+
+/* qsbench's quick_sort(a, l, r), with the recursion on an explicit stack
+ * (same order: the left part completely, then the right part). */
+static void record_sort(struct qsbench *q, int32_t *a, int64_t n)
+{
+	struct recorder r = { .q = q };
+	int64_t (*stack)[2] = NULL;
+	size_t sp = 0, scap = 0;
+	if (n < 2)
+		return;
+	scap = 64;
+	stack = xmalloc(scap * sizeof(*stack));
+	stack[sp][0] = 0;
+	stack[sp][1] = n - 1;
+	sp++;
+	while (sp) {
+		sp--;
+		int64_t l = stack[sp][0], rr = stack[sp][1];
+		int64_t i = l, j = rr, m = (l + rr) >> 1;
+		rec_reset(&r);
+		/* Median of three values: a[l], a[m], a[r] each read once. */
+		rec_at(&r, PTR_MED, (uint64_t)l)->refs++;
+		rec_at(&r, PTR_MED, (uint64_t)m)->refs++;
+		rec_at(&r, PTR_MED, (uint64_t)rr)->refs++;
+		int32_t mn, mx, p;
+		if (a[m] >= a[l]) { mx = a[m]; mn = a[l]; } else { mx = a[l]; mn = a[m]; }
+		if (a[rr] >= mx)
+			p = mx;
+		else
+			p = a[rr] >= mn ? a[rr] : mn;
+		do {
+			/* while (a[i] < p) i++;  one page at a time */
+			for (;;) {
+				struct qs_rec *v = rec_at(&r, PTR_LO, (uint64_t)i);
+				int64_t lim = ((int64_t)(i / QS_INTS_PER_PAGE) + 1) * QS_INTS_PER_PAGE;
+				int64_t s = i;
+				while (i < lim && a[i] < p)
+					i++;
+				v->refs += (uint32_t)(i - s) + (i < lim);
+				if (i < lim)
+					break;
+			}
+			/* while (p < a[j]) j--; */
+			for (;;) {
+				struct qs_rec *v = rec_at(&r, PTR_HI, (uint64_t)j);
+				int64_t lim = (j / QS_INTS_PER_PAGE) * QS_INTS_PER_PAGE;
+				int64_t s = j;
+				while (j >= lim && p < a[j])
+					j--;
+				v->refs += (uint32_t)(s - j) + (j >= lim);
+				if (j >= lim)
+					break;
+			}
+			if (i <= j) {
+				int32_t tmp = a[i];
+				a[i] = a[j];
+				a[j] = tmp;
+				struct qs_rec *v = rec_at(&r, PTR_LO, (uint64_t)i);
+				v->refs += 2;
+				v->page |= QS_WRITE;
+				v = rec_at(&r, PTR_HI, (uint64_t)j);
+				v->refs += 2;
+				v->page |= QS_WRITE;
+				i++;
+				j--;
+			}
+		} while (i <= j);
+		if (sp + 2 > scap) {
+			scap *= 2;
+			stack = xrealloc(stack, scap * sizeof(*stack));
+		}
+		if (i < rr) {
+			stack[sp][0] = i;
+			stack[sp][1] = rr;
+			sp++;
+		}
+		if (l < j) {
+			stack[sp][0] = l;
+			stack[sp][1] = j;
+			sp++;
+		}
+	}
+	free(stack);
+}
+
+void qsbench_fill(int32_t *a, uint64_t n, uint64_t seed)
+{
+	struct rng g;
+	rng_seed(&g, seed);
+	for (uint64_t k = 0; k < n; k++)
+		a[k] = (int32_t)(rng_next(&g) >> 33); /* 0..RAND_MAX (2^31 - 1) */
+}
+
+uint64_t qsbench_nr_visits(void *w) { return ((struct qsbench *)w)->nrec; }
+uint64_t qsbench_errors(void *w) { return ((struct qsbench *)w)->errors; }
+uint64_t qsbench_nr_elems(void *w) { return ((struct qsbench *)w)->nelems; }
+
+struct qs_visit qsbench_visit(void *w, uint64_t i)
+{
+	const struct qs_rec *r = &((struct qsbench *)w)->rec[i];
+	return (struct qs_visit){ .page = r->page & ~QS_WRITE, .refs = r->refs,
+				  .write = (r->page & QS_WRITE) != 0 };
+}
+
+/* ---- the workload ------------------------------------------------------ */
+
+static void qs_help(FILE *out)
+{
+	fputs(
+"usage: qsbench [-m MB] [-p NPROCS] [-s SEED] [-v] [-z SECONDS] [-M]\n"
+"       qsbench -n ELEMENTS [-p NPROCS] [-s SEED]     (the 2001 form)\n"
+"Lorenzo Allegrucci's qsbench: NPROCS processes (default 1, at most 1024)\n"
+"each fill an int array of MB megabytes (default 10) from rand() seeded with\n"
+"SEED (default 1, the same in every process), quicksort it (median-of-three\n"
+"pivot, Hoare partition, recursing left first), verify it and exit.\n"
+"  -z SECONDS  sleep before freeing the array (default 0)\n"
+"  -v          print the seed and the phases, as the real program does\n"
+"  -M          back the array with a MAP_SHARED mapping of an unlinked sparse\n"
+"              file (KOSAKI's addition; needs the page cache)\n"
+"Modeled: the reference stream of the real quicksort, run on the host over\n"
+"the same number of elements; each visit of a partition pointer to a page is\n"
+"one touch carrying its references (see docs/workloads.md); user time is the\n"
+"references (compares, swaps, fill, verify) at the machine's cost.ref.\n"
+"Not modeled: glibc's own rand() numbers (pagelab's seeded generator draws\n"
+"the same range), branch mispredictions, the stack.\n"
+"Output: nothing but the time lines (the threads ran it under time(1));\n"
+"with -v the real program's seed and phase messages.\n", out);
+}
+
+static void *qs_create(int argc, char **argv, uint64_t seed, char *err, size_t errlen)
+{
+	(void)seed; /* the data come from -s alone, as in the real program */
+	uint64_t mb = 10, nprocs = 1, s = 1, z = 0, nelems = 0;
+	bool verbose = false, use_mmap = false;
+	if (argc == 1) {
+		snprintf(err, errlen, "qsbench: usage: qsbench [-h] [-m MB] [-p nr_procs] [-s seed] [-v] [-z sleep_time]");
+		return NULL;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		if (a[0] != '-' || !a[1] || (strchr("vM", a[1]) && a[2])) {
+			snprintf(err, errlen, "qsbench: unexpected argument '%s'", a);
+			return NULL;
+		}
+		switch (a[1]) {
+		case 'v': verbose = true; continue;
+		case 'M': use_mmap = true; continue;
+		case 'm': case 'p': case 's': case 'z': case 'n':
+			break;
+		default:
+			snprintf(err, errlen, "qsbench: unknown option '%s' (see pagelab workloads qsbench --help)", a);
+			return NULL;
+		}
+		char o = a[1];
+		v = wl_optval(argc, argv, &i);
+		bool ok;
+		switch (o) {
+		/* nr_elems = MB * 1048576 / 4 is int arithmetic in the real
+		 * program: 2047 MB is the largest size it can sort. */
+		case 'm': ok = wl_u64_in(v, 1, 2047, &mb); break;
+		case 'p': ok = wl_u64_in(v, 1, 1000000, &nprocs); break;
+		case 's': ok = wl_u64_in(v, 0, INT32_MAX, &s); break;
+		case 'z': ok = wl_u64_in(v, 0, 10000000, &z); break;
+		default:  ok = wl_u64_in(v, 2, INT32_MAX, &nelems); break;
+		}
+		if (!ok) {
+			snprintf(err, errlen, "qsbench: bad value '%s' for -%c", v ? v : "", o);
+			return NULL;
+		}
+	}
+	if (nprocs > 1024)
+		nprocs = 1024; /* MAX_PROCS */
+	if (!nelems)
+		nelems = mb * 1048576 / 4;
+	uint64_t host = host_memory_bytes();
+	if (host && nelems * 4 > host / 2) {
+		snprintf(err, errlen, "qsbench: recording a sort of %llu MiB needs that much host memory; this host has %llu MiB",
+			 (unsigned long long)(nelems * 4 >> 20), (unsigned long long)(host >> 20));
+		return NULL;
+	}
+	struct qsbench *q = xcalloc(1, sizeof(*q));
+	q->nelems = nelems;
+	q->npages = (nelems + QS_INTS_PER_PAGE - 1) / QS_INTS_PER_PAGE;
+	q->nprocs = nprocs;
+	q->seed = s;
+	q->sleep_s = z;
+	q->verbose = verbose;
+	q->use_mmap = use_mmap;
+	q->t = xcalloc(nprocs, sizeof(*q->t));
+	for (uint64_t k = 0; k < nprocs; k++) {
+		q->t[k].phase = QS_MAP;
+		snprintf(q->t[k].tmpname, sizeof(q->t[k].tmpname), "/tmp/qsbench.%llu", (unsigned long long)k);
+	}
+	/* Run the real sort once; every process replays the recording. */
+	int32_t *arr = xmalloc(nelems * sizeof(*arr));
+	qsbench_fill(arr, nelems, s);
+	record_sort(q, arr, (int64_t)nelems);
+	for (uint64_t k = 0; k + 1 < nelems; k++)
+		q->errors += arr[k] > arr[k + 1];
+	free(arr);
+	return q;
+}
+
+static void qs_destroy(void *w)
+{
+	struct qsbench *q = w;
+	free(q->rec);
+	free(q->t);
+	free(q);
+}
+
+static int qs_nr_tasks(void *w) { return (int)((struct qsbench *)w)->nprocs; }
+
+static bool qs_next_op(void *w, int task, struct op *op)
+{
+	struct qsbench *q = w;
+	struct qs_task *t = &q->t[task];
+	memset(op, 0, sizeof(*op));
+	for (;;) {
+		switch (t->phase) {
+		case QS_MAP:
+			if (q->use_mmap) {
+				t->phase = QS_MFILE_CREATE;
+				continue;
+			}
+			t->phase = QS_FILL;
+			op->kind = OP_MMAP_ANON;
+			op->npages = q->npages;
+			return true;
+		case QS_MFILE_CREATE:
+			/* mkstemp, unlink, extend with one byte at `size`, mmap. */
+			t->phase = QS_MFILE_EXTEND;
+			op->kind = OP_CREATE;
+			op->fd = 0;
+			op->name = t->tmpname;
+			return true;
+		case QS_MFILE_EXTEND:
+			t->phase = QS_MFILE_UNLINK;
+			op->kind = OP_TRUNCATE;
+			op->fd = 0;
+			op->npages = q->npages + 1;
+			return true;
+		case QS_MFILE_UNLINK:
+			t->phase = QS_MFILE_MAP;
+			op->kind = OP_UNLINK;
+			op->name = t->tmpname;
+			return true;
+		case QS_MFILE_MAP:
+			t->phase = QS_FILL;
+			op->kind = OP_MMAP_FILE;
+			op->fd = 0;
+			op->shared = true;
+			op->npages = q->npages;
+			return true;
+		case QS_FILL:
+			t->phase = QS_SORT;
+			t->pos = 0;
+			op->kind = OP_TOUCH;
+			op->write = true;
+			op->refs = 4 * QS_INTS_PER_PAGE;
+			op->npages = q->npages;
+			return true;
+		case QS_SORT:
+			if (t->pos >= q->nrec) {
+				t->phase = QS_VERIFY;
+				continue;
+			}
+			op->kind = OP_TOUCH;
+			op->first = q->rec[t->pos].page & ~QS_WRITE;
+			op->write = (q->rec[t->pos].page & QS_WRITE) != 0;
+			op->refs = q->rec[t->pos].refs;
+			op->npages = 1;
+			t->pos++;
+			return true;
+		case QS_VERIFY:
+			t->phase = QS_SLEEP;
+			op->kind = OP_TOUCH;
+			op->refs = 2 * QS_INTS_PER_PAGE;
+			op->npages = q->npages;
+			return true;
+		case QS_SLEEP:
+			t->phase = QS_DONE;
+			if (!q->sleep_s)
+				continue;
+			op->kind = OP_SLEEP;
+			op->ns = q->sleep_s * 1000000000ULL;
+			return true;
+		case QS_DONE:
+			return false;
+		}
+	}
+}
+
+static void qs_report(void *w, const double *elapsed, FILE *out)
+{
+	struct qsbench *q = w;
+	(void)elapsed;
+	for (uint64_t k = 0; k < q->nprocs; k++) {
+		if (q->verbose)
+			fprintf(out, "seed = %llu\nsorting... done.\nverify... done.\n",
+				(unsigned long long)q->seed);
+		if (q->errors)
+			fprintf(out, " *** WARNING ***  %llu errors.\n", (unsigned long long)q->errors);
+	}
+}
+
+const struct workload_ops qsbench_workload = {
+	.name = "qsbench",
+	.summary = "P processes quicksorting MB of ints each (Lorenzo Allegrucci's qsbench)",
+	.help = qs_help,
+	.create = qs_create,
+	.destroy = qs_destroy,
+	.nr_tasks = qs_nr_tasks,
+	.next_op = qs_next_op,
+	.report = qs_report,
+};
