@@ -38,7 +38,7 @@ $(BUILD)/tests/list.h: $(filter tests/test_%.c,$(TEST_SRC))
 	  sed -n 's/^void \(test_[a-z0-9_]*\)(void)$$/\tX(\1) \\/p' $^; echo; } > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/tests/main.o: $(BUILD)/tests/list.h
-$(BUILD)/tests/main.o: CFLAGS += -I$(BUILD)/tests
+$(BUILD)/tests/main.o: WARN += -I$(BUILD)/tests
 
 $(BUILD)/unit-tests: $(LIB_OBJ) $(TEST_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -65,6 +65,10 @@ rc=$?
 	&& [ "$(counter nr_anon_pages "$T/out")" -eq 0 ] && ok || bad "exit $rc: $(cat "$T/out" "$T/err")"
 
 # --- Determinism --------------------------------------------------------
+t "--check: a long mlock() beside another task (chunked mlock)"
+out=$($P run --machine vmm-2008 --ram 64M --check usemem -m 30 -M + usemem -m 30 2>&1) && \
+	! echo "$out" | grep -q '^check:' && echo "$out" | grep -q '^usemem -m 30 -M ' && ok || bad "$(echo "$out" | head -3)"
+
 t "same command twice: byte-identical output"
 $P run --machine vmm-2008 --policy clock --vmstat 1 usemem -m 1000 >"$T/a" 2>&1
 $P run --machine vmm-2008 --policy clock --vmstat 1 usemem -m 1000 >"$T/b" 2>&1

@@ -99,7 +99,7 @@ void mm_munmap(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vm
 			zap_swap(mm, as, pte);
 		}
 	}
-	if (v->flags & VMA_LOCKED)
+	if (v->flags & (VMA_LOCKED | VMA_MLOCKING))
 		as->locked_vm -= v->npages;
 	if (v->ino)
 		file_vma_unlink(mm, as, vma);
@@ -377,8 +377,11 @@ uint64_t mm_mlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 		*st = FAULT_SEGV;
 		return 0;
 	}
-	if (!(v->flags & VMA_LOCKED)) {
-		v->flags |= VMA_LOCKED;
+	/* The VMA counts as locked only once every page in it is marked
+	 * PG_mlocked, so --check can hold the two to agreement between the
+	 * chunks of a long mlock(). */
+	if (!(v->flags & (VMA_LOCKED | VMA_MLOCKING))) {
+		v->flags |= VMA_MLOCKING;
 		as->locked_vm += v->npages;
 	}
 	uint64_t i;
@@ -399,16 +402,19 @@ uint64_t mm_mlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 				i--; /* lost a race with reclaim: again */
 				continue;
 			}
-		} else {
-			struct page *p = mm_page(mm, pte_pfn(pte));
-			if (!(p->flags & PG_mlocked)) {
-				p->flags |= PG_mlocked;
-				mm->nr_mlock++;
-				mm->ev[UNEVICTABLE_PGS_MLOCKED]++;
-			}
+		}
+		struct page *p = mm_page(mm, pte_pfn(v->pte[off + i]));
+		if (!(p->flags & PG_mlocked)) {
+			p->flags |= PG_mlocked;
+			mm->nr_mlock++;
+			mm->ev[UNEVICTABLE_PGS_MLOCKED]++;
 		}
 		bool file_page = mm_page(mm, pte_pfn(v->pte[off + i]))->flags & PG_file;
 		v->pte[off + i] |= PTE_ACCESSED | (file_page ? 0 : PTE_DIRTY);
+	}
+	if (i == n && (v->flags & VMA_MLOCKING)) {
+		v->flags &= ~VMA_MLOCKING;
+		v->flags |= VMA_LOCKED;
 	}
 	return i;
 }

@@ -215,7 +215,9 @@ bool mm_check(struct mm *mm, FILE *err)
 						FAIL("as %u vma %u: anonymous page in a shared file mapping", a, vi);
 					}
 					if (v->flags & VMA_LOCKED)
-						locked[pfn] = 1;
+						locked[pfn] |= 1;
+					if (v->flags & VMA_MLOCKING)
+						locked[pfn] |= 2; /* mlock() under way: either is fine */
 					maps[pfn]++;
 					rss++;
 				} else if (pte_is_swap(pte)) {
@@ -234,7 +236,7 @@ bool mm_check(struct mm *mm, FILE *err)
 			continue;
 		if (maps[pfn] != f->pages[pfn].mapcount)
 			FAIL("pfn %u: mapcount %d but %d PTEs map it", pfn, f->pages[pfn].mapcount, maps[pfn]);
-		if (!!locked[pfn] != !!(f->pages[pfn].flags & PG_mlocked))
+		if (!(locked[pfn] & 2) && !!locked[pfn] != !!(f->pages[pfn].flags & PG_mlocked))
 			FAIL("pfn %u: PG_mlocked=%d but mapped by %s locked VMA", pfn,
 			     !!(f->pages[pfn].flags & PG_mlocked), locked[pfn] ? "a" : "no");
 	}

@@ -94,6 +94,7 @@ enum fault_status {
 #define VMA_SHARED  (1u << 1)
 #define VMA_LOCKED  (1u << 2)
 #define VMA_DEAD    (1u << 3)
+#define VMA_MLOCKING (1u << 7) /* mlock() populating it: VMA_LOCKED once every page is marked */
 #define VMA_NOZERO  (1u << 4)  /* reads of untouched pages allocate (trace data) */
 
 struct vma {
