@@ -421,6 +421,17 @@ static enum step_result run_kswapd(struct machine *m, struct task *t, struct mm_
 			t->prio = DEF_PRIORITY;
 			continue;
 		}
+		/* balance_pgdat(): once the priority has dropped below
+		 * DEF_PRIORITY - 2 with pages already being written, sleep in
+		 * congestion_wait() rather than start writeback on ever more of
+		 * memory; the scan resumes at this priority afterwards. */
+		if (t->prio < DEF_PRIORITY - 2 && mm->nr_pending_free) {
+			t->prio--;
+			if (t->prio < 0)
+				t->prio = 0;
+			block_task(m, t, W_MEMORY, ctx->t0 + ctx->user_ns + ctx->sys_ns + m->prof.congestion_wait_ns);
+			return STEP_BLOCKED;
+		}
 		if (t->prio > 0) {
 			t->prio--;
 			continue;

@@ -338,10 +338,21 @@ pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 			break;
 		uint64_t got = 0;
 		uint64_t want = z->wmark_min ? SWAP_CLUSTER_MAX : 1;
-		for (int prio = DEF_PRIORITY; prio >= 0 && got < want; prio--)
+		bool congested = false;
+		for (int prio = DEF_PRIORITY; prio >= 0 && got < want; prio--) {
 			got += mm_shrink(mm, ctx, want - got, prio);
+			/* do_try_to_free_pages(): below DEF_PRIORITY - 2, with
+			 * pages already under writeback, congestion_wait()
+			 * instead of starting writeback on ever more pages. */
+			if (got < want && prio < DEF_PRIORITY - 2 && mm->nr_pending_free) {
+				congested = true;
+				break;
+			}
+		}
 		if (mm->nr_free > z->wmark_min)
 			return take_free_frame(mm);
+		if (congested)
+			break;
 		/* A cycle that only rotated referenced pages has cleared their
 		 * referenced bits: the kernel's allocator would loop and find
 		 * them reclaimable.  Give up after two fruitless cycles. */
