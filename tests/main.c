@@ -7,6 +7,7 @@ int test_failures;
 #define TESTS(X) \
 	X(test_belady_anomaly) \
 	X(test_splitlru_swappiness0) \
+	X(test_splitlru_noforce) \
 	X(test_splitlru_unevictable) \
 	X(test_splitlru_deactivates_all) \
 	X(test_inactive_ratio) \
