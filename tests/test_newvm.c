@@ -100,11 +100,12 @@ static uint64_t scanned(struct hmm *h)
  * to plenty of hot page cache.  With swappiness 0 get_scan_ratio() gives
  * anon nothing, and reclaim touches only file pages; with swappiness 100
  * the same scenario swaps. */
-static void swappiness_scenario(struct hmm *h, unsigned swappiness)
+static void noforce_scenario(struct hmm *h, unsigned swappiness, int noforce)
 {
-	char set[32];
+	char set[32], set2[32];
 	snprintf(set, sizeof(set), "swappiness=%u", swappiness);
-	const char *sets[] = { set, NULL };
+	snprintf(set2, sizeof(set2), "noforce=%d", noforce);
+	const char *sets[] = { set, set2, NULL };
 	hmm_init(h, "splitlru", 4096, 4096, sets);
 	void *pol = hmm_priv(h);
 	for (int i = 0; i < 1024; i++) {
@@ -118,6 +119,11 @@ static void swappiness_scenario(struct hmm *h, unsigned swappiness)
 		h->ops->mark_accessed(pol, pfn);
 		h->ops->mark_accessed(pol, pfn);
 	}
+}
+
+static void swappiness_scenario(struct hmm *h, unsigned swappiness)
+{
+	noforce_scenario(h, swappiness, 1);
 }
 
 void test_splitlru_swappiness0(void);
@@ -157,6 +163,38 @@ void test_splitlru_swappiness0(void)
 	CHECK(h.mm.ev[PSWPOUT] > 0);
 	CHECK(h.mm.nr_anon < 1024);
 	mm_destroy(&h.mm);
+}
+
+/* The PERF thread's "-mm" (noforce=0) adds one page of pressure to every
+ * list on every shrink_zone(), so after 32 calls even a list the ratio gave
+ * nothing is scanned; 2.6.28 (noforce=1) leaves it alone. */
+void test_splitlru_noforce(void);
+void test_splitlru_noforce(void)
+{
+	struct hmm h;
+	for (int noforce = 0; noforce <= 1; noforce++) {
+		noforce_scenario(&h, 0, noforce);
+		/* At DEF_PRIORITY every list >> 12 is 0 pages. */
+		for (int i = 0; i < 31; i++)
+			mm_shrink(&h.mm, &h.ctx, SWAP_CLUSTER_MAX, DEF_PRIORITY);
+		CHECK_EQ(scanned(&h), 0);
+		mm_shrink(&h.mm, &h.ctx, SWAP_CLUSTER_MAX, DEF_PRIORITY);
+		if (noforce) {
+			CHECK_EQ(scanned(&h), 0);
+			CHECK_EQ(h.mm.ev[PSWPOUT], 0);
+		} else {
+			/* Every list's nr_scan reached 32: 32 inactive anon
+			 * pages scanned and swapped; the inactive file list was
+			 * empty when its turn came (lists go 0..3), then 32
+			 * active file pages were deactivated; with 480 inactive
+			 * against 512 active anon, the closing rebalance
+			 * deactivates 32 more. */
+			CHECK_EQ(h.mm.ev[PGSCAN_DIRECT], 32);
+			CHECK_EQ(h.mm.ev[PGREFILL], 64);
+			CHECK_EQ(h.mm.ev[PSWPOUT], 32);
+		}
+		mm_destroy(&h.mm);
+	}
 }
 
 /* 32 mlocked pages beside 32 ordinary ones.  The scanner culls each mlocked
