@@ -66,8 +66,8 @@ rc=$?
 
 # --- Determinism --------------------------------------------------------
 t "--check: a long mlock() beside another task (chunked mlock)"
-out=$($P run --machine vmm-2008 --ram 64M --check usemem -m 30 -M + usemem -m 30 2>&1) && \
-	! echo "$out" | grep -q '^check:' && echo "$out" | grep -q '^usemem -m 30 -M ' && ok || bad "$(echo "$out" | head -3)"
+out=$($P run --machine vmm-2008 --ram 24M --check usemem -m 12 -M + usemem -m 12 2>&1) && \
+	! echo "$out" | grep -q '^check:' && echo "$out" | grep -q '^usemem -m 12 -M ' && ok || bad "$(echo "$out" | head -3)"
 
 t "same command twice: byte-identical output"
 $P run --machine vmm-2008 --policy clock --vmstat 1 usemem -m 1000 >"$T/a" 2>&1
