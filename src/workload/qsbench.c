@@ -110,7 +110,8 @@ static void rec_reset(struct recorder *r)
  * whatever the order; this path only saves the recorder's bookkeeping. */
 static void sort_in_page(int32_t *a, int64_t l0, int64_t r0, uint64_t *refs, bool *wrote)
 {
-	int64_t stack[2 * 64][2];
+	/* Pending ranges are disjoint and non-empty: at most one per element. */
+	int64_t stack[QS_INTS_PER_PAGE + 2][2];
 	int sp = 0;
 	stack[sp][0] = l0;
 	stack[sp][1] = r0;
@@ -145,11 +146,6 @@ static void sort_in_page(int32_t *a, int64_t l0, int64_t r0, uint64_t *refs, boo
 				j--;
 			}
 		} while (i <= j);
-		/* At most 1024 elements: the stack cannot overflow when the
-		 * smaller part is taken first?  Depth is bounded by the range,
-		 * so guard anyway and fall back on the caller's loop order. */
-		if (sp + 2 > (int)(sizeof(stack) / sizeof(stack[0])))
-			panic("qsbench: in-page stack overflow");
 		if (i < r) {
 			stack[sp][0] = i;
 			stack[sp][1] = r;
