@@ -432,7 +432,11 @@ echo "$out" | grep -q '^usemem -m 8  ' && echo "$out" | grep -q '^qsbench -m 4  
 echo "$out" | grep -q '^PASS \.\.\. 4194304 bytes allocated\.$' &&
 echo "$out" | grep -Eq '^workingset: 2048 pages, 3 rounds, 6144 touches, [0-9]+ major faults \([0-9.]+%\), stalled [0-9.]+ s$' && ok || bad "$out"
 
-t "every workload has --help and rejects bad arguments with exit 2"
+t "workingset pushed out by a hog: major faults and stall time"
+out=$($P run --machine vmm-2008 --ram 16M --swap 64M --check workingset -m 4 -n 2 -t 100 + usemem -m 16 -r 2 2>&1)
+echo "$out" | grep -Eq '^workingset: 1024 pages, 2 rounds, 2048 touches, [1-9][0-9]* major faults \([0-9.]+%\), stalled [0-9]*[1-9][0-9]*\.[0-9]+ s$' && ok || bad "$out"
+
+t "every workload: --help, and bad arguments exit 2"
 for w in $($P workloads | awk '{print $1}'); do
 	$P workloads $w --help | grep -q . || { bad "$w --help"; continue 2; }
 	$P run $w --bogus-option >/dev/null 2>&1; rc=$?

@@ -105,6 +105,60 @@ static void rec_reset(struct recorder *r)
 	}
 }
 
+/* quick_sort(a, l, r) of a range inside one page, counting references:
+ * every visit it makes is to that page, so the recording is one visit
+ * whatever the order; this path only saves the recorder's bookkeeping. */
+static void sort_in_page(int32_t *a, int64_t l0, int64_t r0, uint64_t *refs, bool *wrote)
+{
+	/* Pending ranges are disjoint and non-empty: at most one per element. */
+	int64_t stack[QS_INTS_PER_PAGE + 2][2];
+	int sp = 0;
+	stack[sp][0] = l0;
+	stack[sp][1] = r0;
+	sp++;
+	while (sp) {
+		sp--;
+		int64_t l = stack[sp][0], r = stack[sp][1];
+		int64_t i = l, j = r, m = (l + r) >> 1;
+		int32_t mn, mx, p;
+		*refs += 3;
+		if (a[m] >= a[l]) { mx = a[m]; mn = a[l]; } else { mx = a[l]; mn = a[m]; }
+		if (a[r] >= mx)
+			p = mx;
+		else
+			p = a[r] >= mn ? a[r] : mn;
+		do {
+			int64_t s = i;
+			while (a[i] < p)
+				i++;
+			*refs += (uint64_t)(i - s) + 1;
+			s = j;
+			while (p < a[j])
+				j--;
+			*refs += (uint64_t)(s - j) + 1;
+			if (i <= j) {
+				int32_t tmp = a[i];
+				a[i] = a[j];
+				a[j] = tmp;
+				*refs += 4;
+				*wrote = true;
+				i++;
+				j--;
+			}
+		} while (i <= j);
+		if (i < r) {
+			stack[sp][0] = i;
+			stack[sp][1] = r;
+			sp++;
+		}
+		if (l < j) {
+			stack[sp][0] = l;
+			stack[sp][1] = j;
+			sp++;
+		}
+	}
+}
+
 /* qsbench's quick_sort(a, l, r), with the recursion on an explicit stack
  * (same order: the left part completely, then the right part). */
 static void record_sort(struct qsbench *q, int32_t *a, int64_t n)
@@ -122,6 +176,22 @@ static void record_sort(struct qsbench *q, int32_t *a, int64_t n)
 	while (sp) {
 		sp--;
 		int64_t l = stack[sp][0], rr = stack[sp][1];
+		if (l / QS_INTS_PER_PAGE == rr / QS_INTS_PER_PAGE) {
+			uint64_t refs = 0;
+			bool wrote = false;
+			sort_in_page(a, l, rr, &refs, &wrote);
+			uint32_t page = (uint32_t)(l / QS_INTS_PER_PAGE);
+			while (refs) {
+				uint64_t k = rec_new(q, page);
+				uint64_t room = (1u << 30) - q->rec[k].refs;
+				uint64_t add = MIN(refs, room);
+				q->rec[k].refs += (uint32_t)add;
+				if (wrote)
+					q->rec[k].page |= QS_WRITE;
+				refs -= add;
+			}
+			continue;
+		}
 		int64_t i = l, j = rr, m = (l + rr) >> 1;
 		rec_reset(&r);
 		/* Median of three values: a[l], a[m], a[r] each read once. */
