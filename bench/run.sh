@@ -9,9 +9,25 @@ SIZES=${SIZES:-build/bench/sizes}
 T=$(mktemp -d "${TMPDIR:-/tmp}/pagelab-bench.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
 
-now() { date +%s.%N; }
-# rate COUNT START END: COUNT per second, in millions
-rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%.2f M/s (%.2f s)", n / (b - a) / 1e6, b - a }'; }
+# Rates use the CPU time (user + system) of the pagelab process when
+# /usr/bin/time is there, so that a loaded host does not skew them; wall
+# time otherwise.
+# run OUT CMD...: run CMD with stdout+stderr to OUT; set $secs.
+run() {
+	out=$1
+	shift
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%U %S' -o "$T/cpu" "$@" >"$out" 2>&1
+		secs=$(awk '{ print $1 + $2 }' "$T/cpu")
+	else
+		a=$(date +%s.%N)
+		"$@" >"$out" 2>&1
+		b=$(date +%s.%N)
+		secs=$(awk -v a="$a" -v b="$b" 'BEGIN { print b - a }')
+	fi
+}
+# rate COUNT: COUNT per $secs, in millions
+rate() { awk -v n="$1" -v s="$secs" 'BEGIN { if (s <= 0) s = 0.005; printf "%.2f M/s (%.2f s)", n / s / 1e6, s }'; }
 # maxrss_kb CMD...: peak resident set of a command, in KiB
 maxrss_kb() {
 	if [ -x /usr/bin/time ]; then
@@ -25,40 +41,40 @@ maxrss_kb() {
 echo "== 4 GiB sequential sweep: usemem 4G on modern with 8 GiB RAM (no reclaim)"
 pages=1048576
 words=$((pages * 512))
-a=$(now)
-$P run --machine modern --ram 8G --swap 0 usemem 4G >"$T/seq" 2>&1
-b=$(now)
-echo "  page touches:    $(rate $pages "$a" "$b")"
-echo "  word references: $(rate $words "$a" "$b")"
+run "$T/seq" $P run --machine modern --ram 8G --swap 0 usemem 4G
+echo "  page touches:    $(rate $pages) (each a demand-zero fault)"
+echo "  word references: $(rate $words)"
 grep ' total$' "$T/seq" | sed 's/^/  simulated: /'
 
 echo "== 4 GiB sequential sweep on vmm-2008 (900 MB RAM, 8 GB swap: reclaim + swap-out)"
-a=$(now)
-$P run --machine vmm-2008 --swap 8G usemem 4G >"$T/seq2" 2>&1
-b=$(now)
-echo "  page touches:    $(rate $pages "$a" "$b")"
-echo "  word references: $(rate $words "$a" "$b")"
+run "$T/seq2" $P run --machine vmm-2008 --swap 8G usemem 4G
+echo "  page touches:    $(rate $pages)"
+echo "  word references: $(rate $words)"
 grep ' total$' "$T/seq2" | sed 's/^/  simulated: /'
+
+echo "== resident sweeps: usemem -r 201 minus usemem -r 1, 1000 MB on modern (the PTE hot path)"
+run "$T/r1" $P run --machine modern --ram 4G --swap 0 usemem -r 1 -m 1000
+s1=$secs
+run "$T/r11" $P run --machine modern --ram 4G --swap 0 usemem -r 201 -m 1000
+secs=$(awk -v a="$s1" -v b="$secs" 'BEGIN { print b - a }')
+echo "  page touches:    $(rate 51200000)"
+echo "  word references: $(rate $((51200000 * 1024)))"
 
 echo "== random references over 1 GiB (262144 pages) with 512 MiB of RAM"
 refs=4000000
 $GENTRACE 262144 $refs 1 >"$T/rand.trace"
-a=$(now)
-$P run --machine ideal --ram 1G --policy fifo trace "$T/rand.trace" >/dev/null 2>&1
-b=$(now)
-echo "  parse + replay, everything resident (ideal, 1 GiB): $(rate $refs "$a" "$b")"
+run "$T/r.all" $P run --machine ideal --ram 1G --policy fifo trace "$T/rand.trace"
+echo "  parse + replay, everything resident (ideal, 1 GiB): $(rate $refs)"
 for pol in fifo clock lru opt; do
-	a=$(now)
-	$P run --machine ideal --ram 512M --policy $pol trace "$T/rand.trace" >"$T/r.$pol" 2>&1
-	b=$(now)
+	run "$T/r.$pol" $P run --machine ideal --ram 512M --policy $pol trace "$T/rand.trace"
 	faults=$(awk '$1 == "pgfault" { print $2 }' "$T/r.$pol")
-	echo "  $pol (ideal, trace mode): page touches $(rate $refs "$a" "$b"), $faults faults"
+	echo "  $pol (ideal, trace mode): page touches $(rate $refs), $faults faults"
 done
-a=$(now)
-$P run --machine modern --ram 512M --swap 2G --policy clock trace "$T/rand.trace" >"$T/r.timed" 2>&1
-b=$(now)
-echo "  clock (modern, timed, kswapd + NVMe): page touches $(rate $refs "$a" "$b")"
+run "$T/r.timed" $P run --machine modern --ram 512M --swap 2G --policy clock trace "$T/rand.trace"
+echo "  clock (modern, timed, kswapd + NVMe): page touches $(rate $refs)"
 grep ' total$' "$T/r.timed" | sed 's/^/  simulated: /'
+
+echo "  (parsing the text trace is included in every figure above)"
 
 echo "== host memory per simulated frame"
 $SIZES | sed 's/^/  /'

@@ -549,6 +549,10 @@ static void cpu_event(struct machine *m, uint32_t c)
 			t->state = T_RUNNABLE;
 			rq_push(m, t->id);
 			cpu->task = -1;
+		} else if (t->slice_used >= m->prof.quantum_ns) {
+			/* Nobody waits: a fresh slice.  Without it the exhausted
+			 * slice left a budget of 1 ns, one page per event. */
+			t->slice_used = 0;
 		}
 	} else {
 		cpu->task = -1;
