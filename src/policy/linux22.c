@@ -276,7 +276,8 @@ static void l22_shrink(void *p, struct scan_control *sc)
 		uint64_t before = l->progress, wb = sc->nr_writeback;
 		if (do_try_to_free_pages(l, sc) || sc->nr_reclaimed)
 			break;
-		if (l->progress == before && sc->nr_writeback == wb)
+		if ((l->progress == before && sc->nr_writeback == wb) ||
+		    l->mm->swap.used >= l->mm->swap.nr_slots)
 			break;
 	}
 }

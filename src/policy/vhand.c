@@ -276,7 +276,8 @@ static void vh_shrink(void *p, struct scan_control *sc)
 		uint64_t before = v->progress, wb = sc->nr_writeback;
 		if (do_try_to_free_page(v, sc) || sc->nr_reclaimed)
 			break;
-		if (v->progress == before && sc->nr_writeback == wb)
+		if ((v->progress == before && sc->nr_writeback == wb) ||
+		    v->mm->swap.used >= v->mm->swap.nr_slots)
 			break;
 	}
 }
