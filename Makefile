@@ -9,7 +9,7 @@ CC ?= cc
 PREFIX ?= /usr/local
 CFLAGS ?= -O2 -g
 WARN = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-LDLIBS = -lm
+LDLIBS = -lm -pthread
 
 LAYERS = lib mm policy machine workload trace report
 LIB_SRC = $(foreach d,$(LAYERS),$(wildcard src/$(d)/*.c))
