@@ -4,6 +4,8 @@
 # make sancheck   the tests under ASan + UBSan
 # make bench      print simulation speed figures
 # make install    install to $(PREFIX)/bin (PREFIX=/usr/local)
+# make htmlcheck  write the `pagelab reproduce --html` report and check it in
+#                 headless Chromium (Debian's chromium package)
 
 CC ?= cc
 PREFIX ?= /usr/local
@@ -49,6 +51,9 @@ sancheck:
 bench: $(BUILD)/pagelab
 	PAGELAB=$(BUILD)/pagelab sh bench/run.sh
 
+htmlcheck: $(BUILD)/pagelab
+	PAGELAB=$(BUILD)/pagelab sh tests/htmlcheck.sh
+
 install: pagelab
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 pagelab $(DESTDIR)$(PREFIX)/bin/pagelab
@@ -56,4 +61,4 @@ install: pagelab
 clean:
 	rm -rf build build-san pagelab
 
-.PHONY: all check sancheck bench install clean
+.PHONY: all check sancheck bench htmlcheck install clean

@@ -22,6 +22,7 @@
 #include "experiment.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 static const struct exp_design designs[] = {
@@ -186,20 +187,35 @@ static void print_cmds(const struct exp_result *r, int run, FILE *out)
 	fprintf(out, ")\n");
 }
 
+/* One table line, without the padding of empty trailing cells. */
+static void line(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void line(FILE *out, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	size_t n = strlen(buf);
+	while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\n'))
+		buf[--n] = 0;
+	fprintf(out, "%s\n", buf);
+}
+
 static void print(const struct exp_result *r, FILE *out)
 {
 	const struct experiment *e = r->e;
 	char a[64], b[64], c[64], d4[64], e5[64];
 	fprintf(out, "  TEST 1: dd if=/dev/sda of=/dev/null bs=1M\n");
 	print_cmds(r, 0, out);
-	fprintf(out, "%-10s | %-8s %-10s | %-9s %-10s %s\n", "kernel", "speed", "swap used", "speed", "swap used",
+	line(out, "%-10s | %-8s %-10s | %-9s %-10s %s\n", "kernel", "speed", "swap used", "speed", "swap used",
 		"working set major faults");
 	for (int d = 0; d < e->nr_designs; d++) {
 		const char *l = e->designs[d].label;
 		cell(a, sizeof(a), r, d, "dd_speed", "%.0fMB/s");
 		cell(b, sizeof(b), r, d, "dd_swap", "%.1fMB");
 		cell(c, sizeof(c), r, d, "dd_ws_majflt", "%.0f");
-		fprintf(out, "%-10s | %-8s %-10s | %-9s %-10s %s\n", l, pub(e, l, "dd_speed"), pub(e, l, "dd_swap"), a, b, c);
+		line(out, "%-10s | %-8s %-10s | %-9s %-10s %s\n", l, pub(e, l, "dd_speed"), pub(e, l, "dd_swap"), a, b, c);
 	}
 	fprintf(out, "(thread: left of the bar, %s:42-47, with \"-mm ... (ouch, system noticably slower)\"\n"
 		" and \"stream ... (slight regression, not sure why yet)\"; pagelab: right)\n\n", T1);
@@ -207,31 +223,31 @@ static void print(const struct exp_result *r, FILE *out)
 	fprintf(out, "  TEST 2: sysbench & linear query\n");
 	print_cmds(r, 1, out);
 	print_cmds(r, 2, out);
-	fprintf(out, "%-10s | %-5s %-14s %-5s %-14s %s\n", "kernel", "tps", "SELECT COUNT", "tps",
+	line(out, "%-10s | %-5s %-14s %-5s %-14s %s\n", "kernel", "tps", "SELECT COUNT", "tps",
 		"SELECT COUNT", "swapped out");
-	fprintf(out, "%-10s | %-20s %s\n", "", "default memory", "12GB InnoDB buffer");
+	line(out, "%-10s | %-20s %s\n", "", "default memory", "12GB InnoDB buffer");
 	for (int d = 0; d < e->nr_designs; d++) {
 		const char *l = e->designs[d].label;
-		fprintf(out, "%-10s | %-5s %-14s %-5s %-14s %s\n", l, pub(e, l, "def_tps"), pub(e, l, "def_scan"),
+		line(out, "%-10s | %-5s %-14s %-5s %-14s %s\n", l, pub(e, l, "def_tps"), pub(e, l, "def_scan"),
 			pub(e, l, "big_tps"), pub(e, l, "big_scan"), pub(e, l, "big_swap"));
 		cell(a, sizeof(a), r, d, "def_tps", "%.0f");
 		cell(b, sizeof(b), r, d, "def_scan", "min");
 		cell(c, sizeof(c), r, d, "big_tps", "%.0f");
 		cell(d4, sizeof(d4), r, d, "big_scan", "min");
 		cell(e5, sizeof(e5), r, d, "big_swap", "%.1f MB");
-		fprintf(out, "%-10s | %-5s %-14s %-5s %-14s %-26s  (pagelab)\n", "", a, b, c, d4, e5);
+		line(out, "%-10s | %-5s %-14s %-5s %-14s %-26s  (pagelab)\n", "", a, b, c, d4, e5);
 	}
 	fprintf(out, "(thread: workloads.md:683-688, Rik van Riel's table of 24 Jul 2008)\n\n");
 
 	fprintf(out, "  Memory eater, ~120%% of RAM per child, beside a desktop (Johannes Weiner)\n");
 	print_cmds(r, 3, out);
-	fprintf(out, "%-10s | %-10s %-14s %s\n", "kernel", "OOM kills", "eater elapsed", "working set major faults");
+	line(out, "%-10s | %-10s %-14s %s\n", "kernel", "OOM kills", "eater elapsed", "working set major faults");
 	for (int d = 0; d < e->nr_designs; d++) {
 		const char *l = e->designs[d].label;
 		cell(a, sizeof(a), r, d, "eat_oom", "%.0f");
 		cell(b, sizeof(b), r, d, "eat_elapsed", "%.1f s");
 		cell(c, sizeof(c), r, d, "eat_ws_majflt", "%.0f");
-		fprintf(out, "%-10s | %-10s %-14s %s\n", l, a, b, c);
+		line(out, "%-10s | %-10s %-14s %s\n", l, a, b, c);
 	}
 	fprintf(out, "(thread, -mm + his patch: \"The box never died on me nor did it thrash perceivably\n"
 		" harder/longer near oom than .26.  The oom killer was never invoked.\" %s:70-71)\n", T1);

@@ -45,7 +45,14 @@ void exp_print_header(const struct exp_result *r, FILE *out)
 			dup |= !r->design_ok[k] && !strcmp(r->design_why[k], r->design_why[d] ? r->design_why[d] : "");
 		if (r->design_ok[d] || dup)
 			continue;
-		fprintf(out, "%s%s", any ? "; " : "not in this build: ", r->design_why[d]);
+		/* "policy X not available in this build" -> "X" */
+		const char *w = r->design_why[d], *tail = " not available in this build";
+		size_t n = strlen(w), t = strlen(tail);
+		fprintf(out, "%s", any ? ", " : "not in this build: ");
+		if (!strncmp(w, "policy ", 7) && n > 7 + t && !strcmp(w + n - t, tail))
+			fprintf(out, "%.*s", (int)(n - 7 - t), w + 7);
+		else
+			fprintf(out, "%s", w);
 		any = true;
 	}
 	if (any)
