@@ -5,7 +5,10 @@
 int test_failures;
 
 #define TESTS(X) \
-	X(test_belady_anomaly)
+	X(test_belady_anomaly) \
+	X(test_reproduce_verdicts) \
+	X(test_reproduce_runs) \
+	X(test_reproduce_templates)
 
 #define DECLARE(t) void t(void);
 TESTS(DECLARE)

@@ -27,6 +27,7 @@ static void reproduce_usage(FILE *out)
 "  --html FILE   also write a self-contained HTML report (tables and timelines)\n"
 "  --jobs N      run N simulations in parallel (default: the number of CPUs);\n"
 "                the output is the same for every N\n"
+"  --check       verify the mm invariants after every step of every run (slow)\n"
 "  --progress / --no-progress  progress on stderr (default: when it is a terminal)\n"
 "\n"
 "Experiments:\n", out);
@@ -73,6 +74,8 @@ int cmd_reproduce(int argc, char **argv)
 			if (i + 1 >= argc)
 				die_usage("option --html needs a file name");
 			html = argv[++i];
+		} else if (!strcmp(a, "--check")) {
+			o.check = true;
 		} else if (!strcmp(a, "--progress")) {
 			o.progress = true;
 		} else if (!strcmp(a, "--no-progress")) {
@@ -92,7 +95,7 @@ int cmd_reproduce(int argc, char **argv)
 		exp_print_json(res, stdout);
 	else
 		exp_print_text(res, stdout);
-	int rc = 0;
+	int rc = experiments_check_failures(res) ? 1 : 0;
 	if (hf) {
 		html_report(res, hf);
 		if (fclose(hf) != 0) {

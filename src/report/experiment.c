@@ -349,6 +349,7 @@ static void collect(const struct machine *m, struct run_result *rr, const uint64
 		memcpy(rr->samples, m->samples, m->nr_samples * sizeof(*rr->samples));
 	}
 	rr->timed_out = m->timed_out;
+	rr->check_failed = m->check_failed;
 	if (m->timed_out)
 		rr->finished = false;
 	rr->sim_ns = m->now;
@@ -383,6 +384,7 @@ static void run_one(struct exp_result *r, int d, int run, int rep)
 		.vmstat_ns = scaled_ns(r, x->vmstat_s, 0.01),
 		.max_time_ns = scaled_ns(r, x->max_time_s, 60),
 		.stop_with_wl = x->stop_with,
+		.check = r->check,
 	};
 	uint64_t start[EXP_MAX_WL] = { 0 };
 	char err[400];
@@ -493,6 +495,7 @@ static struct exp_result *exp_setup(const struct experiment *e, const struct rep
 	struct exp_result *r = xcalloc(1, sizeof(*r));
 	r->e = e;
 	r->full = o->full;
+	r->check = o->check;
 	r->scale = o->full ? 1.0 : e->quick_scale;
 	const struct profile *base = profile_find(e->profile);
 	if (!base)
@@ -600,6 +603,18 @@ void experiments_free(struct exp_result **res)
 		free(r);
 	}
 	free(res);
+}
+
+int experiments_check_failures(struct exp_result **res)
+{
+	int n = 0;
+	for (int i = 0; res[i]; i++) {
+		const struct experiment *e = res[i]->e;
+		size_t nr = (size_t)e->nr_designs * (size_t)e->nr_runs * (size_t)res[i]->reps;
+		for (size_t k = 0; k < nr; k++)
+			n += res[i]->rr[k].check_failed;
+	}
+	return n;
 }
 
 /* ---- metrics ------------------------------------------------------------ */

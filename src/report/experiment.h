@@ -143,6 +143,7 @@ struct run_result {
 	char *why;                /* if not: why (one line) */
 	bool finished;            /* every workload finished */
 	bool timed_out;
+	bool check_failed;        /* --check found a broken invariant */
 	int nr_wl;
 	struct wl_result wl[EXP_MAX_WL];
 	uint64_t ev[NR_VM_EVENTS];
@@ -159,6 +160,7 @@ struct run_result {
 struct exp_result {
 	const struct experiment *e;
 	bool full;
+	bool check;
 	double scale;             /* 1 in --full mode */
 	struct profile prof;      /* the machine, scaled */
 	int reps;                 /* repeats of each run in this mode (max) */
@@ -172,6 +174,7 @@ struct reproduce_opts {
 	int only;                 /* 0 = all */
 	int jobs;
 	bool progress;
+	bool check;               /* verify the mm invariants in every run (slow) */
 };
 
 extern const struct experiment *const experiments[];
@@ -181,6 +184,8 @@ int nr_experiments(void);
  * if it is set); returns their results, NULL-terminated, in list order. */
 struct exp_result **experiments_run(const struct experiment *const *list, const struct reproduce_opts *o);
 void experiments_free(struct exp_result **res);
+/* Runs in which --check found a broken invariant. */
+int experiments_check_failures(struct exp_result **res);
 
 /* Accessors for the printers. */
 int exp_design_index(const struct experiment *e, const char *label);
