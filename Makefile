@@ -6,12 +6,14 @@
 # make fuzz       build the libFuzzer harnesses (clang) and run each briefly
 # make valgrind   the unit tests and a few runs under valgrind's memcheck
 # make install    install to $(PREFIX)/bin (PREFIX=/usr/local)
+# make htmlcheck  write the `pagelab reproduce --html` report and check it in
+#                 headless Chromium (Debian's chromium package)
 
 CC ?= cc
 PREFIX ?= /usr/local
 CFLAGS ?= -O2 -g
 WARN = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-LDLIBS = -lm
+LDLIBS = -lm -pthread
 
 LAYERS = lib mm policy machine workload trace report
 LIB_SRC = $(foreach d,$(LAYERS),$(wildcard src/$(d)/*.c))
@@ -106,6 +108,9 @@ valgrind: $(BUILD)/pagelab $(BUILD)/unit-tests
 		$(VALGRIND) $(BUILD)/pagelab run $$args 2>/dev/null; test $$? -eq 2 || exit 1; \
 	done
 
+htmlcheck: $(BUILD)/pagelab
+	PAGELAB=$(BUILD)/pagelab sh tests/htmlcheck.sh
+
 install: pagelab
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 pagelab $(DESTDIR)$(PREFIX)/bin/pagelab
@@ -113,4 +118,4 @@ install: pagelab
 clean:
 	rm -rf build build-san build-fuzz build-clang pagelab
 
-.PHONY: all check sancheck bench fuzz valgrind install clean
+.PHONY: all check sancheck bench fuzz valgrind htmlcheck install clean

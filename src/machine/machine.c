@@ -596,6 +596,8 @@ static void vmstat_sample(struct machine *m)
 	s.so = per_sec((ev[PSWPOUT] - m->prev_ev[PSWPOUT]) * kb, dt);
 	s.bi = per_sec(ev[PGPGIN] - m->prev_ev[PGPGIN], dt);
 	s.bo = per_sec(ev[PGPGOUT] - m->prev_ev[PGPGOUT], dt);
+	s.scan = per_sec(ev[PGSCAN_KSWAPD] + ev[PGSCAN_DIRECT] + ev[PGSCAN_AGING] -
+			 m->prev_ev[PGSCAN_KSWAPD] - m->prev_ev[PGSCAN_DIRECT] - m->prev_ev[PGSCAN_AGING], dt);
 	uint64_t ticks = dt * m->prof.hz / 1000000000ULL;
 	s.in = per_sec(m->nr_intr - m->prev_intr, dt) + (dt ? ticks * 1000000000ULL / dt : 0);
 	s.cs = per_sec(m->nr_ctxsw - m->prev_cs, dt);
@@ -623,6 +625,8 @@ static void vmstat_sample(struct machine *m)
 	m->prev_t = m->now;
 	m->samples = xrealloc(m->samples, (m->nr_samples + 1) * sizeof(*m->samples));
 	m->samples[m->nr_samples++] = s;
+	if (m->opt.sample_hook)
+		m->opt.sample_hook(m, m->opt.sample_arg);
 }
 
 /* ---- setup and main loop ---------------------------------------------- */
@@ -764,6 +768,9 @@ void machine_run(struct machine *m)
 	uint64_t nev = 0;
 	struct event e;
 	while (m->live_user > 0 && !m->panicked && evq_pop(&m->q, &e)) {
+		if (m->opt.stop_with_wl > 0 && m->opt.stop_with_wl <= m->nr_wls &&
+		    m->wls[m->opt.stop_with_wl - 1].live == 0)
+			break;
 		account_to(m, e.t);
 		m->now = e.t;
 		if (m->opt.max_time_ns && m->now > m->opt.max_time_ns) {

@@ -64,6 +64,7 @@ struct vmstat_sample {
 	uint64_t swpd, free, buff, cache;   /* kB */
 	uint64_t si, so, bi, bo, in, cs;    /* per second */
 	unsigned us, sy, id, wa;            /* percent */
+	uint64_t scan;                      /* pages scanned per second (pgscan_*) */
 };
 
 enum log_kind { LOG_KERNEL, LOG_EXIT };
@@ -74,12 +75,22 @@ struct log_entry {
 	char *text;             /* LOG_KERNEL: the message */
 };
 
+struct machine;
+
 struct machine_opts {
 	uint64_t seed;
 	bool check;             /* verify mm invariants after every event */
 	uint64_t vmstat_ns;     /* 0 = no vmstat samples */
 	uint64_t max_time_ns;   /* give up after this much simulated time */
 	bool progress;          /* progress on stderr */
+	/* Called after each vmstat sample is taken (e.g. to record a
+	 * workload's residency next to it); NULL for none. */
+	void (*sample_hook)(const struct machine *m, void *arg);
+	void *sample_arg;
+	/* 1 + index of the workload whose end ends the run (the others are
+	 * background load, like a desktop beside a benchmark); 0: run until
+	 * every workload has finished. */
+	int stop_with_wl;
 };
 
 struct cpu {

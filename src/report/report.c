@@ -248,12 +248,12 @@ void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 	fprintf(out, "\n  ],\n  \"vmstat\": [");
 	for (uint64_t i = 0; i < m->nr_samples; i++) {
 		const struct vmstat_sample *s = &m->samples[i];
-		fprintf(out, "%s\n    {\"t\": %.3f, \"r\": %u, \"b\": %u, \"swpd\": %llu, \"free\": %llu, \"buff\": %llu, \"cache\": %llu, \"si\": %llu, \"so\": %llu, \"bi\": %llu, \"bo\": %llu, \"in\": %llu, \"cs\": %llu, \"us\": %u, \"sy\": %u, \"id\": %u, \"wa\": %u}",
+		fprintf(out, "%s\n    {\"t\": %.3f, \"r\": %u, \"b\": %u, \"swpd\": %llu, \"free\": %llu, \"buff\": %llu, \"cache\": %llu, \"si\": %llu, \"so\": %llu, \"bi\": %llu, \"bo\": %llu, \"in\": %llu, \"cs\": %llu, \"us\": %u, \"sy\": %u, \"id\": %u, \"wa\": %u, \"scan\": %llu}",
 			i ? "," : "", (double)s->t / 1e9, s->r, s->b, (unsigned long long)s->swpd,
 			(unsigned long long)s->free, (unsigned long long)s->buff, (unsigned long long)s->cache,
 			(unsigned long long)s->si, (unsigned long long)s->so, (unsigned long long)s->bi,
 			(unsigned long long)s->bo, (unsigned long long)s->in, (unsigned long long)s->cs,
-			s->us, s->sy, s->id, s->wa);
+			s->us, s->sy, s->id, s->wa, (unsigned long long)s->scan);
 	}
 	fprintf(out, "\n  ],\n  \"kthreads\": [");
 	int firstk = 1;

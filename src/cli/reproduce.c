@@ -1,0 +1,108 @@
+/* reproduce.c - pagelab reproduce: re-run the five threads' experiments and
+ * print, for each, the thread's figures next to pagelab's with a verdict per
+ * comparison (src/report/experiment.h). */
+#include "cli.h"
+#include "../report/experiment.h"
+#include "../report/html.h"
+#include "../lib/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void reproduce_usage(FILE *out)
+{
+	fputs(
+"usage: pagelab reproduce [--full] [--only N] [--json] [--html FILE] [--jobs N]\n"
+"Re-run the experiments of the five mailing-list threads with the designs they\n"
+"compared, and print for each a table in the thread's own shape: the figures\n"
+"the thread published next to pagelab's, and per comparison a verdict: does\n"
+"pagelab agree on which design wins, and by roughly how much?\n"
+"\n"
+"  --full        the threads' machines and sizes (default: quick mode, machines\n"
+"                and sizes scaled down together, under a minute)\n"
+"  --only N      run experiment N only (1-5)\n"
+"  --json        print everything as one JSON object\n"
+"  --html FILE   also write a self-contained HTML report (tables and timelines)\n"
+"  --jobs N      run N simulations in parallel (default: the number of CPUs);\n"
+"                the output is the same for every N\n"
+"  --check       verify the mm invariants after every step of every run (slow)\n"
+"  --progress / --no-progress  progress on stderr (default: when it is a terminal)\n"
+"\n"
+"Experiments:\n", out);
+	for (int i = 0; experiments[i]; i++)
+		fprintf(out, "  %d  %s (%s)\n", experiments[i]->id, experiments[i]->title, experiments[i]->thread);
+	fputs(
+"\n"
+"A design or workload this build does not have is reported as not available,\n"
+"with verdict n/a.  See docs/reproduce.md.\n", out);
+}
+
+int cmd_reproduce(int argc, char **argv)
+{
+	struct reproduce_opts o = { .progress = isatty(2) };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	o.jobs = ncpu > 0 ? (int)ncpu : 1;
+	bool json = false;
+	const char *html = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		uint64_t v;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			reproduce_usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--full")) {
+			o.full = true;
+		} else if (!strcmp(a, "--json")) {
+			json = true;
+		} else if (!strcmp(a, "--only")) {
+			if (i + 1 >= argc)
+				die_usage("option --only needs a value");
+			const char *s = argv[++i];
+			if (!parse_u64(s, &v) || v < 1 || v > (uint64_t)nr_experiments())
+				die_usage("bad --only '%s' (1..%d)", s, nr_experiments());
+			o.only = (int)v;
+		} else if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
+			if (i + 1 >= argc)
+				die_usage("option %s needs a value", a);
+			const char *s = argv[++i];
+			if (!parse_u64(s, &v) || v < 1 || v > 256)
+				die_usage("bad --jobs '%s' (1..256)", s);
+			o.jobs = (int)v;
+		} else if (!strcmp(a, "--html")) {
+			if (i + 1 >= argc)
+				die_usage("option --html needs a file name");
+			html = argv[++i];
+		} else if (!strcmp(a, "--check")) {
+			o.check = true;
+		} else if (!strcmp(a, "--progress")) {
+			o.progress = true;
+		} else if (!strcmp(a, "--no-progress")) {
+			o.progress = false;
+		} else {
+			die_usage("unknown option '%s' (see pagelab reproduce --help)", a);
+		}
+	}
+	FILE *hf = NULL;
+	if (html) {
+		hf = fopen(html, "w");
+		if (!hf)
+			die_usage("cannot write %s", html);
+	}
+	struct exp_result **res = experiments_run(experiments, &o);
+	if (json)
+		exp_print_json(res, stdout);
+	else
+		exp_print_text(res, stdout);
+	int rc = experiments_check_failures(res) ? 1 : 0;
+	if (hf) {
+		html_report(res, hf);
+		if (fclose(hf) != 0) {
+			fprintf(stderr, "pagelab: error writing %s\n", html);
+			rc = 1;
+		}
+	}
+	experiments_free(res);
+	return rc;
+}

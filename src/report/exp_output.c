@@ -1,0 +1,425 @@
+/* exp_output.c - what `pagelab reproduce` prints: per experiment a header,
+ * the thread-shaped table (the experiment's own printer), the verdicts; or
+ * all of it as one JSON object. */
+#include "experiment.h"
+#include "../lib/util.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const kind_names[] = { "thread", "modern", "reference" };
+
+void exp_print_header(const struct exp_result *r, FILE *out)
+{
+	const struct experiment *e = r->e;
+	const struct profile *p = &r->prof;
+	fprintf(out, "== Experiment %d: %s ==\n", e->id, e->title);
+	fprintf(out, "thread:   %s (%s)\n", e->thread, e->who);
+	fprintf(out, "machine:  %s: %llu CPU%s, %llu MiB RAM, %llu MiB swap, disk %s",
+		e->profile, (unsigned long long)p->cpus, p->cpus == 1 ? "" : "s",
+		(unsigned long long)(p->ram >> 20), (unsigned long long)(p->swap >> 20), p->disk.model);
+	if (r->full)
+		fprintf(out, " (the thread's sizes)\n");
+	else
+		fprintf(out, " (quick mode: machine and sizes x%g; --full for the thread's)\n", r->scale);
+	for (int k = 0; k < 3; k++) {
+		bool any = false;
+		for (int d = 0; d < e->nr_designs; d++) {
+			const struct exp_design *ds = &e->designs[d];
+			if ((int)ds->kind != k)
+				continue;
+			fprintf(out, "%s", any ? "; " : k == 0 ? "designs:  " : k == 1 ? "modern:   " : "reference: ");
+			if (strcmp(ds->label, ds->policy) || ds->sets)
+				fprintf(out, "%s = %s%s%s", ds->label, ds->policy, ds->sets ? " --set " : "", ds->sets ? ds->sets : "");
+			else
+				fprintf(out, "%s", ds->label);
+			any = true;
+		}
+		if (any)
+			fputc('\n', out);
+	}
+	bool any = false;
+	for (int d = 0; d < e->nr_designs; d++) {
+		bool dup = false;
+		for (int k = 0; k < d; k++)
+			dup |= !r->design_ok[k] && !strcmp(r->design_why[k], r->design_why[d] ? r->design_why[d] : "");
+		if (r->design_ok[d] || dup)
+			continue;
+		/* "policy X not available in this build" -> "X" */
+		const char *w = r->design_why[d], *tail = " not available in this build";
+		size_t n = strlen(w), t = strlen(tail);
+		fprintf(out, "%s", any ? ", " : "not in this build: ");
+		if (!strncmp(w, "policy ", 7) && n > 7 + t && !strcmp(w + n - t, tail))
+			fprintf(out, "%.*s", (int)(n - 7 - t), w + 7);
+		else
+			fprintf(out, "%s", w);
+		any = true;
+	}
+	if (any)
+		fputc('\n', out);
+	fputc('\n', out);
+}
+
+void exp_print_unavailable(const struct exp_result *r, int design, int run, const char *indent, FILE *out)
+{
+	const struct run_result *rr = exp_rr(r, design, run, 0);
+	fprintf(out, "%spagelab   not available: %s\n", indent, rr->why ? rr->why : "not run");
+}
+
+static void fmt_num(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (isinf(v))
+		snprintf(buf, len, "inf");
+	else if (fabs(v) >= 1000 || v == floor(v))
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+void exp_print_verdicts(const struct exp_result *r, FILE *out, int *nagree, int *ndis, int *nna)
+{
+	const struct experiment *e = r->e;
+	fprintf(out, "verdicts (ratio = second design / first; agree = same winner and a ratio within the tolerance):\n");
+	for (int c = 0; c < e->nr_cmps; c++) {
+		const struct exp_comparison *cm = &e->cmps[c];
+		const struct exp_metric *mt = &e->metrics[exp_metric_index(e, cm->metric)];
+		struct cmp_outcome o;
+		exp_compare(r, c, &o);
+		char v[16];
+		snprintf(v, sizeof(v), "[%s]", verdict_names[o.v]);
+		fprintf(out, "  %-11s %s: %s", v, mt->name, cm->b);
+		if (cm->a)
+			fprintf(out, " vs %s", cm->a);
+		fputc('\n', out);
+		char x[32], y[32], z[32];
+		if (cm->kind == CMP_RATIO) {
+			const struct exp_published *pa = exp_published_find(e, cm->a, cm->metric);
+			const struct exp_published *pb = exp_published_find(e, cm->b, cm->metric);
+			fmt_num(x, sizeof(x), pb->value);
+			fmt_num(y, sizeof(y), pa->value);
+			fmt_num(z, sizeof(z), o.pub_ratio);
+			fprintf(out, "              thread  %s / %s = %s  (%s)\n", x, y, z, cm->source);
+		} else {
+			fprintf(out, "              thread  \"%s\"  (%s)\n", cm->statement, cm->source);
+		}
+		if (o.v == V_NA) {
+			fprintf(out, "              pagelab n/a: %s\n", o.note);
+		} else if (cm->kind == CMP_ZERO) {
+			fprintf(out, "              pagelab %s\n", o.note);
+		} else {
+			fmt_num(x, sizeof(x), o.sim_b);
+			fmt_num(y, sizeof(y), o.sim_a);
+			fmt_num(z, sizeof(z), o.sim_ratio);
+			fprintf(out, "              pagelab %s / %s = %s: %s\n", x, y, z, o.note);
+		}
+		if (o.v == V_AGREE)
+			(*nagree)++;
+		else if (o.v == V_DISAGREE)
+			(*ndis)++;
+		else
+			(*nna)++;
+	}
+}
+
+void exp_print_text(struct exp_result **res, FILE *out)
+{
+	int na = 0, nd = 0, nn = 0, ne = 0;
+	bool full = false;
+	for (int i = 0; res[i]; i++)
+		full = res[i]->full;
+	fprintf(out, "pagelab reproduce: the five threads' experiments, %s\n\n",
+		full ? "at the threads' sizes (--full)" : "quick mode (machines and sizes scaled down together; --full for the threads' sizes)");
+	for (int i = 0; res[i]; i++) {
+		struct exp_result *r = res[i];
+		ne++;
+		exp_print_header(r, out);
+		r->e->print(r, out);
+		fputc('\n', out);
+		int a = 0, d = 0, n = 0;
+		exp_print_verdicts(r, out, &a, &d, &n);
+		fprintf(out, "experiment %d: %d agree, %d disagree, %d n/a\n\n", r->e->id, a, d, n);
+		na += a;
+		nd += d;
+		nn += n;
+	}
+	fprintf(out, "summary: %d experiment%s, %d comparisons: %d agree, %d disagree, %d n/a\n",
+		ne, ne == 1 ? "" : "s", na + nd + nn, na, nd, nn);
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void json_num(FILE *out, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", out);
+	else
+		fprintf(out, "%.6g", v);
+}
+
+static void json_run(const struct exp_result *r, int d, int run, int k, FILE *out)
+{
+	const struct run_result *rr = exp_rr(r, d, run, k);
+	fprintf(out, "{\"design\": ");
+	json_str(out, r->e->designs[d].label);
+	fprintf(out, ", \"repeat\": %d, \"available\": %s", k + 1, rr->available ? "true" : "false");
+	if (!rr->available) {
+		fprintf(out, ", \"why\": ");
+		json_str(out, rr->why);
+		fputc('}', out);
+		return;
+	}
+	fprintf(out, ", \"finished\": %s, \"timed_out\": %s, \"simulated_s\": %.6f, \"swap_peak_kb\": %llu, \"kthread_cpu_s\": %.6f, \"workloads\": [",
+		rr->finished ? "true" : "false", rr->timed_out ? "true" : "false", (double)rr->sim_ns / 1e9,
+		(unsigned long long)rr->swap_peak_kb, rr->kthread_cpu_s);
+	for (int w = 0; w < rr->nr_wl; w++) {
+		const struct wl_result *x = &rr->wl[w];
+		fprintf(out, "%s{\"command\": ", w ? ", " : "");
+		json_str(out, x->cmd);
+		fprintf(out, ", \"start_s\": %.6f, \"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"cpu_pct\": %u, \"majflt\": %llu, \"minflt\": %llu, \"swaps\": %llu, \"killed\": %s, \"output\": ",
+			(double)x->start_ns / 1e9, x->tf.user, x->tf.sys, x->tf.elapsed, x->tf.cpu_pct,
+			(unsigned long long)x->tf.majflt, (unsigned long long)x->tf.minflt,
+			(unsigned long long)x->tf.swaps, x->tf.killed ? "true" : "false");
+		json_str(out, x->output);
+		fputc('}', out);
+	}
+	fprintf(out, "], \"kernel_messages\": ");
+	json_str(out, rr->kmsgs);
+	fprintf(out, ", \"counters\": {");
+	for (int i = 0; i < NR_VM_EVENTS; i++)
+		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", vm_event_names[i], (unsigned long long)rr->ev[i]);
+	fprintf(out, "}, \"vmstat_interval_s\": %.6f, \"vmstat\": [", (double)rr->vmstat_ns / 1e9);
+	for (uint64_t i = 0; i < rr->nr_samples; i++) {
+		const struct vmstat_sample *s = &rr->samples[i];
+		fprintf(out, "%s[%.3f, %llu, %llu, %llu, %llu, %llu, %llu, %llu, %u, %u, %u, %u",
+			i ? ", " : "", (double)s->t / 1e9, (unsigned long long)s->swpd, (unsigned long long)s->free,
+			(unsigned long long)s->cache, (unsigned long long)s->si, (unsigned long long)s->so,
+			(unsigned long long)s->bi, (unsigned long long)s->bo, s->us, s->sy, s->id, s->wa);
+		fprintf(out, ", %llu", (unsigned long long)s->scan);
+		if (rr->resident_kb)
+			fprintf(out, ", %llu", (unsigned long long)rr->resident_kb[i]);
+		fputc(']', out);
+	}
+	fprintf(out, "]}");
+}
+
+static void json_experiment(const struct exp_result *r, FILE *out)
+{
+	const struct experiment *e = r->e;
+	fprintf(out, "    {\"id\": %d, \"slug\": ", e->id);
+	json_str(out, e->slug);
+	fprintf(out, ", \"title\": ");
+	json_str(out, e->title);
+	fprintf(out, ", \"thread\": ");
+	json_str(out, e->thread);
+	fprintf(out, ", \"scale\": %g,\n     \"machine\": {\"profile\": ", r->scale);
+	json_str(out, e->profile);
+	fprintf(out, ", \"cpus\": %llu, \"ram_bytes\": %llu, \"swap_bytes\": %llu, \"disk\": ",
+		(unsigned long long)r->prof.cpus, (unsigned long long)r->prof.ram, (unsigned long long)r->prof.swap);
+	json_str(out, r->prof.disk.model);
+	fprintf(out, "},\n     \"designs\": [");
+	for (int d = 0; d < e->nr_designs; d++) {
+		const struct exp_design *ds = &e->designs[d];
+		fprintf(out, "%s{\"label\": ", d ? ", " : "");
+		json_str(out, ds->label);
+		fprintf(out, ", \"policy\": ");
+		json_str(out, ds->policy);
+		fprintf(out, ", \"set\": ");
+		if (ds->sets)
+			json_str(out, ds->sets);
+		else
+			fputs("null", out);
+		fprintf(out, ", \"kind\": \"%s\", \"available\": %s", kind_names[ds->kind], r->design_ok[d] ? "true" : "false");
+		if (!r->design_ok[d]) {
+			fprintf(out, ", \"why\": ");
+			json_str(out, r->design_why[d]);
+		}
+		fputc('}', out);
+	}
+	fprintf(out, "],\n     \"runs\": [");
+	for (int run = 0; run < e->nr_runs; run++) {
+		const struct exp_run *x = &e->runs[run];
+		fprintf(out, "%s\n      {\"key\": ", run ? "," : "");
+		json_str(out, x->key);
+		fprintf(out, ", \"title\": ");
+		json_str(out, x->title);
+		fprintf(out, ", \"commands\": [");
+		for (int w = 0; w < EXP_MAX_WL && x->wl[w]; w++) {
+			char buf[512];
+			exp_expand(r, x->wl[w], buf, sizeof(buf));
+			fprintf(out, "%s", w ? ", " : "");
+			json_str(out, buf);
+		}
+		fprintf(out, "], \"vmstat_columns\": [\"t\", \"swpd\", \"free\", \"cache\", \"si\", \"so\", \"bi\", \"bo\", \"us\", \"sy\", \"id\", \"wa\", \"scan\"%s],\n       \"results\": [",
+			x->residency_wl >= 0 ? ", \"resident_kb\"" : "");
+		bool first = true;
+		for (int d = 0; d < e->nr_designs; d++)
+			for (int k = 0; k < exp_reps(r, run); k++) {
+				fprintf(out, "%s\n        ", first ? "" : ",");
+				json_run(r, d, run, k, out);
+				first = false;
+			}
+		fprintf(out, "]}");
+	}
+	fprintf(out, "],\n     \"metrics\": [");
+	for (int m = 0; m < e->nr_metrics; m++) {
+		const struct exp_metric *mt = &e->metrics[m];
+		fprintf(out, "%s\n      {\"key\": ", m ? "," : "");
+		json_str(out, mt->key);
+		fprintf(out, ", \"name\": ");
+		json_str(out, mt->name);
+		fprintf(out, ", \"higher_is_better\": %s, \"simulated\": {", mt->higher_better ? "true" : "false");
+		for (int d = 0; d < e->nr_designs; d++) {
+			double v;
+			fprintf(out, "%s", d ? ", " : "");
+			json_str(out, e->designs[d].label);
+			fputs(": ", out);
+			if (exp_metric_value(r, d, m, &v))
+				json_num(out, v);
+			else
+				fputs("null", out);
+		}
+		fprintf(out, "}, \"published\": {");
+		bool first = true;
+		for (int p = 0; p < e->nr_published; p++) {
+			const struct exp_published *pb = &e->published[p];
+			if (strcmp(pb->metric, mt->key))
+				continue;
+			fprintf(out, "%s", first ? "" : ", ");
+			json_str(out, pb->design);
+			fprintf(out, ": {\"value\": ");
+			json_num(out, pb->value);
+			fprintf(out, ", \"text\": ");
+			json_str(out, pb->text);
+			fprintf(out, ", \"source\": ");
+			json_str(out, pb->source);
+			fputc('}', out);
+			first = false;
+		}
+		fprintf(out, "}}");
+	}
+	fprintf(out, "],\n     \"comparisons\": [");
+	for (int c = 0; c < e->nr_cmps; c++) {
+		const struct exp_comparison *cm = &e->cmps[c];
+		struct cmp_outcome o;
+		exp_compare(r, c, &o);
+		static const char *const kinds[] = { "ratio", "worse", "not_worse", "zero" };
+		fprintf(out, "%s\n      {\"metric\": ", c ? "," : "");
+		json_str(out, cm->metric);
+		fprintf(out, ", \"a\": ");
+		if (cm->a)
+			json_str(out, cm->a);
+		else
+			fputs("null", out);
+		fprintf(out, ", \"b\": ");
+		json_str(out, cm->b);
+		fprintf(out, ", \"kind\": \"%s\", \"tolerance\": %g, \"tie\": %g, \"statement\": ", kinds[cm->kind], cm->tol, cm->tie);
+		if (cm->statement)
+			json_str(out, cm->statement);
+		else
+			fputs("null", out);
+		fprintf(out, ", \"source\": ");
+		json_str(out, cm->source);
+		fprintf(out, ", \"published_ratio\": ");
+		json_num(out, o.pub_ratio);
+		fprintf(out, ", \"simulated_ratio\": ");
+		json_num(out, o.sim_ratio);
+		fprintf(out, ", \"verdict\": \"%s\", \"note\": ", verdict_names[o.v]);
+		json_str(out, o.note);
+		fputc('}', out);
+	}
+	fprintf(out, "]}");
+}
+
+void exp_print_json(struct exp_result **res, FILE *out)
+{
+	int na = 0, nd = 0, nn = 0;
+	bool full = false, first = true;
+	for (int i = 0; res[i]; i++)
+		full = res[i]->full;
+	fprintf(out, "{\n  \"mode\": \"%s\",\n  \"experiments\": [\n", full ? "full" : "quick");
+	for (int i = 0; res[i]; i++) {
+		fprintf(out, "%s", first ? "" : ",\n");
+		json_experiment(res[i], out);
+		for (int c = 0; c < res[i]->e->nr_cmps; c++) {
+			struct cmp_outcome o;
+			exp_compare(res[i], c, &o);
+			na += o.v == V_AGREE;
+			nd += o.v == V_DISAGREE;
+			nn += o.v == V_NA;
+		}
+		first = false;
+	}
+	fprintf(out, "\n  ],\n  \"summary\": {\"agree\": %d, \"disagree\": %d, \"n/a\": %d}\n}\n", na, nd, nn);
+}
+
+/* ---- helpers for the thread-shaped tables ------------------------------- */
+
+void exp_print_times(const struct exp_result *r, int design, int run, int wl, enum time_shape sh,
+		     const char *indent, FILE *out)
+{
+	for (int k = 0; k < exp_reps(r, run); k++) {
+		const struct run_result *rr = exp_rr(r, design, run, k);
+		if (!rr->available) {
+			exp_print_unavailable(r, design, run, indent, out);
+			return;
+		}
+		if (wl >= rr->nr_wl)
+			return;
+		const struct wl_result *x = &rr->wl[wl];
+		char buf[600];
+		if (x->tf.killed) {
+			fprintf(out, "%spagelab   zsh: killed     %s\n", indent, x->cmd);
+			continue;
+		}
+		if (sh == SHAPE_BASH) {
+			int um = (int)(x->tf.user / 60), sm = (int)(x->tf.sys / 60), em = (int)(x->tf.elapsed / 60);
+			fprintf(out, "%spagelab   real %dm%.3fs  user %dm%.3fs  sys %dm%.3fs%s\n", indent,
+				em, x->tf.elapsed - em * 60, um, x->tf.user - um * 60, sm, x->tf.sys - sm * 60,
+				rr->finished ? "" : "  (did not finish)");
+			continue;
+		}
+		if (sh == SHAPE_ZSH)
+			format_zsh_time(buf, sizeof(buf), x->cmd, &x->tf);
+		else
+			format_gnu_time(buf, sizeof(buf), &x->tf);
+		fprintf(out, "%spagelab   %s%s\n", indent, buf, rr->finished ? "" : "  (did not finish)");
+	}
+}
+
+void exp_print_output(const struct exp_result *r, int design, int run, int rep, int wl,
+		      const char *indent, FILE *out)
+{
+	const struct run_result *rr = exp_rr(r, design, run, rep);
+	if (!rr->available) {
+		exp_print_unavailable(r, design, run, indent, out);
+		return;
+	}
+	if (wl >= rr->nr_wl || !rr->wl[wl].output)
+		return;
+	const char *s = rr->wl[wl].output;
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		int n = nl ? (int)(nl - s) : (int)strlen(s);
+		fprintf(out, "%spagelab   %.*s\n", indent, n, s);
+		s += n + (nl ? 1 : 0);
+	}
+}

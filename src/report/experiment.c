@@ -1,0 +1,798 @@
+/* experiment.c - running the experiments: scaling, building one machine per
+ * (design, run, repeat), running them on a pool of threads, and reading the
+ * figures back.  Every machine is independent and its seed depends only on
+ * the run and repeat, never on the thread that ran it, so the output is the
+ * same for any --jobs. */
+#include "experiment.h"
+#include "delay.h"
+#include "../lib/util.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- lookups ------------------------------------------------------------ */
+
+int exp_design_index(const struct experiment *e, const char *label)
+{
+	for (int i = 0; label && i < e->nr_designs; i++)
+		if (!strcmp(e->designs[i].label, label))
+			return i;
+	return -1;
+}
+
+int exp_run_index(const struct experiment *e, const char *key)
+{
+	for (int i = 0; key && i < e->nr_runs; i++)
+		if (!strcmp(e->runs[i].key, key))
+			return i;
+	return -1;
+}
+
+int exp_metric_index(const struct experiment *e, const char *key)
+{
+	for (int i = 0; key && i < e->nr_metrics; i++)
+		if (!strcmp(e->metrics[i].key, key))
+			return i;
+	return -1;
+}
+
+int exp_reps(const struct exp_result *r, int run)
+{
+	const struct exp_run *x = &r->e->runs[run];
+	int n = r->full ? x->repeats : x->quick_repeats;
+	return n < 1 ? 1 : n;
+}
+
+const struct run_result *exp_rr(const struct exp_result *r, int design, int run, int rep)
+{
+	return &r->rr[((size_t)design * (size_t)r->e->nr_runs + (size_t)run) * (size_t)r->reps + (size_t)rep];
+}
+
+static struct run_result *rr_mut(struct exp_result *r, int design, int run, int rep)
+{
+	return (struct run_result *)exp_rr(r, design, run, rep);
+}
+
+const struct exp_published *exp_published_find(const struct experiment *e, const char *design, const char *metric)
+{
+	for (int i = 0; i < e->nr_published; i++)
+		if (!strcmp(e->published[i].design, design) && !strcmp(e->published[i].metric, metric))
+			return &e->published[i];
+	return NULL;
+}
+
+/* ---- templates ---------------------------------------------------------- */
+
+static void put_size(char *buf, size_t len, uint64_t b)
+{
+	if (b && b % (1ULL << 30) == 0)
+		snprintf(buf, len, "%lluG", (unsigned long long)(b >> 30));
+	else if (b && b % (1ULL << 20) == 0)
+		snprintf(buf, len, "%lluM", (unsigned long long)(b >> 20));
+	else
+		snprintf(buf, len, "%lluK", (unsigned long long)(b >> 10));
+}
+
+void exp_expand(const struct exp_result *r, const char *t, char *buf, size_t len)
+{
+	size_t o = 0;
+	buf[0] = 0;
+	while (*t && o + 1 < len) {
+		if (*t != '{') {
+			buf[o++] = *t++;
+			buf[o] = 0;
+			continue;
+		}
+		const char *end = strchr(t, '}');
+		if (!end || t[2] != ':')
+			panic("experiment template '%s': malformed", t);
+		char kind = t[1];
+		char val[64];
+		snprintf(val, sizeof(val), "%.*s", (int)(end - t - 3), t + 3);
+		char out[64];
+		double s = r->scale;
+		uint64_t b;
+		double v;
+		switch (kind) {
+		case 'M':
+			if (!parse_double(val, &v))
+				panic("experiment template: bad number '%s'", val);
+			v = floor(v * s + 0.5);
+			snprintf(out, sizeof(out), "%.0f", v < 1 ? 1 : v);
+			break;
+		case 'N':
+			if (!parse_double(val, &v))
+				panic("experiment template: bad number '%s'", val);
+			v = floor(v * s + 0.5);
+			snprintf(out, sizeof(out), "%.0f", v < 1 ? 1 : v);
+			break;
+		case 'S':
+		case 'B':
+			if (!parse_size(val, &b))
+				panic("experiment template: bad size '%s'", val);
+			b = (uint64_t)((double)b * s);
+			if (r->scale < 1 && b >= (1ULL << 20))
+				b = b / (1ULL << 20) * (1ULL << 20); /* whole MB, as a user would type */
+			else
+				b = b / PAGE_SIZE * PAGE_SIZE;
+			if (b < PAGE_SIZE)
+				b = PAGE_SIZE;
+			if (kind == 'S')
+				put_size(out, sizeof(out), b);
+			else
+				snprintf(out, sizeof(out), "%llu", (unsigned long long)b);
+			break;
+		default:
+			panic("experiment template: unknown kind '%c'", kind);
+		}
+		o += (size_t)snprintf(buf + o, len - o, "%s", out);
+		if (o >= len)
+			o = len - 1;
+		t = end + 1;
+	}
+}
+
+/* Split a command line on blanks (no quoting needed by any workload). */
+static int split_args(char *s, char **argv, int max)
+{
+	int n = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(s, " ", &save); tok && n < max; tok = strtok_r(NULL, " ", &save))
+		argv[n++] = tok;
+	return n;
+}
+
+static char *fmt_why(const char *fmt, const char *a, const char *b)
+{
+	char buf[600];
+	snprintf(buf, sizeof(buf), fmt, a, b ? b : "");
+	return xstrdup(buf);
+}
+
+/* ---- one machine -------------------------------------------------------- */
+
+struct hook_arg {
+	struct run_result *rr;
+	int wl;      /* workload whose residency is sampled, -1 for none */
+	uint64_t swap_peak;
+	uint64_t cap;
+};
+
+static void sample_hook(const struct machine *m, void *arg)
+{
+	struct hook_arg *h = arg;
+	uint64_t sw = (uint64_t)m->mm.swap.used * (PAGE_SIZE / 1024);
+	if (sw > h->swap_peak)
+		h->swap_peak = sw;
+	if (h->wl < 0)
+		return;
+	if (m->nr_samples > h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 256;
+		h->rr->resident_kb = xrealloc(h->rr->resident_kb, h->cap * sizeof(uint64_t));
+	}
+	const struct wl_inst *w = &m->wls[h->wl];
+	uint64_t rss = 0;
+	for (int i = 0; i < w->ntasks; i++) {
+		const struct task *t = &m->tasks[w->first_task + i];
+		if (t->state != T_EXITED && t->as && !t->as->dead)
+			rss += t->as->rss;
+	}
+	h->rr->resident_kb[m->nr_samples - 1] = rss * (PAGE_SIZE / 1024);
+}
+
+struct prepared {
+	const struct workload_ops *ops[EXP_MAX_WL];
+	void *w[EXP_MAX_WL];
+	char *cmd[EXP_MAX_WL];
+	int n;
+};
+
+static void prepared_free(struct prepared *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		if (p->w[i])
+			p->ops[i]->destroy(p->w[i]);
+		free(p->cmd[i]);
+	}
+	p->n = 0;
+}
+
+/* Parse and create the workloads of a run; false (with why) if this build
+ * lacks one or it rejects the command line. */
+static bool prepare_workloads(const struct exp_result *r, const char *const *tmpl, int n,
+			      uint64_t seed, struct prepared *p, char **why)
+{
+	memset(p, 0, sizeof(*p));
+	for (int i = 0; i < n; i++) {
+		char line[512], copy[512], err[300];
+		char *argv[64];
+		exp_expand(r, tmpl[i], line, sizeof(line));
+		snprintf(copy, sizeof(copy), "%s", line);
+		int argc = split_args(copy, argv, 63);
+		argv[argc] = NULL;
+		const struct workload_ops *ops = workload_find(argv[0]);
+		if (!ops) {
+			*why = fmt_why("workload %s not available in this build%s", argv[0], NULL);
+			prepared_free(p);
+			return false;
+		}
+		err[0] = 0;
+		void *w = ops->create(argc, argv, seed + (uint64_t)i, err, sizeof(err));
+		if (!w) {
+			char msg[1024];
+			snprintf(msg, sizeof(msg), "'%s' rejected by this build: %s", line, err[0] ? err : "bad arguments");
+			*why = xstrdup(msg);
+			prepared_free(p);
+			return false;
+		}
+		p->ops[i] = ops;
+		p->w[i] = w;
+		p->cmd[i] = xstrdup(line);
+		p->n = i + 1;
+	}
+	return true;
+}
+
+static bool apply_machine_sets(const struct exp_result *r, const char *tmpl, struct profile *p, char **why)
+{
+	if (!tmpl)
+		return true;
+	char line[512], err[300];
+	exp_expand(r, tmpl, line, sizeof(line));
+	char *argv[32];
+	int n = split_args(line, argv, 32);
+	for (int i = 0; i < n; i++) {
+		char *eq = strchr(argv[i], '=');
+		if (!eq)
+			panic("experiment %d: machine setting '%s' lacks '='", r->e->id, argv[i]);
+		*eq = 0;
+		if (!profile_set(p, argv[i], eq + 1, err, sizeof(err))) {
+			*why = xstrdup(err);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Policy tunables of a design, defaults first. */
+static double *design_tunables(const struct policy_ops *pol, const char *sets, char **why)
+{
+	int nt = policy_nr_tunables(pol);
+	double *tun = xcalloc((size_t)nt + 1, sizeof(double));
+	for (int i = 0; i < nt; i++)
+		tun[i] = pol->tunables[i].def;
+	if (!sets)
+		return tun;
+	char line[256];
+	snprintf(line, sizeof(line), "%s", sets);
+	char *argv[16];
+	int n = split_args(line, argv, 16);
+	for (int i = 0; i < n; i++) {
+		char *eq = strchr(argv[i], '=');
+		if (eq)
+			*eq = 0;
+		int ti = policy_tunable_index(pol, argv[i]);
+		double v;
+		if (ti < 0 || !eq || !parse_double(eq + 1, &v)) {
+			*why = fmt_why("policy %s has no tunable %s in this build", pol->name, argv[i]);
+			free(tun);
+			return NULL;
+		}
+		tun[ti] = v;
+	}
+	return tun;
+}
+
+static uint64_t scaled_ns(const struct exp_result *r, double full_s, double min_s)
+{
+	double s = full_s * r->scale;
+	if (s < min_s)
+		s = min_s;
+	return (uint64_t)(s * 1e9);
+}
+
+static void collect(const struct machine *m, struct run_result *rr, const uint64_t *start)
+{
+	rr->nr_wl = m->nr_wls;
+	rr->finished = true;
+	for (int i = 0; i < m->nr_wls; i++) {
+		const struct wl_inst *w = &m->wls[i];
+		struct wl_result *x = &rr->wl[i];
+		x->cmd = xstrdup(w->cmd);
+		x->start_ns = start[i];
+		workload_times(m, i, &x->tf);
+		double st = (double)start[i] / 1e9;
+		x->tf.elapsed = x->tf.elapsed > st ? x->tf.elapsed - st : 0;
+		x->tf.cpu_pct = x->tf.elapsed > 0 ? (unsigned)((x->tf.user + x->tf.sys) * 100.0 / x->tf.elapsed) : 0;
+		x->done = w->live == 0 && !x->tf.killed;
+		if (w->live > 0 && !(m->opt.stop_with_wl > 0 && m->wls[m->opt.stop_with_wl - 1].live == 0))
+			rr->finished = false;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		if (f) {
+			if (x->tf.killed) {
+				fprintf(f, "zsh: killed     %s\n", w->cmd);
+			} else if (w->ops->report && w->live == 0) {
+				double *el = xcalloc((size_t)w->ntasks + 1, sizeof(double));
+				for (int k = 0; k < w->ntasks; k++)
+					el[k] = task_seconds(m->tasks[w->first_task + k].end);
+				w->ops->report(w->w, el, f);
+				free(el);
+			}
+			fclose(f);
+			x->output = buf;
+		}
+	}
+	memcpy(rr->ev, m->mm.ev, sizeof(rr->ev));
+	uint64_t kns = 0;
+	for (int i = 0; i < m->nr_tasks; i++)
+		if (m->tasks[i].kthread)
+			kns += m->tasks[i].utime + m->tasks[i].stime;
+	rr->kthread_cpu_s = (double)kns / 1e9;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (f) {
+		for (uint64_t i = 0; i < m->nr_log; i++)
+			if (m->log[i].kind == LOG_KERNEL)
+				fprintf(f, "[%5llu.%06llu] %s\n", (unsigned long long)(m->log[i].t / 1000000000ULL),
+					(unsigned long long)(m->log[i].t % 1000000000ULL / 1000), m->log[i].text);
+		fclose(f);
+		rr->kmsgs = buf;
+	}
+	rr->nr_samples = m->nr_samples;
+	if (m->nr_samples) {
+		rr->samples = xmalloc(m->nr_samples * sizeof(*rr->samples));
+		memcpy(rr->samples, m->samples, m->nr_samples * sizeof(*rr->samples));
+	}
+	rr->timed_out = m->timed_out;
+	rr->check_failed = m->check_failed;
+	if (m->timed_out)
+		rr->finished = false;
+	rr->sim_ns = m->now;
+}
+
+static void run_one(struct exp_result *r, int d, int run, int rep)
+{
+	const struct experiment *e = r->e;
+	const struct exp_run *x = &e->runs[run];
+	const struct exp_design *ds = &e->designs[d];
+	struct run_result *rr = rr_mut(r, d, run, rep);
+	if (!r->design_ok[d]) {
+		rr->why = xstrdup(r->design_why[d]);
+		return;
+	}
+	const struct policy_ops *pol = policy_find(ds->policy);
+	double *tun = design_tunables(pol, ds->sets, &rr->why);
+	if (!tun)
+		return;
+	struct profile prof = r->prof;
+	if (!apply_machine_sets(r, x->machine_sets, &prof, &rr->why)) {
+		free(tun);
+		return;
+	}
+	int nwl = 0;
+	while (nwl < EXP_MAX_WL && x->wl[nwl])
+		nwl++;
+	/* Same seeds for every design: they face the same workload. */
+	uint64_t seed = 1 + (uint64_t)rep * 1000;
+	struct machine_opts mo = {
+		.seed = seed,
+		.vmstat_ns = scaled_ns(r, x->vmstat_s, 0.01),
+		.max_time_ns = scaled_ns(r, x->max_time_s, 60),
+		.stop_with_wl = x->stop_with,
+		.check = r->check,
+	};
+	uint64_t start[EXP_MAX_WL] = { 0 };
+	char err[400];
+	if (x->delayed >= 0) {
+		/* First the filler alone, to learn when it has filled memory. */
+		struct prepared fp;
+		const char *ft[1] = { x->fill_wl };
+		if (!prepare_workloads(r, ft, 1, seed, &fp, &rr->why)) {
+			free(tun);
+			return;
+		}
+		struct machine fm;
+		struct machine_opts fo = mo;
+		fo.vmstat_ns = 0;
+		fo.stop_with_wl = 0;
+		if (!machine_init(&fm, &prof, &fo, err, sizeof(err))) {
+			rr->why = xstrdup(err);
+			prepared_free(&fp);
+			free(tun);
+			return;
+		}
+		machine_set_policy(&fm, pol, tun);
+		machine_add_workload(&fm, fp.ops[0], fp.w[0], fp.cmd[0]);
+		fp.w[0] = NULL;
+		machine_run(&fm);
+		start[x->delayed] = fm.wls[0].end + 1000000000ULL;
+		machine_free(&fm);
+		prepared_free(&fp);
+	}
+	struct prepared p;
+	if (!prepare_workloads(r, x->wl, nwl, seed, &p, &rr->why)) {
+		free(tun);
+		return;
+	}
+	struct hook_arg h = { .rr = rr, .wl = x->residency_wl };
+	mo.sample_hook = sample_hook;
+	mo.sample_arg = &h;
+	struct machine m;
+	if (!machine_init(&m, &prof, &mo, err, sizeof(err))) {
+		rr->why = xstrdup(err);
+		prepared_free(&p);
+		free(tun);
+		return;
+	}
+	rr->available = true;
+	rr->vmstat_ns = mo.vmstat_ns;
+	machine_set_policy(&m, pol, tun);
+	struct workload_ops wrap[EXP_MAX_WL];
+	for (int i = 0; i < p.n; i++) {
+		const struct workload_ops *ops = p.ops[i];
+		void *w = p.w[i];
+		if (start[i]) {
+			w = delay_wrap(ops, w, start[i], &wrap[i]);
+			ops = &wrap[i];
+		}
+		machine_add_workload(&m, ops, w, p.cmd[i]);
+		p.w[i] = NULL;
+	}
+	machine_run(&m);
+	collect(&m, rr, start);
+	uint64_t sw = (uint64_t)m.mm.swap.used * (PAGE_SIZE / 1024);
+	rr->swap_peak_kb = h.swap_peak > sw ? h.swap_peak : sw;
+	machine_free(&m);
+	prepared_free(&p);
+	free(tun);
+}
+
+/* ---- the pool ----------------------------------------------------------- */
+
+struct job { struct exp_result *r; int d, run, rep; };
+
+struct pool {
+	struct job *jobs;
+	int nr, next, done;
+	bool progress;
+	pthread_mutex_t lock;
+};
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		int i = p->next < p->nr ? p->next++ : -1;
+		pthread_mutex_unlock(&p->lock);
+		if (i < 0)
+			return NULL;
+		struct job *j = &p->jobs[i];
+		run_one(j->r, j->d, j->run, j->rep);
+		pthread_mutex_lock(&p->lock);
+		p->done++;
+		if (p->progress)
+			fprintf(stderr, "\rpagelab reproduce: %d/%d runs done", p->done, p->nr);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+int nr_experiments(void)
+{
+	int n = 0;
+	while (experiments[n])
+		n++;
+	return n;
+}
+
+static struct exp_result *exp_setup(const struct experiment *e, const struct reproduce_opts *o)
+{
+	struct exp_result *r = xcalloc(1, sizeof(*r));
+	r->e = e;
+	r->full = o->full;
+	r->check = o->check;
+	r->scale = o->full ? 1.0 : e->quick_scale;
+	const struct profile *base = profile_find(e->profile);
+	if (!base)
+		panic("experiment %d: no machine profile %s", e->id, e->profile);
+	r->prof = *base;
+	if (r->scale != 1.0) {
+		/* Everything that is a size shrinks together. */
+		uint64_t mb = 1ULL << 20;
+		r->prof.ram = (uint64_t)((double)base->ram * r->scale) / mb * mb;
+		r->prof.swap = (uint64_t)((double)base->swap * r->scale) / mb * mb;
+		r->prof.kernel_base = (uint64_t)((double)base->kernel_base * r->scale) / PAGE_SIZE * PAGE_SIZE;
+	}
+	char *why = NULL;
+	if (!apply_machine_sets(r, e->machine_sets, &r->prof, &why))
+		panic("experiment %d: %s", e->id, why);
+	r->reps = 1;
+	for (int i = 0; i < e->nr_runs; i++)
+		if (exp_reps(r, i) > r->reps)
+			r->reps = exp_reps(r, i);
+	r->rr = xcalloc((size_t)e->nr_designs * (size_t)e->nr_runs * (size_t)r->reps, sizeof(*r->rr));
+	r->design_ok = xcalloc((size_t)e->nr_designs, sizeof(bool));
+	r->design_why = xcalloc((size_t)e->nr_designs, sizeof(char *));
+	for (int d = 0; d < e->nr_designs; d++) {
+		const struct policy_ops *pol = policy_find(e->designs[d].policy);
+		if (!pol) {
+			r->design_why[d] = fmt_why("policy %s not available in this build%s", e->designs[d].policy, NULL);
+			continue;
+		}
+		char *w = NULL;
+		double *tun = design_tunables(pol, e->designs[d].sets, &w);
+		if (!tun) {
+			r->design_why[d] = w;
+			continue;
+		}
+		free(tun);
+		r->design_ok[d] = true;
+	}
+	return r;
+}
+
+struct exp_result **experiments_run(const struct experiment *const *list, const struct reproduce_opts *o)
+{
+	int ne = 0;
+	while (list[ne])
+		ne++;
+	struct exp_result **res = xcalloc((size_t)ne + 1, sizeof(*res));
+	int nsel = 0;
+	struct pool p = { .progress = o->progress };
+	pthread_mutex_init(&p.lock, NULL);
+	for (int i = 0; i < ne; i++) {
+		if (o->only && list[i]->id != o->only)
+			continue;
+		struct exp_result *r = res[nsel++] = exp_setup(list[i], o);
+		const struct experiment *e = r->e;
+		for (int d = 0; d < e->nr_designs; d++)
+			for (int run = 0; run < e->nr_runs; run++)
+				for (int k = 0; k < exp_reps(r, run); k++) {
+					p.jobs = xrealloc(p.jobs, (size_t)(p.nr + 1) * sizeof(*p.jobs));
+					p.jobs[p.nr++] = (struct job){ r, d, run, k };
+				}
+	}
+	int nt = o->jobs < 1 ? 1 : o->jobs;
+	if (nt > p.nr)
+		nt = p.nr ? p.nr : 1;
+	pthread_t *th = xcalloc((size_t)nt, sizeof(*th));
+	int started = 0;
+	for (int t = 1; t < nt; t++)
+		if (pthread_create(&th[t], NULL, worker, &p) == 0)
+			started = t;
+		else
+			break;
+	worker(&p); /* this thread works too */
+	for (int t = 1; t <= started; t++)
+		pthread_join(th[t], NULL);
+	if (p.progress && p.nr)
+		fputc('\n', stderr);
+	pthread_mutex_destroy(&p.lock);
+	free(th);
+	free(p.jobs);
+	return res;
+}
+
+void experiments_free(struct exp_result **res)
+{
+	for (int i = 0; res[i]; i++) {
+		struct exp_result *r = res[i];
+		const struct experiment *e = r->e;
+		size_t n = (size_t)e->nr_designs * (size_t)e->nr_runs * (size_t)r->reps;
+		for (size_t k = 0; k < n; k++) {
+			struct run_result *rr = &r->rr[k];
+			free(rr->why);
+			for (int w = 0; w < rr->nr_wl; w++) {
+				free(rr->wl[w].cmd);
+				free(rr->wl[w].output);
+			}
+			free(rr->kmsgs);
+			free(rr->samples);
+			free(rr->resident_kb);
+		}
+		for (int d = 0; d < e->nr_designs; d++)
+			free(r->design_why[d]);
+		free(r->design_why);
+		free(r->design_ok);
+		free(r->rr);
+		free(r);
+	}
+	free(res);
+}
+
+int experiments_check_failures(struct exp_result **res)
+{
+	int n = 0;
+	for (int i = 0; res[i]; i++) {
+		const struct experiment *e = res[i]->e;
+		size_t nr = (size_t)e->nr_designs * (size_t)e->nr_runs * (size_t)res[i]->reps;
+		for (size_t k = 0; k < nr; k++)
+			n += res[i]->rr[k].check_failed;
+	}
+	return n;
+}
+
+/* ---- metrics ------------------------------------------------------------ */
+
+static bool run_metric(const struct exp_result *r, const struct exp_metric *mt,
+		       const struct run_result *rr, double *v)
+{
+	if (!rr->available || mt->wl >= rr->nr_wl)
+		return false;
+	const struct wl_result *w = &rr->wl[mt->wl];
+	bool wl_done = w->done;
+	switch (mt->kind) {
+	case MK_ELAPSED: *v = w->tf.elapsed; return wl_done && !w->tf.killed;
+	case MK_USER: *v = w->tf.user; return wl_done && !w->tf.killed;
+	case MK_SYS: *v = w->tf.sys; return wl_done && !w->tf.killed;
+	case MK_CPU_PCT: *v = w->tf.cpu_pct; return wl_done && !w->tf.killed;
+	case MK_MAJFLT: *v = (double)w->tf.majflt; return true;
+	case MK_MINFLT: *v = (double)w->tf.minflt; return true;
+	case MK_SWAPS: *v = (double)w->tf.swaps; return true;
+	case MK_COUNTER:
+		for (int i = 0; i < NR_VM_EVENTS; i++)
+			if (!strcmp(vm_event_names[i], mt->arg)) {
+				*v = (double)rr->ev[i];
+				return true;
+			}
+		return false;
+	case MK_SWAP_PEAK_MB: *v = (double)rr->swap_peak_kb / 1024.0; return true;
+	case MK_KTHREAD_CPU: *v = rr->kthread_cpu_s; return true;
+	case MK_CUSTOM: return mt->fn(r, mt, rr, v);
+	}
+	return false;
+}
+
+bool exp_metric_value(const struct exp_result *r, int design, int metric, double *v)
+{
+	const struct exp_metric *mt = &r->e->metrics[metric];
+	int run = exp_run_index(r->e, mt->run);
+	if (run < 0)
+		panic("experiment %d: metric %s names no run", r->e->id, mt->key);
+	double sum = 0;
+	int n = 0;
+	for (int k = 0; k < exp_reps(r, run); k++) {
+		double x;
+		if (run_metric(r, mt, exp_rr(r, design, run, k), &x)) {
+			sum += x;
+			n++;
+		}
+	}
+	if (!n)
+		return false;
+	*v = sum / n;
+	return true;
+}
+
+/* ---- verdicts ----------------------------------------------------------- */
+
+const char *const verdict_names[] = { "agree", "disagree", "n/a" };
+
+/* -1: b smaller, 0: tie, 1: b larger. */
+static int direction(double ratio, double tie)
+{
+	if (ratio > 1 + tie)
+		return 1;
+	if (ratio < 1 / (1 + tie))
+		return -1;
+	return 0;
+}
+
+static double ratio_of(double a, double b)
+{
+	if (a <= 0)
+		return b > 0 ? INFINITY : 1;
+	return b / a;
+}
+
+static const char *why_missing(const struct exp_result *r, int design, int metric)
+{
+	const struct exp_metric *mt = &r->e->metrics[metric];
+	int run = exp_run_index(r->e, mt->run);
+	const struct run_result *rr = exp_rr(r, design, run, 0);
+	if (!rr->available)
+		return rr->why ? rr->why : "not run";
+	if (rr->timed_out)
+		return "the run hit the simulated time limit";
+	if (mt->wl < rr->nr_wl && rr->wl[mt->wl].tf.killed)
+		return "the workload was killed";
+	if (mt->wl < rr->nr_wl && !rr->wl[mt->wl].done)
+		return "the workload did not finish";
+	if (!rr->finished)
+		return "the run did not finish";
+	return "the figure is not in the workload's output";
+}
+
+void exp_compare(const struct exp_result *r, int c, struct cmp_outcome *out)
+{
+	const struct experiment *e = r->e;
+	const struct exp_comparison *cm = &e->cmps[c];
+	memset(out, 0, sizeof(*out));
+	out->v = V_NA;
+	out->pub_ratio = out->sim_ratio = NAN;
+	int mi = exp_metric_index(e, cm->metric);
+	int da = exp_design_index(e, cm->a), db = exp_design_index(e, cm->b);
+	if (mi < 0 || db < 0 || (cm->a && da < 0))
+		panic("experiment %d: comparison %d names an unknown metric or design", e->id, c);
+	const struct exp_metric *mt = &e->metrics[mi];
+	const struct exp_published *pa = NULL, *pb = NULL;
+	if (cm->kind == CMP_RATIO) {
+		pa = exp_published_find(e, cm->a, cm->metric);
+		pb = exp_published_find(e, cm->b, cm->metric);
+		if (!pa || !pb || isnan(pa->value) || isnan(pb->value))
+			panic("experiment %d: comparison %d lacks published figures", e->id, c);
+		double qa = pa->value < cm->floor ? cm->floor : pa->value;
+		double qb = pb->value < cm->floor ? cm->floor : pb->value;
+		out->pub_ratio = ratio_of(qa, qb);
+	}
+	int dd[2] = { da, db };
+	double sim[2] = { 0, 0 };
+	for (int i = 0; i < 2; i++) {
+		if (dd[i] < 0)
+			continue;
+		if (!r->design_ok[dd[i]]) {
+			snprintf(out->note, sizeof(out->note), "%s", r->design_why[dd[i]]);
+			return;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		if (dd[i] < 0)
+			continue;
+		if (!exp_metric_value(r, dd[i], mi, &sim[i])) {
+			snprintf(out->note, sizeof(out->note), "%s: %s", e->designs[dd[i]].label, why_missing(r, dd[i], mi));
+			return;
+		}
+	}
+	out->sim_a = sim[0];
+	out->sim_b = sim[1];
+	double fl = cm->floor * r->scale;
+	double a = sim[0] < fl ? fl : sim[0], b = sim[1] < fl ? fl : sim[1];
+	out->sim_ratio = ratio_of(a, b);
+	int sdir = direction(out->sim_ratio, cm->tie);
+	/* "worse" in the metric's own sense */
+	int worse = mt->higher_better ? -1 : 1;
+	switch (cm->kind) {
+	case CMP_RATIO: {
+		int pdir = direction(out->pub_ratio, cm->tie);
+		bool same = pdir == sdir;
+		double lr = fabs(log(out->sim_ratio / out->pub_ratio));
+		bool close = isfinite(lr) && lr <= log(1 + cm->tol) + 1e-12;
+		const char *pw = pdir == 0 ? "a tie" : pdir == worse ? cm->a : cm->b;
+		const char *sw = sdir == 0 ? "a tie" : sdir == worse ? cm->a : cm->b;
+		if (same && close) {
+			out->v = V_AGREE;
+			snprintf(out->note, sizeof(out->note), "%s%s, ratio within x%.2f", pdir ? "winner " : "", pw, 1 + cm->tol);
+		} else if (same) {
+			out->v = V_DISAGREE;
+			snprintf(out->note, sizeof(out->note), "same winner (%s) but ratio off by more than x%.2f", pw, 1 + cm->tol);
+		} else {
+			out->v = V_DISAGREE;
+			snprintf(out->note, sizeof(out->note), "thread: %s%s; pagelab: %s%s", pdir ? "winner " : "", pw,
+				 sdir ? "winner " : "", sw);
+		}
+		break;
+	}
+	case CMP_WORSE:
+		out->v = sdir == worse ? V_AGREE : V_DISAGREE;
+		snprintf(out->note, sizeof(out->note), "%s %s than %s", cm->b,
+			 sdir == worse ? "is worse" : "is not worse", cm->a);
+		break;
+	case CMP_NOT_WORSE: {
+		bool ok = mt->higher_better ? out->sim_ratio >= 1 / (1 + cm->tol) : out->sim_ratio <= 1 + cm->tol;
+		out->v = ok ? V_AGREE : V_DISAGREE;
+		snprintf(out->note, sizeof(out->note), "%s %s %s by more than x%.2f", cm->b,
+			 ok ? "is not worse than" : "is worse than", cm->a, 1 + cm->tol);
+		break;
+	}
+	case CMP_ZERO:
+		out->sim_ratio = NAN;
+		out->v = sim[1] == 0 ? V_AGREE : V_DISAGREE;
+		snprintf(out->note, sizeof(out->note), "%s: %s = %g", cm->b, mt->name, sim[1]);
+		break;
+	}
+}

@@ -1,0 +1,244 @@
+/* experiment.h - the experiments of `pagelab reproduce`.
+ *
+ * An experiment is one mailing-list thread re-run on the simulator: the
+ * thread's machine (a profile, scaled down in quick mode with every size
+ * that matters, so ratios such as workload size / RAM are kept), the designs
+ * it compared (pagelab policies under the thread's own labels), the runs
+ * (pagelab workload command lines, run once per design and repeat on a
+ * fresh machine), the figures the thread published (transcribed, with their
+ * file and line), and comparisons between designs whose verdict says
+ * whether pagelab agrees on the winner and, roughly, on the margin.
+ *
+ * Designs or workloads this build does not have are reported as such, with
+ * verdict n/a: the experiments fill in as the parts land. */
+#ifndef PAGELAB_EXPERIMENT_H
+#define PAGELAB_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report.h"
+#include "../machine/machine.h"
+
+#define EXP_MAX_WL 4
+
+enum design_kind {
+	DESIGN_THREAD,    /* a kernel the thread measured */
+	DESIGN_MODERN,    /* what today's kernel would have done */
+	DESIGN_REFERENCE, /* a textbook policy, for scale */
+};
+
+struct exp_design {
+	const char *label;   /* the thread's name for it: "2.6.26", "-mm" */
+	const char *policy;  /* pagelab policy */
+	const char *sets;    /* policy tunables "NAME=VALUE ..." or NULL */
+	enum design_kind kind;
+};
+
+/* One setup, run once per design and repeat, each on a fresh machine.
+ * Command lines and machine settings are templates: "{M:1000}" is 1000 MB
+ * scaled (printed in MB), "{S:12G}" a size scaled (printed with a suffix),
+ * "{B:536870912}" bytes scaled, "{N:40}" a count scaled (at least 1). */
+struct exp_run {
+	const char *key;           /* short name, used by metrics and JSON */
+	const char *title;
+	const char *machine_sets;  /* "ram={S:836M} swap=..." or NULL */
+	const char *wl[EXP_MAX_WL];/* command lines, NULL after the last */
+	int repeats, quick_repeats;
+	double vmstat_s;           /* sample interval at full size (scaled in quick mode) */
+	double max_time_s;         /* simulated time limit at full size */
+	/* Index of a workload that starts only once the others have filled
+	 * memory (the thread's "then started the bench"), or -1.  Its start
+	 * time comes from a first run of the others alone: when they finish
+	 * filling, plus one second to settle. */
+	int delayed;
+	const char *fill_wl;       /* the filler's command line for that first run */
+	int residency_wl;          /* workload whose resident set is sampled, or -1 */
+	int stop_with;             /* 1 + the workload whose end ends the run (others are background); 0: all */
+};
+
+/* How a metric is read from a run. */
+enum metric_kind {
+	MK_ELAPSED, MK_USER, MK_SYS, MK_CPU_PCT, MK_MAJFLT, MK_MINFLT, MK_SWAPS,
+	MK_COUNTER,      /* a /proc/vmstat counter (name in arg) */
+	MK_SWAP_PEAK_MB, /* most swap in use at any vmstat sample, MB */
+	MK_KTHREAD_CPU,  /* CPU seconds of the reclaim kernel threads */
+	MK_CUSTOM,       /* fn() */
+};
+
+struct exp_result;
+struct run_result;
+
+struct exp_metric {
+	const char *key;
+	const char *name;       /* as printed: "usemem elapsed (s)" */
+	const char *run;        /* exp_run key */
+	int wl;                 /* workload index in the run */
+	enum metric_kind kind;
+	const char *arg;        /* MK_COUNTER: counter name */
+	bool higher_better;
+	/* MK_CUSTOM: the figure of one run; false if it has none. */
+	bool (*fn)(const struct exp_result *r, const struct exp_metric *mt, const struct run_result *rr, double *v);
+};
+
+/* A figure the thread published.  value is NAN when the thread gives only
+ * words (text then holds them). */
+struct exp_published {
+	const char *design;     /* design label */
+	const char *metric;     /* metric key */
+	double value;
+	const char *text;       /* as the thread wrote it */
+	const char *source;     /* "file:line" */
+};
+
+enum cmp_kind {
+	CMP_RATIO,      /* published figures for both: same winner, ratio within tol */
+	CMP_WORSE,      /* words: b is worse than a ("system noticeably slower") */
+	CMP_NOT_WORSE,  /* words: b is not worse than a by more than tol */
+	CMP_ZERO,       /* words: b's figure is zero ("the OOM killer was never invoked") */
+};
+
+struct exp_comparison {
+	const char *metric;
+	const char *a, *b;      /* design labels: b is compared with a */
+	enum cmp_kind kind;
+	double tol;             /* CMP_RATIO: simulated ratio within a factor (1+tol) of the published one */
+	double tie;             /* ratios within (1 +- tie) are a tie */
+	double floor;           /* figures below this (full-size units) count as this */
+	const char *statement;  /* the thread's words, for CMP_WORSE/NOT_WORSE/ZERO */
+	const char *source;
+};
+
+struct experiment {
+	int id;
+	const char *slug;
+	const char *title;
+	const char *thread;      /* file under shared/reference/threads/ */
+	const char *who;         /* who posted the figures, when */
+	const char *profile;     /* machine profile */
+	const char *machine_sets;/* experiment-wide machine settings (templates) */
+	double quick_scale;      /* sizes x this in quick mode */
+	const struct exp_design *designs; int nr_designs;
+	const struct exp_run *runs; int nr_runs;
+	const struct exp_metric *metrics; int nr_metrics;
+	const struct exp_published *published; int nr_published;
+	const struct exp_comparison *cmps; int nr_cmps;
+	/* The table in the thread's own shape, published next to simulated. */
+	void (*print)(const struct exp_result *r, FILE *out);
+};
+
+/* ---- results ---------------------------------------------------------- */
+
+struct wl_result {
+	char *cmd;
+	struct time_figures tf;   /* times from the workload's own start */
+	char *output;             /* the program's own output lines */
+	bool done;                /* it finished (not killed, not cut short) */
+	uint64_t start_ns;
+};
+
+struct run_result {
+	bool available;           /* design and workloads exist in this build */
+	char *why;                /* if not: why (one line) */
+	bool finished;            /* every workload finished */
+	bool timed_out;
+	bool check_failed;        /* --check found a broken invariant */
+	int nr_wl;
+	struct wl_result wl[EXP_MAX_WL];
+	uint64_t ev[NR_VM_EVENTS];
+	double kthread_cpu_s;     /* kswapd and the design's aging thread */
+	char *kmsgs;              /* kernel messages, one per line */
+	struct vmstat_sample *samples;
+	uint64_t nr_samples;
+	uint64_t *resident_kb;    /* per sample: residency of residency_wl */
+	uint64_t swap_peak_kb;
+	uint64_t sim_ns;
+	uint64_t vmstat_ns;
+};
+
+struct exp_result {
+	const struct experiment *e;
+	bool full;
+	bool check;
+	double scale;             /* 1 in --full mode */
+	struct profile prof;      /* the machine, scaled */
+	int reps;                 /* repeats of each run in this mode (max) */
+	struct run_result *rr;    /* [design][run][repeat] */
+	bool *design_ok;          /* per design: policy and tunables exist */
+	char **design_why;
+};
+
+struct reproduce_opts {
+	bool full;
+	int only;                 /* 0 = all */
+	int jobs;
+	bool progress;
+	bool check;               /* verify the mm invariants in every run (slow) */
+};
+
+extern const struct experiment *const experiments[];
+int nr_experiments(void);
+
+/* Run the experiments of the NULL-terminated list (those with id o->only
+ * if it is set); returns their results, NULL-terminated, in list order. */
+struct exp_result **experiments_run(const struct experiment *const *list, const struct reproduce_opts *o);
+void experiments_free(struct exp_result **res);
+/* Runs in which --check found a broken invariant. */
+int experiments_check_failures(struct exp_result **res);
+
+/* Accessors for the printers. */
+int exp_design_index(const struct experiment *e, const char *label);
+int exp_run_index(const struct experiment *e, const char *key);
+int exp_metric_index(const struct experiment *e, const char *key);
+int exp_reps(const struct exp_result *r, int run);
+const struct run_result *exp_rr(const struct exp_result *r, int design, int run, int rep);
+/* Mean of a metric over the repeats of its run (false if none has it). */
+bool exp_metric_value(const struct exp_result *r, int design, int metric, double *v);
+/* The published figure of (design, metric), or NULL. */
+const struct exp_published *exp_published_find(const struct experiment *e, const char *design, const char *metric);
+/* Expand a template for this result's scale into buf. */
+void exp_expand(const struct exp_result *r, const char *tmpl, char *buf, size_t len);
+
+/* Verdicts. */
+enum verdict { V_AGREE, V_DISAGREE, V_NA };
+struct cmp_outcome {
+	enum verdict v;
+	double pub_ratio, sim_ratio;  /* NAN when not applicable */
+	double sim_a, sim_b;
+	char note[200];
+};
+void exp_compare(const struct exp_result *r, int c, struct cmp_outcome *out);
+extern const char *const verdict_names[];
+
+/* Text and JSON output. */
+void exp_print_header(const struct exp_result *r, FILE *out);
+void exp_print_verdicts(const struct exp_result *r, FILE *out, int *nagree, int *ndis, int *nna);
+void exp_print_text(struct exp_result **res, FILE *out);
+void exp_print_json(struct exp_result **res, FILE *out);
+/* Helpers for the thread-shaped tables. */
+void exp_print_unavailable(const struct exp_result *r, int design, int run, const char *indent, FILE *out);
+/* Every repeat of (design, run)'s workload wl as time(1) lines: zsh's shape
+ * or GNU time's; "not available" when it did not run. */
+enum time_shape { SHAPE_ZSH, SHAPE_GNU, SHAPE_BASH };
+void exp_print_times(const struct exp_result *r, int design, int run, int wl, enum time_shape sh,
+		     const char *indent, FILE *out);
+/* The workload's own output lines (dbench's Throughput, Bonnie's table...),
+ * each prefixed with indent. */
+void exp_print_output(const struct exp_result *r, int design, int run, int rep, int wl,
+		      const char *indent, FILE *out);
+void json_str(FILE *out, const char *s);
+
+/* Reading figures out of a workload's own output (exp_parse.c). */
+bool exp_number_after(const char *text, const char *key, double *v);
+bool exp_number_before(const char *text, const char *key, double *v);
+/* The last n numbers of the last line that ends in at least n numbers
+ * (a Bonnie result line). */
+bool exp_last_numbers(const char *text, int n, double *out);
+/* The wl-th workload's command line's value of "key=" or "key " (e.g. the
+ * count of dd, the client count of dbench). */
+bool exp_cmd_number(const char *cmd, const char *key, double *v);
+/* "42 min 6 s" / "1 h 20 min" style for long times. */
+void exp_fmt_minutes(char *buf, size_t len, double s);
+
+#endif
