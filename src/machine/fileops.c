@@ -115,8 +115,11 @@ bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint
 			die_usage("workload %s opens a file without a name", t->comm);
 		struct inode *ino = op->kind == OP_CREATE ? filemap_create(mm, ctx, op->name)
 							  : filemap_lookup(mm, op->name);
-		if (!ino)
-			die_usage("workload %s opens %s, which does not exist", t->comm, op->name);
+		if (!ino) {
+			*st = FAULT_ENOENT;
+			t->fop_phase = FOP_START;
+			return false;
+		}
 		fd_install(m, t, ctx, op->fd, ino);
 		break;
 	}

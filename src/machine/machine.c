@@ -288,6 +288,18 @@ static bool fault_blocked(struct machine *m, struct task *t, struct mm_ctx *ctx,
 		return true;
 	case FAULT_SEGV:
 		panic("task %d (%s): workload touched memory outside its mappings", t->id, t->comm);
+	case FAULT_ENOENT: {
+		/* E.g. a link step whose compiler was OOM-killed: the program
+		 * reports the error and exits; the machine goes on. */
+		char msg[320];
+		snprintf(msg, sizeof(msg), "%s: %s: No such file or directory", t->comm,
+			 t->op.name ? t->op.name : "?");
+		log_add(m, now, LOG_KERNEL, -1, msg);
+		t->have_op = false;
+		exit_task(m, t, ctx, ctx->t0);
+		*res = STEP_EXITED;
+		return false;
+	}
 	case FAULT_DONE:
 		break;
 	}

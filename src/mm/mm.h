@@ -88,6 +88,8 @@ enum fault_status {
 	FAULT_WAIT_RECLAIM, /* direct reclaim found only pages under writeback */
 	FAULT_OOM,          /* no memory: the machine must run the OOM killer */
 	FAULT_SEGV,         /* access outside a mapping */
+	FAULT_ENOENT,       /* a file op named a file that does not exist: the
+			     * program fails (exits), as it would on ENOENT */
 };
 
 #define VMA_ANON    (1u << 0)
