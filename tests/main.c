@@ -10,6 +10,7 @@ int test_failures;
 	X(test_pagecache_evict_clean_dirty) \
 	X(test_pagecache_shadows) \
 	X(test_pagecache_refault_calls) \
+	X(test_pagecache_mark_accessed) \
 	X(test_pagecache_mmap) \
 	X(test_pagecache_direct_io) \
 	X(test_pagecache_unevictable) \
