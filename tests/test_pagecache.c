@@ -13,7 +13,7 @@
 
 /* ---- a FIFO that keeps shadow entries, to watch refaults -------------- */
 
-struct shfifo { struct mm *mm; int list; uint64_t clock, stored, refaults, add_refault, add_cache; };
+struct shfifo { struct mm *mm; int list; uint64_t clock, stored, refaults, add_refault, add_cache, marked; };
 static struct shfifo *the_shfifo;
 
 static void *sh_init(struct mm *mm, const double *tun)
@@ -33,6 +33,7 @@ static void sh_add(void *p, pfn_t pfn, enum add_reason why)
 	f->add_cache += why == ADD_PAGECACHE;
 	lru_add_head(&f->mm->fr, f->list, pfn);
 }
+static void sh_mark(void *p, pfn_t pfn) { (void)pfn; ((struct shfifo *)p)->marked++; }
 static void sh_remove(void *p, pfn_t pfn) { lru_del(&((struct shfifo *)p)->mm->fr, pfn); }
 static void sh_shrink(void *p, struct scan_control *sc)
 {
@@ -66,7 +67,7 @@ static void sh_refault(void *p, pfn_t pfn, uint64_t shadow)
 static const struct policy_ops shfifo_policy = {
 	.name = "shfifo", .summary = "test: fifo with shadow entries",
 	.init = sh_init, .destroy = sh_destroy, .add = sh_add, .remove = sh_remove,
-	.shrink = sh_shrink, .evict_shadow = sh_evict_shadow, .refault = sh_refault,
+	.shrink = sh_shrink, .mark_accessed = sh_mark, .evict_shadow = sh_evict_shadow, .refault = sh_refault,
 };
 
 /* ---- running a workload ---------------------------------------------- */
@@ -257,7 +258,7 @@ void test_pagecache_shadows(void)
 	CHECK_EQ(r.nr_file, 0);
 }
 
-static struct { uint64_t refaults, add_refault, add_cache, stored; } shf;
+static struct { uint64_t refaults, add_refault, add_cache, stored, marked; } shf;
 static void grab_shfifo(struct machine *m)
 {
 	(void)m;
@@ -265,6 +266,28 @@ static void grab_shfifo(struct machine *m)
 	shf.add_refault = the_shfifo->add_refault;
 	shf.add_cache = the_shfifo->add_cache;
 	shf.stored = the_shfifo->stored;
+	shf.marked = the_shfifo->marked;
+}
+
+void test_pagecache_mark_accessed(void);
+void test_pagecache_mark_accessed(void)
+{
+	struct pcrun r;
+	/* mark_page_accessed() once per page per read()/write(), never for
+	 * readahead pages nobody read, nor for faults on mappings. */
+	run("shfifo", BIG_RAM, "fileio -r 3 -b 4 cold 64p", 64, NULL, grab_shfifo, &r);
+	CHECK_EQ(shf.marked, 3 * 64);
+	CHECK_EQ(shf.add_cache, 64);
+	run("shfifo", BIG_RAM, "fileio -w new 100p", 0, NULL, grab_shfifo, &r);
+	CHECK_EQ(shf.marked, 100);
+	run("shfifo", BIG_RAM, "fileio /dev/sda 64p", 0, NULL, grab_shfifo, &r);
+	CHECK_EQ(shf.marked, 64);
+	CHECK_EQ(shf.add_cache, 124);
+	run("shfifo", BIG_RAM, "fileio -m -r 2 cold 64p", 64, NULL, grab_shfifo, &r);
+	CHECK_EQ(shf.marked, 0);
+	run("shfifo", BIG_RAM, "fileio -d cold 64p", 64, NULL, grab_shfifo, &r);
+	CHECK_EQ(shf.marked, 0);
+	CHECK_EQ(shf.add_cache, 0);
 }
 
 void test_pagecache_refault_calls(void);

@@ -55,7 +55,7 @@ static bool check_files(struct mm *mm, FILE *err)
 				FAIL("inode %s: freed but still holds pages, shadows or mappings", ino->name);
 			continue;
 		}
-		uint64_t np = 0, ns = 0, nd = 0;
+		uint64_t np = 0, ns = 0, nd = 0, nwbk = 0;
 		for (uint64_t x = 0; x < ino->cap; x++) {
 			pfn_t pfn = ino->pages[x];
 			if (ino->shadow && ino->shadow[x]) {
@@ -75,6 +75,9 @@ static bool check_files(struct mm *mm, FILE *err)
 				continue;
 			}
 			nd += !!(p->flags & PG_dirty);
+			nwbk += !!(p->flags & PG_writeback);
+			if (!!(p->flags & PG_dirty) != !!(ino->dirtymap[x / 64] & (1ULL << (x % 64))))
+				FAIL("inode %s index %llu: dirty tag disagrees with PG_dirty", ino->name, (unsigned long long)x);
 			if (x >= ino->size)
 				FAIL("inode %s: page at %llu beyond the end of the file", ino->name, (unsigned long long)x);
 		}
@@ -82,6 +85,9 @@ static bool check_files(struct mm *mm, FILE *err)
 			FAIL("inode %s: nrpages %llu/%llu nrshadows %llu/%llu nrdirty %llu/%llu (counted/found)", ino->name,
 			     (unsigned long long)ino->nrpages, (unsigned long long)np, (unsigned long long)ino->nrshadows,
 			     (unsigned long long)ns, (unsigned long long)ino->nrdirty, (unsigned long long)nd);
+		if (nwbk != ino->nr_writeback)
+			FAIL("inode %s: nr_writeback %llu but %llu pages under writeback", ino->name,
+			     (unsigned long long)ino->nr_writeback, (unsigned long long)nwbk);
 		if (ino->nr_open < ino->nr_maps)
 			FAIL("inode %s: %u mappings but %u references", ino->name, ino->nr_maps, ino->nr_open);
 		for (uint32_t k = 0; k < ino->nr_maps; k++) {

@@ -48,6 +48,9 @@ struct inode {
 	uint64_t *shadow;        /* shadow entries (policies with evict_shadow) */
 	uint64_t cap;
 	uint64_t nrpages, nrshadows, nrdirty;
+	uint64_t nr_writeback;   /* its pages under writeback (fsync waits for 0) */
+	uint64_t *dirtymap;      /* bit per index: PG_dirty (the radix tree's
+				  * dirty tag: writeback finds dirty pages fast) */
 	struct extent *ext;      /* sorted by index; cover [0, nblocks) */
 	uint32_t nr_ext, cap_ext;
 	uint64_t nblocks;        /* pages with a disk block (>= size, preallocation) */

@@ -60,22 +60,28 @@ uint64_t filemap_writeback(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 	mm->cur = ctx;
 	file_mkclean(mm, ino);
 	uint64_t done = 0;
-	uint64_t cap = ino->cap;
-	uint64_t start = ino->wb_index < cap ? ino->wb_index : 0;
-	uint64_t k;
-	for (k = 0; k < cap && ino->nrdirty && (!max || done < max); k++) {
-		uint64_t idx = start + k < cap ? start + k : start + k - cap;
-		pfn_t pfn = ino->pages[idx];
-		if (pfn == PFN_NONE)
-			continue;
-		struct page *p = mm_page(mm, pfn);
-		if (!(p->flags & PG_dirty) || (p->flags & (PG_writeback | PG_locked)))
-			continue;
-		/* Not isolated by a reclaimer mid-pass: the machine runs one
-		 * kernel path at a time, so every page here is on a list. */
-		page_writeback(mm, ctx, pfn);
-		done++;
-		ino->wb_index = idx + 1;
+	uint64_t words = ino->cap / 64;
+	uint64_t start = ino->wb_index < ino->cap ? ino->wb_index : 0;
+	/* Cyclic over the dirty bits from wb_index: [start, cap) then [0, start). */
+	for (int lap = 0; lap < 2 && ino->nrdirty && (!max || done < max); lap++) {
+		uint64_t from = lap ? 0 : start, to = lap ? start : ino->cap;
+		for (uint64_t w = from / 64; w < words && w * 64 < to && (!max || done < max); w++) {
+			uint64_t bits = ino->dirtymap[w];
+			if (w == from / 64)
+				bits &= ~0ULL << (from % 64);
+			while (bits && (!max || done < max)) {
+				uint64_t idx = w * 64 + (uint64_t)__builtin_ctzll(bits);
+				bits &= bits - 1;
+				if (idx >= to)
+					break;
+				pfn_t pfn = ino->pages[idx];
+				if (mm_page(mm, pfn)->flags & (PG_writeback | PG_locked))
+					continue;
+				page_writeback(mm, ctx, pfn);
+				done++;
+				ino->wb_index = idx + 1;
+			}
+		}
 	}
 	mm->cur = saved;
 	return done;
@@ -178,10 +184,5 @@ bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx)
 bool filemap_fsync(struct mm *mm, struct mm_ctx *ctx, struct inode *ino)
 {
 	filemap_writeback(mm, ctx, ino, 0);
-	for (uint64_t i = 0; i < ino->cap; i++) {
-		pfn_t pfn = ino->pages[i];
-		if (pfn != PFN_NONE && (mm_page(mm, pfn)->flags & (PG_writeback | PG_dirty)))
-			return false;
-	}
-	return true;
+	return !ino->nrdirty && !ino->nr_writeback;
 }
