@@ -461,4 +461,13 @@ for args in "--only 0" "--only 9" "--jobs 0" "--bogus" "--html" "--html /nonexis
 done
 [ -z "$msg" ] && ok || bad "$msg"
 
+t "--check: every kernel design on mixed file + anon memory"
+msg=""
+for pol in linux22 vhand riel24 aa24 linux26 splitlru workingset mglru; do
+	$P run --machine vmm-2008 --ram 24M --swap 32M --check --policy $pol \
+		fileio -c -w -r 2 /data/f 16M + usemem -r 2 -m 10 >"$T/out" 2>"$T/err" || msg="$msg $pol: $(head -2 "$T/err")"
+	grep -q '^fileio .* total$' "$T/out" || msg="$msg $pol: fileio did not finish"
+done
+[ -z "$msg" ] && ok || bad "$msg"
+
 exit $fail

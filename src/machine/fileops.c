@@ -116,6 +116,12 @@ bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint
 		struct inode *ino = op->kind == OP_CREATE ? filemap_create(mm, ctx, op->name)
 							  : filemap_lookup(mm, op->name);
 		if (!ino) {
+			/* Nobody created it: the command line named a file that
+			 * does not exist (bad input).  After an OOM kill it is
+			 * the missing output of a killed process (kbuild's link
+			 * step): the program fails, the run goes on. */
+			if (!mm->ev[OOM_KILL])
+				die_usage("workload %s opens %s, which does not exist", t->comm, op->name);
 			*st = FAULT_ENOENT;
 			t->fop_phase = FOP_START;
 			return false;

@@ -1,5 +1,6 @@
 /* ptescan.c - see ptescan.h. */
 #include "ptescan.h"
+#include "filemap.h"
 #include "internal.h"
 #include "swap.h"
 
@@ -46,8 +47,14 @@ enum unmap_result ptescan_unmap(struct mm *mm, struct pte_ref *r)
 	if (r->locked_vma || (p->flags & (PG_locked | PG_mlocked)))
 		return UNMAP_BUSY;
 	pte_t pte = *r->pte;
-	if (pte & PTE_DIRTY)
-		p->flags |= PG_dirty;
+	if (pte & PTE_DIRTY) {
+		/* A file page's dirty state is also the page cache's (counts
+		 * and the dirty bitmap): go through set_page_dirty(). */
+		if (p->flags & PG_file)
+			set_page_dirty(mm, r->pfn);
+		else
+			p->flags |= PG_dirty;
+	}
 	charge(mm->cur, mm->cost->rmap_ns);
 	if (p->flags & PG_file) {
 		/* A clean or dirty file page: drop the PTE; the page cache keeps

@@ -154,9 +154,13 @@ static int shrink_mmap(struct l22 *l, struct scan_control *sc, int priority)
 		} else if (l->nr_file * 100 < (uint64_t)(l->t[T_PGCACHE_MIN] * (double)mm->fr.nr)) {
 			continue;  /* pgcache_under_min() */
 		}
+		bool file = pg->flags & PG_file;
 		enum evict_result r = oldvm_reclaim(mm, sc, pfn);
-		if (r == EVICT_FREED)
+		if (r == EVICT_FREED) {
+			if (file)
+				l->nr_file--; /* it left the list without remove() */
 			return 1;
+		}
 		putback(l, pfn);
 	}
 	return 0;
