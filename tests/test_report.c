@@ -67,7 +67,9 @@ void test_vmstat_format(void)
 	const char *hdr = strchr(vmstat_header, '\n') + 1;
 	static const char *const cols[] = { "r", "b", "swpd", "free", "buff", "cache", "si", "so",
 					    "bi", "bo", "in", "cs", "us", "sy", "id", "wa" };
-	s = (struct vmstat_sample){ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	s = (struct vmstat_sample){ .t = 1, .r = 1, .b = 1, .swpd = 1, .free = 1, .buff = 1, .cache = 1,
+				    .si = 1, .so = 1, .bi = 1, .bo = 1, .in = 1, .cs = 1,
+				    .us = 1, .sy = 1, .id = 1, .wa = 1 };
 	format_vmstat_line(buf, sizeof(buf), &s);
 	size_t pos = 0;
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
