@@ -6,7 +6,8 @@
  *
  * The machine: the message names only the host ("athlon", "laser"); pagelab
  * uses the athlon-2001 profile (1 CPU, 512 MB, ATA disk), an assumption.
- * Quick mode: RAM x1/4 and a quarter of the clients, so the clients' files
+ * Quick mode: RAM x1/16 and a sixteenth of the clients, one run each (the
+ * whole of pagelab reproduce must stay under a minute), so the clients' files
  * (about 25 MB each) keep their ratio to RAM. */
 #include "experiment.h"
 
@@ -22,7 +23,7 @@ static const struct exp_design designs[] = {
 
 static const struct exp_run runs[] = {
 	{ .key = "dbench", .title = "andrea@laser:/mnt > dbench 40",
-	  .wl = { "dbench {N:40}" }, .repeats = 4, .quick_repeats = 2,
+	  .wl = { "dbench {N:40}" }, .repeats = 4, .quick_repeats = 1,
 	  .vmstat_s = 1, .max_time_s = 3600, .delayed = -1, .residency_wl = -1 },
 };
 
@@ -114,7 +115,7 @@ const struct experiment exp2_dbench = {
 	.thread = "000_d87e8cfffa6f6fd8.txt",
 	.who = "Andrea Arcangeli, 16 Sep 2001",
 	.profile = "athlon-2001",
-	.quick_scale = 1.0 / 4,
+	.quick_scale = 1.0 / 16,
 	.designs = designs, .nr_designs = sizeof(designs) / sizeof(designs[0]),
 	.runs = runs, .nr_runs = sizeof(runs) / sizeof(runs[0]),
 	.metrics = metrics, .nr_metrics = sizeof(metrics) / sizeof(metrics[0]),
