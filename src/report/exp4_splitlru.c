@@ -27,9 +27,12 @@
 
 static const struct exp_design designs[] = {
 	{ "2.6.26", "linux26", NULL, DESIGN_THREAD },
-	{ "-mm", "splitlru", NULL, DESIGN_THREAD },
+	/* 2.6.28 as merged already has the "noforce" patch (docs/newvm.md):
+	 * -mm of July 2008 is splitlru without it; "stream" is -mm plus the
+	 * evict-streaming-IO-first patch. */
+	{ "-mm", "splitlru", "noforce=0", DESIGN_THREAD },
 	{ "noforce", "splitlru", "noforce=1", DESIGN_THREAD },
-	{ "stream", "splitlru", "stream=1", DESIGN_THREAD },
+	{ "stream", "splitlru", "noforce=0 stream=1", DESIGN_THREAD },
 	{ "workingset", "workingset", NULL, DESIGN_MODERN },
 	{ "mglru", "mglru", NULL, DESIGN_MODERN },
 	{ "clock", "clock", NULL, DESIGN_REFERENCE },
