@@ -180,10 +180,7 @@ const struct experiment exp3_mtest01 = {
 	.who = "Andrea Arcangeli, 29 Oct 2001",
 	.profile = "osdl4way-2001",
 	.quick_scale = 1.0 / 16,
-	.designs = designs, .nr_designs = sizeof(designs) / sizeof(designs[0]),
-	.runs = runs, .nr_runs = sizeof(runs) / sizeof(runs[0]),
-	.metrics = metrics, .nr_metrics = sizeof(metrics) / sizeof(metrics[0]),
-	.published = published, .nr_published = sizeof(published) / sizeof(published[0]),
-	.cmps = cmps, .nr_cmps = sizeof(cmps) / sizeof(cmps[0]),
+	EXP_ARRAY(designs), EXP_ARRAY(runs), EXP_ARRAY(metrics),
+	EXP_ARRAY(published), EXP_ARRAY(cmps),
 	.print = print,
 };

@@ -275,10 +275,7 @@ const struct experiment exp4_splitlru = {
 	/* 10 GB: "swap about half full" at 5 GB (workloads.md:691) */
 	.machine_sets = "swap={S:10G}",
 	.quick_scale = 1.0 / 64,
-	.designs = designs, .nr_designs = sizeof(designs) / sizeof(designs[0]),
-	.runs = runs, .nr_runs = sizeof(runs) / sizeof(runs[0]),
-	.metrics = metrics, .nr_metrics = sizeof(metrics) / sizeof(metrics[0]),
-	.published = published, .nr_published = sizeof(published) / sizeof(published[0]),
-	.cmps = cmps, .nr_cmps = sizeof(cmps) / sizeof(cmps[0]),
+	EXP_ARRAY(designs), EXP_ARRAY(runs), EXP_ARRAY(metrics),
+	EXP_ARRAY(published), EXP_ARRAY(cmps),
 	.print = print,
 };

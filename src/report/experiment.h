@@ -29,6 +29,10 @@ enum design_kind {
 	DESIGN_REFERENCE, /* a textbook policy, for scale */
 };
 
+/* In an experiment's definition: `EXP_ARRAY(runs)` sets .runs and .nr_runs
+ * from a static array of the same name. */
+#define EXP_ARRAY(name) .name = name, .nr_##name = sizeof(name) / sizeof(name[0])
+
 struct exp_design {
 	const char *label;   /* the thread's name for it: "2.6.26", "-mm" */
 	const char *policy;  /* pagelab policy */
