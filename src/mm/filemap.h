@@ -148,7 +148,6 @@ enum fault_status filemap_readaround(struct mm *mm, struct mm_ctx *ctx, struct i
 /* A page found again while a textbook policy's eviction writes it. */
 void filemap_rescue(struct mm *mm, pfn_t pfn);
 struct inode *page_inode(struct mm *mm, const struct page *p);
-void set_page_dirty(struct mm *mm, pfn_t pfn);
 void clear_page_dirty(struct mm *mm, pfn_t pfn);
 /* Remove a clean, unmapped page from its file's page cache, leaving a
  * shadow entry when asked. */

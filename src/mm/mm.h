@@ -286,6 +286,10 @@ enum evict_result mm_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn);
 enum evict_result mm_reclaim_page(struct mm *mm, struct scan_control *sc, pfn_t pfn);
 /* Move an isolated mlocked page to the core's unevictable list. */
 void mm_cull_unevictable(struct mm *mm, pfn_t pfn);
+/* A PTE's hardware dirty bit moved to a page-cache page (a policy's own
+ * page-table walk): PG_dirty plus the dirty accounting the flusher and
+ * --check rely on (nr_dirty, the inode's dirty bitmap). */
+void set_page_dirty(struct mm *mm, pfn_t pfn);
 
 /* Completion of an I/O the core queued through mm_io. */
 void mm_io_done(struct mm *mm, enum io_dir dir, pfn_t pfn);

@@ -97,9 +97,14 @@ static pfn_t harvest(struct mglru *g, pte_t *pte, bool can_swap)
 	if (mg_type(p) == MG_ANON && !can_swap)
 		return PFN_NONE;
 	*pte = v & ~PTE_ACCESSED;
-	if ((v & PTE_DIRTY) && !(p->flags & PG_dirty) &&
-	    !((p->flags & PG_anon) && !(p->flags & PG_swapcache)))
-		p->flags |= PG_dirty;
+	/* A file page's dirty state is also the page cache's (nr_dirty and
+	 * the inode's dirty bitmap, which the flusher walks): set_page_dirty(). */
+	if ((v & PTE_DIRTY) && !(p->flags & PG_dirty)) {
+		if (p->flags & PG_file)
+			set_page_dirty(g->mm, pfn);
+		else if (p->flags & PG_swapcache)
+			p->flags |= PG_dirty;
+	}
 	return pfn;
 }
 

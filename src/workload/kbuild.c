@@ -56,23 +56,29 @@ static void *kb_create(int argc, char **argv, uint64_t seed, char *err, size_t e
 	uint64_t jobs = 1, units = 400, headers = 600, cc1 = 4, rpb = 200;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		bool ok;
-		if (!strncmp(a, "-j", 2) && a[1] == 'j')
-			ok = wl_u64_in(wl_optval(argc, argv, &i), 1, 256, &jobs);
-		else if (!strcmp(a, "--units"))
-			ok = i + 1 < argc && wl_u64_in(argv[++i], 1, 100000, &units);
-		else if (!strcmp(a, "--headers"))
-			ok = i + 1 < argc && wl_u64_in(argv[++i], HOT_HEADERS + 1, 100000, &headers);
-		else if (!strcmp(a, "--cc1"))
-			ok = i + 1 < argc && wl_u64_in(argv[++i], 1, 1024, &cc1);
-		else if (!strcmp(a, "--refs-per-byte"))
-			ok = i + 1 < argc && wl_u64_in(argv[++i], 0, 100000, &rpb);
-		else {
+		const char *v;
+		uint64_t lo = 1, hi = 100000, *dst;
+		if (!strncmp(a, "-j", 2)) {
+			v = wl_optval(argc, argv, &i);
+			hi = 256;
+			dst = &jobs;
+		} else if (!strcmp(a, "--units") || !strcmp(a, "--headers") || !strcmp(a, "--cc1") ||
+			   !strcmp(a, "--refs-per-byte")) {
+			v = i + 1 < argc ? argv[++i] : NULL;
+			dst = a[2] == 'u' ? &units : a[2] == 'h' ? &headers : a[2] == 'c' ? &cc1 : &rpb;
+			if (dst == &headers)
+				lo = HOT_HEADERS + 1; /* the hot set is drawn from them */
+			else if (dst == &cc1)
+				hi = 1024;
+			else if (dst == &rpb)
+				lo = 0;
+		} else {
 			snprintf(err, errlen, "kbuild: unknown option '%s'", a);
 			return NULL;
 		}
-		if (!ok) {
-			snprintf(err, errlen, "kbuild: bad value for %s", a);
+		if (!v || !wl_u64_in(v, lo, hi, dst)) {
+			snprintf(err, errlen, "kbuild: bad value for %s (an integer from %llu to %llu)", a,
+				 (unsigned long long)lo, (unsigned long long)hi);
 			return NULL;
 		}
 	}
