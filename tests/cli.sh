@@ -470,6 +470,11 @@ for pol in linux22 vhand riel24 aa24 linux26 splitlru workingset mglru; do
 done
 [ -z "$msg" ] && ok || bad "$msg"
 
+t "swap token: linux26 qsbench -p 4 swaps in less with it"
+on=$($P run --machine vmm-2008 --ram 32M --swap 64M --policy linux26 qsbench -p 4 -m 8 2>&1 | awk '$1 == "pswpin" { print $2 }')
+off=$($P run --machine vmm-2008 --ram 32M --swap 64M --policy linux26 --set vm.swap_token=0 qsbench -p 4 -m 8 2>&1 | awk '$1 == "pswpin" { print $2 }')
+[ -n "$on" ] && [ -n "$off" ] && [ "$on" -gt 0 ] && [ $((on * 2)) -lt "$off" ] && ok || bad "pswpin with token $on, without $off"
+
 # Issue 3's must-show: every policy passes --check on every workload of the
 # suite (small sizes; opt needs a lone trace and is covered above).
 t "--check: every policy x every workload"

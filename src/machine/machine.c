@@ -346,6 +346,9 @@ static enum step_result run_user(struct machine *m, struct task *t, struct mm_ct
 			t->retry = ctx->retry;
 			t->op_done += n;
 			done = t->op_done >= op->npages;
+			/* Blocked inside a fault, it holds mmap_sem: the swap
+			 * token's "in the middle of a page fault". */
+			t->as->in_fault = !done && (st == FAULT_WAIT_PAGE || st == FAULT_WAIT_RECLAIM);
 			if (!done && st != FAULT_DONE && !fault_blocked(m, t, ctx, st, &res))
 				return res;
 			break;

@@ -114,6 +114,8 @@ void mm_aspace_exit(struct mm *mm, struct mm_ctx *ctx, struct aspace *as)
 {
 	for (uint32_t v = 0; v < as->nr_vmas; v++)
 		mm_munmap(mm, ctx, as, v);
+	put_swap_token(mm, as);
+	as->in_fault = false;
 	as->dead = true;
 }
 
@@ -264,6 +266,8 @@ static enum fault_status fault_swap(struct mm *mm, struct mm_ctx *ctx, struct as
 			free_frame(mm, pfn);
 			return FAULT_DONE;
 		}
+		if (mm->vm.swap_token)
+			grab_swap_token(mm, as); /* contend for the token before the read */
 		swapin_page(mm, ctx, pfn, slot, as->id + 1, ANON_INDEX(vma, off));
 		count_fault(mm, ctx, true);
 		charge(ctx, mm->cost->fault_ns);

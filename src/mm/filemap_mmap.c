@@ -75,6 +75,8 @@ int file_page_referenced(struct mm *mm, pfn_t pfn, bool clear)
 			if (clear)
 				*pte &= ~PTE_ACCESSED;
 		}
+		if (clear && swap_token_referenced(mm, mm->as[ino->maps[i].as]))
+			young++;
 	}
 	return young;
 }

@@ -18,6 +18,12 @@ enum fault_status handle_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace 
 /* Start writing a dirty page (swap slot or file block); clears PG_dirty. */
 void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn);
 
+/* The swap token (thrash.c). */
+void grab_swap_token(struct mm *mm, struct aspace *as);
+void put_swap_token(struct mm *mm, const struct aspace *as);
+/* page_referenced_one()'s "pretend the page is referenced" rule. */
+bool swap_token_referenced(const struct mm *mm, const struct aspace *as);
+
 static inline void charge(struct mm_ctx *ctx, uint64_t ns) { if (ctx) ctx->sys_ns += ns; }
 static inline uint64_t ctx_now(const struct mm_ctx *ctx)
 {

@@ -82,6 +82,8 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tun)
 {
 	mm->pol.ops = ops;
+	if (ops->flags & POLICY_SWAP_TOKEN)
+		mm->vm.swap_token = 1;
 	mm->pol.priv = ops->init(mm, tun);
 	mm->access_hook = (ops->flags & POLICY_ACCESS_HOOK) && ops->access;
 	if (ops->evict_shadow && !mm->swap.shadow)
@@ -379,6 +381,10 @@ uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, in
 		.may_writepage = true,
 		.zone = reclaim_classzone(mm, ctx && ctx->kswapd),
 	};
+	/* do_try_to_free_pages / balance_pgdat: the swap token gets in the
+	 * way of swapout once reclaim is desperate. */
+	if (priority == 0)
+		mm->swap_token_mm = 0;
 	struct mm_ctx *saved = mm->cur;
 	mm->cur = ctx;
 	mm->pol.ops->shrink(mm->pol.priv, &sc);

@@ -49,6 +49,7 @@ struct vm_sysctl {
 	uint64_t ra_pages;                   /* max readahead window (read_ahead_kb / 4) */
 	uint64_t ra_init_pages;              /* 0 = 2.6 get_init_ra_size(); else fixed */
 	uint64_t page_cluster;               /* swap readahead: 1 << page_cluster slots */
+	uint64_t swap_token;                 /* 1 = thrash.c's swap token (2.6.9-3.4) */
 };
 #define VM_SYSCTLS(X) \
 	X(dirty_ratio, 10, 0, 100, "/proc/sys/vm/dirty_ratio: writers throttle above this % of dirtyable memory") \
@@ -57,7 +58,8 @@ struct vm_sysctl {
 	X(dirty_expire_centisecs, 3000, 0, 360000, "/proc/sys/vm/dirty_expire_centisecs: dirty data this old is written") \
 	X(ra_pages, 32, 0, 65536, "max readahead window in pages (read_ahead_kb / 4; 2.6: 128 KB)") \
 	X(ra_init_pages, 0, 0, 65536, "initial readahead window (0 = 2.6 get_init_ra_size)") \
-	X(page_cluster, 3, 0, 10, "/proc/sys/vm/page-cluster: swap readahead of 1 << N slots")
+	X(page_cluster, 3, 0, 10, "/proc/sys/vm/page-cluster: swap readahead of 1 << N slots") \
+	X(swap_token, 0, 0, 1, "1 = mm/thrash.c's swap token protects one thrashing process (2.6.9-3.4; no sysctl)")
 
 
 /* I/O callbacks installed by the machine. */
@@ -121,6 +123,11 @@ struct aspace {
 	uint64_t nswap;     /* pages of this space swapped out (GNU time's "swaps") */
 	bool dead;
 	bool ran;           /* touched memory since MGLRU's last walk (lru_gen_use_mm) */
+	/* the swap token (thrash.c) */
+	bool in_fault;          /* its task is blocked inside a page fault */
+	uint32_t faultstamp;    /* global_faults at its last swap-in */
+	uint32_t last_interval; /* swap-ins by anybody between its last two */
+	uint32_t token_priority;
 };
 
 struct zone {
@@ -185,6 +192,9 @@ struct mm {
 	uint64_t nr_dirty;      /* dirty page-cache pages (NR_FILE_DIRTY) */
 	bool flusher_wanted;    /* above the background threshold: wake the flusher */
 	bool no_swap_write;     /* debugging: never write */
+	/* the swap token (thrash.c), when vm.swap_token */
+	uint32_t swap_token_mm; /* aspace id + 1 of the holder, 0 = nobody */
+	uint32_t global_faults; /* swap-ins that missed the swap cache */
 };
 
 struct mm_config {

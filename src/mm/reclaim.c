@@ -38,11 +38,14 @@ int mm_page_referenced(struct mm *mm, pfn_t pfn)
 	if (!pte)
 		return 0;
 	charge(mm->cur, mm->cost->rmap_ns);
+	int young = 0;
 	if (*pte & PTE_ACCESSED) {
 		*pte &= ~PTE_ACCESSED;
-		return 1;
+		young = 1;
 	}
-	return 0;
+	if (swap_token_referenced(mm, mm->as[p->owner - 1]))
+		young++;
+	return young;
 }
 
 /* try_to_unmap() for an anonymous page already in the swap cache: every

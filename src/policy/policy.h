@@ -52,6 +52,7 @@ struct scan_control {
 
 #define POLICY_ACCESS_HOOK  (1u << 0) /* wants access() on every reference */
 #define POLICY_NEEDS_ORACLE (1u << 1) /* needs the whole reference string (OPT) */
+#define POLICY_SWAP_TOKEN   (1u << 2) /* its era had thrash.c's swap token (vm.swap_token=1) */
 
 struct tunable {
 	const char *name;        /* --set name */
