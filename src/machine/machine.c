@@ -432,6 +432,16 @@ static enum step_result run_kswapd(struct machine *m, struct task *t, struct mm_
 			return STEP_BLOCKED;
 		}
 		uint64_t got = mm_shrink(mm, ctx, SWAP_CLUSTER_MAX, t->prio);
+		if (mm->oom_wanted) {
+			/* MGLRU's min_ttl: kswapd itself calls out_of_memory(). */
+			mm->oom_wanted = false;
+			if (!oom_kill(m, ctx->t0 + ctx->user_ns + ctx->sys_ns)) {
+				block_task(m, t, W_IDLE, 0);
+				return STEP_BLOCKED;
+			}
+			t->prio = DEF_PRIORITY;
+			continue;
+		}
 		if (got) {
 			t->prio = DEF_PRIORITY;
 			continue;

@@ -182,6 +182,7 @@ struct mm {
 	uint64_t nr_mlock;
 	/* signals to the machine */
 	bool kswapd_wanted;
+	bool oom_wanted;           /* a policy asks kswapd to run the OOM killer */
 	uint64_t nr_pending_free;  /* under writeback with PG_reclaim: free soon */
 	struct mm_ctx *cur;        /* who runs the current reclaim pass */
 	bool untimed;           /* I/O completes synchronously (trace mode) */

@@ -33,10 +33,10 @@
  * are updated at once rather than batched); folio_activate() happens at
  * once rather than through a per-CPU batch; the retry of clean survivors
  * in evict_folios() is not needed because the mm core never returns a
- * clean unmapped page it refused.  lru_gen_min_ttl: the kernel's kswapd
- * would invoke the OOM killer when every generation is younger than
- * min_ttl_ms; pagelab's policies cannot, so kswapd just stops evicting
- * and direct reclaim decides.  Shadows carry no memcg or node id.
+ * clean unmapped page it refused.  lru_gen_min_ttl: when every generation
+ * is younger than min_ttl_ms kswapd invokes the OOM killer (through
+ * mm->oom_wanted); the victim's exit is immediate, so there is no
+ * oom_lock / existing-victim wait.  Shadows carry no memcg or node id.
  */
 #include "policy.h"
 #include "mglru.h"
@@ -604,8 +604,13 @@ static void mglru_shrink(void *priv, struct scan_control *sc)
 		return;
 	g->have_walk = sc->who == RECLAIM_KSWAPD;
 	g->wb_pass = 0;
-	if (g->min_ttl_ns && sc->who == RECLAIM_KSWAPD && sc->priority < DEF_PRIORITY && !old_enough(g))
+	/* lru_gen_age_node(): every generation is younger than min_ttl, so
+	 * evicting would thrash the working set the user asked to protect:
+	 * kswapd calls the OOM killer instead. */
+	if (g->min_ttl_ns && sc->who == RECLAIM_KSWAPD && sc->priority < DEF_PRIORITY && !old_enough(g)) {
+		g->mm->oom_wanted = true;
 		return;
+	}
 	/* set_initial_priority(): aim one pass at roughly nr_to_reclaim. */
 	if (sc->priority == DEF_PRIORITY && sc->nr_to_reclaim >= g->min_lru_batch) {
 		uint64_t reclaimable = 0;
