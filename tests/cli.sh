@@ -475,7 +475,7 @@ on=$($P run --machine vmm-2008 --ram 32M --swap 64M --policy linux26 qsbench -p 
 off=$($P run --machine vmm-2008 --ram 32M --swap 64M --policy linux26 --set vm.swap_token=0 qsbench -p 4 -m 8 2>&1 | awk '$1 == "pswpin" { print $2 }')
 [ -n "$on" ] && [ -n "$off" ] && [ "$on" -gt 0 ] && [ $((on * 2)) -lt "$off" ] && ok || bad "pswpin with token $on, without $off"
 
-t "mglru: min_ttl_ms makes kswapd OOM-kill rather than evict a young working set"
+t "mglru: min_ttl_ms OOM-kills instead of evicting"
 a=$($P run --machine vmm-2008 --ram 32M --swap 64M --check --policy mglru usemem -m 40 2>&1)
 b=$($P run --machine vmm-2008 --ram 32M --swap 64M --check --policy mglru --set min_ttl_ms=10000 usemem -m 40 2>&1)
 if echo "$a" | grep -q '^oom_kill 0$' && echo "$a" | grep -q '^pswpout [1-9]' &&
