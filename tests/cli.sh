@@ -482,6 +482,11 @@ if echo "$a" | grep -q '^oom_kill 0$' && echo "$a" | grep -q '^pswpout [1-9]' &&
 	echo "$b" | grep -q 'Out of memory: Killed process 1000 (usemem)' && echo "$b" | grep -q '^oom_kill 1$'; then ok
 else bad "$(echo "$a" | grep -E 'oom|pswpout') / $(echo "$b" | grep -E 'oom|Out of|pswpout')"; fi
 
+t "innodb --warm starts with the whole pool resident"
+w=$($P run --machine vmm-2008 --ram 64M innodb --pool 8 --data 64M --transactions 1 --warm 2>&1 | grep -o '0major+[0-9]*minor')
+c=$($P run --machine vmm-2008 --ram 64M innodb --pool 8 --data 64M --transactions 1 2>&1 | grep -o '0major+[0-9]*minor')
+[ "$w" = "0major+2048minor" ] && [ "$c" != "$w" ] && ok || bad "warm: $w, cold: $c"
+
 # Issue 3's must-show: every policy passes --check on every workload of the
 # suite (small sizes; opt needs a lone trace and is covered above).
 t "--check: every policy x every workload"
@@ -491,7 +496,7 @@ for pol in fifo clock lru linux22 vhand riel24 aa24 linux26 splitlru workingset 
 	for w in "usemem -m 20 -r 2" "fileio -c -w -r 2 /f 8M" "qsbench -p 2 -m 4" "mtest01 -b 8M -w" \
 		"memeater -n 2" "workingset -m 4 -n 2 -t 100 + dd if=/dev/sda bs=1M count=24" "dbench 1" \
 		"mmap001 -m 2000" "bonnie -s 4" "kbuild -j 2 --units 4 --headers 24 --cc1 1" \
-		"innodb --pool 4 --data 32M --transactions 50 --scan" "trace $T/matrix.trace"; do
+		"innodb --pool 4 --data 32M --transactions 50 --scan --warm" "trace $T/matrix.trace"; do
 		$P run --machine vmm-2008 --ram 16M --swap 32M --check --policy $pol $w >"$T/out" 2>"$T/err" ||
 			msg="$msg $pol/$w: $(grep -v '^pagelab: simulated' "$T/err" | head -1);"
 	done

@@ -382,7 +382,8 @@ static void run_one(struct exp_result *r, int d, int run, int rep)
 	struct machine_opts mo = {
 		.seed = seed,
 		.vmstat_ns = scaled_ns(r, x->vmstat_s, 0.01),
-		.max_time_ns = scaled_ns(r, x->max_time_s, 60),
+		.max_time_ns = x->max_time_unscaled ? (uint64_t)(x->max_time_s * 1e9)
+						    : scaled_ns(r, x->max_time_s, 60),
 		.stop_with_wl = x->stop_with,
 		.check = r->check,
 	};

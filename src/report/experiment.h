@@ -52,6 +52,8 @@ struct exp_run {
 	int repeats, quick_repeats;
 	double vmstat_s;           /* sample interval at full size (scaled in quick mode) */
 	double max_time_s;         /* simulated time limit at full size */
+	bool max_time_unscaled;    /* quick mode keeps max_time_s: the run's length
+				    * is set by disk seeks, not by memory sizes */
 	/* Index of a workload that starts only once the others have filled
 	 * memory (the thread's "then started the bench"), or -1.  Its start
 	 * time comes from a first run of the others alone: when they finish
