@@ -139,10 +139,10 @@ void mm_dirty_limits(const struct mm *mm, uint64_t *background, uint64_t *thrott
  * dirty pages itself; returns true if it must then wait (congestion_wait). */
 bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx);
 
-/* Readahead (2.6 ondemand_readahead): decide the window for a read of
- * req pages at index; returns pages to read starting at *start (0 = just
- * the page itself) and sets *async_size (the PG_readahead marker sits at
- * start + size - async_size). hit_marker: the read found PG_readahead. */
+/* Readahead (2.6 ondemand_readahead, ra_era 26): decide the window for a
+ * read of req pages at index; returns pages to read starting at *start (0 =
+ * just the page itself) and sets *async_size (the PG_readahead marker sits
+ * at start + size - async_size). hit_marker: the read found PG_readahead. */
 uint64_t ra_window(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t index, uint64_t req,
 		   bool hit_marker, uint64_t *start, uint64_t *async_size);
 
