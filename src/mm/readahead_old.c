@@ -1,5 +1,5 @@
-/* readahead_old.c - file readahead before 2.6: the read-ahead context of
- * struct file that Gerard Roudier's code kept from 2.1 to 2.4
+/* readahead_old.c - file readahead before 2.6: the read-ahead context kept
+ * in struct file (f_raend, f_ramax, f_ralen, f_rawin) until 2.4
  * (generic_file_readahead() and do_generic_file_read() in mm/filemap.c of
  * 2.2.1, 2.4.0, 2.4.16 and 2.4.17, which agree on it up to the details noted
  * below), and filemap_nopage()'s read of a whole aligned cluster on a fault.
@@ -18,10 +18,11 @@
  * page it misses (2.2: the bytes the read crosses into later pages; 2.4: one
  * more page than that).  A page read synchronously (locked: just submitted,
  * or still in flight) outside the last block starts a new block of ramax
- * pages after it; a page found up to date inside the last block (its start
- * + ralen reaches raend) reads the next ramax + 1 pages asynchronously, so
- * that I/O overlaps the reader's copying.  The windows grow 3, 6, 12, 24,
- * then ra_pages for a one-page-at-a-time reader.
+ * pages after it; a page found up to date inside the last block (index +
+ * ralen reaches raend) reads the next ramax + 1 pages asynchronously, so
+ * that I/O overlaps the reader's copying.  For a one-page-at-a-time reader
+ * ramax goes 3, 6, 12, 24, then ra_pages: blocks of 3 after the first page,
+ * then 7, 13, 25, ra_pages + 1 (2.4: 32, 2.2: 19).
  *
  * Differences between the eras kept here (ra_era 22 vs 24):
  *  - needed: 2.2 ((pos + count) & PAGE_MASK) - pgpos bytes = the pages the
