@@ -557,18 +557,72 @@ static pfn_t read_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, str
 	return pfn;
 }
 
+/* 2.2 / 2.4 do_generic_file_read() for one page: found in the cache or
+ * read now (a miss), generic_file_readahead() runs for it once per read()
+ * call - with the page locked for a miss or a page still being read.  A
+ * call resumed after blocking on the page does not run it again (the
+ * kernel slept inside the call). */
+static pfn_t read_page_old(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
+			   uint64_t index, enum fault_status *st)
+{
+	pfn_t pfn = pc_lookup(ino, index);
+	bool first = ra->seen != index + 1;
+	ra->seen = index + 1;
+	if (pfn == PFN_NONE) {
+		uint64_t start = index + 1, nr = 0;
+		if (first) {
+			ra_old_miss(&mm->vm, ra);
+			nr = ra_old_readahead(&mm->vm, ra, index, true, ino->size, &start);
+		}
+		/* readpage() then the block after it: one ascending run (a
+		 * locked page's block always starts right after it). */
+		bool joined = nr && start == index + 1;
+		*st = do_readahead(mm, ctx, ino, index, joined ? 1 + nr : 1, 0, index);
+		if (nr && !joined)
+			do_readahead(mm, ctx, ino, start, nr, 0, UINT64_MAX);
+		pfn = pc_lookup(ino, index);
+		if (pfn == PFN_NONE) {
+			if (*st == FAULT_DONE)
+				*st = FAULT_WAIT_RECLAIM;
+			return PFN_NONE;
+		}
+	} else if (first) {
+		uint64_t start;
+		bool locked = mm_page(mm, pfn)->flags & PG_locked;
+		uint64_t nr = ra_old_readahead(&mm->vm, ra, index, locked, ino->size, &start);
+		if (nr)
+			do_readahead(mm, ctx, ino, start, nr, 0, UINT64_MAX);
+	}
+	struct page *p = mm_page(mm, pfn);
+	if (p->flags & PG_locked) {
+		ctx->wait_pfn = pfn;
+		*st = FAULT_WAIT_PAGE;
+		return PFN_NONE;
+	}
+	filemap_rescue(mm, pfn);
+	return pfn;
+}
+
 uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
 		      uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st)
 {
 	*st = FAULT_DONE;
+	bool old = ra && mm->vm.ra_era < 26;
+	if (old && !ra->in_call) {
+		ra_old_read_start(&mm->vm, ra, first, n);
+		ra->in_call = true;
+	}
 	uint64_t i;
 	for (i = 0; i < n; i++) {
 		if (ctx->user_ns + ctx->sys_ns >= budget_ns)
 			break;
 		uint64_t index = first + i;
-		if (index >= ino->size)
-			return n; /* end of file: the rest of the read returns nothing */
-		pfn_t pfn = read_page(mm, ctx, ino, ra, index, n - i, st);
+		if (index >= ino->size) {
+			i = n; /* end of file: the rest of the read returns nothing */
+			break;
+		}
+		pfn_t pfn = old ? read_page_old(mm, ctx, ino, ra, index, st)
+				: read_page(mm, ctx, ino, ra, index, n - i, st);
 		if (pfn == PFN_NONE)
 			break;
 		charge(ctx, mm->cost->copy_page_ns);
@@ -576,6 +630,8 @@ uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, stru
 		if (ra)
 			ra->prev = index + 1;
 	}
+	if (old && i == n)
+		ra->in_call = false;
 	return i;
 }
 

@@ -29,10 +29,19 @@
 #define INODE_UNLINKED    (1u << 3)  /* name removed; freed at the last close/munmap */
 #define INODE_DEAD        (1u << 4)  /* freed: id kept so stale ids are caught */
 
-/* Readahead state of one open file (the kernel's struct file_ra_state). */
+/* Readahead state of one open file (the kernel's struct file_ra_state;
+ * for ra_era 22/24 the f_ra* fields of 2.2/2.4's struct file, in pages). */
 struct file_ra {
 	uint64_t start, size, async_size;  /* current window */
 	uint64_t prev;                     /* last index read + 1 (0 = none yet) */
+	/* 2.2/2.4 (readahead_old.c) */
+	uint64_t raend;     /* f_raend: first page after the last one read ahead */
+	uint64_t ralen;     /* f_ralen: pages of the current read-ahead block */
+	uint64_t rawin;     /* f_rawin: pages of the current read-ahead window */
+	uint64_t ramax;     /* f_ramax: current maximum read-ahead */
+	uint64_t seen;      /* page index + 1 generic_file_readahead ran for in this read() */
+	bool reada_ok;      /* this read() continues the previous window */
+	bool in_call;       /* a read() is under way (resumed after blocking) */
 };
 
 struct extent { uint64_t index, block, len; };
@@ -130,12 +139,28 @@ void mm_dirty_limits(const struct mm *mm, uint64_t *background, uint64_t *thrott
  * dirty pages itself; returns true if it must then wait (congestion_wait). */
 bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx);
 
-/* Readahead (2.6 ondemand_readahead): decide the window for a read of
- * req pages at index; returns pages to read starting at *start (0 = just
- * the page itself) and sets *async_size (the PG_readahead marker sits at
- * start + size - async_size). hit_marker: the read found PG_readahead. */
+/* Readahead (2.6 ondemand_readahead, ra_era 26): decide the window for a
+ * read of req pages at index; returns pages to read starting at *start (0 =
+ * just the page itself) and sets *async_size (the PG_readahead marker sits
+ * at start + size - async_size). hit_marker: the read found PG_readahead. */
 uint64_t ra_window(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t index, uint64_t req,
 		   bool hit_marker, uint64_t *start, uint64_t *async_size);
+
+/* 2.2 / 2.4 readahead (readahead_old.c), page units; ra_era < 26 selects it.
+ * ra_old_read_start(): do_generic_file_read()'s entry for a read() of nr
+ * pages at index.  ra_old_miss(): 2.2's cut of f_ramax on a cache miss.
+ * ra_old_readahead(): generic_file_readahead() for the page at index
+ * (locked: being read), returns the pages to read ahead from *start, within
+ * a file of `size` pages.  ra_old_cluster(): filemap_nopage()'s aligned
+ * cluster around a fault at index. */
+void ra_old_read_start(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t index, uint64_t nr);
+void ra_old_miss(const struct vm_sysctl *vs, struct file_ra *ra);
+uint64_t ra_old_readahead(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t index, bool locked,
+			  uint64_t size, uint64_t *start);
+uint64_t ra_old_cluster(const struct vm_sysctl *vs, uint64_t index, uint64_t *start);
+/* A policy's init(): the readahead sysctls of its era (22 or 24; see
+ * readahead_old.c for the values and their sources). */
+void ra_set_era(struct mm *mm, int era);
 
 /* Internal to the mm core (reclaim.c, aspace.c, check.c). */
 static inline pfn_t pc_page(const struct inode *ino, uint64_t index)

@@ -1,7 +1,8 @@
 /* filemap_mmap.c - file mappings: mmap of a file, the file rmap (i_mmap:
  * every VMA mapping the file) that page_referenced() and try_to_unmap()
  * walk for page-cache pages, and the file fault handler (filemap_fault with
- * 2.6's read-around, and the copy-on-write of MAP_PRIVATE pages).
+ * 2.6's read-around or 2.2/2.4's aligned cluster, and the copy-on-write
+ * of MAP_PRIVATE pages).
  *
  * Private mappings map page-cache pages write-protected (PTE_WP); a write
  * copies the page into a new anonymous page, as do_wp_page() does.  Shared
@@ -194,9 +195,15 @@ enum fault_status fault_file(struct mm *mm, struct mm_ctx *ctx, struct aspace *a
 	pfn_t pfn = pc_page(ino, index);
 	if (pfn == PFN_NONE) {
 		/* filemap_fault(): a major fault; read around the faulting
-		 * page (ra_pages centred on it, 2.6.26 do_page_cache_readahead). */
-		uint64_t ra = mm->vm.ra_pages ? mm->vm.ra_pages : 1;
-		uint64_t start = index > ra / 2 ? index - ra / 2 : 0;
+		 * page (ra_pages centred on it, 2.6.26 do_page_cache_readahead);
+		 * 2.2/2.4 filemap_nopage(): its aligned page_cluster. */
+		uint64_t ra, start;
+		if (mm->vm.ra_era < 26) {
+			ra = ra_old_cluster(&mm->vm, index, &start);
+		} else {
+			ra = mm->vm.ra_pages ? mm->vm.ra_pages : 1;
+			start = index > ra / 2 ? index - ra / 2 : 0;
+		}
 		enum fault_status st = filemap_readaround(mm, ctx, ino, start, ra, index);
 		pfn = pc_page(ino, index);
 		if (pfn == PFN_NONE)

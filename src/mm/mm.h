@@ -49,6 +49,8 @@ struct vm_sysctl {
 	uint64_t ra_pages;                   /* max readahead window (read_ahead_kb / 4) */
 	uint64_t ra_init_pages;              /* 0 = 2.6 get_init_ra_size(); else fixed */
 	uint64_t page_cluster;               /* swap readahead: 1 << page_cluster slots */
+	uint64_t ra_era;                     /* file readahead logic: 22, 24 or 26 (readahead_old.c) */
+	uint64_t min_readahead;              /* 2.2/2.4 MIN_READAHEAD / vm_min_readahead (pages) */
 	uint64_t swap_token;                 /* 1 = thrash.c's swap token (2.6.9-3.4) */
 };
 #define VM_SYSCTLS(X) \
@@ -56,9 +58,11 @@ struct vm_sysctl {
 	X(dirty_background_ratio, 5, 0, 100, "/proc/sys/vm/dirty_background_ratio: the flusher writes above this %") \
 	X(dirty_writeback_centisecs, 500, 1, 360000, "/proc/sys/vm/dirty_writeback_centisecs: flusher period") \
 	X(dirty_expire_centisecs, 3000, 0, 360000, "/proc/sys/vm/dirty_expire_centisecs: dirty data this old is written") \
-	X(ra_pages, 32, 0, 65536, "max readahead window in pages (read_ahead_kb / 4; 2.6: 128 KB)") \
+	X(ra_pages, 32, 0, 65536, "max readahead window in pages (2.6: read_ahead_kb / 4 = 32; 2.4: max-readahead 31; 2.2: MAX_READAHEAD 18)") \
 	X(ra_init_pages, 0, 0, 65536, "initial readahead window (0 = 2.6 get_init_ra_size)") \
-	X(page_cluster, 3, 0, 10, "/proc/sys/vm/page-cluster: swap readahead of 1 << N slots") \
+	X(page_cluster, 3, 0, 10, "/proc/sys/vm/page-cluster: swap readahead of 1 << N slots (and ra_era 22/24 mmap fault clusters)") \
+	X(ra_era, 26, 22, 26, "file readahead: 22 = 2.2, 24 = 2.4 (generic_file_readahead, filemap_nopage clusters), 26 = 2.6.23+ on-demand (23, 25 round down)") \
+	X(min_readahead, 3, 0, 65536, "ra_era 22/24: smallest window of a sequential reader (2.4.10+ /proc/sys/vm/min-readahead)") \
 	X(swap_token, 0, 0, 1, "1 = mm/thrash.c's swap token protects one thrashing process (2.6.9-3.4; no sysctl)")
 
 

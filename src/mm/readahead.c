@@ -10,7 +10,7 @@
  * pushes the window forward, quadrupling it while it is below max/16 and
  * doubling it after, up to the maximum.  Any other miss reads just what
  * was asked.  The maximum and, optionally, a fixed initial window are
- * sysctls so that older eras (2.4's vm_min/max_readahead) can set theirs.
+ * sysctls.  ra_era 22/24 (the 2.2/2.4 policies) use readahead_old.c.
  * Simplified: no thrashing detection, no context readahead (2.6.31), no
  * interleaved-stream handling. */
 #include "filemap.h"

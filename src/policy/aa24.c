@@ -48,6 +48,7 @@
  * looked at on the lists plus present PTEs visited by swap_out. */
 #include "policy.h"
 #include "oldvm.h"
+#include "../mm/filemap.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -110,6 +111,7 @@ static void *aa_init(struct mm *mm, const double *tun)
 	a->active = lru_register(&mm->fr, "active");
 	a->inactive = lru_register(&mm->fr, "inactive");
 	a->anon = lru_register(&mm->fr, "anon(not on LRU)");
+	ra_set_era(mm, 24); /* 2.4.17 vm_{min,max}_readahead, filemap_nopage clusters */
 	bool wm = mm->zones[0].wmark_min != 0;
 	setup_zones(a);
 	for (int z = 0; z < mm->nr_zones; z++)

@@ -28,6 +28,7 @@
  * referenced, plus present PTEs swap_out visits (both cost CPU). */
 #include "policy.h"
 #include "oldvm.h"
+#include "../mm/filemap.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -61,6 +62,7 @@ static void *l22_init(struct mm *mm, const double *tun)
 	for (int i = 0; i < NR_T; i++)
 		l->t[i] = tun ? tun[i] : l22_tunables[i].def;
 	l->list = lru_register(&mm->fr, "mem_map(2.2)");
+	ra_set_era(mm, 22); /* 2.2 generic_file_readahead, swap_setup's page_cluster */
 	struct zone *z = &mm->zones[0];
 	if (z->wmark_min) {
 		uint64_t mn, lo, hi;

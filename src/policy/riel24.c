@@ -44,6 +44,7 @@
  * looked at on the lists plus present PTEs visited by swap_out. */
 #include "policy.h"
 #include "oldvm.h"
+#include "../mm/filemap.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -96,6 +97,8 @@ static void *r24_init(struct mm *mm, const double *tun)
 	r->anon = lru_register(&mm->fr, "anon(not on LRU)");
 	uint64_t mb = (uint64_t)mm->fr.nr * PAGE_SIZE >> 20;
 	r->page_cluster = r->t[T_PAGE_CLUSTER] ? (int)r->t[T_PAGE_CLUSTER] : mb < 16 ? 2 : mb < 32 ? 3 : 4;
+	ra_set_era(mm, 24); /* 2.4.0 generic_file_readahead, filemap_nopage clusters */
+	mm->vm.page_cluster = (uint64_t)r->page_cluster; /* one page_cluster for swap, launder and faults */
 	freepages_22(mm->fr.nr, &r->fp_min, &r->fp_low, &r->fp_high);
 	if (r->t[T_FP_MIN]) r->fp_min = (uint64_t)r->t[T_FP_MIN];
 	r->fp_low = r->t[T_FP_LOW] ? (uint64_t)r->t[T_FP_LOW] : 2 * r->fp_min;

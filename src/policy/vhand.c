@@ -33,6 +33,7 @@
  * period is fixed (the policy interface has one tick period per design). */
 #include "policy.h"
 #include "oldvm.h"
+#include "../mm/filemap.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -98,6 +99,7 @@ static void *vh_init(struct mm *mm, const double *tun)
 	for (int i = 0; i < NR_T; i++)
 		v->t[i] = tun ? tun[i] : vh_tunables[i].def;
 	v->list = lru_register(&mm->fr, "mem_map(2.1)");
+	ra_set_era(mm, 22); /* 2.2.1's readahead stands for 2.1.63's */
 	uint64_t i = mm->fr.nr >> 7;
 	i = i < 48 ? 48 : i > 256 ? 256 : i;
 	if (v->t[T_FP_MIN]) i = (uint64_t)v->t[T_FP_MIN];
