@@ -487,6 +487,16 @@ w=$($P run --machine vmm-2008 --ram 64M innodb --pool 8 --data 64M --transaction
 c=$($P run --machine vmm-2008 --ram 64M innodb --pool 8 --data 64M --transactions 1 2>&1 | grep -o '0major+[0-9]*minor')
 [ "$w" = "0major+2048minor" ] && [ "$c" != "$w" ] && ok || bad "warm: $w, cold: $c"
 
+t "file faults mark_page_accessed in 2.4.10-2.6.28 designs only"
+msg=""
+for pv in aa24:1024 linux26:1024 splitlru:1024 riel24:0 workingset:0 "aa24 --set vm.fault_mark_accessed=0:0"; do
+	pol=${pv%%:*}; want=${pv##*:}
+	# the file was written once (-c): the fault is its second touch
+	got=$($P run --machine vmm-2008 --ram 64M --policy $pol fileio -c -m /f 4M 2>&1 | awk '$1 == "pgactivate" { print $2 }')
+	[ "$got" = "$want" ] || msg="$msg $pol: pgactivate $got, want $want;"
+done
+[ -z "$msg" ] && ok || bad "$msg"
+
 # Issue 3's must-show: every policy passes --check on every workload of the
 # suite (small sizes; opt needs a lone trace and is covered above).
 t "--check: every policy x every workload"

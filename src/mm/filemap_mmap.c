@@ -220,6 +220,11 @@ enum fault_status fault_file(struct mm *mm, struct mm_ctx *ctx, struct aspace *a
 		return FAULT_WAIT_PAGE;
 	}
 	filemap_rescue(mm, pfn);
+	/* 2.4.10 to 2.6.28: filemap_nopage / filemap_fault call
+	 * mark_page_accessed() on the page they return, so a page faulted in
+	 * by two processes (or twice) is activated like a twice-read one. */
+	if (mm->vm.fault_mark_accessed && mm->pol.ops->mark_accessed)
+		mm->pol.ops->mark_accessed(mm->pol.priv, pfn);
 	if (write && !(v->flags & VMA_SHARED))
 		return cow_page(mm, ctx, as, vma, off, pfn);
 	p->mapcount++;

@@ -84,6 +84,8 @@ void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tu
 	mm->pol.ops = ops;
 	if (ops->flags & POLICY_SWAP_TOKEN)
 		mm->vm.swap_token = 1;
+	if (ops->flags & POLICY_FAULT_ACCESSED)
+		mm->vm.fault_mark_accessed = 1;
 	mm->pol.priv = ops->init(mm, tun);
 	mm->access_hook = (ops->flags & POLICY_ACCESS_HOOK) && ops->access;
 	if (ops->evict_shadow && !mm->swap.shadow)

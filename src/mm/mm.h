@@ -52,6 +52,7 @@ struct vm_sysctl {
 	uint64_t ra_era;                     /* file readahead logic: 22, 24 or 26 (readahead_old.c) */
 	uint64_t min_readahead;              /* 2.2/2.4 MIN_READAHEAD / vm_min_readahead (pages) */
 	uint64_t swap_token;                 /* 1 = thrash.c's swap token (2.6.9-3.4) */
+	uint64_t fault_mark_accessed;        /* 1 = file faults call mark_page_accessed */
 };
 #define VM_SYSCTLS(X) \
 	X(dirty_ratio, 10, 0, 100, "/proc/sys/vm/dirty_ratio: writers throttle above this % of dirtyable memory") \
@@ -63,7 +64,8 @@ struct vm_sysctl {
 	X(page_cluster, 3, 0, 10, "/proc/sys/vm/page-cluster: swap readahead of 1 << N slots (and ra_era 22/24 mmap fault clusters)") \
 	X(ra_era, 26, 22, 26, "file readahead: 22 = 2.2, 24 = 2.4 (generic_file_readahead, filemap_nopage clusters), 26 = 2.6.23+ on-demand (23, 25 round down)") \
 	X(min_readahead, 3, 0, 65536, "ra_era 22/24: smallest window of a sequential reader (2.4.10+ /proc/sys/vm/min-readahead)") \
-	X(swap_token, 0, 0, 1, "1 = mm/thrash.c's swap token protects one thrashing process (2.6.9-3.4; no sysctl)")
+	X(swap_token, 0, 0, 1, "1 = mm/thrash.c's swap token protects one thrashing process (2.6.9-3.4; no sysctl)") \
+	X(fault_mark_accessed, 0, 0, 1, "1 = filemap_nopage/filemap_fault call mark_page_accessed (2.4.10-2.6.28; no sysctl)")
 
 
 /* I/O callbacks installed by the machine. */

@@ -487,6 +487,7 @@ static bool aa_check(void *p, FILE *err)
 const struct policy_ops aa24_policy = {
 	.name = "aa24",
 	.summary = "Linux 2.4.10+ classzone VM: active/inactive, two-touch mark_page_accessed, shrink_cache, vm_* tunables",
+	.flags = POLICY_FAULT_ACCESSED,
 	.tunables = aa_tunables,
 	.init = aa_init,
 	.destroy = aa_destroy,

@@ -358,7 +358,7 @@ static bool linux26_check(void *p, FILE *err)
 const struct policy_ops linux26_policy = {
 	.name = "linux26",
 	.summary = "Linux 2.6.26: one active/inactive pair, reclaim_mapped from swap_tendency",
-	.flags = POLICY_SWAP_TOKEN,
+	.flags = POLICY_SWAP_TOKEN | POLICY_FAULT_ACCESSED,
 	.tunables = linux26_tunables,
 	.init = linux26_init,
 	.destroy = linux26_destroy,

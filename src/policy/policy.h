@@ -53,6 +53,7 @@ struct scan_control {
 #define POLICY_ACCESS_HOOK  (1u << 0) /* wants access() on every reference */
 #define POLICY_NEEDS_ORACLE (1u << 1) /* needs the whole reference string (OPT) */
 #define POLICY_SWAP_TOKEN   (1u << 2) /* its era had thrash.c's swap token (vm.swap_token=1) */
+#define POLICY_FAULT_ACCESSED (1u << 3) /* file faults mark_page_accessed (vm.fault_mark_accessed=1) */
 
 struct tunable {
 	const char *name;        /* --set name */

@@ -548,7 +548,7 @@ static bool pol_check(void *p, FILE *err) { return splitlru_check(p, err); }
 const struct policy_ops splitlru_policy = {
 	.name = "splitlru",
 	.summary = "Linux 2.6.28 split LRU: anon/file active+inactive, get_scan_ratio, unevictable list",
-	.flags = POLICY_SWAP_TOKEN,
+	.flags = POLICY_SWAP_TOKEN | POLICY_FAULT_ACCESSED,
 	.tunables = splitlru_tunables,
 	.init = splitlru_init,
 	.destroy = splitlru_destroy,
