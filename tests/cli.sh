@@ -497,6 +497,13 @@ for pv in aa24:1024 linux26:1024 splitlru:1024 riel24:0 workingset:0 "aa24 --set
 done
 [ -z "$msg" ] && ok || bad "$msg"
 
+t "riel24: drop_behind spares a working set from dd"
+on=$($P run --machine vmm-2008 --ram 64M --check --policy riel24 dd if=/dev/sda bs=1M count=256 + workingset -m 24 2>&1)
+off=$($P run --machine vmm-2008 --ram 64M --policy riel24 --set vm.drop_behind=0 dd if=/dev/sda bs=1M count=256 + workingset -m 24 2>&1)
+if echo "$on" | grep -q '^pswpout 0$' && echo "$on" | grep -q ' 0 major faults' &&
+	echo "$off" | grep -q '^pswpout [1-9]'; then ok
+else bad "$(echo "$on" | grep -E 'check|pswpout|major') / $(echo "$off" | grep -E 'pswpout|major')"; fi
+
 # Issue 3's must-show: every policy passes --check on every workload of the
 # suite (small sizes; opt needs a lone trace and is covered above).
 t "--check: every policy x every workload"

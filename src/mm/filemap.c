@@ -557,6 +557,24 @@ static pfn_t read_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, str
 	return pfn;
 }
 
+/* drop_behind() (2.4.0 mm/filemap.c, Rik van Riel 2000): when a sequential
+ * reader's read-ahead advances, the pages of the window behind it go to the
+ * inactive list - "harmless since we don't actually evict the pages from
+ * memory".  From index - 1 back to index - rawin, stopping at the first page
+ * not in the cache.  Only designs with a deactivate hook (riel24) take it. */
+static void drop_behind(struct mm *mm, struct inode *ino, const struct file_ra *ra, uint64_t index)
+{
+	if (!mm->vm.drop_behind || !mm->pol.ops->deactivate)
+		return;
+	uint64_t start = index > ra->rawin ? index - ra->rawin : 0;
+	while (index-- > start) {
+		pfn_t pfn = pc_lookup(ino, index);
+		if (pfn == PFN_NONE)
+			break;
+		mm->pol.ops->deactivate(mm->pol.priv, pfn);
+	}
+}
+
 /* 2.2 / 2.4 do_generic_file_read() for one page: found in the cache or
  * read now (a miss), generic_file_readahead() runs for it once per read()
  * call - with the page locked for a miss or a page still being read.  A
@@ -573,6 +591,8 @@ static pfn_t read_page_old(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		if (first) {
 			ra_old_miss(&mm->vm, ra);
 			nr = ra_old_readahead(&mm->vm, ra, index, true, ino->size, &start);
+			if (nr)
+				drop_behind(mm, ino, ra, index);
 		}
 		/* readpage() then the block after it: one ascending run (a
 		 * locked page's block always starts right after it). */
@@ -590,8 +610,10 @@ static pfn_t read_page_old(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		uint64_t start;
 		bool locked = mm_page(mm, pfn)->flags & PG_locked;
 		uint64_t nr = ra_old_readahead(&mm->vm, ra, index, locked, ino->size, &start);
-		if (nr)
+		if (nr) {
 			do_readahead(mm, ctx, ino, start, nr, 0, UINT64_MAX);
+			drop_behind(mm, ino, ra, index);
+		}
 	}
 	struct page *p = mm_page(mm, pfn);
 	if (p->flags & PG_locked) {

@@ -53,6 +53,7 @@ struct vm_sysctl {
 	uint64_t min_readahead;              /* 2.2/2.4 MIN_READAHEAD / vm_min_readahead (pages) */
 	uint64_t swap_token;                 /* 1 = thrash.c's swap token (2.6.9-3.4) */
 	uint64_t fault_mark_accessed;        /* 1 = file faults call mark_page_accessed */
+	uint64_t drop_behind;                /* 1 = 2.4.0's drop_behind() (ra_era 24, riel24) */
 };
 #define VM_SYSCTLS(X) \
 	X(dirty_ratio, 10, 0, 100, "/proc/sys/vm/dirty_ratio: writers throttle above this % of dirtyable memory") \
@@ -65,7 +66,8 @@ struct vm_sysctl {
 	X(ra_era, 26, 22, 26, "file readahead: 22 = 2.2, 24 = 2.4 (generic_file_readahead, filemap_nopage clusters), 26 = 2.6.23+ on-demand (23, 25 round down)") \
 	X(min_readahead, 3, 0, 65536, "ra_era 22/24: smallest window of a sequential reader (2.4.10+ /proc/sys/vm/min-readahead)") \
 	X(swap_token, 0, 0, 1, "1 = mm/thrash.c's swap token protects one thrashing process (2.6.9-3.4; no sysctl)") \
-	X(fault_mark_accessed, 0, 0, 1, "1 = filemap_nopage/filemap_fault call mark_page_accessed (2.4.10-2.6.28; no sysctl)")
+	X(fault_mark_accessed, 0, 0, 1, "1 = filemap_nopage/filemap_fault call mark_page_accessed (2.4.10-2.6.28; no sysctl)") \
+	X(drop_behind, 1, 0, 1, "ra_era 24: deactivate the pages a sequential reader passed (2.4.0-2.4.9; -ac's /proc/sys/vm/drop_behind)")
 
 
 /* I/O callbacks installed by the machine. */

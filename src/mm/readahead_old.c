@@ -47,8 +47,8 @@
  * 2.2 try_to_read_ahead over the cluster), never past the end of the file;
  * page_cluster is swap_setup()'s: 2 below 16 MB, 3 below 32 MB, else 4.
  *
- * Not modelled: 2.4.0's drop_behind() (deactivate_page() on the pages just
- * passed; gone by 2.4.16: no policy hook deactivates pages), 2.4.16's cap of
+ * 2.4.0's drop_behind() is in filemap.c (it needs the page cache).
+ * Not modelled: 2.4.16's cap of
  * the fault cluster at the end of the mapping, madvise hints (VM_SEQ_READ's
  * nopage_sequential_readahead, VM_RAND_READ: no workload issues madvise),
  * the first-half-page rule (a read within the first half page of a file

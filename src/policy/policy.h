@@ -78,6 +78,9 @@ struct policy_ops {
 	void (*remove)(void *p, pfn_t pfn);
 	/* mark_page_accessed(): the read()/write() path.  May be NULL. */
 	void (*mark_accessed)(void *p, pfn_t pfn);
+	/* deactivate_page() from outside reclaim: 2.4.0's drop_behind() on
+	 * the pages a sequential reader has passed.  May be NULL. */
+	void (*deactivate)(void *p, pfn_t pfn);
 	/* Idealized MMU hook; only called when POLICY_ACCESS_HOOK is set. */
 	void (*access)(void *p, pfn_t pfn, bool write);
 	/* Reclaim: try to free sc->nr_to_reclaim pages. */

@@ -170,18 +170,27 @@ static void age_page_up(struct r24 *r, pfn_t pfn)
 
 /* deactivate_page_nolock(): age 0, PG_referenced cleared, and a page on
  * the active list that no process maps goes to inactive_dirty. */
-static void deactivate_page(struct r24 *r, pfn_t pfn)
+static void deactivate_page_nolock(struct r24 *r, pfn_t pfn)
 {
 	struct page *pg = mm_page(r->mm, pfn);
 	set_page_age(pg, 0);
 	pg->flags &= ~PG_referenced;
-	r->progress++;
 	if (pg->lru == r->active && page_users(pg) <= 1) {
 		lru_del(FR(r), pfn);
 		add_inactive_dirty(r, pfn);
 		r->mm->ev[PGDEACTIVATE]++;
 	}
 }
+
+static void deactivate_page(struct r24 *r, pfn_t pfn)
+{
+	r->progress++;
+	deactivate_page_nolock(r, pfn);
+}
+
+/* drop_behind(): the page cache passes pages a sequential reader is done
+ * with (mm/filemap.c of 2.4.0). */
+static void r24_deactivate(void *p, pfn_t pfn) { deactivate_page_nolock(p, pfn); }
 
 static void r24_add(void *p, pfn_t pfn, enum add_reason why)
 {
@@ -593,6 +602,7 @@ const struct policy_ops riel24_policy = {
 	.add = r24_add,
 	.remove = r24_remove,
 	.mark_accessed = r24_mark_accessed,
+	.deactivate = r24_deactivate,
 	.shrink = r24_shrink,
 	.check = r24_check,
 	.tick_ns = KRECLAIMD_NS,
