@@ -18,6 +18,28 @@ enum fault_status handle_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace 
 /* Start writing a dirty page (swap slot or file block); clears PG_dirty. */
 void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn);
 
+/* A PTE starts / stops mapping the page: its mapcount and, on the first
+ * map and the last unmap, the NR_FILE_MAPPED / NR_ANON_PAGES gauges. */
+static inline void page_add_rmap(struct mm *mm, struct page *p)
+{
+	if (p->mapcount++ == 0) {
+		if (p->flags & PG_file)
+			mm->nr_file_mapped++;
+		else
+			mm->nr_anon_mapped++;
+	}
+}
+
+static inline void page_remove_rmap(struct mm *mm, struct page *p)
+{
+	if (--p->mapcount == 0) {
+		if (p->flags & PG_file)
+			mm->nr_file_mapped--;
+		else
+			mm->nr_anon_mapped--;
+	}
+}
+
 static inline void charge(struct mm_ctx *ctx, uint64_t ns) { if (ctx) ctx->sys_ns += ns; }
 static inline uint64_t ctx_now(const struct mm_ctx *ctx)
 {
