@@ -262,3 +262,73 @@ void test_kbuild_maps_cc1_exec(void)
 	CHECK_EQ(exec_maps, file_maps);
 	ops->destroy(w);
 }
+
+/* ---- aa24: 2.4.17 out_of_memory() ------------------------------------- */
+
+/* 64 frames, all held by one process's anonymous pages (mlocked if
+ * `locked`), no watermarks, no CPU costs (the clock is ctx.t0); allocate
+ * at time t (ms) and return the fault status. */
+static struct fx *oom_mm(uint64_t swap_pages, bool locked)
+{
+	struct fx *f = xcalloc(1, sizeof(*f));
+	struct mm_config cfg = { .ram_pages = 64, .swap_pages = swap_pages, .no_watermarks = true,
+				 .untimed = true };
+	mm_init(&f->mm, &cfg, &f->cost);
+	f->ops = policy_find("aa24");
+	mm_set_policy(&f->mm, f->ops, NULL);
+	f->ctx = (struct mm_ctx){ .task = -1, .wait_pfn = PFN_NONE };
+	struct aspace *as = mm_aspace_new(&f->mm, 0);
+	enum fault_status st;
+	uint32_t v = mm_mmap_anon(&f->mm, as, 64, 0);
+	if (locked)
+		CHECK_EQ(mm_mlock(&f->mm, &f->ctx, as, v, 0, 64, UINT64_MAX / 2, &st), 64);
+	else
+		CHECK_EQ(mm_touch(&f->mm, &f->ctx, as, v, 0, 64, 1, true, UINT64_MAX / 2, &st), 64);
+	CHECK_EQ(f->mm.nr_free, 0);
+	return f;
+}
+
+static enum fault_status alloc_at(struct fx *f, uint64_t ms)
+{
+	struct mm_ctx ctx = { .task = 0, .wait_pfn = PFN_NONE, .t0 = ms * 1000000ULL };
+	enum fault_status st;
+	CHECK_EQ(mm_alloc_page(&f->mm, &ctx, &st), PFN_NONE);
+	return st;
+}
+
+/* Each failed allocation is two failed try_to_free_pages_zone() passes
+ * (the allocator gives up after two fruitless cycles), so two calls of
+ * out_of_memory().  Without swap: at 0.5 s, under a second since `first`
+ * (0): wait; from 1.0 s the failures count, and the 10th (the second at
+ * 1.4 s) kills.  Then first = 1.4 s, count = 0: the next second only waits;
+ * a pause over 5 s resets the count again. */
+void test_aa24_out_of_memory_rule(void);
+void test_aa24_out_of_memory_rule(void)
+{
+	struct fx *f = oom_mm(0, false);
+	static const uint64_t wait_ms[] = { 500, 1000, 1100, 1200, 1300 };
+	for (unsigned i = 0; i < ARRAY_SIZE(wait_ms); i++)
+		CHECK_EQ(alloc_at(f, wait_ms[i]), FAULT_WAIT_RECLAIM);
+	CHECK_EQ(alloc_at(f, 1400), FAULT_OOM);
+	/* first = 1.4 s: under a second later, no kill however many fail. */
+	for (uint64_t ms = 1500; ms < 2400; ms += 100)
+		CHECK_EQ(alloc_at(f, ms), FAULT_WAIT_RECLAIM);
+	/* 2.4 s: 2 more failures (count 2..); 5.1 s later the count resets. */
+	CHECK_EQ(alloc_at(f, 2400), FAULT_WAIT_RECLAIM);
+	CHECK_EQ(alloc_at(f, 7600), FAULT_WAIT_RECLAIM);  /* since > 5 s: reset, first = 7.6 s */
+	for (uint64_t ms = 8600; ms < 9000; ms += 100)
+		CHECK_EQ(alloc_at(f, ms), FAULT_WAIT_RECLAIM);  /* counts 1..8 */
+	CHECK_EQ(alloc_at(f, 9000), FAULT_OOM);             /* 9, 10 */
+	CHECK(mm_check(&f->mm, stderr));
+	mm_destroy(&f->mm);
+	free(f);
+
+	/* Swap space left (nr_swap_pages > 0): never OOM, the allocator
+	 * loops, even with nothing reclaimable (all mlocked). */
+	f = oom_mm(16, true);
+	for (uint64_t ms = 0; ms < 20000; ms += 250)
+		CHECK_EQ(alloc_at(f, ms), FAULT_WAIT_RECLAIM);
+	CHECK_EQ(f->mm.swap.used, 0);
+	mm_destroy(&f->mm);
+	free(f);
+}
