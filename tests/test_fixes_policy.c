@@ -332,3 +332,58 @@ void test_aa24_out_of_memory_rule(void)
 	mm_destroy(&f->mm);
 	free(f);
 }
+
+/* ---- riel24: 2.4.0's eager swap-out of a single-touch sweep ------------ */
+
+/* One process, 240 of 256 frames, each page written once (young PTE, age
+ * PAGE_AGE_START 2); freepages.high 200 makes kswapd's refill_inactive()
+ * count = inactive_shortage + free_shortage = 372 swap_out() calls
+ * (inactive_target = memory_pressure 240 >> 6 = 3: inactive_shortage =
+ * 200 + 3 - 16 free = 187, free_shortage = 200 + 3 / 3 - 16 = 185).  Each
+ * call scans swap_cnt = max(240 >> 5, SWAP_MIN 8) PTEs and skips the 9th
+ * (2.4.0 advances swap_address before try_to_swap_out() finds swap_cnt
+ * used up); a sweep is 27 calls, 26 of them "successful".  Sweep 1 ages the
+ * 214 visited pages up (young: 2 + 3 = 5), sweeps 2-4 halve them (2, 1, 0)
+ * and the 4th unmaps all 214 into the swap cache, onto inactive_dirty, in
+ * this one kswapd pass: their ages move in lockstep because nothing touched
+ * them since.  The 26 skipped pages stay mapped.  Then one direct reclaim:
+ * page_launder() writes every dirty inactive page on its second pass (only
+ * buffer pages are limited by MAX_LAUNDER), each exactly once. */
+void test_riel24_lockstep_swapout(void);
+void test_riel24_lockstep_swapout(void)
+{
+	struct fx f;
+	memset(&f, 0, sizeof(f));
+	struct mm_config cfg = { .ram_pages = 256, .swap_pages = 1024, .no_watermarks = true, .untimed = true };
+	mm_init(&f.mm, &cfg, &f.cost);
+	const struct policy_ops *ops = policy_find("riel24");
+	int n = policy_nr_tunables(ops);
+	double *tun = xcalloc((size_t)n, sizeof(double));
+	for (int i = 0; i < n; i++)
+		tun[i] = ops->tunables[i].def;
+	tun[policy_tunable_index(ops, "freepages.high")] = 200;
+	mm_set_policy(&f.mm, ops, tun);
+	free(tun);
+	struct mm_ctx ctx = { .task = 0, .wait_pfn = PFN_NONE };
+	struct aspace *as = mm_aspace_new(&f.mm, 0);
+	uint32_t v = mm_mmap_anon(&f.mm, as, 240, 0);
+	enum fault_status st;
+	CHECK_EQ(mm_touch(&f.mm, &ctx, as, v, 0, 240, 1, true, UINT64_MAX / 2, &st), 240);
+	CHECK_EQ(f.mm.nr_free, 16);
+	struct mm_ctx kswapd = { .task = -1, .kswapd = true, .wait_pfn = PFN_NONE };
+	mm_shrink(&f.mm, &kswapd, SWAP_CLUSTER_MAX, DEF_PRIORITY);
+	CHECK_EQ(f.mm.ev[PGDEACTIVATE], 214);
+	CHECK_EQ(f.mm.ev[PSWPOUT], 0);               /* swap_out does no I/O */
+	CHECK_EQ(as->rss, 26);
+	for (uint64_t off = 0; off < 240; off++)     /* the skipped ones: every 9th */
+		CHECK_EQ(pte_present(as->vmas[v].pte[off]), off % 9 == 8 && off < 234);
+	/* Present PTEs visited: 4 sweeps of 214 processed + 26 skipped. */
+	CHECK_EQ(f.mm.ev[PGSCAN_KSWAPD], 4 * 240);
+	ctx.t0 = 1;
+	mm_shrink(&f.mm, &ctx, SWAP_CLUSTER_MAX, DEF_PRIORITY);
+	CHECK_EQ(f.mm.ev[PSWPOUT], 214);             /* all of them, once each */
+	CHECK_EQ(f.mm.ev[PGSTEAL_DIRECT], 214);
+	CHECK_EQ(f.mm.nr_free, 16 + 214);
+	CHECK(mm_check(&f.mm, stderr));
+	mm_destroy(&f.mm);
+}
