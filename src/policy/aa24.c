@@ -30,6 +30,11 @@
  *    classzone until some zone at or below it is above pages_high.  Zones
  *    are i386's: DMA below 16 MB, Normal below 896 MB, HighMem above;
  *    watermarks realsize/128 clamped to [20, 255] times 1, 2, 3.
+ *  - A failing allocation loops (__alloc_pages: "yield(); goto
+ *    rebalance") until out_of_memory() - consulted after every failed
+ *    try_to_free_pages_zone() - kills: never while swap space is free,
+ *    else after 10 failures spread over at least a second (2.4.17
+ *    mm/oom_kill.c).
  *  - aa_era=23: shrink_cache scans (inactive + active) / vm_cache_scan_ratio
  *    of the classzone, allows vm_mapped_ratio * nr_pages mapped pages, then
  *    swap_out (once, unless it failed), refill_inactive, and goes on;
