@@ -187,6 +187,8 @@ bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint
 		uint32_t v = mm_mmap_file(mm, t->as, fd_inode(t, op->fd), op->first, op->npages, op->shared);
 		if (v != op->region)
 			panic("workload %s: region %u mapped as vma %u", t->comm, op->region, v);
+		if (op->exec)
+			t->as->vmas[v].flags |= VMA_EXEC;
 		ctx->sys_ns += mm->cost->fault_ns;
 		break;
 	}

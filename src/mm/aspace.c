@@ -50,7 +50,7 @@ static void zap_present(struct mm *mm, struct aspace *as, pte_t pte)
 		/* The PTE's dirty bit moves to the page (zap_pte_range). */
 		if (pte & PTE_DIRTY)
 			set_page_dirty(mm, pfn);
-		p->mapcount--;
+		page_remove_rmap(mm, p);
 		if ((p->flags & PG_mlocked) && !file_page_mlocked(mm, pfn)) {
 			p->flags &= ~PG_mlocked;
 			mm->nr_mlock--;
@@ -58,7 +58,8 @@ static void zap_present(struct mm *mm, struct aspace *as, pte_t pte)
 		free_if_orphan(mm, pfn);
 		return;
 	}
-	if (--p->mapcount > 0)
+	page_remove_rmap(mm, p);
+	if (p->mapcount > 0)
 		return;
 	if (p->flags & PG_mlocked) {
 		p->flags &= ~PG_mlocked;
@@ -123,7 +124,7 @@ void mm_aspace_exit(struct mm *mm, struct mm_ctx *ctx, struct aspace *as)
 static void map_anon(struct mm *mm, struct aspace *as, struct vma *v, uint64_t off, pfn_t pfn)
 {
 	struct page *p = mm_page(mm, pfn);
-	p->mapcount++;
+	page_add_rmap(mm, p);
 	as->rss++;
 	v->pte[off] = mk_pte(pfn);
 	if ((v->flags & VMA_LOCKED) && !(p->flags & PG_mlocked)) {

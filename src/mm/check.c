@@ -4,7 +4,8 @@
  *    mapcounts equal the number of PTEs mapping each frame;
  *  - swap slot references equal the swap PTEs, the swap cache is consistent
  *    both ways, and slots in use = slots referenced by a PTE or cached;
- *  - the gauges (free, writeback, reading) match the frames' flags;
+ *  - the gauges (free, writeback, reading, mapped file / anon) match the
+ *    frames' flags and mapcounts;
  *  - the page cache and its pages agree both ways (PG_file, owner, index),
  *    a file page out of the cache is neither mapped nor dirty, shadow entries lie within their
  *    file, each file vma is on its file's i_mmap list and maps only its
@@ -128,6 +129,7 @@ bool mm_check(struct mm *mm, FILE *err)
 	}
 	uint64_t nfile = 0, ndirty = 0;
 	uint64_t nfree = 0, nwb = 0, nrd = 0, npend = 0, nanon = 0, nmlock = 0;
+	uint64_t nfile_mapped = 0, nanon_mapped = 0;
 	for (pfn_t pfn = 0; pfn < f->nr; pfn++) {
 		struct page *p = &f->pages[pfn];
 		if (!seen[pfn])
@@ -145,6 +147,10 @@ bool mm_check(struct mm *mm, FILE *err)
 		npend += !!(p->flags & PG_reclaim);
 		nanon += !!(p->flags & PG_anon);
 		nmlock += !!(p->flags & PG_mlocked);
+		if (p->mapcount > 0) {
+			nfile_mapped += !!(p->flags & PG_file);
+			nanon_mapped += !(p->flags & PG_file);
+		}
 		if ((p->flags & PG_reclaim) && !(p->flags & PG_writeback))
 			FAIL("pfn %u: PG_reclaim without writeback", pfn);
 		if (p->flags & PG_swapcache) {
@@ -192,6 +198,8 @@ bool mm_check(struct mm *mm, FILE *err)
 	if (nanon != mm->nr_anon) FAIL("nr_anon %llu but %llu pages", (unsigned long long)mm->nr_anon, (unsigned long long)nanon);
 	if (nfile != mm->nr_file) FAIL("nr_file %llu but %llu page-cache pages", (unsigned long long)mm->nr_file, (unsigned long long)nfile);
 	if (ndirty != mm->nr_dirty) FAIL("nr_dirty %llu but %llu dirty page-cache pages", (unsigned long long)mm->nr_dirty, (unsigned long long)ndirty);
+	if (nfile_mapped != mm->nr_file_mapped) FAIL("nr_file_mapped %llu but %llu mapped file pages", (unsigned long long)mm->nr_file_mapped, (unsigned long long)nfile_mapped);
+	if (nanon_mapped != mm->nr_anon_mapped) FAIL("nr_anon_mapped %llu but %llu mapped anonymous pages", (unsigned long long)mm->nr_anon_mapped, (unsigned long long)nanon_mapped);
 	if (nmlock != mm->nr_mlock) FAIL("nr_mlock %llu but %llu pages", (unsigned long long)mm->nr_mlock, (unsigned long long)nmlock);
 
 	/* Page tables against frames and swap. */

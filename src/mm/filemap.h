@@ -179,6 +179,8 @@ void clear_page_dirty(struct mm *mm, pfn_t pfn);
 void pagecache_delete(struct mm *mm, pfn_t pfn, bool shadow);
 /* rmap over the file's mappings. */
 int file_page_referenced(struct mm *mm, pfn_t pfn, bool clear);
+/* The same, ORing the flags of each VMA with a young PTE into *vm_flags. */
+int file_page_referenced_vmflags(struct mm *mm, pfn_t pfn, bool clear, uint32_t *vm_flags);
 void file_page_unmap(struct mm *mm, pfn_t pfn);
 bool file_page_mlocked(struct mm *mm, pfn_t pfn);
 void file_vma_unlink(struct mm *mm, struct aspace *as, uint32_t vma);

@@ -59,6 +59,11 @@ static pte_t *map_pte(struct mm *mm, const struct file_map *fm, uint64_t index, 
 
 int file_page_referenced(struct mm *mm, pfn_t pfn, bool clear)
 {
+	return file_page_referenced_vmflags(mm, pfn, clear, NULL);
+}
+
+int file_page_referenced_vmflags(struct mm *mm, pfn_t pfn, bool clear, uint32_t *vm_flags)
+{
 	struct page *p = mm_page(mm, pfn);
 	struct inode *ino = page_inode(mm, p);
 	if (!ino || p->mapcount <= 0)
@@ -75,6 +80,8 @@ int file_page_referenced(struct mm *mm, pfn_t pfn, bool clear)
 			young++;
 			if (clear)
 				*pte &= ~PTE_ACCESSED;
+			if (vm_flags)
+				*vm_flags |= mm->as[ino->maps[i].as]->vmas[ino->maps[i].vma].flags;
 		}
 		if (clear && swap_token_referenced(mm, mm->as[ino->maps[i].as]))
 			young++;
@@ -96,7 +103,7 @@ void file_page_unmap(struct mm *mm, pfn_t pfn)
 			set_page_dirty(mm, pfn);
 		*pte = 0;
 		mm->as[ino->maps[i].as]->rss--;
-		p->mapcount--;
+		page_remove_rmap(mm, p);
 		charge(mm->cur, mm->cost->rmap_ns);
 	}
 }
@@ -159,7 +166,7 @@ static enum fault_status cow_page(struct mm *mm, struct mm_ctx *ctx, struct aspa
 	if (mapped) {
 		struct page *sp = mm_page(mm, src);
 		v->pte[off] = 0;
-		sp->mapcount--;
+		page_remove_rmap(mm, sp);
 		as->rss--;
 		if ((sp->flags & PG_mlocked) && !file_page_mlocked(mm, src)) {
 			sp->flags &= ~PG_mlocked;
@@ -170,7 +177,7 @@ static enum fault_status cow_page(struct mm *mm, struct mm_ctx *ctx, struct aspa
 	p->flags = PG_anon;
 	p->owner = as->id + 1;
 	p->index = ANON_INDEX(vma, off);
-	p->mapcount = 1;
+	page_add_rmap(mm, p);
 	mm->nr_anon++;
 	as->rss++;
 	v->pte[off] = mk_pte(pfn);
@@ -227,7 +234,7 @@ enum fault_status fault_file(struct mm *mm, struct mm_ctx *ctx, struct aspace *a
 		mm->pol.ops->mark_accessed(mm->pol.priv, pfn);
 	if (write && !(v->flags & VMA_SHARED))
 		return cow_page(mm, ctx, as, vma, off, pfn);
-	p->mapcount++;
+	page_add_rmap(mm, p);
 	as->rss++;
 	v->pte[off] = mk_pte(pfn) | (v->flags & VMA_SHARED ? 0 : PTE_WP);
 	mlock_if_locked(mm, v, pfn);

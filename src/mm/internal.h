@@ -24,6 +24,28 @@ void put_swap_token(struct mm *mm, const struct aspace *as);
 /* page_referenced_one()'s "pretend the page is referenced" rule. */
 bool swap_token_referenced(const struct mm *mm, const struct aspace *as);
 
+/* A PTE starts / stops mapping the page: its mapcount and, on the first
+ * map and the last unmap, the NR_FILE_MAPPED / NR_ANON_PAGES gauges. */
+static inline void page_add_rmap(struct mm *mm, struct page *p)
+{
+	if (p->mapcount++ == 0) {
+		if (p->flags & PG_file)
+			mm->nr_file_mapped++;
+		else
+			mm->nr_anon_mapped++;
+	}
+}
+
+static inline void page_remove_rmap(struct mm *mm, struct page *p)
+{
+	if (--p->mapcount == 0) {
+		if (p->flags & PG_file)
+			mm->nr_file_mapped--;
+		else
+			mm->nr_anon_mapped--;
+	}
+}
+
 static inline void charge(struct mm_ctx *ctx, uint64_t ns) { if (ctx) ctx->sys_ns += ns; }
 static inline uint64_t ctx_now(const struct mm_ctx *ctx)
 {

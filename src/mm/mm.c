@@ -238,6 +238,14 @@ static int zonelist_pick(const struct mm *mm, int mark, uint64_t extra)
 	return -1;
 }
 
+/* Reclaim failed with no I/O in flight: OOM, unless the design's
+ * out_of_memory() says to wait and retry. */
+static bool policy_oom(struct mm *mm, struct mm_ctx *ctx)
+{
+	const struct policy_ops *ops = mm->pol.ops;
+	return !ops || !ops->out_of_memory || ops->out_of_memory(mm->pol.priv, ctx_now(ctx));
+}
+
 /* The multi-zone allocator (mm_setup_zones with n > 1). */
 static pfn_t alloc_classzone(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 {
@@ -273,7 +281,7 @@ static pfn_t alloc_classzone(struct mm *mm, struct mm_ctx *ctx, enum fault_statu
 	}
 	if ((z = zonelist_pick(mm, 0, 0)) >= 0)
 		return take_zone_frame(mm, z);
-	*st = mm->nr_writeback || mm->nr_reading ? FAULT_WAIT_RECLAIM : FAULT_OOM;
+	*st = mm->nr_writeback || mm->nr_reading || !policy_oom(mm, ctx) ? FAULT_WAIT_RECLAIM : FAULT_OOM;
 	return PFN_NONE;
 }
 
@@ -365,7 +373,7 @@ pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 	}
 	if (mm->nr_free > z->wmark_min)
 		return take_free_frame(mm);
-	if (mm->nr_writeback || mm->nr_reading) {
+	if (mm->nr_writeback || mm->nr_reading || !policy_oom(mm, ctx)) {
 		*st = FAULT_WAIT_RECLAIM;
 		return PFN_NONE;
 	}

@@ -108,6 +108,7 @@ enum fault_status {
 #define VMA_DEAD    (1u << 3)
 #define VMA_MLOCKING (1u << 7) /* mlock() populating it: VMA_LOCKED once every page is marked */
 #define VMA_NOZERO  (1u << 4)  /* reads of untouched pages allocate (trace data) */
+#define VMA_EXEC    (1u << 5)  /* PROT_EXEC (VM_EXEC): program text */
 
 struct vma {
 	uint64_t start;     /* first virtual page number */
@@ -204,6 +205,13 @@ struct mm {
 	/* the swap token (thrash.c), when vm.swap_token */
 	uint32_t swap_token_mm; /* aspace id + 1 of the holder, 0 = nobody */
 	uint32_t global_faults; /* swap-ins that missed the swap cache */
+	/* rmap gauges, changed on a page's first map and last unmap
+	 * (page_add_*_rmap / page_remove_rmap): NR_FILE_MAPPED, and
+	 * NR_ANON_PAGES as 2.6 counts it (mapped anonymous pages; an
+	 * unmapped swap-cache page is not one).  nr_anon counts every
+	 * PG_anon frame. */
+	uint64_t nr_file_mapped;
+	uint64_t nr_anon_mapped;
 };
 
 struct mm_config {
@@ -272,6 +280,10 @@ void mm_tick(struct mm *mm, struct mm_ctx *ctx);
 /* Test-and-clear the accessed bit of every PTE mapping pfn (rmap walk).
  * Returns the number of young PTEs found. */
 int mm_page_referenced(struct mm *mm, pfn_t pfn);
+/* mm_page_referenced() that also ORs into *vm_flags the flags of every VMA
+ * whose PTE was young (2.6.31 page_referenced_one: "if (referenced)
+ * *vm_flags |= vma->vm_flags"), e.g. VMA_EXEC. */
+int mm_page_referenced_vmflags(struct mm *mm, pfn_t pfn, uint32_t *vm_flags);
 /* Like mm_page_referenced, without clearing (for inspection and tests). */
 int mm_page_young(const struct mm *mm, pfn_t pfn);
 

@@ -61,7 +61,7 @@ enum unmap_result ptescan_unmap(struct mm *mm, struct pte_ref *r)
 		 * the page (dirty data is written by whoever frees it). */
 		*r->pte = 0;
 		r->as->rss--;
-		p->mapcount--;
+		page_remove_rmap(mm, p);
 		return UNMAP_DROPPED;
 	}
 	if (!(p->flags & PG_swapcache)) {
@@ -77,6 +77,6 @@ enum unmap_result ptescan_unmap(struct mm *mm, struct pte_ref *r)
 	r->as->rss--;
 	r->as->swapents++;
 	r->as->nswap++;
-	p->mapcount--;
+	page_remove_rmap(mm, p);
 	return UNMAP_SWAPCACHE;
 }

@@ -29,11 +29,11 @@ int mm_page_young(const struct mm *mm, pfn_t pfn)
 	return pte && (*pte & PTE_ACCESSED) ? 1 : 0;
 }
 
-int mm_page_referenced(struct mm *mm, pfn_t pfn)
+int mm_page_referenced_vmflags(struct mm *mm, pfn_t pfn, uint32_t *vm_flags)
 {
 	struct page *p = mm_page(mm, pfn);
 	if (p->flags & PG_file)
-		return file_page_referenced(mm, pfn, true);
+		return file_page_referenced_vmflags(mm, pfn, true, vm_flags);
 	pte_t *pte = anon_pte(mm, p);
 	if (!pte)
 		return 0;
@@ -42,10 +42,17 @@ int mm_page_referenced(struct mm *mm, pfn_t pfn)
 	if (*pte & PTE_ACCESSED) {
 		*pte &= ~PTE_ACCESSED;
 		young = 1;
+		if (vm_flags)
+			*vm_flags |= mm->as[p->owner - 1]->vmas[ANON_INDEX_VMA(p->index)].flags;
 	}
 	if (swap_token_referenced(mm, mm->as[p->owner - 1]))
 		young++;
 	return young;
+}
+
+int mm_page_referenced(struct mm *mm, pfn_t pfn)
+{
+	return mm_page_referenced_vmflags(mm, pfn, NULL);
 }
 
 /* try_to_unmap() for an anonymous page already in the swap cache: every
@@ -64,7 +71,7 @@ static void unmap_anon(struct mm *mm, pfn_t pfn)
 	as->rss--;
 	as->swapents++;
 	as->nswap++;
-	p->mapcount--;
+	page_remove_rmap(mm, p);
 	charge(mm->cur, mm->cost->rmap_ns);
 }
 

@@ -30,6 +30,11 @@
  *    classzone until some zone at or below it is above pages_high.  Zones
  *    are i386's: DMA below 16 MB, Normal below 896 MB, HighMem above;
  *    watermarks realsize/128 clamped to [20, 255] times 1, 2, 3.
+ *  - A failing allocation loops (__alloc_pages: "yield(); goto
+ *    rebalance") until out_of_memory() - consulted after every failed
+ *    try_to_free_pages_zone() - kills: never while swap space is free,
+ *    else after 10 failures spread over at least a second (2.4.17
+ *    mm/oom_kill.c).
  *  - aa_era=23: shrink_cache scans (inactive + active) / vm_cache_scan_ratio
  *    of the classzone, allows vm_mapped_ratio * nr_pages mapped pages, then
  *    swap_out (once, unless it failed), refill_inactive, and goes on;
@@ -76,6 +81,9 @@ struct aa {
 	uint64_t nr_active[MAX_ZONES], nr_inactive[MAX_ZONES];
 	int swap_mm;                /* round-robin cursor; nr_as stands for init_mm */
 	uint64_t unmapped;          /* pages swap_out made freeable */
+	/* out_of_memory()'s statics (jiffies as ns) and its verdict */
+	uint64_t oom_first, oom_last, oom_count;
+	bool oom_kill;
 	struct mmstates ms;
 	struct scan_control *sc;
 	double t[NR_T];
@@ -426,16 +434,32 @@ static bool try_to_free_pages(struct aa *a, int classzone)
 	return false;
 }
 
-/* Pages unmapped, activated or deactivated: a pass that changed any of
- * them leaves the next pass something new to work on. */
-static uint64_t progress(const struct aa *a)
-{
-	return a->unmapped + a->mm->ev[PGACTIVATE] + a->mm->ev[PGDEACTIVATE];
-}
+#define HZ_NS 1000000000ULL  /* out_of_memory() counts in jiffies; HZ = 1 s */
 
-static bool swap_full_area(const struct mm *mm)
+/* 2.4.17 mm/oom_kill.c out_of_memory(), called at the end of every failed
+ * try_to_free_pages_zone() (all priorities, by kswapd and by allocating
+ * tasks alike): nothing while swap space is left; otherwise a kill once
+ * reclaim has been failing for at least a second, at least 10 times, with
+ * no pause over 5 s between failures (first / last / count are statics
+ * starting at 0, as jiffies did). */
+static void out_of_memory(struct aa *a)
 {
-	return mm->swap.used >= mm->swap.nr_slots;
+	const struct mm *mm = a->mm;
+	if (mm->swap.used < mm->swap.nr_slots)
+		return;  /* nr_swap_pages > 0: not OOM */
+	uint64_t now = mm->cur ? mm->cur->t0 + mm->cur->user_ns + mm->cur->sys_ns : 0;
+	uint64_t since = now - a->oom_last;
+	a->oom_last = now;
+	if (since > 5 * HZ_NS)
+		goto reset;              /* a long time since the last failure */
+	if (now - a->oom_first < HZ_NS)
+		return;                  /* not trying for a second yet */
+	if (++a->oom_count < 10)
+		return;                  /* only a few failures */
+	a->oom_kill = true;              /* oom_kill() */
+reset:
+	a->oom_first = now;
+	a->oom_count = 0;
 }
 
 static void aa_shrink(void *p, struct scan_control *sc)
@@ -445,19 +469,24 @@ static void aa_shrink(void *p, struct scan_control *sc)
 		return;  /* the design's own loop already ran */
 	a->sc = sc;
 	int classzone = sc->zone < a->mm->nr_zones ? sc->zone : a->mm->nr_zones - 1;
-	/* 2.4's out_of_memory() declares nothing while swap space is left and
-	 * __alloc_pages() keeps calling try_to_free_pages(): retry as long as
-	 * the previous round unmapped or wrote something (at most 100
-	 * rounds: the kernel yields and loops; here the allocator goes back to the
-	 * core, which waits for writeback or declares OOM). */
-	for (int round = 0; round < 100; round++) {
-		uint64_t before = progress(a), wb = sc->nr_writeback;
-		if (try_to_free_pages(a, classzone) || sc->nr_reclaimed)
-			break;
-		if (swap_full_area(a->mm) || (progress(a) == before && sc->nr_writeback == wb))
-			break;
-	}
+	/* One balance_classzone() -> try_to_free_pages_zone() per call.  A
+	 * failed one calls out_of_memory(); __alloc_pages() then yields and
+	 * tries again, without limit: the core's allocator repeats the call
+	 * and, when it still fails, asks aa_out_of_memory() whether to kill
+	 * or to wait and retry. */
+	if (!try_to_free_pages(a, classzone) && !sc->nr_reclaimed)
+		out_of_memory(a);
 	a->sc = NULL;
+}
+
+/* The allocator gave up a round: kill only if out_of_memory() said so. */
+static bool aa_out_of_memory(void *p, uint64_t now_ns)
+{
+	struct aa *a = p;
+	(void)now_ns;
+	bool kill = a->oom_kill;
+	a->oom_kill = false;
+	return kill;
 }
 
 static bool aa_check(void *p, FILE *err)
@@ -496,4 +525,5 @@ const struct policy_ops aa24_policy = {
 	.mark_accessed = aa_mark_accessed,
 	.shrink = aa_shrink,
 	.check = aa_check,
+	.out_of_memory = aa_out_of_memory,
 };

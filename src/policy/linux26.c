@@ -23,10 +23,11 @@
  * shrinking, no swap token, no memcg; prev_priority is tracked inside the
  * policy (lowered when a pass scans at a more urgent priority, set to the
  * priority of the pass that met its target); zone_is_near_oom()'s
- * pages_scanned resets whenever any page is freed; mapped_ratio counts
- * anonymous pages for NR_ANON_PAGES + NR_FILE_MAPPED (file-mapped pages are
- * not counted yet); page_mapping_inuse() knows only whether the page itself
- * is mapped or in the swap cache. */
+ * pages_scanned resets whenever any page is freed; vm_total_pages is the
+ * zones' managed pages (the kernel computes it at boot, in
+ * build_all_zonelists(), before the watermarks exist, so present_pages);
+ * page_mapping_inuse() knows only whether the page itself is mapped or in
+ * the swap cache. */
 #include "policy.h"
 #include "../mm/mm.h"
 #include "../lib/util.h"
@@ -168,8 +169,15 @@ static bool calc_reclaim_mapped(struct linux26 *z, int priority)
 	/* distress: 0 = no trouble reclaiming, 100 = great trouble. */
 	int prio = MIN(z->prev_priority, priority);
 	long distress = 100 >> prio;
-	uint64_t total = mm->zones[0].managed ? mm->zones[0].managed : 1;
-	long mapped_ratio = (long)(mm->nr_anon * 100 / total);
+	/* mapped_ratio = (NR_FILE_MAPPED + NR_ANON_PAGES) * 100 /
+	 * vm_total_pages: both count pages some process maps (2.6.26
+	 * page_add_file_rmap / page_add_anon_rmap on the first map). */
+	uint64_t total = 0;
+	for (int zi = 0; zi < mm->nr_zones; zi++)
+		total += mm->zones[zi].managed;
+	if (!total)
+		total = 1;
+	long mapped_ratio = (long)((mm->nr_file_mapped + mm->nr_anon_mapped) * 100 / total);
 	long swap_tendency = mapped_ratio / 2 + distress + (long)z->swappiness;
 	/* A huge active:inactive imbalance makes low swappiness values
 	 * graceful: it must be larger the lower swappiness is, and matters

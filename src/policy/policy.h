@@ -107,6 +107,13 @@ struct policy_ops {
 	uint64_t tick_ns;
 	const char *tick_name;
 	void (*tick)(void *p, struct scan_control *sc);
+
+	/* out_of_memory() (optional): the allocator's direct reclaim failed
+	 * and no I/O is in flight; now_ns is the allocating task's clock.
+	 * true (or NULL): run the OOM killer now; false: not OOM yet - the
+	 * task waits and retries the allocation, as 2.4's __alloc_pages()
+	 * loops ("yield(); goto rebalance") until out_of_memory() kills. */
+	bool (*out_of_memory)(void *p, uint64_t now_ns);
 };
 
 const struct policy_ops *policy_find(const char *name);

@@ -27,8 +27,7 @@
  * slab shrinking, no swap token, no memcg, no freeing of swap slots of
  * activated pages when swap is half full; page_mapping_inuse() knows only
  * whether the page itself is mapped or in the swap cache (not whether its
- * file is mmapped elsewhere); VMAs carry no VM_EXEC yet, so exec_active
- * treats every mapped file page as executable text. */
+ * file is mmapped elsewhere). */
 #include "policy.h"
 #include "splitlru.h"
 #include "../lib/util.h"
@@ -102,9 +101,10 @@ static bool page_mapping_inuse(const struct page *p)
 }
 
 /* page_referenced(): PG_referenced (test-and-clear) plus the young PTEs
- * found through rmap.  2.6.28 does not count a VM_LOCKED mapping as a
+ * found through rmap; *vm_flags gets the flags of the VMAs whose PTE was
+ * young (2.6.31).  2.6.28 does not count a VM_LOCKED mapping as a
  * reference, so that an mlocked page proceeds to be culled. */
-static int page_referenced(struct splitlru *s, pfn_t pfn)
+static int page_referenced(struct splitlru *s, pfn_t pfn, uint32_t *vm_flags)
 {
 	struct page *p = mm_page(s->mm, pfn);
 	int referenced = 0;
@@ -113,16 +113,10 @@ static int page_referenced(struct splitlru *s, pfn_t pfn)
 		referenced++;
 	}
 	if (p->mapcount > 0 && !(p->flags & PG_mlocked))
-		referenced += mm_page_referenced(s->mm, pfn);
+		referenced += mm_page_referenced_vmflags(s->mm, pfn, vm_flags);
 	return referenced;
 }
 
-/* 2.6.31: VM_EXEC file mappings.  pagelab's VMAs have no exec bit yet, so a
- * mapped file page stands for program text. */
-static bool page_vm_exec(const struct page *p)
-{
-	return page_is_file(p) && p->mapcount > 0;
-}
 
 static void cull(struct splitlru *s, pfn_t pfn)
 {
@@ -272,9 +266,14 @@ void splitlru_shrink_active_list(struct splitlru *s, uint64_t nr, struct scan_co
 		}
 		/* page_referenced() clears PG_referenced; unmapped page-cache
 		 * pages keep theirs (their accesses while active count). */
-		if (page_mapping_inuse(p) && page_referenced(s, pfn)) {
+		uint32_t vm_flags = 0;
+		if (page_mapping_inuse(p) && page_referenced(s, pfn, &vm_flags)) {
 			rotated++;
-			if (s->cfg.exec_active && page_vm_exec(p)) {
+			/* 2.6.31: referenced file pages of a VM_EXEC mapping get
+			 * one more trip around the active list, so that program
+			 * text survives moderate pressure from streaming IO.
+			 * Anon VM_EXEC pages (JIT heaps) are ignored. */
+			if (s->cfg.exec_active && (vm_flags & VMA_EXEC) && page_is_file(p)) {
 				lru_add_head(fr, s->list[lru_of(file, 1)], pfn);
 				continue;
 			}
@@ -308,7 +307,8 @@ static enum page_outcome shrink_page(struct splitlru *s, pfn_t pfn, struct scan_
 		return PAGE_KEEP;
 	if (p->flags & PG_writeback)
 		return PAGE_KEEP;
-	int referenced = page_referenced(s, pfn);
+	uint32_t vm_flags = 0;
+	int referenced = page_referenced(s, pfn, &vm_flags);
 	/* In active use: activate.  An unmapped page-cache page with only
 	 * PG_referenced is not "in use" and gets reclaimed. */
 	if (referenced && page_mapping_inuse(p))

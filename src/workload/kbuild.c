@@ -178,7 +178,7 @@ static bool slot_op(struct kbuild *w, int j, struct op *op)
 		case 1: s->step = 2; op->kind = OP_EXEC; return true;
 		case 2: s->step = 3; op->kind = OP_OPEN; op->fd = 0; op->name = "/usr/lib/gcc/cc1"; return true;
 		case 3: s->step = 4; op->kind = OP_MMAP_FILE; op->fd = 0; op->region = 0;
-			op->npages = w->cc1_pages; return true;
+			op->npages = w->cc1_pages; op->exec = true; return true;  /* cc1's text */
 		case 4: s->step = 5; op->kind = OP_TOUCH; op->region = 0;  /* executing cc1 */
 			op->npages = w->cc1_pages; op->refs = 16; return true;
 		case 5: s->step = 6;

@@ -53,6 +53,7 @@ struct op {
 	const char *name;   /* OP_CREATE/OP_OPEN/OP_UNLINK: owned by the workload */
 	uint64_t first, npages;
 	uint64_t ns;
+	bool exec;          /* OP_MMAP_FILE: PROT_EXEC, the mapping is program text */
 };
 
 /* sysinfo(2), in bytes. */
