@@ -19,8 +19,12 @@
  * are scanned and rotated again and again - the cost the 2.6.28 unevictable
  * list removed.
  *
+ * The swap token (mm/thrash.c, in the core: src/mm/thrash.c) and
+ * filemap_fault()'s mark_page_accessed() are on (POLICY_SWAP_TOKEN,
+ * POLICY_FAULT_ACCESSED).
+ *
  * Simplified: one zone, order-0 reclaim only, no pagevec batching, no slab
- * shrinking, no swap token, no memcg; prev_priority is tracked inside the
+ * shrinking, no memcg; prev_priority is tracked inside the
  * policy (lowered when a pass scans at a more urgent priority, set to the
  * priority of the pass that met its target); zone_is_near_oom()'s
  * pages_scanned resets whenever any page is freed; vm_total_pages is the

@@ -22,9 +22,14 @@
  * as large; mainline as inactive_file_is_low in 2.6.30/31).  exec_active=1
  * is 2.6.31's rule keeping referenced executable file pages active.
  *
+ * The swap token (src/mm/thrash.c) and filemap_fault()'s
+ * mark_page_accessed() are on, as in 2.6.28 (POLICY_SWAP_TOKEN,
+ * POLICY_FAULT_ACCESSED); workingset, which shares this engine, follows
+ * 3.15+ and has neither.
+ *
  * Simplified: one zone (no classzone, lowmem_reserve or all_unreclaimable
  * zone skipping), no lumpy reclaim (order 0 only), no pagevec batching, no
- * slab shrinking, no swap token, no memcg, no freeing of swap slots of
+ * slab shrinking, no memcg, no freeing of swap slots of
  * activated pages when swap is half full; page_mapping_inuse() knows only
  * whether the page itself is mapped or in the swap cache (not whether its
  * file is mmapped elsewhere). */
