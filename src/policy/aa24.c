@@ -10,6 +10,8 @@
  *  - New page-cache pages enter the INACTIVE list (use-once: a streaming
  *    read never reaches the active list); anonymous pages too, at fault
  *    time, with a mark_page_accessed (vm_anon_lru=1, mainline 2.4.10+).
+ *    filemap_nopage() marks the file page it returns accessed too
+ *    (POLICY_FAULT_ACCESSED).
  *  - shrink_cache(): from the inactive tail (every page rotates to the
  *    head), max_scan = nr_inactive / priority (priority 6..1, a division),
  *    max_mapped = min(nr_pages << (10 - priority), max_scan / 10).  A mapped

@@ -4,6 +4,9 @@
  *  - page->age: every new page starts at PAGE_AGE_START (2); a reference
  *    adds PAGE_AGE_ADV (3) up to PAGE_AGE_MAX (64), activating a page whose
  *    age was 0; each scan without a reference HALVES it (age_page_down).
+ *  - drop_behind() (2.4.0 mm/filemap.c, in the core's readahead): the
+ *    pages a sequential read() has passed are deactivated (the deactivate
+ *    hook), so streaming I/O does not age the working set out.
  *  - Lists: active, inactive_dirty (global), inactive_clean (per zone).
  *    Anonymous pages join them only when swap_out() puts them in the swap
  *    cache; until then they sit on a holding list ("anon, not on LRU").
