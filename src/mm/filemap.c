@@ -355,6 +355,7 @@ void set_page_dirty(struct mm *mm, pfn_t pfn)
 	if (!ino)
 		return;
 	mm->nr_dirty++;
+	mm->nr_dirtied++;
 	ino->dirtymap[p->index / 64] |= 1ULL << (p->index % 64);
 	if (ino->nrdirty++ == 0)
 		ino->dirtied_when = ctx_now(mm->cur);
