@@ -15,8 +15,9 @@
 
 #define SEC 1000000000ULL
 
-static void setup(struct machine *m, const char *machine, uint64_t ram_pages, const char *policy,
-		  const char *const *sets)
+/* `tunable`=`value` (optional): one policy tunable off its default. */
+static void setup_tun(struct machine *m, const char *machine, uint64_t ram_pages, const char *policy,
+		      const char *const *sets, const char *tunable, double value)
 {
 	struct profile prof = *profile_find(machine);
 	prof.ram = ram_pages * PAGE_SIZE;   /* timed machines: less the kernel's reserve */
@@ -30,8 +31,14 @@ static void setup(struct machine *m, const char *machine, uint64_t ram_pages, co
 	const struct policy_ops *pol = policy_find(policy);
 	double tun[32] = { 0 };
 	for (int t = 0; t < policy_nr_tunables(pol); t++)
-		tun[t] = pol->tunables[t].def;
+		tun[t] = tunable && !strcmp(pol->tunables[t].name, tunable) ? value : pol->tunables[t].def;
 	machine_set_policy(m, pol, tun);
+}
+
+static void setup(struct machine *m, const char *machine, uint64_t ram_pages, const char *policy,
+		  const char *const *sets)
+{
+	setup_tun(m, machine, ram_pages, policy, sets, NULL, 0);
 }
 
 /* write() of n new pages at `at` ns to file `name` (created if needed). */
@@ -92,6 +99,16 @@ void test_flusher_era_threads(void)
 			CHECK_EQ(mm_flusher_period_ns(&m.mm, 1), 5 * SEC);
 		machine_free(&m);
 	}
+	/* aa24 with aa_era=23: the late 2.4 bdflush. */
+	struct machine m23;
+	setup_tun(&m23, "vmm-2008", 8192, "aa24", NULL, "aa_era", 23);
+	CHECK_EQ(m23.mm.vm.flusher, FLUSHER_24LATE);
+	CHECK(!strcmp(mm_flusher_thread(&m23.mm, 0), "bdflush"));
+	CHECK(!strcmp(mm_flusher_thread(&m23.mm, 1), "kupdated"));
+	CHECK_EQ(m23.mm.vm.bdflush_nfract, 30);
+	CHECK_EQ(m23.mm.vm.bdflush_ndirty, 500);
+	CHECK_EQ(m23.mm.vm.bdflush_nfract_stop, 20);
+	machine_free(&m23);
 	/* --set vm.NAME wins over the era's default. */
 	static const char *const sets[] = { "vm.bdflush_nfract", "55", "vm.flusher", "2", NULL };
 	struct machine m;
@@ -146,8 +163,9 @@ void test_flusher_era_periodic_age(void)
 {
 	/* update / kupdate / kupdated write what is older than age_buffer
 	 * (30 s), whatever the thresholds say. */
-	for (int era = FLUSHER_22; era <= FLUSHER_2410; era++) {
-		const char *sets[] = { "vm.flusher", era == FLUSHER_22 ? "1" : era == FLUSHER_240 ? "2" : "3", NULL };
+	static const char *const eras[] = { "1", "2", "3", "5" };
+	for (int e = 0; e < 4; e++) {
+		const char *sets[] = { "vm.flusher", eras[e], NULL };
 		struct machine m;
 		setup(&m, "ideal", 1000, "fifo", sets);
 		write_pages(&m, "old", 10, 0);
@@ -345,5 +363,50 @@ void test_flusher_era_22_writer_stall_wakes_kflushd(void)
 	m.mm.flusher_wanted = false;
 	mm_flusher_writer_stalled(&m.mm);
 	CHECK(!m.mm.flusher_wanted);
+	machine_free(&m);
+}
+
+void test_flusher_era_late24_hysteresis(void)
+{
+	static const char *const sets[] = { "vm.flusher", "5", NULL };
+	struct machine m;
+	setup(&m, "ideal", 1000, "fifo", sets);
+	struct mm *mm = &m.mm;
+	mm_flusher_era(mm, FLUSHER_24LATE);
+	/* nr_free_buffer_pages() = cache + free above pages_high = 1000:
+	 * nfract 300, nfract_sync 600, nfract_stop_bdflush 200. */
+	write_pages(&m, "a", 300, 0);
+	CHECK(!balance(&m, 0));
+	CHECK(!mm->flusher_wanted);
+	write_pages(&m, "a", 1, 0);
+	CHECK(!balance(&m, 0));
+	CHECK(mm->flusher_wanted);          /* above 30 %: wake bdflush */
+	CHECK_EQ(written(&m), 0);
+	write_pages(&m, "a", 299, 0);
+	balance(&m, 0);
+	CHECK_EQ(written(&m), 0);           /* 600: still only bdflush */
+	write_pages(&m, "a", 1, 0);
+	CHECK(!balance(&m, 0));             /* above 60 %: NRSYNC, no wait */
+	CHECK_EQ(written(&m), 32);
+	CHECK_EQ(mm->ev[NR_DIRTY_THROTTLED], 1);
+	/* bdflush: ndirty 500 in batches of 32 = 16 batches, 512 pages;
+	 * 57 left is below 20 %: sleep. */
+	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_SLEEP);
+	CHECK_EQ(written(&m), 544);
+	CHECK_EQ(mm->nr_dirty, 57);
+	/* Hysteresis: woken above 30 %, it writes on down to 20 %. */
+	mm->vm.bdflush_ndirty = 64;
+	write_pages(&m, "b", 400, 0);       /* 457 dirty */
+	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_AGAIN);   /* 393 */
+	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_AGAIN);   /* 329 */
+	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_AGAIN);   /* 265 */
+	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_AGAIN);   /* 201 */
+	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_SLEEP);   /* 137 */
+	CHECK_EQ(mm->nr_dirty, 137);
+	/* The dirty list running dry ends a cycle: 4 batches and 9 pages. */
+	mm->vm.bdflush_ndirty = 500;
+	mm->vm.bdflush_nfract_stop = 0;
+	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_SLEEP);
+	CHECK_EQ(mm->nr_dirty, 0);
 	machine_free(&m);
 }

@@ -32,6 +32,15 @@
  *     batches while above nfract.  kupdated (renamed from kupdate) writes
  *     NRSYNC batches while the oldest dirty buffer is older than
  *     age_buffer.
+ *  5  late 2.4: Andrea Arcangeli's December 2001 bdflush rework (posted
+ *     against 2.4.17pre7aa1; the form of 2.4.27 fs/buffer.c, used for aa24
+ *     with aa_era=23).  bdf_prm = {30, 500, 0, 0, 5*HZ, 30*HZ, 60, 20, 0}:
+ *     dirty = dirty buffers only again; nr_free_buffer_pages() = the page
+ *     cache + free pages above pages_high.  balance_dirty(): above nfract
+ *     wake bdflush; above nfract_sync the writer writes NRSYNC per page
+ *     dirtied (no wait).  bdflush writes ndirty in NRSYNC batches and goes
+ *     on (hysteresis) until dirty falls to nfract_stop_bdflush (20 %) or
+ *     the dirty list runs dry.
  *  0  2.6.26 pdflush: writeback.c (linux26, splitlru).
  *  4  per-bdi flusher (2.6.32 fs/fs-writeback.c: one "flush-MAJOR:MINOR"
  *     thread per disk, bdi_writeback_task / wb_do_writeback doing the
@@ -135,6 +144,20 @@ static uint64_t free_buffer_pages_2410(const struct mm *mm)
 	return sum;
 }
 
+/* 2.4.27 nr_free_buffer_pages(): the (lowmem) page cache plus the free
+ * pages above pages_high of each zone. */
+static uint64_t free_buffer_pages_late(const struct mm *mm)
+{
+	uint64_t sum = mm->nr_file;
+	for (int z = 0; z < mm->nr_zones; z++) {
+		const struct zone *zn = &mm->zones[z];
+		uint64_t free = mm->nr_zones > 1 ? zn->nr_free : mm->nr_free;
+		if (free > zn->wmark_high)
+			sum += free - zn->wmark_high;
+	}
+	return sum;
+}
+
 /* balance_dirty_state(): -1 no need to flush, 0 async flush, 1 sync. */
 static int balance_dirty_state(const struct mm *mm)
 {
@@ -142,6 +165,9 @@ static int balance_dirty_state(const struct mm *mm)
 	if (era(mm) == FLUSHER_240) {
 		dirty = mm->nr_dirty;
 		tot = free_buffer_pages_240(mm);
+	} else if (era(mm) == FLUSHER_24LATE) {
+		dirty = mm->nr_dirty;
+		tot = free_buffer_pages_late(mm);
 	} else {
 		dirty = mm->nr_dirty + mm->nr_writeback;
 		tot = free_buffer_pages_2410(mm);
@@ -161,8 +187,9 @@ const char *mm_flusher_thread(const struct mm *mm, int role)
 		[FLUSHER_240] = { "bdflush", "kupdate" },
 		[FLUSHER_2410] = { "bdflush", "kupdated" },
 		[FLUSHER_PERBDI] = { "flush-8:0", NULL },
+		[FLUSHER_24LATE] = { "bdflush", "kupdated" },
 	};
-	if (role < 0 || role > 1 || mm->vm.flusher > FLUSHER_PERBDI)
+	if (role < 0 || role > 1 || mm->vm.flusher > FLUSHER_24LATE)
 		return NULL;
 	return names[era(mm)][role];
 }
@@ -173,6 +200,7 @@ uint64_t mm_flusher_period_ns(const struct mm *mm, int role)
 	case FLUSHER_22:
 	case FLUSHER_240:
 	case FLUSHER_2410:
+	case FLUSHER_24LATE:
 		return role ? mm->vm.bdflush_interval * CS_NS : 0;
 	default:
 		return mm->vm.dirty_writeback_centisecs * CS_NS;
@@ -224,6 +252,39 @@ static enum flush_next bdflush_cycle(struct mm *mm, struct mm_ctx *ctx)
 	return more ? FLUSH_AGAIN : FLUSH_SLEEP;
 }
 
+/* Late 2.4 bdflush: up to ndirty in NRSYNC batches (the last batch may
+ * overshoot: "while (ndirty > 0) ... ndirty -= NRSYNC"), then sleep if the
+ * list ran dry or dirty is down to nfract_stop_bdflush, else go on. */
+static enum flush_next bdflush_late(struct mm *mm, struct mm_ctx *ctx)
+{
+	int64_t ndirty = (int64_t)mm->vm.bdflush_ndirty;
+	uint64_t total = 0;
+	bool dry = false;
+	while (ndirty > 0) {
+		uint64_t room = queue_room(mm);
+		if (!room) {
+			charge(ctx, total * mm->cost->scan_ns);
+			return FLUSH_CONGESTED;
+		}
+		uint64_t want = NRSYNC < room ? NRSYNC : room;
+		uint64_t done = writeback_inodes(mm, ctx, want, UINT64_MAX, false);
+		total += done;
+		if (done < NRSYNC) {
+			dry = done < want;
+			if (!dry) {
+				charge(ctx, total * mm->cost->scan_ns);
+				return FLUSH_CONGESTED;
+			}
+			break;
+		}
+		ndirty -= NRSYNC;
+	}
+	charge(ctx, total * mm->cost->scan_ns);
+	uint64_t tot = free_buffer_pages_late(mm);
+	bool stop = mm->nr_dirty * 100 <= tot * mm->vm.bdflush_nfract_stop;
+	return dry || ndirty > 0 || stop ? FLUSH_SLEEP : FLUSH_AGAIN;
+}
+
 enum flush_next mm_flusher_run(struct mm *mm, struct mm_ctx *ctx, int role)
 {
 	switch (era(mm)) {
@@ -234,6 +295,11 @@ enum flush_next mm_flusher_run(struct mm *mm, struct mm_ctx *ctx, int role)
 			return periodic_flush(mm, ctx);
 		mm->flusher_wanted = false;
 		return bdflush_cycle(mm, ctx);
+	case FLUSHER_24LATE:
+		if (role)
+			return periodic_flush(mm, ctx);
+		mm->flusher_wanted = false;
+		return bdflush_late(mm, ctx);
 	default:
 		return pdflush_run(mm, ctx);
 	}
@@ -293,6 +359,16 @@ bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx)
 		mm->flusher_wanted = true;
 		return full || mm->nr_writeback;
 	}
+	case FLUSHER_24LATE: {
+		int state = balance_dirty_state(mm);
+		if (state < 0)
+			return false;
+		mm->flusher_wanted = true;          /* wakeup_bdflush() */
+		if (state == 0)
+			return false;
+		mm->ev[NR_DIRTY_THROTTLED]++;
+		return writer_writes(mm, ctx, dirtied * NRSYNC);
+	}
 	case FLUSHER_PERBDI: {
 		uint64_t bg, thr;
 		mm_dirty_limits(mm, &bg, &thr);
@@ -344,6 +420,15 @@ void mm_flusher_era(struct mm *mm, enum flusher_era e)
 		/* vm_dirty_ratio = 20, dirty_background_ratio = 10 */
 		vm->dirty_ratio = 20;
 		vm->dirty_background_ratio = 10;
+		break;
+	case FLUSHER_24LATE:
+		/* 2.4.27 bdf_prm {30, 500, 0, 0, 5*HZ, 30*HZ, 60, 20, 0} */
+		vm->bdflush_nfract = 30;
+		vm->bdflush_ndirty = 500;
+		vm->bdflush_nfract_sync = 60;
+		vm->bdflush_interval = 500;
+		vm->bdflush_age_buffer = 3000;
+		vm->bdflush_nfract_stop = 20;
 		break;
 	case FLUSHER_PDFLUSH:
 		/* 2.6.22-2.6.28: vm_dirty_ratio = 10, dirty_background_ratio = 5 */
