@@ -116,6 +116,7 @@ void test_flusher_era_threads(void)
 	CHECK_EQ(m.mm.vm.bdflush_nfract, 55);
 	CHECK_EQ(m.mm.vm.flusher, FLUSHER_240);
 	CHECK_EQ(m.mm.vm.bdflush_nfract_sync, 60);
+	CHECK_EQ(m.mm.vm.bdflush_ndirty, 64);   /* 2.4.0's, brought by vm.flusher=2 */
 	CHECK(!strcmp(mm_flusher_thread(&m.mm, 1), "kupdate"));
 	machine_free(&m);
 }

@@ -11,6 +11,7 @@
 #include "../mm/filemap.h"
 #include "../lib/util.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -726,9 +727,12 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 void machine_set_policy(struct machine *m, const struct policy_ops *ops, const double *tun)
 {
 	mm_set_policy(&m->mm, ops, tun);
-	/* --set vm.NAME=VALUE wins over the policy's era defaults. */
+	/* --set vm.NAME=VALUE wins over the policy's era defaults; a
+	 * --set vm.flusher=N brings that era's thresholds along first. */
 	uint64_t *vm = (uint64_t *)&m->mm.vm;
 	const uint64_t *pv = (const uint64_t *)&m->prof.vm;
+	if (m->prof.vm_set & (1ULL << (offsetof(struct vm_sysctl, flusher) / sizeof(uint64_t))))
+		mm_flusher_era(&m->mm, (enum flusher_era)m->prof.vm.flusher);
 	for (size_t i = 0; i < sizeof(m->mm.vm) / sizeof(uint64_t); i++)
 		if (m->prof.vm_set & (1ULL << i))
 			vm[i] = pv[i];

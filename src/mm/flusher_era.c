@@ -22,7 +22,7 @@
  *     bdflush writes ndirty buffers per cycle and cycles again while above
  *     nfract; kupdate wakes every interval and writes every buffer older
  *     than age_buffer (flush_dirty_buffers(1)).
- *  3  2.4.10+ (2.4.17 fs/buffer.c).  bdf_prm = {nfract 40, ndirty unused,
+ *  3  2.4.10-2.4.17 (2.4.17 fs/buffer.c).  bdf_prm = {nfract 40, ndirty unused,
  *     ..., nfract_sync 60}; dirty = dirty + locked (under I/O) buffers;
  *     nr_free_buffer_pages() = sum over the GFP_USER zones (no highmem) of
  *     size - pages_high.  balance_dirty(): above nfract the WRITER writes
