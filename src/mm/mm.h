@@ -229,7 +229,7 @@ struct mm {
 	uint64_t nr_file;       /* pages in the page cache (NR_FILE_PAGES) */
 	uint64_t nr_dirty;      /* dirty page-cache pages (NR_FILE_DIRTY) */
 	bool flusher_wanted;    /* above the background threshold: wake the flusher */
-	uint64_t nr_dirtied;    /* pages ever made dirty (set_page_dirty) */
+	uint64_t nr_dirtied;    /* pages write() made dirty (filemap_write) */
 	uint64_t dirtied_balanced; /* nr_dirtied at the last balance_dirty call */
 	bool no_swap_write;     /* debugging: never write */
 	/* the swap token (thrash.c), when vm.swap_token */
