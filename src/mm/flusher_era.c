@@ -22,7 +22,8 @@
  *     bdflush writes ndirty buffers per cycle and cycles again while above
  *     nfract; kupdate wakes every interval and writes every buffer older
  *     than age_buffer (flush_dirty_buffers(1)).
- *  3  2.4.10-2.4.17 (2.4.17 fs/buffer.c).  bdf_prm = {nfract 40, ndirty unused,
+ *  3  2.4.10-2.4.17 (2.4.16 and 2.4.17 fs/buffer.c; 2.4.10's own not
+ *     checked).  bdf_prm = {nfract 40, ndirty unused,
  *     ..., nfract_sync 60}; dirty = dirty + locked (under I/O) buffers;
  *     nr_free_buffer_pages() = sum over the GFP_USER zones (no highmem) of
  *     size - pages_high.  balance_dirty(): above nfract the WRITER writes
@@ -54,7 +55,9 @@
  * dirty list (BUF_DIRTY); pagelab has dirty page-cache pages, so a buffer
  * is a page (4 KB blocks) and "oldest buffer first" is oldest inode first
  * (inode->dirtied_when = when its first dirty page was dirtied), which is
- * also the age the periodic flush compares with age_buffer.  2.2's
+ * also the age the periodic flush compares with age_buffer: it writes
+ * exactly the expired inodes (2.4.17's kupdated writes 32-buffer batches
+ * from the list head while the head has expired).  2.2's
  * nr_buffers (the whole buffer cache) is the page cache (nr_file).  2.4.0's
  * inactive_target and its free_shortage() clause are left out, and its
  * lists are read from the policy's lists named "active" / "inactive*"
