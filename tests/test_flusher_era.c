@@ -54,6 +54,15 @@ static void write_pages(struct machine *m, const char *name, uint64_t n, uint64_
 	CHECK_EQ(done, n);
 }
 
+/* write() over pages [first, first + n) of an existing file. */
+static void rewrite_pages(struct machine *m, const char *name, uint64_t first, uint64_t n)
+{
+	struct mm *mm = &m->mm;
+	struct mm_ctx ctx = { .t0 = 0, .task = -1, .wait_pfn = PFN_NONE };
+	enum fault_status st;
+	CHECK_EQ(filemap_write(mm, &ctx, filemap_lookup(mm, name), first, n, UINT64_MAX / 2, &st), n);
+}
+
 static uint64_t written(const struct machine *m) { return m->mm.ev[PGPGOUT] / (PAGE_SIZE / 1024); }
 
 static enum flush_next run_thread(struct machine *m, int role, uint64_t at)
@@ -208,6 +217,14 @@ void test_flusher_era_240_balance_dirty(void)
 	CHECK_EQ(written(&m), 64);
 	CHECK_EQ(m.mm.nr_dirty, 537);
 	CHECK_EQ(m.mm.ev[NR_DIRTY_THROTTLED], 1);
+	/* A write() over pages already dirty turns no buffer dirty: no
+	 * balance_dirty(), though above nfract_sync (now 50 %). */
+	m.mm.vm.bdflush_nfract_sync = 50;
+	rewrite_pages(&m, "a", 100, 10);
+	CHECK(!balance(&m, 0));
+	CHECK_EQ(written(&m), 64);
+	CHECK_EQ(m.mm.ev[NR_DIRTY_THROTTLED], 1);
+	m.mm.vm.bdflush_nfract_sync = 60;
 	/* bdflush: 64 a cycle, again while above 30 %. */
 	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_AGAIN);
 	CHECK_EQ(m.mm.nr_dirty, 473);

@@ -335,6 +335,10 @@ bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx)
 	 * (__block_commit_write): scale the per-call work by them. */
 	uint64_t dirtied = mm->nr_dirtied - mm->dirtied_balanced;
 	mm->dirtied_balanced = mm->nr_dirtied;
+	/* 2.2/2.4 balance only when a buffer turns dirty (refile_buffer,
+	 * need_balance_dirty): a write() over dirty pages does not call it. */
+	if (!dirtied && era(mm) != FLUSHER_PDFLUSH && era(mm) != FLUSHER_PERBDI)
+		return false;
 	switch (era(mm)) {
 	case FLUSHER_22:
 		if (too_many_dirty_22(mm))
