@@ -167,6 +167,8 @@ bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint
 			: filemap_write(mm, ctx, ino, op->first + t->op_done, op->npages - t->op_done, budget, st);
 		t->op_done += n;
 		if (t->op_done < op->npages) {
+			if (op->kind == OP_WRITE && *st == FAULT_WAIT_RECLAIM)
+				mm_flusher_writer_stalled(mm);
 			done = false;
 			break;
 		}

@@ -11,6 +11,7 @@
 #include "../mm/filemap.h"
 #include "../lib/util.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -483,16 +484,21 @@ static enum step_result run_tick(struct machine *m, struct task *t, struct mm_ct
 	return STEP_BLOCKED;
 }
 
-/* The writeback thread: one flusher run, then sleep a period, or only a
+/* A writeback thread (the era's, src/mm/flusher_era.c): one run, then
+ * sleep its period (or until woken), loop at once, or only a
  * congestion_wait() if it left work because the disk queue was full. */
 static enum step_result run_flusher(struct machine *m, struct task *t, struct mm_ctx *ctx)
 {
-	bool more = mm_flusher_run(&m->mm, ctx);
+	int role = t->kkind == KT_KUPDATE;
+	enum flush_next next = mm_flusher_run(&m->mm, ctx, role);
 	uint64_t now = ctx->t0 + ctx->user_ns + ctx->sys_ns;
-	if (more)
+	uint64_t period = mm_flusher_period_ns(&m->mm, role);
+	if (next == FLUSH_AGAIN)
+		return STEP_CONTINUE;
+	if (next == FLUSH_CONGESTED)
 		block_task(m, t, W_MEMORY, now + m->prof.congestion_wait_ns);
 	else
-		block_task(m, t, W_SLEEP, now + m->mm.vm.dirty_writeback_centisecs * 10000000ULL);
+		block_task(m, t, W_SLEEP, period ? now + period : 0);
 	return STEP_BLOCKED;
 }
 
@@ -555,7 +561,7 @@ static void cpu_event(struct machine *m, uint32_t c)
 		budget = UINT64_MAX / 2;
 	enum step_result r = t->kkind == KT_KSWAPD ? run_kswapd(m, t, &ctx, budget)
 			     : t->kkind == KT_TICK ? run_tick(m, t, &ctx)
-			     : t->kkind == KT_FLUSH ? run_flusher(m, t, &ctx)
+			     : t->kkind == KT_FLUSH || t->kkind == KT_KUPDATE ? run_flusher(m, t, &ctx)
 			     : run_user(m, t, &ctx, budget);
 	ctx.sys_ns += m->self_exit_ns;
 	m->cur_task = -1;
@@ -721,9 +727,12 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 void machine_set_policy(struct machine *m, const struct policy_ops *ops, const double *tun)
 {
 	mm_set_policy(&m->mm, ops, tun);
-	/* --set vm.NAME=VALUE wins over the policy's era defaults. */
+	/* --set vm.NAME=VALUE wins over the policy's era defaults; a
+	 * --set vm.flusher=N brings that era's thresholds along first. */
 	uint64_t *vm = (uint64_t *)&m->mm.vm;
 	const uint64_t *pv = (const uint64_t *)&m->prof.vm;
+	if (m->prof.vm_set & (1ULL << (offsetof(struct vm_sysctl, flusher) / sizeof(uint64_t))))
+		mm_flusher_era(&m->mm, (enum flusher_era)m->prof.vm.flusher);
 	for (size_t i = 0; i < sizeof(m->mm.vm) / sizeof(uint64_t); i++)
 		if (m->prof.vm_set & (1ULL << i))
 			vm[i] = pv[i];
@@ -770,12 +779,21 @@ void machine_run(struct machine *m)
 		struct task *k = new_task(m, "kswapd0", -1, 0, true);
 		k->kkind = KT_KSWAPD;
 		m->kswapd = k->id;
-		struct task *f = new_task(m, "pdflush", -1, 0, true);
-		f->kkind = KT_FLUSH;
-		f->wait = W_SLEEP;
-		m->flusher = f->id;
-		evq_push(&m->q, m->mm.vm.dirty_writeback_centisecs * 10000000ULL, EV_WAKE,
-			 (uint32_t)f->id, f->wait_gen);
+		/* The era's writeback threads: role 0 woken by writers (and
+		 * periodic in 2.6), role 1 the periodic update/kupdate. */
+		for (int role = 0; role < 2; role++) {
+			const char *name = mm_flusher_thread(&m->mm, role);
+			if (!name)
+				continue;
+			struct task *f = new_task(m, name, -1, 0, true);
+			f->kkind = role ? KT_KUPDATE : KT_FLUSH;
+			f->wait = W_SLEEP;
+			if (!role)
+				m->flusher = f->id;
+			uint64_t period = mm_flusher_period_ns(&m->mm, role);
+			if (period)
+				evq_push(&m->q, period, EV_WAKE, (uint32_t)f->id, f->wait_gen);
+		}
 		const struct policy_ops *ops = m->mm.pol.ops;
 		if (ops->tick && ops->tick_ns) {
 			struct task *a = new_task(m, ops->tick_name ? ops->tick_name : "aging", -1, 0, true);

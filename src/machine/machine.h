@@ -18,7 +18,7 @@
 
 enum task_state { T_RUNNABLE, T_RUNNING, T_BLOCKED, T_EXITED };
 enum wait_kind { W_NONE, W_PAGE, W_MEMORY, W_SLEEP, W_IDLE, W_CHILD };
-enum kthread_kind { KT_NONE, KT_KSWAPD, KT_TICK, KT_FLUSH };
+enum kthread_kind { KT_NONE, KT_KSWAPD, KT_TICK, KT_FLUSH, KT_KUPDATE };
 
 struct task {
 	int id;                 /* pid */

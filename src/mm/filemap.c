@@ -706,7 +706,9 @@ uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		}
 		filemap_rescue(mm, pfn);
 		charge(ctx, mm->cost->copy_page_ns);
+		uint64_t was = mm->nr_dirty;
 		set_page_dirty(mm, pfn);
+		mm->nr_dirtied += mm->nr_dirty - was; /* for 2.4's per-page balance_dirty() */
 		mark_accessed(mm, pfn, true);
 	}
 	mm->cur = saved;

@@ -128,15 +128,29 @@ uint32_t mm_mmap_file(struct mm *mm, struct aspace *as, struct inode *ino, uint6
  * pages submitted.  fsync() = filemap_fsync() until it returns true. */
 uint64_t filemap_writeback(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, uint64_t max);
 bool filemap_fsync(struct mm *mm, struct mm_ctx *ctx, struct inode *ino);
-/* The flusher (2.6 pdflush: background_writeout + wb_kupdate): one run
- * at ctx's time.  Returns true if it stopped with work left (the disk
- * queue is congested or its batch is used up): run it again after a
- * congestion_wait(); false: sleep dirty_writeback_centisecs. */
-bool mm_flusher_run(struct mm *mm, struct mm_ctx *ctx);
+/* The flusher of the era vm.flusher selects (flusher_era.c).  Role 0 is
+ * the thread writers wake (kflushd, bdflush, pdflush, flush-8:0); role 1
+ * the periodic one of 2.2 and 2.4 (update, kupdate, kupdated).  In 2.6
+ * role 0 is periodic as well and there is no role 1. */
+enum flush_next {
+	FLUSH_SLEEP,      /* sleep: the period, or until woken */
+	FLUSH_CONGESTED,  /* work left, the disk queue is full: congestion_wait() */
+	FLUSH_AGAIN,      /* work left: loop at once (bdflush skips its sleep) */
+};
+/* The thread's name (ps), or NULL if the era has no thread in that role. */
+const char *mm_flusher_thread(const struct mm *mm, int role);
+/* Its sleep between runs in ns; 0 = until a writer wakes it. */
+uint64_t mm_flusher_period_ns(const struct mm *mm, int role);
+/* One run of the thread in `role` at ctx's time. */
+enum flush_next mm_flusher_run(struct mm *mm, struct mm_ctx *ctx, int role);
+/* A writer's page allocation failed and it will wait for memory: 2.2's
+ * refill_freelist() wakes kflushd (wakeup_bdflush(1)). */
+void mm_flusher_writer_stalled(struct mm *mm);
 /* get_dirty_limits(): background and throttle thresholds, in pages. */
 void mm_dirty_limits(const struct mm *mm, uint64_t *background, uint64_t *throttle);
-/* balance_dirty_pages(): a writer above the throttle threshold writes some
- * dirty pages itself; returns true if it must then wait (congestion_wait). */
+/* After a write(): the era's balance_dirty() / balance_dirty_pages().  A
+ * writer may wake the flusher and write some dirty pages itself; returns
+ * true if it must then wait (for a write to complete, or congestion_wait). */
 bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx);
 
 /* Readahead (2.6 ondemand_readahead, ra_era 26): decide the window for a

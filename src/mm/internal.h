@@ -3,6 +3,7 @@
 #define PAGELAB_MM_INTERNAL_H
 
 #include "mm.h"
+#include "filemap.h"
 
 /* Return a frame to its zone's free list. */
 void free_frame(struct mm *mm, pfn_t pfn);
@@ -45,6 +46,20 @@ static inline void page_remove_rmap(struct mm *mm, struct page *p)
 			mm->nr_anon_mapped--;
 	}
 }
+
+/* Writeback (writeback.c).  Pages under writeback at which the disk queue
+ * counts as congested: flushers stop feeding it and wait (2.6: nr_requests
+ * 128 requests of up to 32 pages; the same queue stands in for 2.2/2.4's
+ * request lists, where ll_rw_block() slept for a free request). */
+#define WRITEBACK_CONGESTED 4096
+/* Up to `max` dirty pages, oldest inode first (by dirtied_when), each
+ * inode from where its last writeback stopped; only inodes dirtied at or
+ * before `older_than`; `background`: stop at the background threshold. */
+uint64_t writeback_inodes(struct mm *mm, struct mm_ctx *ctx, uint64_t max, uint64_t older_than,
+			  bool background);
+/* The 2.6.26 forms (writeback.c) behind the era dispatch (flusher_era.c). */
+enum flush_next pdflush_run(struct mm *mm, struct mm_ctx *ctx);
+bool pdflush_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx);
 
 static inline void charge(struct mm_ctx *ctx, uint64_t ns) { if (ctx) ctx->sys_ns += ns; }
 static inline uint64_t ctx_now(const struct mm_ctx *ctx)

@@ -54,6 +54,15 @@ struct vm_sysctl {
 	uint64_t swap_token;                 /* 1 = thrash.c's swap token (2.6.9-3.4) */
 	uint64_t fault_mark_accessed;        /* 1 = file faults call mark_page_accessed */
 	uint64_t drop_behind;                /* 1 = 2.4.0's drop_behind() (ra_era 24, riel24) */
+	/* The era's flusher (src/mm/flusher_era.c) and 2.2/2.4's bdflush
+	 * parameters (/proc/sys/vm/bdflush), mapped from buffers to pages. */
+	uint64_t flusher;                    /* enum flusher_era */
+	uint64_t bdflush_nfract;             /* % dirty: bdflush wakes (2.4: writers write) */
+	uint64_t bdflush_ndirty;             /* pages per bdflush cycle (0 = NRSYNC batches) */
+	uint64_t bdflush_nfract_sync;        /* 2.4: % dirty: writers write/wait synchronously */
+	uint64_t bdflush_interval;           /* centisecs between update / kupdate runs */
+	uint64_t bdflush_age_buffer;         /* centisecs: dirty data this old is written */
+	uint64_t bdflush_nfract_stop;        /* late 2.4: % dirty at which bdflush stops */
 };
 #define VM_SYSCTLS(X) \
 	X(dirty_ratio, 10, 0, 100, "/proc/sys/vm/dirty_ratio: writers throttle above this % of dirtyable memory") \
@@ -67,8 +76,27 @@ struct vm_sysctl {
 	X(min_readahead, 3, 0, 65536, "ra_era 22/24: smallest window of a sequential reader (2.4.10+ /proc/sys/vm/min-readahead)") \
 	X(swap_token, 0, 0, 1, "1 = mm/thrash.c's swap token protects one thrashing process (2.6.9-3.4; no sysctl)") \
 	X(fault_mark_accessed, 0, 0, 1, "1 = filemap_nopage/filemap_fault call mark_page_accessed (2.4.10-2.6.28; no sysctl)") \
-	X(drop_behind, 1, 0, 1, "ra_era 24: deactivate the pages a sequential reader passed (2.4.0-2.4.9; -ac's /proc/sys/vm/drop_behind)")
+	X(drop_behind, 1, 0, 1, "ra_era 24: deactivate the pages a sequential reader passed (2.4.0-2.4.9; -ac's /proc/sys/vm/drop_behind)") \
+	X(flusher, 0, 0, 5, "writeback era: 0 = 2.6.26 pdflush, 1 = 2.2 kflushd + update, 2 = 2.4.0 bdflush + kupdate, 3 = 2.4.10-2.4.17 bdflush + kupdated, 4 = per-bdi flush-8:0 (3.2+ IO-less throttling), 5 = late 2.4 (2.4.27) bdflush + kupdated") \
+	X(bdflush_nfract, 40, 0, 100, "/proc/sys/vm/bdflush nfract: % dirty that wakes bdflush (2.2: of the cache; 2.4: of nr_free_buffer_pages)") \
+	X(bdflush_ndirty, 500, 0, 50000, "/proc/sys/vm/bdflush ndirty: pages written per bdflush cycle (0 = 2.4.10+ NRSYNC batches)") \
+	X(bdflush_nfract_sync, 60, 0, 100, "/proc/sys/vm/bdflush nfract_sync: % dirty above which 2.4 writers write synchronously") \
+	X(bdflush_interval, 500, 1, 360000, "/proc/sys/vm/bdflush interval: centisecs between update/kupdate runs") \
+	X(bdflush_age_buffer, 3000, 100, 600000, "/proc/sys/vm/bdflush age_buffer: centisecs before a dirty buffer is written") \
+	X(bdflush_nfract_stop, 20, 0, 100, "/proc/sys/vm/bdflush nfract_stop_bdflush: % dirty below which late 2.4 bdflush sleeps")
 
+/* vm.flusher: the era of the writeback threads (src/mm/flusher_era.c). */
+enum flusher_era {
+	FLUSHER_PDFLUSH,  /* 2.6.26 pdflush (mm/page-writeback.c) */
+	FLUSHER_22,       /* 2.2.1 kflushd + update(8) */
+	FLUSHER_240,      /* 2.4.0 bdflush + kupdate */
+	FLUSHER_2410,     /* 2.4.10-2.4.17 bdflush + kupdated (2.4.17) */
+	FLUSHER_PERBDI,   /* per-bdi flush-8:0, 3.2+ IO-less balance_dirty_pages */
+	FLUSHER_24LATE,   /* late 2.4 bdflush with nfract_stop_bdflush (2.4.27) */
+};
+/* For a policy's init(): select the era's flusher and its default
+ * thresholds (bdf_prm of 2.2.1 / 2.4.0 / 2.4.17, or the dirty ratios). */
+void mm_flusher_era(struct mm *mm, enum flusher_era era);
 
 /* I/O callbacks installed by the machine. */
 enum io_dir { IO_READ, IO_WRITE };
@@ -201,6 +229,8 @@ struct mm {
 	uint64_t nr_file;       /* pages in the page cache (NR_FILE_PAGES) */
 	uint64_t nr_dirty;      /* dirty page-cache pages (NR_FILE_DIRTY) */
 	bool flusher_wanted;    /* above the background threshold: wake the flusher */
+	uint64_t nr_dirtied;    /* pages write() made dirty (filemap_write) */
+	uint64_t dirtied_balanced; /* nr_dirtied at the last balance_dirty call */
 	bool no_swap_write;     /* debugging: never write */
 	/* the swap token (thrash.c), when vm.swap_token */
 	uint32_t swap_token_mm; /* aspace id + 1 of the holder, 0 = nobody */

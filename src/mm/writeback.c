@@ -1,7 +1,8 @@
 /* writeback.c - writing dirty page-cache pages: the 2.6 flusher (pdflush's
  * background_writeout and wb_kupdate, mm/page-writeback.c and
  * fs/fs-writeback.c of 2.6.26), balance_dirty_pages() throttling writers,
- * and fsync().
+ * and fsync().  The other eras' flushers (2.2, 2.4, per-bdi) are in
+ * flusher_era.c and use writeback_inodes() from here.
  *
  * Dirty data is tracked per inode (dirtied_when = when its first dirty page
  * was dirtied), and written oldest inode first, each inode's pages in
@@ -18,13 +19,13 @@
 #include <stdlib.h>
 
 #define MAX_WRITEBACK_PAGES 1024   /* pages per flusher batch (2.6) */
-/* Pages under writeback at which the disk queue counts as congested: the
- * flusher stops feeding it (2.6: nr_requests 128 requests of up to 32). */
-#define WRITEBACK_CONGESTED 4096
 
 void mm_dirty_limits(const struct mm *mm, uint64_t *background, uint64_t *throttle)
 {
-	uint64_t dirtyable = mm->nr_free + mm->nr_file + mm->nr_anon;
+	/* determine_dirtyable_memory(): free + LRU pages; since 3.14
+	 * ("mm: don't count anon pages as dirtyable") free + file pages. */
+	uint64_t dirtyable = mm->nr_free + mm->nr_file +
+			     (mm->vm.flusher == FLUSHER_PERBDI ? 0 : mm->nr_anon);
 	uint64_t ratio = mm->vm.dirty_ratio, bg = mm->vm.dirty_background_ratio;
 	if (ratio < 5)
 		ratio = 5;
@@ -114,8 +115,8 @@ static struct inode **dirty_inodes(struct mm *mm, uint32_t *n)
 
 /* writeback_inodes(): up to `max` pages, oldest inodes first; only inodes
  * dirtied at or before `older_than` (UINT64_MAX: any). */
-static uint64_t writeback_inodes(struct mm *mm, struct mm_ctx *ctx, uint64_t max, uint64_t older_than,
-				 bool background)
+uint64_t writeback_inodes(struct mm *mm, struct mm_ctx *ctx, uint64_t max, uint64_t older_than,
+			  bool background)
 {
 	uint32_t n;
 	struct inode **v = dirty_inodes(mm, &n);
@@ -132,11 +133,11 @@ static uint64_t writeback_inodes(struct mm *mm, struct mm_ctx *ctx, uint64_t max
 	return done;
 }
 
-bool mm_flusher_run(struct mm *mm, struct mm_ctx *ctx)
+enum flush_next pdflush_run(struct mm *mm, struct mm_ctx *ctx)
 {
 	mm->flusher_wanted = false;
 	if (mm->nr_writeback >= WRITEBACK_CONGESTED)
-		return true;
+		return FLUSH_CONGESTED;
 	uint64_t bg, thr, done = 0;
 	mm_dirty_limits(mm, &bg, &thr);
 	uint64_t budget = MAX_WRITEBACK_PAGES;
@@ -150,7 +151,7 @@ bool mm_flusher_run(struct mm *mm, struct mm_ctx *ctx)
 	else if (done < budget && expire == 0)
 		done += writeback_inodes(mm, ctx, budget - done, now, false);
 	charge(ctx, done * mm->cost->scan_ns);
-	return done >= budget;
+	return done >= budget ? FLUSH_CONGESTED : FLUSH_SLEEP;
 }
 
 /* sync_writeback_pages(): 1.5 x ratelimit_pages, where ratelimit_pages is
@@ -165,7 +166,7 @@ static uint64_t write_chunk(const struct mm *mm)
 	return r + r / 2;
 }
 
-bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx)
+bool pdflush_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx)
 {
 	uint64_t bg, thr;
 	mm_dirty_limits(mm, &bg, &thr);

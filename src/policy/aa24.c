@@ -122,6 +122,8 @@ static void *aa_init(struct mm *mm, const double *tun)
 	a->inactive = lru_register(&mm->fr, "inactive");
 	a->anon = lru_register(&mm->fr, "anon(not on LRU)");
 	ra_set_era(mm, 24); /* 2.4.17 vm_{min,max}_readahead, filemap_nopage clusters */
+	/* 2.4.17 bdflush + kupdated, or the late 2.4 one (src/mm/flusher_era.c) */
+	mm_flusher_era(mm, era23(a) ? FLUSHER_24LATE : FLUSHER_2410);
 	bool wm = mm->zones[0].wmark_min != 0;
 	setup_zones(a);
 	for (int z = 0; z < mm->nr_zones; z++)

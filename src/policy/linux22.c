@@ -63,6 +63,7 @@ static void *l22_init(struct mm *mm, const double *tun)
 		l->t[i] = tun ? tun[i] : l22_tunables[i].def;
 	l->list = lru_register(&mm->fr, "mem_map(2.2)");
 	ra_set_era(mm, 22); /* 2.2 generic_file_readahead, swap_setup's page_cluster */
+	mm_flusher_era(mm, FLUSHER_22); /* 2.2.1 kflushd + update (src/mm/flusher_era.c) */
 	struct zone *z = &mm->zones[0];
 	if (z->wmark_min) {
 		uint64_t mn, lo, hi;

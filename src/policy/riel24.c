@@ -98,6 +98,7 @@ static void *r24_init(struct mm *mm, const double *tun)
 	for (int z = 0; z < mm->nr_zones; z++)
 		r->inactive_clean[z] = lru_register(&mm->fr, "inactive_clean");
 	r->anon = lru_register(&mm->fr, "anon(not on LRU)");
+	mm_flusher_era(mm, FLUSHER_240); /* 2.4.0 bdflush + kupdate (src/mm/flusher_era.c) */
 	uint64_t mb = (uint64_t)mm->fr.nr * PAGE_SIZE >> 20;
 	r->page_cluster = r->t[T_PAGE_CLUSTER] ? (int)r->t[T_PAGE_CLUSTER] : mb < 16 ? 2 : mb < 32 ? 3 : 4;
 	ra_set_era(mm, 24); /* 2.4.0 generic_file_readahead, filemap_nopage clusters */

@@ -100,6 +100,7 @@ static void *vh_init(struct mm *mm, const double *tun)
 		v->t[i] = tun ? tun[i] : vh_tunables[i].def;
 	v->list = lru_register(&mm->fr, "mem_map(2.1)");
 	ra_set_era(mm, 22); /* 2.2.1's readahead stands for 2.1.63's */
+	mm_flusher_era(mm, FLUSHER_22); /* 2.2.1's kflushd + update: the 2.1.63 bdflush is not modelled apart */
 	uint64_t i = mm->fr.nr >> 7;
 	i = i < 48 ? 48 : i > 256 ? 256 : i;
 	if (v->t[T_FP_MIN]) i = (uint64_t)v->t[T_FP_MIN];

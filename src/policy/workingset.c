@@ -131,6 +131,7 @@ static const struct tunable workingset_tunables[] = {
 static void *workingset_init(struct mm *mm, const double *tun)
 {
 	struct workingset *w = xcalloc(1, sizeof(*w));
+	mm_flusher_era(mm, FLUSHER_PERBDI); /* flush-8:0, IO-less throttling, 20/10 */
 	double v[7];
 	for (int i = 0; i < 7; i++)
 		v[i] = tun ? tun[i] : workingset_tunables[i].def;

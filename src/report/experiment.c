@@ -328,8 +328,10 @@ static void collect(const struct machine *m, struct run_result *rr, const uint64
 	}
 	memcpy(rr->ev, m->mm.ev, sizeof(rr->ev));
 	uint64_t kns = 0;
+	/* Reclaim threads only: the writeback threads (pdflush, bdflush...)
+	 * are no part of the design's reclaim cost. */
 	for (int i = 0; i < m->nr_tasks; i++)
-		if (m->tasks[i].kthread)
+		if (m->tasks[i].kthread && m->tasks[i].kkind != KT_FLUSH && m->tasks[i].kkind != KT_KUPDATE)
 			kns += m->tasks[i].utime + m->tasks[i].stime;
 	rr->kthread_cpu_s = (double)kns / 1e9;
 	char *buf = NULL;
