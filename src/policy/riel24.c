@@ -40,8 +40,9 @@
  * below pages_low, direct reclaim below pages_min) rather than 2.4.0's
  * __alloc_pages_limit; direct reclaim first takes inactive_clean pages
  * (what 2.4.0's allocator does), then runs do_try_to_free_pages(user).  No
- * buffer heads, slab, dcache/icache, bdflush; synchronous laundering is not
- * modelled.  Anonymous pages are always written when unmapped (pagelab's
+ * buffer heads, slab, dcache/icache; page_launder() does not wake bdflush
+ * (2.4.0's bdflush and kupdate run on their own thresholds:
+ * src/mm/flusher_era.c); synchronous laundering is not modelled.  Anonymous pages are always written when unmapped (pagelab's
  * anon pages hold data).  The core's 12..0 priority loop is collapsed: the
  * design runs once at the core's first priority.  Pages scanned = pages
  * looked at on the lists plus present PTEs visited by swap_out. */
