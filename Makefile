@@ -57,7 +57,7 @@ check: $(BUILD)/pagelab $(BUILD)/unit-tests
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 sancheck:
-	$(MAKE) BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check
+	PAGELAB_SANITIZED=1 $(MAKE) BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check
 
 # The benchmark's helpers: a random-trace generator and a probe of the
 # host-side size of the simulator's structures.
