@@ -528,4 +528,10 @@ for pol in $pols; do
 done
 [ -z "$msg" ] && ok || bad "$msg"
 
+# More checks, one file per area (tests/cli.d/*.sh), sourced so they share
+# P, T, t, ok, bad, counter and fail.
+for f in "$(dirname "$0")"/cli.d/*.sh; do
+	[ -f "$f" ] && . "$f"
+done
+
 exit $fail
