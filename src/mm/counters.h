@@ -35,6 +35,8 @@
 	X(UNEVICTABLE_PGS_RESCUED, "unevictable_pgs_rescued") \
 	X(UNEVICTABLE_PGS_MLOCKED, "unevictable_pgs_mlocked") \
 	X(UNEVICTABLE_PGS_MUNLOCKED, "unevictable_pgs_munlocked") \
+	X(SWAP_RA, "swap_ra") \
+	X(SWAP_RA_HIT, "swap_ra_hit") \
 	/* pagelab's names (the kernel has no counter): writers that entered \
 	 * balance_dirty_pages() above dirty_ratio. */ \
 	X(NR_DIRTY_THROTTLED, "dirty_throttle")

@@ -352,6 +352,10 @@ pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 		uint64_t want = z->wmark_min ? SWAP_CLUSTER_MAX : 1;
 		bool congested = false;
 		for (int prio = DEF_PRIORITY; prio >= 0 && got < want; prio--) {
+			/* Writes of the earlier priorities that completed
+			 * meanwhile may have freed enough. */
+			if (mm_reclaim_io_catch_up(mm, ctx, NULL) && mm->nr_free > z->wmark_min)
+				return take_free_frame(mm);
 			got += mm_shrink(mm, ctx, want - got, prio);
 			/* do_try_to_free_pages(): below DEF_PRIORITY - 2, with
 			 * pages already under writeback, congestion_wait()
@@ -381,6 +385,16 @@ pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 	return PFN_NONE;
 }
 
+uint64_t mm_reclaim_io_catch_up(struct mm *mm, struct mm_ctx *ctx, const struct scan_control *sc)
+{
+	if (!ctx)
+		ctx = mm->cur;
+	if (mm->untimed || !ctx || !mm->io.catch_up || !mm->vm.io_in_reclaim)
+		return 0;
+	uint64_t pending = sc ? sc->nr_scanned * mm->cost->scan_ns : 0;
+	return mm->io.catch_up(mm->io.arg, ctx_now(ctx) + pending);
+}
+
 uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority)
 {
 	struct scan_control sc = {
@@ -402,6 +416,8 @@ uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, in
 	if (sc.who == RECLAIM_KSWAPD && mm->zones[sc.zone].need_balance)
 		mm->zones[sc.zone].need_balance = 2;
 	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);
+	if (sc.nr_writeback > mm->max_pass_writeback)
+		mm->max_pass_writeback = sc.nr_writeback;
 	if (sc.who == RECLAIM_KSWAPD) {
 		mm->ev[PGSCAN_KSWAPD] += sc.nr_scanned;
 		mm->ev[PGSTEAL_KSWAPD] += sc.nr_reclaimed;

@@ -5,7 +5,7 @@
 extern const struct policy_ops fifo_policy, clock_policy, lru_policy, opt_policy;
 extern const struct policy_ops linux22_policy, vhand_policy, riel24_policy, aa24_policy;
 extern const struct policy_ops linux26_policy, splitlru_policy, workingset_policy;
-extern const struct policy_ops mglru_policy;
+extern const struct policy_ops mglru_policy, linux6_policy;
 
 const struct policy_ops *const policy_registry[] = {
 	&fifo_policy,
@@ -19,6 +19,7 @@ const struct policy_ops *const policy_registry[] = {
 	&linux26_policy,
 	&splitlru_policy,
 	&workingset_policy,
+	&linux6_policy,
 	&mglru_policy,
 	NULL,
 };
