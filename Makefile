@@ -46,6 +46,18 @@ $(BUILD)/tests/main.o: WARN += -I$(BUILD)/tests
 $(BUILD)/unit-tests: $(LIB_OBJ) $(TEST_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The version: `git describe` of the tree, else the VERSION file a release
+# tarball carries, else "unknown".  The header is rewritten only when the
+# string changes, so an unchanged tree does not rebuild.
+VERSION_STRING = $(shell git describe --tags --always --dirty 2>/dev/null || cat VERSION 2>/dev/null || echo unknown)
+$(BUILD)/pagelab_version.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define PAGELAB_VERSION "$(VERSION_STRING)"' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/src/lib/version.o: $(BUILD)/pagelab_version.h
+$(BUILD)/src/lib/version.o: WARN += -I$(BUILD)
+FORCE:
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -119,4 +131,4 @@ install: pagelab
 clean:
 	rm -rf build build-san build-fuzz build-clang pagelab
 
-.PHONY: all check sancheck bench fuzz valgrind htmlcheck install clean
+.PHONY: FORCE all check sancheck bench fuzz valgrind htmlcheck install clean
