@@ -46,6 +46,16 @@ $(BUILD)/tests/main.o: WARN += -I$(BUILD)/tests
 $(BUILD)/unit-tests: $(LIB_OBJ) $(TEST_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The version every result records: `git describe` at build time, else the
+# VERSION file.  version.txt is rewritten only when it changes, so cell.o
+# is rebuilt only then.
+$(BUILD)/version.txt: FORCE
+	@mkdir -p $(BUILD); v=$$(git describe --always --dirty 2>/dev/null || cat VERSION 2>/dev/null || echo unknown); \
+	[ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
+$(BUILD)/src/experiment/cell.o: $(BUILD)/version.txt
+$(BUILD)/src/experiment/cell.o: WARN += -DPAGELAB_VERSION="\"$$(cat $(BUILD)/version.txt)\""
+FORCE:
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -119,4 +129,4 @@ install: pagelab
 clean:
 	rm -rf build build-san build-fuzz build-clang pagelab
 
-.PHONY: all check sancheck bench fuzz valgrind htmlcheck install clean
+.PHONY: FORCE all check sancheck bench fuzz valgrind htmlcheck install clean
