@@ -46,14 +46,16 @@ $(BUILD)/tests/main.o: WARN += -I$(BUILD)/tests
 $(BUILD)/unit-tests: $(LIB_OBJ) $(TEST_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# The version every result records: `git describe` at build time, else the
-# VERSION file.  version.txt is rewritten only when it changes, so cell.o
-# is rebuilt only then.
-$(BUILD)/version.txt: FORCE
-	@mkdir -p $(BUILD); v=$$(git describe --always --dirty 2>/dev/null || cat VERSION 2>/dev/null || echo unknown); \
-	[ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
-$(BUILD)/src/experiment/cell.o: $(BUILD)/version.txt
-$(BUILD)/src/experiment/cell.o: WARN += -DPAGELAB_VERSION="\"$$(cat $(BUILD)/version.txt)\""
+# The version: `git describe` of the tree, else the VERSION file a release
+# tarball carries, else "unknown".  The header is rewritten only when the
+# string changes, so an unchanged tree does not rebuild.
+VERSION_STRING = $(shell git describe --tags --always --dirty 2>/dev/null || cat VERSION 2>/dev/null || echo unknown)
+$(BUILD)/pagelab_version.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define PAGELAB_VERSION "$(VERSION_STRING)"' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/src/lib/version.o: $(BUILD)/pagelab_version.h
+$(BUILD)/src/lib/version.o: WARN += -I$(BUILD)
 FORCE:
 
 $(BUILD)/%.o: %.c

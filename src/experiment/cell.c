@@ -10,15 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef PAGELAB_VERSION
-#define PAGELAB_VERSION "unknown"
-#endif
-
-const char *pagelab_version(void)
-{
-	return PAGELAB_VERSION;
-}
-
 int cell_split_args(char *s, char **argv, int max)
 {
 	int n = 0;

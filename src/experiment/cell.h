@@ -68,8 +68,4 @@ void run_result_free(struct run_result *rr);
 /* Split a command line on blanks (no quoting: no workload needs it). */
 int cell_split_args(char *s, char **argv, int max);
 
-/* The pagelab version recorded with every result: `git describe` at build
- * time, else the VERSION file. */
-const char *pagelab_version(void);
-
 #endif
