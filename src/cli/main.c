@@ -1,6 +1,7 @@
 /* main.c - pagelab's entry point: dispatch to a subcommand. */
 #include "cli.h"
 #include "../lib/util.h"
+#include "../lib/version.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +10,7 @@ static void usage(FILE *out)
 {
 	fputs(
 "usage: pagelab COMMAND [ARGS]\n"
+"       pagelab --version\n"
 "A laboratory for Linux page reclaim: historical and modern reclaim designs as\n"
 "policies on one simulated machine, driven by benchmark-like workloads and traces.\n"
 "\n"
@@ -18,6 +20,7 @@ static void usage(FILE *out)
 "  workloads  list the workloads (and their options)\n"
 "  machines   list the machine profiles (and their parameters)\n"
 "  reproduce  re-run the five threads' experiments next to their published figures\n"
+"  kernel     run workloads natively on this host's kernel in a memory cgroup\n"
 "\n"
 "Every command takes --help.  Example:\n"
 "  pagelab run --machine vmm-2008 --policy clock --vmstat 1 usemem -m 1000\n", out);
@@ -34,6 +37,10 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		printf("pagelab %s\n", pagelab_version());
+		return 0;
+	}
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(cmd, "policies"))
@@ -44,5 +51,7 @@ int main(int argc, char **argv)
 		return cmd_machines(argc - 1, argv + 1);
 	if (!strcmp(cmd, "reproduce"))
 		return cmd_reproduce(argc - 1, argv + 1);
+	if (!strcmp(cmd, "kernel"))
+		return cmd_kernel(argc - 1, argv + 1);
 	die_usage("unknown command '%s' (try pagelab --help)", cmd);
 }
