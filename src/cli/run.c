@@ -25,7 +25,8 @@ static void run_usage(FILE *out)
 "  --disk MODEL        disk model (see pagelab machines)\n"
 "  --set NAME=VALUE    any machine parameter or policy tunable\n"
 "Policy and run:\n"
-"  --policy NAME       reclaim policy (default clock; see pagelab policies)\n"
+"  --policy NAME       reclaim policy (default clock; see pagelab policies);\n"
+"                      a path (./lifo.so) loads a policy plugin\n"
 "  --seed N            random seed (default 1); same inputs, same output\n"
 "  --vmstat SECONDS    print a vmstat line every SECONDS of simulated time\n"
 "  --check             verify the mm invariants after every step (slow)\n"
@@ -152,14 +153,14 @@ int cmd_run(int argc, char **argv)
 			die_usage("unknown disk model '%s' (see pagelab machines)", disk);
 		prof.disk = *d;
 	}
-	const struct policy_ops *pol = policy_find(policy);
+	char err[512];
+	const struct policy_ops *pol = policy_lookup(policy, err, sizeof(err));
 	if (!pol)
-		die_usage("unknown policy '%s' (see pagelab policies)", policy);
+		die_usage("%s", err);
 	int ntun = policy_nr_tunables(pol);
 	double *tun = xcalloc((size_t)ntun + 1, sizeof(double));
 	for (int t = 0; t < ntun; t++)
 		tun[t] = pol->tunables[t].def;
-	char err[512];
 	for (int s = 0; s < nsets; s++) {
 		if (profile_has_param(sets[s].name)) {
 			if (!profile_set(&prof, sets[s].name, sets[s].value, err, sizeof(err)))

@@ -20,6 +20,10 @@
 
 /* Print "pagelab: <msg>" on stderr and exit with status 2. */
 _Noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* For libpagelab, which must not exit: while a handler is set (on this
+ * thread), die_usage() calls it with the message instead; the handler
+ * must not return (it longjmps out).  NULL restores the default. */
+void die_usage_set_handler(void (*handler)(const char *msg));
 /* Internal error (a bug): print and abort. */
 _Noreturn void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
