@@ -20,9 +20,10 @@
 
 /* Print "pagelab: <msg>" on stderr and exit with status 2. */
 _Noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* For libpagelab, which must not exit: while a handler is set (on this
- * thread), die_usage() calls it with the message instead; the handler
- * must not return (it longjmps out).  NULL restores the default. */
+/* For what runs pagelab in-process and must get control back instead of
+ * exit(2) (libpagelab, the fuzz targets): while a handler is set (on this
+ * thread), die_usage() calls it with the message instead of printing it;
+ * the handler must not return (it longjmps out).  NULL: the default. */
 void die_usage_set_handler(void (*handler)(const char *msg));
 /* Internal error (a bug): print and abort. */
 _Noreturn void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
