@@ -13,7 +13,7 @@ CC ?= cc
 PREFIX ?= /usr/local
 CFLAGS ?= -O2 -g
 WARN = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-LDLIBS = -lm -pthread
+LDLIBS = -lzstd -lz -lm -pthread
 
 # Every folder of src/ but cli is a layer of the library; a new layer is a
 # new folder, no Makefile edit.
