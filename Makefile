@@ -46,6 +46,18 @@ $(BUILD)/tests/main.o: WARN += -I$(BUILD)/tests
 $(BUILD)/unit-tests: $(LIB_OBJ) $(TEST_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The version: `git describe` of the tree, else the VERSION file a release
+# tarball carries, else "unknown".  The header is rewritten only when the
+# string changes, so an unchanged tree does not rebuild.
+VERSION_STRING = $(shell git describe --tags --always --dirty 2>/dev/null || cat VERSION 2>/dev/null || echo unknown)
+$(BUILD)/pagelab_version.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define PAGELAB_VERSION "$(VERSION_STRING)"' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/src/lib/version.o: $(BUILD)/pagelab_version.h
+$(BUILD)/src/lib/version.o: WARN += -I$(BUILD)
+FORCE:
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -95,7 +107,7 @@ valgrind: $(BUILD)/pagelab $(BUILD)/unit-tests
 	$(VALGRIND) $(BUILD)/pagelab run --machine vmm-2008 --ram 48M --swap 64M --check --vmstat 0.1 usemem -m 60 >/dev/null
 	$(VALGRIND) $(BUILD)/pagelab run --machine vmm-2008 --ram 32M --swap 8M --json usemem -R -m 30 + usemem -M -m 4 >/dev/null
 	$(VALGRIND) $(BUILD)/pagelab run --machine modern --ram 64M --swap 16M usemem -n 3 -r 2 -m 20 >/dev/null
-	for p in $$($(BUILD)/pagelab policies | awk '$$1 != "opt" { print $$1 }'); do \
+	for p in $$($(BUILD)/pagelab policies | awk 'NR > 1 && /^[a-z]/ && $$1 != "opt" { print $$1 }'); do \
 		$(VALGRIND) $(BUILD)/pagelab run --machine vmm-2008 --ram 24M --swap 32M --check --policy $$p usemem -r 2 -m 20 >/dev/null || exit 1; \
 	done
 	printf '1 r\n2 w\n3 r\n4 w\n1 r\n2 r\n5 w\n1 r\n2 r\n3 r\n4 r\n5 r\n' >$(BUILD)/belady.trace
@@ -119,4 +131,4 @@ install: pagelab
 clean:
 	rm -rf build build-san build-fuzz build-clang pagelab
 
-.PHONY: all check sancheck bench fuzz valgrind htmlcheck install clean
+.PHONY: FORCE all check sancheck bench fuzz valgrind htmlcheck install clean

@@ -1,6 +1,7 @@
 /* main.c - pagelab's entry point: dispatch to a subcommand. */
 #include "cli.h"
 #include "../lib/util.h"
+#include "../lib/version.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +10,7 @@ static void usage(FILE *out)
 {
 	fputs(
 "usage: pagelab COMMAND [ARGS]\n"
+"       pagelab --version\n"
 "A laboratory for Linux page reclaim: historical and modern reclaim designs as\n"
 "policies on one simulated machine, driven by benchmark-like workloads and traces.\n"
 "\n"
@@ -33,6 +35,10 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		printf("pagelab %s\n", pagelab_version());
 		return 0;
 	}
 	if (!strcmp(cmd, "run"))
