@@ -19,7 +19,10 @@ LDLIBS = -lzstd -lz -lm -pthread
 # new folder, no Makefile edit.
 LIB_SRC = $(filter-out src/cli/%,$(wildcard src/*/*.c))
 CLI_SRC = $(wildcard src/cli/*.c)
-TEST_SRC = $(wildcard tests/*.c) tests/fuzz/targets.c
+# tests/fuzz/*.c but the fuzz_*.c entry points: the properties the
+# harnesses and the mutation test share.
+FUZZ_LIB_SRC = $(filter-out tests/fuzz/fuzz_%.c,$(wildcard tests/fuzz/*.c))
+TEST_SRC = $(wildcard tests/*.c) $(FUZZ_LIB_SRC)
 
 BUILD ?= build
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -87,7 +90,7 @@ bench: $(BUILD)/pagelab $(BUILD)/bench/gentrace $(BUILD)/bench/sizes
 FUZZ_CC ?= clang
 FUZZ_RUNS ?= 100000
 FUZZ_SAN = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-FUZZ_TARGETS = trace parse
+FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 fuzz:
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) CFLAGS="-O1 -g $(FUZZ_SAN)" $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
 	for t in $(FUZZ_TARGETS); do \
@@ -96,7 +99,7 @@ fuzz:
 			build-fuzz/corpus-$$t tests/fuzz/seeds/$$t || exit 1; \
 	done
 
-$(BUILD)/fuzz_%: $(LIB_OBJ) $(BUILD)/tests/fuzz/targets.o $(BUILD)/tests/fuzz/fuzz_%.o
+$(BUILD)/fuzz_%: $(LIB_OBJ) $(FUZZ_LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/fuzz_%.o
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 # memcheck: any error or definite leak fails (exit 99); bad-input runs must

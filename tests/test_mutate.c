@@ -5,6 +5,7 @@
  * crash, no wrong value, and clean one-line errors. */
 #include "test.h"
 #include "fuzz/targets.h"
+#include "fuzz/readers.h"
 #include "../src/lib/util.h"
 
 #include <string.h>
@@ -143,4 +144,61 @@ void test_mutated_options(void)
 		wrong += ok != fits || (ok && v != n << shifts[u]);
 	}
 	CHECK_EQ(wrong, 0);
+}
+
+/* The trace readers (src/trace/), each from its own seeds, through
+ * tests/fuzz/readers.h's property.  Binary seeds are built here. */
+void test_mutated_readers(void);
+void test_mutated_readers(void)
+{
+	static const struct { enum trace_format f; const char *s; } text_seeds[] = {
+		{ TRACE_FMT_TEXT, "1 r pid=3 file\n0x10 W anon\n# c\n7 r\n" },
+		{ TRACE_FMT_LACKEY, "==42== Lackey\nI  00400ffe,4\n L 00402000,8\n S 00402ff8,16\n--42-- w\n M 1ffefff000,4\n" },
+		{ TRACE_FMT_CSV, "version,time,op,size,lbn\n1,5,2a,512,42\n1,6.5,28,512,0x2b\n" },
+		{ TRACE_FMT_CSV, "@obj-id-col=2, delimiter=|, has-header=false\na|10\nb|\"16\"\n" },
+		{ TRACE_FMT_TXT, "1\n\n2\r\nabc\n  1\n" },
+		{ TRACE_FMT_BLOCK, "1281,hm,1,Read,6144,16384,6\n1282,hm,1,Write,0,4096,1\n" },
+		{ TRACE_FMT_BLOCK, "@offset-col=1, size-col=2, op-col=3\n4095,2,w\n0,1,r\n" },
+	};
+	uint8_t oracle[72] = { 0 }, vscsi[96] = { 0 }, bin[64 + 24] = { 0 };
+	for (int i = 0; i < 3; i++) {
+		oracle[24 * i + 4] = (uint8_t)(i + 1);
+		vscsi[32 * i + 12] = i ? 0x28 : 0x2a;
+		vscsi[32 * i + 15] = 1;
+		vscsi[32 * i + 16] = (uint8_t)(7 * i);
+		bin[64 + 8 * i] = (uint8_t)(i % 2);
+		bin[64 + 8 * i + 4] = (uint8_t)(i == 2);
+	}
+	memcpy(bin, "PGLTRACE\1\0\0\0\10\0\0\0\3\0\0\0\0\0\0\0\2", 25);
+	struct { enum trace_format f; const uint8_t *b; size_t n; } seeds[ARRAY_SIZE(text_seeds) + 3];
+	size_t ns = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(text_seeds); i++, ns++) {
+		seeds[ns].f = text_seeds[i].f;
+		seeds[ns].b = (const uint8_t *)text_seeds[i].s;
+		seeds[ns].n = strlen(text_seeds[i].s);
+	}
+	seeds[ns].f = TRACE_FMT_ORACLE, seeds[ns].b = oracle, seeds[ns++].n = sizeof(oracle);
+	seeds[ns].f = TRACE_FMT_VSCSI, seeds[ns].b = vscsi, seeds[ns++].n = sizeof(vscsi);
+	seeds[ns].f = TRACE_FMT_BIN, seeds[ns].b = bin, seeds[ns++].n = sizeof(bin);
+	/* The seeds themselves keep the property. */
+	int bad = 0, good_seeds = 0;
+	for (size_t i = 0; i < ns; i++)
+		good_seeds += fuzz_reader_one(seeds[i].f, seeds[i].b, seeds[i].n);
+	CHECK_EQ(good_seeds, ns);
+	struct rng r;
+	rng_seed(&r, 0x5eed);
+	uint8_t buf[512];
+	for (int i = 0; i < 8000; i++) {
+		size_t k = (size_t)rng_below(&r, ns);
+		size_t len;
+		if (i % 5 == 0) {
+			len = random_input(&r, buf, sizeof(buf));
+		} else {
+			len = seeds[k].n;
+			memcpy(buf, seeds[k].b, len);
+			len = mutate(&r, buf, len, sizeof(buf));
+		}
+		bad += !fuzz_reader_one(seeds[k].f, buf, len);
+	}
+	CHECK_EQ(bad, 0);
 }

@@ -8,5 +8,6 @@ int cmd_workloads(int argc, char **argv);
 int cmd_machines(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 #endif
