@@ -2,12 +2,17 @@
  * thousands of random and mutated inputs to the trace parser and to the
  * size / option / workload-argument parsers, each checked by the same
  * properties as the libFuzzer harnesses (tests/fuzz/targets.h).  No
- * crash, no wrong value, and clean one-line errors. */
+ * crash, no wrong value, and clean one-line errors.  The seeds of the
+ * workload and whole-simulation targets (tests/fuzz/seeds/) and mutations
+ * of them go through the same properties. */
 #include "test.h"
 #include "fuzz/targets.h"
 #include "fuzz/readers.h"
 #include "../src/lib/util.h"
 
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Valid inputs the mutations start from. */
@@ -146,59 +151,157 @@ void test_mutated_options(void)
 	CHECK_EQ(wrong, 0);
 }
 
-/* The trace readers (src/trace/), each from its own seeds, through
- * tests/fuzz/readers.h's property.  Binary seeds are built here. */
+/* The seed files of a libFuzzer target (tests/fuzz/seeds/NAME/), sorted by
+ * name so the test is the same everywhere. */
+struct seeds { int n; char **name; uint8_t **data; size_t *len; };
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void load_seeds(const char *target, struct seeds *s)
+{
+	char dir[256];
+	snprintf(dir, sizeof(dir), "tests/fuzz/seeds/%s", target);
+	memset(s, 0, sizeof(*s));
+	DIR *d = opendir(dir);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		s->name = xrealloc(s->name, ((size_t)s->n + 1) * sizeof(*s->name));
+		s->name[s->n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	qsort(s->name, (size_t)s->n, sizeof(*s->name), cmp_str);
+	s->data = xcalloc((size_t)s->n, sizeof(*s->data));
+	s->len = xcalloc((size_t)s->n, sizeof(*s->len));
+	for (int i = 0; i < s->n; i++) {
+		char path[600];
+		snprintf(path, sizeof(path), "%s/%s", dir, s->name[i]);
+		FILE *f = fopen(path, "rb");
+		CHECK(f != NULL);
+		if (!f)
+			continue;
+		s->data[i] = xmalloc(4096);
+		s->len[i] = fread(s->data[i], 1, 4096, f);
+		fclose(f);
+	}
+}
+
+static void free_seeds(struct seeds *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		free(s->name[i]);
+		free(s->data[i]);
+	}
+	free(s->name);
+	free(s->data);
+	free(s->len);
+}
+
+/* Every seed of the workload-argument target, then mutations of them. */
+void test_mutated_workload_args(void);
+void test_mutated_workload_args(void)
+{
+	struct seeds s;
+	load_seeds("workload", &s);
+	CHECK(s.n >= 13); /* one or more per workload but trace */
+	struct rng r;
+	rng_seed(&r, 0x3a9d);
+	uint8_t buf[512];
+	int bad = 0;
+	for (int i = 0; i < s.n; i++)
+		bad += !fuzz_workload_one(s.data[i], s.len[i]);
+	for (int i = 0; s.n && i < 3000; i++) {
+		int k = (int)rng_below(&r, (uint64_t)s.n);
+		size_t len = MIN(s.len[k], sizeof(buf));
+		memcpy(buf, s.data[k], len);
+		if (len)
+			len = 1 + mutate(&r, buf + 1, len - 1, sizeof(buf) - 1);
+		if (i % 8 == 0 && len) /* the same arguments to another workload */
+			buf[0] = (uint8_t)rng_next(&r);
+		bad += !fuzz_workload_one(buf, len);
+	}
+	CHECK_EQ(bad, 0);
+	free_seeds(&s);
+}
+
+/* Every seed of the whole-simulation target, then a few mutations of
+ * each: a --check run each (about 2 s in all). */
+void test_mutated_sims(void);
+void test_mutated_sims(void)
+{
+	struct seeds s;
+	load_seeds("sim", &s);
+	CHECK(s.n >= 10);
+	struct rng r;
+	rng_seed(&r, 0x51e5);
+	uint8_t buf[512];
+	int bad = 0;
+	fuzz_verbose = getenv("FUZZ_VERBOSE") != NULL;
+	/* The seeds are sound runs: each finishes or stops at --max-time. */
+	for (int i = 0; i < s.n; i++) {
+		bad += !fuzz_sim_one(s.data[i], s.len[i]);
+		if (fuzz_sim_status != 0 && fuzz_sim_status != 3) {
+			fprintf(stderr, "sim seed %s: exit status %d\n", s.name[i], fuzz_sim_status);
+			bad++;
+		}
+	}
+	for (int i = 0; s.n && i < 3 * s.n; i++) {
+		int k = (int)rng_below(&r, (uint64_t)s.n);
+		size_t len = MIN(s.len[k], sizeof(buf));
+		memcpy(buf, s.data[k], len);
+		/* Two in three: another machine, policy and settings for the
+		 * same workloads; else the workloads' text mutated. */
+		if (i % 3 != 2) {
+			for (size_t h = 0; h < 9 && h < len; h++)
+				if (rng_below(&r, 2) == 0)
+					buf[h] = (uint8_t)rng_next(&r);
+		} else if (len > 9) {
+			len = 9 + mutate(&r, buf + 9, len - 9, sizeof(buf) - 9);
+		}
+		bad += !fuzz_sim_one(buf, len);
+	}
+	CHECK_EQ(bad, 0);
+	free_seeds(&s);
+}
+
+/* The trace readers (src/trace/): every seed of each reader's target
+ * (tests/fuzz/seeds/FORMAT/), then mutations of them, through
+ * tests/fuzz/readers.h's property. */
 void test_mutated_readers(void);
 void test_mutated_readers(void)
 {
-	static const struct { enum trace_format f; const char *s; } text_seeds[] = {
-		{ TRACE_FMT_TEXT, "1 r pid=3 file\n0x10 W anon\n# c\n7 r\n" },
-		{ TRACE_FMT_LACKEY, "==42== Lackey\nI  00400ffe,4\n L 00402000,8\n S 00402ff8,16\n--42-- w\n M 1ffefff000,4\n" },
-		{ TRACE_FMT_CSV, "version,time,op,size,lbn\n1,5,2a,512,42\n1,6.5,28,512,0x2b\n" },
-		{ TRACE_FMT_CSV, "@obj-id-col=2, delimiter=|, has-header=false\na|10\nb|\"16\"\n" },
-		{ TRACE_FMT_TXT, "1\n\n2\r\nabc\n  1\n" },
-		{ TRACE_FMT_BLOCK, "1281,hm,1,Read,6144,16384,6\n1282,hm,1,Write,0,4096,1\n" },
-		{ TRACE_FMT_BLOCK, "@offset-col=1, size-col=2, op-col=3\n4095,2,w\n0,1,r\n" },
-	};
-	uint8_t oracle[72] = { 0 }, vscsi[96] = { 0 }, bin[64 + 24] = { 0 };
-	for (int i = 0; i < 3; i++) {
-		oracle[24 * i + 4] = (uint8_t)(i + 1);
-		vscsi[32 * i + 12] = i ? 0x28 : 0x2a;
-		vscsi[32 * i + 15] = 1;
-		vscsi[32 * i + 16] = (uint8_t)(7 * i);
-		bin[64 + 8 * i] = (uint8_t)(i % 2);
-		bin[64 + 8 * i + 4] = (uint8_t)(i == 2);
-	}
-	memcpy(bin, "PGLTRACE\1\0\0\0\10\0\0\0\3\0\0\0\0\0\0\0\2", 25);
-	struct { enum trace_format f; const uint8_t *b; size_t n; } seeds[ARRAY_SIZE(text_seeds) + 3];
-	size_t ns = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(text_seeds); i++, ns++) {
-		seeds[ns].f = text_seeds[i].f;
-		seeds[ns].b = (const uint8_t *)text_seeds[i].s;
-		seeds[ns].n = strlen(text_seeds[i].s);
-	}
-	seeds[ns].f = TRACE_FMT_ORACLE, seeds[ns].b = oracle, seeds[ns++].n = sizeof(oracle);
-	seeds[ns].f = TRACE_FMT_VSCSI, seeds[ns].b = vscsi, seeds[ns++].n = sizeof(vscsi);
-	seeds[ns].f = TRACE_FMT_BIN, seeds[ns].b = bin, seeds[ns++].n = sizeof(bin);
-	/* The seeds themselves keep the property. */
-	int bad = 0, good_seeds = 0;
-	for (size_t i = 0; i < ns; i++)
-		good_seeds += fuzz_reader_one(seeds[i].f, seeds[i].b, seeds[i].n);
-	CHECK_EQ(good_seeds, ns);
+	static const enum trace_format fmts[] = { TRACE_FMT_TEXT, TRACE_FMT_LACKEY, TRACE_FMT_CSV, TRACE_FMT_TXT,
+						   TRACE_FMT_ORACLE, TRACE_FMT_VSCSI, TRACE_FMT_BLOCK, TRACE_FMT_BIN };
 	struct rng r;
 	rng_seed(&r, 0x5eed);
 	uint8_t buf[512];
-	for (int i = 0; i < 8000; i++) {
-		size_t k = (size_t)rng_below(&r, ns);
-		size_t len;
-		if (i % 5 == 0) {
-			len = random_input(&r, buf, sizeof(buf));
-		} else {
-			len = seeds[k].n;
-			memcpy(buf, seeds[k].b, len);
-			len = mutate(&r, buf, len, sizeof(buf));
+	int bad = 0;
+	for (size_t f = 0; f < ARRAY_SIZE(fmts); f++) {
+		struct seeds s;
+		load_seeds(trace_format_name(fmts[f]), &s);
+		CHECK(s.n >= 1);
+		for (int i = 0; i < s.n; i++)
+			bad += !fuzz_reader_one(fmts[f], s.data[i], s.len[i]);
+		for (int i = 0; s.n && i < 1000; i++) {
+			size_t len;
+			if (i % 5 == 0) {
+				len = random_input(&r, buf, sizeof(buf));
+			} else {
+				int k = (int)rng_below(&r, (uint64_t)s.n);
+				len = MIN(s.len[k], sizeof(buf));
+				memcpy(buf, s.data[k], len);
+				len = mutate(&r, buf, len, sizeof(buf));
+			}
+			bad += !fuzz_reader_one(fmts[f], buf, len);
 		}
-		bad += !fuzz_reader_one(seeds[k].f, buf, len);
+		free_seeds(&s);
 	}
 	CHECK_EQ(bad, 0);
 }
