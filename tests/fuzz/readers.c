@@ -42,7 +42,7 @@ static void read_once(enum trace_format fmt, const char *spec, const uint8_t *da
 				break;
 			}
 			for (long i = 0; i < n; i++) {
-				if (b[i].write > 1 || b[i].kind > 2 || b[i].page >= npages) {
+				if (b[i].write > 1 || b[i].kind > 2 || (fmt == TRACE_FMT_BIN && b[i].page >= npages)) {
 					o->bad_ref = true;
 					snprintf(o->why, sizeof(o->why), "reference %llu: page %llu write %u kind %u",
 						 (unsigned long long)(o->n + (uint64_t)i), (unsigned long long)b[i].page,
