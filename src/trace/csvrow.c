@@ -256,8 +256,6 @@ int csv_row(struct trace_reader *r, struct csv_state *cs, size_t *nf)
 		int rc = reader_line(r, &l, &len);
 		if (rc <= 0)
 			return rc;
-		if (memchr(l, 0, len))
-			return reader_fail(r, "NUL byte in trace");
 		if (cs->skip_header) {
 			cs->skip_header = false;
 			continue;
@@ -305,6 +303,14 @@ bool csv_num(struct trace_reader *r, struct csv_state *cs, size_t nf, int col, c
 		return false;
 	}
 	return true;
+}
+
+bool csv_time_op(struct trace_reader *r, struct csv_state *cs, size_t nf, uint64_t *time, int *write)
+{
+	*write = 0;
+	if (cs->sp.time_col && !csv_num(r, cs, nf, cs->sp.time_col, "time", time))
+		return false;
+	return !cs->sp.op_col || (*write = csv_op(r, cs, nf)) >= 0;
 }
 
 int csv_op(struct trace_reader *r, struct csv_state *cs, size_t nf)

@@ -36,6 +36,9 @@ bool csv_setup(struct trace_reader *r, struct csv_state *cs, const char *const *
 int csv_row(struct trace_reader *r, struct csv_state *cs, size_t *nf);
 /* Field col (1-based) as a number; reports "missing column" / "bad ..." */
 bool csv_num(struct trace_reader *r, struct csv_state *cs, size_t nf, int col, const char *what, uint64_t *v);
+/* The time column (if any) into *time and the op column (if any) as a
+ * write flag: true, or false after reporting the error. */
+bool csv_time_op(struct trace_reader *r, struct csv_state *cs, size_t nf, uint64_t *time, int *write);
 /* 1 write, 0 read (r, read, get, w, write, set, put..., SCSI opcodes 28/2a
  * and kin), after reporting an unknown op -1. */
 int csv_op(struct trace_reader *r, struct csv_state *cs, size_t nf);

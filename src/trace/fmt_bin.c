@@ -95,7 +95,6 @@ static bool bin_counts(const struct trace_reader *r, uint64_t *nrefs, uint64_t *
 	return true;
 }
 
-static void bin_close(struct trace_reader *r) { free(r->st); }
 
 const struct format_ops fmt_bin = {
 	.fmt = TRACE_FMT_BIN,
@@ -103,7 +102,7 @@ const struct format_ops fmt_bin = {
 	.open = bin_open,
 	.batch = bin_batch,
 	.counts = bin_counts,
-	.close = bin_close,
+	.close = reader_free_state,
 };
 
 struct bintrace_writer {

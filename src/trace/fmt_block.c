@@ -19,11 +19,9 @@ static bool block_open(struct trace_reader *r, char *err, size_t errlen)
 	cs->sp.id_is_num = true;
 	if (r->opts.spec && !csv_spec_parse(r->opts.spec, &cs->sp, err, errlen))
 		return false;
-	if (!r->opts.spec) {
-		/* Peek: a header names the columns, else the MSR layout. */
-		cs->sp.delim = 0;
-	}
 	static const char *const ids[] = { "offset", "byte_offset", "address", "addr", NULL };
+	/* No columns given: a header names them, else (a first line of more
+	 * digits than letters, or has-header=false) the MSR layout. */
 	struct csv_spec given = cs->sp;
 	if (!given.id_col && !given.size_col && !given.op_col && !given.time_col && given.has_header != 1) {
 		size_t n;
@@ -61,10 +59,8 @@ static int block_record(struct trace_reader *r, struct span *s)
 		memset(s, 0, sizeof(*s));
 		if (!csv_num(r, cs, nf, cs->sp.id_col, "offset", &off) || !csv_num(r, cs, nf, cs->sp.size_col, "size", &size))
 			return -1;
-		if (cs->sp.time_col && !csv_num(r, cs, nf, cs->sp.time_col, "time", &s->ref.time))
-			return -1;
-		int w = 0;
-		if (cs->sp.op_col && (w = csv_op(r, cs, nf)) < 0)
+		int w;
+		if (!csv_time_op(r, cs, nf, &s->ref.time, &w))
 			return -1;
 		if (size == 0)
 			continue;
@@ -77,12 +73,11 @@ static int block_record(struct trace_reader *r, struct span *s)
 	}
 }
 
-static void block_close(struct trace_reader *r) { free(r->st); }
 
 const struct format_ops fmt_block = {
 	.fmt = TRACE_FMT_BLOCK,
 	.name = "block",
 	.open = block_open,
 	.record = block_record,
-	.close = block_close,
+	.close = reader_free_state,
 };

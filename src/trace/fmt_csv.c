@@ -42,22 +42,19 @@ static int csv_record(struct trace_reader *r, struct span *s)
 		return reader_fail(r, "empty object id");
 	if (!cs->sp.id_is_num || !parse_id(id, idl, &s->ref.page))
 		s->ref.page = hash_id(id, idl);
-	if (cs->sp.time_col && !csv_num(r, cs, nf, cs->sp.time_col, "time", &s->ref.time))
-		return -1;
-	int w = 0;
-	if (cs->sp.op_col && (w = csv_op(r, cs, nf)) < 0)
+	int w;
+	if (!csv_time_op(r, cs, nf, &s->ref.time, &w))
 		return -1;
 	s->npages = 1;
 	s->mode = w ? SPAN_WRITE : SPAN_READ;
 	return 1;
 }
 
-static void csv_close(struct trace_reader *r) { free(r->st); }
 
 const struct format_ops fmt_csv = {
 	.fmt = TRACE_FMT_CSV,
 	.name = "csv",
 	.open = csv_open,
 	.record = csv_record,
-	.close = csv_close,
+	.close = reader_free_state,
 };

@@ -25,7 +25,6 @@ static bool lackey_open(struct trace_reader *r, char *err, size_t errlen)
 	return true;
 }
 
-static void lackey_close(struct trace_reader *r) { free(r->st); }
 
 static uint32_t banner_pid(const char *l, size_t len)
 {
@@ -95,5 +94,5 @@ const struct format_ops fmt_lackey = {
 	.name = "lackey",
 	.open = lackey_open,
 	.record = lackey_record,
-	.close = lackey_close,
+	.close = reader_free_state,
 };

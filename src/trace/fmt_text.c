@@ -17,8 +17,6 @@ static int text_record(struct trace_reader *r, struct span *s)
 		int rc = reader_line(r, &line, &len);
 		if (rc <= 0)
 			return rc;
-		if (memchr(line, 0, len))
-			return reader_fail(r, "NUL byte in trace");
 		char *hash = memchr(line, '#', len);
 		if (hash)
 			*hash = 0;

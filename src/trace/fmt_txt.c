@@ -19,8 +19,6 @@ static int txt_record(struct trace_reader *r, struct span *s)
 		int rc = reader_line(r, &line, &len);
 		if (rc <= 0)
 			return rc;
-		if (memchr(line, 0, len))
-			return reader_fail(r, "NUL byte in trace");
 		while (len && is_space(line[len - 1]))
 			len--;
 		size_t i = 0;

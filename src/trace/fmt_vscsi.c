@@ -64,12 +64,11 @@ static int vscsi_record(struct trace_reader *r, struct span *s)
 	return 1;
 }
 
-static void vscsi_close(struct trace_reader *r) { free(r->st); }
 
 const struct format_ops fmt_vscsi = {
 	.fmt = TRACE_FMT_VSCSI,
 	.name = "vscsi",
 	.open = vscsi_open,
 	.record = vscsi_record,
-	.close = vscsi_close,
+	.close = reader_free_state,
 };

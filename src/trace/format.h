@@ -45,8 +45,11 @@ extern const struct format_ops fmt_text, fmt_lackey, fmt_csv, fmt_txt, fmt_oracl
 
 /* Record an error "NAME:RECORD: message" and return -1. */
 int reader_fail(struct trace_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The next line (record counted), as input_line; errors already reported. */
+/* The next line (record counted), as input_line; errors already reported.
+ * A line holding a NUL byte (a binary file) is an error. */
 int reader_line(struct trace_reader *r, char **line, size_t *len);
+/* free(r->st): the close of every format whose state is one allocation. */
+void reader_free_state(struct trace_reader *r);
 /* Exactly n bytes of the next binary record: 1, 0 at a clean end, -1 after
  * reporting a truncated record or read error. */
 int reader_bytes(struct trace_reader *r, void *buf, size_t n);

@@ -218,7 +218,14 @@ int reader_line(struct trace_reader *r, char **line, size_t *len)
 		return reader_fail(r, "%s", input_error(r->in));
 	if (rc == 0)
 		r->record--;
+	if (rc > 0 && memchr(*line, 0, *len))
+		return reader_fail(r, "NUL byte in trace");
 	return rc;
+}
+
+void reader_free_state(struct trace_reader *r)
+{
+	free(r->st);
 }
 
 int reader_bytes(struct trace_reader *r, void *buf, size_t n)
