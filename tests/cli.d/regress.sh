@@ -1,6 +1,6 @@
 # Regressions found while integrating branches (one check per bug).
 
-t "s3fifo: a shrink that spends its budget ends (tiny machine, trace + innodb)"
+t "s3fifo: a shrink that spends its budget ends (tiny machine)"
 printf '1 w\n2 w\n3 r\n1 r\n4 w\n5 r\n1 r\n6 w\n2 r\n7 r\n3 w\n1 r\n8 r\n9 w\n4 r\n1 r\n' >"$T/regress.trace"
 # The budget counter wrapped past 0 (a post-decrement in a loop test) and
 # the pass never ended; `timeout` only keeps a regression from hanging
