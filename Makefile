@@ -133,6 +133,11 @@ valgrind: $(BUILD)/pagelab $(BUILD)/unit-tests
 htmlcheck: $(BUILD)/pagelab
 	PAGELAB=$(BUILD)/pagelab sh tests/htmlcheck.sh
 
+# docs/fidelity.md's tables: pagelab compare on this host (root, a memory
+# cgroup; several minutes of real runs, one at a time).  Not in make check.
+fidelity: $(BUILD)/pagelab
+	PAGELAB=$(BUILD)/pagelab sh tests/fidelity.sh docs/fidelity.md
+
 install: pagelab
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 pagelab $(DESTDIR)$(PREFIX)/bin/pagelab
@@ -140,4 +145,4 @@ install: pagelab
 clean:
 	rm -rf build build-san build-fuzz build-clang pagelab
 
-.PHONY: FORCE all check sancheck bench fuzz valgrind htmlcheck install clean
+.PHONY: FORCE all check sancheck bench fuzz valgrind htmlcheck fidelity install clean

@@ -47,6 +47,8 @@ static void compare_usage(FILE *out)
 "  --set NAME=VALUE   passed to pagelab run (memcg.v1=1 is set by itself\n"
 "                     when the host's memory controller is cgroup v1)\n"
 "\n"
+"A file that dd reads and no earlier workload writes is made first, uncached,\n"
+"on the kernel side and read as the simulated disk (if=/dev/sda) in pagelab.\n"
 "Counters marked 'not counted' are ones the kernel does not count under\n"
 "cgroup limit reclaim; they are shown, not compared.  Exit status: 0; 1 if\n"
 "a kernel run failed; 2 on bad input or when the kernel side refuses (no\n"
@@ -187,6 +189,26 @@ static char *const *pols_check(const char *list)
 	return NULL;
 }
 
+/* The simulator's form of workload argument w.  pagelab kernel makes a
+ * file that a dd reads but no earlier workload writes before the run,
+ * uncached; the simulator has no such files, and its nearest equal is the
+ * simulated disk itself: an uncached, sequential read through the page
+ * cache (if=/dev/sda). */
+static const char *sim_arg(char **wl, int w)
+{
+	if (strncmp(wl[w], "if=", 3) || !strncmp(wl[w], "if=/dev/", 8))
+		return wl[w];
+	int start = w;
+	while (start > 0 && strcmp(wl[start - 1], "+"))
+		start--;
+	if (strcmp(wl[start], "dd"))
+		return wl[w];
+	for (int i = 0; i < w; i++)
+		if (!strncmp(wl[i], "of=", 3) && !strcmp(wl[i] + 3, wl[w] + 3))
+			return wl[w];
+	return "if=/dev/sda";
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -313,7 +335,7 @@ int cmd_compare_kernel(int argc, char **argv)
 		push(&a, "--seed"); push(&a, seed);
 		push(&a, "--no-progress");
 		for (int w = 0; w < nwl; w++)
-			push(&a, wl[w]);
+			push(&a, sim_arg(wl, w));
 		if (progress)
 			fprintf(stderr, "compare: pagelab run --policy %s...\n", pol[p]);
 		FILE *out, *err;
