@@ -152,6 +152,11 @@ valgrind: $(BUILD)/pagelab $(BUILD)/unit-tests
 htmlcheck: $(BUILD)/pagelab
 	PAGELAB=$(BUILD)/pagelab sh tests/htmlcheck.sh
 
+# docs/fidelity.md's tables: pagelab compare on this host (root, a memory
+# cgroup; several minutes of real runs, one at a time).  Not in make check.
+fidelity: $(BUILD)/pagelab
+	PAGELAB=$(BUILD)/pagelab sh tests/fidelity.sh docs/fidelity.md
+
 # --- The library ------------------------------------------------------
 # Static: the library objects as they are.  Shared: the same sources
 # built position-independent with hidden symbols, so only what the two
@@ -257,4 +262,4 @@ distcheck:
 clean:
 	rm -rf build build-san build-fuzz build-clang pagelab pagelab-*.tar.gz
 
-.PHONY: FORCE all check sancheck bench fuzz valgrind htmlcheck install uninstall installcheck lib man dist distcheck clean
+.PHONY: FORCE all check sancheck bench fuzz valgrind htmlcheck fidelity install uninstall installcheck lib man dist distcheck clean
