@@ -42,7 +42,11 @@
  * writeback, which the core frees as soon as their write ends, gives the
  * same bound without depending on the disk.  With 0 the literal rule runs.
  *
- * Simplified: one node and zone, no memcg (cgroup_reclaim() is false), no
+ * Under --memcg the lists are the cgroup's (all workloads are in it) and
+ * limit reclaim is cgroup_reclaim(): no proportional pass at DEF_PRIORITY,
+ * no file_is_tiny, swappiness 0 means no anon scan at all.
+ *
+ * Simplified: one node and zone, one memcg at most, no
  * large folios, no lumpy/compaction, no reclaim_throttle() (the core's
  * congestion_wait stands in), no PGDAT_DIRTY/PGDAT_WRITEBACK node flags
  * (kswapd writes a dirty file page it has seen before), no slab, no
@@ -347,6 +351,8 @@ uint64_t l6_shrink_inactive_list(struct linux6 *l, uint64_t nr, struct scan_cont
 	unsigned taken = isolate(l, lru_of(file, 0), nr, batch);
 	uint64_t reclaimed = 0, pageout = 0, activated = 0;
 	sc->nr_scanned += taken;
+	if (file)
+		sc->nr_scanned_file += taken;
 	for (unsigned i = 0; i < taken; i++) {
 		pfn_t pfn = batch[i];
 		struct page *p = mm_page(l->mm, pfn);
@@ -407,7 +413,7 @@ void l6_shrink_lruvec(struct linux6 *l, struct scan_control *sc)
 		targets[i] = nr[i];
 	/* Direct reclaim at DEF_PRIORITY does a batch of work at once: kswapd
 	 * is not keeping up (no bail-out then). */
-	bool proportional_reclaim = sc->who != RECLAIM_KSWAPD && sc->priority == DEF_PRIORITY;
+	bool proportional_reclaim = !sc->cgroup && sc->who != RECLAIM_KSWAPD && sc->priority == DEF_PRIORITY;
 	bool count_wb = l->t[L6_T_BAILOUT_WRITEBACK] != 0;
 	while (nr[L6_INACTIVE_ANON] || nr[L6_ACTIVE_FILE] || nr[L6_INACTIVE_FILE]) {
 		for (int lru = 0; lru < L6_NR_LRU; lru++) {
@@ -501,8 +507,11 @@ static void *l6_init(struct mm *mm, const double *tun)
 	l->mm = mm;
 	for (int i = 0; i < L6_NR_TUNABLES; i++)
 		l->t[i] = tun ? tun[i] : linux6_tunables[i].def;
-	for (int i = 0; i < L6_NR_LRU; i++)
+	for (int i = 0; i < L6_NR_LRU; i++) {
 		l->list[i] = lru_register(&mm->fr, lru_names[i]);
+		if (i & 1)
+			lru_set_kind(&mm->fr, l->list[i], LRU_KIND_ACTIVE);
+	}
 	mm_flusher_era(mm, FLUSHER_PERBDI); /* per-bdi flusher, IO-less throttling */
 	mm->vm.swap_vma_ra = 1;             /* /sys/kernel/mm/swap/vma_ra_enabled */
 	return l;

@@ -24,7 +24,7 @@
  * active before eviction counts as workingset_restore_* and charges the
  * cost model (lru_note_cost_refault).
  *
- * Simplified: no memcg (sc->anon_cost/file_cost are the lruvec's), the
+ * Simplified: one lruvec (the cgroup's under --memcg), the
  * shadow holds the full counter (no bucket_order), refault detection has
  * no shadow-node shrinker. */
 #include "policy.h"
@@ -85,6 +85,9 @@ void l6_prepare_scan_control(struct linux6 *l, struct scan_control *sc)
 	 * fault tips the balance towards file, and a tiny thrashing file LRU
 	 * becomes infinitely more attractive than anon.  Unless anon is low
 	 * too (that is extreme pressure, reclaim as usual). */
+	l->file_is_tiny = false;
+	if (sc->cgroup)
+		return;
 	uint64_t file = l6_size(l, L6_ACTIVE_FILE) + inactive_file;
 	uint64_t total_high_wmark = 0;
 	for (int z = 0; z < mm->nr_zones; z++)
@@ -101,6 +104,8 @@ void l6_get_scan_count(struct linux6 *l, struct scan_control *sc, uint64_t nr[L6
 	enum l6_balance balance;
 	if (!sc->may_swap || !l6_swap_available(l))
 		balance = SCAN_FILE;          /* no swap: do not bother with anon */
+	else if (sc->cgroup && !swappiness)
+		balance = SCAN_FILE;          /* memcg users disable swapping this way */
 	else if (!sc->priority && swappiness)
 		balance = SCAN_EQUAL;         /* close to OOM: no cleverness */
 	else if (l->file_is_tiny)

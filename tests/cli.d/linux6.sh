@@ -31,7 +31,8 @@ t "linux6: dd beside a working set scans no anon (cache_trim)"
 $P run --machine vmm-2008 --ram 128M --policy linux6 dd if=/dev/sda bs=1M count=256 + workingset -m 40 >"$T/st" 2>&1
 scan=$(($(counter pgscan_kswapd "$T/st") + $(counter pgscan_direct "$T/st")))
 steal=$(($(counter pgsteal_kswapd "$T/st") + $(counter pgsteal_direct "$T/st")))
-if [ "$scan" -gt 10000 ] && [ "$scan" -eq "$steal" ] && [ "$(counter pswpout "$T/st")" -eq 0 ] &&
+if [ "$scan" -gt 10000 ] && [ "$scan" -eq "$steal" ] && [ "$(counter pgscan_anon "$T/st")" -eq 0 ] &&
+	[ "$(counter pswpout "$T/st")" -eq 0 ] &&
 	[ "$(counter pgmajfault "$T/st")" -eq 0 ]; then ok
 else bad "pgscan $scan pgsteal $steal $(grep -E '^(pswpout|pgmajfault) ' "$T/st" | tr '\n' ' ')"; fi
 
