@@ -1,7 +1,8 @@
 # pagelab kernel: native runs on the host kernel (src/native/).  Sourced by
 # tests/cli.sh.  The refusals run everywhere; the real runs need root and a
 # memory cgroup controller and print "skipped: <reason>" elsewhere.  Each
-# real run stays under 512 MB and a few seconds (about 12 s in all).
+# real run stays under 512 MB and a few seconds (about 7 s in all on an
+# idle host).
 
 # kernel_leftovers PID: what run PID left behind: its swap area, cgroup,
 # temporary directory (their names carry the pid, so other engineers' runs
@@ -146,6 +147,26 @@ else
 	[ "$(counter pgpgin "$T/out")" -ge 65536 ] || msg="$msg; pgpgin $(counter pgpgin "$T/out")"
 	grep -q 'waiting for another pagelab kernel' "$T/err2" || msg="$msg; the second run did not wait"
 	grep -q '"counters": {' "$T/out2" && grep -q '"workloads": \[' "$T/out2" || msg="$msg; --json keys"
+	left=$(kernel_leftovers $pid)
+	[ -z "$left" ] || msg="$msg; left: $left"
+	[ -z "$msg" ] && ok || bad "$msg"
+fi
+
+t "kernel: --repeat 2 prints each run and median/min/max"
+if [ -n "$kernel_skip" ]; then
+	echo "skipped: $kernel_skip"
+else
+	$P kernel --memcg 64M --swap 64M --timeout 60 --repeat 2 usemem -m 80 >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait $pid
+	rc=$?
+	msg=""
+	[ $rc -eq 0 ] || msg="exit $rc: $(head -2 "$T/err")"
+	[ "$(grep -c '^usemem -m 80  .* total$' "$T/out")" -eq 2 ] || msg="$msg; not two zsh lines"
+	grep -q '^# median min max over 2 runs$' "$T/out" || msg="$msg; no summary"
+	# 80 MB in a 64 MB cgroup: both runs swap, so the minimum does too.
+	awk '$1 == "pswpout" && NF == 4 { f = 1; if ($3 > 0) ok = 1 } END { exit !(f && ok) }' "$T/out" ||
+		msg="$msg; summary pswpout min not > 0"
 	left=$(kernel_leftovers $pid)
 	[ -z "$left" ] || msg="$msg; left: $left"
 	[ -z "$msg" ] && ok || bad "$msg"
