@@ -134,6 +134,8 @@ static _Noreturn void run_runner(const struct nsession *s, const struct layout *
 				left--;
 			}
 	}
+	free(pid);
+	free(done);
 	_exit(0);
 }
 
