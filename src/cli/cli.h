@@ -7,5 +7,7 @@ int cmd_policies(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
 int cmd_machines(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

@@ -205,7 +205,6 @@ void exp_print_times(const struct exp_result *r, int design, int run, int wl, en
  * each prefixed with indent. */
 void exp_print_output(const struct exp_result *r, int design, int run, int rep, int wl,
 		      const char *indent, FILE *out);
-void json_str(FILE *out, const char *s);
 
 /* Reading figures out of a workload's own output (exp_parse.c). */
 bool exp_number_after(const char *text, const char *key, double *v);
