@@ -22,6 +22,7 @@ static void usage(FILE *out)
 "  reproduce  re-run the five threads' experiments next to their published figures\n"
 "  sweep      run designs x machines x seeds into a results file (JSON lines, CSV)\n"
 "  merge      join results files (the shards of a sweep)\n"
+"  kernel     run workloads natively on this host's kernel in a memory cgroup\n"
 "\n"
 "Every command takes --help.  Example:\n"
 "  pagelab run --machine vmm-2008 --policy clock --vmstat 1 usemem -m 1000\n", out);
@@ -56,5 +57,7 @@ int main(int argc, char **argv)
 		return cmd_sweep(argc - 1, argv + 1);
 	if (!strcmp(cmd, "merge"))
 		return cmd_merge(argc - 1, argv + 1);
+	if (!strcmp(cmd, "kernel"))
+		return cmd_kernel(argc - 1, argv + 1);
 	die_usage("unknown command '%s' (try pagelab --help)", cmd);
 }
