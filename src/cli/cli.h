@@ -9,6 +9,10 @@ int cmd_machines(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+/* pagelab compare: cmd_compare_kernel with "--" WORKLOAD, else the results
+ * comparison (src/cli/compare.c). */
+int cmd_compare(int argc, char **argv);
+int cmd_compare_kernel(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 
 /* argv[0..argc) joined by spaces (a workload's command line), malloc'd. */

@@ -22,6 +22,7 @@ static void usage(FILE *out)
 "  reproduce  re-run the five threads' experiments next to their published figures\n"
 "  sweep      run designs x machines x seeds into a results file (JSON lines, CSV)\n"
 "  merge      join results files (the shards of a sweep)\n"
+"  compare    designs side by side from results files, with significance\n"
 "  kernel     run workloads natively on this host's kernel in a memory cgroup\n"
 "\n"
 "Every command takes --help.  Example:\n"
@@ -57,6 +58,8 @@ int main(int argc, char **argv)
 		return cmd_sweep(argc - 1, argv + 1);
 	if (!strcmp(cmd, "merge"))
 		return cmd_merge(argc - 1, argv + 1);
+	if (!strcmp(cmd, "compare"))
+		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(cmd, "kernel"))
 		return cmd_kernel(argc - 1, argv + 1);
 	die_usage("unknown command '%s' (try pagelab --help)", cmd);

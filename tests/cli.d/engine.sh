@@ -102,3 +102,28 @@ done
 	PATH="$T:$PATH" pagelab sweep --no-progress -o results.jsonl --csv $SWEEP >results.csv) || msg="$msg merge/csv failed;"
 cmp -s "$T/sb/results.csv" "$T/ex_want.csv" || msg="$msg CSV differs;"
 [ -z "$msg" ] && ok || bad "$msg"
+
+t "compare: % change and significance over 5 seeds, in 80 columns"
+$P compare --baseline workingset "$T/sw_direct.jsonl" >"$T/cmp.txt" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c '^config: --machine vmm-2008 --ram 1[0-2]M qsbench -p 2 -m 2$' "$T/cmp.txt")" -eq 3 ] &&
+   grep -q '^ *workingset *splitlru *mglru$' "$T/cmp.txt" &&
+   grep -Eq '^Amean elapsed_s +[0-9.]+ +[0-9.]+ \( *[-+][0-9.]+%\)[* ] +[0-9.]+ \( *[-+][0-9.]+%\)[* ]?$' "$T/cmp.txt" &&
+   grep -q '^Stddev pswpout ' "$T/cmp.txt" && grep -q ')\*' "$T/cmp.txt" &&
+   [ "$(awk 'length > 80' "$T/cmp.txt" | wc -l)" -eq 0 ]; then ok; else bad "rc $rc: $(head -8 "$T/cmp.txt")"; fi
+
+t "compare --json: means, stddevs and p-values per design"
+$P compare --json --metric elapsed_s,pswpout "$T/sw_direct.jsonl" >"$T/cmp.json" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ] && grep -q '"baseline": "splitlru"' "$T/cmp.json" &&
+   grep -Eq '"design": "mglru", "n": 5, "mean": [0-9.e+-]+, "stddev": [0-9.e+-]+, "change_pct": [-0-9.e+]+, "test": "welch", "p": [0-9.e+-]+, "significant": (true|false)' "$T/cmp.json" &&
+   [ "$(grep -c '"metric": ' "$T/cmp.json")" -eq 6 ]; then ok; else bad "rc $rc: $(head -c 300 "$T/cmp.json")"; fi
+
+t "compare: bad input exits 2; -- WORKLOAD goes to the kernel comparison"
+msg=
+for args in "" "--baseline nosuch $T/sw_direct.jsonl" "--metric nosuch $T/sw_direct.jsonl" "$T/nosuch.jsonl" \
+	"$T/bad.jsonl" "--frobnicate $T/sw_direct.jsonl"; do
+	# shellcheck disable=SC2086
+	$P compare $args >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] || msg="$msg compare $args: rc $rc;"
+done
+$P compare --help | grep -q '^usage: pagelab compare' || msg="$msg no --help;"
+[ -z "$msg" ] && ok || bad "$msg"
