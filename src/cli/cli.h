@@ -13,6 +13,8 @@ int cmd_merge(int argc, char **argv);
  * comparison (src/cli/compare.c). */
 int cmd_compare(int argc, char **argv);
 int cmd_compare_kernel(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 
 /* argv[0..argc) joined by spaces (a workload's command line), malloc'd. */

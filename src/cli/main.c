@@ -23,6 +23,8 @@ static void usage(FILE *out)
 "  sweep      run designs x machines x seeds into a results file (JSON lines, CSV)\n"
 "  merge      join results files (the shards of a sweep)\n"
 "  compare    designs side by side from results files, with significance\n"
+"  trace      convert a trace to pagelab's binary format, or print its figures\n"
+"  record     run a program under valgrind's lackey and write its reference trace\n"
 "  kernel     run workloads natively on this host's kernel in a memory cgroup\n"
 "\n"
 "Every command takes --help.  Example:\n"
@@ -60,6 +62,10 @@ int main(int argc, char **argv)
 		return cmd_merge(argc - 1, argv + 1);
 	if (!strcmp(cmd, "compare"))
 		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(cmd, "trace"))
+		return cmd_trace(argc - 1, argv + 1);
+	if (!strcmp(cmd, "record"))
+		return cmd_record(argc - 1, argv + 1);
 	if (!strcmp(cmd, "kernel"))
 		return cmd_kernel(argc - 1, argv + 1);
 	die_usage("unknown command '%s' (try pagelab --help)", cmd);
