@@ -4,6 +4,7 @@
 #include "test.h"
 #include "../src/experiment/matrix.h"
 #include "../src/experiment/record.h"
+#include "../src/experiment/stats.h"
 #include "../src/lib/util.h"
 
 #include <math.h>
@@ -154,4 +155,31 @@ void test_engine_matrix_order(void)
 	}
 	matrix_cells_free(c, n);
 	matrix_free(&mx);
+}
+
+void test_engine_stats(void)
+{
+	/* Student's t quantiles from the tables */
+	CHECK(fabs(t_quantile(0.975, 1) - 12.7062) < 1e-3);
+	CHECK(fabs(t_quantile(0.975, 4) - 2.7764) < 1e-3);
+	CHECK(fabs(t_quantile(0.975, 10) - 2.2281) < 1e-3);
+	CHECK(fabs(t_quantile(0.025, 10) + 2.2281) < 1e-3);
+	/* Welch: means 3 and 5, variances 2.5, n 5: t = -2, df = 8, p = 0.0805 */
+	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 3, 4, 5, 6, 7 };
+	CHECK(fabs(welch_p(a, 5, b, 5) - 0.0805) < 1e-3);
+	struct summary s = summarize(a, 5);
+	CHECK(s.n == 5 && s.mean == 3 && fabs(s.sd - sqrt(2.5)) < 1e-12);
+	/* no spread on either side: equal means p = 1, different p = 0 */
+	const double c[] = { 7, 7, 7, 7, 7 }, d[] = { 8, 8, 8, 8, 8 };
+	CHECK(welch_p(c, 5, c, 5) == 1 && welch_p(c, 5, d, 5) == 0);
+	/* Mann-Whitney, exact: complete separation of 3 and 3 is 2 of the
+	 * C(6,3) = 20 splits, of 4 and 4 is 2 of 70 */
+	const double x[] = { 1, 2, 3, 4 }, y[] = { 5, 6, 7, 8 };
+	CHECK(fabs(mann_whitney_p(x, 3, y, 3) - 0.1) < 1e-12);
+	CHECK(fabs(mann_whitney_p(x, 4, y, 4) - 2.0 / 70) < 1e-12);
+	CHECK(mann_whitney_p(c, 3, c, 3) == 1);  /* all tied */
+	double p;
+	CHECK(significance(a, 5, b, 5, &p) == TEST_WELCH && fabs(p - 0.0805) < 1e-3);
+	CHECK(significance(x, 4, y, 4, &p) == TEST_MANN_WHITNEY && p < 0.05);
+	CHECK(significance(x, 1, y, 4, &p) == TEST_NONE && isnan(p));
 }

@@ -10,6 +10,7 @@
  * 920 MB / 1.1 = 836 MB rather than shrinking the sort (issue 4's reading). */
 #include "experiment.h"
 
+#include <math.h>
 #include <string.h>
 
 static const struct exp_design designs[] = {
@@ -26,7 +27,7 @@ static const struct exp_run runs[] = {
 	  .vmstat_s = 0.25, .max_time_s = 600, .delayed = -1, .residency_wl = -1 },
 	{ .key = "qsbench", .title = "qsbench, 4 processes, memory size tuned to threshold-of-swapping*1.1:",
 	  .machine_sets = "ram={S:836M}",
-	  .wl = { "qsbench -p 4 -m {M:230}" }, .repeats = 1, .quick_repeats = 1,
+	  .wl = { "qsbench -p 4 -m {M:230}" }, .repeats = 5, .quick_repeats = 2,
 	  .vmstat_s = 2, .max_time_s = 7200, .delayed = -1, .residency_wl = -1 },
 };
 
@@ -117,6 +118,49 @@ static void print_published(const char *const *lines, int n, FILE *out)
 		fprintf(out, "    thread    %s\n", lines[i]);
 }
 
+/* "It could have been a fluke though - iirc qsbench is pretty unstable,
+ * especially on the threshold" (004_508c73bd66067c88.txt:73-75): the
+ * spread of qsbench's elapsed time over the seeds pagelab ran, and the
+ * interval of the -mm3 / mainline ratio. */
+static void print_fluke(const struct exp_result *r, FILE *out)
+{
+	const struct experiment *e = r->e;
+	int run = exp_run_index(e, "qsbench"), mi = exp_metric_index(e, "qs_elapsed");
+	fprintf(out, "\n  Could it have been a fluke?  qsbench elapsed over %d seed%s:\n", exp_reps(r, run),
+		exp_reps(r, run) == 1 ? "" : "s");
+	for (int d = 0; d < 2; d++) {
+		double lo = INFINITY, hi = -INFINITY;
+		int n = 0;
+		for (int k = 0; k < exp_reps(r, run); k++) {
+			const struct run_result *rr = exp_rr(r, d, run, k);
+			if (!rr->available || !rr->nr_wl || !rr->wl[0].done)
+				continue;
+			double v = rr->wl[0].tf.elapsed;
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+			n++;
+		}
+		if (n)
+			fprintf(out, "    %-16s %.2f to %.2f s (%d run%s)\n", e->designs[d].label, lo, hi, n, n == 1 ? "" : "s");
+		else
+			fprintf(out, "    %-16s no finished run\n", e->designs[d].label);
+	}
+	for (int c = 0; c < e->nr_cmps; c++) {
+		if (strcmp(e->cmps[c].metric, e->metrics[mi].key))
+			continue;
+		struct cmp_outcome o;
+		exp_compare(r, c, &o);
+		if (o.v == V_NA)
+			break;
+		fprintf(out, "    ratio -mm3 / mainline %.3g, 95%% interval %.3g to %.3g:\n      %s\n", o.sim_ratio, o.lo,
+			o.hi,
+			o.nr_seeds < 2 ? "one seed cannot tell" :
+			o.lo == o.hi ? "every seed gave the same run: this build's qsbench does not vary with the seed" :
+			o.lo <= 1 && o.hi >= 1 ? "the seeds do not rule out no difference: it could be a fluke" :
+			"the difference holds across the seeds: not a fluke in pagelab");
+	}
+}
+
 static void print(const struct exp_result *r, FILE *out)
 {
 	const struct experiment *e = r->e;
@@ -141,6 +185,7 @@ static void print(const struct exp_result *r, FILE *out)
 			exp_print_times(r, d, run, 0, SHAPE_ZSH, "    ", out);
 		}
 	}
+	print_fluke(r, out);
 }
 
 const struct experiment exp5_scalability = {

@@ -79,7 +79,7 @@ static void fmt_num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.3g", v);
 }
 
-void exp_print_verdicts(const struct exp_result *r, FILE *out, int *nagree, int *ndis, int *nna)
+void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts)
 {
 	const struct experiment *e = r->e;
 	fprintf(out, "verdicts (ratio = second design / first; agree = same winner and a ratio within the tolerance):\n");
@@ -113,20 +113,24 @@ void exp_print_verdicts(const struct exp_result *r, FILE *out, int *nagree, int 
 			fmt_num(x, sizeof(x), o.sim_b);
 			fmt_num(y, sizeof(y), o.sim_a);
 			fmt_num(z, sizeof(z), o.sim_ratio);
-			fprintf(out, "              pagelab %s / %s = %s: %s\n", x, y, z, o.note);
+			char iv[96] = "";
+			if (o.nr_seeds > 1) {
+				char l[32], h[32];
+				fmt_num(l, sizeof(l), o.lo);
+				fmt_num(h, sizeof(h), o.hi);
+				snprintf(iv, sizeof(iv), " (95%%: %s-%s, %d seeds)", l, h, o.nr_seeds);
+			} else if (o.nr_seeds == 1) {
+				snprintf(iv, sizeof(iv), " (1 seed)");
+			}
+			fprintf(out, "              pagelab %s / %s = %s%s: %s\n", x, y, z, iv, o.note);
 		}
-		if (o.v == V_AGREE)
-			(*nagree)++;
-		else if (o.v == V_DISAGREE)
-			(*ndis)++;
-		else
-			(*nna)++;
+		counts[o.v]++;
 	}
 }
 
 void exp_print_text(struct exp_result **res, FILE *out)
 {
-	int na = 0, nd = 0, nn = 0, ne = 0;
+	int na = 0, nd = 0, nn = 0, nz = 0, ne = 0;
 	bool full = false;
 	for (int i = 0; res[i]; i++)
 		full = res[i]->full;
@@ -138,15 +142,17 @@ void exp_print_text(struct exp_result **res, FILE *out)
 		exp_print_header(r, out);
 		r->e->print(r, out);
 		fputc('\n', out);
-		int a = 0, d = 0, n = 0;
-		exp_print_verdicts(r, out, &a, &d, &n);
-		fprintf(out, "experiment %d: %d agree, %d disagree, %d n/a\n\n", r->e->id, a, d, n);
-		na += a;
-		nd += d;
-		nn += n;
+		int k[4] = { 0 };
+		exp_print_verdicts(r, out, k);
+		fprintf(out, "experiment %d: %d agree, %d disagree, %d too noisy to tell, %d n/a\n\n", r->e->id,
+			k[V_AGREE], k[V_DISAGREE], k[V_NOISY], k[V_NA]);
+		na += k[V_AGREE];
+		nd += k[V_DISAGREE];
+		nn += k[V_NA];
+		nz += k[V_NOISY];
 	}
-	fprintf(out, "summary: %d experiment%s, %d comparisons: %d agree, %d disagree, %d n/a\n",
-		ne, ne == 1 ? "" : "s", na + nd + nn, na, nd, nn);
+	fprintf(out, "summary: %d experiment%s, %d comparisons: %d agree, %d disagree, %d too noisy to tell, %d n/a\n",
+		ne, ne == 1 ? "" : "s", na + nd + nn + nz, na, nd, nz, nn);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
@@ -326,6 +332,11 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 		json_num(out, o.pub_ratio);
 		fprintf(out, ", \"simulated_ratio\": ");
 		json_num(out, o.sim_ratio);
+		fprintf(out, ", \"interval\": [");
+		json_num(out, o.v == V_NA ? NAN : o.lo);
+		fprintf(out, ", ");
+		json_num(out, o.v == V_NA ? NAN : o.hi);
+		fprintf(out, "], \"seeds\": %d", o.nr_seeds);
 		fprintf(out, ", \"verdict\": \"%s\", \"note\": ", verdict_names[o.v]);
 		json_put_str(out, o.note);
 		fputc('}', out);
@@ -335,7 +346,7 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 
 void exp_print_json(struct exp_result **res, FILE *out)
 {
-	int na = 0, nd = 0, nn = 0;
+	int na = 0, nd = 0, nn = 0, nz = 0;
 	bool full = false, first = true;
 	for (int i = 0; res[i]; i++)
 		full = res[i]->full;
@@ -349,10 +360,11 @@ void exp_print_json(struct exp_result **res, FILE *out)
 			na += o.v == V_AGREE;
 			nd += o.v == V_DISAGREE;
 			nn += o.v == V_NA;
+			nz += o.v == V_NOISY;
 		}
 		first = false;
 	}
-	fprintf(out, "\n  ],\n  \"summary\": {\"agree\": %d, \"disagree\": %d, \"n/a\": %d}\n}\n", na, nd, nn);
+	fprintf(out, "\n  ],\n  \"summary\": {\"agree\": %d, \"disagree\": %d, \"too_noisy\": %d, \"n/a\": %d}\n}\n", na, nd, nz, nn);
 }
 
 /* ---- helpers for the thread-shaped tables ------------------------------- */
