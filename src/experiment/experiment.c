@@ -4,6 +4,7 @@
  * the run and repeat, never on the thread that ran it, so the output is the
  * same for any --jobs. */
 #include "experiment.h"
+#include "exp_file.h"
 #include "pool.h"
 #include "stats.h"
 #include "../lib/util.h"
@@ -286,8 +287,9 @@ static void job_run(void *arg, int i)
 
 int nr_experiments(void)
 {
+	const struct experiment *const *ex = builtin_experiments();
 	int n = 0;
-	while (experiments[n])
+	while (ex[n])
 		n++;
 	return n;
 }

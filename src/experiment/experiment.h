@@ -129,6 +129,7 @@ struct experiment {
 	const struct exp_comparison *cmps; int nr_cmps;
 	/* The table in the thread's own shape, published next to simulated. */
 	void (*print)(const struct exp_result *r, FILE *out);
+	void *owned;             /* a parsed file's strings and arrays (exp_file.c) */
 };
 
 /* ---- results ---------------------------------------------------------- */
@@ -153,7 +154,6 @@ struct reproduce_opts {
 	bool check;               /* verify the mm invariants in every run (slow) */
 };
 
-extern const struct experiment *const experiments[];
 int nr_experiments(void);
 /* The seed of repeat rep (0-based) of every run: the same for every design. */
 uint64_t exp_seed(int rep);

@@ -127,3 +127,50 @@ for args in "" "--baseline nosuch $T/sw_direct.jsonl" "--metric nosuch $T/sw_dir
 done
 $P compare --help | grep -q '^usage: pagelab compare' || msg="$msg no --help;"
 [ -z "$msg" ] && ok || bad "$msg"
+
+t "reproduce: the five experiments load from experiments/*.exp"
+msg=
+for n in 1 2 3 4 5; do
+	f=$(ls "$(dirname "$0")"/../experiments/$n-*.exp 2>/dev/null)
+	# the file less its comments is what pagelab parsed from it
+	$P reproduce --print-file $n 2>"$T/err" | grep -v '^#' >"$T/exp$n" && [ -n "$f" ] &&
+		grep -v '^#' "$f" | cmp -s "$T/exp$n" - ||
+		msg="$msg $n: $(head -1 "$T/err") $(diff "$T/exp$n" "$f" 2>&1 | head -2);"
+done
+[ -z "$msg" ] && ok || bad "$msg"
+
+t "reproduce FILE: two designs, one run, one published figure"
+cat >"$T/my.exp" <<'EXP'
+# Two names for the same design: pagelab must call it a tie.
+experiment 7 my-question
+title "Does fifo swap out as much as fifo?"
+machine vmm-2008
+machine-set "ram=24M swap=32M kernel_base=1M"
+design A fifo thread
+design B fifo thread
+run u "usemem beyond RAM"
+  wl "usemem -m 30"
+  repeats 3 3
+metric so u 0 counter:pswpout lower "pages swapped out"
+published A so 100 "100 pages" notes.txt:1
+published B so 102 "102 pages" notes.txt:2
+compare so A B ratio 0.25 0.03 0 notes.txt:1-2
+EXP
+$P reproduce --no-progress "$T/my.exp" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ] && grep -q '^== Experiment 7: Does fifo swap out as much as fifo? ==$' "$T/out" &&
+   grep -q '^  \[agree\]     pages swapped out: B vs A$' "$T/out" &&
+   grep -Eq '^ +pagelab [0-9]+ / [0-9]+ = 1 \(95%: 1-1, 3 seeds\): a tie, ratio within x1.25$' "$T/out"; then ok; else bad "rc $rc: $(cat "$T/err") $(grep -A3 agree "$T/out")"; fi
+
+t "reproduce FILE: a bad file is one line and exit 2"
+msg=
+for bad in 'experiment 7 x\ntitle t\nmachine nosuchbox\n' 'experiment 7 x\ntitle "t\n' \
+	'experiment 7 x\ntitle t\nmachine vmm-2008\ndesign A fifo thread\nrun u t\n  wl "usemem -m {Q:1}"\n' \
+	'experiment 7 x\ntitle t\nmachine vmm-2008\ndesign A fifo thread\nrun u t\n  wl "usemem -m 1"\nmetric m u 0 custom:nosuchfn lower "m"\n' \
+	'experiment 7 x\ntitle t\nmachine vmm-2008\ndesign A fifo thread\nrun u t\n  wl "usemem -m 1"\nmetric m u 0 elapsed lower "m"\ncompare m A B ratio 0.1 0.1 0 s:1\n'; do
+	printf "$bad" >"$T/bad.exp"
+	$P reproduce --no-progress "$T/bad.exp" >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "bad.exp:[0-9]*: " "$T/err" ||
+		msg="$msg rc $rc: $(head -1 "$T/err");"
+done
+$P reproduce --no-progress "$T/nosuch.exp" >/dev/null 2>&1; [ $? -eq 2 ] || msg="$msg missing file;"
+[ -z "$msg" ] && ok || bad "$msg"
