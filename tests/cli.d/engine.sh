@@ -117,7 +117,7 @@ if [ $rc -eq 0 ] && grep -q '"baseline": "splitlru"' "$T/cmp.json" &&
    grep -Eq '"design": "mglru", "n": 5, "mean": [0-9.e+-]+, "stddev": [0-9.e+-]+, "change_pct": [-0-9.e+]+, "test": "welch", "p": [0-9.e+-]+, "significant": (true|false)' "$T/cmp.json" &&
    [ "$(grep -c '"metric": ' "$T/cmp.json")" -eq 6 ]; then ok; else bad "rc $rc: $(head -c 300 "$T/cmp.json")"; fi
 
-t "compare: bad input exits 2; -- WORKLOAD goes to the kernel comparison"
+t "compare: bad input exits 2 with one line"
 msg=
 for args in "" "--baseline nosuch $T/sw_direct.jsonl" "--metric nosuch $T/sw_direct.jsonl" "$T/nosuch.jsonl" \
 	"$T/bad.jsonl" "--frobnicate $T/sw_direct.jsonl"; do
