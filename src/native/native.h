@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "../workload/workload.h"
 
@@ -90,6 +91,9 @@ bool nguard_make_dir(struct nguard *g, char *err, size_t errlen);
 void nguard_in_child(void);
 /* rm -r */
 void native_remove_tree(const char *path);
+/* fork() with a pipe from the child to the parent: in the child returns 0
+ * with *fd its write end, in the parent the pid with *fd the read end. */
+pid_t native_fork_piped(int *fd);
 /* After cleanup: die of the stop signal as a shell expects. */
 _Noreturn void nguard_reraise(int sig);
 

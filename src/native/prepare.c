@@ -159,19 +159,11 @@ bool nplan_build(struct nplan *p, const struct nworkload *w, void *const *inst, 
 	struct nplan opened = { 0 };
 	bool ok = true;
 	for (int i = 0; i < nw && ok; i++) {
-		int pfd[2];
-		if (pipe(pfd))
-			die_usage("kernel: pipe: %s", strerror(errno));
-		fflush(NULL);
-		pid_t pid = fork();
-		if (pid < 0)
-			die_usage("kernel: fork: %s", strerror(errno));
-		if (!pid) {
-			close(pfd[0]);
-			walk_child(&w[i], inst[i], pfd[1]);
-		}
-		close(pfd[1]);
-		FILE *in = fdopen(pfd[0], "r");
+		int fd;
+		pid_t pid = native_fork_piped(&fd);
+		if (!pid)
+			walk_child(&w[i], inst[i], fd);
+		FILE *in = fdopen(fd, "r");
 		char line[1200];
 		while (in && fgets(line, sizeof(line), in)) {
 			line[strcspn(line, "\n")] = 0;

@@ -184,27 +184,20 @@ static _Noreturn void replay_child(const struct nsession *s, const struct layout
 static char *workload_output(const struct nsession *s, const struct layout *L, const struct nshared *sh,
 			     int w, const struct wl_task_result *tr, bool killed)
 {
-	int pfd[2];
-	if (pipe(pfd))
-		die_usage("kernel: pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0)
-		die_usage("kernel: fork: %s", strerror(errno));
+	int fd;
+	pid_t pid = native_fork_piped(&fd);
 	if (!pid) {
-		close(pfd[0]);
-		FILE *f = fdopen(pfd[1], "w");
+		FILE *f = fdopen(fd, "w");
 		if (!f)
 			_exit(1);
 		replay_child(s, L, sh, w, tr, killed, f);
 	}
-	close(pfd[1]);
 	size_t len = 0, cap = 4096;
 	char *buf = xmalloc(cap);
 	for (;;) {
 		if (len + 1 == cap)
 			buf = xrealloc(buf, cap *= 2);
-		ssize_t n = read(pfd[0], buf + len, cap - 1 - len);
+		ssize_t n = read(fd, buf + len, cap - 1 - len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -212,7 +205,7 @@ static char *workload_output(const struct nsession *s, const struct layout *L, c
 		len += (size_t)n;
 	}
 	buf[len] = 0;
-	close(pfd[0]);
+	close(fd);
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	return buf;
