@@ -23,6 +23,7 @@ static void usage(FILE *out)
 "  trace      convert a trace to pagelab's binary format, or print its figures\n"
 "  record     run a program under valgrind's lackey and write its reference trace\n"
 "  kernel     run workloads natively on this host's kernel in a memory cgroup\n"
+"  compare    the kernel against the simulator, counter by counter (-- WORKLOAD)\n"
 "\n"
 "Every command takes --help.  Example:\n"
 "  pagelab run --machine vmm-2008 --policy clock --vmstat 1 usemem -m 1000\n", out);
@@ -59,5 +60,7 @@ int main(int argc, char **argv)
 		return cmd_record(argc - 1, argv + 1);
 	if (!strcmp(cmd, "kernel"))
 		return cmd_kernel(argc - 1, argv + 1);
+	if (!strcmp(cmd, "compare"))
+		return cmd_compare(argc - 1, argv + 1);
 	die_usage("unknown command '%s' (try pagelab --help)", cmd);
 }
