@@ -34,6 +34,8 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	cli_argc = argc;
+	cli_argv = argv;
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -6,10 +6,12 @@
 #include "../experiment/html.h"
 #include "../experiment/exp_file.h"
 #include "../lib/util.h"
+#include "../lib/version.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static void reproduce_usage(FILE *out)
@@ -122,7 +124,18 @@ int cmd_reproduce(int argc, char **argv)
 		exp_print_text(res, stdout);
 	int rc = experiments_check_failures(res) ? 1 : 0;
 	if (hf) {
-		html_report(res, hf);
+		char date[64] = "date unknown", *cmdline = cli_join_args(argc, argv);
+		const char *sde = getenv("SOURCE_DATE_EPOCH");
+		time_t now = sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
+		struct tm tm;
+		if (gmtime_r(&now, &tm))
+			strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm);
+		char *full_cmd = xmalloc(strlen(cmdline) + 16);
+		sprintf(full_cmd, "pagelab %s", cmdline);
+		struct html_provenance pv = { .version = pagelab_version(), .cmdline = full_cmd, .date = date };
+		html_report(res, &pv, hf);
+		free(full_cmd);
+		free(cmdline);
 		if (fclose(hf) != 0) {
 			fprintf(stderr, "pagelab: error writing %s\n", html);
 			rc = 1;
