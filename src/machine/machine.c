@@ -11,6 +11,7 @@
 #include "../mm/filemap.h"
 #include "../lib/util.h"
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +215,7 @@ static bool oom_kill(struct machine *m, uint64_t now)
 	m->mm.ev[OOM_KILL]++;
 	victim->killed = true;
 	m->wls[victim->wl].killed = true;
+	m->wls[victim->wl].signal = SIGKILL;
 	if (victim->state == T_BLOCKED) {
 		if (waits_on_io(victim->wait))
 			m->nr_iowait--;
@@ -289,6 +291,24 @@ static bool fault_blocked(struct machine *m, struct task *t, struct mm_ctx *ctx,
 		return true;
 	case FAULT_SEGV:
 		panic("task %d (%s): workload touched memory outside its mappings", t->id, t->comm);
+	case FAULT_SIGBUS: {
+		/* A file mapping's page past the end of the file (the file is
+		 * shorter than the mapping, e.g. its writer has not got that
+		 * far): filemap_fault() returns VM_FAULT_SIGBUS and the
+		 * program dies of SIGBUS; the machine goes on. */
+		char msg[320];
+		snprintf(msg, sizeof(msg), "%s[%d]: bus error: access to a mapped page beyond the end of its file",
+			 t->comm, t->id + 1000);
+		log_add(m, now, LOG_KERNEL, -1, msg);
+		t->killed = true;
+		m->wls[t->wl].killed = true;
+		if (!m->wls[t->wl].signal)
+			m->wls[t->wl].signal = SIGBUS;
+		t->have_op = false;
+		exit_task(m, t, ctx, ctx->t0);
+		*res = STEP_EXITED;
+		return false;
+	}
 	case FAULT_ENOENT: {
 		/* E.g. a link step whose compiler was OOM-killed: the program
 		 * reports the error and exits; the machine goes on. */

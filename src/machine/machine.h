@@ -56,6 +56,7 @@ struct wl_inst {
 	int first_task, ntasks, live;
 	uint64_t end;
 	bool killed;
+	int signal;             /* what killed it: SIGKILL (OOM) or SIGBUS */
 };
 
 struct vmstat_sample {

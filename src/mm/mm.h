@@ -125,7 +125,9 @@ enum fault_status {
 	FAULT_WAIT_PAGE,    /* block until ctx->wait_pfn is unlocked (read I/O) */
 	FAULT_WAIT_RECLAIM, /* direct reclaim found only pages under writeback */
 	FAULT_OOM,          /* no memory: the machine must run the OOM killer */
-	FAULT_SEGV,         /* access outside a mapping */
+	FAULT_SEGV,         /* access outside a mapping (a workload bug) */
+	FAULT_SIGBUS,       /* a file mapping's page beyond the end of the file:
+			     * the kernel sends SIGBUS, the program dies */
 	FAULT_ENOENT,       /* a file op named a file that does not exist: the
 			     * program fails (exits), as it would on ENOENT */
 };

@@ -2,6 +2,7 @@
 #include "report.h"
 #include "../lib/util.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,7 +143,7 @@ static void print_exit(const struct machine *m, int wl, FILE *out)
 		free(r);
 	}
 	if (tf.killed)
-		fprintf(out, "zsh: killed     %s\n", w->cmd);
+		fprintf(out, "zsh: %-11s%s\n", w->signal == SIGBUS ? "bus error" : "killed", w->cmd);
 	else if (w->ops->report) {
 		double *el = xcalloc((size_t)w->ntasks, sizeof(double));
 		for (int i = 0; i < w->ntasks; i++)
@@ -240,10 +241,12 @@ void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 		workload_times(m, w, &tf);
 		fprintf(out, "%s\n    {\"command\": ", w ? "," : "");
 		json_string(out, m->wls[w].cmd);
-		fprintf(out, ", \"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"cpu_pct\": %u, \"majflt\": %llu, \"minflt\": %llu, \"swaps\": %llu, \"killed\": %s, \"finished\": %s}",
+		fprintf(out, ", \"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"cpu_pct\": %u, \"majflt\": %llu, \"minflt\": %llu, \"swaps\": %llu, \"killed\": %s, \"signal\": %s, \"finished\": %s}",
 			tf.user, tf.sys, tf.elapsed, tf.cpu_pct, (unsigned long long)tf.majflt,
 			(unsigned long long)tf.minflt, (unsigned long long)tf.swaps,
-			tf.killed ? "true" : "false", m->wls[w].live == 0 ? "true" : "false");
+			tf.killed ? "true" : "false",
+			!tf.killed ? "null" : m->wls[w].signal == SIGBUS ? "\"SIGBUS\"" : "\"SIGKILL\"",
+			m->wls[w].live == 0 ? "true" : "false");
 	}
 	fprintf(out, "\n  ],\n  \"vmstat\": [");
 	for (uint64_t i = 0; i < m->nr_samples; i++) {

@@ -91,6 +91,10 @@ struct workload_ops {
 	/* Optional: a task reached an OP_MARK op at simulated time now_ns,
 	 * having used cpu_ns of CPU time (user + system) so far. */
 	void (*mark)(void *w, int task, uint32_t id, uint64_t now_ns, uint64_t cpu_ns);
+	/* Optional: an OP_READ of `task` finished; pages_read of its pages
+	 * were inside the file (fewer than asked: it reached the end, as a
+	 * short read(2) return tells a program). */
+	void (*read_done)(void *w, int task, uint64_t pages_read);
 	/* Optional, used instead of report(): per-task figures. */
 	void (*report_tasks)(void *w, const struct wl_task_result *r, int ntasks, FILE *out);
 };
