@@ -107,7 +107,7 @@ valgrind: $(BUILD)/pagelab $(BUILD)/unit-tests
 	$(VALGRIND) $(BUILD)/pagelab run --machine vmm-2008 --ram 48M --swap 64M --check --vmstat 0.1 usemem -m 60 >/dev/null
 	$(VALGRIND) $(BUILD)/pagelab run --machine vmm-2008 --ram 32M --swap 8M --json usemem -R -m 30 + usemem -M -m 4 >/dev/null
 	$(VALGRIND) $(BUILD)/pagelab run --machine modern --ram 64M --swap 16M usemem -n 3 -r 2 -m 20 >/dev/null
-	for p in $$($(BUILD)/pagelab policies | awk '$$1 != "opt" { print $$1 }'); do \
+	for p in $$($(BUILD)/pagelab policies | awk 'NR > 1 && /^[a-z]/ && $$1 != "opt" { print $$1 }'); do \
 		$(VALGRIND) $(BUILD)/pagelab run --machine vmm-2008 --ram 24M --swap 32M --check --policy $$p usemem -r 2 -m 20 >/dev/null || exit 1; \
 	done
 	printf '1 r\n2 w\n3 r\n4 w\n1 r\n2 r\n5 w\n1 r\n2 r\n3 r\n4 r\n5 r\n' >$(BUILD)/belady.trace

@@ -4,6 +4,7 @@
 #include "../workload/workload.h"
 #include "../machine/profile.h"
 #include "../lib/util.h"
+#include "../lib/wrap.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,16 +28,24 @@ int cmd_policies(int argc, char **argv)
 			printf("%s has no tunables\n", p->name);
 			return 0;
 		}
+		/* One row per tunable: name and default, then the kernel's name
+		 * for it and what it does, wrapped under each other. */
+		printf("%-24s %-10s %s\n", "TUNABLE", "DEFAULT", "KERNEL NAME; MEANING");
 		for (int i = 0; i < n; i++) {
 			const struct tunable *t = &p->tunables[i];
-			printf("%-24s %-10g %-40s %s\n", t->name, t->def, t->kernel_name, t->help);
+			char left[64];
+			snprintf(left, sizeof(left), "%-24s %-10g", t->name, t->def);
+			wrap_row(stdout, left, 36, t->kernel_name, "", WRAP_WIDTH);
+			if (t->help && *t->help)
+				wrap_row(stdout, "", 38, t->help, "", WRAP_WIDTH);
 		}
 		return 0;
 	}
 	if (argc > 1)
 		die_usage("policies: unexpected argument '%s'", argv[1]);
+	printf("%-10s %s\n", "POLICY", "SUMMARY");
 	for (int i = 0; policy_registry[i]; i++)
-		printf("%-10s %s\n", policy_registry[i]->name, policy_registry[i]->summary);
+		wrap_row(stdout, policy_registry[i]->name, 11, policy_registry[i]->summary, "", WRAP_WIDTH);
 	return 0;
 }
 
@@ -56,8 +65,9 @@ int cmd_workloads(int argc, char **argv)
 		w->help(stdout);
 		return 0;
 	}
+	printf("%-10s %s\n", "WORKLOAD", "SUMMARY");
 	for (int i = 0; workload_registry[i]; i++)
-		printf("%-10s %s\n", workload_registry[i]->name, workload_registry[i]->summary);
+		wrap_row(stdout, workload_registry[i]->name, 11, workload_registry[i]->summary, "", WRAP_WIDTH);
 	return 0;
 }
 
@@ -80,8 +90,9 @@ int cmd_machines(int argc, char **argv)
 	}
 	if (argc > 1)
 		die_usage("machines: unexpected argument '%s'", argv[1]);
+	printf("%-14s %s\n", "MACHINE", "DESCRIPTION");
 	for (int i = 0; profile_presets[i]; i++)
-		printf("%-14s %s\n", profile_presets[i]->name, profile_presets[i]->description);
+		wrap_row(stdout, profile_presets[i]->name, 15, profile_presets[i]->description, "", WRAP_WIDTH);
 	printf("\ndisk models (--disk):");
 	for (int i = 0; disk_presets[i]; i++)
 		printf(" %s", disk_presets[i]->model);

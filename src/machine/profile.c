@@ -16,6 +16,7 @@
  */
 #include "profile.h"
 #include "../lib/util.h"
+#include "../lib/wrap.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -137,7 +138,7 @@ static const struct profile p_modern = {
 	.cost = PRESET_COST_MODERN, .disk = PRESET_DISK_NVME,
 };
 static const struct profile p_ideal = {
-	.name = "ideal", .description = "trace mode: no timing, no watermarks, no kernel reserve (a cache simulator)",
+	.name = "ideal", .description = "trace mode (a cache simulator): no timing, watermarks or reserve",
 	.cpus = 1, .ram = 64 * MB, .swap = 4 * GB, .kernel_base = 0, .page_struct = 0,
 	.hz = 100, .quantum_ns = 10 * MS, .ctx_switch_ns = 0, .congestion_wait_ns = 100 * MS,
 	.untimed = true, .disk = PRESET_DISK_NVME,
@@ -272,6 +273,7 @@ bool profile_set(struct profile *p, const char *name, const char *value, char *e
 void profile_print(const struct profile *p, FILE *out)
 {
 	fprintf(out, "# %s: %s\n", p->name, p->description);
+	fprintf(out, "# %-18s %-10s # %s\n", "PARAMETER", "VALUE", "MEANING");
 	fprintf(out, "# disk model %s; kernel reserve %llu KiB\n", p->disk.model,
 		(unsigned long long)(profile_kernel_reserve(p) / 1024));
 	const char *base = (const char *)p;
@@ -304,6 +306,10 @@ void profile_print(const struct profile *p, FILE *out)
 				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
 			}
 		}
-		fprintf(out, "%-20s %-10s # %s\n", pp->name, buf, pp->help);
+		char left[96];
+		snprintf(left, sizeof(left), "%-20s %-10s", pp->name, buf);
+		char help[256];
+		snprintf(help, sizeof(help), "# %s", pp->help);
+		wrap_row(out, left, 32, help, "# ", WRAP_WIDTH);
 	}
 }
