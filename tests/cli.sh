@@ -257,7 +257,7 @@ done
 [ -z "$msg" ] && ok || bad "missing or without summary:$msg"
 
 t "policies --tunables: a policy without tunables says so"
-[ "$($P policies --tunables clock)" = "clock has no tunables" ] && ok || bad "$($P policies --tunables clock)"
+[ "$($P policies --tunables fifo)" = "fifo has no tunables" ] && ok || bad "$($P policies --tunables fifo)"
 
 t "workloads: usemem and trace; machines: the four of the issue"
 $P workloads >"$T/w" && $P machines >"$T/m"

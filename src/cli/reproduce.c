@@ -1,9 +1,9 @@
 /* reproduce.c - pagelab reproduce: re-run the five threads' experiments and
  * print, for each, the thread's figures next to pagelab's with a verdict per
- * comparison (src/report/experiment.h). */
+ * comparison (src/experiment/experiment.h). */
 #include "cli.h"
-#include "../report/experiment.h"
-#include "../report/html.h"
+#include "../experiment/experiment.h"
+#include "../experiment/html.h"
 #include "../lib/util.h"
 
 #include <stdio.h>

@@ -318,8 +318,8 @@ static enum fault_status fault_swap(struct mm *mm, struct mm_ctx *ctx, struct as
 	return FAULT_DONE;
 }
 
-enum fault_status handle_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace *as,
-			       uint32_t vma, uint64_t off, bool write)
+static enum fault_status handle_fault_page(struct mm *mm, struct mm_ctx *ctx, struct aspace *as,
+					   uint32_t vma, uint64_t off, bool write)
 {
 	pte_t pte = as->vmas[vma].pte[off];
 	if (pte_is_swap(pte))
@@ -327,6 +327,20 @@ enum fault_status handle_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace 
 	if (as->vmas[vma].ino)
 		return fault_file(mm, ctx, as, vma, off, write);
 	return fault_zero(mm, ctx, as, vma, off, write);
+}
+
+enum fault_status handle_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace *as,
+			       uint32_t vma, uint64_t off, bool write)
+{
+	/* Tell the policy which page is coming in (mm->fault_owner). */
+	const struct vma *v = &as->vmas[vma];
+	bool file = v->ino && !pte_is_swap(v->pte[off]);
+	mm->fault_owner = file ? v->ino : as->id + 1;
+	mm->fault_file = file;
+	mm->fault_index = file ? v->pgoff + off : ANON_INDEX(vma, off);
+	enum fault_status st = handle_fault_page(mm, ctx, as, vma, off, write);
+	mm->fault_owner = 0;
+	return st;
 }
 
 uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma,
@@ -352,6 +366,7 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 		if (ctx->user_ns + ctx->sys_ns >= budget_ns)
 			break;
 		pte_t pte = pt[i];
+		bool faulted = false;
 		if ((pte & need) != PTE_PRESENT) {
 			if ((pte & PTE_ZERO) && !write) {
 				ctx->user_ns += ucost;
@@ -360,13 +375,16 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 			*st = handle_fault(mm, ctx, as, vma, off + i, write);
 			if (*st != FAULT_DONE)
 				break;
+			faulted = true;
 			pte = pt[i];
 			if (!(pte & (PTE_PRESENT | PTE_ZERO))) {
 				i--; /* the fault lost a race with reclaim: again */
 				continue;
 			}
 		}
-		pt[i] = pte | set;
+		/* The faulting reference of a one-reference touch leaves the
+		 * page unreferenced when the policy asks (fault_not_young). */
+		pt[i] = pte | (faulted && mm->fault_not_young && refs == 1 ? set & ~PTE_ACCESSED : set);
 		ctx->user_ns += ucost;
 		if (hook)
 			mm->pol.ops->access(mm->pol.priv, pte_pfn(pte), write);

@@ -225,6 +225,17 @@ struct mm {
 	uint64_t nr_pending_free;  /* under writeback with PG_reclaim: free soon */
 	struct mm_ctx *cur;        /* who runs the current reclaim pass */
 	bool untimed;           /* I/O completes synchronously (trace mode) */
+	/* The page a fault is being served for, from handle_fault() until it
+	 * returns (fault_owner 0: none).  A policy with history of evicted
+	 * pages (ARC's REPLACE) must know, while it picks a victim, whether
+	 * the page coming in is one it remembers. */
+	uint32_t fault_owner;   /* page->owner the new page will have */
+	bool fault_file;        /* ... and whether it is a page-cache page */
+	uint64_t fault_index;   /* ... and its page->index */
+	/* A policy's choice (libCacheSim's Clock): the faulting reference of a
+	 * single-reference touch does not leave the PTE accessed bit set, so
+	 * a new page starts unreferenced.  The MMU-faithful default is false. */
+	bool fault_not_young;
 	/* the page cache (filemap.h) */
 	struct fs *fs;
 	struct vm_sysctl vm;

@@ -3,7 +3,14 @@
  * bit cleared and another trip round, an unreferenced page is evicted.  It
  * sees references only through the PTE accessed bit, tested and cleared
  * through rmap as the kernel does - no per-reference hook.  The circle is a
- * list: the hand is its tail, a second chance moves the page to the head. */
+ * list: the hand is its tail, a second chance moves the page to the head.
+ *
+ * Tunable first_ref: whether the reference that faults a page in leaves it
+ * referenced.  On a real MMU it does (the faulting access sets the PTE's
+ * accessed bit once the fault is resolved), so 1 is the default.  0 is
+ * libCacheSim's Clock, where a new object starts with freq 0 and only a
+ * hit sets it: its miss counts are pagelab's with first_ref=0
+ * (tests/test_research_policies.c). */
 #include "policy.h"
 #include "textbook.h"
 #include "../lib/util.h"
@@ -15,9 +22,15 @@ struct clock {
 	int list;
 };
 
+static const struct tunable clock_tunables[] = {
+	{ "first_ref", "the MMU's accessed bit on a fault (libCacheSim Clock: 0)", 1, 0, 1,
+	  "1 = the faulting reference leaves a new page referenced; 0 = it starts unreferenced" },
+	{ 0 },
+};
+
 static void *clock_init(struct mm *mm, const double *tun)
 {
-	(void)tun;
+	mm->fault_not_young = tun && tun[0] == 0;
 	struct clock *c = xcalloc(1, sizeof(*c));
 	c->mm = mm;
 	c->list = lru_register(&mm->fr, "clock");
@@ -68,6 +81,7 @@ static void clock_shrink(void *p, struct scan_control *sc)
 const struct policy_ops clock_policy = {
 	.name = "clock",
 	.summary = "second chance on the PTE accessed bit (Corbato's clock; textbook)",
+	.tunables = clock_tunables,
 	.init = clock_init,
 	.destroy = clock_destroy,
 	.add = clock_add,

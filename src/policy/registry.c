@@ -6,6 +6,7 @@ extern const struct policy_ops fifo_policy, clock_policy, lru_policy, opt_policy
 extern const struct policy_ops linux22_policy, vhand_policy, riel24_policy, aa24_policy;
 extern const struct policy_ops linux26_policy, splitlru_policy, workingset_policy;
 extern const struct policy_ops mglru_policy;
+extern const struct policy_ops arc_policy, twoq_policy, s3fifo_policy, sieve_policy;
 
 const struct policy_ops *const policy_registry[] = {
 	&fifo_policy,
@@ -20,6 +21,10 @@ const struct policy_ops *const policy_registry[] = {
 	&splitlru_policy,
 	&workingset_policy,
 	&mglru_policy,
+	&arc_policy,
+	&twoq_policy,
+	&s3fifo_policy,
+	&sieve_policy,
 	NULL,
 };
 

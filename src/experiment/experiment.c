@@ -1,14 +1,13 @@
-/* experiment.c - running the experiments: scaling, building one machine per
+/* experiment.c - running the experiments: scaling, building one cell per
  * (design, run, repeat), running them on a pool of threads, and reading the
  * figures back.  Every machine is independent and its seed depends only on
  * the run and repeat, never on the thread that ran it, so the output is the
  * same for any --jobs. */
 #include "experiment.h"
-#include "delay.h"
+#include "pool.h"
 #include "../lib/util.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,16 +133,6 @@ void exp_expand(const struct exp_result *r, const char *t, char *buf, size_t len
 	}
 }
 
-/* Split a command line on blanks (no quoting needed by any workload). */
-static int split_args(char *s, char **argv, int max)
-{
-	int n = 0;
-	char *save = NULL;
-	for (char *tok = strtok_r(s, " ", &save); tok && n < max; tok = strtok_r(NULL, " ", &save))
-		argv[n++] = tok;
-	return n;
-}
-
 static char *fmt_why(const char *fmt, const char *a, const char *b)
 {
 	char buf[600];
@@ -153,88 +142,6 @@ static char *fmt_why(const char *fmt, const char *a, const char *b)
 
 /* ---- one machine -------------------------------------------------------- */
 
-struct hook_arg {
-	struct run_result *rr;
-	int wl;      /* workload whose residency is sampled, -1 for none */
-	uint64_t swap_peak;
-	uint64_t cap;
-};
-
-static void sample_hook(const struct machine *m, void *arg)
-{
-	struct hook_arg *h = arg;
-	uint64_t sw = (uint64_t)m->mm.swap.used * (PAGE_SIZE / 1024);
-	if (sw > h->swap_peak)
-		h->swap_peak = sw;
-	if (h->wl < 0)
-		return;
-	if (m->nr_samples > h->cap) {
-		h->cap = h->cap ? h->cap * 2 : 256;
-		h->rr->resident_kb = xrealloc(h->rr->resident_kb, h->cap * sizeof(uint64_t));
-	}
-	const struct wl_inst *w = &m->wls[h->wl];
-	uint64_t rss = 0;
-	for (int i = 0; i < w->ntasks; i++) {
-		const struct task *t = &m->tasks[w->first_task + i];
-		if (t->state != T_EXITED && t->as && !t->as->dead)
-			rss += t->as->rss;
-	}
-	h->rr->resident_kb[m->nr_samples - 1] = rss * (PAGE_SIZE / 1024);
-}
-
-struct prepared {
-	const struct workload_ops *ops[EXP_MAX_WL];
-	void *w[EXP_MAX_WL];
-	char *cmd[EXP_MAX_WL];
-	int n;
-};
-
-static void prepared_free(struct prepared *p)
-{
-	for (int i = 0; i < p->n; i++) {
-		if (p->w[i])
-			p->ops[i]->destroy(p->w[i]);
-		free(p->cmd[i]);
-	}
-	p->n = 0;
-}
-
-/* Parse and create the workloads of a run; false (with why) if this build
- * lacks one or it rejects the command line. */
-static bool prepare_workloads(const struct exp_result *r, const char *const *tmpl, int n,
-			      uint64_t seed, struct prepared *p, char **why)
-{
-	memset(p, 0, sizeof(*p));
-	for (int i = 0; i < n; i++) {
-		char line[512], copy[512], err[300];
-		char *argv[64];
-		exp_expand(r, tmpl[i], line, sizeof(line));
-		snprintf(copy, sizeof(copy), "%s", line);
-		int argc = split_args(copy, argv, 63);
-		argv[argc] = NULL;
-		const struct workload_ops *ops = workload_find(argv[0]);
-		if (!ops) {
-			*why = fmt_why("workload %s not available in this build%s", argv[0], NULL);
-			prepared_free(p);
-			return false;
-		}
-		err[0] = 0;
-		void *w = ops->create(argc, argv, seed + (uint64_t)i, err, sizeof(err));
-		if (!w) {
-			char msg[1024];
-			snprintf(msg, sizeof(msg), "'%s' rejected by this build: %s", line, err[0] ? err : "bad arguments");
-			*why = xstrdup(msg);
-			prepared_free(p);
-			return false;
-		}
-		p->ops[i] = ops;
-		p->w[i] = w;
-		p->cmd[i] = xstrdup(line);
-		p->n = i + 1;
-	}
-	return true;
-}
-
 static bool apply_machine_sets(const struct exp_result *r, const char *tmpl, struct profile *p, char **why)
 {
 	if (!tmpl)
@@ -242,7 +149,7 @@ static bool apply_machine_sets(const struct exp_result *r, const char *tmpl, str
 	char line[512], err[300];
 	exp_expand(r, tmpl, line, sizeof(line));
 	char *argv[32];
-	int n = split_args(line, argv, 32);
+	int n = cell_split_args(line, argv, 32);
 	for (int i = 0; i < n; i++) {
 		char *eq = strchr(argv[i], '=');
 		if (!eq)
@@ -268,7 +175,7 @@ static double *design_tunables(const struct policy_ops *pol, const char *sets, c
 	char line[256];
 	snprintf(line, sizeof(line), "%s", sets);
 	char *argv[16];
-	int n = split_args(line, argv, 16);
+	int n = cell_split_args(line, argv, 16);
 	for (int i = 0; i < n; i++) {
 		char *eq = strchr(argv[i], '=');
 		if (eq)
@@ -293,70 +200,20 @@ static uint64_t scaled_ns(const struct exp_result *r, double full_s, double min_
 	return (uint64_t)(s * 1e9);
 }
 
-static void collect(const struct machine *m, struct run_result *rr, const uint64_t *start)
+/* Expand a run's workload templates for this result's scale. */
+static int expand_wl(const struct exp_result *r, const char *const *tmpl, char (*buf)[512], struct cell *c)
 {
-	rr->nr_wl = m->nr_wls;
-	rr->finished = true;
-	for (int i = 0; i < m->nr_wls; i++) {
-		const struct wl_inst *w = &m->wls[i];
-		struct wl_result *x = &rr->wl[i];
-		x->cmd = xstrdup(w->cmd);
-		x->start_ns = start[i];
-		workload_times(m, i, &x->tf);
-		double st = (double)start[i] / 1e9;
-		x->tf.elapsed = x->tf.elapsed > st ? x->tf.elapsed - st : 0;
-		x->tf.cpu_pct = x->tf.elapsed > 0 ? (unsigned)((x->tf.user + x->tf.sys) * 100.0 / x->tf.elapsed) : 0;
-		x->done = w->live == 0 && !x->tf.killed;
-		if (w->live > 0 && !(m->opt.stop_with_wl > 0 && m->wls[m->opt.stop_with_wl - 1].live == 0))
-			rr->finished = false;
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&buf, &len);
-		if (f) {
-			if (x->tf.killed) {
-				fprintf(f, "zsh: killed     %s\n", w->cmd);
-			} else if (w->ops->report && w->live == 0) {
-				double *el = xcalloc((size_t)w->ntasks + 1, sizeof(double));
-				for (int k = 0; k < w->ntasks; k++)
-					el[k] = task_seconds(m->tasks[w->first_task + k].end);
-				w->ops->report(w->w, el, f);
-				free(el);
-			}
-			fclose(f);
-			x->output = buf;
-		}
+	int n = 0;
+	while (n < EXP_MAX_WL && tmpl[n]) {
+		exp_expand(r, tmpl[n], buf[n], sizeof(buf[n]));
+		c->wl[n] = buf[n];
+		n++;
 	}
-	memcpy(rr->ev, m->mm.ev, sizeof(rr->ev));
-	uint64_t kns = 0;
-	/* Reclaim threads only: the writeback threads (pdflush, bdflush...)
-	 * are no part of the design's reclaim cost. */
-	for (int i = 0; i < m->nr_tasks; i++)
-		if (m->tasks[i].kthread && m->tasks[i].kkind != KT_FLUSH && m->tasks[i].kkind != KT_KUPDATE)
-			kns += m->tasks[i].utime + m->tasks[i].stime;
-	rr->kthread_cpu_s = (double)kns / 1e9;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (f) {
-		for (uint64_t i = 0; i < m->nr_log; i++)
-			if (m->log[i].kind == LOG_KERNEL)
-				fprintf(f, "[%5llu.%06llu] %s\n", (unsigned long long)(m->log[i].t / 1000000000ULL),
-					(unsigned long long)(m->log[i].t % 1000000000ULL / 1000), m->log[i].text);
-		fclose(f);
-		rr->kmsgs = buf;
-	}
-	rr->nr_samples = m->nr_samples;
-	if (m->nr_samples) {
-		rr->samples = xmalloc(m->nr_samples * sizeof(*rr->samples));
-		memcpy(rr->samples, m->samples, m->nr_samples * sizeof(*rr->samples));
-	}
-	rr->timed_out = m->timed_out;
-	rr->check_failed = m->check_failed;
-	if (m->timed_out)
-		rr->finished = false;
-	rr->sim_ns = m->now;
+	c->nr_wl = n;
+	return n;
 }
 
+/* One (design, run, repeat) of an experiment as a cell of the engine. */
 static void run_one(struct exp_result *r, int d, int run, int rep)
 {
 	const struct experiment *e = r->e;
@@ -371,118 +228,59 @@ static void run_one(struct exp_result *r, int d, int run, int rep)
 	double *tun = design_tunables(pol, ds->sets, &rr->why);
 	if (!tun)
 		return;
-	struct profile prof = r->prof;
-	if (!apply_machine_sets(r, x->machine_sets, &prof, &rr->why)) {
+	struct cell c = { .prof = r->prof, .pol = pol, .tun = tun, .residency_wl = x->residency_wl };
+	if (!apply_machine_sets(r, x->machine_sets, &c.prof, &rr->why)) {
 		free(tun);
 		return;
 	}
-	int nwl = 0;
-	while (nwl < EXP_MAX_WL && x->wl[nwl])
-		nwl++;
 	/* Same seeds for every design: they face the same workload. */
-	uint64_t seed = 1 + (uint64_t)rep * 1000;
-	struct machine_opts mo = {
-		.seed = seed,
+	c.mo = (struct machine_opts){
+		.seed = exp_seed(rep),
 		.vmstat_ns = scaled_ns(r, x->vmstat_s, 0.01),
 		.max_time_ns = x->max_time_unscaled ? (uint64_t)(x->max_time_s * 1e9)
 						    : scaled_ns(r, x->max_time_s, 60),
 		.stop_with_wl = x->stop_with,
 		.check = r->check,
 	};
-	uint64_t start[EXP_MAX_WL] = { 0 };
-	char err[400];
+	char buf[EXP_MAX_WL][512];
 	if (x->delayed >= 0) {
 		/* First the filler alone, to learn when it has filled memory. */
-		struct prepared fp;
-		const char *ft[1] = { x->fill_wl };
-		if (!prepare_workloads(r, ft, 1, seed, &fp, &rr->why)) {
+		struct cell fc = c;
+		const char *ft[2] = { x->fill_wl, NULL };
+		expand_wl(r, ft, buf, &fc);
+		fc.mo.vmstat_ns = 0;
+		fc.mo.stop_with_wl = 0;
+		fc.residency_wl = -1;
+		struct run_result frr = { 0 };
+		cell_run(&fc, &frr);
+		if (!frr.available) {
+			rr->why = frr.why;
+			frr.why = NULL;
+			run_result_free(&frr);
 			free(tun);
 			return;
 		}
-		struct machine fm;
-		struct machine_opts fo = mo;
-		fo.vmstat_ns = 0;
-		fo.stop_with_wl = 0;
-		if (!machine_init(&fm, &prof, &fo, err, sizeof(err))) {
-			rr->why = xstrdup(err);
-			prepared_free(&fp);
-			free(tun);
-			return;
-		}
-		machine_set_policy(&fm, pol, tun);
-		machine_add_workload(&fm, fp.ops[0], fp.w[0], fp.cmd[0]);
-		fp.w[0] = NULL;
-		machine_run(&fm);
-		start[x->delayed] = fm.wls[0].end + 1000000000ULL;
-		machine_free(&fm);
-		prepared_free(&fp);
+		c.start_ns[x->delayed] = frr.wl[0].end_ns + 1000000000ULL;
+		run_result_free(&frr);
 	}
-	struct prepared p;
-	if (!prepare_workloads(r, x->wl, nwl, seed, &p, &rr->why)) {
-		free(tun);
-		return;
-	}
-	struct hook_arg h = { .rr = rr, .wl = x->residency_wl };
-	mo.sample_hook = sample_hook;
-	mo.sample_arg = &h;
-	struct machine m;
-	if (!machine_init(&m, &prof, &mo, err, sizeof(err))) {
-		rr->why = xstrdup(err);
-		prepared_free(&p);
-		free(tun);
-		return;
-	}
-	rr->available = true;
-	rr->vmstat_ns = mo.vmstat_ns;
-	machine_set_policy(&m, pol, tun);
-	struct workload_ops wrap[EXP_MAX_WL];
-	for (int i = 0; i < p.n; i++) {
-		const struct workload_ops *ops = p.ops[i];
-		void *w = p.w[i];
-		if (start[i]) {
-			w = delay_wrap(ops, w, start[i], &wrap[i]);
-			ops = &wrap[i];
-		}
-		machine_add_workload(&m, ops, w, p.cmd[i]);
-		p.w[i] = NULL;
-	}
-	machine_run(&m);
-	collect(&m, rr, start);
-	uint64_t sw = (uint64_t)m.mm.swap.used * (PAGE_SIZE / 1024);
-	rr->swap_peak_kb = h.swap_peak > sw ? h.swap_peak : sw;
-	machine_free(&m);
-	prepared_free(&p);
+	expand_wl(r, x->wl, buf, &c);
+	cell_run(&c, rr);
 	free(tun);
+}
+
+uint64_t exp_seed(int rep)
+{
+	return 1 + (uint64_t)rep * 1000;
 }
 
 /* ---- the pool ----------------------------------------------------------- */
 
 struct job { struct exp_result *r; int d, run, rep; };
 
-struct pool {
-	struct job *jobs;
-	int nr, next, done;
-	bool progress;
-	pthread_mutex_t lock;
-};
-
-static void *worker(void *arg)
+static void job_run(void *arg, int i)
 {
-	struct pool *p = arg;
-	for (;;) {
-		pthread_mutex_lock(&p->lock);
-		int i = p->next < p->nr ? p->next++ : -1;
-		pthread_mutex_unlock(&p->lock);
-		if (i < 0)
-			return NULL;
-		struct job *j = &p->jobs[i];
-		run_one(j->r, j->d, j->run, j->rep);
-		pthread_mutex_lock(&p->lock);
-		p->done++;
-		if (p->progress)
-			fprintf(stderr, "\rpagelab reproduce: %d/%d runs done", p->done, p->nr);
-		pthread_mutex_unlock(&p->lock);
-	}
+	struct job *j = &((struct job *)arg)[i];
+	run_one(j->r, j->d, j->run, j->rep);
 }
 
 int nr_experiments(void)
@@ -546,8 +344,8 @@ struct exp_result **experiments_run(const struct experiment *const *list, const 
 		ne++;
 	struct exp_result **res = xcalloc((size_t)ne + 1, sizeof(*res));
 	int nsel = 0;
-	struct pool p = { .progress = o->progress };
-	pthread_mutex_init(&p.lock, NULL);
+	struct job *jobs = NULL;
+	int nr = 0;
 	for (int i = 0; i < ne; i++) {
 		if (o->only && list[i]->id != o->only)
 			continue;
@@ -556,28 +354,14 @@ struct exp_result **experiments_run(const struct experiment *const *list, const 
 		for (int d = 0; d < e->nr_designs; d++)
 			for (int run = 0; run < e->nr_runs; run++)
 				for (int k = 0; k < exp_reps(r, run); k++) {
-					p.jobs = xrealloc(p.jobs, (size_t)(p.nr + 1) * sizeof(*p.jobs));
-					p.jobs[p.nr++] = (struct job){ r, d, run, k };
+					jobs = xrealloc(jobs, (size_t)(nr + 1) * sizeof(*jobs));
+					jobs[nr++] = (struct job){ r, d, run, k };
 				}
 	}
-	int nt = o->jobs < 1 ? 1 : o->jobs;
-	if (nt > p.nr)
-		nt = p.nr ? p.nr : 1;
-	pthread_t *th = xcalloc((size_t)nt, sizeof(*th));
-	int started = 0;
-	for (int t = 1; t < nt; t++)
-		if (pthread_create(&th[t], NULL, worker, &p) == 0)
-			started = t;
-		else
-			break;
-	worker(&p); /* this thread works too */
-	for (int t = 1; t <= started; t++)
-		pthread_join(th[t], NULL);
-	if (p.progress && p.nr)
-		fputc('\n', stderr);
-	pthread_mutex_destroy(&p.lock);
-	free(th);
-	free(p.jobs);
+	struct pool_job pj = { .run = job_run, .arg = jobs, .n = nr, .jobs = o->jobs,
+			       .progress = o->progress ? "pagelab reproduce" : NULL };
+	pool_run(&pj);
+	free(jobs);
 	return res;
 }
 
@@ -587,17 +371,8 @@ void experiments_free(struct exp_result **res)
 		struct exp_result *r = res[i];
 		const struct experiment *e = r->e;
 		size_t n = (size_t)e->nr_designs * (size_t)e->nr_runs * (size_t)r->reps;
-		for (size_t k = 0; k < n; k++) {
-			struct run_result *rr = &r->rr[k];
-			free(rr->why);
-			for (int w = 0; w < rr->nr_wl; w++) {
-				free(rr->wl[w].cmd);
-				free(rr->wl[w].output);
-			}
-			free(rr->kmsgs);
-			free(rr->samples);
-			free(rr->resident_kb);
-		}
+		for (size_t k = 0; k < n; k++)
+			run_result_free(&r->rr[k]);
 		for (int d = 0; d < e->nr_designs; d++)
 			free(r->design_why[d]);
 		free(r->design_why);

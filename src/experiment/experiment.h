@@ -18,10 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report.h"
-#include "../machine/machine.h"
-
-#define EXP_MAX_WL 4
+#include "cell.h"
 
 enum design_kind {
 	DESIGN_THREAD,    /* a kernel the thread measured */
@@ -136,33 +133,6 @@ struct experiment {
 
 /* ---- results ---------------------------------------------------------- */
 
-struct wl_result {
-	char *cmd;
-	struct time_figures tf;   /* times from the workload's own start */
-	char *output;             /* the program's own output lines */
-	bool done;                /* it finished (not killed, not cut short) */
-	uint64_t start_ns;
-};
-
-struct run_result {
-	bool available;           /* design and workloads exist in this build */
-	char *why;                /* if not: why (one line) */
-	bool finished;            /* every workload finished */
-	bool timed_out;
-	bool check_failed;        /* --check found a broken invariant */
-	int nr_wl;
-	struct wl_result wl[EXP_MAX_WL];
-	uint64_t ev[NR_VM_EVENTS];
-	double kthread_cpu_s;     /* kswapd and the design's aging thread */
-	char *kmsgs;              /* kernel messages, one per line */
-	struct vmstat_sample *samples;
-	uint64_t nr_samples;
-	uint64_t *resident_kb;    /* per sample: residency of residency_wl */
-	uint64_t swap_peak_kb;
-	uint64_t sim_ns;
-	uint64_t vmstat_ns;
-};
-
 struct exp_result {
 	const struct experiment *e;
 	bool full;
@@ -185,6 +155,8 @@ struct reproduce_opts {
 
 extern const struct experiment *const experiments[];
 int nr_experiments(void);
+/* The seed of repeat rep (0-based) of every run: the same for every design. */
+uint64_t exp_seed(int rep);
 
 /* Run the experiments of the NULL-terminated list (those with id o->only
  * if it is set); returns their results, NULL-terminated, in list order. */

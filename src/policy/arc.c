@@ -1,0 +1,216 @@
+/* arc.c - ARC, the Adaptive Replacement Cache (Megiddo & Modha, "ARC: A
+ * Self-Tuning, Low Overhead Replacement Cache", FAST 2003, Figure 4).
+ * Resident pages are on T1 (seen once recently) or T2 (seen at least
+ * twice); B1 and B2 remember the pages last evicted from each.  The target
+ * size p of T1 adapts: a miss that hits B1 says T1 was too small (p grows by
+ * max(|B2|/|B1|, 1)), one that hits B2 says T2 was (p shrinks by
+ * max(|B1|/|B2|, 1)).  REPLACE evicts T1's LRU page into B1 when |T1| > p
+ * (or = p and the miss hit B2), else T2's into B2.  c, the cache size, is
+ * the machine's frame count; the directory L1 = T1 + B1 holds at most c
+ * pages and L1 + L2 at most 2c.  p is kept as a real number, as the paper's
+ * divisions ask.
+ *
+ * REPLACE needs to know whether the page being faulted in is in B2, so the
+ * victim is chosen with mm->fault_owner/fault_index (research.h).  A page
+ * that comes back while memory is free (after an exit) is adapted for and
+ * promoted the same way, without a REPLACE.  libCacheSim's ARC follows the
+ * paper step for step; its miss counts are pagelab's
+ * (tests/test_research_policies.c). */
+#include "policy.h"
+#include "research.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+
+struct arc {
+	struct rp_base b;
+	int t1, t2, b1, b2;
+	double p;
+	uint64_t c;
+	uint32_t pending;   /* incoming page taken off B1/B2 by shrink(), GH_NONE */
+};
+
+static void *arc_init(struct mm *mm, const double *tun)
+{
+	(void)tun;
+	struct arc *a = xcalloc(1, sizeof(*a));
+	rp_init(&a->b, mm, "arc");
+	a->t1 = ghost_list_new(&a->b.g, 0);
+	a->t2 = ghost_list_new(&a->b.g, 0);
+	a->b1 = ghost_list_new(&a->b.g, 0);
+	a->b2 = ghost_list_new(&a->b.g, 0);
+	a->c = mm->fr.nr;
+	a->pending = GH_NONE;
+	return a;
+}
+
+static void arc_destroy(void *p)
+{
+	struct arc *a = p;
+	rp_destroy(&a->b);
+	free(a);
+}
+
+#define N(l) ghost_count(&a->b.g, a->l)
+
+/* Cases II and III: the page is in B1 or B2; adapt p and take it off. */
+static void arc_adapt(struct arc *a, uint32_t i)
+{
+	struct ghost *g = &a->b.g;
+	if (ghost_on(g, i, 0) == a->b1) {
+		double d = N(b1) >= N(b2) ? 1.0 : (double)N(b2) / (double)N(b1);
+		a->p = a->p + d < (double)a->c ? a->p + d : (double)a->c;
+	} else {
+		double d = N(b2) >= N(b1) ? 1.0 : (double)N(b1) / (double)N(b2);
+		a->p = a->p - d > 0 ? a->p - d : 0;
+	}
+	ghost_unlink(g, i, 0);
+}
+
+static void forget_tail(struct arc *a, int list)
+{
+	uint32_t i = ghost_tail(&a->b.g, list);
+	if (i != GH_NONE)
+		ghost_free(&a->b.g, i);
+}
+
+/* Evict the LRU page of `from`; remember it on `ghost` (or forget it, -1).
+ * false if the core refused it (it moves to the MRU end). */
+static bool arc_evict_tail(struct arc *a, struct scan_control *sc, int from, int ghost)
+{
+	struct ghost *g = &a->b.g;
+	uint32_t i = ghost_tail(g, from);
+	enum victim_outcome o = rp_evict(&a->b, sc, i);
+	if (o == VICTIM_GONE && ghost >= 0) {
+		ghost_move_head(g, ghost, i);
+	} else if (o == VICTIM_GONE || o == VICTIM_CULLED) {
+		ghost_free(g, i);
+	} else {
+		ghost_move_head(g, from, i);
+		return false;
+	}
+	return true;
+}
+
+/* REPLACE(x, p) of the paper. */
+static bool arc_replace(struct arc *a, struct scan_control *sc, bool in_b2)
+{
+	double t1 = (double)N(t1);
+	if ((N(t1) && (t1 > a->p || (t1 == a->p && in_b2))) || !N(t2))
+		return arc_evict_tail(a, sc, a->t1, a->b1);
+	return arc_evict_tail(a, sc, a->t2, a->b2);
+}
+
+/* Case IV's directory upkeep and eviction for a page in no list. */
+static bool arc_replace_new(struct arc *a, struct scan_control *sc)
+{
+	if (N(t1) + N(b1) >= a->c) {
+		if (N(b1)) {
+			forget_tail(a, a->b1);
+			return arc_replace(a, sc, false);
+		}
+		return arc_evict_tail(a, sc, a->t1, -1);
+	}
+	if (N(t1) + N(t2) + N(b1) + N(b2) >= 2 * a->c && N(b2))
+		forget_tail(a, a->b2);
+	return arc_replace(a, sc, false);
+}
+
+static void arc_shrink(void *p, struct scan_control *sc)
+{
+	struct arc *a = p;
+	struct ghost *g = &a->b.g;
+	uint64_t budget = 2 * (N(t1) + N(t2)) + 2;
+	if (a->pending != GH_NONE && ghost_e(g, a->pending)->pfn == PFN_NONE) {
+		ghost_free(g, a->pending); /* its fault never completed */
+		a->pending = GH_NONE;
+	}
+	/* The first victim makes room for the page coming in. */
+	uint32_t x = rp_incoming(&a->b);
+	bool in_b2 = false;
+	if (x != GH_NONE && ghost_e(g, x)->pfn == PFN_NONE &&
+	    (ghost_on(g, x, 0) == a->b1 || ghost_on(g, x, 0) == a->b2)) {
+		in_b2 = ghost_on(g, x, 0) == a->b2;
+		arc_adapt(a, x);
+		a->pending = x;
+	} else {
+		x = GH_NONE;
+	}
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && N(t1) + N(t2) && budget--) {
+		uint64_t before = sc->nr_reclaimed;
+		bool gone = x != GH_NONE ? arc_replace(a, sc, in_b2) : arc_replace_new(a, sc);
+		if (gone && sc->nr_reclaimed > before)
+			x = GH_NONE;
+	}
+}
+
+static void arc_add(void *p, pfn_t pfn, enum add_reason why)
+{
+	struct arc *a = p;
+	struct ghost *g = &a->b.g;
+	(void)why;
+	bool known;
+	uint32_t i = rp_add(&a->b, pfn, &known);
+	if (known && i == a->pending) {
+		a->pending = GH_NONE;
+		ghost_add_head(g, a->t2, i);
+		return;
+	}
+	if (known && (ghost_on(g, i, 0) == a->b1 || ghost_on(g, i, 0) == a->b2)) {
+		/* Back while memory is free: no REPLACE needed. */
+		arc_adapt(a, i);
+		ghost_add_head(g, a->t2, i);
+		return;
+	}
+	ghost_unlink(g, i, 0);
+	if (N(t1) + N(b1) >= a->c && N(b1))
+		forget_tail(a, a->b1);
+	else if (N(t1) + N(t2) + N(b1) + N(b2) >= 2 * a->c && N(b2))
+		forget_tail(a, a->b2);
+	ghost_add_head(g, a->t1, i);
+}
+
+static void arc_remove(void *p, pfn_t pfn)
+{
+	struct arc *a = p;
+	uint32_t i = rp_remove(&a->b, pfn);
+	if (i != GH_NONE)
+		ghost_free(&a->b.g, i);
+}
+
+static void arc_access(void *p, pfn_t pfn, bool write)
+{
+	struct arc *a = p;
+	(void)write;
+	if (rp_fault_ref(&a->b, pfn))
+		return;
+	uint32_t i = ghost_of(a->b.mm->fr.pages, pfn);
+	if (i != GH_NONE)
+		ghost_move_head(&a->b.g, a->t2, i); /* case I: T1 or T2 -> MRU of T2 */
+}
+
+static bool arc_check(void *p, FILE *err)
+{
+	struct arc *a = p;
+	if (N(t1) + N(t2) != lru_count(&a->b.mm->fr, a->b.list) || N(t1) + N(b1) > a->c ||
+	    N(t1) + N(t2) + N(b1) + N(b2) > 2 * a->c) {
+		fprintf(err, "check: arc lists T1 %llu T2 %llu B1 %llu B2 %llu for c %llu\n",
+			(unsigned long long)N(t1), (unsigned long long)N(t2),
+			(unsigned long long)N(b1), (unsigned long long)N(b2), (unsigned long long)a->c);
+		return false;
+	}
+	return rp_check(&a->b, "arc", err);
+}
+
+const struct policy_ops arc_policy = {
+	.name = "arc",
+	.summary = "ARC: T1/T2 resident, B1/B2 ghosts, adaptive target p (FAST 2003)",
+	.flags = POLICY_ACCESS_HOOK,
+	.init = arc_init,
+	.destroy = arc_destroy,
+	.add = arc_add,
+	.remove = arc_remove,
+	.access = arc_access,
+	.shrink = arc_shrink,
+	.check = arc_check,
+};

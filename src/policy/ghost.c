@@ -1,0 +1,213 @@
+/* ghost.c - see ghost.h.  A chained hash table over a pool of entries;
+ * lists are intrusive, doubly linked through entry numbers. */
+#include "ghost.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static inline uint32_t hash_of(const struct ghost *g, uint64_t okey, uint64_t index)
+{
+	uint64_t h = (index ^ (okey * 0x9e3779b97f4a7c15ULL)) * 0xff51afd7ed558ccdULL;
+	return (uint32_t)(h >> 32) & (g->nbucket - 1);
+}
+
+static void rehash(struct ghost *g, uint32_t nbucket)
+{
+	free(g->bucket);
+	g->nbucket = nbucket;
+	g->bucket = xmalloc((size_t)nbucket * sizeof(uint32_t));
+	memset(g->bucket, 0xff, (size_t)nbucket * sizeof(uint32_t));
+	for (uint32_t i = 0; i < g->nr; i++) {
+		struct gh_entry *e = &g->e[i];
+		if (e->okey == 0)
+			continue; /* free */
+		uint32_t b = hash_of(g, e->okey, e->index);
+		e->hnext = g->bucket[b];
+		g->bucket[b] = i;
+	}
+}
+
+void ghost_init(struct ghost *g, uint64_t expect)
+{
+	memset(g, 0, sizeof(*g));
+	uint32_t n = 1024;
+	while (n < expect && n < (1u << 30))
+		n <<= 1;
+	g->cap = n;
+	g->e = xmalloc((size_t)n * sizeof(*g->e));
+	g->free_head = GH_NONE;
+	rehash(g, n);
+}
+
+void ghost_destroy(struct ghost *g)
+{
+	free(g->e);
+	free(g->bucket);
+	memset(g, 0, sizeof(*g));
+}
+
+int ghost_list_new(struct ghost *g, int slot)
+{
+	if (g->nlists >= GH_MAX_LISTS)
+		panic("ghost: too many lists");
+	struct gh_list *l = &g->lists[g->nlists];
+	l->head = l->tail = GH_NONE;
+	l->n = 0;
+	l->slot = slot;
+	return g->nlists++;
+}
+
+uint32_t ghost_find(const struct ghost *g, uint64_t okey, uint64_t index)
+{
+	for (uint32_t i = g->bucket[hash_of(g, okey, index)]; i != GH_NONE; i = g->e[i].hnext)
+		if (g->e[i].okey == okey && g->e[i].index == index)
+			return i;
+	return GH_NONE;
+}
+
+uint32_t ghost_new(struct ghost *g, uint64_t okey, uint64_t index)
+{
+	uint32_t i;
+	if (g->free_head != GH_NONE) {
+		i = g->free_head;
+		g->free_head = g->e[i].hnext;
+	} else {
+		if (g->nr == g->cap) {
+			if (g->cap >= (1u << 31))
+				panic("ghost: more than 2^31 pages of history");
+			g->cap *= 2;
+			g->e = xrealloc(g->e, (size_t)g->cap * sizeof(*g->e));
+		}
+		i = g->nr++;
+	}
+	struct gh_entry *e = &g->e[i];
+	memset(e, 0, sizeof(*e));
+	e->okey = okey;
+	e->index = index;
+	e->pfn = PFN_NONE;
+	e->next[0] = e->next[1] = e->prev[0] = e->prev[1] = GH_NONE;
+	uint32_t b = hash_of(g, okey, index);
+	e->hnext = g->bucket[b];
+	g->bucket[b] = i;
+	if (++g->live > g->nbucket && g->nbucket < (1u << 31))
+		rehash(g, g->nbucket * 2);
+	return i;
+}
+
+void ghost_free(struct ghost *g, uint32_t i)
+{
+	ghost_unlink(g, i, 0);
+	ghost_unlink(g, i, 1);
+	struct gh_entry *e = &g->e[i];
+	uint32_t *link = &g->bucket[hash_of(g, e->okey, e->index)];
+	while (*link != i)
+		link = &g->e[*link].hnext;
+	*link = e->hnext;
+	e->okey = 0;
+	e->hnext = g->free_head;
+	g->free_head = i;
+	g->live--;
+}
+
+void ghost_add_head(struct ghost *g, int list, uint32_t i)
+{
+	struct gh_list *l = &g->lists[list];
+	struct gh_entry *e = &g->e[i];
+	int s = l->slot;
+	e->list[s] = (uint8_t)(list + 1);
+	e->prev[s] = GH_NONE;
+	e->next[s] = l->head;
+	if (l->head != GH_NONE)
+		g->e[l->head].prev[s] = i;
+	else
+		l->tail = i;
+	l->head = i;
+	l->n++;
+}
+
+void ghost_add_tail(struct ghost *g, int list, uint32_t i)
+{
+	struct gh_list *l = &g->lists[list];
+	struct gh_entry *e = &g->e[i];
+	int s = l->slot;
+	e->list[s] = (uint8_t)(list + 1);
+	e->next[s] = GH_NONE;
+	e->prev[s] = l->tail;
+	if (l->tail != GH_NONE)
+		g->e[l->tail].next[s] = i;
+	else
+		l->head = i;
+	l->tail = i;
+	l->n++;
+}
+
+void ghost_unlink(struct ghost *g, uint32_t i, int slot)
+{
+	struct gh_entry *e = &g->e[i];
+	if (!e->list[slot])
+		return;
+	struct gh_list *l = &g->lists[e->list[slot] - 1];
+	if (e->prev[slot] != GH_NONE)
+		g->e[e->prev[slot]].next[slot] = e->next[slot];
+	else
+		l->head = e->next[slot];
+	if (e->next[slot] != GH_NONE)
+		g->e[e->next[slot]].prev[slot] = e->prev[slot];
+	else
+		l->tail = e->prev[slot];
+	e->list[slot] = 0;
+	e->next[slot] = e->prev[slot] = GH_NONE;
+	l->n--;
+}
+
+void ghost_move_head(struct ghost *g, int list, uint32_t i)
+{
+	int s = g->lists[list].slot;
+	if (g->lists[list].head == i)
+		return;
+	ghost_unlink(g, i, s);
+	ghost_add_head(g, list, i);
+}
+
+void ghost_attach(struct ghost *g, uint32_t i, struct page *pages, pfn_t pfn)
+{
+	g->e[i].pfn = pfn;
+	pages[pfn].pol32[0] = i + 1;
+}
+
+void ghost_detach(struct ghost *g, uint32_t i, struct page *pages)
+{
+	pfn_t pfn = g->e[i].pfn;
+	if (pfn != PFN_NONE)
+		pages[pfn].pol32[0] = 0;
+	g->e[i].pfn = PFN_NONE;
+}
+
+bool ghost_check(const struct ghost *g, const struct page *pages, const char *name, FILE *err)
+{
+	for (int l = 0; l < g->nlists; l++) {
+		const struct gh_list *gl = &g->lists[l];
+		int s = gl->slot;
+		uint64_t n = 0;
+		uint32_t prev = GH_NONE;
+		for (uint32_t i = gl->head; i != GH_NONE; i = g->e[i].next[s]) {
+			const struct gh_entry *e = &g->e[i];
+			if (e->okey == 0 || e->list[s] != l + 1 || e->prev[s] != prev || ++n > gl->n) {
+				fprintf(err, "check: %s list %d broken at entry %u\n", name, l, i);
+				return false;
+			}
+			if (e->pfn != PFN_NONE && pages[e->pfn].pol32[0] != i + 1) {
+				fprintf(err, "check: %s entry %u and frame %u disagree\n", name, i, e->pfn);
+				return false;
+			}
+			prev = i;
+		}
+		if (n != gl->n || gl->tail != prev) {
+			fprintf(err, "check: %s list %d holds %llu entries, counted %llu\n", name, l,
+				(unsigned long long)n, (unsigned long long)gl->n);
+			return false;
+		}
+	}
+	return true;
+}

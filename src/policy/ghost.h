@@ -1,0 +1,109 @@
+/* ghost.h - per-page history that outlives residency, for the research
+ * policies: ARC's B1/B2, 2Q's A1out, LIRS's non-resident HIR pages in its
+ * stack S, CLOCK-Pro's non-resident test pages, S3-FIFO's ghost queue G,
+ * LRU-K's retained history.
+ *
+ * An entry stands for one page identity (page->owner, page->index and
+ * whether it is a page-cache page), resident or not: a resident page's
+ * frame holds its entry number + 1 in page->pol32[0] and the entry holds
+ * the frame.  The policies keep their queues here rather than on frame
+ * lists because their queues mix resident and non-resident pages (LIRS,
+ * CLOCK-Pro) or outlive the frame (ARC, 2Q, S3-FIFO).  An entry can sit on
+ * two lists at once, one per link slot (LIRS: stack S in slot 0, queue Q in
+ * slot 1).  Lists run from head (most recent) to tail (oldest).
+ *
+ * No allocation per reference: the pool and the hash table grow by
+ * doubling, so a replay allocates O(log pages) times.
+ */
+#ifndef PAGELAB_GHOST_H
+#define PAGELAB_GHOST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "../mm/page.h"
+
+#define GH_NONE UINT32_MAX
+#define GH_MAX_LISTS 6
+
+struct gh_entry {
+	uint64_t index;           /* page->index */
+	uint64_t okey;            /* ghost_okey(): owner and file bit; 0 = free */
+	uint32_t hnext;           /* hash chain */
+	pfn_t pfn;                /* resident frame, or PFN_NONE */
+	uint32_t next[2], prev[2];/* per slot: next = towards the tail */
+	uint8_t list[2];          /* per slot: list id + 1, 0 = none */
+	uint8_t flags;            /* the policy's */
+	uint8_t pad;
+	uint32_t u32;             /* the policy's */
+	uint64_t u64;             /* the policy's */
+};
+
+struct gh_list {
+	uint32_t head, tail;
+	uint64_t n;
+	int slot;
+};
+
+struct ghost {
+	struct gh_entry *e;
+	uint32_t nr, cap;         /* entries used (incl. freed), allocated */
+	uint32_t free_head;       /* freed entries, chained through hnext */
+	uint32_t *bucket;
+	uint32_t nbucket;         /* power of two */
+	uint64_t live;            /* entries in the hash */
+	struct gh_list lists[GH_MAX_LISTS];
+	int nlists;
+};
+
+void ghost_init(struct ghost *g, uint64_t expect);
+void ghost_destroy(struct ghost *g);
+/* A new list whose links use slot 0 or 1. */
+int ghost_list_new(struct ghost *g, int slot);
+
+/* The identity key of a page (never 0: 0 marks a free entry). */
+static inline uint64_t ghost_okey(uint32_t owner, bool file) { return 1ULL << 63 | (uint64_t)owner << 1 | file; }
+static inline uint64_t ghost_page_okey(const struct page *p)
+{
+	return ghost_okey(p->owner, (p->flags & PG_file) != 0);
+}
+
+/* The entry of (okey, index), or GH_NONE. */
+uint32_t ghost_find(const struct ghost *g, uint64_t okey, uint64_t index);
+/* A new entry (on no list, pfn PFN_NONE, policy fields zero); the key must
+ * not be present. */
+uint32_t ghost_new(struct ghost *g, uint64_t okey, uint64_t index);
+/* Forget an entry: off every list and out of the hash. */
+void ghost_free(struct ghost *g, uint32_t i);
+
+static inline struct gh_entry *ghost_e(const struct ghost *g, uint32_t i) { return &g->e[i]; }
+static inline uint64_t ghost_count(const struct ghost *g, int list) { return g->lists[list].n; }
+static inline uint32_t ghost_head(const struct ghost *g, int list) { return g->lists[list].head; }
+static inline uint32_t ghost_tail(const struct ghost *g, int list) { return g->lists[list].tail; }
+/* The list id entry i is on in slot `slot`, or -1. */
+static inline int ghost_on(const struct ghost *g, uint32_t i, int slot) { return (int)g->e[i].list[slot] - 1; }
+/* Neighbours on the list the entry is on in `slot` (GH_NONE at the ends). */
+static inline uint32_t ghost_toward_head(const struct ghost *g, uint32_t i, int slot) { return g->e[i].prev[slot]; }
+static inline uint32_t ghost_toward_tail(const struct ghost *g, uint32_t i, int slot) { return g->e[i].next[slot]; }
+
+void ghost_add_head(struct ghost *g, int list, uint32_t i);
+void ghost_add_tail(struct ghost *g, int list, uint32_t i);
+/* Take entry i off whatever list it is on in `slot` (no-op if none). */
+void ghost_unlink(struct ghost *g, uint32_t i, int slot);
+/* Unlink from its list in that list's slot and add at the head of `list`. */
+void ghost_move_head(struct ghost *g, int list, uint32_t i);
+
+/* Resident entries: the frame <-> entry links. */
+void ghost_attach(struct ghost *g, uint32_t i, struct page *pages, pfn_t pfn);
+void ghost_detach(struct ghost *g, uint32_t i, struct page *pages);
+/* The entry of a resident frame, or GH_NONE. */
+static inline uint32_t ghost_of(const struct page *pages, pfn_t pfn)
+{
+	return pages[pfn].pol32[0] ? pages[pfn].pol32[0] - 1 : GH_NONE;
+}
+
+/* --check: list links and counts sound, resident entries and frames agree.
+ * Prints the first problem to err under `name`. */
+bool ghost_check(const struct ghost *g, const struct page *pages, const char *name, FILE *err);
+
+#endif

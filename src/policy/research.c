@@ -1,0 +1,104 @@
+/* research.c - see research.h. */
+#include "research.h"
+#include "../mm/mm.h"
+
+void rp_init(struct rp_base *b, struct mm *mm, const char *name)
+{
+	b->mm = mm;
+	ghost_init(&b->g, 2ULL * mm->fr.nr);
+	b->list = lru_register(&mm->fr, name);
+	b->fresh = PFN_NONE;
+}
+
+void rp_destroy(struct rp_base *b) { ghost_destroy(&b->g); }
+
+uint32_t rp_add(struct rp_base *b, pfn_t pfn, bool *known)
+{
+	struct mm *mm = b->mm;
+	struct page *p = &mm->fr.pages[pfn];
+	uint64_t okey = ghost_page_okey(p), index = p->index;
+	if (p->owner == 0) {
+		/* A swap-readahead page whose owner is not known yet: an
+		 * identity private to the frame. */
+		okey = ghost_okey(0, true);
+		index = pfn;
+	}
+	uint32_t i = ghost_find(&b->g, okey, index);
+	*known = i != GH_NONE;
+	if (i != GH_NONE && ghost_e(&b->g, i)->pfn != PFN_NONE) {
+		/* Still attached to another frame (a stale readahead identity):
+		 * start afresh. */
+		ghost_detach(&b->g, i, mm->fr.pages);
+		ghost_free(&b->g, i);
+		i = GH_NONE;
+		*known = false;
+	}
+	if (i == GH_NONE)
+		i = ghost_new(&b->g, okey, index);
+	ghost_attach(&b->g, i, mm->fr.pages, pfn);
+	lru_add_head(&mm->fr, b->list, pfn);
+	/* The reference that faulted follows at once; readahead pages added
+	 * alongside it are not referenced. */
+	if (!mm->fault_owner ||
+	    (mm->fault_owner == p->owner && mm->fault_index == p->index &&
+	     mm->fault_file == ((p->flags & PG_file) != 0)))
+		b->fresh = pfn;
+	return i;
+}
+
+bool rp_fault_ref(struct rp_base *b, pfn_t pfn)
+{
+	if (b->fresh != pfn)
+		return false;
+	b->fresh = PFN_NONE;
+	return true;
+}
+
+uint32_t rp_remove(struct rp_base *b, pfn_t pfn)
+{
+	struct mm *mm = b->mm;
+	uint32_t i = ghost_of(mm->fr.pages, pfn);
+	lru_del(&mm->fr, pfn);
+	if (b->fresh == pfn)
+		b->fresh = PFN_NONE;
+	if (i != GH_NONE)
+		ghost_detach(&b->g, i, mm->fr.pages);
+	return i;
+}
+
+enum victim_outcome rp_evict(struct rp_base *b, struct scan_control *sc, uint32_t i)
+{
+	struct mm *mm = b->mm;
+	pfn_t pfn = ghost_e(&b->g, i)->pfn;
+	lru_del(&mm->fr, pfn);
+	ghost_detach(&b->g, i, mm->fr.pages);
+	enum victim_outcome o = textbook_evict(mm, sc, pfn);
+	if (o == VICTIM_REFUSED || o == VICTIM_NOSWAP) {
+		ghost_attach(&b->g, i, mm->fr.pages, pfn);
+		lru_add_head(&mm->fr, b->list, pfn);
+	}
+	return o;
+}
+
+uint32_t rp_incoming(const struct rp_base *b)
+{
+	const struct mm *mm = b->mm;
+	if (!mm->fault_owner)
+		return GH_NONE;
+	return ghost_find(&b->g, ghost_okey(mm->fault_owner, mm->fault_file), mm->fault_index);
+}
+
+bool rp_check(struct rp_base *b, const char *name, FILE *err)
+{
+	struct mm *mm = b->mm;
+	if (!ghost_check(&b->g, mm->fr.pages, name, err))
+		return false;
+	for (pfn_t pfn = mm->fr.lists[b->list].head; pfn != PFN_NONE; pfn = mm->fr.pages[pfn].next) {
+		uint32_t i = ghost_of(mm->fr.pages, pfn);
+		if (i == GH_NONE || ghost_e(&b->g, i)->pfn != pfn) {
+			fprintf(err, "check: %s frame %u has no history entry\n", name, pfn);
+			return false;
+		}
+	}
+	return true;
+}

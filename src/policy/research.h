@@ -1,0 +1,46 @@
+/* research.h - what the research policies (arc, 2q, lirs, clockpro, s3fifo,
+ * sieve, lfu, lruk) share: their page history in a ghost table (ghost.h),
+ * one frame list holding every resident page (for --check; the order that
+ * matters is kept in the ghost lists), telling the faulting reference of a
+ * new page from a later hit, and handing a victim to the mm core.
+ *
+ * They are cache-replacement algorithms: every reference is an event, so
+ * they use the idealized-MMU access hook (POLICY_ACCESS_HOOK).  A miss is a
+ * fault: the core calls shrink() for a frame (mm->fault_owner/fault_index
+ * name the page coming in), then add() for the new page, then access() for
+ * the reference that faulted, which rp_fault_ref() filters out: in a cache
+ * simulator the missing reference is the insertion, not a hit. */
+#ifndef PAGELAB_RESEARCH_H
+#define PAGELAB_RESEARCH_H
+
+#include "ghost.h"
+#include "textbook.h"
+
+struct rp_base {
+	struct mm *mm;
+	struct ghost g;
+	int list;           /* frame list of resident pages */
+	pfn_t fresh;        /* added for the fault now being served */
+};
+
+void rp_init(struct rp_base *b, struct mm *mm, const char *name);
+void rp_destroy(struct rp_base *b);
+/* add(): the entry of the page now in frame pfn, attached to it and the
+ * frame put on the frame list.  *known says whether the page had an entry
+ * already (a ghost); a new entry is on no ghost list. */
+uint32_t rp_add(struct rp_base *b, pfn_t pfn, bool *known);
+/* access(): true if this is the reference that faulted pfn in. */
+bool rp_fault_ref(struct rp_base *b, pfn_t pfn);
+/* remove(): the page in pfn leaves (exit, munmap); its entry, returned, is
+ * detached but still on its lists: the policy frees it or keeps it. */
+uint32_t rp_remove(struct rp_base *b, pfn_t pfn);
+/* Evict the resident page of entry i.  On VICTIM_GONE / VICTIM_CULLED the
+ * entry is detached (non-resident, still on its lists); otherwise it stays
+ * resident and the caller must choose another victim. */
+enum victim_outcome rp_evict(struct rp_base *b, struct scan_control *sc, uint32_t i);
+/* The entry of the page a fault is bringing in, if it has one. */
+uint32_t rp_incoming(const struct rp_base *b);
+/* --check of the ghost lists and frame/entry agreement. */
+bool rp_check(struct rp_base *b, const char *name, FILE *err);
+
+#endif

@@ -1,0 +1,47 @@
+# policies.sh - the research policies and the clock first_ref tunable
+# through the CLI (sourced by tests/cli.sh; about a second in all).
+
+# pol_faults POLICY FRAMES "REFS" [--set ...]: pgfault of a replay of REFS.
+pol_faults() {
+	_p=$1 _f=$2 _r=$3
+	shift 3
+	printf '%s\n' $_r | sed 's/$/ r/' >"$T/pol.trace"
+	$P run --machine ideal --ram "${_f}p" --policy "$_p" "$@" trace "$T/pol.trace" >"$T/pol.out" 2>&1 \
+		&& counter pgfault "$T/pol.out"
+}
+
+# Clock, 3 frames, 1 2 3 1 4 5 1.  first_ref=1 (default): the faults leave
+# 1 2 3 referenced; for 4 the hand clears all three and comes back to 1:
+# evicted; 5 evicts 2, 1 evicts 3: 6 faults.  first_ref=0 (libCacheSim):
+# only the hit on 1 sets a bit; 4 gives 1 its second chance and evicts 2,
+# 5 evicts 3, 1 hits: 5 faults.
+t "clock first_ref=1 / first_ref=0 (libCacheSim's Clock)"
+a=$(pol_faults clock 3 "1 2 3 1 4 5 1")
+b=$(pol_faults clock 3 "1 2 3 1 4 5 1" --set first_ref=0)
+[ "$a" = 6 ] && [ "$b" = 5 ] && ok || bad "got $a and $b, expected 6 and 5"
+
+# S3-FIFO, 10 frames: S's share is 1 page, M's 9.  1..10 fill S, 1 is hit
+# twice (freq 2).  11: S's tail 1 moves to M, 2 is evicted to G.  2..9: each
+# is in G, enters M, and S's next tail (3..10) goes to G; 10: in G, enters
+# M, S's 11 goes to G: M holds 10..1 (1 at the tail), S nothing.  12: S is
+# empty, evict from M: the paper kept 1's freq (2) in M, so 1 is reinserted
+# (freq 1) and 2 evicted; libCacheSim (variant=1) reset it to 0 on the
+# move, so 1 is evicted.  The closing 1: a hit for the paper (21 faults), a
+# miss for libCacheSim (22).
+t "s3fifo variant=0 (paper) / variant=1 (libCacheSim)"
+refs="1 2 3 4 5 6 7 8 9 10 1 1 11 2 3 4 5 6 7 8 9 10 12 1"
+a=$(pol_faults s3fifo 10 "$refs")
+b=$(pol_faults s3fifo 10 "$refs" --set variant=1)
+[ "$a" = 21 ] && [ "$b" = 22 ] && ok || bad "got $a and $b, expected 21 and 22"
+
+t "policies --tunables: clock first_ref, 2q kout, s3fifo variant"
+$P policies --tunables clock >"$T/pol.out" 2>&1 && grep -q first_ref "$T/pol.out" \
+	&& $P policies --tunables 2q >"$T/pol.out" 2>&1 && grep -q kout "$T/pol.out" \
+	&& $P policies --tunables s3fifo >"$T/pol.out" 2>&1 && grep -q variant "$T/pol.out" \
+	&& ok || bad "$(cat "$T/pol.out")"
+
+t "research policies refuse a bad tunable value (exit 2, one line)"
+printf '1 r\n' >"$T/pol.trace"
+$P run --machine ideal --ram 4p --policy 2q --set kin=7 trace "$T/pol.trace" >"$T/pol.out" 2>"$T/pol.err"
+rc=$?
+[ $rc -eq 2 ] && [ ! -s "$T/pol.out" ] && [ "$(wc -l <"$T/pol.err")" -eq 1 ] && ok || bad "exit $rc: $(cat "$T/pol.err")"

@@ -1,0 +1,59 @@
+/* test_research_policies.c - the research policies (arc, 2q, s3fifo,
+ * sieve, lfu, lruk, clockpro, lirs) on reference strings worked out by hand
+ * in the comments, replayed with --check on the ideal machine (each costs
+ * a few ms).  Their exact miss counts against libCacheSim on the
+ * CloudPhysics sample are in tests/cli.d/policies.sh. */
+#include "test.h"
+#include "sim.h"
+
+static uint64_t faults(const char *policy, const char *refs, uint64_t frames)
+{
+	struct sim_result r;
+	sim_trace_run(policy, refs, frames, &r);
+	CHECK(!r.check_failed);
+	return r.pgfault;
+}
+
+/* SIEVE, 3 frames, 1 2 3 1 4 5 1: 1 2 3 miss (queue head..tail 3 2 1), 1
+ * hit sets its visited bit.  4: the hand starts at the tail, 1 is visited
+ * (cleared, stays put), 2 is not: evicted, the hand rests at 3.  5: 3 is
+ * unvisited: evicted.  1 is still there: a hit.  5 faults; FIFO evicts 1
+ * for 4 and faults 6 times. */
+void test_sieve_hand_keeps_position(void)
+{
+	CHECK_EQ(faults("sieve", "1r 2r 3r 1r 4r 5r 1r", 3), 5);
+	CHECK_EQ(faults("fifo", "1r 2r 3r 1r 4r 5r 1r", 3), 6);
+}
+
+/* ARC, c = 2, 1 1 2 3 1: 1 misses into T1, its hit moves it to T2.  2 misses
+ * into T1.  3: case IV, |T1| + |B1| = 1 < c, REPLACE: |T1| = 1 > p = 0, so
+ * T1's 2 goes to B1.  1 is in T2: a hit.  3 faults, where LRU (which evicts
+ * 1 for 3) faults 4 times.  Then 2 (in B1): p = min(0 + max(|B2|/|B1|, 1),
+ * 2) = 1; REPLACE: |T1| = 1 = p and 2 is not from B2, so T2's 1 goes to
+ * B2; 2 enters T2.  1 (in B2): p = max(1 - 1, 0) = 0; REPLACE: |T1| = 1 >
+ * 0, 3 goes to B1.  1 and 2 are both misses: 5 faults. */
+void test_arc_adapts(void)
+{
+	CHECK_EQ(faults("arc", "1r 1r 2r 3r 1r", 2), 3);
+	CHECK_EQ(faults("lru", "1r 1r 2r 3r 1r", 2), 4);
+	CHECK_EQ(faults("arc", "1r 1r 2r 3r 1r 2r 1r", 2), 5);
+}
+
+/* 2Q, 4 frames: Kin = 1, Kout = 2.  1 2 3 4 fill A1in.  5: |A1in| = 4 >
+ * Kin, A1in's oldest (1) is evicted, its id to A1out.  1: in A1out, so
+ * reclaimfor() evicts A1in's 2 (id to A1out) and 1 enters Am.  5: a hit in
+ * A1in.  2: in A1out: 3 evicted, 2 into Am.  1, 2: hits in Am.  7 faults. */
+void test_twoq_a1out_promotes(void)
+{
+	CHECK_EQ(faults("2q", "1r 2r 3r 4r 5r 1r 5r 2r 1r 2r", 4), 7);
+}
+
+/* S3-FIFO, 10 frames: S's share is 1 page.  1..10 fill S; 1 is hit twice
+ * (freq 2).  11: |S| = 10 >= 1, evict from S: its tail 1 has freq 2, moves
+ * to M; the next tail 2 (freq 0) is evicted, its id to G.  2: in G, so it
+ * enters M; room from S: 3 evicted to G.  3: the same, 4 evicted.  1: in M,
+ * a hit.  13 faults. */
+void test_s3fifo_quick_demotion(void)
+{
+	CHECK_EQ(faults("s3fifo", "1r 2r 3r 4r 5r 6r 7r 8r 9r 10r 1r 1r 11r 2r 3r 1r", 10), 13);
+}
