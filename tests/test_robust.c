@@ -1,14 +1,17 @@
 /* test_robust.c - issue 9's fixes that can be pinned without a whole run:
- * dd's short reads at the end of its input, worked out by hand. */
+ * dd's short reads at the end of its input, worked out by hand; JSON
+ * strings that stay valid JSON and UTF-8 whatever bytes they are given. */
 #include "test.h"
 #include "sim.h"
 #include "../src/workload/workload.h"
 #include "../src/lib/util.h"
+#include "../src/lib/json.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 void test_dd_short_read(void);
+void test_json_hostile_strings(void);
 
 
 /* Replay dd's op stream against an input of `size` pages the way the
@@ -63,4 +66,84 @@ void test_dd_short_read(void)
 	/* count= within the input: whole records only. */
 	CHECK_EQ(dd_against("dd if=/f bs=4K count=3", 8, l), 3);
 	CHECK(!strcmp(l[0], "3+0 records in\n"));
+}
+
+/* A JSON string literal per RFC 8259 at *p, its bytes valid UTF-8 (as
+ * utf8_seq_len() judges, checked on its own below): advance past it. */
+static int json_string_ok(const unsigned char **p)
+{
+	const unsigned char *s = *p;
+	if (*s++ != '"')
+		return 0;
+	while (*s != '"') {
+		if (*s < 0x20)
+			return 0;         /* raw control character (or the end) */
+		if (*s == '\\') {
+			s++;
+			if (*s == 'u') {
+				for (int i = 1; i <= 4; i++)
+					if (!strchr("0123456789abcdefABCDEF", s[i]) || !s[i])
+						return 0;
+				s += 5;
+			} else if (*s && strchr("\"\\/bfnrt", *s)) {
+				s++;
+			} else {
+				return 0;
+			}
+			continue;
+		}
+		int n = utf8_seq_len(s);
+		if (!n)
+			return 0;
+		s += n;
+	}
+	*p = s + 1;
+	return 1;
+}
+
+static int json_of(const char *in, char *buf, size_t len)
+{
+	FILE *f = tmpfile();
+	json_str(f, in);
+	rewind(f);
+	size_t n = fread(buf, 1, len - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	const unsigned char *p = (const unsigned char *)buf;
+	return json_string_ok(&p) && !*p;
+}
+
+void test_json_hostile_strings(void)
+{
+	/* The validator itself: the shortest forms only. */
+	CHECK_EQ(utf8_seq_len((const unsigned char *)"a"), 1);
+	CHECK_EQ(utf8_seq_len((const unsigned char *)"\xc3\xa9"), 2);         /* e acute */
+	CHECK_EQ(utf8_seq_len((const unsigned char *)"\xe2\x82\xac"), 3);     /* euro */
+	CHECK_EQ(utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80"), 4); /* U+1F600 */
+	CHECK_EQ(utf8_seq_len((const unsigned char *)"\xc0\xaf"), 0);         /* overlong '/' */
+	CHECK_EQ(utf8_seq_len((const unsigned char *)"\xe0\x80\xaf"), 0);     /* overlong */
+	CHECK_EQ(utf8_seq_len((const unsigned char *)"\xed\xa0\x80"), 0);     /* surrogate */
+	CHECK_EQ(utf8_seq_len((const unsigned char *)"\xf4\x90\x80\x80"), 0); /* > U+10FFFF */
+	CHECK_EQ(utf8_seq_len((const unsigned char *)"\xc3"), 0);             /* truncated */
+	CHECK_EQ(utf8_seq_len((const unsigned char *)"\x80"), 0);             /* lone continuation */
+	char buf[512];
+	/* Each invalid byte becomes one U+FFFD; valid sequences pass. */
+	CHECK(json_of("a\xff\xc3\xa9\xed\xa0\x80z", buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "\"a\\ufffd\xc3\xa9\\ufffd\\ufffd\\ufffdz\""));
+	CHECK(json_of("q\"b\\\n\t\x01\x1f", buf, sizeof(buf)));
+	CHECK(!strcmp(buf, "\"q\\\"b\\\\\\n\\t\\u0001\\u001f\""));
+	CHECK(json_of(NULL, buf, sizeof(buf)) && !strcmp(buf, "\"\""));
+	/* 2000 seeded random byte strings: always a valid string literal. */
+	struct rng r;
+	rng_seed(&r, 9);
+	char in[40], out[40 * 6 + 3];
+	int bad = 0;
+	for (int k = 0; k < 2000; k++) {
+		size_t n = (size_t)rng_below(&r, sizeof(in));
+		for (size_t i = 0; i < n; i++)
+			in[i] = (char)(1 + rng_below(&r, 255));
+		in[n] = 0;
+		bad += !json_of(in, out, sizeof(out));
+	}
+	CHECK_EQ(bad, 0);
 }

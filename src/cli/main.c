@@ -1,6 +1,7 @@
 /* main.c - pagelab's entry point: dispatch to a subcommand. */
 #include "cli.h"
 #include "../lib/util.h"
+#include "../lib/output.h"
 #include "../lib/version.h"
 
 #include <stdio.h>
@@ -27,6 +28,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	output_init();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

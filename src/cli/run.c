@@ -4,6 +4,9 @@
 #include "../machine/machine.h"
 #include "../report/report.h"
 #include "../lib/util.h"
+#include "../lib/output.h"
+
+#include <signal.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +36,10 @@ static void run_usage(FILE *out)
 "  --max-time SECONDS  stop after this much simulated time (default 100000)\n"
 "  --progress / --no-progress  progress on stderr (default: when it is a terminal)\n"
 "\n"
-"Exit status: 0 on success, 1 if --check found a broken invariant,\n"
-"2 on bad input.\n", out);
+"Exit status: 0 on success; 1 if --check found a broken invariant or the\n"
+"output could not be written; 2 on bad input; 3 if the run was stopped at\n"
+"--max-time (the report covers what ran until then); 130 / 143 if it was\n"
+"interrupted by SIGINT / SIGTERM (the report is still printed).\n", out);
 }
 
 struct setting { const char *name, *value; };
@@ -235,13 +240,20 @@ int cmd_run(int argc, char **argv)
 		free(wls[w].cmd);
 	}
 	free(wls);
+	output_catch_interrupts();
 	machine_run(&m);
+	if (m.timed_out)
+		fprintf(stderr, "pagelab: stopped at --max-time %.9g s of simulated time; the report covers what ran until then\n",
+			(double)mo.max_time_ns / 1e9);
+	if (m.interrupted)
+		fprintf(stderr, "pagelab: interrupted by %s; the report covers what ran until then\n",
+			m.interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
 	struct run_info ri = { .machine = machine, .policy = pol->name, .seed = mo.seed };
 	if (json)
 		report_json(&m, &ri, stdout);
 	else
 		report_text(&m, &ri, stdout);
-	int rc = m.check_failed ? 1 : 0;
+	int rc = m.check_failed ? 1 : m.interrupted ? 128 + m.interrupted : m.timed_out ? EXIT_MAX_TIME : 0;
 	machine_free(&m);
 	for (int s = 0; s < nsets; s++)
 		free((char *)sets[s].name);

@@ -150,23 +150,6 @@ void exp_print_text(struct exp_result **res, FILE *out)
 
 /* ---- JSON --------------------------------------------------------------- */
 
-void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 static void json_num(FILE *out, double v)
 {
 	if (isnan(v) || isinf(v))

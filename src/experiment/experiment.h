@@ -14,6 +14,7 @@
 #ifndef PAGELAB_EXPERIMENT_H
 #define PAGELAB_EXPERIMENT_H
 
+#include "../lib/json.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -143,6 +144,7 @@ struct exp_result {
 	struct run_result *rr;    /* [design][run][repeat] */
 	bool *design_ok;          /* per design: policy and tunables exist */
 	char **design_why;
+	int nr_jobs, jobs_done;   /* runs to do / done before any SIGINT or SIGTERM */
 };
 
 struct reproduce_opts {
@@ -205,7 +207,6 @@ void exp_print_times(const struct exp_result *r, int design, int run, int wl, en
  * each prefixed with indent. */
 void exp_print_output(const struct exp_result *r, int design, int run, int rep, int wl,
 		      const char *indent, FILE *out);
-void json_str(FILE *out, const char *s);
 
 /* Reading figures out of a workload's own output (exp_parse.c). */
 bool exp_number_after(const char *text, const char *key, double *v);

@@ -10,6 +10,7 @@
 #include "machine.h"
 #include "../mm/filemap.h"
 #include "../lib/util.h"
+#include "../lib/output.h"
 
 #include <signal.h>
 #include <stddef.h>
@@ -865,7 +866,12 @@ void machine_run(struct machine *m)
 			m->check_failed = true;
 			break;
 		}
-		if (m->opt.progress && (++nev & 0xffff) == 0)
+		/* SIGINT/SIGTERM: stop here and report what ran (output.h). */
+		if ((++nev & 0xfff) == 0 && output_interrupted()) {
+			m->interrupted = output_interrupted();
+			break;
+		}
+		if (m->opt.progress && (nev & 0xffff) == 0)
 			progress(m, false);
 	}
 	if (m->opt.progress)

@@ -122,7 +122,8 @@ struct machine {
 	uint64_t self_exit_ns;  /* exit costs of a task the OOM killer chose while it ran */
 	bool panicked;
 	bool check_failed;
-	bool timed_out;
+	bool timed_out;         /* stopped at --max-time */
+	int interrupted;        /* stopped by this signal (SIGINT, SIGTERM) */
 	/* accounting */
 	uint64_t acct_t;
 	uint64_t user_ns, sys_ns, idle_ns, iowait_ns;

@@ -1,6 +1,7 @@
 /* report.c - see report.h. */
 #include "report.h"
 #include "../lib/util.h"
+#include "../lib/json.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -199,48 +200,39 @@ void report_text(const struct machine *m, const struct run_info *ri, FILE *out)
 		if (m->wls[w].live > 0)
 			fprintf(out, "pagelab: %s did not finish\n", m->wls[w].cmd);
 	if (m->timed_out)
-		fprintf(out, "pagelab: stopped at the simulated time limit (%.0f s)\n", (double)m->opt.max_time_ns / 1e9);
+		fprintf(out, "pagelab: stopped at --max-time: %.9g s of simulated time\n", (double)m->opt.max_time_ns / 1e9);
+	if (m->interrupted)
+		fprintf(out, "pagelab: interrupted by %s at %.9g s of simulated time\n",
+			m->interrupted == SIGTERM ? "SIGTERM" : "SIGINT", (double)m->now / 1e9);
 	print_kthreads(m, out);
 	fprintf(out, "# /proc/vmstat\n");
 	print_counters(m, out);
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
 
 void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 {
 	const struct profile *p = &m->prof;
 	fprintf(out, "{\n  \"machine\": {\"name\": ");
-	json_string(out, ri->machine);
+	json_str(out, ri->machine);
 	fprintf(out, ", \"cpus\": %llu, \"ram_bytes\": %llu, \"ram_pages\": %llu, \"swap_bytes\": %llu, \"disk\": ",
 		(unsigned long long)p->cpus, (unsigned long long)p->ram,
 		(unsigned long long)m->ram_pages, (unsigned long long)p->swap);
-	json_string(out, p->disk.model);
+	json_str(out, p->disk.model);
 	fprintf(out, ", \"wmark_min\": %llu, \"wmark_low\": %llu, \"wmark_high\": %llu},\n",
 		(unsigned long long)m->mm.zones[0].wmark_min, (unsigned long long)m->mm.zones[0].wmark_low,
 		(unsigned long long)m->mm.zones[0].wmark_high);
 	fprintf(out, "  \"policy\": ");
-	json_string(out, ri->policy);
-	fprintf(out, ",\n  \"seed\": %llu,\n  \"finished\": %s,\n  \"workloads\": [",
-		(unsigned long long)ri->seed, m->live_user == 0 ? "true" : "false");
+	json_str(out, ri->policy);
+	fprintf(out, ",\n  \"seed\": %llu,\n  \"finished\": %s,\n  \"stopped\": %s,\n  \"simulated_s\": %.9f,\n  \"workloads\": [",
+		(unsigned long long)ri->seed, m->live_user == 0 ? "true" : "false",
+		m->interrupted ? (m->interrupted == SIGTERM ? "\"SIGTERM\"" : "\"SIGINT\"")
+		: m->timed_out ? "\"max-time\"" : "null", (double)m->now / 1e9);
 	for (int w = 0; w < m->nr_wls; w++) {
 		struct time_figures tf;
 		workload_times(m, w, &tf);
 		fprintf(out, "%s\n    {\"command\": ", w ? "," : "");
-		json_string(out, m->wls[w].cmd);
+		json_str(out, m->wls[w].cmd);
 		fprintf(out, ", \"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"cpu_pct\": %u, \"majflt\": %llu, \"minflt\": %llu, \"swaps\": %llu, \"killed\": %s, \"signal\": %s, \"finished\": %s}",
 			tf.user, tf.sys, tf.elapsed, tf.cpu_pct, (unsigned long long)tf.majflt,
 			(unsigned long long)tf.minflt, (unsigned long long)tf.swaps,
@@ -264,7 +256,7 @@ void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 		if (!m->tasks[i].kthread)
 			continue;
 		fprintf(out, "%s\n    {\"comm\": ", firstk ? "" : ",");
-		json_string(out, m->tasks[i].comm);
+		json_str(out, m->tasks[i].comm);
 		fprintf(out, ", \"cpu_s\": %.6f}", task_seconds(m->tasks[i].utime + m->tasks[i].stime));
 		firstk = 0;
 	}
@@ -274,7 +266,7 @@ void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 		if (m->log[i].kind != LOG_KERNEL)
 			continue;
 		fprintf(out, "%s\n    {\"t\": %.6f, \"text\": ", first ? "" : ",", (double)m->log[i].t / 1e9);
-		json_string(out, m->log[i].text);
+		json_str(out, m->log[i].text);
 		fputc('}', out);
 		first = 0;
 	}

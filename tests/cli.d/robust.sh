@@ -65,3 +65,91 @@ k=$(grep -c 'Out of memory: Killed process' "$T/out")
 m=$(grep -c '^usemem: process [0-9]* of 30: killed$' "$T/out")
 s=$(grep -c '^1179648 bytes / [0-9]* usecs = [0-9]* KB/s$' "$T/out")
 [ "$k" -gt 0 ] && [ "$m" -eq "$k" ] && [ $((m + s)) -eq 30 ] && ok || bad "$k kills, $m marked, $s lines"
+
+# Write errors on standard output: exit 1 and one line naming the reason.
+t "stdout to /dev/full or closed: exit 1, one line with the reason"
+msg=""
+for c in "run --ram 16M usemem -m 1" "run --json --ram 16M usemem -m 1" "policies" "machines" \
+	"workloads" "run --help" "--version" "reproduce --help" "policies --tunables clock"; do
+	$P $c >/dev/full 2>"$T/err"
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] \
+		&& grep -q '^pagelab: cannot write standard output: No space left on device$' "$T/err" \
+		|| msg="$msg /dev/full $c: exit $rc $(head -2 "$T/err");"
+	$P $c >&- 2>"$T/err"
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] \
+		&& grep -q '^pagelab: cannot write standard output: Bad file descriptor$' "$T/err" \
+		|| msg="$msg closed $c: exit $rc $(head -2 "$T/err");"
+done
+[ -z "$msg" ] && ok || bad "$msg"
+
+# --max-time: exit 3, said on stderr and in the report, with the real time.
+t "--max-time 0.4: exit 3, 'stopped at --max-time' with 0.4 s"
+$P run --ram 16M --swap 64M --max-time 0.4 usemem -m 20 -r 100 >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 3 ] && grep -q '^pagelab: stopped at --max-time: 0.4 s of simulated time$' "$T/out" \
+	&& grep -q '^pagelab: stopped at --max-time 0.4 s of simulated time' "$T/err" \
+	&& grep -q 'did not finish' "$T/out" && ok || bad "exit $rc: $(cat "$T/err")"
+
+t "--max-time with --json: \"stopped\": \"max-time\", exit 3"
+$P run --json --ram 16M --swap 64M --max-time 0.4 usemem -m 20 -r 100 >"$T/out" 2>/dev/null
+rc=$?
+[ $rc -eq 3 ] && grep -q '"stopped": "max-time"' "$T/out" && ok || bad "exit $rc"
+
+t "run --help documents exit status 3"
+$P run --help | grep -q '3 if the run was stopped at' && ok || bad "not in run --help"
+
+# JSON of arguments that are not UTF-8: U+FFFD per bad byte, valid UTF-8.
+t "--json with non-UTF-8 argument bytes: valid UTF-8, U+FFFD"
+name=$(printf '/ramfs/a\377\303\251\355\240\200"\\')
+$P run --json --ram 16M fileio -c "$name" 1p >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && iconv -f UTF-8 -t UTF-8 "$T/out" >/dev/null 2>&1 \
+	&& grep -q '"command": "fileio -c /ramfs/a\\ufffd\(é\|\xc3\xa9\)\\ufffd\\ufffd\\ufffd\\"\\\\ 1p"' "$T/out" \
+	&& ok || bad "exit $rc: $(grep command "$T/out")"
+
+# --html: written under a temporary name and renamed when complete.
+t "reproduce --html in a missing directory: refused at once, exit 2"
+$P reproduce --only 3 --html "$T/no/such/dir/r.html" >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "^pagelab: cannot write $T/no/such/dir/r.html: No such file or directory$" "$T/err" \
+	&& [ ! -s "$T/out" ] && ok || bad "exit $rc: $(cat "$T/err")"
+
+t "reproduce --html replaces a file when complete, no temp left"
+echo old >"$T/r.html"
+$P reproduce --only 3 --jobs 1 --html "$T/r.html" >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^<!DOCTYPE html>' "$T/r.html" && ! ls "$T"/r.html.tmp.* >/dev/null 2>&1 \
+	&& ok || bad "exit $rc: $(cat "$T/err")"
+
+t "reproduce --html to a full device: exit 1 with the reason"
+if mknod "$T/full" c 1 7 2>/dev/null; then
+	$P reproduce --only 3 --jobs 1 --html "$T/full" >/dev/null 2>"$T/err"
+	rc=$?
+	[ $rc -eq 1 ] && [ -c "$T/full" ] && grep -q "^pagelab: cannot write $T/full: No space left on device$" "$T/err" \
+		&& ok || bad "exit $rc: $(cat "$T/err")"
+else
+	echo "ok (skipped: mknod not permitted)"
+fi
+
+t "reproduce, SIGINT: exit 130, the old --html file kept"
+echo old >"$T/r.html"
+$P reproduce --only 1 --jobs 1 --html "$T/r.html" >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] && [ "$(cat "$T/r.html")" = old ] && grep -q '^pagelab: interrupted by SIGINT: 0 of 1 experiments finished' "$T/err" \
+	&& grep -q '^summary: 0 experiments' "$T/out" && ok || bad "exit $rc: $(cat "$T/err")"
+
+t "run interrupted by SIGTERM: exit 143, the report is printed"
+$P run --ram 16M --swap 64M usemem -m 20 -r 100000 >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] && grep -q '^pagelab: interrupted by SIGTERM at ' "$T/out" && grep -q '^# /proc/vmstat$' "$T/out" \
+	&& grep -q '^pagelab: interrupted by SIGTERM; the report covers' "$T/err" && ok || bad "exit $rc: $(cat "$T/err")"
