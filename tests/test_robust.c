@@ -6,12 +6,14 @@
 #include "../src/workload/workload.h"
 #include "../src/lib/util.h"
 #include "../src/lib/json.h"
+#include "../src/lib/hostmem.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 void test_dd_short_read(void);
 void test_json_hostile_strings(void);
+void test_host_memory_limits(void);
 
 
 /* Replay dd's op stream against an input of `size` pages the way the
@@ -146,4 +148,25 @@ void test_json_hostile_strings(void)
 		bad += !json_of(in, out, sizeof(out));
 	}
 	CHECK_EQ(bad, 0);
+}
+
+/* The host-memory guard takes the tightest of what is known. */
+void test_host_memory_limits(void)
+{
+	const char *what;
+	uint64_t G = 1ULL << 30;
+	CHECK_EQ(host_memory_pick(0, 0, 0, 0, 0, "cg", &what), UINT64_MAX);
+	CHECK(!strcmp(what, "nothing known"));
+	CHECK_EQ(host_memory_pick(8 * G, 0, 0, 0, 0, "cg", &what), 8 * G);
+	CHECK(!strcmp(what, "MemAvailable"));
+	CHECK_EQ(host_memory_pick(8 * G, 2 * G, 3 * G, 0, 0, "cg", &what), 2 * G);
+	CHECK(!strncmp(what, "RLIMIT_AS", 9));
+	CHECK_EQ(host_memory_pick(8 * G, 4 * G, 3 * G, 0, 0, "cg", &what), 3 * G);
+	CHECK(!strncmp(what, "RLIMIT_DATA", 11));
+	/* A cgroup's limit counts what the cgroup already uses. */
+	CHECK_EQ(host_memory_pick(8 * G, 0, 0, 4 * G, 3 * G, "cgroup memory.max", &what), 1 * G);
+	CHECK(!strcmp(what, "cgroup memory.max"));
+	CHECK_EQ(host_memory_pick(8 * G, 0, 0, 4 * G, 5 * G, "cg", &what), 0);
+	CHECK_EQ(host_memory_pick(8 * G, 0, 0, 10 * G, 1 * G, "cg", &what), 8 * G);
+	CHECK(!strcmp(what, "MemAvailable"));
 }

@@ -54,8 +54,10 @@ static const char *need_arg(int argc, char **argv, int *i)
 static uint64_t size_arg(const char *opt, const char *v)
 {
 	uint64_t b;
-	if (!parse_size(v, &b) || b > (1ULL << 50))
+	if (!parse_size(v, &b))
 		die_usage("bad size '%s' for %s", v, opt);
+	if (b > (1ULL << 50))
+		die_usage("%s %s is more than 1P (1024T), the most pagelab takes", opt, v);
 	return b;
 }
 
@@ -141,6 +143,12 @@ int cmd_run(int argc, char **argv)
 	if (i >= argc)
 		die_usage("run: no workload given (see pagelab workloads)");
 
+	/* --ram and --set ram= (and swap, cpus) say the same thing: one of
+	 * them, or which wins would depend on an order nobody sees. */
+	for (int s = 0; s < nsets; s++)
+		if ((ram && !strcmp(sets[s].name, "ram")) || (swap != UINT64_MAX && !strcmp(sets[s].name, "swap")) ||
+		    (cpus && !strcmp(sets[s].name, "cpus")))
+			die_usage("give --%s or --set %s=, not both", sets[s].name, sets[s].name);
 	const struct profile *base = profile_find(machine);
 	if (!base)
 		die_usage("unknown machine '%s' (see pagelab machines)", machine);
@@ -176,11 +184,13 @@ int cmd_run(int argc, char **argv)
 			die_usage("unknown parameter '%s': not a machine parameter nor a tunable of %s",
 				  sets[s].name, pol->name);
 		double v;
-		const struct tunable *t = &pol->tunables[ti];
-		if (!parse_double(sets[s].value, &v) || v < t->min || v > t->max)
-			die_usage("bad value '%s' for %s (%g..%g)", sets[s].value, t->name, t->min, t->max);
+		if (!tunable_parse(&pol->tunables[ti], sets[s].value, &v, err, sizeof(err)))
+			die_usage("%s", err);
 		tun[ti] = v;
 	}
+
+	if (pol->check_tunables && !pol->check_tunables(tun, err, sizeof(err)))
+		die_usage("%s", err);
 
 	/* Workloads, separated by '+'. */
 	struct { const struct workload_ops *ops; void *w; char *cmd; } *wls = NULL;

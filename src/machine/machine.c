@@ -11,6 +11,7 @@
 #include "../mm/filemap.h"
 #include "../lib/util.h"
 #include "../lib/output.h"
+#include "../lib/hostmem.h"
 
 #include <signal.h>
 #include <stddef.h>
@@ -328,6 +329,22 @@ static bool fault_blocked(struct machine *m, struct task *t, struct mm_ctx *ctx,
 	return true;
 }
 
+/* sys_mlock() of 2.0 to 2.6.8: "we may lock at most half of physical
+ * memory... (this check is pretty bogus, but doesn't hurt)" - locked_vm
+ * plus the new range above num_physpages / 2 is -ENOMEM.  Those eras
+ * thus never see more than half of RAM locked, which is why 2.4.17's
+ * out_of_memory() can leave the OOM killer out while swap is free. */
+static bool mlock_refused(const struct machine *m, const struct task *t, const struct op *op)
+{
+	if (!m->mm.vm.mlock_half_ram)
+		return false;
+	const struct vma *v = &t->as->vmas[op->region];
+	if (v->flags & (VMA_LOCKED | VMA_MLOCKING))
+		return false;
+	uint64_t num_physpages = m->prof.ram / PAGE_SIZE;
+	return t->as->locked_vm + op->npages > num_physpages / 2;
+}
+
 static enum step_result run_user(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t budget)
 {
 	struct wl_inst *wl = &m->wls[t->wl];
@@ -357,6 +374,16 @@ static enum step_result run_user(struct machine *m, struct task *t, struct mm_ct
 			break;
 		case OP_TOUCH:
 		case OP_MLOCK: {
+			if (op->kind == OP_MLOCK && !t->op_done && mlock_refused(m, t, op)) {
+				/* The program sees ENOMEM, reports it and exits. */
+				char msg[320];
+				snprintf(msg, sizeof(msg), "%s: mlock: Cannot allocate memory", t->comm);
+				log_add(m, ctx->t0 + ctx->user_ns + ctx->sys_ns, LOG_KERNEL, -1, msg);
+				t->failed = true;
+				t->have_op = false;
+				exit_task(m, t, ctx, ctx->t0);
+				return STEP_EXITED;
+			}
 			uint64_t n;
 			ctx->retry = t->retry;
 			if (op->kind == OP_TOUCH)
@@ -709,12 +736,24 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 			 (unsigned long long)swap_pages);
 		return false;
 	}
-	uint64_t need = m->ram_pages * sizeof(struct page) + swap_pages * (sizeof(uint16_t) + sizeof(pfn_t));
-	uint64_t host = host_memory_bytes();
-	if (host && need > host / 10 * 8) {
-		snprintf(err, errlen, "simulating %llu MiB of RAM and %llu MiB of swap needs %llu MiB of host memory; this host has %llu MiB",
+	/* What the simulation will hold: a struct page per frame, the swap
+	 * map and swap cache index per slot, and page tables - one pte_t per
+	 * virtual page, at most every page that can exist in RAM or swap
+	 * (a mapping larger than that cannot be touched whole anyway).
+	 * Against what this process may really use: MemAvailable, ulimit,
+	 * our cgroup's limit (lib/hostmem.h).  Traces were loaded before. */
+	uint64_t frames_b = m->ram_pages * sizeof(struct page);
+	uint64_t swap_b = swap_pages * (sizeof(uint16_t) + sizeof(pfn_t));
+	uint64_t pte_b = (m->ram_pages + swap_pages) * sizeof(pte_t);
+	uint64_t need = frames_b + swap_b + pte_b;
+	const char *limit;
+	uint64_t avail = host_memory_available(&limit);
+	if (need > avail) {
+		snprintf(err, errlen, "simulating %llu MiB of RAM and %llu MiB of swap needs about %llu MiB of host memory (frames %llu, swap map %llu, page tables %llu MiB); %llu MiB available (%s)",
 			 (unsigned long long)(p->ram >> 20), (unsigned long long)(p->swap >> 20),
-			 (unsigned long long)(need >> 20), (unsigned long long)(host >> 20));
+			 (unsigned long long)(need >> 20), (unsigned long long)(frames_b >> 20),
+			 (unsigned long long)(swap_b >> 20), (unsigned long long)(pte_b >> 20),
+			 (unsigned long long)(avail >> 20), limit);
 		return false;
 	}
 	struct mm_config cfg = {
@@ -769,6 +808,7 @@ void machine_add_workload(struct machine *m, const struct workload_ops *ops, voi
 			.totalswap = (uint64_t)m->mm.swap.nr_slots * PAGE_SIZE,
 			.freeswap = (uint64_t)(m->mm.swap.nr_slots - m->mm.swap.used) * PAGE_SIZE,
 			.disk_bytes = m->prof.disk.capacity,
+			.first_pid = m->nr_tasks + 1000,  /* as the OOM killer's messages number them */
 		};
 		ops->attach(w, &si);
 	}

@@ -39,6 +39,7 @@ struct task {
 	uint64_t op_done;
 	bool retry;
 	bool killed;
+	bool failed;             /* exited on an error (mlock ENOMEM) */
 	int prio;               /* kswapd: current reclaim priority */
 	uint64_t slice_used;
 	uint64_t utime, stime, start, end;

@@ -600,6 +600,7 @@ static bool r24_check(void *p, FILE *err)
 
 const struct policy_ops riel24_policy = {
 	.name = "riel24",
+	.flags = POLICY_MLOCK_HALF_RAM,
 	.summary = "Linux 2.4.0-2.4.9: page->age, active/inactive_dirty/inactive_clean, page_launder, kreclaimd",
 	.tunables = r24_tunables,
 	.init = r24_init,

@@ -138,6 +138,7 @@ static void print_exit(const struct machine *m, int wl, FILE *out)
 				.elapsed_s = task_seconds(t->end), .user_s = task_seconds(t->utime),
 				.sys_s = task_seconds(t->stime), .stall_s = task_seconds(t->stall_ns),
 				.majflt = t->majflt, .minflt = t->minflt, .killed = t->killed,
+				.failed = t->failed,
 			};
 		}
 		w->ops->report_tasks(w->w, r, w->ntasks, out);

@@ -288,6 +288,8 @@ static void usemem_report_tasks(void *p, const struct wl_task_result *r, int n, 
 			fprintf(out, "usemem: process %d of %d: killed\n", i + 1, n);
 			continue;
 		}
+		if (r[i].failed)
+			continue; /* it said why (perror) and exited 1 */
 		uint64_t usecs = (uint64_t)(r[i].elapsed_s * 1e6 + 0.5);
 		fprintf(out, "%llu bytes / %llu usecs = %llu KB/s\n", (unsigned long long)bytes,
 			(unsigned long long)usecs,

@@ -60,6 +60,7 @@ struct op {
 struct wl_sysinfo {
 	uint64_t totalram, freeram, totalswap, freeswap;
 	uint64_t disk_bytes;        /* size of the raw disk, "/dev/sda" */
+	int first_pid;              /* the PID of the workload's first task (0: unknown) */
 };
 
 /* What the machine measured for one task of a workload. */
@@ -68,6 +69,7 @@ struct wl_task_result {
 	double stall_s;     /* blocked waiting for page I/O or for reclaim */
 	uint64_t majflt, minflt;
 	bool killed;
+	bool failed;        /* exited on an error it reported (mlock: ENOMEM) */
 };
 
 struct workload_ops {

@@ -153,3 +153,97 @@ wait $pid
 rc=$?
 [ $rc -eq 143 ] && grep -q '^pagelab: interrupted by SIGTERM at ' "$T/out" && grep -q '^# /proc/vmstat$' "$T/out" \
 	&& grep -q '^pagelab: interrupted by SIGTERM; the report covers' "$T/err" && ok || bad "exit $rc: $(cat "$T/err")"
+
+# mlock of more than RAM: the 2.x designs refuse it as their sys_mlock()
+# did (more than half of physical memory: ENOMEM); 2.6.9+ designs lock it
+# and the OOM killer fires; without the era's check aa24 never kills
+# (2.4.17's out_of_memory() with swap free) and --max-time stops it.
+t "mlock > RAM: 2.x designs ENOMEM, linux26 OOM kill, no livelock"
+msg=""
+for pol in linux22 vhand riel24 aa24; do
+	$P run --ram 32M --policy $pol --max-time 30 usemem -m 40 -M >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 0 ] && grep -q '\] usemem: mlock: Cannot allocate memory$' "$T/out" \
+		&& [ "$(counter oom_kill "$T/out")" -eq 0 ] && ! grep -q '^[0-9]* bytes / ' "$T/out" \
+		|| msg="$msg $pol: exit $rc;"
+done
+$P run --ram 32M --policy linux26 --max-time 30 usemem -m 40 -M >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(counter oom_kill "$T/out")" -eq 1 ] || msg="$msg linux26: exit $rc;"
+$P run --ram 32M --policy aa24 --set vm.mlock_half_ram=0 --max-time 2 usemem -m 40 -M >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 3 ] && [ "$(counter oom_kill "$T/out")" -eq 0 ] && grep -q 'stopped at --max-time: 2 s' "$T/out" \
+	|| msg="$msg aa24 without the limit: exit $rc;"
+[ -z "$msg" ] && ok || bad "$msg"
+
+# Minor items: integer tunables, aa_era's two trees, ignored options,
+# monotonic RAM acceptance, clear messages.
+t "integer tunables: decimal whole numbers only; aa_era 17 or 23"
+msg=""
+for bad in "aa24 aa_era=18" "aa24 aa_era=17.5" "aa24 aa_era=0x11" "splitlru swappiness=0x3c" \
+	"splitlru swappiness=60.5" "splitlru swappiness=1e1"; do
+	set -- $bad
+	$P run --ram 16M --policy $1 --set $2 usemem -m 1 >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] || msg="$msg $bad: exit $rc;"
+done
+for good in "aa24 aa_era=23" "splitlru swappiness=0" "s3fifo small=0.25"; do
+	set -- $good
+	$P run --ram 16M --policy $1 --set $2 usemem -m 1 >/dev/null 2>"$T/err" || msg="$msg $good refused: $(cat "$T/err");"
+done
+$P run --ram 16M --policy aa24 --set aa_era=18 usemem -m 1 2>"$T/err" >/dev/null
+grep -q "^pagelab: bad value '18' for aa_era (17 or 23)$" "$T/err" || msg="$msg aa_era message: $(cat "$T/err");"
+[ -z "$msg" ] && ok || bad "$msg"
+
+t "options that would be ignored are refused with a reason"
+msg=""
+for c in "--ram 16M workingset -m 1 -d 5 -n 5" "--ram 16M fileio -s /ramfs/x 1M" \
+	"--ram 16M --set ram=32M usemem -m 1" "--set swap=1M --swap 2M usemem -m 1" \
+	"--cpus 2 --set cpus=4 usemem -m 1"; do
+	$P run $c >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] || msg="$msg $c: exit $rc;"
+done
+[ -z "$msg" ] && ok || bad "$msg"
+
+# The 128 KB floor of min_free_kbytes made 2144p-2174p "too little above
+# the watermarks" while 2140p and 2180p ran.
+t "vmm-2008 accepts every RAM size from its minimum up (to 2200p)"
+msg=""
+n=2093
+while [ $n -le 2200 ]; do
+	$P run --ram ${n}p --max-time 0.001 usemem -m 1 >/dev/null 2>"$T/err"
+	rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 3 ] || msg="$msg ${n}p: $(cat "$T/err");"
+	n=$((n + 3))
+done
+[ -z "$msg" ] && ok || bad "$msg"
+
+t "two bonnies and two dbenches in one run: each its own files"
+$P run --ram 64M bonnie -s 2 + bonnie -s 2 >"$T/out" 2>"$T/err" && [ "$(grep -c '^bonnie -s 2  ' "$T/out")" -eq 2 ] \
+	&& $P run --ram 64M dbench 1 + dbench 1 >"$T/out" 2>"$T/err" && [ "$(grep -c '^Throughput ' "$T/out")" -eq 2 ] \
+	&& ok || bad "$(cat "$T/err")"
+
+t "messages: the 1P cap, innodb's minimum, an empty --html name"
+msg=""
+$P run --ram 1025T usemem -m 1 2>"$T/err"
+grep -q "^pagelab: --ram 1025T is more than 1P (1024T), the most pagelab takes$" "$T/err" || msg="$msg $(cat "$T/err");"
+$P run innodb --data 1M 2>"$T/err"
+grep -q "^pagelab: innodb: --data 1024 KB is too small: at least 16400 KB" "$T/err" || msg="$msg $(cat "$T/err");"
+$P reproduce --html "" 2>"$T/err"
+[ $? -eq 2 ] && grep -q "^pagelab: cannot write a file with an empty name$" "$T/err" || msg="$msg $(cat "$T/err");"
+[ -z "$msg" ] && ok || bad "$msg"
+
+# The host-memory guard: what this process may use (ulimit here), and
+# the page tables counted.  Not under ASan, which needs a huge address
+# space of its own.
+t "host-memory guard: ulimit -v is respected, one line, exit 2"
+if [ -n "${PAGELAB_SANITIZED:-}" ]; then
+	echo "ok (skipped under the sanitizers)"
+else
+	(ulimit -v 300000; $P run --ram 32G usemem -m 1 >"$T/out" 2>"$T/err")
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] \
+		&& grep -q 'needs about [0-9]* MiB of host memory (frames [0-9]*, swap map [0-9]*, page tables [0-9]* MiB); [0-9]* MiB available (RLIMIT_AS (ulimit -v))$' "$T/err" \
+		&& ok || bad "exit $rc: $(cat "$T/err")"
+fi
