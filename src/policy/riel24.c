@@ -602,12 +602,11 @@ static bool r24_check(void *p, FILE *err)
 
 const struct policy_ops riel24_policy = {
 	.name = "riel24",
-	.flags = POLICY_MLOCK_HALF_RAM,
 	.summary = "Linux 2.4.0-2.4.9: page->age, active/inactive_dirty/inactive_clean, page_launder, kreclaimd",
 	.tunables = r24_tunables,
 	/* free_shortage()/inactive_shortage() drive all of its reclaim: a
 	 * cgroup limit with free zones never makes it reclaim. */
-	.flags = POLICY_NO_MEMCG,
+	.flags = POLICY_NO_MEMCG | POLICY_MLOCK_HALF_RAM,
 	.init = r24_init,
 	.destroy = r24_destroy,
 	.add = r24_add,
