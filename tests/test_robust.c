@@ -7,6 +7,8 @@
 #include "../src/lib/util.h"
 #include "../src/lib/json.h"
 #include "../src/lib/hostmem.h"
+#include "../src/machine/machine.h"
+#include "../src/policy/policy.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 void test_dd_short_read(void);
 void test_json_hostile_strings(void);
 void test_host_memory_limits(void);
+void test_vmstat_spill(void);
 
 
 /* Replay dd's op stream against an input of `size` pages the way the
@@ -169,4 +172,58 @@ void test_host_memory_limits(void)
 	CHECK_EQ(host_memory_pick(8 * G, 0, 0, 4 * G, 5 * G, "cg", &what), 0);
 	CHECK_EQ(host_memory_pick(8 * G, 0, 0, 10 * G, 1 * G, "cg", &what), 8 * G);
 	CHECK(!strcmp(what, "MemAvailable"));
+}
+
+/* usemem -m 24 -r 6 on a 16 MB vmm-2008 with a vmstat sample every ms;
+ * spill on or off.  Returns the samples taken, all read back. */
+static uint64_t spill_run(bool spill, struct vmstat_sample **out, uint64_t *spilled)
+{
+	struct profile prof = *profile_find("vmm-2008");
+	prof.ram = 16ULL << 20;
+	prof.swap = 64ULL << 20;
+	struct machine_opts mo = { .seed = 1, .vmstat_ns = 1000000, .max_time_ns = 30000000000ULL,
+				   .spill_samples = spill };
+	struct machine m;
+	char err[256];
+	if (!machine_init(&m, &prof, &mo, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		test_failures++;
+		return 0;
+	}
+	machine_set_policy(&m, policy_find("clock"), NULL);
+	void *w = wl_make("usemem -m 24 -r 6", NULL);
+	machine_add_workload(&m, workload_find("usemem"), w, "usemem -m 24 -r 6");
+	machine_run(&m);
+	*out = xcalloc(m.nr_samples + 1, sizeof(**out));
+	struct sample_iter it;
+	uint64_t n = 0;
+	machine_samples_rewind(&m, &it);
+	while (machine_sample_next(&it, &(*out)[n]))
+		n++;
+	CHECK_EQ(n, m.nr_samples);
+	CHECK(!spill || m.nr_samples - m.nr_spilled <= VMSTAT_IN_MEMORY);
+	*spilled = m.nr_spilled;
+	machine_free(&m);
+	return n;
+}
+
+/* Samples past VMSTAT_IN_MEMORY go to a temporary file and come back
+ * identical and in order. */
+void test_vmstat_spill(void)
+{
+	struct vmstat_sample *a = NULL, *b = NULL;
+	uint64_t sa = 0, sb = 0;
+	uint64_t na = spill_run(true, &a, &sa), nb = spill_run(false, &b, &sb);
+	CHECK(na > 2 * VMSTAT_IN_MEMORY);
+	CHECK_EQ(na, nb);
+	CHECK(sa >= VMSTAT_IN_MEMORY);
+	CHECK_EQ(sb, 0);
+	CHECK(na == nb && !memcmp(a, b, na * sizeof(*a)));
+	for (uint64_t i = 1; i < na; i++)
+		if (a[i].t <= a[i - 1].t) {
+			CHECK(a[i].t > a[i - 1].t);
+			break;
+		}
+	free(a);
+	free(b);
 }

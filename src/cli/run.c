@@ -86,7 +86,7 @@ int cmd_run(int argc, char **argv)
 {
 	const char *machine = "vmm-2008", *policy = "clock";
 	struct machine_opts mo = { .seed = 1, .max_time_ns = 100000ULL * 1000000000ULL,
-				   .progress = isatty(2) };
+				   .progress = isatty(2), .spill_samples = true };
 	bool json = false;
 	uint64_t ram = 0, swap = UINT64_MAX, cpus = 0, memcg = 0;
 	const char *disk = NULL;

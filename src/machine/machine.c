@@ -13,6 +13,7 @@
 #include "../lib/output.h"
 #include "../lib/hostmem.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -719,8 +720,21 @@ static void vmstat_sample(struct machine *m)
 	m->prev_cs = m->nr_ctxsw;
 	m->prev_intr = m->nr_intr;
 	m->prev_t = m->now;
-	m->samples = xrealloc(m->samples, (m->nr_samples + 1) * sizeof(*m->samples));
-	m->samples[m->nr_samples++] = s;
+	uint64_t held = m->nr_samples - m->nr_spilled;
+	if (m->opt.spill_samples && held == VMSTAT_IN_MEMORY) {
+		if (!m->sample_spill && !(m->sample_spill = tmpfile()))
+			die_usage("cannot keep vmstat samples in a temporary file: %s", strerror(errno));
+		if (fwrite(m->samples, sizeof(*m->samples), held, m->sample_spill) != held)
+			die_usage("cannot keep vmstat samples in a temporary file: %s", strerror(errno));
+		m->nr_spilled += held;
+		held = 0;
+	}
+	if (held == m->samples_cap) {
+		m->samples_cap = m->samples_cap ? m->samples_cap * 2 : 64;
+		m->samples = xrealloc(m->samples, m->samples_cap * sizeof(*m->samples));
+	}
+	m->samples[held] = s;
+	m->nr_samples++;
 	if (m->opt.sample_hook)
 		m->opt.sample_hook(m, m->opt.sample_arg);
 }
@@ -937,6 +951,29 @@ void machine_run(struct machine *m)
 		progress(m, true);
 }
 
+void machine_samples_rewind(const struct machine *m, struct sample_iter *it)
+{
+	it->m = m;
+	it->i = 0;
+	if (m->sample_spill && (fflush(m->sample_spill) != 0 || fseek(m->sample_spill, 0, SEEK_SET) != 0))
+		die_usage("cannot read back vmstat samples: %s", strerror(errno));
+}
+
+bool machine_sample_next(struct sample_iter *it, struct vmstat_sample *s)
+{
+	const struct machine *m = it->m;
+	if (it->i >= m->nr_samples)
+		return false;
+	if (it->i < m->nr_spilled) {
+		if (fread(s, sizeof(*s), 1, m->sample_spill) != 1)
+			die_usage("cannot read back vmstat samples: %s", ferror(m->sample_spill) ? strerror(errno) : "short file");
+	} else {
+		*s = m->samples[it->i - m->nr_spilled];
+	}
+	it->i++;
+	return true;
+}
+
 void machine_free(struct machine *m)
 {
 	for (int i = 0; i < m->nr_wls; i++) {
@@ -948,6 +985,8 @@ void machine_free(struct machine *m)
 		free(m->log[i].text);
 	free(m->log);
 	free(m->samples);
+	if (m->sample_spill)
+		fclose(m->sample_spill);
 	for (int i = 0; i < m->nr_tasks; i++)
 		free(m->tasks[i].files);
 	free(m->tasks);

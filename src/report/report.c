@@ -197,13 +197,18 @@ void report_text(const struct machine *m, const struct run_info *ri, FILE *out)
 	print_machine(m, ri, out);
 	if (m->nr_samples)
 		fputs(m->opt.vmstat_active ? vmstat_header_active : vmstat_header, out);
-	uint64_t s = 0, l = 0;
+	uint64_t l = 0;
 	char buf[256];
+	struct sample_iter it;
+	struct vmstat_sample cur;
+	machine_samples_rewind(m, &it);
+	bool have = machine_sample_next(&it, &cur);
 	/* Merge vmstat samples and log entries in time order (samples first on ties). */
-	while (s < m->nr_samples || l < m->nr_log) {
-		if (s < m->nr_samples && (l >= m->nr_log || m->samples[s].t <= m->log[l].t)) {
-			format_vmstat_line_mode(buf, sizeof(buf), &m->samples[s++], m->opt.vmstat_active);
+	while (have || l < m->nr_log) {
+		if (have && (l >= m->nr_log || cur.t <= m->log[l].t)) {
+			format_vmstat_line_mode(buf, sizeof(buf), &cur, m->opt.vmstat_active);
 			fprintf(out, "%s\n", buf);
+			have = machine_sample_next(&it, &cur);
 			continue;
 		}
 		const struct log_entry *e = &m->log[l++];
@@ -259,8 +264,11 @@ void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 			m->wls[w].live == 0 ? "true" : "false");
 	}
 	fprintf(out, "\n  ],\n  \"vmstat\": [");
-	for (uint64_t i = 0; i < m->nr_samples; i++) {
-		const struct vmstat_sample *s = &m->samples[i];
+	struct sample_iter it;
+	struct vmstat_sample cur;
+	machine_samples_rewind(m, &it);
+	for (uint64_t i = 0; machine_sample_next(&it, &cur); i++) {
+		const struct vmstat_sample *s = &cur;
 		fprintf(out, "%s\n    {\"t\": %.3f, \"r\": %u, \"b\": %u, \"swpd\": %llu, \"free\": %llu, \"buff\": %llu, \"cache\": %llu, \"inact\": %llu, \"active\": %llu, \"si\": %llu, \"so\": %llu, \"bi\": %llu, \"bo\": %llu, \"in\": %llu, \"cs\": %llu, \"us\": %u, \"sy\": %u, \"id\": %u, \"wa\": %u, \"scan\": %llu}",
 			i ? "," : "", (double)s->t / 1e9, s->r, s->b, (unsigned long long)s->swpd,
 			(unsigned long long)s->free, (unsigned long long)s->buff, (unsigned long long)s->cache,
