@@ -253,6 +253,32 @@ static bool oom_kill(struct machine *m, uint64_t now)
 
 /* ---- tasks ------------------------------------------------------------ */
 
+/* OP_BARRIER: complete when every task of the workload but `self` has
+ * exited or waits at the barrier (an OOM kill or an early exit must not
+ * leave the others waiting forever). */
+static bool barrier_complete(struct machine *m, const struct wl_inst *wl, const struct task *self)
+{
+	bool waiting = false;
+	for (int i = 0; i < wl->ntasks; i++) {
+		const struct task *k = &m->tasks[wl->first_task + i];
+		if (k == self || k->state == T_EXITED)
+			continue;
+		if (k->state != T_BLOCKED || k->wait != W_BARRIER)
+			return false;
+		waiting = true;
+	}
+	return self || waiting;
+}
+
+static void barrier_release(struct machine *m, const struct wl_inst *wl, uint64_t at)
+{
+	for (int i = 0; i < wl->ntasks; i++) {
+		struct task *k = &m->tasks[wl->first_task + i];
+		if (k->state == T_BLOCKED && k->wait == W_BARRIER)
+			wake_task(m, k, at);
+	}
+}
+
 static void exit_task(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t at)
 {
 	if (t->as && !t->as->dead)
@@ -270,6 +296,8 @@ static void exit_task(struct machine *m, struct task *t, struct mm_ctx *ctx, uin
 		if (m->tasks[i].state == T_BLOCKED && m->tasks[i].wait == W_CHILD &&
 		    m->tasks[i].wait_task == t->id)
 			wake_task(m, &m->tasks[i], t->end);
+	if (barrier_complete(m, wl, NULL))
+		barrier_release(m, wl, t->end);
 	/* Whoever waited for memory this task held may go on. */
 	wake_memory_waiters(m, at);
 }
@@ -452,6 +480,14 @@ static enum step_result run_user(struct machine *m, struct task *t, struct mm_ct
 			block_task(m, t, W_CHILD, 0);
 			return STEP_BLOCKED;
 		}
+		case OP_BARRIER:
+			if (barrier_complete(m, wl, t)) {
+				barrier_release(m, wl, ctx->t0 + ctx->user_ns + ctx->sys_ns);
+				break;
+			}
+			t->have_op = false;
+			block_task(m, t, W_BARRIER, 0);
+			return STEP_BLOCKED;
 		case OP_MARK:
 			if (wl->ops->mark)
 				wl->ops->mark(wl->w, t->wl_task, op->region, ctx->t0 + ctx->user_ns + ctx->sys_ns,

@@ -150,7 +150,8 @@ struct ntask_result {
 	double user_s, sys_s;
 	uint64_t majflt, minflt;
 	int status;             /* wait status */
-	bool reaped;
+	bool reaped;            /* set by the runner (atomically) */
+	uint64_t barriers;      /* OP_BARRIERs reached (atomically) */
 	char err[160];          /* why an op failed, "" if none */
 };
 

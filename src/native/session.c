@@ -124,16 +124,18 @@ static _Noreturn void run_runner(const struct nsession *s, const struct layout *
 			if (pid[k] == p) {
 				struct ntask_result *r = &sh->task[k];
 				r->status = st;
-				r->reaped = true;
 				r->user_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
 				r->sys_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 				r->majflt = (uint64_t)ru.ru_majflt;
 				r->minflt = (uint64_t)ru.ru_minflt;
 				if (!r->end_ns)
 					r->end_ns = native_now_ns() - sh->t0;
+				__atomic_store_n(&r->reaped, true, __ATOMIC_RELEASE);
 				left--;
 			}
 	}
+	free(pid);
+	free(done);
 	_exit(0);
 }
 

@@ -1,5 +1,8 @@
 /* registry.c - every policy, in listing order. */
 #include "policy.h"
+#include "plugin.h"
+
+#include <stdio.h>
 #include <string.h>
 
 extern const struct policy_ops fifo_policy, clock_policy, lru_policy, opt_policy;
@@ -34,6 +37,17 @@ const struct policy_ops *policy_find(const char *name)
 		if (!strcmp(policy_registry[i]->name, name))
 			return policy_registry[i];
 	return NULL;
+}
+
+const struct policy_ops *policy_lookup(const char *name, char *err, size_t errlen)
+{
+	/* A path (it has a '/': "./lifo.so") names a plugin. */
+	if (strchr(name, '/'))
+		return policy_plugin_load(name, err, errlen);
+	const struct policy_ops *p = policy_find(name);
+	if (!p)
+		snprintf(err, errlen, "unknown policy '%s' (see pagelab policies)", name);
+	return p;
 }
 
 int policy_nr_tunables(const struct policy_ops *ops)

@@ -49,3 +49,34 @@ $P run --ram 24M --swap 64M --policy workingset workingset -m 8 -f 24 -n 3 >"$T/
 a=$(counter pgscan_anon "$T/sp"); f=$(counter pgscan_file "$T/sp")
 k=$(counter pgscan_kswapd "$T/sp"); d=$(counter pgscan_direct "$T/sp")
 [ $((a + f)) -eq $((k + d)) ] && [ "$f" -gt 0 ] && [ "$(counter nr_active_anon "$T/sp")" -ge 0 ] && ok || bad "anon $a file $f kswapd $k direct $d"
+
+# pagelab compare (the kernel beside the simulator).  The bad inputs run
+# everywhere (the simulator side is checked first); the table needs root
+# and a memory cgroup (kernel.sh's kernel_skip, sourced before this file):
+# one kernel run of usemem -m 40 in a 32M cgroup, about 2 s.
+for args in "" "--" "--policy nosuch -- usemem -m 4" "--policy riel24 -- usemem -m 4" "-- nosuch" \
+	    "--repeat 0 -- usemem -m 4" "--tolerance x -- usemem -m 4" "--bogus 1 -- usemem -m 4"; do
+	t "bad input: compare $args"
+	# shellcheck disable=SC2086
+	$P compare $args >"$T/o" 2>"$T/e"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$T/o" ] && [ "$(wc -l <"$T/e")" -eq 1 ] && ok || bad "rc $rc: $(cat "$T/e")"
+done
+
+t "compare -- usemem -m 40 in 32M: the kernel-vs-pagelab table"
+if [ -n "${kernel_skip-unknown}" ]; then
+	echo "skipped: ${kernel_skip:-kernel.sh did not run}"
+else
+	$P compare --memcg 32M --swap 64M --repeat 1 --policy workingset,clock -- usemem -m 40 >"$T/cmp" 2>"$T/cmp.err"
+	rc=$?
+	msg=""
+	[ $rc -eq 0 ] || msg="exit $rc: $(cat "$T/cmp.err")"
+	[ "$(grep -c '^counter  *kernel median (min..max)  *pagelab ratio  within$' "$T/cmp")" -eq 2 ] || msg="$msg; no two headers"
+	awk 'length > 80 { exit 1 }' "$T/cmp" || msg="$msg; a line over 80 columns"
+	grep -q '^pgscan_kswapd  *0 (0..0)  *0  *-  not counted$' "$T/cmp" || msg="$msg; pgscan_kswapd not 0 / not marked"
+	# usemem -m 40 through 32M: both sides swap out at least the 8 MB beyond
+	awk '$1 == "pswpout" && ($2 < 2048 || $4 < 2048) { bad = 1 } $1 == "pswpout" { n++ }
+	     END { exit bad || n != 2 }' "$T/cmp" || msg="$msg; pswpout below 2048 pages"
+	awk '$1 == "pgscan_anon" && $4 > 0 { n++ } END { exit n != 2 }' "$T/cmp" || msg="$msg; pgscan_anon 0"
+	[ -z "$msg" ] && ok || bad "$msg"
+fi
