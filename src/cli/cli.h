@@ -7,6 +7,8 @@ int cmd_policies(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
 int cmd_machines(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);

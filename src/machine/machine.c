@@ -154,6 +154,14 @@ static void io_submit_block(void *arg, enum io_dir dir, uint64_t block, pfn_t pf
 	disk_submit(&m->disk, dir, block, pfn, t);
 }
 
+/* mm_io.catch_up: a reclaim pass has run ahead of the event clock to time
+ * t; the disk's interrupts due by then are taken now. */
+static uint64_t io_catch_up(void *arg, uint64_t t)
+{
+	struct machine *m = arg;
+	return disk_run_until(&m->disk, t);
+}
+
 static void wake_memory_waiters(struct machine *m, uint64_t now)
 {
 	for (int i = 0; i < m->nr_tasks; i++)
@@ -164,6 +172,7 @@ static void wake_memory_waiters(struct machine *m, uint64_t now)
 static void io_complete(void *arg, enum io_dir dir, struct disk_bio *bios, uint64_t now)
 {
 	struct machine *m = arg;
+	account_to(m, now); /* a catch-up runs ahead of the event clock */
 	m->nr_intr++;
 	for (struct disk_bio *b = bios; b; b = b->next) {
 		if (b->cookie & DIO_COOKIE) {
@@ -520,6 +529,8 @@ static enum step_result run_kswapd(struct machine *m, struct task *t, struct mm_
 {
 	struct mm *mm = &m->mm;
 	while (ctx->user_ns + ctx->sys_ns < budget) {
+		/* Completions due while kswapd ran its earlier passes. */
+		mm_reclaim_io_catch_up(mm, ctx, NULL);
 		if (mm_kswapd_balanced(mm, 0)) {
 			mm->kswapd_wanted = false;
 			t->prio = DEF_PRIORITY;
@@ -841,7 +852,7 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		return false;
 	}
 	m->mm.io = (struct mm_io){ .arg = m, .submit_swap = io_submit_swap,
-				   .submit_block = io_submit_block };
+				   .submit_block = io_submit_block, .catch_up = io_catch_up };
 	evq_init(&m->q);
 	disk_init(&m->disk, &p->disk, &m->q, 0, io_complete, m);
 	m->cpus = xcalloc(p->cpus, sizeof(*m->cpus));

@@ -8,7 +8,7 @@
 extern const struct policy_ops fifo_policy, clock_policy, lru_policy, opt_policy;
 extern const struct policy_ops linux22_policy, vhand_policy, riel24_policy, aa24_policy;
 extern const struct policy_ops linux26_policy, splitlru_policy, workingset_policy;
-extern const struct policy_ops mglru_policy;
+extern const struct policy_ops mglru_policy, linux6_policy;
 extern const struct policy_ops arc_policy, twoq_policy, s3fifo_policy, sieve_policy;
 
 const struct policy_ops *const policy_registry[] = {
@@ -23,6 +23,7 @@ const struct policy_ops *const policy_registry[] = {
 	&linux26_policy,
 	&splitlru_policy,
 	&workingset_policy,
+	&linux6_policy,
 	&mglru_policy,
 	&arc_policy,
 	&twoq_policy,
