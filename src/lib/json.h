@@ -1,6 +1,6 @@
 /* json.h - JSON string output shared by every --json writer. */
-#ifndef PAGELAB_JSON_H
-#define PAGELAB_JSON_H
+#ifndef PAGELAB_LIB_JSON_H
+#define PAGELAB_LIB_JSON_H
 
 #include <stdio.h>
 
