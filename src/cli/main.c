@@ -36,6 +36,8 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
 	output_init();
+	cli_argc = argc;
+	cli_argv = argv;
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

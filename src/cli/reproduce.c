@@ -7,12 +7,14 @@
 #include "../experiment/exp_file.h"
 #include "../lib/util.h"
 #include "../lib/output.h"
+#include "../lib/version.h"
 
 #include <signal.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static void reproduce_usage(FILE *out)
@@ -144,7 +146,18 @@ int cmd_reproduce(int argc, char **argv)
 		atomic_abort(&af); /* nothing finished: an existing FILE stays */
 		fprintf(stderr, "pagelab: %s left as it was\n", html);
 	} else if (hf) {
-		html_report(fin, hf);
+		char date[64] = "date unknown", *cmdline = cli_join_args(argc, argv);
+		const char *sde = getenv("SOURCE_DATE_EPOCH");
+		time_t now = sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
+		struct tm tm;
+		if (gmtime_r(&now, &tm))
+			strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm);
+		char *full_cmd = xmalloc(strlen(cmdline) + 16);
+		sprintf(full_cmd, "pagelab %s", cmdline);
+		struct html_provenance pv = { .version = pagelab_version(), .cmdline = full_cmd, .date = date };
+		html_report(fin, &pv, hf);
+		free(full_cmd);
+		free(cmdline);
 		if (!atomic_commit(&af, err, sizeof(err))) {
 			fprintf(stderr, "pagelab: %s\n", err);
 			rc = 1;

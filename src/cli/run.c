@@ -49,6 +49,11 @@ static void run_usage(FILE *out)
 "interrupted by SIGINT / SIGTERM (the report is still printed).\n", out);
 }
 
+/* Set by main(); see cli.h.  Here, not in main.c, so that the harnesses
+ * linking the commands without main() have them. */
+int cli_argc;
+char **cli_argv;
+
 struct setting { const char *name, *value; };
 
 static const char *need_arg(int argc, char **argv, int *i)
@@ -286,7 +291,8 @@ int cmd_run(int argc, char **argv)
 	if (m.interrupted)
 		fprintf(stderr, "pagelab: interrupted by %s; the report covers what ran until then\n",
 			m.interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
-	struct run_info ri = { .machine = machine, .policy = pol->name, .seed = mo.seed };
+	struct run_info ri = { .machine = machine, .policy = pol->name, .seed = mo.seed,
+			       .argc = cli_argc, .argv = cli_argv };
 	if (json)
 		report_json(&m, &ri, stdout);
 	else
