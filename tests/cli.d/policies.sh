@@ -45,3 +45,21 @@ printf '1 r\n' >"$T/pol.trace"
 $P run --machine ideal --ram 4p --policy 2q --set kin=7 trace "$T/pol.trace" >"$T/pol.out" 2>"$T/pol.err"
 rc=$?
 [ $rc -eq 2 ] && [ ! -s "$T/pol.out" ] && [ "$(wc -l <"$T/pol.err")" -eq 1 ] && ok || bad "exit $rc: $(cat "$T/pol.err")"
+
+# LRU-2 (test_lruk_backward_distance): with history=0 the page coming back
+# at t5 has lost its first reference, is the victim at t6 and faults at t7.
+t "lruk history=1 (retained) / history=0"
+a=$(pol_faults lruk 2 "1 2 1 3 2 4 2")
+b=$(pol_faults lruk 2 "1 2 1 3 2 4 2" --set history=0)
+[ "$a" = 5 ] && [ "$b" = 6 ] && ok || bad "got $a and $b, expected 5 and 6"
+
+# LIRS, 4 frames with hir=0.5: Lhirs = 2, Llirs = 2.  1 2 LIR, 3 4 HIR
+# (S: 4 3 2 1, Q: 4 3).  1, 2: LIR hits; 2's prunes 3 and 4 from S (they
+# stay resident in Q).  3: a hit on a page only in Q.  The paper moves it
+# to S's top and Q's end; libCacheSim (variant=1) also demotes the bottom
+# LIR page 1 into Q, evicting Q's front 4 first.  4: a hit for the paper
+# (4 faults), a miss for libCacheSim (5).
+t "lirs variant=0 (paper) / variant=1 (libCacheSim): hit in Q only"
+a=$(pol_faults lirs 4 "1 2 3 4 1 2 3 4" --set hir=0.5)
+b=$(pol_faults lirs 4 "1 2 3 4 1 2 3 4" --set hir=0.5 --set variant=1)
+[ "$a" = 4 ] && [ "$b" = 5 ] && ok || bad "got $a and $b, expected 4 and 5"
