@@ -19,12 +19,15 @@ LDLIBS = -lm -pthread
 # new folder, no Makefile edit.
 LIB_SRC = $(filter-out src/cli/%,$(wildcard src/*/*.c))
 CLI_SRC = $(wildcard src/cli/*.c)
-TEST_SRC = $(wildcard tests/*.c) tests/fuzz/targets.c
+TEST_SRC = $(wildcard tests/*.c) $(wildcard tests/fuzz/targets*.c)
 
 BUILD ?= build
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
+# The subcommands without main(): the fuzz targets and their unit test run
+# `pagelab run` in-process.
+CMD_OBJ = $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ))
 
 all: pagelab
 
@@ -43,7 +46,7 @@ $(BUILD)/tests/list.h: $(filter tests/test_%.c,$(TEST_SRC))
 $(BUILD)/tests/main.o: $(BUILD)/tests/list.h
 $(BUILD)/tests/main.o: WARN += -I$(BUILD)/tests
 
-$(BUILD)/unit-tests: $(LIB_OBJ) $(TEST_OBJ)
+$(BUILD)/unit-tests: $(LIB_OBJ) $(CMD_OBJ) $(TEST_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The version: `git describe` of the tree, else the VERSION file a release
@@ -82,21 +85,27 @@ bench: $(BUILD)/pagelab $(BUILD)/bench/gentrace $(BUILD)/bench/sizes
 	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace SIZES=$(BUILD)/bench/sizes sh bench/run.sh
 
 # libFuzzer harnesses (tests/fuzz/): not part of make check.  Each runs
-# FUZZ_RUNS inputs from a fixed seed, starting from tests/fuzz/seeds/ and
-# the corpus it grew on earlier runs (build-fuzz/corpus-*).
+# FUZZ_RUNS inputs from a fixed seed (the whole-simulation target sim
+# FUZZ_SIM_RUNS: each input is a --check run), starting from
+# tests/fuzz/seeds/ and the corpus it grew on earlier runs
+# (build-fuzz/corpus-*).  An input slower than 20 s or above 2 GB of host
+# memory counts as a failure.
 FUZZ_CC ?= clang
 FUZZ_RUNS ?= 100000
+FUZZ_SIM_RUNS ?= 5000
 FUZZ_SAN = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-FUZZ_TARGETS = trace parse
+FUZZ_TARGETS = trace parse workload sim
+FUZZ_OBJ = $(LIB_OBJ) $(CMD_OBJ) $(filter $(BUILD)/tests/fuzz/%,$(TEST_OBJ))
 fuzz:
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) CFLAGS="-O1 -g $(FUZZ_SAN)" $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
 	for t in $(FUZZ_TARGETS); do \
+		runs=$(FUZZ_RUNS); [ $$t = sim ] && runs=$(FUZZ_SIM_RUNS); \
 		mkdir -p build-fuzz/corpus-$$t && \
-		build-fuzz/fuzz_$$t -runs=$(FUZZ_RUNS) -seed=1 -max_len=4096 \
-			build-fuzz/corpus-$$t tests/fuzz/seeds/$$t || exit 1; \
+		build-fuzz/fuzz_$$t -runs=$$runs -seed=1 -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
+			-print_final_stats=1 build-fuzz/corpus-$$t tests/fuzz/seeds/$$t || exit 1; \
 	done
 
-$(BUILD)/fuzz_%: $(LIB_OBJ) $(BUILD)/tests/fuzz/targets.o $(BUILD)/tests/fuzz/fuzz_%.o
+$(BUILD)/fuzz_%: $(FUZZ_OBJ) $(BUILD)/tests/fuzz/fuzz_%.o
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 # memcheck: any error or definite leak fails (exit 99); bad-input runs must

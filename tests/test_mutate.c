@@ -2,11 +2,16 @@
  * thousands of random and mutated inputs to the trace parser and to the
  * size / option / workload-argument parsers, each checked by the same
  * properties as the libFuzzer harnesses (tests/fuzz/targets.h).  No
- * crash, no wrong value, and clean one-line errors. */
+ * crash, no wrong value, and clean one-line errors.  The seeds of the
+ * workload and whole-simulation targets (tests/fuzz/seeds/) and mutations
+ * of them go through the same properties. */
 #include "test.h"
 #include "fuzz/targets.h"
 #include "../src/lib/util.h"
 
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Valid inputs the mutations start from. */
@@ -143,4 +148,124 @@ void test_mutated_options(void)
 		wrong += ok != fits || (ok && v != n << shifts[u]);
 	}
 	CHECK_EQ(wrong, 0);
+}
+
+/* The seed files of a libFuzzer target (tests/fuzz/seeds/NAME/), sorted by
+ * name so the test is the same everywhere. */
+struct seeds { int n; char **name; uint8_t **data; size_t *len; };
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void load_seeds(const char *target, struct seeds *s)
+{
+	char dir[256];
+	snprintf(dir, sizeof(dir), "tests/fuzz/seeds/%s", target);
+	memset(s, 0, sizeof(*s));
+	DIR *d = opendir(dir);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		s->name = xrealloc(s->name, ((size_t)s->n + 1) * sizeof(*s->name));
+		s->name[s->n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	qsort(s->name, (size_t)s->n, sizeof(*s->name), cmp_str);
+	s->data = xcalloc((size_t)s->n, sizeof(*s->data));
+	s->len = xcalloc((size_t)s->n, sizeof(*s->len));
+	for (int i = 0; i < s->n; i++) {
+		char path[600];
+		snprintf(path, sizeof(path), "%s/%s", dir, s->name[i]);
+		FILE *f = fopen(path, "rb");
+		CHECK(f != NULL);
+		if (!f)
+			continue;
+		s->data[i] = xmalloc(4096);
+		s->len[i] = fread(s->data[i], 1, 4096, f);
+		fclose(f);
+	}
+}
+
+static void free_seeds(struct seeds *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		free(s->name[i]);
+		free(s->data[i]);
+	}
+	free(s->name);
+	free(s->data);
+	free(s->len);
+}
+
+/* Every seed of the workload-argument target, then mutations of them. */
+void test_mutated_workload_args(void);
+void test_mutated_workload_args(void)
+{
+	struct seeds s;
+	load_seeds("workload", &s);
+	CHECK(s.n >= 13); /* one or more per workload but trace */
+	struct rng r;
+	rng_seed(&r, 0x3a9d);
+	uint8_t buf[512];
+	int bad = 0;
+	for (int i = 0; i < s.n; i++)
+		bad += !fuzz_workload_one(s.data[i], s.len[i]);
+	for (int i = 0; s.n && i < 3000; i++) {
+		int k = (int)rng_below(&r, (uint64_t)s.n);
+		size_t len = MIN(s.len[k], sizeof(buf));
+		memcpy(buf, s.data[k], len);
+		if (len)
+			len = 1 + mutate(&r, buf + 1, len - 1, sizeof(buf) - 1);
+		if (i % 8 == 0 && len) /* the same arguments to another workload */
+			buf[0] = (uint8_t)rng_next(&r);
+		bad += !fuzz_workload_one(buf, len);
+	}
+	CHECK_EQ(bad, 0);
+	free_seeds(&s);
+}
+
+/* Every seed of the whole-simulation target, then a few mutations of
+ * each: a --check run each (about 2 s in all). */
+void test_mutated_sims(void);
+void test_mutated_sims(void)
+{
+	struct seeds s;
+	load_seeds("sim", &s);
+	CHECK(s.n >= 10);
+	struct rng r;
+	rng_seed(&r, 0x51e5);
+	uint8_t buf[512];
+	int bad = 0;
+	fuzz_verbose = getenv("FUZZ_VERBOSE") != NULL;
+	/* The seeds are sound runs: each finishes or stops at --max-time. */
+	for (int i = 0; i < s.n; i++) {
+		bad += !fuzz_sim_one(s.data[i], s.len[i]);
+		if (fuzz_sim_status != 0 && fuzz_sim_status != 3) {
+			fprintf(stderr, "sim seed %s: exit status %d\n", s.name[i], fuzz_sim_status);
+			bad++;
+		}
+	}
+	for (int i = 0; s.n && i < 3 * s.n; i++) {
+		int k = (int)rng_below(&r, (uint64_t)s.n);
+		size_t len = MIN(s.len[k], sizeof(buf));
+		memcpy(buf, s.data[k], len);
+		/* Two in three: another machine, policy and settings for the
+		 * same workloads; else the workloads' text mutated. */
+		if (i % 3 != 2) {
+			for (size_t h = 0; h < 9 && h < len; h++)
+				if (rng_below(&r, 2) == 0)
+					buf[h] = (uint8_t)rng_next(&r);
+		} else if (len > 9) {
+			len = 9 + mutate(&r, buf + 9, len - 9, sizeof(buf) - 9);
+		}
+		bad += !fuzz_sim_one(buf, len);
+	}
+	CHECK_EQ(bad, 0);
+	free_seeds(&s);
 }

@@ -20,6 +20,7 @@ static void usage(FILE *out)
 "  workloads  list the workloads (and their options)\n"
 "  machines   list the machine profiles (and their parameters)\n"
 "  reproduce  re-run the five threads' experiments next to their published figures\n"
+"  kernel     run workloads natively on this host's kernel in a memory cgroup\n"
 "\n"
 "Every command takes --help.  Example:\n"
 "  pagelab run --machine vmm-2008 --policy clock --vmstat 1 usemem -m 1000\n", out);
@@ -50,5 +51,7 @@ int main(int argc, char **argv)
 		return cmd_machines(argc - 1, argv + 1);
 	if (!strcmp(cmd, "reproduce"))
 		return cmd_reproduce(argc - 1, argv + 1);
+	if (!strcmp(cmd, "kernel"))
+		return cmd_kernel(argc - 1, argv + 1);
 	die_usage("unknown command '%s' (try pagelab --help)", cmd);
 }

@@ -54,7 +54,7 @@ static uint64_t size_arg(const char *opt, const char *v)
 	return b;
 }
 
-static char *join_args(int argc, char **argv)
+char *cli_join_args(int argc, char **argv)
 {
 	size_t n = 1;
 	for (int i = 0; i < argc; i++)
@@ -211,7 +211,7 @@ int cmd_run(int argc, char **argv)
 		wls = xrealloc(wls, (nwl + 1) * sizeof(*wls));
 		wls[nwl].ops = ops;
 		wls[nwl].w = w;
-		wls[nwl].cmd = join_args(j - i, argv + i);
+		wls[nwl].cmd = cli_join_args(j - i, argv + i);
 		nwl++;
 		i = j + 1;
 		if (j < argc && i >= argc)

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+void (*die_usage_hook)(void);
+
 void die_usage(const char *fmt, ...)
 {
 	va_list ap;
@@ -18,6 +20,8 @@ void die_usage(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	if (die_usage_hook)
+		die_usage_hook();
 	exit(EXIT_USAGE);
 }
 

@@ -20,6 +20,10 @@
 
 /* Print "pagelab: <msg>" on stderr and exit with status 2. */
 _Noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* In-process harnesses (the fuzz targets running `pagelab run` as a
+ * function, tests/fuzz/) set this to get control back instead of exit(2):
+ * called after the message is printed, it must not return (longjmp). */
+extern void (*die_usage_hook)(void);
 /* Internal error (a bug): print and abort. */
 _Noreturn void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

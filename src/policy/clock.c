@@ -56,9 +56,12 @@ static void clock_shrink(void *p, struct scan_control *sc)
 {
 	struct clock *c = p;
 	struct frames *fr = &c->mm->fr;
-	/* Two trips round the clock find a victim if any page can go. */
+	/* Two trips round the clock find a victim if any page can go.  The
+	 * budget counts pages as they were at the start, so on a machine
+	 * smaller than nr_to_reclaim the hand can evict every page before it
+	 * runs out: stop when the circle is empty. */
 	uint64_t budget = 2 * lru_count(fr, c->list);
-	while (sc->nr_reclaimed < sc->nr_to_reclaim && budget--) {
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && budget-- && lru_count(fr, c->list)) {
 		pfn_t pfn = lru_tail(fr, c->list);
 		lru_del(fr, pfn);
 		if (mm_page_referenced(c->mm, pfn)) {

@@ -24,4 +24,31 @@ bool fuzz_trace_one(const uint8_t *data, size_t size);
  *      by spaces), and a few ops of a usemem that parses. */
 bool fuzz_parse_one(const uint8_t *data, size_t size);
 
+/* Every workload's argument parser (tests/fuzz/targets_sim.c): data[0]
+ * picks the workload, the rest is its arguments (words separated by
+ * spaces, tabs, newlines or NULs).  A refusal must be a one-line message;
+ * an accepted workload's first ops (512 per task, 8 tasks) must keep the
+ * op-stream contract: regions numbered in mapping order, touches inside
+ * them, file ops on open fds, waits for tasks that exist. */
+bool fuzz_workload_one(const uint8_t *data, size_t size);
+
+/* A whole tiny simulation through `pagelab run` itself, under --check and
+ * --max-time 0.1: data[0] the profile, [1] the seed, [2..3] RAM in pages
+ * above the profile's minimum (0-1023), [4] swap (0: none, else [4]/128 of RAM,
+ * at most 4096 pages), [5] the policy, [6] --cpus (0: the profile's), [7] the disk
+ * size (16-256 MB), [8] how many --set (0-3), then two bytes per --set (a
+ * vm sysctl or a policy tunable, and one of 9 values across its range),
+ * then the workloads joined by '+', each "NAME ARGS" (an unknown NAME
+ * picks one by its first byte; a trace's text is written to a temporary
+ * file).  Numbers in the arguments are cut to 3 digits (2 on the untimed
+ * profile) so every input is bounded.  The run must exit 0, 2 (refused,
+ * or a workload's bad input found while running) or 3 (stopped); exit 1
+ * (--check failed) or a crash is a failure. */
+bool fuzz_sim_one(const uint8_t *data, size_t size);
+/* The exit status of the last fuzz_sim_one() run (-1: nothing ran). */
+extern int fuzz_sim_status;
+/* Print each simulation's command line on stderr, and let its messages
+ * through (set by the harnesses when FUZZ_VERBOSE is in the environment). */
+extern bool fuzz_verbose;
+
 #endif
