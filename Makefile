@@ -13,13 +13,16 @@ CC ?= cc
 PREFIX ?= /usr/local
 CFLAGS ?= -O2 -g
 WARN = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-LDLIBS = -lm -pthread
+LDLIBS = -lzstd -lz -lm -pthread
 
 # Every folder of src/ but cli is a layer of the library; a new layer is a
 # new folder, no Makefile edit.
 LIB_SRC = $(filter-out src/cli/%,$(wildcard src/*/*.c))
 CLI_SRC = $(wildcard src/cli/*.c)
-TEST_SRC = $(wildcard tests/*.c) $(wildcard tests/fuzz/targets*.c)
+# tests/fuzz/*.c but the fuzz_*.c entry points: the properties the
+# harnesses and the mutation test share.
+FUZZ_LIB_SRC = $(filter-out tests/fuzz/fuzz_%.c,$(wildcard tests/fuzz/*.c))
+TEST_SRC = $(wildcard tests/*.c) $(FUZZ_LIB_SRC)
 
 BUILD ?= build
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -83,6 +86,7 @@ $(BUILD)/bench/%: bench/%.c
 
 bench: $(BUILD)/pagelab $(BUILD)/bench/gentrace $(BUILD)/bench/sizes
 	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace SIZES=$(BUILD)/bench/sizes sh bench/run.sh
+	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace sh bench/trace.sh
 
 # libFuzzer harnesses (tests/fuzz/): not part of make check.  Each runs
 # FUZZ_RUNS inputs from a fixed seed (the whole-simulation target sim
@@ -94,7 +98,7 @@ FUZZ_CC ?= clang
 FUZZ_RUNS ?= 100000
 FUZZ_SIM_RUNS ?= 5000
 FUZZ_SAN = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-FUZZ_TARGETS = trace parse workload sim
+FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_OBJ = $(LIB_OBJ) $(CMD_OBJ) $(filter $(BUILD)/tests/fuzz/%,$(TEST_OBJ))
 fuzz:
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) CFLAGS="-O1 -g $(FUZZ_SAN)" $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
@@ -133,6 +137,11 @@ valgrind: $(BUILD)/pagelab $(BUILD)/unit-tests
 htmlcheck: $(BUILD)/pagelab
 	PAGELAB=$(BUILD)/pagelab sh tests/htmlcheck.sh
 
+# docs/fidelity.md's tables: pagelab compare on this host (root, a memory
+# cgroup; several minutes of real runs, one at a time).  Not in make check.
+fidelity: $(BUILD)/pagelab
+	PAGELAB=$(BUILD)/pagelab sh tests/fidelity.sh docs/fidelity.md
+
 install: pagelab
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 pagelab $(DESTDIR)$(PREFIX)/bin/pagelab
@@ -140,4 +149,4 @@ install: pagelab
 clean:
 	rm -rf build build-san build-fuzz build-clang pagelab
 
-.PHONY: FORCE all check sancheck bench fuzz valgrind htmlcheck install clean
+.PHONY: FORCE all check sancheck bench fuzz valgrind htmlcheck fidelity install clean

@@ -205,8 +205,21 @@ static bool oom_kill(struct machine *m, uint64_t now)
 		m->panicked = true;
 		return false;
 	}
+	/* A charge that failed at the cgroup's limit: mem_cgroup_out_of_memory()
+	 * picks among the cgroup's tasks (all of the workloads') and says so. */
+	bool in_memcg = m->mm.memcg.oom_pending;
+	if (in_memcg) {
+		m->mm.memcg.oom_pending = false;
+		m->mm.memcg.oom_kill++;
+		snprintf(msg, sizeof(msg), "memory: usage %llukB, limit %llukB, failcnt %llu",
+			 (unsigned long long)(m->mm.memcg.charged * (PAGE_SIZE / 1024)),
+			 (unsigned long long)(m->mm.memcg.limit * (PAGE_SIZE / 1024)),
+			 (unsigned long long)m->mm.memcg.failcnt);
+		log_add(m, now, LOG_KERNEL, -1, msg);
+	}
 	snprintf(msg, sizeof(msg),
-		 "Out of memory: Killed process %d (%s) total-vm:%llukB, anon-rss:%llukB, file-rss:0kB, shmem-rss:0kB",
+		 "%s: Killed process %d (%s) total-vm:%llukB, anon-rss:%llukB, file-rss:0kB, shmem-rss:0kB",
+		 in_memcg ? "Memory cgroup out of memory" : "Out of memory",
 		 victim->id + 1000, victim->comm,
 		 (unsigned long long)(victim->as->total_vm * (PAGE_SIZE / 1024)),
 		 (unsigned long long)(victim->as->rss * (PAGE_SIZE / 1024)));
@@ -622,13 +635,17 @@ static void vmstat_sample(struct machine *m)
 	for (uint32_t i = 0; i < m->mm.swap.nr_slots; i++)
 		swapcached += m->mm.swap.cache[i] != PFN_NONE;
 	s.cache = (m->mm.nr_file - buffers + swapcached) * kb;
+	struct lru_sizes lz;
+	mm_lru_sizes(&m->mm, &lz);
+	s.inact = (lz.inactive_anon + lz.inactive_file) * kb;
+	s.active = (lz.active_anon + lz.active_file) * kb;
 	uint64_t *ev = m->mm.ev;
 	s.si = per_sec((ev[PSWPIN] - m->prev_ev[PSWPIN]) * kb, dt);
 	s.so = per_sec((ev[PSWPOUT] - m->prev_ev[PSWPOUT]) * kb, dt);
 	s.bi = per_sec(ev[PGPGIN] - m->prev_ev[PGPGIN], dt);
 	s.bo = per_sec(ev[PGPGOUT] - m->prev_ev[PGPGOUT], dt);
-	s.scan = per_sec(ev[PGSCAN_KSWAPD] + ev[PGSCAN_DIRECT] + ev[PGSCAN_AGING] -
-			 m->prev_ev[PGSCAN_KSWAPD] - m->prev_ev[PGSCAN_DIRECT] - m->prev_ev[PGSCAN_AGING], dt);
+	/* every reclaim pass, memcg limit reclaim included */
+	s.scan = per_sec(ev[PGSCAN_ANON] + ev[PGSCAN_FILE] - m->prev_ev[PGSCAN_ANON] - m->prev_ev[PGSCAN_FILE], dt);
 	uint64_t ticks = dt * m->prof.hz / 1000000000ULL;
 	s.in = per_sec(m->nr_intr - m->prev_intr, dt) + (dt ? ticks * 1000000000ULL / dt : 0);
 	s.cs = per_sec(m->nr_ctxsw - m->prev_cs, dt);
@@ -705,6 +722,8 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		.disk_blocks = p->disk.capacity / PAGE_SIZE,
 	};
 	mm_init(&m->mm, &cfg, &m->prof.cost);
+	if (o->memcg_pages)
+		mm_memcg_init(&m->mm, o->memcg_pages, o->memcg_v1);
 	if (!p->untimed && m->mm.zones[0].wmark_high * 2 >= m->ram_pages) {
 		snprintf(err, errlen, "RAM of %llu pages leaves too little above the watermarks (high = %llu pages)",
 			 (unsigned long long)m->ram_pages, (unsigned long long)m->mm.zones[0].wmark_high);

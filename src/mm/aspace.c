@@ -245,6 +245,11 @@ static void swapin_readahead(struct mm *mm, struct mm_ctx *ctx, uint32_t target,
 			continue;
 		}
 		swapin_page(mm, ctx, pfn, (uint32_t)s, 0, 0);
+		/* 6.x: SetPageReadahead + count_vm_event(SWAP_RA) on each
+		 * page read besides the target; its first fault finds it
+		 * marked and counts swap_ra_hit (swap_cache_get_folio). */
+		mm_page(mm, pfn)->flags |= PG_readahead;
+		mm->ev[SWAP_RA]++;
 		swapin_submit(mm, ctx, pfn, (uint32_t)s);
 	}
 }
@@ -287,6 +292,10 @@ static enum fault_status fault_swap(struct mm *mm, struct mm_ctx *ctx, struct as
 			return FAULT_DONE; /* untimed: read and reclaimed already */
 	}
 	struct page *p = mm_page(mm, pfn);
+	if ((p->flags & (PG_readahead | PG_file)) == PG_readahead) {
+		p->flags &= ~PG_readahead;
+		mm->ev[SWAP_RA_HIT]++;
+	}
 	if (p->flags & PG_locked) {
 		count_fault(mm, ctx, false);
 		ctx->retry = true;

@@ -190,6 +190,27 @@ struct swap_area {
 
 struct fs;
 
+/* --memcg LIMIT (memcg.c): the workloads run in one memory cgroup.  Every
+ * page the simulation allocates is allocated by a workload task, so every
+ * allocated frame is charged to the cgroup and its LRU is the node's LRU:
+ * limit reclaim runs the policy's shrink() on the whole LRU. */
+struct memcg {
+	uint64_t limit;      /* pages (memory.max); 0 = no cgroup */
+	bool v1;             /* cgroup v1: limit reclaim stalls on writeback */
+	uint64_t charged;    /* memory.current, pages */
+	uint64_t peak;       /* memory.peak (v1 max_usage_in_bytes) */
+	uint64_t failcnt;    /* charges that found the cgroup at its limit */
+	uint64_t pgrefill;   /* the cgroup's own: /proc/vmstat's pgrefill
+			      * skips cgroup reclaim (!cgroup_reclaim()) */
+	uint64_t oom, oom_kill;   /* memory.events */
+	bool oom_pending;    /* the next OOM kill is the cgroup's */
+};
+
+/* /proc/vmstat's LRU gauges, from the lists' kinds (lru.h). */
+struct lru_sizes {
+	uint64_t inactive_anon, active_anon, inactive_file, active_file;
+};
+
 struct policy {
 	const struct policy_ops *ops;
 	void *priv;
@@ -253,6 +274,7 @@ struct mm {
 	 * PG_anon frame. */
 	uint64_t nr_file_mapped;
 	uint64_t nr_anon_mapped;
+	struct memcg memcg;
 };
 
 struct mm_config {
@@ -310,6 +332,12 @@ void mm_setup_zones(struct mm *mm, int n, const uint64_t *pages, const char *con
  * gets one reclaim pass before it is checked; flags are cleared when extra
  * is 0). */
 bool mm_kswapd_balanced(struct mm *mm, uint64_t extra);
+
+/* nr_active_anon, nr_inactive_anon, nr_active_file, nr_inactive_file. */
+void mm_lru_sizes(const struct mm *mm, struct lru_sizes *out);
+
+/* --memcg: set the limit (pages) before the first allocation. */
+void mm_memcg_init(struct mm *mm, uint64_t limit_pages, bool v1);
 
 /* One reclaim pass: runs the policy's shrink() and accounts it. */
 uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority);
