@@ -110,3 +110,14 @@ else
 	t "libCacheSim's misses, CloudPhysics sample"
 	bad "$CP missing"
 fi
+
+# Every research policy finishes a timed run with pages under I/O (a victim
+# the core refuses must not loop: s3fifo's shared scan budget once wrapped
+# round and never ended).  innodb on a small athlon-2001, under a second each.
+t "research policies finish innodb with I/O in flight"
+msg=""
+for pol in arc 2q s3fifo lirs clockpro sieve lfu lruk; do
+	$P run --no-progress --max-time 20 --machine athlon-2001 --ram 537p --swap 134p --policy $pol \
+		innodb --pool 2 --data 32M --transactions 20 --scan >"$T/pol.out" 2>&1 || msg="$msg $pol: exit $?;"
+done
+[ -z "$msg" ] && ok || bad "$msg"
