@@ -391,7 +391,23 @@ void test_trace_binary_round_trip(void)
 	CHECK_STR(err, "t:4: page 3 beyond the header's 3 pages");
 	b[64 + 24] = 2;
 	CHECK_EQ(read_refs(b, n - 8, TRACE_FMT_BIN, NULL, r, err, sizeof(err)), -1);
-	CHECK_STR(err, "t:3: the header says 4 references, the file ends after 3");
+	CHECK_STR(err, "t:4: the header says 4 references, the file ends after 3");
+	/* A header of references and no records: the missing one is named
+	 * (libFuzzer found "t:0:"). */
+	CHECK_EQ(read_refs(b, 64, TRACE_FMT_BIN, NULL, r, err, sizeof(err)), -1);
+	CHECK_STR(err, "t:1: the header says 4 references, the file ends after 0");
+	/* Page 2 referenced before page 1. */
+	b[64 + 8] = 2;
+	CHECK_EQ(read_refs(b, n, TRACE_FMT_BIN, NULL, r, err, sizeof(err)), -1);
+	CHECK_STR(err, "t:2: page 2 before page 1 (pages are numbered in order of first reference)");
+	b[64 + 8] = 1;
+	/* A header that claims more distinct pages than the records name. */
+	b[24] = 4;
+	b[64 + 24] = 0;
+	CHECK_EQ(read_refs(b, n, TRACE_FMT_BIN, NULL, r, err, sizeof(err)), -1);
+	CHECK_STR(err, "t:4: the header says 4 distinct pages, the file references 2");
+	b[24] = 3;
+	b[64 + 24] = 2;
 	memcpy(b + n, b + 64, 8);
 	CHECK_EQ(read_refs(b, n + 8, TRACE_FMT_BIN, NULL, r, err, sizeof(err)), -1);
 	CHECK_STR(err, "t:5: more references than the header's 4");

@@ -2,11 +2,18 @@
 #ifndef PAGELAB_CLI_H
 #define PAGELAB_CLI_H
 
+/* The whole command line, as main() got it (argc 0 when a harness calls
+ * a command directly), for the provenance a report records. */
+extern int cli_argc;
+extern char **cli_argv;
+
 int cmd_run(int argc, char **argv);
 int cmd_policies(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
 int cmd_machines(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);

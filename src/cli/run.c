@@ -30,7 +30,8 @@ static void run_usage(FILE *out)
 "                      --set memcg.v1=1: cgroup v1, reclaim waits on\n"
 "                      writeback); prints memory.stat\n"
 "Policy and run:\n"
-"  --policy NAME       reclaim policy (default clock; see pagelab policies)\n"
+"  --policy NAME       reclaim policy (default clock; see pagelab policies);\n"
+"                      a path (./lifo.so) loads a policy plugin\n"
 "  --seed N            random seed (default 1); same inputs, same output\n"
 "  --vmstat [-a] SECONDS  print a vmstat line every SECONDS of simulated time\n"
 "                      (-a: inact/active columns, as vmstat -a)\n"
@@ -42,6 +43,11 @@ static void run_usage(FILE *out)
 "Exit status: 0 on success, 1 if --check found a broken invariant,\n"
 "2 on bad input.\n", out);
 }
+
+/* Set by main(); see cli.h.  Here, not in main.c, so that the harnesses
+ * linking the commands without main() have them. */
+int cli_argc;
+char **cli_argv;
 
 struct setting { const char *name, *value; };
 
@@ -169,16 +175,16 @@ int cmd_run(int argc, char **argv)
 			die_usage("unknown disk model '%s' (see pagelab machines)", disk);
 		prof.disk = *d;
 	}
-	const struct policy_ops *pol = policy_find(policy);
+	char err[512];
+	const struct policy_ops *pol = policy_lookup(policy, err, sizeof(err));
 	if (!pol)
-		die_usage("unknown policy '%s' (see pagelab policies)", policy);
+		die_usage("%s", err);
 	if (memcg && (pol->flags & POLICY_NO_MEMCG))
 		die_usage("policy %s cannot run under --memcg: its reclaim works only against the zones' free-page shortage, which a cgroup limit does not create", pol->name);
 	int ntun = policy_nr_tunables(pol);
 	double *tun = xcalloc((size_t)ntun + 1, sizeof(double));
 	for (int t = 0; t < ntun; t++)
 		tun[t] = pol->tunables[t].def;
-	char err[512];
 	for (int s = 0; s < nsets; s++) {
 		if (!strcmp(sets[s].name, "memcg.v1")) {
 			if (strcmp(sets[s].value, "0") && strcmp(sets[s].value, "1"))
@@ -263,7 +269,8 @@ int cmd_run(int argc, char **argv)
 	}
 	free(wls);
 	machine_run(&m);
-	struct run_info ri = { .machine = machine, .policy = pol->name, .seed = mo.seed };
+	struct run_info ri = { .machine = machine, .policy = pol->name, .seed = mo.seed,
+			       .argc = cli_argc, .argv = cli_argv };
 	if (json)
 		report_json(&m, &ri, stdout);
 	else

@@ -17,7 +17,7 @@
 #include "../workload/workload.h"
 
 enum task_state { T_RUNNABLE, T_RUNNING, T_BLOCKED, T_EXITED };
-enum wait_kind { W_NONE, W_PAGE, W_MEMORY, W_SLEEP, W_IDLE, W_CHILD };
+enum wait_kind { W_NONE, W_PAGE, W_MEMORY, W_SLEEP, W_IDLE, W_CHILD, W_BARRIER };
 enum kthread_kind { KT_NONE, KT_KSWAPD, KT_TICK, KT_FLUSH, KT_KUPDATE };
 
 struct task {

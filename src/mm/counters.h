@@ -36,8 +36,6 @@
 	/* throttle_direct_reclaim() on the pfmemalloc reserve: not modelled, \
 	 * always 0 (printed so that kernel and pagelab lists match) */ \
 	X(PGSCAN_DIRECT_THROTTLE, "pgscan_direct_throttle") \
-	X(SWAP_RA, "swap_ra") \
-	X(SWAP_RA_HIT, "swap_ra_hit") \
 	X(OOM_KILL, "oom_kill") \
 	X(WORKINGSET_REFAULT_ANON, "workingset_refault_anon") \
 	X(WORKINGSET_REFAULT_FILE, "workingset_refault_file") \
@@ -50,6 +48,8 @@
 	X(UNEVICTABLE_PGS_RESCUED, "unevictable_pgs_rescued") \
 	X(UNEVICTABLE_PGS_MLOCKED, "unevictable_pgs_mlocked") \
 	X(UNEVICTABLE_PGS_MUNLOCKED, "unevictable_pgs_munlocked") \
+	X(SWAP_RA, "swap_ra") \
+	X(SWAP_RA_HIT, "swap_ra_hit") \
 	/* pagelab's names (the kernel has no counter): writers that entered \
 	 * balance_dirty_pages() above dirty_ratio. */ \
 	X(NR_DIRTY_THROTTLED, "dirty_throttle")

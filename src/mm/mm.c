@@ -392,6 +392,16 @@ static pfn_t alloc_frame(struct mm *mm, struct mm_ctx *ctx, enum fault_status *s
 	return PFN_NONE;
 }
 
+uint64_t mm_reclaim_io_catch_up(struct mm *mm, struct mm_ctx *ctx, const struct scan_control *sc)
+{
+	if (!ctx)
+		ctx = mm->cur;
+	if (mm->untimed || !ctx || !mm->io.catch_up || !mm->vm.io_in_reclaim)
+		return 0;
+	uint64_t pending = sc ? sc->nr_scanned * mm->cost->scan_ns : 0;
+	return mm->io.catch_up(mm->io.arg, ctx_now(ctx) + pending);
+}
+
 /* The memcg charge comes first (mem_cgroup_charge() before the page
  * allocator in the kernel's fault paths); a frame the node cannot give
  * is uncharged again. */
@@ -411,6 +421,10 @@ uint64_t do_try_to_free_pages(struct mm *mm, struct mm_ctx *ctx, uint64_t want, 
 	uint64_t got = 0;
 	*congested = false;
 	for (int prio = DEF_PRIORITY; prio >= 0 && got < want; prio--) {
+		/* Writes of the earlier priorities that completed meanwhile
+		 * may have freed enough (I/O inside reclaim, design.md). */
+		if (mm_reclaim_io_catch_up(mm, ctx, NULL) && !cgroup && mm->nr_free > mm->zones[0].wmark_min)
+			break;
 		got += shrink_pass(mm, ctx, want - got, prio, cgroup);
 		/* do_try_to_free_pages(): below stall_below (DEF_PRIORITY - 2
 		 * for the allocator), with pages already under writeback,
@@ -492,6 +506,8 @@ uint64_t shrink_pass(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, 
 	if (sc.who == RECLAIM_KSWAPD && mm->zones[sc.zone].need_balance)
 		mm->zones[sc.zone].need_balance = 2;
 	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);
+	if (sc.nr_writeback > mm->max_pass_writeback)
+		mm->max_pass_writeback = sc.nr_writeback;
 	account_pass(mm, &sc, refill_before);
 	return sc.nr_reclaimed;
 }

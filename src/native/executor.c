@@ -3,8 +3,9 @@
  *
  * The mapping (docs/native.md has the table): anonymous regions are
  * mmap(MAP_PRIVATE|MAP_ANONYMOUS); OP_TOUCH makes `refs` word accesses to
- * each page of the range (loads, or stores with `write`; at least one per
- * page), cycling over the page's 512 words, so the kernel sees the same
+ * each page of the range (loads, or stores of non-zero values with
+ * `write`; at least one per page), cycling over the page's 512 words, so
+ * the kernel sees the same
  * first-touch faults, the same accessed and dirty bits and about the same
  * user time as the program.  Trace data regions (OP_MMAP_DATA) store on a
  * page's first touch even for a read: the simulator allocates a frame for
@@ -12,7 +13,9 @@
  * Files are real files in the run's directory (prepare.c maps names);
  * O_DIRECT ops use a second descriptor opened with O_DIRECT.  OP_WAIT on a
  * sibling task reads a pipe only that task holds open for writing: EOF
- * means it exited.  OP_EXEC unmaps every region (a new image in the slot).
+ * means it exited.  OP_BARRIER polls (1 ms) the other tasks' barrier
+ * counts in shared memory.  OP_EXEC unmaps every region (a new image in
+ * the slot).
  * Not like the program: read()/write() go through one scratch buffer of
  * the executor's (up to 1 MiB, resident), not the program's own buffer. */
 #define _GNU_SOURCE
@@ -101,6 +104,14 @@ static struct region *region_of(struct xtask *x, const struct op *op, uint64_t f
 	return first + n <= g->npages ? g : NULL;
 }
 
+/* Stored values are never 0: since 6.12 the kernel does not write a
+ * zero-filled page to swap at all (swpout_zero), and no program of the
+ * threads wrote only zeros. */
+static inline uint64_t word_value(uint64_t page, uint32_t k)
+{
+	return (page + 1) * 0x9e3779b97f4a7c15ULL ^ k ^ 1;
+}
+
 static void touch(struct region *g, uint64_t first, uint64_t n, uint32_t refs, bool write)
 {
 	uint64_t sum = 0;
@@ -111,12 +122,12 @@ static void touch(struct region *g, uint64_t first, uint64_t n, uint32_t refs, b
 		uint32_t k = 0;
 		if (g->touched && !(g->touched[p / 8] & (1u << (p % 8)))) {
 			g->touched[p / 8] |= (uint8_t)(1u << (p % 8));
-			w[0] = p;
+			w[0] = word_value(p, 0);
 			k = 1;
 		}
 		if (write)
 			for (; k < refs; k++)
-				w[k & 511] = k;
+				w[k & 511] = word_value(p, k);
 		else
 			for (; k < refs; k++)
 				sum += w[k & 511];
@@ -302,6 +313,22 @@ static int run_op(struct xtask *x, const struct op *op)
 		x->r->sleep_ns += native_now_ns() - t0;  /* waiting for a child is not a stall */
 		return 0;
 	}
+	case OP_BARRIER: {
+		/* Every other task of the workload has reached as many
+		 * barriers, or exited (reaped by the runner). */
+		uint64_t mine = __atomic_add_fetch(&x->r->barriers, 1, __ATOMIC_ACQ_REL);
+		uint64_t t0 = native_now_ns();
+		for (int k = c->first_task; k < c->first_task + c->ntasks; k++) {
+			struct ntask_result *o = &c->sh->task[k];
+			while (__atomic_load_n(&o->barriers, __ATOMIC_ACQUIRE) < mine &&
+			       !__atomic_load_n(&o->reaped, __ATOMIC_ACQUIRE)) {
+				struct timespec ts = { 0, 1000 * 1000 };
+				nanosleep(&ts, NULL);
+			}
+		}
+		x->r->sleep_ns += native_now_ns() - t0;  /* holding, as LTP's stopped child */
+		return 0;
+	}
 	case OP_MARK: {
 		uint64_t i = __atomic_fetch_add(&c->sh->nmarks, 1, __ATOMIC_RELAXED);
 		if (i < NMARKS_MAX)
@@ -347,5 +374,11 @@ int nexec_task(const struct nexec_ctx *c)
 	}
 	x.r->wait_ns = runqueue_wait_ns();
 	x.r->end_ns = native_now_ns() - c->t0;
+	/* What exit would release anyway; freed so leak checkers stay quiet. */
+	unmap_all(&x);
+	free(x.reg);
+	for (int i = 0; i < NFD; i++)
+		close_slot(&x, i);
+	munmap(x.scratch, SCRATCH_PAGES * PAGE_SIZE);
 	return rc;
 }

@@ -295,6 +295,8 @@ static void shrink_inactive_list(struct linux26 *z, uint64_t max_scan, struct sc
 				break;
 			}
 		}
+		/* Between batches: writes that finished meanwhile complete. */
+		mm_reclaim_io_catch_up(mm, NULL, sc);
 	} while (nr_scanned < max_scan);
 }
 

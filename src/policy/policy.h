@@ -15,6 +15,7 @@
 #define PAGELAB_POLICY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "../mm/page.h"
@@ -133,6 +134,9 @@ struct policy_ops {
 };
 
 const struct policy_ops *policy_find(const char *name);
+/* policy_find(), and a plugin when NAME is a path (has a '/'): NULL with
+ * a one-line reason in err when there is no such policy. */
+const struct policy_ops *policy_lookup(const char *name, char *err, size_t errlen);
 /* NULL-terminated array of all policies, in listing order. */
 extern const struct policy_ops *const policy_registry[];
 /* Index of a tunable by name, or -1. */

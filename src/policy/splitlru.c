@@ -387,6 +387,9 @@ uint64_t splitlru_shrink_inactive_list(struct splitlru *s, uint64_t max_scan, st
 		}
 		s->mm->ev[PGACTIVATE] += activated;
 		sc->nr_activated += activated;
+		/* Between batches: writes that finished meanwhile complete
+		 * (rotate_reclaimable_page puts them at the tail). */
+		mm_reclaim_io_catch_up(s->mm, NULL, sc);
 	} while (nr_scanned < max_scan);
 	return nr_reclaimed;
 }

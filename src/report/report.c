@@ -1,6 +1,7 @@
 /* report.c - see report.h. */
 #include "report.h"
 #include "../lib/util.h"
+#include "../lib/version.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +237,30 @@ static void json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* Where a result comes from: the pagelab that computed it, the command
+ * that asked for it and every parameter of the machine it ran on, so a
+ * JSON file alone says how to get it again. */
+static void json_provenance(const struct machine *m, const struct run_info *ri, FILE *out)
+{
+	fprintf(out, ",\n  \"pagelab_version\": ");
+	json_string(out, pagelab_version());
+	fprintf(out, ",\n  \"command\": [");
+	for (int i = 0; i < ri->argc; i++) {
+		fputs(i ? ", " : "", out);
+		json_string(out, ri->argv[i]);
+	}
+	fprintf(out, "],\n  \"machine_params\": {");
+	char buf[64];
+	const char *name;
+	for (int i = 0; (name = profile_param(&m->prof, i, buf, sizeof(buf))); i++) {
+		fprintf(out, "%s", i ? ", " : "");
+		json_string(out, name);
+		fputs(": ", out);
+		json_string(out, buf);
+	}
+	fputc('}', out);
+}
+
 void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 {
 	const struct profile *p = &m->prof;
@@ -307,5 +332,6 @@ void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 	fprintf(out, "}");
 	if (m->mm.memcg.limit)
 		report_memcg_json(m, out);
+	json_provenance(m, ri, out);
 	fprintf(out, "\n}\n");
 }

@@ -9,7 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-struct bin { uint64_t nrefs, npages, seen; uint32_t flags; };
+struct bin {
+	uint64_t nrefs, npages, seen;
+	uint64_t next_new;   /* the page a first reference must name next */
+	uint32_t flags;
+};
 
 static bool bin_open(struct trace_reader *r, char *err, size_t errlen)
 {
@@ -64,6 +68,13 @@ static long bin_batch(struct trace_reader *r, struct trace_ref *out, size_t max)
 						   (unsigned long long)b->npages);
 			if ((meta & 0xf8) || ((meta >> 1) & 3) == 3)
 				return reader_fail(r, "bad flags 0x%02x", meta & 0xff);
+			/* Pages are numbered in order of first reference: the
+			 * replay maps memory as they come, so a hostile page
+			 * number cannot make it map more than it has seen. */
+			if (page > b->next_new)
+				return reader_fail(r, "page %u before page %llu (pages are numbered in order of first reference)",
+						   page, (unsigned long long)b->next_new);
+			b->next_new += page == b->next_new;
 			out[n] = (struct trace_ref){ .page = page, .pid = meta >> 8,
 						     .write = (uint8_t)(meta & 1), .kind = (uint8_t)((meta >> 1) & 3) };
 			n++;
@@ -80,9 +91,14 @@ static long bin_batch(struct trace_reader *r, struct trace_ref *out, size_t max)
 		return reader_fail(r, "more references than the header's %llu", (unsigned long long)b->nrefs);
 	}
 	if (n == 0 && b->seen < b->nrefs) {
-		r->record = b->seen;
+		r->record = b->seen + 1;
 		return reader_fail(r, "the header says %llu references, the file ends after %llu",
 				   (unsigned long long)b->nrefs, (unsigned long long)b->seen);
+	}
+	if (n == 0 && b->next_new != b->npages) {
+		r->record = b->seen;
+		return reader_fail(r, "the header says %llu distinct pages, the file references %llu",
+				   (unsigned long long)b->npages, (unsigned long long)b->next_new);
 	}
 	return (long)n;
 }

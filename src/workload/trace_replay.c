@@ -10,8 +10,10 @@
  * hash that grows with the distinct pages (a binary trace is dense
  * already and needs none).  Since the number of distinct pages is known
  * only at the end, the data memory grows too: regions of 1024, 1024, 2048,
- * 4096... pages, mapped as the pages numbered reach them (one region of
- * the exact size for a binary trace, whose header has the count).  Only
+ * 4096... pages, mapped as the pages numbered reach them (a binary trace
+ * too: its reader checks that pages come in order of first reference, so
+ * a hostile header or page number cannot make the replay map more than
+ * twice what it has seen).  Only
  * OPT needs the whole reference string: asked for the oracle, the
  * workload loads the rest of the trace into memory (13 bytes per
  * reference) and replays from there. */
@@ -31,7 +33,6 @@ struct replay {
 	struct trace_reader *rd;
 	struct pagemap map;
 	bool dense;              /* binary trace: ids are dense already */
-	uint64_t known_pages;    /* from the binary header */
 	struct trace_ref *batch;
 	size_t bn, bi;
 	uint64_t nrefs;          /* references handed out */
@@ -133,8 +134,8 @@ static void *replay_create(int argc, char **argv, uint64_t seed, char *err, size
 		free(r);
 		return NULL;
 	}
-	uint64_t nrefs;
-	r->dense = trace_reader_counts(r->rd, &nrefs, &r->known_pages);
+	uint64_t nrefs, npages;
+	r->dense = trace_reader_counts(r->rd, &nrefs, &npages);
 	r->batch = xmalloc(REPLAY_BATCH * sizeof(*r->batch));
 	/* The first batch now, so that a trace bad from the start or empty
 	 * is refused before the machine starts. */
@@ -221,13 +222,8 @@ static bool replay_next_op(void *p, int task, struct op *op)
 	op->npages = 1;
 	op->refs = 1;
 	op->write = ref->write;
-	if (r->dense) {
-		op->region = 0;
-		op->first = idx;
-	} else {
-		op->region = region_of(idx);
-		op->first = idx - region_base(op->region);
-	}
+	op->region = region_of(idx);
+	op->first = idx - region_base(op->region);
 	if (idx < r->mapped)
 		return true;
 	/* The first page beyond the data memory: map the next region first. */
@@ -236,7 +232,7 @@ static bool replay_next_op(void *p, int task, struct op *op)
 	memset(op, 0, sizeof(*op));
 	op->kind = OP_MMAP_DATA;
 	op->region = r->nregions;
-	op->npages = r->dense ? r->known_pages : REGION0 << r->nregions;
+	op->npages = REGION0 << r->nregions;
 	r->mapped += op->npages;
 	r->nregions++;
 	return true;

@@ -1,28 +1,33 @@
 # pagelab kernel: native runs on the host kernel (src/native/).  Sourced by
 # tests/cli.sh.  The refusals run everywhere; the real runs need root and a
 # memory cgroup controller and print "skipped: <reason>" elsewhere.  Each
-# real run stays under 512 MB and a few seconds (about 12 s in all).
+# real run stays under 512 MB and a few seconds (about 7 s in all on an
+# idle host).
 
-# Anything a run left behind: swap areas, cgroups, temporary directories.
+# kernel_leftovers PID: what run PID left behind: its swap area, cgroup,
+# temporary directory (their names carry the pid, so other engineers' runs
+# on a shared machine do not count).
 kernel_leftovers() {
-	grep pagelab-kernel /proc/swaps
-	find /sys/fs/cgroup -maxdepth 2 -iname '*pagelab-kernel*' 2>/dev/null
-	ls -d /var/tmp/pagelab-kernel.* 2>/dev/null
+	grep "pagelab-kernel\.$1\." /proc/swaps
+	find /sys/fs/cgroup -maxdepth 2 -name "pagelab-kernel-$1" 2>/dev/null
+	ls -d /var/tmp/pagelab-kernel."$1".* 2>/dev/null
 }
 
-# kernel_wait_gone: the watchdog cleans up after a SIGKILL; give it 10 s.
+# kernel_wait_gone PID: the watchdog cleans up after a SIGKILL; 10 s at most.
 kernel_wait_gone() {
 	for _ in $(seq 100); do
-		[ -z "$(kernel_leftovers)" ] && return 0
+		[ -z "$(kernel_leftovers "$1")" ] && return 0
 		sleep 0.1
 	done
 	return 1
 }
 
-# kernel_wait_cgroup: until the run's cgroup exists (the workload runs).
+# kernel_wait_cgroup PID: until run PID's cgroup exists (its workload runs;
+# it may first wait for another run's lock): 60 s at most.
 kernel_wait_cgroup() {
-	for _ in $(seq 100); do
-		find /sys/fs/cgroup -maxdepth 2 -iname 'pagelab-kernel-*' 2>/dev/null | grep -q . && return 0
+	for _ in $(seq 1200); do
+		find /sys/fs/cgroup -maxdepth 2 -name "pagelab-kernel-$1" 2>/dev/null | grep -q . && return 0
+		kill -0 "$1" 2>/dev/null || return 1
 		sleep 0.05
 	done
 	return 1
@@ -64,13 +69,14 @@ if [ -z "$kernel_skip" ] && ! grep -qw memory /sys/fs/cgroup/cgroup.controllers 
 	kernel_skip="no memory cgroup controller"
 fi
 [ -z "$kernel_skip" ] && ! command -v mkswap >/dev/null 2>&1 && ! [ -x /sbin/mkswap ] && kernel_skip="no mkswap"
-[ -z "$kernel_skip" ] && [ -n "$(kernel_leftovers)" ] && kernel_skip="an earlier run left $(kernel_leftovers | head -1)"
 
 t "kernel: mtest01 in a 384M cgroup swaps out, leaves nothing"
 if [ -n "$kernel_skip" ]; then
 	echo "skipped: $kernel_skip"
 else
-	$P kernel --memcg 384M --swap 512M --timeout 120 mtest01 -b 512M -w >"$T/out" 2>"$T/err"
+	$P kernel --memcg 384M --swap 512M --timeout 120 mtest01 -b 512M -w >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait $pid
 	rc=$?
 	msg=""
 	[ $rc -eq 0 ] || msg="exit $rc: $(head -2 "$T/err")"
@@ -79,7 +85,7 @@ else
 	grep -Eq '^mtest01 -b 512M -w  [0-9.]+s user [0-9.]+s system [0-9]+% cpu [0-9:.]+ total$' "$T/out" || msg="$msg; no zsh line"
 	[ "$(counter memcg_peak_bytes "$T/out")" -le $((384 << 20)) ] || msg="$msg; peak above the limit"
 	[ "$(counter memcg_peak_bytes "$T/out")" -gt $((300 << 20)) ] || msg="$msg; peak $(counter memcg_peak_bytes "$T/out")"
-	left=$(kernel_leftovers)
+	left=$(kernel_leftovers $pid)
 	[ -z "$left" ] || msg="$msg; left: $left"
 	[ -z "$msg" ] && ok || bad "$msg"
 fi
@@ -90,11 +96,11 @@ if [ -n "$kernel_skip" ]; then
 else
 	$P kernel --memcg 64M --swap 128M --timeout 60 usemem -m 100 -r 1000 >"$T/out" 2>"$T/err" &
 	pid=$!
-	kernel_wait_cgroup; sleep 0.3
+	kernel_wait_cgroup $pid; sleep 0.3
 	kill -INT $pid
 	wait $pid
 	rc=$?
-	left=$(kernel_leftovers)
+	left=$(kernel_leftovers $pid)
 	[ $rc -eq 130 ] && [ -z "$left" ] && grep -q 'stopped by signal 2' "$T/err" && ok || bad "exit $rc; left: $left; $(cat "$T/err")"
 fi
 
@@ -102,9 +108,11 @@ t "kernel: --timeout kills the workload: exit 3, nothing left"
 if [ -n "$kernel_skip" ]; then
 	echo "skipped: $kernel_skip"
 else
-	$P kernel --memcg 64M --swap 128M --timeout 0.5 usemem -m 100 -r 1000 >"$T/out" 2>"$T/err"
+	$P kernel --memcg 64M --swap 128M --timeout 0.5 usemem -m 100 -r 1000 >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait $pid
 	rc=$?
-	left=$(kernel_leftovers)
+	left=$(kernel_leftovers $pid)
 	[ $rc -eq 3 ] && [ -z "$left" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q '^zsh: killed     usemem' "$T/out" &&
 		ok || bad "exit $rc; left: $left; $(cat "$T/err")"
 fi
@@ -115,10 +123,10 @@ if [ -n "$kernel_skip" ]; then
 else
 	$P kernel --memcg 64M --swap 128M --timeout 60 usemem -m 100 -r 1000 >"$T/out" 2>"$T/err" &
 	pid=$!
-	kernel_wait_cgroup; sleep 0.3
+	kernel_wait_cgroup $pid; sleep 0.3
 	kill -KILL $pid
 	wait $pid 2>/dev/null
-	kernel_wait_gone && ok || bad "left: $(kernel_leftovers)"
+	kernel_wait_gone $pid && ok || bad "left: $(kernel_leftovers $pid)"
 fi
 
 t "kernel: dd of a file starts uncached; a second run waits"
@@ -127,7 +135,7 @@ if [ -n "$kernel_skip" ]; then
 else
 	$P kernel --memcg 128M --swap 0 --timeout 60 dd if=/data bs=1M count=64 >"$T/out" 2>"$T/err" &
 	pid=$!
-	kernel_wait_cgroup
+	kernel_wait_cgroup $pid
 	$P kernel --memcg 32M --swap 0 --json usemem -m 1 >"$T/out2" 2>"$T/err2"
 	rc2=$?
 	wait $pid
@@ -139,7 +147,27 @@ else
 	[ "$(counter pgpgin "$T/out")" -ge 65536 ] || msg="$msg; pgpgin $(counter pgpgin "$T/out")"
 	grep -q 'waiting for another pagelab kernel' "$T/err2" || msg="$msg; the second run did not wait"
 	grep -q '"counters": {' "$T/out2" && grep -q '"workloads": \[' "$T/out2" || msg="$msg; --json keys"
-	left=$(kernel_leftovers)
+	left=$(kernel_leftovers $pid)
+	[ -z "$left" ] || msg="$msg; left: $left"
+	[ -z "$msg" ] && ok || bad "$msg"
+fi
+
+t "kernel: --repeat 2 prints each run and median/min/max"
+if [ -n "$kernel_skip" ]; then
+	echo "skipped: $kernel_skip"
+else
+	$P kernel --memcg 64M --swap 64M --timeout 60 --repeat 2 usemem -m 80 >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait $pid
+	rc=$?
+	msg=""
+	[ $rc -eq 0 ] || msg="exit $rc: $(head -2 "$T/err")"
+	[ "$(grep -c '^usemem -m 80  .* total$' "$T/out")" -eq 2 ] || msg="$msg; not two zsh lines"
+	grep -q '^# median min max over 2 runs$' "$T/out" || msg="$msg; no summary"
+	# 80 MB in a 64 MB cgroup: both runs swap, so the minimum does too.
+	awk '$1 == "pswpout" && NF == 4 { f = 1; if ($3 > 0) ok = 1 } END { exit !(f && ok) }' "$T/out" ||
+		msg="$msg; summary pswpout min not > 0"
+	left=$(kernel_leftovers $pid)
 	[ -z "$left" ] || msg="$msg; left: $left"
 	[ -z "$msg" ] && ok || bad "$msg"
 fi
