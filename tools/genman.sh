@@ -14,7 +14,7 @@ esc() { sed -e 's/\\/\\e/g' -e 's/^\([.'"'"']\)/\\\&\1/' -e 's/-/\\-/g'; }
 # A --help text as a no-fill block.
 block() { echo '.nf'; echo '.ft CR'; esc; echo '.ft R'; echo '.fi'; }
 # The commands: the lines of `pagelab --help` under "Commands:".
-commands() { "$P" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'; }
+commands() { "$P" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }'; }
 # The names of a listing (after its header row).
 names() { "$P" "$@" | awk 'NR > 1 && /^[a-z]/ { print $1 }'; }
 

@@ -256,7 +256,9 @@ bool profile_set(struct profile *p, const char *name, const char *value, char *e
 		return false;
 	}
 	if (v < pp->min || v > pp->max) {
-		snprintf(err, errlen, "%s=%s is out of range", name, value);
+		snprintf(err, errlen, "%s=%s is out of range (%llu..%llu%s)", name, value,
+			 (unsigned long long)pp->min, (unsigned long long)pp->max,
+			 pp->type == P_SIZE ? " bytes" : pp->type == P_NS ? " ns" : "");
 		return false;
 	}
 	char *base = (char *)p;
