@@ -703,6 +703,7 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		.no_watermarks = p->untimed,
 		.untimed = p->untimed,
 		.disk_blocks = p->disk.capacity / PAGE_SIZE,
+		.check = o->check,
 	};
 	mm_init(&m->mm, &cfg, &m->prof.cost);
 	if (!p->untimed && m->mm.zones[0].wmark_high * 2 >= m->ram_pages) {

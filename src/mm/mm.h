@@ -145,6 +145,7 @@ struct vma {
 	uint32_t flags;
 	uint32_t ino;       /* file mapping: inode id + 1 (0 = anonymous) */
 	uint64_t pgoff;     /* file mapping: file page of the first vma page */
+	uint32_t *ver;      /* --check: last written version per page (integrity.h) */
 };
 
 struct aspace {
@@ -253,6 +254,8 @@ struct mm {
 	 * PG_anon frame. */
 	uint64_t nr_file_mapped;
 	uint64_t nr_anon_mapped;
+	/* --check's content versions (integrity.h), NULL without --check. */
+	struct integrity *integrity;
 };
 
 struct mm_config {
@@ -262,6 +265,7 @@ struct mm_config {
 	bool no_watermarks;      /* trace mode: allocate down to the last frame */
 	uint64_t disk_blocks;    /* disk size in pages (0: room for swap + 1 TiB of files) */
 	bool untimed;
+	bool check;              /* --check: keep content versions (integrity.h) */
 };
 
 void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *cost);
