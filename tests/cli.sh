@@ -310,7 +310,7 @@ done
 $P run --machine p133-1997 --policy riel24 --set PAGE_AGE_MAX=20 usemem -m 8 >/dev/null 2>&1 &&
 	{ $P run --policy aa24 --set vm_passes=0 usemem -m 4 >/dev/null 2>&1; [ $? -eq 2 ]; } && ok || bad "--set"
 
-for pol in linux26 splitlru workingset; do
+for pol in linux26 splitlru workingset linux6; do
 	t "$pol: usemem -m 1000 reports pgscan/pgsteal"
 	out=$($P run --machine vmm-2008 --policy $pol usemem -m 1000 2>&1)
 	steal=$(echo "$out" | awk '/^pgsteal_(kswapd|direct) /{s+=$2} END{print s+0}')
@@ -463,7 +463,7 @@ done
 
 t "--check: every kernel design on mixed file + anon memory"
 msg=""
-for pol in linux22 vhand riel24 aa24 linux26 splitlru workingset mglru; do
+for pol in linux22 vhand riel24 aa24 linux26 splitlru workingset linux6 mglru; do
 	$P run --machine vmm-2008 --ram 24M --swap 32M --check --policy $pol \
 		fileio -c -w -r 2 /data/f 16M + usemem -r 2 -m 10 >"$T/out" 2>"$T/err" || msg="$msg $pol: $(head -2 "$T/err")"
 	grep -q '^fileio .* total$' "$T/out" || msg="$msg $pol: fileio did not finish"
@@ -511,10 +511,10 @@ else bad "$(echo "$on" | grep -E 'check|pswpout|major') / $(echo "$off" | grep -
 t "--check: every policy x every workload"
 msg=""
 awk 'BEGIN { for (i = 0; i < 20000; i++) print (i * 7919) % 5000, (i % 4 == 0 ? "w" : "r") }' >"$T/matrix.trace"
-pols="fifo clock lru linux22 vhand riel24 aa24 linux26 splitlru workingset mglru"
+pols="fifo clock lru linux22 vhand riel24 aa24 linux26 splitlru workingset linux6 mglru"
 dbench="dbench 1"
 if [ -n "${PAGELAB_SANITIZED:-}" ]; then
-	pols="linux22 vhand riel24 aa24 linux26 splitlru workingset mglru"
+	pols="linux22 vhand riel24 aa24 linux26 splitlru workingset linux6 mglru"
 	dbench="usemem -m 4"
 fi
 for pol in $pols; do

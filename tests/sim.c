@@ -32,10 +32,15 @@ static void replay(const char *policy, const char *path, uint64_t frames, struct
 	const struct policy_ops *pol = policy_find(policy);
 	if (!pol)
 		panic("no policy %s", policy);
-	const uint64_t *nu;
-	uint64_t nn;
-	wo->oracle(w, &nu, &nn);
-	mm_set_oracle(&m.mm, nu, nn);
+	/* Only OPT gets the oracle, as in run.c: every other policy replays
+	 * the trace streaming. */
+	if (pol->flags & POLICY_NEEDS_ORACLE) {
+		const uint64_t *nu;
+		uint64_t nn;
+		if (!wo->oracle(w, &nu, &nn))
+			panic("trace oracle refused");
+		mm_set_oracle(&m.mm, nu, nn);
+	}
 	machine_set_policy(&m, pol, NULL);
 	machine_add_workload(&m, wo, w, "trace");
 	machine_run(&m);

@@ -7,6 +7,7 @@
  * of them go through the same properties. */
 #include "test.h"
 #include "fuzz/targets.h"
+#include "fuzz/readers.h"
 #include "../src/lib/util.h"
 
 #include <dirent.h>
@@ -268,4 +269,39 @@ void test_mutated_sims(void)
 	}
 	CHECK_EQ(bad, 0);
 	free_seeds(&s);
+}
+
+/* The trace readers (src/trace/): every seed of each reader's target
+ * (tests/fuzz/seeds/FORMAT/), then mutations of them, through
+ * tests/fuzz/readers.h's property. */
+void test_mutated_readers(void);
+void test_mutated_readers(void)
+{
+	static const enum trace_format fmts[] = { TRACE_FMT_TEXT, TRACE_FMT_LACKEY, TRACE_FMT_CSV, TRACE_FMT_TXT,
+						   TRACE_FMT_ORACLE, TRACE_FMT_VSCSI, TRACE_FMT_BLOCK, TRACE_FMT_BIN };
+	struct rng r;
+	rng_seed(&r, 0x5eed);
+	uint8_t buf[512];
+	int bad = 0;
+	for (size_t f = 0; f < ARRAY_SIZE(fmts); f++) {
+		struct seeds s;
+		load_seeds(trace_format_name(fmts[f]), &s);
+		CHECK(s.n >= 1);
+		for (int i = 0; i < s.n; i++)
+			bad += !fuzz_reader_one(fmts[f], s.data[i], s.len[i]);
+		for (int i = 0; s.n && i < 1000; i++) {
+			size_t len;
+			if (i % 5 == 0) {
+				len = random_input(&r, buf, sizeof(buf));
+			} else {
+				int k = (int)rng_below(&r, (uint64_t)s.n);
+				len = MIN(s.len[k], sizeof(buf));
+				memcpy(buf, s.data[k], len);
+				len = mutate(&r, buf, len, sizeof(buf));
+			}
+			bad += !fuzz_reader_one(fmts[f], buf, len);
+		}
+		free_seeds(&s);
+	}
+	CHECK_EQ(bad, 0);
 }

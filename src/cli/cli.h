@@ -7,5 +7,18 @@ int cmd_policies(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
 int cmd_machines(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_kernel(int argc, char **argv);
+/* compare.c dispatches: "-- WORKLOAD" -> the kernel against the simulator
+ * (compare_kernel.c), else RESULTS.jsonl files (compare_results.c). */
+int cmd_compare(int argc, char **argv);
+int cmd_compare_kernel(int argc, char **argv);
+int cmd_compare_results(int argc, char **argv);
+
+/* argv[0..argc) joined by spaces (a workload's command line), malloc'd. */
+char *cli_join_args(int argc, char **argv);
 
 #endif

@@ -20,9 +20,10 @@ int cmd_policies(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "--tunables")) {
 		if (argc != 3)
 			die_usage("policies --tunables needs exactly one policy name");
-		const struct policy_ops *p = policy_find(argv[2]);
+		char err[512];
+		const struct policy_ops *p = policy_lookup(argv[2], err, sizeof(err));
 		if (!p)
-			die_usage("unknown policy '%s' (see pagelab policies)", argv[2]);
+			die_usage("%s", err);
 		int n = policy_nr_tunables(p);
 		if (!n) {
 			printf("%s has no tunables\n", p->name);

@@ -20,6 +20,13 @@ static void usage(FILE *out)
 "  workloads  list the workloads (and their options)\n"
 "  machines   list the machine profiles (and their parameters)\n"
 "  reproduce  re-run the five threads' experiments next to their published figures\n"
+"  sweep      run designs x machines x seeds into a results file (JSON lines, CSV)\n"
+"  merge      join results files (the shards of a sweep)\n"
+"  trace      convert a trace to pagelab's binary format, or print its figures\n"
+"  record     run a program under valgrind's lackey and write its reference trace\n"
+"  kernel     run workloads natively on this host's kernel in a memory cgroup\n"
+"  compare    results files side by side (designs, seeds, significance), or\n"
+"             the kernel against the simulator (-- WORKLOAD)\n"
 "\n"
 "Every command takes --help.  Example:\n"
 "  pagelab run --machine vmm-2008 --policy clock --vmstat 1 usemem -m 1000\n", out);
@@ -50,5 +57,17 @@ int main(int argc, char **argv)
 		return cmd_machines(argc - 1, argv + 1);
 	if (!strcmp(cmd, "reproduce"))
 		return cmd_reproduce(argc - 1, argv + 1);
+	if (!strcmp(cmd, "sweep"))
+		return cmd_sweep(argc - 1, argv + 1);
+	if (!strcmp(cmd, "merge"))
+		return cmd_merge(argc - 1, argv + 1);
+	if (!strcmp(cmd, "trace"))
+		return cmd_trace(argc - 1, argv + 1);
+	if (!strcmp(cmd, "record"))
+		return cmd_record(argc - 1, argv + 1);
+	if (!strcmp(cmd, "kernel"))
+		return cmd_kernel(argc - 1, argv + 1);
+	if (!strcmp(cmd, "compare"))
+		return cmd_compare(argc - 1, argv + 1);
 	die_usage("unknown command '%s' (try pagelab --help)", cmd);
 }

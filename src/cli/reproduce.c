@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "../experiment/experiment.h"
 #include "../experiment/html.h"
+#include "../experiment/exp_file.h"
 #include "../lib/util.h"
 
 #include <stdio.h>
@@ -14,7 +15,7 @@
 static void reproduce_usage(FILE *out)
 {
 	fputs(
-"usage: pagelab reproduce [--full] [--only N] [--json] [--html FILE] [--jobs N]\n"
+"usage: pagelab reproduce [--full] [--only N] [--json] [--html F] [--jobs N] [EXP]\n"
 "Re-run the experiments of the five mailing-list threads with the designs they\n"
 "compared, and print for each a table in the thread's own shape: the figures\n"
 "the thread published next to pagelab's, and per comparison a verdict: does\n"
@@ -28,11 +29,14 @@ static void reproduce_usage(FILE *out)
 "  --jobs N      run N simulations in parallel (default: the number of CPUs);\n"
 "                the output is the same for every N\n"
 "  --check       verify the mm invariants after every step of every run (slow)\n"
+"  --print-file N  print experiment N as an experiment file, to start your own\n"
+"  EXP           run the experiment file EXP instead (docs/experiments.md)\n"
 "  --progress / --no-progress  progress on stderr (default: when it is a terminal)\n"
 "\n"
 "Experiments:\n", out);
-	for (int i = 0; experiments[i]; i++)
-		fprintf(out, "  %d  %s (%s)\n", experiments[i]->id, experiments[i]->title, experiments[i]->thread);
+	const struct experiment *const *ex = builtin_experiments();
+	for (int i = 0; ex[i]; i++)
+		fprintf(out, "  %d  %s (%s)\n", ex[i]->id, ex[i]->title, ex[i]->thread);
 	fputs(
 "\n"
 "A design or workload this build does not have is reported as not available,\n"
@@ -45,7 +49,7 @@ int cmd_reproduce(int argc, char **argv)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	o.jobs = ncpu > 0 ? (int)ncpu : 1;
 	bool json = false;
-	const char *html = NULL;
+	const char *html = NULL, *file = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		uint64_t v;
@@ -74,15 +78,36 @@ int cmd_reproduce(int argc, char **argv)
 			if (i + 1 >= argc)
 				die_usage("option --html needs a file name");
 			html = argv[++i];
+		} else if (!strcmp(a, "--print-file")) {
+			if (i + 1 >= argc)
+				die_usage("option --print-file needs an experiment number");
+			const char *s = argv[++i];
+			if (!parse_u64(s, &v) || v < 1 || v > (uint64_t)nr_experiments())
+				die_usage("bad --print-file '%s' (1..%d)", s, nr_experiments());
+			exp_file_write(builtin_experiments()[v - 1], stdout);
+			return 0;
 		} else if (!strcmp(a, "--check")) {
 			o.check = true;
 		} else if (!strcmp(a, "--progress")) {
 			o.progress = true;
 		} else if (!strcmp(a, "--no-progress")) {
 			o.progress = false;
+		} else if (a[0] != '-' && !file) {
+			file = a;
 		} else {
 			die_usage("unknown option '%s' (see pagelab reproduce --help)", a);
 		}
+	}
+	struct experiment *own = NULL;
+	const struct experiment *one[2] = { NULL, NULL };
+	if (file) {
+		char err[700];
+		own = exp_file_load(file, err, sizeof(err));
+		if (!own)
+			die_usage("%s", err);
+		if (o.only && o.only != own->id)
+			die_usage("--only %d: %s is experiment %d", o.only, file, own->id);
+		one[0] = own;
 	}
 	FILE *hf = NULL;
 	if (html) {
@@ -90,7 +115,7 @@ int cmd_reproduce(int argc, char **argv)
 		if (!hf)
 			die_usage("cannot write %s", html);
 	}
-	struct exp_result **res = experiments_run(experiments, &o);
+	struct exp_result **res = experiments_run(own ? one : builtin_experiments(), &o);
 	if (json)
 		exp_print_json(res, stdout);
 	else
@@ -104,5 +129,6 @@ int cmd_reproduce(int argc, char **argv)
 		}
 	}
 	experiments_free(res);
+	exp_file_free(own);
 	return rc;
 }

@@ -24,10 +24,17 @@ static void run_usage(FILE *out)
 "  --cpus N            number of CPUs\n"
 "  --disk MODEL        disk model (see pagelab machines)\n"
 "  --set NAME=VALUE    any machine parameter or policy tunable\n"
+"  --memcg LIMIT       run the workloads in one memory cgroup of LIMIT bytes:\n"
+"                      limit reclaim by the charging task, no kswapd\n"
+"                      (--ram defaults to at least LIMIT * 5/4 + 64M;\n"
+"                      --set memcg.v1=1: cgroup v1, reclaim waits on\n"
+"                      writeback); prints memory.stat\n"
 "Policy and run:\n"
-"  --policy NAME       reclaim policy (default clock; see pagelab policies)\n"
+"  --policy NAME       reclaim policy (default clock; see pagelab policies);\n"
+"                      a path (./lifo.so) loads a policy plugin\n"
 "  --seed N            random seed (default 1); same inputs, same output\n"
-"  --vmstat SECONDS    print a vmstat line every SECONDS of simulated time\n"
+"  --vmstat [-a] SECONDS  print a vmstat line every SECONDS of simulated time\n"
+"                      (-a: inact/active columns, as vmstat -a)\n"
 "  --check             verify the mm invariants after every step (slow)\n"
 "  --json              print everything as one JSON object\n"
 "  --max-time SECONDS  stop after this much simulated time (default 100000)\n"
@@ -54,7 +61,7 @@ static uint64_t size_arg(const char *opt, const char *v)
 	return b;
 }
 
-static char *join_args(int argc, char **argv)
+char *cli_join_args(int argc, char **argv)
 {
 	size_t n = 1;
 	for (int i = 0; i < argc; i++)
@@ -75,7 +82,7 @@ int cmd_run(int argc, char **argv)
 	struct machine_opts mo = { .seed = 1, .max_time_ns = 100000ULL * 1000000000ULL,
 				   .progress = isatty(2) };
 	bool json = false;
-	uint64_t ram = 0, swap = UINT64_MAX, cpus = 0;
+	uint64_t ram = 0, swap = UINT64_MAX, cpus = 0, memcg = 0;
 	const char *disk = NULL;
 	struct setting *sets = NULL;
 	int nsets = 0, i;
@@ -109,11 +116,19 @@ int cmd_run(int argc, char **argv)
 			char *name = xstrdup(v);
 			name[eq - v] = 0;
 			sets[nsets++] = (struct setting){ name, eq + 1 };
+		} else if (!strcmp(a, "--memcg")) {
+			memcg = size_arg(a, need_arg(argc, argv, &i));
+			if (memcg < 16 * PAGE_SIZE)
+				die_usage("--memcg %s: a cgroup needs at least 16 pages", argv[i]);
 		} else if (!strcmp(a, "--seed")) {
 			const char *v = need_arg(argc, argv, &i);
 			if (!parse_u64(v, &mo.seed))
 				die_usage("bad --seed '%s'", v);
 		} else if (!strcmp(a, "--vmstat")) {
+			if (i + 1 < argc && !strcmp(argv[i + 1], "-a")) {
+				mo.vmstat_active = true;  /* vmstat -a */
+				i++;
+			}
 			const char *v = need_arg(argc, argv, &i);
 			if (!parse_duration_ns(v, &mo.vmstat_ns) || mo.vmstat_ns < 1000000)
 				die_usage("bad --vmstat '%s' (seconds, at least 0.001)", v);
@@ -142,6 +157,9 @@ int cmd_run(int argc, char **argv)
 	struct profile prof = *base;
 	if (ram)
 		prof.ram = ram;
+	else if (memcg && prof.ram < memcg + memcg / 4 + (64ULL << 20))
+		prof.ram = memcg + memcg / 4 + (64ULL << 20);  /* room beside the cgroup */
+	mo.memcg_pages = memcg / PAGE_SIZE;
 	if (swap != UINT64_MAX)
 		prof.swap = swap;
 	if (cpus)
@@ -152,15 +170,25 @@ int cmd_run(int argc, char **argv)
 			die_usage("unknown disk model '%s' (see pagelab machines)", disk);
 		prof.disk = *d;
 	}
-	const struct policy_ops *pol = policy_find(policy);
+	char err[512];
+	const struct policy_ops *pol = policy_lookup(policy, err, sizeof(err));
 	if (!pol)
-		die_usage("unknown policy '%s' (see pagelab policies)", policy);
+		die_usage("%s", err);
+	if (memcg && (pol->flags & POLICY_NO_MEMCG))
+		die_usage("policy %s cannot run under --memcg: its reclaim works only against the zones' free-page shortage, which a cgroup limit does not create", pol->name);
 	int ntun = policy_nr_tunables(pol);
 	double *tun = xcalloc((size_t)ntun + 1, sizeof(double));
 	for (int t = 0; t < ntun; t++)
 		tun[t] = pol->tunables[t].def;
-	char err[512];
 	for (int s = 0; s < nsets; s++) {
+		if (!strcmp(sets[s].name, "memcg.v1")) {
+			if (strcmp(sets[s].value, "0") && strcmp(sets[s].value, "1"))
+				die_usage("bad value '%s' for memcg.v1 (0 or 1)", sets[s].value);
+			if (!memcg)
+				die_usage("--set memcg.v1 needs --memcg LIMIT");
+			mo.memcg_v1 = sets[s].value[0] == '1';
+			continue;
+		}
 		if (profile_has_param(sets[s].name)) {
 			if (!profile_set(&prof, sets[s].name, sets[s].value, err, sizeof(err)))
 				die_usage("%s", err);
@@ -211,7 +239,7 @@ int cmd_run(int argc, char **argv)
 		wls = xrealloc(wls, (nwl + 1) * sizeof(*wls));
 		wls[nwl].ops = ops;
 		wls[nwl].w = w;
-		wls[nwl].cmd = join_args(j - i, argv + i);
+		wls[nwl].cmd = cli_join_args(j - i, argv + i);
 		nwl++;
 		i = j + 1;
 		if (j < argc && i >= argc)

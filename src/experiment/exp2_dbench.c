@@ -10,22 +10,9 @@
  * whole of pagelab reproduce must stay under a minute), so the clients' files
  * (about 25 MB each) keep their ratio to RAM. */
 #include "experiment.h"
+#include "exp_named.h"
 
 #include <string.h>
-
-static const struct exp_design designs[] = {
-	{ "2.4.10-pre9", "riel24", NULL, DESIGN_THREAD },
-	{ "2.4.10-pre9 + vm rewrite", "aa24", NULL, DESIGN_THREAD },
-	{ "workingset", "workingset", NULL, DESIGN_MODERN },
-	{ "mglru", "mglru", NULL, DESIGN_MODERN },
-	{ "clock", "clock", NULL, DESIGN_REFERENCE },
-};
-
-static const struct exp_run runs[] = {
-	{ .key = "dbench", .title = "andrea@laser:/mnt > dbench 40",
-	  .wl = { "dbench {N:40}" }, .repeats = 4, .quick_repeats = 1,
-	  .vmstat_s = 1, .max_time_s = 3600, .delayed = -1, .residency_wl = -1 },
-};
 
 /* dbench 1.x's figure, 132 MB x clients / seconds: read from its own
  * Throughput line, else computed with the same formula. */
@@ -45,24 +32,7 @@ static bool throughput(const struct exp_result *r, const struct exp_metric *mt,
 	return true;
 }
 
-static const struct exp_metric metrics[] = {
-	{ "tput", "dbench throughput (MB/sec), mean of the runs", "dbench", 0, MK_CUSTOM, NULL, true, throughput },
-	{ "elapsed", "dbench elapsed (s)", "dbench", 0, MK_ELAPSED, NULL, false, NULL },
-	{ "pgpgout", "pgpgout (writeback)", "dbench", 0, MK_COUNTER, "pgpgout", false, NULL },
-};
-
 #define T0 "000_d87e8cfffa6f6fd8.txt"
-static const struct exp_published published[] = {
-	/* 000_d87e8cfffa6f6fd8.txt:1 (the message is one line): two runs without the patch */
-	{ "2.4.10-pre9", "tput", (9.40112 + 9.56469) / 2, "9.40112, 9.56469 MB/sec", T0 ":1" },
-	/* 000_d87e8cfffa6f6fd8.txt:1: four runs with it ("dbench constantly says") */
-	{ "2.4.10-pre9 + vm rewrite", "tput", (20.353 + 20.9269 + 21.0787 + 21.6167) / 4,
-	  "20.353, 20.9269, 21.0787, 21.6167 MB/sec", T0 ":1" },
-};
-
-static const struct exp_comparison cmps[] = {
-	{ "tput", "2.4.10-pre9", "2.4.10-pre9 + vm rewrite", CMP_RATIO, 0.25, 0.03, 0, NULL, T0 ":1" },
-};
 
 static const char *const pub_before[] = {
 	"Throughput 9.40112 MB/sec (NB.7514 MB/sec 94.0112 MBit/sec)",
@@ -108,15 +78,9 @@ static void print(const struct exp_result *r, FILE *out)
 	}
 }
 
-const struct experiment exp2_dbench = {
-	.id = 2,
-	.slug = "vm-rewrite-2001",
-	.title = "VM rewrite, 2001: dbench 40, 2.4.10-pre9 vs Andrea Arcangeli's classzone VM",
-	.thread = "000_d87e8cfffa6f6fd8.txt",
-	.who = "Andrea Arcangeli, 16 Sep 2001",
-	.profile = "athlon-2001",
-	.quick_scale = 1.0 / 16,
-	EXP_ARRAY(designs), EXP_ARRAY(runs), EXP_ARRAY(metrics),
-	EXP_ARRAY(published), EXP_ARRAY(cmps),
-	.print = print,
+/* For the experiment files: the printer and metric functions by name. */
+const struct exp_named_printer exp2_printer = { "exp2_dbench", print };
+const struct exp_named_metric exp2_metric_fns[] = {
+	{ "throughput", throughput },
+	{ NULL, NULL },
 };

@@ -9,38 +9,10 @@
  * the four processes' 920 MB are 1.1 x what fits; pagelab sets RAM to
  * 920 MB / 1.1 = 836 MB rather than shrinking the sort (issue 4's reading). */
 #include "experiment.h"
+#include "exp_named.h"
 
+#include <math.h>
 #include <string.h>
-
-static const struct exp_design designs[] = {
-	{ "mainline", "linux26", NULL, DESIGN_THREAD },
-	{ "2.6.26-rc5-mm3", "splitlru", NULL, DESIGN_THREAD },
-	{ "workingset", "workingset", NULL, DESIGN_MODERN },
-	{ "mglru", "mglru", NULL, DESIGN_MODERN },
-	{ "clock", "clock", NULL, DESIGN_REFERENCE },
-};
-
-static const struct exp_run runs[] = {
-	{ .key = "usemem", .title = "On a 900MB 2-way, allocate and memset 1000MB.",
-	  .wl = { "usemem -m {M:1000}" }, .repeats = 5, .quick_repeats = 5,
-	  .vmstat_s = 0.25, .max_time_s = 600, .delayed = -1, .residency_wl = -1 },
-	{ .key = "qsbench", .title = "qsbench, 4 processes, memory size tuned to threshold-of-swapping*1.1:",
-	  .machine_sets = "ram={S:836M}",
-	  .wl = { "qsbench -p 4 -m {M:230}" }, .repeats = 1, .quick_repeats = 1,
-	  .vmstat_s = 2, .max_time_s = 7200, .delayed = -1, .residency_wl = -1 },
-};
-
-static const struct exp_metric metrics[] = {
-	{ "usemem_elapsed", "usemem elapsed (s), mean of 5", "usemem", 0, MK_ELAPSED, NULL, false, NULL },
-	{ "usemem_sys", "usemem system time (s), mean of 5", "usemem", 0, MK_SYS, NULL, false, NULL },
-	{ "usemem_user", "usemem user time (s), mean of 5", "usemem", 0, MK_USER, NULL, false, NULL },
-	{ "usemem_cpu", "usemem %cpu, mean of 5", "usemem", 0, MK_CPU_PCT, NULL, true, NULL },
-	{ "usemem_pswpout", "usemem pswpout", "usemem", 0, MK_COUNTER, "pswpout", false, NULL },
-	{ "qs_elapsed", "qsbench elapsed (s)", "qsbench", 0, MK_ELAPSED, NULL, false, NULL },
-	{ "qs_sys", "qsbench system time (s)", "qsbench", 0, MK_SYS, NULL, false, NULL },
-	{ "qs_user", "qsbench user time (s)", "qsbench", 0, MK_USER, NULL, false, NULL },
-	{ "qs_cpu", "qsbench %cpu", "qsbench", 0, MK_CPU_PCT, NULL, true, NULL },
-};
 
 /* The thread's lines, verbatim. */
 static const char *const pub_usemem_mainline[] = {
@@ -64,57 +36,53 @@ static const char pub_qs_mainline[] = "./qsbench -p 4 -m 230  175.45s user 45.67
 /* 004_508c73bd66067c88.txt:71 */
 static const char pub_qs_mm3[] = "./qsbench -p 4 -m 230  178.21s user 28.49s system 99% cpu 3:27.14 total";
 
-/* Means of the five runs, computed from the lines above. */
-static const struct exp_published published[] = {
-	{ "mainline", "usemem_elapsed", (16.567 + 16.234 + 15.812 + 15.494 + 16.000) / 5,
-	  "16.567 16.234 15.812 15.494 16.000 total", "004_508c73bd66067c88.txt:34-42" },
-	{ "2.6.26-rc5-mm3", "usemem_elapsed", (19.117 + 20.403 + 28.533 + 19.196 + 17.993) / 5,
-	  "19.117 20.403 28.533 19.196 17.993 total", "004_508c73bd66067c88.txt:47-55" },
-	{ "mainline", "usemem_sys", (10.27 + 10.23 + 9.90 + 9.98 + 9.94) / 5,
-	  "10.27 10.23 9.90 9.98 9.94 system", "004_508c73bd66067c88.txt:34-42" },
-	{ "2.6.26-rc5-mm3", "usemem_sys", (9.81 + 9.07 + 9.63 + 9.35 + 8.79) / 5,
-	  "9.81 9.07 9.63 9.35 8.79 system", "004_508c73bd66067c88.txt:47-55" },
-	{ "mainline", "usemem_user", (0.10 + 0.12 + 0.13 + 0.11 + 0.12) / 5,
-	  "0.10 0.12 0.13 0.11 0.12 user", "004_508c73bd66067c88.txt:34-42" },
-	{ "2.6.26-rc5-mm3", "usemem_user", (0.15 + 0.14 + 0.25 + 0.15 + 0.13) / 5,
-	  "0.15 0.14 0.25 0.15 0.13 user", "004_508c73bd66067c88.txt:47-55" },
-	{ "mainline", "usemem_cpu", (62 + 63 + 63 + 65 + 62) / 5.0,
-	  "62% 63% 63% 65% 62% cpu", "004_508c73bd66067c88.txt:34-42" },
-	{ "2.6.26-rc5-mm3", "usemem_cpu", (52 + 45 + 34 + 49 + 49) / 5.0,
-	  "52% 45% 34% 49% 49% cpu", "004_508c73bd66067c88.txt:47-55" },
-	{ "mainline", "qs_elapsed", 6 * 60 + 8.40, "6:08.40 total", "004_508c73bd66067c88.txt:66" },
-	{ "2.6.26-rc5-mm3", "qs_elapsed", 3 * 60 + 27.14, "3:27.14 total", "004_508c73bd66067c88.txt:71" },
-	{ "mainline", "qs_sys", 45.67, "45.67s system", "004_508c73bd66067c88.txt:66" },
-	{ "2.6.26-rc5-mm3", "qs_sys", 28.49, "28.49s system", "004_508c73bd66067c88.txt:71" },
-	{ "mainline", "qs_user", 175.45, "175.45s user", "004_508c73bd66067c88.txt:66" },
-	{ "2.6.26-rc5-mm3", "qs_user", 178.21, "178.21s user", "004_508c73bd66067c88.txt:71" },
-	{ "mainline", "qs_cpu", 60, "60% cpu", "004_508c73bd66067c88.txt:66" },
-	{ "2.6.26-rc5-mm3", "qs_cpu", 99, "99% cpu", "004_508c73bd66067c88.txt:71" },
-};
-
-/* Tolerance: the thread's own spread.  akpm's five usemem runs on -mm3 range
- * from 18.0 to 28.5 s (a factor 1.6) and he calls qsbench "pretty unstable,
- * especially on the threshold": a ratio within x1.25 counts as the same
- * margin; ratios within 3% are a tie. */
-static const struct exp_comparison cmps[] = {
-	{ "usemem_elapsed", "mainline", "2.6.26-rc5-mm3", CMP_RATIO, 0.25, 0.03, 0, NULL,
-	  "004_508c73bd66067c88.txt:34-55" },
-	{ "usemem_sys", "mainline", "2.6.26-rc5-mm3", CMP_RATIO, 0.25, 0.03, 0,
-	  "Seems to have saved a little CPU but the IO patterns got worse.", "004_508c73bd66067c88.txt:34-57" },
-	{ "usemem_cpu", "mainline", "2.6.26-rc5-mm3", CMP_RATIO, 0.25, 0.03, 0, NULL,
-	  "004_508c73bd66067c88.txt:34-55" },
-	{ "qs_elapsed", "mainline", "2.6.26-rc5-mm3", CMP_RATIO, 0.25, 0.03, 0, NULL,
-	  "004_508c73bd66067c88.txt:66,71" },
-	{ "qs_sys", "mainline", "2.6.26-rc5-mm3", CMP_RATIO, 0.25, 0.03, 0, NULL,
-	  "004_508c73bd66067c88.txt:66,71" },
-	{ "qs_user", "mainline", "2.6.26-rc5-mm3", CMP_RATIO, 0.25, 0.03, 0, NULL,
-	  "004_508c73bd66067c88.txt:66,71" },
-};
-
 static void print_published(const char *const *lines, int n, FILE *out)
 {
 	for (int i = 0; i < n; i++)
 		fprintf(out, "    thread    %s\n", lines[i]);
+}
+
+/* "It could have been a fluke though - iirc qsbench is pretty unstable,
+ * especially on the threshold" (004_508c73bd66067c88.txt:73-75): the
+ * spread of qsbench's elapsed time over the seeds pagelab ran, and the
+ * interval of the -mm3 / mainline ratio. */
+static void print_fluke(const struct exp_result *r, FILE *out)
+{
+	const struct experiment *e = r->e;
+	int run = exp_run_index(e, "qsbench"), mi = exp_metric_index(e, "qs_elapsed");
+	fprintf(out, "\n  Could it have been a fluke?  qsbench elapsed over %d seed%s:\n", exp_reps(r, run),
+		exp_reps(r, run) == 1 ? "" : "s");
+	for (int d = 0; d < 2; d++) {
+		double lo = INFINITY, hi = -INFINITY;
+		int n = 0;
+		for (int k = 0; k < exp_reps(r, run); k++) {
+			const struct run_result *rr = exp_rr(r, d, run, k);
+			if (!rr->available || !rr->nr_wl || !rr->wl[0].done)
+				continue;
+			double v = rr->wl[0].tf.elapsed;
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+			n++;
+		}
+		if (n)
+			fprintf(out, "    %-16s %.2f to %.2f s (%d run%s)\n", e->designs[d].label, lo, hi, n, n == 1 ? "" : "s");
+		else
+			fprintf(out, "    %-16s no finished run\n", e->designs[d].label);
+	}
+	for (int c = 0; c < e->nr_cmps; c++) {
+		if (strcmp(e->cmps[c].metric, e->metrics[mi].key))
+			continue;
+		struct cmp_outcome o;
+		exp_compare(r, c, &o);
+		if (o.v == V_NA)
+			break;
+		fprintf(out, "    ratio -mm3 / mainline %.3g, 95%% interval %.3g to %.3g:\n      %s\n", o.sim_ratio, o.lo,
+			o.hi,
+			o.nr_seeds < 2 ? "one seed cannot tell" :
+			o.lo == o.hi ? "every seed gave the same run: this build's qsbench does not vary with the seed" :
+			o.lo <= 1 && o.hi >= 1 ? "the seeds do not rule out no difference: it could be a fluke" :
+			"the difference holds across the seeds: not a fluke in pagelab");
+	}
 }
 
 static void print(const struct exp_result *r, FILE *out)
@@ -141,17 +109,11 @@ static void print(const struct exp_result *r, FILE *out)
 			exp_print_times(r, d, run, 0, SHAPE_ZSH, "    ", out);
 		}
 	}
+	print_fluke(r, out);
 }
 
-const struct experiment exp5_scalability = {
-	.id = 5,
-	.slug = "pageout-scalability-2008",
-	.title = "Pageout scalability V12, June 2008: usemem and qsbench, mainline vs -mm3",
-	.thread = "004_508c73bd66067c88.txt",
-	.who = "Andrew Morton, 11 Jun 2008",
-	.profile = "vmm-2008",
-	.quick_scale = 1.0 / 8,
-	EXP_ARRAY(designs), EXP_ARRAY(runs), EXP_ARRAY(metrics),
-	EXP_ARRAY(published), EXP_ARRAY(cmps),
-	.print = print,
+/* For the experiment files: the printer and metric functions by name. */
+const struct exp_named_printer exp5_printer = { "exp5_scalability", print };
+const struct exp_named_metric exp5_metric_fns[] = {
+	{ NULL, NULL },
 };

@@ -2,6 +2,7 @@
  * the thread-shaped table (the experiment's own printer), the verdicts; or
  * all of it as one JSON object. */
 #include "experiment.h"
+#include "json.h"
 #include "../lib/util.h"
 
 #include <math.h>
@@ -78,7 +79,7 @@ static void fmt_num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.3g", v);
 }
 
-void exp_print_verdicts(const struct exp_result *r, FILE *out, int *nagree, int *ndis, int *nna)
+void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts)
 {
 	const struct experiment *e = r->e;
 	fprintf(out, "verdicts (ratio = second design / first; agree = same winner and a ratio within the tolerance):\n");
@@ -112,20 +113,24 @@ void exp_print_verdicts(const struct exp_result *r, FILE *out, int *nagree, int 
 			fmt_num(x, sizeof(x), o.sim_b);
 			fmt_num(y, sizeof(y), o.sim_a);
 			fmt_num(z, sizeof(z), o.sim_ratio);
-			fprintf(out, "              pagelab %s / %s = %s: %s\n", x, y, z, o.note);
+			char iv[96] = "";
+			if (o.nr_seeds > 1) {
+				char l[32], h[32];
+				fmt_num(l, sizeof(l), o.lo);
+				fmt_num(h, sizeof(h), o.hi);
+				snprintf(iv, sizeof(iv), " (95%%: %s-%s, %d seeds)", l, h, o.nr_seeds);
+			} else if (o.nr_seeds == 1) {
+				snprintf(iv, sizeof(iv), " (1 seed)");
+			}
+			fprintf(out, "              pagelab %s / %s = %s%s: %s\n", x, y, z, iv, o.note);
 		}
-		if (o.v == V_AGREE)
-			(*nagree)++;
-		else if (o.v == V_DISAGREE)
-			(*ndis)++;
-		else
-			(*nna)++;
+		counts[o.v]++;
 	}
 }
 
 void exp_print_text(struct exp_result **res, FILE *out)
 {
-	int na = 0, nd = 0, nn = 0, ne = 0;
+	int na = 0, nd = 0, nn = 0, nz = 0, ne = 0;
 	bool full = false;
 	for (int i = 0; res[i]; i++)
 		full = res[i]->full;
@@ -137,35 +142,20 @@ void exp_print_text(struct exp_result **res, FILE *out)
 		exp_print_header(r, out);
 		r->e->print(r, out);
 		fputc('\n', out);
-		int a = 0, d = 0, n = 0;
-		exp_print_verdicts(r, out, &a, &d, &n);
-		fprintf(out, "experiment %d: %d agree, %d disagree, %d n/a\n\n", r->e->id, a, d, n);
-		na += a;
-		nd += d;
-		nn += n;
+		int k[4] = { 0 };
+		exp_print_verdicts(r, out, k);
+		fprintf(out, "experiment %d: %d agree, %d disagree, %d too noisy to tell, %d n/a\n\n", r->e->id,
+			k[V_AGREE], k[V_DISAGREE], k[V_NOISY], k[V_NA]);
+		na += k[V_AGREE];
+		nd += k[V_DISAGREE];
+		nn += k[V_NA];
+		nz += k[V_NOISY];
 	}
-	fprintf(out, "summary: %d experiment%s, %d comparisons: %d agree, %d disagree, %d n/a\n",
-		ne, ne == 1 ? "" : "s", na + nd + nn, na, nd, nn);
+	fprintf(out, "summary: %d experiment%s, %d comparisons: %d agree, %d disagree, %d too noisy to tell, %d n/a\n",
+		ne, ne == 1 ? "" : "s", na + nd + nn + nz, na, nd, nz, nn);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
-
-void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
 
 static void json_num(FILE *out, double v)
 {
@@ -179,11 +169,11 @@ static void json_run(const struct exp_result *r, int d, int run, int k, FILE *ou
 {
 	const struct run_result *rr = exp_rr(r, d, run, k);
 	fprintf(out, "{\"design\": ");
-	json_str(out, r->e->designs[d].label);
+	json_put_str(out, r->e->designs[d].label);
 	fprintf(out, ", \"repeat\": %d, \"available\": %s", k + 1, rr->available ? "true" : "false");
 	if (!rr->available) {
 		fprintf(out, ", \"why\": ");
-		json_str(out, rr->why);
+		json_put_str(out, rr->why);
 		fputc('}', out);
 		return;
 	}
@@ -193,16 +183,16 @@ static void json_run(const struct exp_result *r, int d, int run, int k, FILE *ou
 	for (int w = 0; w < rr->nr_wl; w++) {
 		const struct wl_result *x = &rr->wl[w];
 		fprintf(out, "%s{\"command\": ", w ? ", " : "");
-		json_str(out, x->cmd);
+		json_put_str(out, x->cmd);
 		fprintf(out, ", \"start_s\": %.6f, \"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"cpu_pct\": %u, \"majflt\": %llu, \"minflt\": %llu, \"swaps\": %llu, \"killed\": %s, \"output\": ",
 			(double)x->start_ns / 1e9, x->tf.user, x->tf.sys, x->tf.elapsed, x->tf.cpu_pct,
 			(unsigned long long)x->tf.majflt, (unsigned long long)x->tf.minflt,
 			(unsigned long long)x->tf.swaps, x->tf.killed ? "true" : "false");
-		json_str(out, x->output);
+		json_put_str(out, x->output);
 		fputc('}', out);
 	}
 	fprintf(out, "], \"kernel_messages\": ");
-	json_str(out, rr->kmsgs);
+	json_put_str(out, rr->kmsgs);
 	fprintf(out, ", \"counters\": {");
 	for (int i = 0; i < NR_VM_EVENTS; i++)
 		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", vm_event_names[i], (unsigned long long)rr->ev[i]);
@@ -225,32 +215,32 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 {
 	const struct experiment *e = r->e;
 	fprintf(out, "    {\"id\": %d, \"slug\": ", e->id);
-	json_str(out, e->slug);
+	json_put_str(out, e->slug);
 	fprintf(out, ", \"title\": ");
-	json_str(out, e->title);
+	json_put_str(out, e->title);
 	fprintf(out, ", \"thread\": ");
-	json_str(out, e->thread);
+	json_put_str(out, e->thread);
 	fprintf(out, ", \"scale\": %g,\n     \"machine\": {\"profile\": ", r->scale);
-	json_str(out, e->profile);
+	json_put_str(out, e->profile);
 	fprintf(out, ", \"cpus\": %llu, \"ram_bytes\": %llu, \"swap_bytes\": %llu, \"disk\": ",
 		(unsigned long long)r->prof.cpus, (unsigned long long)r->prof.ram, (unsigned long long)r->prof.swap);
-	json_str(out, r->prof.disk.model);
+	json_put_str(out, r->prof.disk.model);
 	fprintf(out, "},\n     \"designs\": [");
 	for (int d = 0; d < e->nr_designs; d++) {
 		const struct exp_design *ds = &e->designs[d];
 		fprintf(out, "%s{\"label\": ", d ? ", " : "");
-		json_str(out, ds->label);
+		json_put_str(out, ds->label);
 		fprintf(out, ", \"policy\": ");
-		json_str(out, ds->policy);
+		json_put_str(out, ds->policy);
 		fprintf(out, ", \"set\": ");
 		if (ds->sets)
-			json_str(out, ds->sets);
+			json_put_str(out, ds->sets);
 		else
 			fputs("null", out);
 		fprintf(out, ", \"kind\": \"%s\", \"available\": %s", kind_names[ds->kind], r->design_ok[d] ? "true" : "false");
 		if (!r->design_ok[d]) {
 			fprintf(out, ", \"why\": ");
-			json_str(out, r->design_why[d]);
+			json_put_str(out, r->design_why[d]);
 		}
 		fputc('}', out);
 	}
@@ -258,15 +248,15 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 	for (int run = 0; run < e->nr_runs; run++) {
 		const struct exp_run *x = &e->runs[run];
 		fprintf(out, "%s\n      {\"key\": ", run ? "," : "");
-		json_str(out, x->key);
+		json_put_str(out, x->key);
 		fprintf(out, ", \"title\": ");
-		json_str(out, x->title);
+		json_put_str(out, x->title);
 		fprintf(out, ", \"commands\": [");
 		for (int w = 0; w < EXP_MAX_WL && x->wl[w]; w++) {
 			char buf[512];
 			exp_expand(r, x->wl[w], buf, sizeof(buf));
 			fprintf(out, "%s", w ? ", " : "");
-			json_str(out, buf);
+			json_put_str(out, buf);
 		}
 		fprintf(out, "], \"vmstat_columns\": [\"t\", \"swpd\", \"free\", \"cache\", \"si\", \"so\", \"bi\", \"bo\", \"us\", \"sy\", \"id\", \"wa\", \"scan\"%s],\n       \"results\": [",
 			x->residency_wl >= 0 ? ", \"resident_kb\"" : "");
@@ -283,14 +273,14 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 	for (int m = 0; m < e->nr_metrics; m++) {
 		const struct exp_metric *mt = &e->metrics[m];
 		fprintf(out, "%s\n      {\"key\": ", m ? "," : "");
-		json_str(out, mt->key);
+		json_put_str(out, mt->key);
 		fprintf(out, ", \"name\": ");
-		json_str(out, mt->name);
+		json_put_str(out, mt->name);
 		fprintf(out, ", \"higher_is_better\": %s, \"simulated\": {", mt->higher_better ? "true" : "false");
 		for (int d = 0; d < e->nr_designs; d++) {
 			double v;
 			fprintf(out, "%s", d ? ", " : "");
-			json_str(out, e->designs[d].label);
+			json_put_str(out, e->designs[d].label);
 			fputs(": ", out);
 			if (exp_metric_value(r, d, m, &v))
 				json_num(out, v);
@@ -304,13 +294,13 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 			if (strcmp(pb->metric, mt->key))
 				continue;
 			fprintf(out, "%s", first ? "" : ", ");
-			json_str(out, pb->design);
+			json_put_str(out, pb->design);
 			fprintf(out, ": {\"value\": ");
 			json_num(out, pb->value);
 			fprintf(out, ", \"text\": ");
-			json_str(out, pb->text);
+			json_put_str(out, pb->text);
 			fprintf(out, ", \"source\": ");
-			json_str(out, pb->source);
+			json_put_str(out, pb->source);
 			fputc('}', out);
 			first = false;
 		}
@@ -323,27 +313,32 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 		exp_compare(r, c, &o);
 		static const char *const kinds[] = { "ratio", "worse", "not_worse", "zero" };
 		fprintf(out, "%s\n      {\"metric\": ", c ? "," : "");
-		json_str(out, cm->metric);
+		json_put_str(out, cm->metric);
 		fprintf(out, ", \"a\": ");
 		if (cm->a)
-			json_str(out, cm->a);
+			json_put_str(out, cm->a);
 		else
 			fputs("null", out);
 		fprintf(out, ", \"b\": ");
-		json_str(out, cm->b);
+		json_put_str(out, cm->b);
 		fprintf(out, ", \"kind\": \"%s\", \"tolerance\": %g, \"tie\": %g, \"statement\": ", kinds[cm->kind], cm->tol, cm->tie);
 		if (cm->statement)
-			json_str(out, cm->statement);
+			json_put_str(out, cm->statement);
 		else
 			fputs("null", out);
 		fprintf(out, ", \"source\": ");
-		json_str(out, cm->source);
+		json_put_str(out, cm->source);
 		fprintf(out, ", \"published_ratio\": ");
 		json_num(out, o.pub_ratio);
 		fprintf(out, ", \"simulated_ratio\": ");
 		json_num(out, o.sim_ratio);
+		fprintf(out, ", \"interval\": [");
+		json_num(out, o.v == V_NA ? NAN : o.lo);
+		fprintf(out, ", ");
+		json_num(out, o.v == V_NA ? NAN : o.hi);
+		fprintf(out, "], \"seeds\": %d", o.nr_seeds);
 		fprintf(out, ", \"verdict\": \"%s\", \"note\": ", verdict_names[o.v]);
-		json_str(out, o.note);
+		json_put_str(out, o.note);
 		fputc('}', out);
 	}
 	fprintf(out, "]}");
@@ -351,7 +346,7 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 
 void exp_print_json(struct exp_result **res, FILE *out)
 {
-	int na = 0, nd = 0, nn = 0;
+	int na = 0, nd = 0, nn = 0, nz = 0;
 	bool full = false, first = true;
 	for (int i = 0; res[i]; i++)
 		full = res[i]->full;
@@ -365,10 +360,11 @@ void exp_print_json(struct exp_result **res, FILE *out)
 			na += o.v == V_AGREE;
 			nd += o.v == V_DISAGREE;
 			nn += o.v == V_NA;
+			nz += o.v == V_NOISY;
 		}
 		first = false;
 	}
-	fprintf(out, "\n  ],\n  \"summary\": {\"agree\": %d, \"disagree\": %d, \"n/a\": %d}\n}\n", na, nd, nn);
+	fprintf(out, "\n  ],\n  \"summary\": {\"agree\": %d, \"disagree\": %d, \"too_noisy\": %d, \"n/a\": %d}\n}\n", na, nd, nz, nn);
 }
 
 /* ---- helpers for the thread-shaped tables ------------------------------- */

@@ -4,7 +4,9 @@
  * the run and repeat, never on the thread that ran it, so the output is the
  * same for any --jobs. */
 #include "experiment.h"
+#include "exp_file.h"
 #include "pool.h"
+#include "stats.h"
 #include "../lib/util.h"
 
 #include <math.h>
@@ -285,8 +287,9 @@ static void job_run(void *arg, int i)
 
 int nr_experiments(void)
 {
+	const struct experiment *const *ex = builtin_experiments();
 	int n = 0;
-	while (experiments[n])
+	while (ex[n])
 		n++;
 	return n;
 }
@@ -449,7 +452,7 @@ bool exp_metric_value(const struct exp_result *r, int design, int metric, double
 
 /* ---- verdicts ----------------------------------------------------------- */
 
-const char *const verdict_names[] = { "agree", "disagree", "n/a" };
+const char *const verdict_names[] = { "agree", "disagree", "n/a", "too noisy" };
 
 /* -1: b smaller, 0: tie, 1: b larger. */
 static int direction(double ratio, double tie)
@@ -484,6 +487,41 @@ static const char *why_missing(const struct exp_result *r, int design, int metri
 	if (!rr->finished)
 		return "the run did not finish";
 	return "the figure is not in the workload's output";
+}
+
+/* The 95% interval of the ratio b / a over the seeds both designs ran:
+ * each repeat's seed is the same for every design, so the ratios pair up;
+ * their logarithms' mean +- t(0.975, n - 1) standard errors, back on the
+ * ratio scale.  One seed gives a point. */
+static void ratio_interval(const struct exp_result *r, const struct exp_comparison *cm, int da, int db, int mi,
+			   struct cmp_outcome *out)
+{
+	const struct exp_metric *mt = &r->e->metrics[mi];
+	int run = exp_run_index(r->e, mt->run);
+	double lr[64];
+	int n = 0;
+	double fl = cm->floor * r->scale;
+	for (int k = 0; k < exp_reps(r, run) && n < 64; k++) {
+		double a = 1, b;
+		if (da >= 0 && !run_metric(r, mt, exp_rr(r, da, run, k), &a))
+			continue;
+		if (!run_metric(r, mt, exp_rr(r, db, run, k), &b))
+			continue;
+		a = a < fl ? fl : a;
+		b = b < fl ? fl : b;
+		double x = ratio_of(a, b);
+		if (!(x > 0) || !isfinite(x))
+			continue;
+		lr[n++] = log(x);
+	}
+	out->nr_seeds = n;
+	out->lo = out->hi = out->sim_ratio;
+	if (n < 2)
+		return;
+	struct summary s = summarize(lr, n);
+	double h = t_quantile(0.975, n - 1) * s.sd / sqrt(n);
+	out->lo = exp(s.mean - h);
+	out->hi = exp(s.mean + h);
 }
 
 void exp_compare(const struct exp_result *r, int c, struct cmp_outcome *out)
@@ -531,15 +569,28 @@ void exp_compare(const struct exp_result *r, int c, struct cmp_outcome *out)
 	double fl = cm->floor * r->scale;
 	double a = sim[0] < fl ? fl : sim[0], b = sim[1] < fl ? fl : sim[1];
 	out->sim_ratio = ratio_of(a, b);
+	ratio_interval(r, cm, da, db, mi, out);
 	int sdir = direction(out->sim_ratio, cm->tie);
+	/* The interval reaches both sides of a tie: these seeds cannot say
+	 * which design is better, let alone by how much. */
+	bool noisy = out->nr_seeds > 1 && out->lo < 1 / (1 + cm->tie) && out->hi > 1 + cm->tie;
 	/* "worse" in the metric's own sense */
 	int worse = mt->higher_better ? -1 : 1;
 	switch (cm->kind) {
 	case CMP_RATIO: {
 		int pdir = direction(out->pub_ratio, cm->tie);
 		bool same = pdir == sdir;
-		double lr = fabs(log(out->sim_ratio / out->pub_ratio));
+		/* close: the thread's ratio within the tolerance of pagelab's
+		 * interval over seeds (of the point, with one seed) */
+		double lo = out->nr_seeds > 1 ? fmin(out->lo, out->sim_ratio) : out->sim_ratio;
+		double hi = out->nr_seeds > 1 ? fmax(out->hi, out->sim_ratio) : out->sim_ratio;
+		double lr = out->pub_ratio < lo ? log(lo / out->pub_ratio) : out->pub_ratio > hi ? log(out->pub_ratio / hi) : 0;
 		bool close = isfinite(lr) && lr <= log(1 + cm->tol) + 1e-12;
+		if (noisy) {
+			out->v = V_NOISY;
+			snprintf(out->note, sizeof(out->note), "too noisy to tell: the interval spans both winners");
+			break;
+		}
 		const char *pw = pdir == 0 ? "a tie" : pdir == worse ? cm->a : cm->b;
 		const char *sw = sdir == 0 ? "a tie" : sdir == worse ? cm->a : cm->b;
 		if (same && close) {
@@ -556,6 +607,11 @@ void exp_compare(const struct exp_result *r, int c, struct cmp_outcome *out)
 		break;
 	}
 	case CMP_WORSE:
+		if (noisy) {
+			out->v = V_NOISY;
+			snprintf(out->note, sizeof(out->note), "too noisy to tell: the interval spans both winners");
+			break;
+		}
 		out->v = sdir == worse ? V_AGREE : V_DISAGREE;
 		snprintf(out->note, sizeof(out->note), "%s %s than %s", cm->b,
 			 sdir == worse ? "is worse" : "is not worse", cm->a);

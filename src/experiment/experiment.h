@@ -129,6 +129,7 @@ struct experiment {
 	const struct exp_comparison *cmps; int nr_cmps;
 	/* The table in the thread's own shape, published next to simulated. */
 	void (*print)(const struct exp_result *r, FILE *out);
+	void *owned;             /* a parsed file's strings and arrays (exp_file.c) */
 };
 
 /* ---- results ---------------------------------------------------------- */
@@ -153,7 +154,6 @@ struct reproduce_opts {
 	bool check;               /* verify the mm invariants in every run (slow) */
 };
 
-extern const struct experiment *const experiments[];
 int nr_experiments(void);
 /* The seed of repeat rep (0-based) of every run: the same for every design. */
 uint64_t exp_seed(int rep);
@@ -179,10 +179,12 @@ const struct exp_published *exp_published_find(const struct experiment *e, const
 void exp_expand(const struct exp_result *r, const char *tmpl, char *buf, size_t len);
 
 /* Verdicts. */
-enum verdict { V_AGREE, V_DISAGREE, V_NA };
+enum verdict { V_AGREE, V_DISAGREE, V_NA, V_NOISY };
 struct cmp_outcome {
 	enum verdict v;
 	double pub_ratio, sim_ratio;  /* NAN when not applicable */
+	double lo, hi;                /* 95% interval of sim_ratio over seeds */
+	int nr_seeds;                 /* seeds both designs have the figure for */
 	double sim_a, sim_b;
 	char note[200];
 };
@@ -191,7 +193,8 @@ extern const char *const verdict_names[];
 
 /* Text and JSON output. */
 void exp_print_header(const struct exp_result *r, FILE *out);
-void exp_print_verdicts(const struct exp_result *r, FILE *out, int *nagree, int *ndis, int *nna);
+/* counts[verdict] += 1 for each comparison printed. */
+void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts);
 void exp_print_text(struct exp_result **res, FILE *out);
 void exp_print_json(struct exp_result **res, FILE *out);
 /* Helpers for the thread-shaped tables. */
@@ -205,7 +208,6 @@ void exp_print_times(const struct exp_result *r, int design, int run, int wl, en
  * each prefixed with indent. */
 void exp_print_output(const struct exp_result *r, int design, int run, int rep, int wl,
 		      const char *indent, FILE *out);
-void json_str(FILE *out, const char *s);
 
 /* Reading figures out of a workload's own output (exp_parse.c). */
 bool exp_number_after(const char *text, const char *key, double *v);

@@ -194,7 +194,7 @@ void html_report(struct exp_result **res, FILE *out)
 	      "pre{background:#f4f4f4;padding:.6em;overflow-x:auto;font-size:12px}\n"
 	      "table.verdicts{border-collapse:collapse;font-size:13px;margin:.5em 0}\n"
 	      "table.verdicts td,table.verdicts th{border:1px solid #ccc;padding:2px 6px;vertical-align:top}\n"
-	      ".v0{background:#cfc}.v1{background:#fcc}.v2{background:#eee}\n"
+	      ".v0{background:#cfc}.v1{background:#fcc}.v2{background:#eee}.v3{background:#ffd}\n"
 	      ".src{color:#777;font-size:11px}.na{color:#777;font-style:italic}\n"
 	      ".design{display:inline-block;vertical-align:top;margin:0 1em 1em 0}\n"
 	      ".design h4{margin:.3em 0}.plot{display:block;margin-bottom:2px}\n"

@@ -10,18 +10,29 @@
 #include <string.h>
 #include <unistd.h>
 
-void (*die_usage_hook)(void);
+/* The library's handler for die_usage() (see util.h), per thread. */
+static _Thread_local void (*usage_handler)(const char *msg);
+
+void die_usage_set_handler(void (*handler)(const char *msg))
+{
+	usage_handler = handler;
+}
 
 void die_usage(const char *fmt, ...)
 {
 	va_list ap;
+	if (usage_handler) {
+		char msg[512];
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		usage_handler(msg);
+	}
 	fputs("pagelab: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	if (die_usage_hook)
-		die_usage_hook();
 	exit(EXIT_USAGE);
 }
 

@@ -20,10 +20,11 @@
 
 /* Print "pagelab: <msg>" on stderr and exit with status 2. */
 _Noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* In-process harnesses (the fuzz targets running `pagelab run` as a
- * function, tests/fuzz/) set this to get control back instead of exit(2):
- * called after the message is printed, it must not return (longjmp). */
-extern void (*die_usage_hook)(void);
+/* For what runs pagelab in-process and must get control back instead of
+ * exit(2) (libpagelab, the fuzz targets): while a handler is set (on this
+ * thread), die_usage() calls it with the message instead of printing it;
+ * the handler must not return (it longjmps out).  NULL: the default. */
+void die_usage_set_handler(void (*handler)(const char *msg));
 /* Internal error (a bug): print and abort. */
 _Noreturn void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -118,7 +118,8 @@ void disk_submit(struct disk *d, enum io_dir dir, uint64_t block, uint64_t cooki
 	}
 	if (!d->dispatch_pending && d->nr_inflight < d->p.queue_depth) {
 		d->dispatch_pending = 1;
-		evq_push(d->q, t + d->p.plug_ns, EV_DISK_DISPATCH, d->id, 0);
+		d->dispatch_at = t + d->p.plug_ns;
+		evq_push(d->q, d->dispatch_at, EV_DISK_DISPATCH, d->id, ++d->dispatch_gen);
 	}
 }
 
@@ -192,6 +193,7 @@ static void dispatch(struct disk *d, uint64_t now)
 			d->busy_ns += svc;
 		}
 		d->head_pos = r->block + r->npages;
+		r->done = done;
 		r->next = d->inflight;
 		d->inflight = r;
 		d->nr_inflight++;
@@ -204,18 +206,8 @@ static void dispatch(struct disk *d, uint64_t now)
 	}
 }
 
-void disk_event(struct disk *d, enum ev_kind kind, uint64_t now, uint64_t token)
+static void complete_req(struct disk *d, struct disk_req **pp, uint64_t now)
 {
-	if (kind == EV_DISK_DISPATCH) {
-		d->dispatch_pending = 0;
-		dispatch(d, now);
-		return;
-	}
-	struct disk_req **pp = &d->inflight;
-	while (*pp && (*pp)->id != token)
-		pp = &(*pp)->next;
-	if (!*pp)
-		panic("disk: completion of unknown request %llu", (unsigned long long)token);
 	struct disk_req *r = *pp;
 	*pp = r->next;
 	d->nr_inflight--;
@@ -234,5 +226,53 @@ void disk_event(struct disk *d, enum ev_kind kind, uint64_t now, uint64_t token)
 		bios->next = d->free_bios;
 		d->free_bios = bios;
 		bios = n;
+	}
+}
+
+void disk_event(struct disk *d, enum ev_kind kind, uint64_t now, uint64_t token)
+{
+	if (kind == EV_DISK_DISPATCH) {
+		/* Stale: disk_run_until() ran it, or a newer one replaced it. */
+		if (!d->dispatch_pending || token != d->dispatch_gen)
+			return;
+		d->dispatch_pending = 0;
+		dispatch(d, now);
+		return;
+	}
+	struct disk_req **pp = &d->inflight;
+	while (*pp && (*pp)->id != token)
+		pp = &(*pp)->next;
+	if (!*pp) {
+		if (d->nr_early) { /* completed early by disk_run_until() */
+			d->nr_early--;
+			return;
+		}
+		panic("disk: completion of unknown request %llu", (unsigned long long)token);
+	}
+	complete_req(d, pp, now);
+}
+
+uint64_t disk_run_until(struct disk *d, uint64_t now)
+{
+	uint64_t n = 0;
+	for (;;) {
+		/* The earliest due completion (lowest id on ties: the order
+		 * their events were queued in). */
+		struct disk_req **best = NULL;
+		for (struct disk_req **pp = &d->inflight; *pp; pp = &(*pp)->next)
+			if ((*pp)->done <= now && (!best || (*pp)->done < (*best)->done ||
+			    ((*pp)->done == (*best)->done && (*pp)->id < (*best)->id)))
+				best = pp;
+		if (d->dispatch_pending && d->dispatch_at <= now && (!best || d->dispatch_at <= (*best)->done)) {
+			d->dispatch_pending = 0;
+			dispatch(d, d->dispatch_at);
+			continue;
+		}
+		if (!best)
+			return n;
+		uint64_t t = (*best)->done;
+		d->nr_early++;
+		complete_req(d, best, t);
+		n++;
 	}
 }

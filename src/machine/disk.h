@@ -21,6 +21,7 @@ struct disk_req {
 	uint32_t npages;
 	enum io_dir dir;
 	uint64_t arrival;
+	uint64_t done;          /* in service: when it completes */
 	struct disk_bio *head, *tail;
 	struct disk_req *next;
 };
@@ -41,6 +42,10 @@ struct disk {
 	uint64_t pipe_free;          /* SSD: when the data path is free */
 	uint64_t next_id;
 	int dispatch_pending;
+	uint64_t dispatch_at;        /* when the pending dispatch runs */
+	uint64_t dispatch_gen;       /* token of the live EV_DISK_DISPATCH */
+	uint64_t nr_early;           /* completions run by disk_run_until():
+				      * their EV_DISK_DONE events are stale */
 	struct disk_bio *free_bios;
 	struct disk_req *free_reqs;
 	/* statistics */
@@ -54,6 +59,11 @@ void disk_free(struct disk *d);
 void disk_submit(struct disk *d, enum io_dir dir, uint64_t block, uint64_t cookie, uint64_t t);
 /* Handle EV_DISK_DISPATCH / EV_DISK_DONE for this disk. */
 void disk_event(struct disk *d, enum ev_kind kind, uint64_t now, uint64_t token);
+/* Run, in time order, the dispatches and completions due by `now` ahead
+ * of their events (which become stale and are dropped when popped): the
+ * interrupts a long reclaim pass on some CPU would have taken while it ran
+ * (mm_io.catch_up).  Returns the number of requests completed. */
+uint64_t disk_run_until(struct disk *d, uint64_t now);
 /* Time to service a request of npages at block, with the head where it is
  * (rotating model; exposed for tests). */
 uint64_t disk_service_ns(const struct disk *d, uint64_t block, uint32_t npages);

@@ -150,6 +150,14 @@ static void io_submit_block(void *arg, enum io_dir dir, uint64_t block, pfn_t pf
 	disk_submit(&m->disk, dir, block, pfn, t);
 }
 
+/* mm_io.catch_up: a reclaim pass has run ahead of the event clock to time
+ * t; the disk's interrupts due by then are taken now. */
+static uint64_t io_catch_up(void *arg, uint64_t t)
+{
+	struct machine *m = arg;
+	return disk_run_until(&m->disk, t);
+}
+
 static void wake_memory_waiters(struct machine *m, uint64_t now)
 {
 	for (int i = 0; i < m->nr_tasks; i++)
@@ -160,6 +168,7 @@ static void wake_memory_waiters(struct machine *m, uint64_t now)
 static void io_complete(void *arg, enum io_dir dir, struct disk_bio *bios, uint64_t now)
 {
 	struct machine *m = arg;
+	account_to(m, now); /* a catch-up runs ahead of the event clock */
 	m->nr_intr++;
 	for (struct disk_bio *b = bios; b; b = b->next) {
 		if (b->cookie & DIO_COOKIE) {
@@ -205,8 +214,21 @@ static bool oom_kill(struct machine *m, uint64_t now)
 		m->panicked = true;
 		return false;
 	}
+	/* A charge that failed at the cgroup's limit: mem_cgroup_out_of_memory()
+	 * picks among the cgroup's tasks (all of the workloads') and says so. */
+	bool in_memcg = m->mm.memcg.oom_pending;
+	if (in_memcg) {
+		m->mm.memcg.oom_pending = false;
+		m->mm.memcg.oom_kill++;
+		snprintf(msg, sizeof(msg), "memory: usage %llukB, limit %llukB, failcnt %llu",
+			 (unsigned long long)(m->mm.memcg.charged * (PAGE_SIZE / 1024)),
+			 (unsigned long long)(m->mm.memcg.limit * (PAGE_SIZE / 1024)),
+			 (unsigned long long)m->mm.memcg.failcnt);
+		log_add(m, now, LOG_KERNEL, -1, msg);
+	}
 	snprintf(msg, sizeof(msg),
-		 "Out of memory: Killed process %d (%s) total-vm:%llukB, anon-rss:%llukB, file-rss:0kB, shmem-rss:0kB",
+		 "%s: Killed process %d (%s) total-vm:%llukB, anon-rss:%llukB, file-rss:0kB, shmem-rss:0kB",
+		 in_memcg ? "Memory cgroup out of memory" : "Out of memory",
 		 victim->id + 1000, victim->comm,
 		 (unsigned long long)(victim->as->total_vm * (PAGE_SIZE / 1024)),
 		 (unsigned long long)(victim->as->rss * (PAGE_SIZE / 1024)));
@@ -235,6 +257,32 @@ static bool oom_kill(struct machine *m, uint64_t now)
 
 /* ---- tasks ------------------------------------------------------------ */
 
+/* OP_BARRIER: complete when every task of the workload but `self` has
+ * exited or waits at the barrier (an OOM kill or an early exit must not
+ * leave the others waiting forever). */
+static bool barrier_complete(struct machine *m, const struct wl_inst *wl, const struct task *self)
+{
+	bool waiting = false;
+	for (int i = 0; i < wl->ntasks; i++) {
+		const struct task *k = &m->tasks[wl->first_task + i];
+		if (k == self || k->state == T_EXITED)
+			continue;
+		if (k->state != T_BLOCKED || k->wait != W_BARRIER)
+			return false;
+		waiting = true;
+	}
+	return self || waiting;
+}
+
+static void barrier_release(struct machine *m, const struct wl_inst *wl, uint64_t at)
+{
+	for (int i = 0; i < wl->ntasks; i++) {
+		struct task *k = &m->tasks[wl->first_task + i];
+		if (k->state == T_BLOCKED && k->wait == W_BARRIER)
+			wake_task(m, k, at);
+	}
+}
+
 static void exit_task(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t at)
 {
 	if (t->as && !t->as->dead)
@@ -252,6 +300,8 @@ static void exit_task(struct machine *m, struct task *t, struct mm_ctx *ctx, uin
 		if (m->tasks[i].state == T_BLOCKED && m->tasks[i].wait == W_CHILD &&
 		    m->tasks[i].wait_task == t->id)
 			wake_task(m, &m->tasks[i], t->end);
+	if (barrier_complete(m, wl, NULL))
+		barrier_release(m, wl, t->end);
 	/* Whoever waited for memory this task held may go on. */
 	wake_memory_waiters(m, at);
 }
@@ -390,6 +440,14 @@ static enum step_result run_user(struct machine *m, struct task *t, struct mm_ct
 			block_task(m, t, W_CHILD, 0);
 			return STEP_BLOCKED;
 		}
+		case OP_BARRIER:
+			if (barrier_complete(m, wl, t)) {
+				barrier_release(m, wl, ctx->t0 + ctx->user_ns + ctx->sys_ns);
+				break;
+			}
+			t->have_op = false;
+			block_task(m, t, W_BARRIER, 0);
+			return STEP_BLOCKED;
 		case OP_MARK:
 			if (wl->ops->mark)
 				wl->ops->mark(wl->w, t->wl_task, op->region, ctx->t0 + ctx->user_ns + ctx->sys_ns,
@@ -422,6 +480,8 @@ static enum step_result run_kswapd(struct machine *m, struct task *t, struct mm_
 {
 	struct mm *mm = &m->mm;
 	while (ctx->user_ns + ctx->sys_ns < budget) {
+		/* Completions due while kswapd ran its earlier passes. */
+		mm_reclaim_io_catch_up(mm, ctx, NULL);
 		if (mm_kswapd_balanced(mm, 0)) {
 			mm->kswapd_wanted = false;
 			t->prio = DEF_PRIORITY;
@@ -622,13 +682,17 @@ static void vmstat_sample(struct machine *m)
 	for (uint32_t i = 0; i < m->mm.swap.nr_slots; i++)
 		swapcached += m->mm.swap.cache[i] != PFN_NONE;
 	s.cache = (m->mm.nr_file - buffers + swapcached) * kb;
+	struct lru_sizes lz;
+	mm_lru_sizes(&m->mm, &lz);
+	s.inact = (lz.inactive_anon + lz.inactive_file) * kb;
+	s.active = (lz.active_anon + lz.active_file) * kb;
 	uint64_t *ev = m->mm.ev;
 	s.si = per_sec((ev[PSWPIN] - m->prev_ev[PSWPIN]) * kb, dt);
 	s.so = per_sec((ev[PSWPOUT] - m->prev_ev[PSWPOUT]) * kb, dt);
 	s.bi = per_sec(ev[PGPGIN] - m->prev_ev[PGPGIN], dt);
 	s.bo = per_sec(ev[PGPGOUT] - m->prev_ev[PGPGOUT], dt);
-	s.scan = per_sec(ev[PGSCAN_KSWAPD] + ev[PGSCAN_DIRECT] + ev[PGSCAN_AGING] -
-			 m->prev_ev[PGSCAN_KSWAPD] - m->prev_ev[PGSCAN_DIRECT] - m->prev_ev[PGSCAN_AGING], dt);
+	/* every reclaim pass, memcg limit reclaim included */
+	s.scan = per_sec(ev[PGSCAN_ANON] + ev[PGSCAN_FILE] - m->prev_ev[PGSCAN_ANON] - m->prev_ev[PGSCAN_FILE], dt);
 	uint64_t ticks = dt * m->prof.hz / 1000000000ULL;
 	s.in = per_sec(m->nr_intr - m->prev_intr, dt) + (dt ? ticks * 1000000000ULL / dt : 0);
 	s.cs = per_sec(m->nr_ctxsw - m->prev_cs, dt);
@@ -706,6 +770,8 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		.check = o->check,
 	};
 	mm_init(&m->mm, &cfg, &m->prof.cost);
+	if (o->memcg_pages)
+		mm_memcg_init(&m->mm, o->memcg_pages, o->memcg_v1);
 	if (!p->untimed && m->mm.zones[0].wmark_high * 2 >= m->ram_pages) {
 		snprintf(err, errlen, "RAM of %llu pages leaves too little above the watermarks (high = %llu pages)",
 			 (unsigned long long)m->ram_pages, (unsigned long long)m->mm.zones[0].wmark_high);
@@ -713,7 +779,7 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		return false;
 	}
 	m->mm.io = (struct mm_io){ .arg = m, .submit_swap = io_submit_swap,
-				   .submit_block = io_submit_block };
+				   .submit_block = io_submit_block, .catch_up = io_catch_up };
 	evq_init(&m->q);
 	disk_init(&m->disk, &p->disk, &m->q, 0, io_complete, m);
 	m->cpus = xcalloc(p->cpus, sizeof(*m->cpus));

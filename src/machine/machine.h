@@ -17,7 +17,7 @@
 #include "../workload/workload.h"
 
 enum task_state { T_RUNNABLE, T_RUNNING, T_BLOCKED, T_EXITED };
-enum wait_kind { W_NONE, W_PAGE, W_MEMORY, W_SLEEP, W_IDLE, W_CHILD };
+enum wait_kind { W_NONE, W_PAGE, W_MEMORY, W_SLEEP, W_IDLE, W_CHILD, W_BARRIER };
 enum kthread_kind { KT_NONE, KT_KSWAPD, KT_TICK, KT_FLUSH, KT_KUPDATE };
 
 struct task {
@@ -62,6 +62,7 @@ struct vmstat_sample {
 	uint64_t t;
 	unsigned r, b;
 	uint64_t swpd, free, buff, cache;   /* kB */
+	uint64_t inact, active;             /* kB: vmstat -a (LRU gauges) */
 	uint64_t si, so, bi, bo, in, cs;    /* per second */
 	unsigned us, sy, id, wa;            /* percent */
 	uint64_t scan;                      /* pages scanned per second (pgscan_*) */
@@ -91,6 +92,11 @@ struct machine_opts {
 	 * background load, like a desktop beside a benchmark); 0: run until
 	 * every workload has finished. */
 	int stop_with_wl;
+	/* --memcg: the workloads' memory cgroup limit in pages (0 = none)
+	 * and its version (--set memcg.v1=1: v1 reclaim waits on writeback). */
+	uint64_t memcg_pages;
+	bool memcg_v1;
+	bool vmstat_active;     /* --vmstat -a: inact/active instead of buff/cache */
 };
 
 struct cpu {

@@ -35,6 +35,8 @@ uint32_t mm_mmap_anon(struct mm *mm, struct aspace *as, uint64_t npages, uint32_
 	v->ino = 0;
 	v->pgoff = 0;
 	integrity_vma_init(mm, v);
+	v->ra_off = 0;
+	v->ra_win = v->ra_hits = 0;
 	as->next_vpn += npages + 16; /* a guard gap between mappings */
 	as->total_vm += npages;
 	return as->nr_vmas++;
@@ -249,7 +251,114 @@ static void swapin_readahead(struct mm *mm, struct mm_ctx *ctx, uint32_t target,
 			continue;
 		}
 		swapin_page(mm, ctx, pfn, (uint32_t)s, 0, 0);
+		/* 6.x: SetPageReadahead + count_vm_event(SWAP_RA) on each
+		 * page read besides the target; its first fault finds it
+		 * marked and counts swap_ra_hit (swap_cache_get_folio). */
+		mm_page(mm, pfn)->flags |= PG_readahead;
+		mm->ev[SWAP_RA]++;
 		swapin_submit(mm, ctx, pfn, (uint32_t)s);
+	}
+}
+
+#define SWAP_RA_ORDER_CEILING 5   /* mm/swap_state.c: at most 32 pages */
+#define SWAP_RA_HITS_MAX 63       /* SWAP_RA_HITS_MASK with 4 KiB pages */
+#define PMD_PAGES 512             /* the window stays within one page table */
+
+/* __swapin_nr_pages(): the readahead window from the hits the last window
+ * earned.  "This heuristic has been found to work well on both sequential
+ * and random loads, swapping to hard disk or to SSD: please don't ask what
+ * the '+ 2' means, it just happens to work well, that's all."  With no hits
+ * to judge by, a fault next to the previous one still reads 2 pages;
+ * otherwise 1.  It never shrinks by more than half at a time. */
+uint32_t swapin_nr_pages(uint64_t prev_off, uint64_t off, uint32_t hits, uint32_t max_pages,
+			 uint32_t prev_win)
+{
+	uint32_t pages = hits + 2;
+	if (pages == 2) {
+		if (off != prev_off + 1 && off + 1 != prev_off)
+			pages = 1;
+	} else {
+		uint32_t roundup = 4;
+		while (roundup < pages)
+			roundup <<= 1;
+		pages = roundup;
+	}
+	if (pages > max_pages)
+		pages = max_pages;
+	if (pages < prev_win / 2)
+		pages = prev_win / 2;
+	return pages;
+}
+
+/* swap_vma_readahead() (4.14+, the default since): read the swapped-out
+ * pages of the faulting VMA around the faulting address, in a window
+ * sized by swapin_nr_pages() (1 << page_cluster at most) that extends
+ * ahead of a fault moving forward, behind one moving backward, and around
+ * any other; clamped to the VMA and its page table.  Readahead pages go to
+ * the swap cache unmapped with PG_readahead (swap_ra); a fault that finds
+ * one there counts swap_ra_hit and widens the next window. */
+static void swap_vma_readahead(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off,
+			       uint32_t target, pfn_t tpfn)
+{
+	uint64_t cluster = mm->vm.page_cluster < SWAP_RA_ORDER_CEILING ? mm->vm.page_cluster
+								      : SWAP_RA_ORDER_CEILING;
+	uint32_t max_win = 1u << cluster;
+	if (max_win == 1) {
+		swapin_submit(mm, ctx, tpfn, target);
+		return;
+	}
+	uint32_t win = swapin_nr_pages(v->ra_off, off, v->ra_hits, max_win, v->ra_win);
+	uint64_t prev = v->ra_off;
+	v->ra_off = off;
+	v->ra_win = win;
+	v->ra_hits = 0;
+	uint64_t lo = off, hi = off + 1;
+	if (win > 1) {
+		if (off == prev + 1) {
+			hi = off + win;
+		} else if (prev == off + 1) {
+			lo = off + 1 >= win ? off + 1 - win : 0;
+		} else {
+			uint64_t left = (win - 1) / 2;
+			lo = off >= left ? off - left : 0;
+			hi = lo + win;
+		}
+	}
+	uint64_t vpn = v->start + off, pmd = vpn / PMD_PAGES * PMD_PAGES;
+	uint64_t pmd_lo = pmd > v->start ? pmd - v->start : 0, pmd_hi = pmd + PMD_PAGES - v->start;
+	if (lo < pmd_lo)
+		lo = pmd_lo;
+	if (hi > pmd_hi)
+		hi = pmd_hi;
+	if (hi > v->npages)
+		hi = v->npages;
+	bool give_up = false;
+	for (uint64_t o = lo; o < hi; o++) {
+		if (o == off) {
+			swapin_submit(mm, ctx, tpfn, target);
+			continue;
+		}
+		if (give_up || !pte_is_swap(v->pte[o]))
+			continue;
+		uint32_t slot = pte_slot(v->pte[o]);
+		if (mm->swap.cache[slot] != PFN_NONE)
+			continue;
+		enum fault_status st;
+		pfn_t pfn = mm_alloc_page(mm, ctx, &st);
+		if (pfn == PFN_NONE) {
+			give_up = true;
+			continue;
+		}
+		/* The allocation may have reclaimed: look again. */
+		if (!pte_is_swap(v->pte[o]) || pte_slot(v->pte[o]) != slot ||
+		    mm->swap.cache[slot] != PFN_NONE || !mm->swap.map[slot]) {
+			free_frame(mm, pfn);
+			continue;
+		}
+		swapin_page(mm, ctx, pfn, slot, 0, 0);
+		mm_page(mm, pfn)->flags |= PG_readahead;
+		mm->ev[SWAP_RA]++;
+		swapin_submit(mm, ctx, pfn, slot);
 	}
 }
 
@@ -280,6 +389,8 @@ static enum fault_status fault_swap(struct mm *mm, struct mm_ctx *ctx, struct as
 		/* Trace mode is a cache simulator: a miss reads one page. */
 		if (mm->untimed)
 			swapin_submit(mm, ctx, pfn, slot);
+		else if (mm->vm.swap_vma_ra)
+			swap_vma_readahead(mm, ctx, v, off, slot, pfn);
 		else
 			swapin_readahead(mm, ctx, slot, pfn);
 		if (mm_page(mm, pfn)->flags & PG_locked) {
@@ -291,6 +402,15 @@ static enum fault_status fault_swap(struct mm *mm, struct mm_ctx *ctx, struct as
 			return FAULT_DONE; /* untimed: read and reclaimed already */
 	}
 	struct page *p = mm_page(mm, pfn);
+	if ((p->flags & (PG_readahead | PG_file)) == PG_readahead) {
+		/* swap_cache_get_folio(): a readahead page was wanted. */
+		p->flags &= ~PG_readahead;
+		mm->ev[SWAP_RA_HIT]++;
+		if (mm->vm.swap_vma_ra && v->ra_hits < SWAP_RA_HITS_MAX)
+			v->ra_hits++;
+	}
+	if (mm->vm.swap_vma_ra)
+		v->ra_off = off;
 	if (p->flags & PG_locked) {
 		count_fault(mm, ctx, false);
 		ctx->retry = true;

@@ -23,7 +23,7 @@ static bool check_lists(struct mm *mm, FILE *err, uint8_t *seen)
 	bool ok = true;
 	struct frames *f = &mm->fr;
 	for (int l = 1; l < f->nr_lists; l++) {
-		uint64_t n = 0;
+		uint64_t n = 0, nfile = 0;
 		pfn_t prev = PFN_NONE;
 		for (pfn_t pfn = f->lists[l].head; pfn != PFN_NONE; pfn = f->pages[pfn].next) {
 			if (pfn >= f->nr) { FAIL("list %s: bad pfn %u", f->lists[l].name, pfn); return false; }
@@ -34,12 +34,16 @@ static bool check_lists(struct mm *mm, FILE *err, uint8_t *seen)
 				FAIL("pfn %u: broken prev link in %s", pfn, f->lists[l].name);
 			prev = pfn;
 			n++;
+			nfile += !(f->pages[pfn].flags & PG_anon);
 		}
 		if (prev != f->lists[l].tail)
 			FAIL("list %s: tail mismatch", f->lists[l].name);
 		if (n != f->lists[l].count)
 			FAIL("list %s: count %llu but %llu linked", f->lists[l].name,
 			     (unsigned long long)f->lists[l].count, (unsigned long long)n);
+		if (nfile != f->lists[l].nr_file)
+			FAIL("list %s: %llu file pages counted but %llu linked", f->lists[l].name,
+			     (unsigned long long)f->lists[l].nr_file, (unsigned long long)nfile);
 	}
 	return ok;
 }
@@ -129,7 +133,7 @@ bool mm_check(struct mm *mm, FILE *err)
 	}
 	uint64_t nfile = 0, ndirty = 0;
 	uint64_t nfree = 0, nwb = 0, nrd = 0, npend = 0, nanon = 0, nmlock = 0;
-	uint64_t nfile_mapped = 0, nanon_mapped = 0;
+	uint64_t nfile_mapped = 0, nanon_mapped = 0, nfile_frames = 0;
 	for (pfn_t pfn = 0; pfn < f->nr; pfn++) {
 		struct page *p = &f->pages[pfn];
 		if (!seen[pfn])
@@ -146,6 +150,7 @@ bool mm_check(struct mm *mm, FILE *err)
 		nrd += !!(p->flags & PG_locked);
 		npend += !!(p->flags & PG_reclaim);
 		nanon += !!(p->flags & PG_anon);
+		nfile_frames += !!(p->flags & PG_file);
 		nmlock += !!(p->flags & PG_mlocked);
 		if (p->mapcount > 0) {
 			nfile_mapped += !!(p->flags & PG_file);
@@ -195,6 +200,21 @@ bool mm_check(struct mm *mm, FILE *err)
 	if (nwb != mm->nr_writeback) FAIL("nr_writeback %llu but %llu pages", (unsigned long long)mm->nr_writeback, (unsigned long long)nwb);
 	if (nrd != mm->nr_reading) FAIL("nr_reading %llu but %llu pages", (unsigned long long)mm->nr_reading, (unsigned long long)nrd);
 	if (npend != mm->nr_pending_free) FAIL("nr_pending_free %llu but %llu pages", (unsigned long long)mm->nr_pending_free, (unsigned long long)npend);
+	/* --memcg: every frame in use is the workloads' - their anonymous
+	 * pages (mapped or in the swap cache) and their page cache - and is
+	 * charged exactly once; nothing is charged beyond the limit. */
+	if (mm->memcg.limit) {
+		const struct memcg *cg = &mm->memcg;
+		if (cg->charged != nanon + nfile_frames)
+			FAIL("memcg: %llu pages charged but the workloads hold %llu anonymous + %llu file pages",
+			     (unsigned long long)cg->charged, (unsigned long long)nanon, (unsigned long long)nfile_frames);
+		if (cg->charged != f->nr - nfree)
+			FAIL("memcg: %llu pages charged but %llu frames in use", (unsigned long long)cg->charged,
+			     (unsigned long long)(f->nr - nfree));
+		if (cg->charged > cg->limit || cg->peak > cg->limit)
+			FAIL("memcg: %llu pages charged (peak %llu) above the limit of %llu", (unsigned long long)cg->charged,
+			     (unsigned long long)cg->peak, (unsigned long long)cg->limit);
+	}
 	if (nanon != mm->nr_anon) FAIL("nr_anon %llu but %llu pages", (unsigned long long)mm->nr_anon, (unsigned long long)nanon);
 	if (nfile != mm->nr_file) FAIL("nr_file %llu but %llu page-cache pages", (unsigned long long)mm->nr_file, (unsigned long long)nfile);
 	if (ndirty != mm->nr_dirty) FAIL("nr_dirty %llu but %llu dirty page-cache pages", (unsigned long long)mm->nr_dirty, (unsigned long long)ndirty);

@@ -23,6 +23,19 @@
 	X(PGROTATED, "pgrotated") \
 	X(PAGEOUTRUN, "pageoutrun") \
 	X(ALLOCSTALL, "allocstall") \
+	/* 6.x counts direct reclaim stalls per zone of the allocation \
+	 * (allocstall_<zone>) and no longer prints the total. */ \
+	X(ALLOCSTALL_DMA, "allocstall_dma") \
+	X(ALLOCSTALL_NORMAL, "allocstall_normal") \
+	X(ALLOCSTALL_HIGH, "allocstall_high") \
+	/* 5.8+: every reclaim pass (kswapd, direct, memcg limit) by LRU type */ \
+	X(PGSCAN_ANON, "pgscan_anon") \
+	X(PGSCAN_FILE, "pgscan_file") \
+	X(PGSTEAL_ANON, "pgsteal_anon") \
+	X(PGSTEAL_FILE, "pgsteal_file") \
+	/* throttle_direct_reclaim() on the pfmemalloc reserve: not modelled, \
+	 * always 0 (printed so that kernel and pagelab lists match) */ \
+	X(PGSCAN_DIRECT_THROTTLE, "pgscan_direct_throttle") \
 	X(OOM_KILL, "oom_kill") \
 	X(WORKINGSET_REFAULT_ANON, "workingset_refault_anon") \
 	X(WORKINGSET_REFAULT_FILE, "workingset_refault_file") \
@@ -35,6 +48,8 @@
 	X(UNEVICTABLE_PGS_RESCUED, "unevictable_pgs_rescued") \
 	X(UNEVICTABLE_PGS_MLOCKED, "unevictable_pgs_mlocked") \
 	X(UNEVICTABLE_PGS_MUNLOCKED, "unevictable_pgs_munlocked") \
+	X(SWAP_RA, "swap_ra") \
+	X(SWAP_RA_HIT, "swap_ra_hit") \
 	/* pagelab's names (the kernel has no counter): writers that entered \
 	 * balance_dirty_pages() above dirty_ratio. */ \
 	X(NR_DIRTY_THROTTLED, "dirty_throttle")

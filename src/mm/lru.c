@@ -11,8 +11,15 @@ int lru_register(struct frames *f, const char *name)
 	int id = f->nr_lists++;
 	f->lists[id].head = f->lists[id].tail = PFN_NONE;
 	f->lists[id].count = 0;
+	f->lists[id].nr_file = 0;
 	f->lists[id].name = name;
+	f->lists[id].kind = LRU_KIND_INACTIVE;
 	return id;
+}
+
+void lru_set_kind(struct frames *f, int list, enum lru_kind kind)
+{
+	f->lists[list].kind = kind;
 }
 
 void lru_add_head(struct frames *f, int list, pfn_t pfn)
@@ -31,6 +38,8 @@ void lru_add_head(struct frames *f, int list, pfn_t pfn)
 		l->tail = pfn;
 	l->head = pfn;
 	l->count++;
+	if (!(p->flags & PG_anon))
+		l->nr_file++;
 }
 
 void lru_add_tail(struct frames *f, int list, pfn_t pfn)
@@ -49,6 +58,8 @@ void lru_add_tail(struct frames *f, int list, pfn_t pfn)
 		l->head = pfn;
 	l->tail = pfn;
 	l->count++;
+	if (!(p->flags & PG_anon))
+		l->nr_file++;
 }
 
 void lru_del(struct frames *f, pfn_t pfn)
@@ -68,6 +79,8 @@ void lru_del(struct frames *f, pfn_t pfn)
 	p->next = p->prev = PFN_NONE;
 	p->lru = LRU_NONE;
 	l->count--;
+	if (!(p->flags & PG_anon))
+		l->nr_file--;
 }
 
 void lru_move_head(struct frames *f, int list, pfn_t pfn)

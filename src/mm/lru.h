@@ -13,10 +13,18 @@
 #define LRU_NONE 0
 #define MAX_LRU_LISTS 24
 
+/* What a list is in /proc/vmstat's LRU gauges (nr_active_anon...): a
+ * policy's list is inactive unless it says otherwise; the core's free,
+ * unevictable and writeback-to-free lists, and 2.4's off-LRU anonymous
+ * pages, are no LRU list at all. */
+enum lru_kind { LRU_KIND_INACTIVE, LRU_KIND_ACTIVE, LRU_KIND_NONE };
+
 struct lru_list {
 	pfn_t head, tail;       /* head = most recently added */
 	uint64_t count;
+	uint64_t nr_file;       /* of count: not swap-backed (!PG_anon) */
 	const char *name;
+	enum lru_kind kind;
 };
 
 struct frames {
@@ -28,6 +36,8 @@ struct frames {
 
 /* Register a list; returns its id (>= 1). */
 int lru_register(struct frames *f, const char *name);
+
+void lru_set_kind(struct frames *f, int list, enum lru_kind kind);
 
 void lru_add_head(struct frames *f, int list, pfn_t pfn);
 void lru_add_tail(struct frames *f, int list, pfn_t pfn);

@@ -59,6 +59,9 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 	z->free_list = lru_register(&mm->fr, "free");
 	mm->list_unevictable = lru_register(&mm->fr, "unevictable(core)");
 	mm->list_wb_free = lru_register(&mm->fr, "writeback-to-free");
+	lru_set_kind(&mm->fr, z->free_list, LRU_KIND_NONE);
+	lru_set_kind(&mm->fr, mm->list_unevictable, LRU_KIND_NONE);
+	lru_set_kind(&mm->fr, mm->list_wb_free, LRU_KIND_NONE);
 	setup_watermarks(mm, cfg);
 	/* Free list in ascending frame order from the head. */
 	for (pfn_t pfn = mm->fr.nr; pfn-- > 0;) {
@@ -150,8 +153,10 @@ void mm_setup_zones(struct mm *mm, int n, const uint64_t *pages, const char *con
 		z->managed = want;
 		z->nr_free = want;
 		z->need_balance = 0;
-		if (i > 0)
+		if (i > 0) {
 			z->free_list = lru_register(&mm->fr, names[i]);
+			lru_set_kind(&mm->fr, z->free_list, LRU_KIND_NONE);
+		}
 		/* The single-zone watermarks shared in proportion to size, as
 		 * 2.6's setup_per_zone_pages_min() does; eras differ (the policy
 		 * overwrites them). */
@@ -182,6 +187,8 @@ void free_frame(struct mm *mm, pfn_t pfn)
 		panic("freeing pfn %u still on list %s", pfn, mm->fr.lists[p->lru].name);
 	if (p->flags & PG_anon)
 		mm->nr_anon--;
+	if (mm->memcg.limit)
+		mm->memcg.charged--;  /* uncharged as it is freed */
 	/* A file page leaves the page cache first, and only clean: dirty data
 	 * is written before its frame is freed (or cancelled by truncate). */
 	if ((p->flags & PG_file) && (p->owner || (p->flags & PG_dirty)))
@@ -253,6 +260,20 @@ static bool policy_oom(struct mm *mm, struct mm_ctx *ctx)
 	return !ops || !ops->out_of_memory || ops->out_of_memory(mm->pol.priv, ctx_now(ctx));
 }
 
+/* 6.x __count_zid_vm_events(ALLOCSTALL, reclaim_idx): per zone of the
+ * allocation, beside the 2.6-era total. */
+static void count_allocstall(struct mm *mm, int zone)
+{
+	mm->ev[ALLOCSTALL]++;
+	const char *name = mm->zones[zone].name;
+	if (!strcmp(name, "DMA"))
+		mm->ev[ALLOCSTALL_DMA]++;
+	else if (!strcmp(name, "HighMem"))
+		mm->ev[ALLOCSTALL_HIGH]++;
+	else
+		mm->ev[ALLOCSTALL_NORMAL]++;
+}
+
 /* The multi-zone allocator (mm_setup_zones with n > 1). */
 static pfn_t alloc_classzone(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 {
@@ -274,7 +295,7 @@ static pfn_t alloc_classzone(struct mm *mm, struct mm_ctx *ctx, enum fault_statu
 	if ((z = zonelist_pick(mm, 0, 0)) >= 0)
 		return take_zone_frame(mm, z);
 	/* balance_classzone(): direct reclaim for the classzone. */
-	mm->ev[ALLOCSTALL]++;
+	count_allocstall(mm, mm->nr_zones - 1);
 	for (int tries = 0; tries < 16; tries++) {
 		if (mm->nr_pending_free && zonelist_pick(mm, 0, mm->nr_pending_free) >= 0)
 			break;
@@ -337,7 +358,7 @@ static int reclaim_classzone(const struct mm *mm, bool kswapd)
  * already under writeback on their way to the free list count as progress:
  * rather than evicting more, the allocator waits for them (the kernel's
  * congestion_wait()), which bounds the I/O in flight. */
-pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
+static pfn_t alloc_frame(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 {
 	if (mm->nr_zones > 1)
 		return alloc_classzone(mm, ctx, st);
@@ -350,24 +371,14 @@ pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 	if (mm->nr_free > z->wmark_min)
 		return take_free_frame(mm);
 	/* Direct reclaim. */
-	mm->ev[ALLOCSTALL]++;
+	count_allocstall(mm, 0);
 	int fruitless = 0;
 	for (int tries = 0; tries < 16; tries++) {
 		if (mm->nr_free + mm->nr_pending_free > z->wmark_min && mm->nr_pending_free)
 			break;
-		uint64_t got = 0;
 		uint64_t want = z->wmark_min ? SWAP_CLUSTER_MAX : 1;
 		bool congested = false;
-		for (int prio = DEF_PRIORITY; prio >= 0 && got < want; prio--) {
-			got += mm_shrink(mm, ctx, want - got, prio);
-			/* do_try_to_free_pages(): below DEF_PRIORITY - 2, with
-			 * pages already under writeback, congestion_wait()
-			 * instead of starting writeback on ever more pages. */
-			if (got < want && prio < DEF_PRIORITY - 2 && mm->nr_pending_free) {
-				congested = true;
-				break;
-			}
-		}
+		uint64_t got = do_try_to_free_pages(mm, ctx, want, false, DEF_PRIORITY - 2, &congested);
 		if (mm->nr_free > z->wmark_min)
 			return take_free_frame(mm);
 		if (congested)
@@ -388,16 +399,109 @@ pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 	return PFN_NONE;
 }
 
+uint64_t mm_reclaim_io_catch_up(struct mm *mm, struct mm_ctx *ctx, const struct scan_control *sc)
+{
+	if (!ctx)
+		ctx = mm->cur;
+	if (mm->untimed || !ctx || !mm->io.catch_up || !mm->vm.io_in_reclaim)
+		return 0;
+	uint64_t pending = sc ? sc->nr_scanned * mm->cost->scan_ns : 0;
+	return mm->io.catch_up(mm->io.arg, ctx_now(ctx) + pending);
+}
+
+/* The memcg charge comes first (mem_cgroup_charge() before the page
+ * allocator in the kernel's fault paths); a frame the node cannot give
+ * is uncharged again. */
+pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
+{
+	if (mm->memcg.limit && !memcg_try_charge(mm, ctx, st))
+		return PFN_NONE;
+	pfn_t pfn = alloc_frame(mm, ctx, st);
+	if (mm->memcg.limit && pfn == PFN_NONE)
+		mm->memcg.charged--;
+	return pfn;
+}
+
+uint64_t do_try_to_free_pages(struct mm *mm, struct mm_ctx *ctx, uint64_t want, bool cgroup,
+			      int stall_below, bool *congested)
+{
+	uint64_t got = 0;
+	*congested = false;
+	for (int prio = DEF_PRIORITY; prio >= 0 && got < want; prio--) {
+		/* Writes of the earlier priorities that completed meanwhile
+		 * may have freed enough (I/O inside reclaim, design.md). */
+		if (mm_reclaim_io_catch_up(mm, ctx, NULL) && !cgroup && mm->nr_free > mm->zones[0].wmark_min)
+			break;
+		got += shrink_pass(mm, ctx, want - got, prio, cgroup);
+		/* do_try_to_free_pages(): below stall_below (DEF_PRIORITY - 2
+		 * for the allocator), with pages already under writeback,
+		 * congestion_wait() instead of starting writeback on ever
+		 * more pages. */
+		if (got < want && prio < stall_below && mm->nr_pending_free) {
+			*congested = true;
+			break;
+		}
+	}
+	return got;
+}
+
+void mm_lru_sizes(const struct mm *mm, struct lru_sizes *out)
+{
+	*out = (struct lru_sizes){ 0 };
+	for (int l = 1; l < mm->fr.nr_lists; l++) {
+		const struct lru_list *ll = &mm->fr.lists[l];
+		if (ll->kind == LRU_KIND_ACTIVE) {
+			out->active_anon += ll->count - ll->nr_file;
+			out->active_file += ll->nr_file;
+		} else if (ll->kind == LRU_KIND_INACTIVE) {
+			out->inactive_anon += ll->count - ll->nr_file;
+			out->inactive_file += ll->nr_file;
+		}
+	}
+}
+
+/* What a pass did, in /proc/vmstat's counters.  Limit reclaim in a cgroup
+ * counts only in pgscan_anon/file and pgsteal_anon/file (and the cgroup's
+ * own memory.stat), not in the kswapd/direct counters and not in pgrefill
+ * (6.x: "if (!cgroup_reclaim(sc))" around them). */
+static void account_pass(struct mm *mm, const struct scan_control *sc, uint64_t refill_before)
+{
+	mm->ev[PGSCAN_ANON] += sc->nr_scanned - sc->nr_scanned_file;
+	mm->ev[PGSCAN_FILE] += sc->nr_scanned_file;
+	mm->ev[PGSTEAL_ANON] += sc->nr_reclaimed - sc->nr_reclaimed_file;
+	mm->ev[PGSTEAL_FILE] += sc->nr_reclaimed_file;
+	if (sc->cgroup) {
+		mm->memcg.pgrefill += mm->ev[PGREFILL] - refill_before;
+		mm->ev[PGREFILL] = refill_before;
+	} else if (sc->who == RECLAIM_KSWAPD) {
+		mm->ev[PGSCAN_KSWAPD] += sc->nr_scanned;
+		mm->ev[PGSTEAL_KSWAPD] += sc->nr_reclaimed;
+	} else if (sc->who == RECLAIM_DIRECT) {
+		mm->ev[PGSCAN_DIRECT] += sc->nr_scanned;
+		mm->ev[PGSTEAL_DIRECT] += sc->nr_reclaimed;
+	} else {
+		mm->ev[PGSCAN_AGING] += sc->nr_scanned;
+		mm->ev[PGSTEAL_AGING] += sc->nr_reclaimed;
+	}
+}
+
 uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority)
+{
+	return shrink_pass(mm, ctx, nr_to_reclaim, priority, false);
+}
+
+uint64_t shrink_pass(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority, bool cgroup)
 {
 	struct scan_control sc = {
 		.nr_to_reclaim = nr_to_reclaim,
 		.priority = priority,
 		.who = ctx && ctx->kswapd ? RECLAIM_KSWAPD : RECLAIM_DIRECT,
+		.cgroup = cgroup,
 		.may_swap = true,
 		.may_writepage = true,
 		.zone = reclaim_classzone(mm, ctx && ctx->kswapd),
 	};
+	uint64_t refill_before = mm->ev[PGREFILL];
 	/* do_try_to_free_pages / balance_pgdat: the swap token gets in the
 	 * way of swapout once reclaim is desperate. */
 	if (priority == 0)
@@ -409,13 +513,9 @@ uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, in
 	if (sc.who == RECLAIM_KSWAPD && mm->zones[sc.zone].need_balance)
 		mm->zones[sc.zone].need_balance = 2;
 	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);
-	if (sc.who == RECLAIM_KSWAPD) {
-		mm->ev[PGSCAN_KSWAPD] += sc.nr_scanned;
-		mm->ev[PGSTEAL_KSWAPD] += sc.nr_reclaimed;
-	} else {
-		mm->ev[PGSCAN_DIRECT] += sc.nr_scanned;
-		mm->ev[PGSTEAL_DIRECT] += sc.nr_reclaimed;
-	}
+	if (sc.nr_writeback > mm->max_pass_writeback)
+		mm->max_pass_writeback = sc.nr_writeback;
+	account_pass(mm, &sc, refill_before);
 	return sc.nr_reclaimed;
 }
 
@@ -433,6 +533,5 @@ void mm_tick(struct mm *mm, struct mm_ctx *ctx)
 	mm->pol.ops->tick(mm->pol.priv, &sc);
 	mm->cur = saved;
 	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);
-	mm->ev[PGSCAN_AGING] += sc.nr_scanned;
-	mm->ev[PGSTEAL_AGING] += sc.nr_reclaimed;
+	account_pass(mm, &sc, mm->ev[PGREFILL]);
 }

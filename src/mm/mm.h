@@ -63,6 +63,8 @@ struct vm_sysctl {
 	uint64_t bdflush_interval;           /* centisecs between update / kupdate runs */
 	uint64_t bdflush_age_buffer;         /* centisecs: dirty data this old is written */
 	uint64_t bdflush_nfract_stop;        /* late 2.4: % dirty at which bdflush stops */
+	uint64_t io_in_reclaim;              /* 1 = I/O completes inside long reclaim passes */
+	uint64_t swap_vma_ra;                /* 1 = 4.14+ VMA-based swap readahead */
 };
 #define VM_SYSCTLS(X) \
 	X(dirty_ratio, 10, 0, 100, "/proc/sys/vm/dirty_ratio: writers throttle above this % of dirtyable memory") \
@@ -83,7 +85,9 @@ struct vm_sysctl {
 	X(bdflush_nfract_sync, 60, 0, 100, "/proc/sys/vm/bdflush nfract_sync: % dirty above which 2.4 writers write synchronously") \
 	X(bdflush_interval, 500, 1, 360000, "/proc/sys/vm/bdflush interval: centisecs between update/kupdate runs") \
 	X(bdflush_age_buffer, 3000, 100, 600000, "/proc/sys/vm/bdflush age_buffer: centisecs before a dirty buffer is written") \
-	X(bdflush_nfract_stop, 20, 0, 100, "/proc/sys/vm/bdflush nfract_stop_bdflush: % dirty below which late 2.4 bdflush sleeps")
+	X(bdflush_nfract_stop, 20, 0, 100, "/proc/sys/vm/bdflush nfract_stop_bdflush: % dirty below which late 2.4 bdflush sleeps") \
+	X(io_in_reclaim, 1, 0, 1, "1 = disk completions due by a reclaimer's clock run inside its pass (pagelab's execution model; 0 = only between events)") \
+	X(swap_vma_ra, 0, 0, 1, "1 = swap_vma_readahead(): window around the faulting address, sized by swapin_nr_pages() hits (4.14+ /sys/kernel/mm/swap/vma_ra_enabled); 0 = 2.6 slot clusters")
 
 /* vm.flusher: the era of the writeback threads (src/mm/flusher_era.c). */
 enum flusher_era {
@@ -106,6 +110,10 @@ struct mm_io {
 	void (*submit_swap)(void *arg, enum io_dir dir, uint32_t block, pfn_t pfn, uint64_t t);
 	/* Queue a one-page I/O for frame pfn at disk block `block` (file data). */
 	void (*submit_block)(void *arg, enum io_dir dir, uint64_t block, pfn_t pfn, uint64_t t);
+	/* Complete now the I/O the disk has finished by time t (a reclaimer's
+	 * clock, ahead of the event clock): calls mm_io_done() for each page.
+	 * May be NULL (then I/O completes only between events). */
+	uint64_t (*catch_up)(void *arg, uint64_t t); /* returns requests completed */
 };
 
 /* Who is running kernel code and what it costs them. */
@@ -146,6 +154,10 @@ struct vma {
 	uint32_t ino;       /* file mapping: inode id + 1 (0 = anonymous) */
 	uint64_t pgoff;     /* file mapping: file page of the first vma page */
 	uint32_t *ver;      /* --check: last written version per page (integrity.h) */
+	/* vma->swap_readahead_info (vm.swap_vma_ra): the page of the last
+	 * swap fault, the window read then, readahead hits since. */
+	uint64_t ra_off;
+	uint32_t ra_win, ra_hits;
 };
 
 struct aspace {
@@ -190,6 +202,27 @@ struct swap_area {
 };
 
 struct fs;
+
+/* --memcg LIMIT (memcg.c): the workloads run in one memory cgroup.  Every
+ * page the simulation allocates is allocated by a workload task, so every
+ * allocated frame is charged to the cgroup and its LRU is the node's LRU:
+ * limit reclaim runs the policy's shrink() on the whole LRU. */
+struct memcg {
+	uint64_t limit;      /* pages (memory.max); 0 = no cgroup */
+	bool v1;             /* cgroup v1: limit reclaim stalls on writeback */
+	uint64_t charged;    /* memory.current, pages */
+	uint64_t peak;       /* memory.peak (v1 max_usage_in_bytes) */
+	uint64_t failcnt;    /* charges that found the cgroup at its limit */
+	uint64_t pgrefill;   /* the cgroup's own: /proc/vmstat's pgrefill
+			      * skips cgroup reclaim (!cgroup_reclaim()) */
+	uint64_t oom, oom_kill;   /* memory.events */
+	bool oom_pending;    /* the next OOM kill is the cgroup's */
+};
+
+/* /proc/vmstat's LRU gauges, from the lists' kinds (lru.h). */
+struct lru_sizes {
+	uint64_t inactive_anon, active_anon, inactive_file, active_file;
+};
 
 struct policy {
 	const struct policy_ops *ops;
@@ -256,6 +289,10 @@ struct mm {
 	uint64_t nr_anon_mapped;
 	/* --check's content versions (integrity.h), NULL without --check. */
 	struct integrity *integrity;
+	/* The most pages one reclaim pass (mm_shrink) put under writeback:
+	 * the size of the largest write storm (not printed; tests). */
+	uint64_t max_pass_writeback;
+	struct memcg memcg;
 };
 
 struct mm_config {
@@ -294,6 +331,12 @@ uint64_t mm_mlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 		  uint64_t off, uint64_t n, uint64_t budget_ns, enum fault_status *st);
 void mm_munlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma);
 
+/* __swapin_nr_pages() of mm/swap_state.c: the VMA swap readahead window
+ * after a fault at page `off` of a VMA whose last swap fault was at
+ * prev_off with a window of prev_win pages that earned `hits` (aspace.c). */
+uint32_t swapin_nr_pages(uint64_t prev_off, uint64_t off, uint32_t hits, uint32_t max_pages,
+			 uint32_t prev_win);
+
 /* Allocation with watermarks; may run direct reclaim in ctx. */
 pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st);
 bool mm_zone_ok(const struct mm *mm, int zone, uint64_t mark);
@@ -314,6 +357,12 @@ void mm_setup_zones(struct mm *mm, int n, const uint64_t *pages, const char *con
  * gets one reclaim pass before it is checked; flags are cleared when extra
  * is 0). */
 bool mm_kswapd_balanced(struct mm *mm, uint64_t extra);
+
+/* nr_active_anon, nr_inactive_anon, nr_active_file, nr_inactive_file. */
+void mm_lru_sizes(const struct mm *mm, struct lru_sizes *out);
+
+/* --memcg: set the limit (pages) before the first allocation. */
+void mm_memcg_init(struct mm *mm, uint64_t limit_pages, bool v1);
 
 /* One reclaim pass: runs the policy's shrink() and accounts it. */
 uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority);
@@ -366,6 +415,18 @@ void mm_cull_unevictable(struct mm *mm, pfn_t pfn);
  * page-table walk): PG_dirty plus the dirty accounting the flusher and
  * --check rely on (nr_dirty, the inode's dirty bitmap). */
 void set_page_dirty(struct mm *mm, pfn_t pfn);
+
+/* A reclaim pass at a point where its lists are consistent (between
+ * batches): let the I/O that the disk finished while the pass ran
+ * complete now, as the kernel's completion interrupts do - on a fast
+ * disk, pages the pass wrote are written, rotated to the inactive tail and
+ * freed before it ends, instead of the pass finding nothing freeable and
+ * writing ever more (docs/design.md, "I/O completes inside reclaim").
+ * The reclaimer's clock is ctx's (NULL: mm->cur's) plus the scan cost of
+ * sc's pages, which mm_shrink() charges only when the pass returns (sc may
+ * be NULL).  No-op in trace mode or with vm.io_in_reclaim=0.  Returns the
+ * number of disk requests completed. */
+uint64_t mm_reclaim_io_catch_up(struct mm *mm, struct mm_ctx *ctx, const struct scan_control *sc);
 
 /* Completion of an I/O the core queued through mm_io. */
 void mm_io_done(struct mm *mm, enum io_dir dir, pfn_t pfn);

@@ -159,6 +159,8 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 		if (textbook) {
 			/* Counted as reclaimed now; freed when the write is done. */
 			sc->nr_reclaimed++;
+			if (!(p->flags & PG_anon))
+				sc->nr_reclaimed_file++;
 			lru_add_tail(&mm->fr, mm->list_wb_free, pfn);
 		}
 		page_writeback(mm, mm->cur, pfn);
@@ -169,6 +171,8 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 		/* untimed, kernel-style: the write completed; free it now. */
 	}
 	sc->nr_reclaimed++;
+	if (!(p->flags & PG_anon))
+		sc->nr_reclaimed_file++;
 	remove_mapping_and_free(mm, pfn);
 	return EVICT_FREED;
 }

@@ -121,6 +121,8 @@ static void *aa_init(struct mm *mm, const double *tun)
 	a->active = lru_register(&mm->fr, "active");
 	a->inactive = lru_register(&mm->fr, "inactive");
 	a->anon = lru_register(&mm->fr, "anon(not on LRU)");
+	lru_set_kind(&mm->fr, a->active, LRU_KIND_ACTIVE);
+	lru_set_kind(&mm->fr, a->anon, LRU_KIND_NONE);
 	ra_set_era(mm, 24); /* 2.4.17 vm_{min,max}_readahead, filemap_nopage clusters */
 	/* 2.4.17 bdflush + kupdated, or the late 2.4 one (src/mm/flusher_era.c) */
 	mm_flusher_era(mm, era23(a) ? FLUSHER_24LATE : FLUSHER_2410);
@@ -259,7 +261,7 @@ static int64_t swap_out_mm(struct aa *a, struct aspace *as, int64_t count, int c
 	struct mmstate *st = mmstate_get(&a->ms, as->id);
 	struct pte_ref r;
 	while (ptescan_next(a->mm, as, &st->addr, &r)) {
-		a->sc->nr_scanned++;
+		sc_scanned(a->sc, mm_page(a->mm, r.pfn), 1);
 		int freeable = try_to_swap_out(a, &r, classzone);
 		a->unmapped += (uint64_t)freeable;
 		count -= freeable;
@@ -312,7 +314,7 @@ static void refill_inactive(struct aa *a, uint64_t ratio)
 	while (ratio && budget-- && lru_count(FR(a), a->active)) {
 		pfn_t pfn = lru_tail(FR(a), a->active);
 		struct page *pg = mm_page(a->mm, pfn);
-		a->sc->nr_scanned++;
+		sc_scanned(a->sc, pg, 1);
 		a->mm->ev[PGREFILL]++;
 		if (pg->flags & PG_referenced) {
 			pg->flags &= ~PG_referenced;
@@ -376,7 +378,7 @@ static int64_t shrink_cache(struct aa *a, int64_t nr_pages, int classzone, int p
 			continue;
 		if (era23(a))
 			max_scan--;
-		sc->nr_scanned++;
+		sc_scanned(sc, pg, 1);
 		/* Mapped by a process, or anonymous outside the swap cache. */
 		if (page_users(pg) != 1 || !(pg->flags & (PG_swapcache | PG_file)))
 			goto page_mapped;

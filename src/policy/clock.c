@@ -65,7 +65,7 @@ static void clock_shrink(void *p, struct scan_control *sc)
 		pfn_t pfn = lru_tail(fr, c->list);
 		lru_del(fr, pfn);
 		if (mm_page_referenced(c->mm, pfn)) {
-			sc->nr_scanned++;
+			sc_scanned(sc, mm_page(c->mm, pfn), 1);
 			sc->nr_rotated++;
 			lru_add_head(fr, c->list, pfn);
 			continue;

@@ -144,7 +144,7 @@ static int shrink_mmap(struct l22 *l, struct scan_control *sc, int priority)
 		if (page_users(pg) != 1)
 			continue;
 		count--;
-		sc->nr_scanned++;
+		sc_scanned(sc, pg, 1);
 		if (pg->flags & PG_swapcache) {
 			/* A referenced copy is kept only while swap PTEs still
 			 * point to it; an unused swap-cache copy always goes. */
@@ -201,7 +201,7 @@ static int swap_out_process(struct l22 *l, struct scan_control *sc, struct aspac
 	struct mmstate *st = mmstate_get(&l->ms, as->id);
 	struct pte_ref r;
 	while (ptescan_next(l->mm, as, &st->addr, &r)) {
-		sc->nr_scanned++;
+		sc_scanned(sc, mm_page(l->mm, r.pfn), 1);
 		if (r.locked_vma)
 			continue;  /* VM_LOCKED areas are skipped */
 		if (try_to_swap_out(l, sc, &r))

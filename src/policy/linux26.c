@@ -64,6 +64,7 @@ static void *linux26_init(struct mm *mm, const double *tun)
 	z->mm = mm;
 	z->active = lru_register(&mm->fr, "active");
 	z->inactive = lru_register(&mm->fr, "inactive");
+	lru_set_kind(&mm->fr, z->active, LRU_KIND_ACTIVE);
 	z->prev_priority = DEF_PRIORITY;
 	z->swappiness = (unsigned)(tun ? tun[0] : linux26_tunables[0].def);
 	z->near_oom = (unsigned)(tun ? tun[1] : linux26_tunables[1].def);
@@ -275,7 +276,8 @@ static void shrink_inactive_list(struct linux26 *z, uint64_t max_scan, struct sc
 		if (!taken)
 			break;
 		z->pages_scanned += taken;
-		sc->nr_scanned += taken;
+		for (unsigned i = 0; i < taken; i++)
+			sc_scanned(sc, mm_page(mm, batch[i]), 1);
 		nr_scanned += taken;
 		for (unsigned i = 0; i < taken; i++) {
 			pfn_t pfn = batch[i];
@@ -293,6 +295,8 @@ static void shrink_inactive_list(struct linux26 *z, uint64_t max_scan, struct sc
 				break;
 			}
 		}
+		/* Between batches: writes that finished meanwhile complete. */
+		mm_reclaim_io_catch_up(mm, NULL, sc);
 	} while (nr_scanned < max_scan);
 }
 

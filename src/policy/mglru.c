@@ -488,8 +488,14 @@ static void reclaim_isolated(struct mglru *g, struct scan_control *sc, pfn_t pfn
 		p->flags &= ~PG_referenced;
 		if (ptes) {
 			/* FOLIOREF_ACTIVATE or FOLIOREF_KEEP: either way a
-			 * survivor, and survivors go to the youngest generation. */
-			(void)referenced_page;
+			 * survivor, and survivors go to the youngest generation.
+			 * 6.x counts pgactivate only for ACTIVATE (the page was
+			 * referenced before: lru_gen_set_refs() true), through
+			 * shrink_folio_list()'s activate_locked; MGLRU has no
+			 * other activation and never deactivates (pgdeactivate
+			 * stays 0). */
+			if (referenced_page)
+				mm->ev[PGACTIVATE]++;
 			putback(g, pfn, false);
 			return;
 		}
@@ -508,6 +514,7 @@ static void reclaim_isolated(struct mglru *g, struct scan_control *sc, pfn_t pfn
 		putback(g, pfn, (p->flags & PG_writeback) != 0);
 		return;
 	case EVICT_NOSWAP:
+		mm->ev[PGACTIVATE]++;   /* add_to_swap() failed: activate_locked */
 		putback(g, pfn, false);
 		return;
 	}
@@ -524,7 +531,8 @@ static uint64_t evict_folios(struct mglru *g, struct scan_control *sc, int swapp
 	if (nr_gens(g, !swappiness) == g->min_nr_gens)
 		scanned = 0;
 	/* pgscan counts isolated pages, as the kernel's scan_folios() does */
-	sc->nr_scanned += n;
+	for (unsigned i = 0; i < n; i++)
+		sc_scanned(sc, mm_page(g->mm, iso[i]), 1);
 	for (unsigned i = 0; i < n; i++)
 		reclaim_isolated(g, sc, iso[i]);
 	return scanned;
@@ -778,6 +786,7 @@ static void *mglru_init(struct mm *mm, const double *tun)
 	/* lru_gen_init_lruvec() */
 	g->max_seq = g->min_nr_gens + 1;
 	g->mm_seq = g->min_nr_gens;
+	mg_set_active_gens(g);
 	mg_walk_init(g);
 	return g;
 }

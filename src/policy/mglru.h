@@ -74,6 +74,8 @@ void mg_charge(struct mglru *g, uint64_t ns);
 /* Aging (mglru_walk.c). */
 bool mg_try_to_inc_max_seq(struct mglru *g, uint64_t max_seq, bool can_swap, bool force_scan);
 void mg_inc_max_seq(struct mglru *g, bool can_swap);
+/* Mark the lists of the two youngest generations active (LRU gauges). */
+void mg_set_active_gens(struct mglru *g);
 /* lru_gen_look_around(): pfn's PTE was young; promote its young neighbours. */
 void mg_look_around(struct mglru *g, pfn_t pfn);
 void mg_walk_init(struct mglru *g);

@@ -193,6 +193,20 @@ void mg_inc_max_seq(struct mglru *g, bool can_swap)
 	const struct mm_ctx *c = g->mm->cur;
 	g->timestamps[mg_gen(g, g->max_seq + 1)] = c ? c->t0 + c->user_ns + c->sys_ns : 0;
 	g->max_seq++;
+	mg_set_active_gens(g);
+}
+
+/* lru_gen_is_active(): the two youngest generations are what 6.x reports
+ * as nr_active_anon/file (lru_gen_update_size()). */
+void mg_set_active_gens(struct mglru *g)
+{
+	for (unsigned gen = 0; gen < g->max_nr_gens; gen++) {
+		bool active = gen == (unsigned)mg_gen(g, g->max_seq) ||
+			      gen == (unsigned)mg_gen(g, g->max_seq - 1);
+		for (int type = 0; type < 2; type++)
+			lru_set_kind(&g->mm->fr, g->list[gen][type],
+				     active ? LRU_KIND_ACTIVE : LRU_KIND_INACTIVE);
+	}
 }
 
 bool mg_try_to_inc_max_seq(struct mglru *g, uint64_t max_seq, bool can_swap, bool force_scan)

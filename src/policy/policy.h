@@ -15,6 +15,7 @@
 #define PAGELAB_POLICY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "../mm/page.h"
@@ -42,18 +43,34 @@ struct scan_control {
 	bool may_swap;
 	bool may_writepage;
 	int zone;               /* target (class)zone */
+	bool cgroup;            /* memcg limit reclaim (try_to_free_mem_cgroup_pages):
+				 * who is RECLAIM_DIRECT, but the kswapd/direct
+				 * counters stay untouched, as cgroup_reclaim() */
 	/* accumulated by the pass */
 	uint64_t nr_scanned;
+	uint64_t nr_scanned_file;   /* of nr_scanned: file pages (pgscan_file) */
 	uint64_t nr_reclaimed;  /* freed, or written back to be freed */
+	uint64_t nr_reclaimed_file; /* of nr_reclaimed: file pages (pgsteal_file) */
 	uint64_t nr_rotated;
 	uint64_t nr_activated;
 	uint64_t nr_writeback;  /* writeback started by this pass */
 };
 
+/* n pages like p scanned: pgscan_anon / pgscan_file split by LRU type
+ * (swap-backed or not, the kernel's folio_is_file_lru()). */
+static inline void sc_scanned(struct scan_control *sc, const struct page *p, uint64_t n)
+{
+	sc->nr_scanned += n;
+	if (!(p->flags & PG_anon))
+		sc->nr_scanned_file += n;
+}
+
 #define POLICY_ACCESS_HOOK  (1u << 0) /* wants access() on every reference */
 #define POLICY_NEEDS_ORACLE (1u << 1) /* needs the whole reference string (OPT) */
 #define POLICY_SWAP_TOKEN   (1u << 2) /* its era had thrash.c's swap token (vm.swap_token=1) */
 #define POLICY_FAULT_ACCESSED (1u << 3) /* file faults mark_page_accessed (vm.fault_mark_accessed=1) */
+#define POLICY_NO_MEMCG     (1u << 4) /* reclaims only against the zones' free-page
+				       * shortage: refuses --memcg */
 
 struct tunable {
 	const char *name;        /* --set name */
@@ -117,6 +134,9 @@ struct policy_ops {
 };
 
 const struct policy_ops *policy_find(const char *name);
+/* policy_find(), and a plugin when NAME is a path (has a '/'): NULL with
+ * a one-line reason in err when there is no such policy. */
+const struct policy_ops *policy_lookup(const char *name, char *err, size_t errlen);
 /* NULL-terminated array of all policies, in listing order. */
 extern const struct policy_ops *const policy_registry[];
 /* Index of a tunable by name, or -1. */

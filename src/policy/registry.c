@@ -1,11 +1,14 @@
 /* registry.c - every policy, in listing order. */
 #include "policy.h"
+#include "plugin.h"
+
+#include <stdio.h>
 #include <string.h>
 
 extern const struct policy_ops fifo_policy, clock_policy, lru_policy, opt_policy;
 extern const struct policy_ops linux22_policy, vhand_policy, riel24_policy, aa24_policy;
 extern const struct policy_ops linux26_policy, splitlru_policy, workingset_policy;
-extern const struct policy_ops mglru_policy;
+extern const struct policy_ops mglru_policy, linux6_policy;
 extern const struct policy_ops arc_policy, twoq_policy, s3fifo_policy, sieve_policy;
 
 const struct policy_ops *const policy_registry[] = {
@@ -20,6 +23,7 @@ const struct policy_ops *const policy_registry[] = {
 	&linux26_policy,
 	&splitlru_policy,
 	&workingset_policy,
+	&linux6_policy,
 	&mglru_policy,
 	&arc_policy,
 	&twoq_policy,
@@ -34,6 +38,17 @@ const struct policy_ops *policy_find(const char *name)
 		if (!strcmp(policy_registry[i]->name, name))
 			return policy_registry[i];
 	return NULL;
+}
+
+const struct policy_ops *policy_lookup(const char *name, char *err, size_t errlen)
+{
+	/* A path (it has a '/': "./lifo.so") names a plugin. */
+	if (strchr(name, '/'))
+		return policy_plugin_load(name, err, errlen);
+	const struct policy_ops *p = policy_find(name);
+	if (!p)
+		snprintf(err, errlen, "unknown policy '%s' (see pagelab policies)", name);
+	return p;
 }
 
 int policy_nr_tunables(const struct policy_ops *ops)

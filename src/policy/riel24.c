@@ -99,6 +99,8 @@ static void *r24_init(struct mm *mm, const double *tun)
 	for (int z = 0; z < mm->nr_zones; z++)
 		r->inactive_clean[z] = lru_register(&mm->fr, "inactive_clean");
 	r->anon = lru_register(&mm->fr, "anon(not on LRU)");
+	lru_set_kind(&mm->fr, r->active, LRU_KIND_ACTIVE);
+	lru_set_kind(&mm->fr, r->anon, LRU_KIND_NONE);
 	mm_flusher_era(mm, FLUSHER_240); /* 2.4.0 bdflush + kupdate (src/mm/flusher_era.c) */
 	uint64_t mb = (uint64_t)mm->fr.nr * PAGE_SIZE >> 20;
 	r->page_cluster = r->t[T_PAGE_CLUSTER] ? (int)r->t[T_PAGE_CLUSTER] : mb < 16 ? 2 : mb < 32 ? 3 : 4;
@@ -268,7 +270,7 @@ static int refill_inactive_scan(struct r24 *r, int priority, bool oneshot)
 	while (maxscan-- > 0 && lru_count(FR(r), r->active)) {
 		pfn_t pfn = lru_tail(FR(r), r->active);
 		struct page *pg = mm_page(r->mm, pfn);
-		sc->nr_scanned++;
+		sc_scanned(sc, pg, 1);
 		r->mm->ev[PGREFILL]++;
 		bool still_active;
 		if (pg->flags & PG_referenced) {
@@ -336,7 +338,7 @@ static int swap_out_mm(struct r24 *r, struct aspace *as)
 	while (ptescan_next(r->mm, as, &st->addr, &pr)) {
 		if (pr.locked_vma)
 			continue;
-		r->sc->nr_scanned++;
+		sc_scanned(r->sc, mm_page(r->mm, pr.pfn), 1);
 		if (try_to_swap_out(r, st, &pr))
 			return 1;
 	}
@@ -393,7 +395,7 @@ static bool reclaim_page(struct r24 *r, int zone)
 	while (maxscan-- > 0 && lru_count(FR(r), list)) {
 		pfn_t pfn = lru_tail(FR(r), list);
 		struct page *pg = mm_page(mm, pfn);
-		sc->nr_scanned++;
+		sc_scanned(sc, pg, 1);
 		bool referenced = pg->flags & PG_referenced;
 		pg->flags &= ~PG_referenced;
 		if (referenced || page_age(pg) > 0 || page_users(pg) > 1) {
@@ -431,7 +433,7 @@ static int page_launder(struct r24 *r)
 		while (maxscan-- > 0 && lru_count(FR(r), r->inactive_dirty)) {
 			pfn_t pfn = lru_tail(FR(r), r->inactive_dirty);
 			struct page *pg = mm_page(mm, pfn);
-			sc->nr_scanned++;
+			sc_scanned(sc, pg, 1);
 			bool referenced = pg->flags & PG_referenced;
 			pg->flags &= ~PG_referenced;
 			if (referenced || page_age(pg) > 0 || page_users(pg) > 1) {
@@ -602,6 +604,9 @@ const struct policy_ops riel24_policy = {
 	.name = "riel24",
 	.summary = "Linux 2.4.0-2.4.9: page->age, active/inactive_dirty/inactive_clean, page_launder, kreclaimd",
 	.tunables = r24_tunables,
+	/* free_shortage()/inactive_shortage() drive all of its reclaim: a
+	 * cgroup limit with free zones never makes it reclaim. */
+	.flags = POLICY_NO_MEMCG,
 	.init = r24_init,
 	.destroy = r24_destroy,
 	.add = r24_add,

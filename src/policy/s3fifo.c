@@ -90,13 +90,12 @@ static void keep(struct s3fifo *f, int list, uint32_t i) { ghost_move_head(&f->b
 static void evict_m(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 {
 	struct ghost *g = &f->b.g;
-	/* The budget is the caller's too: it must stop at 0, not wrap
-	 * (the caller's loop runs while budget is left). */
-	while (N(m) && *budget && (*budget)--) {
+	while (N(m) && *budget) {
+		(*budget)--;
 		uint32_t t = ghost_tail(g, f->m);
 		struct gh_entry *e = ghost_e(g, t);
 		if (e->u32 > 0) {
-			sc->nr_scanned++;
+			sc_scanned(sc, mm_page(f->b.mm, e->pfn), 1);
 			e->u32--;
 			keep(f, f->m, t);
 			continue;
@@ -115,11 +114,12 @@ static void evict_m(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 static void evict_s(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 {
 	struct ghost *g = &f->b.g;
-	while (N(s) && *budget && (*budget)--) {
+	while (N(s) && *budget) {
+		(*budget)--;
 		uint32_t t = ghost_tail(g, f->s);
 		struct gh_entry *e = ghost_e(g, t);
 		if (e->u32 >= f->threshold) {
-			sc->nr_scanned++;
+			sc_scanned(sc, mm_page(f->b.mm, e->pfn), 1);
 			ghost_move_head(g, f->m, t);
 			if (f->lcs)
 				e->u32 = 0;

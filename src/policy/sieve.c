@@ -89,7 +89,7 @@ static void sieve_shrink(void *p, struct scan_control *sc)
 		struct gh_entry *e = ghost_e(g, i);
 		uint32_t next = ghost_toward_head(g, i, 0);
 		if (e->flags & VISITED) {
-			sc->nr_scanned++;
+			sc_scanned(sc, mm_page(s->b.mm, e->pfn), 1);
 			e->flags = 0;
 			i = next;
 			continue;

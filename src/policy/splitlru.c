@@ -59,8 +59,11 @@ void splitlru_setup(struct splitlru *s, struct mm *mm, const struct splitlru_cfg
 {
 	s->mm = mm;
 	s->cfg = *cfg;
-	for (int l = 0; l < NR_EVICTABLE_LRU; l++)
+	for (int l = 0; l < NR_EVICTABLE_LRU; l++) {
 		s->list[l] = lru_register(&mm->fr, lru_names[l]);
+		if (l == LRU_ACTIVE_ANON || l == LRU_ACTIVE_FILE)
+			lru_set_kind(&mm->fr, s->list[l], LRU_KIND_ACTIVE);
+	}
 	s->inactive_ratio = cfg->inactive_ratio ? cfg->inactive_ratio
 			    : splitlru_inactive_ratio(mm->zones[0].managed);
 	s->seen_pgfree = mm->ev[PGFREE];
@@ -352,6 +355,8 @@ uint64_t splitlru_shrink_inactive_list(struct splitlru *s, uint64_t max_scan, st
 		s->recent_scanned[file] += taken;
 		s->pages_scanned += taken;
 		sc->nr_scanned += taken;
+		if (file)
+			sc->nr_scanned_file += taken;
 		nr_scanned += taken;
 		uint64_t activated = 0;
 		for (unsigned i = 0; i < taken; i++) {
@@ -382,6 +387,9 @@ uint64_t splitlru_shrink_inactive_list(struct splitlru *s, uint64_t max_scan, st
 		}
 		s->mm->ev[PGACTIVATE] += activated;
 		sc->nr_activated += activated;
+		/* Between batches: writes that finished meanwhile complete
+		 * (rotate_reclaimable_page puts them at the tail). */
+		mm_reclaim_io_catch_up(s->mm, NULL, sc);
 	} while (nr_scanned < max_scan);
 	return nr_reclaimed;
 }

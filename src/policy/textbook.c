@@ -3,7 +3,7 @@
 
 enum victim_outcome textbook_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn)
 {
-	sc->nr_scanned++;
+	sc_scanned(sc, mm_page(mm, pfn), 1);
 	switch (mm_evict(mm, sc, pfn)) {
 	case EVICT_FREED:
 	case EVICT_WRITEBACK:

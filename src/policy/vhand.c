@@ -167,7 +167,7 @@ static int shrink_mmap(struct vh *v, struct scan_control *sc, int priority)
 		if (pg->lru != v->list || (pg->flags & (PG_locked | PG_writeback)) || page_users(pg) != 1)
 			continue;
 		count--;
-		sc->nr_scanned++;
+		sc_scanned(sc, pg, 1);
 		if (!(pg->flags & (PG_swapcache | PG_file)))
 			continue;  /* a mapped anonymous page */
 		if (pg->flags & PG_referenced) {
@@ -237,7 +237,7 @@ static int swap_out(struct vh *v, struct scan_control *sc, int priority)
 		struct pte_ref r;
 		bool wrote = false;
 		while (!wrote && ptescan_next(mm, best, &st->addr, &r)) {
-			sc->nr_scanned++;
+			sc_scanned(sc, mm_page(mm, r.pfn), 1);
 			if (!r.locked_vma)
 				wrote = try_to_swap_out(v, sc, &r);
 		}
@@ -308,7 +308,7 @@ static void vh_tick(void *p, struct scan_control *sc)
 		struct pte_ref r;
 		while (ptes && ptescan_next(mm, as, &st->addr, &r)) {
 			ptes--;
-			sc->nr_scanned++;
+			sc_scanned(sc, mm_page(mm, r.pfn), 1);
 			if (r.locked_vma)
 				continue;
 			struct page *pg = mm_page(mm, r.pfn);
@@ -333,7 +333,7 @@ static void vh_tick(void *p, struct scan_control *sc)
 		if (pg->lru != v->list || !cached_unmapped(pg))
 			continue;
 		pages--;
-		sc->nr_scanned++;
+		sc_scanned(sc, pg, 1);
 		if (pg->flags & PG_referenced) {
 			pg->flags &= ~PG_referenced;
 			touch_page(v, pg);

@@ -8,6 +8,10 @@
 const char vmstat_header[] =
 	"procs -----------memory---------- ---swap-- -----io---- -system-- ----cpu----\n"
 	" r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa\n";
+/* procps vmstat -a: the LRU's inactive and active pages in their place. */
+const char vmstat_header_active[] =
+	"procs -----------memory---------- ---swap-- -----io---- -system-- ----cpu----\n"
+	" r  b   swpd   free  inact active   si   so    bi    bo   in   cs us sy id wa\n";
 
 void workload_times(const struct machine *m, int wl, struct time_figures *tf)
 {
@@ -78,9 +82,15 @@ void format_gnu_time(char *buf, size_t len, const struct time_figures *tf)
 
 void format_vmstat_line(char *buf, size_t len, const struct vmstat_sample *s)
 {
+	format_vmstat_line_mode(buf, len, s, false);
+}
+
+void format_vmstat_line_mode(char *buf, size_t len, const struct vmstat_sample *s, bool active)
+{
 	snprintf(buf, len, "%2u %2u %6llu %6llu %6llu %6llu %4llu %4llu %5llu %5llu %4llu %4llu %2u %2u %2u %2u",
 		 s->r, s->b, (unsigned long long)s->swpd, (unsigned long long)s->free,
-		 (unsigned long long)s->buff, (unsigned long long)s->cache,
+		 (unsigned long long)(active ? s->inact : s->buff),
+		 (unsigned long long)(active ? s->active : s->cache),
 		 (unsigned long long)s->si, (unsigned long long)s->so,
 		 (unsigned long long)s->bi, (unsigned long long)s->bo,
 		 (unsigned long long)s->in, (unsigned long long)s->cs, s->us, s->sy, s->id, s->wa);
@@ -170,6 +180,11 @@ static void print_counters(const struct machine *m, FILE *out)
 	fprintf(out, "nr_writeback %llu\n", (unsigned long long)m->mm.nr_writeback);
 	fprintf(out, "nr_file_pages %llu\n", (unsigned long long)m->mm.nr_file);
 	fprintf(out, "nr_dirty %llu\n", (unsigned long long)m->mm.nr_dirty);
+	struct lru_sizes lz;
+	mm_lru_sizes(&m->mm, &lz);
+	fprintf(out, "nr_inactive_anon %llu\nnr_active_anon %llu\nnr_inactive_file %llu\nnr_active_file %llu\n",
+		(unsigned long long)lz.inactive_anon, (unsigned long long)lz.active_anon,
+		(unsigned long long)lz.inactive_file, (unsigned long long)lz.active_file);
 	for (int i = 0; i < NR_VM_EVENTS; i++)
 		fprintf(out, "%s %llu\n", vm_event_names[i], (unsigned long long)m->mm.ev[i]);
 }
@@ -178,13 +193,13 @@ void report_text(const struct machine *m, const struct run_info *ri, FILE *out)
 {
 	print_machine(m, ri, out);
 	if (m->nr_samples)
-		fputs(vmstat_header, out);
+		fputs(m->opt.vmstat_active ? vmstat_header_active : vmstat_header, out);
 	uint64_t s = 0, l = 0;
 	char buf[256];
 	/* Merge vmstat samples and log entries in time order (samples first on ties). */
 	while (s < m->nr_samples || l < m->nr_log) {
 		if (s < m->nr_samples && (l >= m->nr_log || m->samples[s].t <= m->log[l].t)) {
-			format_vmstat_line(buf, sizeof(buf), &m->samples[s++]);
+			format_vmstat_line_mode(buf, sizeof(buf), &m->samples[s++], m->opt.vmstat_active);
 			fprintf(out, "%s\n", buf);
 			continue;
 		}
@@ -202,6 +217,8 @@ void report_text(const struct machine *m, const struct run_info *ri, FILE *out)
 	print_kthreads(m, out);
 	fprintf(out, "# /proc/vmstat\n");
 	print_counters(m, out);
+	if (m->mm.memcg.limit)
+		report_memcg_stat(m, out);
 }
 
 static void json_string(FILE *out, const char *s)
@@ -248,9 +265,10 @@ void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 	fprintf(out, "\n  ],\n  \"vmstat\": [");
 	for (uint64_t i = 0; i < m->nr_samples; i++) {
 		const struct vmstat_sample *s = &m->samples[i];
-		fprintf(out, "%s\n    {\"t\": %.3f, \"r\": %u, \"b\": %u, \"swpd\": %llu, \"free\": %llu, \"buff\": %llu, \"cache\": %llu, \"si\": %llu, \"so\": %llu, \"bi\": %llu, \"bo\": %llu, \"in\": %llu, \"cs\": %llu, \"us\": %u, \"sy\": %u, \"id\": %u, \"wa\": %u, \"scan\": %llu}",
+		fprintf(out, "%s\n    {\"t\": %.3f, \"r\": %u, \"b\": %u, \"swpd\": %llu, \"free\": %llu, \"buff\": %llu, \"cache\": %llu, \"inact\": %llu, \"active\": %llu, \"si\": %llu, \"so\": %llu, \"bi\": %llu, \"bo\": %llu, \"in\": %llu, \"cs\": %llu, \"us\": %u, \"sy\": %u, \"id\": %u, \"wa\": %u, \"scan\": %llu}",
 			i ? "," : "", (double)s->t / 1e9, s->r, s->b, (unsigned long long)s->swpd,
 			(unsigned long long)s->free, (unsigned long long)s->buff, (unsigned long long)s->cache,
+			(unsigned long long)s->inact, (unsigned long long)s->active,
 			(unsigned long long)s->si, (unsigned long long)s->so, (unsigned long long)s->bi,
 			(unsigned long long)s->bo, (unsigned long long)s->in, (unsigned long long)s->cs,
 			s->us, s->sy, s->id, s->wa, (unsigned long long)s->scan);
@@ -279,7 +297,15 @@ void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 		(unsigned long long)m->mm.nr_free, (unsigned long long)m->mm.nr_anon,
 		(unsigned long long)m->mm.nr_mlock, (unsigned long long)m->mm.nr_writeback,
 		(unsigned long long)m->mm.nr_file, (unsigned long long)m->mm.nr_dirty);
+	struct lru_sizes lz;
+	mm_lru_sizes(&m->mm, &lz);
+	fprintf(out, ", \"nr_inactive_anon\": %llu, \"nr_active_anon\": %llu, \"nr_inactive_file\": %llu, \"nr_active_file\": %llu",
+		(unsigned long long)lz.inactive_anon, (unsigned long long)lz.active_anon,
+		(unsigned long long)lz.inactive_file, (unsigned long long)lz.active_file);
 	for (int i = 0; i < NR_VM_EVENTS; i++)
 		fprintf(out, ", \"%s\": %llu", vm_event_names[i], (unsigned long long)m->mm.ev[i]);
-	fprintf(out, "}\n}\n");
+	fprintf(out, "}");
+	if (m->mm.memcg.limit)
+		report_memcg_json(m, out);
+	fprintf(out, "\n}\n");
 }

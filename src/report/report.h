@@ -29,6 +29,13 @@ void format_zsh_time(char *buf, size_t len, const char *cmd, const struct time_f
 void format_gnu_time(char *buf, size_t len, const struct time_figures *tf);
 void format_vmstat_line(char *buf, size_t len, const struct vmstat_sample *s);
 extern const char vmstat_header[];
+/* vmstat -a: inact/active in place of buff/cache. */
+void format_vmstat_line_mode(char *buf, size_t len, const struct vmstat_sample *s, bool active);
+extern const char vmstat_header_active[];
+
+/* --memcg: the cgroup's memory.stat / memory.events (memstat.c). */
+void report_memcg_stat(const struct machine *m, FILE *out);
+void report_memcg_json(const struct machine *m, FILE *out);
 
 void report_text(const struct machine *m, const struct run_info *ri, FILE *out);
 void report_json(const struct machine *m, const struct run_info *ri, FILE *out);

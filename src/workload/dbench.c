@@ -11,7 +11,9 @@
  * percentile ~254 KB, one 1.8 MB file), written mostly by appending,
  * re-read, and unlinked (1004 unlinks); all clients replay the same trace,
  * as dbench does, with their own CLIENTn directory.  The trace is a fixed
- * function of a constant seed, like the fixed client.txt.
+ * function of the seed: with the default seed 1 always the same one, like
+ * the fixed client.txt; --seed N gives another client mix of the same
+ * counts and distributions.
  *
  * Not modeled: directory operations (mkdir/rmdir/rename, SMBgetatr's stat)
  * beyond their count and CPU; the trace's exact offsets and file order;
@@ -88,10 +90,13 @@ static uint64_t share(uint64_t total, uint64_t n, uint64_t k)
 	return (k + 1) * total / n - k * total / n;
 }
 
-static void generate(struct dbench *d)
+static void generate(struct dbench *d, uint64_t seed)
 {
 	struct rng g;
-	rng_seed(&g, 0x6462656e6368ULL); /* a fixed trace, like client.txt */
+	/* The default seed 1 gives the one trace a plain run always used, a
+	 * fixed file like client.txt; other seeds give other traces with the
+	 * same counts and distributions (another client's day). */
+	rng_seed(&g, 0x6462656e6368ULL + (seed - 1));
 	/* Largest size of each file: log-normal, median 12 KB, 90th
 	 * percentile 254 KB (sigma = ln(254/12) / 1.2816), capped at the
 	 * trace's largest file, which file 0 (SEED/LARGE.FIL) is. */
@@ -202,7 +207,6 @@ static void db_help(FILE *out)
 
 static void *db_create(int argc, char **argv, uint64_t seed, char *err, size_t errlen)
 {
-	(void)seed;
 	uint64_t n = 0;
 	bool have_n = false;
 	for (int i = 1; i < argc; i++) {
@@ -225,7 +229,7 @@ static void *db_create(int argc, char **argv, uint64_t seed, char *err, size_t e
 	}
 	struct dbench *d = xcalloc(1, sizeof(*d));
 	d->nprocs = (int)n;
-	generate(d);
+	generate(d, seed);
 	d->names = xcalloc(n * NR_FILES, sizeof(char *));
 	d->c = xcalloc(n, sizeof(*d->c));
 	for (uint64_t k = 0; k < n; k++) {

@@ -19,10 +19,16 @@
  * taking the remainder; -w writes one byte per page; "PASS <kB> kbytes
  * allocated (and written to)".
  *
+ * Each --fork child, once its share is written, stops itself until every
+ * child is done (LTP: SIGRTMIN to the parent, then raise(SIGSTOP); the
+ * parent prints TPASS and lets them exit), so all the children's memory is
+ * held at once: an OP_BARRIER.  --children N (pagelab's) splits the target
+ * into N equal children instead of LTP's 3 GB shares, for a machine whose
+ * memory is far below 3 GB.
+ *
  * Not modeled: malloc failure (pagelab overcommits like Linux: the OOM
  * killer answers instead), the 32-bit counters of 2001 (values of 2 GB and
- * more are refused), --fork's children stopping themselves until every one
- * is done (here each child exits when done) and its timeout. */
+ * more are refused), --fork's timeout. */
 #include "workload.h"
 #include "args.h"
 #include "../lib/util.h"
@@ -34,7 +40,7 @@
 #define CHILD_CAP (3ULL << 30)  /* current LTP, 64-bit ABI */
 
 struct mt_task {
-	int phase;                  /* 0 mmap, 1 touch */
+	int phase;                  /* 0 mmap, 1 touch, 2 held (--fork) */
 	uint64_t done;              /* chunks allocated */
 	uint64_t nchunks;
 	uint64_t last_bytes;        /* --fork: the last chunk may be short */
@@ -46,23 +52,26 @@ struct mtest01 {
 	uint64_t target;            /* bytes to allocate (counter target) */
 	bool refused;               /* -p: usage already above P% */
 	int nproc;
+	uint64_t children;          /* --children N, 0: LTP's 3 GB shares */
 	struct mt_task *t;
 };
 
 static void mt_help(FILE *out)
 {
 	fputs(
-"usage: mtest01 [-c BYTES] -b BYTES | -p PERCENT [-w] [-v] [--fork]\n"
+"usage: mtest01 [-c BYTES] -b BYTES | -p PERCENT [-w] [-v] [--fork [--children N]]\n"
 "LTP's mtest01 as run in 2001: malloc CHUNK bytes at a time (default 1 MB)\n"
 "until BYTES (-b) or PERCENT (-p) of RAM + swap minus what is in use, writing\n"
 "every byte of every chunk with -w; then exit.  The counter starts at one\n"
 "chunk (-b 512M allocates 511 chunks) and the PASS line prints the counter.\n"
 "  --fork   the later LTP form: -p (default 20) is a share of free RAM, split\n"
-"           among children of at most 3 GB each; -w writes one byte per page.\n"
+"           among children of at most 3 GB each; -w writes one byte per page;\n"
+"           each child holds its memory until all are done, as LTP's do.\n"
+"  --children N  with --fork: N equal children instead (pagelab's option)\n"
 "Modeled: each chunk is its own anonymous mmap (glibc), 257 pages for 1 MB.\n"
 "Not modeled: malloc failing (the OOM killer answers instead), 32-bit counter\n"
 "overflow (sizes of 2 GB or more are refused in the 2001 form), --fork's\n"
-"children holding their memory until all are done, its timeout.\n", out);
+"timeout.\n", out);
 }
 
 static void *mt_create(int argc, char **argv, uint64_t seed, char *err, size_t errlen)
@@ -73,6 +82,14 @@ static void *mt_create(int argc, char **argv, uint64_t seed, char *err, size_t e
 		const char *a = argv[i], *v = NULL;
 		if (!strcmp(a, "--fork")) {
 			m.fork_form = true;
+			continue;
+		}
+		if (!strcmp(a, "--children")) {
+			v = i + 1 < argc ? argv[++i] : NULL;
+			if (!v || !wl_u64_in(v, 1, 1024, &m.children)) {
+				snprintf(err, errlen, "mtest01: bad value '%s' for --children (1..1024)", v ? v : "");
+				return NULL;
+			}
 			continue;
 		}
 		if (a[0] != '-' || !a[1] || (strchr("wvh", a[1]) && a[2])) {
@@ -123,6 +140,10 @@ static void *mt_create(int argc, char **argv, uint64_t seed, char *err, size_t e
 		m.percent = 20;
 		m.have_p = true;
 	}
+	if (m.children && !m.fork_form) {
+		snprintf(err, errlen, "mtest01: --children needs --fork (the 2001 form is one process)");
+		return NULL;
+	}
 	if (!m.fork_form && m.have_b && m.bytes >= (1ULL << 31)) {
 		snprintf(err, errlen, "mtest01: -b %llu overflows the 2001 version's int counter (use --fork)",
 			 (unsigned long long)m.bytes);
@@ -153,11 +174,13 @@ static void mt_plan(struct mtest01 *w)
 		w->t[0].last_bytes = w->chunk;
 		return;
 	}
-	uint64_t nchild = w->target ? (w->target + CHILD_CAP - 1) / CHILD_CAP : 1;
+	uint64_t cap = w->children ? (w->target + w->children - 1) / w->children : CHILD_CAP;
+	uint64_t nchild = w->children ? w->children : w->target ? (w->target + CHILD_CAP - 1) / CHILD_CAP : 1;
 	w->nproc = (int)nchild;
 	w->t = xcalloc(nchild, sizeof(*w->t));
 	for (uint64_t k = 0; k < nchild; k++) {
-		uint64_t share = k + 1 < nchild ? CHILD_CAP : w->target - CHILD_CAP * (nchild - 1);
+		uint64_t used = MIN(w->target, cap * k);
+		uint64_t share = k + 1 < nchild ? MIN(cap, w->target - used) : w->target - used;
 		w->t[k].nchunks = (share + w->chunk - 1) / w->chunk;
 		w->t[k].last_bytes = share - (w->t[k].nchunks ? (w->t[k].nchunks - 1) * w->chunk : 0);
 	}
@@ -206,8 +229,14 @@ static bool mt_next_op(void *p, int task, struct op *op)
 	mt_plan(w);
 	struct mt_task *t = &w->t[task];
 	memset(op, 0, sizeof(*op));
-	if (t->done >= t->nchunks)
-		return false;
+	if (t->done >= t->nchunks) {
+		/* --fork: stop until every child is done, then exit. */
+		if (!w->fork_form || t->phase == 2)
+			return false;
+		t->phase = 2;
+		op->kind = OP_BARRIER;
+		return true;
+	}
 	uint64_t bytes = t->done + 1 == t->nchunks ? t->last_bytes : w->chunk;
 	uint64_t pages = chunk_pages(bytes);
 	if (t->phase == 0) {

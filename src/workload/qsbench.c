@@ -4,14 +4,17 @@
  * Each of P processes fills an int array of MB megabytes from rand() seeded
  * with the same seed, quicksorts it (median-of-three pivot value, Hoare
  * partition, left part first, no insertion-sort cutoff), verifies it with
- * one sequential pass, optionally sleeps, frees and exits.
+ * one sequential pass, optionally sleeps, frees and exits.  The seed is -s,
+ * else the run's --seed; --distinct (pagelab's, for comparing with a
+ * kernel, where identical children sort in lockstep only by accident)
+ * gives process k data of its own, seeded SEED + k.
  *
  * The reference stream comes from running that very quicksort on the host
  * over an array of the same size and data, once (all processes sort the
- * same data, so they share one recording).  Recording every page switch
- * would cost ~0.8 ops per element per recursion level (the two partition
- * pointers alternate between their pages on every swap): 770 M ops per
- * process at -m 230.  So the recording collapses the two pointers'
+ * same data, so they share one recording; with --distinct one each).
+ * Recording every page switch would cost ~0.8 ops per element per
+ * recursion level (the two partition pointers alternate between their
+ * pages on every swap): 770 M ops per process at -m 230.  So the recording collapses the two pointers'
  * interleaving: each *visit* of a pointer (lo, hi, or the median-of-three
  * reads) to a page is one op, placed where the pointer first read that
  * page, carrying every reference the pointer made there during the visit
@@ -54,12 +57,23 @@ struct qs_task {
 	char tmpname[48];
 };
 
+/* One recorded sort: of the shared data, or (--distinct) of one
+ * process's own. */
+struct qs_set {
+	struct qs_rec *rec;
+	uint64_t nrec;
+	uint64_t errors;
+	uint64_t seed;
+};
+
 struct qsbench {
 	uint64_t nelems, npages, nprocs, seed, sleep_s;
-	bool verbose, use_mmap;
-	struct qs_rec *rec;
+	bool verbose, use_mmap, distinct;
+	struct qs_rec *rec;         /* the recorder's output (then sets[0]'s) */
 	uint64_t nrec, cap;
 	uint64_t errors;
+	struct qs_set *sets;        /* 1, or nprocs with --distinct */
+	uint64_t nsets;
 	struct qs_task *t;
 };
 
@@ -283,12 +297,15 @@ struct qs_visit qsbench_visit(void *w, uint64_t i)
 static void qs_help(FILE *out)
 {
 	fputs(
-"usage: qsbench [-m MB] [-p NPROCS] [-s SEED] [-v] [-z SECONDS] [-M]\n"
+"usage: qsbench [-m MB] [-p NPROCS] [-s SEED] [-v] [-z SECONDS] [-M] [--distinct]\n"
 "       qsbench -n ELEMENTS [-p NPROCS] [-s SEED]     (the 2001 form)\n"
 "Lorenzo Allegrucci's qsbench: NPROCS processes (default 1, at most 1024)\n"
 "each fill an int array of MB megabytes (default 10) from rand() seeded with\n"
-"SEED (default 1, the same in every process), quicksort it (median-of-three\n"
-"pivot, Hoare partition, recursing left first), verify it and exit.\n"
+"SEED (the same in every process; default: the run's --seed, 1 unless given),\n"
+"quicksort it (median-of-three pivot, Hoare partition, recursing left\n"
+"first), verify it and exit.\n"
+"  --distinct  each process sorts data of its own, seeded SEED + its index\n"
+"              (pagelab's option; the program's processes share the data)\n"
 "  -z SECONDS  sleep before freeing the array (default 0)\n"
 "  -v          print the seed and the phases, as the real program does\n"
 "  -M          back the array with a MAP_SHARED mapping of an unlinked sparse\n"
@@ -305,15 +322,21 @@ static void qs_help(FILE *out)
 
 static void *qs_create(int argc, char **argv, uint64_t seed, char *err, size_t errlen)
 {
-	(void)seed; /* the data come from -s alone, as in the real program */
-	uint64_t mb = 10, nprocs = 1, s = 1, z = 0, nelems = 0;
-	bool verbose = false, use_mmap = false;
+	/* The data come from -s, as in the real program; without -s from the
+	 * run's seed (--seed), so that repeats with other seeds sort other
+	 * data.  The default seed 1 gives the data -s 1 gives. */
+	uint64_t mb = 10, nprocs = 1, s = seed % (1ULL << 31), z = 0, nelems = 0;
+	bool verbose = false, use_mmap = false, distinct = false;
 	if (argc == 1) {
 		snprintf(err, errlen, "qsbench: usage: qsbench [-h] [-m MB] [-p nr_procs] [-s seed] [-v] [-z sleep_time]");
 		return NULL;
 	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
+		if (!strcmp(a, "--distinct")) {
+			distinct = true;
+			continue;
+		}
 		if (a[0] != '-' || !a[1] || (strchr("vM", a[1]) && a[2])) {
 			snprintf(err, errlen, "qsbench: unexpected argument '%s'", a);
 			return NULL;
@@ -362,25 +385,43 @@ static void *qs_create(int argc, char **argv, uint64_t seed, char *err, size_t e
 	q->sleep_s = z;
 	q->verbose = verbose;
 	q->use_mmap = use_mmap;
+	q->distinct = distinct;
 	q->t = xcalloc(nprocs, sizeof(*q->t));
 	for (uint64_t k = 0; k < nprocs; k++) {
 		q->t[k].phase = QS_MAP;
 		snprintf(q->t[k].tmpname, sizeof(q->t[k].tmpname), "/tmp/qsbench.%llu", (unsigned long long)k);
 	}
-	/* Run the real sort once; every process replays the recording. */
+	/* Run the real sort once; every process replays the recording.  With
+	 * --distinct, process k sorts data of its own, seeded with SEED + k,
+	 * and each has its recording. */
+	q->nsets = distinct ? nprocs : 1;
+	q->sets = xcalloc(q->nsets, sizeof(*q->sets));
 	int32_t *arr = xmalloc(nelems * sizeof(*arr));
-	qsbench_fill(arr, nelems, s);
-	record_sort(q, arr, (int64_t)nelems);
-	for (uint64_t k = 0; k + 1 < nelems; k++)
-		q->errors += arr[k] > arr[k + 1];
+	for (uint64_t k = 0; k < q->nsets; k++) {
+		struct qs_set *set = &q->sets[k];
+		set->seed = s + k;
+		q->rec = NULL;
+		q->nrec = q->cap = 0;
+		qsbench_fill(arr, nelems, set->seed);
+		record_sort(q, arr, (int64_t)nelems);
+		for (uint64_t e = 0; e + 1 < nelems; e++)
+			set->errors += arr[e] > arr[e + 1];
+		set->rec = q->rec;
+		set->nrec = q->nrec;
+	}
 	free(arr);
+	q->rec = q->sets[0].rec;
+	q->nrec = q->sets[0].nrec;
+	q->errors = q->sets[0].errors;
 	return q;
 }
 
 static void qs_destroy(void *w)
 {
 	struct qsbench *q = w;
-	free(q->rec);
+	for (uint64_t k = 0; k < q->nsets; k++)
+		free(q->sets[k].rec);
+	free(q->sets);
 	free(q->t);
 	free(q);
 }
@@ -391,6 +432,7 @@ static bool qs_next_op(void *w, int task, struct op *op)
 {
 	struct qsbench *q = w;
 	struct qs_task *t = &q->t[task];
+	const struct qs_set *set = &q->sets[q->distinct ? task : 0];
 	memset(op, 0, sizeof(*op));
 	for (;;) {
 		switch (t->phase) {
@@ -437,14 +479,14 @@ static bool qs_next_op(void *w, int task, struct op *op)
 			op->npages = q->npages;
 			return true;
 		case QS_SORT:
-			if (t->pos >= q->nrec) {
+			if (t->pos >= set->nrec) {
 				t->phase = QS_VERIFY;
 				continue;
 			}
 			op->kind = OP_TOUCH;
-			op->first = q->rec[t->pos].page & ~QS_WRITE;
-			op->write = (q->rec[t->pos].page & QS_WRITE) != 0;
-			op->refs = q->rec[t->pos].refs;
+			op->first = set->rec[t->pos].page & ~QS_WRITE;
+			op->write = (set->rec[t->pos].page & QS_WRITE) != 0;
+			op->refs = set->rec[t->pos].refs;
 			op->npages = 1;
 			t->pos++;
 			return true;
@@ -472,11 +514,12 @@ static void qs_report(void *w, const double *elapsed, FILE *out)
 	struct qsbench *q = w;
 	(void)elapsed;
 	for (uint64_t k = 0; k < q->nprocs; k++) {
+		const struct qs_set *set = &q->sets[q->distinct ? k : 0];
 		if (q->verbose)
 			fprintf(out, "seed = %llu\nsorting... done.\nverify... done.\n",
-				(unsigned long long)q->seed);
-		if (q->errors)
-			fprintf(out, " *** WARNING ***  %llu errors.\n", (unsigned long long)q->errors);
+				(unsigned long long)set->seed);
+		if (set->errors)
+			fprintf(out, " *** WARNING ***  %llu errors.\n", (unsigned long long)set->errors);
 	}
 }
 

@@ -40,6 +40,8 @@ enum op_kind {
 	OP_TRUNCATE,    /* truncate fd to npages */
 	OP_MMAP_FILE,   /* region = pages [first, first+npages) of fd; shared? */
 	OP_MARK,        /* tell the workload (ops->mark) the time: phase `region` reached */
+	OP_BARRIER,     /* wait until every live task of this workload is at a
+			 * barrier (LTP's children stopping until all are done) */
 };
 
 struct op {

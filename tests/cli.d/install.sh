@@ -24,3 +24,39 @@ for m in $($P machines | awk 'NR > 1 && NF > 1 && $1 !~ /^disk/ { print $1 }'); 
 	grep -q '^# PARAMETER ' "$T/out" || msg="$msg --show $m: no header row;"
 done
 [ -z "$msg" ] && ok || bad "$msg"
+
+# The library and plugin examples (make check builds them into EXAMPLES).
+if [ -n "${EXAMPLES:-}" ] && [ -x "$EXAMPLES/embed" ]; then
+	t "libpagelab example: two policies, counters, events, errors"
+	out=$("$EXAMPLES/embed" 60 2>&1); rc=$?
+	[ $rc -eq 0 ] && echo "$out" | grep -q '^clock .*pswpout [1-9]' &&
+		echo "$out" | grep -q '^splitlru .*pswpout [1-9]' &&
+		echo "$out" | grep -q 'exit: usemem -m 60' &&
+		echo "$out" | grep -q "^bad policy: unknown policy 'nosuch'" && ok || bad "rc $rc: $out"
+
+	t "plugin lifo.so: --check on usemem, its tunable, --tunables"
+	$P run --ram 32M --swap 64M --check --policy "$EXAMPLES/lifo.so" usemem -m 40 -r 2 >"$T/out" 2>&1; rc=$?
+	$P run --ram 32M --swap 64M --check --policy "$EXAMPLES/lifo.so" --set keep_mapped=1 usemem -m 40 -r 2 >"$T/out2" 2>&1; rc2=$?
+	tun=$($P policies --tunables "$EXAMPLES/lifo.so" 2>&1)
+	[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ "$(counter pswpout "$T/out")" -gt 0 ] &&
+		grep -q '^pagelab: .*policy lifo' "$T/out" &&
+		echo "$tun" | grep -q '^keep_mapped ' && ok || bad "rc $rc/$rc2: $(head -3 "$T/out") $tun"
+
+	t "plugin of another interface version, or not a plugin: exit 2"
+	msg=""
+	sed 's/\.abi = PAGELAB_POLICY_ABI/.abi = PAGELAB_POLICY_ABI + 1/' "$(dirname "$0")/../examples/policy-lifo/lifo.c" >"$T/lifo2.c"
+	if ${CC:-cc} -std=c11 -I"$(dirname "$0")/../include" -fPIC -shared -o "$T/lifo2.so" "$T/lifo2.c" 2>"$T/err"; then
+		$P run --policy "$T/lifo2.so" usemem -m 4 >"$T/out" 2>"$T/err"; rc=$?
+		[ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+			grep -q 'policy interface version 2, this pagelab has 1' "$T/err" || msg="$msg abi: rc $rc $(cat "$T/err");"
+	else
+		msg="$msg cannot build: $(head -2 "$T/err");"
+	fi
+	$P run --policy ./nosuch.so usemem -m 4 >/dev/null 2>"$T/err"; rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] || msg="$msg missing file: rc $rc;"
+	printf 'int x;\n' >"$T/empty.c"
+	${CC:-cc} -fPIC -shared -o "$T/empty.so" "$T/empty.c" 2>/dev/null
+	$P run --policy "$T/empty.so" usemem -m 4 >/dev/null 2>"$T/err"; rc=$?
+	[ $rc -eq 2 ] && grep -q 'not a pagelab policy plugin' "$T/err" || msg="$msg not a plugin: rc $rc $(cat "$T/err");"
+	[ -z "$msg" ] && ok || bad "$msg"
+fi

@@ -307,7 +307,11 @@ static const struct { const char *name; uint64_t lo, hi; } sysctls[] = {
 };
 
 static jmp_buf die_jmp;
-static void die_to_harness(void) { longjmp(die_jmp, 1); }
+static void die_to_harness(const char *msg)
+{
+	fprintf(stderr, "pagelab: %s\n", msg);
+	longjmp(die_jmp, 1);
+}
 
 /* cmd_run(argv) with stdout on /dev/null and stderr in `log`; returns
  * its exit status (2 when it called die_usage()). */
@@ -330,7 +334,7 @@ static int run_captured(int argc, char **argv, FILE *log)
 	if (log)
 		dup2(fileno(log), 2);
 	static volatile int rc;
-	die_usage_hook = die_to_harness;
+	die_usage_set_handler(die_to_harness);
 	if (__lsan_disable)
 		__lsan_disable();
 	if (setjmp(die_jmp) == 0)
@@ -339,7 +343,7 @@ static int run_captured(int argc, char **argv, FILE *log)
 		rc = EXIT_USAGE;
 	if (__lsan_enable)
 		__lsan_enable();
-	die_usage_hook = NULL;
+	die_usage_set_handler(NULL);
 	fflush(stdout);
 	fflush(stderr);
 	dup2(saved_out, 1);

@@ -1,0 +1,106 @@
+/* pagelab.h - libpagelab, the simulator as a library.
+ *
+ * One simulated machine per handle: choose a machine profile, set machine
+ * parameters and policy tunables, add workloads (the same words as on the
+ * `pagelab run` command line), run it, then read the counters (with their
+ * /proc/vmstat names), the per-workload times and the event log (kernel
+ * messages and workload exits, in simulated-time order).
+ *
+ *	pagelab_sim *s = pagelab_new("vmm-2008");
+ *	pagelab_set(s, "ram", "256M");
+ *	pagelab_set_policy(s, "splitlru");
+ *	pagelab_set(s, "swappiness", "100");
+ *	const char *w[] = { "usemem", "-m", "300" };
+ *	pagelab_add_workload(s, 3, w);
+ *	if (pagelab_run(s) != 0) fprintf(stderr, "%s\n", pagelab_error(s));
+ *	uint64_t out; pagelab_counter(s, "pswpout", &out);
+ *	pagelab_free(s);
+ *
+ * Stability: functions are only added, never changed, within one
+ * PAGELAB_API_VERSION; pagelab_api_version() tells a program which
+ * version the library it loaded implements.  Errors never exit: a call
+ * that fails returns -1 (or NULL) and pagelab_error() says why in one
+ * line.  A condition the simulation cannot continue from (its disk full,
+ * host memory exhausted) makes pagelab_run() return -1; that handle can
+ * then only be freed.  (A bug in pagelab itself still aborts.)  Handles are independent; one handle must not be used by two
+ * threads at once.
+ */
+#ifndef PAGELAB_H
+#define PAGELAB_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PAGELAB_API_VERSION 1
+
+#ifndef PAGELAB_EXPORT
+#define PAGELAB_EXPORT __attribute__((visibility("default")))
+#endif
+
+typedef struct pagelab_sim pagelab_sim;
+
+/* The API version the library implements, and its build's version string
+ * ("git describe" of its tree). */
+PAGELAB_EXPORT int pagelab_api_version(void);
+PAGELAB_EXPORT const char *pagelab_version_string(void);
+
+/* A machine of profile NAME (see `pagelab machines`); NULL for an unknown
+ * name (pagelab_error(NULL) then says so). */
+PAGELAB_EXPORT pagelab_sim *pagelab_new(const char *machine);
+PAGELAB_EXPORT void pagelab_free(pagelab_sim *s);
+
+/* The last error of S (or of the last pagelab_new when S is NULL). */
+PAGELAB_EXPORT const char *pagelab_error(const pagelab_sim *s);
+
+/* Before pagelab_run().  pagelab_set takes a machine parameter ("ram",
+ * "swap", "cpus", "disk.bandwidth", "vm.dirty_ratio"...) or a tunable of
+ * the chosen policy, as `--set NAME=VALUE`; set the policy first for its
+ * tunables.  pagelab_set_policy(s, NAME) picks a policy from `pagelab
+ * policies` (default clock).  pagelab_add_workload takes a workload's
+ * words, e.g. {"usemem", "-m", "300"}; several run together. */
+PAGELAB_EXPORT int pagelab_set(pagelab_sim *s, const char *name, const char *value);
+PAGELAB_EXPORT int pagelab_set_policy(pagelab_sim *s, const char *policy);
+PAGELAB_EXPORT int pagelab_set_seed(pagelab_sim *s, uint64_t seed);
+PAGELAB_EXPORT int pagelab_set_check(pagelab_sim *s, int on);
+PAGELAB_EXPORT int pagelab_set_max_time(pagelab_sim *s, double seconds);
+PAGELAB_EXPORT int pagelab_add_workload(pagelab_sim *s, int argc, const char *const *argv);
+
+/* Run to the end.  0: every workload finished (or was OOM-killed, which
+ * the event log shows); 1: --check found a broken invariant; 3: stopped at
+ * the max time; -1: could not start (see pagelab_error). */
+PAGELAB_EXPORT int pagelab_run(pagelab_sim *s);
+
+/* After pagelab_run().  Counters by /proc/vmstat name; 0 when known, -1
+ * for a name the simulator does not count.  pagelab_counter_name(i) walks
+ * every name (NULL past the last). */
+PAGELAB_EXPORT int pagelab_counter(const pagelab_sim *s, const char *name, uint64_t *value);
+PAGELAB_EXPORT const char *pagelab_counter_name(int i);
+
+/* The workloads' time(1) figures, in the order they were added. */
+struct pagelab_times {
+	double user, sys, elapsed;     /* seconds */
+	uint64_t major_faults, minor_faults;
+	int killed;                    /* by the OOM killer */
+};
+PAGELAB_EXPORT int pagelab_nr_workloads(const pagelab_sim *s);
+PAGELAB_EXPORT int pagelab_workload_times(const pagelab_sim *s, int i, struct pagelab_times *t);
+
+/* The event log, in simulated-time order: entry I's time in seconds, its
+ * kind, and its text (the kernel message, e.g. "Out of memory: Killed
+ * process ...", or the command of the workload that finished); -1 past
+ * the last entry.  Any output pointer may be NULL. */
+enum { PAGELAB_EVENT_KERNEL = 0, PAGELAB_EVENT_EXIT = 1 };
+PAGELAB_EXPORT int pagelab_event(const pagelab_sim *s, int i, double *t, int *kind, const char **text);
+
+/* The whole report, as `pagelab run` prints it (json = 0) or --json. */
+PAGELAB_EXPORT int pagelab_report(const pagelab_sim *s, FILE *out, int json);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,445 @@
+/* compare_kernel.c - pagelab compare [machine options] -- WORKLOAD: run a
+ * workload on this host's kernel (pagelab kernel, --repeat times) and in
+ * the simulator under each policy on a machine sized like the kernel run
+ * (the host's CPUs, the cgroup limit as --memcg, the same swap size), and
+ * print one table per policy: each counter's kernel median (min..max),
+ * pagelab's value, their ratio and whether it is within the tolerance.
+ *
+ * Both sides are this same binary, exec'd (/proc/self/exe): the kernel
+ * side is `pagelab kernel` with its lock and cleanup, the simulator side
+ * `pagelab run`; both print "name value" under "# /proc/vmstat", which is
+ * all this file reads.  Counters the kernel leaves out of cgroup limit
+ * reclaim (pgscan/pgsteal_kswapd/direct, allocstall, pgrefill: 6.x's
+ * "if (!cgroup_reclaim(sc))") are listed as such, never compared. */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "../lib/util.h"
+#include "../native/native.h"
+#include "../policy/policy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void compare_usage(FILE *out)
+{
+	fputs(
+"usage: pagelab compare [OPTIONS] -- WORKLOAD [ARGS]\n"
+"Run WORKLOAD on this host's kernel (pagelab kernel, in a memory cgroup and\n"
+"with a swapfile of its own; needs root) and in the simulator on a machine\n"
+"sized like it, and print per policy: counter, kernel median (min..max over\n"
+"the runs), pagelab's value, pagelab/kernel and whether it is within +-T%.\n"
+"\n"
+"  --memcg LIMIT      the cgroup limit on both sides (default 512M)\n"
+"  --swap SIZE        swapfile / simulated swap (default 512M)\n"
+"  --policy P[,P...]  simulator policies (default workingset)\n"
+"  --repeat N         kernel runs (default 3); the simulator is deterministic\n"
+"  --tolerance T      percent (default 25)\n"
+"  --seed N           the workload's seed on both sides (default 1)\n"
+"  --timeout T        seconds per kernel run (default 600)\n"
+"  --machine NAME     simulated profile (default modern)\n"
+"  --cpus N           simulated CPUs (default: the host's)\n"
+"  --ram SIZE         simulated RAM (default LIMIT * 5/4 + 64M: room beside\n"
+"                     the cgroup, as on the host)\n"
+"  --disk MODEL       simulated disk (default: the profile's)\n"
+"  --set NAME=VALUE   passed to pagelab run (memcg.v1=1 is set by itself\n"
+"                     when the host's memory controller is cgroup v1)\n"
+"\n"
+"A file that dd reads and no earlier workload writes is made first, uncached,\n"
+"on the kernel side and read as the simulated disk (if=/dev/sda) in pagelab.\n"
+"Counters marked 'not counted' are ones the kernel does not count under\n"
+"cgroup limit reclaim; they are shown, not compared.  Exit status: 0; 1 if\n"
+"a kernel run failed; 2 on bad input or when the kernel side refuses (no\n"
+"root, no memory cgroup).  docs/fidelity.md has the method and results.\n",
+	      out);
+}
+
+/* "name value" pairs of one report's # /proc/vmstat section. */
+struct counters {
+	int n;
+	char (*name)[48];
+	double *val;
+};
+
+static double counters_get(const struct counters *c, const char *name, bool *found)
+{
+	for (int i = 0; i < c->n; i++)
+		if (!strcmp(c->name[i], name)) {
+			if (found)
+				*found = true;
+			return c->val[i];
+		}
+	if (found)
+		*found = false;
+	return 0;
+}
+
+static void counters_parse(struct counters *c, FILE *f)
+{
+	char line[512];
+	bool in = false;
+	memset(c, 0, sizeof(*c));
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#') {
+			in = !strncmp(line, "# /proc/vmstat", 14);
+			continue;
+		}
+		char name[48], extra[8];
+		long long v;
+		if (!in || sscanf(line, "%47s %lld %7s", name, &v, extra) != 2)
+			continue;
+		c->name = xrealloc(c->name, (size_t)(c->n + 1) * sizeof(*c->name));
+		c->val = xrealloc(c->val, (size_t)(c->n + 1) * sizeof(*c->val));
+		snprintf(c->name[c->n], sizeof(c->name[c->n]), "%s", name);
+		c->val[c->n++] = (double)v;
+	}
+}
+
+static void counters_free(struct counters *c)
+{
+	free(c->name);
+	free(c->val);
+}
+
+/* Run this binary with args; its stdout and stderr go to temp files.
+ * Returns the exit status (128 + signal if killed). */
+static int run_self(char **args, FILE **out, FILE **err)
+{
+	*out = tmpfile();
+	*err = tmpfile();
+	if (!*out || !*err)
+		die_usage("compare: cannot create temporary files");
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0)
+		die_usage("compare: fork failed");
+	if (pid == 0) {
+		dup2(fileno(*out), 1);
+		dup2(fileno(*err), 2);
+		execv("/proc/self/exe", args);
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		;
+	rewind(*out);
+	rewind(*err);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void first_line(FILE *f, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (!fgets(buf, (int)len, f))
+		snprintf(buf, len, "(no message)");
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+struct argv_buf {
+	char **v;
+	int n;
+};
+
+static void push(struct argv_buf *a, const char *s)
+{
+	a->v = xrealloc(a->v, (size_t)(a->n + 2) * sizeof(char *));
+	a->v[a->n++] = xstrdup(s);
+	a->v[a->n] = NULL;
+}
+
+static void argv_free(struct argv_buf *a)
+{
+	for (int i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+}
+
+/* What is compared, in this order; kind 1: not counted by the kernel
+ * under cgroup limit reclaim. */
+static const struct { const char *name; int kind; } rows[] = {
+	{ "pgfault", 0 }, { "pgmajfault", 0 }, { "pswpin", 0 }, { "pswpout", 0 },
+	{ "pgpgin", 0 }, { "pgpgout", 0 },
+	{ "pgscan_anon", 0 }, { "pgscan_file", 0 }, { "pgsteal_anon", 0 }, { "pgsteal_file", 0 },
+	{ "pgactivate", 0 }, { "pgdeactivate", 0 }, { "pgrotated", 0 },
+	{ "swap_ra", 0 }, { "swap_ra_hit", 0 },
+	{ "workingset_refault_anon", 0 }, { "workingset_refault_file", 0 },
+	{ "workingset_activate_anon", 0 }, { "workingset_activate_file", 0 },
+	{ "workingset_restore_anon", 0 }, { "workingset_restore_file", 0 },
+	{ "oom_kill", 0 },
+	{ "pgscan_kswapd", 1 }, { "pgscan_direct", 1 }, { "pgsteal_kswapd", 1 }, { "pgsteal_direct", 1 },
+	{ "allocstall_normal", 1 }, { "pgrefill", 1 },
+};
+
+/* Every name in the comma-separated list is a policy that can run under
+ * --memcg (checked before anything runs). */
+static char *const *pols_check(const char *list)
+{
+	char *l = xstrdup(list), *save = NULL;
+	for (char *p = strtok_r(l, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		const struct policy_ops *ops = policy_find(p);
+		if (!ops)
+			die_usage("compare: unknown policy '%s' (see pagelab policies)", p);
+		if (ops->flags & (POLICY_NO_MEMCG | POLICY_NEEDS_ORACLE))
+			die_usage("compare: policy %s cannot run under --memcg", p);
+	}
+	free(l);
+	return NULL;
+}
+
+/* The simulator's form of workload argument w.  pagelab kernel makes a
+ * file that a dd reads but no earlier workload writes before the run,
+ * uncached; the simulator has no such files, and its nearest equal is the
+ * simulated disk itself: an uncached, sequential read through the page
+ * cache (if=/dev/sda). */
+static const char *sim_arg(char **wl, int w)
+{
+	if (strncmp(wl[w], "if=", 3) || !strncmp(wl[w], "if=/dev/", 8))
+		return wl[w];
+	int start = w;
+	while (start > 0 && strcmp(wl[start - 1], "+"))
+		start--;
+	if (strcmp(wl[start], "dd"))
+		return wl[w];
+	for (int i = 0; i < w; i++)
+		if (!strncmp(wl[i], "of=", 3) && !strcmp(wl[i] + 3, wl[w] + 3))
+			return wl[w];
+	return "if=/dev/sda";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+int cmd_compare_kernel(int argc, char **argv)
+{
+	const char *machine = "modern", *policies = "workingset", *disk = NULL;
+	const char *memcg = "512M", *swap = "512M", *seed = "1", *timeout = "600";
+	uint64_t repeat = 3, cpus = 0, ram = 0, limit = 0;
+	double tol = 25;
+	struct argv_buf sets = { 0 };
+	int i;
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			compare_usage(stdout);
+			argv_free(&sets);
+			return 0;
+		}
+		if (!v || !strcmp(v, "--"))
+			die_usage("compare: option %s needs a value", a);
+		i++;
+		uint64_t b;
+		if (!strcmp(a, "--memcg") || !strcmp(a, "--swap") || !strcmp(a, "--ram")) {
+			if (!parse_size(v, &b) || b > (1ULL << 50))
+				die_usage("compare: bad size '%s' for %s", v, a);
+			if (a[2] == 'm')
+				memcg = v;
+			else if (a[2] == 's')
+				swap = v;
+			else
+				ram = b;
+		} else if (!strcmp(a, "--policy")) {
+			policies = v;
+		} else if (!strcmp(a, "--repeat")) {
+			if (!parse_u64(v, &repeat) || !repeat || repeat > 100)
+				die_usage("compare: bad --repeat '%s' (1..100)", v);
+		} else if (!strcmp(a, "--tolerance")) {
+			if (!parse_double(v, &tol) || tol < 0 || tol > 1000)
+				die_usage("compare: bad --tolerance '%s' (percent, 0..1000)", v);
+		} else if (!strcmp(a, "--seed")) {
+			if (!parse_u64(v, &b))
+				die_usage("compare: bad --seed '%s'", v);
+			seed = v;
+		} else if (!strcmp(a, "--timeout")) {
+			if (!parse_duration_ns(v, &b) || !b)
+				die_usage("compare: bad --timeout '%s'", v);
+			timeout = v;
+		} else if (!strcmp(a, "--machine")) {
+			machine = v;
+		} else if (!strcmp(a, "--cpus")) {
+			if (!parse_u64(v, &cpus) || !cpus || cpus > 1024)
+				die_usage("compare: bad --cpus '%s' (1..1024)", v);
+		} else if (!strcmp(a, "--disk")) {
+			disk = v;
+		} else if (!strcmp(a, "--set")) {
+			push(&sets, v);
+		} else {
+			die_usage("compare: unknown option '%s' (see pagelab compare --help)", a);
+		}
+	}
+	if (i + 1 >= argc)
+		die_usage("compare: no workload after '--' (see pagelab compare --help)");
+	char **wl = argv + i + 1;
+	int nwl = argc - i - 1;
+	if (!parse_size(memcg, &limit))
+		die_usage("compare: bad --memcg '%s'", memcg);
+	if (!cpus) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		cpus = n > 0 ? (uint64_t)n : 1;
+	}
+	if (!ram)
+		ram = limit + limit / 4 + (64ULL << 20);
+	for (char *const *pp = pols_check(policies); pp && *pp; pp++)
+		;
+	if (!workload_find(wl[0]))
+		die_usage("compare: unknown workload '%s' (see pagelab workloads)", wl[0]);
+	/* The simulated cgroup is of the host's kind: v1 reclaim waits on
+	 * writeback (src/mm/memcg.c). */
+	bool v1_set = false;
+	for (int s = 0; s < sets.n; s++)
+		v1_set |= !strncmp(sets.v[s], "memcg.v1=", 9);
+	struct ncgroup cg;
+	char cgerr[256];
+	if (!v1_set && ncg_detect(&cg, cgerr, sizeof(cgerr)) && cg.version == 1)
+		push(&sets, "memcg.v1=1");
+	bool progress = isatty(2);
+	char num[32], ramb[32];
+	snprintf(ramb, sizeof(ramb), "%llu", (unsigned long long)ram);
+
+	/* The simulator first: bad input shows before minutes of kernel runs. */
+	int npol = 0;
+	char *pols = xstrdup(policies), *save = NULL;
+	char *pol[32];
+	for (char *p = strtok_r(pols, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if (npol == 32)
+			die_usage("compare: at most 32 policies");
+		pol[npol++] = p;
+	}
+	if (!npol)
+		die_usage("compare: --policy names no policy");
+	struct counters *sim = xcalloc((size_t)npol, sizeof(*sim));
+	char msg[512];
+	for (int p = 0; p < npol; p++) {
+		struct argv_buf a = { 0 };
+		push(&a, "pagelab");
+		push(&a, "run");
+		push(&a, "--machine"); push(&a, machine);
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)cpus);
+		push(&a, "--cpus"); push(&a, num);
+		push(&a, "--ram"); push(&a, ramb);
+		push(&a, "--swap"); push(&a, swap);
+		push(&a, "--memcg"); push(&a, memcg);
+		if (disk) {
+			push(&a, "--disk"); push(&a, disk);
+		}
+		for (int s = 0; s < sets.n; s++) {
+			push(&a, "--set"); push(&a, sets.v[s]);
+		}
+		push(&a, "--policy"); push(&a, pol[p]);
+		push(&a, "--seed"); push(&a, seed);
+		push(&a, "--no-progress");
+		for (int w = 0; w < nwl; w++)
+			push(&a, sim_arg(wl, w));
+		if (progress)
+			fprintf(stderr, "compare: pagelab run --policy %s...\n", pol[p]);
+		FILE *out, *err;
+		int rc = run_self(a.v, &out, &err);
+		if (rc) {
+			first_line(err, msg, sizeof(msg));
+			die_usage("compare: simulator (%s): %s", pol[p], msg);
+		}
+		counters_parse(&sim[p], out);
+		fclose(out);
+		fclose(err);
+		argv_free(&a);
+	}
+
+	struct counters *kern = xcalloc(repeat, sizeof(*kern));
+	for (uint64_t r = 0; r < repeat; r++) {
+		struct argv_buf a = { 0 };
+		push(&a, "pagelab");
+		push(&a, "kernel");
+		push(&a, "--memcg"); push(&a, memcg);
+		push(&a, "--swap"); push(&a, swap);
+		push(&a, "--seed"); push(&a, seed);
+		push(&a, "--timeout"); push(&a, timeout);
+		for (int w = 0; w < nwl; w++)
+			push(&a, wl[w]);
+		if (progress)
+			fprintf(stderr, "compare: pagelab kernel, run %llu of %llu...\n",
+				(unsigned long long)r + 1, (unsigned long long)repeat);
+		FILE *out, *err;
+		int rc = run_self(a.v, &out, &err);
+		if (rc) {
+			first_line(err, msg, sizeof(msg));
+			if (rc == 2)
+				die_usage("compare: kernel: %s", msg);
+			fprintf(stderr, "pagelab: compare: kernel run %llu exited %d: %s\n",
+				(unsigned long long)r + 1, rc, msg);
+			exit(1);
+		}
+		counters_parse(&kern[r], out);
+		fclose(out);
+		fclose(err);
+		argv_free(&a);
+	}
+
+	char *cmd = cli_join_args(nwl, wl);
+	printf("pagelab compare: %s\n", cmd);
+	printf("memcg %s, swap %s; kernel: %llu run%s of pagelab kernel; pagelab: %s, %llu CPU%s\n",
+	       memcg, swap, (unsigned long long)repeat, repeat == 1 ? "" : "s", machine,
+	       (unsigned long long)cpus, cpus == 1 ? "" : "s");
+	double *v = xcalloc(repeat, sizeof(double));
+	for (int p = 0; p < npol; p++) {
+		printf("\n# policy %s; within +-%g%%\n", pol[p], tol);
+		printf("%-24s %26s %9s %5s  %s\n", "counter", "kernel median (min..max)", "pagelab", "ratio", "within");
+		int agree = 0, compared = 0;
+		for (size_t k = 0; k < ARRAY_SIZE(rows); k++) {
+			bool found = false, any = false;
+			for (uint64_t r = 0; r < repeat; r++) {
+				v[r] = counters_get(&kern[r], rows[k].name, &found);
+				any |= found;
+			}
+			qsort(v, repeat, sizeof(double), cmp_double);
+			double med = repeat % 2 ? v[repeat / 2] : (v[repeat / 2 - 1] + v[repeat / 2]) / 2;
+			bool sfound;
+			double s = counters_get(&sim[p], rows[k].name, &sfound);
+			char kcol[64], scol[24], ratio[16];
+			if (any)
+				snprintf(kcol, sizeof(kcol), "%.0f (%.0f..%.0f)", med, v[0], v[repeat - 1]);
+			else
+				snprintf(kcol, sizeof(kcol), "-");
+			if (sfound)
+				snprintf(scol, sizeof(scol), "%.0f", s);
+			else
+				snprintf(scol, sizeof(scol), "-");
+			const char *verdict;
+			if (med > 0 && sfound && s / med >= 99.995)
+				snprintf(ratio, sizeof(ratio), ">99");
+			else if (med > 0 && sfound)
+				snprintf(ratio, sizeof(ratio), "%.2f", s / med);
+			else
+				snprintf(ratio, sizeof(ratio), "-");
+			if (rows[k].kind == 1) {
+				verdict = "not counted";
+			} else if (!any || !sfound) {
+				verdict = "missing";
+			} else {
+				bool ok = med > 0 ? s / med >= 1 - tol / 100 && s / med <= 1 + tol / 100 : s == 0;
+				verdict = ok ? "yes" : "no";
+				compared++;
+				agree += ok;
+			}
+			printf("%-24s %26s %9s %5s  %s\n", rows[k].name, kcol, scol, ratio, verdict);
+		}
+		printf("%d of %d counters within +-%g%%; not counted: the kernel leaves them\n"
+		       "out of cgroup limit reclaim (6.x: if (!cgroup_reclaim(sc)))\n", agree, compared, tol);
+	}
+	free(v);
+	free(cmd);
+	for (int p = 0; p < npol; p++)
+		counters_free(&sim[p]);
+	for (uint64_t r = 0; r < repeat; r++)
+		counters_free(&kern[r]);
+	free(sim);
+	free(kern);
+	free(pols);
+	argv_free(&sets);
+	return 0;
+}

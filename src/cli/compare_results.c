@@ -1,0 +1,112 @@
+/* compare_results.c - pagelab compare RESULTS...: designs against each
+ * other over seeds from results files (src/experiment/compare.h), in
+ * mmtests' compare-kernels shape.  With "-- WORKLOAD" compare.c sends the
+ * command to the kernel comparison (compare_kernel.c) instead. */
+#include "cli.h"
+#include "../experiment/compare.h"
+#include "../lib/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void compare_usage(FILE *out)
+{
+	fputs(
+"usage: pagelab compare [--baseline DESIGN] [--metric LIST] [--json] RESULTS...\n"
+"       pagelab compare [machine options] -- WORKLOAD [ARGS]\n"
+"The first form compares designs from results files (pagelab sweep -o) as\n"
+"mmtests' compare-kernels does: per configuration (machine and workloads),\n"
+"each figure's mean and standard deviation over seeds for the baseline and\n"
+"every other design, with its %% change and a significance marker (Welch's\n"
+"t-test, or Mann-Whitney U for fewer than 5 seeds a side).\n"
+"  --baseline DESIGN  the column the others are compared with (default: the\n"
+"                     first design in the file)\n"
+"  --metric LIST      figures to compare (default: the CSV figures of\n"
+"                     docs/sweeps.md; any /proc/vmstat counter name works)\n"
+"  --json             print the tables, with every p-value, as JSON\n"
+"The second form runs the workload on this host's kernel and on the\n"
+"simulator and compares them (docs/fidelity.md).\n", out);
+}
+
+int cmd_compare_results(int argc, char **argv)
+{
+	const char *baseline = NULL, *metric_list = NULL;
+	bool json = false;
+	struct records rs = { 0 };
+	int nfiles = 0;
+	char err[600];
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			compare_usage(stdout);
+			records_free(&rs);
+			return 0;
+		} else if (!strcmp(a, "--baseline") || !strcmp(a, "--metric")) {
+			if (i + 1 >= argc)
+				die_usage("option %s needs a value", a);
+			*(!strcmp(a, "--baseline") ? &baseline : &metric_list) = argv[++i];
+		} else if (!strcmp(a, "--json")) {
+			json = true;
+		} else if (a[0] == '-' && a[1]) {
+			die_usage("unknown option '%s' (see pagelab compare --help)", a);
+		} else {
+			if (!records_load(a, &rs, false, NULL, err, sizeof(err)))
+				die_usage("%s", err);
+			nfiles++;
+		}
+	}
+	if (!nfiles)
+		die_usage("compare: no results file (see pagelab compare --help)");
+	if (!rs.n)
+		die_usage("compare: no results in the file%s", nfiles > 1 ? "s" : "");
+	const char **metrics = NULL;
+	char *mcopy = NULL;
+	if (metric_list) {
+		mcopy = xstrdup(metric_list);
+		int n = 0;
+		char *save = NULL;
+		for (char *m = strtok_r(mcopy, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+			metrics = xrealloc(metrics, (size_t)(n + 2) * sizeof(char *));
+			metrics[n++] = m;
+		}
+		if (!n)
+			die_usage("compare: empty --metric");
+		metrics[n] = NULL;
+	}
+	const char *const *ml = metrics ? metrics : record_csv_metrics;
+	for (int m = 0; ml[m]; m++) {
+		bool any = false;
+		for (int i = 0; i < rs.n && !any; i++) {
+			double v;
+			any = record_metric(&rs.r[i], ml[m], &v);
+		}
+		bool avail = false;
+		for (int i = 0; i < rs.n && !avail; i++)
+			json_get_bool(rs.r[i].j, "available", &avail);
+		if (!any && avail && metrics)
+			die_usage("compare: no result has a figure '%s'", ml[m]);
+	}
+	if (baseline) {
+		bool found = false;
+		for (int i = 0; i < rs.n && !found; i++)
+			found = !strcmp(rs.r[i].design, baseline);
+		if (!found)
+			die_usage("compare: no design '%s' in the results", baseline);
+	}
+	int nt;
+	struct cmp_table *t = compare_records(&rs, baseline, ml, &nt);
+	if (json)
+		compare_print_json(t, nt, stdout);
+	else
+		compare_print_text(t, nt, stdout);
+	compare_free(t, nt);
+	free(metrics);
+	free(mcopy);
+	records_free(&rs);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "pagelab: error writing to stdout\n");
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,395 @@
+/* kernel.c - pagelab kernel: run workloads natively on the host kernel in
+ * a memory cgroup and with a swapfile of their own (src/native/), and
+ * report in pagelab run's shapes: the workload's own lines, zsh's and GNU
+ * time's lines, `name value` counters (deltas of /proc/vmstat), or --json
+ * with run's keys ("workloads", "counters", "seed", "finished"). */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "../native/native.h"
+#include "../report/report.h"
+#include "../lib/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+static void kernel_usage(FILE *out)
+{
+	fputs(
+"usage: pagelab kernel [OPTIONS] WORKLOAD [ARGS] [+ WORKLOAD [ARGS]]...\n"
+"Run pagelab's workloads as real processes on this host's kernel, inside a\n"
+"memory cgroup and with a swapfile of their own, and print what the kernel\n"
+"counted, in the shapes of pagelab run.  Needs root.  One run at a time:\n"
+"a second one waits.  Everything it creates is removed on every way out.\n"
+"\n"
+"  --memcg LIMIT     the cgroup's memory limit (default 512M; at most half\n"
+"                    of the host's RAM)\n"
+"  --swap SIZE       swapfile size (default 512M; 0: no swapfile)\n"
+"  --repeat N        run N times; print each run and median/min/max\n"
+"  --timeout T       kill the workload after T seconds (default 600)\n"
+"  --seed N          the workloads' random seed, as in pagelab run (default 1)\n"
+"  --json            print everything as JSON\n"
+"\n"
+"Workloads run natively: usemem, mtest01, qsbench, memeater, workingset,\n"
+"fileio, dd (of files, not /dev/sda), mmap001, trace, and the others whose\n"
+"ops map to syscalls (docs/native.md).  Files a workload reads but none\n"
+"creates (dd if=FILE) are made first, uncached.\n"
+"Exit status: 0 on success, 1 if a workload failed, 2 on bad input or a\n"
+"refusal (no root, no memory controller, a limit too big, no room for the\n"
+"swapfile), 3 on --timeout; killed by SIGINT/SIGTERM after cleaning up.\n", out);
+}
+
+static const char *need_arg(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc)
+		die_usage("option %s needs a value", argv[*i]);
+	return argv[++*i];
+}
+
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+struct host {
+	char release[128];
+	long cpus;
+	uint64_t ram;
+	const char *lru;
+};
+
+static void host_info(struct host *h)
+{
+	struct utsname u;
+	snprintf(h->release, sizeof(h->release), "%s", uname(&u) ? "?" : u.release);
+	h->cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	h->ram = host_memory_bytes();
+	/* CONFIG_LRU_GEN shows as /sys/kernel/mm/lru_gen. */
+	h->lru = access("/sys/kernel/mm/lru_gen/enabled", F_OK) ? "classic split LRU" : "MGLRU (lru_gen)";
+}
+
+static void time_figs(const struct nwl_result *w, struct time_figures *tf)
+{
+	memset(tf, 0, sizeof(*tf));
+	tf->user = w->user_s;
+	tf->sys = w->sys_s;
+	tf->elapsed = w->elapsed_s;
+	tf->cpu_pct = w->elapsed_s > 0 ? (unsigned)((w->user_s + w->sys_s) * 100 / w->elapsed_s) : 0;
+	tf->majflt = w->majflt;
+	tf->minflt = w->minflt;
+	/* Linux's getrusage() counts no swaps (GNU time prints 0 there too);
+	 * pswpin/pswpout below are the kernel's counts. */
+	tf->swaps = 0;
+	tf->killed = w->killed;
+}
+
+struct kopts {
+	uint64_t limit, swap, seed;
+	int cg_version;
+};
+
+static void print_text(const struct host *h, const struct kopts *o, const struct nsession *s,
+		       const struct nrun *r, FILE *out)
+{
+	fprintf(out, "pagelab: kernel Linux %s, %ld CPUs, %llu MiB RAM, %s\n", h->release, h->cpus,
+		(unsigned long long)(h->ram >> 20), h->lru);
+	fprintf(out, "pagelab: memcg v%d limit %llu MiB, swappiness 60; swapfile %llu MiB; seed %llu\n",
+		o->cg_version, (unsigned long long)(o->limit >> 20), (unsigned long long)(o->swap >> 20),
+		(unsigned long long)o->seed);
+	char buf[1024];
+	for (int w = 0; w < r->nwl; w++) {
+		const struct nwl_result *x = &r->wl[w];
+		struct time_figures tf;
+		time_figs(x, &tf);
+		fputs(x->output, out);
+		if (x->killed)
+			fprintf(out, "zsh: killed     %s\n", s->wl[w].cmd);
+		format_zsh_time(buf, sizeof(buf), s->wl[w].cmd, &tf);
+		fprintf(out, "%s\n", buf);
+		format_gnu_time(buf, sizeof(buf), &tf);
+		fprintf(out, "%s\n", buf);
+	}
+	if (r->timed_out)
+		fprintf(out, "pagelab: stopped at the --timeout\n");
+	fprintf(out, "# cgroup\n");
+	fprintf(out, "memcg_peak_bytes %llu\n", (unsigned long long)r->peak_bytes);
+	fprintf(out, "memcg_oom_kill %llu\n", (unsigned long long)r->oom_kills);
+	if (r->psi_some_us >= 0)
+		fprintf(out, "psi_memory_some_us %lld\npsi_memory_full_us %lld\n", (long long)r->psi_some_us,
+			(long long)r->psi_full_us);
+	for (int i = 0; i < r->memstat.n; i++)
+		fprintf(out, "memcg.%s %lld\n", r->memstat.name[i], (long long)r->memstat.val[i]);
+	fprintf(out, "# /proc/vmstat\n");
+	for (int i = 0; i < r->vmstat.n; i++)
+		fprintf(out, "%s %lld\n", r->vmstat.name[i], (long long)r->vmstat.val[i]);
+}
+
+static void print_json(const struct host *h, const struct kopts *o, const struct nsession *s,
+		       const struct nrun *r, FILE *out, const char *indent)
+{
+	fprintf(out, "%s{\n%s  \"kernel\": {\"release\": ", indent, indent);
+	json_str(out, h->release);
+	fprintf(out, ", \"cpus\": %ld, \"ram_bytes\": %llu, \"lru\": ", h->cpus, (unsigned long long)h->ram);
+	json_str(out, h->lru);
+	fprintf(out, "},\n%s  \"memcg\": {\"version\": %d, \"limit_bytes\": %llu, \"swap_bytes\": %llu, "
+		"\"peak_bytes\": %llu, \"oom_kill\": %llu},\n", indent, o->cg_version,
+		(unsigned long long)o->limit, (unsigned long long)o->swap, (unsigned long long)r->peak_bytes,
+		(unsigned long long)r->oom_kills);
+	fprintf(out, "%s  \"seed\": %llu,\n%s  \"finished\": %s,\n%s  \"elapsed_s\": %.6f,\n", indent,
+		(unsigned long long)o->seed, indent, r->timed_out ? "false" : "true", indent, r->elapsed_s);
+	fprintf(out, "%s  \"psi\": {\"memory_some_us\": %lld, \"memory_full_us\": %lld},\n", indent,
+		(long long)r->psi_some_us, (long long)r->psi_full_us);
+	fprintf(out, "%s  \"workloads\": [", indent);
+	for (int w = 0; w < r->nwl; w++) {
+		struct time_figures tf;
+		time_figs(&r->wl[w], &tf);
+		fprintf(out, "%s\n%s    {\"command\": ", w ? "," : "", indent);
+		json_str(out, s->wl[w].cmd);
+		fprintf(out, ", \"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"cpu_pct\": %u, "
+			"\"majflt\": %llu, \"minflt\": %llu, \"swaps\": 0, \"killed\": %s, \"finished\": %s, \"output\": ",
+			tf.user, tf.sys, tf.elapsed, tf.cpu_pct, (unsigned long long)tf.majflt,
+			(unsigned long long)tf.minflt, tf.killed ? "true" : "false", tf.killed ? "false" : "true");
+		json_str(out, r->wl[w].output);
+		fputc('}', out);
+	}
+	fprintf(out, "\n%s  ],\n%s  \"memory_stat\": {", indent, indent);
+	for (int i = 0; i < r->memstat.n; i++)
+		fprintf(out, "%s\"%s\": %lld", i ? ", " : "", r->memstat.name[i], (long long)r->memstat.val[i]);
+	fprintf(out, "},\n%s  \"counters\": {", indent);
+	for (int i = 0; i < r->vmstat.n; i++)
+		fprintf(out, "%s\"%s\": %lld", i ? ", " : "", r->vmstat.name[i], (long long)r->vmstat.val[i]);
+	fprintf(out, "}\n%s}", indent);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Median, min and max of v[0..n) (sorts v). */
+static void stats3(double *v, int n, double *med, double *lo, double *hi)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	*lo = v[0];
+	*hi = v[n - 1];
+	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The summary of --repeat: per workload its times and faults, then every
+ * counter, each as median, min and max over the runs. */
+static void print_summary(const struct nsession *s, const struct nrun *runs, int n, bool json, FILE *out)
+{
+	double *v = xcalloc((size_t)n, sizeof(double));
+	double med, lo, hi;
+	static const char *const wf[] = { "elapsed_s", "user_s", "system_s", "majflt", "minflt" };
+	if (json)
+		fprintf(out, ",\n  \"summary\": {\"runs\": %d, \"workloads\": [", n);
+	else
+		fprintf(out, "# median min max over %d runs\n", n);
+	for (int w = 0; w < s->nwl; w++) {
+		if (json) {
+			fprintf(out, "%s\n    {\"command\": ", w ? "," : "");
+			json_str(out, s->wl[w].cmd);
+		} else {
+			fprintf(out, "# %s\n", s->wl[w].cmd);
+		}
+		for (size_t f = 0; f < ARRAY_SIZE(wf); f++) {
+			for (int i = 0; i < n; i++) {
+				const struct nwl_result *x = &runs[i].wl[w];
+				double fv[] = { x->elapsed_s, x->user_s, x->sys_s, (double)x->majflt, (double)x->minflt };
+				v[i] = fv[f];
+			}
+			stats3(v, n, &med, &lo, &hi);
+			if (json)
+				fprintf(out, ", \"%s\": {\"median\": %.6f, \"min\": %.6f, \"max\": %.6f}", wf[f], med, lo, hi);
+			else
+				fprintf(out, f < 3 ? "%s %.2f %.2f %.2f\n" : "%s %.0f %.0f %.0f\n", wf[f], med, lo, hi);
+		}
+		if (json)
+			fputc('}', out);
+	}
+	if (json)
+		fprintf(out, "\n  ], \"counters\": {");
+	else
+		fprintf(out, "# /proc/vmstat\n");
+	const struct nstat *names = &runs[0].vmstat;
+	for (int c = 0; c < names->n; c++) {
+		for (int i = 0; i < n; i++)
+			v[i] = (double)nstat_get(&runs[i].vmstat, names->name[c]);
+		stats3(v, n, &med, &lo, &hi);
+		if (json)
+			fprintf(out, "%s\"%s\": {\"median\": %.1f, \"min\": %.0f, \"max\": %.0f}", c ? ", " : "",
+				names->name[c], med, lo, hi);
+		else
+			fprintf(out, "%s %.1f %.0f %.0f\n", names->name[c], med, lo, hi);
+	}
+	if (json)
+		fprintf(out, "}}");
+	free(v);
+}
+
+int cmd_kernel(int argc, char **argv)
+{
+	struct kopts o = { .limit = 512ULL << 20, .swap = 512ULL << 20, .seed = 1 };
+	uint64_t repeat = 1, timeout_ns = 600ULL * 1000000000ULL;
+	bool json = false;
+	int i;
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			kernel_usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--memcg") || !strcmp(a, "--swap")) {
+			const char *v = need_arg(argc, argv, &i);
+			uint64_t b;
+			if (!parse_size(v, &b) || b > (1ULL << 50))
+				die_usage("bad size '%s' for %s", v, a);
+			if (a[2] == 'm' && b < (16ULL << 20))
+				die_usage("--memcg %s: a limit below 16 MiB leaves no room for the program itself", v);
+			if (a[2] == 's' && b && b < (1ULL << 20))
+				die_usage("--swap %s: a swapfile needs at least 1 MiB (or 0 for none)", v);
+			*(a[2] == 'm' ? &o.limit : &o.swap) = b;
+		} else if (!strcmp(a, "--repeat")) {
+			const char *v = need_arg(argc, argv, &i);
+			if (!parse_u64(v, &repeat) || !repeat || repeat > 1000)
+				die_usage("bad --repeat '%s' (1..1000)", v);
+		} else if (!strcmp(a, "--timeout")) {
+			const char *v = need_arg(argc, argv, &i);
+			if (!parse_duration_ns(v, &timeout_ns) || !timeout_ns)
+				die_usage("bad --timeout '%s' (seconds)", v);
+		} else if (!strcmp(a, "--seed")) {
+			const char *v = need_arg(argc, argv, &i);
+			if (!parse_u64(v, &o.seed))
+				die_usage("bad --seed '%s'", v);
+		} else if (!strcmp(a, "--json")) {
+			json = true;
+		} else {
+			die_usage("unknown option '%s' (see pagelab kernel --help)", a);
+		}
+	}
+	if (i >= argc)
+		die_usage("kernel: no workload given (see pagelab workloads)");
+
+	/* Workloads, separated by '+', seeded as pagelab run seeds them. */
+	struct nworkload *wl = NULL;
+	int nwl = 0;
+	while (i < argc) {
+		int j = i;
+		while (j < argc && strcmp(argv[j], "+"))
+			j++;
+		if (j == i)
+			die_usage("empty workload before '+'");
+		const struct workload_ops *ops = workload_find(argv[i]);
+		if (!ops)
+			die_usage("unknown workload '%s' (see pagelab workloads)", argv[i]);
+		for (int k = i + 1; k < j; k++)
+			if (!strcmp(argv[k], "--help")) {
+				ops->help(stdout);
+				for (int w = 0; w < nwl; w++)
+					free(wl[w].cmd);
+				free(wl);
+				return 0;
+			}
+		wl = xrealloc(wl, (size_t)(nwl + 1) * sizeof(*wl));
+		wl[nwl] = (struct nworkload){ .ops = ops, .argc = j - i, .argv = argv + i,
+			.seed = o.seed + (uint64_t)nwl, .cmd = cli_join_args(j - i, argv + i) };
+		nwl++;
+		i = j + 1;
+		if (j < argc && i >= argc)
+			die_usage("nothing after the last '+'");
+	}
+
+	struct host h;
+	host_info(&h);
+	char err[512] = "";
+	struct nplan plan;
+	struct wl_sysinfo si = { .totalram = o.limit, .freeram = o.limit, .totalswap = o.swap, .freeswap = o.swap };
+	if (!nplan_build(&plan, wl, nwl, &si, err, sizeof(err)))
+		die_usage("%s", err);
+	if (geteuid() != 0)
+		die_usage("kernel: needs root (it creates a memory cgroup and a swapfile)");
+	if (h.ram && o.limit > h.ram / 2)
+		die_usage("kernel: --memcg %llu MiB is above half of this host's %llu MiB of RAM",
+			  (unsigned long long)(o.limit >> 20), (unsigned long long)(h.ram >> 20));
+	if (h.ram && o.swap > h.ram / 2)
+		die_usage("kernel: --swap %llu MiB is above half of this host's %llu MiB of RAM",
+			  (unsigned long long)(o.swap >> 20), (unsigned long long)(h.ram >> 20));
+	struct ncgroup cg;
+	if (!ncg_detect(&cg, err, sizeof(err)))
+		die_usage("%s", err);
+	o.cg_version = cg.version;
+	struct nguard *g = nguard_begin(&cg);
+
+	struct nsession s = { .wl = wl, .nwl = nwl, .limit = o.limit, .swap = o.swap,
+			      .timeout_s = (double)timeout_ns / 1e9, .plan = &plan, .guard = g };
+	struct nrun *runs = xcalloc(repeat, sizeof(*runs));
+	int rc = 0, done = 0;
+	if (json && repeat > 1)
+		printf("{\n  \"runs\": [\n");
+	for (uint64_t k = 0; k < repeat; k++) {
+		if (repeat > 1 && isatty(2))
+			fprintf(stderr, "pagelab: kernel: run %llu of %llu\n", (unsigned long long)k + 1,
+				(unsigned long long)repeat);
+		if (!nsession_run(&s, &runs[k], err, sizeof(err)))
+			die_usage("%s", err);
+		done++;
+		const struct nrun *r = &runs[k];
+		if (repeat > 1 && !json)
+			printf("# run %llu of %llu\n", (unsigned long long)k + 1, (unsigned long long)repeat);
+		if (json) {
+			print_json(&h, &o, &s, r, stdout, repeat > 1 ? "  " : "");
+			fputs(repeat > 1 && k + 1 < repeat ? ",\n" : "\n", stdout);
+		} else {
+			print_text(&h, &o, &s, r, stdout);
+		}
+		if (r->err[0]) {
+			fprintf(stderr, "pagelab: %s\n", r->err);
+			rc = 1;
+		}
+		if (r->stop_signal || r->timed_out)
+			break;
+	}
+	const struct nrun *last = &runs[done - 1];
+	if (json && repeat > 1) {
+		printf("  ]");
+		if (done > 1)
+			print_summary(&s, runs, done, true, stdout);
+		printf("\n}\n");
+	} else if (done > 1) {
+		print_summary(&s, runs, done, false, stdout);
+	}
+	fflush(stdout);
+	int sig = last->stop_signal;
+	bool timed_out = last->timed_out;
+	for (int k = 0; k < done; k++)
+		nrun_free(&runs[k]);
+	free(runs);
+	nplan_free(&plan);
+	for (int w = 0; w < nwl; w++)
+		free(wl[w].cmd);
+	free(wl);
+	nguard_cleanup(g);
+	if (sig) {
+		fprintf(stderr, "pagelab: kernel: stopped by signal %d; the cgroup, swapfile and files are removed\n", sig);
+		nguard_reraise(sig);
+	}
+	if (timed_out) {
+		fprintf(stderr, "pagelab: kernel: timed out after %g s; the workload was killed and everything removed\n",
+			(double)timeout_ns / 1e9);
+		return 3;
+	}
+	return rc;
+}

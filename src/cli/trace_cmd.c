@@ -1,0 +1,179 @@
+/* trace_cmd.c - pagelab trace convert|info: a trace of any format into
+ * pagelab's binary one (dense page ids, counts in the header), and the
+ * figures of a trace read the way the replay reads it. */
+#include "cli.h"
+#include "../trace/trace_reader.h"
+#include "../trace/bintrace.h"
+#include "../trace/pagemap.h"
+#include "../lib/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BATCH 4096
+
+static void usage(FILE *out)
+{
+	fputs(
+"usage: pagelab trace convert [READER OPTIONS] IN OUT\n"
+"       pagelab trace info [READER OPTIONS] FILE\n"
+"convert writes IN (any format, '-' for stdin, zstd/gzip) as a pagelab binary\n"
+"trace: 8-byte records of dense page ids, with the counts in its header, that\n"
+"the replay reads without a hash (docs/trace-format.md).  info reads FILE as\n"
+"the replay does and prints its references, distinct pages, writes, format\n"
+"and the host memory reading it took.\n"
+"Reader options:\n"
+"  --format F         " TRACE_FORMAT_NAMES " (default: detect)\n"
+"  --spec SPEC        csv/block columns: \"obj-id-col=5, time-col=2, op-col=3\"\n"
+"  --no-instructions  lackey: leave out instruction fetches\n", out);
+}
+
+/* Reader options from argv[i...]; returns the index of the first other
+ * argument. */
+static int reader_opts(int argc, char **argv, int i, struct trace_opts *o)
+{
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--format") || !strcmp(a, "--spec")) {
+			if (i + 1 >= argc)
+				die_usage("trace: %s needs a value", a);
+			const char *v = argv[++i];
+			if (a[2] == 'f' && !trace_format_parse(v, &o->format))
+				die_usage("trace: unknown format '%s' (%s)", v, TRACE_FORMAT_NAMES);
+			if (a[2] == 's')
+				o->spec = v;
+		} else if (!strcmp(a, "--no-instructions")) {
+			o->no_instructions = true;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			exit(0);
+		} else if (a[0] == '-' && a[1]) {
+			die_usage("trace: unknown option '%s' (see pagelab trace --help)", a);
+		} else {
+			break;
+		}
+	}
+	return i;
+}
+
+struct pass {
+	uint64_t nrefs, writes;
+	size_t host;
+};
+
+/* Read every reference of rd, numbering pages densely into m; each goes
+ * to w when there is one. */
+static void read_all(struct trace_reader *rd, const char *name, struct pagemap *m, bool dense,
+		     struct bintrace_writer *w, struct pass *ps)
+{
+	struct trace_ref *b = xmalloc(BATCH * sizeof(*b));
+	char err[320];
+	long n;
+	while ((n = trace_next(rd, b, BATCH)) != 0) {
+		if (n < 0) {
+			if (w)
+				bintrace_abort(w);
+			die_usage("%s", trace_reader_error(rd));
+		}
+		for (long i = 0; i < n; i++) {
+			struct trace_ref ref = b[i];
+			if (!dense) {
+				uint32_t idx;
+				if (!pagemap_get(m, ref.page, ref.pid, &idx)) {
+					if (w)
+						bintrace_abort(w);
+					die_usage("%s: more than %u distinct pages", name, PAGEMAP_MAX);
+				}
+				ref.page = idx;
+			}
+			ps->writes += ref.write;
+			if (w && !bintrace_put(w, &ref, err, sizeof(err))) {
+				bintrace_abort(w);
+				die_usage("%s", err);
+			}
+		}
+		ps->nrefs += (uint64_t)n;
+		size_t h = trace_reader_host_bytes(rd) + pagemap_host_bytes(m) + BATCH * sizeof(*b);
+		if (h > ps->host)
+			ps->host = h;
+	}
+	free(b);
+}
+
+static int trace_convert(int argc, char **argv)
+{
+	struct trace_opts o = { .format = TRACE_FMT_AUTO };
+	int i = reader_opts(argc, argv, 2, &o);
+	if (argc - i != 2)
+		die_usage("trace convert: expected IN and OUT (see pagelab trace --help)");
+	const char *in = argv[i], *out = argv[i + 1];
+	if (!strcmp(out, "-"))
+		die_usage("trace convert: OUT must be a file (the header is written last)");
+	char err[320];
+	struct trace_reader *rd = trace_open(in, &o, err, sizeof(err));
+	if (!rd)
+		die_usage("%s", err);
+	uint64_t hn, hp;
+	bool dense = trace_reader_counts(rd, &hn, &hp);
+	struct bintrace_writer *w = bintrace_create(out, err, sizeof(err));
+	if (!w)
+		die_usage("%s", err);
+	struct pagemap m = { 0 };
+	struct pass ps = { 0 };
+	read_all(rd, in, &m, dense, w, &ps);
+	uint64_t npages = dense ? hp : m.used;
+	if (!bintrace_finish(w, npages, err, sizeof(err)))
+		die_usage("%s", err);
+	fprintf(stderr, "pagelab: %s (%s): %llu references to %llu distinct pages -> %s\n", in,
+		trace_format_name(trace_reader_format(rd)), (unsigned long long)ps.nrefs,
+		(unsigned long long)npages, out);
+	pagemap_free(&m);
+	trace_close(rd);
+	return 0;
+}
+
+static int trace_info(int argc, char **argv)
+{
+	struct trace_opts o = { .format = TRACE_FMT_AUTO };
+	int i = reader_opts(argc, argv, 2, &o);
+	if (argc - i != 1)
+		die_usage("trace info: expected one FILE (see pagelab trace --help)");
+	const char *path = argv[i];
+	char err[320];
+	struct trace_reader *rd = trace_open(path, &o, err, sizeof(err));
+	if (!rd)
+		die_usage("%s", err);
+	uint64_t hn, hp;
+	bool dense = trace_reader_counts(rd, &hn, &hp);
+	struct pagemap m = { 0 };
+	struct pass ps = { 0 };
+	read_all(rd, path, &m, dense, NULL, &ps);
+	uint64_t npages = dense ? hp : m.used;
+	printf("format      %s\n", trace_format_name(trace_reader_format(rd)));
+	printf("references  %llu\n", (unsigned long long)ps.nrefs);
+	printf("distinct    %llu pages\n", (unsigned long long)npages);
+	printf("writes      %llu\n", (unsigned long long)ps.writes);
+	printf("host memory %.1f MiB while reading (%.2f bytes per reference)\n", (double)ps.host / (1 << 20),
+	       ps.nrefs ? (double)ps.host / (double)ps.nrefs : 0.0);
+	pagemap_free(&m);
+	trace_close(rd);
+	return 0;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "convert"))
+		return trace_convert(argc, argv);
+	if (!strcmp(argv[1], "info"))
+		return trace_info(argc, argv);
+	die_usage("trace: unknown subcommand '%s' (convert, info)", argv[1]);
+}

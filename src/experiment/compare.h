@@ -1,0 +1,44 @@
+/* compare.h - designs side by side from results records, in the shape of
+ * mmtests' compare-kernels: per configuration (machine and workloads), a
+ * baseline design's column and the others with their % change, mean and
+ * standard deviation over seeds, and a significance marker from Welch's
+ * t-test (Mann-Whitney U for fewer than 5 seeds a side). */
+#ifndef PAGELAB_COMPARE_H
+#define PAGELAB_COMPARE_H
+
+#include <stdio.h>
+
+#include "record.h"
+#include "stats.h"
+
+struct cmp_cell {             /* one design's figure in one configuration */
+	struct summary s;
+	double change_pct;        /* vs the baseline, NAN for the baseline or 0 base */
+	double p;                 /* NAN: no test */
+	enum sig_test test;
+};
+
+struct cmp_table {
+	char *config;
+	int nr_designs;
+	char **designs;           /* [0] is the baseline */
+	int nr_metrics;
+	const char *const *metrics;
+	struct cmp_cell *cells;   /* [metric][design] */
+	int nr_runs, nr_unavailable, nr_unfinished;
+};
+
+/* Tables for every configuration in rs (in order of first appearance),
+ * designs in order of first appearance with baseline (if present in the
+ * configuration) moved first.  metrics is NULL-terminated. */
+struct cmp_table *compare_records(const struct records *rs, const char *baseline, const char *const *metrics,
+				  int *ntables);
+void compare_free(struct cmp_table *t, int n);
+
+/* Significance below this p-value is marked. */
+#define CMP_ALPHA 0.05
+
+void compare_print_text(const struct cmp_table *t, int n, FILE *out);
+void compare_print_json(const struct cmp_table *t, int n, FILE *out);
+
+#endif

@@ -1,0 +1,255 @@
+/* record.c - writing and reading results lines (record.h). */
+#include "record.h"
+#include "../lib/util.h"
+#include "../lib/version.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* %.9g keeps every figure a run prints (times to the microsecond up to
+ * 1000 s) and reads back to the same double on every host. */
+static void put_num(FILE *out, double v)
+{
+	if (!isfinite(v))
+		fputs("null", out);
+	else
+		fprintf(out, "%.9g", v);
+}
+
+char *record_format(const struct record_meta *m, const struct run_result *rr)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	if (!out)
+		panic("open_memstream: out of memory");
+	fprintf(out, "{\"cell\": %d, \"cmd\": ", m->cell);
+	json_put_str(out, m->cmd);
+	fprintf(out, ", \"version\": ");
+	json_put_str(out, pagelab_version());
+	fprintf(out, ", \"design\": ");
+	json_put_str(out, m->design);
+	fprintf(out, ", \"config\": ");
+	json_put_str(out, m->config);
+	fprintf(out, ", \"seed\": %llu, \"params\": {", (unsigned long long)m->seed);
+	for (int i = 0; i < m->nr_params; i++) {
+		fprintf(out, "%s", i ? ", " : "");
+		json_put_str(out, m->param_names[i]);
+		fputs(": ", out);
+		json_put_str(out, m->param_values[i]);
+	}
+	fprintf(out, "}, \"available\": %s", rr->available ? "true" : "false");
+	if (!rr->available) {
+		fprintf(out, ", \"why\": ");
+		json_put_str(out, rr->why);
+		fputs("}\n", out);
+		fclose(out);
+		return buf;
+	}
+	double elapsed = 0, user = 0, sys = 0;
+	for (int w = 0; w < rr->nr_wl; w++) {
+		const struct time_figures *tf = &rr->wl[w].tf;
+		elapsed = tf->elapsed > elapsed ? tf->elapsed : elapsed;
+		user += tf->user;
+		sys += tf->sys;
+	}
+	fprintf(out, ", \"finished\": %s, \"timed_out\": %s, \"check_failed\": %s, \"simulated_s\": ",
+		rr->finished ? "true" : "false", rr->timed_out ? "true" : "false", rr->check_failed ? "true" : "false");
+	put_num(out, (double)rr->sim_ns / 1e9);
+	fputs(", \"elapsed_s\": ", out);
+	put_num(out, elapsed);
+	fputs(", \"user_s\": ", out);
+	put_num(out, user);
+	fputs(", \"sys_s\": ", out);
+	put_num(out, sys);
+	fprintf(out, ", \"swap_peak_kb\": %llu, \"workloads\": [", (unsigned long long)rr->swap_peak_kb);
+	for (int w = 0; w < rr->nr_wl; w++) {
+		const struct wl_result *x = &rr->wl[w];
+		fprintf(out, "%s{\"command\": ", w ? ", " : "");
+		json_put_str(out, x->cmd);
+		fputs(", \"elapsed_s\": ", out);
+		put_num(out, x->tf.elapsed);
+		fputs(", \"user_s\": ", out);
+		put_num(out, x->tf.user);
+		fputs(", \"sys_s\": ", out);
+		put_num(out, x->tf.sys);
+		fprintf(out, ", \"majflt\": %llu, \"minflt\": %llu, \"swaps\": %llu, \"killed\": %s, \"done\": %s}",
+			(unsigned long long)x->tf.majflt, (unsigned long long)x->tf.minflt,
+			(unsigned long long)x->tf.swaps, x->tf.killed ? "true" : "false", x->done ? "true" : "false");
+	}
+	fputs("], \"counters\": {", out);
+	for (int i = 0; i < NR_VM_EVENTS; i++)
+		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", vm_event_names[i], (unsigned long long)rr->ev[i]);
+	fputs("}}\n", out);
+	fclose(out);
+	return buf;
+}
+
+bool record_parse(const char *line, struct record *r, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	char jerr[120];
+	r->j = json_parse(line, strlen(line), jerr, sizeof(jerr));
+	if (!r->j) {
+		snprintf(err, errlen, "not JSON: %s", jerr);
+		return false;
+	}
+	double cell, seed;
+	r->cmd = json_get_str(r->j, "cmd");
+	r->design = json_get_str(r->j, "design");
+	r->config = json_get_str(r->j, "config");
+	if (!r->cmd || !r->design || !r->config || !json_get_num(r->j, "cell", &cell) ||
+	    !json_get_num(r->j, "seed", &seed) || cell < 0 || cell > 1e9 || seed < 0 || seed > 1.8e19) {
+		snprintf(err, errlen, "not a pagelab result (needs cell, cmd, design, config, seed)");
+		json_free(r->j);
+		r->j = NULL;
+		return false;
+	}
+	r->cell = (int)cell;
+	r->seed = (uint64_t)seed;
+	r->line = xstrdup(line);
+	return true;
+}
+
+void record_free(struct record *r)
+{
+	json_free(r->j);
+	free(r->line);
+	memset(r, 0, sizeof(*r));
+}
+
+bool records_load(const char *path, struct records *rs, bool missing_ok, long *partial_at,
+		  char *err, size_t errlen)
+{
+	if (partial_at)
+		*partial_at = -1;
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		if (missing_ok && errno == ENOENT)
+			return true;
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return false;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	long lineno = 0, off = 0;
+	bool ok = true;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		lineno++;
+		if (line[n - 1] != '\n') {
+			/* unfinished: the writer was stopped mid-line */
+			if (partial_at)
+				*partial_at = off;
+			break;
+		}
+		off += (long)n;
+		line[n - 1] = 0;
+		if (n > 1 && line[n - 2] == '\r')
+			line[n - 2] = 0;
+		if (!line[0])
+			continue;
+		struct record r;
+		char e[200];
+		if (!record_parse(line, &r, e, sizeof(e))) {
+			snprintf(err, errlen, "%s:%ld: %s", path, lineno, e);
+			ok = false;
+			break;
+		}
+		rs->r = xrealloc(rs->r, (size_t)(rs->n + 1) * sizeof(*rs->r));
+		rs->r[rs->n++] = r;
+	}
+	if (ok && ferror(f)) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		ok = false;
+	}
+	free(line);
+	fclose(f);
+	return ok;
+}
+
+void records_free(struct records *rs)
+{
+	for (int i = 0; i < rs->n; i++)
+		record_free(&rs->r[i]);
+	free(rs->r);
+	rs->r = NULL;
+	rs->n = 0;
+}
+
+static int cmp_cmd(const void *a, const void *b)
+{
+	const struct record *x = a, *y = b;
+	int c = strcmp(x->cmd, y->cmd);
+	/* equal commands keep file order, so the first one is found */
+	return c ? c : (x < y ? -1 : x > y);
+}
+
+void records_sort_cmd(struct records *rs)
+{
+	if (rs->n > 1)
+		qsort(rs->r, (size_t)rs->n, sizeof(*rs->r), cmp_cmd);
+}
+
+const struct record *records_find_cmd(const struct records *rs, const char *cmd)
+{
+	int lo = 0, hi = rs->n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(rs->r[mid].cmd, cmd) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < rs->n && !strcmp(rs->r[lo].cmd, cmd) ? &rs->r[lo] : NULL;
+}
+
+static bool counter(const struct record *r, const char *name, double *v)
+{
+	return json_get_num(json_get(r->j, "counters"), name, v);
+}
+
+static bool ratio(double a, double b, double scale, double *v)
+{
+	if (b <= 0)
+		return false;
+	*v = a / b * scale;
+	return true;
+}
+
+const char *const record_csv_metrics[] = {
+	"elapsed_s", "user_s", "sys_s", "pgmajfault", "pswpin", "pswpout",
+	"pgscan_kswapd", "pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",
+	"kswapd_efficiency", "direct_reclaim", "scan_velocity",
+	"swapin_mbs", "swapout_mbs", "majflt_per_s", NULL,
+};
+
+bool record_metric(const struct record *r, const char *name, double *v)
+{
+	bool avail = false;
+	if (!json_get_bool(r->j, "available", &avail) || !avail)
+		return false;
+	if (json_get_num(r->j, name, v) && strcmp(name, "cell") && strcmp(name, "seed"))
+		return true;
+	if (counter(r, name, v))
+		return true;
+	double el = 0, a = 0, b = 0, c = 0, d = 0;
+	json_get_num(r->j, "elapsed_s", &el);
+	const double mb = (double)PAGE_SIZE / (1 << 20);
+	if (!strcmp(name, "kswapd_efficiency"))
+		return counter(r, "pgsteal_kswapd", &a) && counter(r, "pgscan_kswapd", &b) && ratio(a, b, 100, v);
+	if (!strcmp(name, "direct_reclaim"))
+		return counter(r, "pgsteal_direct", &a) && counter(r, "pgsteal_kswapd", &b) &&
+		       ratio(a, a + b, 100, v);
+	if (!strcmp(name, "scan_velocity"))
+		return counter(r, "pgscan_kswapd", &a) && counter(r, "pgscan_direct", &b) && ratio(a + b, el, 1, v);
+	if (!strcmp(name, "swapin_mbs"))
+		return counter(r, "pswpin", &c) && ratio(c * mb, el, 1, v);
+	if (!strcmp(name, "swapout_mbs"))
+		return counter(r, "pswpout", &c) && ratio(c * mb, el, 1, v);
+	if (!strcmp(name, "majflt_per_s"))
+		return counter(r, "pgmajfault", &d) && ratio(d, el, 1, v);
+	return false;
+}

@@ -1,0 +1,72 @@
+/* record.h - results files: one JSON object per line, one line per cell.
+ *
+ * A record carries what reproduces it (the `pagelab run` command line of
+ * the cell and the pagelab version), what groups it (the design: policy and
+ * its tunables; the configuration: machine and workloads; the seed; the
+ * sweep's parameter values), and every figure: times per workload, and
+ * every /proc/vmstat counter.  The derived reclaim figures (record_metric)
+ * are computed from those when read, never stored, so every reader agrees
+ * on them.  Lines are written whole, so a results file can be appended to
+ * by a resumed sweep and joined with others (pagelab merge). */
+#ifndef PAGELAB_RECORD_H
+#define PAGELAB_RECORD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cell.h"
+#include "json.h"
+
+struct record_meta {
+	int cell;                /* index in its sweep */
+	const char *cmd;         /* the equivalent `pagelab run` command line */
+	const char *design;      /* "splitlru", "mglru min_ttl_ms=1000" */
+	const char *config;      /* machine options and workloads, without policy and seed */
+	uint64_t seed;
+	int nr_params;           /* the sweep's axes and their values in this cell */
+	const char *const *param_names, *const *param_values;
+};
+
+/* One line, ending in '\n', into a new string. */
+char *record_format(const struct record_meta *m, const struct run_result *rr);
+
+struct record {
+	struct json *j;
+	char *line;              /* as read, without the newline */
+	int cell;
+	const char *cmd, *design, *config;
+	uint64_t seed;
+};
+
+/* Parse one line; false with a message if it is no record. */
+bool record_parse(const char *line, struct record *r, char *err, size_t errlen);
+void record_free(struct record *r);
+
+struct records {
+	struct record *r;
+	int n;
+};
+
+/* Read every record of path, appending to rs.  A last line without its
+ * newline (a sweep killed while writing) is ignored, and *partial_at set to
+ * its offset (else -1) so a resuming writer can cut it off.  A missing file
+ * is no error when missing_ok.  Returns false with "FILE:LINE: ..." in err. */
+bool records_load(const char *path, struct records *rs, bool missing_ok, long *partial_at,
+		  char *err, size_t errlen);
+void records_free(struct records *rs);
+/* The record with this command line, or NULL (rs sorted by records_sort_cmd). */
+void records_sort_cmd(struct records *rs);
+const struct record *records_find_cmd(const struct records *rs, const char *cmd);
+
+/* A figure of a record by name: "elapsed_s", "user_s", "sys_s", every
+ * counter by its /proc/vmstat name, and the derived ones of mmtests:
+ * "kswapd_efficiency" (pgsteal_kswapd / pgscan_kswapd, %),
+ * "direct_reclaim" (pgsteal_direct / all pgsteal, %), "scan_velocity"
+ * (pgscan_kswapd + pgscan_direct per second), "swapin_mbs", "swapout_mbs",
+ * "majflt_per_s".  False when undefined (0 / 0, a run that did not run). */
+bool record_metric(const struct record *r, const char *name, double *v);
+
+/* The CSV figures, in column order. */
+extern const char *const record_csv_metrics[];
+
+#endif

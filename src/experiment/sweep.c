@@ -1,0 +1,186 @@
+/* sweep.c - resumable, shardable runs of a run matrix (sweep.h). */
+#include "sweep.h"
+#include "pool.h"
+#include "../lib/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct sweep_state {
+	const struct matrix_cell *const *todo;
+	const struct sweep_opts *o;
+	char **lines;            /* formatted records, NULL until run */
+	int n, next_write;
+	FILE *file, *stream;
+	bool write_failed;
+	int write_errno;
+};
+
+static void run_cell(void *arg, int i)
+{
+	struct sweep_state *s = arg;
+	const struct matrix_cell *mc = s->todo[i];
+	struct run_result rr = { 0 };
+	cell_run(&mc->c, &rr);
+	struct record_meta m = {
+		.cell = mc->index, .cmd = mc->cmd, .design = mc->design, .config = mc->config,
+		.seed = mc->seed, .nr_params = s->o->nr_axes, .param_names = s->o->axis_names,
+		.param_values = mc->param_values,
+	};
+	s->lines[i] = record_format(&m, &rr);
+	run_result_free(&rr);
+}
+
+/* Under the pool's lock: write every record whose predecessors are out. */
+static void cell_done(void *arg, int i)
+{
+	struct sweep_state *s = arg;
+	(void)i;
+	while (s->next_write < s->n && s->lines[s->next_write]) {
+		const char *l = s->lines[s->next_write++];
+		if (s->file && !s->write_failed && (fputs(l, s->file) < 0 || fflush(s->file) != 0)) {
+			s->write_failed = true;
+			s->write_errno = errno;
+		}
+		if (s->stream) {
+			fputs(l, s->stream);
+			fflush(s->stream);
+		}
+	}
+}
+
+static bool in_shard(const struct sweep_opts *o, int index)
+{
+	return o->nshards <= 1 || index % o->nshards == o->shard - 1;
+}
+
+int sweep_run(const struct matrix_cell *cells, int n, const struct sweep_opts *o, struct records *rs,
+	      char *err, size_t errlen)
+{
+	struct records have = { 0 };
+	long partial = -1;
+	if (o->out && !records_load(o->out, &have, true, &partial, err, errlen))
+		return 2;
+	if (partial >= 0 && truncate(o->out, partial) != 0) {
+		snprintf(err, errlen, "cannot cut the unfinished last line of %s: %s", o->out, strerror(errno));
+		records_free(&have);
+		return 1;
+	}
+	records_sort_cmd(&have);
+	const struct matrix_cell **todo = xcalloc((size_t)n + 1, sizeof(*todo));
+	int ntodo = 0, nshard = 0;
+	for (int i = 0; i < n; i++) {
+		if (!in_shard(o, cells[i].index))
+			continue;
+		nshard++;
+		if (!records_find_cmd(&have, cells[i].cmd))
+			todo[ntodo++] = &cells[i];
+	}
+	struct sweep_state s = { .todo = todo, .o = o, .n = ntodo, .stream = o->stream };
+	s.lines = xcalloc((size_t)ntodo + 1, sizeof(char *));
+	int rc = 0;
+	if (o->out && ntodo) {
+		s.file = fopen(o->out, "a");
+		if (!s.file) {
+			snprintf(err, errlen, "cannot write %s: %s", o->out, strerror(errno));
+			rc = 1;
+		}
+	}
+	if (o->progress)
+		fprintf(stderr, "pagelab sweep: %d cells%s, %d to run%s%s\n", nshard,
+			o->nshards > 1 ? " in this shard" : "", ntodo,
+			o->out && nshard > ntodo ? ", the others already in " : "",
+			o->out && nshard > ntodo ? o->out : "");
+	if (!rc) {
+		struct pool_job pj = { .run = run_cell, .done = cell_done, .arg = &s, .n = ntodo,
+				       .jobs = o->jobs, .progress = o->progress ? "pagelab sweep" : NULL };
+		pool_run(&pj);
+	}
+	if (s.file && fclose(s.file) != 0 && !s.write_failed) {
+		s.write_failed = true;
+		s.write_errno = errno;
+	}
+	if (!rc && s.write_failed) {
+		snprintf(err, errlen, "error writing %s: %s", o->out, strerror(s.write_errno));
+		rc = 1;
+	}
+	/* The shard's records in cell order: from the file or just run. */
+	int k = 0;
+	for (int i = 0; !rc && i < n; i++) {
+		if (!in_shard(o, cells[i].index))
+			continue;
+		const struct record *old = records_find_cmd(&have, cells[i].cmd);
+		const char *line = old ? old->line : NULL;
+		char *fresh = NULL;
+		if (!old) {
+			fresh = xstrdup(s.lines[k++]);
+			fresh[strcspn(fresh, "\n")] = 0;
+			line = fresh;
+		}
+		struct record r;
+		char e[200];
+		if (!record_parse(line, &r, e, sizeof(e)))
+			panic("sweep: a record does not read back: %s", e);
+		free(fresh);
+		rs->r = xrealloc(rs->r, (size_t)(rs->n + 1) * sizeof(*rs->r));
+		rs->r[rs->n++] = r;
+	}
+	for (int i = 0; i < ntodo; i++)
+		free(s.lines[i]);
+	free(s.lines);
+	free(todo);
+	records_free(&have);
+	return rc;
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void sweep_csv(FILE *out, const struct records *rs, const char *const *axis_names, int nr_axes)
+{
+	fputs("cell", out);
+	for (int a = 0; a < nr_axes; a++) {
+		fputc(',', out);
+		csv_field(out, axis_names[a]);
+	}
+	fputs(",seed,finished", out);
+	for (int m = 0; record_csv_metrics[m]; m++)
+		fprintf(out, ",%s", record_csv_metrics[m]);
+	fputc('\n', out);
+	for (int i = 0; i < rs->n; i++) {
+		const struct record *r = &rs->r[i];
+		fprintf(out, "%d", r->cell);
+		const struct json *params = json_get(r->j, "params");
+		for (int a = 0; a < nr_axes; a++) {
+			const char *v = json_get_str(params, axis_names[a]);
+			fputc(',', out);
+			csv_field(out, v ? v : "");
+		}
+		bool fin = false;
+		json_get_bool(r->j, "finished", &fin);
+		fprintf(out, ",%llu,%d", (unsigned long long)r->seed, fin);
+		for (int m = 0; record_csv_metrics[m]; m++) {
+			double v;
+			if (record_metric(r, record_csv_metrics[m], &v))
+				fprintf(out, ",%.6g", v);
+			else
+				fputc(',', out);
+		}
+		fputc('\n', out);
+	}
+}

@@ -1,0 +1,80 @@
+/* memcg.c - `--memcg LIMIT`: the workloads run in one memory cgroup.
+ *
+ * Follows 6.x mm/memcontrol.c try_charge_memcg() and mm/vmscan.c
+ * try_to_free_mem_cgroup_pages(): a charge that would take the cgroup past
+ * its limit makes the charging task reclaim from the cgroup's own LRU,
+ * synchronously (no kswapd, no watermarks), SWAP_CLUSTER_MAX pages at a
+ * time, up to MAX_RECLAIM_RETRIES times, and then the cgroup's OOM killer
+ * runs.  The reclaim is counted in pgscan_anon/file and pgsteal_anon/file
+ * but not in pgscan_kswapd/direct, pgsteal_kswapd/direct, allocstall or
+ * pgrefill (account_pass() in mm.c).
+ *
+ * Simplifications.  Every page the simulation allocates is a workload's,
+ * so the cgroup's LRU is the node's LRU and limit reclaim is the policy's
+ * shrink() on it.  The per-CPU charge stock (MEMCG_CHARGE_BATCH) is left
+ * out: the limit is exact to the page.  Writeback: cgroup v1 reclaim
+ * waits for a page it finds under writeback with PG_reclaim
+ * (shrink_folio_list's case 3, !writeback_throttling_sane()); v2 does not.
+ * pagelab's swap writes complete only as simulated time passes, so both
+ * let the charging task wait for writes already in flight when they would
+ * bring the cgroup under its limit (the stand-in for the writes that finish
+ * during a real reclaim pass); v1 stalls as soon as a pass meets pending
+ * writeback, at any priority, v2 only below DEF_PRIORITY - 2 like the
+ * global allocator, after starting more writeback. */
+#include "internal.h"
+
+#define MAX_RECLAIM_RETRIES 16
+
+void mm_memcg_init(struct mm *mm, uint64_t limit_pages, bool v1)
+{
+	mm->memcg = (struct memcg){ .limit = limit_pages, .v1 = v1 };
+	/* Frames allocated before (none, normally) are the cgroup's too. */
+	mm->memcg.charged = mm->fr.nr - mm->nr_free;
+	mm->memcg.peak = mm->memcg.charged;
+}
+
+static bool charge_one(struct memcg *cg)
+{
+	if (cg->charged >= cg->limit)
+		return false;
+	if (++cg->charged > cg->peak)
+		cg->peak = cg->charged;
+	return true;
+}
+
+bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
+{
+	struct memcg *cg = &mm->memcg;
+	*st = FAULT_DONE;
+	if (charge_one(cg))
+		return true;
+	cg->failcnt++;
+	int stall_below = cg->v1 ? DEF_PRIORITY + 1 : DEF_PRIORITY - 2;
+	for (int retries = 0; retries < MAX_RECLAIM_RETRIES; retries++) {
+		/* Writes in flight will uncharge enough: wait for them rather
+		 * than evict more. */
+		if (mm->nr_pending_free && cg->charged - mm->nr_pending_free < cg->limit) {
+			*st = FAULT_WAIT_RECLAIM;
+			return false;
+		}
+		bool congested;
+		do_try_to_free_pages(mm, ctx, SWAP_CLUSTER_MAX, true, stall_below, &congested);
+		if (charge_one(cg))
+			return true;
+		if (congested) {
+			*st = FAULT_WAIT_RECLAIM;
+			return false;
+		}
+	}
+	if (charge_one(cg))
+		return true;
+	if (mm->nr_writeback || mm->nr_reading) {
+		*st = FAULT_WAIT_RECLAIM;
+		return false;
+	}
+	/* mem_cgroup_oom(): the kill happens inside the cgroup. */
+	cg->oom++;
+	cg->oom_pending = true;
+	*st = FAULT_OOM;
+	return false;
+}

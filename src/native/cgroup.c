@@ -1,0 +1,268 @@
+/* cgroup.c - a memory cgroup of our own, following
+ * Documentation/admin-guide/cgroup-v1/memory.rst and cgroup-v2.rst.
+ *
+ * v2 is preferred where its memory controller is enabled (memory.max,
+ * memory.swap.max, memory.peak); otherwise v1 (memory.limit_in_bytes with
+ * memory.memsw.limit_in_bytes unlimited, so swap is bounded only by our
+ * swapfile, and memory.swappiness set to 60 explicitly: a v1 child
+ * inherits its parent's value, which need not be the default).  The cgroup
+ * sits directly under the hierarchy's root, named pagelab-kernel-PID, so a
+ * later run can tell whether its creator is still alive. */
+#define _GNU_SOURCE
+#include "native.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CG_PREFIX "pagelab-kernel-"
+
+static bool read_text(const char *path, char *buf, size_t len)
+{
+	buf[0] = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	size_t got = 0;
+	while (got + 1 < len) {
+		ssize_t n = read(fd, buf + got, len - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = 0;
+	close(fd);
+	return true;
+}
+
+static bool write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	size_t n = strlen(text);
+	bool ok = write(fd, text, n) == (ssize_t)n;
+	close(fd);
+	return ok;
+}
+
+static bool cg_write(const struct ncgroup *cg, const char *file, const char *text)
+{
+	char p[640];
+	snprintf(p, sizeof(p), "%s/%s", cg->path, file);
+	return write_text(p, text);
+}
+
+bool ncg_read(const struct ncgroup *cg, const char *file, char *buf, size_t len)
+{
+	char p[640];
+	snprintf(p, sizeof(p), "%s/%s", cg->path, file);
+	return read_text(p, buf, len);
+}
+
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *s = list; (s = strstr(s, word)); s += n)
+		if ((s == list || s[-1] == ' ') && (s[n] == 0 || s[n] == ' ' || s[n] == '\n'))
+			return true;
+	return false;
+}
+
+bool ncg_detect(struct ncgroup *cg, char *err, size_t errlen)
+{
+	memset(cg, 0, sizeof(*cg));
+	char buf[512];
+	/* v2: the unified hierarchy, at /sys/fs/cgroup or (hybrid) below it. */
+	static const char *const v2roots[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };
+	for (size_t i = 0; i < sizeof(v2roots) / sizeof(v2roots[0]); i++) {
+		char p[300];
+		snprintf(p, sizeof(p), "%s/cgroup.controllers", v2roots[i]);
+		if (read_text(p, buf, sizeof(buf)) && has_word(buf, "memory")) {
+			cg->version = 2;
+			snprintf(cg->root, sizeof(cg->root), "%s", v2roots[i]);
+			/* Children get the controller only if the root delegates it. */
+			snprintf(p, sizeof(p), "%s/cgroup.subtree_control", v2roots[i]);
+			if (read_text(p, buf, sizeof(buf)) && !has_word(buf, "memory"))
+				write_text(p, "+memory");
+			return true;
+		}
+	}
+	if (read_text("/sys/fs/cgroup/memory/memory.limit_in_bytes", buf, sizeof(buf))) {
+		cg->version = 1;
+		snprintf(cg->root, sizeof(cg->root), "/sys/fs/cgroup/memory");
+		return true;
+	}
+	snprintf(err, errlen, "kernel: no memory cgroup controller (neither cgroup v2 with "
+		 "'memory' in cgroup.controllers nor v1 at /sys/fs/cgroup/memory)");
+	return false;
+}
+
+bool ncg_create(struct ncgroup *cg, uint64_t limit, char *err, size_t errlen)
+{
+	snprintf(cg->path, sizeof(cg->path), "%s/" CG_PREFIX "%d", cg->root, (int)getpid());
+	if (mkdir(cg->path, 0755) && errno != EEXIST) {
+		snprintf(err, errlen, "kernel: cannot create the cgroup %s: %s", cg->path, strerror(errno));
+		cg->path[0] = 0;
+		return false;
+	}
+	char v[32];
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)limit);
+	bool ok;
+	if (cg->version == 2) {
+		ok = cg_write(cg, "memory.max", v);
+		cg_write(cg, "memory.swap.max", "max");
+	} else {
+		/* memsw must stay >= the memory limit: raise it first. */
+		ok = cg_write(cg, "memory.memsw.limit_in_bytes", "-1") || errno == ENOENT;
+		ok = cg_write(cg, "memory.limit_in_bytes", v) && ok;
+		ok = cg_write(cg, "memory.swappiness", "60") && ok;
+	}
+	if (!ok) {
+		snprintf(err, errlen, "kernel: cannot set the limit of %s: %s", cg->path, strerror(errno));
+		ncg_remove(cg);
+		return false;
+	}
+	return true;
+}
+
+bool ncg_join(const struct ncgroup *cg, char *err, size_t errlen)
+{
+	char pid[32], buf[4096];
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (!cg_write(cg, "cgroup.procs", pid)) {
+		snprintf(err, errlen, "kernel: cannot join %s: %s", cg->path, strerror(errno));
+		return false;
+	}
+	/* /proc/self/cgroup: "0::/name" (v2) or "N:memory:/name" (v1). */
+	const char *name = cg->path + strlen(cg->root);
+	if (!read_text("/proc/self/cgroup", buf, sizeof(buf))) {
+		snprintf(err, errlen, "kernel: cannot read /proc/self/cgroup");
+		return false;
+	}
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c2)
+			continue;
+		bool mem = cg->version == 2 ? c2 == c1 + 1 : false;
+		/* v1: the controllers between the colons, comma-separated. */
+		for (char *c = c1 + 1; cg->version == 1 && c < c2;) {
+			size_t n = strcspn(c, ",:");
+			mem |= n == 6 && !strncmp(c, "memory", 6);
+			c += n + 1;
+		}
+		if (mem && !strcmp(c2 + 1, name))
+			return true;
+	}
+	snprintf(err, errlen, "kernel: /proc/self/cgroup does not show %s after joining it", name);
+	return false;
+}
+
+static int kill_members(const struct ncgroup *cg, int spare)
+{
+	char buf[65536];
+	if (!ncg_read(cg, "cgroup.procs", buf, sizeof(buf)))
+		return 0;
+	int n = 0;
+	for (char *s = buf; *s;) {
+		char *end;
+		long pid = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		if (pid > 0 && pid != getpid() && pid != spare) {
+			kill((pid_t)pid, SIGKILL);
+			n++;
+		}
+		s = end;
+		while (*s == '\n')
+			s++;
+	}
+	return n;
+}
+
+int ncg_kill_others(const struct ncgroup *cg, int spare)
+{
+	return cg->path[0] ? kill_members(cg, spare) : 0;
+}
+
+void ncg_kill_all(const struct ncgroup *cg)
+{
+	if (!cg->path[0])
+		return;
+	/* A process may fork while we kill: repeat until the list is empty
+	 * (10 s at most; SIGKILL'd processes release memory quickly). */
+	for (int i = 0; i < 1000 && kill_members(cg, 0); i++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+bool ncg_remove(struct ncgroup *cg)
+{
+	if (!cg->path[0])
+		return true;
+	ncg_kill_all(cg);
+	/* rmdir fails with EBUSY until the killed tasks are gone. */
+	for (int i = 0; i < 500; i++) {
+		if (!rmdir(cg->path) || errno == ENOENT) {
+			cg->path[0] = 0;
+			return true;
+		}
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	return false;
+}
+
+static uint64_t stat_field(const char *text, const char *key)
+{
+	size_t n = strlen(key);
+	for (const char *s = text; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
+		if (!strncmp(s, key, n) && s[n] == ' ')
+			return strtoull(s + n + 1, NULL, 10);
+	return 0;
+}
+
+uint64_t ncg_peak(const struct ncgroup *cg)
+{
+	char buf[64];
+	if (ncg_read(cg, cg->version == 2 ? "memory.peak" : "memory.max_usage_in_bytes", buf, sizeof(buf)))
+		return strtoull(buf, NULL, 10);
+	return 0;
+}
+
+uint64_t ncg_oom_kills(const struct ncgroup *cg)
+{
+	char buf[1024];
+	if (!ncg_read(cg, cg->version == 2 ? "memory.events" : "memory.oom_control", buf, sizeof(buf)))
+		return 0;
+	return stat_field(buf, "oom_kill");
+}
+
+void ncg_sweep_stale(const struct ncgroup *cg)
+{
+	DIR *d = opendir(cg->root);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, CG_PREFIX, strlen(CG_PREFIX)))
+			continue;
+		long pid = strtol(e->d_name + strlen(CG_PREFIX), NULL, 10);
+		if (pid <= 0 || pid == getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		struct ncgroup old = *cg;
+		snprintf(old.path, sizeof(old.path), "%s/%s", cg->root, e->d_name);
+		fprintf(stderr, "pagelab: kernel: removing %s, left by a killed run\n", old.path);
+		ncg_remove(&old);
+	}
+	closedir(d);
+}

@@ -1,0 +1,227 @@
+/* guard.c - one native run at a time, and nothing left behind.
+ *
+ * The lock is flock(2) on /run/pagelab-kernel.lock: the kernel drops it
+ * when the holder dies, however it dies, so a killed run never blocks the
+ * next one.  What a run creates (cgroup, swapfile, temporary directory) is
+ * recorded in a struct nguard and undone by nguard_cleanup(), which runs on
+ * a normal return, from atexit() on every exit() (die_usage included) and
+ * after SIGINT/SIGTERM/SIGHUP, whose handlers only set a flag that the
+ * waiting loop polls.  SIGKILL cannot be trapped: a watchdog process,
+ * forked at the start and outside the cgroup, reads a pipe only we write
+ * to; EOF means we died, and it undoes what the shared struct nguard
+ * still records, then exits, releasing the lock it shares with us.  Should
+ * the watchdog be killed too, the names carry our pid, and the next run,
+ * holding the lock, sweeps what a dead pid left. */
+#define _GNU_SOURCE
+#include "native.h"
+#include "../lib/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define LOCK_PATH "/run/pagelab-kernel.lock"
+#define TMP_ROOT "/var/tmp"
+
+static volatile sig_atomic_t stop_sig;
+static struct nguard *active;
+static pid_t owner;
+static int lock_fd = -1;
+static int watch_fd = -1;    /* write end of the watchdog's pipe */
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+int nguard_stop_signal(void)
+{
+	return stop_sig;
+}
+
+void native_remove_tree(const char *path)
+{
+	DIR *d = opendir(path);
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			char p[1024];
+			snprintf(p, sizeof(p), "%s/%s", path, e->d_name);
+			struct stat st;
+			if (!lstat(p, &st) && S_ISDIR(st.st_mode))
+				native_remove_tree(p);
+			else
+				unlink(p);
+		}
+		closedir(d);
+	}
+	rmdir(path);
+}
+
+static void undo(struct nguard *g)
+{
+	ncg_remove(&g->cg);
+	if (g->swapfile[0]) {
+		nswap_off(g->swapfile);
+		g->swapfile[0] = 0;
+	}
+	if (g->dir[0]) {
+		native_remove_tree(g->dir);
+		g->dir[0] = 0;
+	}
+}
+
+void nguard_cleanup(struct nguard *g)
+{
+	/* A forked child (runner, task) never undoes its parent's work. */
+	if (g && getpid() == owner)
+		undo(g);
+}
+
+static _Noreturn void watchdog(struct nguard *g, int rd)
+{
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	/* Not holding the caller's stdout: a $(pagelab kernel) ends with us. */
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+	}
+	char b;
+	while (read(rd, &b, 1) != 0 && errno == EINTR)
+		;
+	undo(g);
+	_exit(0);
+}
+
+static void cleanup_at_exit(void)
+{
+	nguard_cleanup(active);
+}
+
+_Noreturn void nguard_reraise(int sig)
+{
+	signal(sig, SIG_DFL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+/* Temporary directories of dead runs: /var/tmp/pagelab-kernel.PID.XXXXXX. */
+static void sweep_stale_dirs(void)
+{
+	DIR *d = opendir(TMP_ROOT);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "pagelab-kernel.", 15))
+			continue;
+		long pid = strtol(e->d_name + 15, NULL, 10);
+		if (pid <= 0 || pid == getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char p[512];
+		snprintf(p, sizeof(p), TMP_ROOT "/%s", e->d_name);
+		native_remove_tree(p);
+	}
+	closedir(d);
+}
+
+struct nguard *nguard_begin(const struct ncgroup *cg)
+{
+	owner = getpid();
+	/* Shared with the watchdog, which sees what is still to undo. */
+	struct nguard *g = mmap(NULL, sizeof(*g), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (g == MAP_FAILED)
+		die_usage("kernel: out of memory");
+	memset(g, 0, sizeof(*g));
+	g->cg = *cg;
+	g->cg.path[0] = 0;
+	active = g;
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a blocking flock() or wait returns EINTR. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	atexit(cleanup_at_exit);
+
+	int fd = lock_fd = open(LOCK_PATH, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		die_usage("kernel: cannot open the lock %s: %s", LOCK_PATH, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		char buf[32] = "";
+		ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+		buf[n > 0 ? n : 0] = 0;
+		buf[strcspn(buf, "\n")] = 0;
+		fprintf(stderr, "pagelab: kernel: waiting for another pagelab kernel (pid %s) to finish ...\n",
+			buf[0] ? buf : "?");
+		while (flock(fd, LOCK_EX)) {
+			if (errno != EINTR || stop_sig)
+				nguard_reraise(stop_sig ? stop_sig : SIGTERM);
+		}
+	}
+	char pid[32];
+	int len = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)len, 0) != len)
+		fprintf(stderr, "pagelab: kernel: cannot write our pid to %s\n", LOCK_PATH);
+	/* fd stays open (and locked) until we exit; forked children close
+	 * their copy (nguard_in_child), so the lock dies with us. */
+
+	/* What killed runs left: their swap areas first (swapoff needs the
+	 * file), then their cgroups and directories. */
+	nswap_sweep_stale();
+	ncg_sweep_stale(&g->cg);
+	sweep_stale_dirs();
+
+	int p[2];
+	if (pipe(p))
+		die_usage("kernel: pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid_t w = fork();
+	if (w < 0)
+		die_usage("kernel: fork: %s", strerror(errno));
+	if (!w) {
+		close(p[1]);
+		watchdog(g, p[0]);
+	}
+	close(p[0]);
+	watch_fd = p[1];
+	return g;
+}
+
+bool nguard_make_dir(struct nguard *g, char *err, size_t errlen)
+{
+	snprintf(g->dir, sizeof(g->dir), TMP_ROOT "/pagelab-kernel.%d.XXXXXX", (int)getpid());
+	if (!mkdtemp(g->dir)) {
+		snprintf(err, errlen, "kernel: cannot create a directory in " TMP_ROOT ": %s", strerror(errno));
+		g->dir[0] = 0;
+		return false;
+	}
+	return true;
+}
+
+void nguard_in_child(void)
+{
+	if (lock_fd >= 0)
+		close(lock_fd);
+	if (watch_fd >= 0)
+		close(watch_fd);
+	lock_fd = watch_fd = -1;
+	struct sigaction sa = { .sa_handler = SIG_DFL };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}

@@ -1,0 +1,224 @@
+/* native.h - the native executor: pagelab's workloads run as real
+ * processes on the host kernel, inside a memory cgroup and with a swapfile
+ * of their own, so their counters can be set beside the simulator's.
+ *
+ * One job per file: cgroup.c (create, limit, join, kill, remove a memory
+ * cgroup, v1 or v2), swapfile.c (fallocate, mkswap, swapon, swapoff),
+ * guard.c (the one-at-a-time lock, signals, and the cleanup that runs on
+ * every way out), counters.c (/proc/vmstat, PSI and memory.stat
+ * snapshots), prepare.c (a dry pass over the op streams: what cannot run
+ * natively, which input files must exist), executor.c (one task's ops as
+ * syscalls) and session.c (one run: the runner process that joins the
+ * cgroup, the task processes, the timeout, the results).  docs/native.md
+ * says how each op maps to syscalls. */
+#ifndef PAGELAB_NATIVE_H
+#define PAGELAB_NATIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../workload/workload.h"
+
+/* ---- cgroup.c ---------------------------------------------------------- */
+
+struct ncgroup {
+	int version;            /* 1 or 2; 0 = no memory controller found */
+	char root[256];         /* the memory hierarchy's root */
+	char path[512];         /* our cgroup, "" when not created */
+};
+
+/* Find the memory controller (v2 where it is enabled, else v1).  False with
+ * a reason in err when there is none. */
+bool ncg_detect(struct ncgroup *cg, char *err, size_t errlen);
+/* Create root/pagelab-kernel-PID and set the limit (v1: memsw unlimited,
+ * swappiness 60; v2: memory.max, memory.swap.max unlimited). */
+bool ncg_create(struct ncgroup *cg, uint64_t limit, char *err, size_t errlen);
+/* Move the calling process into the cgroup and check /proc/self/cgroup. */
+bool ncg_join(const struct ncgroup *cg, char *err, size_t errlen);
+/* SIGKILL everything in the cgroup but pid `spare`; how many were sent. */
+int ncg_kill_others(const struct ncgroup *cg, int spare);
+/* SIGKILL everything in the cgroup until it is empty (bounded wait). */
+void ncg_kill_all(const struct ncgroup *cg);
+/* Kill what is left and rmdir; false if the directory stayed. */
+bool ncg_remove(struct ncgroup *cg);
+/* Read a file of the cgroup into buf ("" on error). */
+bool ncg_read(const struct ncgroup *cg, const char *file, char *buf, size_t len);
+/* The peak usage in bytes (max_usage_in_bytes / memory.peak), 0 if unknown. */
+uint64_t ncg_peak(const struct ncgroup *cg);
+/* OOM kills inside the cgroup (memory.oom_control / memory.events). */
+uint64_t ncg_oom_kills(const struct ncgroup *cg);
+/* Remove cgroups named pagelab-kernel-PID whose PID is dead. */
+void ncg_sweep_stale(const struct ncgroup *cg);
+
+/* ---- swapfile.c -------------------------------------------------------- */
+
+/* fallocate SIZE in path, chmod 600, mkswap, swapon with a high priority.
+ * Refuses (false + err) when the filesystem has no room, cannot hold a
+ * swapfile, or the file is already an active swap area. */
+bool nswap_on(const char *path, uint64_t size, char *err, size_t errlen);
+/* swapoff (if active) and unlink. */
+void nswap_off(const char *path);
+bool nswap_active(const char *path);
+/* swapoff and delete swapfiles of dead pagelab kernel processes. */
+void nswap_sweep_stale(void);
+
+/* ---- guard.c ----------------------------------------------------------- */
+
+/* What must be undone on the way out, in this order: the cgroup (kill and
+ * rmdir), the swapfile (swapoff, unlink), the temporary directory. */
+struct nguard {
+	struct ncgroup cg;
+	char dir[256];          /* temporary directory, "" when none */
+	char swapfile[320];     /* "" when none */
+	bool swap_on;
+};
+
+/* Take the one-at-a-time lock (printing "waiting for ..." on stderr while
+ * another run holds it), install the SIGINT/SIGTERM/SIGHUP handlers, the
+ * atexit cleanup and the watchdog that cleans up if we are SIGKILLed, and
+ * sweep what a killed run left behind.  Returns the (shared) record. */
+struct nguard *nguard_begin(const struct ncgroup *cg);
+/* Undo everything recorded in g (idempotent; also runs at exit). */
+void nguard_cleanup(struct nguard *g);
+/* The signal that asked us to stop, 0 if none. */
+int nguard_stop_signal(void);
+/* mkdtemp /var/tmp/pagelab-kernel.PID.XXXXXX into g->dir. */
+bool nguard_make_dir(struct nguard *g, char *err, size_t errlen);
+/* In a forked child: drop the lock's descriptor, default signal actions. */
+void nguard_in_child(void);
+/* rm -r */
+void native_remove_tree(const char *path);
+/* After cleanup: die of the stop signal as a shell expects. */
+_Noreturn void nguard_reraise(int sig);
+
+/* ---- counters.c -------------------------------------------------------- */
+
+struct nstat {
+	int n;
+	char (*name)[48];
+	int64_t *val;           /* deltas of gauges (nr_*) can be negative */
+};
+/* Parse "name value" lines (memory.stat, /proc/vmstat). */
+void nstat_parse(struct nstat *s, const char *text);
+bool nstat_read_file(struct nstat *s, const char *path);
+/* after - before, by name, in after's order. */
+void nstat_delta(struct nstat *d, const struct nstat *before, const struct nstat *after);
+int64_t nstat_get(const struct nstat *s, const char *name);
+void nstat_free(struct nstat *s);
+/* PSI memory totals in microseconds (-1 when the file is missing). */
+bool npsi_read(const char *path, int64_t *some_us, int64_t *full_us);
+
+/* ---- prepare.c --------------------------------------------------------- */
+
+struct ninput {
+	char *name;             /* the workload's file name */
+	uint64_t npages;        /* how much of it the workloads read */
+};
+struct nplan {
+	struct ninput *inputs;
+	int ninputs;
+};
+/* Run a fresh instance of each workload's generator to its end without
+ * executing anything: refuse what cannot run natively (with the reason in
+ * err) and list the files that are opened but never created (inputs that
+ * must exist, uncached, before the run). */
+struct nworkload {
+	const struct workload_ops *ops;
+	int argc;
+	char **argv;            /* argv[0] = workload name */
+	uint64_t seed;
+	char *cmd;
+};
+bool nplan_build(struct nplan *p, const struct nworkload *w, int nw, const struct wl_sysinfo *si,
+		 char *err, size_t errlen);
+/* Write each input file in dir with O_DIRECT (so it starts uncached). */
+bool nplan_make_inputs(const struct nplan *p, const char *dir, char *err, size_t errlen);
+void nplan_free(struct nplan *p);
+/* The host path of a workload's file name inside dir. */
+void native_file_path(char *buf, size_t len, const char *dir, const char *name);
+
+/* ---- executor.c -------------------------------------------------------- */
+
+/* What a task process records for the parent (in shared memory). */
+struct ntask_result {
+	uint64_t nops;          /* ops taken from the generator */
+	uint64_t sleep_ns;      /* deliberate sleeps (OP_SLEEP) */
+	uint64_t wait_ns;       /* run-queue wait (/proc/self/schedstat) */
+	uint64_t start_ns, end_ns; /* since the common start */
+	double user_s, sys_s;
+	uint64_t majflt, minflt;
+	int status;             /* wait status */
+	bool reaped;            /* set by the runner (atomically) */
+	uint64_t barriers;      /* OP_BARRIERs reached (atomically) */
+	char err[160];          /* why an op failed, "" if none */
+};
+
+struct nmark {
+	int task;
+	uint32_t id;
+	uint64_t now_ns, cpu_ns;
+};
+#define NMARKS_MAX 65536
+
+struct nshared {
+	uint64_t t0;            /* CLOCK_MONOTONIC ns of the common start */
+	char runner_err[256];   /* the runner could not join the cgroup: why */
+	uint64_t nmarks;        /* atomically incremented */
+	struct nmark marks[NMARKS_MAX];
+	struct ntask_result task[];
+};
+
+struct nexec_ctx {
+	const struct workload_ops *ops;
+	void *w;
+	int wl_task;            /* index of the task within its workload */
+	int task;               /* global index (results, marks) */
+	const char *dir;        /* where the workload's files live */
+	const int *done_fd;     /* read ends: EOF once task first_task+i exited */
+	int first_task, ntasks; /* this workload's tasks among all */
+	uint64_t t0;            /* sh->t0, read once the start is given */
+	struct nshared *sh;
+};
+/* Carry out the task's op stream; returns the exit status for _exit(). */
+int nexec_task(const struct nexec_ctx *c);
+uint64_t native_now_ns(void);
+
+/* ---- session.c --------------------------------------------------------- */
+
+struct nsession {
+	struct nworkload *wl;
+	int nwl;
+	uint64_t limit, swap;
+	double timeout_s;
+	const struct nplan *plan;
+	struct nguard *guard;
+};
+
+struct nwl_result {
+	double user_s, sys_s, elapsed_s;
+	uint64_t majflt, minflt;
+	bool killed;
+	char *output;           /* the workload's own result lines */
+};
+
+struct nrun {
+	struct nwl_result *wl;
+	int nwl;
+	struct nstat vmstat;    /* deltas */
+	struct nstat memstat;   /* at the end (the cgroup starts empty) */
+	uint64_t peak_bytes, oom_kills;
+	int64_t psi_some_us, psi_full_us;   /* -1: not available */
+	double elapsed_s;
+	bool timed_out;
+	int stop_signal;
+	char err[256];          /* a task failed: why */
+};
+
+/* One run: fresh temp dir, swapfile and cgroup; run; measure; clean up.
+ * False with err set when setting up failed (bad input: exit 2). */
+bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t errlen);
+void nrun_free(struct nrun *r);
+
+#endif

@@ -1,0 +1,356 @@
+/* session.c - one native run, following kernel-oracle-method.md:
+ *
+ *   pagelab kernel (stays outside the cgroup: it measures and cleans up)
+ *     makes the directory, the swapfile, the cgroup, the input files;
+ *     snapshots /proc/vmstat, PSI, memory.stat;
+ *     forks the runner, which joins the cgroup, checks /proc/self/cgroup
+ *     (or exits at once: nothing runs outside the cgroup), then forks one
+ *     process per task of every workload, gives them a common start and
+ *     reaps them with wait4() (user/sys time, faults);
+ *     waits for the runner, polling its stop signal and the timeout (on
+ *     either it SIGKILLs everything in the cgroup);
+ *     snapshots again and cleans up.
+ * Every process below it has PR_SET_PDEATHSIG, so if pagelab kernel is
+ * SIGKILLed its workload dies with it, and the next run sweeps the rest.
+ * The workloads' own result lines come from the parent's copy of each
+ * generator, replayed to the point each task reached (the number of ops
+ * it took) with the times its OP_MARKs were reached, since the generator
+ * state lived in the task processes. */
+#define _GNU_SOURCE
+#include "native.h"
+#include "../lib/util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_TASKS 4096
+#define RUNNER_NO_CGROUP 3
+
+struct layout {
+	void **inst;
+	int *first, *ntasks;
+	int total;
+};
+
+static _Noreturn void run_task(const struct nsession *s, const struct layout *L, struct nshared *sh,
+			       int task, int wl, int *done, int go_read, pid_t runner)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != runner)
+		_exit(1);
+	/* Only task `task` keeps its pipe's write end: EOF on done[k] tells
+	 * the others that task k exited. */
+	for (int k = 0; k < L->total; k++)
+		if (k != task)
+			close(done[2 * k + 1]);
+	char b;
+	while (read(go_read, &b, 1) < 0 && errno == EINTR)
+		;
+	close(go_read);
+	int rd[MAX_TASKS];
+	for (int k = 0; k < L->total; k++)
+		rd[k] = done[2 * k];
+	struct nexec_ctx c = {
+		.ops = s->wl[wl].ops, .w = L->inst[wl], .wl_task = task - L->first[wl], .task = task,
+		.dir = s->guard->dir, .done_fd = rd, .first_task = L->first[wl], .ntasks = L->ntasks[wl],
+		.t0 = sh->t0, .sh = sh,
+	};
+	sh->task[task].start_ns = native_now_ns() - sh->t0;
+	_exit(nexec_task(&c));
+}
+
+static _Noreturn void run_runner(const struct nsession *s, const struct layout *L, struct nshared *sh,
+				 pid_t parent)
+{
+	nguard_in_child();
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+	char err[256];
+	if (!ncg_join(&s->guard->cg, err, sizeof(err))) {
+		snprintf(sh->runner_err, sizeof(sh->runner_err), "%s", err);
+		_exit(RUNNER_NO_CGROUP);
+	}
+	int *done = xmalloc((size_t)L->total * 2 * sizeof(int));
+	int go[2];
+	if (pipe(go))
+		_exit(1);
+	for (int k = 0; k < L->total; k++)
+		if (pipe(done + 2 * k)) {
+			snprintf(sh->runner_err, sizeof(sh->runner_err), "kernel: pipe: %s", strerror(errno));
+			_exit(1);
+		}
+	pid_t *pid = xcalloc((size_t)L->total, sizeof(pid_t));
+	pid_t self = getpid();
+	int k = 0;
+	for (int w = 0; w < s->nwl; w++)
+		for (int t = 0; t < L->ntasks[w]; t++, k++) {
+			pid[k] = fork();
+			if (pid[k] < 0) {
+				snprintf(sh->runner_err, sizeof(sh->runner_err), "kernel: fork: %s", strerror(errno));
+				for (int j = 0; j < k; j++)
+					kill(pid[j], SIGKILL);
+				_exit(1);
+			}
+			if (!pid[k]) {
+				close(go[1]);
+				run_task(s, L, sh, k, w, done, go[0], self);
+			}
+		}
+	for (k = 0; k < L->total; k++)
+		close(done[2 * k + 1]);
+	close(go[0]);
+	sh->t0 = native_now_ns();
+	close(go[1]);   /* EOF: every task starts */
+	for (int left = L->total; left > 0;) {
+		int st;
+		struct rusage ru;
+		pid_t p = wait4(-1, &st, 0, &ru);
+		if (p < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (k = 0; k < L->total; k++)
+			if (pid[k] == p) {
+				struct ntask_result *r = &sh->task[k];
+				r->status = st;
+				r->user_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+				r->sys_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+				r->majflt = (uint64_t)ru.ru_majflt;
+				r->minflt = (uint64_t)ru.ru_minflt;
+				if (!r->end_ns)
+					r->end_ns = native_now_ns() - sh->t0;
+				__atomic_store_n(&r->reaped, true, __ATOMIC_RELEASE);
+				left--;
+			}
+	}
+	free(pid);
+	free(done);
+	_exit(0);
+}
+
+/* Replay the generator of workload w in the parent up to where its tasks
+ * got, then let it print its result lines. */
+static char *workload_output(const struct nsession *s, const struct layout *L, const struct nshared *sh,
+			     int w, const struct wl_task_result *tr, bool killed)
+{
+	const struct workload_ops *ops = s->wl[w].ops;
+	void *inst = L->inst[w];
+	uint64_t nm = MIN(sh->nmarks, (uint64_t)NMARKS_MAX);
+	for (int t = 0; t < L->ntasks[w]; t++) {
+		int task = L->first[w] + t;
+		uint64_t m = 0;
+		struct op op;
+		for (uint64_t i = 0; i < sh->task[task].nops && ops->next_op(inst, t, &op); i++) {
+			if (op.kind != OP_MARK || !ops->mark)
+				continue;
+			while (m < nm && sh->marks[m].task != task)
+				m++;
+			if (m < nm) {
+				ops->mark(inst, t, op.region, sh->marks[m].now_ns, sh->marks[m].cpu_ns);
+				m++;
+			}
+		}
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return xstrdup("");
+	if (ops->report_tasks)
+		ops->report_tasks(inst, tr, L->ntasks[w], f);
+	if (!killed && ops->report) {
+		double *el = xcalloc((size_t)L->ntasks[w], sizeof(double));
+		for (int t = 0; t < L->ntasks[w]; t++)
+			el[t] = tr[t].elapsed_s;
+		ops->report(inst, el, f);
+		free(el);
+	}
+	fclose(f);
+	return buf;
+}
+
+static void collect(const struct nsession *s, const struct layout *L, const struct nshared *sh, struct nrun *r)
+{
+	r->nwl = s->nwl;
+	r->wl = xcalloc((size_t)s->nwl, sizeof(*r->wl));
+	for (int w = 0; w < s->nwl; w++) {
+		struct nwl_result *o = &r->wl[w];
+		struct wl_task_result *tr = xcalloc((size_t)L->ntasks[w], sizeof(*tr));
+		uint64_t end = 0;
+		for (int t = 0; t < L->ntasks[w]; t++) {
+			const struct ntask_result *x = &sh->task[L->first[w] + t];
+			bool killed = !x->reaped || (WIFSIGNALED(x->status) && WTERMSIG(x->status) == SIGKILL);
+			double el = (double)x->end_ns / 1e9;
+			double stall = el - x->user_s - x->sys_s - (double)(x->sleep_ns + x->wait_ns) / 1e9;
+			tr[t] = (struct wl_task_result){ .elapsed_s = el, .user_s = x->user_s, .sys_s = x->sys_s,
+				.stall_s = stall > 0 ? stall : 0, .majflt = x->majflt, .minflt = x->minflt,
+				.killed = killed };
+			o->user_s += x->user_s;
+			o->sys_s += x->sys_s;
+			o->majflt += x->majflt;
+			o->minflt += x->minflt;
+			o->killed |= killed;
+			end = MAX(end, x->end_ns);
+			if (x->err[0] && !r->err[0])
+				snprintf(r->err, sizeof(r->err), "kernel: %s (task %d): %s", s->wl[w].cmd, t, x->err);
+			else if (!killed && x->reaped && (!WIFEXITED(x->status) || WEXITSTATUS(x->status)) &&
+				 !r->err[0])
+				snprintf(r->err, sizeof(r->err), "kernel: %s (task %d) died with status %#x",
+					 s->wl[w].cmd, t, (unsigned)x->status);
+		}
+		o->elapsed_s = (double)end / 1e9;
+		o->output = workload_output(s, L, sh, w, tr, o->killed);
+		free(tr);
+	}
+}
+
+static void snapshot(const struct ncgroup *cg, struct nstat *vm, struct nstat *mem, int64_t *some, int64_t *full)
+{
+	nstat_read_file(vm, "/proc/vmstat");
+	char p[640];
+	snprintf(p, sizeof(p), "%s/memory.stat", cg->path);
+	nstat_read_file(mem, p);
+	/* v2 has the cgroup's own pressure; v1 only the system's. */
+	snprintf(p, sizeof(p), "%s/memory.pressure", cg->path);
+	if (cg->version != 2 || !npsi_read(p, some, full))
+		npsi_read("/proc/pressure/memory", some, full);
+}
+
+bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	struct nguard *g = s->guard;
+	char p[512];
+	if (!nguard_make_dir(g, err, errlen))
+		return false;
+	snprintf(p, sizeof(p), "%s/files", g->dir);
+	if (mkdir(p, 0700)) {
+		snprintf(err, errlen, "kernel: mkdir %s: %s", p, strerror(errno));
+		return false;
+	}
+	if (s->swap) {
+		snprintf(g->swapfile, sizeof(g->swapfile), "%s/swapfile", g->dir);
+		if (!nswap_on(g->swapfile, s->swap, err, errlen)) {
+			g->swapfile[0] = 0;
+			return false;
+		}
+	}
+	if (!ncg_create(&g->cg, s->limit, err, errlen))
+		return false;
+	if (!nplan_make_inputs(s->plan, g->dir, err, errlen))
+		return false;
+
+	/* The workloads size themselves from what sysinfo() would say inside
+	 * the cgroup: its limit as RAM, our swapfile as swap. */
+	struct wl_sysinfo si = { .totalram = s->limit, .freeram = s->limit, .totalswap = s->swap,
+				 .freeswap = s->swap };
+	struct layout L = { .inst = xcalloc((size_t)s->nwl, sizeof(void *)),
+			    .first = xcalloc((size_t)s->nwl, sizeof(int)),
+			    .ntasks = xcalloc((size_t)s->nwl, sizeof(int)) };
+	for (int w = 0; w < s->nwl; w++) {
+		char e2[512] = "";
+		L.inst[w] = s->wl[w].ops->create(s->wl[w].argc, s->wl[w].argv, s->wl[w].seed, e2, sizeof(e2));
+		if (!L.inst[w])
+			die_usage("%s", e2[0] ? e2 : "bad workload arguments");
+		if (s->wl[w].ops->attach)
+			s->wl[w].ops->attach(L.inst[w], &si);
+		L.first[w] = L.total;
+		L.ntasks[w] = s->wl[w].ops->nr_tasks(L.inst[w]);
+		L.total += L.ntasks[w];
+	}
+	if (L.total > MAX_TASKS)
+		die_usage("kernel: %d tasks; at most %d run natively", L.total, MAX_TASKS);
+	size_t shsize = sizeof(struct nshared) + (size_t)L.total * sizeof(struct ntask_result);
+	struct nshared *sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		die_usage("kernel: out of memory for the shared results");
+	memset(sh, 0, shsize);  /* charged to us, outside the cgroup */
+
+	struct nstat vm0, mem0, vm1, mem1;
+	int64_t some0, full0, some1, full1;
+	snapshot(&g->cg, &vm0, &mem0, &some0, &full0);
+	fflush(NULL);
+	pid_t parent = getpid();
+	uint64_t t0 = native_now_ns();
+	pid_t runner = fork();
+	if (runner < 0)
+		die_usage("kernel: fork: %s", strerror(errno));
+	if (!runner)
+		run_runner(s, &L, sh, parent);
+	/* On a stop signal or the timeout the tasks are killed first and the
+	 * runner is left to reap them (their times and faults), then it too. */
+	int st = 0;
+	uint64_t kill_at = 0;
+	for (;;) {
+		pid_t w = waitpid(runner, &st, WNOHANG);
+		if (w == runner || (w < 0 && errno != EINTR))
+			break;
+		uint64_t now = native_now_ns();
+		if (!r->stop_signal && nguard_stop_signal())
+			r->stop_signal = nguard_stop_signal();
+		if (!r->timed_out && s->timeout_s > 0 && (double)(now - t0) / 1e9 > s->timeout_s)
+			r->timed_out = true;
+		if ((r->stop_signal || r->timed_out) && !kill_at)
+			kill_at = now;
+		if (kill_at) {
+			ncg_kill_others(&g->cg, runner);
+			if (now - kill_at > 5000000000ULL)
+				kill(runner, SIGKILL);
+		}
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	r->elapsed_s = (double)(native_now_ns() - t0) / 1e9;
+	r->peak_bytes = ncg_peak(&g->cg);
+	r->oom_kills = ncg_oom_kills(&g->cg);
+	snapshot(&g->cg, &vm1, &mem1, &some1, &full1);
+	nstat_delta(&r->vmstat, &vm0, &vm1);
+	/* The cgroup is new: its memory.stat at the end is the run's (a
+	 * delta would turn hierarchical_memory_limit into 0). */
+	r->memstat = mem1;
+	memset(&mem1, 0, sizeof(mem1));
+	r->psi_some_us = some0 >= 0 && some1 >= 0 ? some1 - some0 : -1;
+	r->psi_full_us = full0 >= 0 && full1 >= 0 ? full1 - full0 : -1;
+	nstat_free(&vm0);
+	nstat_free(&vm1);
+	nstat_free(&mem0);
+	nstat_free(&mem1);
+	bool ok = true;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == RUNNER_NO_CGROUP) {
+		snprintf(err, errlen, "%s; nothing was run", sh->runner_err);
+		ok = false;
+	} else {
+		if (sh->runner_err[0])
+			snprintf(r->err, sizeof(r->err), "%s", sh->runner_err);
+		collect(s, &L, sh, r);
+	}
+	munmap(sh, shsize);
+	for (int w = 0; w < s->nwl; w++)
+		s->wl[w].ops->destroy(L.inst[w]);
+	free(L.inst);
+	free(L.first);
+	free(L.ntasks);
+	nguard_cleanup(g);
+	return ok;
+}
+
+void nrun_free(struct nrun *r)
+{
+	for (int w = 0; w < r->nwl; w++)
+		free(r->wl[w].output);
+	free(r->wl);
+	nstat_free(&r->vmstat);
+	nstat_free(&r->memstat);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,214 @@
+/* fmt_bin.c - pagelab's binary trace format, reader and writer; see
+ * bintrace.h for the layout. */
+#include "format.h"
+#include "bintrace.h"
+#include "../lib/util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct bin {
+	uint64_t nrefs, npages, seen;
+	uint64_t next_new;   /* the page a first reference must name next */
+	uint32_t flags;
+};
+
+static bool bin_open(struct trace_reader *r, char *err, size_t errlen)
+{
+	uint8_t h[BINTRACE_HEADER];
+	long got = input_read(r->in, h, sizeof(h));
+	const char *name = input_name(r->in);
+	if (got < 0) {
+		snprintf(err, errlen, "%s: %s", name, input_error(r->in));
+		return false;
+	}
+	if (got < BINTRACE_HEADER || memcmp(h, "PGLTRACE", 8)) {
+		snprintf(err, errlen, "%s: not a pagelab binary trace (no PGLTRACE header)", name);
+		return false;
+	}
+	if (get_le32(h + 8) != BINTRACE_VERSION || get_le32(h + 12) != BINTRACE_RECORD) {
+		snprintf(err, errlen, "%s: binary trace version %u with %u-byte records (this pagelab reads version %d, %d bytes)",
+			 name, get_le32(h + 8), get_le32(h + 12), BINTRACE_VERSION, BINTRACE_RECORD);
+		return false;
+	}
+	struct bin *b = xcalloc(1, sizeof(*b));
+	r->st = b;
+	b->nrefs = get_le64(h + 16);
+	b->npages = get_le64(h + 24);
+	b->flags = get_le32(h + 32);
+	if (b->npages > b->nrefs || b->npages > UINT32_MAX - 1) {
+		snprintf(err, errlen, "%s: header: %llu distinct pages in %llu references", name,
+			 (unsigned long long)b->npages, (unsigned long long)b->nrefs);
+		return false;
+	}
+	return true;
+}
+
+static long bin_batch(struct trace_reader *r, struct trace_ref *out, size_t max)
+{
+	struct bin *b = r->st;
+	uint8_t buf[BINTRACE_RECORD * 1024];
+	size_t n = 0;
+	while (n < max) {
+		size_t want = MIN(max - n, sizeof(buf) / BINTRACE_RECORD);
+		long got = input_read(r->in, buf, want * BINTRACE_RECORD);
+		if (got < 0) {
+			r->record = b->seen + 1;
+			return reader_fail(r, "%s", input_error(r->in));
+		}
+		size_t recs = (size_t)got / BINTRACE_RECORD;
+		for (size_t i = 0; i < recs; i++) {
+			const uint8_t *p = buf + i * BINTRACE_RECORD;
+			uint32_t page = get_le32(p), meta = get_le32(p + 4);
+			r->record = ++b->seen;
+			if (page >= b->npages)
+				return reader_fail(r, "page %u beyond the header's %llu pages", page,
+						   (unsigned long long)b->npages);
+			if ((meta & 0xf8) || ((meta >> 1) & 3) == 3)
+				return reader_fail(r, "bad flags 0x%02x", meta & 0xff);
+			/* Pages are numbered in order of first reference: the
+			 * replay maps memory as they come, so a hostile page
+			 * number cannot make it map more than it has seen. */
+			if (page > b->next_new)
+				return reader_fail(r, "page %u before page %llu (pages are numbered in order of first reference)",
+						   page, (unsigned long long)b->next_new);
+			b->next_new += page == b->next_new;
+			out[n] = (struct trace_ref){ .page = page, .pid = meta >> 8,
+						     .write = (uint8_t)(meta & 1), .kind = (uint8_t)((meta >> 1) & 3) };
+			n++;
+		}
+		if ((size_t)got % BINTRACE_RECORD) {
+			r->record = b->seen + 1;
+			return reader_fail(r, "truncated record");
+		}
+		if (recs < want)
+			break;
+	}
+	if (b->seen > b->nrefs) {
+		r->record = b->seen;
+		return reader_fail(r, "more references than the header's %llu", (unsigned long long)b->nrefs);
+	}
+	if (n == 0 && b->seen < b->nrefs) {
+		r->record = b->seen + 1;
+		return reader_fail(r, "the header says %llu references, the file ends after %llu",
+				   (unsigned long long)b->nrefs, (unsigned long long)b->seen);
+	}
+	if (n == 0 && b->next_new != b->npages) {
+		r->record = b->seen;
+		return reader_fail(r, "the header says %llu distinct pages, the file references %llu",
+				   (unsigned long long)b->npages, (unsigned long long)b->next_new);
+	}
+	return (long)n;
+}
+
+static bool bin_counts(const struct trace_reader *r, uint64_t *nrefs, uint64_t *npages)
+{
+	const struct bin *b = r->st;
+	*nrefs = b->nrefs;
+	*npages = b->npages;
+	return true;
+}
+
+
+const struct format_ops fmt_bin = {
+	.fmt = TRACE_FMT_BIN,
+	.name = "bin",
+	.open = bin_open,
+	.batch = bin_batch,
+	.counts = bin_counts,
+	.close = reader_free_state,
+};
+
+struct bintrace_writer {
+	FILE *f;
+	char *path, *tmp;
+	uint64_t nrefs;
+	uint32_t flags;
+};
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+static void put_le64(uint8_t *p, uint64_t v)
+{
+	put_le32(p, (uint32_t)v);
+	put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+struct bintrace_writer *bintrace_create(const char *path, char *err, size_t errlen)
+{
+	struct bintrace_writer *w = xcalloc(1, sizeof(*w));
+	w->path = xstrdup(path);
+	size_t n = strlen(path) + 16;
+	w->tmp = xmalloc(n);
+	snprintf(w->tmp, n, "%s.tmp%ld", path, (long)getpid());
+	w->f = fopen(w->tmp, "wb");
+	if (!w->f) {
+		snprintf(err, errlen, "cannot write '%s': %s", w->tmp, strerror(errno));
+		free(w->tmp);
+		free(w->path);
+		free(w);
+		return NULL;
+	}
+	static uint8_t zero[BINTRACE_HEADER];
+	fwrite(zero, 1, sizeof(zero), w->f);
+	return w;
+}
+
+bool bintrace_put(struct bintrace_writer *w, const struct trace_ref *ref, char *err, size_t errlen)
+{
+	if (ref->pid > BINTRACE_PID_MAX) {
+		snprintf(err, errlen, "pid %u does not fit the binary format's 24 bits", ref->pid);
+		return false;
+	}
+	uint8_t rec[BINTRACE_RECORD];
+	put_le32(rec, (uint32_t)ref->page);
+	put_le32(rec + 4, (uint32_t)(ref->write & 1) | (uint32_t)(ref->kind & 3) << 1 | ref->pid << 8);
+	w->flags |= (ref->pid ? 1u : 0) | (ref->kind ? 2u : 0);
+	w->nrefs++;
+	if (fwrite(rec, 1, sizeof(rec), w->f) != sizeof(rec)) {
+		snprintf(err, errlen, "cannot write '%s': %s", w->tmp, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+bool bintrace_finish(struct bintrace_writer *w, uint64_t npages, char *err, size_t errlen)
+{
+	uint8_t h[BINTRACE_HEADER] = { 0 };
+	memcpy(h, "PGLTRACE", 8);
+	put_le32(h + 8, BINTRACE_VERSION);
+	put_le32(h + 12, BINTRACE_RECORD);
+	put_le64(h + 16, w->nrefs);
+	put_le64(h + 24, npages);
+	put_le32(h + 32, w->flags);
+	bool ok = fseek(w->f, 0, SEEK_SET) == 0 && fwrite(h, 1, sizeof(h), w->f) == sizeof(h);
+	ok = fflush(w->f) == 0 && ok;
+	ok = fclose(w->f) == 0 && ok;
+	w->f = NULL;
+	if (ok && rename(w->tmp, w->path) != 0)
+		ok = false;
+	if (!ok) {
+		snprintf(err, errlen, "cannot write '%s': %s", w->path, strerror(errno));
+		bintrace_abort(w);
+		return false;
+	}
+	free(w->tmp);
+	free(w->path);
+	free(w);
+	return true;
+}
+
+void bintrace_abort(struct bintrace_writer *w)
+{
+	if (w->f)
+		fclose(w->f);
+	unlink(w->tmp);
+	free(w->tmp);
+	free(w->path);
+	free(w);
+}

@@ -1,0 +1,82 @@
+/* trace_reader.h - streaming readers of memory-reference traces, one per
+ * format, behind one interface: open a file (or "-" for stdin; zstd and
+ * gzip are decompressed on the fly) with a format or detection, then take
+ * references in batches until the end.  No reader holds the whole trace.
+ *
+ * Formats (docs/trace-format.md):
+ *   text    pagelab's own "PAGE r|w [pid=N] [anon|file]" lines
+ *   lackey  valgrind --tool=lackey --trace-mem=yes output (I/L/S/M records)
+ *   csv     libCacheSim-style csv, columns chosen by a spec string
+ *   txt     one object id per line (libCacheSim's txt)
+ *   oracle  libCacheSim's oracleGeneral binary (24-byte records)
+ *   vscsi   VMware vscsi binary (libCacheSim's two record versions)
+ *   block   csv block I/O trace: byte offset + size split into 4 KiB pages
+ *   bin     pagelab's compact binary format (dense page ids; bintrace.h)
+ * Every error is one line "FILE:RECORD: reason" (RECORD = line number for
+ * text formats, record number from 1 for binary ones). */
+#ifndef PAGELAB_TRACE_READER_H
+#define PAGELAB_TRACE_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum trace_format {
+	TRACE_FMT_AUTO = 0,
+	TRACE_FMT_TEXT,
+	TRACE_FMT_LACKEY,
+	TRACE_FMT_CSV,
+	TRACE_FMT_TXT,
+	TRACE_FMT_ORACLE,
+	TRACE_FMT_VSCSI,
+	TRACE_FMT_BLOCK,
+	TRACE_FMT_BIN,
+	TRACE_FMT_COUNT
+};
+
+/* What a page holds, when the trace says. */
+enum trace_kind { TRACE_KIND_ANY = 0, TRACE_KIND_ANON = 1, TRACE_KIND_FILE = 2 };
+
+/* One reference.  page is the trace's own page or object id (sparse: the
+ * replay renumbers (pid, page) pairs densely), except in the binary format,
+ * whose ids are already dense. */
+struct trace_ref {
+	uint64_t page;
+	uint64_t time;      /* the trace's timestamp, 0 if it has none */
+	uint32_t pid;       /* 0 if the trace does not say */
+	uint8_t write;
+	uint8_t kind;       /* enum trace_kind */
+};
+
+struct trace_opts {
+	enum trace_format format;   /* TRACE_FMT_AUTO: detect */
+	bool no_instructions;       /* lackey: leave out instruction fetches */
+	const char *spec;           /* csv/block: "obj-id-col=5, time-col=2, ..." */
+};
+
+struct trace_reader;
+
+/* Open path ("-" = stdin).  On failure NULL and one line in err. */
+struct trace_reader *trace_open(const char *path, const struct trace_opts *o, char *err, size_t errlen);
+/* Read from an open stream named name (tests, fuzzers). */
+struct trace_reader *trace_open_file(FILE *f, const char *name, const struct trace_opts *o, char *err, size_t errlen);
+/* Up to max references into out: the count, 0 at the end, -1 on a bad
+ * record or read error (trace_reader_error gives the line). */
+long trace_next(struct trace_reader *r, struct trace_ref *out, size_t max);
+const char *trace_reader_error(const struct trace_reader *r);
+enum trace_format trace_reader_format(const struct trace_reader *r);
+/* Binary format only: references and distinct pages from the header
+ * (false for other formats, which know them only at the end). */
+bool trace_reader_counts(const struct trace_reader *r, uint64_t *nrefs, uint64_t *npages);
+/* Host bytes the reader holds (buffers), whatever the trace's length. */
+size_t trace_reader_host_bytes(const struct trace_reader *r);
+void trace_close(struct trace_reader *r);
+
+const char *trace_format_name(enum trace_format f);
+/* "text", "lackey", ... (also "oracleGeneral"); false if unknown. */
+bool trace_format_parse(const char *name, enum trace_format *f);
+/* The list of names, for messages and --help. */
+#define TRACE_FORMAT_NAMES "text, lackey, csv, txt, oracle, vscsi, block, bin"
+
+#endif

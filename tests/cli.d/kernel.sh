@@ -1,0 +1,173 @@
+# pagelab kernel: native runs on the host kernel (src/native/).  Sourced by
+# tests/cli.sh.  The refusals run everywhere; the real runs need root and a
+# memory cgroup controller and print "skipped: <reason>" elsewhere.  Each
+# real run stays under 512 MB and a few seconds (about 7 s in all on an
+# idle host).
+
+# kernel_leftovers PID: what run PID left behind: its swap area, cgroup,
+# temporary directory (their names carry the pid, so other engineers' runs
+# on a shared machine do not count).
+kernel_leftovers() {
+	grep "pagelab-kernel\.$1\." /proc/swaps
+	find /sys/fs/cgroup -maxdepth 2 -name "pagelab-kernel-$1" 2>/dev/null
+	ls -d /var/tmp/pagelab-kernel."$1".* 2>/dev/null
+}
+
+# kernel_wait_gone PID: the watchdog cleans up after a SIGKILL; 10 s at most.
+kernel_wait_gone() {
+	for _ in $(seq 100); do
+		[ -z "$(kernel_leftovers "$1")" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# kernel_wait_cgroup PID: until run PID's cgroup exists (its workload runs;
+# it may first wait for another run's lock): 60 s at most.
+kernel_wait_cgroup() {
+	for _ in $(seq 1200); do
+		find /sys/fs/cgroup -maxdepth 2 -name "pagelab-kernel-$1" 2>/dev/null | grep -q . && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+t "kernel: bad input and refusals exit 2 with one line"
+msg=""
+for args in "" "--memcg" "--memcg 1x usemem -m 1" "--memcg 1M usemem -m 1" "--repeat 0 usemem -m 1" \
+	"--timeout 0 usemem -m 1" "--bogus usemem -m 1" "nosuch" "usemem -m 1 +" \
+	"dd if=/dev/sda bs=1M count=1" "fileio -r 1 /dev/sda 1M" "--memcg 1000T usemem -m 1"; do
+	# shellcheck disable=SC2086
+	$P kernel $args >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 2 ] || msg="$msg '$args': exit $rc;"
+	[ -s "$T/out" ] && msg="$msg '$args': stdout not empty;"
+	[ "$(wc -l <"$T/err")" -eq 1 ] || msg="$msg '$args': $(wc -l <"$T/err") lines on stderr;"
+done
+$P kernel --help >"$T/out" 2>&1 && grep -q '^usage: pagelab kernel' "$T/out" || msg="$msg --help;"
+[ -z "$msg" ] && ok || bad "$msg"
+
+t "kernel: without root it exits 2 with one line"
+if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups $P kernel --memcg 64M usemem -m 8 >"$T/out" 2>"$T/err"
+else
+	$P kernel --memcg 64M usemem -m 8 >"$T/out" 2>"$T/err"
+fi
+rc=$?
+if [ "$(id -u)" -ne 0 ] || command -v setpriv >/dev/null 2>&1; then
+	[ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'needs root' "$T/err" &&
+		ok || bad "exit $rc: $(cat "$T/err")"
+else
+	echo "skipped: no setpriv to drop root"
+fi
+
+kernel_skip=""
+[ "$(id -u)" -eq 0 ] || kernel_skip="not root"
+if [ -z "$kernel_skip" ] && ! grep -qw memory /sys/fs/cgroup/cgroup.controllers /sys/fs/cgroup/unified/cgroup.controllers 2>/dev/null &&
+	[ ! -e /sys/fs/cgroup/memory/memory.limit_in_bytes ]; then
+	kernel_skip="no memory cgroup controller"
+fi
+[ -z "$kernel_skip" ] && ! command -v mkswap >/dev/null 2>&1 && ! [ -x /sbin/mkswap ] && kernel_skip="no mkswap"
+
+t "kernel: mtest01 in a 384M cgroup swaps out, leaves nothing"
+if [ -n "$kernel_skip" ]; then
+	echo "skipped: $kernel_skip"
+else
+	$P kernel --memcg 384M --swap 512M --timeout 120 mtest01 -b 512M -w >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait $pid
+	rc=$?
+	msg=""
+	[ $rc -eq 0 ] || msg="exit $rc: $(head -2 "$T/err")"
+	[ "$(counter pswpout "$T/out")" -gt 0 ] || msg="$msg; pswpout $(counter pswpout "$T/out")"
+	grep -q '^PASS \.\.\. 536870912 bytes allocated\.$' "$T/out" || msg="$msg; no PASS line"
+	grep -Eq '^mtest01 -b 512M -w  [0-9.]+s user [0-9.]+s system [0-9]+% cpu [0-9:.]+ total$' "$T/out" || msg="$msg; no zsh line"
+	[ "$(counter memcg_peak_bytes "$T/out")" -le $((384 << 20)) ] || msg="$msg; peak above the limit"
+	[ "$(counter memcg_peak_bytes "$T/out")" -gt $((300 << 20)) ] || msg="$msg; peak $(counter memcg_peak_bytes "$T/out")"
+	left=$(kernel_leftovers $pid)
+	[ -z "$left" ] || msg="$msg; left: $left"
+	[ -z "$msg" ] && ok || bad "$msg"
+fi
+
+t "kernel: SIGINT mid-run: exit 130, nothing left"
+if [ -n "$kernel_skip" ]; then
+	echo "skipped: $kernel_skip"
+else
+	$P kernel --memcg 64M --swap 128M --timeout 60 usemem -m 100 -r 1000 >"$T/out" 2>"$T/err" &
+	pid=$!
+	kernel_wait_cgroup $pid; sleep 0.3
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	left=$(kernel_leftovers $pid)
+	[ $rc -eq 130 ] && [ -z "$left" ] && grep -q 'stopped by signal 2' "$T/err" && ok || bad "exit $rc; left: $left; $(cat "$T/err")"
+fi
+
+t "kernel: --timeout kills the workload: exit 3, nothing left"
+if [ -n "$kernel_skip" ]; then
+	echo "skipped: $kernel_skip"
+else
+	$P kernel --memcg 64M --swap 128M --timeout 0.5 usemem -m 100 -r 1000 >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait $pid
+	rc=$?
+	left=$(kernel_leftovers $pid)
+	[ $rc -eq 3 ] && [ -z "$left" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q '^zsh: killed     usemem' "$T/out" &&
+		ok || bad "exit $rc; left: $left; $(cat "$T/err")"
+fi
+
+t "kernel: SIGKILL mid-run: the watchdog removes everything"
+if [ -n "$kernel_skip" ]; then
+	echo "skipped: $kernel_skip"
+else
+	$P kernel --memcg 64M --swap 128M --timeout 60 usemem -m 100 -r 1000 >"$T/out" 2>"$T/err" &
+	pid=$!
+	kernel_wait_cgroup $pid; sleep 0.3
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	kernel_wait_gone $pid && ok || bad "left: $(kernel_leftovers $pid)"
+fi
+
+t "kernel: dd of a file starts uncached; a second run waits"
+if [ -n "$kernel_skip" ]; then
+	echo "skipped: $kernel_skip"
+else
+	$P kernel --memcg 128M --swap 0 --timeout 60 dd if=/data bs=1M count=64 >"$T/out" 2>"$T/err" &
+	pid=$!
+	kernel_wait_cgroup $pid
+	$P kernel --memcg 32M --swap 0 --json usemem -m 1 >"$T/out2" 2>"$T/err2"
+	rc2=$?
+	wait $pid
+	rc=$?
+	msg=""
+	[ $rc -eq 0 ] && [ $rc2 -eq 0 ] || msg="exit $rc/$rc2: $(cat "$T/err" "$T/err2")"
+	grep -q '^64+0 records in$' "$T/out" || msg="$msg; no records line"
+	# 64 MiB read from the disk: pgpgin counts KiB.
+	[ "$(counter pgpgin "$T/out")" -ge 65536 ] || msg="$msg; pgpgin $(counter pgpgin "$T/out")"
+	grep -q 'waiting for another pagelab kernel' "$T/err2" || msg="$msg; the second run did not wait"
+	grep -q '"counters": {' "$T/out2" && grep -q '"workloads": \[' "$T/out2" || msg="$msg; --json keys"
+	left=$(kernel_leftovers $pid)
+	[ -z "$left" ] || msg="$msg; left: $left"
+	[ -z "$msg" ] && ok || bad "$msg"
+fi
+
+t "kernel: --repeat 2 prints each run and median/min/max"
+if [ -n "$kernel_skip" ]; then
+	echo "skipped: $kernel_skip"
+else
+	$P kernel --memcg 64M --swap 64M --timeout 60 --repeat 2 usemem -m 80 >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait $pid
+	rc=$?
+	msg=""
+	[ $rc -eq 0 ] || msg="exit $rc: $(head -2 "$T/err")"
+	[ "$(grep -c '^usemem -m 80  .* total$' "$T/out")" -eq 2 ] || msg="$msg; not two zsh lines"
+	grep -q '^# median min max over 2 runs$' "$T/out" || msg="$msg; no summary"
+	# 80 MB in a 64 MB cgroup: both runs swap, so the minimum does too.
+	awk '$1 == "pswpout" && NF == 4 { f = 1; if ($3 > 0) ok = 1 } END { exit !(f && ok) }' "$T/out" ||
+		msg="$msg; summary pswpout min not > 0"
+	left=$(kernel_leftovers $pid)
+	[ -z "$left" ] || msg="$msg; left: $left"
+	[ -z "$msg" ] && ok || bad "$msg"
+fi

@@ -1,0 +1,11 @@
+/* fuzz_block.c - libFuzzer harness for the block trace reader (make fuzz). */
+#include "readers.h"
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (!fuzz_reader_one(TRACE_FMT_BLOCK, data, size))
+		abort();
+	return 0;
+}

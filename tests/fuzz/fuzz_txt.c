@@ -1,0 +1,11 @@
+/* fuzz_txt.c - libFuzzer harness for the txt trace reader (make fuzz). */
+#include "readers.h"
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (!fuzz_reader_one(TRACE_FMT_TXT, data, size))
+		abort();
+	return 0;
+}

@@ -1,0 +1,60 @@
+#!/bin/sh
+# What `make install PREFIX=...` gives a user, tried from outside the tree
+# (run by make installcheck, part of make check).  PREFIX is the install.
+set -u
+: "${PREFIX:?}"
+CC=${CC:-cc}
+T=$(mktemp -d "${TMPDIR:-/tmp}/pagelab-inst.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT INT TERM
+fail=0
+t() { printf '%-64s' "$1"; }
+ok() { echo ok; }
+bad() { echo "FAILED: $1"; fail=1; }
+
+t "installed man page renders: pagelab(1) with every command"
+out=$(MANWIDTH=80 man -l "$PREFIX/share/man/man1/pagelab.1" 2>&1)
+msg=""
+echo "$out" | head -1 | grep -q '^PAGELAB(1)' || msg="no PAGELAB(1) heading;"
+for c in $("$PREFIX/bin/pagelab" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'); do
+	echo "$out" | grep -q "^   pagelab $c\$" || msg="$msg no section for $c;"
+done
+echo "$out" | grep -q 'EXIT STATUS' || msg="$msg no EXIT STATUS;"
+[ -z "$msg" ] && ok || bad "$msg"
+
+t "pagelab-policies(7) lists every policy with its tunables"
+out=$(MANWIDTH=80 man -l "$PREFIX/share/man/man7/pagelab-policies.7" 2>&1)
+msg=""
+for p in $("$PREFIX/bin/pagelab" policies | awk 'NR > 1 && /^[a-z]/ { print $1 }'); do
+	echo "$out" | grep -q "^   $p\$" || msg="$msg $p;"
+done
+echo "$out" | grep -q 'swappiness' || msg="$msg no swappiness;"
+[ -z "$msg" ] && ok || bad "missing:$msg"
+
+t "pkg-config finds pagelab"
+flags=$(PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --cflags --libs pagelab 2>&1)
+echo "$flags" | grep -q -- "-I$PREFIX/include" && echo "$flags" | grep -q -- '-lpagelab' && ok || bad "$flags"
+
+t "example program: built on the installed libpagelab.so, runs"
+$CC -std=c11 -Wall -Wextra -Werror -o "$T/embed" "$PREFIX/share/doc/pagelab/examples/embed/embed.c" $flags 2>"$T/err"
+rc=$?
+out=$(LD_LIBRARY_PATH="$PREFIX/lib" "$T/embed" 60 2>&1)
+if [ $rc -ne 0 ]; then bad "build: $(head -3 "$T/err")"
+elif ! LD_LIBRARY_PATH="$PREFIX/lib" ldd "$T/embed" | grep -q "libpagelab.so.1 => $PREFIX/lib/"; then bad "not linked to the installed libpagelab.so.1"
+else echo "$out" | grep -q '^clock .*pswpout [1-9]' && echo "$out" | grep -q '^splitlru ' &&
+	echo "$out" | grep -q "^bad policy: unknown policy 'nosuch'" && ok || bad "$out"
+fi
+
+t "example plugin: built on the installed header, loads"
+make -s -C "$PREFIX/share/doc/pagelab/examples/policy-lifo" PAGELAB_INCLUDE="$PREFIX/include" OUT="$T" CC="$CC" >"$T/err" 2>&1 &&
+	"$PREFIX/bin/pagelab" run --ram 32M --swap 64M --check --policy "$T/lifo.so" usemem -m 40 >"$T/out" 2>&1 &&
+	grep -q '^pswpout [1-9]' "$T/out" && ok || bad "$(cat "$T/err" "$T/out" | head -5)"
+
+t "bash completion offers the policies after --policy"
+if command -v bash >/dev/null; then
+	out=$(bash -c ". '$PREFIX/share/bash-completion/completions/pagelab'; COMP_WORDS=(pagelab run --policy spl); COMP_CWORD=3; _pagelab; echo \"\${COMPREPLY[*]}\"")
+	[ "$out" = "splitlru" ] && ok || bad "'$out'"
+else
+	echo "skipped: no bash"
+fi
+
+exit $fail

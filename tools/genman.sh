@@ -1,0 +1,104 @@
+#!/bin/sh
+# genman.sh PAGELAB OUTDIR - write pagelab.1 and pagelab-policies.7 from
+# the binary's own --help texts and listings, so that the manual lists
+# every command, option, workload, machine, policy and tunable the build
+# has and cannot drift from it.
+set -eu
+P=$1
+out=$2
+mkdir -p "$out"
+version=$("$P" --version | sed 's/^pagelab //')
+
+# roff-safe text: backslashes, leading dots and quotes, hyphens.
+esc() { sed -e 's/\\/\\e/g' -e 's/^\([.'"'"']\)/\\\&\1/' -e 's/-/\\-/g'; }
+# A --help text as a no-fill block.
+block() { echo '.nf'; echo '.ft CR'; esc; echo '.ft R'; echo '.fi'; }
+# The commands: the lines of `pagelab --help` under "Commands:".
+commands() { "$P" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'; }
+# The names of a listing (after its header row).
+names() { "$P" "$@" | awk 'NR > 1 && /^[a-z]/ { print $1 }'; }
+
+{
+	echo ".TH PAGELAB 1 \"\" \"pagelab $version\" \"pagelab manual\""
+	echo '.SH NAME'
+	echo 'pagelab \- a laboratory for Linux page reclaim'
+	echo '.SH SYNOPSIS'
+	for c in $(commands); do
+		echo ".B pagelab $c"
+		echo '.RI [ OPTIONS "] ..."'
+		echo '.br'
+	done
+	echo '.B pagelab \-\-version'
+	echo '.SH DESCRIPTION'
+	"$P" --help | awk '/^Commands:/ { exit } /^usage:/ || /^ / { next } { print }' | esc
+	echo '.SH COMMANDS'
+	for c in $(commands); do
+		echo ".SS pagelab $c"
+		"$P" "$c" --help | block
+	done
+	echo '.SH WORKLOADS'
+	echo 'Each workload takes its own options after its name;'
+	echo 'several join with a lone'
+	echo '.BR + .'
+	for w in $(names workloads); do
+		echo ".SS $w"
+		"$P" workloads "$w" --help | block
+	done
+	echo '.SH MACHINES'
+	echo 'Profiles for'
+	echo '.BR \-\-machine ;'
+	echo 'each parameter is settable with'
+	echo '.BR "\-\-set NAME=VALUE" .'
+	"$P" machines | block
+	for m in $(names machines); do
+		case $m in disk*) continue ;; esac
+		echo ".SS $m"
+		"$P" machines --show "$m" | block
+	done
+	echo '.SH POLICIES'
+	echo 'The reclaim designs, and their tunables, are listed in'
+	echo '.BR pagelab\-policies (7).'
+	"$P" policies | block
+	echo '.SH EXIT STATUS'
+	echo '.TP'
+	echo '.B 0'
+	echo 'success'
+	echo '.TP'
+	echo '.B 1'
+	echo 'a broken invariant under \-\-check, or an output that could not be written'
+	echo '.TP'
+	echo '.B 2'
+	echo 'bad input: one line on standard error says what'
+	echo '.TP'
+	echo '.B 3'
+	echo 'a run stopped at \-\-max\-time before its workloads finished'
+	echo '.SH FILES'
+	echo 'The documentation is installed in'
+	echo '.IR share/doc/pagelab/ :'
+	echo 'design.md, machines.md, workloads.md, reproduce.md and the others.'
+	echo '.SH SEE ALSO'
+	echo '.BR pagelab\-policies (7)'
+} > "$out/pagelab.1"
+
+{
+	echo ".TH PAGELAB-POLICIES 7 \"\" \"pagelab $version\" \"pagelab manual\""
+	echo '.SH NAME'
+	echo 'pagelab\-policies \- the reclaim designs of pagelab and their tunables'
+	echo '.SH DESCRIPTION'
+	echo 'A policy is chosen with'
+	echo '.BR "pagelab run \-\-policy NAME" ;'
+	echo 'a tunable is set with'
+	echo '.BR "\-\-set NAME=VALUE" .'
+	echo '.SH POLICIES'
+	for p in $(names policies); do
+		echo ".SS $p"
+		"$P" policies | awk -v p="$p" '
+			$1 == p { on = 1; sub(/^[a-z0-9_-]+ +/, ""); print; next }
+			on && /^ / { sub(/^ +/, ""); print; next }
+			{ on = 0 }' | esc
+		echo '.PP'
+		"$P" policies --tunables "$p" | block
+	done
+	echo '.SH SEE ALSO'
+	echo '.BR pagelab (1)'
+} > "$out/pagelab-policies.7"
