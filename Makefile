@@ -177,7 +177,7 @@ fidelity: $(BUILD)/pagelab
 # built position-independent with hidden symbols, so only what the two
 # public headers declare is exported.
 SONAME = libpagelab.so.1
-PIC_OBJ = $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
+PIC_OBJ = $(LIB_SRC:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/gen/experiment_files.o
 lib: $(BUILD)/libpagelab.a $(BUILD)/libpagelab.so
 $(BUILD)/libpagelab.a: $(LIB_OBJ)
 	rm -f $@
@@ -185,6 +185,9 @@ $(BUILD)/libpagelab.a: $(LIB_OBJ)
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
+$(BUILD)/pic/gen/experiment_files.o: $(BUILD)/gen/experiment_files.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 $(BUILD)/pic/src/lib/version.o: $(BUILD)/pagelab_version.h
 $(BUILD)/pic/src/lib/version.o: WARN += -I$(BUILD)
 -include $(PIC_OBJ:.o=.d)

@@ -18,7 +18,7 @@ fi
 grep -q '^<!-- fidelity:begin -->$' "$DOC" && grep -q '^<!-- fidelity:end -->$' "$DOC" ||
 	{ echo "fidelity: $DOC has no fidelity:begin/end markers" >&2; exit 2; }
 OUT=$(mktemp) || exit 1
-trap 'rm -f "$OUT" "$OUT.new"' EXIT INT TERM
+trap 'rm -f "$OUT" "$OUT.new" "$OUT.all"' EXIT INT TERM
 
 # case TITLE MEMCG SWAP WORKLOAD...
 case_() {
@@ -54,6 +54,15 @@ case_ "2 GB sequential read beside a 200 MB working set, 512 MB cgroup" 512M 1G 
 	dd if=big bs=1M count=2048 + workingset -m 200 -t 100 -n 20
 case_ "the same read and working set without pressure (3 GB cgroup)" 3G 1G \
 	dd if=big bs=1M count=2048 + workingset -m 200 -t 100 -n 20
+
+# The summary first, then every table.
+{
+	echo
+	echo "#### Summary: the key counters (pages), kernel median beside each policy"
+	echo
+	awk -f "$(dirname "$0")/fidelity_summary.awk" "$OUT"
+	cat "$OUT"
+} >"$OUT.all" && mv "$OUT.all" "$OUT"
 
 awk -v gen="$OUT" '
 	/^<!-- fidelity:begin -->$/ { print; while ((getline l < gen) > 0) print l; skip = 1; next }

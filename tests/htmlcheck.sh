@@ -61,6 +61,33 @@ else
 fi
 echo "htmlcheck: $got_svg plots, $got_line lines"
 
+t "the comparison bars: tolerance band, thread and pagelab per ratio"
+msg=
+for c in band pub sim; do
+	want=$(grep -o "<rect class=\"$c\"" "$dir/report.html" | wc -l)
+	got=$(grep -o "<rect class=\"$c\"" "$dir/dom.html" | wc -l)
+	[ "$want" -gt 0 ] && [ "$got" -eq "$want" ] || msg="$msg $c $got of $want;"
+done
+nratio=$(grep -c 'thread  .* = .*  (' "$dir/report.txt")
+[ "$(grep -o '<rect class="band"' "$dir/dom.html" | wc -l)" -eq "$nratio" ] || msg="$msg bands != $nratio ratio verdicts;"
+[ -z "$msg" ] && ok || bad "$msg"
+
+t "the summary tally and the provenance header come first"
+if grep -q '<p class="prov">pagelab .* mode .*UTC<br><code>pagelab reproduce' "$dir/dom.html" &&
+   [ "$(grep -o '<svg class="tallybar"' "$dir/dom.html" | wc -l)" -eq "$(grep -c '^== Experiment' "$dir/report.txt")" ]; then
+	ok
+else
+	bad "no provenance line or tally"
+fi
+
+# A picture for a person to look at: what a reader sees first.
+shot=${SCREENSHOT:-build/reproduce-report.png}
+mkdir -p "$(dirname "$shot")"
+timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
+	--disable-component-update --disable-sync --no-first-run --user-data-dir="$dir/profile" \
+	--hide-scrollbars --window-size=1280,1600 --screenshot="$shot" "file://$dir/report.html" >/dev/null 2>&1 &&
+	echo "htmlcheck: screenshot in $shot"
+
 t "every experiment has its section"
 n=$(grep -o '<section id="exp-[0-9]*">' "$dir/dom.html" | wc -l)
 [ "$n" -eq "$(grep -c '^== Experiment' "$dir/report.txt")" ] && [ "$n" -gt 0 ] && ok || bad "$n sections"

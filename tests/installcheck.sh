@@ -15,7 +15,7 @@ t "installed man page renders: pagelab(1) with every command"
 out=$(MANWIDTH=80 man -l "$PREFIX/share/man/man1/pagelab.1" 2>&1)
 msg=""
 echo "$out" | head -1 | grep -q '^PAGELAB(1)' || msg="no PAGELAB(1) heading;"
-for c in $("$PREFIX/bin/pagelab" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'); do
+for c in $("$PREFIX/bin/pagelab" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }'); do
 	echo "$out" | grep -q "^   pagelab $c\$" || msg="$msg no section for $c;"
 done
 echo "$out" | grep -q 'EXIT STATUS' || msg="$msg no EXIT STATUS;"

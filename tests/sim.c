@@ -104,3 +104,24 @@ void sim_trace_run(const char *policy, const char *refs, uint64_t frames, struct
 	replay(policy, path, frames, r);
 	unlink(path);
 }
+
+void *wl_make(const char *line, int *ntasks)
+{
+	char buf[512], *argv[64];
+	int argc = 0;
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (char *tok = strtok(buf, " "); tok && argc < 63; tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	const struct workload_ops *ops = workload_find(argv[0]);
+	char err[256] = "";
+	void *w = ops ? ops->create(argc, argv, 1, err, sizeof(err)) : NULL;
+	if (!w) {
+		fprintf(stderr, "cannot create '%s': %s\n", line, err);
+		test_failures++;
+		return NULL;
+	}
+	if (ntasks)
+		*ntasks = ops->nr_tasks(w);
+	return w;
+}

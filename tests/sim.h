@@ -20,4 +20,8 @@ struct sim_result {
  * page number followed by r or w.  Same machine as sim_trace_faults. */
 void sim_trace_run(const char *policy, const char *refs, uint64_t frames, struct sim_result *r);
 
+/* Create a workload from a command line ("dd if=/f bs=16K"), split on
+ * spaces; on bad input count a test failure and return NULL. */
+void *wl_make(const char *line, int *ntasks);
+
 #endif

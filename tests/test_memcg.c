@@ -175,7 +175,10 @@ void test_counters_split_by_type(void)
 		machine_free(&m);
 		run(&(struct run){ "vmm-2008", (*pp)->name, dd, 24 << 20, 64 << 20, 0, false, 0 }, &m);
 		check_split((*pp)->name, dd, &m);
-		CHECK_EQ(m.mm.ev[PGSCAN_ANON] + m.mm.ev[PGSTEAL_ANON], 0);
+		CHECK_EQ(m.mm.ev[PGSTEAL_ANON], 0);
+		/* A cache policy's clock hands (clockpro) pass dd's buffer too. */
+		if (!((*pp)->flags & POLICY_ACCESS_HOOK))
+			CHECK_EQ(m.mm.ev[PGSCAN_ANON], 0);
 		CHECK(m.mm.ev[PGSTEAL_FILE] > 8000); /* 16384 pages read through 24 MB */
 		machine_free(&m);
 	}

@@ -38,8 +38,19 @@ static bool plan_of(const char *line, struct nplan *p, char *err, size_t errlen)
 	struct wl_sysinfo si = { .totalram = 64 << 20, .freeram = 64 << 20 };
 	if (!w.ops)
 		return false;
+	void *inst = w.ops->create(w.argc, w.argv, 1, err, errlen);
+	if (!inst)
+		return false;
+	if (w.ops->attach)
+		w.ops->attach(inst, &si);
 	err[0] = 0;
-	return nplan_build(p, &w, 1, &si, err, errlen);
+	bool ok = nplan_build(p, &w, &inst, 1, err, errlen);
+	/* The walk ran on a copy: the instance is still at its start. */
+	struct op op;
+	if (w.ops->nr_tasks(inst) > 0 && !w.ops->next_op(inst, 0, &op))
+		CHECK(!"the walk advanced the caller's generator");
+	w.ops->destroy(inst);
+	return ok;
 }
 
 void test_native_plan(void)

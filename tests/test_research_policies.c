@@ -57,3 +57,53 @@ void test_s3fifo_quick_demotion(void)
 {
 	CHECK_EQ(faults("s3fifo", "1r 2r 3r 4r 5r 6r 7r 8r 9r 10r 1r 1r 11r 2r 3r 1r", 10), 13);
 }
+
+/* LFU, 3 frames, 1 1 2 3 2 4 1: counts 1:2 2:1 3:1, then 2's hit makes it
+ * 2 (reached after 1's).  4: the least count is 3's (1): evicted.  1 is a
+ * hit: 4 faults; LRU evicts 1 for 4 and faults 5 times. */
+void test_lfu_counts(void)
+{
+	CHECK_EQ(faults("lfu", "1r 1r 2r 3r 2r 4r 1r", 3), 4);
+	CHECK_EQ(faults("lru", "1r 1r 2r 3r 2r 4r 1r", 3), 5);
+}
+
+/* LRU-2, 2 frames, times = reference numbers.  1 2 1 3 2 4 2: t3 gives 1
+ * HIST = (3, 1).  t4, 3: 2 has one reference (infinite distance), 1 two:
+ * 2 is evicted, its history kept.  t5, 2 comes back with HIST = (5, 2);
+ * 3 has one reference: evicted.  t6, 4: 1's HIST(2) = 1 is older than 2's
+ * 2: 1 is evicted.  t7, 2: a hit.  5 faults.  With history=0 the returning
+ * 2 has one reference at t5, so at t6 it is the victim and t7 faults: 6. */
+void test_lruk_backward_distance(void)
+{
+	CHECK_EQ(faults("lruk", "1r 2r 1r 3r 2r 4r 2r", 2), 5);
+}
+
+/* CLOCK-Pro, m = 3 (mc = 1: at most 2 hot).  1 2 3 enter cold in their test
+ * period (list head..tail 3 2 1, hands at the tail); 1's hit sets its bit.
+ * 4: HAND_cold at 1, referenced in its test period: hot, to the head; at 2:
+ * evicted, still in its test period (non-resident).  4 enters cold: list
+ * 4 1 3 [2].  2: HAND_cold evicts 3 (non-resident too); 2 was in its test
+ * period: mc = 2 and 2 enters hot; 2 hot > m - mc = 1, so HAND_hot runs from
+ * the tail: [3] ends its test period, leaves the list, mc = 1 - now 2 <= 2.
+ * 5 faults.  3: new; HAND_cold passes hot 1, evicts 4 (non-resident); list
+ * 3 2 [4] 1.  1: a hit.  4: HAND_cold passes hot 2, evicts 3; 4 was in its
+ * test period: mc = 2, hot; 3 hot > 1: HAND_hot clears 1's bit, demotes 2,
+ * ends [3]'s test (mc = 1).  7 faults, where LRU faults 8 times. */
+void test_clockpro_test_periods(void)
+{
+	CHECK_EQ(faults("clockpro", "1r 2r 3r 1r 4r 2r", 3), 5);
+	CHECK_EQ(faults("clockpro", "1r 2r 3r 1r 4r 2r 3r 1r 4r", 3), 7);
+	CHECK_EQ(faults("lru", "1r 2r 3r 1r 4r 2r 3r 1r 4r", 3), 8);
+}
+
+/* LIRS, 4 frames: Lhirs = max(1, 4 / 100) = 1, Llirs = 3.  1 2 3 become
+ * LIR (S: 3 2 1); 4 enters HIR (S: 4 3 2 1, Q: 4).  2: a LIR hit, to S's
+ * top (S: 2 4 3 1).  5: Q's front 4 is evicted and stays in S as a
+ * non-resident HIR page; 5 enters HIR (Q: 5).  4: non-resident but in S,
+ * so its reuse distance beats the bottom LIR page's: Q's front 5 is evicted
+ * for the frame, 4 becomes LIR and the bottom LIR page 1 becomes HIR (Q: 1),
+ * leaving S (S: 4 5 2 3).  1: resident, a hit.  6 faults: 1 2 3 4 5 4. */
+void test_lirs_irr_promotes(void)
+{
+	CHECK_EQ(faults("lirs", "1r 2r 3r 4r 2r 5r 4r 1r", 4), 6);
+}

@@ -1,6 +1,7 @@
 /* test_workloads.c - the workloads' op streams themselves, independent of
  * any policy or machine: create() and next_op() called directly. */
 #include "test.h"
+#include "sim.h"
 #include "../src/workload/workload.h"
 #include "../src/workload/qsbench.h"
 #include "../src/workload/dbench.h"
@@ -19,31 +20,11 @@ void test_dbench_counts(void);
 void test_streams_well_formed(void);
 void test_bonnie_and_mmap001_streams(void);
 
-static void *make(const char *line, int *ntasks)
-{
-	char buf[512], *argv[64];
-	int argc = 0;
-	snprintf(buf, sizeof(buf), "%s", line);
-	for (char *tok = strtok(buf, " "); tok && argc < 63; tok = strtok(NULL, " "))
-		argv[argc++] = tok;
-	argv[argc] = NULL;
-	const struct workload_ops *ops = workload_find(argv[0]);
-	char err[256] = "";
-	void *w = ops ? ops->create(argc, argv, 1, err, sizeof(err)) : NULL;
-	if (!w) {
-		fprintf(stderr, "cannot create '%s': %s\n", line, err);
-		test_failures++;
-		return NULL;
-	}
-	if (ntasks)
-		*ntasks = ops->nr_tasks(w);
-	return w;
-}
 
 void test_usemem_stream(void)
 {
 	const struct workload_ops *ops = workload_find("usemem");
-	void *w = make("usemem -m 4", NULL);
+	void *w = wl_make("usemem -m 4", NULL);
 	if (!w)
 		return;
 	struct op op;
@@ -70,7 +51,7 @@ void test_usemem_stream(void)
 
 void test_qsbench_sorts(void)
 {
-	void *w = make("qsbench -m 4", NULL);
+	void *w = wl_make("qsbench -m 4", NULL);
 	if (!w)
 		return;
 	CHECK_EQ(qsbench_nr_elems(w), 4 * 1048576 / 4);
@@ -78,7 +59,7 @@ void test_qsbench_sorts(void)
 	workload_find("qsbench")->destroy(w);
 	/* Every process sorts the same data (one seed): identical streams. */
 	int nt = 0;
-	w = make("qsbench -m 2 -p 3", &nt);
+	w = wl_make("qsbench -m 2 -p 3", &nt);
 	if (!w)
 		return;
 	CHECK_EQ(nt, 3);
@@ -154,7 +135,7 @@ static void plain_qsort(struct strict *s, int32_t *a, int64_t l, int64_t r)
 void test_qsbench_page_sequence(void)
 {
 	const struct workload_ops *ops = workload_find("qsbench");
-	void *w = make("qsbench -m 1 -s 7", NULL);
+	void *w = wl_make("qsbench -m 1 -s 7", NULL);
 	if (!w)
 		return;
 	uint64_t n = qsbench_nr_elems(w), npages = n / QS_INTS_PER_PAGE;
@@ -230,7 +211,7 @@ void test_mtest01_stream(void)
 {
 	const struct workload_ops *ops = workload_find("mtest01");
 	int nt = 0;
-	void *w = make("mtest01 -b 512M -w", &nt);
+	void *w = wl_make("mtest01 -b 512M -w", &nt);
 	if (!w)
 		return;
 	CHECK_EQ(nt, 1);
@@ -261,7 +242,7 @@ void test_mtest01_stream(void)
 	fclose(f);
 	ops->destroy(w);
 	/* Without -w only malloc's header page of each chunk is written. */
-	w = make("mtest01 -b 3M", NULL);
+	w = wl_make("mtest01 -b 3M", NULL);
 	if (!w)
 		return;
 	chunks = 0;
@@ -278,7 +259,7 @@ void test_memeater_serialized(void)
 {
 	const struct workload_ops *ops = workload_find("memeater");
 	int nt = 0;
-	void *w = make("memeater -n 3", &nt);
+	void *w = wl_make("memeater -n 3", &nt);
 	if (!w)
 		return;
 	CHECK_EQ(nt, 3);
@@ -298,7 +279,7 @@ void test_memeater_serialized(void)
 void test_dd_stream(void)
 {
 	const struct workload_ops *ops = workload_find("dd");
-	void *w = make("dd if=/dev/sda of=/dev/null bs=1M count=64", NULL);
+	void *w = wl_make("dd if=/dev/sda of=/dev/null bs=1M count=64", NULL);
 	if (!w)
 		return;
 	struct op op;
@@ -314,6 +295,7 @@ void test_dd_stream(void)
 			next = op.first + op.npages;
 			pages += op.npages;
 			reads++;
+			ops->read_done(w, 0, op.npages); /* as the machine does: all read */
 		} else if (op.kind != OP_MMAP_ANON) {
 			other++;
 		}
@@ -334,7 +316,7 @@ void test_dd_stream(void)
 	fclose(f);
 	ops->destroy(w);
 	/* Without count= the whole disk is read, as sysinfo tells its size. */
-	w = make("dd if=/dev/sda bs=1M", NULL);
+	w = wl_make("dd if=/dev/sda bs=1M", NULL);
 	if (!w)
 		return;
 	struct wl_sysinfo si = { .totalram = 1 << 30, .disk_bytes = 10ULL << 20 };
@@ -350,7 +332,7 @@ void test_dbench_counts(void)
 {
 	const struct workload_ops *ops = workload_find("dbench");
 	int nt = 0;
-	void *w = make("dbench 2", &nt);
+	void *w = wl_make("dbench 2", &nt);
 	if (!w)
 		return;
 	CHECK_EQ(nt, 2);
@@ -408,7 +390,7 @@ static uint64_t stream_check(const char *line, struct wl_sysinfo *si, uint64_t *
 	char first[32];
 	sscanf(line, "%31s", first);
 	ops = workload_find(first);
-	void *w = make(line, NULL);
+	void *w = wl_make(line, NULL);
 	if (!w || !ops)
 		return 0;
 	if (ops->attach)
@@ -524,7 +506,7 @@ void test_bonnie_and_mmap001_streams(void)
 	 * of a seeker writing its Chunk back. */
 	const struct workload_ops *ops = workload_find("bonnie");
 	int nt = 0;
-	void *w = make("bonnie -s 4", &nt);
+	void *w = wl_make("bonnie -s 4", &nt);
 	if (!w)
 		return;
 	CHECK_EQ(nt, 4);
@@ -550,7 +532,7 @@ void test_bonnie_and_mmap001_streams(void)
 	/* mmap001 -m 100: a sparse file (one byte at page 100), 100 pages
 	 * mapped shared and written byte by byte, msync, unmap, unlink. */
 	ops = workload_find("mmap001");
-	w = make("mmap001 -m 100", NULL);
+	w = wl_make("mmap001 -m 100", NULL);
 	if (!w)
 		return;
 	static const enum op_kind want[] = { OP_CREATE, OP_WRITE, OP_MMAP_FILE, OP_TOUCH, OP_FSYNC,

@@ -7,7 +7,7 @@ set -eu
 P=$1
 out=$2
 mkdir -p "$out"
-commands=$("$P" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }' | tr '\n' ' ')
+commands=$("$P" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }' | tr '\n' ' ')
 names() { "$P" "$@" | awk 'NR > 1 && /^[a-z]/ { print $1 }' | tr '\n' ' '; }
 policies=$(names policies)
 workloads=$(names workloads)

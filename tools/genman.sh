@@ -14,7 +14,7 @@ esc() { sed -e 's/\\/\\e/g' -e 's/^\([.'"'"']\)/\\\&\1/' -e 's/-/\\-/g'; }
 # A --help text as a no-fill block.
 block() { echo '.nf'; echo '.ft CR'; esc; echo '.ft R'; echo '.fi'; }
 # The commands: the lines of `pagelab --help` under "Commands:".
-commands() { "$P" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }'; }
+commands() { "$P" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }'; }
 # The names of a listing (after its header row).
 names() { "$P" "$@" | awk 'NR > 1 && /^[a-z]/ { print $1 }'; }
 
@@ -72,6 +72,12 @@ names() { "$P" "$@" | awk 'NR > 1 && /^[a-z]/ { print $1 }'; }
 	echo '.TP'
 	echo '.B 3'
 	echo 'a run stopped at \-\-max\-time before its workloads finished'
+	echo '.SH ENVIRONMENT'
+	echo '.TP'
+	echo '.B NO_COLOR'
+	echo 'pagelab never writes colour or other terminal escapes, so there is nothing'
+	echo 'to turn off; progress lines go to standard error only when it is a terminal'
+	echo '(or with \-\-progress), never into the output.'
 	echo '.SH FILES'
 	echo 'The documentation is installed in'
 	echo '.IR share/doc/pagelab/ :'

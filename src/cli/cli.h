@@ -2,6 +2,11 @@
 #ifndef PAGELAB_CLI_H
 #define PAGELAB_CLI_H
 
+/* The whole command line, as main() got it (argc 0 when a harness calls
+ * a command directly), for the provenance a report records. */
+extern int cli_argc;
+extern char **cli_argv;
+
 int cmd_run(int argc, char **argv);
 int cmd_policies(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);

@@ -315,9 +315,20 @@ int cmd_kernel(int argc, char **argv)
 	struct host h;
 	host_info(&h);
 	char err[512] = "";
-	struct nplan plan;
+	/* The generators, created once (qsbench records its sorts here) and
+	 * sized from what sysinfo() would say inside the cgroup: its limit as
+	 * RAM, our swapfile as swap.  Every use runs on a forked copy. */
 	struct wl_sysinfo si = { .totalram = o.limit, .freeram = o.limit, .totalswap = o.swap, .freeswap = o.swap };
-	if (!nplan_build(&plan, wl, nwl, &si, err, sizeof(err)))
+	void **inst = xcalloc((size_t)nwl, sizeof(void *));
+	for (int w = 0; w < nwl; w++) {
+		inst[w] = wl[w].ops->create(wl[w].argc, wl[w].argv, wl[w].seed, err, sizeof(err));
+		if (!inst[w])
+			die_usage("%s", err[0] ? err : "bad workload arguments");
+		if (wl[w].ops->attach)
+			wl[w].ops->attach(inst[w], &si);
+	}
+	struct nplan plan;
+	if (!nplan_build(&plan, wl, inst, nwl, err, sizeof(err)))
 		die_usage("%s", err);
 	if (geteuid() != 0)
 		die_usage("kernel: needs root (it creates a memory cgroup and a swapfile)");
@@ -333,7 +344,7 @@ int cmd_kernel(int argc, char **argv)
 	o.cg_version = cg.version;
 	struct nguard *g = nguard_begin(&cg);
 
-	struct nsession s = { .wl = wl, .nwl = nwl, .limit = o.limit, .swap = o.swap,
+	struct nsession s = { .wl = wl, .inst = inst, .nwl = nwl, .limit = o.limit, .swap = o.swap,
 			      .timeout_s = (double)timeout_ns / 1e9, .plan = &plan, .guard = g };
 	struct nrun *runs = xcalloc(repeat, sizeof(*runs));
 	int rc = 0, done = 0;
@@ -378,8 +389,11 @@ int cmd_kernel(int argc, char **argv)
 		nrun_free(&runs[k]);
 	free(runs);
 	nplan_free(&plan);
-	for (int w = 0; w < nwl; w++)
+	for (int w = 0; w < nwl; w++) {
+		wl[w].ops->destroy(inst[w]);
 		free(wl[w].cmd);
+	}
+	free(inst);
 	free(wl);
 	nguard_cleanup(g);
 	if (sig) {

@@ -1,6 +1,7 @@
 /* main.c - pagelab's entry point: dispatch to a subcommand. */
 #include "cli.h"
 #include "../lib/util.h"
+#include "../lib/output.h"
 #include "../lib/version.h"
 
 #include <stdio.h>
@@ -34,6 +35,9 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	output_init();
+	cli_argc = argc;
+	cli_argv = argv;
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

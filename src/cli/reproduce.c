@@ -6,10 +6,15 @@
 #include "../experiment/html.h"
 #include "../experiment/exp_file.h"
 #include "../lib/util.h"
+#include "../lib/output.h"
+#include "../lib/version.h"
+
+#include <signal.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static void reproduce_usage(FILE *out)
@@ -40,7 +45,12 @@ static void reproduce_usage(FILE *out)
 	fputs(
 "\n"
 "A design or workload this build does not have is reported as not available,\n"
-"with verdict n/a.  See docs/reproduce.md.\n", out);
+"with verdict n/a.  See docs/reproduce.md.\n"
+"\n"
+"Exit status: 0; 1 if --check found a broken invariant or an output could not\n"
+"be written; 2 on bad input; 130 / 143 on SIGINT / SIGTERM, after writing the\n"
+"experiments that had finished (--html FILE is replaced only by a complete\n"
+"report).\n", out);
 }
 
 int cmd_reproduce(int argc, char **argv)
@@ -100,8 +110,8 @@ int cmd_reproduce(int argc, char **argv)
 	}
 	struct experiment *own = NULL;
 	const struct experiment *one[2] = { NULL, NULL };
+	char err[700];
 	if (file) {
-		char err[700];
 		own = exp_file_load(file, err, sizeof(err));
 		if (!own)
 			die_usage("%s", err);
@@ -109,25 +119,56 @@ int cmd_reproduce(int argc, char **argv)
 			die_usage("--only %d: %s is experiment %d", o.only, file, own->id);
 		one[0] = own;
 	}
+	/* The report goes to FILE.tmp.PID, renamed over FILE only once it is
+	 * complete: an existing report survives a failed or interrupted run. */
+	struct atomic_file af;
 	FILE *hf = NULL;
-	if (html) {
-		hf = fopen(html, "w");
-		if (!hf)
-			die_usage("cannot write %s", html);
-	}
+	if (html && !(hf = atomic_open(&af, html, err, sizeof(err))))
+		die_usage("%s", err);
+	output_catch_interrupts();
 	struct exp_result **res = experiments_run(own ? one : builtin_experiments(), &o);
+	/* After SIGINT/SIGTERM only the experiments whose every run finished
+	 * are written: a half-run experiment's verdicts would be wrong. */
+	int n = 0, nfin = 0;
+	while (res[n])
+		n++;
+	struct exp_result **fin = xcalloc((size_t)n + 1, sizeof(*fin));
+	for (int k = 0; k < n; k++)
+		if (res[k]->jobs_done == res[k]->nr_jobs)
+			fin[nfin++] = res[k];
+	int sig = output_interrupted();
 	if (json)
-		exp_print_json(res, stdout);
+		exp_print_json(fin, stdout);
 	else
-		exp_print_text(res, stdout);
-	int rc = experiments_check_failures(res) ? 1 : 0;
-	if (hf) {
-		html_report(res, hf);
-		if (fclose(hf) != 0) {
-			fprintf(stderr, "pagelab: error writing %s\n", html);
+		exp_print_text(fin, stdout);
+	int rc = experiments_check_failures(fin) ? 1 : 0;
+	if (hf && sig && !nfin) {
+		atomic_abort(&af); /* nothing finished: an existing FILE stays */
+		fprintf(stderr, "pagelab: %s left as it was\n", html);
+	} else if (hf) {
+		char date[64] = "date unknown", *cmdline = cli_join_args(argc, argv);
+		const char *sde = getenv("SOURCE_DATE_EPOCH");
+		time_t now = sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
+		struct tm tm;
+		if (gmtime_r(&now, &tm))
+			strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm);
+		char *full_cmd = xmalloc(strlen(cmdline) + 16);
+		sprintf(full_cmd, "pagelab %s", cmdline);
+		struct html_provenance pv = { .version = pagelab_version(), .cmdline = full_cmd, .date = date };
+		html_report(fin, &pv, hf);
+		free(full_cmd);
+		free(cmdline);
+		if (!atomic_commit(&af, err, sizeof(err))) {
+			fprintf(stderr, "pagelab: %s\n", err);
 			rc = 1;
 		}
 	}
+	if (sig) {
+		fprintf(stderr, "pagelab: interrupted by %s: %d of %d experiments finished; %s written\n",
+			sig == SIGTERM ? "SIGTERM" : "SIGINT", nfin, n, nfin == 1 ? "it is" : "those are");
+		rc = 128 + sig;
+	}
+	free(fin);
 	experiments_free(res);
 	exp_file_free(own);
 	return rc;

@@ -4,6 +4,9 @@
 #include "../machine/machine.h"
 #include "../report/report.h"
 #include "../lib/util.h"
+#include "../lib/output.h"
+
+#include <signal.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,9 +43,16 @@ static void run_usage(FILE *out)
 "  --max-time SECONDS  stop after this much simulated time (default 100000)\n"
 "  --progress / --no-progress  progress on stderr (default: when it is a terminal)\n"
 "\n"
-"Exit status: 0 on success, 1 if --check found a broken invariant,\n"
-"2 on bad input.\n", out);
+"Exit status: 0 on success; 1 if --check found a broken invariant or the\n"
+"output could not be written; 2 on bad input; 3 if the run was stopped at\n"
+"--max-time (the report covers what ran until then); 130 / 143 if it was\n"
+"interrupted by SIGINT / SIGTERM (the report is still printed).\n", out);
 }
+
+/* Set by main(); see cli.h.  Here, not in main.c, so that the harnesses
+ * linking the commands without main() have them. */
+int cli_argc;
+char **cli_argv;
 
 struct setting { const char *name, *value; };
 
@@ -56,8 +66,10 @@ static const char *need_arg(int argc, char **argv, int *i)
 static uint64_t size_arg(const char *opt, const char *v)
 {
 	uint64_t b;
-	if (!parse_size(v, &b) || b > (1ULL << 50))
+	if (!parse_size(v, &b))
 		die_usage("bad size '%s' for %s", v, opt);
+	if (b > (1ULL << 50))
+		die_usage("%s %s is more than 1P (1024T), the most pagelab takes", opt, v);
 	return b;
 }
 
@@ -80,7 +92,7 @@ int cmd_run(int argc, char **argv)
 {
 	const char *machine = "vmm-2008", *policy = "clock";
 	struct machine_opts mo = { .seed = 1, .max_time_ns = 100000ULL * 1000000000ULL,
-				   .progress = isatty(2) };
+				   .progress = isatty(2), .spill_samples = true };
 	bool json = false;
 	uint64_t ram = 0, swap = UINT64_MAX, cpus = 0, memcg = 0;
 	const char *disk = NULL;
@@ -151,6 +163,12 @@ int cmd_run(int argc, char **argv)
 	if (i >= argc)
 		die_usage("run: no workload given (see pagelab workloads)");
 
+	/* --ram and --set ram= (and swap, cpus) say the same thing: one of
+	 * them, or which wins would depend on an order nobody sees. */
+	for (int s = 0; s < nsets; s++)
+		if ((ram && !strcmp(sets[s].name, "ram")) || (swap != UINT64_MAX && !strcmp(sets[s].name, "swap")) ||
+		    (cpus && !strcmp(sets[s].name, "cpus")))
+			die_usage("give --%s or --set %s=, not both", sets[s].name, sets[s].name);
 	const struct profile *base = profile_find(machine);
 	if (!base)
 		die_usage("unknown machine '%s' (see pagelab machines)", machine);
@@ -199,11 +217,13 @@ int cmd_run(int argc, char **argv)
 			die_usage("unknown parameter '%s': not a machine parameter nor a tunable of %s",
 				  sets[s].name, pol->name);
 		double v;
-		const struct tunable *t = &pol->tunables[ti];
-		if (!parse_double(sets[s].value, &v) || v < t->min || v > t->max)
-			die_usage("bad value '%s' for %s (%g..%g)", sets[s].value, t->name, t->min, t->max);
+		if (!tunable_parse(&pol->tunables[ti], sets[s].value, &v, err, sizeof(err)))
+			die_usage("%s", err);
 		tun[ti] = v;
 	}
+
+	if (pol->check_tunables && !pol->check_tunables(tun, err, sizeof(err)))
+		die_usage("%s", err);
 
 	/* Workloads, separated by '+'. */
 	struct { const struct workload_ops *ops; void *w; char *cmd; } *wls = NULL;
@@ -263,13 +283,21 @@ int cmd_run(int argc, char **argv)
 		free(wls[w].cmd);
 	}
 	free(wls);
+	output_catch_interrupts();
 	machine_run(&m);
-	struct run_info ri = { .machine = machine, .policy = pol->name, .seed = mo.seed };
+	if (m.timed_out)
+		fprintf(stderr, "pagelab: stopped at --max-time %.9g s of simulated time; the report covers what ran until then\n",
+			(double)mo.max_time_ns / 1e9);
+	if (m.interrupted)
+		fprintf(stderr, "pagelab: interrupted by %s; the report covers what ran until then\n",
+			m.interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
+	struct run_info ri = { .machine = machine, .policy = pol->name, .seed = mo.seed,
+			       .argc = cli_argc, .argv = cli_argv };
 	if (json)
 		report_json(&m, &ri, stdout);
 	else
 		report_text(&m, &ri, stdout);
-	int rc = m.check_failed ? 1 : 0;
+	int rc = m.check_failed ? 1 : m.interrupted ? 128 + m.interrupted : m.timed_out ? EXIT_MAX_TIME : 0;
 	machine_free(&m);
 	for (int s = 0; s < nsets; s++)
 		free((char *)sets[s].name);

@@ -8,6 +8,7 @@
 #include "pool.h"
 #include "stats.h"
 #include "../lib/util.h"
+#include "../lib/output.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -285,6 +286,15 @@ static void job_run(void *arg, int i)
 	run_one(j->r, j->d, j->run, j->rep);
 }
 
+/* Under the pool's lock.  A run during which SIGINT/SIGTERM arrived may
+ * have stopped early (machine_run polls the flag): it does not count. */
+static void job_done(void *arg, int i)
+{
+	struct job *j = &((struct job *)arg)[i];
+	if (!output_interrupted())
+		j->r->jobs_done++;
+}
+
 int nr_experiments(void)
 {
 	const struct experiment *const *ex = builtin_experiments();
@@ -359,9 +369,10 @@ struct exp_result **experiments_run(const struct experiment *const *list, const 
 				for (int k = 0; k < exp_reps(r, run); k++) {
 					jobs = xrealloc(jobs, (size_t)(nr + 1) * sizeof(*jobs));
 					jobs[nr++] = (struct job){ r, d, run, k };
+					r->nr_jobs++;
 				}
 	}
-	struct pool_job pj = { .run = job_run, .arg = jobs, .n = nr, .jobs = o->jobs,
+	struct pool_job pj = { .run = job_run, .done = job_done, .arg = jobs, .n = nr, .jobs = o->jobs,
 			       .progress = o->progress ? "pagelab reproduce" : NULL };
 	pool_run(&pj);
 	free(jobs);

@@ -14,6 +14,7 @@
 #ifndef PAGELAB_EXPERIMENT_H
 #define PAGELAB_EXPERIMENT_H
 
+#include "../lib/json.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -144,6 +145,7 @@ struct exp_result {
 	struct run_result *rr;    /* [design][run][repeat] */
 	bool *design_ok;          /* per design: policy and tunables exist */
 	char **design_why;
+	int nr_jobs, jobs_done;   /* runs to do / done before any SIGINT or SIGTERM */
 };
 
 struct reproduce_opts {

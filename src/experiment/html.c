@@ -107,10 +107,113 @@ static void chart(FILE *out, const struct run_result *rr, const char *title, con
 	fputs("</svg>\n", out);
 }
 
+/* One comparison on a shared log axis (1/8 to 8, ticks and gridlines at
+ * the powers of 2): the thread's ratio as a bar from 1 with its tolerance
+ * band shaded, pagelab's as a bar below with its 95% interval over seeds
+ * as a whisker.  Every ratio row has the same axis, so rows compare. */
+#define BAR_W 240
+#define BAR_H 34
+static double bar_x(double ratio)
+{
+	double l = log2(ratio);
+	l = l < -3 ? -3 : l > 3 ? 3 : l;
+	return 8 + (l + 3) / 6 * BAR_W;
+}
+
+static void ratio_bar(FILE *out, const struct exp_comparison *cm, const struct cmp_outcome *o)
+{
+	fprintf(out, "<svg class=\"bar\" width=\"%d\" height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\">\n",
+		BAR_W + 16, BAR_H + 12);
+	for (int k = -3; k <= 3; k++) {
+		double x = bar_x(pow(2, k));
+		fprintf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"2\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\"/>\n", x, x,
+			BAR_H, k ? "#ddd" : "#888");
+		fprintf(out, "<text class=\"ax\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s%g</text>\n", x, BAR_H + 10,
+			k < 0 ? "1/" : "", k < 0 ? pow(2, -k) : pow(2, k));
+	}
+	double one = bar_x(1);
+	if (isfinite(o->pub_ratio) && o->pub_ratio > 0) {
+		double lo = bar_x(o->pub_ratio / (1 + cm->tol)), hi = bar_x(o->pub_ratio * (1 + cm->tol));
+		fprintf(out, "<rect class=\"band\" x=\"%.1f\" y=\"2\" width=\"%.1f\" height=\"%d\" fill=\"#fd8\" "
+			"fill-opacity=\"0.45\"><title>tolerance x%.2f</title></rect>\n", lo, hi - lo, BAR_H - 2, 1 + cm->tol);
+		double x = bar_x(o->pub_ratio);
+		fprintf(out, "<rect class=\"pub\" x=\"%.1f\" y=\"6\" width=\"%.1f\" height=\"9\" fill=\"#36c\">"
+			"<title>thread %.3g</title></rect>\n", x < one ? x : one, fabs(x - one) + 1, o->pub_ratio);
+	}
+	if (o->v != V_NA && isfinite(o->sim_ratio) && o->sim_ratio > 0) {
+		double x = bar_x(o->sim_ratio);
+		fprintf(out, "<rect class=\"sim\" x=\"%.1f\" y=\"19\" width=\"%.1f\" height=\"9\" fill=\"#c33\">"
+			"<title>pagelab %.3g</title></rect>\n", x < one ? x : one, fabs(x - one) + 1, o->sim_ratio);
+		if (o->nr_seeds > 1)
+			fprintf(out, "<line class=\"ci\" x1=\"%.1f\" y1=\"23.5\" x2=\"%.1f\" y2=\"23.5\" stroke=\"#000\" "
+				"stroke-width=\"1.5\"><title>95%% interval %.3g to %.3g over %d seeds</title></line>\n",
+				bar_x(o->lo), bar_x(o->hi), o->lo, o->hi, o->nr_seeds);
+	}
+	fputs("</svg>", out);
+}
+
+/* Runs cut short: an OOM kill or the simulated time limit, per experiment. */
+static void count_stops(const struct exp_result *r, int *killed, int *timed_out)
+{
+	const struct experiment *e = r->e;
+	*killed = *timed_out = 0;
+	for (int d = 0; d < e->nr_designs; d++)
+		for (int run = 0; run < e->nr_runs; run++)
+			for (int k = 0; k < exp_reps(r, run); k++) {
+				const struct run_result *rr = exp_rr(r, d, run, k);
+				*killed += rr->available && rr->ev[OOM_KILL] > 0;
+				*timed_out += rr->timed_out;
+			}
+}
+
+/* The tally at the top: per experiment, the verdicts as a stacked bar and
+ * the runs an OOM kill or the time limit cut short. */
+static void tally(FILE *out, struct exp_result **res)
+{
+	static const char *const colors[] = { "#5b5", "#d55", "#bbb", "#db3" };
+	fputs("<table class=\"verdicts tally\"><tr><th>experiment</th><th>agree</th><th>disagree</th>"
+	      "<th>too noisy</th><th>n/a</th><th></th><th>runs cut short</th></tr>\n", out);
+	for (int i = 0; res[i]; i++) {
+		const struct exp_result *r = res[i];
+		int n[4] = { 0 }, tot = r->e->nr_cmps;
+		for (int c = 0; c < r->e->nr_cmps; c++) {
+			struct cmp_outcome o;
+			exp_compare(r, c, &o);
+			n[o.v]++;
+		}
+		fprintf(out, "<tr><td><a href=\"#exp-%d\">%d</a></td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>",
+			r->e->id, r->e->id, n[V_AGREE], n[V_DISAGREE], n[V_NOISY], n[V_NA]);
+		fputs("<svg class=\"tallybar\" width=\"200\" height=\"12\" xmlns=\"http://www.w3.org/2000/svg\">", out);
+		double x = 0;
+		static const int order[] = { V_AGREE, V_DISAGREE, V_NOISY, V_NA };
+		for (int k = 0; k < 4 && tot; k++) {
+			double w = 200.0 * n[order[k]] / tot;
+			if (w > 0)
+				fprintf(out, "<rect x=\"%.1f\" y=\"0\" width=\"%.1f\" height=\"12\" fill=\"%s\"/>", x, w,
+					colors[order[k] == V_AGREE ? 0 : order[k] == V_DISAGREE ? 1 : order[k] == V_NA ? 2 : 3]);
+			x += w;
+		}
+		int killed, timed;
+		count_stops(r, &killed, &timed);
+		fputs("</svg></td><td>", out);
+		if (killed)
+			fprintf(out, "<span class=\"stop\">&#9888; %d OOM-killed</span> ", killed);
+		if (timed)
+			fprintf(out, "<span class=\"stop\">&#9201; %d at --max-time</span>", timed);
+		if (!killed && !timed)
+			fputs("none", out);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n<p class=\"src\">Bars: <span style=\"color:#36c\">&#9632;</span> the thread's ratio, "
+	      "<span style=\"color:#c33\">&#9632;</span> pagelab's with its 95% interval over seeds, "
+	      "<span style=\"color:#db3\">&#9632;</span> the tolerance band around the thread's.</p>\n", out);
+}
+
 static void verdict_table(FILE *out, const struct exp_result *r)
 {
 	const struct experiment *e = r->e;
-	fputs("<table class=\"verdicts\"><tr><th>comparison</th><th>thread</th><th>pagelab</th><th>verdict</th></tr>\n", out);
+	fputs("<table class=\"verdicts\"><tr><th>comparison</th><th>thread</th><th>pagelab</th><th>verdict</th>"
+	      "<th>ratio b / a (log scale)</th></tr>\n", out);
 	for (int c = 0; c < e->nr_cmps; c++) {
 		const struct exp_comparison *cm = &e->cmps[c];
 		const struct exp_metric *mt = &e->metrics[exp_metric_index(e, cm->metric)];
@@ -138,7 +241,10 @@ static void verdict_table(FILE *out, const struct exp_result *r)
 		if (o.v != V_NA && cm->kind != CMP_ZERO)
 			fprintf(out, "ratio %.3g: ", o.sim_ratio);
 		esc(out, o.note);
-		fprintf(out, "</td><td class=\"v%d\">%s</td></tr>\n", (int)o.v, verdict_names[o.v]);
+		fprintf(out, "</td><td class=\"v%d\">%s</td><td>", (int)o.v, verdict_names[o.v]);
+		if (cm->kind == CMP_RATIO)
+			ratio_bar(out, cm, &o);
+		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n", out);
 }
@@ -186,7 +292,7 @@ static void timelines(FILE *out, const struct exp_result *r)
 	}
 }
 
-void html_report(struct exp_result **res, FILE *out)
+void html_report(struct exp_result **res, const struct html_provenance *pv, FILE *out)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<title>pagelab reproduce</title>\n<style>\n"
@@ -199,6 +305,7 @@ void html_report(struct exp_result **res, FILE *out)
 	      ".design{display:inline-block;vertical-align:top;margin:0 1em 1em 0}\n"
 	      ".design h4{margin:.3em 0}.plot{display:block;margin-bottom:2px}\n"
 	      ".ax{font-size:10px;fill:#555}.lbl{font-size:11px;fill:#222}\n"
+	      ".prov{font-size:12px;color:#555}.stop{color:#a40;font-weight:bold}\n"
 	      "</style>\n</head>\n<body>\n<h1>pagelab reproduce</h1>\n", out);
 	bool full = false;
 	for (int i = 0; res[i]; i++)
@@ -207,6 +314,17 @@ void html_report(struct exp_result **res, FILE *out)
 		"the thread's figures stand next to pagelab's, and each comparison has a verdict: does pagelab agree on "
 		"which design wins, and by roughly how much? Designs or workloads missing from this build are marked n/a.</p>\n",
 		full ? "Full mode: the threads' machines and sizes" : "Quick mode: machines and sizes scaled down together");
+	fputs("<p class=\"prov\">", out);
+	fputs("pagelab ", out);
+	esc(out, pv->version);
+	fputs(" &middot; ", out);
+	esc(out, full ? "full mode" : "quick mode");
+	fputs(" &middot; ", out);
+	esc(out, pv->date);
+	fputs("<br><code>", out);
+	esc(out, pv->cmdline);
+	fputs("</code></p>\n", out);
+	tally(out, res);
 	fputs("<ul>\n", out);
 	for (int i = 0; res[i]; i++)
 		{

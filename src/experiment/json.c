@@ -3,6 +3,7 @@
  * that a hand-edited or truncated file is refused with a position rather
  * than misread. */
 #include "json.h"
+#include "../lib/json.h"
 #include "../lib/util.h"
 
 #include <stdio.h>
@@ -370,19 +371,9 @@ bool json_get_bool(const struct json *v, const char *key, bool *out)
 	return true;
 }
 
+/* One writer of JSON strings for the whole program: lib/json.c's, which
+ * also keeps the output valid UTF-8 (U+FFFD for bytes that are not). */
 void json_put_str(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
+	json_str(out, s);
 }

@@ -4,6 +4,7 @@
  * never part of any result). */
 #include "pool.h"
 #include "../lib/util.h"
+#include "../lib/output.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -43,7 +44,9 @@ static void *worker(void *arg)
 	const struct pool_job *pj = p->pj;
 	for (;;) {
 		pthread_mutex_lock(&p->lock);
-		int i = p->next < pj->n ? p->next++ : -1;
+		/* After SIGINT/SIGTERM no new job starts: the caller writes
+		 * what finished. */
+		int i = p->next < pj->n && !output_interrupted() ? p->next++ : -1;
 		pthread_mutex_unlock(&p->lock);
 		if (i < 0)
 			return NULL;

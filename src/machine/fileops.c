@@ -200,6 +200,11 @@ bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint
 	default:
 		panic("machine_file_op: op %d is not a file op", (int)op->kind);
 	}
+	if (done && op->kind == OP_READ && m->wls[t->wl].ops->read_done) {
+		struct inode *ino = fd_inode(t, op->fd);
+		uint64_t in = ino->size > op->first ? ino->size - op->first : 0;
+		m->wls[t->wl].ops->read_done(m->wls[t->wl].w, t->wl_task, in < op->npages ? in : op->npages);
+	}
 	if (done)
 		t->fop_phase = FOP_START;
 	return done;

@@ -10,7 +10,11 @@
 #include "machine.h"
 #include "../mm/filemap.h"
 #include "../lib/util.h"
+#include "../lib/output.h"
+#include "../lib/hostmem.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +240,7 @@ static bool oom_kill(struct machine *m, uint64_t now)
 	m->mm.ev[OOM_KILL]++;
 	victim->killed = true;
 	m->wls[victim->wl].killed = true;
+	m->wls[victim->wl].signal = SIGKILL;
 	if (victim->state == T_BLOCKED) {
 		if (waits_on_io(victim->wait))
 			m->nr_iowait--;
@@ -339,6 +344,24 @@ static bool fault_blocked(struct machine *m, struct task *t, struct mm_ctx *ctx,
 		return true;
 	case FAULT_SEGV:
 		panic("task %d (%s): workload touched memory outside its mappings", t->id, t->comm);
+	case FAULT_SIGBUS: {
+		/* A file mapping's page past the end of the file (the file is
+		 * shorter than the mapping, e.g. its writer has not got that
+		 * far): filemap_fault() returns VM_FAULT_SIGBUS and the
+		 * program dies of SIGBUS; the machine goes on. */
+		char msg[320];
+		snprintf(msg, sizeof(msg), "%s[%d]: bus error: access to a mapped page beyond the end of its file",
+			 t->comm, t->id + 1000);
+		log_add(m, now, LOG_KERNEL, -1, msg);
+		t->killed = true;
+		m->wls[t->wl].killed = true;
+		if (!m->wls[t->wl].signal)
+			m->wls[t->wl].signal = SIGBUS;
+		t->have_op = false;
+		exit_task(m, t, ctx, ctx->t0);
+		*res = STEP_EXITED;
+		return false;
+	}
 	case FAULT_ENOENT: {
 		/* E.g. a link step whose compiler was OOM-killed: the program
 		 * reports the error and exits; the machine goes on. */
@@ -355,6 +378,22 @@ static bool fault_blocked(struct machine *m, struct task *t, struct mm_ctx *ctx,
 		break;
 	}
 	return true;
+}
+
+/* sys_mlock() of 2.0 to 2.6.8: "we may lock at most half of physical
+ * memory... (this check is pretty bogus, but doesn't hurt)" - locked_vm
+ * plus the new range above num_physpages / 2 is -ENOMEM.  Those eras
+ * thus never see more than half of RAM locked, which is why 2.4.17's
+ * out_of_memory() can leave the OOM killer out while swap is free. */
+static bool mlock_refused(const struct machine *m, const struct task *t, const struct op *op)
+{
+	if (!m->mm.vm.mlock_half_ram)
+		return false;
+	const struct vma *v = &t->as->vmas[op->region];
+	if (v->flags & (VMA_LOCKED | VMA_MLOCKING))
+		return false;
+	uint64_t num_physpages = m->prof.ram / PAGE_SIZE;
+	return t->as->locked_vm + op->npages > num_physpages / 2;
 }
 
 static enum step_result run_user(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t budget)
@@ -386,6 +425,16 @@ static enum step_result run_user(struct machine *m, struct task *t, struct mm_ct
 			break;
 		case OP_TOUCH:
 		case OP_MLOCK: {
+			if (op->kind == OP_MLOCK && !t->op_done && mlock_refused(m, t, op)) {
+				/* The program sees ENOMEM, reports it and exits. */
+				char msg[320];
+				snprintf(msg, sizeof(msg), "%s: mlock: Cannot allocate memory", t->comm);
+				log_add(m, ctx->t0 + ctx->user_ns + ctx->sys_ns, LOG_KERNEL, -1, msg);
+				t->failed = true;
+				t->have_op = false;
+				exit_task(m, t, ctx, ctx->t0);
+				return STEP_EXITED;
+			}
 			uint64_t n;
 			ctx->retry = t->retry;
 			if (op->kind == OP_TOUCH)
@@ -718,8 +767,21 @@ static void vmstat_sample(struct machine *m)
 	m->prev_cs = m->nr_ctxsw;
 	m->prev_intr = m->nr_intr;
 	m->prev_t = m->now;
-	m->samples = xrealloc(m->samples, (m->nr_samples + 1) * sizeof(*m->samples));
-	m->samples[m->nr_samples++] = s;
+	uint64_t held = m->nr_samples - m->nr_spilled;
+	if (m->opt.spill_samples && held == VMSTAT_IN_MEMORY) {
+		if (!m->sample_spill && !(m->sample_spill = tmpfile()))
+			die_usage("cannot keep vmstat samples in a temporary file: %s", strerror(errno));
+		if (fwrite(m->samples, sizeof(*m->samples), held, m->sample_spill) != held)
+			die_usage("cannot keep vmstat samples in a temporary file: %s", strerror(errno));
+		m->nr_spilled += held;
+		held = 0;
+	}
+	if (held == m->samples_cap) {
+		m->samples_cap = m->samples_cap ? m->samples_cap * 2 : 64;
+		m->samples = xrealloc(m->samples, m->samples_cap * sizeof(*m->samples));
+	}
+	m->samples[held] = s;
+	m->nr_samples++;
 	if (m->opt.sample_hook)
 		m->opt.sample_hook(m, m->opt.sample_arg);
 }
@@ -752,12 +814,24 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 			 (unsigned long long)swap_pages);
 		return false;
 	}
-	uint64_t need = m->ram_pages * sizeof(struct page) + swap_pages * (sizeof(uint16_t) + sizeof(pfn_t));
-	uint64_t host = host_memory_bytes();
-	if (host && need > host / 10 * 8) {
-		snprintf(err, errlen, "simulating %llu MiB of RAM and %llu MiB of swap needs %llu MiB of host memory; this host has %llu MiB",
+	/* What the simulation will hold: a struct page per frame, the swap
+	 * map and swap cache index per slot, and page tables - one pte_t per
+	 * virtual page, at most every page that can exist in RAM or swap
+	 * (a mapping larger than that cannot be touched whole anyway).
+	 * Against what this process may really use: MemAvailable, ulimit,
+	 * our cgroup's limit (lib/hostmem.h).  Traces were loaded before. */
+	uint64_t frames_b = m->ram_pages * sizeof(struct page);
+	uint64_t swap_b = swap_pages * (sizeof(uint16_t) + sizeof(pfn_t));
+	uint64_t pte_b = (m->ram_pages + swap_pages) * sizeof(pte_t);
+	uint64_t need = frames_b + swap_b + pte_b;
+	const char *limit;
+	uint64_t avail = host_memory_available(&limit);
+	if (need > avail) {
+		snprintf(err, errlen, "simulating %llu MiB of RAM and %llu MiB of swap needs about %llu MiB of host memory (frames %llu, swap map %llu, page tables %llu MiB); %llu MiB available (%s)",
 			 (unsigned long long)(p->ram >> 20), (unsigned long long)(p->swap >> 20),
-			 (unsigned long long)(need >> 20), (unsigned long long)(host >> 20));
+			 (unsigned long long)(need >> 20), (unsigned long long)(frames_b >> 20),
+			 (unsigned long long)(swap_b >> 20), (unsigned long long)(pte_b >> 20),
+			 (unsigned long long)(avail >> 20), limit);
 		return false;
 	}
 	struct mm_config cfg = {
@@ -815,6 +889,7 @@ void machine_add_workload(struct machine *m, const struct workload_ops *ops, voi
 			.totalswap = (uint64_t)m->mm.swap.nr_slots * PAGE_SIZE,
 			.freeswap = (uint64_t)(m->mm.swap.nr_slots - m->mm.swap.used) * PAGE_SIZE,
 			.disk_bytes = m->prof.disk.capacity,
+			.first_pid = m->nr_tasks + 1000,  /* as the OOM killer's messages number them */
 		};
 		ops->attach(w, &si);
 	}
@@ -912,11 +987,39 @@ void machine_run(struct machine *m)
 			m->check_failed = true;
 			break;
 		}
-		if (m->opt.progress && (++nev & 0xffff) == 0)
+		/* SIGINT/SIGTERM: stop here and report what ran (output.h). */
+		if ((++nev & 0xfff) == 0 && output_interrupted()) {
+			m->interrupted = output_interrupted();
+			break;
+		}
+		if (m->opt.progress && (nev & 0xffff) == 0)
 			progress(m, false);
 	}
 	if (m->opt.progress)
 		progress(m, true);
+}
+
+void machine_samples_rewind(const struct machine *m, struct sample_iter *it)
+{
+	it->m = m;
+	it->i = 0;
+	if (m->sample_spill && (fflush(m->sample_spill) != 0 || fseek(m->sample_spill, 0, SEEK_SET) != 0))
+		die_usage("cannot read back vmstat samples: %s", strerror(errno));
+}
+
+bool machine_sample_next(struct sample_iter *it, struct vmstat_sample *s)
+{
+	const struct machine *m = it->m;
+	if (it->i >= m->nr_samples)
+		return false;
+	if (it->i < m->nr_spilled) {
+		if (fread(s, sizeof(*s), 1, m->sample_spill) != 1)
+			die_usage("cannot read back vmstat samples: %s", ferror(m->sample_spill) ? strerror(errno) : "short file");
+	} else {
+		*s = m->samples[it->i - m->nr_spilled];
+	}
+	it->i++;
+	return true;
 }
 
 void machine_free(struct machine *m)
@@ -930,6 +1033,8 @@ void machine_free(struct machine *m)
 		free(m->log[i].text);
 	free(m->log);
 	free(m->samples);
+	if (m->sample_spill)
+		fclose(m->sample_spill);
 	for (int i = 0; i < m->nr_tasks; i++)
 		free(m->tasks[i].files);
 	free(m->tasks);

@@ -39,6 +39,7 @@ struct task {
 	uint64_t op_done;
 	bool retry;
 	bool killed;
+	bool failed;             /* exited on an error (mlock ENOMEM) */
 	int prio;               /* kswapd: current reclaim priority */
 	uint64_t slice_used;
 	uint64_t utime, stime, start, end;
@@ -56,6 +57,7 @@ struct wl_inst {
 	int first_task, ntasks, live;
 	uint64_t end;
 	bool killed;
+	int signal;             /* what killed it: SIGKILL (OOM) or SIGBUS */
 };
 
 struct vmstat_sample {
@@ -96,6 +98,11 @@ struct machine_opts {
 	 * and its version (--set memcg.v1=1: v1 reclaim waits on writeback). */
 	uint64_t memcg_pages;
 	bool memcg_v1;
+	/* Keep at most VMSTAT_IN_MEMORY vmstat samples in memory and move
+	 * older ones to a temporary file (pagelab run: --vmstat 0.001 over
+	 * hours must not fill the host).  Off: every sample stays in
+	 * samples[] (the experiments' cells read them there). */
+	bool spill_samples;
 	bool vmstat_active;     /* --vmstat -a: inact/active instead of buff/cache */
 };
 
@@ -127,15 +134,18 @@ struct machine {
 	uint64_t self_exit_ns;  /* exit costs of a task the OOM killer chose while it ran */
 	bool panicked;
 	bool check_failed;
-	bool timed_out;
+	bool timed_out;         /* stopped at --max-time */
+	int interrupted;        /* stopped by this signal (SIGINT, SIGTERM) */
 	/* accounting */
 	uint64_t acct_t;
 	uint64_t user_ns, sys_ns, idle_ns, iowait_ns;
 	uint64_t nr_ctxsw, nr_intr;
 	int nr_iowait;
-	/* vmstat */
+	/* vmstat: nr_samples taken; the first nr_spilled are in sample_spill
+	 * (opt.spill_samples), samples[k] is sample nr_spilled + k. */
 	struct vmstat_sample *samples;
-	uint64_t nr_samples;
+	uint64_t nr_samples, nr_spilled, samples_cap;
+	FILE *sample_spill;
 	uint64_t prev_ev[NR_VM_EVENTS];
 	uint64_t prev_user, prev_sys, prev_idle, prev_iowait, prev_cs, prev_intr, prev_t;
 	/* kernel messages and exits, in time order */
@@ -151,6 +161,13 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 void machine_set_policy(struct machine *m, const struct policy_ops *ops, const double *tun);
 void machine_add_workload(struct machine *m, const struct workload_ops *ops, void *w, const char *cmd);
 void machine_run(struct machine *m);
+
+#define VMSTAT_IN_MEMORY 4096
+/* Every vmstat sample in time order, from the spill file and memory:
+ * machine_samples_rewind() then machine_sample_next() until false. */
+struct sample_iter { const struct machine *m; uint64_t i; };
+void machine_samples_rewind(const struct machine *m, struct sample_iter *it);
+bool machine_sample_next(struct sample_iter *it, struct vmstat_sample *s);
 void machine_free(struct machine *m);
 
 /* File operations (src/machine/fileops.c): run one file op of task t.

@@ -256,7 +256,9 @@ bool profile_set(struct profile *p, const char *name, const char *value, char *e
 		return false;
 	}
 	if (v < pp->min || v > pp->max) {
-		snprintf(err, errlen, "%s=%s is out of range", name, value);
+		snprintf(err, errlen, "%s=%s is out of range (%llu..%llu%s)", name, value,
+			 (unsigned long long)pp->min, (unsigned long long)pp->max,
+			 pp->type == P_SIZE ? " bytes" : pp->type == P_NS ? " ns" : "");
 		return false;
 	}
 	char *base = (char *)p;
@@ -270,46 +272,54 @@ bool profile_set(struct profile *p, const char *name, const char *value, char *e
 	return true;
 }
 
+const char *profile_param(const struct profile *p, int i, char *buf, size_t len)
+{
+	if (i < 0 || (size_t)i >= ARRAY_SIZE(params))
+		return NULL;
+	const struct param *pp = &params[i];
+	const char *base = (const char *)p;
+	if (pp->type == P_SYSCTL && !(p->vm_set & (1ULL << ((pp->off - offsetof(struct profile, vm)) / sizeof(uint64_t))))) {
+		snprintf(buf, len, "default");
+	} else if (pp->type == P_KIND) {
+		snprintf(buf, len, "%s", *(const enum disk_kind *)(base + pp->off) == DISK_SSD ? "ssd" : "rotating");
+	} else {
+		uint64_t v = *(const uint64_t *)(base + pp->off);
+		switch (pp->type) {
+		case P_SIZE:
+			if (v && v % (1ULL << 30) == 0) snprintf(buf, len, "%lluG", (unsigned long long)(v >> 30));
+			else if (v && v % (1ULL << 20) == 0) snprintf(buf, len, "%lluM", (unsigned long long)(v >> 20));
+			else if (v && v % 1024 == 0) snprintf(buf, len, "%lluK", (unsigned long long)(v >> 10));
+			else snprintf(buf, len, "%llu", (unsigned long long)v);
+			break;
+		case P_RATE:
+			snprintf(buf, len, "%lluM", (unsigned long long)(v >> 20));
+			if (v % (1ULL << 20)) snprintf(buf, len, "%llu", (unsigned long long)v);
+			break;
+		case P_NS:
+			if (v && v % 1000000 == 0) snprintf(buf, len, "%llums", (unsigned long long)(v / 1000000));
+			else if (v && v % 1000 == 0) snprintf(buf, len, "%lluus", (unsigned long long)(v / 1000));
+			else snprintf(buf, len, "%lluns", (unsigned long long)v);
+			break;
+		default:
+			snprintf(buf, len, "%llu", (unsigned long long)v);
+		}
+	}
+	return pp->name;
+}
+
 void profile_print(const struct profile *p, FILE *out)
 {
 	fprintf(out, "# %s: %s\n", p->name, p->description);
 	fprintf(out, "# %-18s %-10s # %s\n", "PARAMETER", "VALUE", "MEANING");
 	fprintf(out, "# disk model %s; kernel reserve %llu KiB\n", p->disk.model,
 		(unsigned long long)(profile_kernel_reserve(p) / 1024));
-	const char *base = (const char *)p;
-	for (size_t i = 0; i < ARRAY_SIZE(params); i++) {
-		const struct param *pp = &params[i];
-		char buf[64];
-		if (pp->type == P_SYSCTL && !(p->vm_set & (1ULL << ((pp->off - offsetof(struct profile, vm)) / sizeof(uint64_t))))) {
-			snprintf(buf, sizeof(buf), "default");
-		} else if (pp->type == P_KIND) {
-			snprintf(buf, sizeof(buf), "%s", *(const enum disk_kind *)(base + pp->off) == DISK_SSD ? "ssd" : "rotating");
-		} else {
-			uint64_t v = *(const uint64_t *)(base + pp->off);
-			switch (pp->type) {
-			case P_SIZE:
-				if (v && v % (1ULL << 30) == 0) snprintf(buf, sizeof(buf), "%lluG", (unsigned long long)(v >> 30));
-				else if (v && v % (1ULL << 20) == 0) snprintf(buf, sizeof(buf), "%lluM", (unsigned long long)(v >> 20));
-				else if (v && v % 1024 == 0) snprintf(buf, sizeof(buf), "%lluK", (unsigned long long)(v >> 10));
-				else snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-				break;
-			case P_RATE:
-				snprintf(buf, sizeof(buf), "%lluM", (unsigned long long)(v >> 20));
-				if (v % (1ULL << 20)) snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-				break;
-			case P_NS:
-				if (v && v % 1000000 == 0) snprintf(buf, sizeof(buf), "%llums", (unsigned long long)(v / 1000000));
-				else if (v && v % 1000 == 0) snprintf(buf, sizeof(buf), "%lluus", (unsigned long long)(v / 1000));
-				else snprintf(buf, sizeof(buf), "%lluns", (unsigned long long)v);
-				break;
-			default:
-				snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-			}
-		}
+	char buf[64];
+	const char *name;
+	for (int i = 0; (name = profile_param(p, i, buf, sizeof(buf))); i++) {
 		char left[96];
-		snprintf(left, sizeof(left), "%-20s %-10s", pp->name, buf);
+		snprintf(left, sizeof(left), "%-20s %-10s", name, buf);
 		char help[256];
-		snprintf(help, sizeof(help), "# %s", pp->help);
+		snprintf(help, sizeof(help), "# %s", params[i].help);
 		wrap_row(out, left, 32, help, "# ", WRAP_WIDTH);
 	}
 }

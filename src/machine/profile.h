@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 #include "../mm/mm.h"
 
@@ -60,6 +61,9 @@ bool profile_set(struct profile *p, const char *name, const char *value, char *e
 bool profile_has_param(const char *name);
 /* Print every parameter as "name = value  # help". */
 void profile_print(const struct profile *p, FILE *out);
+/* Parameter I of P: its name (NULL past the last) and, in buf, its value
+ * as `machines --show` prints it ("900M", "8ms", "default"). */
+const char *profile_param(const struct profile *p, int i, char *buf, size_t len);
 
 /* Frames the kernel keeps for itself: kernel_base + mem_map. */
 uint64_t profile_kernel_reserve(const struct profile *p);

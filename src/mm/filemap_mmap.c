@@ -197,7 +197,7 @@ enum fault_status fault_file(struct mm *mm, struct mm_ctx *ctx, struct aspace *a
 	struct inode *ino = mm_inode(mm, v->ino - 1);
 	uint64_t index = v->pgoff + off;
 	if (index >= ino->size)
-		return FAULT_SEGV; /* SIGBUS: beyond the end of the file */
+		return FAULT_SIGBUS; /* filemap_fault(): VM_FAULT_SIGBUS past EOF */
 	pte_t pte = v->pte[off];
 	if (pte_present(pte))
 		return cow_page(mm, ctx, as, vma, off, pte_pfn(pte)); /* write to PTE_WP */

@@ -25,13 +25,20 @@ static void setup_watermarks(struct mm *mm, const struct mm_config *cfg)
 		return;
 	}
 	uint64_t kb = cfg->min_free_kbytes;
-	if (!kb) {
+	uint64_t min;
+	if (kb) {
+		min = kb / (PAGE_SIZE / 1024); /* as asked: machine_init() refuses too much */
+	} else {
 		kb = isqrt64(cfg->ram_pages * (PAGE_SIZE / 1024) * 16);
 		kb = kb < 128 ? 128 : kb > 65536 ? 65536 : kb;
+		min = kb / (PAGE_SIZE / 1024);
+		/* The 128 KB floor would leave a machine of a few hundred KB
+		 * nothing above its high watermark (high = 1.5 min): below
+		 * 3 * min pages the marks scale with the machine instead, so
+		 * every size from the smallest up is accepted. */
+		if ((min + min / 2) * 2 >= cfg->ram_pages)
+			min = cfg->ram_pages / 8;
 	}
-	uint64_t min = kb / (PAGE_SIZE / 1024);
-	if (min >= cfg->ram_pages / 2)
-		min = cfg->ram_pages / 8;
 	z->wmark_min = min;
 	z->wmark_low = min + min / 4;
 	z->wmark_high = min + min / 2;
@@ -91,6 +98,8 @@ void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tu
 		mm->vm.swap_token = 1;
 	if (ops->flags & POLICY_FAULT_ACCESSED)
 		mm->vm.fault_mark_accessed = 1;
+	if (ops->flags & POLICY_MLOCK_HALF_RAM)
+		mm->vm.mlock_half_ram = 1;
 	mm->pol.priv = ops->init(mm, tun);
 	mm->access_hook = (ops->flags & POLICY_ACCESS_HOOK) && ops->access;
 	if (ops->evict_shadow && !mm->swap.shadow)

@@ -225,3 +225,17 @@ void nguard_in_child(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 }
+
+pid_t native_fork_piped(int *fd)
+{
+	int p[2];
+	if (pipe(p))
+		die_usage("kernel: pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		die_usage("kernel: fork: %s", strerror(errno));
+	close(p[pid ? 1 : 0]);
+	*fd = p[pid ? 0 : 1];
+	return pid;
+}

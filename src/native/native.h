@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "../workload/workload.h"
 
@@ -90,6 +91,9 @@ bool nguard_make_dir(struct nguard *g, char *err, size_t errlen);
 void nguard_in_child(void);
 /* rm -r */
 void native_remove_tree(const char *path);
+/* fork() with a pipe from the child to the parent: in the child returns 0
+ * with *fd its write end, in the parent the pid with *fd the read end. */
+pid_t native_fork_piped(int *fd);
 /* After cleanup: die of the stop signal as a shell expects. */
 _Noreturn void nguard_reraise(int sig);
 
@@ -120,10 +124,9 @@ struct nplan {
 	struct ninput *inputs;
 	int ninputs;
 };
-/* Run a fresh instance of each workload's generator to its end without
- * executing anything: refuse what cannot run natively (with the reason in
- * err) and list the files that are opened but never created (inputs that
- * must exist, uncached, before the run). */
+/* A workload of the command line; inst[] below are their generators,
+ * created and attached once by the caller and never advanced: every use
+ * (the walk, the tasks, the report's replay) runs on a forked copy. */
 struct nworkload {
 	const struct workload_ops *ops;
 	int argc;
@@ -131,7 +134,11 @@ struct nworkload {
 	uint64_t seed;
 	char *cmd;
 };
-bool nplan_build(struct nplan *p, const struct nworkload *w, int nw, const struct wl_sysinfo *si,
+/* Walk each generator's stream to its end without executing anything:
+ * refuse what cannot run natively (with the reason in err) and list the
+ * files that are opened but never created (inputs that must exist,
+ * uncached, before the run). */
+bool nplan_build(struct nplan *p, const struct nworkload *w, void *const *inst, int nw,
 		 char *err, size_t errlen);
 /* Write each input file in dir with O_DIRECT (so it starts uncached). */
 bool nplan_make_inputs(const struct nplan *p, const char *dir, char *err, size_t errlen);
@@ -189,6 +196,7 @@ uint64_t native_now_ns(void);
 
 struct nsession {
 	struct nworkload *wl;
+	void *const *inst;      /* the generators, as created and attached */
 	int nwl;
 	uint64_t limit, swap;
 	double timeout_s;

@@ -12,7 +12,10 @@
  *    O_DIRECT so that the run starts with them uncached, as a streaming
  *    read of the threads' tests did.
  * Time-bound loops (workingset -d) end at their first OP_MARK: the walk
- * reports a far-future time, since only the names and extents matter. */
+ * reports a far-future time, since only the names and extents matter.
+ * The walk runs in a forked child on its copy of the generator, so the
+ * caller's instance is left as created (qsbench records its sorts in
+ * create(): minutes at -m 230 --distinct, done once per invocation). */
 #define _GNU_SOURCE
 #include "native.h"
 #include "../lib/util.h"
@@ -23,6 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Ops walked per task at most: enough for every stream pagelab has at the
@@ -30,10 +34,10 @@
  * few hundred million visits). */
 #define WALK_MAX_OPS (1ULL << 31)
 
-struct walk {
-	char **created;
-	int ncreated;
-	struct nplan *plan;
+/* A name's furthest page read or mapped, while walking one workload. */
+struct opened {
+	const char *name;
+	uint64_t npages;
 };
 
 static bool name_in(char **list, int n, const char *name)
@@ -75,22 +79,29 @@ static bool refuse_name(const char *cmd, const char *name, char *err, size_t err
 	return false;
 }
 
-/* Pass 1: names created anywhere.  Pass 2: opens of names never created
- * are inputs; their extent is the furthest page read or mapped. */
-static bool walk_workload(struct walk *wk, const struct nworkload *w, const struct wl_sysinfo *si,
-			  int pass, char *err, size_t errlen)
+static bool has_control(const char *s)
 {
-	char e2[512] = "";
-	void *inst = w->ops->create(w->argc, w->argv, w->seed, e2, sizeof(e2));
-	if (!inst) {
-		snprintf(err, errlen, "%s", e2[0] ? e2 : "bad workload arguments");
-		return false;
-	}
-	if (w->ops->attach)
-		w->ops->attach(inst, si);
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20)
+			return true;
+	return false;
+}
+
+/* In a forked child, on its copy of the generator (the parent's stays
+ * untouched for the run): walk every task's stream and write to fd
+ *   "C\tNAME" for each name created, "O\tNPAGES\tNAME" for each name
+ *   opened (with the furthest page read or mapped), "E\tMESSAGE" on a
+ *   refusal, one per line. */
+static _Noreturn void walk_child(const struct nworkload *w, void *inst, int fd)
+{
+	FILE *out = fdopen(fd, "w");
+	if (!out)
+		_exit(1);
+	char err[512] = "";
+	struct opened *op_names = NULL;
+	size_t nopened = 0;
 	int ntasks = w->ops->nr_tasks(inst);
-	bool ok = true;
-	for (int t = 0; t < ntasks && ok; t++) {
+	for (int t = 0; t < ntasks && !err[0]; t++) {
 		const char *fdname[64] = { 0 };
 		struct op op;
 		for (uint64_t k = 0; k < WALK_MAX_OPS && w->ops->next_op(inst, t, &op); k++) {
@@ -99,48 +110,97 @@ static bool walk_workload(struct walk *wk, const struct nworkload *w, const stru
 			bool has_fd = op.kind == OP_OPEN || op.kind == OP_CREATE || op.kind == OP_READ ||
 				      op.kind == OP_MMAP_FILE;
 			if (has_fd && (op.fd < 0 || op.fd >= 64)) {
-				snprintf(err, errlen, "kernel: %s uses file slot %d (0..63 run natively)",
+				snprintf(err, sizeof(err), "kernel: %s uses file slot %d (0..63 run natively)",
 					 w->cmd, (int)op.fd);
-				ok = false;
 				break;
 			}
 			if (op.kind == OP_CREATE || op.kind == OP_OPEN) {
-				if (!op.name || refuse_name(w->cmd, op.name, err, errlen)) {
-					if (!op.name)
-						snprintf(err, errlen, "kernel: %s opens a file without a name", w->cmd);
-					ok = false;
+				if (!op.name || has_control(op.name)) {
+					snprintf(err, sizeof(err), "kernel: %s opens a file without a usable name", w->cmd);
 					break;
 				}
+				if (refuse_name(w->cmd, op.name, err, sizeof(err)))
+					break;
 				fdname[op.fd] = op.kind == OP_OPEN ? op.name : NULL;
-				if (pass == 1 && op.kind == OP_CREATE && !name_in(wk->created, wk->ncreated, op.name)) {
-					wk->created = xrealloc(wk->created, (size_t)(wk->ncreated + 1) * sizeof(char *));
-					wk->created[wk->ncreated++] = xstrdup(op.name);
+				if (op.kind == OP_CREATE) {
+					fprintf(out, "C\t%s\n", op.name);
+					continue;
 				}
-				if (pass == 2 && op.kind == OP_OPEN && !name_in(wk->created, wk->ncreated, op.name))
-					input_of(wk->plan, op.name, true);
-			} else if (pass == 2 && (op.kind == OP_READ || op.kind == OP_MMAP_FILE) && fdname[op.fd]) {
-				struct ninput *in = input_of(wk->plan, fdname[op.fd], false);
-				if (in && op.first + op.npages > in->npages)
-					in->npages = op.first + op.npages;
+				size_t i;
+				for (i = 0; i < nopened && strcmp(op_names[i].name, op.name); i++)
+					;
+				if (i == nopened) {
+					op_names = xrealloc(op_names, (nopened + 1) * sizeof(*op_names));
+					op_names[nopened++] = (struct opened){ .name = op.name };
+				}
+			} else if ((op.kind == OP_READ || op.kind == OP_MMAP_FILE) && fdname[op.fd]) {
+				for (size_t i = 0; i < nopened; i++)
+					if (!strcmp(op_names[i].name, fdname[op.fd]) &&
+					    op.first + op.npages > op_names[i].npages)
+						op_names[i].npages = op.first + op.npages;
 			}
 		}
 	}
-	w->ops->destroy(inst);
-	return ok;
+	if (err[0])
+		fprintf(out, "E\t%s\n", err);
+	for (size_t i = 0; i < nopened && !err[0]; i++)
+		fprintf(out, "O\t%llu\t%s\n", (unsigned long long)op_names[i].npages, op_names[i].name);
+	fclose(out);
+	free(op_names);
+	_exit(0);
 }
 
-bool nplan_build(struct nplan *p, const struct nworkload *w, int nw, const struct wl_sysinfo *si,
+bool nplan_build(struct nplan *p, const struct nworkload *w, void *const *inst, int nw,
 		 char *err, size_t errlen)
 {
 	memset(p, 0, sizeof(*p));
-	struct walk wk = { .plan = p };
+	char **created = NULL;
+	int ncreated = 0;
+	struct nplan opened = { 0 };
 	bool ok = true;
-	for (int pass = 1; pass <= 2 && ok; pass++)
-		for (int i = 0; i < nw && ok; i++)
-			ok = walk_workload(&wk, &w[i], si, pass, err, errlen);
-	for (int i = 0; i < wk.ncreated; i++)
-		free(wk.created[i]);
-	free(wk.created);
+	for (int i = 0; i < nw && ok; i++) {
+		int fd;
+		pid_t pid = native_fork_piped(&fd);
+		if (!pid)
+			walk_child(&w[i], inst[i], fd);
+		FILE *in = fdopen(fd, "r");
+		char line[1200];
+		while (in && fgets(line, sizeof(line), in)) {
+			line[strcspn(line, "\n")] = 0;
+			if (line[0] == 'E' && ok) {
+				snprintf(err, errlen, "%s", line + 2);
+				ok = false;
+			} else if (line[0] == 'C' && !name_in(created, ncreated, line + 2)) {
+				created = xrealloc(created, (size_t)(ncreated + 1) * sizeof(char *));
+				created[ncreated++] = xstrdup(line + 2);
+			} else if (line[0] == 'O') {
+				char *name = strchr(line + 2, '\t');
+				if (!name)
+					continue;
+				struct ninput *x = input_of(&opened, name + 1, true);
+				uint64_t n = strtoull(line + 2, NULL, 10);
+				if (n > x->npages)
+					x->npages = n;
+			}
+		}
+		if (in)
+			fclose(in);
+		int st;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (ok && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+			snprintf(err, errlen, "kernel: walking the op stream of %s failed", w[i].cmd);
+			ok = false;
+		}
+	}
+	/* Inputs: opened, never created by any workload of the run. */
+	for (int i = 0; i < opened.ninputs; i++)
+		if (!name_in(created, ncreated, opened.inputs[i].name))
+			input_of(p, opened.inputs[i].name, true)->npages = opened.inputs[i].npages;
+	nplan_free(&opened);
+	for (int i = 0; i < ncreated; i++)
+		free(created[i]);
+	free(created);
 	return ok;
 }
 

@@ -12,10 +12,11 @@
  *     snapshots again and cleans up.
  * Every process below it has PR_SET_PDEATHSIG, so if pagelab kernel is
  * SIGKILLed its workload dies with it, and the next run sweeps the rest.
- * The workloads' own result lines come from the parent's copy of each
- * generator, replayed to the point each task reached (the number of ops
- * it took) with the times its OP_MARKs were reached, since the generator
- * state lived in the task processes. */
+ * The generators are the caller's, created once and never advanced here:
+ * the tasks run on their forked copies, and the workloads' own result
+ * lines come from another copy, replayed to the point each task reached
+ * (the number of ops it took) with the times its OP_MARKs were reached,
+ * since the generator state lived in the task processes. */
 #define _GNU_SOURCE
 #include "native.h"
 #include "../lib/util.h"
@@ -42,8 +43,9 @@ struct layout {
 };
 
 static _Noreturn void run_task(const struct nsession *s, const struct layout *L, struct nshared *sh,
-			       int task, int wl, int *done, int go_read, pid_t runner)
+			       int task, int wl, int *done, pid_t *pids, int go_read, pid_t runner)
 {
+	free(pids);     /* the runner's table: not ours to keep */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != runner)
 		_exit(1);
@@ -59,6 +61,7 @@ static _Noreturn void run_task(const struct nsession *s, const struct layout *L,
 	int rd[MAX_TASKS];
 	for (int k = 0; k < L->total; k++)
 		rd[k] = done[2 * k];
+	free(done);
 	struct nexec_ctx c = {
 		.ops = s->wl[wl].ops, .w = L->inst[wl], .wl_task = task - L->first[wl], .task = task,
 		.dir = s->guard->dir, .done_fd = rd, .first_task = L->first[wl], .ntasks = L->ntasks[wl],
@@ -103,7 +106,7 @@ static _Noreturn void run_runner(const struct nsession *s, const struct layout *
 			}
 			if (!pid[k]) {
 				close(go[1]);
-				run_task(s, L, sh, k, w, done, go[0], self);
+				run_task(s, L, sh, k, w, done, pid, go[0], self);
 			}
 		}
 	for (k = 0; k < L->total; k++)
@@ -139,10 +142,11 @@ static _Noreturn void run_runner(const struct nsession *s, const struct layout *
 	_exit(0);
 }
 
-/* Replay the generator of workload w in the parent up to where its tasks
- * got, then let it print its result lines. */
-static char *workload_output(const struct nsession *s, const struct layout *L, const struct nshared *sh,
-			     int w, const struct wl_task_result *tr, bool killed)
+/* In a forked child, on its copy of generator w: replay each task's
+ * stream up to where the task got (its op count), feeding its OP_MARKs
+ * the times they were reached, then print the workload's result lines. */
+static _Noreturn void replay_child(const struct nsession *s, const struct layout *L, const struct nshared *sh,
+				   int w, const struct wl_task_result *tr, bool killed, FILE *f)
 {
 	const struct workload_ops *ops = s->wl[w].ops;
 	void *inst = L->inst[w];
@@ -162,11 +166,6 @@ static char *workload_output(const struct nsession *s, const struct layout *L, c
 			}
 		}
 	}
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return xstrdup("");
 	if (ops->report_tasks)
 		ops->report_tasks(inst, tr, L->ntasks[w], f);
 	if (!killed && ops->report) {
@@ -177,6 +176,38 @@ static char *workload_output(const struct nsession *s, const struct layout *L, c
 		free(el);
 	}
 	fclose(f);
+	_exit(0);
+}
+
+/* The workload's own result lines, from a copy of its generator (ours
+ * stays as created for the next --repeat). */
+static char *workload_output(const struct nsession *s, const struct layout *L, const struct nshared *sh,
+			     int w, const struct wl_task_result *tr, bool killed)
+{
+	int fd;
+	pid_t pid = native_fork_piped(&fd);
+	if (!pid) {
+		FILE *f = fdopen(fd, "w");
+		if (!f)
+			_exit(1);
+		replay_child(s, L, sh, w, tr, killed, f);
+	}
+	size_t len = 0, cap = 4096;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (len + 1 == cap)
+			buf = xrealloc(buf, cap *= 2);
+		ssize_t n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = 0;
+	close(fd);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 	return buf;
 }
 
@@ -251,20 +282,9 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 	if (!nplan_make_inputs(s->plan, g->dir, err, errlen))
 		return false;
 
-	/* The workloads size themselves from what sysinfo() would say inside
-	 * the cgroup: its limit as RAM, our swapfile as swap. */
-	struct wl_sysinfo si = { .totalram = s->limit, .freeram = s->limit, .totalswap = s->swap,
-				 .freeswap = s->swap };
-	struct layout L = { .inst = xcalloc((size_t)s->nwl, sizeof(void *)),
-			    .first = xcalloc((size_t)s->nwl, sizeof(int)),
+	struct layout L = { .inst = (void **)s->inst, .first = xcalloc((size_t)s->nwl, sizeof(int)),
 			    .ntasks = xcalloc((size_t)s->nwl, sizeof(int)) };
 	for (int w = 0; w < s->nwl; w++) {
-		char e2[512] = "";
-		L.inst[w] = s->wl[w].ops->create(s->wl[w].argc, s->wl[w].argv, s->wl[w].seed, e2, sizeof(e2));
-		if (!L.inst[w])
-			die_usage("%s", e2[0] ? e2 : "bad workload arguments");
-		if (s->wl[w].ops->attach)
-			s->wl[w].ops->attach(L.inst[w], &si);
 		L.first[w] = L.total;
 		L.ntasks[w] = s->wl[w].ops->nr_tasks(L.inst[w]);
 		L.total += L.ntasks[w];
@@ -336,9 +356,6 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 		collect(s, &L, sh, r);
 	}
 	munmap(sh, shsize);
-	for (int w = 0; w < s->nwl; w++)
-		s->wl[w].ops->destroy(L.inst[w]);
-	free(L.inst);
 	free(L.first);
 	free(L.ntasks);
 	nguard_cleanup(g);

@@ -519,10 +519,21 @@ static bool aa_check(void *p, FILE *err)
 	return ok;
 }
 
+/* aa_era names a kernel tree: only 2.4.17 and 2.4.23 are modelled. */
+static bool aa_check_tunables(const double *tun, char *err, size_t errlen)
+{
+	if (tun[0] != 17 && tun[0] != 23) {
+		snprintf(err, errlen, "bad value '%g' for aa_era (17 or 23)", tun[0]);
+		return false;
+	}
+	return true;
+}
+
 const struct policy_ops aa24_policy = {
 	.name = "aa24",
 	.summary = "Linux 2.4.10+ classzone VM: active/inactive, two-touch mark_page_accessed, shrink_cache, vm_* tunables",
-	.flags = POLICY_FAULT_ACCESSED,
+	.flags = POLICY_FAULT_ACCESSED | POLICY_MLOCK_HALF_RAM,
+	.check_tunables = aa_check_tunables,
 	.tunables = aa_tunables,
 	.init = aa_init,
 	.destroy = aa_destroy,

@@ -315,6 +315,7 @@ static bool l22_check(void *p, FILE *err)
 
 const struct policy_ops linux22_policy = {
 	.name = "linux22",
+	.flags = POLICY_MLOCK_HALF_RAM,
 	.summary = "Linux 2.2: shrink_mmap clock over mem_map + swap_out page-table scan (swap_cnt)",
 	.tunables = l22_tunables,
 	.init = l22_init,

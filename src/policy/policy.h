@@ -71,7 +71,13 @@ static inline void sc_scanned(struct scan_control *sc, const struct page *p, uin
 #define POLICY_FAULT_ACCESSED (1u << 3) /* file faults mark_page_accessed (vm.fault_mark_accessed=1) */
 #define POLICY_NO_MEMCG     (1u << 4) /* reclaims only against the zones' free-page
 				       * shortage: refuses --memcg */
+#define POLICY_MLOCK_HALF_RAM (1u << 5) /* 2.0-2.6.8 sys_mlock(): at most half of RAM locked (vm.mlock_half_ram=1) */
 
+/* A tunable whose default, min and max are whole numbers (every kernel
+ * sysctl and constant) takes whole decimal numbers only; one with a
+ * fractional default, min or max (a paper's fraction of memory) takes
+ * any decimal in range.  A policy's check_tunables() refuses values the
+ * range allows but the design does not (aa_era: 17 or 23). */
 struct tunable {
 	const char *name;        /* --set name */
 	const char *kernel_name; /* where it comes from, e.g. /proc/sys/vm/swappiness */
@@ -79,6 +85,9 @@ struct tunable {
 	double min, max;
 	const char *help;
 };
+
+/* Parse VALUE for tunable t: false with a one-line reason in err. */
+bool tunable_parse(const struct tunable *t, const char *value, double *v, char *err, size_t errlen);
 
 struct policy_ops {
 	const char *name;
@@ -131,6 +140,9 @@ struct policy_ops {
 	 * task waits and retries the allocation, as 2.4's __alloc_pages()
 	 * loops ("yield(); goto rebalance") until out_of_memory() kills. */
 	bool (*out_of_memory)(void *p, uint64_t now_ns);
+	/* check_tunables() (optional): false, with a one-line reason in err,
+	 * for a combination of values the design does not have. */
+	bool (*check_tunables)(const double *tun, char *err, size_t errlen);
 };
 
 const struct policy_ops *policy_find(const char *name);

@@ -10,6 +10,7 @@ extern const struct policy_ops linux22_policy, vhand_policy, riel24_policy, aa24
 extern const struct policy_ops linux26_policy, splitlru_policy, workingset_policy;
 extern const struct policy_ops mglru_policy, linux6_policy;
 extern const struct policy_ops arc_policy, twoq_policy, s3fifo_policy, sieve_policy;
+extern const struct policy_ops lfu_policy, lirs_policy, lruk_policy, clockpro_policy;
 
 const struct policy_ops *const policy_registry[] = {
 	&fifo_policy,
@@ -28,7 +29,11 @@ const struct policy_ops *const policy_registry[] = {
 	&arc_policy,
 	&twoq_policy,
 	&s3fifo_policy,
+	&lirs_policy,
+	&clockpro_policy,
 	&sieve_policy,
+	&lfu_policy,
+	&lruk_policy,
 	NULL,
 };
 

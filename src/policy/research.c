@@ -17,19 +17,18 @@ uint32_t rp_add(struct rp_base *b, pfn_t pfn, bool *known)
 	struct mm *mm = b->mm;
 	struct page *p = &mm->fr.pages[pfn];
 	uint64_t okey = ghost_page_okey(p), index = p->index;
-	if (p->owner == 0) {
-		/* A swap-readahead page whose owner is not known yet: an
-		 * identity private to the frame. */
+	uint32_t i = p->owner ? ghost_find(&b->g, okey, index) : GH_NONE;
+	*known = i != GH_NONE;
+	if (!p->owner || (i != GH_NONE && ghost_e(&b->g, i)->pfn != PFN_NONE)) {
+		/* A swap-readahead page whose owner is not known yet, or an
+		 * identity resident in another frame too: an identity private
+		 * to this frame (a stale one left by an earlier page is
+		 * forgotten). */
 		okey = ghost_okey(0, true);
 		index = pfn;
-	}
-	uint32_t i = ghost_find(&b->g, okey, index);
-	*known = i != GH_NONE;
-	if (i != GH_NONE && ghost_e(&b->g, i)->pfn != PFN_NONE) {
-		/* Still attached to another frame (a stale readahead identity):
-		 * start afresh. */
-		ghost_detach(&b->g, i, mm->fr.pages);
-		ghost_free(&b->g, i);
+		i = ghost_find(&b->g, okey, index);
+		if (i != GH_NONE)
+			ghost_free(&b->g, i);
 		i = GH_NONE;
 		*known = false;
 	}

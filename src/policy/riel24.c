@@ -606,7 +606,7 @@ const struct policy_ops riel24_policy = {
 	.tunables = r24_tunables,
 	/* free_shortage()/inactive_shortage() drive all of its reclaim: a
 	 * cgroup limit with free zones never makes it reclaim. */
-	.flags = POLICY_NO_MEMCG,
+	.flags = POLICY_NO_MEMCG | POLICY_MLOCK_HALF_RAM,
 	.init = r24_init,
 	.destroy = r24_destroy,
 	.add = r24_add,

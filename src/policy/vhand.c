@@ -345,6 +345,7 @@ static void vh_tick(void *p, struct scan_control *sc)
 
 const struct policy_ops vhand_policy = {
 	.name = "vhand",
+	.flags = POLICY_MLOCK_HALF_RAM,
 	.summary = "2.1.63 vhand page-aging patch (reconstruction): ages 20/+3/-1/3, aging thread every HZ/4",
 	.tunables = vh_tunables,
 	.init = vh_init,

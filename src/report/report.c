@@ -1,7 +1,10 @@
 /* report.c - see report.h. */
 #include "report.h"
 #include "../lib/util.h"
+#include "../lib/json.h"
+#include "../lib/version.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,13 +149,14 @@ static void print_exit(const struct machine *m, int wl, FILE *out)
 				.elapsed_s = task_seconds(t->end), .user_s = task_seconds(t->utime),
 				.sys_s = task_seconds(t->stime), .stall_s = task_seconds(t->stall_ns),
 				.majflt = t->majflt, .minflt = t->minflt, .killed = t->killed,
+				.failed = t->failed,
 			};
 		}
 		w->ops->report_tasks(w->w, r, w->ntasks, out);
 		free(r);
 	}
 	if (tf.killed)
-		fprintf(out, "zsh: killed     %s\n", w->cmd);
+		fprintf(out, "zsh: %-11s%s\n", w->signal == SIGBUS ? "bus error" : "killed", w->cmd);
 	else if (w->ops->report) {
 		double *el = xcalloc((size_t)w->ntasks, sizeof(double));
 		for (int i = 0; i < w->ntasks; i++)
@@ -194,13 +198,18 @@ void report_text(const struct machine *m, const struct run_info *ri, FILE *out)
 	print_machine(m, ri, out);
 	if (m->nr_samples)
 		fputs(m->opt.vmstat_active ? vmstat_header_active : vmstat_header, out);
-	uint64_t s = 0, l = 0;
+	uint64_t l = 0;
 	char buf[256];
+	struct sample_iter it;
+	struct vmstat_sample cur;
+	machine_samples_rewind(m, &it);
+	bool have = machine_sample_next(&it, &cur);
 	/* Merge vmstat samples and log entries in time order (samples first on ties). */
-	while (s < m->nr_samples || l < m->nr_log) {
-		if (s < m->nr_samples && (l >= m->nr_log || m->samples[s].t <= m->log[l].t)) {
-			format_vmstat_line_mode(buf, sizeof(buf), &m->samples[s++], m->opt.vmstat_active);
+	while (have || l < m->nr_log) {
+		if (have && (l >= m->nr_log || cur.t <= m->log[l].t)) {
+			format_vmstat_line_mode(buf, sizeof(buf), &cur, m->opt.vmstat_active);
 			fprintf(out, "%s\n", buf);
+			have = machine_sample_next(&it, &cur);
 			continue;
 		}
 		const struct log_entry *e = &m->log[l++];
@@ -213,7 +222,10 @@ void report_text(const struct machine *m, const struct run_info *ri, FILE *out)
 		if (m->wls[w].live > 0)
 			fprintf(out, "pagelab: %s did not finish\n", m->wls[w].cmd);
 	if (m->timed_out)
-		fprintf(out, "pagelab: stopped at the simulated time limit (%.0f s)\n", (double)m->opt.max_time_ns / 1e9);
+		fprintf(out, "pagelab: stopped at --max-time: %.9g s of simulated time\n", (double)m->opt.max_time_ns / 1e9);
+	if (m->interrupted)
+		fprintf(out, "pagelab: interrupted by %s at %.9g s of simulated time\n",
+			m->interrupted == SIGTERM ? "SIGTERM" : "SIGINT", (double)m->now / 1e9);
 	print_kthreads(m, out);
 	fprintf(out, "# /proc/vmstat\n");
 	print_counters(m, out);
@@ -221,50 +233,67 @@ void report_text(const struct machine *m, const struct run_info *ri, FILE *out)
 		report_memcg_stat(m, out);
 }
 
-static void json_string(FILE *out, const char *s)
+
+/* Where a result comes from: the pagelab that computed it, the command
+ * that asked for it and every parameter of the machine it ran on, so a
+ * JSON file alone says how to get it again. */
+static void json_provenance(const struct machine *m, const struct run_info *ri, FILE *out)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
+	fprintf(out, ",\n  \"pagelab_version\": ");
+	json_str(out, pagelab_version());
+	fprintf(out, ",\n  \"command\": [");
+	for (int i = 0; i < ri->argc; i++) {
+		fputs(i ? ", " : "", out);
+		json_str(out, ri->argv[i]);
 	}
-	fputc('"', out);
+	fprintf(out, "],\n  \"machine_params\": {");
+	char buf[64];
+	const char *name;
+	for (int i = 0; (name = profile_param(&m->prof, i, buf, sizeof(buf))); i++) {
+		fprintf(out, "%s", i ? ", " : "");
+		json_str(out, name);
+		fputs(": ", out);
+		json_str(out, buf);
+	}
+	fputc('}', out);
 }
 
 void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 {
 	const struct profile *p = &m->prof;
 	fprintf(out, "{\n  \"machine\": {\"name\": ");
-	json_string(out, ri->machine);
+	json_str(out, ri->machine);
 	fprintf(out, ", \"cpus\": %llu, \"ram_bytes\": %llu, \"ram_pages\": %llu, \"swap_bytes\": %llu, \"disk\": ",
 		(unsigned long long)p->cpus, (unsigned long long)p->ram,
 		(unsigned long long)m->ram_pages, (unsigned long long)p->swap);
-	json_string(out, p->disk.model);
+	json_str(out, p->disk.model);
 	fprintf(out, ", \"wmark_min\": %llu, \"wmark_low\": %llu, \"wmark_high\": %llu},\n",
 		(unsigned long long)m->mm.zones[0].wmark_min, (unsigned long long)m->mm.zones[0].wmark_low,
 		(unsigned long long)m->mm.zones[0].wmark_high);
 	fprintf(out, "  \"policy\": ");
-	json_string(out, ri->policy);
-	fprintf(out, ",\n  \"seed\": %llu,\n  \"finished\": %s,\n  \"workloads\": [",
-		(unsigned long long)ri->seed, m->live_user == 0 ? "true" : "false");
+	json_str(out, ri->policy);
+	fprintf(out, ",\n  \"seed\": %llu,\n  \"finished\": %s,\n  \"stopped\": %s,\n  \"simulated_s\": %.9f,\n  \"workloads\": [",
+		(unsigned long long)ri->seed, m->live_user == 0 ? "true" : "false",
+		m->interrupted ? (m->interrupted == SIGTERM ? "\"SIGTERM\"" : "\"SIGINT\"")
+		: m->timed_out ? "\"max-time\"" : "null", (double)m->now / 1e9);
 	for (int w = 0; w < m->nr_wls; w++) {
 		struct time_figures tf;
 		workload_times(m, w, &tf);
 		fprintf(out, "%s\n    {\"command\": ", w ? "," : "");
-		json_string(out, m->wls[w].cmd);
-		fprintf(out, ", \"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"cpu_pct\": %u, \"majflt\": %llu, \"minflt\": %llu, \"swaps\": %llu, \"killed\": %s, \"finished\": %s}",
+		json_str(out, m->wls[w].cmd);
+		fprintf(out, ", \"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"cpu_pct\": %u, \"majflt\": %llu, \"minflt\": %llu, \"swaps\": %llu, \"killed\": %s, \"signal\": %s, \"finished\": %s}",
 			tf.user, tf.sys, tf.elapsed, tf.cpu_pct, (unsigned long long)tf.majflt,
 			(unsigned long long)tf.minflt, (unsigned long long)tf.swaps,
-			tf.killed ? "true" : "false", m->wls[w].live == 0 ? "true" : "false");
+			tf.killed ? "true" : "false",
+			!tf.killed ? "null" : m->wls[w].signal == SIGBUS ? "\"SIGBUS\"" : "\"SIGKILL\"",
+			m->wls[w].live == 0 ? "true" : "false");
 	}
 	fprintf(out, "\n  ],\n  \"vmstat\": [");
-	for (uint64_t i = 0; i < m->nr_samples; i++) {
-		const struct vmstat_sample *s = &m->samples[i];
+	struct sample_iter it;
+	struct vmstat_sample cur;
+	machine_samples_rewind(m, &it);
+	for (uint64_t i = 0; machine_sample_next(&it, &cur); i++) {
+		const struct vmstat_sample *s = &cur;
 		fprintf(out, "%s\n    {\"t\": %.3f, \"r\": %u, \"b\": %u, \"swpd\": %llu, \"free\": %llu, \"buff\": %llu, \"cache\": %llu, \"inact\": %llu, \"active\": %llu, \"si\": %llu, \"so\": %llu, \"bi\": %llu, \"bo\": %llu, \"in\": %llu, \"cs\": %llu, \"us\": %u, \"sy\": %u, \"id\": %u, \"wa\": %u, \"scan\": %llu}",
 			i ? "," : "", (double)s->t / 1e9, s->r, s->b, (unsigned long long)s->swpd,
 			(unsigned long long)s->free, (unsigned long long)s->buff, (unsigned long long)s->cache,
@@ -279,7 +308,7 @@ void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 		if (!m->tasks[i].kthread)
 			continue;
 		fprintf(out, "%s\n    {\"comm\": ", firstk ? "" : ",");
-		json_string(out, m->tasks[i].comm);
+		json_str(out, m->tasks[i].comm);
 		fprintf(out, ", \"cpu_s\": %.6f}", task_seconds(m->tasks[i].utime + m->tasks[i].stime));
 		firstk = 0;
 	}
@@ -289,7 +318,7 @@ void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 		if (m->log[i].kind != LOG_KERNEL)
 			continue;
 		fprintf(out, "%s\n    {\"t\": %.6f, \"text\": ", first ? "" : ",", (double)m->log[i].t / 1e9);
-		json_string(out, m->log[i].text);
+		json_str(out, m->log[i].text);
 		fputc('}', out);
 		first = 0;
 	}
@@ -307,5 +336,6 @@ void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 	fprintf(out, "}");
 	if (m->mm.memcg.limit)
 		report_memcg_json(m, out);
+	json_provenance(m, ri, out);
 	fprintf(out, "\n}\n");
 }

@@ -12,6 +12,10 @@ struct run_info {
 	const char *machine;
 	const char *policy;
 	uint64_t seed;
+	/* The command line that asked for the run (argv[0] = "pagelab"), for
+	 * the JSON's provenance; argc 0 when there is none (the library). */
+	int argc;
+	char *const *argv;
 };
 
 /* Figures of one workload as time(1) would report them. */

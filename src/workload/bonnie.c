@@ -87,7 +87,7 @@ static void *b_create(int argc, char **argv, uint64_t seed, char *err, size_t er
 	b->pages = mb << 20 >> PAGE_SHIFT;
 	b->chunks = b->pages / CHUNK_PAGES;
 	snprintf(b->label, sizeof(b->label), "%s", label);
-	snprintf(b->name, sizeof(b->name), "/bonnie/Bonnie.%d", 1000);
+	snprintf(b->name, sizeof(b->name), "/bonnie/Bonnie.%d", 1000); /* attach() gives the real PID */
 	for (int k = 0; k < SEEKERS; k++) {
 		rng_seed(&b->rng[k], seed * 7919 + (uint64_t)k);
 		b->s[k].n = SEEKS / SEEKERS + ((uint64_t)k < SEEKS % SEEKERS);
@@ -359,6 +359,15 @@ static void b_report(void *p, const double *elapsed, FILE *out)
 	fprintf(out, " %5.1f %4.1f\n", dt > 0 ? SEEKS / dt : 0, dt > 0 ? 100 * cpu / dt : 0);
 }
 
+/* Bonnie names its file after its PID: two Bonnies in one run (two
+ * processes) write two files. */
+static void b_attach(void *p, const struct wl_sysinfo *si)
+{
+	struct bonnie *b = p;
+	if (si->first_pid)
+		snprintf(b->name, sizeof(b->name), "/bonnie/Bonnie.%d", si->first_pid);
+}
+
 const struct workload_ops bonnie_workload = {
 	.name = "bonnie",
 	.summary = "the original Bonnie: sequential per-char/block/rewrite I/O and random seeks",
@@ -368,5 +377,6 @@ const struct workload_ops bonnie_workload = {
 	.nr_tasks = b_nr_tasks,
 	.next_op = b_next_op,
 	.report = b_report,
+	.attach = b_attach,
 	.mark = b_mark,
 };

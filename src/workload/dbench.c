@@ -342,6 +342,23 @@ static void db_report(void *p, const double *elapsed, FILE *out)
 		132 * n / t, 0.25 * 660 * n / t, 2 * 660 * n / t, d->nprocs);
 }
 
+/* dbench's clients work in ./clients of its working directory: a second
+ * dbench of the same run is started in a directory of its own
+ * (/dbench.PID), or the two would share, create and unlink each other's
+ * files. */
+static void db_attach(void *p, const struct wl_sysinfo *si)
+{
+	struct dbench *d = p;
+	if (si->first_pid <= 1000)
+		return; /* the run's first workload: ./ is / */
+	for (uint64_t k = 0; k < (uint64_t)d->nprocs * NR_FILES; k++) {
+		char buf[128];
+		snprintf(buf, sizeof(buf), "/dbench.%d%s", si->first_pid, d->names[k]);
+		free(d->names[k]);
+		d->names[k] = xstrdup(buf);
+	}
+}
+
 const struct workload_ops dbench_workload = {
 	.name = "dbench",
 	.summary = "dbench 1.x: N clients replaying the NetBench file-server trace",
@@ -351,4 +368,5 @@ const struct workload_ops dbench_workload = {
 	.nr_tasks = db_nr_tasks,
 	.next_op = db_next_op,
 	.report = db_report,
+	.attach = db_attach,
 };

@@ -116,6 +116,10 @@ static void *fileio_create(int argc, char **argv, uint64_t seed, char *err, size
 		snprintf(err, errlen, "fileio: empty file name");
 		return NULL;
 	}
+	if (f.shared && !f.mmap) {
+		snprintf(err, errlen, "fileio: -s (MAP_SHARED) needs -m");
+		return NULL;
+	}
 	if (f.mmap && f.direct) {
 		snprintf(err, errlen, "fileio: -m and -d do not go together");
 		return NULL;

@@ -131,7 +131,8 @@ static void *i_create(int argc, char **argv, uint64_t seed, char *err, size_t er
 	w->data_pages = data / (IPAGE * PAGE_SIZE);
 	if (w->data_pages <= TREE_HOT) {
 		free(w);
-		snprintf(err, errlen, "innodb: data file too small");
+		snprintf(err, errlen, "innodb: --data %llu KB is too small: at least %llu KB (the B-tree's hot top and one page more)",
+			 (unsigned long long)(data >> 10), (unsigned long long)((TREE_HOT + 1) * IPAGE * PAGE_SIZE >> 10));
 		return NULL;
 	}
 	w->transactions = tx;

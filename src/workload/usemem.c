@@ -275,13 +275,22 @@ static bool usemem_next_op(void *p, int task, struct op *op)
 	}
 }
 
-static void usemem_report(void *p, const double *elapsed, FILE *out)
+/* Each usemem process prints its line when it is done; one killed by the
+ * OOM killer prints nothing, so its place says what happened to it and
+ * the survivors' lines are still there. */
+static void usemem_report_tasks(void *p, const struct wl_task_result *r, int n, FILE *out)
 {
 	struct usemem *w = p;
 	uint64_t accessed = (w->bytes / w->step) * 8 * total_passes(w);
 	uint64_t bytes = accessed + w->bytes / 8;
-	for (uint64_t i = 0; i < w->nproc; i++) {
-		uint64_t usecs = (uint64_t)(elapsed[i] * 1e6 + 0.5);
+	for (int i = 0; i < n; i++) {
+		if (r[i].killed) {
+			fprintf(out, "usemem: process %d of %d: killed\n", i + 1, n);
+			continue;
+		}
+		if (r[i].failed)
+			continue; /* it said why (perror) and exited 1 */
+		uint64_t usecs = (uint64_t)(r[i].elapsed_s * 1e6 + 0.5);
 		fprintf(out, "%llu bytes / %llu usecs = %llu KB/s\n", (unsigned long long)bytes,
 			(unsigned long long)usecs,
 			(unsigned long long)(usecs ? (double)bytes * 1e6 / 1024.0 / (double)usecs : 0));
@@ -296,5 +305,5 @@ const struct workload_ops usemem_workload = {
 	.destroy = usemem_destroy,
 	.nr_tasks = usemem_nr_tasks,
 	.next_op = usemem_next_op,
-	.report = usemem_report,
+	.report_tasks = usemem_report_tasks,
 };

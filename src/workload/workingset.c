@@ -48,6 +48,7 @@ static void *ws_create(int argc, char **argv, uint64_t seed, char *err, size_t e
 {
 	(void)seed;
 	uint64_t mb = 0, fmb = 0, think = 1000, secs = 60, rounds = 0;
+	bool have_d = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (a[0] != '-' || !a[1] || a[2] || !strchr("mftdn", a[1])) {
@@ -65,6 +66,11 @@ static void *ws_create(int argc, char **argv, uint64_t seed, char *err, size_t e
 			snprintf(err, errlen, "workingset: bad value '%s' for -%c", v ? v : "", o);
 			return NULL;
 		}
+		have_d |= o == 'd';
+	}
+	if (have_d && rounds) {
+		snprintf(err, errlen, "workingset: give -d SECONDS or -n ROUNDS, not both");
+		return NULL;
 	}
 	if (!mb) {
 		snprintf(err, errlen, "workingset: -m MB is required");

@@ -62,6 +62,7 @@ struct op {
 struct wl_sysinfo {
 	uint64_t totalram, freeram, totalswap, freeswap;
 	uint64_t disk_bytes;        /* size of the raw disk, "/dev/sda" */
+	int first_pid;              /* the PID of the workload's first task (0: unknown) */
 };
 
 /* What the machine measured for one task of a workload. */
@@ -70,6 +71,7 @@ struct wl_task_result {
 	double stall_s;     /* blocked waiting for page I/O or for reclaim */
 	uint64_t majflt, minflt;
 	bool killed;
+	bool failed;        /* exited on an error it reported (mlock: ENOMEM) */
 };
 
 struct workload_ops {
@@ -93,6 +95,10 @@ struct workload_ops {
 	/* Optional: a task reached an OP_MARK op at simulated time now_ns,
 	 * having used cpu_ns of CPU time (user + system) so far. */
 	void (*mark)(void *w, int task, uint32_t id, uint64_t now_ns, uint64_t cpu_ns);
+	/* Optional: an OP_READ of `task` finished; pages_read of its pages
+	 * were inside the file (fewer than asked: it reached the end, as a
+	 * short read(2) return tells a program). */
+	void (*read_done)(void *w, int task, uint64_t pages_read);
 	/* Optional, used instead of report(): per-task figures. */
 	void (*report_tasks)(void *w, const struct wl_task_result *r, int ntasks, FILE *out);
 };

@@ -60,3 +60,11 @@ if [ -n "${EXAMPLES:-}" ] && [ -x "$EXAMPLES/embed" ]; then
 	[ $rc -eq 2 ] && grep -q 'not a pagelab policy plugin' "$T/err" || msg="$msg not a plugin: rc $rc $(cat "$T/err");"
 	[ -z "$msg" ] && ok || bad "$msg"
 fi
+
+t "--json records the version, the command line and every machine parameter"
+$P run --json --ram 32M --set disk.bandwidth=50M usemem -m 8 >"$T/out" 2>&1
+v=$($P --version | sed 's/^pagelab //')
+grep -q "\"pagelab_version\": \"$v\"" "$T/out" &&
+	grep -q '"command": \[".*pagelab", "run", "--json", "--ram", "32M", "--set", "disk.bandwidth=50M", "usemem", "-m", "8"\]' "$T/out" &&
+	grep -q '"machine_params": {"cpus": "2", "ram": "32M", ' "$T/out" &&
+	grep -q '"disk.bandwidth": "50M"' "$T/out" && ok || bad "$(grep -E 'version|command|machine_params' "$T/out" | cut -c1-200)"

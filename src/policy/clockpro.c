@@ -1,0 +1,264 @@
+/* clockpro.c - CLOCK-Pro (Jiang, Chen & Zhang, "CLOCK-Pro: An Effective
+ * Improvement of the CLOCK Replacement", USENIX ATC 2005, section 4): LIRS's
+ * reuse-distance idea on a clock.  Pages are hot (small reuse distance) or
+ * cold; a cold page gets a test period when it enters, and a reference
+ * within it proves a small reuse distance.  Resident hot and cold pages and
+ * non-resident cold pages still in their test period sit on one circular
+ * list, new and moved pages at its head.  Three hands go round it, from the
+ * tail towards the head, wrapping:
+ *   HAND_cold finds the victim: at a resident cold page with its reference
+ *     bit set, the bit is cleared and the page moves to the head - turning
+ *     hot if it was in its test period (then HAND_hot runs), starting a
+ *     test period otherwise; an unreferenced one is evicted, and stays on
+ *     the list as a non-resident page if its test period is not over.
+ *   HAND_hot runs while there are more than m - mc hot pages: a referenced
+ *     hot page has its bit cleared, the first unreferenced one turns cold;
+ *     a cold page it passes ends its test period (a non-resident one leaves
+ *     the list, and mc shrinks by one: that reuse distance was long).
+ *   HAND_test keeps the non-resident pages within m: it ends the test
+ *     periods of the cold pages it passes, removing non-resident ones (mc
+ *     shrinks for each).
+ * A fault on a non-resident page in its test period grows mc by one and
+ * brings the page in hot.  m is the frame count; the cold target mc stays
+ * within [1, m - 1], starting at 1 - the paper leaves its start open.
+ * References set the page's reference bit through the idealized-MMU hook
+ * (the paper's clock reads the hardware bit; the hook keeps the faulting
+ * reference out of it, as in the paper, where a page faulted in starts
+ * unreferenced).  libCacheSim's cachesim has no CLOCK-Pro: the tests are
+ * hand-checked (tests/test_research_policies.c). */
+#include "policy.h"
+#include "research.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+
+#define HOT  1
+#define TEST 2
+#define REF  4
+
+struct clockpro {
+	struct rp_base b;
+	int clk;
+	uint32_t hand_cold, hand_hot, hand_test; /* GH_NONE = at the tail */
+	uint64_t m, mc, nr_hot, nr_nonres;
+};
+
+static void *clockpro_init(struct mm *mm, const double *tun)
+{
+	(void)tun;
+	struct clockpro *c = xcalloc(1, sizeof(*c));
+	rp_init(&c->b, mm, "clockpro");
+	c->clk = ghost_list_new(&c->b.g, 0);
+	c->hand_cold = c->hand_hot = c->hand_test = GH_NONE;
+	c->m = mm->fr.nr;
+	c->mc = 1;
+	return c;
+}
+
+static void clockpro_destroy(void *p)
+{
+	struct clockpro *c = p;
+	rp_destroy(&c->b);
+	free(c);
+}
+
+#define G (&c->b.g)
+static inline struct gh_entry *E(struct clockpro *c, uint32_t i) { return ghost_e(G, i); }
+
+/* The entry under a hand, and the hand's next step (wrapping). */
+static uint32_t at(struct clockpro *c, uint32_t hand)
+{
+	return hand != GH_NONE ? hand : ghost_tail(G, c->clk);
+}
+
+static uint32_t step(struct clockpro *c, uint32_t i)
+{
+	uint32_t n = ghost_toward_head(G, i, 0);
+	return n != GH_NONE ? n : ghost_tail(G, c->clk);
+}
+
+/* Entry i leaves its place on the clock: hands on it move on. */
+static void off_clock(struct clockpro *c, uint32_t i)
+{
+	uint32_t *hands[3] = { &c->hand_cold, &c->hand_hot, &c->hand_test };
+	for (int h = 0; h < 3; h++)
+		if (*hands[h] == i)
+			*hands[h] = ghost_toward_head(G, i, 0);
+	ghost_unlink(G, i, 0);
+}
+
+static void to_head(struct clockpro *c, uint32_t i)
+{
+	off_clock(c, i);
+	ghost_add_head(G, c->clk, i);
+}
+
+static void forget(struct clockpro *c, uint32_t i)
+{
+	off_clock(c, i);
+	ghost_free(G, i);
+}
+
+/* A cold page's test period ends without a reuse. */
+static void end_test(struct clockpro *c, uint32_t i)
+{
+	E(c, i)->flags &= ~TEST;
+	if (E(c, i)->pfn == PFN_NONE) {
+		c->nr_nonres--;
+		if (c->mc > 1)
+			c->mc--;
+		forget(c, i);
+	}
+}
+
+/* HAND_hot: until at most m - mc pages are hot (mc moves as it goes), or
+ * with `one`, until one hot page is demoted. */
+static void run_hand_hot(struct clockpro *c, bool one)
+{
+	uint64_t budget = 3 * ghost_count(G, c->clk) + 1;
+	uint64_t start = c->nr_hot;
+	while ((one ? c->nr_hot == start : c->nr_hot > c->m - c->mc) && c->nr_hot && budget--) {
+		uint32_t i = at(c, c->hand_hot);
+		c->hand_hot = step(c, i);
+		struct gh_entry *e = E(c, i);
+		if (e->flags & HOT) {
+			if (e->flags & REF) {
+				e->flags &= ~REF;
+			} else {
+				e->flags &= ~HOT; /* demoted: cold, no test period */
+				c->nr_hot--;
+			}
+		} else if (e->flags & TEST) {
+			end_test(c, i);
+		}
+	}
+}
+
+static void run_hand_test(struct clockpro *c)
+{
+	uint64_t budget = 2 * ghost_count(G, c->clk) + 1;
+	while (c->nr_nonres > c->m && budget--) {
+		uint32_t i = at(c, c->hand_test);
+		c->hand_test = step(c, i);
+		if (!(E(c, i)->flags & HOT) && (E(c, i)->flags & TEST))
+			end_test(c, i);
+	}
+}
+
+static void clockpro_shrink(void *p, struct scan_control *sc)
+{
+	struct clockpro *c = p;
+	uint64_t budget = 4 * ghost_count(G, c->clk) + 4;
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && lru_count(&c->b.mm->fr, c->b.list) && budget--) {
+		uint32_t i = at(c, c->hand_cold);
+		struct gh_entry *e = E(c, i);
+		c->hand_cold = step(c, i);
+		if ((e->flags & HOT) || e->pfn == PFN_NONE) {
+			if ((e->flags & HOT) && c->nr_hot >= lru_count(&c->b.mm->fr, c->b.list))
+				run_hand_hot(c, true); /* all resident pages hot (after an exit) */
+			continue;
+		}
+		sc->nr_scanned++;
+		if (e->flags & REF) {
+			e->flags &= ~REF;
+			if (e->flags & TEST) {
+				e->flags = HOT;
+				c->nr_hot++;
+				to_head(c, i);
+				run_hand_hot(c, false);
+			} else {
+				e->flags |= TEST;
+				to_head(c, i);
+			}
+			continue;
+		}
+		enum victim_outcome o = rp_evict(&c->b, sc, i);
+		if (o == VICTIM_GONE && (e->flags & TEST)) {
+			c->nr_nonres++;
+			run_hand_test(c);
+		} else if (o == VICTIM_GONE || o == VICTIM_CULLED) {
+			forget(c, i);
+		} else if (o == VICTIM_NOSWAP) {
+			break;
+		}
+	}
+}
+
+static void clockpro_add(void *p, pfn_t pfn, enum add_reason why)
+{
+	struct clockpro *c = p;
+	(void)why;
+	bool known;
+	uint32_t i = rp_add(&c->b, pfn, &known);
+	struct gh_entry *e = E(c, i);
+	if (known && ghost_on(G, i, 0) == c->clk && (e->flags & TEST)) {
+		/* reused within its test period: a small reuse distance */
+		c->nr_nonres--;
+		if (c->mc + 1 < c->m)
+			c->mc++;
+		e->flags = HOT;
+		c->nr_hot++;
+		to_head(c, i);
+		run_hand_hot(c, false);
+		return;
+	}
+	if (known)
+		off_clock(c, i);
+	e->flags = TEST;
+	ghost_add_head(G, c->clk, i);
+}
+
+static void clockpro_remove(void *p, pfn_t pfn)
+{
+	struct clockpro *c = p;
+	uint32_t i = rp_remove(&c->b, pfn);
+	if (i == GH_NONE)
+		return;
+	if (E(c, i)->flags & HOT)
+		c->nr_hot--;
+	forget(c, i);
+}
+
+static void clockpro_access(void *p, pfn_t pfn, bool write)
+{
+	struct clockpro *c = p;
+	(void)write;
+	if (rp_fault_ref(&c->b, pfn))
+		return;
+	uint32_t i = ghost_of(c->b.mm->fr.pages, pfn);
+	if (i != GH_NONE)
+		E(c, i)->flags |= REF;
+}
+
+static bool clockpro_check(void *p, FILE *err)
+{
+	struct clockpro *c = p;
+	uint64_t hot = 0, nonres = 0, res = 0;
+	for (uint32_t i = ghost_head(G, c->clk); i != GH_NONE; i = ghost_toward_tail(G, i, 0)) {
+		hot += (E(c, i)->flags & HOT) != 0;
+		nonres += E(c, i)->pfn == PFN_NONE;
+		res += E(c, i)->pfn != PFN_NONE;
+	}
+	if (hot != c->nr_hot || nonres != c->nr_nonres || res != lru_count(&c->b.mm->fr, c->b.list) ||
+	    c->mc < 1 || (c->m > 1 && c->mc > c->m - 1)) {
+		fprintf(err, "check: clockpro hot %llu (counted %llu), non-resident %llu (%llu), resident %llu, mc %llu\n",
+			(unsigned long long)hot, (unsigned long long)c->nr_hot,
+			(unsigned long long)nonres, (unsigned long long)c->nr_nonres,
+			(unsigned long long)res, (unsigned long long)c->mc);
+		return false;
+	}
+	return rp_check(&c->b, "clockpro", err);
+}
+
+const struct policy_ops clockpro_policy = {
+	.name = "clockpro",
+	.summary = "CLOCK-Pro: hot/cold pages, test periods, three clock hands (USENIX ATC 2005)",
+	.flags = POLICY_ACCESS_HOOK,
+	.init = clockpro_init,
+	.destroy = clockpro_destroy,
+	.add = clockpro_add,
+	.remove = clockpro_remove,
+	.access = clockpro_access,
+	.shrink = clockpro_shrink,
+	.check = clockpro_check,
+};

@@ -1,0 +1,142 @@
+/* lruk.c - LRU-K with K = 2 (O'Neil, O'Neil & Weikum, "The LRU-K Page
+ * Replacement Algorithm For Database Disk Buffering", SIGMOD 1993).  Each
+ * page keeps the times of its last K references, HIST(p,1..K), time being
+ * the reference count.  The victim is the resident page with the largest
+ * backward K-distance, t - HIST(p,K), i.e. the oldest K-th most recent
+ * reference; a page referenced fewer than K times has an infinite distance,
+ * and among those the subsidiary policy is LRU (oldest HIST(p,1)), as the
+ * paper suggests.  History outlives residency for the Retained Information
+ * Period: here the last `history` x memory evicted pages keep theirs (a
+ * count, where the paper uses a time), so a page that comes back soon has
+ * its second reference counted.  The Correlated Reference Period is 0:
+ * every reference counts (the paper's CRP needs a notion of time that a
+ * reference string does not carry).  libCacheSim's cachesim offers no
+ * LRU-K; the tests are hand-checked (tests/test_research_policies.c). */
+#include "policy.h"
+#include "research.h"
+#include "pageheap.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+
+struct lruk {
+	struct rp_base b;
+	struct pageheap h;  /* k1 = HIST(p,2) (0 = none), k2 = HIST(p,1) */
+	int retained;       /* ghost list of evicted pages' histories (u64 = HIST 1) */
+	uint64_t max_retained;
+	uint64_t t;
+};
+
+static const struct tunable lruk_tunables[] = {
+	{ "history", "Retained Information Period, in multiples of memory", 1, 0, 16,
+	  "the histories of the last history * frames evicted pages are kept" },
+	{ 0 },
+};
+
+static void *lruk_init(struct mm *mm, const double *tun)
+{
+	struct lruk *k = xcalloc(1, sizeof(*k));
+	rp_init(&k->b, mm, "lruk");
+	ph_init(&k->h, mm->fr.nr);
+	k->retained = ghost_list_new(&k->b.g, 0);
+	k->max_retained = (uint64_t)((tun ? tun[0] : lruk_tunables[0].def) * (double)mm->fr.nr);
+	return k;
+}
+
+static void lruk_destroy(void *p)
+{
+	struct lruk *k = p;
+	ph_destroy(&k->h);
+	rp_destroy(&k->b);
+	free(k);
+}
+
+static void lruk_add(void *p, pfn_t pfn, enum add_reason why)
+{
+	struct lruk *k = p;
+	(void)why;
+	bool known;
+	uint32_t i = rp_add(&k->b, pfn, &known);
+	uint64_t hist2 = known ? ghost_e(&k->b.g, i)->u64 : 0;
+	ghost_unlink(&k->b.g, i, 0);
+	ph_set(&k->h, pfn, hist2, ++k->t);
+}
+
+static void lruk_remove(void *p, pfn_t pfn)
+{
+	struct lruk *k = p;
+	uint32_t i = rp_remove(&k->b, pfn);
+	ph_remove(&k->h, pfn);
+	if (i != GH_NONE)
+		ghost_free(&k->b.g, i);
+}
+
+static void lruk_access(void *p, pfn_t pfn, bool write)
+{
+	struct lruk *k = p;
+	(void)write;
+	if (rp_fault_ref(&k->b, pfn) || !ph_has(&k->h, pfn))
+		return;
+	ph_set(&k->h, pfn, k->h.k2[pfn], ++k->t);
+}
+
+static void lruk_shrink(void *p, struct scan_control *sc)
+{
+	struct lruk *k = p;
+	struct ghost *g = &k->b.g;
+	pfn_t kept[64];
+	int nkept = 0;
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && k->h.n && nkept < 64) {
+		pfn_t pfn = ph_min(&k->h);
+		uint64_t k1 = k->h.k1[pfn], k2 = k->h.k2[pfn];
+		uint32_t i = ghost_of(k->b.mm->fr.pages, pfn);
+		ph_remove(&k->h, pfn);
+		enum victim_outcome o = rp_evict(&k->b, sc, i);
+		if (o == VICTIM_GONE && k->max_retained) {
+			ghost_e(g, i)->u64 = k2; /* HIST(p,1) becomes HIST(p,2) on return */
+			ghost_add_head(g, k->retained, i);
+			if (ghost_count(g, k->retained) > k->max_retained)
+				ghost_free(g, ghost_tail(g, k->retained));
+			continue;
+		}
+		if (o == VICTIM_GONE || o == VICTIM_CULLED) {
+			ghost_free(g, i);
+			continue;
+		}
+		k->h.k1[pfn] = k1;
+		k->h.k2[pfn] = k2;
+		kept[nkept++] = pfn;
+		if (o == VICTIM_NOSWAP)
+			break;
+	}
+	for (int n = 0; n < nkept; n++)
+		ph_set(&k->h, kept[n], k->h.k1[kept[n]], k->h.k2[kept[n]]);
+}
+
+static bool lruk_check(void *p, FILE *err)
+{
+	struct lruk *k = p;
+	if (k->h.n != lru_count(&k->b.mm->fr, k->b.list) ||
+	    ghost_count(&k->b.g, k->retained) > k->max_retained) {
+		fprintf(err, "check: lruk heap %llu, frame list %llu, retained %llu of %llu\n",
+			(unsigned long long)k->h.n, (unsigned long long)lru_count(&k->b.mm->fr, k->b.list),
+			(unsigned long long)ghost_count(&k->b.g, k->retained),
+			(unsigned long long)k->max_retained);
+		return false;
+	}
+	return ph_check(&k->h, "lruk", err) && rp_check(&k->b, "lruk", err);
+}
+
+const struct policy_ops lruk_policy = {
+	.name = "lruk",
+	.summary = "LRU-2: evict the oldest second-to-last reference (SIGMOD 1993)",
+	.tunables = lruk_tunables,
+	.flags = POLICY_ACCESS_HOOK,
+	.init = lruk_init,
+	.destroy = lruk_destroy,
+	.add = lruk_add,
+	.remove = lruk_remove,
+	.access = lruk_access,
+	.shrink = lruk_shrink,
+	.check = lruk_check,
+};
