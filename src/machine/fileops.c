@@ -8,6 +8,7 @@
  * write first drops the cached copies it replaces. */
 #include "machine.h"
 #include "../mm/filemap.h"
+#include "../mm/integrity.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -87,6 +88,8 @@ static void direct_io(struct machine *m, struct task *t, struct mm_ctx *ctx, str
 		uint64_t block = filemap_block(ino, op->first + i);
 		if (op->first + i >= ino->size || block == UINT64_MAX || (ino->flags & INODE_RAMFS))
 			break;
+		if (dir == IO_WRITE && mm->integrity)
+			integrity_direct_write(mm, ino, op->first + i);
 		mm->ev[dir == IO_READ ? PGPGIN : PGPGOUT] += PAGE_SIZE / 1024;
 		ctx->sys_ns += mm->cost->io_submit_ns + mm->cost->copy_page_ns / 4; /* get_user_pages */
 		if (m->prof.untimed)

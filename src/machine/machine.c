@@ -841,6 +841,7 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		.no_watermarks = p->untimed,
 		.untimed = p->untimed,
 		.disk_blocks = p->disk.capacity / PAGE_SIZE,
+		.check = o->check,
 	};
 	mm_init(&m->mm, &cfg, &m->prof.cost);
 	if (o->memcg_pages)

@@ -26,7 +26,6 @@ struct aspace *mm_aspace_new(struct mm *mm, int task)
 
 uint32_t mm_mmap_anon(struct mm *mm, struct aspace *as, uint64_t npages, uint32_t flags)
 {
-	(void)mm;
 	as->vmas = xrealloc(as->vmas, (as->nr_vmas + 1) * sizeof(*as->vmas));
 	struct vma *v = &as->vmas[as->nr_vmas];
 	v->start = as->next_vpn;
@@ -35,6 +34,7 @@ uint32_t mm_mmap_anon(struct mm *mm, struct aspace *as, uint64_t npages, uint32_
 	v->flags = VMA_ANON | (flags & VMA_NOZERO);
 	v->ino = 0;
 	v->pgoff = 0;
+	integrity_vma_init(mm, v);
 	v->ra_off = 0;
 	v->ra_win = v->ra_hits = 0;
 	as->next_vpn += npages + 16; /* a guard gap between mappings */
@@ -111,6 +111,8 @@ void mm_munmap(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vm
 	v->flags = VMA_DEAD;
 	free(v->pte);
 	v->pte = NULL;
+	free(v->ver);
+	v->ver = NULL;
 }
 
 void mm_aspace_exit(struct mm *mm, struct mm_ctx *ctx, struct aspace *as)
@@ -189,6 +191,8 @@ static void swapin_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32_t s
 	p->index = index;
 	mm->nr_anon++;
 	swap_cache_add(mm, pfn, slot);
+	if (mm->integrity)
+		integrity_swapin(mm, pfn, slot);
 	mm->nr_reading++;
 	mm->ev[PSWPIN]++;
 	mm->ev[PGPGIN] += PAGE_SIZE / 1024;
@@ -477,7 +481,10 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 	/* A PTE needs the fault handler unless it is present and, for a
 	 * write, not write-protected: one mask and compare per page. */
 	const pte_t need = PTE_PRESENT | (write ? PTE_WP : 0);
-	const bool hook = mm->access_hook;
+	/* One branch per page serves both per-page hooks: the policy's
+	 * access hook and --check's content versions of a write. */
+	const bool versions = write && mm->integrity;
+	const bool hook = mm->access_hook || versions;
 	pte_t *pt = v->pte + off;
 	uint64_t i;
 	*st = FAULT_DONE;
@@ -506,8 +513,12 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 		 * page unreferenced when the policy asks (fault_not_young). */
 		pt[i] = pte | (faulted && mm->fault_not_young && refs == 1 ? set & ~PTE_ACCESSED : set);
 		ctx->user_ns += ucost;
-		if (hook)
-			mm->pol.ops->access(mm->pol.priv, pte_pfn(pte), write);
+		if (hook) {
+			if (mm->access_hook)
+				mm->pol.ops->access(mm->pol.priv, pte_pfn(pte), write);
+			if (versions)
+				integrity_write(mm, pte_pfn(pte));
+		}
 	}
 	return i;
 }

@@ -426,6 +426,8 @@ static void submit_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pf
 	mm->nr_reading++;
 	mm->ev[PGPGIN] += PAGE_SIZE / 1024;
 	charge(ctx, mm->cost->io_submit_ns);
+	if (mm->integrity)
+		integrity_file_read(mm, pfn);
 	if (mm->untimed)
 		mm_io_done(mm, IO_READ, pfn);
 	else
@@ -709,6 +711,8 @@ uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		uint64_t was = mm->nr_dirty;
 		set_page_dirty(mm, pfn);
 		mm->nr_dirtied += mm->nr_dirty - was; /* for 2.4's per-page balance_dirty() */
+		if (mm->integrity)
+			integrity_write(mm, pfn);
 		mark_accessed(mm, pfn, true);
 	}
 	mm->cur = saved;
@@ -750,6 +754,8 @@ void filemap_truncate(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, uint
 		}
 	}
 	mm->cur = saved;
+	if (mm->integrity)
+		integrity_truncate(mm, ino, npages);
 	if (npages < ino->size) {
 		ino->size = npages;
 		if (!(ino->flags & INODE_RAMFS))

@@ -177,6 +177,8 @@ static enum fault_status cow_page(struct mm *mm, struct mm_ctx *ctx, struct aspa
 	p->flags = PG_anon;
 	p->owner = as->id + 1;
 	p->index = ANON_INDEX(vma, off);
+	if (mm->integrity)
+		integrity_cow(mm, pfn, src);
 	page_add_rmap(mm, p);
 	mm->nr_anon++;
 	as->rss++;

@@ -4,6 +4,7 @@
 
 #include "mm.h"
 #include "filemap.h"
+#include "integrity.h"
 
 /* Return a frame to its zone's free list. */
 void free_frame(struct mm *mm, pfn_t pfn);

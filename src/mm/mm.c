@@ -87,6 +87,8 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 	};
 	uint64_t disk = cfg->disk_blocks ? cfg->disk_blocks : cfg->swap_pages + (1ULL << 28);
 	fs_init(mm, disk, cfg->swap_pages);
+	if (cfg->check)
+		mm->integrity = integrity_new(cfg->ram_pages, cfg->swap_pages);
 }
 
 void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tun)
@@ -110,8 +112,10 @@ void mm_destroy(struct mm *mm)
 		mm->pol.ops->destroy(mm->pol.priv);
 	for (uint32_t i = 0; i < mm->nr_as; i++) {
 		struct aspace *as = mm->as[i];
-		for (uint32_t v = 0; v < as->nr_vmas; v++)
+		for (uint32_t v = 0; v < as->nr_vmas; v++) {
 			free(as->vmas[v].pte);
+			free(as->vmas[v].ver);
+		}
 		free(as->vmas);
 		free(as);
 	}
@@ -119,6 +123,7 @@ void mm_destroy(struct mm *mm)
 	fs_destroy(mm);
 	swap_destroy(&mm->swap);
 	free(mm->fr.pages);
+	integrity_free(mm->integrity);
 }
 
 void mm_set_oracle(struct mm *mm, const uint64_t *next_use, uint64_t n)
@@ -230,6 +235,8 @@ static pfn_t take_zone_frame(struct mm *mm, int zone)
 	lru_del(&mm->fr, pfn);
 	struct page *p = mm_page(mm, pfn);
 	p->flags = 0;
+	if (mm->integrity)
+		mm->integrity->frame[pfn] = 0; /* zeroes, or what a read puts there */
 	z->nr_free--;
 	mm->nr_free--;
 	mm->ev[PGALLOC]++;

@@ -157,6 +157,7 @@ struct vma {
 	uint32_t flags;
 	uint32_t ino;       /* file mapping: inode id + 1 (0 = anonymous) */
 	uint64_t pgoff;     /* file mapping: file page of the first vma page */
+	uint32_t *ver;      /* --check: last written version per page (integrity.h) */
 	/* vma->swap_readahead_info (vm.swap_vma_ra): the page of the last
 	 * swap fault, the window read then, readahead hits since. */
 	uint64_t ra_off;
@@ -290,6 +291,8 @@ struct mm {
 	 * PG_anon frame. */
 	uint64_t nr_file_mapped;
 	uint64_t nr_anon_mapped;
+	/* --check's content versions (integrity.h), NULL without --check. */
+	struct integrity *integrity;
 	/* The most pages one reclaim pass (mm_shrink) put under writeback:
 	 * the size of the largest write storm (not printed; tests). */
 	uint64_t max_pass_writeback;
@@ -303,6 +306,7 @@ struct mm_config {
 	bool no_watermarks;      /* trace mode: allocate down to the last frame */
 	uint64_t disk_blocks;    /* disk size in pages (0: room for swap + 1 TiB of files) */
 	bool untimed;
+	bool check;              /* --check: keep content versions (integrity.h) */
 };
 
 void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *cost);

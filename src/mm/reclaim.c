@@ -85,6 +85,8 @@ void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn)
 		p->flags &= ~PG_dirty;
 	p->flags |= PG_writeback;
 	mm->nr_writeback++;
+	if (mm->integrity)
+		integrity_writeback(mm, pfn);
 	if (!file)
 		mm->ev[PSWPOUT]++;
 	mm->ev[PGPGOUT] += PAGE_SIZE / 1024;
