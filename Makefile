@@ -112,7 +112,7 @@ sancheck:
 # host-side size of the simulator's structures.
 $(BUILD)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) -o $@ $<
+	$(CC) $(WARN) $(CFLAGS) -o $@ $< -lm
 
 bench: $(BUILD)/pagelab $(BUILD)/bench/gentrace $(BUILD)/bench/sizes
 	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace SIZES=$(BUILD)/bench/sizes sh bench/run.sh
