@@ -1,6 +1,8 @@
 /* run.c - pagelab run: parse machine options, the policy and the workloads
  * joined by '+', run the machine and report. */
 #include "cli.h"
+#include "run_cache.h"
+#include "../cachesim/cachesim.h"
 #include "../machine/machine.h"
 #include "../report/report.h"
 #include "../lib/util.h"
@@ -42,6 +44,10 @@ static void run_usage(FILE *out)
 "  --json              print everything as one JSON object\n"
 "  --max-time SECONDS  stop after this much simulated time (default 100000)\n"
 "  --progress / --no-progress  progress on stderr (default: when it is a terminal)\n"
+"  --full-machine      replay a trace on the whole machine even where the\n"
+"                      cache-only replay would do (--machine ideal with only\n"
+"                      --ram, --policy of a cache policy and its --set, and\n"
+"                      one trace workload: docs/trace-format.md)\n"
 "\n"
 "Exit status: 0 on success; 1 if --check found a broken invariant or the\n"
 "output could not be written; 2 on bad input; 3 if the run was stopped at\n"
@@ -93,7 +99,7 @@ int cmd_run(int argc, char **argv)
 	const char *machine = "vmm-2008", *policy = "clock";
 	struct machine_opts mo = { .seed = 1, .max_time_ns = 100000ULL * 1000000000ULL,
 				   .progress = isatty(2), .spill_samples = true };
-	bool json = false;
+	bool json = false, full_machine = false, machine_sets = false;
 	uint64_t ram = 0, swap = UINT64_MAX, cpus = 0, memcg = 0;
 	const char *disk = NULL;
 	struct setting *sets = NULL;
@@ -156,6 +162,8 @@ int cmd_run(int argc, char **argv)
 			mo.progress = true;
 		} else if (!strcmp(a, "--no-progress")) {
 			mo.progress = false;
+		} else if (!strcmp(a, "--full-machine")) {
+			full_machine = true;
 		} else {
 			die_usage("unknown option '%s' (see pagelab run --help)", a);
 		}
@@ -210,6 +218,7 @@ int cmd_run(int argc, char **argv)
 		if (profile_has_param(sets[s].name)) {
 			if (!profile_set(&prof, sets[s].name, sets[s].value, err, sizeof(err)))
 				die_usage("%s", err);
+			machine_sets |= strcmp(sets[s].name, "ram") != 0;
 			continue;
 		}
 		int ti = policy_tunable_index(pol, sets[s].name);
@@ -224,6 +233,29 @@ int cmd_run(int argc, char **argv)
 
 	if (pol->check_tunables && !pol->check_tunables(tun, err, sizeof(err)))
 		die_usage("%s", err);
+
+	/* The cache-only replay: a trace alone on the ideal machine as it is
+	 * (no other machine option), under a cache policy, with nothing that
+	 * reads the machine's time or state (--vmstat, --check, --json). */
+	bool one_trace = !strcmp(argv[i], "trace");
+	for (int k = i + 1; k < argc && one_trace; k++)
+		one_trace = strcmp(argv[k], "+") && strcmp(argv[k], "--help");
+	if (one_trace && !full_machine && !strcmp(machine, "ideal") && swap == UINT64_MAX && !cpus && !disk &&
+	    !memcg && !machine_sets && !mo.vmstat_ns && !mo.check && !json && cachesim_policy_ok(pol)) {
+		uint64_t reserve = profile_kernel_reserve(&prof);
+		if (prof.ram <= reserve || (prof.ram - reserve) / PAGE_SIZE >= PFN_NONE)
+			die_usage("RAM of %llu KiB: the cache-only replay takes 1 to %u pages",
+				  (unsigned long long)(prof.ram / 1024), PFN_NONE - 1);
+		struct run_cache_args ca = { .machine = machine, .policy = pol, .tun = tun,
+					     .frames = (prof.ram - reserve) / PAGE_SIZE, .seed = mo.seed,
+					     .progress = mo.progress, .argc = argc - i, .argv = argv + i };
+		int rc = run_cache(&ca);
+		for (int s = 0; s < nsets; s++)
+			free((char *)sets[s].name);
+		free(sets);
+		free(tun);
+		return rc;
+	}
 
 	/* Workloads, separated by '+'. */
 	struct { const struct workload_ops *ops; void *w; char *cmd; } *wls = NULL;

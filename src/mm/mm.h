@@ -244,8 +244,12 @@ struct mm {
 	uint32_t nr_as;
 	struct policy pol;
 	bool access_hook;
-	const uint64_t *oracle;    /* next use of each reference, or NULL */
-	uint64_t oracle_len;
+	/* OPT's oracle: oracle[i] is the position of the next reference to
+	 * the page of reference oracle_base + i (NEXT_USE_NEVER: none), for
+	 * oracle_len references; NULL without one.  The full path holds the
+	 * whole trace's (base 0); the cache-only replay a window it slides. */
+	const uint64_t *oracle;
+	uint64_t oracle_base, oracle_len;
 	const struct mm_costs *cost;
 	struct mm_io io;
 	uint64_t ev[NR_VM_EVENTS];
@@ -261,6 +265,9 @@ struct mm {
 	uint64_t nr_pending_free;  /* under writeback with PG_reclaim: free soon */
 	struct mm_ctx *cur;        /* who runs the current reclaim pass */
 	bool untimed;           /* I/O completes synchronously (trace mode) */
+	/* The cache-only mm of src/cachesim (cacheonly.c): anonymous pages
+	 * only, no swap area; an evicted page's PTE becomes PTE_EVICTED. */
+	bool cache_only;
 	/* The page a fault is being served for, from handle_fault() until it
 	 * returns (fault_owner 0: none).  A policy with history of evicted
 	 * pages (ARC's REPLACE) must know, while it picks a victim, whether
@@ -340,6 +347,11 @@ void mm_munlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t v
  * prev_off with a window of prev_win pages that earned `hits` (aspace.c). */
 uint32_t swapin_nr_pages(uint64_t prev_off, uint64_t off, uint32_t hits, uint32_t max_pages,
 			 uint32_t prev_win);
+
+/* mm->cache_only: the fault of page `off` of vma (never touched, or
+ * PTE_EVICTED), served at once: FAULT_DONE with the page mapped, or the
+ * allocator's failure (a policy that found no victim). */
+enum fault_status mm_cache_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma, uint64_t off);
 
 /* Allocation with watermarks; may run direct reclaim in ctx. */
 pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st);

@@ -5,6 +5,8 @@
  *   PTE_ZERO               mapped read-only to the shared zero page
  *   PTE_PRESENT|PTE_WP|..  mapped read-only (private file page: a write COWs)
  *   PTE_SWAP|slot          swapped out: the page lives in swap slot `slot`
+ *   PTE_EVICTED            evicted by the cache-only mm (mm->cache_only, no
+ *                          swap): a reference faults it back (cacheonly.c)
  */
 #ifndef PAGELAB_PTE_H
 #define PAGELAB_PTE_H
@@ -20,6 +22,7 @@ typedef uint64_t pte_t;
 #define PTE_SWAP     (1ULL << 3)
 #define PTE_ZERO     (1ULL << 4)
 #define PTE_WP       (1ULL << 5)  /* write-protected: a write faults (COW of a private file page) */
+#define PTE_EVICTED  (1ULL << 6)  /* cache-only mm: the page was in memory and was evicted */
 #define PTE_SHIFT    8
 
 static inline int pte_present(pte_t p) { return (p & PTE_PRESENT) != 0; }

@@ -130,6 +130,8 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 		return EVICT_BUSY;
 	if (p->flags & PG_mlocked)
 		return EVICT_MLOCKED;
+	if (mm->cache_only)
+		return cache_drop(mm, sc, pfn);
 	if (p->flags & PG_file) {
 		/* A file page outside any page cache (truncated pages are,
 		 * only while their I/O is in flight; unit tests build such

@@ -250,7 +250,7 @@ static bool arc_check(void *p, FILE *err)
 const struct policy_ops arc_policy = {
 	.name = "arc",
 	.summary = "ARC: T1/T2 resident, B1/B2 ghosts, adaptive target p (FAST 2003)",
-	.flags = POLICY_ACCESS_HOOK,
+	.flags = POLICY_CACHE | POLICY_ACCESS_HOOK,
 	.init = arc_init,
 	.destroy = arc_destroy,
 	.add = arc_add,

@@ -82,6 +82,7 @@ const struct policy_ops clock_policy = {
 	.name = "clock",
 	.summary = "second chance on the PTE accessed bit (Corbato's clock; textbook)",
 	.tunables = clock_tunables,
+	.flags = POLICY_CACHE,
 	.init = clock_init,
 	.destroy = clock_destroy,
 	.add = clock_add,

@@ -253,7 +253,7 @@ static bool clockpro_check(void *p, FILE *err)
 const struct policy_ops clockpro_policy = {
 	.name = "clockpro",
 	.summary = "CLOCK-Pro: hot/cold pages, test periods, three clock hands (USENIX ATC 2005)",
-	.flags = POLICY_ACCESS_HOOK,
+	.flags = POLICY_CACHE | POLICY_ACCESS_HOOK,
 	.init = clockpro_init,
 	.destroy = clockpro_destroy,
 	.add = clockpro_add,

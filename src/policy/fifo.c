@@ -57,6 +57,7 @@ static void fifo_shrink(void *p, struct scan_control *sc)
 const struct policy_ops fifo_policy = {
 	.name = "fifo",
 	.summary = "first in, first out: evict the page resident longest (textbook)",
+	.flags = POLICY_CACHE,
 	.init = fifo_init,
 	.destroy = fifo_destroy,
 	.add = fifo_add,

@@ -103,7 +103,7 @@ static bool lfu_check(void *p, FILE *err)
 const struct policy_ops lfu_policy = {
 	.name = "lfu",
 	.summary = "least frequently used, ties to the earliest to reach its count (textbook)",
-	.flags = POLICY_ACCESS_HOOK,
+	.flags = POLICY_CACHE | POLICY_ACCESS_HOOK,
 	.init = lfu_init,
 	.destroy = lfu_destroy,
 	.add = lfu_add,

@@ -65,7 +65,7 @@ static void lru_shrink(void *p, struct scan_control *sc)
 const struct policy_ops lru_policy = {
 	.name = "lru",
 	.summary = "exact least-recently-used through the per-reference hook (textbook)",
-	.flags = POLICY_ACCESS_HOOK,
+	.flags = POLICY_CACHE | POLICY_ACCESS_HOOK,
 	.init = lru_init,
 	.destroy = lru_destroy,
 	.add = lru_pol_add,

@@ -62,7 +62,11 @@ static void opt_access(void *p, pfn_t pfn, bool write)
 {
 	struct opt *o = p;
 	(void)write;
-	uint64_t next = o->pos < o->mm->oracle_len ? o->mm->oracle[o->pos] : UINT64_MAX;
+	const struct mm *mm = o->mm;
+	uint64_t i = o->pos - mm->oracle_base;
+	if (i >= mm->oracle_len && mm->oracle_base + mm->oracle_len > o->pos)
+		panic("opt: reference %llu is outside the oracle's window", (unsigned long long)o->pos);
+	uint64_t next = i < mm->oracle_len ? mm->oracle[i] : UINT64_MAX;
 	o->pos++;
 	if (!ph_has(&o->h, pfn))
 		return; /* culled or under writeback: not ours right now */
@@ -109,7 +113,7 @@ static bool opt_check(void *p, FILE *err)
 const struct policy_ops opt_policy = {
 	.name = "opt",
 	.summary = "Belady's MIN: evict the page used furthest in the future (trace replay only)",
-	.flags = POLICY_ACCESS_HOOK | POLICY_NEEDS_ORACLE,
+	.flags = POLICY_CACHE | POLICY_ACCESS_HOOK | POLICY_NEEDS_ORACLE,
 	.init = opt_init,
 	.destroy = opt_destroy,
 	.add = opt_add,

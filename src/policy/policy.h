@@ -72,6 +72,9 @@ static inline void sc_scanned(struct scan_control *sc, const struct page *p, uin
 #define POLICY_NO_MEMCG     (1u << 4) /* reclaims only against the zones' free-page
 				       * shortage: refuses --memcg */
 #define POLICY_MLOCK_HALF_RAM (1u << 5) /* 2.0-2.6.8 sys_mlock(): at most half of RAM locked (vm.mlock_half_ram=1) */
+#define POLICY_CACHE        (1u << 6) /* a cache policy: evicts only through mm_evict()
+				       * (textbook.h), so the cache-only replay of
+				       * --machine ideal (src/cachesim) runs it */
 
 /* A tunable whose default, min and max are whole numbers (every kernel
  * sysctl and constant) takes whole decimal numbers only; one with a

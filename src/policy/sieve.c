@@ -123,7 +123,7 @@ static bool sieve_check(void *p, FILE *err)
 const struct policy_ops sieve_policy = {
 	.name = "sieve",
 	.summary = "SIEVE: FIFO queue, visited bit, a hand that does not move hits (NSDI 2024)",
-	.flags = POLICY_ACCESS_HOOK,
+	.flags = POLICY_CACHE | POLICY_ACCESS_HOOK,
 	.init = sieve_init,
 	.destroy = sieve_destroy,
 	.add = sieve_add,

@@ -176,21 +176,21 @@ static void print_kernel(const struct log_entry *l, FILE *out)
 		(unsigned long long)(l->t % 1000000000ULL / 1000), l->text);
 }
 
-static void print_counters(const struct machine *m, FILE *out)
+void report_vmstat(const struct mm *mm, FILE *out)
 {
-	fprintf(out, "nr_free_pages %llu\n", (unsigned long long)m->mm.nr_free);
-	fprintf(out, "nr_anon_pages %llu\n", (unsigned long long)m->mm.nr_anon);
-	fprintf(out, "nr_mlock %llu\n", (unsigned long long)m->mm.nr_mlock);
-	fprintf(out, "nr_writeback %llu\n", (unsigned long long)m->mm.nr_writeback);
-	fprintf(out, "nr_file_pages %llu\n", (unsigned long long)m->mm.nr_file);
-	fprintf(out, "nr_dirty %llu\n", (unsigned long long)m->mm.nr_dirty);
+	fprintf(out, "nr_free_pages %llu\n", (unsigned long long)mm->nr_free);
+	fprintf(out, "nr_anon_pages %llu\n", (unsigned long long)mm->nr_anon);
+	fprintf(out, "nr_mlock %llu\n", (unsigned long long)mm->nr_mlock);
+	fprintf(out, "nr_writeback %llu\n", (unsigned long long)mm->nr_writeback);
+	fprintf(out, "nr_file_pages %llu\n", (unsigned long long)mm->nr_file);
+	fprintf(out, "nr_dirty %llu\n", (unsigned long long)mm->nr_dirty);
 	struct lru_sizes lz;
-	mm_lru_sizes(&m->mm, &lz);
+	mm_lru_sizes(mm, &lz);
 	fprintf(out, "nr_inactive_anon %llu\nnr_active_anon %llu\nnr_inactive_file %llu\nnr_active_file %llu\n",
 		(unsigned long long)lz.inactive_anon, (unsigned long long)lz.active_anon,
 		(unsigned long long)lz.inactive_file, (unsigned long long)lz.active_file);
 	for (int i = 0; i < NR_VM_EVENTS; i++)
-		fprintf(out, "%s %llu\n", vm_event_names[i], (unsigned long long)m->mm.ev[i]);
+		fprintf(out, "%s %llu\n", vm_event_names[i], (unsigned long long)mm->ev[i]);
 }
 
 void report_text(const struct machine *m, const struct run_info *ri, FILE *out)
@@ -228,7 +228,7 @@ void report_text(const struct machine *m, const struct run_info *ri, FILE *out)
 			m->interrupted == SIGTERM ? "SIGTERM" : "SIGINT", (double)m->now / 1e9);
 	print_kthreads(m, out);
 	fprintf(out, "# /proc/vmstat\n");
-	print_counters(m, out);
+	report_vmstat(&m->mm, out);
 	if (m->mm.memcg.limit)
 		report_memcg_stat(m, out);
 }

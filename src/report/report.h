@@ -41,6 +41,9 @@ extern const char vmstat_header_active[];
 void report_memcg_stat(const struct machine *m, FILE *out);
 void report_memcg_json(const struct machine *m, FILE *out);
 
+/* The "# /proc/vmstat" section's lines: gauges, then every event counter. */
+void report_vmstat(const struct mm *mm, FILE *out);
+
 void report_text(const struct machine *m, const struct run_info *ri, FILE *out);
 void report_json(const struct machine *m, const struct run_info *ri, FILE *out);
 

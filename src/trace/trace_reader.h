@@ -73,6 +73,10 @@ bool trace_reader_counts(const struct trace_reader *r, uint64_t *nrefs, uint64_t
 size_t trace_reader_host_bytes(const struct trace_reader *r);
 void trace_close(struct trace_reader *r);
 
+/* The trace workload's arguments (argv[0] = "trace"): [--format F]
+ * [--spec SPEC] [--no-instructions] FILE.  false with one line in err. */
+bool trace_parse_args(int argc, char **argv, struct trace_opts *o, const char **path, char *err, size_t errlen);
+
 const char *trace_format_name(enum trace_format f);
 /* "text", "lackey", ... (also "oracleGeneral"); false if unknown. */
 bool trace_format_parse(const char *name, enum trace_format *f);

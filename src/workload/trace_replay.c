@@ -94,38 +94,10 @@ static uint32_t dense_id(struct replay *r, const struct trace_ref *ref)
 static void *replay_create(int argc, char **argv, uint64_t seed, char *err, size_t errlen)
 {
 	(void)seed;
-	struct trace_opts o = { .format = TRACE_FMT_AUTO };
-	const char *path = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--format") || !strcmp(a, "--spec")) {
-			if (i + 1 >= argc) {
-				snprintf(err, errlen, "trace: %s needs a value", a);
-				return NULL;
-			}
-			const char *v = argv[++i];
-			if (a[2] == 'f' && !trace_format_parse(v, &o.format)) {
-				snprintf(err, errlen, "trace: unknown format '%s' (%s)", v, TRACE_FORMAT_NAMES);
-				return NULL;
-			}
-			if (a[2] == 's')
-				o.spec = v;
-		} else if (!strcmp(a, "--no-instructions")) {
-			o.no_instructions = true;
-		} else if (a[0] == '-' && a[1]) {
-			snprintf(err, errlen, "trace: unknown option '%s' (see trace --help)", a);
-			return NULL;
-		} else if (path) {
-			snprintf(err, errlen, "trace: expected exactly one FILE argument");
-			return NULL;
-		} else {
-			path = a;
-		}
-	}
-	if (!path) {
-		snprintf(err, errlen, "trace: expected exactly one FILE argument");
+	struct trace_opts o;
+	const char *path;
+	if (!trace_parse_args(argc, argv, &o, &path, err, errlen))
 		return NULL;
-	}
 	struct replay *r = xcalloc(1, sizeof(*r));
 	r->path = xstrdup(path);
 	r->rd = trace_open(path, &o, err, errlen);

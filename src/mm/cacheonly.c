@@ -1,0 +1,78 @@
+/* cacheonly.c - the mm core as a cache, for the cache-only replay of
+ * --machine ideal (src/cachesim): frames, page tables and the policy, but
+ * no swap area, no swap cache, no disk and no time.  A page leaves memory
+ * by having its PTE marked PTE_EVICTED and its frame freed; a reference
+ * to it faults it back at once.  Everything the policy sees is what the
+ * full core shows it on the untimed ideal machine, where every read and
+ * write completes before the fault returns: the same add() calls with the
+ * same reasons in the same order around the same frames, the same
+ * allocator and reclaim driver (mm_alloc_page, direct reclaim's
+ * priorities), the same PTE bits for mm_page_referenced().  So a policy's
+ * decisions, and the fault counts, are the full path's (tests/cli.d/
+ * fastpath.sh); what differs is the swap I/O accounting: pswpout counts a
+ * page written back when evicted (written since it came in, or never
+ * stored yet), with no swap slot kept for a clean copy. */
+#include "internal.h"
+#include "../lib/util.h"
+
+/* The full path's do_swap_page() puts the page in the swap cache and
+ * tells the policy (ADD_SWAPIN) before it maps the PTE; a first touch
+ * (do_anonymous_page on trace data) maps it, then tells the policy. */
+enum fault_status mm_cache_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma, uint64_t off)
+{
+	struct vma *v = &as->vmas[vma];
+	bool again = (v->pte[off] & PTE_EVICTED) != 0;
+	mm->fault_owner = as->id + 1;
+	mm->fault_file = false;
+	mm->fault_index = ANON_INDEX(vma, off);
+	enum fault_status st;
+	pfn_t pfn = mm_alloc_page(mm, ctx, &st);
+	if (pfn == PFN_NONE) {
+		mm->fault_owner = 0;
+		return st;
+	}
+	struct page *p = mm_page(mm, pfn);
+	/* PG_dirty on a new page: no copy of it is stored anywhere yet, so
+	 * its first eviction writes it, as add_to_swap() makes it do. */
+	p->flags = again ? PG_anon : PG_anon | PG_dirty;
+	p->owner = as->id + 1;
+	p->index = ANON_INDEX(vma, off);
+	mm->nr_anon++;
+	mm->ev[PGFAULT]++;
+	if (again) {
+		mm->ev[PGMAJFAULT]++;
+		mm->ev[PSWPIN]++;
+		mm->ev[PGPGIN] += PAGE_SIZE / 1024;
+		ctx->majflt++;
+		as->swapents--;
+		mm->pol.ops->add(mm->pol.priv, pfn, ADD_SWAPIN);
+	}
+	page_add_rmap(mm, p);
+	as->rss++;
+	v->pte[off] = mk_pte(pfn);
+	if (!again) {
+		ctx->minflt++;
+		mm->pol.ops->add(mm->pol.priv, pfn, ADD_NEW_ANON);
+	}
+	mm->fault_owner = 0;
+	return FAULT_DONE;
+}
+
+enum evict_result cache_drop(struct mm *mm, struct scan_control *sc, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	struct aspace *as = mm->as[p->owner - 1];
+	pte_t *pte = &as->vmas[ANON_INDEX_VMA(p->index)].pte[ANON_INDEX_OFF(p->index)];
+	if ((*pte & PTE_DIRTY) || (p->flags & PG_dirty)) {
+		mm->ev[PSWPOUT]++;
+		mm->ev[PGPGOUT] += PAGE_SIZE / 1024;
+	}
+	*pte = PTE_EVICTED;
+	as->rss--;
+	as->swapents++;
+	as->nswap++;
+	page_remove_rmap(mm, p);
+	sc->nr_reclaimed++;
+	free_frame(mm, pfn);
+	return EVICT_FREED;
+}
