@@ -2,7 +2,8 @@
 # make            build ./pagelab
 # make check      build and run every test
 # make sancheck   the tests under ASan + UBSan
-# make bench      print simulation speed figures
+# make bench      print simulation speed figures (LIBCACHESIM=PATH/cachesim:
+#                 side by side with libCacheSim, built outside the repository)
 # make fuzz       build the libFuzzer harnesses (clang) and run each briefly
 # make valgrind   the unit tests and a few runs under valgrind's memcheck
 # make lib        build/libpagelab.a and build/libpagelab.so (include/pagelab.h)
@@ -117,6 +118,7 @@ $(BUILD)/bench/%: bench/%.c
 bench: $(BUILD)/pagelab $(BUILD)/bench/gentrace $(BUILD)/bench/sizes
 	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace SIZES=$(BUILD)/bench/sizes sh bench/run.sh
 	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace sh bench/trace.sh
+	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace LIBCACHESIM="$(LIBCACHESIM)" sh bench/cache.sh
 
 # libFuzzer harnesses (tests/fuzz/): not part of make check.  Each runs
 # FUZZ_RUNS inputs from a fixed seed (the whole-simulation target sim

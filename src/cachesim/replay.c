@@ -44,11 +44,9 @@ bool cachesim_replay(struct cachesim *cs, const char *path, const struct trace_o
 				tr->host_bytes = MAX(tr->host_bytes, nextuse_host_bytes(nu));
 			}
 		} else {
-			n = trace_next(rd, batch, BATCH);
-			for (long i = 0; i < n; i++) {
-				if (dense) {
-					pages[i] = (uint32_t)batch[i].page;
-				} else if (!pagemap_get(&map, batch[i].page, batch[i].pid, &pages[i])) {
+			n = dense ? trace_next_dense(rd, pages, writes, BATCH) : trace_next(rd, batch, BATCH);
+			for (long i = 0; i < n && !dense; i++) {
+				if (!pagemap_get(&map, batch[i].page, batch[i].pid, &pages[i])) {
 					snprintf(err, errlen, "%s: more than %u distinct pages", path, PAGEMAP_MAX);
 					n = -2;
 					break;

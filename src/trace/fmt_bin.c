@@ -46,7 +46,8 @@ static bool bin_open(struct trace_reader *r, char *err, size_t errlen)
 	return true;
 }
 
-static long bin_batch(struct trace_reader *r, struct trace_ref *out, size_t max)
+/* Up to max records: each one's page and meta word (bintrace.h), checked. */
+static long bin_decode(struct trace_reader *r, uint32_t *pages, uint32_t *meta, size_t max)
 {
 	struct bin *b = r->st;
 	uint8_t buf[BINTRACE_RECORD * 1024];
@@ -61,24 +62,28 @@ static long bin_batch(struct trace_reader *r, struct trace_ref *out, size_t max)
 		size_t recs = (size_t)got / BINTRACE_RECORD;
 		for (size_t i = 0; i < recs; i++) {
 			const uint8_t *p = buf + i * BINTRACE_RECORD;
-			uint32_t page = get_le32(p), meta = get_le32(p + 4);
-			r->record = ++b->seen;
-			if (page >= b->npages)
-				return reader_fail(r, "page %u beyond the header's %llu pages", page,
-						   (unsigned long long)b->npages);
-			if ((meta & 0xf8) || ((meta >> 1) & 3) == 3)
-				return reader_fail(r, "bad flags 0x%02x", meta & 0xff);
-			/* Pages are numbered in order of first reference: the
-			 * replay maps memory as they come, so a hostile page
-			 * number cannot make it map more than it has seen. */
-			if (page > b->next_new)
+			uint32_t page = get_le32(p), m = get_le32(p + 4);
+			if (page >= b->npages || (m & 0xf8) || ((m >> 1) & 3) == 3 || page > b->next_new) {
+				r->record = b->seen + i + 1;
+				if (page >= b->npages)
+					return reader_fail(r, "page %u beyond the header's %llu pages", page,
+							   (unsigned long long)b->npages);
+				if ((m & 0xf8) || ((m >> 1) & 3) == 3)
+					return reader_fail(r, "bad flags 0x%02x", m & 0xff);
+				/* Pages are numbered in order of first reference:
+				 * the replay maps memory as they come, so a hostile
+				 * page number cannot make it map more than it has
+				 * seen. */
 				return reader_fail(r, "page %u before page %llu (pages are numbered in order of first reference)",
 						   page, (unsigned long long)b->next_new);
+			}
 			b->next_new += page == b->next_new;
-			out[n] = (struct trace_ref){ .page = page, .pid = meta >> 8,
-						     .write = (uint8_t)(meta & 1), .kind = (uint8_t)((meta >> 1) & 3) };
+			pages[n] = page;
+			meta[n] = m;
 			n++;
 		}
+		b->seen += recs;
+		r->record = b->seen;
 		if ((size_t)got % BINTRACE_RECORD) {
 			r->record = b->seen + 1;
 			return reader_fail(r, "truncated record");
@@ -103,6 +108,37 @@ static long bin_batch(struct trace_reader *r, struct trace_ref *out, size_t max)
 	return (long)n;
 }
 
+/* bin_decode() in chunks its stack buffers hold, each record handed to
+ * put(): as trace_refs (batch) or as dense ids and write flags (dense). */
+#define BIN_CHUNK 1024
+#define BIN_LOOP(put) \
+	uint32_t pg[BIN_CHUNK], meta[BIN_CHUNK]; \
+	size_t n = 0; \
+	while (n < max) { \
+		size_t want = MIN(max - n, BIN_CHUNK); \
+		long got = bin_decode(r, pg, meta, want); \
+		if (got < 0) \
+			return -1; \
+		for (long i = 0; i < got; i++) \
+			put; \
+		n += (size_t)got; \
+		if ((size_t)got < want) \
+			break; \
+	} \
+	return (long)n
+
+static long bin_batch(struct trace_reader *r, struct trace_ref *out, size_t max)
+{
+	BIN_LOOP((out[n + (size_t)i] = (struct trace_ref){ .page = pg[i], .pid = meta[i] >> 8,
+							     .write = (uint8_t)(meta[i] & 1),
+							     .kind = (uint8_t)((meta[i] >> 1) & 3) }));
+}
+
+static long bin_dense(struct trace_reader *r, uint32_t *pages, uint8_t *writes, size_t max)
+{
+	BIN_LOOP((pages[n + (size_t)i] = pg[i], writes[n + (size_t)i] = (uint8_t)(meta[i] & 1)));
+}
+
 static bool bin_counts(const struct trace_reader *r, uint64_t *nrefs, uint64_t *npages)
 {
 	const struct bin *b = r->st;
@@ -117,6 +153,7 @@ const struct format_ops fmt_bin = {
 	.name = "bin",
 	.open = bin_open,
 	.batch = bin_batch,
+	.dense = bin_dense,
 	.counts = bin_counts,
 	.close = reader_free_state,
 };

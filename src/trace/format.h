@@ -37,6 +37,8 @@ struct format_ops {
 	int (*record)(struct trace_reader *r, struct span *s);
 	/* Optional fast path used instead of record(): whole batches. */
 	long (*batch)(struct trace_reader *r, struct trace_ref *out, size_t max);
+	/* Optional, formats with dense ids (bin): trace_next_dense(). */
+	long (*dense)(struct trace_reader *r, uint32_t *pages, uint8_t *writes, size_t max);
 	bool (*counts)(const struct trace_reader *r, uint64_t *nrefs, uint64_t *npages);
 	void (*close)(struct trace_reader *r);
 };

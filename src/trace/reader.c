@@ -278,6 +278,15 @@ long trace_next(struct trace_reader *r, struct trace_ref *out, size_t max)
 	return (long)n;
 }
 
+long trace_next_dense(struct trace_reader *r, uint32_t *pages, uint8_t *writes, size_t max)
+{
+	if (r->failed)
+		return -1;
+	if (!r->ops->dense)
+		return reader_fail(r, "the %s format has no dense page ids", r->ops->name);
+	return r->ops->dense(r, pages, writes, max);
+}
+
 bool parse_hex(const char *s, size_t len, uint64_t *v)
 {
 	uint64_t x = 0;

@@ -69,6 +69,11 @@ enum trace_format trace_reader_format(const struct trace_reader *r);
 /* Binary format only: references and distinct pages from the header
  * (false for other formats, which know them only at the end). */
 bool trace_reader_counts(const struct trace_reader *r, uint64_t *nrefs, uint64_t *npages);
+/* Binary format only (trace_reader_counts() true): up to max references
+ * as dense page ids and write flags, without trace_ref records - the
+ * cache-only replay's memory-speed path; as trace_next() otherwise (-1
+ * with an error for a format without dense ids). */
+long trace_next_dense(struct trace_reader *r, uint32_t *pages, uint8_t *writes, size_t max);
 /* Host bytes the reader holds (buffers), whatever the trace's length. */
 size_t trace_reader_host_bytes(const struct trace_reader *r);
 void trace_close(struct trace_reader *r);

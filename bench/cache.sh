@@ -1,0 +1,101 @@
+#!/bin/sh
+# make bench, cache part: the cache-only replay of --machine ideal side by
+# side with libCacheSim's cachesim on the very same references, and OPT's
+# host memory.  Printed, never asserted.  PAGELAB and GENTRACE name the
+# binaries; LIBCACHESIM the path of a cachesim binary built outside this
+# repository (libCacheSim is never built by the project: without it only
+# pagelab's figures are printed).  BENCH_ZIPF_REFS (default 20 M) and
+# BENCH_SEQ_REFS (default 100 M) set the lengths.
+set -u
+P=${PAGELAB:-./pagelab}
+GENTRACE=${GENTRACE:-build/bench/gentrace}
+LCS=${LIBCACHESIM:-}
+N=${BENCH_ZIPF_REFS:-20000000}
+NSEQ=${BENCH_SEQ_REFS:-100000000}
+T=$(mktemp -d "${TMPDIR:-/tmp}/pagelab-bench-cache.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT INT TERM
+[ -x /usr/bin/time ] || { echo "== cache: /usr/bin/time (Debian's time) is needed for these figures"; exit 0; }
+if [ -n "$LCS" ] && [ ! -x "$LCS" ]; then
+	echo "== cache: LIBCACHESIM=$LCS is not an executable; pagelab's figures only"
+	LCS=
+fi
+case $LCS in ""|/*) ;; *) LCS=$(pwd)/$LCS;; esac
+# cachesim writes a result file named after the trace into its current
+# directory: run it in ours (env -C: coreutils 8.28).
+
+# timed OUT CMD...: run CMD, stdout+stderr to OUT; $secs = CPU seconds
+# (user + system: a loaded host does not skew them), $rss = max RSS KiB.
+timed() {
+	out=$1
+	shift
+	/usr/bin/time -f '%U %S %M' -o "$T/time" "$@" >"$out" 2>&1
+	secs=$(awk '{ s = $1 + $2; if (s <= 0) s = 0.005; print s }' "$T/time")
+	rss=$(awk '{ print $3 }' "$T/time")
+}
+mps() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.2f", n / s / 1e6 }'; }
+
+PAGES=1048576
+FRAMES=100000
+echo "== cache: Zipf(1.0), $N requests over $PAGES pages, $FRAMES frames"
+echo "   gentrace --zipf 1 --out bin|oracle $PAGES $N 1; pagelab run --machine ideal --ram ${FRAMES}p"
+$GENTRACE --zipf 1 --out bin $PAGES "$N" 1 >"$T/z.pgtrace" || exit 1
+[ -n "$LCS" ] && { $GENTRACE --zipf 1 --out oracle $PAGES "$N" 1 >"$T/z.oracleGeneral.bin" || exit 1; }
+printf '   %-28s %10s %10s %12s %10s %7s\n' "policy" "pagelab" "libCacheSim" "misses" "lCS misses" "ratio"
+# pagelab's policy (and tunables) beside libCacheSim's algorithm: clock
+# with first_ref=0 is libCacheSim's Clock (a new object starts unreferenced).
+for pair in "lru LRU" "clock:first_ref=0 Clock" "clock -" "arc ARC" "s3fifo:variant=1 S3FIFO" "sieve Sieve"; do
+	pol=${pair% *}
+	algo=${pair#* }
+	sets=""
+	case $pol in *:*) sets="--set ${pol#*:}"; pol=${pol%%:*};; esac
+	timed "$T/p.out" $P run --machine ideal --ram ${FRAMES}p --policy $pol $sets trace "$T/z.pgtrace"
+	ps=$secs
+	pm=$(awk '$1 == "pgfault" { print $2 }' "$T/p.out")
+	name="$pol${sets:+ ${sets#--set }}"
+	if [ -n "$LCS" ] && [ "$algo" != - ]; then
+		timed "$T/l.out" env -C "$T" "$LCS" "$T/z.oracleGeneral.bin" oracleGeneral "$algo" $FRAMES --ignore-obj-size 1
+		ls=$secs
+		lm=$(sed -n 's/.* req, \([0-9]*\) miss,.*/\1/p' "$T/l.out" | tail -1)
+		printf '   %-28s %7s M/s %7s M/s %12s %10s %6.1fx\n' "$name" "$(mps "$N" "$ps")" "$(mps "$N" "$ls")" \
+			"$pm" "${lm:-?}" "$(awk -v a="$ls" -v b="$ps" 'BEGIN { print a / b }')"
+		[ "$pm" = "${lm:-}" ] || echo "   ($name: the miss counts differ)"
+	else
+		printf '   %-28s %7s M/s %10s %12s\n' "$name" "$(mps "$N" "$ps")" "-" "$pm"
+	fi
+done
+echo "   (requests per second of CPU time, whole process: reading the trace included;"
+echo "   the ratio is libCacheSim's CPU time over pagelab's)"
+
+echo "== cache: OPT on the same trace (next uses by a backward pass, never the trace in memory)"
+timed "$T/o.out" $P run --machine ideal --ram ${FRAMES}p --policy opt trace "$T/z.pgtrace"
+awk -v n="$N" -v s="$secs" -v r="$rss" -v m="$(awk '$1 == "pgfault" { print $2 }' "$T/o.out")" 'BEGIN {
+	printf "   opt: %.2f M requests/s, %s misses, max RSS %d KiB: %.2f host bytes per reference\n", n / s / 1e6, m, r, r * 1024 / n }'
+sed -n 's/^trace: replay held /   replay (reader, next uses) held /p' "$T/o.out"
+if [ -n "$LCS" ]; then
+	timed "$T/l.out" env -C "$T" "$LCS" "$T/z.oracleGeneral.bin" oracleGeneral Belady $FRAMES --ignore-obj-size 1
+	awk -v n="$N" -v s="$secs" -v r="$rss" -v m="$(sed -n 's/.* req, \([0-9]*\) miss,.*/\1/p' "$T/l.out" | tail -1)" 'BEGIN {
+		printf "   libCacheSim Belady: %.2f M requests/s, %s misses, max RSS %d KiB\n", n / s / 1e6, m, r }'
+fi
+rm -f "$T/z.pgtrace" "$T/z.oracleGeneral.bin"
+
+echo "== cache: sequential sweeps, $NSEQ references (gentrace --seq)"
+$GENTRACE --seq --out bin 65536 "$NSEQ" 1 >"$T/s.pgtrace" || exit 1
+for f in 65536 32768; do
+	for pol in clock lru; do
+		timed "$T/s.out" $P run --machine ideal --ram ${f}p --policy $pol trace "$T/s.pgtrace"
+		awk -v n="$NSEQ" -v s="$secs" -v f="$f" -v p="$pol" -v m="$(awk '$1 == "pgfault" { print $2 }' "$T/s.out")" 'BEGIN {
+			printf "   %-5s 65536 pages round and round, %5d frames: %6.1f M references/s, %s misses\n", p, f, n / s / 1e6, m }'
+	done
+done
+echo "   (65536 frames: every page stays, all hits after the first round; 32768: LRU's"
+echo "   worst case, every reference a miss)"
+rm -f "$T/s.pgtrace"
+
+echo "== cache: OPT over $NSEQ uniformly random references to 10^6 pages, 262144 frames"
+$GENTRACE --out bin 1000000 "$NSEQ" 3 >"$T/u.pgtrace" || exit 1
+timed "$T/u.out" $P run --machine ideal --ram 262144p --policy opt trace "$T/u.pgtrace"
+awk -v n="$NSEQ" -v s="$secs" -v r="$rss" -v m="$(awk '$1 == "pgfault" { print $2 }' "$T/u.out")" 'BEGIN {
+	printf "   opt: %.2f M references/s, %s misses, max RSS %d KiB: %.3f host bytes per reference\n", n / s / 1e6, m, r, r * 1024 / n }'
+sed -n 's/^trace: replay held /   replay (reader, next uses) held /p' "$T/u.out"
+echo "   (the cache's own 262144 frames and 10^6 PTEs are most of the RSS; the next uses"
+echo "   are on disk, 8 bytes per reference, in \$TMPDIR while the run lasts)"
