@@ -7,7 +7,9 @@
 #include "cli.h"
 #include "../native/native.h"
 #include "../report/report.h"
+#include "../lib/json.h"
 #include "../lib/util.h"
+#include "../lib/version.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,27 +50,62 @@ static const char *need_arg(int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 struct host {
 	char release[128];
 	long cpus;
 	uint64_t ram;
 	const char *lru;
 };
+
+/* The host's reclaim settings, as --json's machine parameters: the kernel
+ * side's counterpart of a simulated profile's parameters. */
+static const char *const host_settings[] = {
+	"/proc/sys/vm/swappiness", "/proc/sys/vm/page-cluster", "/proc/sys/vm/min_free_kbytes",
+	"/proc/sys/vm/watermark_scale_factor", "/proc/sys/vm/watermark_boost_factor",
+	"/proc/sys/vm/overcommit_memory", "/proc/sys/vm/dirty_ratio", "/proc/sys/vm/dirty_background_ratio",
+	"/proc/sys/vm/vfs_cache_pressure", "/sys/kernel/mm/transparent_hugepage/enabled",
+	"/sys/kernel/mm/lru_gen/enabled",
+};
+
+/* FILE's first line; for a "[choice]" list the chosen word. */
+static bool read_setting(const char *file, char *buf, size_t len)
+{
+	FILE *f = fopen(file, "r");
+	if (!f)
+		return false;
+	bool ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return false;
+	buf[strcspn(buf, "\n")] = 0;
+	char *open = strchr(buf, '['), *close = open ? strchr(open, ']') : NULL;
+	if (open && close) {
+		*close = 0;
+		memmove(buf, open + 1, strlen(open + 1) + 1);
+	}
+	return true;
+}
+
+static void json_host_params(const struct host *h, FILE *out)
+{
+	fprintf(out, "{\"cpus\": \"%ld\", \"ram\": \"%llu\"", h->cpus, (unsigned long long)h->ram);
+	for (size_t i = 0; i < sizeof(host_settings) / sizeof(host_settings[0]); i++) {
+		char v[128];
+		if (!read_setting(host_settings[i], v, sizeof(v)))
+			continue;
+		/* /proc/sys/vm/page-cluster -> vm.page-cluster; sysfs by its folder */
+		const char *p = host_settings[i], *name = strstr(p, "/proc/sys/") ? p + 10 : p + 5;
+		char key[96];
+		snprintf(key, sizeof(key), "%s", name);
+		for (char *c = key; *c; c++)
+			*c = *c == '/' ? '.' : *c;
+		fputs(", ", out);
+		json_str(out, key);
+		fputs(": ", out);
+		json_str(out, v);
+	}
+	fputc('}', out);
+}
 
 static void host_info(struct host *h)
 {
@@ -98,6 +135,8 @@ static void time_figs(const struct nwl_result *w, struct time_figures *tf)
 struct kopts {
 	uint64_t limit, swap, seed;
 	int cg_version;
+	int argc;                /* the command line, for --json */
+	char **argv;
 };
 
 static void print_text(const struct host *h, const struct kopts *o, const struct nsession *s,
@@ -139,11 +178,20 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 static void print_json(const struct host *h, const struct kopts *o, const struct nsession *s,
 		       const struct nrun *r, FILE *out, const char *indent)
 {
-	fprintf(out, "%s{\n%s  \"kernel\": {\"release\": ", indent, indent);
+	fprintf(out, "%s{\n%s  \"pagelab_version\": ", indent, indent);
+	json_str(out, pagelab_version());
+	fprintf(out, ",\n%s  \"command\": [", indent);
+	for (int i = 0; i < o->argc; i++) {
+		fputs(i ? ", " : "", out);
+		json_str(out, o->argv[i]);
+	}
+	fprintf(out, "],\n%s  \"kernel\": {\"release\": ", indent);
 	json_str(out, h->release);
 	fprintf(out, ", \"cpus\": %ld, \"ram_bytes\": %llu, \"lru\": ", h->cpus, (unsigned long long)h->ram);
 	json_str(out, h->lru);
-	fprintf(out, "},\n%s  \"memcg\": {\"version\": %d, \"limit_bytes\": %llu, \"swap_bytes\": %llu, "
+	fprintf(out, "},\n%s  \"machine_params\": ", indent);
+	json_host_params(h, out);
+	fprintf(out, ",\n%s  \"memcg\": {\"version\": %d, \"limit_bytes\": %llu, \"swap_bytes\": %llu, "
 		"\"peak_bytes\": %llu, \"oom_kill\": %llu},\n", indent, o->cg_version,
 		(unsigned long long)o->limit, (unsigned long long)o->swap, (unsigned long long)r->peak_bytes,
 		(unsigned long long)r->oom_kills);
@@ -243,7 +291,7 @@ static void print_summary(const struct nsession *s, const struct nrun *runs, int
 
 int cmd_kernel(int argc, char **argv)
 {
-	struct kopts o = { .limit = 512ULL << 20, .swap = 512ULL << 20, .seed = 1 };
+	struct kopts o = { .limit = 512ULL << 20, .swap = 512ULL << 20, .seed = 1, .argc = cli_argc, .argv = cli_argv };
 	uint64_t repeat = 1, timeout_ns = 600ULL * 1000000000ULL;
 	bool json = false;
 	int i;

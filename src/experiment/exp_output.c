@@ -237,6 +237,8 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 	fprintf(out, ", \"cpus\": %llu, \"ram_bytes\": %llu, \"swap_bytes\": %llu, \"disk\": ",
 		(unsigned long long)r->prof.cpus, (unsigned long long)r->prof.ram, (unsigned long long)r->prof.swap);
 	json_put_str(out, r->prof.disk.model);
+	fprintf(out, ", \"params\": ");
+	profile_json(&r->prof, out);
 	fprintf(out, "},\n     \"designs\": [");
 	for (int d = 0; d < e->nr_designs; d++) {
 		const struct exp_design *ds = &e->designs[d];
