@@ -5,6 +5,7 @@
  * with run's keys ("workloads", "counters", "seed", "finished"). */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "../workload/wlist.h"
 #include "../native/native.h"
 #include "../report/report.h"
 #include "../lib/json.h"
@@ -332,46 +333,31 @@ int cmd_kernel(int argc, char **argv)
 		die_usage("kernel: no workload given (see pagelab workloads)");
 
 	/* Workloads, separated by '+', seeded as pagelab run seeds them. */
-	struct nworkload *wl = NULL;
-	int nwl = 0;
-	while (i < argc) {
-		int j = i;
-		while (j < argc && strcmp(argv[j], "+"))
-			j++;
-		if (j == i)
-			die_usage("empty workload before '+'");
-		const struct workload_ops *ops = workload_find(argv[i]);
-		if (!ops)
-			die_usage("unknown workload '%s' (see pagelab workloads)", argv[i]);
-		for (int k = i + 1; k < j; k++)
-			if (!strcmp(argv[k], "--help")) {
-				ops->help(stdout);
-				for (int w = 0; w < nwl; w++)
-					free(wl[w].cmd);
-				free(wl);
-				return 0;
-			}
-		wl = xrealloc(wl, (size_t)(nwl + 1) * sizeof(*wl));
-		wl[nwl] = (struct nworkload){ .ops = ops, .argc = j - i, .argv = argv + i,
-			.seed = o.seed + (uint64_t)nwl, .cmd = cli_join_args(j - i, argv + i) };
-		nwl++;
-		i = j + 1;
-		if (j < argc && i >= argc)
-			die_usage("nothing after the last '+'");
+	char err[512] = "";
+	struct wl_list wll;
+	if (!wl_list_parse(argc - i, argv + i, &wll, err, sizeof(err)))
+		die_usage("%s", err);
+	if (wll.help) {
+		wll.help->help(stdout);
+		wl_list_free(&wll);
+		return 0;
 	}
+	int nwl = wll.n;
+	struct nworkload *wl = xcalloc((size_t)nwl, sizeof(*wl));
+	for (int w = 0; w < nwl; w++)
+		wl[w] = (struct nworkload){ .ops = wll.v[w].ops, .argc = wll.v[w].argc, .argv = wll.v[w].argv,
+					    .seed = o.seed + (uint64_t)w, .cmd = wll.v[w].cmd };
 
 	struct host h;
 	host_info(&h);
-	char err[512] = "";
 	/* The generators, created once (qsbench records its sorts here) and
 	 * sized from what sysinfo() would say inside the cgroup: its limit as
 	 * RAM, our swapfile as swap.  Every use runs on a forked copy. */
 	struct wl_sysinfo si = { .totalram = o.limit, .freeram = o.limit, .totalswap = o.swap, .freeswap = o.swap };
 	void **inst = xcalloc((size_t)nwl, sizeof(void *));
 	for (int w = 0; w < nwl; w++) {
-		inst[w] = wl[w].ops->create(wl[w].argc, wl[w].argv, wl[w].seed, err, sizeof(err));
-		if (!inst[w])
-			die_usage("%s", err[0] ? err : "bad workload arguments");
+		if (!(inst[w] = wl_spec_create(&wll.v[w], wl[w].seed, err, sizeof(err))))
+			die_usage("%s", err);
 		if (wl[w].ops->attach)
 			wl[w].ops->attach(inst[w], &si);
 	}
@@ -439,8 +425,8 @@ int cmd_kernel(int argc, char **argv)
 	nplan_free(&plan);
 	for (int w = 0; w < nwl; w++) {
 		wl[w].ops->destroy(inst[w]);
-		free(wl[w].cmd);
 	}
+	wl_list_free(&wll);
 	free(inst);
 	free(wl);
 	nguard_cleanup(g);

@@ -146,7 +146,7 @@ int cmd_reproduce(int argc, char **argv)
 		atomic_abort(&af); /* nothing finished: an existing FILE stays */
 		fprintf(stderr, "pagelab: %s left as it was\n", html);
 	} else if (hf) {
-		char date[64] = "date unknown", *cmdline = cli_join_args(argc, argv);
+		char date[64] = "date unknown", *cmdline = join_words(argc, argv);
 		const char *sde = getenv("SOURCE_DATE_EPOCH");
 		time_t now = sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
 		struct tm tm;
