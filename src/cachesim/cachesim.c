@@ -127,45 +127,10 @@ static inline void ref_one(struct cachesim *cs, uint64_t idx, bool write)
 		cs->access(cs->priv, pte_pfn(pte), write);
 }
 
-/* The PTE of page idx, or NULL if its region is not mapped yet. */
-static inline pte_t *pte_of(const struct cachesim *cs, uint64_t idx)
-{
-	uint32_t k = region_of(idx);
-	return k < cs->nregions ? cs->region[k] + (idx - region_base(k)) : NULL;
-}
-
-/* The batch is known ahead, so the host's cache misses on it can be
- * overlapped: the PTE of reference i + PTE_AHEAD is prefetched, and the
- * struct page of reference i + PAGE_AHEAD (found through its PTE, by
- * then in cache) too - what the policy's access() and the fault will
- * touch.  Only hints: a PTE read early may be stale by the time its
- * reference comes, which costs a miss of the host's cache, nothing else. */
-#define PTE_AHEAD 32
-#define PAGE_AHEAD 16
-
-static inline void prefetch_ref(const struct cachesim *cs, const uint32_t *pages, size_t i, size_t n)
-{
-	if (i + PTE_AHEAD < n) {
-		const pte_t *pt = pte_of(cs, pages[i + PTE_AHEAD]);
-		if (pt)
-			__builtin_prefetch(pt, 1);
-	}
-	if (cs->hook && i + PAGE_AHEAD < n) {
-		const pte_t *pt = pte_of(cs, pages[i + PAGE_AHEAD]);
-		if (pt && (*pt & PTE_PRESENT)) {
-			const struct page *p = &cs->mm.fr.pages[pte_pfn(*pt)];
-			__builtin_prefetch(p, 1);
-			__builtin_prefetch((const char *)(p + 1) - 1, 1);
-		}
-	}
-}
-
 void cachesim_refs(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		prefetch_ref(cs, pages, i, n);
+	for (size_t i = 0; i < n; i++)
 		ref_one(cs, pages[i], writes && writes[i]);
-	}
 	cs->refs += n;
 }
 
