@@ -463,6 +463,10 @@ static void layout(const struct chart *c, struct layout *l)
 	if (!compact && c->ax[1].label)
 		l->ml += 14;
 	l->mr = compact ? 8 : 14;
+	/* Labels past the ends of horizontal bars need room on the right. */
+	for (int i = 0; !compact && c->kind == CHART_HBARS && i < c->nbars; i++)
+		if (c->bars[i].label && 22 + 6 * (int)strlen(c->bars[i].label) > l->mr)
+			l->mr = 22 + 6 * (int)strlen(c->bars[i].label);
 	l->mt = compact ? 2 : c->title ? 22 : 10;
 	l->mb = compact ? 12 : 18 + (c->ax[0].label ? 14 : 0);
 	l->legend_rows = legend(c, l, NULL);

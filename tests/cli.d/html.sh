@@ -57,7 +57,80 @@ else
 	bad "rc $rc, $n lines: $(grep vmstat "$T/vm.html" | head -2)"
 fi
 
-t "run --html: an unwritable file refused before the run, exit 2"
+t "run --html: an unwritable file refused first, exit 2"
 $P run --html "$T/no/such/r.html" usemem -m 10 >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
 	grep -q "^pagelab: cannot write $T/no/such/r.html: " "$T/err" && ok || bad "rc $rc: $(cat "$T/err")"
+
+# A sweep whose smallest machine OOM-kills usemem: 2 policies x 3 RAM x 2
+# seeds of 0.1-0.5 s runs.
+HSW="--no-progress --policy clock,lru --ram 48M,96M,192M --swap 24M --seeds 2 --jobs 2"
+t "sweep --html: a chart per figure, both designs, OOM crosses"
+# shellcheck disable=SC2086
+SOURCE_DATE_EPOCH=1700000000 $P sweep $HSW -o "$T/hsw.jsonl" --html "$T/sw.html" -- usemem -m 80 >"$T/out" 2>"$T/err"; rc=$?
+nsvg=$(hcount '<svg class="plot"' "$T/sw.html")
+# 48M + 24M swap cannot hold 80M: one cross per design in every chart,
+# and one legend entry for the crosses beside the two designs'.
+if [ $rc -eq 0 ] && [ "$nsvg" -ge 10 ] && selfcontained "$T/sw.html" &&
+   [ "$(hcount '<polyline class="series"' "$T/sw.html")" -eq $((2 * nsvg)) ] &&
+   [ "$(hcount '<path class="mark-oom"' "$T/sw.html")" -eq $((3 * nsvg)) ] &&
+   [ "$(hcount '<g class="legend-entry"' "$T/sw.html")" -eq $((3 * nsvg)) ] &&
+   [ "$(hcount 'class="mark-maxtime"' "$T/sw.html")" -eq 0 ] &&
+   grep -q '<title>clock, ram 48M: mean .* over 2 seeds</title>' "$T/sw.html" &&
+   grep -q '<title>lru, ram 48M: .*: OOM kill in 2 of 2 cells</title>' "$T/sw.html" &&
+   grep -q '>ram (MB)</text>' "$T/sw.html" && grep -q '12 cells: policy (clock, lru)' "$T/sw.html"; then
+	ok
+else
+	bad "rc $rc $(cat "$T/err"); $nsvg charts, $(hcount 'mark-oom' "$T/sw.html") crosses"
+fi
+
+t "sweep --html of a finished results file: the same page"
+mv "$T/sw.html" "$T/sw1.html"
+# shellcheck disable=SC2086
+SOURCE_DATE_EPOCH=1700000000 $P sweep $HSW -o "$T/hsw.jsonl" --html "$T/sw.html" -- usemem -m 80 >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && cmp -s "$T/sw.html" "$T/sw1.html" && [ "$(wc -l <"$T/hsw.jsonl")" -eq 12 ] && ok || bad "rc $rc: $(head -2 "$T/err")"
+
+t "sweep --html: the same page (but its command) with --jobs 1"
+# shellcheck disable=SC2086
+$P sweep $HSW --jobs 1 --html "$T/sw_j1.html" -- usemem -m 80 >/dev/null 2>&1
+grep -v '^pagelab sweep\|<code>' "$T/sw.html" >"$T/a"
+grep -v '^pagelab sweep\|<code>' "$T/sw_j1.html" >"$T/b"
+[ -s "$T/a" ] && cmp -s "$T/a" "$T/b" && ok || bad "the pages differ"
+
+t "sweep --html --max-time: flags on the cells that stopped"
+$P sweep --no-progress --policy clock,lru --ram 64M,96M --swap 128M --max-time 0.3 --html "$T/swm.html" \
+	-- usemem -m 80 -r 3 >/dev/null 2>"$T/err"; rc=$?
+nsvg=$(hcount '<svg class="plot"' "$T/swm.html")
+# 64M stops at 0.3 s for both designs, 96M finishes: 2 flags + the legend's.
+[ $rc -eq 0 ] && [ "$nsvg" -gt 0 ] && [ "$(hcount '<path class="mark-maxtime"' "$T/swm.html")" -eq $((3 * nsvg)) ] &&
+	[ "$(hcount 'class="mark-oom"' "$T/swm.html")" -eq 0 ] && ok || bad "rc $rc, $(hcount 'mark-maxtime' "$T/swm.html") flags"
+
+t "sweep --html: an unwritable file refused first, exit 2"
+$P sweep --no-progress --html "$T/no/such/s.html" -- usemem -m 10 >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$T/out" ] && grep -q "^pagelab: cannot write $T/no/such/s.html: " "$T/err" && ok || bad "rc $rc: $(cat "$T/err")"
+
+# qsbench draws its data from the seed: 2 designs x 5 seeds (0.1 s each).
+t "compare --html: table and bars, a '*' per significant change"
+$P sweep --no-progress --policy splitlru,mglru --ram 10M --seeds 5 --jobs 2 -o "$T/hcmp.jsonl" \
+	-- qsbench -p 2 -m 2 >/dev/null 2>"$T/err"
+$P compare --html "$T/cmp.html" "$T/hcmp.jsonl" >"$T/cmp_h.txt" 2>>"$T/err"; rc=$?
+$P compare "$T/hcmp.jsonl" >"$T/cmp.txt" 2>&1
+nsig=$(grep '^Amean' "$T/cmp.txt" | grep -c '%)\*')
+nsvg=$(hcount '<svg class="plot"' "$T/cmp.html")
+if [ $rc -eq 0 ] && cmp -s "$T/cmp.txt" "$T/cmp_h.txt" && selfcontained "$T/cmp.html" && [ "$nsig" -gt 0 ] &&
+   [ "$nsvg" -eq "$(grep -c '^Amean' "$T/cmp.txt")" ] &&
+   [ "$(hcount '<rect class="base"' "$T/cmp.html")" -eq "$nsvg" ] &&
+   [ "$(hcount '<rect class="bar"' "$T/cmp.html")" -eq "$nsvg" ] &&
+   [ "$(hcount '<rect class="band"' "$T/cmp.html")" -eq "$nsvg" ] &&
+   [ "$(hcount '<line class="ci"' "$T/cmp.html")" -eq $((2 * nsvg)) ] &&
+   [ "$(hcount '<text class="mark-sig"' "$T/cmp.html")" -eq "$nsig" ] &&
+   [ "$(hcount '<span class="sig"' "$T/cmp.html")" -eq $((nsig + 1)) ] &&
+   grep -q '<th>splitlru (baseline)</th><th>mglru</th>' "$T/cmp.html"; then
+	ok
+else
+	bad "rc $rc $(cat "$T/err"); $nsvg charts, $nsig significant, $(hcount 'mark-sig' "$T/cmp.html") marks"
+fi
+
+t "compare --html: an unwritable file, exit 2"
+$P compare --html "$T/no/such/c.html" "$T/hcmp.jsonl" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$T/out" ] && grep -q "^pagelab: cannot write $T/no/such/c.html: " "$T/err" && ok || bad "rc $rc: $(cat "$T/err")"
