@@ -302,6 +302,8 @@ static void fit_scale(const struct chart *c, int a, bool include_zero, struct sc
 		double b = x->scale == CHART_LOG2 ? 2 : 10;
 		if (!any || lo <= 0)
 			lo = 1, hi = any && hi > 1 ? hi : b;
+		if (hi <= lo)
+			hi = lo * b;   /* one value (or a fixed empty range): a power around it */
 		double e0 = floor(log(lo) / log(b) + 1e-9), e1 = ceil(log(hi) / log(b) - 1e-9);
 		if (e1 <= e0)
 			e1 = e0 + 1;
@@ -318,6 +320,11 @@ static void fit_scale(const struct chart *c, int a, bool include_zero, struct sc
 			if (b == 10 && e1 - e0 == 1 && e < e1)
 				for (int k = 2; k <= 5 && sc->nticks < MAX_TICKS; k += 3)
 					sc->tick[sc->nticks++] = t * k;
+		}
+		if (sc->nticks < 2) {   /* a fixed range between two powers: its ends */
+			sc->tick[0] = lo;
+			sc->tick[1] = hi;
+			sc->nticks = 2;
 		}
 	}
 	sc->lo = lo;
