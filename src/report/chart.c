@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define MAX_POINTS 600      /* per series: a longer one is drawn every n-th point */
-#define DOTS_UP_TO 40       /* series of at most this many points get dots */
+#define DOTS_UP_TO 40       /* series of at most this many points get dots... */
 #define LEGEND_ROW 14
 
 static const char *const palette[] = {
@@ -529,6 +529,11 @@ static void draw_series(FILE *out, const struct chart *c, const struct series *s
 	}
 	if (open)
 		fputs("\"/>\n", out);
+	/* Dots show where the data are when they are few and far apart; on a
+	 * dense line (a timeline sampled every 50 ms) they would blot it. */
+	bool dots = s->n <= DOTS_UP_TO;
+	if (dots && s->n > 1 && isfinite(s->p[0].x) && isfinite(s->p[s->n - 1].x))
+		dots = fabs(to_px(sx, s->p[s->n - 1].x) - to_px(sx, s->p[0].x)) / (s->n - 1) >= 5;
 	for (int i = 0; i < s->n; i += stride) {
 		const struct point *p = &s->p[i];
 		if (!isfinite(p->x) || (sx->kind != CHART_LINEAR && p->x <= 0))
@@ -539,7 +544,7 @@ static void draw_series(FILE *out, const struct chart *c, const struct series *s
 			fprintf(out, "<line class=\"ci\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 				"stroke-width=\"1.2\"/>\n", x, a, x, b, s->color);
 		}
-		if (s->n <= DOTS_UP_TO && isfinite(p->y)) {
+		if (dots && isfinite(p->y)) {
 			fprintf(out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\">", x,
 				to_px(sy, p->y), s->color);
 			title_el(out, p->title);
