@@ -57,7 +57,7 @@ grep -q '^cache: 9 misses in 12 references (miss ratio 0.750000); 4 refaulted ev
 
 t "cache-only replay: what forces the full machine"
 msg=""
-for o in "--check" "--vmstat 1" "--swap 1M" "--json" "--full-machine" "--set vm.page_cluster=0" "--cpus 2" "--policy linux26"; do
+for o in "--check" "--vmstat 1" "--swap 1M" "--json" "--html $T/f.html" "--full-machine" "--set vm.page_cluster=0" "--cpus 2" "--policy linux26"; do
 	$P run --machine ideal --ram 8p $o trace "$T/belady.trace" >"$T/f.out" 2>&1
 	grep -q 'cache-only' "$T/f.out" && msg="$msg $o;"
 done
