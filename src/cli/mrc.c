@@ -24,7 +24,8 @@ static void mrc_usage(FILE *out)
 "other policy simulated at each size on the ideal machine (the same counts as\n"
 "pagelab run on the ideal machine with that much RAM replaying TRACE).\n"
 "\n"
-"  --policy LIST        curves to draw (default lru; lru is the exact curve)\n"
+"  --policy LIST        curves to draw (default lru; lru is the exact curve;\n"
+"                       none: SHARDS alone, holding only its sample)\n"
 "  --sizes LIST         cache sizes: pages (4897p) or bytes (64M), ranges as\n"
 "                       in pagelab sweep (16p:64K:x2, 1M:8M:+1M)\n"
 "  --auto               log-spaced sizes up to the trace's distinct pages\n"
@@ -187,7 +188,12 @@ int cmd_mrc(int argc, char **argv)
 		die_usage("mrc: --csv and --json exclude each other");
 	if (!policy_list)
 		policy_list = xstrdup("lru");
-	o.nr_policies = parse_policies(policy_list, pols, MAX_POLICIES);
+	if (!strcmp(policy_list, "none")) {
+		if (!(o.shards_rate > 0) && !o.shards_size)
+			die_usage("mrc: --policy none leaves no curve: give --shards-rate or --shards-size");
+	} else {
+		o.nr_policies = parse_policies(policy_list, pols, MAX_POLICIES);
+	}
 	o.policies = pols;
 	o.sizes = sizes;
 	output_catch_interrupts();

@@ -264,7 +264,7 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 				shards_access(&sr, ref.page, ref.pid);
 			if (o->shards_size > 0)
 				shards_access(&ss, ref.page, ref.pid);
-			if (!dense) {
+			if (!dense && (want_exact || w)) {
 				uint32_t idx;
 				if (!pagemap_get(&map, ref.page, ref.pid, &idx)) {
 					snprintf(err, errlen, "%s: more than %u distinct pages", o->path, PAGEMAP_MAX);
@@ -290,7 +290,9 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 	if (o->progress && r->nrefs >= (1u << 22))
 		fputs("\n", stderr);
 	free(b);
-	r->npages = dense ? hp : map.used;
+	/* Without the exact curve or a copy, nothing numbers the pages: SHARDS
+	 * alone holds only its sample. */
+	r->npages = dense ? hp : want_exact || w ? map.used : 0;
 	pagemap_free(&map);
 	size_t exact_bytes = stackdist_host_bytes(&ex.sd) + ex.hist_cap * sizeof(*ex.hist);
 	stackdist_free(&ex.sd);
@@ -310,7 +312,14 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 			memcpy(r->sizes, o->sizes, (size_t)o->nr_sizes * sizeof(*r->sizes));
 			r->nr_sizes = o->nr_sizes;
 		} else {
-			r->nr_sizes = mrc_auto_sizes(r->npages, &r->sizes);
+			uint64_t d = r->npages;
+			if (!want_exact && !w) {
+				/* SHARDS alone: its sampled pages over its rate */
+				const struct shards *sh = o->shards_rate > 0 ? &sr : &ss;
+				d = (uint64_t)llround((double)sh->sd.live / shards_rate(sh));
+				r->npages_estimated = d;
+			}
+			r->nr_sizes = mrc_auto_sizes(d, &r->sizes);
 		}
 	}
 	/* The curves in the order of --policy, SHARDS right after lru. */

@@ -26,7 +26,7 @@
 struct mrc_opts {
 	const char *path;            /* the trace ("-": stdin) */
 	struct trace_opts topts;
-	const char *const *policies; /* "lru": the exact curve; others simulated */
+	const char *const *policies; /* "lru": the exact curve; others simulated; none: SHARDS alone */
 	int nr_policies;
 	const uint64_t *sizes;       /* cache sizes in pages, ascending; NULL: mrc_auto_sizes */
 	int nr_sizes;
@@ -51,7 +51,9 @@ struct mrc_curve {
 };
 
 struct mrc_result {
-	uint64_t nrefs, npages;
+	uint64_t nrefs;
+	uint64_t npages;             /* distinct pages (0: not counted, SHARDS alone) */
+	uint64_t npages_estimated;   /* SHARDS alone: its estimate of them, for --auto */
 	const char *format;          /* the trace's format name */
 	uint64_t *sizes;             /* pages */
 	int nr_sizes;

@@ -27,8 +27,12 @@ static bool estimated(const struct mrc_curve *c)
 
 void mrc_print_table(FILE *out, const struct mrc_result *r, const char *path)
 {
-	fprintf(out, "%s (%s): %llu references, %llu distinct pages\n", path, r->format,
-		(unsigned long long)r->nrefs, (unsigned long long)r->npages);
+	if (r->npages)
+		fprintf(out, "%s (%s): %llu references, %llu distinct pages\n", path, r->format,
+			(unsigned long long)r->nrefs, (unsigned long long)r->npages);
+	else
+		fprintf(out, "%s (%s): %llu references, about %llu distinct pages (SHARDS)\n", path, r->format,
+			(unsigned long long)r->nrefs, (unsigned long long)r->npages_estimated);
 	for (int b = 0; b < r->nr_curves; b += CURVES_PER_BLOCK) {
 		int e = MIN(r->nr_curves, b + CURVES_PER_BLOCK);
 		fprintf(out, "\n%-7s %9s", "", "");
@@ -96,8 +100,12 @@ void mrc_print_json(FILE *out, const struct mrc_result *r, const char *path, int
 	json_str(out, path);
 	fputs(",\n  \"format\": ", out);
 	json_str(out, r->format);
-	fprintf(out, ",\n  \"references\": %llu,\n  \"distinct_pages\": %llu,\n  \"interrupted\": %s,\n  \"pages\": [",
-		(unsigned long long)r->nrefs, (unsigned long long)r->npages, r->interrupted ? "true" : "false");
+	fprintf(out, ",\n  \"references\": %llu,\n  \"distinct_pages\": ", (unsigned long long)r->nrefs);
+	if (r->npages)
+		fprintf(out, "%llu", (unsigned long long)r->npages);
+	else
+		fprintf(out, "null,\n  \"distinct_pages_estimated\": %llu", (unsigned long long)r->npages_estimated);
+	fprintf(out, ",\n  \"interrupted\": %s,\n  \"pages\": [", r->interrupted ? "true" : "false");
 	for (int k = 0; k < r->nr_sizes; k++)
 		fprintf(out, "%s%llu", k ? ", " : "", (unsigned long long)r->sizes[k]);
 	fputs("],\n  \"curves\": [", out);
