@@ -5,7 +5,6 @@
 #include "cli.h"
 #include "../mrc/mrc.h"
 #include "../mrc/mrc_out.h"
-#include "../experiment/matrix.h"
 #include "../policy/policy.h"
 #include "../lib/output.h"
 #include "../lib/util.h"
@@ -38,6 +37,9 @@ static void mrc_usage(FILE *out)
 "Output (default: a table on stdout):\n"
 "  --csv                one row per curve and size\n"
 "  --json               JSON with the pagelab version and this command line\n"
+"  --svg FILE           also write the plot: miss ratio against cache size (log\n"
+"                       axis), one line per curve\n"
+"  --html FILE          also write a self-contained page with the plot and table\n"
 "  --progress / --no-progress  progress on stderr (default: on a tty)\n"
 "Reader options:\n"
 "  --format F           " TRACE_FORMAT_NAMES " (default: detect)\n"
@@ -54,38 +56,6 @@ static const char *need_arg(int argc, char **argv, int *i)
 	if (*i + 1 >= argc)
 		die_usage("option %s needs a value", argv[*i]);
 	return argv[++*i];
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* --sizes: sweep's lists and ranges of sizes, in pages, sorted, each once. */
-static uint64_t *parse_sizes(const char *list, int *n)
-{
-	struct axis ax = { .name = xstrdup("sizes") };
-	char err[300];
-	if (!axis_expand(list, AXV_SIZE, &ax, err, sizeof(err)))
-		die_usage("mrc: %s", err);
-	uint64_t *s = xcalloc((size_t)ax.n, sizeof(*s));
-	for (int k = 0; k < ax.n; k++) {
-		uint64_t b;
-		if (!parse_size(ax.values[k], &b) || b < PAGE_SIZE)
-			die_usage("mrc: bad --sizes '%s': a size is at least one page (4096 or 1p)", ax.values[k]);
-		s[k] = b / PAGE_SIZE;
-		if (s[k] > UINT32_MAX)
-			die_usage("mrc: bad --sizes '%s': more than %u pages", ax.values[k], UINT32_MAX);
-	}
-	qsort(s, (size_t)ax.n, sizeof(*s), cmp_u64);
-	int m = 0;
-	for (int k = 0; k < ax.n; k++)
-		if (!m || s[k] != s[m - 1])
-			s[m++] = s[k];
-	*n = m;
-	axis_free(&ax);
-	return s;
 }
 
 /* --policy: comma-separated names, each a policy of this build, each once. */
@@ -120,6 +90,8 @@ int cmd_mrc(int argc, char **argv)
 	char *policy_list = NULL;
 	uint64_t *sizes = NULL;
 	bool csv = false, json = false, sizes_given = false, auto_given = false;
+	const char *svg = NULL, *html = NULL;
+	char err[1200];
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		uint64_t v;
@@ -133,7 +105,8 @@ int cmd_mrc(int argc, char **argv)
 		} else if (!strcmp(a, "--sizes")) {
 			if (sizes_given)
 				die_usage("mrc: --sizes given twice");
-			sizes = parse_sizes(need_arg(argc, argv, &i), &o.nr_sizes);
+			if (!mrc_parse_sizes(need_arg(argc, argv, &i), &sizes, &o.nr_sizes, err, sizeof(err)))
+				die_usage("mrc: %s", err);
 			sizes_given = true;
 		} else if (!strcmp(a, "--auto")) {
 			auto_given = true;
@@ -160,6 +133,10 @@ int cmd_mrc(int argc, char **argv)
 			csv = true;
 		} else if (!strcmp(a, "--json")) {
 			json = true;
+		} else if (!strcmp(a, "--svg")) {
+			svg = need_arg(argc, argv, &i);
+		} else if (!strcmp(a, "--html")) {
+			html = need_arg(argc, argv, &i);
 		} else if (!strcmp(a, "--progress")) {
 			o.progress = true;
 		} else if (!strcmp(a, "--no-progress")) {
@@ -196,11 +173,43 @@ int cmd_mrc(int argc, char **argv)
 	}
 	o.policies = pols;
 	o.sizes = sizes;
+	/* The plot files are opened first, so that a path that cannot be
+	 * written is refused before a long pass; each is renamed into place
+	 * only when complete. */
+	struct atomic_file af_svg = { 0 }, af_html = { 0 };
+	if (svg && html && !strcmp(svg, html))
+		die_usage("mrc: --svg and --html name the same file");
+	if (svg && !atomic_open(&af_svg, svg, err, sizeof(err)))
+		die_usage("mrc: %s", err);
+	if (html && !atomic_open(&af_html, html, err, sizeof(err))) {
+		if (svg)
+			atomic_abort(&af_svg);
+		die_usage("mrc: %s", err);
+	}
 	output_catch_interrupts();
 	struct mrc_result r;
-	char err[1200];
-	if (!mrc_compute(&o, &r, err, sizeof(err)))
+	if (!mrc_compute(&o, &r, err, sizeof(err))) {
+		if (svg)
+			atomic_abort(&af_svg);
+		if (html)
+			atomic_abort(&af_html);
 		die_usage("%s", err);
+	}
+	int rc = 0;
+	if (svg) {
+		mrc_plot_svg(af_svg.f, &r, o.path);
+		if (!atomic_commit(&af_svg, err, sizeof(err))) {
+			fprintf(stderr, "pagelab: %s\n", err);
+			rc = 1;
+		}
+	}
+	if (html) {
+		mrc_plot_html(af_html.f, &r, o.path, argc, argv);
+		if (!atomic_commit(&af_html, err, sizeof(err))) {
+			fprintf(stderr, "pagelab: %s\n", err);
+			rc = 1;
+		}
+	}
 	if (csv)
 		mrc_print_csv(stdout, &r);
 	else if (json)
@@ -213,5 +222,5 @@ int cmd_mrc(int argc, char **argv)
 	free(policy_list);
 	if (!output_close_stdout())
 		return 1;
-	return sig ? 128 + sig : 0;
+	return sig ? 128 + sig : rc;
 }

@@ -57,6 +57,55 @@ void mrc_misses_from_hist(const uint64_t *hist, uint64_t hist_len, uint64_t cold
 	}
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+bool mrc_parse_sizes(const char *list, uint64_t **sizes, int *n, char *err, size_t errlen)
+{
+	*sizes = NULL;
+	*n = 0;
+	/* axis_expand quotes a bad item: no control character may reach it,
+	 * or the message would not be one line */
+	for (const char *c = list; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			snprintf(err, errlen, "bad --sizes: a control character in the list");
+			return false;
+		}
+	struct axis ax = { .name = xstrdup("sizes") };
+	if (!axis_expand(list, AXV_SIZE, &ax, err, errlen)) {
+		axis_free(&ax);
+		return false;
+	}
+	uint64_t *s = xcalloc((size_t)ax.n + 1, sizeof(*s));
+	bool ok = true;
+	for (int k = 0; ok && k < ax.n; k++) {
+		uint64_t b;
+		if (!parse_size(ax.values[k], &b) || b < PAGE_SIZE) {
+			snprintf(err, errlen, "bad --sizes '%.100s': a size is at least one page (4096 or 1p)",
+				 ax.values[k]);
+			ok = false;
+		} else if (b / PAGE_SIZE > UINT32_MAX) {
+			snprintf(err, errlen, "bad --sizes '%.100s': more than %u pages", ax.values[k], UINT32_MAX);
+			ok = false;
+		}
+		s[k] = b / PAGE_SIZE;
+	}
+	if (ok) {
+		qsort(s, (size_t)ax.n, sizeof(*s), cmp_u64);
+		for (int k = 0; k < ax.n; k++)
+			if (!*n || s[k] != s[*n - 1])
+				s[(*n)++] = s[k];
+		*sizes = s;
+	} else {
+		free(s);
+	}
+	axis_free(&ax);
+	return ok;
+}
+
 int mrc_auto_sizes(uint64_t npages, uint64_t **sizes)
 {
 	uint64_t *s = xmalloc(2 * 66 * sizeof(*s));

@@ -68,6 +68,12 @@ struct mrc_result {
 bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size_t errlen);
 void mrc_result_free(struct mrc_result *r);
 
+/* --sizes: a list of sizes in pages (4897p) or bytes (64M), items and
+ * ranges as pagelab sweep reads them (matrix.h's axis_expand), into pages
+ * sorted ascending, each once; a size is at least one page and at most
+ * 2^32 - 1.  False with one line in err (then *sizes is NULL). */
+bool mrc_parse_sizes(const char *list, uint64_t **sizes, int *n, char *err, size_t errlen);
+
 /* --auto: 1, 1.5, 2, 3, 4, 6 ... times a power of two, from about
  * npages / 4096 up to npages, which ends the list.  Returns the count;
  * *sizes is malloc'd. */

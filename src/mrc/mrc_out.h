@@ -15,6 +15,11 @@ void mrc_print_csv(FILE *out, const struct mrc_result *r);
 /* argv[0..argc): the command line, for provenance. */
 void mrc_print_json(FILE *out, const struct mrc_result *r, const char *path, int argc, char *const *argv);
 
+/* mrc_plot.c: the plot (src/report/chart.h), as an SVG document or as
+ * an HTML page with a provenance line and the figures in a table. */
+void mrc_plot_svg(FILE *out, const struct mrc_result *r, const char *path);
+void mrc_plot_html(FILE *out, const struct mrc_result *r, const char *path, int argc, char *const *argv);
+
 const char *mrc_method_name(enum mrc_method m);
 
 #endif

@@ -12,12 +12,15 @@
  * distance is the number of marks after the page's own.
  *
  * Memory is bounded by the distinct pages, not the references: times are
- * slots of an array that is compacted (the live marks renumbered in
- * order) whenever it fills, and doubled only when more than half of it is
- * live, so it holds at most four slots per page (12 bytes each, plus 4 per
- * page id).  Page ids must be dense (0, 1, 2... as the trace readers and
- * pagemap.h number them); stackdist_remove() drops a page (SHARDS'
- * fixed-size sample evicts pages). */
+ * slots of a bitmap (a bit per slot, set while it is some page's last
+ * reference) under a Fenwick tree of per-word counts, compacted - the live
+ * slots renumbered in order, each page's new slot being its rank - when
+ * it fills, and doubled only when more than half of it is live.  That is
+ * 4 bytes per page id and under 3 bits per slot, at most 4 slots per page;
+ * a distance costs a popcount and a walk of a tree 64 times smaller than
+ * the slots (it stays in cache).  Page ids must be dense (0, 1, 2... as
+ * the trace readers and pagemap.h number them); stackdist_remove() drops
+ * a page (SHARDS' fixed-size sample evicts pages). */
 #ifndef PAGELAB_MRC_STACKDIST_H
 #define PAGELAB_MRC_STACKDIST_H
 
@@ -27,9 +30,9 @@
 struct stackdist {
 	uint32_t *slot;     /* per page: slot of its last reference, or SD_NONE */
 	uint64_t nr_ids;    /* length of slot[] */
-	uint32_t *owner;    /* per slot: the page whose last reference it is, or SD_NONE */
-	uint32_t *tree;     /* Fenwick tree over slots (1-based): 1 per live slot */
-	uint64_t cap;       /* slots */
+	uint64_t *bits;     /* per slot: 1 while it is a page's last reference */
+	uint32_t *tree;     /* Fenwick tree (1-based) over the words of bits: their popcounts */
+	uint64_t cap;       /* slots, a multiple of 64 */
 	uint64_t next;      /* the next reference's slot */
 	uint64_t live;      /* pages with a live slot */
 };

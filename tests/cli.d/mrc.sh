@@ -109,3 +109,35 @@ $P mrc >"$T/out" 2>"$T/err"
 [ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] || msg="$msg [no args]"
 $P mrc --help >"$T/out" 2>&1 && grep -q '^usage: pagelab mrc' "$T/out" || msg="$msg [--help]"
 [ -z "$msg" ] && ok || bad "$msg"
+
+t "mrc: --svg and --html: one line per curve, legend, table"
+$P mrc --policy lru,fifo,clock --shards-rate 0.5 --sizes 1p:4p:+1p --svg "$T/m.svg" --html "$T/m.html" \
+	"$T/hand.trace" >"$T/out" 2>"$T/err"
+rc=$?
+SOURCE_DATE_EPOCH=0 $P mrc --policy lru,fifo --html "$T/m1.html" "$T/hand.trace" >/dev/null 2>&1 &&
+	mv "$T/m1.html" "$T/m2.html" &&
+	SOURCE_DATE_EPOCH=0 $P mrc --policy lru,fifo --html "$T/m1.html" "$T/hand.trace" >/dev/null 2>&1
+rc2=$?
+[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && head -1 "$T/m.svg" | grep -q '^<?xml' &&
+	[ "$(grep -c '<polyline class="series"' "$T/m.svg")" -eq 4 ] &&
+	[ "$(grep -c '<g class="legend-entry"' "$T/m.svg")" -eq 4 ] &&
+	[ "$(grep -c '<circle class="pt"' "$T/m.svg")" -eq 16 ] &&
+	[ "$(grep -c '<polyline class="series"' "$T/m.html")" -eq 4 ] && grep -q '^<!DOCTYPE html>' "$T/m.html" &&
+	grep -q '<code>pagelab mrc --policy lru,fifo,clock' "$T/m.html" &&
+	[ "$(grep -c '^<tr><td class="n">' "$T/m.html")" -eq 4 ] && grep -q '</html>' "$T/m.html" &&
+	cmp -s "$T/m1.html" "$T/m2.html" && ! grep -q 'http[s]*://[^w]' "$T/m.html" &&
+	ok || bad "rc $rc rc2 $rc2 $(cat "$T/err")"
+
+t "mrc: --html in a missing directory: exit 2 before the pass"
+$P mrc --html "$T/no/such/dir/m.html" "$CP" >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && ok || bad "rc $rc $(cat "$T/err")"
+
+t "mrc: --policy none: SHARDS alone, --auto from its estimate"
+$P mrc --policy none --shards-rate 0.1 --json "$CP" >"$T/none.json" 2>"$T/err"
+rc=$?
+$P mrc --policy none "$CP" >"$T/out" 2>"$T/err2"
+rc2=$?
+[ $rc -eq 0 ] && [ $rc2 -eq 2 ] && grep -q '"distinct_pages": null' "$T/none.json" &&
+	grep -q '"distinct_pages_estimated": [0-9]' "$T/none.json" && ! grep -q '"method": "exact"' "$T/none.json" &&
+	grep -q '"method": "shards-rate"' "$T/none.json" && ok || bad "rc $rc rc2 $rc2 $(cat "$T/err" "$T/err2")"
