@@ -102,7 +102,7 @@ $P sweep --no-progress --policy clock,lru --ram 64M,96M --swap 128M --max-time 0
 	-- usemem -m 80 -r 3 >/dev/null 2>"$T/err"; rc=$?
 nsvg=$(hcount '<svg class="plot"' "$T/swm.html")
 # 64M stops at 0.3 s for both designs, 96M finishes: 2 flags + the legend's.
-[ $rc -eq 0 ] && [ "$nsvg" -gt 0 ] && [ "$(hcount '<path class="mark-maxtime"' "$T/swm.html")" -eq $((3 * nsvg)) ] &&
+[ $rc -eq 3 ] && [ "$nsvg" -gt 0 ] && [ "$(hcount '<path class="mark-maxtime"' "$T/swm.html")" -eq $((3 * nsvg)) ] &&
 	[ "$(hcount 'class="mark-oom"' "$T/swm.html")" -eq 0 ] && ok || bad "rc $rc, $(hcount 'mark-maxtime' "$T/swm.html") flags"
 
 t "sweep --html: an unwritable file refused first, exit 2"
