@@ -1,8 +1,10 @@
 /* run.c - pagelab run: parse machine options, the policy and the workloads
  * joined by '+', run the machine and report. */
 #include "cli.h"
+#include "../workload/wlist.h"
 #include "../machine/machine.h"
 #include "../report/report.h"
+#include "../report/html_run.h"
 #include "../lib/util.h"
 #include "../lib/output.h"
 
@@ -40,6 +42,10 @@ static void run_usage(FILE *out)
 "                      (-a: inact/active columns, as vmstat -a)\n"
 "  --check             verify the mm invariants after every step (slow)\n"
 "  --json              print everything as one JSON object\n"
+"  --html FILE         also write the run as a self-contained HTML page:\n"
+"                      time figures, timelines (vmstat every 0.05 s unless\n"
+"                      --vmstat says), OOM kill and --max-time markers,\n"
+"                      counters; FILE is replaced only when complete\n"
 "  --max-time SECONDS  stop after this much simulated time (default 100000)\n"
 "  --progress / --no-progress  progress on stderr (default: when it is a terminal)\n"
 "\n"
@@ -73,27 +79,13 @@ static uint64_t size_arg(const char *opt, const char *v)
 	return b;
 }
 
-char *cli_join_args(int argc, char **argv)
-{
-	size_t n = 1;
-	for (int i = 0; i < argc; i++)
-		n += strlen(argv[i]) + 1;
-	char *s = xmalloc(n);
-	s[0] = 0;
-	for (int i = 0; i < argc; i++) {
-		if (i)
-			strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
 int cmd_run(int argc, char **argv)
 {
 	const char *machine = "vmm-2008", *policy = "clock";
 	struct machine_opts mo = { .seed = 1, .max_time_ns = 100000ULL * 1000000000ULL,
 				   .progress = isatty(2), .spill_samples = true };
 	bool json = false;
+	const char *html = NULL;
 	uint64_t ram = 0, swap = UINT64_MAX, cpus = 0, memcg = 0;
 	const char *disk = NULL;
 	struct setting *sets = NULL;
@@ -152,6 +144,8 @@ int cmd_run(int argc, char **argv)
 			mo.check = true;
 		} else if (!strcmp(a, "--json")) {
 			json = true;
+		} else if (!strcmp(a, "--html")) {
+			html = need_arg(argc, argv, &i);
 		} else if (!strcmp(a, "--progress")) {
 			mo.progress = true;
 		} else if (!strcmp(a, "--no-progress")) {
@@ -226,63 +220,51 @@ int cmd_run(int argc, char **argv)
 		die_usage("%s", err);
 
 	/* Workloads, separated by '+'. */
-	struct { const struct workload_ops *ops; void *w; char *cmd; } *wls = NULL;
-	int nwl = 0;
-	while (i < argc) {
-		int j = i;
-		while (j < argc && strcmp(argv[j], "+"))
-			j++;
-		if (j == i)
-			die_usage("empty workload before '+'");
-		const struct workload_ops *ops = workload_find(argv[i]);
-		if (!ops)
-			die_usage("unknown workload '%s' (see pagelab workloads)", argv[i]);
-		for (int k = i + 1; k < j; k++)
-			if (!strcmp(argv[k], "--help")) {
-				ops->help(stdout);
-				/* Free what was parsed so far: leak checkers stay quiet. */
-				for (int w = 0; w < nwl; w++) {
-					wls[w].ops->destroy(wls[w].w);
-					free(wls[w].cmd);
-				}
-				free(wls);
-				for (int s = 0; s < nsets; s++)
-					free((char *)sets[s].name);
-				free(sets);
-				free(tun);
-				return 0;
-			}
-		err[0] = 0;
-		void *w = ops->create(j - i, argv + i, mo.seed + (uint64_t)nwl, err, sizeof(err));
-		if (!w)
-			die_usage("%s", err[0] ? err : "bad workload arguments");
-		wls = xrealloc(wls, (nwl + 1) * sizeof(*wls));
-		wls[nwl].ops = ops;
-		wls[nwl].w = w;
-		wls[nwl].cmd = cli_join_args(j - i, argv + i);
-		nwl++;
-		i = j + 1;
-		if (j < argc && i >= argc)
-			die_usage("nothing after the last '+'");
+	struct wl_list wl;
+	if (!wl_list_parse(argc - i, argv + i, &wl, err, sizeof(err)))
+		die_usage("%s", err);
+	if (wl.help) {
+		wl.help->help(stdout);
+		/* Free what was parsed: leak checkers stay quiet. */
+		wl_list_free(&wl);
+		for (int s = 0; s < nsets; s++)
+			free((char *)sets[s].name);
+		free(sets);
+		free(tun);
+		return 0;
 	}
+	int nwl = wl.n;
+	void **wls = xcalloc((size_t)nwl, sizeof(void *));
+	for (int w = 0; w < nwl; w++)
+		if (!(wls[w] = wl_spec_create(&wl.v[w], mo.seed + (uint64_t)w, err, sizeof(err))))
+			die_usage("%s", err);
 	const uint64_t *oracle = NULL;
 	uint64_t oracle_len = 0;
 	if (pol->flags & POLICY_NEEDS_ORACLE) {
-		if (nwl != 1 || !wls[0].ops->oracle || !wls[0].ops->oracle(wls[0].w, &oracle, &oracle_len))
+		if (nwl != 1 || !wl.v[0].ops->oracle || !wl.v[0].ops->oracle(wls[0], &oracle, &oracle_len))
 			die_usage("policy %s needs the whole reference string: it runs only when the only workload is a trace replay", pol->name);
 	}
 
+	/* --html wants timelines: sample as vmstat would, without printing
+	 * the lines nobody asked for. */
+	bool html_samples = html && !mo.vmstat_ns && !prof.untimed;
+	if (html_samples)
+		mo.vmstat_ns = HTML_VMSTAT_NS;
+	/* Opened before the run, so a path that cannot be written is refused
+	 * at once (exit 2), not after hours of simulation. */
+	struct atomic_file af;
+	if (html && !atomic_open(&af, html, err, sizeof(err)))
+		die_usage("%s", err);
 	struct machine m;
 	if (!machine_init(&m, &prof, &mo, err, sizeof(err)))
 		die_usage("%s", err);
 	if (oracle)
 		mm_set_oracle(&m.mm, oracle, oracle_len);
 	machine_set_policy(&m, pol, tun);
-	for (int w = 0; w < nwl; w++) {
-		machine_add_workload(&m, wls[w].ops, wls[w].w, wls[w].cmd);
-		free(wls[w].cmd);
-	}
+	for (int w = 0; w < nwl; w++)
+		machine_add_workload(&m, wl.v[w].ops, wls[w], wl.v[w].cmd);
 	free(wls);
+	wl_list_free(&wl);
 	output_catch_interrupts();
 	machine_run(&m);
 	if (m.timed_out)
@@ -292,12 +274,19 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "pagelab: interrupted by %s; the report covers what ran until then\n",
 			m.interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
 	struct run_info ri = { .machine = machine, .policy = pol->name, .seed = mo.seed,
-			       .argc = cli_argc, .argv = cli_argv };
+			       .argc = cli_argc, .argv = cli_argv, .hide_vmstat = html_samples };
 	if (json)
 		report_json(&m, &ri, stdout);
 	else
 		report_text(&m, &ri, stdout);
 	int rc = m.check_failed ? 1 : m.interrupted ? 128 + m.interrupted : m.timed_out ? EXIT_MAX_TIME : 0;
+	if (html) {
+		report_html(&m, &ri, af.f);
+		if (!atomic_commit(&af, err, sizeof(err))) {
+			fprintf(stderr, "pagelab: %s\n", err);
+			rc = 1;
+		}
+	}
 	machine_free(&m);
 	for (int s = 0; s < nsets; s++)
 		free((char *)sets[s].name);

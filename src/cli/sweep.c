@@ -3,7 +3,11 @@
  * results file (src/experiment/sweep.h), optionally one shard of it, and
  * print the results as JSON lines or CSV. */
 #include "cli.h"
+#include "../workload/wlist.h"
 #include "../experiment/sweep.h"
+#include "../experiment/html_sweep.h"
+#include "../lib/output.h"
+#include "../lib/version.h"
 #include "../lib/util.h"
 
 #include <stdio.h>
@@ -38,6 +42,11 @@ static void sweep_usage(FILE *out)
 "                      cells FILE already holds, so an interrupted sweep resumes\n"
 "  --shard I/N         run only cells I, I+N, I+2N... (1 <= I <= N)\n"
 "  --csv               print one CSV row per cell (of this shard) on stdout\n"
+"  --html FILE         also write the results as a self-contained HTML page:\n"
+"                      a chart per figure, every design against the swept\n"
+"                      parameter, mean and 95% interval over seeds, markers\n"
+"                      for OOM kills and --max-time (with -o FILE of a\n"
+"                      finished sweep: its page, nothing rerun)\n"
 "  --list              print the cells' pagelab run command lines, run nothing\n"
 "  --progress / --no-progress  progress and ETA on stderr (default: on a tty)\n"
 "\n"
@@ -73,23 +82,6 @@ static void axis_fill(struct axis *ax, const char *list, enum axis_values kind)
 		die_usage("%s", err);
 }
 
-static char *join(int argc, char **argv)
-{
-	size_t n = 1;
-	for (int i = 0; i < argc; i++)
-		n += strlen(argv[i]) + 1;
-	char *s = xmalloc(n);
-	s[0] = 0;
-	for (int i = 0; i < argc; i++) {
-		if (strchr(argv[i], ' ') || !argv[i][0])
-			die_usage("sweep: workload argument '%s' is empty or has a blank", argv[i]);
-		if (i)
-			strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
 int cmd_sweep(int argc, char **argv)
 {
 	struct matrix mx = { 0 };
@@ -99,6 +91,7 @@ int cmd_sweep(int argc, char **argv)
 	const char *policy = "clock", *machine = "vmm-2008", *seed_list = NULL;
 	uint64_t nseeds = 1;
 	bool csv = false, list = false;
+	const char *html = NULL;
 	/* axes[0] policy and axes[1] machine, the others in the order given */
 	axis_add(&mx, "policy", false);
 	axis_add(&mx, "machine", false);
@@ -159,6 +152,8 @@ int cmd_sweep(int argc, char **argv)
 			o.nshards = (int)sn;
 		} else if (!strcmp(a, "--csv")) {
 			csv = true;
+		} else if (!strcmp(a, "--html")) {
+			html = need_arg(argc, argv, &i);
 		} else if (!strcmp(a, "--list")) {
 			list = true;
 		} else if (!strcmp(a, "--progress")) {
@@ -189,19 +184,26 @@ int cmd_sweep(int argc, char **argv)
 		mx.nr_seeds = (int)nseeds;
 	}
 	/* Workloads, separated by '+'. */
-	for (i++; i < argc;) {
-		int j = i;
-		while (j < argc && strcmp(argv[j], "+"))
-			j++;
-		if (j == i)
-			die_usage("sweep: empty workload before '+'");
-		if (mx.nr_wl == EXP_MAX_WL)
-			die_usage("sweep: at most %d workloads", EXP_MAX_WL);
-		mx.wl[mx.nr_wl++] = join(j - i, argv + i);
-		i = j + 1;
-		if (j < argc && i >= argc)
-			die_usage("sweep: nothing after the last '+'");
+	struct wl_list wll;
+	char lerr[256];
+	if (!wl_list_parse(argc - i - 1, argv + i + 1, &wll, lerr, sizeof(lerr)))
+		die_usage("sweep: %s", lerr);
+	if (wll.help) {
+		wll.help->help(stdout);
+		wl_list_free(&wll);
+		matrix_free(&mx);
+		return 0;
 	}
+	if (wll.n > EXP_MAX_WL)
+		die_usage("sweep: at most %d workloads", EXP_MAX_WL);
+	for (int w = 0; w < wll.n; w++) {
+		/* a cell's workloads are command strings split on blanks again */
+		for (int k = 0; k < wll.v[w].argc; k++)
+			if (strchr(wll.v[w].argv[k], ' ') || !wll.v[w].argv[k][0])
+				die_usage("sweep: workload argument '%s' is empty or has a blank", wll.v[w].argv[k]);
+		mx.wl[mx.nr_wl++] = xstrdup(wll.v[w].cmd);
+	}
+	wl_list_free(&wll);
 	struct matrix_cell *cells;
 	int n;
 	char err[1200];
@@ -223,11 +225,29 @@ int cmd_sweep(int argc, char **argv)
 		if (!o.out && !csv)
 			o.stream = stdout;
 		struct records rs = { 0 };
+		/* Opened first: a path that cannot be written is refused before
+		 * the sweep runs. */
+		struct atomic_file af;
+		if (html && !atomic_open(&af, html, err, sizeof(err)))
+			die_usage("%s", err);
 		rc = sweep_run(cells, n, &o, &rs, err, sizeof(err));
 		if (rc) {
 			fprintf(stderr, "pagelab: %s\n", err);
 		} else if (csv) {
 			sweep_csv(stdout, &rs, names, mx.nr_axes);
+		}
+		if (html && rc) {
+			atomic_abort(&af);
+		} else if (html) {
+			char date[64], *cmd = html_cmdline(argc, argv);
+			html_date(date, sizeof(date));
+			struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmd, .date = date };
+			sweep_html(af.f, &rs, names, mx.nr_axes, &pv);
+			free(cmd);
+			if (!atomic_commit(&af, err, sizeof(err))) {
+				fprintf(stderr, "pagelab: %s\n", err);
+				rc = 1;
+			}
 		}
 		records_free(&rs);
 	}

@@ -15,6 +15,7 @@
  * ISO C (and clang) does not take a const object as a constant initializer.
  */
 #include "profile.h"
+#include "../lib/json.h"
 #include "../lib/util.h"
 #include "../lib/wrap.h"
 
@@ -344,6 +345,20 @@ const char *profile_param(const struct profile *p, int i, char *buf, size_t len)
 		}
 	}
 	return pp->name;
+}
+
+void profile_json(const struct profile *p, FILE *out)
+{
+	char buf[64];
+	const char *name;
+	fputc('{', out);
+	for (int i = 0; (name = profile_param(p, i, buf, sizeof(buf))); i++) {
+		fputs(i ? ", " : "", out);
+		json_str(out, name);
+		fputs(": ", out);
+		json_str(out, buf);
+	}
+	fputc('}', out);
 }
 
 void profile_print(const struct profile *p, FILE *out)

@@ -78,6 +78,9 @@ void profile_print(const struct profile *p, FILE *out);
 /* Parameter I of P: its name (NULL past the last) and, in buf, its value
  * as `machines --show` prints it ("900M", "8ms", "default"). */
 const char *profile_param(const struct profile *p, int i, char *buf, size_t len);
+/* Every parameter as one JSON object, {"NAME": "VALUE", ...}, in the
+ * order and spelling of profile_param (what --json records everywhere). */
+void profile_json(const struct profile *p, FILE *out);
 
 /* Frames the kernel keeps for itself: kernel_base + mem_map. */
 uint64_t profile_kernel_reserve(const struct profile *p);
