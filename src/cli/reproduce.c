@@ -2,6 +2,7 @@
  * print, for each, the thread's figures next to pagelab's with a verdict per
  * comparison (src/experiment/experiment.h). */
 #include "cli.h"
+#include "../lib/wrap.h"
 #include "../experiment/experiment.h"
 #include "../experiment/calibrate.h"
 #include "../experiment/html.h"
@@ -44,12 +45,16 @@ static void reproduce_usage(FILE *out)
 "                with the fitted values (a few minutes in quick mode)\n"
 "  --print-file N  print experiment N as an experiment file, to start your own\n"
 "  EXP           run the experiment file EXP instead (docs/experiments.md)\n"
-"  --progress / --no-progress  progress on stderr (default: when it is a terminal)\n"
+"  --progress / --no-progress  progress on stderr (default: on a terminal)\n"
 "\n"
 "Experiments:\n", out);
 	const struct experiment *const *ex = builtin_experiments();
-	for (int i = 0; ex[i]; i++)
-		fprintf(out, "  %d  %s (%s)\n", ex[i]->id, ex[i]->title, ex[i]->thread);
+	for (int i = 0; ex[i]; i++) {
+		char left[16], text[600];
+		snprintf(left, sizeof(left), "  %d", ex[i]->id);
+		snprintf(text, sizeof(text), "%s (%s)", ex[i]->title, ex[i]->thread);
+		wrap_row(out, left, 5, text, "", WRAP_WIDTH);
+	}
 	fputs(
 "\n"
 "A design or workload this build does not have is reported as not available,\n"

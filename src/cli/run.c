@@ -49,7 +49,7 @@ static void run_usage(FILE *out)
 "                      --vmstat says), OOM kill and --max-time markers,\n"
 "                      counters; FILE is replaced only when complete\n"
 "  --max-time SECONDS  stop after this much simulated time (default 100000)\n"
-"  --progress / --no-progress  progress on stderr (default: when it is a terminal)\n"
+"  --progress / --no-progress  progress on stderr (default: on a terminal)\n"
 "  --full-machine      replay a trace on the whole machine even where the\n"
 "                      cache-only replay would do (--machine ideal with only\n"
 "                      --ram, --policy of a cache policy and its --set, and\n"

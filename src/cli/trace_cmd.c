@@ -24,7 +24,8 @@ static void usage(FILE *out)
 "the replay does and prints its references, distinct pages, writes, format\n"
 "and the host memory reading it took.\n"
 "Reader options:\n"
-"  --format F         " TRACE_FORMAT_NAMES " (default: detect)\n"
+"  --format F         " TRACE_FORMAT_NAMES "\n"
+"                     (default: detect)\n"
 "  --spec SPEC        csv/block columns: \"obj-id-col=5, time-col=2, op-col=3\"\n"
 "  --no-instructions  lackey: leave out instruction fetches\n", out);
 }

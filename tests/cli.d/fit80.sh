@@ -5,3 +5,14 @@ t "quick reproduce: no line wider than 80 columns"
 $P reproduce --no-progress >"$T/repro" 2>"$T/err"; rc=$?
 w=$(awk 'length > 80 { print NR ": " length ": " $0 }' "$T/repro" | head -2)
 if [ $rc -eq 0 ] && [ -z "$w" ] && grep -q '^summary: ' "$T/repro"; then ok; else bad "rc $rc: $w $(head -2 "$T/err")"; fi
+
+t "every command's --help fits 80 columns"
+msg=
+for c in "" run policies workloads machines reproduce sweep merge mrc compare kernel record trace \
+	"trace convert" "trace info"; do
+	# shellcheck disable=SC2086
+	$P $c --help >"$T/help" 2>&1
+	w=$(awk 'length > 80 { print NR ": " length }' "$T/help" | head -1)
+	[ -n "$w" ] && msg="$msg '$c' line $w;"
+done
+[ -z "$msg" ] && ok || bad "$msg"
