@@ -42,6 +42,7 @@ static void compare_usage(FILE *out)
 "                     the kernel's min..max (default 1)\n"
 "  --tolerance T      percent (default 25)\n"
 "  --floor N          a counter under N on both sides agrees (default 0)\n"
+"  --jobs N           simulator runs at once (default 1; same output)\n"
 "  --seed N           the workload's seed on both sides (default 1)\n"
 "  --timeout T        seconds per kernel run (default 600)\n"
 "  --kernel-cache DIR keep each kernel run's report in DIR/kernel.N and reuse\n"
@@ -115,9 +116,8 @@ static void counters_free(struct counters *c)
 	free(c->val);
 }
 
-/* Run this binary with args; its stdout and stderr go to temp files.
- * Returns the exit status (128 + signal if killed). */
-static int run_self(char **args, FILE **out, FILE **err)
+/* Start this binary with args; its stdout and stderr go to temp files. */
+static pid_t spawn_self(char **args, FILE **out, FILE **err)
 {
 	*out = tmpfile();
 	*err = tmpfile();
@@ -134,12 +134,25 @@ static int run_self(char **args, FILE **out, FILE **err)
 		execv("/proc/self/exe", args);
 		_exit(127);
 	}
+	return pid;
+}
+
+/* Wait for a spawned run; its files rewound.  Returns the exit status
+ * (128 + signal if killed). */
+static int wait_self(pid_t pid, FILE *out, FILE *err)
+{
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		;
-	rewind(*out);
-	rewind(*err);
+	rewind(out);
+	rewind(err);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int run_self(char **args, FILE **out, FILE **err)
+{
+	pid_t pid = spawn_self(args, out, err);
+	return wait_self(pid, *out, *err);
 }
 
 static void first_line(FILE *f, char *buf, size_t len)
@@ -316,7 +329,7 @@ int cmd_compare_kernel(int argc, char **argv)
 {
 	const char *machine = "modern", *policies = "workingset", *disk = NULL;
 	const char *memcg = "512M", *swap = "512M", *seed = "1", *timeout = "600", *cache = NULL;
-	uint64_t repeat = 3, cpus = 0, ram = 0, limit = 0, seeds = 1, seed0 = 1;
+	uint64_t repeat = 3, cpus = 0, ram = 0, limit = 0, seeds = 1, seed0 = 1, jobs = 1;
 	double tol = 25, floor_pages = 0;
 	struct argv_buf sets = { 0 };
 	int i;
@@ -349,6 +362,9 @@ int cmd_compare_kernel(int argc, char **argv)
 		} else if (!strcmp(a, "--seeds")) {
 			if (!parse_u64(v, &seeds) || !seeds || seeds > 100)
 				die_usage("compare: bad --seeds '%s' (1..100)", v);
+		} else if (!strcmp(a, "--jobs")) {
+			if (!parse_u64(v, &jobs) || !jobs || jobs > 64)
+				die_usage("compare: bad --jobs '%s' (1..64)", v);
 		} else if (!strcmp(a, "--floor")) {
 			if (!parse_double(v, &floor_pages) || floor_pages < 0)
 				die_usage("compare: bad --floor '%s'", v);
@@ -421,10 +437,30 @@ int cmd_compare_kernel(int argc, char **argv)
 	}
 	if (!npol)
 		die_usage("compare: --policy names no policy");
-	struct counters *sim = xcalloc((size_t)npol * seeds, sizeof(*sim));
+	size_t nsim = (size_t)npol * seeds;
+	struct counters *sim = xcalloc(nsim, sizeof(*sim));
+	struct sim_run { pid_t pid; FILE *out, *err; } *run = xcalloc(nsim, sizeof(*run));
 	char msg[512];
-	for (int p = 0; p < npol; p++)
-	for (uint64_t sd = 0; sd < seeds; sd++) {
+	/* Up to --jobs simulator runs at once, collected in order: the
+	 * results do not depend on which finishes first. */
+	size_t done = 0;
+	for (size_t k = 0; k <= nsim; k++) {
+		while (done < k && (k == nsim || k - done >= jobs)) {
+			struct sim_run *r = &run[done];
+			int p = (int)(done / seeds);
+			if (wait_self(r->pid, r->out, r->err)) {
+				first_line(r->err, msg, sizeof(msg));
+				die_usage("compare: simulator (%s): %s", pol[p], msg);
+			}
+			counters_parse(&sim[done], r->out, false);
+			fclose(r->out);
+			fclose(r->err);
+			done++;
+		}
+		if (k == nsim)
+			break;
+		int p = (int)(k / seeds);
+		uint64_t sd = k % seeds;
 		struct argv_buf a = { 0 };
 		push(&a, "pagelab");
 		push(&a, "run");
@@ -448,17 +484,10 @@ int cmd_compare_kernel(int argc, char **argv)
 			push(&a, sim_arg(wl, w));
 		if (progress)
 			fprintf(stderr, "compare: pagelab run --policy %s --seed %s...\n", pol[p], num);
-		FILE *out, *err;
-		int rc = run_self(a.v, &out, &err);
-		if (rc) {
-			first_line(err, msg, sizeof(msg));
-			die_usage("compare: simulator (%s): %s", pol[p], msg);
-		}
-		counters_parse(&sim[p * seeds + sd], out, false);
-		fclose(out);
-		fclose(err);
+		run[k].pid = spawn_self(a.v, &run[k].out, &run[k].err);
 		argv_free(&a);
 	}
+	free(run);
 
 	struct counters *kern = xcalloc(repeat, sizeof(*kern));
 	uint64_t cached = 0;

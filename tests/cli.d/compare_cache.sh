@@ -1,9 +1,9 @@
 # pagelab compare's --kernel-cache, --seeds and --floor (src/cli/
 # compare_kernel.c), on kernel reports written by hand into the cache: no
-# kernel run, no root; the simulator side is usemem -m 80 in 64M, twice
-# (about 1 s in all).
+# kernel run, no root; the simulator side is usemem -m 80 in 64M, seven
+# times (about 2 s in all).
 
-for args in "--seeds 0 -- usemem -m 4" "--seeds x -- usemem -m 4" "--floor -1 -- usemem -m 4" \
+for args in "--seeds 0 -- usemem -m 4" "--seeds x -- usemem -m 4" "--floor -1 -- usemem -m 4" "--jobs 0 -- usemem -m 4" \
 	    "--kernel-cache $T/nosuch -- usemem -m 4"; do
 	t "bad input: compare $(echo "$args" | sed "s|$T|T|")"
 	# shellcheck disable=SC2086
@@ -28,7 +28,7 @@ cached_report() {
 	} >"$1/kernel.$2"
 }
 
-t "compare --kernel-cache: reuses the reports; --seeds, --floor"
+t "compare --kernel-cache: reuses reports; --seeds, --floor, --jobs"
 mkdir -p "$T/kc"
 cached_report "$T/kc" 1 1000 50
 cached_report "$T/kc" 2 20000 60
@@ -38,7 +38,10 @@ rc1=$?
 $P compare --repeat 2 --seeds 2 --floor 100 --kernel-cache "$T/kc" --memcg 64M --swap 128M \
 	--policy linux6 -- usemem -m 80 >"$T/c2" 2>"$T/c2.err"
 rc2=$?
+$P compare --repeat 2 --seeds 2 --floor 100 --jobs 2 --kernel-cache "$T/kc" --memcg 64M --swap 128M \
+	--policy linux6 -- usemem -m 80 >"$T/c2j" 2>&1
 msg=""
+cmp -s "$T/c2" "$T/c2j" || msg="--jobs 2 changed the output"
 [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] || msg="exit $rc1/$rc2: $(cat "$T/c1.err" "$T/c2.err")"
 grep -q '^memcg 64M, swap 128M; kernel: 2 runs of pagelab kernel (cached); ' "$T/c1" || msg="$msg; not cached"
 grep -q 'median of seeds 1\.\.2$' "$T/c2" || msg="$msg; no seeds in the header"
