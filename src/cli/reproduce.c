@@ -146,17 +146,10 @@ int cmd_reproduce(int argc, char **argv)
 		atomic_abort(&af); /* nothing finished: an existing FILE stays */
 		fprintf(stderr, "pagelab: %s left as it was\n", html);
 	} else if (hf) {
-		char date[64] = "date unknown", *cmdline = cli_join_args(argc, argv);
-		const char *sde = getenv("SOURCE_DATE_EPOCH");
-		time_t now = sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
-		struct tm tm;
-		if (gmtime_r(&now, &tm))
-			strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm);
-		char *full_cmd = xmalloc(strlen(cmdline) + 16);
-		sprintf(full_cmd, "pagelab %s", cmdline);
-		struct html_provenance pv = { .version = pagelab_version(), .cmdline = full_cmd, .date = date };
+		char date[64], *cmdline = html_cmdline(argc, argv);
+		html_date(date, sizeof(date));
+		struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmdline, .date = date };
 		html_report(fin, &pv, hf);
-		free(full_cmd);
 		free(cmdline);
 		if (!atomic_commit(&af, err, sizeof(err))) {
 			fprintf(stderr, "pagelab: %s\n", err);

@@ -1,6 +1,7 @@
 /* html.c - see html.h. */
 #include "html.h"
 #include "../lib/util.h"
+#include "../report/chart.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -8,21 +9,6 @@
 
 #define PLOT_W 300
 #define PLOT_H 110
-#define PLOT_PAD 34
-#define MAX_POINTS 400
-
-static void esc(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
-	}
-}
 
 enum series { S_FREE, S_SI, S_SO, S_SCAN, S_RESIDENT };
 
@@ -39,72 +25,42 @@ static double sample_value(const struct run_result *rr, uint64_t i, enum series 
 	return 0;
 }
 
-static void polyline(FILE *out, const struct run_result *rr, enum series s, double tmax, double vmax,
-		     const char *color)
+/* Where a design's run was cut short: a cross where a workload was
+ * OOM-killed, a flag where the run hit the simulated time limit. */
+static void stop_marks(struct chart *c, const struct run_result *rr, const char *label)
 {
-	uint64_t n = rr->nr_samples, stride = n > MAX_POINTS ? (n + MAX_POINTS - 1) / MAX_POINTS : 1;
-	fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.3\" points=\"", color);
-	for (uint64_t i = 0; i < n; i += stride) {
-		double x = PLOT_PAD + (double)rr->samples[i].t / 1e9 / tmax * PLOT_W;
-		double y = 8 + PLOT_H - sample_value(rr, i, s) / vmax * PLOT_H;
-		fprintf(out, "%s%.1f,%.1f", i ? " " : "", x, y);
+	char t[300];
+	for (int w = 0; w < rr->nr_wl; w++)
+		if (rr->wl[w].tf.killed) {
+			snprintf(t, sizeof(t), "%s: %s OOM-killed at %.3g s", label, rr->wl[w].cmd,
+				 (double)rr->wl[w].end_ns / 1e9);
+			chart_mark(c, CHART_MARK_OOM, (double)rr->wl[w].end_ns / 1e9, NAN, -1, t);
+		}
+	if (rr->timed_out) {
+		snprintf(t, sizeof(t), "%s: stopped at --max-time, %.3g s", label, (double)rr->sim_ns / 1e9);
+		chart_mark(c, CHART_MARK_MAXTIME, (double)rr->sim_ns / 1e9, NAN, -1, t);
 	}
-	fputs("\"/>\n", out);
 }
 
-static void fmt_axis(char *buf, size_t len, double v)
+/* One figure of one run: every design's timeline on the same axes. */
+static struct chart *timeline(const struct exp_result *r, int run, const char *title, enum series s)
 {
-	if (v >= 1e6)
-		snprintf(buf, len, "%.1fM", v / 1e6);
-	else if (v >= 1e4)
-		snprintf(buf, len, "%.0fk", v / 1e3);
-	else
-		snprintf(buf, len, "%.4g", v);
-}
-
-/* One small chart: one or two series of a run over its simulated time. */
-static void chart(FILE *out, const struct run_result *rr, const char *title, const char *unit,
-		  enum series a, const char *ca, int b, const char *cb)
-{
-	double tmax = 0, vmax = 0;
-	for (uint64_t i = 0; i < rr->nr_samples; i++) {
-		double t = (double)rr->samples[i].t / 1e9;
-		if (t > tmax)
-			tmax = t;
-		double v = sample_value(rr, i, a);
-		if (v > vmax)
-			vmax = v;
-		if (b >= 0 && (v = sample_value(rr, i, (enum series)b)) > vmax)
-			vmax = v;
+	const struct experiment *e = r->e;
+	struct chart *c = chart_new(CHART_LINES, PLOT_W, PLOT_H);
+	chart_class(c, "plot");
+	chart_title(c, title);
+	chart_axis(c, 'x', "simulated time (s)", CHART_LINEAR);
+	chart_axis(c, 'y', NULL, CHART_LINEAR);
+	for (int d = 0; d < e->nr_designs; d++) {
+		const struct run_result *rr = exp_rr(r, d, run, 0);
+		int k = chart_series(c, e->designs[d].label, NULL);
+		if (!rr->available)
+			continue;
+		for (uint64_t i = 0; i < rr->nr_samples; i++)
+			chart_point(c, k, (double)rr->samples[i].t / 1e9, sample_value(rr, i, s), NAN, NAN, NULL);
+		stop_marks(c, rr, e->designs[d].label);
 	}
-	if (tmax <= 0)
-		tmax = 1;
-	if (vmax <= 0)
-		vmax = 1;
-	char vm[32], tm[32];
-	fmt_axis(vm, sizeof(vm), vmax);
-	fmt_axis(tm, sizeof(tm), tmax);
-	fprintf(out, "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n",
-		PLOT_W + PLOT_PAD + 8, PLOT_H + 40, PLOT_W + PLOT_PAD + 8, PLOT_H + 40);
-	fprintf(out, "<title>");
-	esc(out, title);
-	fprintf(out, "</title>\n<rect x=\"%d\" y=\"8\" width=\"%d\" height=\"%d\" fill=\"#fbfbfb\" stroke=\"#bbb\"/>\n",
-		PLOT_PAD, PLOT_W, PLOT_H);
-	fprintf(out, "<text x=\"%d\" y=\"16\" class=\"ax\" text-anchor=\"end\">%s</text>\n", PLOT_PAD - 3, vm);
-	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"ax\" text-anchor=\"end\">0</text>\n", PLOT_PAD - 3, PLOT_H + 8);
-	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"ax\" text-anchor=\"end\">%s s</text>\n", PLOT_PAD + PLOT_W, PLOT_H + 20, tm);
-	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"lbl\">", PLOT_PAD, PLOT_H + 34);
-	esc(out, title);
-	fprintf(out, " (%s)", unit);
-	if (b >= 0)
-		fprintf(out, " <tspan fill=\"%s\">si</tspan> <tspan fill=\"%s\">so</tspan>", ca, cb);
-	fputs("</text>\n", out);
-	if (rr->nr_samples) {
-		polyline(out, rr, a, tmax, vmax, ca);
-		if (b >= 0)
-			polyline(out, rr, (enum series)b, tmax, vmax, cb);
-	}
-	fputs("</svg>\n", out);
+	return c;
 }
 
 /* One comparison on a shared log axis (1/8 to 8, ticks and gridlines at
@@ -113,43 +69,39 @@ static void chart(FILE *out, const struct run_result *rr, const char *title, con
  * as a whisker.  Every ratio row has the same axis, so rows compare. */
 #define BAR_W 240
 #define BAR_H 34
-static double bar_x(double ratio)
+static double clamp_ratio(double v)
 {
-	double l = log2(ratio);
-	l = l < -3 ? -3 : l > 3 ? 3 : l;
-	return 8 + (l + 3) / 6 * BAR_W;
+	return v < 0.125 ? 0.125 : v > 8 ? 8 : v;
 }
 
 static void ratio_bar(FILE *out, const struct exp_comparison *cm, const struct cmp_outcome *o)
 {
-	fprintf(out, "<svg class=\"bar\" width=\"%d\" height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\">\n",
-		BAR_W + 16, BAR_H + 12);
-	for (int k = -3; k <= 3; k++) {
-		double x = bar_x(pow(2, k));
-		fprintf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"2\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\"/>\n", x, x,
-			BAR_H, k ? "#ddd" : "#888");
-		fprintf(out, "<text class=\"ax\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s%g</text>\n", x, BAR_H + 10,
-			k < 0 ? "1/" : "", k < 0 ? pow(2, -k) : pow(2, k));
-	}
-	double one = bar_x(1);
+	struct chart *c = chart_new(CHART_HBARS, BAR_W, BAR_H - 2);
+	chart_flags(c, CHART_COMPACT);
+	chart_class(c, "bar");
+	chart_axis(c, 'x', NULL, CHART_LOG2);
+	chart_range(c, 'x', 0.125, 8);
+	int pub = chart_series(c, "thread", "#36c"), sim = chart_series(c, "pagelab", "#c33");
+	chart_series_class(c, pub, "pub");
+	chart_series_class(c, sim, "sim");
+	int cp = chart_category(c, "thread"), cs = chart_category(c, "pagelab");
+	char t[128];
 	if (isfinite(o->pub_ratio) && o->pub_ratio > 0) {
-		double lo = bar_x(o->pub_ratio / (1 + cm->tol)), hi = bar_x(o->pub_ratio * (1 + cm->tol));
-		fprintf(out, "<rect class=\"band\" x=\"%.1f\" y=\"2\" width=\"%.1f\" height=\"%d\" fill=\"#fd8\" "
-			"fill-opacity=\"0.45\"><title>tolerance x%.2f</title></rect>\n", lo, hi - lo, BAR_H - 2, 1 + cm->tol);
-		double x = bar_x(o->pub_ratio);
-		fprintf(out, "<rect class=\"pub\" x=\"%.1f\" y=\"6\" width=\"%.1f\" height=\"9\" fill=\"#36c\">"
-			"<title>thread %.3g</title></rect>\n", x < one ? x : one, fabs(x - one) + 1, o->pub_ratio);
+		snprintf(t, sizeof(t), "tolerance x%.2f", 1 + cm->tol);
+		chart_band(c, 'x', clamp_ratio(o->pub_ratio / (1 + cm->tol)), clamp_ratio(o->pub_ratio * (1 + cm->tol)),
+			   "band", "#fd8", t);
+		snprintf(t, sizeof(t), "thread %.3g", o->pub_ratio);
+		chart_bar(c, pub, cp, clamp_ratio(o->pub_ratio), NAN, NAN, t, NULL);
 	}
 	if (o->v != V_NA && isfinite(o->sim_ratio) && o->sim_ratio > 0) {
-		double x = bar_x(o->sim_ratio);
-		fprintf(out, "<rect class=\"sim\" x=\"%.1f\" y=\"19\" width=\"%.1f\" height=\"9\" fill=\"#c33\">"
-			"<title>pagelab %.3g</title></rect>\n", x < one ? x : one, fabs(x - one) + 1, o->sim_ratio);
-		if (o->nr_seeds > 1)
-			fprintf(out, "<line class=\"ci\" x1=\"%.1f\" y1=\"23.5\" x2=\"%.1f\" y2=\"23.5\" stroke=\"#000\" "
-				"stroke-width=\"1.5\"><title>95%% interval %.3g to %.3g over %d seeds</title></line>\n",
-				bar_x(o->lo), bar_x(o->hi), o->lo, o->hi, o->nr_seeds);
+		bool ci = o->nr_seeds > 1;
+		snprintf(t, sizeof(t), ci ? "pagelab %.3g, 95%% interval %.3g to %.3g over %d seeds" : "pagelab %.3g",
+			 o->sim_ratio, o->lo, o->hi, o->nr_seeds);
+		chart_bar(c, sim, cs, clamp_ratio(o->sim_ratio), ci ? clamp_ratio(o->lo) : NAN,
+			  ci ? clamp_ratio(o->hi) : NAN, t, NULL);
 	}
-	fputs("</svg>", out);
+	chart_svg(c, out);
+	chart_free(c);
 }
 
 /* Runs cut short: an OOM kill or the simulated time limit, per experiment. */
@@ -220,27 +172,27 @@ static void verdict_table(FILE *out, const struct exp_result *r)
 		struct cmp_outcome o;
 		exp_compare(r, c, &o);
 		fputs("<tr><td>", out);
-		esc(out, mt->name);
+		html_escape(out, mt->name);
 		fputs(": ", out);
-		esc(out, cm->b);
+		html_escape(out, cm->b);
 		if (cm->a) {
 			fputs(" vs ", out);
-			esc(out, cm->a);
+			html_escape(out, cm->a);
 		}
 		fputs("</td><td>", out);
 		if (cm->kind == CMP_RATIO)
 			fprintf(out, "ratio %.3g", o.pub_ratio);
 		else {
 			fputs("&ldquo;", out);
-			esc(out, cm->statement);
+			html_escape(out, cm->statement);
 			fputs("&rdquo;", out);
 		}
 		fputs(" <span class=\"src\">", out);
-		esc(out, cm->source);
+		html_escape(out, cm->source);
 		fputs("</span></td><td>", out);
 		if (o.v != V_NA && cm->kind != CMP_ZERO)
 			fprintf(out, "ratio %.3g: ", o.sim_ratio);
-		esc(out, o.note);
+		html_escape(out, o.note);
 		fprintf(out, "</td><td class=\"v%d\">%s</td><td>", (int)o.v, verdict_names[o.v]);
 		if (cm->kind == CMP_RATIO)
 			ratio_bar(out, cm, &o);
@@ -259,54 +211,49 @@ static void timelines(FILE *out, const struct exp_result *r)
 			char buf[512];
 			exp_expand(r, x->wl[w], buf, sizeof(buf));
 			fputs(w ? " + " : "", out);
-			esc(out, buf);
+			html_escape(out, buf);
 		}
 		fputs("</h3>\n", out);
 		for (int d = 0; d < e->nr_designs; d++) {
 			const struct run_result *rr = exp_rr(r, d, run, 0);
-			fputs("<div class=\"design\"><h4>", out);
-			esc(out, e->designs[d].label);
-			fputs(" <span class=\"src\">", out);
-			esc(out, e->designs[d].policy);
-			if (e->designs[d].sets) {
-				fputs(" --set ", out);
-				esc(out, e->designs[d].sets);
-			}
-			fputs("</span></h4>\n", out);
-			if (!rr->available) {
-				fputs("<p class=\"na\">not available: ", out);
-				esc(out, rr->why);
-				fputs("</p></div>\n", out);
+			if (rr->available)
 				continue;
-			}
-			chart(out, rr, "free memory", "MB", S_FREE, "#2a7", -1, NULL);
-			chart(out, rr, "swap in / out", "KB/s", S_SI, "#27c", S_SO, "#c33");
-			chart(out, rr, "pages scanned", "pages/s", S_SCAN, "#a60", -1, NULL);
-			if (x->residency_wl >= 0) {
-				char t[300];
-				snprintf(t, sizeof(t), "resident: %s", rr->nr_wl > x->residency_wl ? rr->wl[x->residency_wl].cmd : "");
-				chart(out, rr, t, "MB", S_RESIDENT, "#729", -1, NULL);
-			}
-			fputs("</div>\n", out);
+			fputs("<p class=\"na\">", out);
+			html_escape(out, e->designs[d].label);
+			fputs(" not available: ", out);
+			html_escape(out, rr->why);
+			fputs("</p>\n", out);
+		}
+		struct chart *cs[5];
+		int n = 0;
+		cs[n++] = timeline(r, run, "free memory (MB)", S_FREE);
+		cs[n++] = timeline(r, run, "swap in (KB/s)", S_SI);
+		cs[n++] = timeline(r, run, "swap out (KB/s)", S_SO);
+		cs[n++] = timeline(r, run, "pages scanned (pages/s)", S_SCAN);
+		if (x->residency_wl >= 0) {
+			const struct run_result *rr = exp_rr(r, 0, run, 0);
+			char t[300];
+			snprintf(t, sizeof(t), "resident (MB): %s", rr->nr_wl > x->residency_wl ? rr->wl[x->residency_wl].cmd : "");
+			cs[n++] = timeline(r, run, t, S_RESIDENT);
+		}
+		/* One time axis for the run's figures, so they read down a column;
+		 * swap in and out on one scale. */
+		chart_share(cs, n, 'x');
+		chart_share(cs + 1, 2, 'y');
+		for (int k = 0; k < n; k++) {
+			chart_svg(cs[k], out);
+			chart_free(cs[k]);
 		}
 	}
 }
 
 void html_report(struct exp_result **res, const struct html_provenance *pv, FILE *out)
 {
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<title>pagelab reproduce</title>\n<style>\n"
-	      "body{font-family:sans-serif;max-width:1200px;margin:1em auto;padding:0 1em;color:#222}\n"
-	      "pre{background:#f4f4f4;padding:.6em;overflow-x:auto;font-size:12px}\n"
+	html_page_begin(out, "pagelab reproduce",
 	      "table.verdicts{border-collapse:collapse;font-size:13px;margin:.5em 0}\n"
 	      "table.verdicts td,table.verdicts th{border:1px solid #ccc;padding:2px 6px;vertical-align:top}\n"
 	      ".v0{background:#cfc}.v1{background:#fcc}.v2{background:#eee}.v3{background:#ffd}\n"
-	      ".src{color:#777;font-size:11px}.na{color:#777;font-style:italic}\n"
-	      ".design{display:inline-block;vertical-align:top;margin:0 1em 1em 0}\n"
-	      ".design h4{margin:.3em 0}.plot{display:block;margin-bottom:2px}\n"
-	      ".ax{font-size:10px;fill:#555}.lbl{font-size:11px;fill:#222}\n"
-	      ".prov{font-size:12px;color:#555}.stop{color:#a40;font-weight:bold}\n"
-	      "</style>\n</head>\n<body>\n<h1>pagelab reproduce</h1>\n", out);
+	      "svg.bar{margin:0}\n");
 	bool full = false;
 	for (int i = 0; res[i]; i++)
 		full = res[i]->full;
@@ -314,29 +261,22 @@ void html_report(struct exp_result **res, const struct html_provenance *pv, FILE
 		"the thread's figures stand next to pagelab's, and each comparison has a verdict: does pagelab agree on "
 		"which design wins, and by roughly how much? Designs or workloads missing from this build are marked n/a.</p>\n",
 		full ? "Full mode: the threads' machines and sizes" : "Quick mode: machines and sizes scaled down together");
-	fputs("<p class=\"prov\">", out);
-	fputs("pagelab ", out);
-	esc(out, pv->version);
-	fputs(" &middot; ", out);
-	esc(out, full ? "full mode" : "quick mode");
-	fputs(" &middot; ", out);
-	esc(out, pv->date);
-	fputs("<br><code>", out);
-	esc(out, pv->cmdline);
-	fputs("</code></p>\n", out);
+	struct html_provenance p = *pv;
+	p.mode = full ? "full mode" : "quick mode";
+	html_provenance(out, &p);
 	tally(out, res);
 	fputs("<ul>\n", out);
 	for (int i = 0; res[i]; i++)
 		{
 			fprintf(out, "<li><a href=\"#exp-%d\">Experiment %d: ", res[i]->e->id, res[i]->e->id);
-			esc(out, res[i]->e->title);
+			html_escape(out, res[i]->e->title);
 			fputs("</a></li>\n", out);
 		}
 	fputs("</ul>\n", out);
 	for (int i = 0; res[i]; i++) {
 		struct exp_result *r = res[i];
 		fprintf(out, "<section id=\"exp-%d\">\n<h2>Experiment %d: ", r->e->id, r->e->id);
-		esc(out, r->e->title);
+		html_escape(out, r->e->title);
 		fputs("</h2>\n<pre>", out);
 		char *buf = NULL;
 		size_t len = 0;
@@ -345,7 +285,7 @@ void html_report(struct exp_result **res, const struct html_provenance *pv, FILE
 			exp_print_header(r, f);
 			r->e->print(r, f);
 			fclose(f);
-			esc(out, buf);
+			html_escape(out, buf);
 			free(buf);
 		}
 		fputs("</pre>\n", out);
@@ -353,5 +293,5 @@ void html_report(struct exp_result **res, const struct html_provenance *pv, FILE
 		timelines(out, r);
 		fputs("</section>\n", out);
 	}
-	fputs("</body>\n</html>\n", out);
+	html_page_end(out);
 }

@@ -8,13 +8,8 @@
 
 #include <stdio.h>
 #include "experiment.h"
+#include "../report/htmlpage.h"
 
-/* What the report says about itself, in its header. */
-struct html_provenance {
-	const char *version;   /* pagelab_version() */
-	const char *cmdline;   /* the command that wrote it */
-	const char *date;      /* when (UTC; SOURCE_DATE_EPOCH if set) */
-};
 void html_report(struct exp_result **res, const struct html_provenance *pv, FILE *out);
 
 #endif

@@ -1,0 +1,72 @@
+/* htmlpage.c - see htmlpage.h. */
+#include "htmlpage.h"
+#include "chart.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void html_date(char *buf, size_t len)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	time_t now = sde && *sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
+	struct tm tm;
+	snprintf(buf, len, "date unknown");
+	if (gmtime_r(&now, &tm))
+		strftime(buf, len, "%Y-%m-%d %H:%M UTC", &tm);
+}
+
+char *html_cmdline(int argc, char *const *argv)
+{
+	size_t n = sizeof("pagelab");
+	for (int i = 0; i < argc; i++)
+		n += strlen(argv[i]) + 1;
+	char *s = xmalloc(n);
+	strcpy(s, "pagelab");
+	for (int i = 0; i < argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+void html_page_begin(FILE *out, const char *title, const char *extra_css)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
+	html_escape(out, title);
+	fputs("</title>\n<style>\n"
+	      "body{font-family:sans-serif;max-width:1200px;margin:1em auto;padding:0 1em;color:#222}\n"
+	      "pre{background:#f4f4f4;padding:.6em;overflow-x:auto;font-size:12px}\n"
+	      "table.t{border-collapse:collapse;font-size:13px;margin:.5em 0}\n"
+	      "table.t td,table.t th{border:1px solid #ccc;padding:2px 6px;vertical-align:top}\n"
+	      "table.t td.n{text-align:right;font-family:monospace}\n"
+	      ".src{color:#777;font-size:11px}.na{color:#777;font-style:italic}\n"
+	      ".prov{font-size:12px;color:#555}.stop{color:#a40;font-weight:bold}\n"
+	      "svg{display:inline-block;vertical-align:top;margin:0 .5em .5em 0}\n", out);
+	if (extra_css)
+		fputs(extra_css, out);
+	fputs("</style>\n</head>\n<body>\n<h1>", out);
+	html_escape(out, title);
+	fputs("</h1>\n", out);
+}
+
+void html_provenance(FILE *out, const struct html_provenance *pv)
+{
+	fputs("<p class=\"prov\">pagelab ", out);
+	html_escape(out, pv->version);
+	if (pv->mode) {
+		fputs(" &middot; ", out);
+		html_escape(out, pv->mode);
+	}
+	fputs(" &middot; ", out);
+	html_escape(out, pv->date);
+	fputs("<br><code>", out);
+	html_escape(out, pv->cmdline);
+	fputs("</code></p>\n", out);
+}
+
+void html_page_end(FILE *out)
+{
+	fputs("</body>\n</html>\n", out);
+}
