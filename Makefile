@@ -169,14 +169,16 @@ htmlcheck: $(BUILD)/pagelab
 
 # docs/fidelity.md's tables: pagelab compare on this host (root, a memory
 # cgroup; about 30 minutes of real runs, one at a time).  Not in make check.
-# fidelity-sim reuses the kernel runs kept by the last one (the simulator
-# side alone: about a minute).
+# fidelity-sim reuses the kernel runs kept by the last one, and the
+# simulator's runs of the same pagelab version (tests/fidelity.sh).
 fidelity: $(BUILD)/pagelab
-	rm -rf $(BUILD)/fidelity-kernel
-	PAGELAB=$(BUILD)/pagelab FIDELITY_KERNEL_CACHE=$(BUILD)/fidelity-kernel sh tests/fidelity.sh docs/fidelity.md
+	rm -rf $(BUILD)/fidelity-kernel $(BUILD)/fidelity-sim
+	PAGELAB=$(BUILD)/pagelab FIDELITY_KERNEL_CACHE=$(BUILD)/fidelity-kernel \
+		FIDELITY_SIM_CACHE=$(BUILD)/fidelity-sim sh tests/fidelity.sh docs/fidelity.md
 
 fidelity-sim: $(BUILD)/pagelab
-	PAGELAB=$(BUILD)/pagelab FIDELITY_KERNEL_CACHE=$(BUILD)/fidelity-kernel sh tests/fidelity.sh docs/fidelity.md
+	PAGELAB=$(BUILD)/pagelab FIDELITY_KERNEL_CACHE=$(BUILD)/fidelity-kernel \
+		FIDELITY_SIM_CACHE=$(BUILD)/fidelity-sim sh tests/fidelity.sh docs/fidelity.md
 
 # --- The library ------------------------------------------------------
 # Static: the library objects as they are.  Shared: the same sources

@@ -14,7 +14,12 @@
 #                      empties it first; make fidelity-sim keeps it.
 #   FIDELITY_CASES     only the cases whose title contains this text
 #   FIDELITY_JOBS      simulator runs at once (default 2)
-# About 30 minutes from an empty cache; a minute with a full one.
+#   FIDELITY_SIM_CACHE the simulator's reports (default build/fidelity-sim),
+#                      keyed by command and pagelab version: empty it after
+#                      editing a -dirty tree.  Instances of this script over
+#                      disjoint FIDELITY_CASES can fill it side by side.
+# About 30 minutes of kernel runs from an empty cache, and the simulator's
+# qsbench runs take minutes each on a loaded host; seconds with full caches.
 set -u
 P=${PAGELAB:-./pagelab}
 DOC=${1:-docs/fidelity.md}
@@ -23,10 +28,11 @@ NQ=${FIDELITY_REPEAT:-5}
 POL=${FIDELITY_POLICIES:-linux6,workingset,mglru}
 CACHE=${FIDELITY_KERNEL_CACHE:-build/fidelity-kernel}
 JOBS=${FIDELITY_JOBS:-2}
+SIMCACHE=${FIDELITY_SIM_CACHE:-build/fidelity-sim}
 [ "$(id -u)" -eq 0 ] || { echo "fidelity: needs root (pagelab kernel)" >&2; exit 2; }
 grep -q '^<!-- fidelity:begin -->$' "$DOC" && grep -q '^<!-- fidelity:end -->$' "$DOC" ||
 	{ echo "fidelity: $DOC has no fidelity:begin/end markers" >&2; exit 2; }
-mkdir -p "$CACHE" || exit 2
+mkdir -p "$CACHE" "$SIMCACHE" || exit 2
 OUT=$(mktemp) || exit 1
 trap 'rm -f "$OUT" "$OUT.new" "$OUT.all"' EXIT
 trap 'exit 130' INT TERM
@@ -51,7 +57,7 @@ BW=$(cat "$CACHE/disk_bandwidth")
 compare_() {
 	rep=$1 seeds=$2 dir=$3 pols=$4
 	shift 4
-	if ! $P compare --repeat "$rep" --seeds "$seeds" --floor 100 --jobs "$JOBS" --kernel-cache "$dir" \
+	if ! $P compare --repeat "$rep" --seeds "$seeds" --floor 100 --jobs "$JOBS" --kernel-cache "$dir" --sim-cache "$SIMCACHE" \
 		--set disk.bandwidth="$BW" --memcg "$memcg" --swap "$swap" --policy "$pols" --timeout 900 -- "$@" 2>&1; then
 		echo "(pagelab compare failed)"
 	fi

@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include "cli.h"
 #include "../lib/util.h"
+#include "../lib/version.h"
 #include "../native/native.h"
 #include "../policy/policy.h"
 
@@ -49,6 +50,9 @@ static void compare_usage(FILE *out)
 "                     it while the kernel command is the same (so the\n"
 "                     simulator side can be rerun alone; empty it after a\n"
 "                     change to pagelab kernel)\n"
+"  --sim-cache DIR    the same for the simulator's runs, keyed by their whole\n"
+"                     command and pagelab's version (a -dirty build's version\n"
+"                     does not change with its edits: do not use it there)\n"
 "  --machine NAME     simulated profile (default modern)\n"
 "  --cpus N           simulated CPUs (default: the host's)\n"
 "  --ram SIZE         simulated RAM (default LIMIT * 5/4 + 64M: room beside\n"
@@ -282,6 +286,15 @@ static void print_wrapped(const char *head, const char *list, const char *tail)
 	printf("%s\n", t);
 }
 
+/* FNV-1a: a file name for a cache key. */
+static uint64_t fnv1a64(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
 static double median_of(double *v, uint64_t n)
 {
 	qsort(v, n, sizeof(double), cmp_double);
@@ -293,26 +306,24 @@ static double median_of(double *v, uint64_t n)
  * options or workloads) is not reused.  Not keyed on pagelab's version:
  * the point is to rerun the simulator side of a changed pagelab; whoever
  * changes the native executor clears the cache (make fidelity does). */
-static bool cache_load(const char *dir, uint64_t r, const char *key, struct counters *c)
+static bool cache_load(const char *path, const char *key, struct counters *c, bool with_cgroup)
 {
-	char path[4096], line[4096];
-	snprintf(path, sizeof(path), "%s/kernel.%llu", dir, (unsigned long long)r + 1);
+	char line[4096];
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return false;
 	bool same = fgets(line, sizeof(line), f) && !strncmp(line, "# cache: ", 9) &&
 		    !strcmp(line + 9, key);
 	if (same)
-		counters_parse(c, f, true);
+		counters_parse(c, f, with_cgroup);
 	fclose(f);
 	return same;
 }
 
-static void cache_store(const char *dir, uint64_t r, const char *key, FILE *out)
+static void cache_store(const char *path, const char *key, FILE *out)
 {
-	char path[4096], tmp[4200], buf[8192];
-	snprintf(path, sizeof(path), "%s/kernel.%llu", dir, (unsigned long long)r + 1);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	char tmp[4200], buf[8192];
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
 	FILE *f = fopen(tmp, "w");
 	if (!f)
 		die_usage("compare: cannot write %s", tmp);
@@ -329,6 +340,7 @@ int cmd_compare_kernel(int argc, char **argv)
 {
 	const char *machine = "modern", *policies = "workingset", *disk = NULL;
 	const char *memcg = "512M", *swap = "512M", *seed = "1", *timeout = "600", *cache = NULL;
+	const char *sim_cache = NULL;
 	uint64_t repeat = 3, cpus = 0, ram = 0, limit = 0, seeds = 1, seed0 = 1, jobs = 1;
 	double tol = 25, floor_pages = 0;
 	struct argv_buf sets = { 0 };
@@ -368,11 +380,14 @@ int cmd_compare_kernel(int argc, char **argv)
 		} else if (!strcmp(a, "--floor")) {
 			if (!parse_double(v, &floor_pages) || floor_pages < 0)
 				die_usage("compare: bad --floor '%s'", v);
-		} else if (!strcmp(a, "--kernel-cache")) {
+		} else if (!strcmp(a, "--kernel-cache") || !strcmp(a, "--sim-cache")) {
 			struct stat st;
 			if (stat(v, &st) || !S_ISDIR(st.st_mode))
-				die_usage("compare: --kernel-cache %s is not a directory", v);
-			cache = v;
+				die_usage("compare: %s %s is not a directory", a, v);
+			if (a[2] == 'k')
+				cache = v;
+			else
+				sim_cache = v;
 		} else if (!strcmp(a, "--tolerance")) {
 			if (!parse_double(v, &tol) || tol < 0 || tol > 1000)
 				die_usage("compare: bad --tolerance '%s' (percent, 0..1000)", v);
@@ -439,7 +454,7 @@ int cmd_compare_kernel(int argc, char **argv)
 		die_usage("compare: --policy names no policy");
 	size_t nsim = (size_t)npol * seeds;
 	struct counters *sim = xcalloc(nsim, sizeof(*sim));
-	struct sim_run { pid_t pid; FILE *out, *err; } *run = xcalloc(nsim, sizeof(*run));
+	struct sim_run { pid_t pid; FILE *out, *err; char *key; char path[4096]; } *run = xcalloc(nsim, sizeof(*run));
 	char msg[512];
 	/* Up to --jobs simulator runs at once, collected in order: the
 	 * results do not depend on which finishes first. */
@@ -448,13 +463,18 @@ int cmd_compare_kernel(int argc, char **argv)
 		while (done < k && (k == nsim || k - done >= jobs)) {
 			struct sim_run *r = &run[done];
 			int p = (int)(done / seeds);
-			if (wait_self(r->pid, r->out, r->err)) {
-				first_line(r->err, msg, sizeof(msg));
-				die_usage("compare: simulator (%s): %s", pol[p], msg);
+			if (r->pid) {
+				if (wait_self(r->pid, r->out, r->err)) {
+					first_line(r->err, msg, sizeof(msg));
+					die_usage("compare: simulator (%s): %s", pol[p], msg);
+				}
+				if (r->key)
+					cache_store(r->path, r->key, r->out);
+				counters_parse(&sim[done], r->out, false);
+				fclose(r->out);
+				fclose(r->err);
 			}
-			counters_parse(&sim[done], r->out, false);
-			fclose(r->out);
-			fclose(r->err);
+			free(r->key);
 			done++;
 		}
 		if (k == nsim)
@@ -482,6 +502,19 @@ int cmd_compare_kernel(int argc, char **argv)
 		push(&a, "--no-progress");
 		for (int w = 0; w < nwl; w++)
 			push(&a, sim_arg(wl, w));
+		if (sim_cache) {
+			char *cmd = cli_join_args(a.n, a.v);
+			const char *ver = pagelab_version();
+			run[k].key = xmalloc(strlen(cmd) + strlen(ver) + 8);
+			sprintf(run[k].key, "%s (%s)\n", cmd, ver);
+			free(cmd);
+			snprintf(run[k].path, sizeof(run[k].path), "%s/sim.%016llx", sim_cache,
+				 (unsigned long long)fnv1a64(run[k].key));
+			if (cache_load(run[k].path, run[k].key, &sim[k], false)) {
+				argv_free(&a);
+				continue;
+			}
+		}
 		if (progress)
 			fprintf(stderr, "compare: pagelab run --policy %s --seed %s...\n", pol[p], num);
 		run[k].pid = spawn_self(a.v, &run[k].out, &run[k].err);
@@ -501,13 +534,14 @@ int cmd_compare_kernel(int argc, char **argv)
 		push(&a, "--timeout"); push(&a, timeout);
 		for (int w = 0; w < nwl; w++)
 			push(&a, wl[w]);
-		char *key = NULL;
+		char *key = NULL, kpath[4096];
 		if (cache) {
 			char *k = cli_join_args(a.n, a.v);
 			key = xmalloc(strlen(k) + 2);
 			sprintf(key, "%s\n", k);
 			free(k);
-			if (cache_load(cache, r, key, &kern[r])) {
+			snprintf(kpath, sizeof(kpath), "%s/kernel.%llu", cache, (unsigned long long)r + 1);
+			if (cache_load(kpath, key, &kern[r], true)) {
 				cached++;
 				free(key);
 				argv_free(&a);
@@ -528,7 +562,7 @@ int cmd_compare_kernel(int argc, char **argv)
 			exit(1);
 		}
 		if (cache)
-			cache_store(cache, r, key, out);
+			cache_store(kpath, key, out);
 		free(key);
 		counters_parse(&kern[r], out, true);
 		fclose(out);

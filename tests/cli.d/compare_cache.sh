@@ -28,7 +28,7 @@ cached_report() {
 	} >"$1/kernel.$2"
 }
 
-t "compare --kernel-cache: reuses reports; --seeds, --floor, --jobs"
+t "compare --kernel-cache reuses reports; --seeds --floor --jobs"
 mkdir -p "$T/kc"
 cached_report "$T/kc" 1 1000 50
 cached_report "$T/kc" 2 20000 60
@@ -84,3 +84,20 @@ if [ "$rc" = skip ]; then
 else
 	[ "$rc" -eq 2 ] && grep -q 'needs root' "$T/c3.err" && ok || bad "exit $rc: $(cat "$T/c3.err")"
 fi
+
+# --sim-cache: a second compare reads the simulator's report from the
+# cache (here edited by hand, so that the reuse shows in the table).
+t "compare --sim-cache: reuses the simulator's reports"
+mkdir -p "$T/sc"
+cached_report "$T/kc" 1 1000 50
+$P compare --repeat 2 --kernel-cache "$T/kc" --sim-cache "$T/sc" --memcg 64M --swap 128M --policy linux6 \
+	-- usemem -m 80 >"$T/s1" 2>&1
+rc1=$?
+f=$(ls "$T/sc"/sim.* 2>/dev/null | head -1)
+[ -n "$f" ] && sed -i 's/^pswpout [0-9]*$/pswpout 7777/' "$f"
+$P compare --repeat 2 --kernel-cache "$T/kc" --sim-cache "$T/sc" --memcg 64M --swap 128M --policy linux6 \
+	-- usemem -m 80 >"$T/s2" 2>&1
+rc2=$?
+[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ "$(ls "$T/sc" | wc -l)" -eq 1 ] &&
+	! grep -q '^pswpout .* 7777 ' "$T/s1" && grep -q '^pswpout .* 7777 ' "$T/s2" && ok ||
+	bad "exit $rc1/$rc2; $(ls "$T/sc"); $(grep '^pswpout' "$T/s1" "$T/s2")"
