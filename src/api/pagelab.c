@@ -6,6 +6,7 @@
 #include "../machine/machine.h"
 #include "../policy/policy.h"
 #include "../workload/workload.h"
+#include "../workload/wlist.h"
 #include "../report/report.h"
 #include "../lib/util.h"
 #include "../lib/version.h"
@@ -188,24 +189,18 @@ int pagelab_add_workload(pagelab_sim *s, int argc, const char *const *argv)
 		return fail(s, "unknown workload '%s' (see pagelab workloads)", argv[0]);
 	/* The workloads' parsers take a mutable argv, as main() gets. */
 	char **av = xcalloc((size_t)argc + 1, sizeof(char *));
-	size_t len = 1;
-	for (int i = 0; i < argc; i++) {
+	for (int i = 0; i < argc; i++)
 		av[i] = xstrdup(argv[i] ? argv[i] : "");
-		len += strlen(av[i]) + 1;
-	}
 	char err[512] = "";
-	void *w = ops->create(argc, av, s->mo.seed + (uint64_t)s->nwl, err, sizeof(err));
-	char *cmd = xcalloc(1, len);
-	for (int i = 0; i < argc; i++) {
-		if (i)
-			strcat(cmd, " ");
-		strcat(cmd, av[i]);
+	struct wl_spec spec = { .ops = ops, .argc = argc, .argv = av };
+	void *w = wl_spec_create(&spec, s->mo.seed + (uint64_t)s->nwl, err, sizeof(err));
+	char *cmd = join_words(argc, av);
+	for (int i = 0; i < argc; i++)
 		free(av[i]);
-	}
 	free(av);
 	if (!w) {
 		free(cmd);
-		return fail(s, "%s", err[0] ? err : "bad workload arguments");
+		return fail(s, "%s", err);
 	}
 	s->wls = xrealloc(s->wls, (size_t)(s->nwl + 1) * sizeof(*s->wls));
 	s->wls[s->nwl++] = (struct api_workload){ ops, w, cmd };

@@ -23,7 +23,4 @@ int cmd_compare(int argc, char **argv);
 int cmd_compare_kernel(int argc, char **argv);
 int cmd_compare_results(int argc, char **argv);
 
-/* argv[0..argc) joined by spaces (a workload's command line), malloc'd. */
-char *cli_join_args(int argc, char **argv);
-
 #endif

@@ -570,7 +570,7 @@ int cmd_compare_kernel(int argc, char **argv)
 		argv_free(&a);
 	}
 
-	char *cmd = cli_join_args(nwl, wl);
+	char *cmd = join_words(nwl, wl);
 	printf("pagelab compare: %s\n", cmd);
 	printf("memcg %s, swap %s; kernel: %llu run%s of pagelab kernel%s; pagelab: %s, %llu CPU%s",
 	       memcg, swap, (unsigned long long)repeat, repeat == 1 ? "" : "s",

@@ -5,9 +5,12 @@
  * with run's keys ("workloads", "counters", "seed", "finished"). */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "../workload/wlist.h"
 #include "../native/native.h"
 #include "../report/report.h"
+#include "../lib/json.h"
 #include "../lib/util.h"
+#include "../lib/version.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,27 +51,62 @@ static const char *need_arg(int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 struct host {
 	char release[128];
 	long cpus;
 	uint64_t ram;
 	const char *lru;
 };
+
+/* The host's reclaim settings, as --json's machine parameters: the kernel
+ * side's counterpart of a simulated profile's parameters. */
+static const char *const host_settings[] = {
+	"/proc/sys/vm/swappiness", "/proc/sys/vm/page-cluster", "/proc/sys/vm/min_free_kbytes",
+	"/proc/sys/vm/watermark_scale_factor", "/proc/sys/vm/watermark_boost_factor",
+	"/proc/sys/vm/overcommit_memory", "/proc/sys/vm/dirty_ratio", "/proc/sys/vm/dirty_background_ratio",
+	"/proc/sys/vm/vfs_cache_pressure", "/sys/kernel/mm/transparent_hugepage/enabled",
+	"/sys/kernel/mm/lru_gen/enabled",
+};
+
+/* FILE's first line; for a "[choice]" list the chosen word. */
+static bool read_setting(const char *file, char *buf, size_t len)
+{
+	FILE *f = fopen(file, "r");
+	if (!f)
+		return false;
+	bool ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return false;
+	buf[strcspn(buf, "\n")] = 0;
+	char *open = strchr(buf, '['), *close = open ? strchr(open, ']') : NULL;
+	if (open && close) {
+		*close = 0;
+		memmove(buf, open + 1, strlen(open + 1) + 1);
+	}
+	return true;
+}
+
+static void json_host_params(const struct host *h, FILE *out)
+{
+	fprintf(out, "{\"cpus\": \"%ld\", \"ram\": \"%llu\"", h->cpus, (unsigned long long)h->ram);
+	for (size_t i = 0; i < sizeof(host_settings) / sizeof(host_settings[0]); i++) {
+		char v[128];
+		if (!read_setting(host_settings[i], v, sizeof(v)))
+			continue;
+		/* /proc/sys/vm/page-cluster -> vm.page-cluster; sysfs by its folder */
+		const char *p = host_settings[i], *name = strstr(p, "/proc/sys/") ? p + 10 : p + 5;
+		char key[96];
+		snprintf(key, sizeof(key), "%s", name);
+		for (char *c = key; *c; c++)
+			*c = *c == '/' ? '.' : *c;
+		fputs(", ", out);
+		json_str(out, key);
+		fputs(": ", out);
+		json_str(out, v);
+	}
+	fputc('}', out);
+}
 
 static void host_info(struct host *h)
 {
@@ -98,6 +136,8 @@ static void time_figs(const struct nwl_result *w, struct time_figures *tf)
 struct kopts {
 	uint64_t limit, swap, seed;
 	int cg_version;
+	int argc;                /* the command line, for --json */
+	char **argv;
 };
 
 static void print_text(const struct host *h, const struct kopts *o, const struct nsession *s,
@@ -139,11 +179,20 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 static void print_json(const struct host *h, const struct kopts *o, const struct nsession *s,
 		       const struct nrun *r, FILE *out, const char *indent)
 {
-	fprintf(out, "%s{\n%s  \"kernel\": {\"release\": ", indent, indent);
+	fprintf(out, "%s{\n%s  \"pagelab_version\": ", indent, indent);
+	json_str(out, pagelab_version());
+	fprintf(out, ",\n%s  \"command\": [", indent);
+	for (int i = 0; i < o->argc; i++) {
+		fputs(i ? ", " : "", out);
+		json_str(out, o->argv[i]);
+	}
+	fprintf(out, "],\n%s  \"kernel\": {\"release\": ", indent);
 	json_str(out, h->release);
 	fprintf(out, ", \"cpus\": %ld, \"ram_bytes\": %llu, \"lru\": ", h->cpus, (unsigned long long)h->ram);
 	json_str(out, h->lru);
-	fprintf(out, "},\n%s  \"memcg\": {\"version\": %d, \"limit_bytes\": %llu, \"swap_bytes\": %llu, "
+	fprintf(out, "},\n%s  \"machine_params\": ", indent);
+	json_host_params(h, out);
+	fprintf(out, ",\n%s  \"memcg\": {\"version\": %d, \"limit_bytes\": %llu, \"swap_bytes\": %llu, "
 		"\"peak_bytes\": %llu, \"oom_kill\": %llu},\n", indent, o->cg_version,
 		(unsigned long long)o->limit, (unsigned long long)o->swap, (unsigned long long)r->peak_bytes,
 		(unsigned long long)r->oom_kills);
@@ -243,7 +292,7 @@ static void print_summary(const struct nsession *s, const struct nrun *runs, int
 
 int cmd_kernel(int argc, char **argv)
 {
-	struct kopts o = { .limit = 512ULL << 20, .swap = 512ULL << 20, .seed = 1 };
+	struct kopts o = { .limit = 512ULL << 20, .swap = 512ULL << 20, .seed = 1, .argc = cli_argc, .argv = cli_argv };
 	uint64_t repeat = 1, timeout_ns = 600ULL * 1000000000ULL;
 	bool json = false;
 	int i;
@@ -284,46 +333,31 @@ int cmd_kernel(int argc, char **argv)
 		die_usage("kernel: no workload given (see pagelab workloads)");
 
 	/* Workloads, separated by '+', seeded as pagelab run seeds them. */
-	struct nworkload *wl = NULL;
-	int nwl = 0;
-	while (i < argc) {
-		int j = i;
-		while (j < argc && strcmp(argv[j], "+"))
-			j++;
-		if (j == i)
-			die_usage("empty workload before '+'");
-		const struct workload_ops *ops = workload_find(argv[i]);
-		if (!ops)
-			die_usage("unknown workload '%s' (see pagelab workloads)", argv[i]);
-		for (int k = i + 1; k < j; k++)
-			if (!strcmp(argv[k], "--help")) {
-				ops->help(stdout);
-				for (int w = 0; w < nwl; w++)
-					free(wl[w].cmd);
-				free(wl);
-				return 0;
-			}
-		wl = xrealloc(wl, (size_t)(nwl + 1) * sizeof(*wl));
-		wl[nwl] = (struct nworkload){ .ops = ops, .argc = j - i, .argv = argv + i,
-			.seed = o.seed + (uint64_t)nwl, .cmd = cli_join_args(j - i, argv + i) };
-		nwl++;
-		i = j + 1;
-		if (j < argc && i >= argc)
-			die_usage("nothing after the last '+'");
+	char err[512] = "";
+	struct wl_list wll;
+	if (!wl_list_parse(argc - i, argv + i, &wll, err, sizeof(err)))
+		die_usage("%s", err);
+	if (wll.help) {
+		wll.help->help(stdout);
+		wl_list_free(&wll);
+		return 0;
 	}
+	int nwl = wll.n;
+	struct nworkload *wl = xcalloc((size_t)nwl, sizeof(*wl));
+	for (int w = 0; w < nwl; w++)
+		wl[w] = (struct nworkload){ .ops = wll.v[w].ops, .argc = wll.v[w].argc, .argv = wll.v[w].argv,
+					    .seed = o.seed + (uint64_t)w, .cmd = wll.v[w].cmd };
 
 	struct host h;
 	host_info(&h);
-	char err[512] = "";
 	/* The generators, created once (qsbench records its sorts here) and
 	 * sized from what sysinfo() would say inside the cgroup: its limit as
 	 * RAM, our swapfile as swap.  Every use runs on a forked copy. */
 	struct wl_sysinfo si = { .totalram = o.limit, .freeram = o.limit, .totalswap = o.swap, .freeswap = o.swap };
 	void **inst = xcalloc((size_t)nwl, sizeof(void *));
 	for (int w = 0; w < nwl; w++) {
-		inst[w] = wl[w].ops->create(wl[w].argc, wl[w].argv, wl[w].seed, err, sizeof(err));
-		if (!inst[w])
-			die_usage("%s", err[0] ? err : "bad workload arguments");
+		if (!(inst[w] = wl_spec_create(&wll.v[w], wl[w].seed, err, sizeof(err))))
+			die_usage("%s", err);
 		if (wl[w].ops->attach)
 			wl[w].ops->attach(inst[w], &si);
 	}
@@ -391,8 +425,8 @@ int cmd_kernel(int argc, char **argv)
 	nplan_free(&plan);
 	for (int w = 0; w < nwl; w++) {
 		wl[w].ops->destroy(inst[w]);
-		free(wl[w].cmd);
 	}
+	wl_list_free(&wll);
 	free(inst);
 	free(wl);
 	nguard_cleanup(g);

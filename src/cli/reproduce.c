@@ -3,6 +3,7 @@
  * comparison (src/experiment/experiment.h). */
 #include "cli.h"
 #include "../experiment/experiment.h"
+#include "../experiment/calibrate.h"
 #include "../experiment/html.h"
 #include "../experiment/exp_file.h"
 #include "../lib/util.h"
@@ -20,7 +21,8 @@
 static void reproduce_usage(FILE *out)
 {
 	fputs(
-"usage: pagelab reproduce [--full] [--only N] [--json] [--html F] [--jobs N] [EXP]\n"
+"usage: pagelab reproduce [--full] [--only N] [--json] [--html F] [--jobs N]\n"
+"                         [--calibrate] [EXP]\n"
 "Re-run the experiments of the five mailing-list threads with the designs they\n"
 "compared, and print for each a table in the thread's own shape: the figures\n"
 "the thread published next to pagelab's, and per comparison a verdict: does\n"
@@ -34,6 +36,10 @@ static void reproduce_usage(FILE *out)
 "  --jobs N      run N simulations in parallel (default: the number of CPUs);\n"
 "                the output is the same for every N\n"
 "  --check       verify the mm invariants after every step of every run (slow)\n"
+"  --calibrate   fit the machine parameters the thread does not state (machines\n"
+"                --show NAME lists them) to the baseline design's published\n"
+"                figures, then print the fit and both the raw verdicts and those\n"
+"                with the fitted values (a few minutes in quick mode)\n"
 "  --print-file N  print experiment N as an experiment file, to start your own\n"
 "  EXP           run the experiment file EXP instead (docs/experiments.md)\n"
 "  --progress / --no-progress  progress on stderr (default: when it is a terminal)\n"
@@ -58,7 +64,7 @@ int cmd_reproduce(int argc, char **argv)
 	struct reproduce_opts o = { .progress = isatty(2) };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	o.jobs = ncpu > 0 ? (int)ncpu : 1;
-	bool json = false;
+	bool json = false, calibrate = false;
 	const char *html = NULL, *file = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -98,6 +104,8 @@ int cmd_reproduce(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--check")) {
 			o.check = true;
+		} else if (!strcmp(a, "--calibrate")) {
+			calibrate = true;
 		} else if (!strcmp(a, "--progress")) {
 			o.progress = true;
 		} else if (!strcmp(a, "--no-progress")) {
@@ -118,6 +126,23 @@ int cmd_reproduce(int argc, char **argv)
 		if (o.only && o.only != own->id)
 			die_usage("--only %d: %s is experiment %d", o.only, file, own->id);
 		one[0] = own;
+	}
+	if (calibrate && html)
+		die_usage("--calibrate does not write --html (use --json for the fit)");
+	if (calibrate) {
+		output_catch_interrupts();
+		struct calib_result **cr = calibrate_run(own ? one : builtin_experiments(), &o);
+		int sig = output_interrupted();
+		if (json)
+			calibrate_print_json(cr, stdout);
+		else
+			calibrate_print_text(cr, stdout);
+		calibrate_free(cr);
+		exp_file_free(own);
+		if (sig)
+			fprintf(stderr, "pagelab: interrupted by %s: the fit is incomplete\n",
+				sig == SIGTERM ? "SIGTERM" : "SIGINT");
+		return sig ? 128 + sig : 0;
 	}
 	/* The report goes to FILE.tmp.PID, renamed over FILE only once it is
 	 * complete: an existing report survives a failed or interrupted run. */

@@ -1,6 +1,7 @@
 /* run.c - pagelab run: parse machine options, the policy and the workloads
  * joined by '+', run the machine and report. */
 #include "cli.h"
+#include "../workload/wlist.h"
 #include "../machine/machine.h"
 #include "../report/report.h"
 #include "../lib/util.h"
@@ -71,21 +72,6 @@ static uint64_t size_arg(const char *opt, const char *v)
 	if (b > (1ULL << 50))
 		die_usage("%s %s is more than 1P (1024T), the most pagelab takes", opt, v);
 	return b;
-}
-
-char *cli_join_args(int argc, char **argv)
-{
-	size_t n = 1;
-	for (int i = 0; i < argc; i++)
-		n += strlen(argv[i]) + 1;
-	char *s = xmalloc(n);
-	s[0] = 0;
-	for (int i = 0; i < argc; i++) {
-		if (i)
-			strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
 }
 
 int cmd_run(int argc, char **argv)
@@ -226,49 +212,28 @@ int cmd_run(int argc, char **argv)
 		die_usage("%s", err);
 
 	/* Workloads, separated by '+'. */
-	struct { const struct workload_ops *ops; void *w; char *cmd; } *wls = NULL;
-	int nwl = 0;
-	while (i < argc) {
-		int j = i;
-		while (j < argc && strcmp(argv[j], "+"))
-			j++;
-		if (j == i)
-			die_usage("empty workload before '+'");
-		const struct workload_ops *ops = workload_find(argv[i]);
-		if (!ops)
-			die_usage("unknown workload '%s' (see pagelab workloads)", argv[i]);
-		for (int k = i + 1; k < j; k++)
-			if (!strcmp(argv[k], "--help")) {
-				ops->help(stdout);
-				/* Free what was parsed so far: leak checkers stay quiet. */
-				for (int w = 0; w < nwl; w++) {
-					wls[w].ops->destroy(wls[w].w);
-					free(wls[w].cmd);
-				}
-				free(wls);
-				for (int s = 0; s < nsets; s++)
-					free((char *)sets[s].name);
-				free(sets);
-				free(tun);
-				return 0;
-			}
-		err[0] = 0;
-		void *w = ops->create(j - i, argv + i, mo.seed + (uint64_t)nwl, err, sizeof(err));
-		if (!w)
-			die_usage("%s", err[0] ? err : "bad workload arguments");
-		wls = xrealloc(wls, (nwl + 1) * sizeof(*wls));
-		wls[nwl].ops = ops;
-		wls[nwl].w = w;
-		wls[nwl].cmd = cli_join_args(j - i, argv + i);
-		nwl++;
-		i = j + 1;
-		if (j < argc && i >= argc)
-			die_usage("nothing after the last '+'");
+	struct wl_list wl;
+	if (!wl_list_parse(argc - i, argv + i, &wl, err, sizeof(err)))
+		die_usage("%s", err);
+	if (wl.help) {
+		wl.help->help(stdout);
+		/* Free what was parsed: leak checkers stay quiet. */
+		wl_list_free(&wl);
+		for (int s = 0; s < nsets; s++)
+			free((char *)sets[s].name);
+		free(sets);
+		free(tun);
+		return 0;
 	}
+	int nwl = wl.n;
+	void **wls = xcalloc((size_t)nwl, sizeof(void *));
+	for (int w = 0; w < nwl; w++)
+		if (!(wls[w] = wl_spec_create(&wl.v[w], mo.seed + (uint64_t)w, err, sizeof(err))))
+			die_usage("%s", err);
 	const uint64_t *oracle = NULL;
 	uint64_t oracle_len = 0;
 	if (pol->flags & POLICY_NEEDS_ORACLE) {
-		if (nwl != 1 || !wls[0].ops->oracle || !wls[0].ops->oracle(wls[0].w, &oracle, &oracle_len))
+		if (nwl != 1 || !wl.v[0].ops->oracle || !wl.v[0].ops->oracle(wls[0], &oracle, &oracle_len))
 			die_usage("policy %s needs the whole reference string: it runs only when the only workload is a trace replay", pol->name);
 	}
 
@@ -278,11 +243,10 @@ int cmd_run(int argc, char **argv)
 	if (oracle)
 		mm_set_oracle(&m.mm, oracle, oracle_len);
 	machine_set_policy(&m, pol, tun);
-	for (int w = 0; w < nwl; w++) {
-		machine_add_workload(&m, wls[w].ops, wls[w].w, wls[w].cmd);
-		free(wls[w].cmd);
-	}
+	for (int w = 0; w < nwl; w++)
+		machine_add_workload(&m, wl.v[w].ops, wls[w], wl.v[w].cmd);
 	free(wls);
+	wl_list_free(&wl);
 	output_catch_interrupts();
 	machine_run(&m);
 	if (m.timed_out)

@@ -3,6 +3,7 @@
  * results file (src/experiment/sweep.h), optionally one shard of it, and
  * print the results as JSON lines or CSV. */
 #include "cli.h"
+#include "../workload/wlist.h"
 #include "../experiment/sweep.h"
 #include "../lib/util.h"
 
@@ -71,23 +72,6 @@ static void axis_fill(struct axis *ax, const char *list, enum axis_values kind)
 	char err[300];
 	if (!axis_expand(list, kind, ax, err, sizeof(err)))
 		die_usage("%s", err);
-}
-
-static char *join(int argc, char **argv)
-{
-	size_t n = 1;
-	for (int i = 0; i < argc; i++)
-		n += strlen(argv[i]) + 1;
-	char *s = xmalloc(n);
-	s[0] = 0;
-	for (int i = 0; i < argc; i++) {
-		if (strchr(argv[i], ' ') || !argv[i][0])
-			die_usage("sweep: workload argument '%s' is empty or has a blank", argv[i]);
-		if (i)
-			strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -189,19 +173,26 @@ int cmd_sweep(int argc, char **argv)
 		mx.nr_seeds = (int)nseeds;
 	}
 	/* Workloads, separated by '+'. */
-	for (i++; i < argc;) {
-		int j = i;
-		while (j < argc && strcmp(argv[j], "+"))
-			j++;
-		if (j == i)
-			die_usage("sweep: empty workload before '+'");
-		if (mx.nr_wl == EXP_MAX_WL)
-			die_usage("sweep: at most %d workloads", EXP_MAX_WL);
-		mx.wl[mx.nr_wl++] = join(j - i, argv + i);
-		i = j + 1;
-		if (j < argc && i >= argc)
-			die_usage("sweep: nothing after the last '+'");
+	struct wl_list wll;
+	char lerr[256];
+	if (!wl_list_parse(argc - i - 1, argv + i + 1, &wll, lerr, sizeof(lerr)))
+		die_usage("sweep: %s", lerr);
+	if (wll.help) {
+		wll.help->help(stdout);
+		wl_list_free(&wll);
+		matrix_free(&mx);
+		return 0;
 	}
+	if (wll.n > EXP_MAX_WL)
+		die_usage("sweep: at most %d workloads", EXP_MAX_WL);
+	for (int w = 0; w < wll.n; w++) {
+		/* a cell's workloads are command strings split on blanks again */
+		for (int k = 0; k < wll.v[w].argc; k++)
+			if (strchr(wll.v[w].argv[k], ' ') || !wll.v[w].argv[k][0])
+				die_usage("sweep: workload argument '%s' is empty or has a blank", wll.v[w].argv[k]);
+		mx.wl[mx.nr_wl++] = xstrdup(wll.v[w].cmd);
+	}
+	wl_list_free(&wll);
 	struct matrix_cell *cells;
 	int n;
 	char err[1200];

@@ -202,6 +202,7 @@ void cell_run(const struct cell *c, struct run_result *rr)
 		mm_set_oracle(&m.mm, oracle, oracle_len);
 	rr->available = true;
 	rr->vmstat_ns = mo.vmstat_ns;
+	rr->prof = m.prof;
 	machine_set_policy(&m, c->pol, c->tun);
 	struct workload_ops wrap[EXP_MAX_WL];
 	for (int i = 0; i < p.n; i++) {

@@ -54,6 +54,7 @@ struct run_result {
 	uint64_t swap_peak_kb;
 	uint64_t sim_ns;
 	uint64_t vmstat_ns;
+	struct profile prof;      /* the machine it ran on, every option applied */
 };
 
 /* Run the cell into rr (zeroed by the caller).  A workload this build lacks

@@ -10,6 +10,7 @@
  * whole of pagelab reproduce must stay under a minute), so the clients' files
  * (about 25 MB each) keep their ratio to RAM. */
 #include "experiment.h"
+#include "exp_text.h"
 #include "exp_named.h"
 
 #include <string.h>
@@ -50,8 +51,8 @@ static void print(const struct exp_result *r, FILE *out)
 	const struct experiment *e = r->e;
 	char cmd[128];
 	exp_expand(r, e->runs[0].wl[0], cmd, sizeof(cmd));
-	fprintf(out, "%s%s%s%s\n", e->runs[0].title, r->full ? "" : "   (quick mode: ", r->full ? "" : cmd,
-		r->full ? "" : ")");
+	exp_wrap(out, "", 0, "%s%s%s%s", e->runs[0].title, r->full ? "" : "   (quick mode: ", r->full ? "" : cmd,
+		 r->full ? "" : ")");
 	fprintf(out, "(the thread's lines as archived; \"NB=\" was mangled by quoted-printable)\n");
 	for (int d = 0; d < e->nr_designs; d++) {
 		const struct exp_design *ds = &e->designs[d];

@@ -15,6 +15,7 @@
  * 2.4.10), so the thread's "mainline" is an older classzone VM, not Rik's;
  * riel24 stands in for it because the issue asks for that pairing. */
 #include "experiment.h"
+#include "exp_text.h"
 #include "exp_named.h"
 
 #include <math.h>
@@ -69,7 +70,9 @@ static double pub_swap_rate(void)
 
 static void print_bash(const char *label, const char *real, const char *user, const char *sys, FILE *out)
 {
-	fprintf(out, "    thread    real %s  user %s  sys %s   %s\n", real, user, sys, label);
+	if (*label)
+		fprintf(out, "    thread    %s\n", label);
+	fprintf(out, "    thread    real %s  user %s  sys %s\n", real, user, sys);
 }
 
 static void print(const struct exp_result *r, FILE *out)
@@ -79,7 +82,7 @@ static void print(const struct exp_result *r, FILE *out)
 	exp_expand(r, e->runs[0].wl[0], fill, sizeof(fill));
 	exp_expand(r, e->runs[0].wl[1], bench, sizeof(bench));
 	fprintf(out, "%s\n", e->runs[0].title);
-	fprintf(out, "(4Ganon mem +512m swap, then started the bench; pagelab: %s, then %s)\n", fill, bench);
+	exp_wrap(out, "", 0, "(4Ganon mem +512m swap, then started the bench; pagelab: %s, then %s)", fill, bench);
 	for (int d = 0; d < e->nr_designs; d++) {
 		const struct exp_design *ds = &e->designs[d];
 		fprintf(out, "%s%*s[%s]\n", ds->label, (int)(20 - strlen(ds->label)), "", ds->policy);
@@ -95,10 +98,14 @@ static void print(const struct exp_result *r, FILE *out)
 			exp_print_output(r, d, 0, 0, 1, "    ", out);
 		exp_print_times(r, d, 0, 1, SHAPE_BASH, "    ", out);
 	}
-	fprintf(out, "\nvmstat during the swapout load (thread: 2.4.14pre3aa3, 1 s lines; %s)\n", T2 ":44-66");
-	fprintf(out, "    thread     r  b  w   swpd   free   buff  cache   si   so    bi    bo   in    cs  us  sy  id\n");
-	for (int i = 0; i < NPUB; i++)
-		fprintf(out, "    thread    %s\n", pub_vmstat[i]);
+	fputc('\n', out);
+	exp_wrap(out, "", 0, "vmstat during the swapout load (thread: 2.4.14pre3aa3, 1 s lines; %s)", T2 ":44-66");
+	char table[(NPUB + 1) * 128];
+	size_t tn = (size_t)snprintf(table, sizeof(table), "%s",
+				    " r  b  w   swpd   free   buff  cache   si   so    bi    bo   in    cs  us  sy  id");
+	for (int i = 0; i < NPUB && tn < sizeof(table); i++)
+		tn += (size_t)snprintf(table + tn, sizeof(table) - tn, "\n%s", pub_vmstat[i]);
+	exp_block(out, "    ", "thread", table);
 	fprintf(out, "    thread    mean si+so %.0f KB/s (\"the sane 12/13mbyte/sec of bandwith\")\n", pub_swap_rate());
 	for (int d = 0; d < e->nr_designs; d++) {
 		const struct run_result *rr = exp_rr(r, d, 0, 0);
@@ -127,13 +134,15 @@ static void print(const struct exp_result *r, FILE *out)
 		uint64_t n = last - first + 1, from = first;
 		if (n > EXCERPT)
 			from = first + (n - EXCERPT) / 2;
-		fprintf(out, "    pagelab   (every %.3g s)\n    pagelab   %s", (double)rr->vmstat_ns / 1e9,
-			strchr(vmstat_header, '\n') + 1);
-		for (uint64_t i = from; i <= last && i < from + EXCERPT; i++) {
-			char buf[256];
+		fprintf(out, "    pagelab   (every %.3g s)\n", (double)rr->vmstat_ns / 1e9);
+		char samples[(EXCERPT + 1) * 128];
+		size_t len = (size_t)snprintf(samples, sizeof(samples), "%s", strchr(vmstat_header, '\n') + 1);
+		for (uint64_t i = from; i <= last && i < from + EXCERPT && len < sizeof(samples); i++) {
+			char buf[128];
 			format_vmstat_line(buf, sizeof(buf), &rr->samples[i]);
-			fprintf(out, "    pagelab   %s\n", buf);
+			len += (size_t)snprintf(samples + len, sizeof(samples) - len, "%s\n", buf);
 		}
+		exp_block(out, "    ", "pagelab", samples);
 		fprintf(out, "    pagelab   mean si+so %.0f KB/s over %llu samples\n", sum / (double)n, (unsigned long long)n);
 	}
 }

@@ -20,6 +20,7 @@
  * command lines follow issue 4's description; adjust them here if those
  * workloads take other options.  Quick mode: machine and sizes x1/64. */
 #include "experiment.h"
+#include "exp_text.h"
 #include "exp_named.h"
 
 #include <math.h>
@@ -92,13 +93,15 @@ static const char *pub(const struct experiment *e, const char *design, const cha
 static void print_cmds(const struct exp_result *r, int run, FILE *out)
 {
 	const struct exp_run *x = &r->e->runs[run];
-	fprintf(out, "(pagelab runs:");
-	for (int w = 0; w < EXP_MAX_WL && x->wl[w]; w++) {
+	char cmds[1024];
+	size_t n = 0;
+	cmds[0] = 0;
+	for (int w = 0; w < EXP_MAX_WL && x->wl[w] && n < sizeof(cmds); w++) {
 		char buf[256];
 		exp_expand(r, x->wl[w], buf, sizeof(buf));
-		fprintf(out, "%s %s", w ? " +" : "", buf);
+		n += (size_t)snprintf(cmds + n, sizeof(cmds) - n, "%s%s", w ? " + " : "", buf);
 	}
-	fprintf(out, ")\n");
+	exp_wrap(out, "(pagelab runs:", 15, "%s)", cmds);
 }
 
 /* One table line, without the padding of empty trailing cells. */
@@ -131,8 +134,9 @@ static void print(const struct exp_result *r, FILE *out)
 		cell(c, sizeof(c), r, d, "dd_ws_majflt", "%.0f");
 		line(out, "%-10s | %-8s %-10s | %-9s %-10s %s\n", l, pub(e, l, "dd_speed"), pub(e, l, "dd_swap"), a, b, c);
 	}
-	fprintf(out, "(thread: left of the bar, %s:42-47, with \"-mm ... (ouch, system noticably slower)\"\n"
-		" and \"stream ... (slight regression, not sure why yet)\"; pagelab: right)\n\n", T1);
+	exp_wrap(out, "", 0, "(thread: left of the bar, %s:42-47, with \"-mm ... (ouch, system noticably slower)\""
+		 " and \"stream ... (slight regression, not sure why yet)\"; pagelab: right)", T1);
+	fputc('\n', out);
 
 	fprintf(out, "  TEST 2: sysbench & linear query\n");
 	print_cmds(r, 1, out);
@@ -149,7 +153,7 @@ static void print(const struct exp_result *r, FILE *out)
 		cell(c, sizeof(c), r, d, "big_tps", "%.0f");
 		cell(d4, sizeof(d4), r, d, "big_scan", "min");
 		cell(e5, sizeof(e5), r, d, "big_swap", "%.1f MB");
-		line(out, "%-10s | %-5s %-14s %-5s %-14s %-26s  (pagelab)\n", "", a, b, c, d4, e5);
+		line(out, "%-10s | %-5s %-14s %-5s %-14s %-10s (pagelab)\n", "", a, b, c, d4, e5);
 	}
 	fprintf(out, "(thread: workloads.md:683-688, Rik van Riel's table of 24 Jul 2008)\n\n");
 
@@ -163,8 +167,8 @@ static void print(const struct exp_result *r, FILE *out)
 		cell(c, sizeof(c), r, d, "eat_ws_majflt", "%.0f");
 		line(out, "%-10s | %-10s %-14s %s\n", l, a, b, c);
 	}
-	fprintf(out, "(thread, -mm + his patch: \"The box never died on me nor did it thrash perceivably\n"
-		" harder/longer near oom than .26.  The oom killer was never invoked.\" %s:70-71)\n", T1);
+	exp_wrap(out, "", 0, "(thread, -mm + his patch: \"The box never died on me nor did it thrash perceivably"
+		 " harder/longer near oom than .26.  The oom killer was never invoked.\" %s:70-71)", T1);
 	bool any = false;
 	for (int d = 0; d < e->nr_designs; d++)
 		for (int run = 0; run < e->nr_runs; run++)

@@ -9,6 +9,7 @@
  * the four processes' 920 MB are 1.1 x what fits; pagelab sets RAM to
  * 920 MB / 1.1 = 836 MB rather than shrinking the sort (issue 4's reading). */
 #include "experiment.h"
+#include "exp_text.h"
 #include "exp_named.h"
 
 #include <math.h>
@@ -38,8 +39,12 @@ static const char pub_qs_mm3[] = "./qsbench -p 4 -m 230  178.21s user 28.49s sys
 
 static void print_published(const char *const *lines, int n, FILE *out)
 {
-	for (int i = 0; i < n; i++)
-		fprintf(out, "    thread    %s\n", lines[i]);
+	char block[1024];
+	size_t len = 0;
+	block[0] = 0;
+	for (int i = 0; i < n && len < sizeof(block); i++)
+		len += (size_t)snprintf(block + len, sizeof(block) - len, "%s%s", i ? "\n" : "", lines[i]);
+	exp_block(out, "    ", "thread", block);
 }
 
 /* "It could have been a fluke though - iirc qsbench is pretty unstable,
@@ -93,7 +98,7 @@ static void print(const struct exp_result *r, FILE *out)
 		exp_expand(r, e->runs[run].wl[0], cmd, sizeof(cmd));
 		fprintf(out, "%s%s\n", run ? "\n" : "", e->runs[run].title);
 		if (!r->full)
-			fprintf(out, "(quick mode runs: %s)\n", cmd);
+			exp_wrap(out, "(quick mode runs:", 18, "%s)", cmd);
 		for (int d = 0; d < e->nr_designs; d++) {
 			const struct exp_design *ds = &e->designs[d];
 			fprintf(out, "  %s:%*s[%s%s]\n", ds->label, (int)(18 - strlen(ds->label)), "", ds->policy,

@@ -2,6 +2,7 @@
  * the thread-shaped table (the experiment's own printer), the verdicts; or
  * all of it as one JSON object. */
 #include "experiment.h"
+#include "exp_text.h"
 #include "json.h"
 #include "../lib/util.h"
 
@@ -14,33 +15,40 @@ void exp_print_header(const struct exp_result *r, FILE *out)
 {
 	const struct experiment *e = r->e;
 	const struct profile *p = &r->prof;
-	fprintf(out, "== Experiment %d: %s ==\n", e->id, e->title);
-	fprintf(out, "thread:   %s (%s)\n", e->thread, e->who);
-	fprintf(out, "machine:  %s: %llu CPU%s, %llu MiB RAM, %llu MiB swap, disk %s",
-		e->profile, (unsigned long long)p->cpus, p->cpus == 1 ? "" : "s",
-		(unsigned long long)(p->ram >> 20), (unsigned long long)(p->swap >> 20), p->disk.model);
+	exp_wrap(out, "==", 3, "Experiment %d: %s ==", e->id, e->title);
+	exp_wrap(out, "thread:", 10, "%s (%s)", e->thread, e->who);
+	char mode[96];
 	if (r->full)
-		fprintf(out, " (the thread's sizes)\n");
+		snprintf(mode, sizeof(mode), "(the thread's sizes)");
 	else
-		fprintf(out, " (quick mode: machine and sizes x%g; --full for the thread's)\n", r->scale);
+		snprintf(mode, sizeof(mode), "(quick mode: machine and sizes x%g; --full for the thread's)", r->scale);
+	exp_wrap(out, "machine:", 10, "%s: %llu CPU%s, %llu MiB RAM, %llu MiB swap, disk %s %s",
+		 e->profile, (unsigned long long)p->cpus, p->cpus == 1 ? "" : "s",
+		 (unsigned long long)(p->ram >> 20), (unsigned long long)(p->swap >> 20), p->disk.model, mode);
+	static const char *const kind_left[] = { "designs:", "modern:", "reference:" };
+	static const int kind_col[] = { 10, 10, 11 };
 	for (int k = 0; k < 3; k++) {
-		bool any = false;
+		char line[1024];
+		size_t n = 0;
+		line[0] = 0;
 		for (int d = 0; d < e->nr_designs; d++) {
 			const struct exp_design *ds = &e->designs[d];
-			if ((int)ds->kind != k)
+			if ((int)ds->kind != k || n >= sizeof(line))
 				continue;
-			fprintf(out, "%s", any ? "; " : k == 0 ? "designs:  " : k == 1 ? "modern:   " : "reference: ");
+			const char *sep = n ? "; " : "";
 			if (strcmp(ds->label, ds->policy) || ds->sets)
-				fprintf(out, "%s = %s%s%s", ds->label, ds->policy, ds->sets ? " --set " : "", ds->sets ? ds->sets : "");
+				n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s = %s%s%s", sep, ds->label, ds->policy,
+						      ds->sets ? " --set " : "", ds->sets ? ds->sets : "");
 			else
-				fprintf(out, "%s", ds->label);
-			any = true;
+				n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s", sep, ds->label);
 		}
-		if (any)
-			fputc('\n', out);
+		if (n)
+			exp_wrap(out, kind_left[k], kind_col[k], "%s", line);
 	}
-	bool any = false;
-	for (int d = 0; d < e->nr_designs; d++) {
+	char missing[1024];
+	size_t n = 0;
+	missing[0] = 0;
+	for (int d = 0; d < e->nr_designs && n < sizeof(missing); d++) {
 		bool dup = false;
 		for (int k = 0; k < d; k++)
 			dup |= !r->design_ok[k] && !strcmp(r->design_why[k], r->design_why[d] ? r->design_why[d] : "");
@@ -48,23 +56,24 @@ void exp_print_header(const struct exp_result *r, FILE *out)
 			continue;
 		/* "policy X not available in this build" -> "X" */
 		const char *w = r->design_why[d], *tail = " not available in this build";
-		size_t n = strlen(w), t = strlen(tail);
-		fprintf(out, "%s", any ? ", " : "not in this build: ");
-		if (!strncmp(w, "policy ", 7) && n > 7 + t && !strcmp(w + n - t, tail))
-			fprintf(out, "%.*s", (int)(n - 7 - t), w + 7);
+		size_t wn = strlen(w), t = strlen(tail);
+		const char *sep = n ? ", " : "";
+		if (!strncmp(w, "policy ", 7) && wn > 7 + t && !strcmp(w + wn - t, tail))
+			n += (size_t)snprintf(missing + n, sizeof(missing) - n, "%s%.*s", sep, (int)(wn - 7 - t), w + 7);
 		else
-			fprintf(out, "%s", w);
-		any = true;
+			n += (size_t)snprintf(missing + n, sizeof(missing) - n, "%s%s", sep, w);
 	}
-	if (any)
-		fputc('\n', out);
+	if (n)
+		exp_wrap(out, "not in this build:", 19, "%s", missing);
 	fputc('\n', out);
 }
 
 void exp_print_unavailable(const struct exp_result *r, int design, int run, const char *indent, FILE *out)
 {
 	const struct run_result *rr = exp_rr(r, design, run, 0);
-	fprintf(out, "%spagelab   not available: %s\n", indent, rr->why ? rr->why : "not run");
+	char left[64];
+	snprintf(left, sizeof(left), "%spagelab", indent);
+	exp_wrap(out, left, (int)strlen(indent) + 10, "not available: %s", rr->why ? rr->why : "not run");
 }
 
 static void fmt_num(char *buf, size_t len, double v)
@@ -79,10 +88,13 @@ static void fmt_num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.3g", v);
 }
 
+#define VERDICT_THREAD "              thread"
+#define VERDICT_PAGELAB "              pagelab"
+
 void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts)
 {
 	const struct experiment *e = r->e;
-	fprintf(out, "verdicts (ratio = second design / first; agree = same winner and a ratio within the tolerance):\n");
+	exp_wrap(out, "", 0, "verdicts (ratio = second design / first; agree = same winner and a ratio within the tolerance):");
 	for (int c = 0; c < e->nr_cmps; c++) {
 		const struct exp_comparison *cm = &e->cmps[c];
 		const struct exp_metric *mt = &e->metrics[exp_metric_index(e, cm->metric)];
@@ -90,10 +102,9 @@ void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts)
 		exp_compare(r, c, &o);
 		char v[16];
 		snprintf(v, sizeof(v), "[%s]", verdict_names[o.v]);
-		fprintf(out, "  %-11s %s: %s", v, mt->name, cm->b);
-		if (cm->a)
-			fprintf(out, " vs %s", cm->a);
-		fputc('\n', out);
+		char left[24];
+		snprintf(left, sizeof(left), "  %s", v);
+		exp_wrap(out, left, 14, "%s: %s%s%s", mt->name, cm->b, cm->a ? " vs " : "", cm->a ? cm->a : "");
 		char x[32], y[32], z[32];
 		if (cm->kind == CMP_RATIO) {
 			const struct exp_published *pa = exp_published_find(e, cm->a, cm->metric);
@@ -101,14 +112,14 @@ void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts)
 			fmt_num(x, sizeof(x), pb->value);
 			fmt_num(y, sizeof(y), pa->value);
 			fmt_num(z, sizeof(z), o.pub_ratio);
-			fprintf(out, "              thread  %s / %s = %s  (%s)\n", x, y, z, cm->source);
+			exp_wrap(out, VERDICT_THREAD, 22, "%s / %s = %s  (%s)", x, y, z, cm->source);
 		} else {
-			fprintf(out, "              thread  \"%s\"  (%s)\n", cm->statement, cm->source);
+			exp_wrap(out, VERDICT_THREAD, 22, "\"%s\"  (%s)", cm->statement, cm->source);
 		}
 		if (o.v == V_NA) {
-			fprintf(out, "              pagelab n/a: %s\n", o.note);
+			exp_wrap(out, VERDICT_PAGELAB, 22, "n/a: %s", o.note);
 		} else if (cm->kind == CMP_ZERO) {
-			fprintf(out, "              pagelab %s\n", o.note);
+			exp_wrap(out, VERDICT_PAGELAB, 22, "%s", o.note);
 		} else {
 			fmt_num(x, sizeof(x), o.sim_b);
 			fmt_num(y, sizeof(y), o.sim_a);
@@ -122,7 +133,7 @@ void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts)
 			} else if (o.nr_seeds == 1) {
 				snprintf(iv, sizeof(iv), " (1 seed)");
 			}
-			fprintf(out, "              pagelab %s / %s = %s%s: %s\n", x, y, z, iv, o.note);
+			exp_wrap(out, VERDICT_PAGELAB, 22, "%s / %s = %s%s: %s", x, y, z, iv, o.note);
 		}
 		counts[o.v]++;
 	}
@@ -134,8 +145,9 @@ void exp_print_text(struct exp_result **res, FILE *out)
 	bool full = false;
 	for (int i = 0; res[i]; i++)
 		full = res[i]->full;
-	fprintf(out, "pagelab reproduce: the five threads' experiments, %s\n\n",
-		full ? "at the threads' sizes (--full)" : "quick mode (machines and sizes scaled down together; --full for the threads' sizes)");
+	exp_wrap(out, "", 0, "pagelab reproduce: the five threads' experiments, %s",
+		 full ? "at the threads' sizes (--full)" : "quick mode (machines and sizes scaled down together; --full for the threads' sizes)");
+	fputc('\n', out);
 	for (int i = 0; res[i]; i++) {
 		struct exp_result *r = res[i];
 		ne++;
@@ -151,8 +163,8 @@ void exp_print_text(struct exp_result **res, FILE *out)
 		nn += k[V_NA];
 		nz += k[V_NOISY];
 	}
-	fprintf(out, "summary: %d experiment%s, %d comparisons: %d agree, %d disagree, %d too noisy to tell, %d n/a\n",
-		ne, ne == 1 ? "" : "s", na + nd + nn + nz, na, nd, nz, nn);
+	exp_wrap(out, "summary:", 9, "%d experiment%s, %d comparisons: %d agree, %d disagree, %d too noisy to tell, %d n/a",
+		 ne, ne == 1 ? "" : "s", na + nd + nn + nz, na, nd, nz, nn);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
@@ -225,6 +237,8 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 	fprintf(out, ", \"cpus\": %llu, \"ram_bytes\": %llu, \"swap_bytes\": %llu, \"disk\": ",
 		(unsigned long long)r->prof.cpus, (unsigned long long)r->prof.ram, (unsigned long long)r->prof.swap);
 	json_put_str(out, r->prof.disk.model);
+	fprintf(out, ", \"params\": ");
+	profile_json(&r->prof, out);
 	fprintf(out, "},\n     \"designs\": [");
 	for (int d = 0; d < e->nr_designs; d++) {
 		const struct exp_design *ds = &e->designs[d];
@@ -369,6 +383,8 @@ void exp_print_json(struct exp_result **res, FILE *out)
 
 /* ---- helpers for the thread-shaped tables ------------------------------- */
 
+static void gnu_time_two_lines(char *buf, size_t len, const struct time_figures *tf);
+
 void exp_print_times(const struct exp_result *r, int design, int run, int wl, enum time_shape sh,
 		     const char *indent, FILE *out)
 {
@@ -396,9 +412,22 @@ void exp_print_times(const struct exp_result *r, int design, int run, int wl, en
 		if (sh == SHAPE_ZSH)
 			format_zsh_time(buf, sizeof(buf), x->cmd, &x->tf);
 		else
-			format_gnu_time(buf, sizeof(buf), &x->tf);
-		fprintf(out, "%spagelab   %s%s\n", indent, buf, rr->finished ? "" : "  (did not finish)");
+			gnu_time_two_lines(buf, sizeof(buf), &x->tf);
+		size_t n = strlen(buf);
+		snprintf(buf + n, sizeof(buf) - n, "%s", rr->finished ? "" : "  (did not finish)");
+		exp_block(out, indent, "pagelab", buf);
 	}
+}
+
+/* GNU time writes its default format on two lines, the page faults on the
+ * second ("...78%CPU\n(329363major+240410minor)pagefaults 42103swaps",
+ * 003_0155de3220ccaa78.txt:28-29); format_gnu_time gives them as one. */
+static void gnu_time_two_lines(char *buf, size_t len, const struct time_figures *tf)
+{
+	format_gnu_time(buf, len, tf);
+	char *faults = strstr(buf, "CPU (");
+	if (faults)
+		faults[3] = '\n';
 }
 
 void exp_print_output(const struct exp_result *r, int design, int run, int rep, int wl,
@@ -411,11 +440,5 @@ void exp_print_output(const struct exp_result *r, int design, int run, int rep, 
 	}
 	if (wl >= rr->nr_wl || !rr->wl[wl].output)
 		return;
-	const char *s = rr->wl[wl].output;
-	while (*s) {
-		const char *nl = strchr(s, '\n');
-		int n = nl ? (int)(nl - s) : (int)strlen(s);
-		fprintf(out, "%spagelab   %.*s\n", indent, n, s);
-		s += n + (nl ? 1 : 0);
-	}
+	exp_block(out, indent, "pagelab", rr->wl[wl].output);
 }

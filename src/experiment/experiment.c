@@ -325,6 +325,12 @@ static struct exp_result *exp_setup(const struct experiment *e, const struct rep
 	char *why = NULL;
 	if (!apply_machine_sets(r, e->machine_sets, &r->prof, &why))
 		panic("experiment %d: %s", e->id, why);
+	for (int i = 0; i < o->nr_factors; i++) {
+		uint64_t v;
+		if (!profile_get_u64(&r->prof, o->factors[i].name, &v))
+			panic("experiment %d: no numeric machine parameter %s", e->id, o->factors[i].name);
+		profile_set_u64(&r->prof, o->factors[i].name, (uint64_t)llround((double)v * o->factors[i].factor));
+	}
 	r->reps = 1;
 	for (int i = 0; i < e->nr_runs; i++)
 		if (exp_reps(r, i) > r->reps)
@@ -364,13 +370,16 @@ struct exp_result **experiments_run(const struct experiment *const *list, const 
 			continue;
 		struct exp_result *r = res[nsel++] = exp_setup(list[i], o);
 		const struct experiment *e = r->e;
-		for (int d = 0; d < e->nr_designs; d++)
+		for (int d = 0; d < e->nr_designs; d++) {
+			if (o->only_design && strcmp(o->only_design, e->designs[d].label))
+				continue;
 			for (int run = 0; run < e->nr_runs; run++)
-				for (int k = 0; k < exp_reps(r, run); k++) {
+				for (int k = 0; k < exp_reps(r, run) && (!o->max_repeats || k < o->max_repeats); k++) {
 					jobs = xrealloc(jobs, (size_t)(nr + 1) * sizeof(*jobs));
 					jobs[nr++] = (struct job){ r, d, run, k };
 					r->nr_jobs++;
 				}
+		}
 	}
 	struct pool_job pj = { .run = job_run, .done = job_done, .arg = jobs, .n = nr, .jobs = o->jobs,
 			       .progress = o->progress ? "pagelab reproduce" : NULL };

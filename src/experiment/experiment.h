@@ -148,12 +148,25 @@ struct exp_result {
 	int nr_jobs, jobs_done;   /* runs to do / done before any SIGINT or SIGTERM */
 };
 
+/* A machine parameter multiplied by factor (calibrate.h). */
+struct param_factor {
+	const char *name;         /* profile parameter: "cost.fault" */
+	double factor;
+};
+
 struct reproduce_opts {
 	bool full;
 	int only;                 /* 0 = all */
 	int jobs;
 	bool progress;
 	bool check;               /* verify the mm invariants in every run (slow) */
+	/* Calibration (calibrate.h): run only the design with this label
+	 * (NULL: every design), on the profile with these parameters
+	 * multiplied (after quick mode's scaling). */
+	const char *only_design;
+	const struct param_factor *factors;
+	int nr_factors;
+	int max_repeats;          /* run at most this many repeats of each run (0: all) */
 };
 
 int nr_experiments(void);

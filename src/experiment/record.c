@@ -40,7 +40,12 @@ char *record_format(const struct record_meta *m, const struct run_result *rr)
 		fputs(": ", out);
 		json_put_str(out, m->param_values[i]);
 	}
-	fprintf(out, "}, \"available\": %s", rr->available ? "true" : "false");
+	fputc('}', out);
+	if (rr->available) {
+		fputs(", \"machine_params\": ", out);
+		profile_json(&rr->prof, out);
+	}
+	fprintf(out, ", \"available\": %s", rr->available ? "true" : "false");
 	if (!rr->available) {
 		fprintf(out, ", \"why\": ");
 		json_put_str(out, rr->why);

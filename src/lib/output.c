@@ -139,15 +139,27 @@ static void on_interrupt(int sig)
 	interrupted = sig;
 }
 
-void output_catch_interrupts(void)
+static void catch_signals(int flags, bool hup)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt;
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESETHAND; /* a second signal kills as usual */
+	sa.sa_flags = flags;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	if (hup)
+		sigaction(SIGHUP, &sa, NULL);
+}
+
+void output_catch_interrupts(void)
+{
+	catch_signals(SA_RESETHAND, false); /* a second signal kills as usual */
+}
+
+void output_catch_stop_signals(void)
+{
+	catch_signals(0, true);
 }
 
 int output_interrupted(void)

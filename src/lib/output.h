@@ -40,6 +40,10 @@ void atomic_abort(struct atomic_file *af);
  * once one arrived, else 0.  Exit status for it: 128 + signal, as a shell
  * reports a process killed by it (130 for SIGINT, 143 for SIGTERM). */
 void output_catch_interrupts(void);
+/* The same flag for a process that must clean up whatever comes (pagelab
+ * kernel: its cgroup and swapfile): SIGHUP too, every signal caught, and
+ * no SA_RESTART, so that a blocking flock() or wait() returns EINTR. */
+void output_catch_stop_signals(void);
 int output_interrupted(void);
 
 #endif

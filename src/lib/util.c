@@ -218,3 +218,20 @@ uint64_t isqrt64(uint64_t x)
 		r++;
 	return r;
 }
+
+char *join_words(int argc, char *const *argv)
+{
+	size_t n = 1;
+	for (int i = 0; i < argc; i++)
+		n += strlen(argv[i]) + 1;
+	char *s = xmalloc(n), *p = s;
+	*p = 0;
+	for (int i = 0; i < argc; i++) {
+		size_t len = strlen(argv[i]);
+		if (i)
+			*p++ = ' ';
+		memcpy(p, argv[i], len + 1);
+		p += len;
+	}
+	return s;
+}

@@ -32,6 +32,8 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* argv[0..argc) joined by single blanks, in a new string (a command line). */
+char *join_words(int argc, char *const *argv);
 
 /* Parse a size: "512M", "1g", "4096" (bytes), "300p" (pages).  Suffixes
  * K/M/G/T are powers of 1024, case-insensitive, an optional trailing "B"

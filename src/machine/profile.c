@@ -15,6 +15,7 @@
  * ISO C (and clang) does not take a const object as a constant initializer.
  */
 #include "profile.h"
+#include "../lib/json.h"
 #include "../lib/util.h"
 #include "../lib/wrap.h"
 
@@ -106,30 +107,43 @@ static const struct profile p_p133 = {
 	.cpus = 1, .ram = 32 * MB, .swap = 64 * MB, .kernel_base = 1 * MB, .page_struct = 48,
 	.hz = 100, .quantum_ns = 200 * MS, .ctx_switch_ns = 10 * US, .congestion_wait_ns = 100 * MS,
 	.cost = PRESET_COST_P133, .disk = PRESET_DISK_IDE_1997,
+	/* Zlatko gives the CPU and RAM only: the per-reference and fault
+	 * costs, the disk and the kernel's own size are guesses. */
+	.unknown = "cost.ref cost.fault disk.bandwidth disk.seek kernel_base",
 };
 static const struct profile p_athlon = {
 	.name = "athlon-2001", .description = "1 CPU, 512 MB, ATA disk (thread 000's desktop, assumed)",
 	.cpus = 1, .ram = 512 * MB, .swap = 1 * GB, .kernel_base = 2 * MB, .page_struct = 64,
 	.hz = 100, .quantum_ns = 50 * MS, .ctx_switch_ns = 5 * US, .congestion_wait_ns = 100 * MS,
 	.cost = PRESET_COST_2001, .disk = PRESET_DISK_ATA_2001,
+	/* Nothing of this machine is described. */
+	.unknown = "cost.syscall disk.bandwidth disk.seek kernel_base",
 };
 static const struct profile p_osdl = {
 	.name = "osdl4way-2001", .description = "4-way, 4 GB RAM + 2 GB swap, SCSI (thread 002)",
 	.cpus = 4, .ram = 4 * GB, .swap = 2 * GB, .kernel_base = 4 * MB, .page_struct = 64,
 	.hz = 100, .quantum_ns = 50 * MS, .ctx_switch_ns = 5 * US, .congestion_wait_ns = 100 * MS,
 	.cost = PRESET_COST_2001, .disk = PRESET_DISK_SCSI_2001,
+	/* Size, CPUs and swap are stated; its disks and CPU speed are not. */
+	.unknown = "cost.fault disk.bandwidth disk.seek kernel_base",
 };
 static const struct profile p_vmm = {
 	.name = "vmm-2008", .description = "Andrew Morton's 900 MB 2-way, one SATA disk (thread 004)",
 	.cpus = 2, .ram = 900 * MB, .swap = 2 * GB, .kernel_base = 8 * MB, .page_struct = 56,
 	.hz = 250, .quantum_ns = 10 * MS, .ctx_switch_ns = 3 * US, .congestion_wait_ns = 100 * MS,
 	.cost = PRESET_COST_2008, .disk = PRESET_DISK_SATA_2008,
+	/* "900MB 2-way" is all akpm says: CPU, disk and whether it was a
+	 * virtual machine are unknown. */
+	.unknown = "cost.fault cost.zero_page disk.bandwidth disk.seek kernel_base",
 };
 static const struct profile p_pe1950 = {
 	.name = "pe1950-2008", .description = "Dell PE1950: 8 cores, 16 GB, RAID1 at 111 MB/s (thread 001)",
 	.cpus = 8, .ram = 16 * GB, .swap = 2 * GB, .kernel_base = 16 * MB, .page_struct = 56,
 	.hz = 1000, .quantum_ns = 10 * MS, .ctx_switch_ns = 2 * US, .congestion_wait_ns = 100 * MS,
 	.cost = PRESET_COST_2008, .disk = PRESET_DISK_RAID1_2008,
+	/* The RAID1's 111 MB/s streaming rate is stated (dd); its seeks, the
+	 * CPUs' speed and the kernel's size are not. */
+	.unknown = "cost.ref cost.syscall disk.seek kernel_base",
 };
 static const struct profile p_modern = {
 	.name = "modern", .description = "4 cores, 16 GB, NVMe SSD",
@@ -272,6 +286,32 @@ bool profile_set(struct profile *p, const char *name, const char *value, char *e
 	return true;
 }
 
+bool profile_get_u64(const struct profile *p, const char *name, uint64_t *v)
+{
+	const struct param *pp = param_find(name);
+	if (!pp || pp->type == P_KIND || pp->type == P_SYSCTL)
+		return false;
+	*v = *(const uint64_t *)((const char *)p + pp->off);
+	return true;
+}
+
+const char *profile_param_unit(const char *name)
+{
+	const struct param *pp = param_find(name);
+	if (!pp || pp->type == P_KIND || pp->type == P_SYSCTL)
+		return NULL;
+	return pp->type == P_NS ? "ns" : pp->type == P_SIZE ? "bytes" : pp->type == P_RATE ? "bytes/s" : "";
+}
+
+bool profile_set_u64(struct profile *p, const char *name, uint64_t v)
+{
+	const struct param *pp = param_find(name);
+	if (!pp || pp->type == P_KIND || pp->type == P_SYSCTL)
+		return false;
+	*(uint64_t *)((char *)p + pp->off) = v < pp->min ? pp->min : v > pp->max ? pp->max : v;
+	return true;
+}
+
 const char *profile_param(const struct profile *p, int i, char *buf, size_t len)
 {
 	if (i < 0 || (size_t)i >= ARRAY_SIZE(params))
@@ -307,12 +347,31 @@ const char *profile_param(const struct profile *p, int i, char *buf, size_t len)
 	return pp->name;
 }
 
+void profile_json(const struct profile *p, FILE *out)
+{
+	char buf[64];
+	const char *name;
+	fputc('{', out);
+	for (int i = 0; (name = profile_param(p, i, buf, sizeof(buf))); i++) {
+		fputs(i ? ", " : "", out);
+		json_str(out, name);
+		fputs(": ", out);
+		json_str(out, buf);
+	}
+	fputc('}', out);
+}
+
 void profile_print(const struct profile *p, FILE *out)
 {
 	fprintf(out, "# %s: %s\n", p->name, p->description);
 	fprintf(out, "# %-18s %-10s # %s\n", "PARAMETER", "VALUE", "MEANING");
 	fprintf(out, "# disk model %s; kernel reserve %llu KiB\n", p->disk.model,
 		(unsigned long long)(profile_kernel_reserve(p) / 1024));
+	if (p->unknown) {
+		char line[300];
+		snprintf(line, sizeof(line), "# unknown (reproduce --calibrate fits them): %s", p->unknown);
+		wrap_row(out, "", 0, line, "#   ", WRAP_WIDTH);
+	}
 	char buf[64];
 	const char *name;
 	for (int i = 0; (name = profile_param(p, i, buf, sizeof(buf))); i++) {

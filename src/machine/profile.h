@@ -46,6 +46,11 @@ struct profile {
 	struct disk_params disk;
 	struct vm_sysctl vm;      /* --set vm.NAME=VALUE overrides ... */
 	uint64_t vm_set;          /* ... for the fields whose bit is set here */
+	/* The parameters the thread does not state and this profile only
+	 * estimates (space-separated names): what `reproduce --calibrate` may
+	 * fit to the baseline design's published figures (docs/machines.md).
+	 * NULL: none. */
+	const char *unknown;
 };
 
 /* NULL-terminated list of presets. */
@@ -59,11 +64,23 @@ extern const struct disk_params *const disk_presets[];
  * Returns false with a message in err if the name or value is bad. */
 bool profile_set(struct profile *p, const char *name, const char *value, char *err, size_t errlen);
 bool profile_has_param(const char *name);
+/* A numeric parameter's value (sizes in bytes, times in ns), or false if
+ * the name is not a numeric parameter. */
+bool profile_get_u64(const struct profile *p, const char *name, uint64_t *v);
+/* Set a numeric parameter, clamped to its range; false if the name is not
+ * a numeric parameter. */
+bool profile_set_u64(struct profile *p, const char *name, uint64_t v);
+/* The unit of a numeric parameter's value: "ns", "bytes", "bytes/s" or
+ * "" (a count); NULL if the name is not a numeric parameter. */
+const char *profile_param_unit(const char *name);
 /* Print every parameter as "name = value  # help". */
 void profile_print(const struct profile *p, FILE *out);
 /* Parameter I of P: its name (NULL past the last) and, in buf, its value
  * as `machines --show` prints it ("900M", "8ms", "default"). */
 const char *profile_param(const struct profile *p, int i, char *buf, size_t len);
+/* Every parameter as one JSON object, {"NAME": "VALUE", ...}, in the
+ * order and spelling of profile_param (what --json records everywhere). */
+void profile_json(const struct profile *p, FILE *out);
 
 /* Frames the kernel keeps for itself: kernel_base + mem_map. */
 uint64_t profile_kernel_reserve(const struct profile *p);

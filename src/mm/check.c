@@ -12,6 +12,7 @@
  *    own pages (or, MAP_PRIVATE, copied anonymous ones). */
 #include "internal.h"
 #include "filemap.h"
+#include "inode_index.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -53,6 +54,9 @@ static bool check_files(struct mm *mm, FILE *err)
 {
 	bool ok = true;
 	struct fs *fs = mm->fs;
+	char why[300];
+	if (!inode_index_check(fs, why, sizeof(why)))
+		FAIL("%s", why);
 	for (uint32_t i = 0; i < fs->nr; i++) {
 		struct inode *ino = fs->inodes[i];
 		if (ino->flags & INODE_DEAD) {

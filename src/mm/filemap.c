@@ -8,6 +8,7 @@
  * that files written concurrently stay mostly contiguous. */
 #include "filemap.h"
 #include "internal.h"
+#include "inode_index.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -135,6 +136,7 @@ void fs_destroy(struct mm *mm)
 		free(fs->inodes[i]);
 	}
 	free(fs->inodes);
+	inode_index_free(fs);
 	free(fs->free);
 	free(fs);
 	mm->fs = NULL;
@@ -222,20 +224,20 @@ static struct inode *inode_new(struct mm *mm, const char *name, uint32_t flags)
 	ino->flags = flags;
 	fs->inodes = xrealloc(fs->inodes, (fs->nr + 1) * sizeof(*fs->inodes));
 	fs->inodes[fs->nr++] = ino;
+	inode_hash_add(fs, ino);
 	return ino;
 }
 
 struct inode *filemap_lookup(struct mm *mm, const char *name)
 {
 	struct fs *fs = mm->fs;
-	/* Newest first: a name recreated after unlink finds the live inode. */
-	for (uint32_t i = fs->nr; i-- > 0;) {
-		struct inode *ino = fs->inodes[i];
-		if (!(ino->flags & (INODE_UNLINKED | INODE_DEAD)) && !strcmp(ino->name, name))
-			return ino;
-	}
+	/* Only live inodes are hashed: a name recreated after unlink finds
+	 * the new one. */
+	struct inode *ino = inode_hash_find(fs, name);
+	if (ino)
+		return ino;
 	if (!strcmp(name, BLKDEV_NAME)) {
-		struct inode *ino = inode_new(mm, name, INODE_BLKDEV);
+		ino = inode_new(mm, name, INODE_BLKDEV);
 		ino->size = fs->end;
 		return ino;
 	}
@@ -270,6 +272,7 @@ static void inode_release(struct mm *mm, struct mm_ctx *ctx, struct inode *ino)
 	filemap_truncate(mm, ctx, ino, 0);
 	inode_free_arrays(ino);
 	ino->flags |= INODE_DEAD;
+	inode_dirty_update(mm->fs, ino);
 }
 
 void filemap_put(struct mm *mm, struct mm_ctx *ctx, struct inode *ino)
@@ -285,6 +288,7 @@ void filemap_unlink(struct mm *mm, struct mm_ctx *ctx, struct inode *ino)
 	if (ino->flags & INODE_BLKDEV)
 		return;
 	ino->flags |= INODE_UNLINKED;
+	inode_hash_del(mm->fs, ino);
 	if (!ino->nr_open)
 		inode_release(mm, ctx, ino);
 }
@@ -356,8 +360,10 @@ void set_page_dirty(struct mm *mm, pfn_t pfn)
 		return;
 	mm->nr_dirty++;
 	ino->dirtymap[p->index / 64] |= 1ULL << (p->index % 64);
-	if (ino->nrdirty++ == 0)
+	if (ino->nrdirty++ == 0) {
 		ino->dirtied_when = ctx_now(mm->cur);
+		inode_dirty_update(mm->fs, ino);
+	}
 }
 
 void clear_page_dirty(struct mm *mm, pfn_t pfn)
@@ -370,8 +376,9 @@ void clear_page_dirty(struct mm *mm, pfn_t pfn)
 	if (!ino)
 		return;
 	mm->nr_dirty--;
-	ino->nrdirty--;
 	ino->dirtymap[p->index / 64] &= ~(1ULL << (p->index % 64));
+	if (--ino->nrdirty == 0)
+		inode_dirty_update(mm->fs, ino);
 }
 
 /* Insert a new frame at index; a shadow in the slot makes it a refault. */

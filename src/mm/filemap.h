@@ -68,7 +68,14 @@ struct inode {
 	uint64_t dirtied_when;   /* time the first of its dirty pages was dirtied */
 	uint64_t wb_index;       /* where cyclic writeback resumes (writeback_index) */
 	struct file_ra ra;       /* for faults on mappings (the vma's file) */
+	/* inode_index.c: the name hash and the ordered dirty list */
+	struct inode *hash_next, *dirty_prev, *dirty_next;
+	uint64_t dirty_key;      /* dirtied_when when it was placed on the list */
+	uint64_t wb_epoch;       /* the last walk that visited it */
+	bool hashed, on_dirty;
 };
+
+struct inode_walk;
 
 struct fs {
 	struct inode **inodes;
@@ -77,6 +84,12 @@ struct fs {
 	struct extent *free;     /* free block runs (index unused), sorted */
 	uint32_t nr_free, cap_free;
 	uint64_t blocks_free;
+	/* inode_index.c */
+	struct inode **buckets;
+	uint32_t nr_buckets, nr_hashed;
+	struct inode *dirty_first, *dirty_last;
+	struct inode_walk *walk; /* the walk under way, or NULL */
+	uint64_t walk_epoch;
 };
 
 /* Set up the file system on a disk of `disk_blocks` after `swap_blocks`. */

@@ -12,6 +12,7 @@
  * write-fault dirty accounting of later kernels. */
 #include "filemap.h"
 #include "internal.h"
+#include "inode_index.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -29,6 +30,8 @@ uint32_t mm_mmap_file(struct mm *mm, struct aspace *as, struct inode *ino, uint6
 		ino->maps = xrealloc(ino->maps, ino->cap_maps * sizeof(*ino->maps));
 	}
 	ino->maps[ino->nr_maps++] = (struct file_map){ .as = as->id, .vma = v };
+	if (ino->nr_maps == 1)
+		inode_dirty_update(mm->fs, ino);
 	filemap_get(ino);
 	return v;
 }
@@ -40,6 +43,8 @@ void file_vma_unlink(struct mm *mm, struct aspace *as, uint32_t vma)
 	for (uint32_t i = 0; i < ino->nr_maps; i++) {
 		if (ino->maps[i].as == as->id && ino->maps[i].vma == vma) {
 			ino->maps[i] = ino->maps[--ino->nr_maps];
+			if (!ino->nr_maps)
+				inode_dirty_update(mm->fs, ino);
 			break;
 		}
 	}

@@ -14,6 +14,7 @@
  * call rather than every ratelimit_pages pages; no unmapped_ratio clamp. */
 #include "filemap.h"
 #include "internal.h"
+#include "inode_index.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -88,48 +89,24 @@ uint64_t filemap_writeback(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 	return done;
 }
 
-static int cmp_dirtied(const void *a, const void *b)
-{
-	const struct inode *x = *(struct inode *const *)a, *y = *(struct inode *const *)b;
-	if (x->dirtied_when != y->dirtied_when)
-		return x->dirtied_when < y->dirtied_when ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* Dirty inodes, oldest first.  Caller frees. */
-static struct inode **dirty_inodes(struct mm *mm, uint32_t *n)
-{
-	struct fs *fs = mm->fs;
-	struct inode **v = xmalloc((fs->nr ? fs->nr : 1) * sizeof(*v));
-	*n = 0;
-	for (uint32_t i = 0; i < fs->nr; i++) {
-		struct inode *ino = fs->inodes[i];
-		if (ino->flags & INODE_DEAD)
-			continue;
-		if (ino->nrdirty || ino->nr_maps)
-			v[(*n)++] = ino;
-	}
-	qsort(v, *n, sizeof(*v), cmp_dirtied);
-	return v;
-}
-
 /* writeback_inodes(): up to `max` pages, oldest inodes first; only inodes
  * dirtied at or before `older_than` (UINT64_MAX: any). */
 uint64_t writeback_inodes(struct mm *mm, struct mm_ctx *ctx, uint64_t max, uint64_t older_than,
 			  bool background)
 {
-	uint32_t n;
-	struct inode **v = dirty_inodes(mm, &n);
 	uint64_t bg, thr, done = 0;
 	mm_dirty_limits(mm, &bg, &thr);
-	for (uint32_t i = 0; i < n && done < max; i++) {
+	struct inode_walk w;
+	inode_walk_start(&w, mm->fs);
+	struct inode *ino;
+	while (done < max && (ino = inode_walk_next(&w))) {
 		if (background && mm->nr_dirty <= bg)
 			break;
-		if (v[i]->nrdirty && v[i]->dirtied_when > older_than)
+		if (ino->nrdirty && ino->dirtied_when > older_than)
 			continue;
-		done += filemap_writeback(mm, ctx, v[i], max - done);
+		done += filemap_writeback(mm, ctx, ino, max - done);
 	}
-	free(v);
+	inode_walk_end(&w);
 	return done;
 }
 

@@ -14,6 +14,7 @@
  * holding the lock, sweeps what a dead pid left. */
 #define _GNU_SOURCE
 #include "native.h"
+#include "../lib/output.h"
 #include "../lib/util.h"
 
 #include <dirent.h>
@@ -31,21 +32,11 @@
 #define LOCK_PATH "/run/pagelab-kernel.lock"
 #define TMP_ROOT "/var/tmp"
 
-static volatile sig_atomic_t stop_sig;
 static struct nguard *active;
 static pid_t owner;
 static int lock_fd = -1;
 static int watch_fd = -1;    /* write end of the watchdog's pipe */
 
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-}
-
-int nguard_stop_signal(void)
-{
-	return stop_sig;
-}
 
 void native_remove_tree(const char *path)
 {
@@ -149,12 +140,7 @@ struct nguard *nguard_begin(const struct ncgroup *cg)
 	g->cg = *cg;
 	g->cg.path[0] = 0;
 	active = g;
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: a blocking flock() or wait returns EINTR. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	output_catch_stop_signals();
 	atexit(cleanup_at_exit);
 
 	int fd = lock_fd = open(LOCK_PATH, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -168,8 +154,8 @@ struct nguard *nguard_begin(const struct ncgroup *cg)
 		fprintf(stderr, "pagelab: kernel: waiting for another pagelab kernel (pid %s) to finish ...\n",
 			buf[0] ? buf : "?");
 		while (flock(fd, LOCK_EX)) {
-			if (errno != EINTR || stop_sig)
-				nguard_reraise(stop_sig ? stop_sig : SIGTERM);
+			if (errno != EINTR || output_interrupted())
+				nguard_reraise(output_interrupted() ? output_interrupted() : SIGTERM);
 		}
 	}
 	char pid[32];

@@ -83,8 +83,6 @@ struct nguard {
 struct nguard *nguard_begin(const struct ncgroup *cg);
 /* Undo everything recorded in g (idempotent; also runs at exit). */
 void nguard_cleanup(struct nguard *g);
-/* The signal that asked us to stop, 0 if none. */
-int nguard_stop_signal(void);
 /* mkdtemp /var/tmp/pagelab-kernel.PID.XXXXXX into g->dir. */
 bool nguard_make_dir(struct nguard *g, char *err, size_t errlen);
 /* In a forked child: drop the lock's descriptor, default signal actions. */

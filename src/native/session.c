@@ -19,6 +19,7 @@
  * since the generator state lived in the task processes. */
 #define _GNU_SOURCE
 #include "native.h"
+#include "../lib/output.h"
 #include "../lib/util.h"
 
 #include <errno.h>
@@ -317,8 +318,8 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 		if (w == runner || (w < 0 && errno != EINTR))
 			break;
 		uint64_t now = native_now_ns();
-		if (!r->stop_signal && nguard_stop_signal())
-			r->stop_signal = nguard_stop_signal();
+		if (!r->stop_signal && output_interrupted())
+			r->stop_signal = output_interrupted();
 		if (!r->timed_out && s->timeout_s > 0 && (double)(now - t0) / 1e9 > s->timeout_s)
 			r->timed_out = true;
 		if ((r->stop_signal || r->timed_out) && !kill_at)

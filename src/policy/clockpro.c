@@ -43,11 +43,14 @@ struct clockpro {
 	uint64_t m, mc, nr_hot, nr_nonres;
 };
 
+static void forget_stale(struct rp_base *b, uint32_t i);
+
 static void *clockpro_init(struct mm *mm, const double *tun)
 {
 	(void)tun;
 	struct clockpro *c = xcalloc(1, sizeof(*c));
 	rp_init(&c->b, mm, "clockpro");
+	c->b.forget = forget_stale;
 	c->clk = ghost_list_new(&c->b.g, 0);
 	c->hand_cold = c->hand_hot = c->hand_test = GH_NONE;
 	c->m = mm->fr.nr;
@@ -182,6 +185,18 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 			break;
 		}
 	}
+}
+
+/* rp_add drops a stale entry: a non-resident one in its test period still
+ * counts in nr_nonres, and a hand may rest on it. */
+static void forget_stale(struct rp_base *b, uint32_t i)
+{
+	struct clockpro *c = (struct clockpro *)b;
+	if (E(c, i)->pfn == PFN_NONE && ghost_on(G, i, 0) == c->clk)
+		c->nr_nonres--;
+	if (E(c, i)->flags & HOT)
+		c->nr_hot--;
+	forget(c, i);
 }
 
 static void clockpro_add(void *p, pfn_t pfn, enum add_reason why)

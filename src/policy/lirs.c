@@ -103,10 +103,16 @@ static void prune(struct lirs *l)
 	}
 }
 
-/* S's bottom LIR page becomes HIR, resident, at the end of Q. */
+/* S's bottom LIR page becomes HIR, resident, at the end of Q.  HIR pages
+ * below it are pruned first: prune() leaves S's last entry in place, so
+ * once every LIR page has gone (its process exited) an HIR page can stay
+ * at the bottom under the LIR pages that come after - and demoting that
+ * one would put a non-resident page in Q. */
 static void demote_bottom(struct lirs *l)
 {
-	uint32_t y = ghost_tail(G, l->s);
+	uint32_t y;
+	while ((y = ghost_tail(G, l->s)) != GH_NONE && !is_lir(l, y))
+		leave_s(l, y);
 	if (y == GH_NONE)
 		return;
 	if (is_lir(l, y)) {
@@ -248,6 +254,11 @@ static bool lirs_check(void *p, FILE *err)
 	uint64_t lir = 0;
 	for (uint32_t i = ghost_head(G, l->s); i != GH_NONE; i = ghost_toward_tail(G, i, 0))
 		lir += is_lir(l, i);
+	for (uint32_t i = ghost_head(G, l->q); i != GH_NONE; i = ghost_toward_tail(G, i, 1))
+		if (ghost_e(G, i)->pfn == PFN_NONE || is_lir(l, i)) {
+			fprintf(err, "check: lirs entry %u in Q is %s\n", i, is_lir(l, i) ? "LIR" : "not resident");
+			return false;
+		}
 	if (lir != l->nr_lir || l->nr_lir + ghost_count(G, l->q) != lru_count(&l->b.mm->fr, l->b.list)) {
 		fprintf(err, "check: lirs %llu LIR pages in S, counted %llu; Q %llu; frame list %llu\n",
 			(unsigned long long)lir, (unsigned long long)l->nr_lir,

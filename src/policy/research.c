@@ -27,7 +27,9 @@ uint32_t rp_add(struct rp_base *b, pfn_t pfn, bool *known)
 		okey = ghost_okey(0, true);
 		index = pfn;
 		i = ghost_find(&b->g, okey, index);
-		if (i != GH_NONE)
+		if (i != GH_NONE && b->forget)
+			b->forget(b, i);
+		else if (i != GH_NONE)
 			ghost_free(&b->g, i);
 		i = GH_NONE;
 		*known = false;

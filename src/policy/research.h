@@ -21,6 +21,11 @@ struct rp_base {
 	struct ghost g;
 	int list;           /* frame list of resident pages */
 	pfn_t fresh;        /* added for the fault now being served */
+	/* rp_add() drops a stale private entry (see there) that may still be
+	 * on the policy's lists; a policy that counts entries or points at
+	 * them (clockpro's hands) sets this to let go of it.  NULL: the
+	 * entry is just freed (ghost_free unlinks it from its lists). */
+	void (*forget)(struct rp_base *b, uint32_t i);
 };
 
 void rp_init(struct rp_base *b, struct mm *mm, const char *name);

@@ -246,16 +246,8 @@ static void json_provenance(const struct machine *m, const struct run_info *ri, 
 		fputs(i ? ", " : "", out);
 		json_str(out, ri->argv[i]);
 	}
-	fprintf(out, "],\n  \"machine_params\": {");
-	char buf[64];
-	const char *name;
-	for (int i = 0; (name = profile_param(&m->prof, i, buf, sizeof(buf))); i++) {
-		fprintf(out, "%s", i ? ", " : "");
-		json_str(out, name);
-		fputs(": ", out);
-		json_str(out, buf);
-	}
-	fputc('}', out);
+	fprintf(out, "],\n  \"machine_params\": ");
+	profile_json(&m->prof, out);
 }
 
 void report_json(const struct machine *m, const struct run_info *ri, FILE *out)

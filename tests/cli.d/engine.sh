@@ -159,7 +159,10 @@ EXP
 $P reproduce --no-progress "$T/my.exp" >"$T/out" 2>"$T/err"; rc=$?
 if [ $rc -eq 0 ] && grep -q '^== Experiment 7: Does fifo swap out as much as fifo? ==$' "$T/out" &&
    grep -q '^  \[agree\]     pages swapped out: B vs A$' "$T/out" &&
-   grep -Eq '^ +pagelab [0-9]+ / [0-9]+ = 1 \(95%: 1-1, 3 seeds\): a tie, ratio within x1.25$' "$T/out"; then ok; else bad "rc $rc: $(cat "$T/err") $(grep -A3 agree "$T/out")"; fi
+   # a verdict wrapped to 80 columns continues at column 22: join it
+   awk '/^                      [^ ]/ { sub(/^ +/, ""); line = line " " $0; next }
+        { if (NR > 1) print line; line = $0 } END { print line }' "$T/out" |
+   grep -Eq '^ +pagelab [0-9]+ / [0-9]+ = 1 \(95%: 1-1, 3 seeds\): a tie, ratio within x1.25$'; then ok; else bad "rc $rc: $(cat "$T/err") $(grep -A3 agree "$T/out")"; fi
 
 t "reproduce FILE: a bad file is one line and exit 2"
 msg=

@@ -10,3 +10,24 @@ timeout 300 $P run --check --no-progress --max-time 2 --machine athlon-2001 --ra
 	>"$T/out" 2>"$T/err"
 rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 3 ] && ok || bad "exit $rc: $(tail -1 "$T/err")"
+
+t "lirs: a process exit leaves no HIR page under S's new LIR pages"
+# Once every LIR page had gone (its process exited), prune() left an HIR
+# page at S's bottom; the next demotion put it, non-resident, in Q and
+# the eviction of Q's front dereferenced no frame (SIGSEGV).  --check
+# now also checks that Q holds only resident HIR pages.  ~4 s of CPU.
+timeout 300 $P run --check --no-progress --machine pe1950-2008 --ram 4169p --swap 8338p --policy lirs --seed 947 \
+	qsbench -p 2 -m 1 + mmap001 -m 200 + innodb --pool 2 --data 32M --transactions 20 --scan >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && ok || bad "exit $rc: $(tail -1 "$T/err")"
+
+t "clockpro: a stale entry dropped by the ghost table leaves the counts"
+# rp_add() frees a stale private entry (a readahead page's) that may still
+# sit on the clock as a non-resident page in its test period: nr_nonres
+# kept counting it (--check: "non-resident 75 (79)") and a hand could rest
+# on the freed entry.  The policy now lets go of it (rp_base.forget).
+timeout 300 $P run --check --no-progress --max-time 2 --machine osdl4way-2001 --ram 1121p --swap 1121p \
+	--policy clockpro --seed 221 --set vm.ra_pages=0 usemem -o -Z -m 3 + fileio -c -w -r 2 /f 2M + \
+	innodb --pool 2 --data 32M --transactions 20 --scan >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 3 ] && ! grep -q 'check:' "$T/err" && ok || bad "exit $rc: $(grep check: "$T/err" | head -1)"
