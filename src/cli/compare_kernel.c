@@ -503,7 +503,7 @@ int cmd_compare_kernel(int argc, char **argv)
 		for (int w = 0; w < nwl; w++)
 			push(&a, sim_arg(wl, w));
 		if (sim_cache) {
-			char *cmd = cli_join_args(a.n, a.v);
+			char *cmd = join_words(a.n, a.v);
 			const char *ver = pagelab_version();
 			run[k].key = xmalloc(strlen(cmd) + strlen(ver) + 8);
 			sprintf(run[k].key, "%s (%s)\n", cmd, ver);
@@ -536,7 +536,7 @@ int cmd_compare_kernel(int argc, char **argv)
 			push(&a, wl[w]);
 		char *key = NULL, kpath[4096];
 		if (cache) {
-			char *k = cli_join_args(a.n, a.v);
+			char *k = join_words(a.n, a.v);
 			key = xmalloc(strlen(k) + 2);
 			sprintf(key, "%s\n", k);
 			free(k);
