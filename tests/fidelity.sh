@@ -14,6 +14,12 @@
 #                      empties it first; make fidelity-sim keeps it.
 #   FIDELITY_CASES     only the cases whose title contains this text
 #   FIDELITY_JOBS      simulator runs at once (default 2)
+#   FIDELITY_CACHED=1  never run the kernel: each case uses the kernel runs
+#                      its cache holds (the tables say how many; a case with
+#                      none is listed as not measured)
+#   FIDELITY_SEEDED_ONLY=1  in the cases over several seeds, only the first
+#                      policy (each qsbench simulation is minutes of host
+#                      CPU; on a loaded host, tens of minutes)
 #   FIDELITY_SIM_CACHE the simulator's reports (default build/fidelity-sim),
 #                      keyed by command and pagelab version: empty it after
 #                      editing a -dirty tree.  Instances of this script over
@@ -74,6 +80,14 @@ case_() {
 	case "$title" in *"${FIDELITY_CASES:-}"*) ;; *) return ;; esac
 	echo "fidelity: $title" >&2
 	mkdir -p "$CACHE/$ncase"
+	if [ "${FIDELITY_CACHED:-0}" = 1 ]; then
+		have=$(ls "$CACHE/$ncase" | grep -c '^kernel\.[0-9]*$')
+		if [ "$have" -lt 1 ]; then
+			printf '\n### %s\n\n(no kernel run was cached: not measured in this regeneration)\n' "$title" >>"$OUT"
+			return
+		fi
+		[ "$have" -lt "$rep" ] && rep=$have
+	fi
 	{
 		echo
 		echo "### $title"
@@ -81,7 +95,10 @@ case_() {
 		echo '```'
 		if [ "$seeds" -gt 1 ]; then
 			compare_ "$rep" "$seeds" "$CACHE/$ncase" "${POL%%,*}" "$@"
-			case "$POL" in *,*)
+			case "${FIDELITY_SEEDED_ONLY:-0}$POL" in 1*)
+				echo
+				echo "(${POL#*,}: not run for this case in this regeneration)" ;;
+			0*,*)
 				echo
 				compare_ "$rep" 1 "$CACHE/$ncase" "${POL#*,}" "$@" | sed -n '/^# policy/,$p' ;;
 			esac

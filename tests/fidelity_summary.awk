@@ -25,7 +25,9 @@ END {
 	printf "\n"
 	for (c = 1; c <= nc; c++) {
 		printf "| **%s** | issue 11's counters meeting the bar | |", title[c]
-		for (j = 1; j <= np; j++) printf " %d/%d |", bar[c, pol[j]], nk
+		for (j = 1; j <= np; j++)
+			if ((c, pol[j]) in agree) printf " %d/%d |", bar[c, pol[j]], nk
+			else printf " - |"
 		printf "\n| | all counters within the tolerance | |"
 		for (j = 1; j <= np; j++) printf " %s |", agree[c, pol[j]]
 		printf "\n"
