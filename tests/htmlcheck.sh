@@ -1,6 +1,8 @@
 #!/bin/sh
-# make htmlcheck: write the `pagelab reproduce --html` report and open it in
-# headless Chromium (Debian's chromium package).  Checks that the page loads
+# make htmlcheck: write the `pagelab reproduce --html` report, and the
+# --html pages of run, sweep and compare, and open each in headless
+# Chromium (Debian's chromium package); a screenshot of each goes to the
+# build directory (reproduce-report.png, run-report.png, ...).  Checks that the page loads
 # (Chromium exits 0 and dumps the whole DOM), that the console stayed silent
 # (the page has no script, so any console message is an error), that it is
 # self-contained (no script, no external URL), and that the plots are there:
@@ -91,6 +93,51 @@ timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-backgrou
 t "every experiment has its section"
 n=$(grep -o '<section id="exp-[0-9]*">' "$dir/dom.html" | wc -l)
 [ "$n" -eq "$(grep -c '^== Experiment' "$dir/report.txt")" ] && [ "$n" -gt 0 ] && ok || bad "$n sections"
+
+# The pages of run, sweep and compare: each loads, stays silent, holds
+# what it wrote (plots, lines, bars, legend entries, markers) in the
+# rendered DOM, and leaves a screenshot beside the reproduce one.
+shotdir=$(dirname "$shot")
+page() {  # page NAME FILE H1 MUST: MUST is an element the page must have
+	t "$1 --html: loads, self-contained, every element rendered"
+	msg=
+	ext=$(sed 's#xmlns="http://www.w3.org/2000/svg"##g' "$2" | grep -ciE '<script|src=|href="(https?:)?//|url\(|@import|https?://')
+	[ "$ext" -eq 0 ] || msg="$ext outside references;"
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run --user-data-dir="$dir/profile" \
+		--enable-logging=stderr --v=0 --dump-dom "file://$2" >"$dir/$1.dom" 2>"$dir/$1.log" || msg="$msg chromium failed;"
+	grep -q "<h1>$3</h1>" "$dir/$1.dom" || msg="$msg no <h1>$3</h1>;"
+	! grep -q CONSOLE "$dir/$1.log" || msg="$msg console: $(grep CONSOLE "$dir/$1.log" | head -1);"
+	counts=
+	for e in '<svg' '<polyline' '<rect class="bar"' '<line class="ci"' 'class="legend-entry"' \
+		 'class="mark-oom"' 'class="mark-maxtime"' 'class="mark-sig"'; do
+		want=$(grep -o "$e" "$2" | wc -l)
+		got=$(grep -o "$e" "$dir/$1.dom" | wc -l)
+		[ "$got" -eq "$want" ] || msg="$msg $e $got of $want;"
+		counts="$counts $(echo "$e" | sed 's/.*class="//; s/"//; s/<//') $got"
+	done
+	[ "$(grep -o '<svg' "$dir/$1.dom" | wc -l)" -gt 0 ] || msg="$msg no plot;"
+	[ "$(grep -o "$4" "$dir/$1.dom" | wc -l)" -gt 0 ] || msg="$msg no $4;"
+	[ -z "$msg" ] && ok || bad "$msg"
+	echo "htmlcheck: $1:$counts"
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run --user-data-dir="$dir/profile" \
+		--hide-scrollbars --window-size=1280,1600 --screenshot="$shotdir/$1-report.png" "file://$2" \
+		>/dev/null 2>&1 && echo "htmlcheck: screenshot in $shotdir/$1-report.png"
+}
+
+# A run with an OOM kill (64 MB + 32 MB swap cannot hold 120 MB).
+$P run --ram 64M --swap 32M --html "$dir/run.html" usemem -m 120 + usemem -m 30 >/dev/null 2>&1
+page run "$dir/run.html" "pagelab run" '<path class="mark-oom"'
+# A sweep whose smallest machine OOM-kills usemem, 2 seeds.
+$P sweep --no-progress --policy clock,lru,mglru --ram 48M,96M,192M --swap 24M --seeds 2 --jobs 2 \
+	--html "$dir/sweep.html" -- usemem -m 80 >/dev/null 2>&1
+page sweep "$dir/sweep.html" "pagelab sweep" '<path class="mark-oom"'
+# qsbench over 5 seeds, three designs compared.
+$P sweep --no-progress --policy splitlru,workingset,mglru --ram 10M --seeds 5 --jobs 2 -o "$dir/cmp.jsonl" \
+	-- qsbench -p 2 -m 2 >/dev/null 2>&1
+$P compare --html "$dir/compare.html" "$dir/cmp.jsonl" >/dev/null 2>&1
+page compare "$dir/compare.html" "pagelab compare" '<text class="mark-sig"'
 
 echo "$passed passed, $failed failed"
 exit $fail

@@ -196,3 +196,30 @@ void test_chart_bars(void)
 	free(s);
 	chart_free(c);
 }
+
+/* Degenerate data: one value, no value, a fixed empty range - finite
+ * coordinates and the ticks of a real axis, never "nan" or "inf". */
+void test_chart_degenerate(void);
+void test_chart_degenerate(void)
+{
+	for (int scale = CHART_LINEAR; scale <= CHART_LOG2; scale++)
+		for (int k = 0; k < 4; k++) {
+			struct chart *c = chart_new(CHART_LINES, 100, 50);
+			chart_axis(c, 'x', NULL, (enum chart_scale)scale);
+			chart_axis(c, 'y', NULL, (enum chart_scale)scale);
+			int s = chart_series(c, "s", NULL);
+			if (k == 1)
+				chart_point(c, s, 5, 5, NAN, NAN, NULL);
+			if (k == 2)
+				chart_range(c, 'x', 3, 3);
+			if (k == 3)
+				chart_point(c, s, -1, 0, -2, 2, NULL);
+			chart_mark(c, CHART_MARK_OOM, 5, NAN, -1, NULL);
+			char *svg = render(c);
+			CHECK(!strstr(svg, "nan") && !strstr(svg, "inf"));
+			if (count(svg, "<text class=\"ax\"") < 4)
+				fprintf(stderr, "scale %d case %d: %d ticks\n", scale, k, count(svg, "<text class=\"ax\"")), test_failures++;
+			free(svg);
+			chart_free(c);
+		}
+}

@@ -4,6 +4,9 @@
  * command to the kernel comparison (compare_kernel.c) instead. */
 #include "cli.h"
 #include "../experiment/compare.h"
+#include "../experiment/html_compare.h"
+#include "../lib/output.h"
+#include "../lib/version.h"
 #include "../lib/util.h"
 
 #include <stdio.h>
@@ -13,7 +16,8 @@
 static void compare_usage(FILE *out)
 {
 	fputs(
-"usage: pagelab compare [--baseline DESIGN] [--metric LIST] [--json] RESULTS...\n"
+"usage: pagelab compare [--baseline DESIGN] [--metric LIST] [--json]\n"
+"                       [--html FILE] RESULTS...\n"
 "       pagelab compare [machine options] -- WORKLOAD [ARGS]\n"
 "The first form compares designs from results files (pagelab sweep -o) as\n"
 "mmtests' compare-kernels does: per configuration (machine and workloads),\n"
@@ -25,13 +29,15 @@ static void compare_usage(FILE *out)
 "  --metric LIST      figures to compare (default: the CSV figures of\n"
 "                     docs/sweeps.md; any /proc/vmstat counter name works)\n"
 "  --json             print the tables, with every p-value, as JSON\n"
+"  --html FILE        also write them as a self-contained HTML page, with a\n"
+"                     bar chart per figure (95% intervals, % change, *)\n"
 "The second form runs the workload on this host's kernel and on the\n"
 "simulator and compares them (docs/fidelity.md).\n", out);
 }
 
 int cmd_compare_results(int argc, char **argv)
 {
-	const char *baseline = NULL, *metric_list = NULL;
+	const char *baseline = NULL, *metric_list = NULL, *html = NULL;
 	bool json = false;
 	struct records rs = { 0 };
 	int nfiles = 0;
@@ -48,6 +54,10 @@ int cmd_compare_results(int argc, char **argv)
 			*(!strcmp(a, "--baseline") ? &baseline : &metric_list) = argv[++i];
 		} else if (!strcmp(a, "--json")) {
 			json = true;
+		} else if (!strcmp(a, "--html")) {
+			if (i + 1 >= argc)
+				die_usage("option %s needs a value", a);
+			html = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
 			die_usage("unknown option '%s' (see pagelab compare --help)", a);
 		} else {
@@ -94,12 +104,26 @@ int cmd_compare_results(int argc, char **argv)
 		if (!found)
 			die_usage("compare: no design '%s' in the results", baseline);
 	}
-	int nt;
+	struct atomic_file af;
+	if (html && !atomic_open(&af, html, err, sizeof(err)))
+		die_usage("%s", err);
+	int nt, rc = 0;
 	struct cmp_table *t = compare_records(&rs, baseline, ml, &nt);
 	if (json)
 		compare_print_json(t, nt, stdout);
 	else
 		compare_print_text(t, nt, stdout);
+	if (html) {
+		char date[64], *cmd = html_cmdline(argc, argv);
+		html_date(date, sizeof(date));
+		struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmd, .date = date };
+		compare_html(af.f, t, nt, &pv);
+		free(cmd);
+		if (!atomic_commit(&af, err, sizeof(err))) {
+			fprintf(stderr, "pagelab: %s\n", err);
+			rc = 1;
+		}
+	}
 	compare_free(t, nt);
 	free(metrics);
 	free(mcopy);
@@ -108,5 +132,5 @@ int cmd_compare_results(int argc, char **argv)
 		fprintf(stderr, "pagelab: error writing to stdout\n");
 		return 1;
 	}
-	return 0;
+	return rc;
 }

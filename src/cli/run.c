@@ -4,6 +4,7 @@
 #include "../workload/wlist.h"
 #include "../machine/machine.h"
 #include "../report/report.h"
+#include "../report/html_run.h"
 #include "../lib/util.h"
 #include "../lib/output.h"
 
@@ -41,6 +42,10 @@ static void run_usage(FILE *out)
 "                      (-a: inact/active columns, as vmstat -a)\n"
 "  --check             verify the mm invariants after every step (slow)\n"
 "  --json              print everything as one JSON object\n"
+"  --html FILE         also write the run as a self-contained HTML page:\n"
+"                      time figures, timelines (vmstat every 0.05 s unless\n"
+"                      --vmstat says), OOM kill and --max-time markers,\n"
+"                      counters; FILE is replaced only when complete\n"
 "  --max-time SECONDS  stop after this much simulated time (default 100000)\n"
 "  --progress / --no-progress  progress on stderr (default: when it is a terminal)\n"
 "\n"
@@ -80,6 +85,7 @@ int cmd_run(int argc, char **argv)
 	struct machine_opts mo = { .seed = 1, .max_time_ns = 100000ULL * 1000000000ULL,
 				   .progress = isatty(2), .spill_samples = true };
 	bool json = false;
+	const char *html = NULL;
 	uint64_t ram = 0, swap = UINT64_MAX, cpus = 0, memcg = 0;
 	const char *disk = NULL;
 	struct setting *sets = NULL;
@@ -138,6 +144,8 @@ int cmd_run(int argc, char **argv)
 			mo.check = true;
 		} else if (!strcmp(a, "--json")) {
 			json = true;
+		} else if (!strcmp(a, "--html")) {
+			html = need_arg(argc, argv, &i);
 		} else if (!strcmp(a, "--progress")) {
 			mo.progress = true;
 		} else if (!strcmp(a, "--no-progress")) {
@@ -237,6 +245,16 @@ int cmd_run(int argc, char **argv)
 			die_usage("policy %s needs the whole reference string: it runs only when the only workload is a trace replay", pol->name);
 	}
 
+	/* --html wants timelines: sample as vmstat would, without printing
+	 * the lines nobody asked for. */
+	bool html_samples = html && !mo.vmstat_ns && !prof.untimed;
+	if (html_samples)
+		mo.vmstat_ns = HTML_VMSTAT_NS;
+	/* Opened before the run, so a path that cannot be written is refused
+	 * at once (exit 2), not after hours of simulation. */
+	struct atomic_file af;
+	if (html && !atomic_open(&af, html, err, sizeof(err)))
+		die_usage("%s", err);
 	struct machine m;
 	if (!machine_init(&m, &prof, &mo, err, sizeof(err)))
 		die_usage("%s", err);
@@ -256,12 +274,19 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "pagelab: interrupted by %s; the report covers what ran until then\n",
 			m.interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
 	struct run_info ri = { .machine = machine, .policy = pol->name, .seed = mo.seed,
-			       .argc = cli_argc, .argv = cli_argv };
+			       .argc = cli_argc, .argv = cli_argv, .hide_vmstat = html_samples };
 	if (json)
 		report_json(&m, &ri, stdout);
 	else
 		report_text(&m, &ri, stdout);
 	int rc = m.check_failed ? 1 : m.interrupted ? 128 + m.interrupted : m.timed_out ? EXIT_MAX_TIME : 0;
+	if (html) {
+		report_html(&m, &ri, af.f);
+		if (!atomic_commit(&af, err, sizeof(err))) {
+			fprintf(stderr, "pagelab: %s\n", err);
+			rc = 1;
+		}
+	}
 	machine_free(&m);
 	for (int s = 0; s < nsets; s++)
 		free((char *)sets[s].name);

@@ -5,6 +5,9 @@
 #include "cli.h"
 #include "../workload/wlist.h"
 #include "../experiment/sweep.h"
+#include "../experiment/html_sweep.h"
+#include "../lib/output.h"
+#include "../lib/version.h"
 #include "../lib/util.h"
 
 #include <stdio.h>
@@ -39,6 +42,11 @@ static void sweep_usage(FILE *out)
 "                      cells FILE already holds, so an interrupted sweep resumes\n"
 "  --shard I/N         run only cells I, I+N, I+2N... (1 <= I <= N)\n"
 "  --csv               print one CSV row per cell (of this shard) on stdout\n"
+"  --html FILE         also write the results as a self-contained HTML page:\n"
+"                      a chart per figure, every design against the swept\n"
+"                      parameter, mean and 95% interval over seeds, markers\n"
+"                      for OOM kills and --max-time (with -o FILE of a\n"
+"                      finished sweep: its page, nothing rerun)\n"
 "  --list              print the cells' pagelab run command lines, run nothing\n"
 "  --progress / --no-progress  progress and ETA on stderr (default: on a tty)\n"
 "\n"
@@ -83,6 +91,7 @@ int cmd_sweep(int argc, char **argv)
 	const char *policy = "clock", *machine = "vmm-2008", *seed_list = NULL;
 	uint64_t nseeds = 1;
 	bool csv = false, list = false;
+	const char *html = NULL;
 	/* axes[0] policy and axes[1] machine, the others in the order given */
 	axis_add(&mx, "policy", false);
 	axis_add(&mx, "machine", false);
@@ -143,6 +152,8 @@ int cmd_sweep(int argc, char **argv)
 			o.nshards = (int)sn;
 		} else if (!strcmp(a, "--csv")) {
 			csv = true;
+		} else if (!strcmp(a, "--html")) {
+			html = need_arg(argc, argv, &i);
 		} else if (!strcmp(a, "--list")) {
 			list = true;
 		} else if (!strcmp(a, "--progress")) {
@@ -214,11 +225,29 @@ int cmd_sweep(int argc, char **argv)
 		if (!o.out && !csv)
 			o.stream = stdout;
 		struct records rs = { 0 };
+		/* Opened first: a path that cannot be written is refused before
+		 * the sweep runs. */
+		struct atomic_file af;
+		if (html && !atomic_open(&af, html, err, sizeof(err)))
+			die_usage("%s", err);
 		rc = sweep_run(cells, n, &o, &rs, err, sizeof(err));
 		if (rc) {
 			fprintf(stderr, "pagelab: %s\n", err);
 		} else if (csv) {
 			sweep_csv(stdout, &rs, names, mx.nr_axes);
+		}
+		if (html && rc) {
+			atomic_abort(&af);
+		} else if (html) {
+			char date[64], *cmd = html_cmdline(argc, argv);
+			html_date(date, sizeof(date));
+			struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmd, .date = date };
+			sweep_html(af.f, &rs, names, mx.nr_axes, &pv);
+			free(cmd);
+			if (!atomic_commit(&af, err, sizeof(err))) {
+				fprintf(stderr, "pagelab: %s\n", err);
+				rc = 1;
+			}
 		}
 		records_free(&rs);
 	}

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define MAX_POINTS 600      /* per series: a longer one is drawn every n-th point */
-#define DOTS_UP_TO 40       /* series of at most this many points get dots */
+#define DOTS_UP_TO 40       /* series of at most this many points get dots... */
 #define LEGEND_ROW 14
 
 static const char *const palette[] = {
@@ -302,6 +302,8 @@ static void fit_scale(const struct chart *c, int a, bool include_zero, struct sc
 		double b = x->scale == CHART_LOG2 ? 2 : 10;
 		if (!any || lo <= 0)
 			lo = 1, hi = any && hi > 1 ? hi : b;
+		if (hi <= lo)
+			hi = lo * b;   /* one value (or a fixed empty range): a power around it */
 		double e0 = floor(log(lo) / log(b) + 1e-9), e1 = ceil(log(hi) / log(b) - 1e-9);
 		if (e1 <= e0)
 			e1 = e0 + 1;
@@ -318,6 +320,11 @@ static void fit_scale(const struct chart *c, int a, bool include_zero, struct sc
 			if (b == 10 && e1 - e0 == 1 && e < e1)
 				for (int k = 2; k <= 5 && sc->nticks < MAX_TICKS; k += 3)
 					sc->tick[sc->nticks++] = t * k;
+		}
+		if (sc->nticks < 2) {   /* a fixed range between two powers: its ends */
+			sc->tick[0] = lo;
+			sc->tick[1] = hi;
+			sc->nticks = 2;
 		}
 	}
 	sc->lo = lo;
@@ -463,6 +470,10 @@ static void layout(const struct chart *c, struct layout *l)
 	if (!compact && c->ax[1].label)
 		l->ml += 14;
 	l->mr = compact ? 8 : 14;
+	/* Labels past the ends of horizontal bars need room on the right. */
+	for (int i = 0; !compact && c->kind == CHART_HBARS && i < c->nbars; i++)
+		if (c->bars[i].label && 22 + 6 * (int)strlen(c->bars[i].label) > l->mr)
+			l->mr = 22 + 6 * (int)strlen(c->bars[i].label);
 	l->mt = compact ? 2 : c->title ? 22 : 10;
 	l->mb = compact ? 12 : 18 + (c->ax[0].label ? 14 : 0);
 	l->legend_rows = legend(c, l, NULL);
@@ -518,6 +529,11 @@ static void draw_series(FILE *out, const struct chart *c, const struct series *s
 	}
 	if (open)
 		fputs("\"/>\n", out);
+	/* Dots show where the data are when they are few and far apart; on a
+	 * dense line (a timeline sampled every 50 ms) they would blot it. */
+	bool dots = s->n <= DOTS_UP_TO;
+	if (dots && s->n > 1 && isfinite(s->p[0].x) && isfinite(s->p[s->n - 1].x))
+		dots = fabs(to_px(sx, s->p[s->n - 1].x) - to_px(sx, s->p[0].x)) / (s->n - 1) >= 5;
 	for (int i = 0; i < s->n; i += stride) {
 		const struct point *p = &s->p[i];
 		if (!isfinite(p->x) || (sx->kind != CHART_LINEAR && p->x <= 0))
@@ -528,7 +544,7 @@ static void draw_series(FILE *out, const struct chart *c, const struct series *s
 			fprintf(out, "<line class=\"ci\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 				"stroke-width=\"1.2\"/>\n", x, a, x, b, s->color);
 		}
-		if (s->n <= DOTS_UP_TO && isfinite(p->y)) {
+		if (dots && isfinite(p->y)) {
 			fprintf(out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\">", x,
 				to_px(sy, p->y), s->color);
 			title_el(out, p->title);

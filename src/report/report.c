@@ -196,14 +196,14 @@ static void print_counters(const struct machine *m, FILE *out)
 void report_text(const struct machine *m, const struct run_info *ri, FILE *out)
 {
 	print_machine(m, ri, out);
-	if (m->nr_samples)
+	if (m->nr_samples && !ri->hide_vmstat)
 		fputs(m->opt.vmstat_active ? vmstat_header_active : vmstat_header, out);
 	uint64_t l = 0;
 	char buf[256];
 	struct sample_iter it;
 	struct vmstat_sample cur;
 	machine_samples_rewind(m, &it);
-	bool have = machine_sample_next(&it, &cur);
+	bool have = !ri->hide_vmstat && machine_sample_next(&it, &cur);
 	/* Merge vmstat samples and log entries in time order (samples first on ties). */
 	while (have || l < m->nr_log) {
 		if (have && (l >= m->nr_log || cur.t <= m->log[l].t)) {
@@ -284,7 +284,7 @@ void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 	struct sample_iter it;
 	struct vmstat_sample cur;
 	machine_samples_rewind(m, &it);
-	for (uint64_t i = 0; machine_sample_next(&it, &cur); i++) {
+	for (uint64_t i = 0; !ri->hide_vmstat && machine_sample_next(&it, &cur); i++) {
 		const struct vmstat_sample *s = &cur;
 		fprintf(out, "%s\n    {\"t\": %.3f, \"r\": %u, \"b\": %u, \"swpd\": %llu, \"free\": %llu, \"buff\": %llu, \"cache\": %llu, \"inact\": %llu, \"active\": %llu, \"si\": %llu, \"so\": %llu, \"bi\": %llu, \"bo\": %llu, \"in\": %llu, \"cs\": %llu, \"us\": %u, \"sy\": %u, \"id\": %u, \"wa\": %u, \"scan\": %llu}",
 			i ? "," : "", (double)s->t / 1e9, s->r, s->b, (unsigned long long)s->swpd,

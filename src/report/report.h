@@ -16,6 +16,9 @@ struct run_info {
 	 * the JSON's provenance; argc 0 when there is none (the library). */
 	int argc;
 	char *const *argv;
+	/* The vmstat samples were taken for --html only: the text and JSON
+	 * reports leave them out, as without --vmstat. */
+	bool hide_vmstat;
 };
 
 /* Figures of one workload as time(1) would report them. */

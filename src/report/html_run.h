@@ -1,0 +1,20 @@
+/* html_run.h - `pagelab run --html FILE`: one run as a self-contained page
+ * (htmlpage.h): a provenance header (pagelab version, command line, date,
+ * the machine and every parameter of it), the time(1) figures of each
+ * workload, timelines from the run's vmstat samples on one shared time
+ * axis (free memory and swap used, swap in and out, pages scanned, the
+ * LRU's sizes, CPU), with a marker where a workload was OOM-killed and
+ * where the run stopped at --max-time, the kernel messages and the
+ * /proc/vmstat counters. */
+#ifndef PAGELAB_HTML_RUN_H
+#define PAGELAB_HTML_RUN_H
+
+#include <stdio.h>
+#include "report.h"
+
+/* The vmstat interval --html samples at when --vmstat is not given. */
+#define HTML_VMSTAT_NS 50000000ULL
+
+void report_html(const struct machine *m, const struct run_info *ri, FILE *out);
+
+#endif
