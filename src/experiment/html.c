@@ -289,6 +289,7 @@ void html_report(struct exp_result **res, const struct html_provenance *pv, FILE
 			free(buf);
 		}
 		fputs("</pre>\n", out);
+		html_profile_params(out, "every parameter of this experiment's machine", &r->prof);
 		verdict_table(out, r);
 		timelines(out, r);
 		fputs("</section>\n", out);

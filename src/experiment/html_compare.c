@@ -1,5 +1,6 @@
 /* html_compare.c - see html_compare.h. */
 #include "html_compare.h"
+#include "html_sweep.h"
 #include "../report/chart.h"
 #include "../lib/util.h"
 
@@ -104,7 +105,8 @@ static struct chart *bars(const struct cmp_table *x, int m)
 	return c;
 }
 
-void compare_html(FILE *out, const struct cmp_table *t, int n, const struct html_provenance *pv)
+void compare_html(FILE *out, const struct cmp_table *t, int n, const struct records *rs,
+		  const struct html_provenance *pv)
 {
 	html_page_begin(out, "pagelab compare", ".sig{color:#c00;font-weight:bold}\n");
 	html_provenance(out, pv);
@@ -143,5 +145,7 @@ void compare_html(FILE *out, const struct cmp_table *t, int n, const struct html
 		}
 		fputs("</section>\n", out);
 	}
+	if (rs)
+		html_records_params(out, rs);
 	html_page_end(out);
 }

@@ -13,6 +13,8 @@
 #include "compare.h"
 #include "../report/htmlpage.h"
 
-void compare_html(FILE *out, const struct cmp_table *t, int n, const struct html_provenance *pv);
+/* rs: the results t was computed from, for their machine parameters. */
+void compare_html(FILE *out, const struct cmp_table *t, int n, const struct records *rs,
+		  const struct html_provenance *pv);
 
 #endif

@@ -266,6 +266,7 @@ void sweep_html(FILE *out, const struct records *rs, const char *const *axis_nam
 	      "--max-time.</p>\n", out);
 	if (!rs->n)
 		fputs("<p class=\"na\">No results.</p>\n", out);
+	html_records_params(out, rs);
 	struct chart **cs = xcalloc(32, sizeof(*cs));
 	int n = 0;
 	for (int m = 0; rs->n && record_csv_metrics[m] && n < 32; m++) {
@@ -285,4 +286,33 @@ void sweep_html(FILE *out, const struct records *rs, const char *const *axis_nam
 	free(cs);
 	view_free(&sv);
 	html_page_end(out);
+}
+
+void html_records_params(FILE *out, const struct records *rs)
+{
+	enum { MAX_CONFIGS = 16, MAX_PARAMS = 128 };
+	const char *seen[MAX_CONFIGS];
+	int nseen = 0;
+	for (int i = 0; i < rs->n && nseen < MAX_CONFIGS; i++) {
+		const struct record *r = &rs->r[i];
+		const struct json *mp = json_get(r->j, "machine_params");
+		if (!mp || mp->type != JSON_OBJ || !r->config)
+			continue;
+		bool dup = false;
+		for (int k = 0; k < nseen && !dup; k++)
+			dup = !strcmp(seen[k], r->config);
+		if (dup)
+			continue;
+		seen[nseen++] = r->config;
+		const char *names[MAX_PARAMS], *values[MAX_PARAMS];
+		int n = 0;
+		for (int k = 0; k < mp->n && n < MAX_PARAMS; k++)
+			if (mp->items[k].type == JSON_STR) {
+				names[n] = mp->keys[k];
+				values[n++] = mp->items[k].str;
+			}
+		char summary[600];
+		snprintf(summary, sizeof(summary), "every machine parameter: %s", r->config);
+		html_params(out, summary, n, names, values);
+	}
 }

@@ -17,4 +17,9 @@
 void sweep_html(FILE *out, const struct records *rs, const char *const *axis_names, int nr_axes,
 		const struct html_provenance *pv);
 
+/* Every machine parameter of the results, as --json recorded them: one
+ * table per configuration (machine options and workloads) among rs, at
+ * most 16, from its first record that ran. */
+void html_records_params(FILE *out, const struct records *rs);
+
 #endif

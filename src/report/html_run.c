@@ -153,18 +153,7 @@ static void machine_params(const struct machine *m, const struct run_info *ri, F
 	html_escape(out, ri->policy);
 	fprintf(out, "</b>; seed %llu; %.9g s of simulated time.</p>\n", (unsigned long long)ri->seed,
 		(double)m->now / 1e9);
-	fputs("<details><summary>every machine parameter</summary>\n<table class=\"t params\">\n", out);
-	char buf[64];
-	const char *name;
-	for (int i = 0; (name = profile_param(p, i, buf, sizeof(buf))); i++) {
-		fputs(i % 3 ? "" : "<tr>", out);
-		fputs("<td>", out);
-		html_escape(out, name);
-		fputs("</td><td class=\"n\">", out);
-		html_escape(out, buf);
-		fputs(i % 3 == 2 ? "</td></tr>\n" : "</td>", out);
-	}
-	fputs("</table>\n</details>\n", out);
+	html_profile_params(out, "every machine parameter", p);
 }
 
 static void messages(const struct machine *m, FILE *out)

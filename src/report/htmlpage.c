@@ -1,6 +1,7 @@
 /* htmlpage.c - see htmlpage.h. */
 #include "htmlpage.h"
 #include "chart.h"
+#include "../machine/profile.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -69,4 +70,34 @@ void html_provenance(FILE *out, const struct html_provenance *pv)
 void html_page_end(FILE *out)
 {
 	fputs("</body>\n</html>\n", out);
+}
+
+void html_params(FILE *out, const char *summary, int n, const char *const *names, const char *const *values)
+{
+	fputs("<details><summary>", out);
+	html_escape(out, summary);
+	fputs("</summary>\n<table class=\"t params\">\n", out);
+	for (int i = 0; i < n; i++) {
+		fputs(i % 3 ? "" : "<tr>", out);
+		fputs("<td>", out);
+		html_escape(out, names[i]);
+		fputs("</td><td class=\"n\">", out);
+		html_escape(out, values[i]);
+		fputs(i % 3 == 2 || i == n - 1 ? "</td></tr>\n" : "</td>", out);
+	}
+	fputs("</table>\n</details>\n", out);
+}
+
+void html_profile_params(FILE *out, const char *summary, const struct profile *p)
+{
+	enum { MAX = 128 };
+	const char *names[MAX];
+	char values[MAX][64];
+	const char *vp[MAX];
+	int n = 0;
+	while (n < MAX && (names[n] = profile_param(p, n, values[n], sizeof(values[n])))) {
+		vp[n] = values[n];
+		n++;
+	}
+	html_params(out, summary, n, names, vp);
 }

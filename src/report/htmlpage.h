@@ -29,4 +29,12 @@ void html_page_begin(FILE *out, const char *title, const char *extra_css);
 void html_provenance(FILE *out, const struct html_provenance *pv);
 void html_page_end(FILE *out);
 
+/* Every machine parameter behind a <details> SUMMARY: N names and values
+ * in a table three pairs wide (every report says what machine it ran on,
+ * as its --json does). */
+void html_params(FILE *out, const char *summary, int n, const char *const *names, const char *const *values);
+struct profile;
+/* The same for a profile, in profile_param's order and spelling. */
+void html_profile_params(FILE *out, const char *summary, const struct profile *p);
+
 #endif

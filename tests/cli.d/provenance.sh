@@ -30,3 +30,21 @@ else
 	done
 	[ $rc -eq 0 ] && [ -z "$msg" ] && ok || bad "rc $rc:$msg $(kernel_err "$T/prov-kerr" | head -2)"
 fi
+
+t "run, sweep, compare, reproduce --html: every machine parameter"
+msg=
+$P run --machine vmm-2008 --ram 32M --html "$T/prov-run.html" usemem -m 4 >/dev/null 2>&1 || msg="$msg run failed;"
+rm -f "$T/prov-h.jsonl"
+$P sweep --no-progress --policy lru,clock --ram 32M,48M -o "$T/prov-h.jsonl" --html "$T/prov-sweep.html" \
+	-- usemem -m 4 >/dev/null 2>&1 || msg="$msg sweep failed;"
+$P compare --html "$T/prov-cmp.html" "$T/prov-h.jsonl" >/dev/null 2>&1 || msg="$msg compare failed;"
+$P reproduce --no-progress --only 3 --html "$T/prov-rep.html" >/dev/null 2>&1 || msg="$msg reproduce failed;"
+for f in run sweep cmp rep; do
+	h="$T/prov-$f.html"
+	grep -q '<p class="prov">pagelab ' "$h" || msg="$msg $f: no provenance;"
+	grep -q '<summary>every .*parameter' "$h" || msg="$msg $f: no machine parameters;"
+	grep -q '<td>swappiness</td>\|<td>cost.fault</td>' "$h" || msg="$msg $f: no parameter rows;"
+done
+[ "$(grep -c '<summary>every machine parameter: --machine vmm-2008 --ram' "$T/prov-sweep.html")" -eq 2 ] ||
+	msg="$msg sweep: not one table per machine;"
+[ -z "$msg" ] && ok || bad "$msg"
