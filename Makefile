@@ -117,6 +117,7 @@ $(BUILD)/bench/%: bench/%.c
 bench: $(BUILD)/pagelab $(BUILD)/bench/gentrace $(BUILD)/bench/sizes
 	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace SIZES=$(BUILD)/bench/sizes sh bench/run.sh
 	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace sh bench/trace.sh
+	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace sh bench/mrc.sh
 
 # libFuzzer harnesses (tests/fuzz/): not part of make check.  Each runs
 # FUZZ_RUNS inputs from a fixed seed (the whole-simulation target sim

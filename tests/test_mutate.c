@@ -7,6 +7,7 @@
  * of them go through the same properties. */
 #include "test.h"
 #include "fuzz/targets.h"
+#include "fuzz/mrc_target.h"
 #include "fuzz/readers.h"
 #include "../src/lib/util.h"
 
@@ -304,4 +305,30 @@ void test_mutated_readers(void)
 		free_seeds(&s);
 	}
 	CHECK_EQ(bad, 0);
+}
+
+/* pagelab mrc (tests/fuzz/mrc_target.h): every seed of its target, then
+ * mutations of them (sizes lists and small text traces; about 0.3 s). */
+void test_mutated_mrc(void);
+void test_mutated_mrc(void)
+{
+	struct seeds s;
+	load_seeds("mrc", &s);
+	CHECK(s.n >= 6);
+	struct rng r;
+	rng_seed(&r, 0x3c3c);
+	uint8_t buf[512];
+	int bad = 0;
+	for (int i = 0; i < s.n; i++)
+		bad += !fuzz_mrc_one(s.data[i], s.len[i]);
+	for (int i = 0; s.n && i < 600; i++) {
+		int k = (int)rng_below(&r, (uint64_t)s.n);
+		size_t len = MIN(s.len[k], sizeof(buf));
+		memcpy(buf, s.data[k], len);
+		if (len)
+			len = 1 + mutate(&r, buf + 1, len - 1, sizeof(buf) - 1);
+		bad += !fuzz_mrc_one(buf, len);
+	}
+	CHECK_EQ(bad, 0);
+	free_seeds(&s);
 }

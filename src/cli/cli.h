@@ -17,6 +17,7 @@ int cmd_merge(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
+int cmd_mrc(int argc, char **argv);
 /* compare.c dispatches: "-- WORKLOAD" -> the kernel against the simulator
  * (compare_kernel.c), else RESULTS.jsonl files (compare_results.c). */
 int cmd_compare(int argc, char **argv);

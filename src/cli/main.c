@@ -23,6 +23,8 @@ static void usage(FILE *out)
 "  reproduce  re-run the five threads' experiments next to their published figures\n"
 "  sweep      run designs x machines x seeds into a results file (JSON lines, CSV)\n"
 "  merge      join results files (the shards of a sweep)\n"
+"  mrc        miss ratio against cache size for a trace (exact LRU, SHARDS, any\n"
+"             policy)\n"
 "  trace      convert a trace to pagelab's binary format, or print its figures\n"
 "  record     run a program under valgrind's lackey and write its reference trace\n"
 "  kernel     run workloads natively on this host's kernel in a memory cgroup\n"
@@ -69,6 +71,8 @@ int main(int argc, char **argv)
 		return cmd_trace(argc - 1, argv + 1);
 	if (!strcmp(cmd, "record"))
 		return cmd_record(argc - 1, argv + 1);
+	if (!strcmp(cmd, "mrc"))
+		return cmd_mrc(argc - 1, argv + 1);
 	if (!strcmp(cmd, "kernel"))
 		return cmd_kernel(argc - 1, argv + 1);
 	if (!strcmp(cmd, "compare"))

@@ -1,0 +1,24 @@
+#!/bin/sh
+# make bench, miss-ratio curves: the speed of pagelab mrc's exact LRU pass
+# (stack distances) and of SHARDS, on a random trace over 10^6 pages in
+# pagelab's binary format.  Printed, never asserted.  PAGELAB and GENTRACE
+# name the binaries; BENCH_MRC_REFS the trace's length (default 20 M).
+set -u
+P=${PAGELAB:-./pagelab}
+GENTRACE=${GENTRACE:-build/bench/gentrace}
+N=${BENCH_MRC_REFS:-20000000}
+T=$(mktemp -d "${TMPDIR:-/tmp}/pagelab-bench-mrc.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT INT TERM
+[ -x /usr/bin/time ] || { echo "== mrc: /usr/bin/time (Debian's time) is needed for these figures"; exit 0; }
+
+$GENTRACE 1000000 "$N" 3 | $P trace convert - "$T/z.pgtrace" 2>/dev/null
+echo "== mrc: $N uniformly random references over 10^6 pages (binary trace), 24 sizes"
+for opts in "--policy lru" "--policy none --shards-rate 0.01" "--policy none --shards-rate 0.001" \
+	"--policy none --shards-size 8192" "--policy lru --shards-rate 0.01"; do
+	# shellcheck disable=SC2086
+	/usr/bin/time -f '%U %S %M' -o "$T/t" $P mrc --no-progress --json $opts "$T/z.pgtrace" >"$T/o" 2>&1
+	mae=$(sed -n 's/.*"mae": \([0-9.e-]*\).*/\1/p' "$T/o" | head -1)
+	awk -v n="$N" -v o="$opts" -v mae="${mae:-}" '{ s = $1 + $2; if (s <= 0) s = 0.005;
+		printf "   %-34s %6.2f M references/s, max RSS %6d KiB%s\n", o, n / s / 1e6, $3,
+			mae != "" ? ", MAE " mae : "" }' "$T/t"
+done
