@@ -70,7 +70,7 @@ for c in band pub sim; do
 	got=$(grep -o "<rect class=\"$c\"" "$dir/dom.html" | wc -l)
 	[ "$want" -gt 0 ] && [ "$got" -eq "$want" ] || msg="$msg $c $got of $want;"
 done
-nratio=$(grep -c 'thread  .* = .*  (' "$dir/report.txt")
+nratio=$(grep -c '^ *thread  [^ ]* / [^ ]* = ' "$dir/report.txt")
 [ "$(grep -o '<rect class="band"' "$dir/dom.html" | wc -l)" -eq "$nratio" ] || msg="$msg bands != $nratio ratio verdicts;"
 [ -z "$msg" ] && ok || bad "$msg"
 

@@ -36,6 +36,8 @@ static void reproduce_usage(FILE *out)
 "  --jobs N      run N simulations in parallel (default: the number of CPUs);\n"
 "                the output is the same for every N\n"
 "  --check       verify the mm invariants after every step of every run (slow)\n"
+"  --max-time T  stop every run after T of simulated time (30, 10m, 2h); a run\n"
+"                stopped so is marked in the tables and verdicts; exit status 3\n"
 "  --calibrate   fit the machine parameters the thread does not state (machines\n"
 "                --show NAME lists them) to the baseline design's published\n"
 "                figures, then print the fit and both the raw verdicts and those\n"
@@ -53,10 +55,47 @@ static void reproduce_usage(FILE *out)
 "A design or workload this build does not have is reported as not available,\n"
 "with verdict n/a.  See docs/reproduce.md.\n"
 "\n"
+"Each experiment is printed as soon as it and those before it are done; its\n"
+"host time goes to stderr (with --full or --progress), with progress and an\n"
+"estimate of the time left when stderr is a terminal.\n"
+"\n"
 "Exit status: 0; 1 if --check found a broken invariant or an output could not\n"
-"be written; 2 on bad input; 130 / 143 on SIGINT / SIGTERM, after writing the\n"
-"experiments that had finished (--html FILE is replaced only by a complete\n"
-"report).\n", out);
+"be written; 2 on bad input; 3 if a run was stopped at its simulated time\n"
+"limit (--max-time, or the experiment's own); 130 / 143 on SIGINT / SIGTERM,\n"
+"after writing the experiments that had finished (--html FILE is replaced\n"
+"only by a complete report).\n", out);
+}
+
+/* Streaming: each experiment is written (and stdout flushed) as soon as it
+ * and every one before it have finished, so a long --full run shows its
+ * results as it goes and an interrupted one keeps them.  Called under the
+ * pool's lock, in experiment order. */
+struct stream {
+	bool json, host_times, progress;
+	int counts[EXP_COUNTS];
+	int done, total;
+	double t0, cpu_s;
+};
+
+static double host_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void stream_one(const struct exp_result *r, void *arg)
+{
+	struct stream *st = arg;
+	(st->json ? exp_print_json_experiment : exp_print_experiment)(r, stdout, st->counts);
+	fflush(stdout);
+	st->done++;
+	st->cpu_s += r->host_cpu_s;
+	/* Host time is not part of the output (it depends on the host): it
+	 * goes to stderr. */
+	if (st->host_times)
+		fprintf(stderr, "%spagelab reproduce: experiment %d (%s) done at %.1f s: its runs took %.1f s of CPU (%d of %d)\n",
+			st->progress ? "\r" : "", r->e->id, r->e->slug, host_now() - st->t0, r->host_cpu_s, st->done, st->total);
 }
 
 int cmd_reproduce(int argc, char **argv)
@@ -64,7 +103,7 @@ int cmd_reproduce(int argc, char **argv)
 	struct reproduce_opts o = { .progress = isatty(2) };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	o.jobs = ncpu > 0 ? (int)ncpu : 1;
-	bool json = false, calibrate = false;
+	bool json = false, calibrate = false, quiet = false;
 	const char *html = NULL, *file = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -104,12 +143,20 @@ int cmd_reproduce(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--check")) {
 			o.check = true;
+		} else if (!strcmp(a, "--max-time")) {
+			uint64_t ns;
+			if (i + 1 >= argc)
+				die_usage("option --max-time needs a value");
+			if (!parse_duration_ns(argv[++i], &ns) || !ns)
+				die_usage("bad --max-time '%s' (a duration: 30, 10m, 2h)", argv[i]);
+			o.max_time_s = (double)ns / 1e9;
 		} else if (!strcmp(a, "--calibrate")) {
 			calibrate = true;
 		} else if (!strcmp(a, "--progress")) {
 			o.progress = true;
 		} else if (!strcmp(a, "--no-progress")) {
 			o.progress = false;
+			quiet = true;
 		} else if (a[0] != '-' && !file) {
 			file = a;
 		} else {
@@ -151,6 +198,12 @@ int cmd_reproduce(int argc, char **argv)
 	if (html && !(hf = atomic_open(&af, html, err, sizeof(err))))
 		die_usage("%s", err);
 	output_catch_interrupts();
+	struct stream st = { .json = json, .host_times = !quiet && (o.full || o.progress), .progress = o.progress,
+			     .total = own ? 1 : o.only ? 1 : nr_experiments(), .t0 = host_now() };
+	(json ? exp_print_json_start : exp_print_text_start)(o.full, stdout);
+	fflush(stdout);
+	o.on_done = stream_one;
+	o.on_done_arg = &st;
 	struct exp_result **res = experiments_run(own ? one : builtin_experiments(), &o);
 	/* After SIGINT/SIGTERM only the experiments whose every run finished
 	 * are written: a half-run experiment's verdicts would be wrong. */
@@ -162,11 +215,14 @@ int cmd_reproduce(int argc, char **argv)
 		if (res[k]->jobs_done == res[k]->nr_jobs)
 			fin[nfin++] = res[k];
 	int sig = output_interrupted();
-	if (json)
-		exp_print_json(fin, stdout);
-	else
-		exp_print_text(fin, stdout);
-	int rc = experiments_check_failures(fin) ? 1 : 0;
+	(json ? exp_print_json_end : exp_print_text_end)(st.counts, stdout);
+	if (st.host_times)
+		fprintf(stderr, "pagelab reproduce: %d experiment%s in %.1f s of host time (%.1f s of CPU)\n", st.done,
+			st.done == 1 ? "" : "s", host_now() - st.t0, st.cpu_s);
+	int rc = experiments_check_failures(fin) ? 1 : st.counts[6] ? 3 : 0;
+	if (rc == 3)
+		fprintf(stderr, "pagelab: %d run%s stopped at the simulated time limit (marked in the output)\n",
+			st.counts[6], st.counts[6] == 1 ? "" : "s");
 	if (hf && sig && !nfin) {
 		atomic_abort(&af); /* nothing finished: an existing FILE stays */
 		fprintf(stderr, "pagelab: %s left as it was\n", html);

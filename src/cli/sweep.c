@@ -51,6 +51,9 @@ static void sweep_usage(FILE *out)
 "  --progress / --no-progress  progress and ETA on stderr (default: on a tty)\n"
 "\n"
 "Without -o the results go to stdout as JSON lines (or CSV with --csv).\n"
+"Exit status: 0; 1 if an output could not be written or --check found a broken\n"
+"invariant in a cell; 2 on bad input; 3 if a cell stopped at --max-time (its\n"
+"record says \"timed_out\": true).\n"
 "Join shards with pagelab merge; compare designs with pagelab compare FILE.\n"
 "See docs/sweeps.md.\n", out);
 }
@@ -80,6 +83,24 @@ static void axis_fill(struct axis *ax, const char *list, enum axis_values kind)
 	char err[300];
 	if (!axis_expand(list, kind, ax, err, sizeof(err)))
 		die_usage("%s", err);
+}
+
+/* As run's exit status: 1 if --check failed in a cell, else 3 if a cell
+ * stopped at --max-time (each said on stderr), else 0. */
+static int stopped_cells(const struct records *rs)
+{
+	int timed_out = 0, broken = 0;
+	for (int i = 0; i < rs->n; i++) {
+		bool b;
+		timed_out += json_get_bool(rs->r[i].j, "timed_out", &b) && b;
+		broken += json_get_bool(rs->r[i].j, "check_failed", &b) && b;
+	}
+	if (broken)
+		fprintf(stderr, "pagelab: --check found a broken invariant in %d of %d cells\n", broken, rs->n);
+	if (timed_out)
+		fprintf(stderr, "pagelab: %d of %d cells stopped at --max-time; their records say \"timed_out\"\n",
+			timed_out, rs->n);
+	return broken ? 1 : timed_out ? 3 : 0;
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -236,6 +257,7 @@ int cmd_sweep(int argc, char **argv)
 		} else if (csv) {
 			sweep_csv(stdout, &rs, names, mx.nr_axes);
 		}
+		int stop_rc = rc ? 0 : stopped_cells(&rs);
 		if (html && rc) {
 			atomic_abort(&af);
 		} else if (html) {
@@ -249,6 +271,8 @@ int cmd_sweep(int argc, char **argv)
 				rc = 1;
 			}
 		}
+		if (!rc)
+			rc = stop_rc;
 		records_free(&rs);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -209,8 +209,8 @@ static struct calib_result *calibrate_one(const struct experiment *e, const stru
 		for (char *t = strtok_r(buf, " ", &save); t && c->nr_params < CALIB_MAX_PARAMS;
 		     t = strtok_r(NULL, " ", &save)) {
 			uint64_t v;
-			if (!profile_get_u64(prof, t, &v))
-				panic("profile %s: unknown parameter %s is not numeric", prof->name, t);
+			if (!profile_get_u64(prof, t, &v) || !v)
+				panic("profile %s: unknown parameter %s is not a non-zero number", prof->name, t);
 			snprintf(c->names[c->nr_params], sizeof(c->names[0]), "%s", t);
 			c->fit[c->nr_params] = (struct param_factor){ c->names[c->nr_params], 1.0 };
 			c->profile_value[c->nr_params] = (double)v;

@@ -91,6 +91,41 @@ static void fmt_num(char *buf, size_t len, double v)
 #define VERDICT_THREAD "              thread"
 #define VERDICT_PAGELAB "              pagelab"
 
+/* A verdict whose runs an OOM kill or the time limit cut short says so,
+ * even when the figure it compares exists (major faults of a killed
+ * build): "killed by OOM: workingset (1 of 1 runs)". */
+static void print_cut_note(const struct exp_result *r, const struct exp_comparison *cm,
+			   const struct exp_metric *mt, FILE *out)
+{
+	const struct experiment *e = r->e;
+	int run = exp_run_index(e, mt->run);
+	const char *lab[2] = { cm->a, cm->b };
+	for (int kind = 0; kind < 2; kind++) {
+		char buf[512];
+		size_t o = 0;
+		buf[0] = 0;
+		for (int i = 0; i < 2; i++) {
+			int d = exp_design_index(e, lab[i]);
+			if (d < 0 || (i == 1 && cm->a && !strcmp(cm->a, cm->b)))
+				continue;
+			int n = 0, reps = exp_reps(r, run);
+			for (int k = 0; k < reps; k++) {
+				const struct run_result *rr = exp_rr(r, d, run, k);
+				n += kind == 0 ? exp_run_oom_killed(rr) : rr->available && rr->timed_out;
+			}
+			if (!n)
+				continue;
+			if (o >= sizeof(buf))
+				break;
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s (%d of %d runs)",
+					      o ? ", " : kind == 0 ? "killed by OOM: " : "stopped at the time limit: ",
+					      lab[i], n, reps);
+		}
+		if (o)
+			exp_wrap(out, "", 14, "%s", buf);
+	}
+}
+
 void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts)
 {
 	const struct experiment *e = r->e;
@@ -135,36 +170,84 @@ void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts)
 			}
 			exp_wrap(out, VERDICT_PAGELAB, 22, "%s / %s = %s%s: %s", x, y, z, iv, o.note);
 		}
+		print_cut_note(r, cm, mt, out);
 		counts[o.v]++;
 	}
 }
 
-void exp_print_text(struct exp_result **res, FILE *out)
+void exp_print_text_start(bool full, FILE *out)
 {
-	int na = 0, nd = 0, nn = 0, nz = 0, ne = 0;
-	bool full = false;
-	for (int i = 0; res[i]; i++)
-		full = res[i]->full;
 	exp_wrap(out, "", 0, "pagelab reproduce: the five threads' experiments, %s",
 		 full ? "at the threads' sizes (--full)" : "quick mode (machines and sizes scaled down together; --full for the threads' sizes)");
 	fputc('\n', out);
-	for (int i = 0; res[i]; i++) {
-		struct exp_result *r = res[i];
-		ne++;
-		exp_print_header(r, out);
-		r->e->print(r, out);
+}
+
+/* The runs an OOM kill or the time limit cut short, one line per design
+ * and run, so that no table hides them. */
+static void print_cut_short(const struct exp_result *r, FILE *out)
+{
+	const struct experiment *e = r->e;
+	for (int d = 0; d < e->nr_designs; d++)
+		for (int run = 0; run < e->nr_runs; run++) {
+			int oom = 0, to = 0, n = exp_reps(r, run);
+			for (int k = 0; k < n; k++) {
+				const struct run_result *rr = exp_rr(r, d, run, k);
+				oom += exp_run_oom_killed(rr);
+				to += rr->available && rr->timed_out;
+			}
+			if (oom)
+				exp_wrap(out, "cut short:", 11, "killed by OOM: %s, %s (%d of %d runs)", e->designs[d].label,
+					 e->runs[run].key, oom, n);
+			if (to)
+				exp_wrap(out, "cut short:", 11, "stopped at the time limit: %s, %s (%d of %d runs)",
+					 e->designs[d].label, e->runs[run].key, to, n);
+		}
+}
+
+void exp_print_experiment(const struct exp_result *r, FILE *out, int *counts)
+{
+	exp_print_header(r, out);
+	r->e->print(r, out);
+	fputc('\n', out);
+	struct exp_cut c = exp_cut_short(r);
+	if (c.oom || c.timed_out) {
+		print_cut_short(r, out);
 		fputc('\n', out);
-		int k[4] = { 0 };
-		exp_print_verdicts(r, out, k);
-		fprintf(out, "experiment %d: %d agree, %d disagree, %d too noisy to tell, %d n/a\n\n", r->e->id,
-			k[V_AGREE], k[V_DISAGREE], k[V_NOISY], k[V_NA]);
-		na += k[V_AGREE];
-		nd += k[V_DISAGREE];
-		nn += k[V_NA];
-		nz += k[V_NOISY];
 	}
+	int k[4] = { 0 };
+	exp_print_verdicts(r, out, k);
+	fprintf(out, "experiment %d: %d agree, %d disagree, %d too noisy to tell, %d n/a\n", r->e->id,
+		k[V_AGREE], k[V_DISAGREE], k[V_NOISY], k[V_NA]);
+	if (c.oom || c.timed_out)
+		fprintf(out, "experiment %d: runs cut short: %d by OOM, %d by the time limit\n", r->e->id, c.oom,
+			c.timed_out);
+	fputc('\n', out);
+	for (int v = 0; v < 4; v++)
+		counts[v] += k[v];
+	counts[4]++;
+	counts[5] += c.oom;
+	counts[6] += c.timed_out;
+}
+
+void exp_print_text_end(const int *counts, FILE *out)
+{
+	int na = counts[V_AGREE], nd = counts[V_DISAGREE], nn = counts[V_NA], nz = counts[V_NOISY], ne = counts[4];
 	exp_wrap(out, "summary:", 9, "%d experiment%s, %d comparisons: %d agree, %d disagree, %d too noisy to tell, %d n/a",
 		 ne, ne == 1 ? "" : "s", na + nd + nn + nz, na, nd, nz, nn);
+	if (counts[5] || counts[6])
+		fprintf(out, "runs cut short: %d killed by OOM, %d stopped at the time limit\n", counts[5], counts[6]);
+}
+
+void exp_print_text(struct exp_result **res, FILE *out)
+{
+	int counts[EXP_COUNTS] = { 0 };
+	bool full = false;
+	for (int i = 0; res[i]; i++)
+		full = res[i]->full;
+	exp_print_text_start(full, out);
+	for (int i = 0; res[i]; i++)
+		exp_print_experiment(res[i], out, counts);
+	exp_print_text_end(counts, out);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
@@ -189,6 +272,7 @@ static void json_run(const struct exp_result *r, int d, int run, int k, FILE *ou
 		fputc('}', out);
 		return;
 	}
+	fprintf(out, ", \"oom_killed\": %s", exp_run_oom_killed(rr) ? "true" : "false");
 	fprintf(out, ", \"finished\": %s, \"timed_out\": %s, \"simulated_s\": %.6f, \"swap_peak_kb\": %llu, \"kthread_cpu_s\": %.6f, \"workloads\": [",
 		rr->finished ? "true" : "false", rr->timed_out ? "true" : "false", (double)rr->sim_ns / 1e9,
 		(unsigned long long)rr->swap_peak_kb, rr->kthread_cpu_s);
@@ -358,27 +442,42 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 	fprintf(out, "]}");
 }
 
+void exp_print_json_start(bool full, FILE *out)
+{
+	fprintf(out, "{\n  \"mode\": \"%s\",\n  \"experiments\": [\n", full ? "full" : "quick");
+}
+
+void exp_print_json_experiment(const struct exp_result *r, FILE *out, int *counts)
+{
+	fprintf(out, "%s", counts[4] ? ",\n" : "");
+	json_experiment(r, out);
+	for (int c = 0; c < r->e->nr_cmps; c++) {
+		struct cmp_outcome o;
+		exp_compare(r, c, &o);
+		counts[o.v]++;
+	}
+	struct exp_cut cut = exp_cut_short(r);
+	counts[4]++;
+	counts[5] += cut.oom;
+	counts[6] += cut.timed_out;
+}
+
+void exp_print_json_end(const int *counts, FILE *out)
+{
+	fprintf(out, "\n  ],\n  \"summary\": {\"agree\": %d, \"disagree\": %d, \"too_noisy\": %d, \"n/a\": %d, \"runs_oom_killed\": %d, \"runs_timed_out\": %d}\n}\n",
+		counts[V_AGREE], counts[V_DISAGREE], counts[V_NOISY], counts[V_NA], counts[5], counts[6]);
+}
+
 void exp_print_json(struct exp_result **res, FILE *out)
 {
-	int na = 0, nd = 0, nn = 0, nz = 0;
-	bool full = false, first = true;
+	int counts[EXP_COUNTS] = { 0 };
+	bool full = false;
 	for (int i = 0; res[i]; i++)
 		full = res[i]->full;
-	fprintf(out, "{\n  \"mode\": \"%s\",\n  \"experiments\": [\n", full ? "full" : "quick");
-	for (int i = 0; res[i]; i++) {
-		fprintf(out, "%s", first ? "" : ",\n");
-		json_experiment(res[i], out);
-		for (int c = 0; c < res[i]->e->nr_cmps; c++) {
-			struct cmp_outcome o;
-			exp_compare(res[i], c, &o);
-			na += o.v == V_AGREE;
-			nd += o.v == V_DISAGREE;
-			nn += o.v == V_NA;
-			nz += o.v == V_NOISY;
-		}
-		first = false;
-	}
-	fprintf(out, "\n  ],\n  \"summary\": {\"agree\": %d, \"disagree\": %d, \"too_noisy\": %d, \"n/a\": %d}\n}\n", na, nd, nz, nn);
+	exp_print_json_start(full, out);
+	for (int i = 0; res[i]; i++)
+		exp_print_json_experiment(res[i], out, counts);
+	exp_print_json_end(counts, out);
 }
 
 /* ---- helpers for the thread-shaped tables ------------------------------- */
@@ -406,7 +505,7 @@ void exp_print_times(const struct exp_result *r, int design, int run, int wl, en
 			int um = (int)(x->tf.user / 60), sm = (int)(x->tf.sys / 60), em = (int)(x->tf.elapsed / 60);
 			fprintf(out, "%spagelab   real %dm%.3fs  user %dm%.3fs  sys %dm%.3fs%s\n", indent,
 				em, x->tf.elapsed - em * 60, um, x->tf.user - um * 60, sm, x->tf.sys - sm * 60,
-				rr->finished ? "" : "  (did not finish)");
+				rr->finished ? "" : rr->timed_out ? "  (stopped at the time limit)" : "  (did not finish)");
 			continue;
 		}
 		if (sh == SHAPE_ZSH)
@@ -414,7 +513,7 @@ void exp_print_times(const struct exp_result *r, int design, int run, int wl, en
 		else
 			gnu_time_two_lines(buf, sizeof(buf), &x->tf);
 		size_t n = strlen(buf);
-		snprintf(buf + n, sizeof(buf) - n, "%s", rr->finished ? "" : "  (did not finish)");
+		snprintf(buf + n, sizeof(buf) - n, "%s", rr->finished ? "" : rr->timed_out ? "  (stopped at the time limit)" : "  (did not finish)");
 		exp_block(out, indent, "pagelab", buf);
 	}
 }

@@ -11,6 +11,7 @@
 #include "../lib/output.h"
 
 #include <math.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,6 +246,8 @@ static void run_one(struct exp_result *r, int d, int run, int rep)
 		.stop_with_wl = x->stop_with,
 		.check = r->check,
 	};
+	if (r->max_time_ns && (!c.mo.max_time_ns || r->max_time_ns < c.mo.max_time_ns))
+		c.mo.max_time_ns = r->max_time_ns;
 	char buf[EXP_MAX_WL][512];
 	if (x->delayed >= 0) {
 		/* First the filler alone, to learn when it has filled memory. */
@@ -263,7 +266,8 @@ static void run_one(struct exp_result *r, int d, int run, int rep)
 			free(tun);
 			return;
 		}
-		c.start_ns[x->delayed] = frr.wl[0].end_ns + 1000000000ULL;
+		/* The settle second is a time like the others: scaled. */
+		c.start_ns[x->delayed] = frr.wl[0].end_ns + scaled_ns(r, 1.0, 0.01);
 		run_result_free(&frr);
 	}
 	expand_wl(r, x->wl, buf, &c);
@@ -278,21 +282,61 @@ uint64_t exp_seed(int rep)
 
 /* ---- the pool ----------------------------------------------------------- */
 
-struct job { struct exp_result *r; int d, run, rep; };
+struct job { struct exp_result *r; int d, run, rep; double cpu_s; };
+
+/* The jobs of every selected experiment, and the next experiment to pass
+ * to on_done: experiments are streamed out in order, each as soon as it
+ * and every one before it is complete. */
+struct run_all {
+	struct job *jobs;
+	struct exp_result **res;
+	int next_emit;
+	double t0;
+	const struct reproduce_opts *o;
+};
+
+static double clock_s(clockid_t id)
+{
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 static void job_run(void *arg, int i)
 {
-	struct job *j = &((struct job *)arg)[i];
+	struct job *j = &((struct run_all *)arg)->jobs[i];
+	double c0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 	run_one(j->r, j->d, j->run, j->rep);
+	j->cpu_s = clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+}
+
+static void emit_ready(struct run_all *ra, bool skip_unfinished)
+{
+	for (; ra->res[ra->next_emit]; ra->next_emit++) {
+		struct exp_result *r = ra->res[ra->next_emit];
+		if (r->jobs_done < r->nr_jobs) {
+			if (skip_unfinished)
+				continue;
+			return;
+		}
+		r->emitted = true;
+		if (ra->o->on_done)
+			ra->o->on_done(r, ra->o->on_done_arg);
+	}
 }
 
 /* Under the pool's lock.  A run during which SIGINT/SIGTERM arrived may
  * have stopped early (machine_run polls the flag): it does not count. */
 static void job_done(void *arg, int i)
 {
-	struct job *j = &((struct job *)arg)[i];
-	if (!output_interrupted())
-		j->r->jobs_done++;
+	struct run_all *ra = arg;
+	struct job *j = &ra->jobs[i];
+	j->r->host_cpu_s += j->cpu_s;
+	if (output_interrupted())
+		return;
+	if (++j->r->jobs_done == j->r->nr_jobs)
+		j->r->host_done_s = clock_s(CLOCK_MONOTONIC) - ra->t0;
+	emit_ready(ra, false);
 }
 
 int nr_experiments(void)
@@ -311,6 +355,7 @@ static struct exp_result *exp_setup(const struct experiment *e, const struct rep
 	r->full = o->full;
 	r->check = o->check;
 	r->scale = o->full ? 1.0 : e->quick_scale;
+	r->max_time_ns = o->max_time_s > 0 ? (uint64_t)(o->max_time_s * 1e9) : 0;
 	const struct profile *base = profile_find(e->profile);
 	if (!base)
 		panic("experiment %d: no machine profile %s", e->id, e->profile);
@@ -376,14 +421,17 @@ struct exp_result **experiments_run(const struct experiment *const *list, const 
 			for (int run = 0; run < e->nr_runs; run++)
 				for (int k = 0; k < exp_reps(r, run) && (!o->max_repeats || k < o->max_repeats); k++) {
 					jobs = xrealloc(jobs, (size_t)(nr + 1) * sizeof(*jobs));
-					jobs[nr++] = (struct job){ r, d, run, k };
+					jobs[nr++] = (struct job){ r, d, run, k, 0 };
 					r->nr_jobs++;
 				}
 		}
 	}
-	struct pool_job pj = { .run = job_run, .done = job_done, .arg = jobs, .n = nr, .jobs = o->jobs,
+	struct run_all ra = { .jobs = jobs, .res = res, .t0 = clock_s(CLOCK_MONOTONIC), .o = o };
+	struct pool_job pj = { .run = job_run, .done = job_done, .arg = &ra, .n = nr, .jobs = o->jobs,
 			       .progress = o->progress ? "pagelab reproduce" : NULL };
 	pool_run(&pj);
+	/* Interrupted: the experiments that did finish, in order. */
+	emit_ready(&ra, true);
 	free(jobs);
 	return res;
 }
@@ -416,6 +464,30 @@ int experiments_check_failures(struct exp_result **res)
 			n += res[i]->rr[k].check_failed;
 	}
 	return n;
+}
+
+bool exp_run_oom_killed(const struct run_result *rr)
+{
+	if (!rr->available)
+		return false;
+	for (int w = 0; w < rr->nr_wl; w++)
+		if (rr->wl[w].tf.killed)
+			return true;
+	return rr->ev[OOM_KILL] > 0;
+}
+
+struct exp_cut exp_cut_short(const struct exp_result *r)
+{
+	struct exp_cut c = { 0, 0 };
+	const struct experiment *e = r->e;
+	for (int d = 0; d < e->nr_designs; d++)
+		for (int run = 0; run < e->nr_runs; run++)
+			for (int k = 0; k < exp_reps(r, run); k++) {
+				const struct run_result *rr = exp_rr(r, d, run, k);
+				c.oom += exp_run_oom_killed(rr);
+				c.timed_out += rr->available && rr->timed_out;
+			}
+	return c;
 }
 
 /* ---- metrics ------------------------------------------------------------ */
@@ -498,10 +570,10 @@ static const char *why_missing(const struct exp_result *r, int design, int metri
 	const struct run_result *rr = exp_rr(r, design, run, 0);
 	if (!rr->available)
 		return rr->why ? rr->why : "not run";
-	if (rr->timed_out)
-		return "the run hit the simulated time limit";
 	if (mt->wl < rr->nr_wl && rr->wl[mt->wl].tf.killed)
-		return "the workload was killed";
+		return "killed by OOM";
+	if (rr->timed_out)
+		return "stopped at the simulated time limit";
 	if (mt->wl < rr->nr_wl && !rr->wl[mt->wl].done)
 		return "the workload did not finish";
 	if (!rr->finished)

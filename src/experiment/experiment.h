@@ -140,12 +140,18 @@ struct exp_result {
 	bool full;
 	bool check;
 	double scale;             /* 1 in --full mode */
+	uint64_t max_time_ns;     /* --max-time: cap on every run's simulated time, or 0 */
 	struct profile prof;      /* the machine, scaled */
 	int reps;                 /* repeats of each run in this mode (max) */
 	struct run_result *rr;    /* [design][run][repeat] */
 	bool *design_ok;          /* per design: policy and tunables exist */
 	char **design_why;
 	int nr_jobs, jobs_done;   /* runs to do / done before any SIGINT or SIGTERM */
+	/* Host time (stderr only: never part of the output, which must not
+	 * depend on the host): CPU seconds of its runs, and when its last run
+	 * finished, in seconds since the pool started. */
+	double host_cpu_s, host_done_s;
+	bool emitted;             /* passed to reproduce_opts.on_done */
 };
 
 /* A machine parameter multiplied by factor (calibrate.h). */
@@ -167,6 +173,12 @@ struct reproduce_opts {
 	const struct param_factor *factors;
 	int nr_factors;
 	int max_repeats;          /* run at most this many repeats of each run (0: all) */
+	double max_time_s;        /* --max-time: cap every run's simulated time (0: the file's) */
+	/* Called in experiment order as soon as each experiment's runs have
+	 * all finished (from a pool thread, under the pool's lock), and after
+	 * an interrupt for those that finished; NULL: nothing is called. */
+	void (*on_done)(const struct exp_result *r, void *arg);
+	void *on_done_arg;
 };
 
 int nr_experiments(void);
@@ -179,6 +191,12 @@ struct exp_result **experiments_run(const struct experiment *const *list, const 
 void experiments_free(struct exp_result **res);
 /* Runs in which --check found a broken invariant. */
 int experiments_check_failures(struct exp_result **res);
+
+/* Runs cut short: an OOM kill (a workload killed or the oom_kill counter)
+ * or the simulated time limit (--max-time or the file's max-time). */
+bool exp_run_oom_killed(const struct run_result *rr);
+struct exp_cut { int oom, timed_out; };
+struct exp_cut exp_cut_short(const struct exp_result *r);
 
 /* Accessors for the printers. */
 int exp_design_index(const struct experiment *e, const char *label);
@@ -212,6 +230,16 @@ void exp_print_header(const struct exp_result *r, FILE *out);
 void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts);
 void exp_print_text(struct exp_result **res, FILE *out);
 void exp_print_json(struct exp_result **res, FILE *out);
+/* The same, one experiment at a time (streamed as each finishes).
+ * counts[EXP_COUNTS]: the verdicts (indexed by enum verdict), then the
+ * experiments printed, the runs killed by OOM and those timed out. */
+#define EXP_COUNTS 7
+void exp_print_text_start(bool full, FILE *out);
+void exp_print_experiment(const struct exp_result *r, FILE *out, int *counts);
+void exp_print_text_end(const int *counts, FILE *out);
+void exp_print_json_start(bool full, FILE *out);
+void exp_print_json_experiment(const struct exp_result *r, FILE *out, int *counts);
+void exp_print_json_end(const int *counts, FILE *out);
 /* Helpers for the thread-shaped tables. */
 void exp_print_unavailable(const struct exp_result *r, int design, int run, const char *indent, FILE *out);
 /* Every repeat of (design, run)'s workload wl as time(1) lines: zsh's shape

@@ -117,7 +117,7 @@ static const struct profile p_athlon = {
 	.hz = 100, .quantum_ns = 50 * MS, .ctx_switch_ns = 5 * US, .congestion_wait_ns = 100 * MS,
 	.cost = PRESET_COST_2001, .disk = PRESET_DISK_ATA_2001,
 	/* Nothing of this machine is described. */
-	.unknown = "cost.syscall disk.bandwidth disk.seek kernel_base",
+	.unknown = "cost.fault disk.bandwidth disk.seek kernel_base",
 };
 static const struct profile p_osdl = {
 	.name = "osdl4way-2001", .description = "4-way, 4 GB RAM + 2 GB swap, SCSI (thread 002)",
@@ -143,7 +143,7 @@ static const struct profile p_pe1950 = {
 	.cost = PRESET_COST_2008, .disk = PRESET_DISK_RAID1_2008,
 	/* The RAID1's 111 MB/s streaming rate is stated (dd); its seeks, the
 	 * CPUs' speed and the kernel's size are not. */
-	.unknown = "cost.ref cost.syscall disk.seek kernel_base",
+	.unknown = "cost.ref cost.fault disk.seek kernel_base",
 };
 static const struct profile p_modern = {
 	.name = "modern", .description = "4 cores, 16 GB, NVMe SSD",

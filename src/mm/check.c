@@ -64,7 +64,7 @@ static bool check_files(struct mm *mm, FILE *err)
 				FAIL("inode %s: freed but still holds pages, shadows or mappings", ino->name);
 			continue;
 		}
-		uint64_t np = 0, ns = 0, nd = 0, nwbk = 0;
+		uint64_t np = 0, ns = 0, nd = 0, nwbk = 0, ndwb = 0;
 		for (uint64_t x = 0; x < ino->cap; x++) {
 			pfn_t pfn = ino->pages[x];
 			if (ino->shadow && ino->shadow[x]) {
@@ -85,8 +85,12 @@ static bool check_files(struct mm *mm, FILE *err)
 			}
 			nd += !!(p->flags & PG_dirty);
 			nwbk += !!(p->flags & PG_writeback);
+			ndwb += (p->flags & (PG_dirty | PG_writeback)) == (PG_dirty | PG_writeback);
 			if (!!(p->flags & PG_dirty) != !!(ino->dirtymap[x / 64] & (1ULL << (x % 64))))
 				FAIL("inode %s index %llu: dirty tag disagrees with PG_dirty", ino->name, (unsigned long long)x);
+			if (!!(p->flags & PG_writeback) != !!(ino->wbmap[x / 64] & (1ULL << (x % 64))))
+				FAIL("inode %s index %llu: writeback tag disagrees with PG_writeback", ino->name,
+				     (unsigned long long)x);
 			if (x >= ino->size)
 				FAIL("inode %s: page at %llu beyond the end of the file", ino->name, (unsigned long long)x);
 		}
@@ -94,6 +98,9 @@ static bool check_files(struct mm *mm, FILE *err)
 			FAIL("inode %s: nrpages %llu/%llu nrshadows %llu/%llu nrdirty %llu/%llu (counted/found)", ino->name,
 			     (unsigned long long)ino->nrpages, (unsigned long long)np, (unsigned long long)ino->nrshadows,
 			     (unsigned long long)ns, (unsigned long long)ino->nrdirty, (unsigned long long)nd);
+		if (ndwb != ino->nrdirty_wb)
+			FAIL("inode %s: nrdirty_wb %llu but %llu dirty pages under writeback", ino->name,
+			     (unsigned long long)ino->nrdirty_wb, (unsigned long long)ndwb);
 		if (nwbk != ino->nr_writeback)
 			FAIL("inode %s: nr_writeback %llu but %llu pages under writeback", ino->name,
 			     (unsigned long long)ino->nr_writeback, (unsigned long long)nwbk);

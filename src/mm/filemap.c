@@ -115,6 +115,8 @@ static void inode_free_arrays(struct inode *ino)
 	free(ino->shadow);
 	free(ino->dirtymap);
 	ino->dirtymap = NULL;
+	free(ino->wbmap);
+	ino->wbmap = NULL;
 	free(ino->ext);
 	free(ino->maps);
 	ino->pages = NULL;
@@ -336,6 +338,8 @@ static void pc_grow(struct mm *mm, struct inode *ino, uint64_t index)
 	ino->pages = xrealloc(ino->pages, ncap * sizeof(pfn_t));
 	ino->dirtymap = xrealloc(ino->dirtymap, ncap / 64 * sizeof(uint64_t));
 	memset(ino->dirtymap + ino->cap / 64, 0, (ncap - ino->cap) / 64 * sizeof(uint64_t));
+	ino->wbmap = xrealloc(ino->wbmap, ncap / 64 * sizeof(uint64_t));
+	memset(ino->wbmap + ino->cap / 64, 0, (ncap - ino->cap) / 64 * sizeof(uint64_t));
 	for (uint64_t i = ino->cap; i < ncap; i++)
 		ino->pages[i] = PFN_NONE;
 	if (ino->shadow || mm->pol.ops->evict_shadow) {
@@ -359,6 +363,7 @@ void set_page_dirty(struct mm *mm, pfn_t pfn)
 	if (!ino)
 		return;
 	mm->nr_dirty++;
+	ino->nrdirty_wb += !!(p->flags & PG_writeback);
 	ino->dirtymap[p->index / 64] |= 1ULL << (p->index % 64);
 	if (ino->nrdirty++ == 0) {
 		ino->dirtied_when = ctx_now(mm->cur);
@@ -376,6 +381,7 @@ void clear_page_dirty(struct mm *mm, pfn_t pfn)
 	if (!ino)
 		return;
 	mm->nr_dirty--;
+	ino->nrdirty_wb -= !!(p->flags & PG_writeback);
 	ino->dirtymap[p->index / 64] &= ~(1ULL << (p->index % 64));
 	if (--ino->nrdirty == 0)
 		inode_dirty_update(mm->fs, ino);
@@ -414,8 +420,10 @@ void pagecache_delete(struct mm *mm, pfn_t pfn, bool shadow)
 		panic("pfn %u: dirty page removed from the page cache of %s", pfn, ino->name);
 	ino->pages[p->index] = PFN_NONE;
 	ino->nrpages--;
-	if (p->flags & PG_writeback)
+	if (p->flags & PG_writeback) {
 		ino->nr_writeback--; /* the orphan's write no longer counts for fsync */
+		inode_clear_wb(ino, p->index);
+	}
 	mm->nr_file--;
 	if (shadow && mm->pol.ops->evict_shadow && ino->shadow) {
 		uint64_t s = mm->pol.ops->evict_shadow(mm->pol.priv, pfn);

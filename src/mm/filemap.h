@@ -57,9 +57,14 @@ struct inode {
 	uint64_t *shadow;        /* shadow entries (policies with evict_shadow) */
 	uint64_t cap;
 	uint64_t nrpages, nrshadows, nrdirty;
+	uint64_t nrdirty_wb;     /* of those dirty, under writeback too: writeback
+				  * skips them, and the inode when all are */
 	uint64_t nr_writeback;   /* its pages under writeback (fsync waits for 0) */
 	uint64_t *dirtymap;      /* bit per index: PG_dirty (the radix tree's
 				  * dirty tag: writeback finds dirty pages fast) */
+	uint64_t *wbmap;         /* bit per index: PG_writeback (the writeback
+				  * tag: a page redirtied while being written is
+				  * skipped without touching its struct page) */
 	struct extent *ext;      /* sorted by index; cover [0, nblocks) */
 	uint32_t nr_ext, cap_ext;
 	uint64_t nblocks;        /* pages with a disk block (>= size, preallocation) */
@@ -91,6 +96,15 @@ struct fs {
 	struct inode_walk *walk; /* the walk under way, or NULL */
 	uint64_t walk_epoch;
 };
+
+static inline void inode_set_wb(struct inode *ino, uint64_t index)
+{
+	ino->wbmap[index / 64] |= 1ULL << (index % 64);
+}
+static inline void inode_clear_wb(struct inode *ino, uint64_t index)
+{
+	ino->wbmap[index / 64] &= ~(1ULL << (index % 64));
+}
 
 /* Set up the file system on a disk of `disk_blocks` after `swap_blocks`. */
 void fs_init(struct mm *mm, uint64_t disk_blocks, uint64_t swap_blocks);

@@ -91,8 +91,10 @@ void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn)
 		mm->ev[PSWPOUT]++;
 	mm->ev[PGPGOUT] += PAGE_SIZE / 1024;
 	charge(ctx, mm->cost->io_submit_ns);
-	if (file)
+	if (file) {
 		page_inode(mm, p)->nr_writeback++;
+		inode_set_wb(page_inode(mm, p), p->index);
+	}
 	if (mm->untimed)
 		mm_io_done(mm, IO_WRITE, pfn);
 	else if (file) {
@@ -222,8 +224,11 @@ void mm_io_done(struct mm *mm, enum io_dir dir, pfn_t pfn)
 	}
 	p->flags &= ~PG_writeback;
 	mm->nr_writeback--;
-	if ((p->flags & PG_file) && p->owner)
+	if ((p->flags & PG_file) && p->owner) {
 		page_inode(mm, p)->nr_writeback--;
+		page_inode(mm, p)->nrdirty_wb -= !!(p->flags & PG_dirty);
+		inode_clear_wb(page_inode(mm, p), p->index);
+	}
 	if (p->flags & PG_reclaim) {
 		p->flags &= ~PG_reclaim;
 		mm->nr_pending_free--;

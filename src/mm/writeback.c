@@ -65,10 +65,11 @@ uint64_t filemap_writeback(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 	uint64_t words = ino->cap / 64;
 	uint64_t start = ino->wb_index < ino->cap ? ino->wb_index : 0;
 	/* Cyclic over the dirty bits from wb_index: [start, cap) then [0, start). */
-	for (int lap = 0; lap < 2 && ino->nrdirty && (!max || done < max); lap++) {
+	/* Every dirty page under writeback already: nothing to start. */
+	for (int lap = 0; lap < 2 && ino->nrdirty > ino->nrdirty_wb && (!max || done < max); lap++) {
 		uint64_t from = lap ? 0 : start, to = lap ? start : ino->cap;
 		for (uint64_t w = from / 64; w < words && w * 64 < to && (!max || done < max); w++) {
-			uint64_t bits = ino->dirtymap[w];
+			uint64_t bits = ino->dirtymap[w] & ~ino->wbmap[w];
 			if (w == from / 64)
 				bits &= ~0ULL << (from % 64);
 			while (bits && (!max || done < max)) {

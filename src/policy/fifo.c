@@ -47,10 +47,12 @@ static void fifo_shrink(void *p, struct scan_control *sc)
 		pfn_t pfn = lru_tail(fr, f->list);
 		lru_del(fr, pfn);
 		enum victim_outcome o = textbook_evict(f->mm, sc, pfn);
+		/* An anonymous page with no swap slot left stays, and the
+		 * hand goes on: a file page further on can still be
+		 * evicted (stopping here OOM-killed with the page cache
+		 * full; docs/reproduce.md, "Why each disagreement"). */
 		if (o == VICTIM_REFUSED || o == VICTIM_NOSWAP)
 			lru_add_head(fr, f->list, pfn);
-		if (o == VICTIM_NOSWAP)
-			break;
 	}
 }
 
