@@ -171,9 +171,17 @@ htmlcheck: $(BUILD)/pagelab
 	PAGELAB=$(BUILD)/pagelab sh tests/htmlcheck.sh
 
 # docs/fidelity.md's tables: pagelab compare on this host (root, a memory
-# cgroup; several minutes of real runs, one at a time).  Not in make check.
+# cgroup; about 30 minutes of real runs, one at a time).  Not in make check.
+# fidelity-sim reuses the kernel runs kept by the last one, and the
+# simulator's runs of the same pagelab version (tests/fidelity.sh).
 fidelity: $(BUILD)/pagelab
-	PAGELAB=$(BUILD)/pagelab sh tests/fidelity.sh docs/fidelity.md
+	rm -rf $(BUILD)/fidelity-kernel $(BUILD)/fidelity-sim
+	PAGELAB=$(BUILD)/pagelab FIDELITY_KERNEL_CACHE=$(BUILD)/fidelity-kernel \
+		FIDELITY_SIM_CACHE=$(BUILD)/fidelity-sim sh tests/fidelity.sh docs/fidelity.md
+
+fidelity-sim: $(BUILD)/pagelab
+	PAGELAB=$(BUILD)/pagelab FIDELITY_KERNEL_CACHE=$(BUILD)/fidelity-kernel \
+		FIDELITY_SIM_CACHE=$(BUILD)/fidelity-sim sh tests/fidelity.sh docs/fidelity.md
 
 # --- The library ------------------------------------------------------
 # Static: the library objects as they are.  Shared: the same sources
@@ -283,4 +291,4 @@ distcheck:
 clean:
 	rm -rf build build-san build-fuzz build-clang pagelab pagelab-*.tar.gz
 
-.PHONY: FORCE all check sancheck bench fuzz valgrind htmlcheck fidelity install uninstall installcheck lib man dist distcheck clean
+.PHONY: FORCE all check sancheck bench fuzz valgrind htmlcheck fidelity fidelity-sim install uninstall installcheck lib man dist distcheck clean

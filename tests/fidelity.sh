@@ -3,35 +3,107 @@
 # its "<!-- fidelity:begin -->" and "<!-- fidelity:end -->" lines: pagelab
 # compare on this host for each case of issue 10, with and without memory
 # pressure.  Real-kernel runs, one at a time (pagelab kernel's lock), each
-# in a cgroup of its own far below half of RAM.  FIDELITY_REPEAT (default 3)
-# kernel runs per case; FIDELITY_POLICIES (default: workingset,splitlru and
-# linux6 when it exists).  Takes several minutes.
+# in a cgroup of its own far below half of RAM.
+#   FIDELITY_REPEAT    kernel runs per case (default 3; qsbench 5, with
+#                      pagelab over 5 seeds: it is noisy in the kernel too)
+#   FIDELITY_POLICIES  default linux6,workingset,mglru
+#   FIDELITY_KERNEL_CACHE  directory keeping each case's kernel reports
+#                      (default build/fidelity-kernel): a case whose kernel
+#                      command is unchanged is not run again, so the
+#                      simulator side can be rerun alone.  make fidelity
+#                      empties it first; make fidelity-sim keeps it.
+#   FIDELITY_CASES     only the cases whose title contains this text
+#   FIDELITY_JOBS      simulator runs at once (default 2)
+#   FIDELITY_CACHED=1  never run the kernel: each case uses the kernel runs
+#                      its cache holds (the tables say how many; a case with
+#                      none is listed as not measured)
+#   FIDELITY_SEEDED_ONLY=1  in the cases over several seeds, only the first
+#                      policy (each qsbench simulation is minutes of host
+#                      CPU; on a loaded host, tens of minutes)
+#   FIDELITY_SIM_CACHE the simulator's reports (default build/fidelity-sim),
+#                      keyed by command and pagelab version: empty it after
+#                      editing a -dirty tree.  Instances of this script over
+#                      disjoint FIDELITY_CASES can fill it side by side.
+# About 30 minutes of kernel runs from an empty cache, and the simulator's
+# qsbench runs take minutes each on a loaded host; seconds with full caches.
 set -u
 P=${PAGELAB:-./pagelab}
 DOC=${1:-docs/fidelity.md}
 N=${FIDELITY_REPEAT:-3}
-POL=${FIDELITY_POLICIES:-workingset,splitlru}
-if [ -z "${FIDELITY_POLICIES:-}" ] && $P policies | awk '{ print $1 }' | grep -qx linux6; then
-	POL="linux6,$POL"
-fi
+NQ=${FIDELITY_REPEAT:-5}
+POL=${FIDELITY_POLICIES:-linux6,workingset,mglru}
+CACHE=${FIDELITY_KERNEL_CACHE:-build/fidelity-kernel}
+JOBS=${FIDELITY_JOBS:-2}
+SIMCACHE=${FIDELITY_SIM_CACHE:-build/fidelity-sim}
 [ "$(id -u)" -eq 0 ] || { echo "fidelity: needs root (pagelab kernel)" >&2; exit 2; }
 grep -q '^<!-- fidelity:begin -->$' "$DOC" && grep -q '^<!-- fidelity:end -->$' "$DOC" ||
 	{ echo "fidelity: $DOC has no fidelity:begin/end markers" >&2; exit 2; }
+mkdir -p "$CACHE" "$SIMCACHE" || exit 2
 OUT=$(mktemp) || exit 1
-trap 'rm -f "$OUT" "$OUT.new" "$OUT.all"' EXIT INT TERM
+trap 'rm -f "$OUT" "$OUT.new" "$OUT.all"' EXIT
+trap 'exit 130' INT TERM
+ncase=0
 
-# case TITLE MEMCG SWAP WORKLOAD...
+# The simulated disk reads at the host's rate: the median of three 1 GB
+# reads of an uncached file through the page cache by pagelab kernel's dd
+# (how fast the stream case's reader is decides how much of the working set
+# is still there when it ends).  Kept in the cache with the kernel runs.
+if [ ! -s "$CACHE/disk_bandwidth" ]; then
+	echo "fidelity: measuring the host's sequential read rate" >&2
+	$P kernel --memcg 2G --swap 0 --repeat 3 --timeout 300 dd if=big bs=1M count=1024 2>/dev/null |
+		awk '$5 == "copied," && $6 > 0 { v[++n] = $1 / $6 }
+		     END { if (n != 3) exit 1; for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+			   printf "%d\n", v[2] }' >"$CACHE/disk_bandwidth.tmp" &&
+		mv "$CACHE/disk_bandwidth.tmp" "$CACHE/disk_bandwidth" ||
+		{ echo "fidelity: could not measure the host's read rate" >&2; exit 1; }
+fi
+BW=$(cat "$CACHE/disk_bandwidth")
+
+# compare_ REPEAT SEEDS CACHEDIR POLICIES WORKLOAD...: one pagelab compare.
+compare_() {
+	rep=$1 seeds=$2 dir=$3 pols=$4
+	shift 4
+	if ! $P compare --repeat "$rep" --seeds "$seeds" --floor 100 --jobs "$JOBS" --kernel-cache "$dir" --sim-cache "$SIMCACHE" \
+		--set disk.bandwidth="$BW" --memcg "$memcg" --swap "$swap" --policy "$pols" --timeout 900 -- "$@" 2>&1; then
+		echo "(pagelab compare failed)"
+	fi
+}
+
+# case_ TITLE MEMCG SWAP REPEAT SEEDS WORKLOAD...: with SEEDS > 1 only the
+# first policy (linux6, whose bar it is) runs over SEEDS seeds, the others
+# over one (a qsbench run is minutes of host time); the kernel runs are
+# shared through the cache.
 case_() {
-	title=$1 memcg=$2 swap=$3
-	shift 3
+	title=$1 memcg=$2 swap=$3 rep=$4 seeds=$5
+	shift 5
+	ncase=$((ncase + 1))
+	case "$title" in *"${FIDELITY_CASES:-}"*) ;; *) return ;; esac
 	echo "fidelity: $title" >&2
+	mkdir -p "$CACHE/$ncase"
+	if [ "${FIDELITY_CACHED:-0}" = 1 ]; then
+		have=$(ls "$CACHE/$ncase" | grep -c '^kernel\.[0-9]*$')
+		if [ "$have" -lt 1 ]; then
+			printf '\n### %s\n\n(no kernel run was cached: not measured in this regeneration)\n' "$title" >>"$OUT"
+			return
+		fi
+		[ "$have" -lt "$rep" ] && rep=$have
+	fi
 	{
 		echo
 		echo "### $title"
 		echo
 		echo '```'
-		if ! $P compare --repeat "$N" --memcg "$memcg" --swap "$swap" --policy "$POL" --timeout 900 -- "$@" 2>&1; then
-			echo "(pagelab compare failed)"
+		if [ "$seeds" -gt 1 ]; then
+			compare_ "$rep" "$seeds" "$CACHE/$ncase" "${POL%%,*}" "$@"
+			case "${FIDELITY_SEEDED_ONLY:-0}$POL" in 1*)
+				echo
+				echo "(${POL#*,}: not run for this case in this regeneration)" ;;
+			0*,*)
+				echo
+				compare_ "$rep" 1 "$CACHE/$ncase" "${POL#*,}" "$@" | sed -n '/^# policy/,$p' ;;
+			esac
+		else
+			compare_ "$rep" 1 "$CACHE/$ncase" "$POL" "$@"
 		fi
 		echo '```'
 	} >>"$OUT"
@@ -39,29 +111,33 @@ case_() {
 
 {
 	echo
-	echo "Generated by \`make fidelity\` on $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%d MiB", $2 / 1024 }' /proc/meminfo) RAM,"
-	echo "$(test -e /sys/kernel/mm/lru_gen/enabled && echo MGLRU || echo 'classic split LRU'), $N kernel runs per case, pagelab $($P --version | cut -d' ' -f2)."
+	echo "Generated by \`make fidelity\` on $(date -u +%Y-%m-%d), Linux $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { printf "%d MiB", $2 / 1024 }' /proc/meminfo) RAM,"
+	echo "$(test -e /sys/kernel/mm/lru_gen/enabled && echo MGLRU || echo 'classic split LRU'), swappiness $(cat /proc/sys/vm/swappiness), page-cluster $(cat /proc/sys/vm/page-cluster), cgroup v$(test -e /sys/fs/cgroup/cgroup.controllers && echo 2 || echo 1),"
+	echo "$N kernel runs per case ($NQ for qsbench under pressure, with ${POL%%,*} over $NQ seeds), pagelab $($P --version | cut -d' ' -f2);"
+	echo "the simulated disk (modern's NVMe) reads at the host's measured $((BW / 1000000)) MB/s."
 } >"$OUT"
-case_ "usemem -m 1000 in a 900 MB cgroup, 1 GB swap" 900M 1G usemem -m 1000
-case_ "usemem -m 1000 without pressure (1200 MB cgroup)" 1200M 1G usemem -m 1000
-case_ "mtest01: 4 writers of 128 MB (512 MB) in a 384 MB cgroup" 384M 1G \
-	mtest01 -b 128M -w + mtest01 -b 128M -w + mtest01 -b 128M -w + mtest01 -b 128M -w
-case_ "mtest01: the same 512 MB without pressure (768 MB cgroup)" 768M 1G \
-	mtest01 -b 128M -w + mtest01 -b 128M -w + mtest01 -b 128M -w + mtest01 -b 128M -w
-case_ "qsbench -p 4 -m 230 in an 836 MB cgroup" 836M 1G qsbench -p 4 -m 230
-case_ "qsbench -p 4 -m 230 without pressure (1200 MB cgroup)" 1200M 1G qsbench -p 4 -m 230
-case_ "2 GB sequential read beside a 200 MB working set, 512 MB cgroup" 512M 1G \
+case_ "usemem -m 1000 in a 900 MB cgroup, 1 GB swap" 900M 1G "$N" 1 usemem -m 1000
+case_ "usemem -m 1000 without pressure (1200 MB cgroup)" 1200M 1G "$N" 1 usemem -m 1000
+case_ "mtest01: 4 children writing 512 MB in a 384 MB cgroup" 384M 1G "$N" 1 \
+	mtest01 --fork --children 4 -b 512M -w
+case_ "mtest01: the same 512 MB without pressure (768 MB cgroup)" 768M 1G "$N" 1 \
+	mtest01 --fork --children 4 -b 512M -w
+case_ "qsbench -p 4 -m 230 --distinct in an 836 MB cgroup" 836M 1G "$NQ" "$NQ" qsbench -p 4 -m 230 --distinct
+case_ "qsbench -p 4 -m 230 --distinct without pressure (1200 MB cgroup)" 1200M 1G "$N" 1 \
+	qsbench -p 4 -m 230 --distinct
+case_ "2 GB sequential read beside a 200 MB working set, 512 MB cgroup" 512M 1G "$N" 1 \
 	dd if=big bs=1M count=2048 + workingset -m 200 -t 100 -n 20
-case_ "the same read and working set without pressure (3 GB cgroup)" 3G 1G \
+case_ "the same read and working set without pressure (3 GB cgroup)" 3G 1G "$N" 1 \
 	dd if=big bs=1M count=2048 + workingset -m 200 -t 100 -n 20
 
-# The summary first, then every table.
+# The header, the summary, then every table.
 {
+	sed -n '1,/^the simulated disk/p' "$OUT"
 	echo
 	echo "#### Summary: the key counters (pages), kernel median beside each policy"
 	echo
 	awk -f "$(dirname "$0")/fidelity_summary.awk" "$OUT"
-	cat "$OUT"
+	sed '1,/^the simulated disk/d' "$OUT"
 } >"$OUT.all" && mv "$OUT.all" "$OUT"
 
 awk -v gen="$OUT" '

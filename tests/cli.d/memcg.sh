@@ -64,8 +64,10 @@ for args in "" "--" "--policy nosuch -- usemem -m 4" "--policy riel24 -- usemem 
 done
 
 t "compare -- usemem -m 40 in 32M: the kernel-vs-pagelab table"
-if [ -n "${kernel_skip-unknown}" ]; then
-	echo "skipped: ${kernel_skip:-kernel.sh did not run}"
+why="kernel.sh did not run"
+command -v kernel_ready >/dev/null 2>&1 && kernel_ready
+if [ -n "$why" ]; then
+	echo "skipped: $why"
 else
 	$P compare --memcg 32M --swap 64M --repeat 1 --policy workingset,clock -- usemem -m 40 >"$T/cmp" 2>"$T/cmp.err"
 	rc=$?

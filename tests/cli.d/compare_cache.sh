@@ -1,0 +1,103 @@
+# pagelab compare's --kernel-cache, --seeds and --floor (src/cli/
+# compare_kernel.c), on kernel reports written by hand into the cache: no
+# kernel run, no root; the simulator side is usemem -m 80 in 64M, seven
+# times (about 2 s in all).
+
+for args in "--seeds 0 -- usemem -m 4" "--seeds x -- usemem -m 4" "--floor -1 -- usemem -m 4" "--jobs 0 -- usemem -m 4" \
+	    "--kernel-cache $T/nosuch -- usemem -m 4"; do
+	t "bad input: compare $(echo "$args" | sed "s|$T|T|")"
+	# shellcheck disable=SC2086
+	$P compare $args >"$T/o" 2>"$T/e"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$T/o" ] && [ "$(wc -l <"$T/e")" -eq 1 ] && ok || bad "rc $rc: $(cat "$T/e")"
+done
+
+# cached_report DIR N PSWPOUT PGACTIVATE: a kernel report of the command
+# compare runs below, as pagelab kernel prints it.
+cached_report() {
+	{
+		echo "# cache: pagelab kernel --memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 80"
+		echo "usemem -m 80  0.01s user 0.05s system 90% cpu 0.070 total"
+		echo "# cgroup"
+		echo "memcg.pgfault $((20490 + 10 * $2))"
+		echo "memcg.pgpgin 999"
+		echo "# /proc/vmstat"
+		echo "pgfault 9000$2"
+		echo "pswpout $3"
+		echo "pgactivate $4"
+	} >"$1/kernel.$2"
+}
+
+t "compare --kernel-cache reuses reports; --seeds --floor --jobs"
+mkdir -p "$T/kc"
+cached_report "$T/kc" 1 1000 50
+cached_report "$T/kc" 2 20000 60
+$P compare --repeat 2 --kernel-cache "$T/kc" --memcg 64M --swap 128M --policy linux6 \
+	-- usemem -m 80 >"$T/c1" 2>"$T/c1.err"
+rc1=$?
+$P compare --repeat 2 --seeds 2 --floor 100 --kernel-cache "$T/kc" --memcg 64M --swap 128M \
+	--policy linux6 -- usemem -m 80 >"$T/c2" 2>"$T/c2.err"
+rc2=$?
+$P compare --repeat 2 --seeds 2 --floor 100 --jobs 2 --kernel-cache "$T/kc" --memcg 64M --swap 128M \
+	--policy linux6 -- usemem -m 80 >"$T/c2j" 2>&1
+msg=""
+cmp -s "$T/c2" "$T/c2j" || msg="--jobs 2 changed the output"
+[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] || msg="exit $rc1/$rc2: $(cat "$T/c1.err" "$T/c2.err")"
+grep -q '^memcg 64M, swap 128M; kernel: 2 runs of pagelab kernel (cached); ' "$T/c1" || msg="$msg; not cached"
+grep -q 'median of seeds 1\.\.2$' "$T/c2" || msg="$msg; no seeds in the header"
+# pagelab swaps out about 4100 pages: not within 25% of the median 10500,
+# but inside the kernel's 1000..20000, which counts only over seeds.
+grep -Eq '^pswpout +10500 \(1000\.\.20000\) +[0-9]+ +0\.[0-9]+  no$' "$T/c1" || msg="$msg; pswpout without --seeds"
+grep -Eq '^pswpout +10500 \(1000\.\.20000\) +[0-9]+ +0\.[0-9]+  yes$' "$T/c2" || msg="$msg; pswpout with --seeds"
+# pgactivate 55 in the kernel, 0 in pagelab: both under --floor 100.
+grep -Eq '^pgactivate +55 \(50\.\.60\) +0 +0\.00  no$' "$T/c1" || msg="$msg; pgactivate without --floor"
+grep -Eq '^pgactivate +55 \(50\.\.60\) +0 +0\.00  yes$' "$T/c2" || msg="$msg; pgactivate with --floor"
+grep -Eq '^pgscan_anon +- +[0-9]+ +-  missing$' "$T/c1" || msg="$msg; a counter the report lacks"
+# pgfault from the cgroup's memory.stat, not the host's /proc/vmstat;
+# pgpgin never (v1's counts charges).
+grep -q "^kernel: the cgroup's own memory.stat for pgfault; the host's /proc/vmstat for" "$T/c1" ||
+	msg="$msg; no line naming the cgroup's counters"
+grep -Eq '^pgfault +20505 \(20500\.\.20510\) +20480 +1\.00  yes$' "$T/c1" || msg="$msg; pgfault not the cgroup's"
+grep -Eq '^pgpgin +- +[0-9]+ +-  missing$' "$T/c1" || msg="$msg; pgpgin from memory.stat"
+[ -z "$msg" ] && ok || bad "$msg"
+
+# A report of another command is not reused: compare runs the kernel, which
+# refuses without root (as nobody when we are root).
+t "compare --kernel-cache: a stale report is not reused"
+sed -i 's/usemem -m 80$/usemem -m 81/' "$T/kc/kernel.1"
+chmod 755 "$T" "$T/kc"
+chmod 644 "$T/kc/kernel.1" "$T/kc/kernel.2"
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups $P compare --repeat 2 --kernel-cache "$T/kc" \
+		--memcg 64M --swap 128M --policy linux6 -- usemem -m 80 >"$T/c3" 2>"$T/c3.err"
+	rc=$?
+elif [ "$(id -u)" -ne 0 ]; then
+	$P compare --repeat 2 --kernel-cache "$T/kc" --memcg 64M --swap 128M --policy linux6 \
+		-- usemem -m 80 >"$T/c3" 2>"$T/c3.err"
+	rc=$?
+else
+	rc=skip
+fi
+chmod 700 "$T"
+if [ "$rc" = skip ]; then
+	echo "skipped: root without setpriv"
+else
+	[ "$rc" -eq 2 ] && grep -q 'needs root' "$T/c3.err" && ok || bad "exit $rc: $(cat "$T/c3.err")"
+fi
+
+# --sim-cache: a second compare reads the simulator's report from the
+# cache (here edited by hand, so that the reuse shows in the table).
+t "compare --sim-cache: reuses the simulator's reports"
+mkdir -p "$T/sc"
+cached_report "$T/kc" 1 1000 50
+$P compare --repeat 2 --kernel-cache "$T/kc" --sim-cache "$T/sc" --memcg 64M --swap 128M --policy linux6 \
+	-- usemem -m 80 >"$T/s1" 2>&1
+rc1=$?
+f=$(ls "$T/sc"/sim.* 2>/dev/null | head -1)
+[ -n "$f" ] && sed -i 's/^pswpout [0-9]*$/pswpout 7777/' "$f"
+$P compare --repeat 2 --kernel-cache "$T/kc" --sim-cache "$T/sc" --memcg 64M --swap 128M --policy linux6 \
+	-- usemem -m 80 >"$T/s2" 2>&1
+rc2=$?
+[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ "$(ls "$T/sc" | wc -l)" -eq 1 ] &&
+	! grep -q '^pswpout .* 7777 ' "$T/s1" && grep -q '^pswpout .* 7777 ' "$T/s2" && ok ||
+	bad "exit $rc1/$rc2; $(ls "$T/sc"); $(grep '^pswpout' "$T/s1" "$T/s2")"
