@@ -22,7 +22,7 @@ static void compare_usage(FILE *out)
 "The first form compares designs from results files (pagelab sweep -o) as\n"
 "mmtests' compare-kernels does: per configuration (machine and workloads),\n"
 "each figure's mean and standard deviation over seeds for the baseline and\n"
-"every other design, with its %% change and a significance marker (Welch's\n"
+"every other design, with its % change and a significance marker (Welch's\n"
 "t-test, or Mann-Whitney U for fewer than 5 seeds a side).\n"
 "  --baseline DESIGN  the column the others are compared with (default: the\n"
 "                     first design in the file)\n"
