@@ -91,11 +91,13 @@ echo "   (65536 frames: every page stays, all hits after the first round; 32768:
 echo "   worst case, every reference a miss)"
 rm -f "$T/s.pgtrace"
 
-echo "== cache: OPT over $NSEQ uniformly random references to 10^6 pages, 262144 frames"
+echo "== cache: OPT and LRU over $NSEQ uniformly random references to 10^6 pages, 262144 frames"
 $GENTRACE --out bin 1000000 "$NSEQ" 3 >"$T/u.pgtrace" || exit 1
-timed "$T/u.out" $P run --machine ideal --ram 262144p --policy opt trace "$T/u.pgtrace"
-awk -v n="$NSEQ" -v s="$secs" -v r="$rss" -v m="$(awk '$1 == "pgfault" { print $2 }' "$T/u.out")" 'BEGIN {
-	printf "   opt: %.2f M references/s, %s misses, max RSS %d KiB: %.3f host bytes per reference\n", n / s / 1e6, m, r, r * 1024 / n }'
-sed -n 's/^trace: replay held /   replay (reader, next uses) held /p' "$T/u.out"
-echo "   (the cache's own 262144 frames and 10^6 PTEs are most of the RSS; the next uses"
-echo "   are on disk, 8 bytes per reference, in \$TMPDIR while the run lasts)"
+for pol in opt lru; do
+	timed "$T/u.out" $P run --machine ideal --ram 262144p --policy $pol trace "$T/u.pgtrace"
+	awk -v n="$NSEQ" -v s="$secs" -v r="$rss" -v p=$pol -v m="$(awk '$1 == "pgfault" { print $2 }' "$T/u.out")" 'BEGIN {
+		printf "   %s: %.2f M references/s, %s misses, max RSS %d KiB: %.3f host bytes per reference\n", p, n / s / 1e6, m, r, r * 1024 / n }'
+	sed -n 's/^trace: replay held /   replay (reader, next uses) held /p' "$T/u.out"
+done
+echo "   (the cache's own 262144 frames and 10^6 PTEs are most of the RSS; OPT's next"
+echo "   uses are on disk, 8 bytes per reference, in \$TMPDIR while the run lasts)"

@@ -7,6 +7,8 @@
 #include "../trace/pagemap.h"
 #include "../experiment/matrix.h"
 #include "../experiment/pool.h"
+#include "../cachesim/cachesim.h"
+#include "../policy/policy.h"
 #include "../lib/output.h"
 #include "../lib/util.h"
 
@@ -224,6 +226,71 @@ static bool simulate(const struct mrc_opts *o, const char *bin, struct mrc_resul
 	return ok;
 }
 
+/* The curves of cache policies (cachesim.h can run them: the same policy
+ * code, no machine): every (policy, size) is a cache of its own, and all
+ * of them take the binary trace in lockstep - one pass, a batch at a time,
+ * the caches of a batch spread over the threads.  A cache depends only on
+ * the references, so the counts are the same for any number of threads. */
+#define SIM_BATCH 65536
+
+struct lockstep {
+	struct cachesim **cs;
+	const uint32_t *pages;
+	const uint8_t *writes;
+	size_t n;
+};
+
+static void lockstep_run(void *arg, int i)
+{
+	struct lockstep *ls = arg;
+	cachesim_refs(ls->cs[i], ls->pages, ls->writes, ls->n);
+}
+
+static bool simulate_caches(const struct mrc_opts *o, const char *bin, struct mrc_result *r,
+			    const struct policy_ops *const *ops, const int *curve, int ncurves, char *err, size_t errlen)
+{
+	struct trace_opts to = { .format = TRACE_FMT_BIN };
+	struct trace_reader *rd = trace_open(bin, &to, err, errlen);
+	if (!rd)
+		return false;
+	int n = ncurves * r->nr_sizes;
+	struct cachesim **cs = xcalloc((size_t)n, sizeof(*cs));
+	for (int i = 0; i < n; i++)
+		cs[i] = cachesim_new(ops[i / r->nr_sizes], NULL, r->sizes[i % r->nr_sizes]);
+	uint32_t *pages = xmalloc(SIM_BATCH * sizeof(*pages));
+	uint8_t *writes = xmalloc(SIM_BATCH);
+	struct lockstep ls = { .cs = cs, .pages = pages, .writes = writes };
+	struct pool_job pj = { .run = lockstep_run, .arg = &ls, .n = n, .jobs = o->jobs > 0 ? o->jobs : 1 };
+	uint64_t done = 0;
+	long got;
+	bool ok = true;
+	while ((got = trace_next_dense(rd, pages, writes, SIM_BATCH)) > 0 && !output_interrupted()) {
+		ls.n = (size_t)got;
+		pool_run(&pj);
+		done += (uint64_t)got;
+		if (o->progress && (done & ((1u << 22) - 1)) < SIM_BATCH)
+			fprintf(stderr, "\rpagelab mrc: %llu of %llu references through %d caches",
+				(unsigned long long)done, (unsigned long long)r->nrefs, n);
+	}
+	if (got < 0) {
+		snprintf(err, errlen, "%s", trace_reader_error(rd));
+		ok = false;
+	}
+	if (o->progress && r->nrefs >= (1u << 22))
+		fputs("\n", stderr);
+	for (int i = 0; i < n; i++) {
+		struct cachesim_stats st;
+		cachesim_stats(cs[i], &st);
+		r->curves[curve[i / r->nr_sizes]].misses[i % r->nr_sizes] = (double)st.misses;
+		cachesim_free(cs[i]);
+	}
+	free(cs);
+	free(pages);
+	free(writes);
+	trace_close(rd);
+	return ok;
+}
+
 /* A directory of our own for the binary copy (no blank in its path: the
  * cell's workload line is split on blanks). */
 static char *make_tmpdir(void)
@@ -406,7 +473,30 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 	shards_free(&sr);
 	shards_free(&ss);
 	if (ok && nsim && !r->interrupted) {
-		ok = simulate(o, bin, r, sim, nsim, simc, err, errlen);
+		/* Cache policies in lockstep; the others (kernel designs, OPT,
+		 * which needs its oracle) as runs of the ideal machine. */
+		const struct policy_ops **cops = xcalloc((size_t)nsim, sizeof(*cops));
+		const char **mpol = xcalloc((size_t)nsim, sizeof(*mpol));
+		int *ccurve = xcalloc((size_t)nsim, sizeof(int)), *mcurve = xcalloc((size_t)nsim, sizeof(int));
+		int nc = 0, nm = 0;
+		for (int p = 0; p < nsim; p++) {
+			const struct policy_ops *ops = policy_lookup(sim[p], err, errlen);
+			if (ops && cachesim_policy_ok(ops) && !(ops->flags & POLICY_NEEDS_ORACLE)) {
+				cops[nc] = ops;
+				ccurve[nc++] = simc[p];
+			} else {
+				mpol[nm] = sim[p];
+				mcurve[nm++] = simc[p];
+			}
+		}
+		if (nc)
+			ok = simulate_caches(o, bin, r, cops, ccurve, nc, err, errlen);
+		if (ok && nm && !output_interrupted())
+			ok = simulate(o, bin, r, mpol, nm, mcurve, err, errlen);
+		free(cops);
+		free(mpol);
+		free(ccurve);
+		free(mcurve);
 		/* a signal stops the pool: the sizes not simulated read 0 */
 		r->interrupted = output_interrupted();
 	}
