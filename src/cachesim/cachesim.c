@@ -28,8 +28,6 @@ struct cachesim {
 	bool not_young;                /* a faulting reference leaves the page unreferenced */
 	void (*access)(void *p, pfn_t pfn, bool write);
 	void *priv;
-	pte_t **slot;                  /* cachesim_refs(): each reference's PTE */
-	size_t nslots;
 };
 
 /* Region k holds pages [REGION0 * (2^k - 1), REGION0 * (2^(k+1) - 1)). */
@@ -80,7 +78,6 @@ void cachesim_free(struct cachesim *cs)
 	if (!cs)
 		return;
 	mm_destroy(&cs->mm);
-	free(cs->slot);
 	free(cs);
 }
 
@@ -104,39 +101,59 @@ static void map_regions(struct cachesim *cs, uint32_t k)
 	}
 }
 
-/* The PTE of page idx if its region is mapped, else NULL. */
+/* The PTE of page idx if its region is mapped, else NULL.  (With u =
+ * idx + REGION0, region k = log2(u) - log2(REGION0) starts at u = 2^(k +
+ * 10): the offset is u without its top bit - fewer instructions than
+ * region_of() and region_base() on the path every reference takes.) */
 static inline pte_t *pte_if_mapped(const struct cachesim *cs, uint64_t idx)
 {
+	uint64_t u = idx + REGION0;
+	uint32_t top = (uint32_t)(63 - __builtin_clzll(u));
+	uint32_t k = top - 10;
+	_Static_assert(REGION0 == 1024, "top - 10 is the region");
+	return k < cs->nregions ? cs->region[k] + (u ^ (1ULL << top)) : NULL;
+}
+
+/* The PTE of page idx, mapping its region (and those before it) first
+ * if need be. */
+static pte_t *pte_mapping(struct cachesim *cs, uint64_t idx)
+{
 	uint32_t k = region_of(idx);
-	return k < cs->nregions ? cs->region[k] + (idx - region_base(k)) : NULL;
+	if (k >= cs->nregions)
+		map_regions(cs, k);
+	return cs->region[k] + (idx - region_base(k));
+}
+
+/* A reference to a page not present: the fault goes to the cache-only
+ * core.  Returns the PTE as the fault left it (before set is applied). */
+static pte_t ref_fault(struct cachesim *cs, pte_t *pt, uint64_t idx, pte_t set)
+{
+	if (!*pt && idx >= cs->pages)
+		cs->pages = idx + 1;
+	uint32_t k = region_of(idx);
+	enum fault_status st = mm_cache_fault(&cs->mm, &cs->ctx, cs->as, k, idx - region_base(k));
+	if (st != FAULT_DONE)
+		panic("cachesim: policy %s found no page to evict", cs->mm.pol.ops->name);
+	pte_t pte = *pt;
+	*pt = pte | (cs->not_young ? set & ~PTE_ACCESSED : set);
+	return pte;
 }
 
 /* One reference: mm_touch()'s loop body for a single page, one
- * reference, with the fault going to the cache-only core.  pt is the
- * page's PTE, NULL if its region was not mapped when the batch began. */
-static inline void ref_one(struct cachesim *cs, pte_t *pt, uint64_t idx, bool write)
+ * reference.  pt is the page's PTE, NULL if its region was not mapped
+ * when it was looked up.  Returns the PTE before the reference's bits. */
+static inline pte_t ref_one(struct cachesim *cs, pte_t *pt, uint64_t idx, bool write)
 {
-	uint32_t k = region_of(idx);
-	if (!pt) {
-		if (k >= cs->nregions)
-			map_regions(cs, k);
-		pt = cs->region[k] + (idx - region_base(k));
-	}
+	if (__builtin_expect(!pt, 0))
+		pt = pte_mapping(cs, idx);
 	pte_t pte = *pt;
-	const pte_t set = PTE_ACCESSED | (write ? PTE_DIRTY : 0);
-	if (!(pte & PTE_PRESENT)) {
-		if (!pte && idx >= cs->pages)
-			cs->pages = idx + 1;
-		enum fault_status st = mm_cache_fault(&cs->mm, &cs->ctx, cs->as, k, idx - region_base(k));
-		if (st != FAULT_DONE)
-			panic("cachesim: policy %s found no page to evict", cs->mm.pol.ops->name);
-		pte = *pt;
-		*pt = pte | (cs->not_young ? set & ~PTE_ACCESSED : set);
-	} else {
+	_Static_assert(PTE_DIRTY == 1 << 2, "a write sets bit 2");
+	const pte_t set = PTE_ACCESSED | (pte_t)write << 2;
+	if (__builtin_expect(pte & PTE_PRESENT, 1))
 		*pt = pte | set;
-	}
-	if (cs->hook)
-		cs->access(cs->priv, pte_pfn(pte), write);
+	else
+		pte = ref_fault(cs, pt, idx, set);
+	return pte;
 }
 
 /* How far ahead the loop fetches what a reference will touch.  The trace
@@ -150,18 +167,23 @@ static inline void ref_one(struct cachesim *cs, pte_t *pt, uint64_t idx, bool wr
 #define AHEAD_PAGE 12
 #define AHEAD_LINKS 6
 
+/* The PTEs of the references from the current one to AHEAD_PTE ahead,
+ * each found once (regions never move once mapped). */
+#define RING 32
+_Static_assert(RING > AHEAD_PTE && !(RING & (RING - 1)), "the ring holds the look-ahead");
+
 /* always_inline: a function that only prefetches writes no memory, so
  * gcc's IPA pass finds it pure and, its result unused, drops every call. */
-__attribute__((always_inline)) static inline void prefetch_ahead(const struct cachesim *cs, pte_t *const *slot,
+__attribute__((always_inline)) static inline void prefetch_page(const struct cachesim *cs, pte_t *const *ring,
 								 size_t i, size_t n)
 {
-	if (i + AHEAD_PTE < n && slot[i + AHEAD_PTE])
-		__builtin_prefetch(slot[i + AHEAD_PTE]);
 	const struct page *frames = cs->mm.fr.pages;
-	if (i + AHEAD_PAGE < n && slot[i + AHEAD_PAGE] && (*slot[i + AHEAD_PAGE] & PTE_PRESENT))
-		__builtin_prefetch(&frames[pte_pfn(*slot[i + AHEAD_PAGE])]);
-	if (cs->hook && i + AHEAD_LINKS < n && slot[i + AHEAD_LINKS] && (*slot[i + AHEAD_LINKS] & PTE_PRESENT)) {
-		const struct page *p = &frames[pte_pfn(*slot[i + AHEAD_LINKS])];
+	const pte_t *pt = ring[(i + AHEAD_PAGE) % RING];
+	if (i + AHEAD_PAGE < n && pt && (*pt & PTE_PRESENT))
+		__builtin_prefetch(&frames[pte_pfn(*pt)]);
+	pt = ring[(i + AHEAD_LINKS) % RING];
+	if (i + AHEAD_LINKS < n && pt && (*pt & PTE_PRESENT)) {
+		const struct page *p = &frames[pte_pfn(*pt)];
 		if (p->prev != PFN_NONE)
 			__builtin_prefetch(&frames[p->prev]);
 		if (p->next != PFN_NONE)
@@ -171,18 +193,32 @@ __attribute__((always_inline)) static inline void prefetch_ahead(const struct ca
 
 void cachesim_refs(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
 {
-	/* Each reference's PTE found once, up front, for the prefetches
-	 * and the reference alike (regions never move once mapped). */
-	if (n > cs->nslots) {
-		cs->nslots = n;
-		cs->slot = xrealloc(cs->slot, n * sizeof(*cs->slot));
+	const bool hook = cs->hook;
+	void (*const access)(void *, pfn_t, bool) = cs->access;
+	void *const priv = cs->priv;
+	pte_t *ring[RING];
+	size_t i = 0, ahead = n > AHEAD_PTE ? n - AHEAD_PTE : 0;
+	for (size_t j = 0; j < AHEAD_PTE && j < n; j++)
+		ring[j] = pte_if_mapped(cs, pages[j]);
+	for (; i < ahead; i++) {
+		pte_t *pt = pte_if_mapped(cs, pages[i + AHEAD_PTE]);
+		ring[(i + AHEAD_PTE) % RING] = pt;
+		if (pt)
+			__builtin_prefetch(pt);
+		/* A hit touches the struct page only through the access()
+		 * hook: clock's and fifo's need just the PTE. */
+		if (hook)
+			prefetch_page(cs, ring, i, n);
+		bool write = writes && writes[i];
+		pte_t pte = ref_one(cs, ring[i % RING], pages[i], write);
+		if (hook)
+			access(priv, pte_pfn(pte), write);
 	}
-	pte_t **slot = cs->slot;
-	for (size_t i = 0; i < n; i++)
-		slot[i] = pte_if_mapped(cs, pages[i]);
-	for (size_t i = 0; i < n; i++) {
-		prefetch_ahead(cs, slot, i, n);
-		ref_one(cs, slot[i], pages[i], writes && writes[i]);
+	for (; i < n; i++) {
+		bool write = writes && writes[i];
+		pte_t pte = ref_one(cs, ring[i % RING], pages[i], write);
+		if (hook)
+			access(priv, pte_pfn(pte), write);
 	}
 	cs->refs += n;
 }

@@ -13,6 +13,7 @@
  * (tests/test_research_policies.c). */
 #include "policy.h"
 #include "textbook.h"
+#include "../mm/scan_ahead.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 struct clock {
 	struct mm *mm;
 	int list;
+	struct scan_ahead ahead;  /* host-speed hint (scan_ahead.h) */
 };
 
 static const struct tunable clock_tunables[] = {
@@ -34,6 +36,7 @@ static void *clock_init(struct mm *mm, const double *tun)
 	struct clock *c = xcalloc(1, sizeof(*c));
 	c->mm = mm;
 	c->list = lru_register(&mm->fr, "clock");
+	scan_ahead_init(&c->ahead);
 	return c;
 }
 
@@ -49,6 +52,7 @@ static void clock_add(void *p, pfn_t pfn, enum add_reason why)
 static void clock_remove(void *p, pfn_t pfn)
 {
 	struct clock *c = p;
+	scan_ahead_forget(&c->ahead, pfn);
 	lru_del(&c->mm->fr, pfn);
 }
 
@@ -64,7 +68,7 @@ static void clock_shrink(void *p, struct scan_control *sc)
 	while (sc->nr_reclaimed < sc->nr_to_reclaim && budget-- && lru_count(fr, c->list)) {
 		pfn_t pfn = lru_tail(fr, c->list);
 		lru_del(fr, pfn);
-		mm_prefetch_scan(c->mm, lru_tail(fr, c->list)); /* where the hand goes next */
+		scan_ahead_step(&c->ahead, c->mm, c->list, pfn);
 		if (mm_page_referenced(c->mm, pfn)) {
 			sc_scanned(sc, mm_page(c->mm, pfn), 1);
 			sc->nr_rotated++;

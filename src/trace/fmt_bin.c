@@ -46,8 +46,9 @@ static bool bin_open(struct trace_reader *r, char *err, size_t errlen)
 	return true;
 }
 
-/* Up to max records: each one's page and meta word (bintrace.h), checked. */
-static long bin_decode(struct trace_reader *r, uint32_t *pages, uint32_t *meta, size_t max)
+/* Up to max records: each one's page and meta word (bintrace.h), or its
+ * write flag alone when meta is NULL, checked. */
+static long bin_decode(struct trace_reader *r, uint32_t *pages, uint32_t *meta, uint8_t *writes, size_t max)
 {
 	struct bin *b = r->st;
 	uint8_t buf[BINTRACE_RECORD * 1024];
@@ -60,10 +61,16 @@ static long bin_decode(struct trace_reader *r, uint32_t *pages, uint32_t *meta, 
 			return reader_fail(r, "%s", input_error(r->in));
 		}
 		size_t recs = (size_t)got / BINTRACE_RECORD;
+		/* Locals and one test of or-ed conditions: this loop runs once
+		 * per reference of a cache-only replay. */
+		uint64_t next_new = b->next_new;
+		const uint64_t npages = b->npages;
 		for (size_t i = 0; i < recs; i++) {
 			const uint8_t *p = buf + i * BINTRACE_RECORD;
 			uint32_t page = get_le32(p), m = get_le32(p + 4);
-			if (page >= b->npages || (m & 0xf8) || ((m >> 1) & 3) == 3 || page > b->next_new) {
+			bool bad = (page >= npages) | ((m & 0xf8) != 0) | (((m >> 1) & 3) == 3) | (page > next_new);
+			if (__builtin_expect(bad, 0)) {
+				b->next_new = next_new;
 				r->record = b->seen + i + 1;
 				if (page >= b->npages)
 					return reader_fail(r, "page %u beyond the header's %llu pages", page,
@@ -77,11 +84,15 @@ static long bin_decode(struct trace_reader *r, uint32_t *pages, uint32_t *meta, 
 				return reader_fail(r, "page %u before page %llu (pages are numbered in order of first reference)",
 						   page, (unsigned long long)b->next_new);
 			}
-			b->next_new += page == b->next_new;
+			next_new += page == next_new;
 			pages[n] = page;
-			meta[n] = m;
+			if (meta)
+				meta[n] = m;
+			else
+				writes[n] = (uint8_t)(m & 1);
 			n++;
 		}
+		b->next_new = next_new;
 		b->seen += recs;
 		r->record = b->seen;
 		if ((size_t)got % BINTRACE_RECORD) {
@@ -108,35 +119,33 @@ static long bin_decode(struct trace_reader *r, uint32_t *pages, uint32_t *meta, 
 	return (long)n;
 }
 
-/* bin_decode() in chunks its stack buffers hold, each record handed to
- * put(): as trace_refs (batch) or as dense ids and write flags (dense). */
+/* bin_decode() in chunks its stack buffers hold, as trace_refs. */
 #define BIN_CHUNK 1024
-#define BIN_LOOP(put) \
-	uint32_t pg[BIN_CHUNK], meta[BIN_CHUNK]; \
-	size_t n = 0; \
-	while (n < max) { \
-		size_t want = MIN(max - n, BIN_CHUNK); \
-		long got = bin_decode(r, pg, meta, want); \
-		if (got < 0) \
-			return -1; \
-		for (long i = 0; i < got; i++) \
-			put; \
-		n += (size_t)got; \
-		if ((size_t)got < want) \
-			break; \
-	} \
-	return (long)n
-
 static long bin_batch(struct trace_reader *r, struct trace_ref *out, size_t max)
 {
-	BIN_LOOP((out[n + (size_t)i] = (struct trace_ref){ .page = pg[i], .pid = meta[i] >> 8,
-							     .write = (uint8_t)(meta[i] & 1),
-							     .kind = (uint8_t)((meta[i] >> 1) & 3) }));
+	uint32_t pg[BIN_CHUNK], meta[BIN_CHUNK];
+	size_t n = 0;
+	while (n < max) {
+		size_t want = MIN(max - n, BIN_CHUNK);
+		long got = bin_decode(r, pg, meta, NULL, want);
+		if (got < 0)
+			return -1;
+		for (long i = 0; i < got; i++)
+			out[n + (size_t)i] = (struct trace_ref){ .page = pg[i], .pid = meta[i] >> 8,
+								 .write = (uint8_t)(meta[i] & 1),
+								 .kind = (uint8_t)((meta[i] >> 1) & 3) };
+		n += (size_t)got;
+		if ((size_t)got < want)
+			break;
+	}
+	return (long)n;
 }
 
+/* Dense ids and write flags straight into the caller's arrays: the
+ * cache-only replay's reader. */
 static long bin_dense(struct trace_reader *r, uint32_t *pages, uint8_t *writes, size_t max)
 {
-	BIN_LOOP((pages[n + (size_t)i] = pg[i], writes[n + (size_t)i] = (uint8_t)(meta[i] & 1)));
+	return bin_decode(r, pages, NULL, writes, max);
 }
 
 static bool bin_counts(const struct trace_reader *r, uint64_t *nrefs, uint64_t *npages)
