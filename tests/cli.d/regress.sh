@@ -31,3 +31,27 @@ timeout 300 $P run --check --no-progress --max-time 2 --machine osdl4way-2001 --
 	innodb --pool 2 --data 32M --transactions 20 --scan >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 3 ] && ! grep -q 'check:' "$T/err" && ok || bad "exit $rc: $(grep check: "$T/err" | head -1)"
+
+t "cli.sh stops at a TERM and cleans up (its trap did not exit)"
+# The trap removed the temp directory and the script went on with the
+# next check, so a killed make check kept running.  A stand-in pagelab
+# logs each call and sleeps a second; after its first call the script
+# gets a TERM and must exit 143 at the end of that call.
+if [ -z "${PAGELAB_CLI_NESTED:-}" ]; then
+	mkdir -p "$T/nest"
+	printf '#!/bin/sh\necho x >>"%s"\nsleep 1\n' "$T/nest.log" >"$T/nest.p"
+	chmod +x "$T/nest.p"
+	: >"$T/nest.log"
+	PAGELAB_CLI_NESTED=1 PAGELAB="$T/nest.p" TMPDIR="$T/nest" sh "$(dirname "$0")/cli.sh" >/dev/null 2>&1 &
+	npid=$!
+	i=0
+	while [ ! -s "$T/nest.log" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -TERM $npid
+	wait $npid
+	rc=$?
+	n=$(wc -l <"$T/nest.log")
+	left=$(ls "$T/nest")
+	[ $rc -eq 143 ] && [ "$n" -le 2 ] && [ -z "$left" ] && ok || bad "exit $rc, $n calls, left: $left"
+else
+	ok
+fi
