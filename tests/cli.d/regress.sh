@@ -70,3 +70,10 @@ for pol in lfu lruk s3fifo sieve clockpro lirs arc; do
 	[ "$k" -eq 0 ] && grep -q '^1 row in set' "$T/inno" || msg="$msg $pol: oom_kill $k;"
 done
 [ -z "$msg" ] && ok || bad "$msg"
+
+t "sweep: a control character in a list is one line, exit 2"
+# axis_expand quoted the raw item, so a newline in --ram gave a two-line
+# message.
+$P sweep --ram "$(printf '1M,2\nM')" --policy clock usemem -m 10 >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && [ ! -s "$T/out" ] && ok || bad "exit $rc: $(cat "$T/err")"
