@@ -85,20 +85,12 @@ static void forget_tail(struct arc *a, int list)
  * false if the core refused it (it moves to the MRU end). */
 static bool arc_evict_tail(struct arc *a, struct scan_control *sc, int from, int ghost)
 {
-	struct ghost *g = &a->b.g;
-	uint32_t i = ghost_tail(g, from);
-	enum victim_outcome o = rp_evict(&a->b, sc, i);
-	if (o == VICTIM_GONE && ghost >= 0) {
-		ghost_move_head(g, ghost, i);
-	} else if (o == VICTIM_GONE || o == VICTIM_CULLED) {
-		ghost_free(g, i);
-	} else {
-		ghost_move_head(g, from, i);
-		a->refused_from = from;
-		a->refused_noswap = o == VICTIM_NOSWAP;
-		return false;
-	}
-	return true;
+	enum victim_outcome o = rp_evict_tail(&a->b, sc, from, ghost);
+	if (o == VICTIM_GONE || o == VICTIM_CULLED)
+		return true;
+	a->refused_from = from;
+	a->refused_noswap = o == VICTIM_NOSWAP;
+	return false;
 }
 
 /* REPLACE(x, p) of the paper. */
