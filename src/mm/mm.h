@@ -186,6 +186,7 @@ struct aspace {
 
 struct zone {
 	const char *name;
+	int allocstall_item; /* its allocstall_* counter (ev[] index), from the name */
 	pfn_t start, end;
 	int free_list;
 	uint64_t managed;
@@ -455,5 +456,28 @@ bool mm_check(struct mm *mm, FILE *err);
 
 static inline struct page *mm_page(struct mm *mm, pfn_t pfn) { return &mm->fr.pages[pfn]; }
 static inline int mm_nr_frames(const struct mm *mm) { return (int)mm->fr.nr; }
+
+/* A hint from a policy that pfn is its next page to scan: start fetching
+ * into the host's cache the anonymous PTE that mm_page_referenced() and
+ * eviction will read through rmap, and the struct page of the frame after
+ * it on its list (the one the scan meets next).  Cheap when pfn's own
+ * struct page is already in the host cache, as the tail of a list is
+ * right after its old tail was taken off; it changes nothing simulated.
+ * (always_inline: gcc finds a function that only prefetches pure and drops
+ * the calls.) */
+__attribute__((always_inline)) static inline void mm_prefetch_scan(const struct mm *mm, pfn_t pfn)
+{
+	if (pfn == PFN_NONE)
+		return;
+	const struct page *p = &mm->fr.pages[pfn];
+	if (p->prev != PFN_NONE)
+		__builtin_prefetch(&mm->fr.pages[p->prev]);
+	if (!(p->flags & PG_anon) || !p->owner || p->mapcount <= 0)
+		return;
+	const struct aspace *as = mm->as[p->owner - 1];
+	uint32_t vma = ANON_INDEX_VMA(p->index);
+	if (vma < as->nr_vmas && as->vmas[vma].pte)
+		__builtin_prefetch(&as->vmas[vma].pte[ANON_INDEX_OFF(p->index)]);
+}
 
 #endif

@@ -64,6 +64,7 @@ static void clock_shrink(void *p, struct scan_control *sc)
 	while (sc->nr_reclaimed < sc->nr_to_reclaim && budget-- && lru_count(fr, c->list)) {
 		pfn_t pfn = lru_tail(fr, c->list);
 		lru_del(fr, pfn);
+		mm_prefetch_scan(c->mm, lru_tail(fr, c->list)); /* where the hand goes next */
 		if (mm_page_referenced(c->mm, pfn)) {
 			sc_scanned(sc, mm_page(c->mm, pfn), 1);
 			sc->nr_rotated++;

@@ -62,6 +62,7 @@ static void lru_shrink(void *p, struct scan_control *sc)
 		if (o == VICTIM_REFUSED || o == VICTIM_NOSWAP)
 			lru_add_head(fr, l->list, pfn);
 	}
+	mm_prefetch_scan(l->mm, lru_tail(fr, l->list)); /* the next victim */
 }
 
 const struct policy_ops lru_policy = {
