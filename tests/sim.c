@@ -125,3 +125,34 @@ void *wl_make(const char *line, int *ntasks)
 		*ntasks = ops->nr_tasks(w);
 	return w;
 }
+
+struct machine *sim_run_workload(const char *machine, uint64_t ram, const char *policy, const char *const *sets,
+				 const char *const *vm_sets, int argc, char **argv)
+{
+	static struct machine m;
+	struct profile prof = *profile_find(machine);
+	char err[256];
+	prof.ram = ram;
+	prof.swap = 2 * ram;
+	for (int i = 0; vm_sets && vm_sets[i]; i += 2)
+		if (!profile_set(&prof, vm_sets[i], vm_sets[i + 1], err, sizeof(err)))
+			panic("%s", err);
+	struct machine_opts mo = { .seed = 1, .max_time_ns = 3600ULL * 1000000000ULL };
+	if (!machine_init(&m, &prof, &mo, err, sizeof(err)))
+		panic("%s", err);
+	const struct workload_ops *wo = workload_find(argv[0]);
+	void *w = wo->create(argc, argv, 1, err, sizeof(err));
+	const struct policy_ops *ops = policy_find(policy);
+	int n = policy_nr_tunables(ops);
+	double tun[64];
+	if (n > 64)
+		panic("sim_run_workload: %s has %d tunables", policy, n);
+	for (int i = 0; i < n; i++)
+		tun[i] = ops->tunables[i].def;
+	for (int i = 0; sets && sets[i]; i += 2)
+		tun[policy_tunable_index(ops, sets[i])] = atof(sets[i + 1]);
+	machine_set_policy(&m, ops, tun);
+	machine_add_workload(&m, wo, w, argv[0]);
+	machine_run(&m);
+	return &m;
+}

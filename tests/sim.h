@@ -24,4 +24,12 @@ void sim_trace_run(const char *policy, const char *refs, uint64_t frames, struct
  * spaces; on bad input count a test failure and return NULL. */
 void *wl_make(const char *line, int *ntasks);
 
+/* Run one workload (argv) to its end on profile `machine` with `ram` bytes
+ * of RAM and twice that of swap, seed 1, under `policy` with its tunables' defaults
+ * but the NULL-terminated name, value pairs of `sets`; `vm_sets` are
+ * machine parameters (profile_set).  The machine is static: machine_free()
+ * it before the next call. */
+struct machine *sim_run_workload(const char *machine, uint64_t ram, const char *policy,
+				 const char *const *sets, const char *const *vm_sets, int argc, char **argv);
+
 #endif

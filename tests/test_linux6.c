@@ -3,6 +3,7 @@
  * (disk_run_until, and the write storm it prevents on a fast disk).
  * Cost: under a second (small mms; two 64 MB machine runs). */
 #include "test.h"
+#include "sim.h"
 #include "../src/machine/machine.h"
 #include "../src/policy/linux6.h"
 #include "../src/lib/util.h"
@@ -428,30 +429,7 @@ void test_linux6_swapin_nr_pages(void)
 static struct machine *run_usemem(const char *machine, const char *policy, const char *const *sets,
 				  const char *const *vm_sets, int argc, char **argv)
 {
-	static struct machine m;
-	struct profile prof = *profile_find(machine);
-	char err[256];
-	prof.ram = 64ULL << 20;
-	prof.swap = 128ULL << 20;
-	for (int i = 0; vm_sets && vm_sets[i]; i += 2)
-		if (!profile_set(&prof, vm_sets[i], vm_sets[i + 1], err, sizeof(err)))
-			panic("%s", err);
-	struct machine_opts mo = { .seed = 1, .max_time_ns = 3600ULL * 1000000000ULL };
-	if (!machine_init(&m, &prof, &mo, err, sizeof(err)))
-		panic("%s", err);
-	const struct workload_ops *wo = workload_find(argv[0]);
-	void *w = wo->create(argc, argv, 1, err, sizeof(err));
-	const struct policy_ops *ops = policy_find(policy);
-	int n = policy_nr_tunables(ops);
-	double tun[16];
-	for (int i = 0; i < n; i++)
-		tun[i] = ops->tunables[i].def;
-	for (int i = 0; sets && sets[i]; i += 2)
-		tun[policy_tunable_index(ops, sets[i])] = atof(sets[i + 1]);
-	machine_set_policy(&m, ops, tun);
-	machine_add_workload(&m, wo, w, argv[0]);
-	machine_run(&m);
-	return &m;
+	return sim_run_workload(machine, 64ULL << 20, policy, sets, vm_sets, argc, argv);
 }
 
 /* A sequential re-read of swapped-out memory: the VMA readahead window

@@ -368,7 +368,9 @@ static int64_t shrink_cache(struct aa *a, int64_t nr_pages, int classzone, int p
 		int64_t m = nr_pages << (10 - priority);
 		max_mapped = m < max_scan / 10 ? m : max_scan / 10;
 	}
+	uint64_t wb_mark = sc->nr_writeback;
 	while (lru_count(FR(a), a->inactive)) {
+		oldvm_io_catch_up(mm, sc, &wb_mark);
 		if (era23(a) ? (!max_scan || !classzone_count(a->nr_inactive, classzone)) : --max_scan < 0)
 			break;
 		pfn_t pfn = lru_tail(FR(a), a->inactive);
@@ -424,6 +426,7 @@ static bool try_to_free_pages(struct aa *a, int classzone)
 	bool failed_swapout = !a->sc->may_swap;
 	if (era23(a)) {
 		for (int64_t tries = (int64_t)a->t[T_PASSES]; tries > 0; tries--) {
+			mm_reclaim_io_catch_up(a->mm, NULL, a->sc);
 			nr_pages = shrink_caches(a, classzone, 0, nr_pages, &failed_swapout);
 			if (nr_pages <= 0)
 				return true;
@@ -433,6 +436,9 @@ static bool try_to_free_pages(struct aa *a, int classzone)
 		return false;
 	}
 	for (int priority = (int)a->t[T_PRIO]; priority > 0; priority--) {
+		/* Writes of the earlier priorities that are done by now have
+		 * cleaned their pages (I/O inside reclaim passes). */
+		mm_reclaim_io_catch_up(a->mm, NULL, a->sc);
 		nr_pages = shrink_caches(a, classzone, priority, nr_pages, &failed_swapout);
 		if (nr_pages <= 0)
 			return true;

@@ -259,6 +259,11 @@ static bool do_try_to_free_pages(struct l22 *l, struct scan_control *sc)
 	if (count < 1)
 		count = 1;
 	for (int priority = (int)l->t[T_PRIO]; priority >= 0; priority--) {
+		/* Writes started by the earlier priorities and rounds that are
+		 * done by now complete first (docs/design.md, "I/O completes
+		 * inside reclaim passes"): their swap-cache copies are then
+		 * clean, and shrink_mmap frees them instead of starting more. */
+		mm_reclaim_io_catch_up(l->mm, NULL, sc);
 		while (shrink_mmap(l, sc, priority))
 			if (--count == 0)
 				return true;

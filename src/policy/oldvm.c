@@ -60,6 +60,14 @@ void zone_watermarks_24(struct zone *z)
 	z->wmark_high = 3 * mask;
 }
 
+void oldvm_io_catch_up(struct mm *mm, struct scan_control *sc, uint64_t *mark)
+{
+	if (sc->nr_writeback - *mark < SWAP_CLUSTER_MAX)
+		return;
+	*mark = sc->nr_writeback;
+	mm_reclaim_io_catch_up(mm, NULL, sc);
+}
+
 enum evict_result oldvm_reclaim(struct mm *mm, struct scan_control *sc, pfn_t pfn)
 {
 	lru_del(&mm->fr, pfn);

@@ -42,6 +42,17 @@ static inline void set_page_age(struct page *p, uint32_t a) { p->pol32[0] = a; }
  * is still isolated and the caller puts it back. */
 enum evict_result oldvm_reclaim(struct mm *mm, struct scan_control *sc, pfn_t pfn);
 
+/* I/O inside the design's own reclaim loops (docs/design.md, "I/O completes
+ * inside reclaim passes"): once the pass has put SWAP_CLUSTER_MAX more pages
+ * under writeback since *mark, the disk completes every write and read due
+ * by the reclaimer's clock before the loop takes its next page.  The
+ * kernels of 1998-2001 submitted swap writes asynchronously and their
+ * completions were interrupts, so a long page_launder() or shrink_cache()
+ * met pages whose write had ended; without this the simulated disk
+ * completes nothing until the pass returns.  Call it only where the loop
+ * holds no page (completions free pages and put read ones on the lists). */
+void oldvm_io_catch_up(struct mm *mm, struct scan_control *sc, uint64_t *mark);
+
 /* Pages a process maps or the cache holds, i.e. 2.x page_count() minus
  * transient references: mapcount plus one if in the swap or page cache. */
 static inline int page_users(const struct page *p)

@@ -428,9 +428,11 @@ static int page_launder(struct r24 *r)
 	struct mm *mm = r->mm;
 	struct scan_control *sc = r->sc;
 	int cleaned = 0;
+	uint64_t wb_mark = sc->nr_writeback;
 	for (int launder_loop = 0; launder_loop < 2; launder_loop++) {
 		uint64_t maxscan = lru_count(FR(r), r->inactive_dirty);
 		while (maxscan-- > 0 && lru_count(FR(r), r->inactive_dirty)) {
+			oldvm_io_catch_up(mm, sc, &wb_mark);
 			pfn_t pfn = lru_tail(FR(r), r->inactive_dirty);
 			struct page *pg = mm_page(mm, pfn);
 			sc_scanned(sc, pg, 1);
@@ -479,6 +481,8 @@ static int refill_inactive(struct r24 *r, bool user)
 	int priority = (int)r->t[T_PRIO];
 	do {
 		bool made_progress = false;
+		/* Writes the earlier rounds started may be done by now. */
+		mm_reclaim_io_catch_up(r->mm, NULL, r->sc);
 		while (refill_inactive_scan(r, priority, true)) {
 			made_progress = true;
 			if (--count <= 0)
@@ -542,6 +546,10 @@ static void r24_shrink(void *p, struct scan_control *sc)
 		 * the kernel yields and loops; here the allocator goes back to
 		 * the core, which waits for writeback or declares OOM. */
 		for (int round = 0; round < 64; round++) {
+			/* The earlier rounds' writes that are done by now have
+			 * cleaned their pages (I/O inside reclaim passes). */
+			if (round)
+				mm_reclaim_io_catch_up(r->mm, NULL, sc);
 			if (reclaim_zone_pages(r, sc->nr_to_reclaim))
 				break;
 			uint64_t before = r->progress, wb = sc->nr_writeback;

@@ -256,6 +256,9 @@ static bool do_try_to_free_page(struct vh *v, struct scan_control *sc)
 	if (count < 1)
 		count = 1;
 	for (int prio = 6; prio >= 0; prio--) {
+		/* Writes of the earlier priorities and rounds that are done
+		 * by now complete first (I/O inside reclaim passes). */
+		mm_reclaim_io_catch_up(v->mm, NULL, sc);
 		while (shrink_mmap(v, sc, prio))
 			if (--count == 0)
 				return true;
