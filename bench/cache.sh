@@ -13,7 +13,10 @@ LCS=${LIBCACHESIM:-}
 N=${BENCH_ZIPF_REFS:-20000000}
 NSEQ=${BENCH_SEQ_REFS:-100000000}
 T=$(mktemp -d "${TMPDIR:-/tmp}/pagelab-bench-cache.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
+trap 'rm -rf "$T"' EXIT
+# A trap that did not exit would let the script go on after ^C or a kill.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 [ -x /usr/bin/time ] || { echo "== cache: /usr/bin/time (Debian's time) is needed for these figures"; exit 0; }
 if [ -n "$LCS" ] && [ ! -x "$LCS" ]; then
 	echo "== cache: LIBCACHESIM=$LCS is not an executable; pagelab's figures only"

@@ -8,7 +8,10 @@ P=${PAGELAB:-./pagelab}
 GENTRACE=${GENTRACE:-build/bench/gentrace}
 N=${BENCH_MRC_REFS:-20000000}
 T=$(mktemp -d "${TMPDIR:-/tmp}/pagelab-bench-mrc.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
+trap 'rm -rf "$T"' EXIT
+# A trap that did not exit would let the script go on after ^C or a kill.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 [ -x /usr/bin/time ] || { echo "== mrc: /usr/bin/time (Debian's time) is needed for these figures"; exit 0; }
 
 $GENTRACE 1000000 "$N" 3 | $P trace convert - "$T/z.pgtrace" 2>/dev/null

@@ -7,7 +7,10 @@ P=${PAGELAB:-./pagelab}
 GENTRACE=${GENTRACE:-build/bench/gentrace}
 SIZES=${SIZES:-build/bench/sizes}
 T=$(mktemp -d "${TMPDIR:-/tmp}/pagelab-bench.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
+trap 'rm -rf "$T"' EXIT
+# A trap that did not exit would let the script go on after ^C or a kill.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # Rates use the CPU time (user + system) of the pagelab process when
 # /usr/bin/time is there, so that a loaded host does not skew them; wall

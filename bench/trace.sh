@@ -8,7 +8,10 @@ P=${PAGELAB:-./pagelab}
 GENTRACE=${GENTRACE:-build/bench/gentrace}
 N=${BENCH_TRACE_REFS:-100000000}
 T=$(mktemp -d "${TMPDIR:-/tmp}/pagelab-bench-trace.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
+trap 'rm -rf "$T"' EXIT
+# A trap that did not exit would let the script go on after ^C or a kill.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 [ -x /usr/bin/time ] || { echo "== trace: /usr/bin/time (Debian's time) is needed for these figures"; exit 0; }
 
 # cpu_of FILE: user + system seconds of a /usr/bin/time -f '%U %S %M' line

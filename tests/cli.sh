@@ -4,7 +4,10 @@
 set -u
 P=${PAGELAB:-./pagelab}
 T=$(mktemp -d "${TMPDIR:-/tmp}/pagelab-cli.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT INT TERM
+trap 'rm -rf "$T"' EXIT
+# A trap that did not exit would let the script go on after ^C or a kill.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 fail=0
 t() { printf '%-64s' "$1"; }
 ok() { echo ok; }

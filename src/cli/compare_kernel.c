@@ -8,11 +8,12 @@
  * Both sides are this same binary, exec'd (/proc/self/exe): the kernel
  * side is `pagelab kernel` with its lock and cleanup, the simulator side
  * `pagelab run`; both print "name value" under "# /proc/vmstat", which is
- * all this file reads.  Counters the kernel leaves out of cgroup limit
- * reclaim (pgscan/pgsteal_kswapd/direct, allocstall, pgrefill: 6.x's
- * "if (!cgroup_reclaim(sc))") are listed as such, never compared. */
+ * all compare_table.c reads. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "compare_table.h"
+#include "../lib/output.h"
+#include "../report/htmlpage.h"
 #include "../lib/util.h"
 #include "../lib/version.h"
 #include "../native/native.h"
@@ -44,6 +45,8 @@ static void compare_usage(FILE *out)
 "  --tolerance T      percent (default 25)\n"
 "  --floor N          a counter under N on both sides agrees (default 0)\n"
 "  --jobs N           simulator runs at once (default 1; same output)\n"
+"  --html FILE        also write the tables as a self-contained HTML page,\n"
+"                     with a chart of each policy's ratios\n"
 "  --seed N           the workload's seed on both sides (default 1)\n"
 "  --timeout T        seconds per kernel run (default 600)\n"
 "  --kernel-cache DIR keep each kernel run's report in DIR/kernel.N and reuse\n"
@@ -68,56 +71,6 @@ static void compare_usage(FILE *out)
 "a kernel run failed; 2 on bad input or when the kernel side refuses (no\n"
 "root, no memory cgroup).  docs/fidelity.md has the method and results.\n",
 	      out);
-}
-
-/* "name value" pairs of one report's # /proc/vmstat section. */
-struct counters {
-	int n;
-	char (*name)[48];
-	double *val;
-};
-
-static double counters_get(const struct counters *c, const char *name, bool *found)
-{
-	for (int i = 0; i < c->n; i++)
-		if (!strcmp(c->name[i], name)) {
-			if (found)
-				*found = true;
-			return c->val[i];
-		}
-	if (found)
-		*found = false;
-	return 0;
-}
-
-/* with_cgroup: the kernel's report, whose "# cgroup" section also has the
- * cgroup's memory.stat as memcg.NAME. */
-static void counters_parse(struct counters *c, FILE *f, bool with_cgroup)
-{
-	char line[512];
-	bool in = false;
-	memset(c, 0, sizeof(*c));
-	while (fgets(line, sizeof(line), f)) {
-		if (line[0] == '#') {
-			in = !strncmp(line, "# /proc/vmstat", 14) ||
-			     (with_cgroup && !strncmp(line, "# cgroup", 8));
-			continue;
-		}
-		char name[48], extra[8];
-		long long v;
-		if (!in || sscanf(line, "%47s %lld %7s", name, &v, extra) != 2)
-			continue;
-		c->name = xrealloc(c->name, (size_t)(c->n + 1) * sizeof(*c->name));
-		c->val = xrealloc(c->val, (size_t)(c->n + 1) * sizeof(*c->val));
-		snprintf(c->name[c->n], sizeof(c->name[c->n]), "%s", name);
-		c->val[c->n++] = (double)v;
-	}
-}
-
-static void counters_free(struct counters *c)
-{
-	free(c->name);
-	free(c->val);
 }
 
 /* Start this binary with args; its stdout and stderr go to temp files. */
@@ -186,45 +139,6 @@ static void argv_free(struct argv_buf *a)
 	free(a->v);
 }
 
-/* What is compared, in this order; kind 1: not counted by the kernel
- * under cgroup limit reclaim. */
-static const struct { const char *name; int kind; } rows[] = {
-	{ "pgfault", 0 }, { "pgmajfault", 0 }, { "pswpin", 0 }, { "pswpout", 0 },
-	{ "pgpgin", 0 }, { "pgpgout", 0 },
-	{ "pgscan_anon", 0 }, { "pgscan_file", 0 }, { "pgsteal_anon", 0 }, { "pgsteal_file", 0 },
-	{ "pgactivate", 0 }, { "pgdeactivate", 0 }, { "pgrotated", 0 },
-	{ "swap_ra", 0 }, { "swap_ra_hit", 0 },
-	{ "workingset_refault_anon", 0 }, { "workingset_refault_file", 0 },
-	{ "workingset_activate_anon", 0 }, { "workingset_activate_file", 0 },
-	{ "workingset_restore_anon", 0 }, { "workingset_restore_file", 0 },
-	{ "oom_kill", 0 },
-	{ "pgscan_kswapd", 1 }, { "pgscan_direct", 1 }, { "pgsteal_kswapd", 1 }, { "pgsteal_direct", 1 },
-	{ "allocstall_normal", 1 }, { "pgrefill", 1 },
-};
-
-/* The kernel side's /proc/vmstat is the whole host's: on a shared machine
- * other processes' faults and page-cache activations land in it (pgfault
- * was 1.1-1.5 times the workload's pages while other jobs ran).  Where the
- * cgroup's memory.stat has a counter of the same name and meaning, in
- * every run, that is the workload's own and is used instead (cgroup v1:
- * pgfault, pgmajfault, workingset_refault_*; v2 also pgactivate,
- * pgdeactivate, workingset_activate/restore_*).  v1's pgpgin/pgpgout count
- * charges, not I/O: never taken. */
-static bool own_counter(const struct counters *kern, uint64_t repeat, const char *name, char *memcg_name,
-			size_t len)
-{
-	if (!strcmp(name, "pgpgin") || !strcmp(name, "pgpgout"))
-		return false;
-	snprintf(memcg_name, len, "memcg.%s", name);
-	for (uint64_t r = 0; r < repeat; r++) {
-		bool found;
-		counters_get(&kern[r], memcg_name, &found);
-		if (!found)
-			return false;
-	}
-	return true;
-}
-
 /* Every name in the comma-separated list is a policy that can run under
  * --memcg (checked before anything runs). */
 static char *const *pols_check(const char *list)
@@ -261,31 +175,6 @@ static const char *sim_arg(char **wl, int w)
 	return "if=/dev/sda";
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* head, the comma-separated list and tail as one text, folded at 79
- * columns after a comma or a space. */
-static void print_wrapped(const char *head, const char *list, const char *tail)
-{
-	char text[512];
-	snprintf(text, sizeof(text), "%s%s%s", head, list, tail);
-	const char *t = text;
-	while (strlen(t) > 79) {
-		int cut = 79;
-		while (cut > 0 && t[cut] != ' ')
-			cut--;
-		if (!cut)
-			cut = 79;
-		printf("%.*s\n", cut, t);
-		t += cut + (t[cut] == ' ');
-	}
-	printf("%s\n", t);
-}
-
 /* FNV-1a: a file name for a cache key. */
 static uint64_t fnv1a64(const char *s)
 {
@@ -293,12 +182,6 @@ static uint64_t fnv1a64(const char *s)
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
 	return h;
-}
-
-static double median_of(double *v, uint64_t n)
-{
-	qsort(v, n, sizeof(double), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* The kernel cache: DIR/kernel.N holds run N's report after a first line
@@ -340,7 +223,7 @@ int cmd_compare_kernel(int argc, char **argv)
 {
 	const char *machine = "modern", *policies = "workingset", *disk = NULL;
 	const char *memcg = "512M", *swap = "512M", *seed = "1", *timeout = "600", *cache = NULL;
-	const char *sim_cache = NULL;
+	const char *sim_cache = NULL, *html = NULL;
 	uint64_t repeat = 3, cpus = 0, ram = 0, limit = 0, seeds = 1, seed0 = 1, jobs = 1;
 	double tol = 25, floor_pages = 0;
 	struct argv_buf sets = { 0 };
@@ -368,6 +251,8 @@ int cmd_compare_kernel(int argc, char **argv)
 				ram = b;
 		} else if (!strcmp(a, "--policy")) {
 			policies = v;
+		} else if (!strcmp(a, "--html")) {
+			html = v;
 		} else if (!strcmp(a, "--repeat")) {
 			if (!parse_u64(v, &repeat) || !repeat || repeat > 100)
 				die_usage("compare: bad --repeat '%s' (1..100)", v);
@@ -437,6 +322,14 @@ int cmd_compare_kernel(int argc, char **argv)
 	char cgerr[256];
 	if (!v1_set && ncg_detect(&cg, cgerr, sizeof(cgerr)) && cg.version == 1)
 		push(&sets, "memcg.v1=1");
+	/* A page that cannot be written is refused now, not after the runs
+	 * (which may die on the way: the page is opened only at the end). */
+	struct atomic_file af;
+	if (html) {
+		if (!atomic_open(&af, html, cgerr, sizeof(cgerr)))
+			die_usage("compare: %s", cgerr);
+		atomic_abort(&af);
+	}
 	bool progress = isatty(2);
 	char num[32], ramb[32];
 	snprintf(ramb, sizeof(ramb), "%llu", (unsigned long long)ram);
@@ -571,84 +464,28 @@ int cmd_compare_kernel(int argc, char **argv)
 	}
 
 	char *cmd = join_words(nwl, wl);
-	printf("pagelab compare: %s\n", cmd);
-	printf("memcg %s, swap %s; kernel: %llu run%s of pagelab kernel%s; pagelab: %s, %llu CPU%s",
-	       memcg, swap, (unsigned long long)repeat, repeat == 1 ? "" : "s",
-	       cached == repeat ? " (cached)" : cached ? " (some cached)" : "", machine,
-	       (unsigned long long)cpus, cpus == 1 ? "" : "s");
-	if (seeds > 1)
-		printf(", median of seeds %llu..%llu", (unsigned long long)seed0,
-		       (unsigned long long)(seed0 + seeds - 1));
-	printf("\n");
-	double *v = xcalloc(repeat > seeds ? repeat : seeds, sizeof(double));
-	char own[256] = "";
-	for (size_t k = 0; k < ARRAY_SIZE(rows); k++) {
-		char mname[64];
-		if (own_counter(kern, repeat, rows[k].name, mname, sizeof(mname)) &&
-		    strlen(own) + strlen(rows[k].name) + 2 < sizeof(own))
-			sprintf(own + strlen(own), "%s%s", own[0] ? ", " : "", rows[k].name);
-	}
-	if (own[0])
-		print_wrapped("kernel: the cgroup's own memory.stat for ", own,
-			      "; the host's /proc/vmstat for the rest");
-	for (int p = 0; p < npol; p++) {
-		printf("\n# policy %s; within +-%g%%%s", pol[p], tol, seeds > 1 ? " or the kernel's min..max" : "");
-		if (floor_pages > 0)
-			printf(", or both under %g", floor_pages);
-		printf("\n");
-		printf("%-24s %26s %9s %5s  %s\n", "counter", "kernel median (min..max)", "pagelab", "ratio", "within");
-		int agree = 0, compared = 0;
-		for (size_t k = 0; k < ARRAY_SIZE(rows); k++) {
-			bool found = false, any = false;
-			char mname[64];
-			const char *kname = own_counter(kern, repeat, rows[k].name, mname, sizeof(mname)) ?
-					    mname : rows[k].name;
-			for (uint64_t r = 0; r < repeat; r++) {
-				v[r] = counters_get(&kern[r], kname, &found);
-				any |= found;
-			}
-			double med = median_of(v, repeat), kmin = v[0], kmax = v[repeat - 1];
-			bool sfound = false;
-			for (uint64_t sd = 0; sd < seeds; sd++) {
-				bool f;
-				v[sd] = counters_get(&sim[p * seeds + sd], rows[k].name, &f);
-				sfound |= f;
-			}
-			double s = median_of(v, seeds);
-			char kcol[64], scol[24], ratio[16];
-			if (any)
-				snprintf(kcol, sizeof(kcol), "%.0f (%.0f..%.0f)", med, kmin, kmax);
-			else
-				snprintf(kcol, sizeof(kcol), "-");
-			if (sfound)
-				snprintf(scol, sizeof(scol), "%.0f", s);
-			else
-				snprintf(scol, sizeof(scol), "-");
-			const char *verdict;
-			if (med > 0 && sfound && s / med >= 99.995)
-				snprintf(ratio, sizeof(ratio), ">99");
-			else if (med > 0 && sfound)
-				snprintf(ratio, sizeof(ratio), "%.2f", s / med);
-			else
-				snprintf(ratio, sizeof(ratio), "-");
-			if (rows[k].kind == 1) {
-				verdict = "not counted";
-			} else if (!any || !sfound) {
-				verdict = "missing";
-			} else {
-				bool ok = med > 0 ? s / med >= 1 - tol / 100 && s / med <= 1 + tol / 100 : s == 0;
-				ok |= seeds > 1 && s >= kmin && s <= kmax;
-				ok |= med < floor_pages && s < floor_pages;
-				verdict = ok ? "yes" : "no";
-				compared++;
-				agree += ok;
-			}
-			printf("%-24s %26s %9s %5s  %s\n", rows[k].name, kcol, scol, ratio, verdict);
+	struct kcmp_setup setup = { .memcg = memcg, .swap = swap, .machine = machine, .repeat = repeat,
+				    .cached = cached, .cpus = cpus, .seeds = seeds, .seed0 = seed0, .tol = tol,
+				    .floor = floor_pages };
+	struct kcmp x;
+	kcmp_build(&x, kern, sim, npol, (const char *const *)pol, &setup);
+	kcmp_print(&x, &setup, cmd);
+	int rc = 0;
+	if (html && !atomic_open(&af, html, cgerr, sizeof(cgerr))) {
+		fprintf(stderr, "pagelab: compare: %s\n", cgerr);
+		rc = 1;
+	} else if (html) {
+		char date[64], *cmdline = html_cmdline(argc, argv);
+		html_date(date, sizeof(date));
+		struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmdline, .date = date };
+		kcmp_html(af.f, &x, &setup, cmd, &pv);
+		free(cmdline);
+		if (!atomic_commit(&af, cgerr, sizeof(cgerr))) {
+			fprintf(stderr, "pagelab: %s\n", cgerr);
+			rc = 1;
 		}
-		printf("%d of %d counters within +-%g%%; not counted: the kernel leaves them\n"
-		       "out of cgroup limit reclaim (6.x: if (!cgroup_reclaim(sc)))\n", agree, compared, tol);
 	}
-	free(v);
+	kcmp_free(&x);
 	free(cmd);
 	for (uint64_t k = 0; k < (uint64_t)npol * seeds; k++)
 		counters_free(&sim[k]);
@@ -658,5 +495,5 @@ int cmd_compare_kernel(int argc, char **argv)
 	free(kern);
 	free(pols);
 	argv_free(&sets);
-	return 0;
+	return rc;
 }

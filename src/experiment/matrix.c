@@ -105,6 +105,13 @@ bad:
 
 bool axis_expand(const char *list, enum axis_values kind, struct axis *ax, char *err, size_t errlen)
 {
+	/* The errors below quote the bad item: no control character may
+	 * reach them, or the message would not be one line. */
+	for (const char *c = list; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			snprintf(err, errlen, "--%s: a control character in the list", ax->name);
+			return false;
+		}
 	char *copy = xstrdup(list);
 	bool ok = true;
 	char *save = NULL;

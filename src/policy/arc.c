@@ -31,6 +31,7 @@ struct arc {
 	/* shrink()'s bookkeeping of the victims the core refused: the list
 	 * the last one came from, and whether the step forgot a ghost. */
 	int refused_from;
+	bool refused_noswap; /* ... for want of a swap slot */
 	bool forgot;
 };
 
@@ -84,19 +85,12 @@ static void forget_tail(struct arc *a, int list)
  * false if the core refused it (it moves to the MRU end). */
 static bool arc_evict_tail(struct arc *a, struct scan_control *sc, int from, int ghost)
 {
-	struct ghost *g = &a->b.g;
-	uint32_t i = ghost_tail(g, from);
-	enum victim_outcome o = rp_evict(&a->b, sc, i);
-	if (o == VICTIM_GONE && ghost >= 0) {
-		ghost_move_head(g, ghost, i);
-	} else if (o == VICTIM_GONE || o == VICTIM_CULLED) {
-		ghost_free(g, i);
-	} else {
-		ghost_move_head(g, from, i);
-		a->refused_from = from;
-		return false;
-	}
-	return true;
+	enum victim_outcome o = rp_evict_tail(&a->b, sc, from, ghost);
+	if (o == VICTIM_GONE || o == VICTIM_CULLED)
+		return true;
+	a->refused_from = from;
+	a->refused_noswap = o == VICTIM_NOSWAP;
+	return false;
 }
 
 /* REPLACE(x, p) of the paper. */
@@ -167,10 +161,24 @@ static void arc_shrink(void *p, struct scan_control *sc)
 	 * counted, not walked (skip_refusals), with the same result. */
 	uint64_t run = 0;
 	int run_list = -1;
+	/* Swap is full and every page of one list has been refused for want
+	 * of a swap slot: REPLACE would go on picking that list, so the pass
+	 * takes the other list's LRU pages (a file page there can go), or
+	 * ends when both have refused.  Without it the pass went round T1
+	 * and the allocation ended in an OOM kill with the page cache full. */
+	int noswap_list = -1;
 	while (sc->nr_reclaimed < sc->nr_to_reclaim && N(t1) + N(t2) && budget--) {
 		uint64_t before = sc->nr_reclaimed;
 		a->forgot = false;
-		bool gone = x != GH_NONE ? arc_replace(a, sc, in_b2) : arc_replace_new(a, sc);
+		bool gone;
+		if (noswap_list >= 0) {
+			int other = noswap_list == a->t1 ? a->t2 : a->t1;
+			if (!ghost_count(g, other))
+				break;
+			gone = arc_evict_tail(a, sc, other, other == a->t1 ? a->b1 : a->b2);
+		} else {
+			gone = x != GH_NONE ? arc_replace(a, sc, in_b2) : arc_replace_new(a, sc);
+		}
 		if (gone) {
 			if (sc->nr_reclaimed > before)
 				x = GH_NONE;
@@ -182,6 +190,15 @@ static void arc_shrink(void *p, struct scan_control *sc)
 			run = 0;
 		}
 		uint64_t n = ghost_count(g, run_list);
+		if (a->refused_noswap && ++run >= n) {
+			if (noswap_list >= 0 && noswap_list != run_list)
+				break; /* both lists refused every page */
+			noswap_list = run_list;
+			run = 0;
+			continue;
+		}
+		if (a->refused_noswap)
+			continue;
 		if (++run >= n && !a->forgot && budget >= n) {
 			skip_refusals(a, sc, run_list, budget - budget % n);
 			budget %= n;

@@ -115,11 +115,13 @@ static void end_test(struct clockpro *c, uint32_t i)
 }
 
 /* HAND_hot: until at most m - mc pages are hot (mc moves as it goes), or
- * with `one`, until one hot page is demoted. */
-static void run_hand_hot(struct clockpro *c, bool one)
+ * with `one`, until one hot page is demoted.  Returns the last page it
+ * demoted, GH_NONE if none. */
+static uint32_t run_hand_hot(struct clockpro *c, bool one)
 {
 	uint64_t budget = 3 * ghost_count(G, c->clk) + 1;
 	uint64_t start = c->nr_hot;
+	uint32_t demoted = GH_NONE;
 	while ((one ? c->nr_hot == start : c->nr_hot > c->m - c->mc) && c->nr_hot && budget--) {
 		uint32_t i = at(c, c->hand_hot);
 		c->hand_hot = step(c, i);
@@ -130,11 +132,13 @@ static void run_hand_hot(struct clockpro *c, bool one)
 			} else {
 				e->flags &= ~HOT; /* demoted: cold, no test period */
 				c->nr_hot--;
+				demoted = i;
 			}
 		} else if (e->flags & TEST) {
 			end_test(c, i);
 		}
 	}
+	return demoted;
 }
 
 static void run_hand_test(struct clockpro *c)
@@ -148,14 +152,26 @@ static void run_hand_test(struct clockpro *c)
 	}
 }
 
+/* When swap is exhausted and every resident cold page has been refused in
+ * a row for want of a swap slot, HAND_hot demotes a hot page and it is
+ * offered at once (a file page among the hot ones can go): the cold hand
+ * alone would go round the cold pages and the allocation end in an OOM
+ * kill with the page cache full (tests/cli.d/regress.sh).  Swap does not
+ * gain room inside a pass, so once the count is reached every later
+ * victim of the pass is a demoted page. */
 static void clockpro_shrink(void *p, struct scan_control *sc)
 {
 	struct clockpro *c = p;
-	uint64_t budget = 4 * ghost_count(G, c->clk) + 4;
+	uint64_t budget = 4 * ghost_count(G, c->clk) + 4, noswap = 0;
 	while (sc->nr_reclaimed < sc->nr_to_reclaim && lru_count(&c->b.mm->fr, c->b.list) && budget--) {
-		uint32_t i = at(c, c->hand_cold);
+		uint32_t i = GH_NONE;
+		if (noswap && c->nr_hot && noswap >= lru_count(&c->b.mm->fr, c->b.list) - c->nr_hot)
+			i = run_hand_hot(c, true);
+		if (i == GH_NONE) {
+			i = at(c, c->hand_cold);
+			c->hand_cold = step(c, i);
+		}
 		struct gh_entry *e = E(c, i);
-		c->hand_cold = step(c, i);
 		if ((e->flags & HOT) || e->pfn == PFN_NONE) {
 			if ((e->flags & HOT) && c->nr_hot >= lru_count(&c->b.mm->fr, c->b.list))
 				run_hand_hot(c, true); /* all resident pages hot (after an exit) */
@@ -176,14 +192,14 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 			continue;
 		}
 		enum victim_outcome o = rp_evict(&c->b, sc, i);
+		if (o == VICTIM_NOSWAP)
+			noswap++;
 		if (o == VICTIM_GONE && (e->flags & TEST)) {
 			c->nr_nonres++;
 			run_hand_test(c);
 		} else if (o == VICTIM_GONE || o == VICTIM_CULLED) {
 			forget(c, i);
-		} else if (o == VICTIM_NOSWAP) {
-			break;
-		}
+		} /* refused: the hand goes on, the budget bounds it */
 	}
 }
 

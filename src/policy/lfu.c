@@ -67,9 +67,8 @@ static void lfu_access(void *p, pfn_t pfn, bool write)
 static void lfu_shrink(void *p, struct scan_control *sc)
 {
 	struct lfu *l = p;
-	pfn_t kept[64];
-	int nkept = 0;
-	while (sc->nr_reclaimed < sc->nr_to_reclaim && l->h.n && nkept < 64) {
+	uint64_t busy = 0; /* refused for I/O: they come back, 64 end the pass */
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && l->h.n && busy < 64) {
 		pfn_t pfn = ph_min(&l->h);
 		uint64_t k1 = l->h.k1[pfn], k2 = l->h.k2[pfn];
 		uint32_t i = ghost_of(l->b.mm->fr.pages, pfn);
@@ -81,12 +80,10 @@ static void lfu_shrink(void *p, struct scan_control *sc)
 		}
 		l->h.k1[pfn] = k1;
 		l->h.k2[pfn] = k2;
-		kept[nkept++] = pfn;
-		if (o == VICTIM_NOSWAP)
-			break;
+		busy += o == VICTIM_REFUSED;
+		ph_set_aside(&l->h, pfn);
 	}
-	for (int k = 0; k < nkept; k++)
-		ph_set(&l->h, kept[k], l->h.k1[kept[k]], l->h.k2[kept[k]]);
+	ph_put_back(&l->h);
 }
 
 static bool lfu_check(void *p, FILE *err)

@@ -131,34 +131,53 @@ static void limit_stack(struct lirs *l)
 		ghost_free(G, ghost_tail(G, l->nh));
 }
 
-/* Evict Q's front page: it stays in S as a non-resident HIR page, if it
- * is there.  false if the core refused it (it moves to Q's end). */
-static bool evict_q_front(struct lirs *l, struct scan_control *sc)
+/* Evict Q's page z (its front, but see lirs_shrink): it stays in S as a
+ * non-resident HIR page, if it is there.  One the core refused moves to
+ * Q's end. */
+static enum victim_outcome evict_q(struct lirs *l, struct scan_control *sc, uint32_t z)
 {
-	uint32_t z = ghost_tail(G, l->q);
 	enum victim_outcome o = rp_evict(&l->b, sc, z);
 	if (o == VICTIM_GONE && in_s(l, z)) {
 		ghost_unlink(G, z, 1);
 		ghost_add_head(G, l->nh, z);
-		return true;
-	}
-	if (o == VICTIM_GONE || o == VICTIM_CULLED) {
+	} else if (o == VICTIM_GONE || o == VICTIM_CULLED) {
 		ghost_free(G, z);
-		return true;
+	} else {
+		ghost_move_head(G, l->q, z);
 	}
-	ghost_move_head(G, l->q, z);
-	return false;
+	return o;
 }
 
+static bool evict_q_front(struct lirs *l, struct scan_control *sc)
+{
+	enum victim_outcome o = evict_q(l, sc, ghost_tail(G, l->q));
+	return o == VICTIM_GONE || o == VICTIM_CULLED;
+}
+
+/* LIRS takes victims from Q only.  When swap is exhausted and every page
+ * in Q has been refused in a row for want of a swap slot, the LIR set may
+ * still hold pages the core can take (file pages): S's bottom LIR page is
+ * demoted and offered, and the next, until one goes.  Without this the
+ * pass went round Q and the allocation ended in an OOM kill with the page
+ * cache full (tests/cli.d/regress.sh).  Swap does not gain room inside a
+ * pass, so once the count is reached every later victim of the pass is a
+ * demoted page. */
 static void lirs_shrink(void *p, struct scan_control *sc)
 {
 	struct lirs *l = p;
-	uint64_t budget = 2 * lru_count(&l->b.mm->fr, l->b.list) + 2;
+	uint64_t budget = 2 * lru_count(&l->b.mm->fr, l->b.list) + 2, noswap = 0;
 	while (sc->nr_reclaimed < sc->nr_to_reclaim && lru_count(&l->b.mm->fr, l->b.list) && budget--) {
 		if (!ghost_count(G, l->q))
 			demote_bottom(l); /* only LIR pages resident */
-		if (ghost_count(G, l->q))
-			evict_q_front(l, sc);
+		if (!ghost_count(G, l->q))
+			continue;
+		uint32_t z = ghost_tail(G, l->q);
+		if (noswap >= ghost_count(G, l->q) && l->nr_lir) {
+			demote_bottom(l);
+			z = ghost_head(G, l->q);
+		}
+		if (evict_q(l, sc, z) == VICTIM_NOSWAP)
+			noswap++;
 	}
 }
 

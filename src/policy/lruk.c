@@ -84,9 +84,8 @@ static void lruk_shrink(void *p, struct scan_control *sc)
 {
 	struct lruk *k = p;
 	struct ghost *g = &k->b.g;
-	pfn_t kept[64];
-	int nkept = 0;
-	while (sc->nr_reclaimed < sc->nr_to_reclaim && k->h.n && nkept < 64) {
+	uint64_t busy = 0; /* refused for I/O: they come back, 64 end the pass */
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && k->h.n && busy < 64) {
 		pfn_t pfn = ph_min(&k->h);
 		uint64_t k1 = k->h.k1[pfn], k2 = k->h.k2[pfn];
 		uint32_t i = ghost_of(k->b.mm->fr.pages, pfn);
@@ -105,12 +104,10 @@ static void lruk_shrink(void *p, struct scan_control *sc)
 		}
 		k->h.k1[pfn] = k1;
 		k->h.k2[pfn] = k2;
-		kept[nkept++] = pfn;
-		if (o == VICTIM_NOSWAP)
-			break;
+		busy += o == VICTIM_REFUSED;
+		ph_set_aside(&k->h, pfn);
 	}
-	for (int n = 0; n < nkept; n++)
-		ph_set(&k->h, kept[n], k->h.k1[kept[n]], k->h.k2[kept[n]]);
+	ph_put_back(&k->h);
 }
 
 static bool lruk_check(void *p, FILE *err)

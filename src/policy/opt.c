@@ -77,26 +77,19 @@ static void opt_shrink(void *p, struct scan_control *sc)
 {
 	struct opt *o = p;
 	struct frames *fr = &o->mm->fr;
-	pfn_t kept[64];
-	int nkept = 0;
-	uint64_t next[64];
-	while (sc->nr_reclaimed < sc->nr_to_reclaim && o->h.n && nkept < 64) {
+	uint64_t busy = 0; /* refused for I/O: they come back, 64 end the pass */
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && o->h.n && busy < 64) {
 		pfn_t pfn = ph_min(&o->h);
-		uint64_t nu = ~o->h.k1[pfn];
 		ph_remove(&o->h, pfn);
 		lru_del(fr, pfn);
 		enum victim_outcome out = textbook_evict(o->mm, sc, pfn);
 		if (out == VICTIM_REFUSED || out == VICTIM_NOSWAP) {
-			next[nkept] = nu;
-			kept[nkept++] = pfn;
+			busy += out == VICTIM_REFUSED;
+			lru_add_head(fr, o->list, pfn);
+			ph_set_aside(&o->h, pfn); /* its next use stays in its keys */
 		}
-		if (out == VICTIM_NOSWAP)
-			break;
 	}
-	for (int i = 0; i < nkept; i++) {
-		lru_add_head(fr, o->list, kept[i]);
-		set_next(o, kept[i], next[i]);
-	}
+	ph_put_back(&o->h);
 }
 
 static bool opt_check(void *p, FILE *err)

@@ -56,6 +56,8 @@ void ph_init(struct pageheap *h, pfn_t nframes)
 	h->k1 = xcalloc(nframes, sizeof(uint64_t));
 	h->k2 = xcalloc(nframes, sizeof(uint64_t));
 	h->n = 0;
+	h->aside = xmalloc((size_t)nframes * sizeof(pfn_t));
+	h->naside = 0;
 }
 
 void ph_destroy(struct pageheap *h)
@@ -64,6 +66,7 @@ void ph_destroy(struct pageheap *h)
 	free(h->slot);
 	free(h->k1);
 	free(h->k2);
+	free(h->aside);
 }
 
 void ph_set(struct pageheap *h, pfn_t pfn, uint64_t k1, uint64_t k2)
@@ -92,6 +95,19 @@ void ph_remove(struct pageheap *h, pfn_t pfn)
 	place(h, i, last);
 	sift_up(h, i);
 	sift_down(h, h->slot[last] - 1);
+}
+
+void ph_set_aside(struct pageheap *h, pfn_t pfn)
+{
+	ph_remove(h, pfn);
+	h->aside[h->naside++] = pfn;
+}
+
+void ph_put_back(struct pageheap *h)
+{
+	for (uint64_t i = 0; i < h->naside; i++)
+		ph_set(h, h->aside[i], h->k1[h->aside[i]], h->k2[h->aside[i]]);
+	h->naside = 0;
 }
 
 bool ph_check(const struct pageheap *h, const char *name, FILE *err)

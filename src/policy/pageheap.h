@@ -16,6 +16,8 @@ struct pageheap {
 	uint32_t *slot;     /* per frame: heap index + 1, 0 = not in the heap */
 	uint64_t *k1, *k2;  /* per frame */
 	uint64_t n;
+	pfn_t *aside;       /* frames set aside by this shrink pass */
+	uint64_t naside;
 };
 
 void ph_init(struct pageheap *h, pfn_t nframes);
@@ -25,6 +27,13 @@ void ph_set(struct pageheap *h, pfn_t pfn, uint64_t k1, uint64_t k2);
 void ph_remove(struct pageheap *h, pfn_t pfn);
 static inline bool ph_has(const struct pageheap *h, pfn_t pfn) { return h->slot[pfn] != 0; }
 static inline pfn_t ph_min(const struct pageheap *h) { return h->n ? h->heap[0] : PFN_NONE; }
+/* A shrink pass takes the top frame out to offer it to the core; one the
+ * core would not take (busy, or anonymous with swap full) is set aside,
+ * keys kept, so the pass can go on to the next: stopping at it would leave
+ * a file page further down unreclaimed and OOM-kill with the page cache
+ * full.  ph_put_back() returns every frame set aside to the heap. */
+void ph_set_aside(struct pageheap *h, pfn_t pfn);
+void ph_put_back(struct pageheap *h);
 /* --check: heap order and slots sound. */
 bool ph_check(const struct pageheap *h, const char *name, FILE *err);
 

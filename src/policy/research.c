@@ -81,6 +81,20 @@ enum victim_outcome rp_evict(struct rp_base *b, struct scan_control *sc, uint32_
 	return o;
 }
 
+enum victim_outcome rp_evict_tail(struct rp_base *b, struct scan_control *sc, int from, int ghost)
+{
+	struct ghost *g = &b->g;
+	uint32_t i = ghost_tail(g, from);
+	enum victim_outcome o = rp_evict(b, sc, i);
+	if (o == VICTIM_GONE && ghost >= 0)
+		ghost_move_head(g, ghost, i);
+	else if (o == VICTIM_GONE || o == VICTIM_CULLED)
+		ghost_free(g, i);
+	else
+		ghost_move_head(g, from, i);
+	return o;
+}
+
 uint32_t rp_incoming(const struct rp_base *b)
 {
 	const struct mm *mm = b->mm;

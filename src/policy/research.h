@@ -43,6 +43,10 @@ uint32_t rp_remove(struct rp_base *b, pfn_t pfn);
  * entry is detached (non-resident, still on its lists); otherwise it stays
  * resident and the caller must choose another victim. */
 enum victim_outcome rp_evict(struct rp_base *b, struct scan_control *sc, uint32_t i);
+/* Evict the tail entry of list `from` (ARC's T1/T2, 2Q's A1in/Am): a page
+ * gone is remembered at the head of list `ghost` (forgotten if ghost < 0),
+ * a culled one forgotten, a refused one moved to from's head. */
+enum victim_outcome rp_evict_tail(struct rp_base *b, struct scan_control *sc, int from, int ghost);
 /* The entry of the page a fault is bringing in, if it has one. */
 uint32_t rp_incoming(const struct rp_base *b);
 /* --check of the ghost lists and frame/entry agreement. */

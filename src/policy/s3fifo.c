@@ -105,9 +105,7 @@ static void evict_m(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 			ghost_free(g, t);
 			return;
 		}
-		keep(f, f->m, t);
-		if (o == VICTIM_NOSWAP)
-			return;
+		keep(f, f->m, t); /* refused: the budget bounds the pass */
 	}
 }
 
@@ -140,8 +138,6 @@ static void evict_s(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 			return;
 		}
 		keep(f, f->s, t);
-		if (o == VICTIM_NOSWAP)
-			return;
 	}
 }
 

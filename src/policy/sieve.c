@@ -100,9 +100,7 @@ static void sieve_shrink(void *p, struct scan_control *sc)
 			sieve_forget(s, i);
 			i = s->hand;
 		} else {
-			i = next;
-			if (o == VICTIM_NOSWAP)
-				break;
+			i = next; /* refused: the hand goes on, the budget bounds it */
 		}
 	}
 	s->hand = i;

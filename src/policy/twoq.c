@@ -64,20 +64,10 @@ static void twoq_destroy(void *p)
  * false if the core refused it (it moves to the head). */
 static bool twoq_evict_tail(struct twoq *q, struct scan_control *sc, int from)
 {
-	struct ghost *g = &q->b.g;
-	uint32_t i = ghost_tail(g, from);
-	enum victim_outcome o = rp_evict(&q->b, sc, i);
-	if (o == VICTIM_GONE && from == q->a1in) {
-		ghost_move_head(g, q->a1out, i);
-		if (N(a1out) > q->kout)
-			ghost_free(g, ghost_tail(g, q->a1out));
-	} else if (o == VICTIM_GONE || o == VICTIM_CULLED) {
-		ghost_free(g, i);
-	} else {
-		ghost_move_head(g, from, i);
-		return false;
-	}
-	return true;
+	enum victim_outcome o = rp_evict_tail(&q->b, sc, from, from == q->a1in ? q->a1out : -1);
+	if (o == VICTIM_GONE && from == q->a1in && N(a1out) > q->kout)
+		ghost_free(&q->b.g, ghost_tail(&q->b.g, q->a1out));
+	return o == VICTIM_GONE || o == VICTIM_CULLED;
 }
 
 /* reclaimfor() of the paper. */

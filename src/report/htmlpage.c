@@ -20,15 +20,11 @@ void html_date(char *buf, size_t len)
 
 char *html_cmdline(int argc, char *const *argv)
 {
-	size_t n = sizeof("pagelab");
-	for (int i = 0; i < argc; i++)
-		n += strlen(argv[i]) + 1;
+	char *words = join_words(argc, argv);
+	size_t n = strlen(words) + sizeof("pagelab ");
 	char *s = xmalloc(n);
-	strcpy(s, "pagelab");
-	for (int i = 0; i < argc; i++) {
-		strcat(s, " ");
-		strcat(s, argv[i]);
-	}
+	snprintf(s, n, argc ? "pagelab %s" : "pagelab", words);
+	free(words);
 	return s;
 }
 

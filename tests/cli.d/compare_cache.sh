@@ -101,3 +101,26 @@ rc2=$?
 [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ "$(ls "$T/sc" | wc -l)" -eq 1 ] &&
 	! grep -q '^pswpout .* 7777 ' "$T/s1" && grep -q '^pswpout .* 7777 ' "$T/s2" && ok ||
 	bad "exit $rc1/$rc2; $(ls "$T/sc"); $(grep '^pswpout' "$T/s1" "$T/s2")"
+
+# --html: the same tables as a page, a ratio chart per policy (bars for
+# pgfault, pswpout and pgactivate: the counters both sides have, with a
+# kernel median above 0), the text unchanged; an unwritable page is
+# refused before anything runs.  Uses the --sim-cache above: no new run.
+t "compare -- WORKLOAD --html: page, chart per policy, same text"
+SOURCE_DATE_EPOCH=0 $P compare --repeat 2 --kernel-cache "$T/kc" --sim-cache "$T/sc" --memcg 64M --swap 128M \
+	--policy linux6 --html "$T/k.html" -- usemem -m 80 >"$T/s3" 2>"$T/s3.err"
+rc=$?
+$P compare --repeat 2 --kernel-cache "$T/kc" --sim-cache "$T/sc" --memcg 64M --swap 128M --policy linux6 \
+	--html "$T/nosuch/k.html" -- usemem -m 80 >"$T/s4" 2>"$T/s4.err"
+rc4=$?
+msg=
+[ $rc -eq 0 ] || msg="exit $rc: $(cat "$T/s3.err")"
+cmp -s "$T/s2" "$T/s3" || msg="$msg; --html changed the text"
+[ "$(grep -c '<section class="policy">' "$T/k.html")" -eq 1 ] || msg="$msg; not one section"
+[ "$(grep -o '<rect class="bar"' "$T/k.html" | wc -l)" -eq 3 ] || msg="$msg; not 3 bars"
+grep -q '<h2>linux6: [0-9]* of [0-9]* counters agree</h2>' "$T/k.html" || msg="$msg; no heading"
+grep -q '1970-01-01 00:00 UTC' "$T/k.html" || msg="$msg; no provenance date"
+grep -q '<td>pswpout</td><td class="n">10500</td><td class="n">1000..20000</td><td class="n">7777</td>' "$T/k.html" ||
+	msg="$msg; pswpout row"
+[ $rc4 -eq 2 ] && [ "$(wc -l <"$T/s4.err")" -eq 1 ] && [ ! -s "$T/s4" ] || msg="$msg; bad path: exit $rc4"
+[ -z "$msg" ] && ok || bad "$msg"

@@ -1,0 +1,234 @@
+/* compare_table.c - see compare_table.h.  Counters the kernel leaves out
+ * of cgroup limit reclaim (pgscan/pgsteal_kswapd/direct, allocstall,
+ * pgrefill: 6.x's "if (!cgroup_reclaim(sc))") are listed as such, never
+ * compared. */
+#include "compare_table.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static double counters_get(const struct counters *c, const char *name, bool *found)
+{
+	for (int i = 0; i < c->n; i++)
+		if (!strcmp(c->name[i], name)) {
+			if (found)
+				*found = true;
+			return c->val[i];
+		}
+	if (found)
+		*found = false;
+	return 0;
+}
+
+void counters_parse(struct counters *c, FILE *f, bool with_cgroup)
+{
+	char line[512];
+	bool in = false;
+	memset(c, 0, sizeof(*c));
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#') {
+			in = !strncmp(line, "# /proc/vmstat", 14) ||
+			     (with_cgroup && !strncmp(line, "# cgroup", 8));
+			continue;
+		}
+		char name[48], extra[8];
+		long long v;
+		if (!in || sscanf(line, "%47s %lld %7s", name, &v, extra) != 2)
+			continue;
+		c->name = xrealloc(c->name, (size_t)(c->n + 1) * sizeof(*c->name));
+		c->val = xrealloc(c->val, (size_t)(c->n + 1) * sizeof(*c->val));
+		snprintf(c->name[c->n], sizeof(c->name[c->n]), "%s", name);
+		c->val[c->n++] = (double)v;
+	}
+}
+
+void counters_free(struct counters *c)
+{
+	free(c->name);
+	free(c->val);
+}
+
+/* What is compared, in this order; not_counted: not counted by the kernel
+ * under cgroup limit reclaim. */
+static const struct { const char *name; bool not_counted; } rows[] = {
+	{ "pgfault", 0 }, { "pgmajfault", 0 }, { "pswpin", 0 }, { "pswpout", 0 },
+	{ "pgpgin", 0 }, { "pgpgout", 0 },
+	{ "pgscan_anon", 0 }, { "pgscan_file", 0 }, { "pgsteal_anon", 0 }, { "pgsteal_file", 0 },
+	{ "pgactivate", 0 }, { "pgdeactivate", 0 }, { "pgrotated", 0 },
+	{ "swap_ra", 0 }, { "swap_ra_hit", 0 },
+	{ "workingset_refault_anon", 0 }, { "workingset_refault_file", 0 },
+	{ "workingset_activate_anon", 0 }, { "workingset_activate_file", 0 },
+	{ "workingset_restore_anon", 0 }, { "workingset_restore_file", 0 },
+	{ "oom_kill", 0 },
+	{ "pgscan_kswapd", 1 }, { "pgscan_direct", 1 }, { "pgsteal_kswapd", 1 }, { "pgsteal_direct", 1 },
+	{ "allocstall_normal", 1 }, { "pgrefill", 1 },
+};
+
+/* The kernel side's /proc/vmstat is the whole host's: on a shared machine
+ * other processes' faults and page-cache activations land in it (pgfault
+ * was 1.1-1.5 times the workload's pages while other jobs ran).  Where the
+ * cgroup's memory.stat has a counter of the same name and meaning, in
+ * every run, that is the workload's own and is used instead (cgroup v1:
+ * pgfault, pgmajfault, workingset_refault_*; v2 also pgactivate,
+ * pgdeactivate, workingset_activate/restore_*).  v1's pgpgin/pgpgout count
+ * charges, not I/O: never taken. */
+static bool own_counter(const struct counters *kern, uint64_t repeat, const char *name, char *memcg_name,
+			size_t len)
+{
+	if (!strcmp(name, "pgpgin") || !strcmp(name, "pgpgout"))
+		return false;
+	snprintf(memcg_name, len, "memcg.%s", name);
+	for (uint64_t r = 0; r < repeat; r++) {
+		bool found;
+		counters_get(&kern[r], memcg_name, &found);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median_of(double *v, uint64_t n)
+{
+	qsort(v, n, sizeof(double), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static enum kcmp_verdict judge(const struct kcmp_row *r, bool not_counted, const struct kcmp_setup *s)
+{
+	if (not_counted)
+		return KCMP_NOT_COUNTED;
+	if (!r->kfound || !r->sfound)
+		return KCMP_MISSING;
+	double tol = s->tol / 100;
+	bool ok = r->med > 0 ? r->sim / r->med >= 1 - tol && r->sim / r->med <= 1 + tol : r->sim == 0;
+	ok |= s->seeds > 1 && r->sim >= r->kmin && r->sim <= r->kmax;
+	ok |= r->med < s->floor && r->sim < s->floor;
+	return ok ? KCMP_YES : KCMP_NO;
+}
+
+void kcmp_build(struct kcmp *x, const struct counters *kern, const struct counters *sim, int npol,
+		const char *const *pol, const struct kcmp_setup *s)
+{
+	uint64_t repeat = s->repeat, seeds = s->seeds;
+	memset(x, 0, sizeof(*x));
+	x->npol = npol;
+	x->pol = pol;
+	x->nrows = (int)ARRAY_SIZE(rows);
+	x->row = xcalloc((size_t)npol * ARRAY_SIZE(rows), sizeof(*x->row));
+	x->agree = xcalloc((size_t)npol, sizeof(int));
+	x->compared = xcalloc((size_t)npol, sizeof(int));
+	double *v = xcalloc(repeat > seeds ? repeat : seeds, sizeof(double));
+	for (size_t k = 0; k < ARRAY_SIZE(rows); k++) {
+		char mname[64];
+		if (own_counter(kern, repeat, rows[k].name, mname, sizeof(mname)) &&
+		    strlen(x->own) + strlen(rows[k].name) + 2 < sizeof(x->own))
+			sprintf(x->own + strlen(x->own), "%s%s", x->own[0] ? ", " : "", rows[k].name);
+	}
+	for (int p = 0; p < npol; p++)
+		for (size_t k = 0; k < ARRAY_SIZE(rows); k++) {
+			struct kcmp_row *r = &x->row[(size_t)p * ARRAY_SIZE(rows) + k];
+			char mname[64];
+			const char *kname = own_counter(kern, repeat, rows[k].name, mname, sizeof(mname)) ?
+					    mname : rows[k].name;
+			r->name = rows[k].name;
+			for (uint64_t i = 0; i < repeat; i++) {
+				bool f;
+				v[i] = counters_get(&kern[i], kname, &f);
+				r->kfound |= f;
+			}
+			r->med = median_of(v, repeat);
+			r->kmin = v[0];
+			r->kmax = v[repeat - 1];
+			for (uint64_t sd = 0; sd < seeds; sd++) {
+				bool f;
+				v[sd] = counters_get(&sim[(size_t)p * seeds + sd], rows[k].name, &f);
+				r->sfound |= f;
+			}
+			r->sim = median_of(v, seeds);
+			r->verdict = judge(r, rows[k].not_counted, s);
+			x->compared[p] += r->verdict == KCMP_YES || r->verdict == KCMP_NO;
+			x->agree[p] += r->verdict == KCMP_YES;
+		}
+	free(v);
+}
+
+void kcmp_free(struct kcmp *x)
+{
+	free(x->row);
+	free(x->agree);
+	free(x->compared);
+}
+
+/* head, the comma-separated list and tail as one text, folded at 79
+ * columns after a comma or a space. */
+static void print_wrapped(const char *head, const char *list, const char *tail)
+{
+	char text[512];
+	snprintf(text, sizeof(text), "%s%s%s", head, list, tail);
+	const char *t = text;
+	while (strlen(t) > 79) {
+		int cut = 79;
+		while (cut > 0 && t[cut] != ' ')
+			cut--;
+		if (!cut)
+			cut = 79;
+		printf("%.*s\n", cut, t);
+		t += cut + (t[cut] == ' ');
+	}
+	printf("%s\n", t);
+}
+
+static const char *const verdict_names[] = { "yes", "no", "missing", "not counted" };
+
+void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cmd)
+{
+	printf("pagelab compare: %s\n", cmd);
+	printf("memcg %s, swap %s; kernel: %llu run%s of pagelab kernel%s; pagelab: %s, %llu CPU%s", s->memcg,
+	       s->swap, (unsigned long long)s->repeat, s->repeat == 1 ? "" : "s",
+	       s->cached == s->repeat ? " (cached)" : s->cached ? " (some cached)" : "", s->machine,
+	       (unsigned long long)s->cpus, s->cpus == 1 ? "" : "s");
+	if (s->seeds > 1)
+		printf(", median of seeds %llu..%llu", (unsigned long long)s->seed0,
+		       (unsigned long long)(s->seed0 + s->seeds - 1));
+	printf("\n");
+	if (x->own[0])
+		print_wrapped("kernel: the cgroup's own memory.stat for ", x->own,
+			      "; the host's /proc/vmstat for the rest");
+	for (int p = 0; p < x->npol; p++) {
+		printf("\n# policy %s; within +-%g%%%s", x->pol[p], s->tol,
+		       s->seeds > 1 ? " or the kernel's min..max" : "");
+		if (s->floor > 0)
+			printf(", or both under %g", s->floor);
+		printf("\n");
+		printf("%-24s %26s %9s %5s  %s\n", "counter", "kernel median (min..max)", "pagelab", "ratio", "within");
+		for (int k = 0; k < x->nrows; k++) {
+			const struct kcmp_row *r = &x->row[p * x->nrows + k];
+			char kcol[64], scol[24], ratio[16];
+			if (r->kfound)
+				snprintf(kcol, sizeof(kcol), "%.0f (%.0f..%.0f)", r->med, r->kmin, r->kmax);
+			else
+				snprintf(kcol, sizeof(kcol), "-");
+			if (r->sfound)
+				snprintf(scol, sizeof(scol), "%.0f", r->sim);
+			else
+				snprintf(scol, sizeof(scol), "-");
+			if (r->med > 0 && r->sfound && r->sim / r->med >= 99.995)
+				snprintf(ratio, sizeof(ratio), ">99");
+			else if (r->med > 0 && r->sfound)
+				snprintf(ratio, sizeof(ratio), "%.2f", r->sim / r->med);
+			else
+				snprintf(ratio, sizeof(ratio), "-");
+			printf("%-24s %26s %9s %5s  %s\n", r->name, kcol, scol, ratio, verdict_names[r->verdict]);
+		}
+		printf("%d of %d counters within +-%g%%; not counted: the kernel leaves them\n"
+		       "out of cgroup limit reclaim (6.x: if (!cgroup_reclaim(sc)))\n", x->agree[p], x->compared[p],
+		       s->tol);
+	}
+}

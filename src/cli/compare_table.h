@@ -1,0 +1,59 @@
+/* compare_table.h - pagelab compare -- WORKLOAD's table (compare_kernel.c
+ * runs the two sides; this reads their reports and compares): each
+ * counter's kernel median (min..max over the runs) beside pagelab's value
+ * per policy, their ratio and whether it agrees; as text and as HTML. */
+#ifndef PAGELAB_COMPARE_TABLE_H
+#define PAGELAB_COMPARE_TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* "name value" pairs of one report's # /proc/vmstat section; with_cgroup
+ * (the kernel's report) also its "# cgroup" section, memory.stat's
+ * counters as memcg.NAME. */
+struct counters {
+	int n;
+	char (*name)[48];
+	double *val;
+};
+void counters_parse(struct counters *c, FILE *f, bool with_cgroup);
+void counters_free(struct counters *c);
+
+/* What the runs were, for the headers. */
+struct kcmp_setup {
+	const char *memcg, *swap, *machine;
+	uint64_t repeat, cached, cpus, seeds, seed0;
+	double tol, floor;  /* percent; pages under which both sides agree */
+};
+
+enum kcmp_verdict { KCMP_YES, KCMP_NO, KCMP_MISSING, KCMP_NOT_COUNTED };
+
+struct kcmp_row {
+	const char *name;
+	bool kfound, sfound;
+	double med, kmin, kmax;  /* the kernel's, over the runs */
+	double sim;              /* pagelab's median over the seeds */
+	enum kcmp_verdict verdict;
+};
+
+struct kcmp {
+	int npol;
+	const char *const *pol;
+	int nrows;
+	struct kcmp_row *row;    /* [p * nrows + k] */
+	int *agree, *compared;   /* per policy */
+	char own[256];           /* counters taken from the cgroup's memory.stat */
+};
+
+/* kern: setup->repeat reports; sim: npol * setup->seeds, policy-major. */
+void kcmp_build(struct kcmp *x, const struct counters *kern, const struct counters *sim, int npol,
+		const char *const *pol, const struct kcmp_setup *setup);
+void kcmp_free(struct kcmp *x);
+/* cmd: the workload's words. */
+void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cmd);
+struct html_provenance;
+void kcmp_html(FILE *out, const struct kcmp *x, const struct kcmp_setup *s, const char *cmd,
+	       const struct html_provenance *pv);
+
+#endif
