@@ -72,30 +72,30 @@ static const struct exp_published published[] = {
 
 static const struct exp_comparison cmps[] = {
 	/* 0: simulated 20/10 = 2 vs published 1.8: same winner, within x1.25 */
-	{ "f1", "A", "B", CMP_RATIO, 0.25, 0.03, 0, NULL, "t:1" },
+	{ "f1", "A", "B", CMP_RATIO, 0.25, 0.03, 0, NULL, "t:1", NULL },
 	/* 1: 2 vs 3: same winner, off by x1.5 */
-	{ "f2", "A", "B", CMP_RATIO, 0.25, 0.03, 0, NULL, "t:2" },
+	{ "f2", "A", "B", CMP_RATIO, 0.25, 0.03, 0, NULL, "t:2", NULL },
 	/* 2: 2 vs 0.5: winner differs */
-	{ "f3", "A", "B", CMP_RATIO, 0.25, 0.03, 0, NULL, "t:3" },
+	{ "f3", "A", "B", CMP_RATIO, 0.25, 0.03, 0, NULL, "t:3", NULL },
 	/* 3: 10.2/10 and 102/100: both ties */
-	{ "f4", "A", "A2", CMP_RATIO, 0.25, 0.03, 0, NULL, "t:4" },
+	{ "f4", "A", "A2", CMP_RATIO, 0.25, 0.03, 0, NULL, "t:4", NULL },
 	/* 4: floor 1: published 59/1, simulated 20/1 (C's 0 counts as 1): x2.95 off, x4 allowed */
-	{ "f5", "C", "B", CMP_RATIO, 3, 0.03, 1, NULL, "t:5" },
+	{ "f5", "C", "B", CMP_RATIO, 3, 0.03, 1, NULL, "t:5", NULL },
 	/* 5: B (20) is worse than A (10) for a lower-is-better figure */
-	{ "f1", "A", "B", CMP_WORSE, 0, 0.03, 0, "B is worse", "t:8" },
+	{ "f1", "A", "B", CMP_WORSE, 0, 0.03, 0, "B is worse", "t:8", NULL },
 	/* 6: A is not worse than B */
-	{ "f1", "B", "A", CMP_WORSE, 0, 0.03, 0, "A is worse", "t:9" },
+	{ "f1", "B", "A", CMP_WORSE, 0, 0.03, 0, "A is worse", "t:9", NULL },
 	/* 7: C (0) is not worse than A (10) */
-	{ "f1", "A", "C", CMP_NOT_WORSE, 0.25, 0.03, 0, "C no worse", "t:10" },
+	{ "f1", "A", "C", CMP_NOT_WORSE, 0.25, 0.03, 0, "C no worse", "t:10", NULL },
 	/* 8: B (20) is worse than A (10) by more than x1.25 */
-	{ "f1", "A", "B", CMP_NOT_WORSE, 0.25, 0.03, 0, "B no worse", "t:11" },
+	{ "f1", "A", "B", CMP_NOT_WORSE, 0.25, 0.03, 0, "B no worse", "t:11", NULL },
 	/* 9, 10: zero */
-	{ "f1", NULL, "C", CMP_ZERO, 0, 0, 0, "C zero", "t:12" },
-	{ "f1", NULL, "B", CMP_ZERO, 0, 0, 0, "B zero", "t:13" },
+	{ "f1", NULL, "C", CMP_ZERO, 0, 0, 0, "C zero", "t:12", NULL },
+	{ "f1", NULL, "B", CMP_ZERO, 0, 0, 0, "B zero", "t:13", NULL },
 	/* 11: a design not in the build */
-	{ "f1", "A", "X", CMP_RATIO, 0.25, 0.03, 0, NULL, "t:7" },
+	{ "f1", "A", "X", CMP_RATIO, 0.25, 0.03, 0, NULL, "t:7", NULL },
 	/* 12: a workload not in the build */
-	{ "missing", "A", "B", CMP_RATIO, 0.25, 0.03, 0, NULL, "t:6" },
+	{ "missing", "A", "B", CMP_RATIO, 0.25, 0.03, 0, NULL, "t:6", NULL },
 };
 
 static void print(const struct exp_result *r, FILE *out)

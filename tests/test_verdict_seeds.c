@@ -50,13 +50,13 @@ static const struct exp_published published[] = {
 
 static const struct exp_comparison cmps[] = {
 	/* 2.3 against the interval of 1.9..2.1 (about 1.75..2.28) with x1.05: agree */
-	{ "m0", "A", "B", CMP_RATIO, 0.05, 0.03, 0, NULL, "t:1" },
+	{ "m0", "A", "B", CMP_RATIO, 0.05, 0.03, 0, NULL, "t:1", NULL },
 	/* 2 against an interval reaching below 1/1.03 and above 1.03: too noisy */
-	{ "m1", "A", "B", CMP_RATIO, 0.05, 0.03, 0, NULL, "t:2" },
+	{ "m1", "A", "B", CMP_RATIO, 0.05, 0.03, 0, NULL, "t:2", NULL },
 	/* 2.5 against the point 2 with x1.05: disagree, as with one seed */
-	{ "m2", "A", "B", CMP_RATIO, 0.05, 0.03, 0, NULL, "t:3" },
+	{ "m2", "A", "B", CMP_RATIO, 0.05, 0.03, 0, NULL, "t:3", NULL },
 	/* words: B worse than A, but the noisy figure cannot say */
-	{ "m1", "A", "B", CMP_WORSE, 0, 0.03, 0, "B is worse", "t:4" },
+	{ "m1", "A", "B", CMP_WORSE, 0, 0.03, 0, "B is worse", "t:4", NULL },
 };
 
 static void print(const struct exp_result *r, FILE *out)

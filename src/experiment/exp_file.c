@@ -116,13 +116,13 @@ static bool template_ok(struct parse *p, const char *t)
 {
 	for (const char *s = strchr(t, '{'); s; s = strchr(s + 1, '{')) {
 		const char *end = strchr(s, '}');
-		if (!end || end - s < 4 || s[2] != ':' || !strchr("MNSB", s[1]) || end - s - 3 >= 60)
-			return fail(p, "bad template in '%s' ({M:n}, {N:n}, {S:size} or {B:size})", t, NULL);
+		if (!end || end - s < 4 || s[2] != ':' || !strchr("MNTSB", s[1]) || end - s - 3 >= 60)
+			return fail(p, "bad template in '%s' ({M:n}, {N:n}, {T:n}, {S:size} or {B:size})", t, NULL);
 		char val[64];
 		snprintf(val, sizeof(val), "%.*s", (int)(end - s - 3), s + 3);
 		double v;
 		uint64_t b;
-		if ((s[1] == 'M' || s[1] == 'N') ? !parse_double(val, &v) : !parse_size(val, &b))
+		if (strchr("MNT", s[1]) ? !parse_double(val, &v) : !parse_size(val, &b))
 			return fail(p, "bad template value in '%s'", t, NULL);
 	}
 	return true;
@@ -324,6 +324,13 @@ static bool top_line(struct parse *p, char **t, int n, bool *in_run)
 		c->source = own_str(p->a, t[8]);
 		c->statement = n == 10 ? own_str(p->a, t[9]) : NULL;
 		return num(p, t[5], &c->tol) && num(p, t[6], &c->tie) && num(p, t[7], &c->floor);
+	} else if (!strcmp(k, "quick-note") && n == 2) {
+		/* quick-note "TEXT": of the comparison just above */
+		if (!p->nc)
+			return fail(p, "quick-note before any compare line", NULL, NULL);
+		if (p->cmps[p->nc - 1].quick_note)
+			return fail(p, "a second quick-note for one comparison", NULL, NULL);
+		p->cmps[p->nc - 1].quick_note = own_str(p->a, t[1]);
 	} else {
 		return fail(p, "unknown or malformed line '%s' (see docs/experiments.md)", k, NULL);
 	}
@@ -646,7 +653,8 @@ void exp_file_write(const struct experiment *e, FILE *out)
 		put(out, x->source);
 		fputc('\n', out);
 	}
-	fputs("\n# compare METRIC A|- B ratio|worse|not-worse|zero TOLERANCE TIE FLOOR FILE:LINE [\"STATEMENT\"]\n", out);
+	fputs("\n# compare METRIC A|- B ratio|worse|not-worse|zero TOLERANCE TIE FLOOR FILE:LINE [\"STATEMENT\"]\n"
+	      "#   [quick-note \"WHY QUICK MODE'S VERDICT CANNOT BE --full'S\"]\n", out);
 	for (int i = 0; i < e->nr_cmps; i++) {
 		const struct exp_comparison *c = &e->cmps[i];
 		fputs("compare ", out);
@@ -662,6 +670,11 @@ void exp_file_write(const struct experiment *e, FILE *out)
 			put(out, c->statement);
 		}
 		fputc('\n', out);
+		if (c->quick_note) {
+			fputs("  quick-note ", out);
+			put(out, c->quick_note);
+			fputc('\n', out);
+		}
 	}
 }
 

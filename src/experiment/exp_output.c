@@ -171,6 +171,8 @@ void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts)
 			exp_wrap(out, VERDICT_PAGELAB, 22, "%s / %s = %s%s: %s", x, y, z, iv, o.note);
 		}
 		print_cut_note(r, cm, mt, out);
+		if (cm->quick_note && !r->full)
+			exp_wrap(out, "", 14, "quick mode: %s", cm->quick_note);
 		counts[o.v]++;
 	}
 }
@@ -437,6 +439,10 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 		fprintf(out, "], \"seeds\": %d", o.nr_seeds);
 		fprintf(out, ", \"verdict\": \"%s\", \"note\": ", verdict_names[o.v]);
 		json_put_str(out, o.note);
+		if (cm->quick_note && !r->full) {
+			fprintf(out, ", \"quick_note\": ");
+			json_put_str(out, cm->quick_note);
+		}
 		fputc('}', out);
 	}
 	fprintf(out, "]}");

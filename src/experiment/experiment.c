@@ -100,11 +100,8 @@ void exp_expand(const struct exp_result *r, const char *t, char *buf, size_t len
 		double v;
 		switch (kind) {
 		case 'M':
-			if (!parse_double(val, &v))
-				panic("experiment template: bad number '%s'", val);
-			v = floor(v * s + 0.5);
-			snprintf(out, sizeof(out), "%.0f", v < 1 ? 1 : v);
-			break;
+		case 'T': /* a time in a workload option's unit, scaled like the
+			   * experiment's own times (vmstat, max-time) */
 		case 'N':
 			if (!parse_double(val, &v))
 				panic("experiment template: bad number '%s'", val);

@@ -112,6 +112,8 @@ struct exp_comparison {
 	double floor;           /* figures below this (full-size units) count as this */
 	const char *statement;  /* the thread's words, for CMP_WORSE/NOT_WORSE/ZERO */
 	const char *source;
+	const char *quick_note; /* printed under the verdict in quick mode: why
+				 * quick mode's verdict cannot be --full's, or NULL */
 };
 
 struct experiment {

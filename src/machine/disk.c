@@ -13,6 +13,7 @@
 #include "../lib/util.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #define READ_EXPIRE_NS 500000000ULL
@@ -44,6 +45,8 @@ void disk_free(struct disk *d)
 	free_chain(d->queue);
 	free_chain(d->inflight);
 	free_chain(d->free_reqs);
+	free(d->by_start);
+	free(d->by_end);
 	for (struct disk_bio *b = d->free_bios; b;) {
 		struct disk_bio *n = b->next;
 		free(b);
@@ -73,22 +76,110 @@ static struct disk_req *req_alloc(struct disk *d)
 	return r;
 }
 
+/* ---- the merge index ----------------------------------------------- */
+
+static uint64_t bucket(const struct disk *d, uint64_t block)
+{
+	return ((block * 0x9E3779B97F4A7C15ULL) >> 32) & (d->nr_buckets - 1);
+}
+
+static void index_add_start(struct disk *d, struct disk_req *r)
+{
+	struct disk_req **b = &d->by_start[bucket(d, r->block)];
+	r->by_start_next = *b;
+	*b = r;
+}
+
+static void index_add_end(struct disk *d, struct disk_req *r)
+{
+	struct disk_req **b = &d->by_end[bucket(d, r->block + r->npages)];
+	r->by_end_next = *b;
+	*b = r;
+}
+
+static void index_del_start(struct disk *d, struct disk_req *r)
+{
+	struct disk_req **pp = &d->by_start[bucket(d, r->block)];
+	while (*pp != r)
+		pp = &(*pp)->by_start_next;
+	*pp = r->by_start_next;
+}
+
+static void index_del_end(struct disk *d, struct disk_req *r)
+{
+	struct disk_req **pp = &d->by_end[bucket(d, r->block + r->npages)];
+	while (*pp != r)
+		pp = &(*pp)->by_end_next;
+	*pp = r->by_end_next;
+}
+
+/* Room for one more queued request: the buckets are doubled (and every
+ * queued request rehashed) when there would be more requests than
+ * buckets. */
+static void index_reserve(struct disk *d)
+{
+	if (d->nr_queued < d->nr_buckets)
+		return;
+	free(d->by_start);
+	free(d->by_end);
+	d->nr_buckets = d->nr_buckets ? d->nr_buckets * 2 : 64;
+	d->by_start = xcalloc(d->nr_buckets, sizeof(*d->by_start));
+	d->by_end = xcalloc(d->nr_buckets, sizeof(*d->by_end));
+	for (struct disk_req *r = d->queue; r; r = r->next) {
+		index_add_start(d, r);
+		index_add_end(d, r);
+	}
+}
+
+/* 1 if the page at `block` can go on the end of queued request r, 2 on
+ * its front, 0 if neither. */
+static int merge_side(const struct disk *d, const struct disk_req *r, enum io_dir dir, uint64_t block)
+{
+	if (!r || r->dir != dir || r->npages + 1 > d->p.max_request / PAGE_SIZE)
+		return 0;
+	if (block == r->block + r->npages)
+		return 1;
+	if (block + 1 == r->block)
+		return 2;
+	return 0;
+}
+
+/* The request a page joins when the last one merged into refuses it: the
+ * first in arrival order (the lowest id: ids are given in arrival order)
+ * that ends just before it or starts just after it. */
+static struct disk_req *merge_candidate(const struct disk *d, enum io_dir dir, uint64_t block)
+{
+	struct disk_req *best = NULL;
+	if (!d->nr_buckets)
+		return NULL;
+	for (struct disk_req *r = d->by_end[bucket(d, block)]; r; r = r->by_end_next)
+		if (r != d->last_merge && merge_side(d, r, dir, block) == 1 && (!best || r->id < best->id))
+			best = r;
+	for (struct disk_req *r = d->by_start[bucket(d, block + 1)]; r; r = r->by_start_next)
+		if (r != d->last_merge && merge_side(d, r, dir, block) == 2 && (!best || r->id < best->id))
+			best = r;
+	return best;
+}
+
 static bool try_merge(struct disk *d, struct disk_req *r, enum io_dir dir, struct disk_bio *b)
 {
-	uint64_t max = d->p.max_request / PAGE_SIZE;
-	if (!r || r->dir != dir || r->npages + 1 > max)
-		return false;
-	if (b->block == r->block + r->npages) {
+	int side = merge_side(d, r, dir, b->block);
+	if (side == 1) {
+		index_del_end(d, r);
 		r->tail->next = b;
 		r->tail = b;
-	} else if (b->block + 1 == r->block) {
+		r->npages++;
+		index_add_end(d, r);
+	} else if (side == 2) {
+		index_del_start(d, r);
 		b->next = r->head;
 		r->head = b;
 		r->block--;
+		r->npages++;
+		index_add_start(d, r);
 	} else {
 		return false;
 	}
-	r->npages++;
 	d->last_merge = r;
 	return true;
 }
@@ -98,21 +189,23 @@ void disk_submit(struct disk *d, enum io_dir dir, uint64_t block, uint64_t cooki
 	struct disk_bio *b = bio_alloc(d);
 	b->block = block;
 	b->cookie = cookie;
-	bool merged = try_merge(d, d->last_merge, dir, b);
-	for (struct disk_req *r = d->queue; !merged && r; r = r->next)
-		if (r != d->last_merge)
-			merged = try_merge(d, r, dir, b);
+	bool merged = try_merge(d, d->last_merge, dir, b) ||
+		      try_merge(d, merge_candidate(d, dir, block), dir, b);
 	if (!merged) {
+		index_reserve(d);
 		struct disk_req *r = req_alloc(d);
 		r->block = block;
 		r->npages = 1;
 		r->dir = dir;
 		r->arrival = t;
 		r->head = r->tail = b;
-		struct disk_req **pp = &d->queue;
-		while (*pp)
-			pp = &(*pp)->next;
-		*pp = r;
+		if (d->queue_last)
+			d->queue_last->next = r;
+		else
+			d->queue = r;
+		d->queue_last = r;
+		index_add_start(d, r);
+		index_add_end(d, r);
 		d->nr_queued++;
 		d->last_merge = r;
 	}
@@ -167,7 +260,12 @@ static struct disk_req *elevator_next(struct disk *d, uint64_t now)
 	}
 	struct disk_req *r = *pick;
 	*pick = r->next;
+	if (d->queue_last == r) /* the one before it, if any, is now last */
+		d->queue_last = pick == &d->queue ? NULL
+			      : (struct disk_req *)((char *)pick - offsetof(struct disk_req, next));
 	r->next = NULL;
+	index_del_start(d, r);
+	index_del_end(d, r);
 	d->nr_queued--;
 	if (d->last_merge == r)
 		d->last_merge = NULL;

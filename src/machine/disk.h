@@ -24,6 +24,9 @@ struct disk_req {
 	uint64_t done;          /* in service: when it completes */
 	struct disk_bio *head, *tail;
 	struct disk_req *next;
+	/* While queued: chained in the merge index by first block and by
+	 * the block after the last (disk.c). */
+	struct disk_req *by_start_next, *by_end_next;
 };
 
 typedef void (*disk_complete_fn)(void *arg, enum io_dir dir, struct disk_bio *bios, uint64_t now);
@@ -35,6 +38,13 @@ struct disk {
 	disk_complete_fn complete;
 	void *arg;
 	struct disk_req *queue;      /* waiting, in arrival order */
+	struct disk_req *queue_last;
+	/* The merge index: the queued requests hashed by their first block
+	 * and by the block after their last, so that a submit finds the
+	 * requests it may join without walking the queue (thousands of
+	 * requests deep while writeback floods a slow disk). */
+	struct disk_req **by_start, **by_end;
+	uint64_t nr_buckets;
 	struct disk_req *inflight;   /* in service */
 	struct disk_req *last_merge;
 	uint64_t nr_queued, nr_inflight;

@@ -727,10 +727,7 @@ static void vmstat_sample(struct machine *m)
 	struct inode *bdev = filemap_lookup_blkdev(&m->mm);
 	uint64_t buffers = bdev ? bdev->nrpages : 0;
 	s.buff = buffers * kb;
-	uint64_t swapcached = 0;
-	for (uint32_t i = 0; i < m->mm.swap.nr_slots; i++)
-		swapcached += m->mm.swap.cache[i] != PFN_NONE;
-	s.cache = (m->mm.nr_file - buffers + swapcached) * kb;
+	s.cache = (m->mm.nr_file - buffers + m->mm.swap.nr_cached) * kb;
 	struct lru_sizes lz;
 	mm_lru_sizes(&m->mm, &lz);
 	s.inact = (lz.inactive_anon + lz.inactive_file) * kb;

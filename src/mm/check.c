@@ -287,7 +287,7 @@ bool mm_check(struct mm *mm, FILE *err)
 	}
 	if (!check_files(mm, err))
 		ok = false;
-	uint32_t used = 0;
+	uint32_t used = 0, cached = 0;
 	for (uint32_t s = 0; s < mm->swap.nr_slots; s++) {
 		if (slotrefs[s] != mm->swap.map[s])
 			FAIL("swap slot %u: %u references counted, %u PTEs point to it", s, mm->swap.map[s], slotrefs[s]);
@@ -296,7 +296,10 @@ bool mm_check(struct mm *mm, FILE *err)
 			FAIL("swap slot %u: cached pfn %u does not point back", s, c);
 		if (mm->swap.map[s] || c != PFN_NONE)
 			used++;
+		cached += c != PFN_NONE;
 	}
+	if (cached != mm->swap.nr_cached)
+		FAIL("swap: %u slots counted with a swap-cache page, %u cached", mm->swap.nr_cached, cached);
 	if (used != mm->swap.used)
 		FAIL("swap: %u slots counted in use, %u referenced or cached", mm->swap.used, used);
 	if (mm->pol.ops && mm->pol.ops->check && !mm->pol.ops->check(mm->pol.priv, err))

@@ -365,10 +365,9 @@ void set_page_dirty(struct mm *mm, pfn_t pfn)
 	mm->nr_dirty++;
 	ino->nrdirty_wb += !!(p->flags & PG_writeback);
 	ino->dirtymap[p->index / 64] |= 1ULL << (p->index % 64);
-	if (ino->nrdirty++ == 0) {
+	if (ino->nrdirty++ == 0)
 		ino->dirtied_when = ctx_now(mm->cur);
-		inode_dirty_update(mm->fs, ino);
-	}
+	inode_dirty_update(mm->fs, ino);
 }
 
 void clear_page_dirty(struct mm *mm, pfn_t pfn)
@@ -383,8 +382,8 @@ void clear_page_dirty(struct mm *mm, pfn_t pfn)
 	mm->nr_dirty--;
 	ino->nrdirty_wb -= !!(p->flags & PG_writeback);
 	ino->dirtymap[p->index / 64] &= ~(1ULL << (p->index % 64));
-	if (--ino->nrdirty == 0)
-		inode_dirty_update(mm->fs, ino);
+	ino->nrdirty--;
+	inode_dirty_update(mm->fs, ino);
 }
 
 /* Insert a new frame at index; a shadow in the slot makes it a refault. */

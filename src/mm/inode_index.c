@@ -100,11 +100,21 @@ static void dirty_unlink(struct fs *fs, struct inode *ino)
 	ino->on_dirty = false;
 }
 
+/* Sorted insertion, searching from both ends at once: a new candidate
+ * was usually dirtied last (the tail), but one whose pages were all under
+ * writeback comes back at its old dirtied_when when a page completes or
+ * another is dirtied, which is often near the front. */
 static void dirty_insert(struct fs *fs, struct inode *ino)
 {
-	struct inode *after = fs->dirty_last;
-	while (after && dirty_before(ino, after))
+	struct inode *after = fs->dirty_last, *before = fs->dirty_first;
+	while (after && dirty_before(ino, after)) {
+		if (!dirty_before(before, ino)) {
+			after = before->dirty_prev;
+			break;
+		}
 		after = after->dirty_prev;
+		before = before->dirty_next;
+	}
 	ino->dirty_prev = after;
 	ino->dirty_next = after ? after->dirty_next : fs->dirty_first;
 	if (ino->dirty_next)
@@ -119,9 +129,19 @@ static void dirty_insert(struct fs *fs, struct inode *ino)
 	ino->dirty_key = ino->dirtied_when;
 }
 
+/* Writeback can start on a page of it (one dirty and not already under
+ * writeback), or it has shared mappings whose PTE dirty bits writeback
+ * collects.  An inode whose dirty pages are all being written already is
+ * left off: dbench keeps thousands of those while writers are throttled,
+ * and each throttled write() walked past them all. */
+static bool wb_candidate(const struct inode *ino)
+{
+	return !(ino->flags & INODE_DEAD) && (ino->nrdirty > ino->nrdirty_wb || ino->nr_maps);
+}
+
 void inode_dirty_update(struct fs *fs, struct inode *ino)
 {
-	bool want = !(ino->flags & INODE_DEAD) && (ino->nrdirty || ino->nr_maps);
+	bool want = wb_candidate(ino);
 	if (ino->on_dirty && (!want || ino->dirty_key != ino->dirtied_when))
 		dirty_unlink(fs, ino);
 	if (want && !ino->on_dirty)
@@ -174,12 +194,12 @@ bool inode_index_check(struct fs *fs, char *why, size_t len)
 			snprintf(why, len, "inode %s: unlinked but still found by its name", ino->name);
 			return false;
 		}
-		want += !(ino->flags & INODE_DEAD) && (ino->nrdirty || ino->nr_maps);
+		want += wb_candidate(ino);
 	}
 	for (struct inode *ino = fs->dirty_first; ino; ino = ino->dirty_next) {
 		listed++;
-		if ((ino->flags & INODE_DEAD) || !(ino->nrdirty || ino->nr_maps) || ino->dirty_key != ino->dirtied_when) {
-			snprintf(why, len, "inode %s: on the dirty list without being dirty or mapped", ino->name);
+		if (!wb_candidate(ino) || ino->dirty_key != ino->dirtied_when) {
+			snprintf(why, len, "inode %s: on the dirty list with nothing to write and no mapping", ino->name);
 			return false;
 		}
 		if (ino->dirty_next && !dirty_before(ino, ino->dirty_next)) {
@@ -188,7 +208,7 @@ bool inode_index_check(struct fs *fs, char *why, size_t len)
 		}
 	}
 	if (listed != want) {
-		snprintf(why, len, "dirty list holds %u inodes, %u are dirty or mapped", listed, want);
+		snprintf(why, len, "dirty list holds %u inodes, %u have pages to write or mappings", listed, want);
 		return false;
 	}
 	return true;

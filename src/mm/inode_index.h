@@ -1,6 +1,7 @@
 /* inode_index.h - finding inodes fast: by name (the kernel's dentry and
  * inode hashes) and the dirty ones in the order writeback visits them (the
- * superblock's s_dirty/s_io lists of 2.6, fs/fs-writeback.c).
+ * superblock's s_dirty/s_io lists of 2.6, fs/fs-writeback.c), leaving out
+ * those writeback would pass over (every dirty page already being written).
  *
  * Both are indexes over fs->inodes, which keeps every inode ever created
  * (ids are never reused): a dbench 40 run creates ~50 000, so walking the
@@ -17,10 +18,11 @@ void inode_hash_add(struct fs *fs, struct inode *ino);
 /* Unlinked: lookups no longer find it. */
 void inode_hash_del(struct fs *fs, struct inode *ino);
 
-/* Writeback's candidates are the inodes that are not freed and have dirty
- * pages or shared mappings (whose PTE dirty bits writeback collects), in
- * the order (dirtied_when, id).  Call after anything that changes
- * nrdirty's zero-ness, dirtied_when, nr_maps's zero-ness or INODE_DEAD. */
+/* Writeback's candidates are the inodes that are not freed and have a
+ * dirty page not under writeback yet, or shared mappings (whose PTE dirty
+ * bits writeback collects), in the order (dirtied_when, id).  Call after
+ * anything that changes nrdirty, nrdirty_wb, dirtied_when, nr_maps's
+ * zero-ness or INODE_DEAD. */
 void inode_dirty_update(struct fs *fs, struct inode *ino);
 
 /* Visiting the candidates in order, each at most once, while the visit

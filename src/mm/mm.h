@@ -202,6 +202,8 @@ struct swap_area {
 	uint32_t used;      /* slots with a PTE reference or a swap-cache page */
 	uint16_t *map;      /* PTE references per slot */
 	pfn_t *cache;       /* swap-cache frame per slot, or PFN_NONE */
+	uint32_t nr_cached; /* slots with a swap-cache frame (vmstat's count:
+			     * not a walk over every slot per sample) */
 	uint64_t *shadow;   /* shadow entry per slot (policies with evict_shadow) */
 	uint32_t cursor;    /* next-fit allocation cursor (clusters writes) */
 };

@@ -5,6 +5,7 @@
 #include "internal.h"
 #include "swap.h"
 #include "filemap.h"
+#include "inode_index.h"
 #include "../lib/util.h"
 
 /* rmap: the PTE mapping an anonymous page.  Anonymous pages have a single
@@ -227,9 +228,12 @@ void mm_io_done(struct mm *mm, enum io_dir dir, pfn_t pfn)
 	p->flags &= ~PG_writeback;
 	mm->nr_writeback--;
 	if ((p->flags & PG_file) && p->owner) {
-		page_inode(mm, p)->nr_writeback--;
-		page_inode(mm, p)->nrdirty_wb -= !!(p->flags & PG_dirty);
-		inode_clear_wb(page_inode(mm, p), p->index);
+		struct inode *ino = page_inode(mm, p);
+		ino->nr_writeback--;
+		ino->nrdirty_wb -= !!(p->flags & PG_dirty);
+		inode_clear_wb(ino, p->index);
+		if (p->flags & PG_dirty) /* redirtied while written: writable again */
+			inode_dirty_update(mm->fs, ino);
 	}
 	if (p->flags & PG_reclaim) {
 		p->flags &= ~PG_reclaim;

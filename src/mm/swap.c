@@ -14,6 +14,7 @@ void swap_init(struct swap_area *sw, uint32_t nr_slots)
 {
 	sw->nr_slots = nr_slots;
 	sw->used = 0;
+	sw->nr_cached = 0;
 	sw->cursor = 0;
 	sw->map = xcalloc(nr_slots ? nr_slots : 1, sizeof(*sw->map));
 	sw->cache = xmalloc((nr_slots ? nr_slots : 1) * sizeof(*sw->cache));
@@ -72,6 +73,7 @@ void swap_cache_add(struct mm *mm, pfn_t pfn, uint32_t slot)
 	struct page *p = mm_page(mm, pfn);
 	if (!slot_busy(sw, slot))
 		sw->used++;
+	sw->nr_cached += sw->cache[slot] == PFN_NONE;
 	sw->cache[slot] = pfn;
 	p->flags |= PG_swapcache;
 	p->swap = slot + 1;
@@ -81,6 +83,7 @@ void swap_cache_del(struct mm *mm, pfn_t pfn)
 {
 	struct page *p = mm_page(mm, pfn);
 	uint32_t slot = p->swap - 1;
+	mm->swap.nr_cached -= mm->swap.cache[slot] != PFN_NONE;
 	mm->swap.cache[slot] = PFN_NONE;
 	p->flags &= ~PG_swapcache;
 	p->swap = 0;

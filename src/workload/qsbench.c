@@ -11,7 +11,9 @@
  *
  * The reference stream comes from running that very quicksort on the host
  * over an array of the same size and data, once (all processes sort the
- * same data, so they share one recording; with --distinct one each).
+ * same data, so they share one recording; with --distinct one each; and
+ * every instance of the process with the same size and seed shares it
+ * too: qsbench_record.c).
  * Recording every page switch would cost ~0.8 ops per element per
  * recursion level (the two partition pointers alternate between their
  * pages on every swap): 770 M ops per process at -m 230.  So the recording collapses the two pointers'
@@ -36,6 +38,7 @@
  * numbers); the recursion's stack pages; malloc's header page. */
 #include "workload.h"
 #include "qsbench.h"
+#include "qsbench_record.h"
 #include "args.h"
 #include "../lib/util.h"
 
@@ -44,12 +47,6 @@
 
 enum qs_phase { QS_MAP, QS_MFILE_CREATE, QS_MFILE_EXTEND, QS_MFILE_UNLINK, QS_MFILE_MAP,
 		QS_FILL, QS_SORT, QS_VERIFY, QS_SLEEP, QS_DONE };
-
-struct qs_rec {
-	uint32_t page;      /* bit 31: written */
-	uint32_t refs;
-};
-#define QS_WRITE (1u << 31)
 
 struct qs_task {
 	enum qs_phase phase;
@@ -60,7 +57,8 @@ struct qs_task {
 /* One recorded sort: of the shared data, or (--distinct) of one
  * process's own. */
 struct qs_set {
-	struct qs_rec *rec;
+	const struct qs_recording *recording;
+	const struct qs_rec *rec;
 	uint64_t nrec;
 	uint64_t errors;
 	uint64_t seed;
@@ -69,217 +67,13 @@ struct qs_set {
 struct qsbench {
 	uint64_t nelems, npages, nprocs, seed, sleep_s;
 	bool verbose, use_mmap, distinct;
-	struct qs_rec *rec;         /* the recorder's output (then sets[0]'s) */
-	uint64_t nrec, cap;
+	const struct qs_rec *rec;   /* sets[0]'s */
+	uint64_t nrec;
 	uint64_t errors;
 	struct qs_set *sets;        /* 1, or nprocs with --distinct */
 	uint64_t nsets;
 	struct qs_task *t;
 };
-
-/* ---- the recorder ------------------------------------------------------ */
-
-enum { PTR_LO, PTR_HI, PTR_MED, NR_PTRS };
-
-struct recorder {
-	struct qsbench *q;
-	uint32_t page[NR_PTRS];   /* page each pointer is visiting */
-	uint64_t idx[NR_PTRS];    /* its record */
-};
-
-static uint64_t rec_new(struct qsbench *q, uint32_t page)
-{
-	if (q->nrec && (q->rec[q->nrec - 1].page & ~QS_WRITE) == page &&
-	    q->rec[q->nrec - 1].refs < (1u << 30))
-		return q->nrec - 1;
-	if (q->nrec == q->cap) {
-		q->cap = q->cap ? q->cap * 2 : 1 << 16;
-		q->rec = xrealloc(q->rec, q->cap * sizeof(*q->rec));
-	}
-	q->rec[q->nrec] = (struct qs_rec){ .page = page, .refs = 0 };
-	return q->nrec++;
-}
-
-/* Pointer `p` reads element k: start a visit if it moved to another page. */
-static inline struct qs_rec *rec_at(struct recorder *r, int p, uint64_t k)
-{
-	uint32_t page = (uint32_t)(k / QS_INTS_PER_PAGE);
-	if (page != r->page[p] || r->idx[p] == UINT64_MAX) {
-		r->page[p] = page;
-		r->idx[p] = rec_new(r->q, page);
-	}
-	return &r->q->rec[r->idx[p]];
-}
-
-static void rec_reset(struct recorder *r)
-{
-	for (int p = 0; p < NR_PTRS; p++) {
-		r->page[p] = UINT32_MAX;
-		r->idx[p] = UINT64_MAX;
-	}
-}
-
-/* quick_sort(a, l, r) of a range inside one page, counting references:
- * every visit it makes is to that page, so the recording is one visit
- * whatever the order; this path only saves the recorder's bookkeeping. */
-static void sort_in_page(int32_t *a, int64_t l0, int64_t r0, uint64_t *refs, bool *wrote)
-{
-	/* Pending ranges are disjoint and non-empty: at most one per element. */
-	int64_t stack[QS_INTS_PER_PAGE + 2][2];
-	int sp = 0;
-	stack[sp][0] = l0;
-	stack[sp][1] = r0;
-	sp++;
-	while (sp) {
-		sp--;
-		int64_t l = stack[sp][0], r = stack[sp][1];
-		int64_t i = l, j = r, m = (l + r) >> 1;
-		int32_t mn, mx, p;
-		*refs += 3;
-		if (a[m] >= a[l]) { mx = a[m]; mn = a[l]; } else { mx = a[l]; mn = a[m]; }
-		if (a[r] >= mx)
-			p = mx;
-		else
-			p = a[r] >= mn ? a[r] : mn;
-		do {
-			int64_t s = i;
-			while (a[i] < p)
-				i++;
-			*refs += (uint64_t)(i - s) + 1;
-			s = j;
-			while (p < a[j])
-				j--;
-			*refs += (uint64_t)(s - j) + 1;
-			if (i <= j) {
-				int32_t tmp = a[i];
-				a[i] = a[j];
-				a[j] = tmp;
-				*refs += 4;
-				*wrote = true;
-				i++;
-				j--;
-			}
-		} while (i <= j);
-		if (i < r) {
-			stack[sp][0] = i;
-			stack[sp][1] = r;
-			sp++;
-		}
-		if (l < j) {
-			stack[sp][0] = l;
-			stack[sp][1] = j;
-			sp++;
-		}
-	}
-}
-
-/* qsbench's quick_sort(a, l, r), with the recursion on an explicit stack
- * (same order: the left part completely, then the right part). */
-static void record_sort(struct qsbench *q, int32_t *a, int64_t n)
-{
-	struct recorder r = { .q = q };
-	int64_t (*stack)[2] = NULL;
-	size_t sp = 0, scap = 0;
-	if (n < 2)
-		return;
-	scap = 64;
-	stack = xmalloc(scap * sizeof(*stack));
-	stack[sp][0] = 0;
-	stack[sp][1] = n - 1;
-	sp++;
-	while (sp) {
-		sp--;
-		int64_t l = stack[sp][0], rr = stack[sp][1];
-		if (l / QS_INTS_PER_PAGE == rr / QS_INTS_PER_PAGE) {
-			uint64_t refs = 0;
-			bool wrote = false;
-			sort_in_page(a, l, rr, &refs, &wrote);
-			uint32_t page = (uint32_t)(l / QS_INTS_PER_PAGE);
-			while (refs) {
-				uint64_t k = rec_new(q, page);
-				uint64_t room = (1u << 30) - q->rec[k].refs;
-				uint64_t add = MIN(refs, room);
-				q->rec[k].refs += (uint32_t)add;
-				if (wrote)
-					q->rec[k].page |= QS_WRITE;
-				refs -= add;
-			}
-			continue;
-		}
-		int64_t i = l, j = rr, m = (l + rr) >> 1;
-		rec_reset(&r);
-		/* Median of three values: a[l], a[m], a[r] each read once. */
-		rec_at(&r, PTR_MED, (uint64_t)l)->refs++;
-		rec_at(&r, PTR_MED, (uint64_t)m)->refs++;
-		rec_at(&r, PTR_MED, (uint64_t)rr)->refs++;
-		int32_t mn, mx, p;
-		if (a[m] >= a[l]) { mx = a[m]; mn = a[l]; } else { mx = a[l]; mn = a[m]; }
-		if (a[rr] >= mx)
-			p = mx;
-		else
-			p = a[rr] >= mn ? a[rr] : mn;
-		do {
-			/* while (a[i] < p) i++;  one page at a time */
-			for (;;) {
-				struct qs_rec *v = rec_at(&r, PTR_LO, (uint64_t)i);
-				int64_t lim = ((int64_t)(i / QS_INTS_PER_PAGE) + 1) * QS_INTS_PER_PAGE;
-				int64_t s = i;
-				while (i < lim && a[i] < p)
-					i++;
-				v->refs += (uint32_t)(i - s) + (i < lim);
-				if (i < lim)
-					break;
-			}
-			/* while (p < a[j]) j--; */
-			for (;;) {
-				struct qs_rec *v = rec_at(&r, PTR_HI, (uint64_t)j);
-				int64_t lim = (j / QS_INTS_PER_PAGE) * QS_INTS_PER_PAGE;
-				int64_t s = j;
-				while (j >= lim && p < a[j])
-					j--;
-				v->refs += (uint32_t)(s - j) + (j >= lim);
-				if (j >= lim)
-					break;
-			}
-			if (i <= j) {
-				int32_t tmp = a[i];
-				a[i] = a[j];
-				a[j] = tmp;
-				struct qs_rec *v = rec_at(&r, PTR_LO, (uint64_t)i);
-				v->refs += 2;
-				v->page |= QS_WRITE;
-				v = rec_at(&r, PTR_HI, (uint64_t)j);
-				v->refs += 2;
-				v->page |= QS_WRITE;
-				i++;
-				j--;
-			}
-		} while (i <= j);
-		if (sp + 2 > scap) {
-			scap *= 2;
-			stack = xrealloc(stack, scap * sizeof(*stack));
-		}
-		if (i < rr) {
-			stack[sp][0] = i;
-			stack[sp][1] = rr;
-			sp++;
-		}
-		if (l < j) {
-			stack[sp][0] = l;
-			stack[sp][1] = j;
-			sp++;
-		}
-	}
-	free(stack);
-}
-
-void qsbench_fill(int32_t *a, uint64_t n, uint64_t seed)
-{
-	struct rng g;
-	rng_seed(&g, seed);
-	for (uint64_t k = 0; k < n; k++)
-		a[k] = (int32_t)(rng_next(&g) >> 33); /* 0..RAND_MAX (2^31 - 1) */
-}
 
 uint64_t qsbench_nr_visits(void *w) { return ((struct qsbench *)w)->nrec; }
 uint64_t qsbench_errors(void *w) { return ((struct qsbench *)w)->errors; }
@@ -396,20 +190,14 @@ static void *qs_create(int argc, char **argv, uint64_t seed, char *err, size_t e
 	 * and each has its recording. */
 	q->nsets = distinct ? nprocs : 1;
 	q->sets = xcalloc(q->nsets, sizeof(*q->sets));
-	int32_t *arr = xmalloc(nelems * sizeof(*arr));
 	for (uint64_t k = 0; k < q->nsets; k++) {
 		struct qs_set *set = &q->sets[k];
 		set->seed = s + k;
-		q->rec = NULL;
-		q->nrec = q->cap = 0;
-		qsbench_fill(arr, nelems, set->seed);
-		record_sort(q, arr, (int64_t)nelems);
-		for (uint64_t e = 0; e + 1 < nelems; e++)
-			set->errors += arr[e] > arr[e + 1];
-		set->rec = q->rec;
-		set->nrec = q->nrec;
+		set->recording = qs_recording_get(nelems, set->seed);
+		set->rec = set->recording->rec;
+		set->nrec = set->recording->nrec;
+		set->errors = set->recording->errors;
 	}
-	free(arr);
 	q->rec = q->sets[0].rec;
 	q->nrec = q->sets[0].nrec;
 	q->errors = q->sets[0].errors;
@@ -420,7 +208,7 @@ static void qs_destroy(void *w)
 {
 	struct qsbench *q = w;
 	for (uint64_t k = 0; k < q->nsets; k++)
-		free(q->sets[k].rec);
+		qs_recording_put(q->sets[k].recording);
 	free(q->sets);
 	free(q->t);
 	free(q);

@@ -62,3 +62,23 @@ grep '^  \[' "$T/qf_q" >"$T/qf_qv"; grep '^  \[' "$T/qf_f" >"$T/qf_fv"
 so=$(awk '/^2.4.14pre3aa3 /{a=1; next} a && $1 == "pagelab" && $2 == "mean" {v=$4; a=0} END {print v}' "$T/qf_q")
 if [ $rq -eq 0 ] && [ $rf -eq 0 ] && [ -s "$T/qf_qv" ] && cmp -s "$T/qf_qv" "$T/qf_fv" &&
    [ "${so:-0}" -gt 1000 ]; then ok; else bad "rc $rq/$rf, aa24 si+so '$so': $(diff "$T/qf_qv" "$T/qf_fv" | head -2)"; fi
+
+# quick-note: a comparison's note says why quick mode cannot give --full's
+# verdict; printed under the verdict in quick mode only, kept by
+# --print-file's format, refused before any compare.  Cost: 4 runs of
+# ~0.05 s.
+sed 's/swap=8M/swap=32M/' "$T/qf_oom.exp" >"$T/qf_qn.exp"
+printf '  quick-note "the scaled machine: a reason"\n' >>"$T/qf_qn.exp"
+t "reproduce: quick-note printed in quick mode, not with --full"
+$P reproduce --no-progress "$T/qf_qn.exp" >"$T/qf_out" 2>"$T/qf_err"; rq=$?
+$P reproduce --no-progress --full "$T/qf_qn.exp" >"$T/qf_fout" 2>/dev/null; rf=$?
+jq=$($P reproduce --no-progress --json "$T/qf_qn.exp" 2>/dev/null)
+if [ $rq -eq 0 ] && [ $rf -eq 0 ] && grep -q '^              quick mode: the scaled machine: a reason$' "$T/qf_out" &&
+   ! grep -q 'quick mode: the scaled' "$T/qf_fout" &&
+   printf '%s' "$jq" | grep -q '"quick_note": "the scaled machine: a reason"'; then ok; else bad "rc $rq/$rf: $(grep -m1 'quick mode' "$T/qf_out")"; fi
+
+t "experiment file: quick-note before any compare exits 2"
+printf 'quick-note "orphan"\n' | cat - "$T/qf_qn.exp" >"$T/qf_bad.exp"
+$P reproduce --no-progress "$T/qf_bad.exp" >"$T/qf_out" 2>"$T/qf_err"; rb=$?
+if [ $rb -eq 2 ] && [ ! -s "$T/qf_out" ] && [ "$(wc -l <"$T/qf_err")" -eq 1 ] &&
+   grep -q 'quick-note before any compare' "$T/qf_err"; then ok; else bad "rc $rb: $(head -1 "$T/qf_err")"; fi
