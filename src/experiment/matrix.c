@@ -83,6 +83,13 @@ static bool expand_range(const char *item, enum axis_values kind, struct axis *a
 		snprintf(err, errlen, "--%s: range '%s' does not go up (A:B:+S or A:B:xF with B >= A)", ax->name, item);
 		return false;
 	}
+	/* 0 (or less) times a factor never reaches B: the values would run
+	 * on until pow() overflows (0 * inf is NaN, found by fuzz_mrc). */
+	if (factor && lo <= 0) {
+		snprintf(err, errlen, "--%s: range '%s' multiplies from %s (A:B:xF needs A > 0)", ax->name, item,
+			 lo < 0 ? "below 0" : "0");
+		return false;
+	}
 	/* Multiplying or adding floating point drifts: count the steps and
 	 * compute each value from A, with a little slack at B. */
 	for (int k = 0;; k++) {

@@ -77,3 +77,14 @@ t "sweep: a control character in a list is one line, exit 2"
 $P sweep --ram "$(printf '1M,2\nM')" --policy clock usemem -m 10 >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && [ ! -s "$T/out" ] && ok || bad "exit $rc: $(cat "$T/err")"
+
+t "a geometric range from 0 is refused (A:B:xF needs A > 0)"
+# 0 times the factor never reached B: the values ran on until pow()
+# overflowed and a NaN was cast to an integer (UBSan, found by fuzz_mrc;
+# its input is a seed in tests/fuzz/seeds/mrc).
+$P sweep --ram 0:16M:x2 --policy clock usemem -m 1 >"$T/out" 2>"$T/err"
+rc=$?
+$P mrc --sizes 0p:16p:x2 "$T/regress.trace" >"$T/out2" 2>"$T/err2"
+rc2=$?
+[ $rc -eq 2 ] && [ $rc2 -eq 2 ] && grep -q 'needs A > 0' "$T/err" && grep -q 'needs A > 0' "$T/err2" &&
+	[ "$(wc -l <"$T/err")" -eq 1 ] && ok || bad "exit $rc/$rc2: $(cat "$T/err" "$T/err2")"
