@@ -3,22 +3,23 @@
  * lru_gen_add_folio, mm/swap.c folio_inc_refs, mm/workingset.c
  * lru_gen_eviction / lru_gen_refault; Documentation/mm/multigen_lru.rst).
  *
- * Pages live in generations numbered by sequence: max_seq is the youngest
- * (shared by anon and file), min_seq[type] the oldest of each type, and
- * between MIN_NR_GENS and MAX_NR_GENS of them exist.  Faulted-in pages
- * enter max_seq.  Aging (mglru_walk.c) walks the processes' page tables,
- * test-and-clears accessed bits and moves young pages' recorded generation
- * to max_seq, then opens a new max_seq: everything else is one generation
- * older.  Eviction (mglru_evict.c) takes pages from the tail of the
- * oldest generation; sort_folio() first files pages whose recorded
- * generation moved (lazy promotion) or whose tier is protected.  Within a generation, tiers count
- * accesses through file descriptors (mark_page_accessed); the refault
- * feedback loop (a PID controller with only the P term) compares each
- * tier's refault rate with tier 0's to decide which tiers to protect, and
- * anon's tier-0 refault rate (gain swappiness) with file's (gain 200 -
- * swappiness) to decide which type to evict.  Shadow entries record the
- * eviction's min_seq and refs; a refault is "recent" when min_seq has not
- * moved since.
+ * Pages live in generations numbered by sequence: max_seq is the
+ * youngest (shared by anon and file), min_seq[type] the oldest of each
+ * type, and between MIN_NR_GENS and MAX_NR_GENS of them
+ * exist.  Faulted-in pages enter max_seq.  Aging (mglru_walk.c) walks the
+ * processes' page tables, test-and-clears accessed bits and moves young
+ * pages' recorded generation to max_seq, then opens a new max_seq:
+ * everything else is one generation older.  Eviction (mglru_evict.c)
+ * takes pages from the tail of the oldest generation; sort_folio() first
+ * files pages whose recorded generation moved (lazy promotion) or whose
+ * tier is protected.  Within a generation, tiers count accesses through
+ * file descriptors (mark_page_accessed); the refault feedback loop (a
+ * PID controller with only the P term) compares each tier's refault rate
+ * with tier 0's to decide which tiers to protect, and anon's tier-0
+ * refault rate (gain swappiness) with file's (gain 200 - swappiness) to
+ * decide which type to evict.  Shadow entries record the eviction's
+ * min_seq and refs; a refault is "recent" when min_seq has not moved
+ * since.
  *
  * Version details: lru_gen_add_folio() placement, should_run_aging() and
  * the refault "restore" rule are 6.6's (before 6.8's "fix underprotected
