@@ -101,17 +101,23 @@ static void map_regions(struct cachesim *cs, uint32_t k)
 	}
 }
 
-/* The PTE of page idx if its region is mapped, else NULL.  (With u =
- * idx + REGION0, region k = log2(u) - log2(REGION0) starts at u = 2^(k +
- * 10): the offset is u without its top bit - fewer instructions than
- * region_of() and region_base() on the path every reference takes.) */
-static inline pte_t *pte_if_mapped(const struct cachesim *cs, uint64_t idx)
+/* What the look-ahead holds for a page whose region is not mapped yet:
+ * a PTE that is never present (so the reference takes the slow path,
+ * which maps the region) and is never written. */
+static const pte_t pte_unmapped = 0;
+
+/* The PTE of page idx if its region is mapped, else &pte_unmapped.
+ * (With u = idx + REGION0, region k = log2(u) - log2(REGION0) starts at
+ * u = 2^(k + 10): the offset is u without its top bit - fewer
+ * instructions than region_of() and region_base() on the path every
+ * reference takes.) */
+static inline pte_t *pte_ahead(const struct cachesim *cs, uint64_t idx)
 {
 	uint64_t u = idx + REGION0;
 	uint32_t top = (uint32_t)(63 - __builtin_clzll(u));
 	uint32_t k = top - 10;
 	_Static_assert(REGION0 == 1024, "top - 10 is the region");
-	return k < cs->nregions ? cs->region[k] + (u ^ (1ULL << top)) : NULL;
+	return k < cs->nregions ? cs->region[k] + (u ^ (1ULL << top)) : (pte_t *)&pte_unmapped;
 }
 
 /* The PTE of page idx, mapping its region (and those before it) first
@@ -124,35 +130,29 @@ static pte_t *pte_mapping(struct cachesim *cs, uint64_t idx)
 	return cs->region[k] + (idx - region_base(k));
 }
 
-/* A reference to a page not present: the fault goes to the cache-only
- * core.  Returns the PTE as the fault left it (before set is applied). */
-static pte_t ref_fault(struct cachesim *cs, pte_t *pt, uint64_t idx, pte_t set)
+_Static_assert(PTE_DIRTY == 1 << 2, "a write sets bit 2");
+
+/* A reference to a page not present (or in a region not mapped when the
+ * look-ahead found its PTE): the fault goes to the cache-only core.
+ * Returns the page's PTE as the fault left it, before the reference's
+ * bits, as the hit path does.  Out of line: the hit path stays short. */
+__attribute__((noinline)) static pte_t ref_miss(struct cachesim *cs, uint64_t idx, bool write)
 {
-	if (!*pt && idx >= cs->pages)
+	pte_t *pt = pte_mapping(cs, idx);
+	const pte_t set = PTE_ACCESSED | (pte_t)write << 2;
+	pte_t pte = *pt;
+	if (pte & PTE_PRESENT) { /* only its region was new to the look-ahead */
+		*pt = pte | set;
+		return pte;
+	}
+	if (!pte && idx >= cs->pages)
 		cs->pages = idx + 1;
 	uint32_t k = region_of(idx);
 	enum fault_status st = mm_cache_fault(&cs->mm, &cs->ctx, cs->as, k, idx - region_base(k));
 	if (st != FAULT_DONE)
 		panic("cachesim: policy %s found no page to evict", cs->mm.pol.ops->name);
-	pte_t pte = *pt;
+	pte = *pt;
 	*pt = pte | (cs->not_young ? set & ~PTE_ACCESSED : set);
-	return pte;
-}
-
-/* One reference: mm_touch()'s loop body for a single page, one
- * reference.  pt is the page's PTE, NULL if its region was not mapped
- * when it was looked up.  Returns the PTE before the reference's bits. */
-static inline pte_t ref_one(struct cachesim *cs, pte_t *pt, uint64_t idx, bool write)
-{
-	if (__builtin_expect(!pt, 0))
-		pt = pte_mapping(cs, idx);
-	pte_t pte = *pt;
-	_Static_assert(PTE_DIRTY == 1 << 2, "a write sets bit 2");
-	const pte_t set = PTE_ACCESSED | (pte_t)write << 2;
-	if (__builtin_expect(pte & PTE_PRESENT, 1))
-		*pt = pte | set;
-	else
-		pte = ref_fault(cs, pt, idx, set);
 	return pte;
 }
 
@@ -172,54 +172,80 @@ static inline pte_t ref_one(struct cachesim *cs, pte_t *pt, uint64_t idx, bool w
 #define RING 32
 _Static_assert(RING > AHEAD_PTE && !(RING & (RING - 1)), "the ring holds the look-ahead");
 
-/* always_inline: a function that only prefetches writes no memory, so
- * gcc's IPA pass finds it pure and, its result unused, drops every call. */
-__attribute__((always_inline)) static inline void prefetch_page(const struct cachesim *cs, pte_t *const *ring,
-								 size_t i, size_t n)
+/* One reference, mm_touch()'s loop body for a single page: the PTE's
+ * accessed bit (and dirty bit for a write) set as an MMU does, a fault
+ * if the page is not present.  Returns the PTE before the reference's
+ * bits. */
+static inline pte_t ref_one(struct cachesim *cs, pte_t *pt, uint64_t idx, bool write)
 {
+	pte_t pte = *pt;
+	if (__builtin_expect(pte & PTE_PRESENT, 1)) {
+		*pt = pte | PTE_ACCESSED | (pte_t)write << 2;
+		return pte;
+	}
+	return ref_miss(cs, idx, write);
+}
+
+/* A policy that sees references only through the PTE bits (clock, fifo,
+ * the research policies): the loop is a PTE lookup and a bit set. */
+static void refs_plain(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
+{
+	pte_t *ring[RING];
+	size_t i = 0, ahead = n > AHEAD_PTE ? n - AHEAD_PTE : 0;
+	for (size_t j = 0; j < AHEAD_PTE && j < n; j++)
+		ring[j] = pte_ahead(cs, pages[j]);
+	for (; i < ahead; i++) {
+		pte_t *pt = pte_ahead(cs, pages[i + AHEAD_PTE]);
+		ring[(i + AHEAD_PTE) % RING] = pt;
+		__builtin_prefetch(pt);
+		ref_one(cs, ring[i % RING], pages[i], writes && writes[i]);
+	}
+	for (; i < n; i++)
+		ref_one(cs, ring[i % RING], pages[i], writes && writes[i]);
+}
+
+/* A policy with an access() hook (lru, opt): the struct page of a
+ * reference is prefetched AHEAD_PAGE references before it, its list
+ * neighbours AHEAD_LINKS before (the hook moves it between them). */
+static void refs_hook(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
+{
+	void (*const access)(void *, pfn_t, bool) = cs->access;
+	void *const priv = cs->priv;
 	const struct page *frames = cs->mm.fr.pages;
-	const pte_t *pt = ring[(i + AHEAD_PAGE) % RING];
-	if (i + AHEAD_PAGE < n && pt && (*pt & PTE_PRESENT))
-		__builtin_prefetch(&frames[pte_pfn(*pt)]);
-	pt = ring[(i + AHEAD_LINKS) % RING];
-	if (i + AHEAD_LINKS < n && pt && (*pt & PTE_PRESENT)) {
-		const struct page *p = &frames[pte_pfn(*pt)];
-		if (p->prev != PFN_NONE)
-			__builtin_prefetch(&frames[p->prev]);
-		if (p->next != PFN_NONE)
-			__builtin_prefetch(&frames[p->next]);
+	pte_t *ring[RING];
+	size_t i = 0, ahead = n > AHEAD_PTE ? n - AHEAD_PTE : 0;
+	for (size_t j = 0; j < AHEAD_PTE && j < n; j++)
+		ring[j] = pte_ahead(cs, pages[j]);
+	for (; i < ahead; i++) {
+		pte_t *pt = pte_ahead(cs, pages[i + AHEAD_PTE]);
+		ring[(i + AHEAD_PTE) % RING] = pt;
+		__builtin_prefetch(pt);
+		pte_t e = *ring[(i + AHEAD_PAGE) % RING];
+		if (e & PTE_PRESENT)
+			__builtin_prefetch(&frames[pte_pfn(e)]);
+		e = *ring[(i + AHEAD_LINKS) % RING];
+		if (e & PTE_PRESENT) {
+			const struct page *p = &frames[pte_pfn(e)];
+			if (p->prev != PFN_NONE)
+				__builtin_prefetch(&frames[p->prev]);
+			if (p->next != PFN_NONE)
+				__builtin_prefetch(&frames[p->next]);
+		}
+		bool write = writes && writes[i];
+		access(priv, pte_pfn(ref_one(cs, ring[i % RING], pages[i], write)), write);
+	}
+	for (; i < n; i++) {
+		bool write = writes && writes[i];
+		access(priv, pte_pfn(ref_one(cs, ring[i % RING], pages[i], write)), write);
 	}
 }
 
 void cachesim_refs(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
 {
-	const bool hook = cs->hook;
-	void (*const access)(void *, pfn_t, bool) = cs->access;
-	void *const priv = cs->priv;
-	pte_t *ring[RING];
-	size_t i = 0, ahead = n > AHEAD_PTE ? n - AHEAD_PTE : 0;
-	for (size_t j = 0; j < AHEAD_PTE && j < n; j++)
-		ring[j] = pte_if_mapped(cs, pages[j]);
-	for (; i < ahead; i++) {
-		pte_t *pt = pte_if_mapped(cs, pages[i + AHEAD_PTE]);
-		ring[(i + AHEAD_PTE) % RING] = pt;
-		if (pt)
-			__builtin_prefetch(pt);
-		/* A hit touches the struct page only through the access()
-		 * hook: clock's and fifo's need just the PTE. */
-		if (hook)
-			prefetch_page(cs, ring, i, n);
-		bool write = writes && writes[i];
-		pte_t pte = ref_one(cs, ring[i % RING], pages[i], write);
-		if (hook)
-			access(priv, pte_pfn(pte), write);
-	}
-	for (; i < n; i++) {
-		bool write = writes && writes[i];
-		pte_t pte = ref_one(cs, ring[i % RING], pages[i], write);
-		if (hook)
-			access(priv, pte_pfn(pte), write);
-	}
+	if (cs->hook)
+		refs_hook(cs, pages, writes, n);
+	else
+		refs_plain(cs, pages, writes, n);
 	cs->refs += n;
 }
 

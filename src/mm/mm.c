@@ -237,7 +237,7 @@ void detach_page(struct mm *mm, pfn_t pfn)
 	lru_del(&mm->fr, pfn);
 }
 
-static pfn_t take_zone_frame(struct mm *mm, int zone)
+pfn_t take_zone_frame(struct mm *mm, int zone)
 {
 	struct zone *z = &mm->zones[zone];
 	pfn_t pfn = lru_head(&mm->fr, z->free_list);
@@ -284,7 +284,7 @@ static bool policy_oom(struct mm *mm, struct mm_ctx *ctx)
  * allocation, beside the 2.6-era total.  (The zone's counter is found
  * from its name once, in zone_set_name(): on the ideal machine every
  * fault stalls, and two strcmp()s were 2% of a cache-only replay.) */
-static void count_allocstall(struct mm *mm, int zone)
+void count_allocstall(struct mm *mm, int zone)
 {
 	mm->ev[ALLOCSTALL]++;
 	mm->ev[mm->zones[zone].allocstall_item]++;

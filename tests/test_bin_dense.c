@@ -1,0 +1,102 @@
+/* test_bin_dense.c - the binary trace's dense reader (trace_next_dense,
+ * what the cache-only replay reads through): it checks a chunk of records
+ * at once and goes back over a bad chunk one record at a time, so a bad
+ * record deep in the file must still be named by its own number, with the
+ * records before it delivered, for each way a record can be bad. */
+#include "test.h"
+#include "../src/trace/trace_reader.h"
+#include "../src/lib/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NREC 3000   /* three of the reader's 1024-record chunks */
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* A trace of NREC records: page i % 1000 (so pages 0-999, each first
+ * referenced in order), a write on every third record. */
+static uint8_t *make_trace(size_t *len)
+{
+	*len = 64 + 8 * (size_t)NREC;
+	uint8_t *b = xcalloc(1, *len);
+	memcpy(b, "PGLTRACE", 8);
+	put32(b + 8, 1);
+	put32(b + 12, 8);
+	put32(b + 16, NREC);
+	put32(b + 24, 1000);
+	for (uint32_t i = 0; i < NREC; i++) {
+		put32(b + 64 + 8 * i, i % 1000);
+		put32(b + 64 + 8 * i + 4, i % 3 == 0);
+	}
+	return b;
+}
+
+/* Read it all densely: the references delivered, -1 on an error (err). */
+static long read_dense(const uint8_t *b, size_t len, uint32_t *pages, uint8_t *writes, char *err, size_t errlen)
+{
+	FILE *in = fmemopen((void *)b, len, "r");
+	struct trace_opts o = { .format = TRACE_FMT_BIN };
+	struct trace_reader *r = trace_open_file(in, "t", &o, err, errlen);
+	long total = -1;
+	if (r) {
+		long n;
+		total = 0;
+		while ((n = trace_next_dense(r, pages + total, writes + total, 512)) > 0)
+			total += n;
+		if (n < 0) {
+			snprintf(err, errlen, "%s", trace_reader_error(r));
+			total = -1 - total; /* how far it got, for the caller */
+		}
+		trace_close(r);
+	}
+	fclose(in);
+	return total;
+}
+
+void test_bin_dense_errors_by_record(void);
+void test_bin_dense_errors_by_record(void)
+{
+	size_t len;
+	uint8_t *b = make_trace(&len);
+	uint32_t *pages = xcalloc(NREC, sizeof(*pages));
+	uint8_t *writes = xcalloc(NREC, 1);
+	char err[300];
+	CHECK_EQ(read_dense(b, len, pages, writes, err, sizeof(err)), NREC);
+	CHECK_EQ(pages[2999], 999);
+	CHECK_EQ(writes[2997], 1);
+	CHECK_EQ(writes[2998], 0);
+	/* Record 2501 (index 2500) made bad four ways; the reader delivers
+	 * whole 512-record batches before the one holding it (2048). */
+	struct { uint32_t page, meta; const char *msg; } bad[] = {
+		{ 1000, 0, "t:2501: page 1000 beyond the header's 1000 pages" },
+		{ 500, 6, "t:2501: bad flags 0x06" },
+		{ 500, 8, "t:2501: bad flags 0x08" },
+		{ 500, 0x107, "t:2501: bad flags 0x07" },
+	};
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		put32(b + 64 + 8 * 2500, bad[k].page);
+		put32(b + 64 + 8 * 2500 + 4, bad[k].meta);
+		CHECK_EQ(read_dense(b, len, pages, writes, err, sizeof(err)), -1 - 2048);
+		CHECK(!strcmp(err, bad[k].msg));
+		if (strcmp(err, bad[k].msg))
+			fprintf(stderr, "got \"%s\"\n", err);
+	}
+	/* A pid in the meta word's upper bits is no error. */
+	put32(b + 64 + 8 * 2500, 500);
+	put32(b + 64 + 8 * 2500 + 4, 0x12345605);
+	CHECK_EQ(read_dense(b, len, pages, writes, err, sizeof(err)), NREC);
+	CHECK_EQ(writes[2500], 1);
+	/* A page named before its turn: record 11 names page 11 before 10. */
+	put32(b + 64 + 8 * 10, 11);
+	CHECK_EQ(read_dense(b, len, pages, writes, err, sizeof(err)), -1);
+	CHECK(!strcmp(err, "t:11: page 11 before page 10 (pages are numbered in order of first reference)"));
+	free(b);
+	free(pages);
+	free(writes);
+}
