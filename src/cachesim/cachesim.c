@@ -51,7 +51,7 @@ struct cachesim *cachesim_new(const struct policy_ops *ops, const double *tun, u
 	struct cachesim *cs = xcalloc(1, sizeof(*cs));
 	struct mm_config cfg = { .ram_pages = frames, .no_watermarks = true, .untimed = true, .disk_blocks = 1 };
 	mm_init(&cs->mm, &cfg, &cs->cost);
-	cs->mm.cache_only = true;
+	mm_cache_only_enable(&cs->mm);
 	if (ops->flags & POLICY_NEEDS_ORACLE)
 		mm_set_oracle(&cs->mm, no_next_use, 0); /* cachesim_set_next_use() slides it */
 	double *def = NULL;
@@ -120,16 +120,6 @@ static inline pte_t *pte_ahead(const struct cachesim *cs, uint64_t idx)
 	return k < cs->nregions ? cs->region[k] + (u ^ (1ULL << top)) : (pte_t *)&pte_unmapped;
 }
 
-/* The PTE of page idx, mapping its region (and those before it) first
- * if need be. */
-static pte_t *pte_mapping(struct cachesim *cs, uint64_t idx)
-{
-	uint32_t k = region_of(idx);
-	if (k >= cs->nregions)
-		map_regions(cs, k);
-	return cs->region[k] + (idx - region_base(k));
-}
-
 _Static_assert(PTE_DIRTY == 1 << 2, "a write sets bit 2");
 
 /* A reference to a page not present (or in a region not mapped when the
@@ -138,7 +128,11 @@ _Static_assert(PTE_DIRTY == 1 << 2, "a write sets bit 2");
  * bits, as the hit path does.  Out of line: the hit path stays short. */
 __attribute__((noinline)) static pte_t ref_miss(struct cachesim *cs, uint64_t idx, bool write)
 {
-	pte_t *pt = pte_mapping(cs, idx);
+	uint32_t k = region_of(idx);
+	if (k >= cs->nregions)
+		map_regions(cs, k);
+	uint64_t off = idx - region_base(k);
+	pte_t *pt = cs->region[k] + off;
 	const pte_t set = PTE_ACCESSED | (pte_t)write << 2;
 	pte_t pte = *pt;
 	if (pte & PTE_PRESENT) { /* only its region was new to the look-ahead */
@@ -147,8 +141,7 @@ __attribute__((noinline)) static pte_t ref_miss(struct cachesim *cs, uint64_t id
 	}
 	if (!pte && idx >= cs->pages)
 		cs->pages = idx + 1;
-	uint32_t k = region_of(idx);
-	enum fault_status st = mm_cache_fault(&cs->mm, &cs->ctx, cs->as, k, idx - region_base(k));
+	enum fault_status st = mm_cache_fault(&cs->mm, &cs->ctx, cs->as, k, off);
 	if (st != FAULT_DONE)
 		panic("cachesim: policy %s found no page to evict", cs->mm.pol.ops->name);
 	pte = *pt;

@@ -34,6 +34,8 @@ bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st);
 
 /* Start writing a dirty page (swap slot or file block); clears PG_dirty. */
 void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn);
+/* mm->cache_only: mm_page_referenced_vmflags() of a cache page. */
+int cache_page_referenced(struct mm *mm, pfn_t pfn, uint32_t *vm_flags);
 /* mm->cache_only: evict an isolated anonymous page (cacheonly.c). */
 enum evict_result cache_drop(struct mm *mm, struct scan_control *sc, pfn_t pfn);
 

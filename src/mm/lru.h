@@ -103,11 +103,30 @@ static inline void lru_del(struct frames *f, pfn_t pfn)
 		l->nr_file--;
 }
 
-/* Move to the head / tail of a (possibly different) list. */
+/* Move to the head / tail of a (possibly different) list.  Within one
+ * list only the links change, not the counts: exact LRU makes that move
+ * on every hit, so it is done without the del + add round trip. */
 static inline void lru_move_head(struct frames *f, int list, pfn_t pfn)
 {
-	lru_del(f, pfn);
-	lru_add_head(f, list, pfn);
+	struct page *p = &f->pages[pfn];
+	struct lru_list *l = &f->lists[list];
+	if (p->lru != list) {
+		lru_del(f, pfn);
+		lru_add_head(f, list, pfn);
+		return;
+	}
+	if (l->head == pfn)
+		return;
+	/* Not the head, so it has a prev. */
+	f->pages[p->prev].next = p->next;
+	if (p->next != PFN_NONE)
+		f->pages[p->next].prev = p->prev;
+	else
+		l->tail = p->prev;
+	p->prev = PFN_NONE;
+	p->next = l->head;
+	f->pages[l->head].prev = pfn;
+	l->head = pfn;
 }
 
 static inline void lru_move_tail(struct frames *f, int list, pfn_t pfn)

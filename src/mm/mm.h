@@ -351,6 +351,10 @@ void mm_munlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t v
 uint32_t swapin_nr_pages(uint64_t prev_off, uint64_t off, uint32_t hits, uint32_t max_pages,
 			 uint32_t prev_win);
 
+/* Make an mm the cache-only mm of src/cachesim: it must have been set up
+ * untimed, with no watermarks, one zone and no memcg (panics otherwise),
+ * which lets its allocator skip what cannot happen there (cacheonly.c). */
+void mm_cache_only_enable(struct mm *mm);
 /* mm->cache_only: the fault of page `off` of vma (never touched, or
  * PTE_EVICTED), served at once: FAULT_DONE with the page mapped, or the
  * allocator's failure (a policy that found no victim). */

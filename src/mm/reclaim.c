@@ -32,6 +32,8 @@ int mm_page_young(const struct mm *mm, pfn_t pfn)
 
 int mm_page_referenced_vmflags(struct mm *mm, pfn_t pfn, uint32_t *vm_flags)
 {
+	if (mm->cache_only)
+		return cache_page_referenced(mm, pfn, vm_flags);
 	struct page *p = mm_page(mm, pfn);
 	if (p->flags & PG_file)
 		return file_page_referenced_vmflags(mm, pfn, true, vm_flags);
