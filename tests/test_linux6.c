@@ -409,6 +409,67 @@ void test_linux6_refault_distance(void)
 	mm_destroy(&h.mm);
 }
 
+/* ---- the memcg statistics reclaim reads ---------------------------------- */
+
+/* stats_flush_ms=2000: reclaim reads the copies of the last flush.  10
+ * inactive + 20 active anon pages; before the first flush (due at 2 s) the
+ * copies are 0: inactive_is_low() is false (0 < 0), where the live lists
+ * (10 < 20) say it is low.  The flush at the first pass after 2 s copies
+ * them: low.  30 more inactive pages change nothing until the flush due
+ * at 4 s (40 >= 20: not low).  A workingset activation is seen by
+ * prepare_scan_control() only once flushed; the refault test weighs the
+ * flushed active list (20), not the live one (0 after deactivating all). */
+void test_linux6_stats_flush(void)
+{
+	const char *sets[] = { "stats_flush_ms=2000", NULL };
+	struct h6 h;
+	h6_init(&h, 256, false, sets);
+	for (int i = 0; i < 10; i++)
+		h6_page(&h, PG_anon, ADD_NEW_ANON);
+	for (int i = 0; i < 20; i++)
+		h6_page(&h, PG_anon | PG_active, ADD_PUTBACK);
+	CHECK_EQ(l6_stat_lru(h.l, L6_ACTIVE_ANON), 0);
+	CHECK(!l6_inactive_is_low(h.l, 0));
+	l6_stats_flush_due(h.l, 1999999999);
+	CHECK(!l6_inactive_is_low(h.l, 0));
+	CHECK_EQ(h.l->nr_flushes, 0);
+	l6_stats_flush_due(h.l, 2500000000);
+	CHECK_EQ(h.l->nr_flushes, 1);
+	CHECK_EQ(l6_stat_lru(h.l, L6_INACTIVE_ANON), 10);
+	CHECK_EQ(l6_stat_lru(h.l, L6_ACTIVE_ANON), 20);
+	CHECK(l6_inactive_is_low(h.l, 0));
+	for (int i = 0; i < 30; i++)
+		h6_page(&h, PG_anon, ADD_NEW_ANON);
+	l6_stats_flush_due(h.l, 3999999999);
+	CHECK(l6_inactive_is_low(h.l, 0));
+	l6_stats_flush_due(h.l, 4000000000);
+	CHECK_EQ(h.l->nr_flushes, 2);
+	CHECK_EQ(l6_stat_lru(h.l, L6_INACTIVE_ANON), 40);
+	CHECK(!l6_inactive_is_low(h.l, 0));
+	/* A refault activation since the snapshot: unseen until flushed. */
+	struct scan_control sc = h6_sc(RECLAIM_DIRECT, DEF_PRIORITY, 32);
+	l6_snapshot_refaults(h.l);
+	h.mm.ev[WORKINGSET_ACTIVATE_ANON]++;
+	l6_prepare_scan_control(h.l, &sc);
+	CHECK(!(h.l->may_deactivate & L6_DEACTIVATE_ANON));
+	l6_stats_flush_due(h.l, 6000000000);
+	l6_prepare_scan_control(h.l, &sc);
+	CHECK(h.l->may_deactivate & L6_DEACTIVATE_ANON);
+	/* The workingset size is the flushed 20 active pages: a shadow at
+	 * distance 20 is recent although the live active list is empty. */
+	l6_shrink_active_list(h.l, 20, &sc, 0);
+	CHECK_EQ(on(&h, L6_ACTIVE_ANON), 0);
+	pfn_t victim = lru_tail(&h.mm.fr, h.l->list[L6_INACTIVE_ANON]);
+	h.ops->remove(h.l, victim);
+	uint64_t shadow = l6_evict_shadow(h.l, victim);
+	h.l->nonresident_age = (shadow >> 2) + 20;
+	mm_page(&h.mm, victim)->flags = PG_anon;
+	l6_refault(h.l, victim, shadow);
+	CHECK(mm_page(&h.mm, victim)->flags & PG_active);
+	h.ops->add(h.l, victim, ADD_REFAULT);
+	mm_destroy(&h.mm);
+}
+
 /* ---- swap readahead ------------------------------------------------------ */
 
 /* __swapin_nr_pages() with page-cluster 3 (8 pages at most). */

@@ -187,7 +187,7 @@ static void l6_end_writeback(void *priv, pfn_t pfn)
  * of its pages, ratio = int_sqrt(10 x GB of that type), at least 1. */
 bool l6_inactive_is_low(const struct linux6 *l, int file)
 {
-	uint64_t inactive = l6_size(l, lru_of(file, 0)), active = l6_size(l, lru_of(file, 1));
+	uint64_t inactive = l6_stat_lru(l, lru_of(file, 0)), active = l6_stat_lru(l, lru_of(file, 1));
 	uint64_t ratio = (uint64_t)l->t[L6_T_INACTIVE_RATIO];
 	if (!ratio) {
 		uint64_t gb = (inactive + active) >> (30 - PAGE_SHIFT);
@@ -405,6 +405,9 @@ void l6_shrink_lruvec(struct linux6 *l, struct scan_control *sc)
 	uint64_t nr[L6_NR_LRU], targets[L6_NR_LRU];
 	uint64_t nr_reclaimed = 0, nr_pageout = 0;
 	uint64_t nr_to_reclaim = sc->nr_to_reclaim;
+	const struct mm_ctx *cur = l->mm->cur;
+	if (cur)
+		l6_stats_flush_due(l, cur->t0 + cur->user_ns + cur->sys_ns);
 	l6_prepare_scan_control(l, sc);
 	if (sc->who == RECLAIM_KSWAPD && l6_swap_available(l) && l6_inactive_is_low(l, 0))
 		l6_shrink_active_list(l, SWAP_CLUSTER_MAX, sc, 0);
@@ -498,6 +501,10 @@ static const struct tunable linux6_tunables[] = {
 	  "1 = pages put under writeback count towards the bail-out; 0 = freed pages only (the kernel's literal rule)" },
 	[L6_T_INACTIVE_RATIO] = { "inactive_ratio", "inactive_is_low (4.10+: per type, int_sqrt(10 x GB))", 0, 0, 100000,
 	  "inactive:active target; 0 = int_sqrt(10 x GB of the type's pages), at least 1" },
+	[L6_T_STATS_FLUSH_MS] = { "stats_flush_ms", "mm/memcontrol.c FLUSH_TIME (2*HZ): flush_memcg_stats_dwork", 0, 0, 100000,
+	  "reclaim reads LRU sizes and workingset activations as of the last periodic rstat flush, every this many ms; 0 = live counts" },
+	[L6_T_STATS_FLUSH_PHASE_MS] = { "stats_flush_phase_ms", "when the periodic flush falls after the run starts", 0, 0, 100000,
+	  "time of the first flush (then every stats_flush_ms); 0 = at stats_flush_ms" },
 	{ 0 },
 };
 
@@ -507,6 +514,8 @@ static void *l6_init(struct mm *mm, const double *tun)
 	l->mm = mm;
 	for (int i = 0; i < L6_NR_TUNABLES; i++)
 		l->t[i] = tun ? tun[i] : linux6_tunables[i].def;
+	l->next_flush_ns = (uint64_t)((l->t[L6_T_STATS_FLUSH_PHASE_MS] > 0 ? l->t[L6_T_STATS_FLUSH_PHASE_MS]
+									   : l->t[L6_T_STATS_FLUSH_MS]) * 1e6);
 	for (int i = 0; i < L6_NR_LRU; i++) {
 		l->list[i] = lru_register(&mm->fr, lru_names[i]);
 		if (i & 1)

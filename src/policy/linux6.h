@@ -23,6 +23,7 @@ enum l6_balance { SCAN_EQUAL, SCAN_FRACT, SCAN_ANON, SCAN_FILE };
 enum {
 	L6_T_SWAPPINESS, L6_T_TWO_TOUCH, L6_T_SWAPIN_REFERENCED, L6_T_CACHE_TRIM,
 	L6_T_FILE_IS_TINY, L6_T_COST_IO, L6_T_BAILOUT_WRITEBACK, L6_T_INACTIVE_RATIO,
+	L6_T_STATS_FLUSH_MS, L6_T_STATS_FLUSH_PHASE_MS,
 	L6_NR_TUNABLES
 };
 
@@ -42,6 +43,13 @@ struct linux6 {
 	bool cache_trim_mode, file_is_tiny;
 	/* the last get_scan_count() */
 	enum l6_balance balance;
+	/* The copies of the memcg's statistics that lruvec_page_state()
+	 * reads (rstat, flushed every stats_flush_ms): the four LRU sizes and
+	 * workingset_activate_anon/file as of the last flush.  Used only with
+	 * stats_flush_ms > 0; otherwise reclaim reads live counts. */
+	uint64_t flushed_lru[L6_NR_LRU], flushed_activate[2];
+	uint64_t next_flush_ns;  /* simulated time of the next periodic flush */
+	uint64_t nr_flushes;
 };
 
 #define L6_DEACTIVATE_ANON 1u
@@ -60,6 +68,13 @@ uint64_t l6_shrink_inactive_list(struct linux6 *l, uint64_t nr, struct scan_cont
 bool l6_inactive_is_low(const struct linux6 *l, int file);
 
 /* linux6_balance.c */
+/* lruvec_page_state() of an LRU list, and of WORKINGSET_ACTIVATE_ANON
+ * (file 0) or _FILE (1): the flushed copy, or live with stats_flush_ms 0. */
+uint64_t l6_stat_lru(const struct linux6 *l, int lru);
+uint64_t l6_stat_activate(const struct linux6 *l, int file);
+/* flush_memcg_stats_dwork(): at a reclaim pass's start (its clock now_ns),
+ * take the copies if a periodic flush fell due since the last one. */
+void l6_stats_flush_due(struct linux6 *l, uint64_t now_ns);
 void l6_prepare_scan_control(struct linux6 *l, struct scan_control *sc);
 void l6_get_scan_count(struct linux6 *l, struct scan_control *sc, uint64_t nr[L6_NR_LRU]);
 void l6_lru_note_cost(struct linux6 *l, int file, uint64_t nr_io, uint64_t nr_rotated);

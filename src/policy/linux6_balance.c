@@ -57,12 +57,51 @@ void l6_lru_note_cost(struct linux6 *l, int file, uint64_t nr_io, uint64_t nr_ro
 	}
 }
 
+/* The memcg statistics reclaim reads.  A 6.x memcg's lruvec_page_state()
+ * returns the per-cgroup copy that rstat flushing keeps (mm/memcontrol.c:
+ * pn->lruvec_stats->state[]), not a live count: per-CPU deltas are folded
+ * in by flush_memcg_stats_dwork() every FLUSH_TIME (2 s), and reclaim's own
+ * mem_cgroup_flush_stats_ratelimited() (prepare_scan_control,
+ * workingset_test_recent) flushes only when that worker is a full cycle
+ * late.  So inactive_is_low(), the refault test of prepare_scan_control()
+ * and the workingset size of a refault see the lists as they were at the
+ * last flush, up to 2 s ago, while get_scan_count() scans by the live
+ * per-zone sizes (mem_cgroup_get_zone_lru_size()).  Before the first flush
+ * a new cgroup's copies are 0. */
+uint64_t l6_stat_lru(const struct linux6 *l, int lru)
+{
+	return l->t[L6_T_STATS_FLUSH_MS] > 0 ? l->flushed_lru[lru] : l6_size(l, lru);
+}
+
+uint64_t l6_stat_activate(const struct linux6 *l, int file)
+{
+	if (l->t[L6_T_STATS_FLUSH_MS] > 0)
+		return l->flushed_activate[file];
+	return l->mm->ev[file ? WORKINGSET_ACTIVATE_FILE : WORKINGSET_ACTIVATE_ANON];
+}
+
+/* The periodic flush falls at phase + k x period; pagelab takes the copy
+ * at the first reclaim pass after it (the lists change between passes only
+ * by the faults of a few microseconds under pressure). */
+void l6_stats_flush_due(struct linux6 *l, uint64_t now_ns)
+{
+	uint64_t period = (uint64_t)(l->t[L6_T_STATS_FLUSH_MS] * 1e6);
+	if (!period || now_ns < l->next_flush_ns)
+		return;
+	for (int i = 0; i < L6_NR_LRU; i++)
+		l->flushed_lru[i] = l6_size(l, i);
+	l->flushed_activate[0] = l->mm->ev[WORKINGSET_ACTIVATE_ANON];
+	l->flushed_activate[1] = l->mm->ev[WORKINGSET_ACTIVATE_FILE];
+	l->nr_flushes++;
+	l->next_flush_ns += (now_ns - l->next_flush_ns) / period * period + period;
+}
+
 /* snapshot_refaults(): the workingset activations seen so far; a change
  * since means a new workingset is forming. */
 void l6_snapshot_refaults(struct linux6 *l)
 {
-	l->refaults[0] = l->mm->ev[WORKINGSET_ACTIVATE_ANON];
-	l->refaults[1] = l->mm->ev[WORKINGSET_ACTIVATE_FILE];
+	l->refaults[0] = l6_stat_activate(l, 0);
+	l->refaults[1] = l6_stat_activate(l, 1);
 }
 
 void l6_prepare_scan_control(struct linux6 *l, struct scan_control *sc)
@@ -72,13 +111,13 @@ void l6_prepare_scan_control(struct linux6 *l, struct scan_control *sc)
 	 * refaults show a new workingset forming (get rid of stale active
 	 * pages quickly). */
 	l->may_deactivate = 0;
-	if (mm->ev[WORKINGSET_ACTIVATE_ANON] != l->refaults[0] || l6_inactive_is_low(l, 0))
+	if (l6_stat_activate(l, 0) != l->refaults[0] || l6_inactive_is_low(l, 0))
 		l->may_deactivate |= L6_DEACTIVATE_ANON;
-	if (mm->ev[WORKINGSET_ACTIVATE_FILE] != l->refaults[1] || l6_inactive_is_low(l, 1))
+	if (l6_stat_activate(l, 1) != l->refaults[1] || l6_inactive_is_low(l, 1))
 		l->may_deactivate |= L6_DEACTIVATE_FILE;
 	/* Plenty of inactive file pages that aren't thrashing: reclaim
 	 * those first before touching anonymous pages. */
-	uint64_t inactive_file = l6_size(l, L6_INACTIVE_FILE);
+	uint64_t inactive_file = l6_stat_lru(l, L6_INACTIVE_FILE);
 	l->cache_trim_mode = l->t[L6_T_CACHE_TRIM] != 0 && (inactive_file >> sc->priority) &&
 			     !(l->may_deactivate & L6_DEACTIVATE_FILE);
 	/* The cache trap: as cache pages start out inactive, every cache
@@ -88,7 +127,7 @@ void l6_prepare_scan_control(struct linux6 *l, struct scan_control *sc)
 	l->file_is_tiny = false;
 	if (sc->cgroup)
 		return;
-	uint64_t file = l6_size(l, L6_ACTIVE_FILE) + inactive_file;
+	uint64_t file = l6_size(l, L6_ACTIVE_FILE) + l6_size(l, L6_INACTIVE_FILE);
 	uint64_t total_high_wmark = 0;
 	for (int z = 0; z < mm->nr_zones; z++)
 		total_high_wmark += mm->zones[z].wmark_high;
@@ -169,13 +208,13 @@ uint64_t l6_evict_shadow(void *p, pfn_t pfn)
 static bool workingset_test_recent(struct linux6 *l, bool file, uint64_t shadow)
 {
 	uint64_t distance = l->nonresident_age - (shadow >> SHADOW_SHIFT);
-	uint64_t workingset_size = l6_size(l, L6_ACTIVE_FILE);
+	uint64_t workingset_size = l6_stat_lru(l, L6_ACTIVE_FILE);
 	if (!file)
-		workingset_size += l6_size(l, L6_INACTIVE_FILE);
+		workingset_size += l6_stat_lru(l, L6_INACTIVE_FILE);
 	if (l6_swap_available(l)) {
-		workingset_size += l6_size(l, L6_ACTIVE_ANON);
+		workingset_size += l6_stat_lru(l, L6_ACTIVE_ANON);
 		if (file)
-			workingset_size += l6_size(l, L6_INACTIVE_ANON);
+			workingset_size += l6_stat_lru(l, L6_INACTIVE_ANON);
 	}
 	return distance <= workingset_size;
 }
