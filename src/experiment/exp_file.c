@@ -1,9 +1,10 @@
-/* exp_file.c - reading and writing experiment files (exp_file.h,
- * docs/experiments.md).  A file is lines of KEYWORD ARGS...; an argument
- * with blanks is "quoted" (\" and \\ inside).  Lines after `run KEY` and
- * before the next top-level keyword describe that run.  Everything a
- * later stage would panic on (a template, a machine setting, a name) is
- * checked here, so a bad file is one clear message and exit 2. */
+/* exp_file.c - reading experiment files (exp_file.h, docs/experiments.md;
+ * exp_write.c writes them), and the built-in ones.  A file is lines of
+ * KEYWORD ARGS...; an argument with blanks is "quoted" (\" and \\
+ * inside).  Lines after `run KEY` and before the next top-level keyword
+ * describe that run.  Everything a later stage would panic on (a
+ * template, a machine setting, a name) is checked here, so a bad file is
+ * one clear message and exit 2. */
 #include "exp_file.h"
 #include "exp_named.h"
 #include "../lib/util.h"
@@ -150,13 +151,13 @@ static bool machine_sets_ok(struct parse *p, const char *s)
 
 #define GROW(arr, n) (arr = xrealloc(arr, (size_t)((n) + 1) * sizeof(*(arr))), memset(&(arr)[n], 0, sizeof(*(arr))), &(arr)[(n)++])
 
-static const char *const kind_words[] = { "thread", "modern", "reference" };
-static const struct { const char *word; enum metric_kind kind; } metric_words[] = {
+const char *const exp_kind_words[NR_EXP_KIND_WORDS] = { "thread", "modern", "reference" };
+const struct exp_metric_word exp_metric_words[NR_EXP_METRIC_WORDS] = {
 	{ "elapsed", MK_ELAPSED }, { "user", MK_USER }, { "sys", MK_SYS }, { "cpu", MK_CPU_PCT },
 	{ "majflt", MK_MAJFLT }, { "minflt", MK_MINFLT }, { "swaps", MK_SWAPS },
 	{ "swap-peak-mb", MK_SWAP_PEAK_MB }, { "kthread-cpu", MK_KTHREAD_CPU },
 };
-static const char *const cmp_words[] = { "ratio", "worse", "not-worse", "zero" };
+const char *const exp_cmp_words[NR_EXP_CMP_WORDS] = { "ratio", "worse", "not-worse", "zero" };
 
 static bool run_line(struct parse *p, char **t, int n)
 {
@@ -238,7 +239,7 @@ static bool top_line(struct parse *p, char **t, int n, bool *in_run)
 		d->sets = n == 5 ? own_str(p->a, t[4]) : NULL;
 		int kk = -1;
 		for (int i = 0; i < 3; i++)
-			if (!strcmp(t[3], kind_words[i]))
+			if (!strcmp(t[3], exp_kind_words[i]))
 				kk = i;
 		if (kk < 0)
 			return fail(p, "design kind '%s' is not thread, modern or reference", t[3], NULL);
@@ -270,9 +271,9 @@ static bool top_line(struct parse *p, char **t, int n, bool *in_run)
 			return fail(p, "'%s': say which is better, higher or lower", t[5], NULL);
 		m->higher_better = !strcmp(t[5], "higher");
 		bool found = false;
-		for (size_t i = 0; i < ARRAY_SIZE(metric_words); i++)
-			if (!strcmp(t[4], metric_words[i].word)) {
-				m->kind = metric_words[i].kind;
+		for (size_t i = 0; i < ARRAY_SIZE(exp_metric_words); i++)
+			if (!strcmp(t[4], exp_metric_words[i].word)) {
+				m->kind = exp_metric_words[i].kind;
 				found = true;
 			}
 		if (!found && !strncmp(t[4], "counter:", 8)) {
@@ -316,7 +317,7 @@ static bool top_line(struct parse *p, char **t, int n, bool *in_run)
 		c->b = own_str(p->a, t[3]);
 		int kk = -1;
 		for (int i = 0; i < 4; i++)
-			if (!strcmp(t[4], cmp_words[i]))
+			if (!strcmp(t[4], exp_cmp_words[i]))
 				kk = i;
 		if (kk < 0)
 			return fail(p, "comparison kind '%s' is not ratio, worse, not-worse or zero", t[4], NULL);
@@ -530,152 +531,6 @@ struct experiment *exp_file_load(const char *path, char *err, size_t errlen)
 	struct experiment *e = exp_file_parse(path, buf ? buf : "", len, err, errlen);
 	free(buf);
 	return e;
-}
-
-/* ---- writing ------------------------------------------------------------ */
-
-static void put(FILE *out, const char *s)
-{
-	if (!s) {
-		fputs("-", out);
-		return;
-	}
-	if (*s && !strpbrk(s, " \t\"\\#")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-void exp_file_write(const struct experiment *e, FILE *out)
-{
-	fprintf(out, "experiment %d ", e->id);
-	put(out, e->slug);
-	fputs("\ntitle ", out);
-	put(out, e->title);
-	fputs("\nthread ", out);
-	put(out, e->thread);
-	fputs("\nwho ", out);
-	put(out, e->who);
-	fputs("\nmachine ", out);
-	put(out, e->profile);
-	if (e->machine_sets) {
-		fputs("\nmachine-set ", out);
-		put(out, e->machine_sets);
-	}
-	fprintf(out, "\nquick-scale %.17g\n", e->quick_scale);
-	if (e->print && e->print != exp_print_generic && exp_printer_name(e->print))
-		fprintf(out, "printer %s\n", exp_printer_name(e->print));
-	fputs("\n# design LABEL POLICY KIND [\"TUNABLE=VALUE ...\"]\n", out);
-	for (int i = 0; i < e->nr_designs; i++) {
-		const struct exp_design *d = &e->designs[i];
-		fputs("design ", out);
-		put(out, d->label);
-		fputc(' ', out);
-		put(out, d->policy);
-		fprintf(out, " %s", kind_words[d->kind]);
-		if (d->sets) {
-			fputc(' ', out);
-			put(out, d->sets);
-		}
-		fputc('\n', out);
-	}
-	for (int i = 0; i < e->nr_runs; i++) {
-		const struct exp_run *x = &e->runs[i];
-		fputs("\nrun ", out);
-		put(out, x->key);
-		fputc(' ', out);
-		put(out, x->title);
-		fputc('\n', out);
-		if (x->machine_sets) {
-			fputs("  machine-set ", out);
-			put(out, x->machine_sets);
-			fputc('\n', out);
-		}
-		for (int w = 0; w < EXP_MAX_WL && x->wl[w]; w++) {
-			fputs("  wl ", out);
-			put(out, x->wl[w]);
-			fputc('\n', out);
-		}
-		fprintf(out, "  repeats %d %d\n  vmstat %.17g\n  max-time %.17g%s\n", x->repeats, x->quick_repeats,
-			x->vmstat_s, x->max_time_s, x->max_time_unscaled ? " unscaled" : "");
-		if (x->delayed >= 0) {
-			fprintf(out, "  delayed %d ", x->delayed);
-			put(out, x->fill_wl);
-			fputc('\n', out);
-		}
-		if (x->residency_wl >= 0)
-			fprintf(out, "  residency %d\n", x->residency_wl);
-		if (x->stop_with)
-			fprintf(out, "  stop-with %d\n", x->stop_with);
-	}
-	fputs("\n# metric KEY RUN WL KIND higher|lower \"NAME\"\n", out);
-	for (int i = 0; i < e->nr_metrics; i++) {
-		const struct exp_metric *m = &e->metrics[i];
-		fputs("metric ", out);
-		put(out, m->key);
-		fputc(' ', out);
-		put(out, m->run);
-		fprintf(out, " %d ", m->wl);
-		const char *w = NULL;
-		for (size_t k = 0; k < ARRAY_SIZE(metric_words); k++)
-			if (metric_words[k].kind == m->kind)
-				w = metric_words[k].word;
-		if (m->kind == MK_COUNTER)
-			fprintf(out, "counter:%s", m->arg);
-		else if (m->kind == MK_CUSTOM)
-			fprintf(out, "custom:%s%s%s", exp_metric_fn_name(m->fn), m->arg ? ":" : "", m->arg ? m->arg : "");
-		else
-			fputs(w, out);
-		fprintf(out, " %s ", m->higher_better ? "higher" : "lower");
-		put(out, m->name);
-		fputc('\n', out);
-	}
-	fputs("\n# published DESIGN METRIC VALUE|- \"AS THE THREAD WROTE IT\" FILE:LINE\n", out);
-	for (int i = 0; i < e->nr_published; i++) {
-		const struct exp_published *x = &e->published[i];
-		fputs("published ", out);
-		put(out, x->design);
-		fputc(' ', out);
-		put(out, x->metric);
-		if (isnan(x->value))
-			fputs(" - ", out);
-		else
-			fprintf(out, " %.10g ", x->value);
-		put(out, x->text);
-		fputc(' ', out);
-		put(out, x->source);
-		fputc('\n', out);
-	}
-	fputs("\n# compare METRIC A|- B ratio|worse|not-worse|zero TOLERANCE TIE FLOOR FILE:LINE [\"STATEMENT\"]\n"
-	      "#   [quick-note \"WHY QUICK MODE'S VERDICT CANNOT BE --full'S\"]\n", out);
-	for (int i = 0; i < e->nr_cmps; i++) {
-		const struct exp_comparison *c = &e->cmps[i];
-		fputs("compare ", out);
-		put(out, c->metric);
-		fputc(' ', out);
-		put(out, c->a);
-		fputc(' ', out);
-		put(out, c->b);
-		fprintf(out, " %s %.10g %.10g %.10g ", cmp_words[c->kind], c->tol, c->tie, c->floor);
-		put(out, c->source);
-		if (c->statement) {
-			fputc(' ', out);
-			put(out, c->statement);
-		}
-		fputc('\n', out);
-		if (c->quick_note) {
-			fputs("  quick-note ", out);
-			put(out, c->quick_note);
-			fputc('\n', out);
-		}
-	}
 }
 
 /* ---- the built-in experiments ------------------------------------------- */

@@ -23,6 +23,18 @@ void exp_file_free(struct experiment *e);
  * experiment). */
 void exp_file_write(const struct experiment *e, FILE *out);
 
+/* The words of the format, shared by the reader and the writer: a
+ * design's kind (in enum design_kind order), the metric kinds named by a
+ * word (MK_COUNTER and MK_CUSTOM are not), a comparison's kind (in
+ * enum cmp_kind order). */
+#define NR_EXP_KIND_WORDS 3
+#define NR_EXP_METRIC_WORDS 9
+#define NR_EXP_CMP_WORDS 4
+extern const char *const exp_kind_words[NR_EXP_KIND_WORDS];
+struct exp_metric_word { const char *word; enum metric_kind kind; };
+extern const struct exp_metric_word exp_metric_words[NR_EXP_METRIC_WORDS];
+extern const char *const exp_cmp_words[NR_EXP_CMP_WORDS];
+
 /* The built-in experiments, parsed from the embedded experiment files
  * on first use (NULL-terminated, in file-name order). */
 const struct experiment *const *builtin_experiments(void);

@@ -128,6 +128,8 @@ void filemap_set_unevictable(struct mm *mm, struct inode *ino, bool on);
 /* Give the file disk blocks for its first npages pages (a hole made by
  * truncate gets its blocks when first written back). */
 void inode_add_blocks(struct mm *mm, struct inode *ino, uint64_t npages);
+/* Give back the blocks of pages at and beyond npages (truncate). */
+void inode_trim_blocks(struct mm *mm, struct inode *ino, uint64_t npages);
 /* Disk block of page `index`, or UINT64_MAX (a hole: reads as zeroes). */
 uint64_t filemap_block(const struct inode *ino, uint64_t index);
 

@@ -67,8 +67,7 @@ static void lfu_access(void *p, pfn_t pfn, bool write)
 static void lfu_shrink(void *p, struct scan_control *sc)
 {
 	struct lfu *l = p;
-	uint64_t busy = 0; /* refused for I/O: they come back, 64 end the pass */
-	while (sc->nr_reclaimed < sc->nr_to_reclaim && l->h.n && busy < 64) {
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && ph_pass_goes_on(&l->h)) {
 		pfn_t pfn = ph_min(&l->h);
 		uint64_t k1 = l->h.k1[pfn], k2 = l->h.k2[pfn];
 		uint32_t i = ghost_of(l->b.mm->fr.pages, pfn);
@@ -80,8 +79,7 @@ static void lfu_shrink(void *p, struct scan_control *sc)
 		}
 		l->h.k1[pfn] = k1;
 		l->h.k2[pfn] = k2;
-		busy += o == VICTIM_REFUSED;
-		ph_set_aside(&l->h, pfn);
+		ph_set_aside(&l->h, pfn, o == VICTIM_REFUSED);
 	}
 	ph_put_back(&l->h);
 }

@@ -84,8 +84,7 @@ static void lruk_shrink(void *p, struct scan_control *sc)
 {
 	struct lruk *k = p;
 	struct ghost *g = &k->b.g;
-	uint64_t busy = 0; /* refused for I/O: they come back, 64 end the pass */
-	while (sc->nr_reclaimed < sc->nr_to_reclaim && k->h.n && busy < 64) {
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && ph_pass_goes_on(&k->h)) {
 		pfn_t pfn = ph_min(&k->h);
 		uint64_t k1 = k->h.k1[pfn], k2 = k->h.k2[pfn];
 		uint32_t i = ghost_of(k->b.mm->fr.pages, pfn);
@@ -104,8 +103,7 @@ static void lruk_shrink(void *p, struct scan_control *sc)
 		}
 		k->h.k1[pfn] = k1;
 		k->h.k2[pfn] = k2;
-		busy += o == VICTIM_REFUSED;
-		ph_set_aside(&k->h, pfn);
+		ph_set_aside(&k->h, pfn, o == VICTIM_REFUSED);
 	}
 	ph_put_back(&k->h);
 }

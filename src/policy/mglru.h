@@ -1,7 +1,8 @@
-/* mglru.h - the multi-gen LRU's state, shared by mglru.c (generations,
- * eviction, the refault feedback loop) and mglru_walk.c (aging by page-table
- * walks, rmap look-around, the Bloom filters), and a small inspection API
- * for the tests.  See mglru.c for the version followed. */
+/* mglru.h - the multi-gen LRU's state, shared by mglru.c (generations and
+ * the policy hooks), mglru_evict.c (eviction, the refault feedback loop)
+ * and mglru_walk.c (aging by page-table walks, rmap look-around, the Bloom
+ * filters), and a small inspection API for the tests.  See mglru.c for the
+ * version followed. */
 #ifndef PAGELAB_MGLRU_H
 #define PAGELAB_MGLRU_H
 
@@ -58,6 +59,34 @@ static inline int mg_type(const struct page *p) { return (p->flags & PG_anon) ? 
 static inline int mg_gen(const struct mglru *g, uint64_t seq) { return (int)(seq % g->max_nr_gens); }
 /* The page's recorded generation, or -1 when it is not on an mglru list. */
 static inline int mg_page_gen(const struct page *p) { return (int)p->pol32[0] - 1; }
+static inline unsigned mg_nr_gens(const struct mglru *g, int type)
+{
+	return (unsigned)(g->max_seq - g->min_seq[type] + 1);
+}
+/* folio_lru_refs(): accesses beyond PG_referenced, 0 .. BIT(LRU_REFS_WIDTH). */
+static inline unsigned mg_page_refs(const struct page *p)
+{
+	return p->pol32[1] + !!(p->flags & PG_workingset);
+}
+/* lru_tier_from_refs(): order_base_2(refs + 1), so tier 0 = 0 or 1
+ * access, tier 1 = 2, tier 2 = 3-4, tier 3 = 5+. */
+static inline unsigned mg_tier_from_refs(unsigned refs)
+{
+	unsigned n = refs + 1, t = 0;
+	while ((1u << t) < n)
+		t++;
+	return t;
+}
+static inline void mg_clear_refs(struct page *p)
+{
+	p->pol32[1] = 0;
+	p->flags &= ~(PG_referenced | PG_workingset);
+}
+/* Take an on-list page off its generation's list (no-op when isolated). */
+void mg_gen_del(struct mglru *g, pfn_t pfn);
+/* lru_gen_add_folio() of ~6.6: where an off-list page enters (at the
+ * tail of the oldest generation when reclaim puts it back). */
+void mg_add_folio(struct mglru *g, pfn_t pfn, bool reclaiming);
 /* folio_update_gen(): record a new generation, dropping the refs; an
  * isolated page only gets PG_referenced.  Returns the old generation. */
 int mg_update_gen(struct mglru *g, pfn_t pfn, int gen);
@@ -70,6 +99,14 @@ int mg_inc_gen(struct mglru *g, pfn_t pfn);
 void mg_reset_ctrl_pos(struct mglru *g, int type);
 /* Charge simulated CPU time of the walker to whoever runs reclaim. */
 void mg_charge(struct mglru *g, uint64_t ns);
+
+/* Eviction (mglru_evict.c): the policy's shrink(); evict_folios() of one
+ * pass; the swappiness reclaim uses now (0 when it may not swap); the
+ * highest tier not to protect. */
+void mg_shrink(void *priv, struct scan_control *sc);
+uint64_t mg_evict_folios(struct mglru *g, struct scan_control *sc, int swappiness);
+int mg_get_swappiness(const struct mglru *g, const struct scan_control *sc);
+int mg_get_tier_idx(struct mglru *g, int type);
 
 /* Aging (mglru_walk.c). */
 bool mg_try_to_inc_max_seq(struct mglru *g, uint64_t max_seq, bool can_swap, bool force_scan);

@@ -77,16 +77,14 @@ static void opt_shrink(void *p, struct scan_control *sc)
 {
 	struct opt *o = p;
 	struct frames *fr = &o->mm->fr;
-	uint64_t busy = 0; /* refused for I/O: they come back, 64 end the pass */
-	while (sc->nr_reclaimed < sc->nr_to_reclaim && o->h.n && busy < 64) {
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && ph_pass_goes_on(&o->h)) {
 		pfn_t pfn = ph_min(&o->h);
 		ph_remove(&o->h, pfn);
 		lru_del(fr, pfn);
 		enum victim_outcome out = textbook_evict(o->mm, sc, pfn);
 		if (out == VICTIM_REFUSED || out == VICTIM_NOSWAP) {
-			busy += out == VICTIM_REFUSED;
 			lru_add_head(fr, o->list, pfn);
-			ph_set_aside(&o->h, pfn); /* its next use stays in its keys */
+			ph_set_aside(&o->h, pfn, out == VICTIM_REFUSED); /* its next use stays in its keys */
 		}
 	}
 	ph_put_back(&o->h);

@@ -57,7 +57,7 @@ void ph_init(struct pageheap *h, pfn_t nframes)
 	h->k2 = xcalloc(nframes, sizeof(uint64_t));
 	h->n = 0;
 	h->aside = xmalloc((size_t)nframes * sizeof(pfn_t));
-	h->naside = 0;
+	h->naside = h->nrefused = 0;
 }
 
 void ph_destroy(struct pageheap *h)
@@ -97,17 +97,18 @@ void ph_remove(struct pageheap *h, pfn_t pfn)
 	sift_down(h, h->slot[last] - 1);
 }
 
-void ph_set_aside(struct pageheap *h, pfn_t pfn)
+void ph_set_aside(struct pageheap *h, pfn_t pfn, bool refused)
 {
 	ph_remove(h, pfn);
 	h->aside[h->naside++] = pfn;
+	h->nrefused += refused;
 }
 
 void ph_put_back(struct pageheap *h)
 {
 	for (uint64_t i = 0; i < h->naside; i++)
 		ph_set(h, h->aside[i], h->k1[h->aside[i]], h->k2[h->aside[i]]);
-	h->naside = 0;
+	h->naside = h->nrefused = 0;
 }
 
 bool ph_check(const struct pageheap *h, const char *name, FILE *err)

@@ -18,6 +18,7 @@ struct pageheap {
 	uint64_t n;
 	pfn_t *aside;       /* frames set aside by this shrink pass */
 	uint64_t naside;
+	uint64_t nrefused;  /* of those: refused for I/O */
 };
 
 void ph_init(struct pageheap *h, pfn_t nframes);
@@ -31,9 +32,19 @@ static inline pfn_t ph_min(const struct pageheap *h) { return h->n ? h->heap[0] 
  * core would not take (busy, or anonymous with swap full) is set aside,
  * keys kept, so the pass can go on to the next: stopping at it would leave
  * a file page further down unreclaimed and OOM-kill with the page cache
- * full.  ph_put_back() returns every frame set aside to the heap. */
-void ph_set_aside(struct pageheap *h, pfn_t pfn);
+ * full.  refused: the core refused it for I/O in flight.  ph_put_back()
+ * returns every frame set aside to the heap. */
+void ph_set_aside(struct pageheap *h, pfn_t pfn, bool refused);
 void ph_put_back(struct pageheap *h);
+/* Whether a shrink pass goes on to the next frame: one is left, and
+ * fewer than PH_MAX_REFUSED were refused for I/O.  Those come back when
+ * their I/O is done, so a pass that meets that many stops rather than
+ * walk a heap of pages under writeback. */
+#define PH_MAX_REFUSED 64
+static inline bool ph_pass_goes_on(const struct pageheap *h)
+{
+	return h->n && h->nrefused < PH_MAX_REFUSED;
+}
 /* --check: heap order and slots sound. */
 bool ph_check(const struct pageheap *h, const char *name, FILE *err);
 

@@ -62,17 +62,3 @@ k64=$(counter oom_kill "$T/kb64"); k80=$(counter oom_kill "$T/kb80")
 full=$(awk 'NF == 16 && $3 ~ /^[0-9]+$/ && $3 + 0 > m { m = $3 + 0 } END { print m + 0 }' "$T/kb64")
 [ "$k64" -ge 1 ] && [ "$full" -eq 65536 ] && [ "$k80" -eq 0 ] && grep -q 'Out of memory: Killed process' "$T/kb64" &&
 	ok || bad "oom_kill $k64 (max swpd $full kB) / $k80"
-
-# Bug: clock, fifo and lru stopped their whole pass at the first anonymous
-# page once swap was full, so experiment 4's quick TEST 2 (12 GB pool run)
-# OOM-killed innodb under clock with 212 MB of page cache left.  Cost:
-# three runs of 0.03 s.
-t "clock/fifo/lru: swap full, page cache left: no OOM kill"
-msg=
-for pol in clock fifo lru; do
-	$P run --no-progress --machine pe1950-2008 --ram 256M --swap 160M --set kernel_base=256K --policy $pol \
-		--max-time 14400 innodb --pool 192 --data 880M --transactions 156 --scan --warm >"$T/inno" 2>&1
-	k=$(counter oom_kill "$T/inno")
-	[ "$k" -eq 0 ] && grep -q '^1 row in set' "$T/inno" || msg="$msg $pol: oom_kill $k;"
-done
-[ -z "$msg" ] && ok || bad "$msg"
