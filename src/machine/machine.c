@@ -6,7 +6,8 @@
  * changes take effect at its start; its cost moves the CPU's clock.  A task
  * that must wait (a swap-in, writeback it needs, a sleep) blocks and its CPU
  * takes the next runnable task or goes idle.  kswapd is a task too, and
- * competes for CPU like the real one. */
+ * competes for CPU like the real one.  What a user task does in its chunk
+ * is tasks.c's; vmstat's samples are vmstat.c's. */
 #include "machine.h"
 #include "tasks.h"
 #include "../mm/filemap.h"
