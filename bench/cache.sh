@@ -123,7 +123,7 @@ echo "== cache: sequential sweeps, $NSEQ references (gentrace --seq)"
 $GENTRACE --seq --out bin 65536 "$NSEQ" 1 >"$T/s.pgtrace" || exit 1
 for f in 65536 32768; do
 	for pol in clock lru; do
-		timed "$T/s.out" $P run --machine ideal --ram ${f}p --policy $pol trace "$T/s.pgtrace"
+		best "$T/s.out" $P run --machine ideal --ram ${f}p --policy $pol trace "$T/s.pgtrace"
 		awk -v n="$NSEQ" -v s="$secs" -v f="$f" -v p="$pol" -v m="$(awk '$1 == "pgfault" { print $2 }' "$T/s.out")" 'BEGIN {
 			printf "   %-5s 65536 pages round and round, %5d frames: %6.1f M references/s, %s misses\n", p, f, n / s / 1e6, m }'
 	done
