@@ -6,26 +6,24 @@
  * changes take effect at its start; its cost moves the CPU's clock.  A task
  * that must wait (a swap-in, writeback it needs, a sleep) blocks and its CPU
  * takes the next runnable task or goes idle.  kswapd is a task too, and
- * competes for CPU like the real one. */
+ * competes for CPU like the real one.  What a user task does in its chunk
+ * is tasks.c's; vmstat's samples are vmstat.c's. */
 #include "machine.h"
+#include "tasks.h"
 #include "../mm/filemap.h"
 #include "../lib/util.h"
 #include "../lib/output.h"
 #include "../lib/hostmem.h"
 
-#include <errno.h>
-#include <signal.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #define STEP_NS 200000ULL  /* 200 us: interleaving grain between CPUs */
 
 double task_seconds(uint64_t ns) { return (double)ns / 1e9; }
 
-static void log_add(struct machine *m, uint64_t t, enum log_kind kind, int wl, const char *text)
+void machine_log(struct machine *m, uint64_t t, enum log_kind kind, int wl, const char *text)
 {
 	m->log = xrealloc(m->log, (m->nr_log + 1) * sizeof(*m->log));
 	m->log[m->nr_log++] = (struct log_entry){ .t = t, .kind = kind, .wl = wl,
@@ -85,13 +83,11 @@ static int rq_pop(struct machine *m)
 	return -1;
 }
 
-static bool waits_on_io(enum wait_kind w) { return w == W_PAGE || w == W_MEMORY; }
-
 static void wake_task(struct machine *m, struct task *t, uint64_t when)
 {
 	if (t->state != T_BLOCKED)
 		return;
-	if (waits_on_io(t->wait)) {
+	if (wait_is_io(t->wait)) {
 		m->nr_iowait--;
 		if (when > t->blocked_at)
 			t->stall_ns += when - t->blocked_at;
@@ -111,13 +107,13 @@ static void wake_task(struct machine *m, struct task *t, uint64_t when)
 
 void machine_wake(struct machine *m, struct task *t, uint64_t when) { wake_task(m, t, when); }
 
-static void block_task(struct machine *m, struct task *t, enum wait_kind w, uint64_t timeout_at)
+void machine_block(struct machine *m, struct task *t, enum wait_kind w, uint64_t timeout_at)
 {
 	t->state = T_BLOCKED;
 	t->wait = w;
 	t->wait_gen++;
 	t->blocked_at = m->now;
-	if (waits_on_io(w))
+	if (wait_is_io(w))
 		m->nr_iowait++;
 	if (timeout_at)
 		evq_push(&m->q, timeout_at, EV_WAKE, (uint32_t)t->id, t->wait_gen);
@@ -162,7 +158,7 @@ static uint64_t io_catch_up(void *arg, uint64_t t)
 	return disk_run_until(&m->disk, t);
 }
 
-static void wake_memory_waiters(struct machine *m, uint64_t now)
+void machine_wake_memory_waiters(struct machine *m, uint64_t now)
 {
 	for (int i = 0; i < m->nr_tasks; i++)
 		if (m->tasks[i].state == T_BLOCKED && m->tasks[i].wait == W_MEMORY)
@@ -189,337 +185,7 @@ static void io_complete(void *arg, enum io_dir dir, struct disk_bio *bios, uint6
 			}
 	}
 	if (dir == IO_WRITE)
-		wake_memory_waiters(m, now);
-}
-
-/* ---- OOM -------------------------------------------------------------- */
-
-static void exit_task(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t at);
-
-/* 2.6.36+ oom_badness(): resident pages plus swap entries; the highest
- * score dies.  Returns false when nothing can be killed. */
-static bool oom_kill(struct machine *m, uint64_t now)
-{
-	struct task *victim = NULL;
-	uint64_t best = 0;
-	for (int i = 0; i < m->nr_tasks; i++) {
-		struct task *t = &m->tasks[i];
-		if (t->kthread || t->state == T_EXITED || !t->as)
-			continue;
-		uint64_t points = t->as->rss + t->as->swapents;
-		if (!victim || points > best) {
-			victim = t;
-			best = points;
-		}
-	}
-	char msg[256];
-	if (!victim) {
-		log_add(m, now, LOG_KERNEL, -1, "Kernel panic - not syncing: System is deadlocked on memory");
-		m->panicked = true;
-		return false;
-	}
-	/* A charge that failed at the cgroup's limit: mem_cgroup_out_of_memory()
-	 * picks among the cgroup's tasks (all of the workloads') and says so. */
-	bool in_memcg = m->mm.memcg.oom_pending;
-	if (in_memcg) {
-		m->mm.memcg.oom_pending = false;
-		m->mm.memcg.oom_kill++;
-		snprintf(msg, sizeof(msg), "memory: usage %llukB, limit %llukB, failcnt %llu",
-			 (unsigned long long)(m->mm.memcg.charged * (PAGE_SIZE / 1024)),
-			 (unsigned long long)(m->mm.memcg.limit * (PAGE_SIZE / 1024)),
-			 (unsigned long long)m->mm.memcg.failcnt);
-		log_add(m, now, LOG_KERNEL, -1, msg);
-	}
-	snprintf(msg, sizeof(msg),
-		 "%s: Killed process %d (%s) total-vm:%llukB, anon-rss:%llukB, file-rss:0kB, shmem-rss:0kB",
-		 in_memcg ? "Memory cgroup out of memory" : "Out of memory",
-		 victim->id + 1000, victim->comm,
-		 (unsigned long long)(victim->as->total_vm * (PAGE_SIZE / 1024)),
-		 (unsigned long long)(victim->as->rss * (PAGE_SIZE / 1024)));
-	log_add(m, now, LOG_KERNEL, -1, msg);
-	m->mm.ev[OOM_KILL]++;
-	victim->killed = true;
-	m->wls[victim->wl].killed = true;
-	m->wls[victim->wl].signal = SIGKILL;
-	if (victim->state == T_BLOCKED) {
-		if (waits_on_io(victim->wait))
-			m->nr_iowait--;
-		victim->wait = W_NONE;
-		victim->wait_gen++;
-	}
-	struct mm_ctx ctx = { .t0 = now, .task = victim->id };
-	bool self = victim->state == T_RUNNING && m->cur_task == victim->id;
-	exit_task(m, victim, &ctx, now);
-	if (!self) {
-		/* The victim's exit costs are its own, not the caller's. */
-		victim->stime += ctx.sys_ns;
-		m->sys_ns += ctx.sys_ns;
-	} else {
-		m->self_exit_ns += ctx.sys_ns;
-	}
-	return true;
-}
-
-/* ---- tasks ------------------------------------------------------------ */
-
-/* OP_BARRIER: complete when every task of the workload but `self` has
- * exited or waits at the barrier (an OOM kill or an early exit must not
- * leave the others waiting forever). */
-static bool barrier_complete(struct machine *m, const struct wl_inst *wl, const struct task *self)
-{
-	bool waiting = false;
-	for (int i = 0; i < wl->ntasks; i++) {
-		const struct task *k = &m->tasks[wl->first_task + i];
-		if (k == self || k->state == T_EXITED)
-			continue;
-		if (k->state != T_BLOCKED || k->wait != W_BARRIER)
-			return false;
-		waiting = true;
-	}
-	return self || waiting;
-}
-
-static void barrier_release(struct machine *m, const struct wl_inst *wl, uint64_t at)
-{
-	for (int i = 0; i < wl->ntasks; i++) {
-		struct task *k = &m->tasks[wl->first_task + i];
-		if (k->state == T_BLOCKED && k->wait == W_BARRIER)
-			wake_task(m, k, at);
-	}
-}
-
-static void exit_task(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t at)
-{
-	if (t->as && !t->as->dead)
-		mm_aspace_exit(&m->mm, ctx, t->as);
-	fileops_task_exit(m, t, ctx);
-	t->state = T_EXITED;
-	t->end = at + ctx->user_ns + ctx->sys_ns;
-	struct wl_inst *wl = &m->wls[t->wl];
-	if (t->end > wl->end)
-		wl->end = t->end;
-	m->live_user--;
-	if (--wl->live == 0)
-		log_add(m, wl->end, LOG_EXIT, t->wl, NULL);
-	for (int i = 0; i < m->nr_tasks; i++)
-		if (m->tasks[i].state == T_BLOCKED && m->tasks[i].wait == W_CHILD &&
-		    m->tasks[i].wait_task == t->id)
-			wake_task(m, &m->tasks[i], t->end);
-	if (barrier_complete(m, wl, NULL))
-		barrier_release(m, wl, t->end);
-	/* Whoever waited for memory this task held may go on. */
-	wake_memory_waiters(m, at);
-}
-
-enum step_result { STEP_CONTINUE, STEP_BLOCKED, STEP_EXITED };
-
-/* React to a fault that could not complete.  Returns true if the task
- * stays runnable (the fault is retried). */
-static bool fault_blocked(struct machine *m, struct task *t, struct mm_ctx *ctx,
-			  enum fault_status st, enum step_result *res)
-{
-	uint64_t now = ctx->t0 + ctx->user_ns + ctx->sys_ns;
-	switch (st) {
-	case FAULT_WAIT_PAGE:
-		t->wait_pfn = ctx->wait_pfn;
-		block_task(m, t, W_PAGE, 0);
-		t->blocked_at = now;
-		*res = STEP_BLOCKED;
-		return false;
-	case FAULT_WAIT_RECLAIM:
-		/* congestion_wait(): sleep until writeback completes or the timeout. */
-		block_task(m, t, W_MEMORY, now + m->prof.congestion_wait_ns);
-		t->blocked_at = now;
-		*res = STEP_BLOCKED;
-		return false;
-	case FAULT_OOM:
-		if (!oom_kill(m, now)) {
-			*res = STEP_EXITED;
-			return false;
-		}
-		if (t->state == T_EXITED) {
-			*res = STEP_EXITED;
-			return false;
-		}
-		return true;
-	case FAULT_SEGV:
-		panic("task %d (%s): workload touched memory outside its mappings", t->id, t->comm);
-	case FAULT_SIGBUS: {
-		/* A file mapping's page past the end of the file (the file is
-		 * shorter than the mapping, e.g. its writer has not got that
-		 * far): filemap_fault() returns VM_FAULT_SIGBUS and the
-		 * program dies of SIGBUS; the machine goes on. */
-		char msg[320];
-		snprintf(msg, sizeof(msg), "%s[%d]: bus error: access to a mapped page beyond the end of its file",
-			 t->comm, t->id + 1000);
-		log_add(m, now, LOG_KERNEL, -1, msg);
-		t->killed = true;
-		m->wls[t->wl].killed = true;
-		if (!m->wls[t->wl].signal)
-			m->wls[t->wl].signal = SIGBUS;
-		t->have_op = false;
-		exit_task(m, t, ctx, ctx->t0);
-		*res = STEP_EXITED;
-		return false;
-	}
-	case FAULT_ENOENT: {
-		/* E.g. a link step whose compiler was OOM-killed: the program
-		 * reports the error and exits; the machine goes on. */
-		char msg[320];
-		snprintf(msg, sizeof(msg), "%s: %s: No such file or directory", t->comm,
-			 t->op.name ? t->op.name : "?");
-		log_add(m, now, LOG_KERNEL, -1, msg);
-		t->have_op = false;
-		exit_task(m, t, ctx, ctx->t0);
-		*res = STEP_EXITED;
-		return false;
-	}
-	case FAULT_DONE:
-		break;
-	}
-	return true;
-}
-
-/* sys_mlock() of 2.0 to 2.6.8: "we may lock at most half of physical
- * memory... (this check is pretty bogus, but doesn't hurt)" - locked_vm
- * plus the new range above num_physpages / 2 is -ENOMEM.  Those eras
- * thus never see more than half of RAM locked, which is why 2.4.17's
- * out_of_memory() can leave the OOM killer out while swap is free. */
-static bool mlock_refused(const struct machine *m, const struct task *t, const struct op *op)
-{
-	if (!m->mm.vm.mlock_half_ram)
-		return false;
-	const struct vma *v = &t->as->vmas[op->region];
-	if (v->flags & (VMA_LOCKED | VMA_MLOCKING))
-		return false;
-	uint64_t num_physpages = m->prof.ram / PAGE_SIZE;
-	return t->as->locked_vm + op->npages > num_physpages / 2;
-}
-
-static enum step_result run_user(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t budget)
-{
-	struct wl_inst *wl = &m->wls[t->wl];
-	enum step_result res = STEP_CONTINUE;
-	while (ctx->user_ns + ctx->sys_ns < budget) {
-		if (!t->have_op) {
-			if (!wl->ops->next_op(wl->w, t->wl_task, &t->op))
-				t->op.kind = OP_EXIT;
-			t->have_op = true;
-			t->op_done = 0;
-		}
-		struct op *op = &t->op;
-		enum fault_status st = FAULT_DONE;
-		bool done = true;
-		switch (op->kind) {
-		case OP_MMAP_ANON:
-		case OP_MMAP_DATA: {
-			uint32_t v = mm_mmap_anon(&m->mm, t->as, op->npages,
-						  op->kind == OP_MMAP_DATA ? VMA_NOZERO : 0);
-			if (v != op->region)
-				panic("workload %s: region %u mapped as vma %u", wl->ops->name, op->region, v);
-			ctx->sys_ns += m->prof.cost.fault_ns;
-			break;
-		}
-		case OP_MUNMAP:
-			mm_munmap(&m->mm, ctx, t->as, op->region);
-			break;
-		case OP_TOUCH:
-		case OP_MLOCK: {
-			if (op->kind == OP_MLOCK && !t->op_done && mlock_refused(m, t, op)) {
-				/* The program sees ENOMEM, reports it and exits. */
-				char msg[320];
-				snprintf(msg, sizeof(msg), "%s: mlock: Cannot allocate memory", t->comm);
-				log_add(m, ctx->t0 + ctx->user_ns + ctx->sys_ns, LOG_KERNEL, -1, msg);
-				t->failed = true;
-				t->have_op = false;
-				exit_task(m, t, ctx, ctx->t0);
-				return STEP_EXITED;
-			}
-			uint64_t n;
-			ctx->retry = t->retry;
-			if (op->kind == OP_TOUCH)
-				n = mm_touch(&m->mm, ctx, t->as, op->region, op->first + t->op_done,
-					     op->npages - t->op_done, op->refs, op->write, budget, &st);
-			else
-				n = mm_mlock(&m->mm, ctx, t->as, op->region, op->first + t->op_done,
-					     op->npages - t->op_done, budget, &st);
-			t->retry = ctx->retry;
-			t->op_done += n;
-			done = t->op_done >= op->npages;
-			/* Blocked inside a fault, it holds mmap_sem: the swap
-			 * token's "in the middle of a page fault". */
-			t->as->in_fault = !done && (st == FAULT_WAIT_PAGE || st == FAULT_WAIT_RECLAIM);
-			if (!done && st != FAULT_DONE && !fault_blocked(m, t, ctx, st, &res))
-				return res;
-			break;
-		}
-		case OP_MUNLOCK:
-			mm_munlock(&m->mm, ctx, t->as, op->region);
-			break;
-		case OP_CPU: {
-			uint64_t left = op->ns - t->op_done;
-			uint64_t room = budget - (ctx->user_ns + ctx->sys_ns);
-			uint64_t run = left < room ? left : room;
-			ctx->user_ns += run;
-			t->op_done += run;
-			done = t->op_done >= op->ns;
-			break;
-		}
-		case OP_SLEEP:
-			t->have_op = false;
-			block_task(m, t, W_SLEEP, ctx->t0 + ctx->user_ns + ctx->sys_ns + op->ns);
-			return STEP_BLOCKED;
-		case OP_EXIT:
-			exit_task(m, t, ctx, ctx->t0);
-			return STEP_EXITED;
-		case OP_EXEC:
-			/* The old image goes; a new process starts in this slot. */
-			mm_aspace_exit(&m->mm, ctx, t->as);
-			t->as = mm_aspace_new(&m->mm, t->id);
-			ctx->sys_ns += m->prof.cost.fault_ns;
-			break;
-		case OP_WAIT: {
-			if (op->region >= (uint32_t)wl->ntasks)
-				panic("workload %s: waits for task %u of %d", wl->ops->name, op->region, wl->ntasks);
-			struct task *child = &m->tasks[wl->first_task + (int)op->region];
-			if (child->state == T_EXITED)
-				break;
-			t->have_op = false;
-			t->wait_task = child->id;
-			block_task(m, t, W_CHILD, 0);
-			return STEP_BLOCKED;
-		}
-		case OP_BARRIER:
-			if (barrier_complete(m, wl, t)) {
-				barrier_release(m, wl, ctx->t0 + ctx->user_ns + ctx->sys_ns);
-				break;
-			}
-			t->have_op = false;
-			block_task(m, t, W_BARRIER, 0);
-			return STEP_BLOCKED;
-		case OP_MARK:
-			if (wl->ops->mark)
-				wl->ops->mark(wl->w, t->wl_task, op->region, ctx->t0 + ctx->user_ns + ctx->sys_ns,
-					      t->utime + t->stime + ctx->user_ns + ctx->sys_ns);
-			break;
-		case OP_CREATE:
-		case OP_OPEN:
-		case OP_CLOSE:
-		case OP_READ:
-		case OP_WRITE:
-		case OP_FSYNC:
-		case OP_UNLINK:
-		case OP_TRUNCATE:
-		case OP_MMAP_FILE:
-			done = machine_file_op(m, t, ctx, budget, &st);
-			if (!done && st != FAULT_DONE && !fault_blocked(m, t, ctx, st, &res))
-				return res;
-			break;
-		}
-		if (done)
-			t->have_op = false;
-	}
-	return res;
+		machine_wake_memory_waiters(m, now);
 }
 
 /* kswapd: balance_pgdat() in SWAP_CLUSTER_MAX batches until the zone is
@@ -534,19 +200,19 @@ static enum step_result run_kswapd(struct machine *m, struct task *t, struct mm_
 		if (mm_kswapd_balanced(mm, 0)) {
 			mm->kswapd_wanted = false;
 			t->prio = DEF_PRIORITY;
-			block_task(m, t, W_IDLE, 0);
+			machine_block(m, t, W_IDLE, 0);
 			return STEP_BLOCKED;
 		}
 		if (mm->nr_pending_free && mm_kswapd_balanced(mm, mm->nr_pending_free)) {
-			block_task(m, t, W_MEMORY, ctx->t0 + ctx->user_ns + ctx->sys_ns + m->prof.congestion_wait_ns);
+			machine_block(m, t, W_MEMORY, ctx->t0 + ctx->user_ns + ctx->sys_ns + m->prof.congestion_wait_ns);
 			return STEP_BLOCKED;
 		}
 		uint64_t got = mm_shrink(mm, ctx, SWAP_CLUSTER_MAX, t->prio);
 		if (mm->oom_wanted) {
 			/* MGLRU's min_ttl: kswapd itself calls out_of_memory(). */
 			mm->oom_wanted = false;
-			if (!oom_kill(m, ctx->t0 + ctx->user_ns + ctx->sys_ns)) {
-				block_task(m, t, W_IDLE, 0);
+			if (!task_oom_kill(m, ctx->t0 + ctx->user_ns + ctx->sys_ns)) {
+				machine_block(m, t, W_IDLE, 0);
 				return STEP_BLOCKED;
 			}
 			t->prio = DEF_PRIORITY;
@@ -564,7 +230,7 @@ static enum step_result run_kswapd(struct machine *m, struct task *t, struct mm_
 			t->prio--;
 			if (t->prio < 0)
 				t->prio = 0;
-			block_task(m, t, W_MEMORY, ctx->t0 + ctx->user_ns + ctx->sys_ns + m->prof.congestion_wait_ns);
+			machine_block(m, t, W_MEMORY, ctx->t0 + ctx->user_ns + ctx->sys_ns + m->prof.congestion_wait_ns);
 			return STEP_BLOCKED;
 		}
 		if (t->prio > 0) {
@@ -575,10 +241,10 @@ static enum step_result run_kswapd(struct machine *m, struct task *t, struct mm_
 		 * until the allocator wakes us again. */
 		t->prio = DEF_PRIORITY;
 		if (mm->nr_writeback || mm->nr_reading) {
-			block_task(m, t, W_MEMORY, ctx->t0 + ctx->user_ns + ctx->sys_ns + m->prof.congestion_wait_ns);
+			machine_block(m, t, W_MEMORY, ctx->t0 + ctx->user_ns + ctx->sys_ns + m->prof.congestion_wait_ns);
 		} else {
 			mm->kswapd_wanted = false;
-			block_task(m, t, W_IDLE, 0);
+			machine_block(m, t, W_IDLE, 0);
 		}
 		return STEP_BLOCKED;
 	}
@@ -589,7 +255,7 @@ static enum step_result run_kswapd(struct machine *m, struct task *t, struct mm_
 static enum step_result run_tick(struct machine *m, struct task *t, struct mm_ctx *ctx)
 {
 	mm_tick(&m->mm, ctx);
-	block_task(m, t, W_SLEEP, ctx->t0 + ctx->user_ns + ctx->sys_ns + m->mm.pol.ops->tick_ns);
+	machine_block(m, t, W_SLEEP, ctx->t0 + ctx->user_ns + ctx->sys_ns + m->mm.pol.ops->tick_ns);
 	return STEP_BLOCKED;
 }
 
@@ -605,9 +271,9 @@ static enum step_result run_flusher(struct machine *m, struct task *t, struct mm
 	if (next == FLUSH_AGAIN)
 		return STEP_CONTINUE;
 	if (next == FLUSH_CONGESTED)
-		block_task(m, t, W_MEMORY, now + m->prof.congestion_wait_ns);
+		machine_block(m, t, W_MEMORY, now + m->prof.congestion_wait_ns);
 	else
-		block_task(m, t, W_SLEEP, period ? now + period : 0);
+		machine_block(m, t, W_SLEEP, period ? now + period : 0);
 	return STEP_BLOCKED;
 }
 
@@ -671,7 +337,7 @@ static void cpu_event(struct machine *m, uint32_t c)
 	enum step_result r = t->kkind == KT_KSWAPD ? run_kswapd(m, t, &ctx, budget)
 			     : t->kkind == KT_TICK ? run_tick(m, t, &ctx)
 			     : t->kkind == KT_FLUSH || t->kkind == KT_KUPDATE ? run_flusher(m, t, &ctx)
-			     : run_user(m, t, &ctx, budget);
+			     : task_run_user(m, t, &ctx, budget);
 	ctx.sys_ns += m->self_exit_ns;
 	m->cur_task = -1;
 	uint64_t used = ctx.user_ns + ctx.sys_ns;
@@ -699,88 +365,6 @@ static void cpu_event(struct machine *m, uint32_t c)
 	}
 	evq_push(&m->q, now + used, EV_CPU, c, 0);
 	maybe_wake_kswapd(m, now);
-}
-
-/* ---- vmstat ----------------------------------------------------------- */
-
-static uint64_t per_sec(uint64_t delta, uint64_t dt_ns)
-{
-	return dt_ns ? (uint64_t)((double)delta * 1e9 / (double)dt_ns + 0.5) : 0;
-}
-
-static void vmstat_sample(struct machine *m)
-{
-	struct vmstat_sample s = { .t = m->now };
-	uint64_t dt = m->now - m->prev_t;
-	for (int i = 0; i < m->nr_tasks; i++) {
-		struct task *t = &m->tasks[i];
-		if (t->state == T_RUNNABLE || t->state == T_RUNNING)
-			s.r++;
-		else if (t->state == T_BLOCKED && waits_on_io(t->wait))
-			s.b++;
-	}
-	uint64_t kb = PAGE_SIZE / 1024;
-	s.swpd = (uint64_t)m->mm.swap.used * kb;
-	s.free = m->mm.nr_free * kb;
-	/* buff: the block device's page cache (2.6's "Buffers"); cache: the
-	 * other file pages plus the swap cache. */
-	struct inode *bdev = filemap_lookup_blkdev(&m->mm);
-	uint64_t buffers = bdev ? bdev->nrpages : 0;
-	s.buff = buffers * kb;
-	s.cache = (m->mm.nr_file - buffers + m->mm.swap.nr_cached) * kb;
-	struct lru_sizes lz;
-	mm_lru_sizes(&m->mm, &lz);
-	s.inact = (lz.inactive_anon + lz.inactive_file) * kb;
-	s.active = (lz.active_anon + lz.active_file) * kb;
-	uint64_t *ev = m->mm.ev;
-	s.si = per_sec((ev[PSWPIN] - m->prev_ev[PSWPIN]) * kb, dt);
-	s.so = per_sec((ev[PSWPOUT] - m->prev_ev[PSWPOUT]) * kb, dt);
-	s.bi = per_sec(ev[PGPGIN] - m->prev_ev[PGPGIN], dt);
-	s.bo = per_sec(ev[PGPGOUT] - m->prev_ev[PGPGOUT], dt);
-	/* every reclaim pass, memcg limit reclaim included */
-	s.scan = per_sec(ev[PGSCAN_ANON] + ev[PGSCAN_FILE] - m->prev_ev[PGSCAN_ANON] - m->prev_ev[PGSCAN_FILE], dt);
-	uint64_t ticks = dt * m->prof.hz / 1000000000ULL;
-	s.in = per_sec(m->nr_intr - m->prev_intr, dt) + (dt ? ticks * 1000000000ULL / dt : 0);
-	s.cs = per_sec(m->nr_ctxsw - m->prev_cs, dt);
-	double total = (double)dt * (double)m->prof.cpus;
-	if (total > 0) {
-		double us = (double)(m->user_ns - m->prev_user) / total * 100;
-		double sy = (double)(m->sys_ns - m->prev_sys) / total * 100;
-		double wa = (double)(m->iowait_ns - m->prev_iowait) / total * 100;
-		if (us > 100) us = 100;
-		if (sy > 100 - us) sy = 100 - us;
-		if (wa > 100 - us - sy) wa = 100 - us - sy;
-		s.us = (unsigned)(us + 0.5);
-		s.sy = (unsigned)(sy + 0.5);
-		s.wa = (unsigned)(wa + 0.5);
-		int id = 100 - (int)s.us - (int)s.sy - (int)s.wa;
-		s.id = id < 0 ? 0 : (unsigned)id;
-	}
-	memcpy(m->prev_ev, m->mm.ev, sizeof(m->prev_ev));
-	m->prev_user = m->user_ns;
-	m->prev_sys = m->sys_ns;
-	m->prev_idle = m->idle_ns;
-	m->prev_iowait = m->iowait_ns;
-	m->prev_cs = m->nr_ctxsw;
-	m->prev_intr = m->nr_intr;
-	m->prev_t = m->now;
-	uint64_t held = m->nr_samples - m->nr_spilled;
-	if (m->opt.spill_samples && held == VMSTAT_IN_MEMORY) {
-		if (!m->sample_spill && !(m->sample_spill = tmpfile()))
-			die_usage("cannot keep vmstat samples in a temporary file: %s", strerror(errno));
-		if (fwrite(m->samples, sizeof(*m->samples), held, m->sample_spill) != held)
-			die_usage("cannot keep vmstat samples in a temporary file: %s", strerror(errno));
-		m->nr_spilled += held;
-		held = 0;
-	}
-	if (held == m->samples_cap) {
-		m->samples_cap = m->samples_cap ? m->samples_cap * 2 : 64;
-		m->samples = xrealloc(m->samples, m->samples_cap * sizeof(*m->samples));
-	}
-	m->samples[held] = s;
-	m->nr_samples++;
-	if (m->opt.sample_hook)
-		m->opt.sample_hook(m, m->opt.sample_arg);
 }
 
 /* ---- setup and main loop ---------------------------------------------- */
@@ -975,7 +559,7 @@ void machine_run(struct machine *m)
 			break;
 		}
 		case EV_VMSTAT:
-			vmstat_sample(m);
+			machine_vmstat_sample(m);
 			evq_push(&m->q, m->now + m->opt.vmstat_ns, EV_VMSTAT, 0, 0);
 			break;
 		}
@@ -994,29 +578,6 @@ void machine_run(struct machine *m)
 	}
 	if (m->opt.progress)
 		progress(m, true);
-}
-
-void machine_samples_rewind(const struct machine *m, struct sample_iter *it)
-{
-	it->m = m;
-	it->i = 0;
-	if (m->sample_spill && (fflush(m->sample_spill) != 0 || fseek(m->sample_spill, 0, SEEK_SET) != 0))
-		die_usage("cannot read back vmstat samples: %s", strerror(errno));
-}
-
-bool machine_sample_next(struct sample_iter *it, struct vmstat_sample *s)
-{
-	const struct machine *m = it->m;
-	if (it->i >= m->nr_samples)
-		return false;
-	if (it->i < m->nr_spilled) {
-		if (fread(s, sizeof(*s), 1, m->sample_spill) != 1)
-			die_usage("cannot read back vmstat samples: %s", ferror(m->sample_spill) ? strerror(errno) : "short file");
-	} else {
-		*s = m->samples[it->i - m->nr_spilled];
-	}
-	it->i++;
-	return true;
 }
 
 void machine_free(struct machine *m)

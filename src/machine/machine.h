@@ -18,6 +18,8 @@
 
 enum task_state { T_RUNNABLE, T_RUNNING, T_BLOCKED, T_EXITED };
 enum wait_kind { W_NONE, W_PAGE, W_MEMORY, W_SLEEP, W_IDLE, W_CHILD, W_BARRIER };
+/* A wait for page I/O or for memory: vmstat's b column, and iowait. */
+static inline bool wait_is_io(enum wait_kind w) { return w == W_PAGE || w == W_MEMORY; }
 enum kthread_kind { KT_NONE, KT_KSWAPD, KT_TICK, KT_FLUSH, KT_KUPDATE };
 
 struct task {
@@ -168,6 +170,8 @@ void machine_run(struct machine *m);
 struct sample_iter { const struct machine *m; uint64_t i; };
 void machine_samples_rewind(const struct machine *m, struct sample_iter *it);
 bool machine_sample_next(struct sample_iter *it, struct vmstat_sample *s);
+/* Take the sample of now (src/machine/vmstat.c, as are the two above). */
+void machine_vmstat_sample(struct machine *m);
 void machine_free(struct machine *m);
 
 /* File operations (src/machine/fileops.c): run one file op of task t.

@@ -7,6 +7,7 @@
 #ifndef PAGELAB_LRU_H
 #define PAGELAB_LRU_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "page.h"
 
@@ -44,43 +45,40 @@ void lru_set_kind(struct frames *f, int list, enum lru_kind kind);
  * into another file they were a tenth of a cache-only replay's time. */
 _Noreturn void lru_panic_on_list(const struct frames *f, int list, pfn_t pfn);
 
-static inline void lru_add_head(struct frames *f, int list, pfn_t pfn)
+/* Put an off-list frame at the head (most recent end) or the tail of
+ * list.  at_head is a constant at every call, so each caller inlines
+ * one side. */
+static inline void lru_link(struct frames *f, int list, pfn_t pfn, bool at_head)
 {
 	struct lru_list *l = &f->lists[list];
 	struct page *p = &f->pages[pfn];
 	if (p->lru != LRU_NONE)
 		lru_panic_on_list(f, list, pfn);
 	p->lru = (uint16_t)list;
-	p->prev = PFN_NONE;
-	p->next = l->head;
-	if (l->head != PFN_NONE)
-		f->pages[l->head].prev = pfn;
-	else
+	if (at_head) {
+		p->prev = PFN_NONE;
+		p->next = l->head;
+		if (l->head != PFN_NONE)
+			f->pages[l->head].prev = pfn;
+		else
+			l->tail = pfn;
+		l->head = pfn;
+	} else {
+		p->next = PFN_NONE;
+		p->prev = l->tail;
+		if (l->tail != PFN_NONE)
+			f->pages[l->tail].next = pfn;
+		else
+			l->head = pfn;
 		l->tail = pfn;
-	l->head = pfn;
+	}
 	l->count++;
 	if (!(p->flags & PG_anon))
 		l->nr_file++;
 }
 
-static inline void lru_add_tail(struct frames *f, int list, pfn_t pfn)
-{
-	struct lru_list *l = &f->lists[list];
-	struct page *p = &f->pages[pfn];
-	if (p->lru != LRU_NONE)
-		lru_panic_on_list(f, list, pfn);
-	p->lru = (uint16_t)list;
-	p->next = PFN_NONE;
-	p->prev = l->tail;
-	if (l->tail != PFN_NONE)
-		f->pages[l->tail].next = pfn;
-	else
-		l->head = pfn;
-	l->tail = pfn;
-	l->count++;
-	if (!(p->flags & PG_anon))
-		l->nr_file++;
-}
+static inline void lru_add_head(struct frames *f, int list, pfn_t pfn) { lru_link(f, list, pfn, true); }
+static inline void lru_add_tail(struct frames *f, int list, pfn_t pfn) { lru_link(f, list, pfn, false); }
 
 static inline void lru_del(struct frames *f, pfn_t pfn)
 {

@@ -1,0 +1,114 @@
+/* vmstat.c - the machine's vmstat(8) samples: one line's figures taken
+ * every --vmstat interval (rates over the interval, like vmstat's), kept
+ * in memory and, past VMSTAT_IN_MEMORY samples on a long run, spilled to a
+ * temporary file; and reading them back in time order. */
+#include "machine.h"
+#include "../mm/filemap.h"
+#include "../lib/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static uint64_t per_sec(uint64_t delta, uint64_t dt_ns)
+{
+	return dt_ns ? (uint64_t)((double)delta * 1e9 / (double)dt_ns + 0.5) : 0;
+}
+
+void machine_vmstat_sample(struct machine *m)
+{
+	struct vmstat_sample s = { .t = m->now };
+	uint64_t dt = m->now - m->prev_t;
+	for (int i = 0; i < m->nr_tasks; i++) {
+		struct task *t = &m->tasks[i];
+		if (t->state == T_RUNNABLE || t->state == T_RUNNING)
+			s.r++;
+		else if (t->state == T_BLOCKED && wait_is_io(t->wait))
+			s.b++;
+	}
+	uint64_t kb = PAGE_SIZE / 1024;
+	s.swpd = (uint64_t)m->mm.swap.used * kb;
+	s.free = m->mm.nr_free * kb;
+	/* buff: the block device's page cache (2.6's "Buffers"); cache: the
+	 * other file pages plus the swap cache. */
+	struct inode *bdev = filemap_lookup_blkdev(&m->mm);
+	uint64_t buffers = bdev ? bdev->nrpages : 0;
+	s.buff = buffers * kb;
+	s.cache = (m->mm.nr_file - buffers + m->mm.swap.nr_cached) * kb;
+	struct lru_sizes lz;
+	mm_lru_sizes(&m->mm, &lz);
+	s.inact = (lz.inactive_anon + lz.inactive_file) * kb;
+	s.active = (lz.active_anon + lz.active_file) * kb;
+	uint64_t *ev = m->mm.ev;
+	s.si = per_sec((ev[PSWPIN] - m->prev_ev[PSWPIN]) * kb, dt);
+	s.so = per_sec((ev[PSWPOUT] - m->prev_ev[PSWPOUT]) * kb, dt);
+	s.bi = per_sec(ev[PGPGIN] - m->prev_ev[PGPGIN], dt);
+	s.bo = per_sec(ev[PGPGOUT] - m->prev_ev[PGPGOUT], dt);
+	/* every reclaim pass, memcg limit reclaim included */
+	s.scan = per_sec(ev[PGSCAN_ANON] + ev[PGSCAN_FILE] - m->prev_ev[PGSCAN_ANON] - m->prev_ev[PGSCAN_FILE], dt);
+	uint64_t ticks = dt * m->prof.hz / 1000000000ULL;
+	s.in = per_sec(m->nr_intr - m->prev_intr, dt) + (dt ? ticks * 1000000000ULL / dt : 0);
+	s.cs = per_sec(m->nr_ctxsw - m->prev_cs, dt);
+	double total = (double)dt * (double)m->prof.cpus;
+	if (total > 0) {
+		double us = (double)(m->user_ns - m->prev_user) / total * 100;
+		double sy = (double)(m->sys_ns - m->prev_sys) / total * 100;
+		double wa = (double)(m->iowait_ns - m->prev_iowait) / total * 100;
+		if (us > 100) us = 100;
+		if (sy > 100 - us) sy = 100 - us;
+		if (wa > 100 - us - sy) wa = 100 - us - sy;
+		s.us = (unsigned)(us + 0.5);
+		s.sy = (unsigned)(sy + 0.5);
+		s.wa = (unsigned)(wa + 0.5);
+		int id = 100 - (int)s.us - (int)s.sy - (int)s.wa;
+		s.id = id < 0 ? 0 : (unsigned)id;
+	}
+	memcpy(m->prev_ev, m->mm.ev, sizeof(m->prev_ev));
+	m->prev_user = m->user_ns;
+	m->prev_sys = m->sys_ns;
+	m->prev_idle = m->idle_ns;
+	m->prev_iowait = m->iowait_ns;
+	m->prev_cs = m->nr_ctxsw;
+	m->prev_intr = m->nr_intr;
+	m->prev_t = m->now;
+	uint64_t held = m->nr_samples - m->nr_spilled;
+	if (m->opt.spill_samples && held == VMSTAT_IN_MEMORY) {
+		if (!m->sample_spill && !(m->sample_spill = tmpfile()))
+			die_usage("cannot keep vmstat samples in a temporary file: %s", strerror(errno));
+		if (fwrite(m->samples, sizeof(*m->samples), held, m->sample_spill) != held)
+			die_usage("cannot keep vmstat samples in a temporary file: %s", strerror(errno));
+		m->nr_spilled += held;
+		held = 0;
+	}
+	if (held == m->samples_cap) {
+		m->samples_cap = m->samples_cap ? m->samples_cap * 2 : 64;
+		m->samples = xrealloc(m->samples, m->samples_cap * sizeof(*m->samples));
+	}
+	m->samples[held] = s;
+	m->nr_samples++;
+	if (m->opt.sample_hook)
+		m->opt.sample_hook(m, m->opt.sample_arg);
+}
+
+void machine_samples_rewind(const struct machine *m, struct sample_iter *it)
+{
+	it->m = m;
+	it->i = 0;
+	if (m->sample_spill && (fflush(m->sample_spill) != 0 || fseek(m->sample_spill, 0, SEEK_SET) != 0))
+		die_usage("cannot read back vmstat samples: %s", strerror(errno));
+}
+
+bool machine_sample_next(struct sample_iter *it, struct vmstat_sample *s)
+{
+	const struct machine *m = it->m;
+	if (it->i >= m->nr_samples)
+		return false;
+	if (it->i < m->nr_spilled) {
+		if (fread(s, sizeof(*s), 1, m->sample_spill) != 1)
+			die_usage("cannot read back vmstat samples: %s", ferror(m->sample_spill) ? strerror(errno) : "short file");
+	} else {
+		*s = m->samples[it->i - m->nr_spilled];
+	}
+	it->i++;
+	return true;
+}
