@@ -36,6 +36,25 @@ timed() {
 	rss=$(awk '{ print $3 }' "$T/time")
 }
 mps() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.2f", n / s / 1e6 }'; }
+# best OUT CMD...: timed, BENCH_RUNS times (default 3); $secs = the least
+# CPU time (the host's noise only ever adds to it), $rss = its max RSS.
+RUNS=${BENCH_RUNS:-3}
+best() {
+	b_out=$1
+	shift
+	b_secs=
+	b_i=0
+	while [ $b_i -lt "$RUNS" ]; do
+		timed "$b_out" "$@"
+		if [ -z "$b_secs" ] || awk -v a="$secs" -v b="$b_secs" 'BEGIN { exit !(a < b) }'; then
+			b_secs=$secs
+			b_rss=$rss
+		fi
+		b_i=$((b_i + 1))
+	done
+	secs=$b_secs
+	rss=$b_rss
+}
 
 PAGES=1048576
 FRAMES=100000
@@ -51,12 +70,13 @@ for pair in "lru LRU" "clock:first_ref=0 Clock" "clock -" "arc ARC" "s3fifo:vari
 	algo=${pair#* }
 	sets=""
 	case $pol in *:*) sets="--set ${pol#*:}"; pol=${pol%%:*};; esac
-	timed "$T/p.out" $P run --machine ideal --ram ${FRAMES}p --policy $pol $sets trace "$T/z.pgtrace"
+	# shellcheck disable=SC2086
+	best "$T/p.out" $P run --machine ideal --ram ${FRAMES}p --policy $pol $sets trace "$T/z.pgtrace"
 	ps=$secs
 	pm=$(awk '$1 == "pgfault" { print $2 }' "$T/p.out")
 	name="$pol${sets:+ ${sets#--set }}"
 	if [ -n "$LCS" ] && [ "$algo" != - ]; then
-		timed "$T/l.out" env -C "$T" "$LCS" "$T/z.oracleGeneral.bin" oracleGeneral "$algo" $FRAMES --ignore-obj-size 1
+		best "$T/l.out" env -C "$T" "$LCS" "$T/z.oracleGeneral.bin" oracleGeneral "$algo" $FRAMES --ignore-obj-size 1
 		ls=$secs
 		lm=$(sed -n 's/.* req, \([0-9]*\) miss,.*/\1/p' "$T/l.out" | tail -1)
 		printf '   %-28s %7s M/s %7s M/s %12s %10s %6.1fx\n' "$name" "$(mps "$N" "$ps")" "$(mps "$N" "$ls")" \
@@ -66,8 +86,26 @@ for pair in "lru LRU" "clock:first_ref=0 Clock" "clock -" "arc ARC" "s3fifo:vari
 		printf '   %-28s %7s M/s %10s %12s\n' "$name" "$(mps "$N" "$ps")" "-" "$pm"
 	fi
 done
-echo "   (requests per second of CPU time, whole process: reading the trace included;"
-echo "   the ratio is libCacheSim's CPU time over pagelab's)"
+echo "   (requests per second of CPU time, whole process, the least of $RUNS runs each:"
+echo "   reading the trace included)"
+[ -n "$LCS" ] && {
+	echo "   (the ratio is libCacheSim's CPU time over pagelab's.  The same references"
+	echo "   for both: gentrace writes both files from one seed, and the miss counts"
+	echo "   agree; libCacheSim reads its own binary oracleGeneral format, 24 bytes a"
+	echo "   request, pagelab its binary format, 8 bytes)"
+}
+# Where pagelab's time goes: with a frame for every page nothing is
+# evicted, so that run is the reader, the reference loop's hits and the
+# first references' faults alone (and the set-up of 2^20 frames); the rest
+# of the 100K-frame run's time is its misses'.
+for pol in lru clock; do
+	sets=""
+	[ $pol = clock ] && sets="--set first_ref=0"
+	# shellcheck disable=SC2086
+	best "$T/f.out" $P run --machine ideal --ram ${PAGES}p --policy $pol $sets trace "$T/z.pgtrace"
+	printf '   %-28s %7s M/s, a frame for every page\n' \
+		"$pol${sets:+ ${sets#--set }}" "$(mps "$N" "$secs")"
+done
 
 echo "== cache: OPT on the same trace (next uses by a backward pass, never the trace in memory)"
 timed "$T/o.out" $P run --machine ideal --ram ${FRAMES}p --policy opt trace "$T/z.pgtrace"

@@ -25,3 +25,17 @@ for opts in "--policy lru" "--policy none --shards-rate 0.01" "--policy none --s
 		printf "   %-34s %6.2f M references/s, max RSS %6d KiB%s\n", o, n / s / 1e6, $3,
 			mae != "" ? ", MAE " mae : "" }' "$T/t"
 done
+
+# Lockstep: every simulated policy x size is a whole cache held at once
+# (its frames, its page table over every page of the trace, the policy's
+# own tables), so the host memory grows with sizes x policies.
+NL=${BENCH_MRC_LOCKSTEP_REFS:-3000000}
+$GENTRACE --out bin 1000000 "$NL" 3 >"$T/l.pgtrace"
+echo "== mrc: lockstep, --policy lru,clock,arc --auto, $NL random references to 10^6 pages"
+/usr/bin/time -f '%U %S %M' -o "$T/t" $P mrc --no-progress --jobs 1 --policy lru,clock,arc --auto "$T/l.pgtrace" >"$T/o" 2>&1
+awk -v n="$NL" 'NR == FNR { if ($1 ~ /^[0-9]/ && NF == 8) { sizes++; frames += $2 } next }
+	{ s = $1 + $2; if (s <= 0) s = 0.005
+	  printf "   %d sizes x 2 simulated policies: %.2f M references/s (each to %d caches),\n", sizes, n / s / 1e6, 2 * sizes
+	  printf "   max RSS %d KiB: %.0f host bytes per simulated frame (%d frames in all;\n", $3, $3 * 1024 / (2 * frames), 2 * frames
+	  printf "   each cache also holds a page table over every page, 8 bytes a page)\n" }' "$T/o" "$T/t"
+

@@ -179,18 +179,31 @@ static inline pte_t ref_one(struct cachesim *cs, pte_t *pt, uint64_t idx, bool w
 	return ref_miss(cs, idx, write);
 }
 
+/* The ring's first entries, the PTEs of references 0 .. AHEAD_PTE - 1;
+ * returns how many references the look-ahead loop then runs. */
+static inline size_t ring_start(const struct cachesim *cs, pte_t **ring, const uint32_t *pages, size_t n)
+{
+	for (size_t j = 0; j < AHEAD_PTE && j < n; j++)
+		ring[j] = pte_ahead(cs, pages[j]);
+	return n > AHEAD_PTE ? n - AHEAD_PTE : 0;
+}
+
+/* Reference i + AHEAD_PTE's PTE into the ring, its cache line on its way. */
+static inline void ring_push(const struct cachesim *cs, pte_t **ring, const uint32_t *pages, size_t i)
+{
+	pte_t *pt = pte_ahead(cs, pages[i + AHEAD_PTE]);
+	ring[(i + AHEAD_PTE) % RING] = pt;
+	__builtin_prefetch(pt);
+}
+
 /* A policy that sees references only through the PTE bits (clock, fifo,
  * the research policies): the loop is a PTE lookup and a bit set. */
 static void refs_plain(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
 {
 	pte_t *ring[RING];
-	size_t i = 0, ahead = n > AHEAD_PTE ? n - AHEAD_PTE : 0;
-	for (size_t j = 0; j < AHEAD_PTE && j < n; j++)
-		ring[j] = pte_ahead(cs, pages[j]);
+	size_t i = 0, ahead = ring_start(cs, ring, pages, n);
 	for (; i < ahead; i++) {
-		pte_t *pt = pte_ahead(cs, pages[i + AHEAD_PTE]);
-		ring[(i + AHEAD_PTE) % RING] = pt;
-		__builtin_prefetch(pt);
+		ring_push(cs, ring, pages, i);
 		ref_one(cs, ring[i % RING], pages[i], writes && writes[i]);
 	}
 	for (; i < n; i++)
@@ -206,13 +219,9 @@ static void refs_hook(struct cachesim *cs, const uint32_t *pages, const uint8_t 
 	void *const priv = cs->priv;
 	const struct page *frames = cs->mm.fr.pages;
 	pte_t *ring[RING];
-	size_t i = 0, ahead = n > AHEAD_PTE ? n - AHEAD_PTE : 0;
-	for (size_t j = 0; j < AHEAD_PTE && j < n; j++)
-		ring[j] = pte_ahead(cs, pages[j]);
+	size_t i = 0, ahead = ring_start(cs, ring, pages, n);
 	for (; i < ahead; i++) {
-		pte_t *pt = pte_ahead(cs, pages[i + AHEAD_PTE]);
-		ring[(i + AHEAD_PTE) % RING] = pt;
-		__builtin_prefetch(pt);
+		ring_push(cs, ring, pages, i);
 		pte_t e = *ring[(i + AHEAD_PAGE) % RING];
 		if (e & PTE_PRESENT)
 			__builtin_prefetch(&frames[pte_pfn(e)]);

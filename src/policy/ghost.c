@@ -110,66 +110,6 @@ void ghost_free(struct ghost *g, uint32_t i)
 	g->live--;
 }
 
-void ghost_add_head(struct ghost *g, int list, uint32_t i)
-{
-	struct gh_list *l = &g->lists[list];
-	struct gh_entry *e = &g->e[i];
-	int s = l->slot;
-	e->list[s] = (uint8_t)(list + 1);
-	e->prev[s] = GH_NONE;
-	e->next[s] = l->head;
-	if (l->head != GH_NONE)
-		g->e[l->head].prev[s] = i;
-	else
-		l->tail = i;
-	l->head = i;
-	l->n++;
-}
-
-void ghost_add_tail(struct ghost *g, int list, uint32_t i)
-{
-	struct gh_list *l = &g->lists[list];
-	struct gh_entry *e = &g->e[i];
-	int s = l->slot;
-	e->list[s] = (uint8_t)(list + 1);
-	e->next[s] = GH_NONE;
-	e->prev[s] = l->tail;
-	if (l->tail != GH_NONE)
-		g->e[l->tail].next[s] = i;
-	else
-		l->head = i;
-	l->tail = i;
-	l->n++;
-}
-
-void ghost_unlink(struct ghost *g, uint32_t i, int slot)
-{
-	struct gh_entry *e = &g->e[i];
-	if (!e->list[slot])
-		return;
-	struct gh_list *l = &g->lists[e->list[slot] - 1];
-	if (e->prev[slot] != GH_NONE)
-		g->e[e->prev[slot]].next[slot] = e->next[slot];
-	else
-		l->head = e->next[slot];
-	if (e->next[slot] != GH_NONE)
-		g->e[e->next[slot]].prev[slot] = e->prev[slot];
-	else
-		l->tail = e->prev[slot];
-	e->list[slot] = 0;
-	e->next[slot] = e->prev[slot] = GH_NONE;
-	l->n--;
-}
-
-void ghost_move_head(struct ghost *g, int list, uint32_t i)
-{
-	int s = g->lists[list].slot;
-	if (g->lists[list].head == i)
-		return;
-	ghost_unlink(g, i, s);
-	ghost_add_head(g, list, i);
-}
-
 void ghost_attach(struct ghost *g, uint32_t i, struct page *pages, pfn_t pfn)
 {
 	g->e[i].pfn = pfn;

@@ -86,12 +86,86 @@ static inline int ghost_on(const struct ghost *g, uint32_t i, int slot) { return
 static inline uint32_t ghost_toward_head(const struct ghost *g, uint32_t i, int slot) { return g->e[i].prev[slot]; }
 static inline uint32_t ghost_toward_tail(const struct ghost *g, uint32_t i, int slot) { return g->e[i].next[slot]; }
 
-void ghost_add_head(struct ghost *g, int list, uint32_t i);
-void ghost_add_tail(struct ghost *g, int list, uint32_t i);
+/* The list operations are inline: ARC, 2Q and the others make one or two
+ * on every reference (callgrind: 22% of an ARC replay's instructions were
+ * in these calls into ghost.c). */
+static inline void ghost_add_head(struct ghost *g, int list, uint32_t i)
+{
+	struct gh_list *l = &g->lists[list];
+	struct gh_entry *e = &g->e[i];
+	int s = l->slot;
+	e->list[s] = (uint8_t)(list + 1);
+	e->prev[s] = GH_NONE;
+	e->next[s] = l->head;
+	if (l->head != GH_NONE)
+		g->e[l->head].prev[s] = i;
+	else
+		l->tail = i;
+	l->head = i;
+	l->n++;
+}
+
+static inline void ghost_add_tail(struct ghost *g, int list, uint32_t i)
+{
+	struct gh_list *l = &g->lists[list];
+	struct gh_entry *e = &g->e[i];
+	int s = l->slot;
+	e->list[s] = (uint8_t)(list + 1);
+	e->next[s] = GH_NONE;
+	e->prev[s] = l->tail;
+	if (l->tail != GH_NONE)
+		g->e[l->tail].next[s] = i;
+	else
+		l->head = i;
+	l->tail = i;
+	l->n++;
+}
+
 /* Take entry i off whatever list it is on in `slot` (no-op if none). */
-void ghost_unlink(struct ghost *g, uint32_t i, int slot);
+static inline void ghost_unlink(struct ghost *g, uint32_t i, int slot)
+{
+	struct gh_entry *e = &g->e[i];
+	if (!e->list[slot])
+		return;
+	struct gh_list *l = &g->lists[e->list[slot] - 1];
+	if (e->prev[slot] != GH_NONE)
+		g->e[e->prev[slot]].next[slot] = e->next[slot];
+	else
+		l->head = e->next[slot];
+	if (e->next[slot] != GH_NONE)
+		g->e[e->next[slot]].prev[slot] = e->prev[slot];
+	else
+		l->tail = e->prev[slot];
+	e->list[slot] = 0;
+	e->next[slot] = e->prev[slot] = GH_NONE;
+	l->n--;
+}
+
 /* Unlink from its list in that list's slot and add at the head of `list`. */
-void ghost_move_head(struct ghost *g, int list, uint32_t i);
+static inline void ghost_move_head(struct ghost *g, int list, uint32_t i)
+{
+	struct gh_list *l = &g->lists[list];
+	int s = l->slot;
+	if (l->head == i)
+		return;
+	struct gh_entry *e = &g->e[i];
+	if (e->list[s] != list + 1) {
+		ghost_unlink(g, i, s);
+		ghost_add_head(g, list, i);
+		return;
+	}
+	/* Within the list (ARC's hit in T2): only the links change.  Not
+	 * the head, so it has a prev. */
+	g->e[e->prev[s]].next[s] = e->next[s];
+	if (e->next[s] != GH_NONE)
+		g->e[e->next[s]].prev[s] = e->prev[s];
+	else
+		l->tail = e->prev[s];
+	e->prev[s] = GH_NONE;
+	e->next[s] = l->head;
+	g->e[l->head].prev[s] = i;
+	l->head = i;
+}
 
 /* Resident entries: the frame <-> entry links. */
 void ghost_attach(struct ghost *g, uint32_t i, struct page *pages, pfn_t pfn);
