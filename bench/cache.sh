@@ -59,10 +59,11 @@ best() {
 PAGES=1048576
 FRAMES=100000
 echo "== cache: Zipf(1.0), $N requests over $PAGES pages, $FRAMES frames"
-echo "   gentrace --zipf 1 --out bin|oracle $PAGES $N 1; pagelab run --machine ideal --ram ${FRAMES}p"
+echo "   gentrace --zipf 1 --out bin|oracle $PAGES $N 1"
+echo "   pagelab run --machine ideal --ram ${FRAMES}p --policy P trace FILE"
 $GENTRACE --zipf 1 --out bin $PAGES "$N" 1 >"$T/z.pgtrace" || exit 1
 [ -n "$LCS" ] && { $GENTRACE --zipf 1 --out oracle $PAGES "$N" 1 >"$T/z.oracleGeneral.bin" || exit 1; }
-printf '   %-28s %10s %10s %12s %10s %7s\n' "policy" "pagelab" "libCacheSim" "misses" "lCS misses" "ratio"
+printf '   %-18s %11s %11s %10s %10s %6s\n' "policy" "pagelab" "libCacheSim" "misses" "lCS misses" "ratio"
 # pagelab's policy (and tunables) beside libCacheSim's algorithm: clock
 # with first_ref=0 is libCacheSim's Clock (a new object starts unreferenced).
 for pair in "lru LRU" "clock:first_ref=0 Clock" "clock -" "arc ARC" "s3fifo:variant=1 S3FIFO" "sieve Sieve"; do
@@ -79,11 +80,11 @@ for pair in "lru LRU" "clock:first_ref=0 Clock" "clock -" "arc ARC" "s3fifo:vari
 		best "$T/l.out" env -C "$T" "$LCS" "$T/z.oracleGeneral.bin" oracleGeneral "$algo" $FRAMES --ignore-obj-size 1
 		ls=$secs
 		lm=$(sed -n 's/.* req, \([0-9]*\) miss,.*/\1/p' "$T/l.out" | tail -1)
-		printf '   %-28s %7s M/s %7s M/s %12s %10s %6.1fx\n' "$name" "$(mps "$N" "$ps")" "$(mps "$N" "$ls")" \
+		printf '   %-18s %7s M/s %7s M/s %10s %10s %5.1fx\n' "$name" "$(mps "$N" "$ps")" "$(mps "$N" "$ls")" \
 			"$pm" "${lm:-?}" "$(awk -v a="$ls" -v b="$ps" 'BEGIN { print a / b }')"
 		[ "$pm" = "${lm:-}" ] || echo "   ($name: the miss counts differ)"
 	else
-		printf '   %-28s %7s M/s %10s %12s\n' "$name" "$(mps "$N" "$ps")" "-" "$pm"
+		printf '   %-18s %7s M/s %11s %10s\n' "$name" "$(mps "$N" "$ps")" "-" "$pm"
 	fi
 done
 echo "   (requests per second of CPU time, whole process, the least of $RUNS runs each:"
@@ -103,15 +104,16 @@ for pol in lru clock; do
 	[ $pol = clock ] && sets="--set first_ref=0"
 	# shellcheck disable=SC2086
 	best "$T/f.out" $P run --machine ideal --ram ${PAGES}p --policy $pol $sets trace "$T/z.pgtrace"
-	printf '   %-28s %7s M/s, a frame for every page\n' \
+	printf '   %-18s %7s M/s, a frame for every page\n' \
 		"$pol${sets:+ ${sets#--set }}" "$(mps "$N" "$secs")"
 done
 
-echo "== cache: OPT on the same trace (next uses by a backward pass, never the trace in memory)"
+echo "== cache: OPT on the same trace (next uses by a backward pass, not in memory)"
 timed "$T/o.out" $P run --machine ideal --ram ${FRAMES}p --policy opt trace "$T/z.pgtrace"
 awk -v n="$N" -v s="$secs" -v r="$rss" -v m="$(awk '$1 == "pgfault" { print $2 }' "$T/o.out")" 'BEGIN {
-	printf "   opt: %.2f M requests/s, %s misses, max RSS %d KiB: %.2f host bytes per reference\n", n / s / 1e6, m, r, r * 1024 / n }'
-sed -n 's/^trace: replay held /   replay (reader, next uses) held /p' "$T/o.out"
+	printf "   opt: %.2f M requests/s, %s misses, max RSS %d KiB:\n", n / s / 1e6, m, r
+	printf "   %.2f host bytes per reference\n", r * 1024 / n }'
+sed -n 's/^trace: replay held \(.*\) of host memory /   replay (reader, next uses): \1 /p' "$T/o.out"
 if [ -n "$LCS" ]; then
 	timed "$T/l.out" env -C "$T" "$LCS" "$T/z.oracleGeneral.bin" oracleGeneral Belady $FRAMES --ignore-obj-size 1
 	awk -v n="$N" -v s="$secs" -v r="$rss" -v m="$(sed -n 's/.* req, \([0-9]*\) miss,.*/\1/p' "$T/l.out" | tail -1)" 'BEGIN {
@@ -125,20 +127,22 @@ for f in 65536 32768; do
 	for pol in clock lru; do
 		best "$T/s.out" $P run --machine ideal --ram ${f}p --policy $pol trace "$T/s.pgtrace"
 		awk -v n="$NSEQ" -v s="$secs" -v f="$f" -v p="$pol" -v m="$(awk '$1 == "pgfault" { print $2 }' "$T/s.out")" 'BEGIN {
-			printf "   %-5s 65536 pages round and round, %5d frames: %6.1f M references/s, %s misses\n", p, f, n / s / 1e6, m }'
+			printf "   %-5s 65536 pages in turn, %5d frames: %6.1f M refs/s, %s misses\n", p, f, n / s / 1e6, m }'
 	done
 done
 echo "   (65536 frames: every page stays, all hits after the first round; 32768: LRU's"
 echo "   worst case, every reference a miss)"
 rm -f "$T/s.pgtrace"
 
-echo "== cache: OPT and LRU over $NSEQ uniformly random references to 10^6 pages, 262144 frames"
+echo "== cache: OPT and LRU, $NSEQ uniform random references to 10^6 pages,"
+echo "   262144 frames"
 $GENTRACE --out bin 1000000 "$NSEQ" 3 >"$T/u.pgtrace" || exit 1
 for pol in opt lru; do
 	timed "$T/u.out" $P run --machine ideal --ram 262144p --policy $pol trace "$T/u.pgtrace"
 	awk -v n="$NSEQ" -v s="$secs" -v r="$rss" -v p=$pol -v m="$(awk '$1 == "pgfault" { print $2 }' "$T/u.out")" 'BEGIN {
-		printf "   %s: %.2f M references/s, %s misses, max RSS %d KiB: %.3f host bytes per reference\n", p, n / s / 1e6, m, r, r * 1024 / n }'
-	sed -n 's/^trace: replay held /   replay (reader, next uses) held /p' "$T/u.out"
+		printf "   %s: %.2f M references/s, %s misses,\n", p, n / s / 1e6, m
+		printf "   max RSS %d KiB: %.3f host bytes per reference\n", r, r * 1024 / n }'
+	sed -n 's/^trace: replay held \(.*\) of host memory /   replay (reader, next uses): \1 /p' "$T/u.out"
 done
 echo "   (the cache's own 262144 frames and 10^6 PTEs are most of the RSS; OPT's next"
 echo "   uses are on disk, 8 bytes per reference, in \$TMPDIR while the run lasts)"

@@ -49,13 +49,15 @@ echo "  page touches:    $(rate $pages) (each a demand-zero fault)"
 echo "  word references: $(rate $words)"
 grep ' total$' "$T/seq" | sed 's/^/  simulated: /'
 
-echo "== 4 GiB sequential sweep on vmm-2008 (900 MB RAM, 8 GB swap: reclaim + swap-out)"
+echo "== 4 GiB sequential sweep on vmm-2008 (900 MB RAM, 8 GB swap: reclaim,"
+echo "   swap-out)"
 run "$T/seq2" $P run --machine vmm-2008 --swap 8G usemem 4G
 echo "  page touches:    $(rate $pages)"
 echo "  word references: $(rate $words)"
 grep ' total$' "$T/seq2" | sed 's/^/  simulated: /'
 
-echo "== resident sweeps: usemem -r 201 minus usemem -r 1, 1000 MB on modern (the PTE hot path)"
+echo "== resident sweeps: usemem -r 201 minus usemem -r 1, 1000 MB on modern"
+echo "   (the PTE hot path)"
 run "$T/r1" $P run --machine modern --ram 4G --swap 0 usemem -r 1 -m 1000
 s1=$secs
 run "$T/r11" $P run --machine modern --ram 4G --swap 0 usemem -r 201 -m 1000
@@ -84,7 +86,7 @@ $SIZES | sed 's/^/  /'
 small=$(maxrss_kb $P run --machine modern --ram 1G --swap 0 usemem -m 1)
 big=$(maxrss_kb $P run --machine modern --ram 9G --swap 0 usemem -m 1)
 if [ "$small" -gt 0 ] && [ "$big" -gt 0 ]; then
-	awk -v s="$small" -v b="$big" 'BEGIN { printf "  max RSS: %d KiB with 1 GiB of RAM, %d KiB with 9 GiB: %.1f bytes per frame\n", s, b, (b - s) * 1024 / (8 * 262144) }'
+	awk -v s="$small" -v b="$big" 'BEGIN { printf "  max RSS: %d KiB with 1 GiB of RAM, %d KiB with 9 GiB:\n  %.1f bytes per frame\n", s, b, (b - s) * 1024 / (8 * 262144) }'
 fi
 sw0=$(maxrss_kb $P run --machine modern --ram 1G --swap 0 usemem -m 1)
 sw8=$(maxrss_kb $P run --machine modern --ram 1G --swap 8G usemem -m 1)
@@ -93,9 +95,10 @@ if [ "$sw0" -gt 0 ]; then
 fi
 m1=$(maxrss_kb $P run --machine modern --ram 16G --swap 0 usemem -m 64)
 m2=$(maxrss_kb $P run --machine modern --ram 16G --swap 0 usemem 4G)
-awk -v s="$m1" -v b="$m2" 'BEGIN { printf "  mapping 4 GiB instead of 64 MiB adds %d KiB: %.1f bytes per mapped, resident page (PTE + nothing else)\n", b - s, (b - s) * 1024 / (1048576 - 16384) }'
+awk -v s="$m1" -v b="$m2" 'BEGIN { printf "  mapping 4 GiB instead of 64 MiB adds %d KiB: %.1f bytes per mapped,\n  resident page (PTE + nothing else)\n", b - s, (b - s) * 1024 / (1048576 - 16384) }'
 
-echo "== qsbench -p 4 -m 230 on vmm-2008 at 1.1 x the threshold of swapping (--ram 836M), per policy"
+echo "== qsbench -p 4 -m 230 on vmm-2008 at 1.1 x the threshold of swapping"
+echo "   (--ram 836M), per policy"
 for pol in $($P policies | awk 'NR > 1 && /^[a-z]/ {print $1}'); do
 	[ "$pol" = opt ] && continue
 	/usr/bin/time -f "  $pol: %e s host, %M KiB max RSS" $P run --machine vmm-2008 --ram 836M --policy $pol qsbench -p 4 -m 230 2>&1 | grep -E 'total|host'
