@@ -265,4 +265,11 @@ void cachesim_stats(const struct cachesim *cs, struct cachesim_stats *st)
 	};
 }
 
+uint64_t cachesim_host_bytes_min(uint64_t frames, uint64_t pages)
+{
+	/* Regions are mapped whole, up to the one holding the last id. */
+	uint64_t ptes = pages ? region_base(region_of(pages - 1) + 1) : 0;
+	return sizeof(struct cachesim) + frames * sizeof(struct page) + ptes * sizeof(pte_t);
+}
+
 const struct mm *cachesim_mm(const struct cachesim *cs) { return &cs->mm; }

@@ -60,6 +60,11 @@ struct cachesim_stats {
 	size_t host_bytes;      /* frames, page tables and the policy's tables */
 };
 void cachesim_stats(const struct cachesim *cs, struct cachesim_stats *st);
+/* The least host memory a cache of `frames` frames holds by the end of a
+ * trace of `pages` distinct pages: its struct, frames and page tables
+ * (cachesim_stats' host_bytes before the policy's own tables), for
+ * whoever must know before building many (pagelab mrc in lockstep). */
+uint64_t cachesim_host_bytes_min(uint64_t frames, uint64_t pages);
 /* The mm core of the cache, for its /proc/vmstat counters and gauges. */
 const struct mm *cachesim_mm(const struct cachesim *cs);
 

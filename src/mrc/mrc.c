@@ -9,6 +9,7 @@
 #include "../experiment/pool.h"
 #include "../cachesim/cachesim.h"
 #include "../policy/policy.h"
+#include "../lib/hostmem.h"
 #include "../lib/output.h"
 #include "../lib/util.h"
 
@@ -242,11 +243,27 @@ static void lockstep_run(void *arg, int i)
 static bool simulate_caches(const struct mrc_opts *o, const char *bin, struct mrc_result *r,
 			    const struct policy_ops *const *ops, const int *curve, int ncurves, char *err, size_t errlen)
 {
+	int n = ncurves * r->nr_sizes;
+	/* Every cache is held until the pass ends: refuse, before building
+	 * them, a set whose frames and page tables alone exceed what this
+	 * process may use (the policies' own tables come on top), rather
+	 * than be OOM-killed halfway through the trace. */
+	uint64_t need = 0;
+	for (int k = 0; k < r->nr_sizes; k++)
+		need += (uint64_t)ncurves * cachesim_host_bytes_min(r->sizes[k], r->npages);
+	const char *limit;
+	uint64_t avail = host_memory_available(&limit);
+	if (need > avail) {
+		snprintf(err, errlen,
+			 "mrc: %d caches (%d policies x %d sizes) over %llu pages need at least %llu MiB of host memory, %llu MiB available (%s): give fewer sizes or policies",
+			 n, ncurves, r->nr_sizes, (unsigned long long)r->npages, (unsigned long long)(need >> 20),
+			 (unsigned long long)(avail >> 20), limit);
+		return false;
+	}
 	struct trace_opts to = { .format = TRACE_FMT_BIN };
 	struct trace_reader *rd = trace_open(bin, &to, err, errlen);
 	if (!rd)
 		return false;
-	int n = ncurves * r->nr_sizes;
 	struct cachesim **cs = xcalloc((size_t)n, sizeof(*cs));
 	for (int i = 0; i < n; i++)
 		cs[i] = cachesim_new(ops[i / r->nr_sizes], NULL, r->sizes[i % r->nr_sizes]);
