@@ -89,37 +89,36 @@ static inline uint32_t ghost_toward_tail(const struct ghost *g, uint32_t i, int 
 /* The list operations are inline: ARC, 2Q and the others make one or two
  * on every reference (callgrind: 22% of an ARC replay's instructions were
  * in these calls into ghost.c). */
-static inline void ghost_add_head(struct ghost *g, int list, uint32_t i)
+/* Put entry i at the head or the tail of list (in that list's slot).
+ * at_head is a constant at every call, so each caller inlines one side. */
+static inline void ghost_link(struct ghost *g, int list, uint32_t i, bool at_head)
 {
 	struct gh_list *l = &g->lists[list];
 	struct gh_entry *e = &g->e[i];
 	int s = l->slot;
 	e->list[s] = (uint8_t)(list + 1);
-	e->prev[s] = GH_NONE;
-	e->next[s] = l->head;
-	if (l->head != GH_NONE)
-		g->e[l->head].prev[s] = i;
-	else
+	if (at_head) {
+		e->prev[s] = GH_NONE;
+		e->next[s] = l->head;
+		if (l->head != GH_NONE)
+			g->e[l->head].prev[s] = i;
+		else
+			l->tail = i;
+		l->head = i;
+	} else {
+		e->next[s] = GH_NONE;
+		e->prev[s] = l->tail;
+		if (l->tail != GH_NONE)
+			g->e[l->tail].next[s] = i;
+		else
+			l->head = i;
 		l->tail = i;
-	l->head = i;
+	}
 	l->n++;
 }
 
-static inline void ghost_add_tail(struct ghost *g, int list, uint32_t i)
-{
-	struct gh_list *l = &g->lists[list];
-	struct gh_entry *e = &g->e[i];
-	int s = l->slot;
-	e->list[s] = (uint8_t)(list + 1);
-	e->next[s] = GH_NONE;
-	e->prev[s] = l->tail;
-	if (l->tail != GH_NONE)
-		g->e[l->tail].next[s] = i;
-	else
-		l->head = i;
-	l->tail = i;
-	l->n++;
-}
+static inline void ghost_add_head(struct ghost *g, int list, uint32_t i) { ghost_link(g, list, i, true); }
+static inline void ghost_add_tail(struct ghost *g, int list, uint32_t i) { ghost_link(g, list, i, false); }
 
 /* Take entry i off whatever list it is on in `slot` (no-op if none). */
 static inline void ghost_unlink(struct ghost *g, uint32_t i, int slot)
