@@ -102,6 +102,28 @@ static void read_all(struct trace_reader *rd, const char *name, struct pagemap *
 	free(b);
 }
 
+/* info of a binary trace: its ids are dense already, so it is read the
+ * way the cache-only replay reads it (trace_next_dense, no trace_ref
+ * records: 0.05 s of CPU for 20 M records, where read_all() took 0.18). */
+static void count_dense(struct trace_reader *rd, struct pass *ps)
+{
+	uint32_t *pages = xmalloc(BATCH * sizeof(*pages));
+	uint8_t *writes = xmalloc(BATCH);
+	long n;
+	while ((n = trace_next_dense(rd, pages, writes, BATCH)) != 0) {
+		if (n < 0)
+			die_usage("%s", trace_reader_error(rd));
+		for (long i = 0; i < n; i++)
+			ps->writes += writes[i];
+		ps->nrefs += (uint64_t)n;
+		size_t h = trace_reader_host_bytes(rd) + BATCH * (sizeof(*pages) + sizeof(*writes));
+		if (h > ps->host)
+			ps->host = h;
+	}
+	free(pages);
+	free(writes);
+}
+
 static int trace_convert(int argc, char **argv)
 {
 	struct trace_opts o = { .format = TRACE_FMT_AUTO };
@@ -149,7 +171,10 @@ static int trace_info(int argc, char **argv)
 	bool dense = trace_reader_counts(rd, &hn, &hp);
 	struct pagemap m = { 0 };
 	struct pass ps = { 0 };
-	read_all(rd, path, &m, dense, NULL, &ps);
+	if (dense)
+		count_dense(rd, &ps);
+	else
+		read_all(rd, path, &m, dense, NULL, &ps);
 	uint64_t npages = dense ? hp : m.used;
 	printf("format      %s\n", trace_format_name(trace_reader_format(rd)));
 	printf("references  %llu\n", (unsigned long long)ps.nrefs);
