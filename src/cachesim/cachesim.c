@@ -251,6 +251,12 @@ void cachesim_refs(struct cachesim *cs, const uint32_t *pages, const uint8_t *wr
 	cs->refs += n;
 }
 
+/* A cache's struct, frames and page tables (the policy's tables aside). */
+static size_t cache_bytes(uint64_t frames, uint64_t ptes)
+{
+	return sizeof(struct cachesim) + (size_t)frames * sizeof(struct page) + (size_t)ptes * sizeof(pte_t);
+}
+
 void cachesim_stats(const struct cachesim *cs, struct cachesim_stats *st)
 {
 	const struct mm *mm = &cs->mm;
@@ -261,15 +267,14 @@ void cachesim_stats(const struct cachesim *cs, struct cachesim_stats *st)
 		.evictions = mm->ev[PGSTEAL_DIRECT] + mm->ev[PGSTEAL_KSWAPD],
 		.writebacks = mm->ev[PSWPOUT],
 		.pages = cs->pages,
-		.host_bytes = sizeof(*cs) + (size_t)mm->fr.nr * sizeof(struct page) + cs->ptes * sizeof(pte_t),
+		.host_bytes = cache_bytes(mm->fr.nr, cs->ptes),
 	};
 }
 
 uint64_t cachesim_host_bytes_min(uint64_t frames, uint64_t pages)
 {
 	/* Regions are mapped whole, up to the one holding the last id. */
-	uint64_t ptes = pages ? region_base(region_of(pages - 1) + 1) : 0;
-	return sizeof(struct cachesim) + frames * sizeof(struct page) + ptes * sizeof(pte_t);
+	return cache_bytes(frames, pages ? region_base(region_of(pages - 1) + 1) : 0);
 }
 
 const struct mm *cachesim_mm(const struct cachesim *cs) { return &cs->mm; }

@@ -63,6 +63,24 @@ static void rec_reset(struct recorder *r)
 	}
 }
 
+/* After a partition of [l, r] into [l, j] and [i, r]: push the halves
+ * left to sort, the right one first (qsbench's order), onto the stack of
+ * ranges; returns its new depth. */
+static inline size_t push_halves(int64_t (*stack)[2], size_t sp, int64_t l, int64_t j, int64_t i, int64_t r)
+{
+	if (i < r) {
+		stack[sp][0] = i;
+		stack[sp][1] = r;
+		sp++;
+	}
+	if (l < j) {
+		stack[sp][0] = l;
+		stack[sp][1] = j;
+		sp++;
+	}
+	return sp;
+}
+
 /* quick_sort(a, l, r) of a range inside one page, counting references:
  * every visit it makes is to that page, so the recording is one visit
  * whatever the order; this path only saves the recorder's bookkeeping. */
@@ -70,7 +88,7 @@ static void sort_in_page(int32_t *a, int64_t l0, int64_t r0, uint64_t *refs, boo
 {
 	/* Pending ranges are disjoint and non-empty: at most one per element. */
 	int64_t stack[QS_INTS_PER_PAGE + 2][2];
-	int sp = 0;
+	size_t sp = 0;
 	stack[sp][0] = l0;
 	stack[sp][1] = r0;
 	sp++;
@@ -104,16 +122,7 @@ static void sort_in_page(int32_t *a, int64_t l0, int64_t r0, uint64_t *refs, boo
 				j--;
 			}
 		} while (i <= j);
-		if (i < r) {
-			stack[sp][0] = i;
-			stack[sp][1] = r;
-			sp++;
-		}
-		if (l < j) {
-			stack[sp][0] = l;
-			stack[sp][1] = j;
-			sp++;
-		}
+		sp = push_halves(stack, sp, l, j, i, r);
 	}
 }
 
@@ -203,16 +212,7 @@ static void record_sort(struct qs_buf *q, int32_t *a, int64_t n)
 			scap *= 2;
 			stack = xrealloc(stack, scap * sizeof(*stack));
 		}
-		if (i < rr) {
-			stack[sp][0] = i;
-			stack[sp][1] = rr;
-			sp++;
-		}
-		if (l < j) {
-			stack[sp][0] = l;
-			stack[sp][1] = j;
-			sp++;
-		}
+		sp = push_halves(stack, sp, l, j, i, rr);
 	}
 	free(stack);
 }
