@@ -48,7 +48,7 @@ static pfn_t cache_alloc(struct mm *mm, struct mm_ctx *ctx, enum fault_status *s
 	for (int tries = 0; tries < 16; tries++) {
 		uint64_t got = 0;
 		for (int prio = DEF_PRIORITY; prio >= 0 && !got; prio--)
-			got += shrink_pass(mm, ctx, 1, prio, false);
+			got += shrink_pass(mm, ctx, 1, prio, false, NULL);
 		if (mm->nr_free)
 			return take_zone_frame(mm, 0);
 		if (!got && !mm->nr_writeback && ++fruitless >= 2)

@@ -18,9 +18,13 @@
  * pagelab's swap writes complete only as simulated time passes, so both
  * let the charging task wait for writes already in flight when they would
  * bring the cgroup under its limit (the stand-in for the writes that finish
- * during a real reclaim pass); v1 stalls as soon as a pass meets pending
- * writeback, at any priority, v2 only below DEF_PRIORITY - 2 like the
- * global allocator, after starting more writeback. */
+ * during a real reclaim pass), and stall below DEF_PRIORITY - 2 like the
+ * global allocator, after starting more writeback.  Case 3 itself: a
+ * policy with POLICY_V1_WAIT_WRITEBACK (linux6) reports the folio it met
+ * (sc->nr_wait_writeback) and the task sleeps until a write completes;
+ * for the other policies v1 stalls as soon as a pass falls short with
+ * writeback pending, at any priority - far more often than the kernel,
+ * which waits only for a folio met again while still being written. */
 #include "internal.h"
 
 #define MAX_RECLAIM_RETRIES 16
@@ -49,7 +53,11 @@ bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 	if (charge_one(cg))
 		return true;
 	cg->failcnt++;
-	int stall_below = cg->v1 ? DEF_PRIORITY + 1 : DEF_PRIORITY - 2;
+	/* v1's wait on writeback: a policy that models shrink_folio_list's
+	 * case 3 reports the folios it must wait for itself; for the others
+	 * v1 stalls at the first pass that falls short with writes pending. */
+	bool coarse_v1 = cg->v1 && !(mm->pol.ops->flags & POLICY_V1_WAIT_WRITEBACK);
+	int stall_below = coarse_v1 ? DEF_PRIORITY + 1 : DEF_PRIORITY - 2;
 	for (int retries = 0; retries < MAX_RECLAIM_RETRIES; retries++) {
 		/* Writes in flight will uncharge enough: wait for them rather
 		 * than evict more. */

@@ -448,7 +448,15 @@ uint64_t do_try_to_free_pages(struct mm *mm, struct mm_ctx *ctx, uint64_t want, 
 		 * may have freed enough (I/O inside reclaim, design.md). */
 		if (mm_reclaim_io_catch_up(mm, ctx, NULL) && !cgroup && mm->nr_free > mm->zones[0].wmark_min)
 			break;
-		got += shrink_pass(mm, ctx, want - got, prio, cgroup);
+		uint64_t nr_wait = 0;
+		got += shrink_pass(mm, ctx, want - got, prio, cgroup, &nr_wait);
+		/* The pass met a folio it must wait for (folio_wait_writeback
+		 * in cgroup v1 reclaim): the reclaimer sleeps until a write
+		 * completes, then starts again. */
+		if (got < want && nr_wait) {
+			*congested = true;
+			break;
+		}
 		/* do_try_to_free_pages(): below stall_below (DEF_PRIORITY - 2
 		 * for the allocator), with pages already under writeback,
 		 * congestion_wait() instead of starting writeback on ever
@@ -503,10 +511,11 @@ static void account_pass(struct mm *mm, const struct scan_control *sc, uint64_t 
 
 uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority)
 {
-	return shrink_pass(mm, ctx, nr_to_reclaim, priority, false);
+	return shrink_pass(mm, ctx, nr_to_reclaim, priority, false, NULL);
 }
 
-uint64_t shrink_pass(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority, bool cgroup)
+uint64_t shrink_pass(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority, bool cgroup,
+		     uint64_t *nr_wait)
 {
 	struct scan_control sc = {
 		.nr_to_reclaim = nr_to_reclaim,
@@ -532,6 +541,8 @@ uint64_t shrink_pass(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, 
 	if (sc.nr_writeback > mm->max_pass_writeback)
 		mm->max_pass_writeback = sc.nr_writeback;
 	account_pass(mm, &sc, refill_before);
+	if (nr_wait)
+		*nr_wait = sc.nr_wait_writeback;
 	return sc.nr_reclaimed;
 }
 

@@ -304,6 +304,19 @@ static enum outcome shrink_folio(struct linux6 *l, pfn_t pfn, struct scan_contro
 	if (!sc->may_swap && p->mapcount > 0)
 		return O_KEEP;              /* !sc->may_unmap */
 	if (p->flags & PG_writeback) {
+		/* Case 3: cgroup v1 cannot throttle reclaim on the cgroup's
+		 * dirty pages (!writeback_throttling_sane()), so a folio
+		 * already marked for immediate reclaim and met again still
+		 * under writeback is waited on (folio_wait_writeback) and
+		 * retried.  Reported to the core: the batch is finished,
+		 * then the pass ends and the task sleeps until a write
+		 * completes; the folio stays inactive and its completion
+		 * rotates it to the tail, where the next pass frees it. */
+		if (sc->cgroup && l->mm->memcg.v1 && (p->pol32[0] & L6_RECLAIM) &&
+		    l->t[L6_T_WAIT_WRITEBACK] != 0) {
+			sc->nr_wait_writeback++;
+			return O_KEEP;
+		}
 		/* Case 2: still under writeback; mark it for immediate
 		 * reclaim and activate it, so the scanner does not keep
 		 * running into it (the core's congestion_wait stands in for
@@ -418,8 +431,8 @@ void l6_shrink_lruvec(struct linux6 *l, struct scan_control *sc)
 	 * is not keeping up (no bail-out then). */
 	bool proportional_reclaim = !sc->cgroup && sc->who != RECLAIM_KSWAPD && sc->priority == DEF_PRIORITY;
 	bool count_wb = l->t[L6_T_BAILOUT_WRITEBACK] != 0;
-	while (nr[L6_INACTIVE_ANON] || nr[L6_ACTIVE_FILE] || nr[L6_INACTIVE_FILE]) {
-		for (int lru = 0; lru < L6_NR_LRU; lru++) {
+	while ((nr[L6_INACTIVE_ANON] || nr[L6_ACTIVE_FILE] || nr[L6_INACTIVE_FILE]) && !sc->nr_wait_writeback) {
+		for (int lru = 0; lru < L6_NR_LRU && !sc->nr_wait_writeback; lru++) {
 			if (!nr[lru])
 				continue;
 			uint64_t n = MIN(nr[lru], (uint64_t)SWAP_CLUSTER_MAX);
@@ -505,6 +518,8 @@ static const struct tunable linux6_tunables[] = {
 	  "reclaim reads LRU sizes and workingset activations as of the last periodic rstat flush, every this many ms; 0 = live counts" },
 	[L6_T_STATS_FLUSH_PHASE_MS] = { "stats_flush_phase_ms", "when the periodic flush falls after the run starts", 0, 0, 100000,
 	  "time of the first flush (then every stats_flush_ms); 0 = at stats_flush_ms" },
+	[L6_T_WAIT_WRITEBACK] = { "wait_writeback", "shrink_folio_list case 3: folio_wait_writeback (cgroup v1, !writeback_throttling_sane)", 1, 0, 1,
+	  "1 = v1 limit reclaim sleeps only on a PG_reclaim folio met again under writeback; 0 = never (as v2)" },
 	{ 0 },
 };
 
@@ -533,6 +548,7 @@ const struct policy_ops linux6_policy = {
 	.name = "linux6",
 	.summary = "Linux 6.x classic LRU: two-touch activation, nr_to_reclaim bail-out, cost model, cache_trim_mode",
 	.tunables = linux6_tunables,
+	.flags = POLICY_V1_WAIT_WRITEBACK,
 	.init = l6_init,
 	.destroy = l6_destroy,
 	.add = l6_add,

@@ -54,6 +54,9 @@ struct scan_control {
 	uint64_t nr_rotated;
 	uint64_t nr_activated;
 	uint64_t nr_writeback;  /* writeback started by this pass */
+	uint64_t nr_wait_writeback; /* folios the reclaimer must wait for before it
+				     * goes on (shrink_folio_list's case 3, cgroup v1):
+				     * the pass ends and the task sleeps */
 };
 
 /* n pages like p scanned: pgscan_anon / pgscan_file split by LRU type
@@ -75,6 +78,9 @@ static inline void sc_scanned(struct scan_control *sc, const struct page *p, uin
 #define POLICY_CACHE        (1u << 6) /* a cache policy: evicts only through mm_evict()
 				       * (textbook.h), so the cache-only replay of
 				       * --machine ideal (src/cachesim) runs it */
+#define POLICY_V1_WAIT_WRITEBACK (1u << 7) /* says itself when cgroup v1 reclaim
+				       * waits on writeback (sc->nr_wait_writeback): the
+				       * core's coarser v1 stall is not applied */
 
 /* A tunable whose default, min and max are whole numbers (every kernel
  * sysctl and constant) takes whole decimal numbers only; one with a
