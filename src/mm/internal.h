@@ -123,6 +123,35 @@ uint64_t writeback_inodes(struct mm *mm, struct mm_ctx *ctx, uint64_t max, uint6
 enum flush_next pdflush_run(struct mm *mm, struct mm_ctx *ctx);
 bool pdflush_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx);
 
+/* A fault is counted once, as it ends: a retried one (ctx->retry, set when
+ * it waited for a read) is the same fault come back. */
+static inline void count_fault(struct mm *mm, struct mm_ctx *ctx, bool major)
+{
+	if (ctx->retry) {
+		ctx->retry = false;
+		return;
+	}
+	mm->ev[PGFAULT]++;
+	if (major) {
+		mm->ev[PGMAJFAULT]++;
+		ctx->majflt++;
+	} else {
+		ctx->minflt++;
+	}
+}
+
+/* swapin.c: frame pfn into the swap cache at slot, locked for the read
+ * (owner/index: the faulting PTE's, or 0 for a readahead page); the
+ * policy is told, as a refault if the slot kept a shadow. */
+void swapin_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot,
+		 uint32_t owner, uint64_t index);
+/* swapin.c: submit the read of the faulting page (pfn, set up by
+ * swapin_page at slot) with the era's readahead around it. */
+void swapin_read(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off, uint32_t slot,
+		 pfn_t pfn);
+/* SWAP_RA_HITS_MASK with 4 KiB pages: the hits a VMA window remembers. */
+#define SWAP_RA_HITS_MAX 63
+
 static inline void charge(struct mm_ctx *ctx, uint64_t ns) { if (ctx) ctx->sys_ns += ns; }
 static inline uint64_t ctx_now(const struct mm_ctx *ctx)
 {
