@@ -5,6 +5,7 @@
 #include "mm.h"
 #include "filemap.h"
 #include "integrity.h"
+#include "../lib/util.h"
 
 /* Return a frame to its zone's free list. */
 void free_frame(struct mm *mm, pfn_t pfn);
@@ -37,10 +38,6 @@ bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st);
 
 /* Start writing a dirty page (swap slot or file block); clears PG_dirty. */
 void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn);
-/* mm->cache_only: mm_page_referenced_vmflags() of a cache page. */
-int cache_page_referenced(struct mm *mm, pfn_t pfn, uint32_t *vm_flags);
-/* mm->cache_only: evict an isolated anonymous page (cacheonly.c). */
-enum evict_result cache_drop(struct mm *mm, struct scan_control *sc, pfn_t pfn);
 
 /* The swap token (thrash.c). */
 void grab_swap_token(struct mm *mm, struct aspace *as);
@@ -69,6 +66,48 @@ static inline void page_remove_rmap(struct mm *mm, struct page *p)
 			mm->nr_anon_mapped--;
 	}
 }
+
+/* The policy's shrink() for a pass run by ctx (shrink_pass, cacheonly.c's
+ * cache_shrink_pass). */
+static inline void policy_shrink(struct mm *mm, struct mm_ctx *ctx, struct scan_control *sc)
+{
+	/* do_try_to_free_pages / balance_pgdat: the swap token gets in the
+	 * way of swapout once reclaim is desperate. */
+	if (sc->priority == 0)
+		mm->swap_token_mm = 0;
+	struct mm_ctx *saved = mm->cur;
+	mm->cur = ctx;
+	mm->pol.ops->shrink(mm->pol.priv, sc);
+	mm->cur = saved;
+}
+
+/* What a pass did, in /proc/vmstat's counters (mm.c's shrink_pass and
+ * mm_tick, cacheonly.c's cache_alloc).  Limit reclaim in a cgroup counts
+ * only in pgscan_anon/file and pgsteal_anon/file (and the cgroup's own
+ * memory.stat), not in the kswapd/direct counters and not in pgrefill
+ * (6.x: "if (!cgroup_reclaim(sc))" around them). */
+static inline void account_pass(struct mm *mm, const struct scan_control *sc, uint64_t refill_before)
+{
+	mm->ev[PGSCAN_ANON] += sc->nr_scanned - sc->nr_scanned_file;
+	mm->ev[PGSCAN_FILE] += sc->nr_scanned_file;
+	mm->ev[PGSTEAL_ANON] += sc->nr_reclaimed - sc->nr_reclaimed_file;
+	mm->ev[PGSTEAL_FILE] += sc->nr_reclaimed_file;
+	if (sc->cgroup) {
+		mm->memcg.pgrefill += mm->ev[PGREFILL] - refill_before;
+		mm->ev[PGREFILL] = refill_before;
+	} else if (sc->who == RECLAIM_KSWAPD) {
+		mm->ev[PGSCAN_KSWAPD] += sc->nr_scanned;
+		mm->ev[PGSTEAL_KSWAPD] += sc->nr_reclaimed;
+	} else if (sc->who == RECLAIM_DIRECT) {
+		mm->ev[PGSCAN_DIRECT] += sc->nr_scanned;
+		mm->ev[PGSTEAL_DIRECT] += sc->nr_reclaimed;
+	} else {
+		mm->ev[PGSCAN_AGING] += sc->nr_scanned;
+		mm->ev[PGSTEAL_AGING] += sc->nr_reclaimed;
+	}
+}
+
+#include "cacheonly.h"
 
 /* Writeback (writeback.c).  Pages under writeback at which the disk queue
  * counts as congested: flushers stop feeding it and wait (2.6: nr_requests
