@@ -51,6 +51,8 @@ PAGELAB_EXPORT const char *pagelab_version_string(void);
 /* A machine of profile NAME (see `pagelab machines`); NULL for an unknown
  * name (pagelab_error(NULL) then says so). */
 PAGELAB_EXPORT pagelab_sim *pagelab_new(const char *machine);
+/* Frees S.  Freeing the last live handle also frees what the workloads
+ * keep for a next run (qsbench's recorded sorts, up to 256 MB). */
 PAGELAB_EXPORT void pagelab_free(pagelab_sim *s);
 
 /* The last error of S (or of the last pagelab_new when S is NULL). */

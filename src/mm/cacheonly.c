@@ -19,9 +19,30 @@
 void mm_cache_only_enable(struct mm *mm)
 {
 	const struct zone *z = &mm->zones[0];
-	if (mm->nr_zones != 1 || z->wmark_min || z->wmark_low || mm->memcg.limit || !mm->untimed)
-		panic("cache-only mm: needs one zone, no watermarks, no memcg, untimed");
+	if (mm->nr_zones != 1 || z->wmark_min || z->wmark_low || mm->memcg.limit || !mm->untimed || mm->integrity ||
+	    mm->cost->scan_ns)
+		panic("cache-only mm: needs one zone, no watermarks, no memcg, untimed, no costs, no integrity check");
 	mm->cache_only = true;
+	mm->cache_freed = PFN_NONE;
+}
+
+/* shrink_pass() (mm.c) of direct reclaim for one page in a cache: the
+ * same scan_control, the same call of the policy, the same counters,
+ * without what cannot happen there - a zone to choose (there is one),
+ * kswapd's need_balance, writeback started, time charged (the cache's
+ * costs are all zero). */
+static uint64_t cache_shrink_pass(struct mm *mm, struct mm_ctx *ctx, int priority)
+{
+	struct scan_control sc = {
+		.nr_to_reclaim = 1,
+		.priority = priority,
+		.who = RECLAIM_DIRECT,
+		.may_swap = true,
+		.may_writepage = true,
+	};
+	policy_shrink(mm, ctx, &sc);
+	account_pass(mm, &sc, 0);
+	return sc.nr_reclaimed;
 }
 
 /* The allocator and direct reclaim of a cache: alloc_frame() and
@@ -42,15 +63,15 @@ static pfn_t cache_alloc(struct mm *mm, struct mm_ctx *ctx, enum fault_status *s
 {
 	*st = FAULT_DONE;
 	if (mm->nr_free)
-		return take_zone_frame(mm, 0);
+		return cache_take_frame(mm);
 	count_allocstall(mm, 0);
 	int fruitless = 0;
 	for (int tries = 0; tries < 16; tries++) {
 		uint64_t got = 0;
 		for (int prio = DEF_PRIORITY; prio >= 0 && !got; prio--)
-			got += shrink_pass(mm, ctx, 1, prio, false, NULL);
+			got += cache_shrink_pass(mm, ctx, prio);
 		if (mm->nr_free)
-			return take_zone_frame(mm, 0);
+			return cache_take_frame(mm);
 		if (!got && !mm->nr_writeback && ++fruitless >= 2)
 			break;
 	}
@@ -103,43 +124,4 @@ enum fault_status mm_cache_fault(struct mm *mm, struct mm_ctx *ctx, struct aspac
 	}
 	mm->fault_owner = 0;
 	return FAULT_DONE;
-}
-
-/* page_referenced() as the full core's does it for an anonymous page,
- * less what a cache never has: every page is anonymous and mapped by
- * one PTE, no swap token is held, and rmap costs no time.  Why apart: a
- * clock hand calls it on every page it passes (a tenth of clock's
- * instructions went to the general one). */
-int cache_page_referenced(struct mm *mm, pfn_t pfn, uint32_t *vm_flags)
-{
-	const struct page *p = mm_page(mm, pfn);
-	if (p->mapcount <= 0)
-		return 0;
-	struct vma *v = &mm->as[p->owner - 1]->vmas[ANON_INDEX_VMA(p->index)];
-	pte_t *pte = &v->pte[ANON_INDEX_OFF(p->index)];
-	if (!(*pte & PTE_ACCESSED))
-		return 0;
-	*pte &= ~PTE_ACCESSED;
-	if (vm_flags)
-		*vm_flags |= v->flags;
-	return 1;
-}
-
-enum evict_result cache_drop(struct mm *mm, struct scan_control *sc, pfn_t pfn)
-{
-	struct page *p = mm_page(mm, pfn);
-	struct aspace *as = mm->as[p->owner - 1];
-	pte_t *pte = &as->vmas[ANON_INDEX_VMA(p->index)].pte[ANON_INDEX_OFF(p->index)];
-	if ((*pte & PTE_DIRTY) || (p->flags & PG_dirty)) {
-		mm->ev[PSWPOUT]++;
-		mm->ev[PGPGOUT] += PAGE_SIZE / 1024;
-	}
-	*pte = PTE_EVICTED;
-	as->rss--;
-	as->swapents++;
-	as->nswap++;
-	page_remove_rmap(mm, p);
-	sc->nr_reclaimed++;
-	free_frame(mm, pfn);
-	return EVICT_FREED;
 }

@@ -202,6 +202,9 @@ bool mm_check(struct mm *mm, FILE *err)
 				FAIL("pfn %u: both a file page and anonymous", pfn);
 		}
 	}
+	/* Between faults a cache's frame freed last has been taken again. */
+	if (mm->cache_only && mm->cache_freed != PFN_NONE)
+		FAIL("pfn %u freed by a cache's reclaim and never taken", mm->cache_freed);
 	if (nfree != mm->nr_free) FAIL("nr_free %llu but %llu frames free", (unsigned long long)mm->nr_free, (unsigned long long)nfree);
 	for (int z = 0; z < mm->nr_zones; z++)
 		if (lru_count(f, mm->zones[z].free_list) != mm->zones[z].nr_free)
@@ -270,6 +273,8 @@ bool mm_check(struct mm *mm, FILE *err)
 					if (slot >= mm->swap.nr_slots) { FAIL("as %u: bad swap slot %u", a, slot); continue; }
 					slotrefs[slot]++;
 					swapents++;
+				} else if (pte == PTE_EVICTED && mm->cache_only) {
+					swapents++; /* a cache's evicted page (cacheonly.c) */
 				}
 			}
 		}

@@ -127,21 +127,6 @@ bool file_page_mlocked(struct mm *mm, pfn_t pfn)
 	return false;
 }
 
-static void count_fault(struct mm *mm, struct mm_ctx *ctx, bool major)
-{
-	if (ctx->retry) {
-		ctx->retry = false;
-		return;
-	}
-	mm->ev[PGFAULT]++;
-	if (major) {
-		mm->ev[PGMAJFAULT]++;
-		ctx->majflt++;
-	} else {
-		ctx->minflt++;
-	}
-}
-
 static void mlock_if_locked(struct mm *mm, struct vma *v, pfn_t pfn)
 {
 	struct page *p = mm_page(mm, pfn);

@@ -5,6 +5,7 @@
 #include "mm.h"
 #include "filemap.h"
 #include "integrity.h"
+#include "../lib/util.h"
 
 /* Return a frame to its zone's free list. */
 void free_frame(struct mm *mm, pfn_t pfn);
@@ -37,10 +38,6 @@ bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st);
 
 /* Start writing a dirty page (swap slot or file block); clears PG_dirty. */
 void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn);
-/* mm->cache_only: mm_page_referenced_vmflags() of a cache page. */
-int cache_page_referenced(struct mm *mm, pfn_t pfn, uint32_t *vm_flags);
-/* mm->cache_only: evict an isolated anonymous page (cacheonly.c). */
-enum evict_result cache_drop(struct mm *mm, struct scan_control *sc, pfn_t pfn);
 
 /* The swap token (thrash.c). */
 void grab_swap_token(struct mm *mm, struct aspace *as);
@@ -70,6 +67,48 @@ static inline void page_remove_rmap(struct mm *mm, struct page *p)
 	}
 }
 
+/* The policy's shrink() for a pass run by ctx (shrink_pass, cacheonly.c's
+ * cache_shrink_pass). */
+static inline void policy_shrink(struct mm *mm, struct mm_ctx *ctx, struct scan_control *sc)
+{
+	/* do_try_to_free_pages / balance_pgdat: the swap token gets in the
+	 * way of swapout once reclaim is desperate. */
+	if (sc->priority == 0)
+		mm->swap_token_mm = 0;
+	struct mm_ctx *saved = mm->cur;
+	mm->cur = ctx;
+	mm->pol.ops->shrink(mm->pol.priv, sc);
+	mm->cur = saved;
+}
+
+/* What a pass did, in /proc/vmstat's counters (mm.c's shrink_pass and
+ * mm_tick, cacheonly.c's cache_alloc).  Limit reclaim in a cgroup counts
+ * only in pgscan_anon/file and pgsteal_anon/file (and the cgroup's own
+ * memory.stat), not in the kswapd/direct counters and not in pgrefill
+ * (6.x: "if (!cgroup_reclaim(sc))" around them). */
+static inline void account_pass(struct mm *mm, const struct scan_control *sc, uint64_t refill_before)
+{
+	mm->ev[PGSCAN_ANON] += sc->nr_scanned - sc->nr_scanned_file;
+	mm->ev[PGSCAN_FILE] += sc->nr_scanned_file;
+	mm->ev[PGSTEAL_ANON] += sc->nr_reclaimed - sc->nr_reclaimed_file;
+	mm->ev[PGSTEAL_FILE] += sc->nr_reclaimed_file;
+	if (sc->cgroup) {
+		mm->memcg.pgrefill += mm->ev[PGREFILL] - refill_before;
+		mm->ev[PGREFILL] = refill_before;
+	} else if (sc->who == RECLAIM_KSWAPD) {
+		mm->ev[PGSCAN_KSWAPD] += sc->nr_scanned;
+		mm->ev[PGSTEAL_KSWAPD] += sc->nr_reclaimed;
+	} else if (sc->who == RECLAIM_DIRECT) {
+		mm->ev[PGSCAN_DIRECT] += sc->nr_scanned;
+		mm->ev[PGSTEAL_DIRECT] += sc->nr_reclaimed;
+	} else {
+		mm->ev[PGSCAN_AGING] += sc->nr_scanned;
+		mm->ev[PGSTEAL_AGING] += sc->nr_reclaimed;
+	}
+}
+
+#include "cacheonly.h"
+
 /* Writeback (writeback.c).  Pages under writeback at which the disk queue
  * counts as congested: flushers stop feeding it and wait (2.6: nr_requests
  * 128 requests of up to 32 pages; the same queue stands in for 2.2/2.4's
@@ -83,6 +122,35 @@ uint64_t writeback_inodes(struct mm *mm, struct mm_ctx *ctx, uint64_t max, uint6
 /* The 2.6.26 forms (writeback.c) behind the era dispatch (flusher_era.c). */
 enum flush_next pdflush_run(struct mm *mm, struct mm_ctx *ctx);
 bool pdflush_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx);
+
+/* A fault is counted once, as it ends: a retried one (ctx->retry, set when
+ * it waited for a read) is the same fault come back. */
+static inline void count_fault(struct mm *mm, struct mm_ctx *ctx, bool major)
+{
+	if (ctx->retry) {
+		ctx->retry = false;
+		return;
+	}
+	mm->ev[PGFAULT]++;
+	if (major) {
+		mm->ev[PGMAJFAULT]++;
+		ctx->majflt++;
+	} else {
+		ctx->minflt++;
+	}
+}
+
+/* swapin.c: frame pfn into the swap cache at slot, locked for the read
+ * (owner/index: the faulting PTE's, or 0 for a readahead page); the
+ * policy is told, as a refault if the slot kept a shadow. */
+void swapin_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot,
+		 uint32_t owner, uint64_t index);
+/* swapin.c: submit the read of the faulting page (pfn, set up by
+ * swapin_page at slot) with the era's readahead around it. */
+void swapin_read(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off, uint32_t slot,
+		 pfn_t pfn);
+/* SWAP_RA_HITS_MASK with 4 KiB pages: the hits a VMA window remembers. */
+#define SWAP_RA_HITS_MAX 63
 
 static inline void charge(struct mm_ctx *ctx, uint64_t ns) { if (ctx) ctx->sys_ns += ns; }
 static inline uint64_t ctx_now(const struct mm_ctx *ctx)

@@ -484,31 +484,6 @@ void mm_lru_sizes(const struct mm *mm, struct lru_sizes *out)
 	}
 }
 
-/* What a pass did, in /proc/vmstat's counters.  Limit reclaim in a cgroup
- * counts only in pgscan_anon/file and pgsteal_anon/file (and the cgroup's
- * own memory.stat), not in the kswapd/direct counters and not in pgrefill
- * (6.x: "if (!cgroup_reclaim(sc))" around them). */
-static void account_pass(struct mm *mm, const struct scan_control *sc, uint64_t refill_before)
-{
-	mm->ev[PGSCAN_ANON] += sc->nr_scanned - sc->nr_scanned_file;
-	mm->ev[PGSCAN_FILE] += sc->nr_scanned_file;
-	mm->ev[PGSTEAL_ANON] += sc->nr_reclaimed - sc->nr_reclaimed_file;
-	mm->ev[PGSTEAL_FILE] += sc->nr_reclaimed_file;
-	if (sc->cgroup) {
-		mm->memcg.pgrefill += mm->ev[PGREFILL] - refill_before;
-		mm->ev[PGREFILL] = refill_before;
-	} else if (sc->who == RECLAIM_KSWAPD) {
-		mm->ev[PGSCAN_KSWAPD] += sc->nr_scanned;
-		mm->ev[PGSTEAL_KSWAPD] += sc->nr_reclaimed;
-	} else if (sc->who == RECLAIM_DIRECT) {
-		mm->ev[PGSCAN_DIRECT] += sc->nr_scanned;
-		mm->ev[PGSTEAL_DIRECT] += sc->nr_reclaimed;
-	} else {
-		mm->ev[PGSCAN_AGING] += sc->nr_scanned;
-		mm->ev[PGSTEAL_AGING] += sc->nr_reclaimed;
-	}
-}
-
 uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority)
 {
 	return shrink_pass(mm, ctx, nr_to_reclaim, priority, false, NULL);
@@ -527,14 +502,7 @@ uint64_t shrink_pass(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, 
 		.zone = reclaim_classzone(mm, ctx && ctx->kswapd),
 	};
 	uint64_t refill_before = mm->ev[PGREFILL];
-	/* do_try_to_free_pages / balance_pgdat: the swap token gets in the
-	 * way of swapout once reclaim is desperate. */
-	if (priority == 0)
-		mm->swap_token_mm = 0;
-	struct mm_ctx *saved = mm->cur;
-	mm->cur = ctx;
-	mm->pol.ops->shrink(mm->pol.priv, &sc);
-	mm->cur = saved;
+	policy_shrink(mm, ctx, &sc);
 	if (sc.who == RECLAIM_KSWAPD && mm->zones[sc.zone].need_balance)
 		mm->zones[sc.zone].need_balance = 2;
 	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);

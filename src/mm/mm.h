@@ -271,6 +271,7 @@ struct mm {
 	/* The cache-only mm of src/cachesim (cacheonly.c): anonymous pages
 	 * only, no swap area; an evicted page's PTE becomes PTE_EVICTED. */
 	bool cache_only;
+	pfn_t cache_freed;      /* the frame freed last, not linked yet (cacheonly.h) */
 	/* The page a fault is being served for, from handle_fault() until it
 	 * returns (fault_owner 0: none).  A policy with history of evicted
 	 * pages (ARC's REPLACE) must know, while it picks a victim, whether

@@ -55,6 +55,8 @@ int mm_page_referenced_vmflags(struct mm *mm, pfn_t pfn, uint32_t *vm_flags)
 
 int mm_page_referenced(struct mm *mm, pfn_t pfn)
 {
+	if (mm->cache_only)
+		return cache_page_referenced(mm, pfn, NULL);
 	return mm_page_referenced_vmflags(mm, pfn, NULL);
 }
 
@@ -186,6 +188,13 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 
 enum evict_result mm_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn)
 {
+	/* A cache page is never locked, under writeback or mlocked: only
+	 * reclaim_one()'s first test applies. */
+	if (mm->cache_only) {
+		if (mm_page(mm, pfn)->lru != LRU_NONE)
+			panic("reclaim: pfn %u is not isolated", pfn);
+		return cache_drop(mm, sc, pfn);
+	}
 	return reclaim_one(mm, sc, pfn, true);
 }
 

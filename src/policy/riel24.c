@@ -47,14 +47,11 @@
  * design runs once at the core's first priority.  Pages scanned = pages
  * looked at on the lists plus present PTEs visited by swap_out. */
 #include "policy.h"
-#include "oldvm.h"
+#include "riel24.h"
 #include "../mm/filemap.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
-
-enum { T_START, T_ADV, T_MAX, T_PRIO, T_INACTIVE_SHIFT, T_SWAP_SHIFT, T_SWAP_MIN, T_PAGE_CLUSTER,
-       T_FP_MIN, T_FP_LOW, T_FP_HIGH, NR_T };
 
 static const struct tunable r24_tunables[] = {
 	{ "PAGE_AGE_START", "include/linux/swap.h", 2, 0, 255, "age of a new page" },
@@ -73,20 +70,6 @@ static const struct tunable r24_tunables[] = {
 
 #define KRECLAIMD_NS 10000000ULL  /* poll period standing for its wake-ups */
 #define TICKS_PER_SEC (1000000000ULL / KRECLAIMD_NS)
-
-struct r24 {
-	struct mm *mm;
-	int active, inactive_dirty, anon;
-	int inactive_clean[MAX_ZONES];
-	uint64_t memory_pressure;
-	uint64_t fp_min, fp_low, fp_high;   /* freepages */
-	int page_cluster;
-	uint64_t ticks;
-	uint64_t progress;                  /* PTEs aged or unmapped, pages moved */
-	struct mmstates ms;
-	struct scan_control *sc;            /* the pass being run */
-	double t[NR_T];
-};
 
 static void *r24_init(struct mm *mm, const double *tun)
 {
@@ -123,7 +106,6 @@ static void r24_destroy(void *p)
 	free(r);
 }
 
-static struct frames *FR(struct r24 *r) { return &r->mm->fr; }
 static uint32_t age_max(struct r24 *r) { return (uint32_t)r->t[T_MAX]; }
 
 static uint64_t nr_inactive_clean(struct r24 *r)
@@ -139,7 +121,7 @@ static bool on_inactive(struct r24 *r, const struct page *pg)
 	return pg->lru == r->inactive_dirty || pg->lru == r->inactive_clean[pg->zone];
 }
 
-static void add_active(struct r24 *r, pfn_t pfn)
+void r24_add_active(struct r24 *r, pfn_t pfn)
 {
 	lru_add_head(FR(r), r->active, pfn);
 	mm_page(r->mm, pfn)->flags |= PG_active;
@@ -157,7 +139,7 @@ static void activate_page(struct r24 *r, pfn_t pfn)
 	struct page *pg = mm_page(r->mm, pfn);
 	if (on_inactive(r, pg)) {
 		lru_del(FR(r), pfn);
-		add_active(r, pfn);
+		r24_add_active(r, pfn);
 		r->mm->ev[PGACTIVATE]++;
 	}
 	/* Make sure the page gets a fair chance at staying active. */
@@ -166,7 +148,7 @@ static void activate_page(struct r24 *r, pfn_t pfn)
 }
 
 /* age_page_up(): activate a page of age 0, then age += PAGE_AGE_ADV. */
-static void age_page_up(struct r24 *r, pfn_t pfn)
+void r24_age_page_up(struct r24 *r, pfn_t pfn)
 {
 	struct page *pg = mm_page(r->mm, pfn);
 	if (!page_age(pg))
@@ -189,7 +171,7 @@ static void deactivate_page_nolock(struct r24 *r, pfn_t pfn)
 	}
 }
 
-static void deactivate_page(struct r24 *r, pfn_t pfn)
+void r24_deactivate_page(struct r24 *r, pfn_t pfn)
 {
 	r->progress++;
 	deactivate_page_nolock(r, pfn);
@@ -212,7 +194,7 @@ static void r24_add(void *p, pfn_t pfn, enum add_reason why)
 		return;
 	}
 	/* lru_cache_add(): the active list. */
-	add_active(r, pfn);
+	r24_add_active(r, pfn);
 }
 
 static void r24_remove(void *p, pfn_t pfn)
@@ -227,7 +209,7 @@ static void r24_remove(void *p, pfn_t pfn)
 /* 2.4.0 __find_page_nolock(): a page-cache lookup ages the page up. */
 static void r24_mark_accessed(void *p, pfn_t pfn)
 {
-	age_page_up(p, pfn);
+	r24_age_page_up(p, pfn);
 }
 
 static uint64_t inactive_target(struct r24 *r)
@@ -275,13 +257,13 @@ static int refill_inactive_scan(struct r24 *r, int priority, bool oneshot)
 		bool still_active;
 		if (pg->flags & PG_referenced) {
 			pg->flags &= ~PG_referenced;
-			age_page_up(r, pfn);
+			r24_age_page_up(r, pfn);
 			still_active = true;
 		} else {
 			r->progress += page_age(pg) > 0;
 			set_page_age(pg, page_age(pg) / 2);  /* age_page_down_ageonly */
 			if (page_age(pg) == 0 && page_users(pg) <= 1) {
-				deactivate_page(r, pfn);
+				r24_deactivate_page(r, pfn);
 				still_active = false;
 			} else {
 				still_active = true;
@@ -298,90 +280,20 @@ static int refill_inactive_scan(struct r24 *r, int priority, bool oneshot)
 	return ret;
 }
 
-/* try_to_swap_out(): 1 when the mm's swap_cnt is used up. */
-static int try_to_swap_out(struct r24 *r, struct mmstate *st, struct pte_ref *pr)
+/* Both inactive lists' scans (reclaim_page, page_launder) first test
+ * PG_referenced (clearing it), the age and other users: a page still in
+ * use goes back to the active list. */
+static bool reactivate_in_use(struct r24 *r, pfn_t pfn)
 {
-	struct mm *mm = r->mm;
-	struct page *pg = mm_page(mm, pr->pfn);
-	if (!st->swap_cnt)
-		return 1;
-	st->swap_cnt--;
-	bool onlist = pg->lru == r->active;
-	if (ptescan_test_and_clear_young(pr)) {
-		age_page_up(r, pr->pfn);
-		r->progress++;
-		return 0;
-	}
-	if (!onlist && page_age(pg)) {  /* still mapped, so not freeable: age it down only */
-		set_page_age(pg, page_age(pg) / 2);
-		r->progress++;
-	}
-	if (page_age(pg) > 0 || (pg->flags & PG_locked))
-		return 0;
-	bool holding = pg->lru == r->anon;
-	if (ptescan_unmap(mm, pr) == UNMAP_NOSWAP || !(pg->flags & (PG_swapcache | PG_file)))
-		return 0;
-	if (holding) {
-		/* add_to_swap_cache() -> lru_cache_add(): onto the active
-		 * list, and at age 0 straight to inactive_dirty. */
-		lru_del(FR(r), pr->pfn);
-		add_active(r, pr->pfn);
-	}
-	deactivate_page(r, pr->pfn);
-	return 0;
-}
-
-static int swap_out_mm(struct r24 *r, struct aspace *as)
-{
-	struct mmstate *st = mmstate_get(&r->ms, as->id);
-	struct pte_ref pr;
-	while (ptescan_next(r->mm, as, &st->addr, &pr)) {
-		if (pr.locked_vma)
-			continue;
-		sc_scanned(r->sc, mm_page(r->mm, pr.pfn), 1);
-		if (try_to_swap_out(r, st, &pr))
-			return 1;
-	}
-	st->addr = (struct pte_cursor){ 0, 0 };
-	st->swap_cnt = 0;
-	return 0;
-}
-
-static int swap_out(struct r24 *r, int priority)
-{
-	struct mm *mm = r->mm;
-	int64_t counter = ((int64_t)nr_live_aspaces(mm) << (int)r->t[T_SWAP_SHIFT]) >> priority;
-	if (counter < 1)
-		counter = 1;
-	for (; counter >= 0; counter--) {
-		struct aspace *best = NULL;
-		int64_t max_cnt = 0;
-		int found = 0;
-		for (int assign = 0; assign < 2 && !best; assign++) {
-			if (assign && !found)
-				break;
-			for (uint32_t i = 0; i < mm->nr_as; i++) {
-				struct aspace *as = mm->as[i];
-				if (!mm_swappable(as))
-					continue;
-				found++;
-				struct mmstate *st = mmstate_get(&r->ms, as->id);
-				if (assign) {
-					st->swap_cnt = (int64_t)(as->rss >> (int)r->t[T_SWAP_SHIFT]);
-					if (st->swap_cnt < (int64_t)r->t[T_SWAP_MIN])
-						st->swap_cnt = (int64_t)r->t[T_SWAP_MIN];
-				}
-				if (st->swap_cnt > max_cnt) {
-					max_cnt = st->swap_cnt;
-					best = as;
-				}
-			}
-		}
-		if (!best)
-			break;
-		return swap_out_mm(r, best);  /* one mm per call */
-	}
-	return 0;
+	struct page *pg = mm_page(r->mm, pfn);
+	bool referenced = pg->flags & PG_referenced;
+	pg->flags &= ~PG_referenced;
+	if (!referenced && page_age(pg) == 0 && page_users(pg) <= 1)
+		return false;
+	lru_del(FR(r), pfn);
+	r24_add_active(r, pfn);
+	r->mm->ev[PGACTIVATE]++;
+	return true;
 }
 
 /* reclaim_page(zone): free one page from the inactive_clean tail. */
@@ -396,14 +308,8 @@ static bool reclaim_page(struct r24 *r, int zone)
 		pfn_t pfn = lru_tail(FR(r), list);
 		struct page *pg = mm_page(mm, pfn);
 		sc_scanned(sc, pg, 1);
-		bool referenced = pg->flags & PG_referenced;
-		pg->flags &= ~PG_referenced;
-		if (referenced || page_age(pg) > 0 || page_users(pg) > 1) {
-			lru_del(FR(r), pfn);
-			add_active(r, pfn);
-			mm->ev[PGACTIVATE]++;
+		if (reactivate_in_use(r, pfn))
 			continue;
-		}
 		if (pg->flags & (PG_dirty | PG_locked | PG_writeback)) {
 			lru_del(FR(r), pfn);
 			add_inactive_dirty(r, pfn);
@@ -436,14 +342,8 @@ static int page_launder(struct r24 *r)
 			pfn_t pfn = lru_tail(FR(r), r->inactive_dirty);
 			struct page *pg = mm_page(mm, pfn);
 			sc_scanned(sc, pg, 1);
-			bool referenced = pg->flags & PG_referenced;
-			pg->flags &= ~PG_referenced;
-			if (referenced || page_age(pg) > 0 || page_users(pg) > 1) {
-				lru_del(FR(r), pfn);
-				add_active(r, pfn);
-				mm->ev[PGACTIVATE]++;
+			if (reactivate_in_use(r, pfn))
 				continue;
-			}
 			if (pg->flags & (PG_locked | PG_writeback)) {
 				lru_move_head(FR(r), r->inactive_dirty, pfn);
 				continue;
@@ -488,7 +388,7 @@ static int refill_inactive(struct r24 *r, bool user)
 			if (--count <= 0)
 				goto done;
 		}
-		while (swap_out(r, priority)) {
+		while (r24_swap_out(r, priority)) {
 			made_progress = true;
 			if (--count <= 0)
 				goto done;

@@ -293,15 +293,10 @@ const struct qs_recording *qs_recording_get(uint64_t nelems, uint64_t seed)
 	return &e->r;
 }
 
-void qs_recording_put(const struct qs_recording *r)
+/* Free the longest unused recordings until at most `keep` bytes of
+ * unused ones are left.  Under cache_lock. */
+static void trim_unused(uint64_t keep)
 {
-	if (!r)
-		return;
-	pthread_mutex_lock(&cache_lock);
-	struct qs_entry *e = (struct qs_entry *)((char *)r - offsetof(struct qs_entry, r));
-	if (--e->users == 0)
-		e->released = ++cache_clock;
-	/* Over the budget: free the longest unused first. */
 	for (;;) {
 		uint64_t unused = 0;
 		struct qs_entry **oldest = NULL;
@@ -311,12 +306,41 @@ void qs_recording_put(const struct qs_recording *r)
 				if (!oldest || (*pp)->released < (*oldest)->released)
 					oldest = pp;
 			}
-		if (unused <= QS_KEEP_UNUSED_BYTES)
+		if (unused <= keep || !oldest)
 			break;
 		struct qs_entry *o = *oldest;
 		*oldest = o->next;
 		free(o->buf);
 		free(o);
 	}
+}
+
+void qs_recording_put(const struct qs_recording *r)
+{
+	if (!r)
+		return;
+	pthread_mutex_lock(&cache_lock);
+	struct qs_entry *e = (struct qs_entry *)((char *)r - offsetof(struct qs_entry, r));
+	if (--e->users == 0)
+		e->released = ++cache_clock;
+	trim_unused(QS_KEEP_UNUSED_BYTES);
 	pthread_mutex_unlock(&cache_lock);
+}
+
+void qs_recordings_drop_unused(void)
+{
+	pthread_mutex_lock(&cache_lock);
+	trim_unused(0);
+	pthread_mutex_unlock(&cache_lock);
+}
+
+uint64_t qs_recordings_unused_bytes(void)
+{
+	uint64_t unused = 0;
+	pthread_mutex_lock(&cache_lock);
+	for (const struct qs_entry *e = cache; e; e = e->next)
+		if (!e->users)
+			unused += e->r.nrec * sizeof(struct qs_rec);
+	pthread_mutex_unlock(&cache_lock);
+	return unused;
 }

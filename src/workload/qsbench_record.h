@@ -26,5 +26,11 @@ struct qs_recording {
  * Thread-safe; give it back with qs_recording_put. */
 const struct qs_recording *qs_recording_get(uint64_t nelems, uint64_t seed);
 void qs_recording_put(const struct qs_recording *r);
+/* Up to 256 MB of recordings nobody uses are kept for the next instance
+ * (reproduce runs one design over every seed, then the next); this frees
+ * them all now.  Recordings in use are left alone. */
+void qs_recordings_drop_unused(void);
+/* The bytes of recordings kept that nobody uses. */
+uint64_t qs_recordings_unused_bytes(void);
 
 #endif

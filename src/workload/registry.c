@@ -1,5 +1,6 @@
 /* registry.c - every workload, in listing order. */
 #include "workload.h"
+#include "qsbench_record.h"
 #include <string.h>
 
 extern const struct workload_ops usemem_workload;
@@ -39,4 +40,9 @@ const struct workload_ops *workload_find(const char *name)
 		if (!strcmp(workload_registry[i]->name, name))
 			return workload_registry[i];
 	return NULL;
+}
+
+void workloads_drop_caches(void)
+{
+	qs_recordings_drop_unused();
 }

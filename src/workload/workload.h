@@ -105,6 +105,10 @@ struct workload_ops {
 
 const struct workload_ops *workload_find(const char *name);
 extern const struct workload_ops *const workload_registry[];
+/* Free what workloads keep between runs for the next one that could use
+ * it (qsbench's unused sort recordings): for a library whose last
+ * simulation handle is gone. */
+void workloads_drop_caches(void);
 
 /* Sentinel for "never referenced again" in an oracle. */
 #define NEXT_USE_NEVER UINT64_MAX

@@ -1,0 +1,203 @@
+/* swapin.c - reading a swapped-out page back: the swap cache entry a
+ * fault sets up (swapin_page) and the era's swap readahead around it,
+ * 2.6's slot clusters (swapin_readahead) or 4.14+'s VMA window
+ * (swap_vma_readahead, mm/swap_state.c).  do_swap_page() itself, which
+ * maps the page, is in aspace.c. */
+#include "internal.h"
+#include "swap.h"
+#include "../lib/util.h"
+
+/* Put frame pfn in the swap cache at slot, locked for the read, and tell
+ * the policy (a shadow left in the slot makes it a refault). */
+void swapin_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot,
+		 uint32_t owner, uint64_t index)
+{
+	struct page *p = mm_page(mm, pfn);
+	p->flags = PG_anon | PG_locked;
+	p->owner = owner;
+	p->index = index;
+	mm->nr_anon++;
+	swap_cache_add(mm, pfn, slot);
+	if (mm->integrity)
+		integrity_swapin(mm, pfn, slot);
+	mm->nr_reading++;
+	mm->ev[PSWPIN]++;
+	mm->ev[PGPGIN] += PAGE_SIZE / 1024;
+	charge(ctx, mm->cost->io_submit_ns);
+	uint64_t shadow = mm->swap.shadow ? mm->swap.shadow[slot] : 0;
+	if (shadow) {
+		mm->swap.shadow[slot] = 0;
+		mm->pol.ops->refault(mm->pol.priv, pfn, shadow);
+		mm->pol.ops->add(mm->pol.priv, pfn, ADD_REFAULT);
+	} else {
+		mm->pol.ops->add(mm->pol.priv, pfn, ADD_SWAPIN);
+	}
+}
+
+static void swapin_submit(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)
+{
+	if (mm->untimed)
+		mm_io_done(mm, IO_READ, pfn);
+	else
+		mm->io.submit_swap(mm->io.arg, IO_READ, slot, pfn, ctx_now(ctx));
+}
+
+/* A page read besides the faulting one, into the swap cache unmapped.
+ * 6.x: SetPageReadahead + count_vm_event(SWAP_RA); its first fault finds
+ * it marked and counts swap_ra_hit (swap_cache_get_folio). */
+static void read_ahead_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)
+{
+	swapin_page(mm, ctx, pfn, slot, 0, 0);
+	mm_page(mm, pfn)->flags |= PG_readahead;
+	mm->ev[SWAP_RA]++;
+	swapin_submit(mm, ctx, pfn, slot);
+}
+
+/* swapin_readahead() with 2.6's valid_swaphandles(): the slots in use
+ * around the faulting one, within its aligned cluster of 1 << page_cluster
+ * slots, stopping at a free slot; read in ascending order (one disk
+ * request) into the swap cache, unmapped until they are faulted.  The
+ * target page `tpfn` is set up but not yet submitted. */
+static void swapin_readahead(struct mm *mm, struct mm_ctx *ctx, uint32_t target, pfn_t tpfn)
+{
+	struct swap_area *sw = &mm->swap;
+	uint64_t n = 1ULL << mm->vm.page_cluster;
+	uint64_t base = (uint64_t)target / n * n, end = base + n;
+	if (end > sw->nr_slots)
+		end = sw->nr_slots;
+	uint64_t lo = target, hi = target + 1;
+	while (lo > base && sw->map[lo - 1])
+		lo--;
+	while (hi < end && sw->map[hi])
+		hi++;
+	bool give_up = false;
+	for (uint64_t s = lo; s < hi; s++) {
+		if (s == target) {
+			swapin_submit(mm, ctx, tpfn, target);
+			continue;
+		}
+		if (give_up || sw->cache[s] != PFN_NONE)
+			continue;
+		enum fault_status st;
+		pfn_t pfn = mm_alloc_page(mm, ctx, &st);
+		if (pfn == PFN_NONE) {
+			give_up = true;
+			continue;
+		}
+		if (sw->cache[s] != PFN_NONE || !sw->map[s]) {
+			free_frame(mm, pfn);
+			continue;
+		}
+		read_ahead_page(mm, ctx, pfn, (uint32_t)s);
+	}
+}
+
+#define SWAP_RA_ORDER_CEILING 5   /* mm/swap_state.c: at most 32 pages */
+#define PMD_PAGES 512             /* the window stays within one page table */
+
+/* __swapin_nr_pages(): the readahead window from the hits the last window
+ * earned.  "This heuristic has been found to work well on both sequential
+ * and random loads, swapping to hard disk or to SSD: please don't ask what
+ * the '+ 2' means, it just happens to work well, that's all."  With no hits
+ * to judge by, a fault next to the previous one still reads 2 pages;
+ * otherwise 1.  It never shrinks by more than half at a time. */
+uint32_t swapin_nr_pages(uint64_t prev_off, uint64_t off, uint32_t hits, uint32_t max_pages,
+			 uint32_t prev_win)
+{
+	uint32_t pages = hits + 2;
+	if (pages == 2) {
+		if (off != prev_off + 1 && off + 1 != prev_off)
+			pages = 1;
+	} else {
+		uint32_t roundup = 4;
+		while (roundup < pages)
+			roundup <<= 1;
+		pages = roundup;
+	}
+	if (pages > max_pages)
+		pages = max_pages;
+	if (pages < prev_win / 2)
+		pages = prev_win / 2;
+	return pages;
+}
+
+/* swap_vma_readahead() (4.14+, the default since): read the swapped-out
+ * pages of the faulting VMA around the faulting address, in a window
+ * sized by swapin_nr_pages() (1 << page_cluster at most) that extends
+ * ahead of a fault moving forward, behind one moving backward, and around
+ * any other; clamped to the VMA and its page table.  Readahead pages go to
+ * the swap cache unmapped with PG_readahead (swap_ra); a fault that finds
+ * one there counts swap_ra_hit and widens the next window. */
+static void swap_vma_readahead(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off,
+			       uint32_t target, pfn_t tpfn)
+{
+	uint64_t cluster = mm->vm.page_cluster < SWAP_RA_ORDER_CEILING ? mm->vm.page_cluster
+								      : SWAP_RA_ORDER_CEILING;
+	uint32_t max_win = 1u << cluster;
+	if (max_win == 1) {
+		swapin_submit(mm, ctx, tpfn, target);
+		return;
+	}
+	uint32_t win = swapin_nr_pages(v->ra_off, off, v->ra_hits, max_win, v->ra_win);
+	uint64_t prev = v->ra_off;
+	v->ra_off = off;
+	v->ra_win = win;
+	v->ra_hits = 0;
+	uint64_t lo = off, hi = off + 1;
+	if (win > 1) {
+		if (off == prev + 1) {
+			hi = off + win;
+		} else if (prev == off + 1) {
+			lo = off + 1 >= win ? off + 1 - win : 0;
+		} else {
+			uint64_t left = (win - 1) / 2;
+			lo = off >= left ? off - left : 0;
+			hi = lo + win;
+		}
+	}
+	uint64_t vpn = v->start + off, pmd = vpn / PMD_PAGES * PMD_PAGES;
+	uint64_t pmd_lo = pmd > v->start ? pmd - v->start : 0, pmd_hi = pmd + PMD_PAGES - v->start;
+	if (lo < pmd_lo)
+		lo = pmd_lo;
+	if (hi > pmd_hi)
+		hi = pmd_hi;
+	if (hi > v->npages)
+		hi = v->npages;
+	bool give_up = false;
+	for (uint64_t o = lo; o < hi; o++) {
+		if (o == off) {
+			swapin_submit(mm, ctx, tpfn, target);
+			continue;
+		}
+		if (give_up || !pte_is_swap(v->pte[o]))
+			continue;
+		uint32_t slot = pte_slot(v->pte[o]);
+		if (mm->swap.cache[slot] != PFN_NONE)
+			continue;
+		enum fault_status st;
+		pfn_t pfn = mm_alloc_page(mm, ctx, &st);
+		if (pfn == PFN_NONE) {
+			give_up = true;
+			continue;
+		}
+		/* The allocation may have reclaimed: look again. */
+		if (!pte_is_swap(v->pte[o]) || pte_slot(v->pte[o]) != slot ||
+		    mm->swap.cache[slot] != PFN_NONE || !mm->swap.map[slot]) {
+			free_frame(mm, pfn);
+			continue;
+		}
+		read_ahead_page(mm, ctx, pfn, slot);
+	}
+}
+
+void swapin_read(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off, uint32_t slot,
+		 pfn_t pfn)
+{
+	/* Trace mode is a cache simulator: a miss reads one page. */
+	if (mm->untimed)
+		swapin_submit(mm, ctx, pfn, slot);
+	else if (mm->vm.swap_vma_ra)
+		swap_vma_readahead(mm, ctx, v, off, slot, pfn);
+	else
+		swapin_readahead(mm, ctx, slot, pfn);
+}
