@@ -104,10 +104,18 @@ void kcmp_html(FILE *out, const struct kcmp *x, const struct kcmp_setup *s, cons
 	fprintf(out, ". A counter agrees within &plusmn;%g%%%s%s. <em>Not counted</em>: the kernel leaves it out "
 		"of cgroup limit reclaim (6.x: <code>if (!cgroup_reclaim(sc))</code>).", s->tol,
 		s->seeds > 1 ? ", or inside the kernel's min..max" : "", s->floor > 0 ? ", or under the floor on both sides" : "");
-	if (x->own[0]) {
-		fputs(" From the cgroup's own memory.stat: ", out);
-		html_escape(out, x->own);
-		fputs("; the host's /proc/vmstat for the rest.", out);
+	if (x->own[0] || x->traced[0]) {
+		if (x->own[0]) {
+			fputs(" From the cgroup's own memory.stat: ", out);
+			html_escape(out, x->own);
+			fputs(";", out);
+		}
+		if (x->traced[0]) {
+			fputs(" from the tracepoints of its tasks' reclaim and its folios' activations: ", out);
+			html_escape(out, x->traced);
+			fputs(";", out);
+		}
+		fputs(" the host's /proc/vmstat for the rest.", out);
 	}
 	fputs("</p>\n", out);
 	for (int p = 0; p < x->npol; p++) {

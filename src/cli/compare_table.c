@@ -72,19 +72,38 @@ static const struct { const char *name; bool not_counted; } rows[] = {
  * every run, that is the workload's own and is used instead (cgroup v1:
  * pgfault, pgmajfault, workingset_refault_*; v2 also pgactivate,
  * pgdeactivate, workingset_activate/restore_*).  v1's pgpgin/pgpgout count
- * charges, not I/O: never taken. */
-static bool own_counter(const struct counters *kern, uint64_t repeat, const char *name, char *memcg_name,
-			size_t len)
+ * charges, not I/O: never taken.  Failing that, pgactivate and
+ * pgdeactivate come from the tracepoints of the cgroup's own reclaim and
+ * activations (src/native/tracer.c), when every run has them.  *src says
+ * which: 'm' memory.stat, 't' traced, 0 the host's. */
+static bool all_runs_have(const struct counters *kern, uint64_t repeat, const char *name)
 {
-	if (!strcmp(name, "pgpgin") || !strcmp(name, "pgpgout"))
-		return false;
-	snprintf(memcg_name, len, "memcg.%s", name);
 	for (uint64_t r = 0; r < repeat; r++) {
 		bool found;
-		counters_get(&kern[r], memcg_name, &found);
+		counters_get(&kern[r], name, &found);
 		if (!found)
 			return false;
 	}
+	return true;
+}
+
+static bool own_counter(const struct counters *kern, uint64_t repeat, const char *name, char *own_name,
+			size_t len, char *src)
+{
+	*src = 0;
+	if (!strcmp(name, "pgpgin") || !strcmp(name, "pgpgout"))
+		return false;
+	snprintf(own_name, len, "memcg.%s", name);
+	if (all_runs_have(kern, repeat, own_name)) {
+		*src = 'm';
+		return true;
+	}
+	if (strcmp(name, "pgactivate") && strcmp(name, "pgdeactivate"))
+		return false;
+	snprintf(own_name, len, "traced.%s", name);
+	if (!all_runs_have(kern, repeat, own_name))
+		return false;
+	*src = 't';
 	return true;
 }
 
@@ -126,16 +145,18 @@ void kcmp_build(struct kcmp *x, const struct counters *kern, const struct counte
 	x->compared = xcalloc((size_t)npol, sizeof(int));
 	double *v = xcalloc(repeat > seeds ? repeat : seeds, sizeof(double));
 	for (size_t k = 0; k < ARRAY_SIZE(rows); k++) {
-		char mname[64];
-		if (own_counter(kern, repeat, rows[k].name, mname, sizeof(mname)) &&
-		    strlen(x->own) + strlen(rows[k].name) + 2 < sizeof(x->own))
-			sprintf(x->own + strlen(x->own), "%s%s", x->own[0] ? ", " : "", rows[k].name);
+		char mname[64], src;
+		if (!own_counter(kern, repeat, rows[k].name, mname, sizeof(mname), &src))
+			continue;
+		char *list = src == 'm' ? x->own : x->traced;
+		if (strlen(list) + strlen(rows[k].name) + 3 < sizeof(x->own))
+			sprintf(list + strlen(list), "%s%s", list[0] ? ", " : "", rows[k].name);
 	}
 	for (int p = 0; p < npol; p++)
 		for (size_t k = 0; k < ARRAY_SIZE(rows); k++) {
 			struct kcmp_row *r = &x->row[(size_t)p * ARRAY_SIZE(rows) + k];
-			char mname[64];
-			const char *kname = own_counter(kern, repeat, rows[k].name, mname, sizeof(mname)) ?
+			char mname[64], src;
+			const char *kname = own_counter(kern, repeat, rows[k].name, mname, sizeof(mname), &src) ?
 					    mname : rows[k].name;
 			r->name = rows[k].name;
 			for (uint64_t i = 0; i < repeat; i++) {
@@ -170,7 +191,7 @@ void kcmp_free(struct kcmp *x)
  * columns after a comma or a space. */
 static void print_wrapped(const char *head, const char *list, const char *tail)
 {
-	char text[512];
+	char text[1024];
 	snprintf(text, sizeof(text), "%s%s%s", head, list, tail);
 	const char *t = text;
 	while (strlen(t) > 79) {
@@ -190,17 +211,22 @@ static const char *const verdict_names[] = { "yes", "no", "missing", "not counte
 void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cmd)
 {
 	printf("pagelab compare: %s\n", cmd);
-	printf("memcg %s, swap %s; kernel: %llu run%s of pagelab kernel%s; pagelab: %s, %llu CPU%s", s->memcg,
-	       s->swap, (unsigned long long)s->repeat, s->repeat == 1 ? "" : "s",
-	       s->cached == s->repeat ? " (cached)" : s->cached ? " (some cached)" : "", s->machine,
-	       (unsigned long long)s->cpus, s->cpus == 1 ? "" : "s");
-	if (s->seeds > 1)
-		printf(", median of seeds %llu..%llu", (unsigned long long)s->seed0,
-		       (unsigned long long)(s->seed0 + s->seeds - 1));
-	printf("\n");
-	if (x->own[0])
-		print_wrapped("kernel: the cgroup's own memory.stat for ", x->own,
-			      "; the host's /proc/vmstat for the rest");
+	char setup[400];
+	int n = snprintf(setup, sizeof(setup), "memcg %s, swap %s; kernel: %llu run%s of pagelab kernel%s; pagelab: %s, %llu CPU%s",
+			 s->memcg, s->swap, (unsigned long long)s->repeat, s->repeat == 1 ? "" : "s",
+			 s->cached == s->repeat ? " (cached)" : s->cached ? " (some cached)" : "", s->machine,
+			 (unsigned long long)s->cpus, s->cpus == 1 ? "" : "s");
+	if (s->seeds > 1 && n > 0 && (size_t)n < sizeof(setup))
+		snprintf(setup + n, sizeof(setup) - (size_t)n, ", median of seeds %llu..%llu",
+			 (unsigned long long)s->seed0, (unsigned long long)(s->seed0 + s->seeds - 1));
+	print_wrapped("", setup, "");
+	if (x->own[0] || x->traced[0]) {
+		char list[600];
+		snprintf(list, sizeof(list), "%s%s%s%s%s", x->own[0] ? "the cgroup's own memory.stat for " : "",
+			 x->own, x->own[0] && x->traced[0] ? "; " : "",
+			 x->traced[0] ? "its tasks' reclaim and folios, traced, for " : "", x->traced);
+		print_wrapped("kernel: ", list, "; the host's /proc/vmstat for the rest");
+	}
 	for (int p = 0; p < x->npol; p++) {
 		printf("\n# policy %s; within +-%g%%%s", x->pol[p], s->tol,
 		       s->seeds > 1 ? " or the kernel's min..max" : "");

@@ -44,6 +44,7 @@ struct kcmp {
 	struct kcmp_row *row;    /* [p * nrows + k] */
 	int *agree, *compared;   /* per policy */
 	char own[256];           /* counters taken from the cgroup's memory.stat */
+	char traced[256];        /* ... from its tracepoints (src/native/tracer.c) */
 };
 
 /* kern: setup->repeat reports; sim: npol * setup->seeds, policy-major. */

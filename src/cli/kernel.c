@@ -38,7 +38,10 @@ static void kernel_usage(FILE *out)
 "Workloads run natively: usemem, mtest01, qsbench, memeater, workingset,\n"
 "fileio, dd (of files, not /dev/sda), mmap001, trace, and the others whose\n"
 "ops map to syscalls (docs/native.md).  Files a workload reads but none\n"
-"creates (dd if=FILE) are made first, uncached.\n"
+"creates (dd if=FILE) are made first, uncached.  Beside the host's\n"
+"/proc/vmstat and the cgroup's memory.stat, traced.* lines give the cgroup's\n"
+"own reclaim and activations, from tracepoints (tracefs is mounted for the\n"
+"run if it is not; docs/native.md).\n"
 "Exit status: 0 on success, 1 if a workload failed, 2 on bad input or a\n"
 "refusal (no root, no memory controller, a limit too big, no room for the\n"
 "swapfile), 3 on --timeout; killed by SIGINT/SIGTERM after cleaning up.\n", out);
@@ -171,6 +174,8 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 			(long long)r->psi_full_us);
 	for (int i = 0; i < r->memstat.n; i++)
 		fprintf(out, "memcg.%s %lld\n", r->memstat.name[i], (long long)r->memstat.val[i]);
+	for (int i = 0; i < r->traced.n; i++)
+		fprintf(out, "traced.%s %lld\n", r->traced.name[i], (long long)r->traced.val[i]);
 	fprintf(out, "# /proc/vmstat\n");
 	for (int i = 0; i < r->vmstat.n; i++)
 		fprintf(out, "%s %lld\n", r->vmstat.name[i], (long long)r->vmstat.val[i]);
@@ -216,6 +221,9 @@ static void print_json(const struct host *h, const struct kopts *o, const struct
 	fprintf(out, "\n%s  ],\n%s  \"memory_stat\": {", indent, indent);
 	for (int i = 0; i < r->memstat.n; i++)
 		fprintf(out, "%s\"%s\": %lld", i ? ", " : "", r->memstat.name[i], (long long)r->memstat.val[i]);
+	fprintf(out, "},\n%s  \"traced\": {", indent);
+	for (int i = 0; i < r->traced.n; i++)
+		fprintf(out, "%s\"%s\": %lld", i ? ", " : "", r->traced.name[i], (long long)r->traced.val[i]);
 	fprintf(out, "},\n%s  \"counters\": {", indent);
 	for (int i = 0; i < r->vmstat.n; i++)
 		fprintf(out, "%s\"%s\": %lld", i ? ", " : "", r->vmstat.name[i], (long long)r->vmstat.val[i]);

@@ -10,6 +10,7 @@
  * is tasks.c's; vmstat's samples are vmstat.c's. */
 #include "machine.h"
 #include "tasks.h"
+#include "sched.h"
 #include "../mm/filemap.h"
 #include "../lib/util.h"
 #include "../lib/output.h"
@@ -73,6 +74,8 @@ static void rq_push(struct machine *m, int tid)
 
 static int rq_pop(struct machine *m)
 {
+	if (sched_is_eevdf(m))
+		return sched_eevdf_pick(m);
 	while (m->rq_len) {
 		int tid = m->runq[m->rq_head];
 		m->rq_head = (m->rq_head + 1) % m->rq_cap;
@@ -96,6 +99,8 @@ static void wake_task(struct machine *m, struct task *t, uint64_t when)
 	t->wait = W_NONE;
 	t->wait_gen++;
 	rq_push(m, t->id);
+	if (sched_is_eevdf(m))
+		sched_eevdf_wake(m, t);
 	for (uint64_t c = 0; c < m->prof.cpus; c++) {
 		if (m->cpus[c].idle) {
 			m->cpus[c].idle = false;
@@ -109,6 +114,8 @@ void machine_wake(struct machine *m, struct task *t, uint64_t when) { wake_task(
 
 void machine_block(struct machine *m, struct task *t, enum wait_kind w, uint64_t timeout_at)
 {
+	if (sched_is_eevdf(m))
+		sched_eevdf_sleep(m, t);
 	t->state = T_BLOCKED;
 	t->wait = w;
 	t->wait_gen++;
@@ -310,6 +317,8 @@ static void cpu_event(struct machine *m, uint32_t c)
 		cpu->task = tid;
 		m->tasks[tid].state = T_RUNNING;
 		m->tasks[tid].slice_used = 0;
+		if (sched_is_eevdf(m))
+			sched_eevdf_new_slice(m, &m->tasks[tid]);
 	}
 	struct task *t = &m->tasks[cpu->task];
 	if (t->state == T_EXITED) {
@@ -350,8 +359,12 @@ static void cpu_event(struct machine *m, uint32_t c)
 	if (r == STEP_CONTINUE && used == 0)
 		used = 1; /* always make progress */
 	t->slice_used += used;
+	bool preempted = cpu->resched;
+	cpu->resched = false;
+	if (sched_is_eevdf(m))
+		sched_eevdf_ran(t, used);
 	if (r == STEP_CONTINUE) {
-		if (t->slice_used >= m->prof.quantum_ns && m->rq_len) {
+		if ((t->slice_used >= m->prof.quantum_ns || preempted) && m->rq_len) {
 			t->state = T_RUNNABLE;
 			rq_push(m, t->id);
 			cpu->task = -1;

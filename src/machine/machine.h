@@ -44,6 +44,7 @@ struct task {
 	bool failed;             /* exited on an error (mlock ENOMEM) */
 	int prio;               /* kswapd: current reclaim priority */
 	uint64_t slice_used;
+	int64_t vruntime, deadline, vlag; /* sched_eevdf (sched.c) */
 	uint64_t utime, stime, start, end;
 	uint64_t majflt, minflt;
 	int fop_phase;          /* file op in progress (fileops.c) */
@@ -112,6 +113,7 @@ struct cpu {
 	int task;               /* running task, -1 if none */
 	int last_task;
 	bool idle;
+	bool resched;            /* sched_eevdf: switch at the end of this chunk */
 };
 
 struct machine {

@@ -203,6 +203,7 @@ static const struct param params[] = {
 	{ "min_free_kbytes", P_COUNT, F(min_free_kbytes), 0, 1ULL << 32, "/proc/sys/vm/min_free_kbytes (0 = kernel formula)" },
 	{ "hz", P_COUNT, F(hz), 1, 100000, "timer interrupts per second" },
 	{ "quantum", P_NS, F(quantum_ns), 1000, 10000000000ULL, "scheduler time slice" },
+	{ "sched_eevdf", P_COUNT, F(sched_eevdf), 0, 1, "1 = EEVDF (6.6+ fair class), 0 = round robin" },
 	{ "ctx_switch", P_NS, F(ctx_switch_ns), 0, 1000000000ULL, "context switch cost" },
 	{ "congestion_wait", P_NS, F(congestion_wait_ns), 1000, 10000000000ULL, "congestion_wait() timeout" },
 	{ "cost.ref", P_NS, F(cost.ref_ns), 0, 1000000000ULL, "user time per memory reference (one word)" },

@@ -40,6 +40,7 @@ struct profile {
 	uint64_t hz;              /* timer interrupts per second */
 	uint64_t quantum_ns;      /* scheduler time slice */
 	uint64_t ctx_switch_ns;
+	uint64_t sched_eevdf;     /* 1 = 6.6+'s EEVDF run queue (sched.c); 0 = round robin */
 	uint64_t congestion_wait_ns; /* congestion_wait() timeout (HZ/10) */
 	bool untimed;             /* trace mode: no timing, no watermarks, no kswapd */
 	struct mm_costs cost;

@@ -3,6 +3,7 @@
  * The lock is flock(2) on /run/pagelab-kernel.lock: the kernel drops it
  * when the holder dies, however it dies, so a killed run never blocks the
  * next one.  What a run creates (cgroup, swapfile, temporary directory) is
+ * (and the tracing instances and tracefs mount of tracer.c) is
  * recorded in a struct nguard and undone by nguard_cleanup(), which runs on
  * a normal return, from atexit() on every exit() (die_usage included) and
  * after SIGINT/SIGTERM/SIGHUP, whose handlers only set a flag that the
@@ -61,7 +62,15 @@ void native_remove_tree(const char *path)
 
 static void undo(struct nguard *g)
 {
+	/* The cgroup first: its processes hold the instances' trace_pipe
+	 * (forked after it was opened), which keeps them from going. */
 	ncg_remove(&g->cg);
+	for (int k = 0; k < 2; k++)
+		if (g->trace_inst[k][0]) {
+			ntracer_remove_instance(g->trace_inst[k]);
+			g->trace_inst[k][0] = 0;
+		}
+	ntracer_unmount(g);
 	if (g->swapfile[0]) {
 		nswap_off(g->swapfile);
 		g->swapfile[0] = 0;
@@ -170,6 +179,7 @@ struct nguard *nguard_begin(const struct ncgroup *cg)
 	nswap_sweep_stale();
 	ncg_sweep_stale(&g->cg);
 	sweep_stale_dirs();
+	ntracer_sweep_stale();
 
 	int p[2];
 	if (pipe(p))

@@ -8,7 +8,8 @@
  * every way out), counters.c (/proc/vmstat, PSI and memory.stat
  * snapshots), prepare.c (a dry pass over the op streams: what cannot run
  * natively, which input files must exist), executor.c (one task's ops as
- * syscalls) and session.c (one run: the runner process that joins the
+ * syscalls), tracer.c (the cgroup's own activations from tracepoints) and
+ * session.c (one run: the runner process that joins the
  * cgroup, the task processes, the timeout, the results).  docs/native.md
  * says how each op maps to syscalls. */
 #ifndef PAGELAB_NATIVE_H
@@ -68,12 +69,16 @@ void nswap_sweep_stale(void);
 /* ---- guard.c ----------------------------------------------------------- */
 
 /* What must be undone on the way out, in this order: the cgroup (kill and
- * rmdir), the swapfile (swapoff, unlink), the temporary directory. */
+ * rmdir), the tracing instances and tracefs mount, the swapfile (swapoff,
+ * unlink), the temporary directory. */
 struct nguard {
 	struct ncgroup cg;
 	char dir[256];          /* temporary directory, "" when none */
 	char swapfile[320];     /* "" when none */
 	bool swap_on;
+	char trace_inst[2][160]; /* tracing instances of ours, "" when none */
+	bool trace_mounted;     /* we mounted tracefs ... */
+	char trace_mark[64];    /* ... and left this file to say so */
 };
 
 /* Take the one-at-a-time lock (printing "waiting for ..." on stderr while
@@ -111,6 +116,42 @@ int64_t nstat_get(const struct nstat *s, const char *name);
 void nstat_free(struct nstat *s);
 /* PSI memory totals in microseconds (-1 when the file is missing). */
 bool npsi_read(const char *path, int64_t *some_us, int64_t *full_us);
+
+/* ---- tracer.c --------------------------------------------------------- */
+
+enum { NT_PGACTIVATE, NT_PGDEACTIVATE, NT_PGSCAN_ANON, NT_PGSCAN_FILE, NT_PGSTEAL_ANON,
+       NT_PGSTEAL_FILE, NT_NR };
+
+struct ntracer {
+	bool on;
+	int pipe[2];            /* the instances' trace_pipe */
+	int kpc;                /* /proc/kpagecgroup */
+	uint64_t memcg_ino;     /* our cgroup's inode, as kpagecgroup names it */
+	char part[2][4096];     /* a line not yet whole */
+	size_t plen[2];
+	uint64_t sum[NT_NR];
+};
+
+/* Start counting the reclaim events of this process's future children and
+ * the activations of folios charged to the cgroup at cgroup_path (mounting
+ * tracefs if it is not; the instances and the mount are recorded in g).
+ * False with a reason when tracing is not available: not an error. */
+bool ntracer_start(struct ntracer *t, struct nguard *g, const char *cgroup_path, char *why, size_t len);
+/* Take in what the instances hold now (call every few ms while it runs). */
+void ntracer_poll(struct ntracer *t);
+/* One line of trace_pipe text into the sums (exposed for tests). */
+void ntracer_line(struct ntracer *t, const char *line);
+/* Stop, take the rest, remove the instances (and our mount).  out gets
+ * pgactivate, pgdeactivate, pgscan_anon/file, pgsteal_anon/file; it is
+ * empty if tracing was off or lost events. */
+void ntracer_stop(struct ntracer *t, struct nguard *g, struct nstat *out);
+/* Disable and rmdir one instance. */
+void ntracer_remove_instance(const char *dir);
+/* Unmount tracefs if we mounted it. */
+void ntracer_unmount(struct nguard *g);
+/* Unmount what dead pagelab kernel processes mounted (their instances go
+ * at the next ntracer_start). */
+void ntracer_sweep_stale(void);
 
 /* ---- prepare.c --------------------------------------------------------- */
 
@@ -214,6 +255,7 @@ struct nrun {
 	int nwl;
 	struct nstat vmstat;    /* deltas */
 	struct nstat memstat;   /* at the end (the cgroup starts empty) */
+	struct nstat traced;    /* tracer.c's counts (empty: not available) */
 	uint64_t peak_bytes, oom_kills;
 	int64_t psi_some_us, psi_full_us;   /* -1: not available */
 	double elapsed_s;

@@ -2,6 +2,7 @@
  *
  *   pagelab kernel (stays outside the cgroup: it measures and cleans up)
  *     makes the directory, the swapfile, the cgroup, the input files;
+ *     starts its tracing instances (tracer.c);
  *     snapshots /proc/vmstat, PSI, memory.stat;
  *     forks the runner, which joins the cgroup, checks /proc/self/cgroup
  *     (or exits at once: nothing runs outside the cgroup), then forks one
@@ -300,6 +301,10 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 
 	struct nstat vm0, mem0, vm1, mem1;
 	int64_t some0, full0, some1, full1;
+	struct ntracer tr;
+	char why[256];
+	if (!ntracer_start(&tr, g, g->cg.path, why, sizeof(why)))
+		fprintf(stderr, "pagelab: kernel: no traced counters: %s\n", why);
 	snapshot(&g->cg, &vm0, &mem0, &some0, &full0);
 	fflush(NULL);
 	pid_t parent = getpid();
@@ -329,6 +334,7 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 			if (now - kill_at > 5000000000ULL)
 				kill(runner, SIGKILL);
 		}
+		ntracer_poll(&tr);
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 		nanosleep(&ts, NULL);
 	}
@@ -336,6 +342,7 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 	r->peak_bytes = ncg_peak(&g->cg);
 	r->oom_kills = ncg_oom_kills(&g->cg);
 	snapshot(&g->cg, &vm1, &mem1, &some1, &full1);
+	ntracer_stop(&tr, g, &r->traced);
 	nstat_delta(&r->vmstat, &vm0, &vm1);
 	/* The cgroup is new: its memory.stat at the end is the run's (a
 	 * delta would turn hierarchical_memory_limit into 0). */
@@ -370,5 +377,6 @@ void nrun_free(struct nrun *r)
 	free(r->wl);
 	nstat_free(&r->vmstat);
 	nstat_free(&r->memstat);
+	nstat_free(&r->traced);
 	memset(r, 0, sizeof(*r));
 }

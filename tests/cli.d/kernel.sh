@@ -12,7 +12,10 @@ kernel_leftovers() {
 	grep "pagelab-kernel\.$1\." /proc/swaps
 	find /sys/fs/cgroup -maxdepth 2 -name "pagelab-kernel-$1" 2>/dev/null
 	ls -d /var/tmp/pagelab-kernel."$1".* 2>/dev/null
+	ls -d /sys/kernel/tracing/instances/pagelab-kernel-"$1"-* /run/pagelab-kernel-tracefs."$1" 2>/dev/null
+	[ "$(grep -c ' tracefs ' /proc/mounts)" = "$kernel_tracefs" ] || echo "tracefs mounts: $(grep -c ' tracefs ' /proc/mounts)"
 }
+kernel_tracefs=$(grep -c ' tracefs ' /proc/mounts)
 
 # kernel_lock_holder: the pid holding pagelab kernel's lock (flock(2) on
 # /run/pagelab-kernel.lock), read from /proc/locks so that looking does not
@@ -131,6 +134,38 @@ else
 	left=$(kernel_leftovers $pid)
 	[ -z "$left" ] || msg="$msg; left: $left"
 	[ -z "$msg" ] && ok || bad "$msg"
+	# The cgroup's own reclaim, traced (src/native/tracer.c): a part of
+	# the host's figures, and all of them when nothing else reclaims.
+	t "kernel: traced counters are the cgroup's own reclaim"
+	msg=""
+	for c in pgscan_anon pgsteal_anon pgactivate pgdeactivate; do
+		v=$(counter traced.$c "$T/out")
+		[ "$v" -ge 0 ] && [ "$v" -le "$(counter $c "$T/out")" ] || msg="$msg; traced.$c '$v' > $c $(counter $c "$T/out")"
+	done
+	[ "$(counter traced.pgsteal_anon "$T/out")" -gt 0 ] || msg="$msg; traced.pgsteal_anon 0"
+	[ -z "$msg" ] && ok || bad "$msg"
+fi
+
+# A file read twice: the second read activates every page it finds
+# referenced (folio_mark_accessed), through the per-CPU batch that
+# mm_lru_activate reports; each folio is the cgroup's (kpagecgroup), so
+# the traced count is the active file list at the end, give or take a
+# folio or two of the cgroup's own beside the file's 2048 (2047 against
+# 2046 once).
+t "kernel: traced pgactivate = a twice-read file's active pages"
+kernel_ready
+if [ -n "$why" ]; then
+	echo "skipped: $why"
+else
+	$P kernel --memcg 64M --swap 0 --timeout 60 fileio -c -r 2 f 8M >"$T/out" 2>"$T/err" &
+	pid=$!
+	wait $pid
+	rc=$?
+	act=$(counter traced.pgactivate "$T/out")
+	file=$(( $(counter memcg.total_active_file "$T/out") / 4096 ))
+	left=$(kernel_leftovers $pid)
+	[ $rc -eq 0 ] && [ "$act" -ge "$file" ] && [ "$act" -le $((file + 16)) ] && [ "$file" -gt 1900 ] && [ -z "$left" ] &&
+		ok || bad "exit $rc; traced.pgactivate '$act', active file $file; left: $left; $(kernel_err "$T/err")"
 fi
 
 t "kernel: SIGINT mid-run: exit 130, nothing left"
