@@ -144,8 +144,8 @@ case_() {
 	echo "$(test -e /sys/kernel/mm/lru_gen/enabled && echo MGLRU || echo 'classic split LRU'), swappiness $(cat /proc/sys/vm/swappiness), page-cluster $(cat /proc/sys/vm/page-cluster), cgroup v$(test -e /sys/fs/cgroup/cgroup.controllers && echo 2 || echo 1),"
 	echo "$N kernel runs per case ($NQ for qsbench under pressure, with ${POL%%,*} over $NQ seeds), pagelab $($P --version | cut -d' ' -f2);"
 	if [ -n "${FIDELITY_CASES:-}" ]; then
-		echo "Run again in this regeneration: the cases whose title contains \"$(echo "$FIDELITY_CASES" | sed 's/|/" or "/g')\"; the"
-		echo "other cases' tables are kept from the one before, whose header was:"
+		echo "Run again in this regeneration, on the pagelab above: the cases whose title contains \"$(echo "$FIDELITY_CASES" | sed 's/|/" or "/g')\"; the other cases' tables are kept from the one before, whose header was:" |
+			fold -s -w 79 | sed 's/ $//'
 		awk '/^<!-- fidelity:begin -->$/ { p = 1; next } p && /^$/ && n { exit } p && NF { n++; print "> " $0 }' "$DOC"
 	fi
 	echo "the simulated disk (modern's NVMe) reads at the host's measured $((BW / 1000000)) MB/s."
