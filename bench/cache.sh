@@ -58,7 +58,11 @@ best() {
 
 PAGES=1048576
 FRAMES=100000
+# The figures below are CPU times, but other processes on the host still
+# move them (they share its caches and preempt): say how loaded it was.
+load() { [ -r /proc/loadavg ] && echo "   host load average (1, 5, 15 min) $1: $(cut -d' ' -f1-3 /proc/loadavg)"; }
 echo "== cache: Zipf(1.0), $N requests over $PAGES pages, $FRAMES frames"
+load "at the start"
 echo "   gentrace --zipf 1 --out bin|oracle $PAGES $N 1"
 echo "   pagelab run --machine ideal --ram ${FRAMES}p --policy P trace FILE"
 $GENTRACE --zipf 1 --out bin $PAGES "$N" 1 >"$T/z.pgtrace" || exit 1
@@ -108,6 +112,7 @@ for pol in lru clock; do
 		"$pol${sets:+ ${sets#--set }}" "$(mps "$N" "$secs")"
 done
 
+load "after these"
 echo "== cache: OPT on the same trace (next uses by a backward pass, not in memory)"
 timed "$T/o.out" $P run --machine ideal --ram ${FRAMES}p --policy opt trace "$T/z.pgtrace"
 awk -v n="$N" -v s="$secs" -v r="$rss" -v m="$(awk '$1 == "pgfault" { print $2 }' "$T/o.out")" 'BEGIN {

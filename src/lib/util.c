@@ -1,4 +1,5 @@
 /* util.c - see util.h. */
+#define _DEFAULT_SOURCE /* madvise() */
 #include "util.h"
 
 #include <ctype.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 /* The library's handler for die_usage() (see util.h), per thread. */
 static _Thread_local void (*usage_handler)(const char *msg);
@@ -58,6 +60,22 @@ void *xmalloc(size_t n) { return check_alloc(malloc(n ? n : 1), n); }
 void *xcalloc(size_t n, size_t size)
 {
 	return check_alloc(calloc(n ? n : 1, size ? size : 1), n * size);
+}
+#define HUGE_PAGE (2u << 20)
+void *xcalloc_huge(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		return xcalloc(n, size);
+	size_t bytes = n * size;
+	if (bytes < HUGE_PAGE)
+		return xcalloc(n, size);
+	void *p = NULL;
+	if (posix_memalign(&p, HUGE_PAGE, bytes))
+		return check_alloc(NULL, bytes);
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, bytes / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE);
+#endif
+	return memset(p, 0, bytes);
 }
 void *xrealloc(void *p, size_t n) { return check_alloc(realloc(p, n ? n : 1), n); }
 char *xstrdup(const char *s)

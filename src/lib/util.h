@@ -30,6 +30,8 @@ _Noreturn void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
+/* xcalloc() of a large table read at random: 2 MiB aligned, in huge pages where the host has them (a host-speed hint). */
+void *xcalloc_huge(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 /* argv[0..argc) joined by single blanks, in a new string (a command line). */

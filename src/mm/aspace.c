@@ -30,7 +30,7 @@ uint32_t mm_mmap_anon(struct mm *mm, struct aspace *as, uint64_t npages, uint32_
 	struct vma *v = &as->vmas[as->nr_vmas];
 	v->start = as->next_vpn;
 	v->npages = npages;
-	v->pte = xcalloc(npages ? npages : 1, sizeof(pte_t));
+	v->pte = xcalloc_huge(npages ? npages : 1, sizeof(pte_t));
 	v->flags = VMA_ANON | (flags & VMA_NOZERO);
 	v->ino = 0;
 	v->pgoff = 0;

@@ -67,7 +67,7 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 	mm->cost = cost;
 	mm->untimed = cfg->untimed;
 	mm->fr.nr = (pfn_t)cfg->ram_pages;
-	mm->fr.pages = xcalloc(cfg->ram_pages, sizeof(struct page));
+	mm->fr.pages = xcalloc_huge(cfg->ram_pages, sizeof(struct page));
 	mm->nr_zones = 1;
 	struct zone *z = &mm->zones[0];
 	zone_set_name(z, "Normal");

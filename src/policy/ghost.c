@@ -16,7 +16,7 @@ static void rehash(struct ghost *g, uint32_t nbucket)
 {
 	free(g->bucket);
 	g->nbucket = nbucket;
-	g->bucket = xmalloc((size_t)nbucket * sizeof(uint32_t));
+	g->bucket = xcalloc_huge(nbucket, sizeof(uint32_t));
 	memset(g->bucket, 0xff, (size_t)nbucket * sizeof(uint32_t));
 	for (uint32_t i = 0; i < g->nr; i++) {
 		struct gh_entry *e = &g->e[i];
@@ -35,7 +35,7 @@ void ghost_init(struct ghost *g, uint64_t expect)
 	while (n < expect && n < (1u << 30))
 		n <<= 1;
 	g->cap = n;
-	g->e = xmalloc((size_t)n * sizeof(*g->e));
+	g->e = xcalloc_huge(n, sizeof(*g->e));
 	g->free_head = GH_NONE;
 	rehash(g, n);
 }
