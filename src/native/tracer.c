@@ -42,7 +42,8 @@
 #define BUFFER_KB "4096"   /* per CPU; drained every 10 ms */
 /* Our mount of tracefs is marked by this file + our pid, so that the next
  * run unmounts it if we die before we can. */
-#define MOUNT_MARK "/run/pagelab-kernel-tracefs."
+#define MARK_DIR "/run/"
+#define MARK_NAME "pagelab-kernel-tracefs."
 
 static bool write_file(const char *dir, const char *file, const char *text)
 {
@@ -85,13 +86,13 @@ static bool dead_pid(const char *s)
 
 void ntracer_sweep_stale(void)
 {
-	DIR *run = opendir("/run");
+	DIR *run = opendir(MARK_DIR);
 	struct dirent *e;
-	const char *mark = MOUNT_MARK + strlen("/run/");
+	const char *mark = MARK_NAME;
 	while (run && (e = readdir(run)))
 		if (!strncmp(e->d_name, mark, strlen(mark)) && dead_pid(e->d_name + strlen(mark))) {
 			char p[300];
-			snprintf(p, sizeof(p), "/run/%s", e->d_name);
+			snprintf(p, sizeof(p), MARK_DIR "%s", e->d_name);
 			umount(TRACEFS);
 			unlink(p);
 		}
@@ -147,7 +148,7 @@ bool ntracer_start(struct ntracer *t, struct nguard *g, const char *cgroup_path,
 			return false;
 		}
 		g->trace_mounted = true;
-		snprintf(g->trace_mark, sizeof(g->trace_mark), MOUNT_MARK "%d", (int)getpid());
+		snprintf(g->trace_mark, sizeof(g->trace_mark), MARK_DIR MARK_NAME "%d", (int)getpid());
 		int fd = open(g->trace_mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
 		if (fd >= 0)
 			close(fd);
