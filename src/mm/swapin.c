@@ -53,6 +53,18 @@ static void read_ahead_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32
 	swapin_submit(mm, ctx, pfn, slot);
 }
 
+/* A frame for a readahead page; when the allocator has none, PFN_NONE
+ * and *give_up: the rest of the window is not read (the fault's own page
+ * is). */
+static pfn_t ra_alloc(struct mm *mm, struct mm_ctx *ctx, bool *give_up)
+{
+	enum fault_status st;
+	pfn_t pfn = mm_alloc_page(mm, ctx, &st);
+	if (pfn == PFN_NONE)
+		*give_up = true;
+	return pfn;
+}
+
 /* swapin_readahead() with 2.6's valid_swaphandles(): the slots in use
  * around the faulting one, within its aligned cluster of 1 << page_cluster
  * slots, stopping at a free slot; read in ascending order (one disk
@@ -78,12 +90,9 @@ static void swapin_readahead(struct mm *mm, struct mm_ctx *ctx, uint32_t target,
 		}
 		if (give_up || sw->cache[s] != PFN_NONE)
 			continue;
-		enum fault_status st;
-		pfn_t pfn = mm_alloc_page(mm, ctx, &st);
-		if (pfn == PFN_NONE) {
-			give_up = true;
+		pfn_t pfn = ra_alloc(mm, ctx, &give_up);
+		if (pfn == PFN_NONE)
 			continue;
-		}
 		if (sw->cache[s] != PFN_NONE || !sw->map[s]) {
 			free_frame(mm, pfn);
 			continue;
@@ -174,12 +183,9 @@ static void swap_vma_readahead(struct mm *mm, struct mm_ctx *ctx, struct vma *v,
 		uint32_t slot = pte_slot(v->pte[o]);
 		if (mm->swap.cache[slot] != PFN_NONE)
 			continue;
-		enum fault_status st;
-		pfn_t pfn = mm_alloc_page(mm, ctx, &st);
-		if (pfn == PFN_NONE) {
-			give_up = true;
+		pfn_t pfn = ra_alloc(mm, ctx, &give_up);
+		if (pfn == PFN_NONE)
 			continue;
-		}
 		/* The allocation may have reclaimed: look again. */
 		if (!pte_is_swap(v->pte[o]) || pte_slot(v->pte[o]) != slot ||
 		    mm->swap.cache[slot] != PFN_NONE || !mm->swap.map[slot]) {
