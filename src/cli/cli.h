@@ -2,6 +2,8 @@
 #ifndef PAGELAB_CLI_H
 #define PAGELAB_CLI_H
 
+#include <stdio.h>
+
 /* The whole command line, as main() got it (argc 0 when a harness calls
  * a command directly), for the provenance a report records. */
 extern int cli_argc;
@@ -23,5 +25,8 @@ int cmd_mrc(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_compare_kernel(int argc, char **argv);
 int cmd_compare_results(int argc, char **argv);
+/* The kernel form's usage (pagelab compare -- WORKLOAD), which the
+ * results form's --help ends with. */
+void compare_kernel_usage(FILE *out);
 
 #endif

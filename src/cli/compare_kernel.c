@@ -26,7 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void compare_usage(FILE *out)
+void compare_kernel_usage(FILE *out)
 {
 	fputs(
 "usage: pagelab compare [OPTIONS] -- WORKLOAD [ARGS]\n"
@@ -61,8 +61,10 @@ static void compare_usage(FILE *out)
 "  --ram SIZE         simulated RAM (default LIMIT * 5/4 + 64M: room beside\n"
 "                     the cgroup, as on the host)\n"
 "  --disk MODEL       simulated disk (default: the profile's)\n"
-"  --set NAME=VALUE   passed to pagelab run (memcg.v1=1 is set by itself\n"
-"                     when the host's memory controller is cgroup v1)\n"
+"  --set NAME=VALUE   passed to pagelab run; set by themselves unless given:\n"
+"                     memcg.v1=1 when the host's memory controller is\n"
+"                     cgroup v1, sched_eevdf=1 when the host runs 6.6 or\n"
+"                     later (EEVDF)\n"
 "\n"
 "A file that dd reads and no earlier workload writes is made first, uncached,\n"
 "on the kernel side and read as the simulated disk (if=/dev/sda) in pagelab.\n"
@@ -236,7 +238,7 @@ int cmd_compare_kernel(int argc, char **argv)
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			compare_usage(stdout);
+			compare_kernel_usage(stdout);
 			argv_free(&sets);
 			return 0;
 		}
@@ -317,15 +319,21 @@ int cmd_compare_kernel(int argc, char **argv)
 		;
 	if (!workload_find(wl[0]))
 		die_usage("compare: unknown workload '%s' (see pagelab workloads)", wl[0]);
-	/* The simulated cgroup is of the host's kind: v1 reclaim waits on
-	 * writeback (src/mm/memcg.c). */
-	bool v1_set = false;
-	for (int s = 0; s < sets.n; s++)
+	/* The simulated host runs as the host does: a cgroup of the host's
+	 * kind (v1 reclaim waits on writeback, src/mm/memcg.c) and, on 6.6
+	 * or later, EEVDF's pick order (src/machine/sched.c).  A --set of
+	 * either wins. */
+	bool v1_set = false, eevdf_set = false;
+	for (int s = 0; s < sets.n; s++) {
 		v1_set |= !strncmp(sets.v[s], "memcg.v1=", 9);
+		eevdf_set |= !strncmp(sets.v[s], "sched_eevdf=", 12);
+	}
 	struct ncgroup cg;
 	char cgerr[256];
 	if (!v1_set && ncg_detect(&cg, cgerr, sizeof(cgerr)) && cg.version == 1)
 		push(&sets, "memcg.v1=1");
+	if (!eevdf_set && nhost_kernel_at_least(6, 6))
+		push(&sets, "sched_eevdf=1");
 	/* A page that cannot be written is refused now, not after the runs
 	 * (which may die on the way: the page is opened only at the end). */
 	struct atomic_file af;
@@ -468,7 +476,8 @@ int cmd_compare_kernel(int argc, char **argv)
 	}
 
 	char *cmd = join_words(nwl, wl);
-	struct kcmp_setup setup = { .memcg = memcg, .swap = swap, .machine = machine, .repeat = repeat,
+	char *setlist = join_words(sets.n, sets.v);
+	struct kcmp_setup setup = { .memcg = memcg, .swap = swap, .machine = machine, .sets = setlist, .repeat = repeat,
 				    .cached = cached, .cpus = cpus, .seeds = seeds, .seed0 = seed0, .tol = tol,
 				    .floor = floor_pages };
 	struct kcmp x;
@@ -499,5 +508,6 @@ int cmd_compare_kernel(int argc, char **argv)
 	free(kern);
 	free(pols);
 	argv_free(&sets);
+	free(setlist);
 	return rc;
 }

@@ -98,6 +98,11 @@ void kcmp_html(FILE *out, const struct kcmp *x, const struct kcmp_setup *s, cons
 		s->memcg, s->swap, (unsigned long long)s->repeat, s->repeat == 1 ? "" : "s",
 		s->cached == s->repeat ? ", cached reports" : s->cached ? ", some cached" : "", s->machine,
 		(unsigned long long)s->cpus, s->cpus == 1 ? "" : "s");
+	if (s->sets && s->sets[0]) {
+		fputs(" (with <code>", out);
+		html_escape(out, s->sets);
+		fputs("</code>)", out);
+	}
 	if (s->seeds > 1)
 		fprintf(out, ", the median of seeds %llu..%llu", (unsigned long long)s->seed0,
 			(unsigned long long)(s->seed0 + s->seeds - 1));

@@ -32,7 +32,8 @@ static void compare_usage(FILE *out)
 "  --html FILE        also write them as a self-contained HTML page, with a\n"
 "                     bar chart per figure (95% intervals, % change, *)\n"
 "The second form runs the workload on this host's kernel and on the\n"
-"simulator and compares them (docs/fidelity.md).\n", out);
+"simulator and compares them (docs/fidelity.md):\n\n", out);
+	compare_kernel_usage(out);
 }
 
 int cmd_compare_results(int argc, char **argv)

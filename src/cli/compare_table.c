@@ -211,11 +211,13 @@ static const char *const verdict_names[] = { "yes", "no", "missing", "not counte
 void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cmd)
 {
 	printf("pagelab compare: %s\n", cmd);
-	char setup[400];
+	char setup[800];
 	int n = snprintf(setup, sizeof(setup), "memcg %s, swap %s; kernel: %llu run%s of pagelab kernel%s; pagelab: %s, %llu CPU%s",
 			 s->memcg, s->swap, (unsigned long long)s->repeat, s->repeat == 1 ? "" : "s",
 			 s->cached == s->repeat ? " (cached)" : s->cached ? " (some cached)" : "", s->machine,
 			 (unsigned long long)s->cpus, s->cpus == 1 ? "" : "s");
+	if (s->sets && s->sets[0] && n > 0 && (size_t)n < sizeof(setup))
+		n += snprintf(setup + n, sizeof(setup) - (size_t)n, ", with %s", s->sets);
 	if (s->seeds > 1 && n > 0 && (size_t)n < sizeof(setup))
 		snprintf(setup + n, sizeof(setup) - (size_t)n, ", median of seeds %llu..%llu",
 			 (unsigned long long)s->seed0, (unsigned long long)(s->seed0 + s->seeds - 1));

@@ -23,6 +23,7 @@ void counters_free(struct counters *c);
 /* What the runs were, for the headers. */
 struct kcmp_setup {
 	const char *memcg, *swap, *machine;
+	const char *sets;   /* the --set options of pagelab run, "" when none */
 	uint64_t repeat, cached, cpus, seeds, seed0;
 	double tol, floor;  /* percent; pages under which both sides agree */
 };

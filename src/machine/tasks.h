@@ -1,5 +1,6 @@
-/* tasks.h - what machine.c (the CPUs, the run queue, the event loop) and
- * tasks.c (a task's ops, its exit, the OOM killer) share. */
+/* tasks.h - what machine.c (the CPUs, the run queue, the event loop),
+ * tasks.c (a task's ops, its exit, the OOM killer) and kthreads.c (kswapd,
+ * the aging and writeback threads) share. */
 #ifndef PAGELAB_MACHINE_TASKS_H
 #define PAGELAB_MACHINE_TASKS_H
 
@@ -13,7 +14,14 @@ enum step_result task_run_user(struct machine *m, struct task *t, struct mm_ctx 
  * swap entries; false when nothing can be killed (tasks.c). */
 bool task_oom_kill(struct machine *m, uint64_t now);
 
-/* machine.c's, for tasks.c: an event in the run's log, a task blocking
+/* Run kernel thread t (t->kkind != KT_NONE) for at most budget ns
+ * (kthreads.c). */
+enum step_result kthread_run(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t budget);
+/* Wake kswapd / the flusher if the mm wants them and they sleep
+ * (kthreads.c). */
+void kthreads_wake(struct machine *m, uint64_t now);
+
+/* machine.c's, for tasks.c and kthreads.c: an event in the run's log, a task blocking
  * (until timeout_at, 0 = none), the tasks waiting for memory woken. */
 void machine_log(struct machine *m, uint64_t t, enum log_kind kind, int wl, const char *text);
 void machine_block(struct machine *m, struct task *t, enum wait_kind w, uint64_t timeout_at);

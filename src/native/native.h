@@ -8,7 +8,8 @@
  * every way out), counters.c (/proc/vmstat, PSI and memory.stat
  * snapshots), prepare.c (a dry pass over the op streams: what cannot run
  * natively, which input files must exist), executor.c (one task's ops as
- * syscalls), tracer.c (the cgroup's own activations from tracepoints) and
+ * syscalls), tracer.c (the cgroup's own activations from tracepoints), host.c
+ * (which kernel release the host runs) and
  * session.c (one run: the runner process that joins the
  * cgroup, the task processes, the timeout, the results).  docs/native.md
  * says how each op maps to syscalls. */
@@ -22,6 +23,14 @@
 #include <sys/types.h>
 
 #include "../workload/workload.h"
+
+/* ---- host.c ----------------------------------------------------------- */
+
+/* A release string ("6.18.0-1-amd64") is MAJOR.MINOR or later; false for
+ * one that does not start with a number. */
+bool nhost_release_at_least(const char *release, int major, int minor);
+/* The running kernel (uname) is MAJOR.MINOR or later. */
+bool nhost_kernel_at_least(int major, int minor);
 
 /* ---- cgroup.c ---------------------------------------------------------- */
 

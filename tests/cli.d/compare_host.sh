@@ -1,0 +1,34 @@
+# pagelab compare runs the simulator as the host runs: sched_eevdf=1 on a
+# 6.6 or later kernel (EEVDF), unless --set says otherwise, and the setup
+# line says so.  A hand-written kernel report, no kernel run (about 1 s).
+
+t "compare: the host's scheduler (sched_eevdf=1 from 6.6), --set wins"
+mkdir -p "$T/kh"
+{
+	echo "# cache: pagelab kernel --memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 40"
+	echo "usemem -m 40  0.01s user 0.05s system 90% cpu 0.070 total"
+	echo "# /proc/vmstat"
+	echo "pswpout 0"
+} >"$T/kh/kernel.1"
+$P compare --repeat 1 --kernel-cache "$T/kh" --memcg 64M --swap 128M --policy linux6 \
+	-- usemem -m 40 >"$T/h1" 2>"$T/h1.err"
+rc1=$?
+$P compare --repeat 1 --kernel-cache "$T/kh" --memcg 64M --swap 128M --policy linux6 \
+	--set sched_eevdf=0 -- usemem -m 40 >"$T/h2" 2>"$T/h2.err"
+rc2=$?
+msg=""
+[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] || msg="exit $rc1/$rc2: $(cat "$T/h1.err" "$T/h2.err")"
+rel=$(uname -r)
+maj=${rel%%.*} rest=${rel#*.}
+min=${rest%%[!0-9]*}
+setup1=$(sed -n 2,3p "$T/h1" | tr '\n' ' ')
+if [ "$maj" -gt 6 ] || { [ "$maj" -eq 6 ] && [ "${min:-0}" -ge 6 ]; }; then
+	echo "$setup1" | grep -q "with .*sched_eevdf=1" || msg="$msg; $rel: no sched_eevdf=1 in '$setup1'"
+else
+	echo "$setup1" | grep -q "sched_eevdf" && msg="$msg; $rel is before 6.6: '$setup1'"
+fi
+setup2=$(sed -n 2,3p "$T/h2" | tr '\n' ' ')
+echo "$setup2" | grep -q "with .*sched_eevdf=0" || msg="$msg; --set sched_eevdf=0 not shown: '$setup2'"
+echo "$setup2" | grep -q "sched_eevdf=1" && msg="$msg; sched_eevdf=1 beside --set sched_eevdf=0"
+awk 'length > 80 { exit 1 }' "$T/h1" "$T/h2" || msg="$msg; a line over 80 columns"
+[ -z "$msg" ] && ok || bad "$msg"
