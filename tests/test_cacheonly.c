@@ -25,7 +25,7 @@ void test_cacheonly_free_order(void)
 	cachesim_refs(cs, first, NULL, 2);
 	int fl = mm->zones[0].free_list;
 	pfn_t h0 = lru_head(&mm->fr, fl);
-	pfn_t h1 = mm->fr.pages[h0].next;
+	pfn_t h1 = lru_next(&mm->fr, h0);
 	pfn_t a = frame_of(mm, 0), b = frame_of(mm, 1);
 	CHECK_EQ(mm->nr_free, 2);
 	mm->pol.ops->remove(mm->pol.priv, a);

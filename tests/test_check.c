@@ -66,30 +66,30 @@ void test_check_catches_corruption(void)
 	struct aspace *as = setup(&mm);
 	CHECK(check_passes(&mm));
 	struct frames *fr = &mm.fr;
-	int fifo = mm.pol.ops ? fr->pages[as->vmas[0].pte[11] >> PTE_SHIFT].lru : 0;
+	int fifo = mm.pol.ops ? fr->links[as->vmas[0].pte[11] >> PTE_SHIFT].lru : 0;
 	CHECK(fifo > 0);
 	CHECK_EQ(lru_count(fr, fifo), 8);
 	pfn_t head = lru_head(fr, fifo), tail = lru_tail(fr, fifo);
-	pfn_t mid = fr->pages[head].next;
+	pfn_t mid = fr->links[head].next;
 
 	/* A broken back link. */
-	pfn_t saved = fr->pages[mid].prev;
-	fr->pages[mid].prev = tail;
+	pfn_t saved = fr->links[mid].prev;
+	fr->links[mid].prev = tail;
 	CHECK(check_fails_with(&mm, "broken prev link"));
-	fr->pages[mid].prev = saved;
+	fr->links[mid].prev = saved;
 	CHECK(check_passes(&mm));
 
 	/* A cycle: the tail points back to the head. */
-	fr->pages[tail].next = head;
+	fr->links[tail].next = head;
 	CHECK(check_fails_with(&mm, "on two lists (or a cycle"));
-	fr->pages[tail].next = PFN_NONE;
+	fr->links[tail].next = PFN_NONE;
 	CHECK(check_passes(&mm));
 
-	/* page->lru disagreeing with the list holding the frame. */
-	uint16_t l = fr->pages[mid].lru;
-	fr->pages[mid].lru = (uint16_t)mm.list_unevictable;
-	CHECK(check_fails_with(&mm, "page->lru says"));
-	fr->pages[mid].lru = l;
+	/* The frame's LRU link disagreeing with the list holding the frame. */
+	uint16_t l = fr->links[mid].lru;
+	fr->links[mid].lru = (uint16_t)mm.list_unevictable;
+	CHECK(check_fails_with(&mm, "its LRU link says"));
+	fr->links[mid].lru = l;
 
 	/* A list count that lies. */
 	fr->lists[fifo].count++;

@@ -272,7 +272,7 @@ void test_linux6_rotate_when_writeback_ends(void)
 	/* b, found again still under writeback: activated */
 	sc = h6_sc(RECLAIM_DIRECT, 0, 32);
 	l6_shrink_inactive_list(h.l, 32, &sc, 0, NULL);
-	CHECK_EQ(mm_page(&h.mm, b)->lru, h.l->list[L6_ACTIVE_ANON]);
+	CHECK_EQ(lru_on(&h.mm.fr, b), h.l->list[L6_ACTIVE_ANON]);
 	CHECK_EQ(h.mm.ev[PGACTIVATE], 1);
 	mm_io_done(&h.mm, IO_WRITE, b);
 	CHECK_EQ(h.mm.ev[PGROTATED], 2);

@@ -275,7 +275,7 @@ void test_splitlru_deactivates_all(void)
 	uint64_t rot0 = s->recent_rotated[0], scan0 = s->recent_scanned[0];
 	/* Make the 16 oldest (at the tail) unreferenced. */
 	pfn_t pfn = lru_tail(&h.mm.fr, s->list[LRU_ACTIVE_ANON]);
-	for (int i = 0; i < 16; i++, pfn = mm_page(&h.mm, pfn)->prev)
+	for (int i = 0; i < 16; i++, pfn = lru_prev(&h.mm.fr, pfn))
 		mm_page_referenced(&h.mm, pfn);
 	struct scan_control sc = { .nr_to_reclaim = 32, .priority = DEF_PRIORITY, .who = RECLAIM_DIRECT,
 				   .may_swap = true, .may_writepage = true };
@@ -287,7 +287,7 @@ void test_splitlru_deactivates_all(void)
 	CHECK_EQ(s->recent_rotated[0] - rot0, 16);  /* the 16 referenced ones */
 	CHECK_EQ(s->recent_scanned[0] - scan0, 32);
 	/* page_referenced() cleared the young bits it found. */
-	for (pfn = lru_head(&h.mm.fr, s->list[LRU_INACTIVE_ANON]); pfn != PFN_NONE; pfn = mm_page(&h.mm, pfn)->next) {
+	for (pfn = lru_head(&h.mm.fr, s->list[LRU_INACTIVE_ANON]); pfn != PFN_NONE; pfn = lru_next(&h.mm.fr, pfn)) {
 		CHECK(!mm_page_young(&h.mm, pfn));
 		CHECK(!(mm_page(&h.mm, pfn)->flags & PG_active));
 	}
@@ -301,7 +301,7 @@ void test_splitlru_deactivates_all(void)
 	sc.nr_scanned = sc.nr_reclaimed = 0;
 	int active = h.mm.fr.nr_lists - 2, inactive = h.mm.fr.nr_lists - 1;
 	pfn = lru_tail(&h.mm.fr, active);
-	for (int i = 0; i < 16; i++, pfn = mm_page(&h.mm, pfn)->prev)
+	for (int i = 0; i < 16; i++, pfn = lru_prev(&h.mm.fr, pfn))
 		mm_page_referenced(&h.mm, pfn);
 	/* One shrink_zone at priority 1: 64 >> 1 + 1 = 33 active pages scanned
 	 * (one batch of 32, then 1); the 16 unreferenced are deactivated. */
@@ -382,14 +382,14 @@ void test_workingset_refault_distance(void)
 	 * `age` after it, here 1 + 9 = 10 <= NR_ACTIVE_FILE = 10: activate. */
 	pfn_t a = refault_after(&h, PG_file, false, 9);
 	CHECK(mm_page(&h.mm, a)->flags & PG_active);
-	CHECK_EQ(mm_page(&h.mm, a)->lru, s->list[LRU_ACTIVE_FILE]);
+	CHECK_EQ(lru_on(&h.mm.fr, a), s->list[LRU_ACTIVE_FILE]);
 	CHECK_EQ(h.mm.ev[WORKINGSET_REFAULT_FILE], 1);
 	CHECK_EQ(h.mm.ev[WORKINGSET_ACTIVATE_FILE], 1);
 	CHECK_EQ(h.mm.ev[WORKINGSET_RESTORE_FILE], 0);
 	/* 11 pages now active; distance 12 > 11: stays inactive. */
 	pfn_t b = refault_after(&h, PG_file, false, 11);
 	CHECK(!(mm_page(&h.mm, b)->flags & PG_active));
-	CHECK_EQ(mm_page(&h.mm, b)->lru, s->list[LRU_INACTIVE_FILE]);
+	CHECK_EQ(lru_on(&h.mm.fr, b), s->list[LRU_INACTIVE_FILE]);
 	CHECK_EQ(h.mm.ev[WORKINGSET_REFAULT_FILE], 2);
 	CHECK_EQ(h.mm.ev[WORKINGSET_ACTIVATE_FILE], 1);
 	/* A page that was active before eviction and fits is "restored". */
@@ -401,9 +401,9 @@ void test_workingset_refault_distance(void)
 	 * = 12 + 1 + 0 = 13 (swap is free). */
 	CHECK_EQ(splitlru_size(s, LRU_ACTIVE_FILE) + splitlru_size(s, LRU_INACTIVE_FILE), 13);
 	pfn_t d = refault_after(&h, PG_anon, false, 12);  /* 13 <= 13 */
-	CHECK_EQ(mm_page(&h.mm, d)->lru, s->list[LRU_ACTIVE_ANON]);
+	CHECK_EQ(lru_on(&h.mm.fr, d), s->list[LRU_ACTIVE_ANON]);
 	pfn_t e = refault_after(&h, PG_anon, false, 14);  /* 15 > 14 */
-	CHECK_EQ(mm_page(&h.mm, e)->lru, s->list[LRU_INACTIVE_ANON]);
+	CHECK_EQ(lru_on(&h.mm.fr, e), s->list[LRU_INACTIVE_ANON]);
 	CHECK_EQ(h.mm.ev[WORKINGSET_REFAULT_ANON], 2);
 	CHECK_EQ(h.mm.ev[WORKINGSET_ACTIVATE_ANON], 1);
 	mm_destroy(&h.mm);

@@ -41,7 +41,7 @@ static void free_mm(struct mm *mm)
 
 static const char *list_name(struct mm *mm, pfn_t pfn)
 {
-	return mm->fr.lists[mm_page(mm, pfn)->lru].name;
+	return mm->fr.lists[lru_on(&mm->fr, pfn)].name;
 }
 
 /* A page-cache page as the page-cache layer will insert it. */

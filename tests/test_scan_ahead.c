@@ -55,6 +55,6 @@ void test_scan_ahead_cursor(void)
 	CHECK_EQ(take_tail(&mm, &sa, list), 9);
 	CHECK_EQ(sa.pfn, PFN_NONE);
 	for (pfn_t pfn = 0; pfn < 16; pfn++)
-		CHECK(mm.fr.pages[pfn].lru != list);
+		CHECK(lru_on(&mm.fr, pfn) != list);
 	mm_destroy(&mm);
 }

@@ -25,6 +25,7 @@ struct cachesim {
 	uint32_t nregions;
 	uint64_t refs, pages, ptes;
 	bool hook;                     /* the policy's access() on every reference */
+	bool hook_links_only;          /* ... reading only the frame's LRU links */
 	bool not_young;                /* a faulting reference leaves the page unreferenced */
 	void (*access)(void *p, pfn_t pfn, bool write);
 	void *priv;
@@ -67,6 +68,7 @@ struct cachesim *cachesim_new(const struct policy_ops *ops, const double *tun, u
 	cs->as = mm_aspace_new(&cs->mm, 0);
 	cs->ctx.task = 0;
 	cs->hook = cs->mm.access_hook;
+	cs->hook_links_only = (ops->flags & POLICY_ACCESS_LINKS_ONLY) != 0;
 	cs->not_young = cs->mm.fault_not_young;
 	cs->access = ops->access;
 	cs->priv = cs->mm.pol.priv;
@@ -210,28 +212,36 @@ static void refs_plain(struct cachesim *cs, const uint32_t *pages, const uint8_t
 		ref_one(cs, ring[i % RING], pages[i], writes && writes[i]);
 }
 
-/* A policy with an access() hook (lru, opt): the struct page of a
- * reference is prefetched AHEAD_PAGE references before it, its list
- * neighbours AHEAD_LINKS before (the hook moves it between them). */
-static void refs_hook(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
+/* A policy with an access() hook (lru, opt, the research policies): the
+ * LRU link of a reference's frame (and its struct page, unless the hook
+ * reads only the links) is prefetched AHEAD_PAGE references before it,
+ * its list neighbours' links AHEAD_LINKS before (a move to the head
+ * writes all three).  links_only is a constant at each call: one loop
+ * each, without the test. */
+__attribute__((always_inline)) static inline void refs_hook_loop(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n,
+				  bool links_only)
 {
 	void (*const access)(void *, pfn_t, bool) = cs->access;
 	void *const priv = cs->priv;
 	const struct page *frames = cs->mm.fr.pages;
+	const struct lru_link *links = cs->mm.fr.links;
 	pte_t *ring[RING];
 	size_t i = 0, ahead = ring_start(cs, ring, pages, n);
 	for (; i < ahead; i++) {
 		ring_push(cs, ring, pages, i);
 		pte_t e = *ring[(i + AHEAD_PAGE) % RING];
-		if (e & PTE_PRESENT)
-			__builtin_prefetch(&frames[pte_pfn(e)]);
+		if (e & PTE_PRESENT) {
+			__builtin_prefetch(&links[pte_pfn(e)]);
+			if (!links_only)
+				__builtin_prefetch(&frames[pte_pfn(e)]);
+		}
 		e = *ring[(i + AHEAD_LINKS) % RING];
 		if (e & PTE_PRESENT) {
-			const struct page *p = &frames[pte_pfn(e)];
-			if (p->prev != PFN_NONE)
-				__builtin_prefetch(&frames[p->prev]);
-			if (p->next != PFN_NONE)
-				__builtin_prefetch(&frames[p->next]);
+			const struct lru_link *k = &links[pte_pfn(e)];
+			if (k->prev != PFN_NONE)
+				__builtin_prefetch(&links[k->prev]);
+			if (k->next != PFN_NONE)
+				__builtin_prefetch(&links[k->next]);
 		}
 		bool write = writes && writes[i];
 		access(priv, pte_pfn(ref_one(cs, ring[i % RING], pages[i], write)), write);
@@ -242,9 +252,21 @@ static void refs_hook(struct cachesim *cs, const uint32_t *pages, const uint8_t 
 	}
 }
 
+static void refs_hook(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
+{
+	refs_hook_loop(cs, pages, writes, n, false);
+}
+
+static void refs_hook_links(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
+{
+	refs_hook_loop(cs, pages, writes, n, true);
+}
+
 void cachesim_refs(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
 {
-	if (cs->hook)
+	if (cs->hook && cs->hook_links_only)
+		refs_hook_links(cs, pages, writes, n);
+	else if (cs->hook)
 		refs_hook(cs, pages, writes, n);
 	else
 		refs_plain(cs, pages, writes, n);
@@ -254,7 +276,8 @@ void cachesim_refs(struct cachesim *cs, const uint32_t *pages, const uint8_t *wr
 /* A cache's struct, frames and page tables (the policy's tables aside). */
 static size_t cache_bytes(uint64_t frames, uint64_t ptes)
 {
-	return sizeof(struct cachesim) + (size_t)frames * sizeof(struct page) + (size_t)ptes * sizeof(pte_t);
+	return sizeof(struct cachesim) + (size_t)frames * (sizeof(struct page) + sizeof(struct lru_link)) +
+	       (size_t)ptes * sizeof(pte_t);
 }
 
 void cachesim_stats(const struct cachesim *cs, struct cachesim_stats *st)

@@ -307,7 +307,7 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 	 * (a mapping larger than that cannot be touched whole anyway).
 	 * Against what this process may really use: MemAvailable, ulimit,
 	 * our cgroup's limit (lib/hostmem.h).  Traces were loaded before. */
-	uint64_t frames_b = m->ram_pages * sizeof(struct page);
+	uint64_t frames_b = m->ram_pages * (sizeof(struct page) + sizeof(struct lru_link));
 	uint64_t swap_b = swap_pages * (sizeof(uint16_t) + sizeof(pfn_t));
 	uint64_t pte_b = (m->ram_pages + swap_pages) * sizeof(pte_t);
 	uint64_t need = frames_b + swap_b + pte_b;

@@ -214,7 +214,7 @@ static enum fault_status fault_swap(struct mm *mm, struct mm_ctx *ctx, struct as
 		ctx->wait_pfn = pfn;
 		return FAULT_WAIT_PAGE;
 	}
-	if (p->lru == mm->list_wb_free) {
+	if (lru_on(&mm->fr, pfn) == mm->list_wb_free) {
 		/* Evicted, still being written: rescue it (a minor fault). */
 		lru_del(&mm->fr, pfn);
 		p->flags &= ~PG_reclaim;
@@ -391,7 +391,7 @@ void mm_munlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t v
 		p->flags &= ~PG_mlocked;
 		mm->nr_mlock--;
 		mm->ev[UNEVICTABLE_PGS_MUNLOCKED]++;
-		if (p->lru == mm->list_unevictable) {
+		if (lru_on(&mm->fr, pfn) == mm->list_unevictable) {
 			lru_del(&mm->fr, pfn);
 			p->flags &= ~PG_unevictable;
 			mm->ev[UNEVICTABLE_PGS_RESCUED]++;

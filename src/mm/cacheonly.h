@@ -48,7 +48,6 @@ static inline void cache_free_frame(struct mm *mm, struct page *p, pfn_t pfn)
 	uint8_t zone = p->zone;
 	memset(p, 0, sizeof(*p));
 	p->zone = zone;
-	p->next = p->prev = PFN_NONE;
 	p->flags = PG_free;
 	if (mm->cache_freed != PFN_NONE)
 		lru_add_head(&mm->fr, mm->zones[0].free_list, mm->cache_freed);

@@ -26,12 +26,12 @@ static bool check_lists(struct mm *mm, FILE *err, uint8_t *seen)
 	for (int l = 1; l < f->nr_lists; l++) {
 		uint64_t n = 0, nfile = 0;
 		pfn_t prev = PFN_NONE;
-		for (pfn_t pfn = f->lists[l].head; pfn != PFN_NONE; pfn = f->pages[pfn].next) {
+		for (pfn_t pfn = f->lists[l].head; pfn != PFN_NONE; pfn = lru_next(f, pfn)) {
 			if (pfn >= f->nr) { FAIL("list %s: bad pfn %u", f->lists[l].name, pfn); return false; }
 			if (seen[pfn]++) { FAIL("pfn %u is on two lists (or a cycle in %s)", pfn, f->lists[l].name); return false; }
-			if (f->pages[pfn].lru != l)
-				FAIL("pfn %u on list %s but page->lru says %d", pfn, f->lists[l].name, f->pages[pfn].lru);
-			if (f->pages[pfn].prev != prev)
+			if (lru_on(f, pfn) != l)
+				FAIL("pfn %u on list %s but its LRU link says %d", pfn, f->lists[l].name, lru_on(f, pfn));
+			if (lru_prev(f, pfn) != prev)
 				FAIL("pfn %u: broken prev link in %s", pfn, f->lists[l].name);
 			prev = pfn;
 			n++;
@@ -149,10 +149,10 @@ bool mm_check(struct mm *mm, FILE *err)
 		struct page *p = &f->pages[pfn];
 		if (!seen[pfn])
 			FAIL("pfn %u (flags %#x) is on no list", pfn, p->flags);
-		bool on_free = p->lru == mm->zones[p->zone].free_list;
+		bool on_free = lru_on(f, pfn) == mm->zones[p->zone].free_list;
 		if (on_free != !!(p->flags & PG_free))
 			FAIL("pfn %u: PG_free=%d but on list %s", pfn, !!(p->flags & PG_free),
-			     f->lists[p->lru].name);
+			     f->lists[lru_on(f, pfn)].name);
 		if (p->flags & PG_free) {
 			nfree++;
 			continue;
@@ -176,7 +176,7 @@ bool mm_check(struct mm *mm, FILE *err)
 		} else if (p->swap) {
 			FAIL("pfn %u: swap slot without PG_swapcache", pfn);
 		}
-		if (p->lru == mm->list_wb_free && !(p->flags & PG_writeback))
+		if (lru_on(f, pfn) == mm->list_wb_free && !(p->flags & PG_writeback))
 			FAIL("pfn %u: waits to be freed after writeback, but none in flight", pfn);
 		if (p->mapcount == 0 && !(p->flags & (PG_swapcache | PG_file)))
 			FAIL("pfn %u: unmapped anonymous page outside the swap cache (leak)", pfn);

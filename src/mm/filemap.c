@@ -135,7 +135,7 @@ static void submit_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pf
 void filemap_rescue(struct mm *mm, pfn_t pfn)
 {
 	struct page *p = mm_page(mm, pfn);
-	if (p->lru != mm->list_wb_free)
+	if (lru_on(&mm->fr, pfn) != mm->list_wb_free)
 		return;
 	lru_del(&mm->fr, pfn);
 	p->flags &= ~PG_reclaim;

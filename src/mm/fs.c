@@ -303,7 +303,7 @@ void filemap_set_unevictable(struct mm *mm, struct inode *ino, bool on)
 		/* SHM_UNLOCK: scan_mapping_unevictable_pages() rescues them. */
 		for (uint64_t i = 0; i < ino->cap; i++) {
 			pfn_t pfn = ino->pages[i];
-			if (pfn == PFN_NONE || mm_page(mm, pfn)->lru != mm->list_unevictable)
+			if (pfn == PFN_NONE || lru_on(&mm->fr, pfn) != mm->list_unevictable)
 				continue;
 			if (mm_page(mm, pfn)->flags & PG_mlocked)
 				continue;

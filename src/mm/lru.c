@@ -24,5 +24,5 @@ void lru_set_kind(struct frames *f, int list, enum lru_kind kind)
 
 void lru_panic_on_list(const struct frames *f, int list, pfn_t pfn)
 {
-	panic("pfn %u added to list %s while on %s", pfn, f->lists[list].name, f->lists[f->pages[pfn].lru].name);
+	panic("pfn %u added to list %s while on %s", pfn, f->lists[list].name, f->lists[f->links[pfn].lru].name);
 }

@@ -68,6 +68,7 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 	mm->untimed = cfg->untimed;
 	mm->fr.nr = (pfn_t)cfg->ram_pages;
 	mm->fr.pages = xcalloc_huge(cfg->ram_pages, sizeof(struct page));
+	mm->fr.links = xcalloc_huge(cfg->ram_pages, sizeof(struct lru_link));
 	mm->nr_zones = 1;
 	struct zone *z = &mm->zones[0];
 	zone_set_name(z, "Normal");
@@ -83,9 +84,7 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 	setup_watermarks(mm, cfg);
 	/* Free list in ascending frame order from the head. */
 	for (pfn_t pfn = mm->fr.nr; pfn-- > 0;) {
-		struct page *p = mm_page(mm, pfn);
-		p->next = p->prev = PFN_NONE;
-		p->flags = PG_free;
+		mm_page(mm, pfn)->flags = PG_free;
 		lru_add_head(&mm->fr, z->free_list, pfn);
 	}
 	mm->nr_free = mm->fr.nr;
@@ -134,6 +133,7 @@ void mm_destroy(struct mm *mm)
 	fs_destroy(mm);
 	swap_destroy(&mm->swap);
 	free(mm->fr.pages);
+	free(mm->fr.links);
 	integrity_free(mm->integrity);
 }
 
@@ -203,8 +203,8 @@ void free_frame(struct mm *mm, pfn_t pfn)
 	struct page *p = mm_page(mm, pfn);
 	if (p->flags & PG_free)
 		panic("double free of pfn %u", pfn);
-	if (p->lru != LRU_NONE)
-		panic("freeing pfn %u still on list %s", pfn, mm->fr.lists[p->lru].name);
+	if (lru_on(&mm->fr, pfn) != LRU_NONE)
+		panic("freeing pfn %u still on list %s", pfn, mm->fr.lists[lru_on(&mm->fr, pfn)].name);
 	if (p->flags & PG_anon)
 		mm->nr_anon--;
 	if (mm->memcg.limit)
@@ -216,7 +216,6 @@ void free_frame(struct mm *mm, pfn_t pfn)
 	uint8_t zone = p->zone;
 	memset(p, 0, sizeof(*p));
 	p->zone = zone;
-	p->next = p->prev = PFN_NONE;
 	p->flags = PG_free;
 	lru_add_head(&mm->fr, mm->zones[zone].free_list, pfn);
 	mm->zones[zone].nr_free++;
@@ -227,12 +226,12 @@ void free_frame(struct mm *mm, pfn_t pfn)
 void detach_page(struct mm *mm, pfn_t pfn)
 {
 	struct page *p = mm_page(mm, pfn);
-	if (p->lru == mm->list_unevictable || p->lru == mm->list_wb_free) {
+	if (lru_on(&mm->fr, pfn) == mm->list_unevictable || lru_on(&mm->fr, pfn) == mm->list_wb_free) {
 		lru_del(&mm->fr, pfn);
 		p->flags &= ~PG_unevictable;
 		return;
 	}
-	if (p->lru != LRU_NONE && mm->pol.ops->remove)
+	if (lru_on(&mm->fr, pfn) != LRU_NONE && mm->pol.ops->remove)
 		mm->pol.ops->remove(mm->pol.priv, pfn);
 	lru_del(&mm->fr, pfn);
 }

@@ -461,10 +461,16 @@ bool mm_check(struct mm *mm, FILE *err);
 
 static inline struct page *mm_page(struct mm *mm, pfn_t pfn) { return &mm->fr.pages[pfn]; }
 static inline int mm_nr_frames(const struct mm *mm) { return (int)mm->fr.nr; }
+/* The list the frame of struct page p is on (LRU_NONE: none), for code
+ * that holds the page rather than its frame number. */
+static inline int mm_page_lru(const struct mm *mm, const struct page *p)
+{
+	return lru_on(&mm->fr, (pfn_t)(p - mm->fr.pages));
+}
 
 /* A hint from a policy that pfn is its next page to scan: start fetching
  * into the host's cache the anonymous PTE that mm_page_referenced() and
- * eviction will read through rmap, and the struct page of the frame after
+ * eviction will read through rmap, and the struct page and LRU link of the frame after
  * it on its list (the one the scan meets next).  Cheap when pfn's own
  * struct page is already in the host cache, as the tail of a list is
  * right after its old tail was taken off; it changes nothing simulated.
@@ -475,8 +481,11 @@ __attribute__((always_inline)) static inline void mm_prefetch_scan(const struct 
 	if (pfn == PFN_NONE)
 		return;
 	const struct page *p = &mm->fr.pages[pfn];
-	if (p->prev != PFN_NONE)
-		__builtin_prefetch(&mm->fr.pages[p->prev]);
+	pfn_t prev = lru_prev(&mm->fr, pfn);
+	if (prev != PFN_NONE) {
+		__builtin_prefetch(&mm->fr.pages[prev]);
+		__builtin_prefetch(&mm->fr.links[prev]);
+	}
 	if (!(p->flags & PG_anon) || !p->owner || p->mapcount <= 0)
 		return;
 	const struct aspace *as = mm->as[p->owner - 1];

@@ -1,9 +1,12 @@
 /* page.h - the frame descriptor (struct page) and its flags.
  *
  * One struct page per simulated frame, kept at <= 64 bytes so that 16 GiB of
- * simulated RAM costs at most 256 MiB of host memory.  LRU links are 32-bit
- * frame numbers; which list a frame is on is recorded in page->lru so that
- * --check can prove every frame is on exactly one list.
+ * simulated RAM costs at most 256 MiB of host memory (with the frame's LRU
+ * record, lru.h).  The LRU links and the list a frame is on are not here
+ * but in a dense array of their own (struct lru_link, lru.h): exact LRU
+ * moves a page on every hit, and moving it among 12-byte records that fit
+ * the host's L2 instead of among 48-byte struct pages that do not is what
+ * a hit costs (docs/trace-format.md, "Speed").
  */
 #ifndef PAGELAB_PAGE_H
 #define PAGELAB_PAGE_H
@@ -36,10 +39,8 @@ enum {
 
 struct page {
 	uint32_t flags;
-	pfn_t next, prev;       /* LRU links (frame numbers) */
-	uint16_t lru;           /* list id this frame is on (0 = none) */
 	uint8_t zone;
-	uint8_t pad0;
+	uint8_t pad0[3];
 	uint32_t owner;         /* anon: address-space id + 1; file: file id + 1 */
 	int32_t mapcount;       /* number of PTEs mapping the frame */
 	uint64_t index;         /* anon: (vma << 40) | page offset; file: page index */

@@ -131,7 +131,7 @@ static void remove_mapping_and_free(struct mm *mm, pfn_t pfn)
 static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn_t pfn, bool textbook)
 {
 	struct page *p = mm_page(mm, pfn);
-	if (p->lru != LRU_NONE)
+	if (lru_on(&mm->fr, pfn) != LRU_NONE)
 		panic("reclaim: pfn %u is not isolated", pfn);
 	if (p->flags & (PG_locked | PG_writeback))
 		return EVICT_BUSY;
@@ -191,7 +191,7 @@ enum evict_result mm_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn)
 	/* A cache page is never locked, under writeback or mlocked: only
 	 * reclaim_one()'s first test applies. */
 	if (mm->cache_only) {
-		if (mm_page(mm, pfn)->lru != LRU_NONE)
+		if (lru_on(&mm->fr, pfn) != LRU_NONE)
 			panic("reclaim: pfn %u is not isolated", pfn);
 		return cache_drop(mm, sc, pfn);
 	}
@@ -250,7 +250,7 @@ void mm_io_done(struct mm *mm, enum io_dir dir, pfn_t pfn)
 		p->flags &= ~PG_reclaim;
 		mm->nr_pending_free--;
 	}
-	if (p->lru == mm->list_wb_free) {
+	if (lru_on(&mm->fr, pfn) == mm->list_wb_free) {
 		/* Evicted by a textbook policy: nobody mapped it again. */
 		lru_del(&mm->fr, pfn);
 		if (!(p->flags & PG_dirty) && p->mapcount == 0) {
@@ -260,7 +260,7 @@ void mm_io_done(struct mm *mm, enum io_dir dir, pfn_t pfn)
 		mm->pol.ops->add(mm->pol.priv, pfn, ADD_PUTBACK);
 		return;
 	}
-	if (mm->pol.ops->end_writeback && p->lru != LRU_NONE)
+	if (mm->pol.ops->end_writeback && lru_on(&mm->fr, pfn) != LRU_NONE)
 		mm->pol.ops->end_writeback(mm->pol.priv, pfn);
 	free_if_orphan(mm, pfn);
 }

@@ -36,7 +36,7 @@ static inline void scan_ahead_forget(struct scan_ahead *sa, pfn_t pfn)
 static inline void scan_ahead_step(struct scan_ahead *sa, const struct mm *mm, int list, pfn_t taken)
 {
 	const struct frames *fr = &mm->fr;
-	if (sa->pfn == taken || (sa->pfn != PFN_NONE && fr->pages[sa->pfn].lru != list))
+	if (sa->pfn == taken || (sa->pfn != PFN_NONE && lru_on(fr, sa->pfn) != list))
 		sa->pfn = PFN_NONE;
 	if (sa->pfn == PFN_NONE) {
 		sa->pfn = lru_tail(fr, list);
@@ -47,8 +47,8 @@ static inline void scan_ahead_step(struct scan_ahead *sa, const struct mm *mm, i
 	} else if (sa->dist > 0) {
 		sa->dist--;
 	}
-	while (sa->dist < SCAN_AHEAD && fr->pages[sa->pfn].prev != PFN_NONE) {
-		sa->pfn = fr->pages[sa->pfn].prev;
+	while (sa->dist < SCAN_AHEAD && lru_prev(fr, sa->pfn) != PFN_NONE) {
+		sa->pfn = lru_prev(fr, sa->pfn);
 		sa->dist++;
 		mm_prefetch_scan(mm, sa->pfn);
 	}

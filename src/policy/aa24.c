@@ -146,9 +146,9 @@ static void aa_destroy(void *p)
 static void del_page(struct aa *a, pfn_t pfn)
 {
 	struct page *pg = mm_page(a->mm, pfn);
-	if (pg->lru == a->active)
+	if (mm_page_lru(a->mm, pg) == a->active)
 		a->nr_active[pg->zone]--;
-	else if (pg->lru == a->inactive)
+	else if (mm_page_lru(a->mm, pg) == a->inactive)
 		a->nr_inactive[pg->zone]--;
 	lru_del(FR(a), pfn);
 }
@@ -183,7 +183,7 @@ static uint64_t total(const uint64_t *cnt) { return classzone_count(cnt, MAX_ZON
 static void activate_page(struct aa *a, pfn_t pfn)
 {
 	struct page *pg = mm_page(a->mm, pfn);
-	if (pg->lru == a->inactive) {
+	if (mm_page_lru(a->mm, pg) == a->inactive) {
 		del_page(a, pfn);
 		add_active(a, pfn);
 		a->mm->ev[PGACTIVATE]++;
@@ -243,7 +243,7 @@ static int try_to_swap_out(struct aa *a, struct pte_ref *r, int classzone)
 		return 0;  /* don't replenish zones not under pressure */
 	if (pg->flags & PG_locked)
 		return 0;
-	bool holding = pg->lru == a->anon;
+	bool holding = mm_page_lru(a->mm, pg) == a->anon;
 	enum unmap_result res = ptescan_unmap(mm, r);
 	if (res == UNMAP_NOSWAP || res == UNMAP_BUSY)
 		return 0;
@@ -506,14 +506,14 @@ static bool aa_check(void *p, FILE *err)
 	struct aa *a = p;
 	uint64_t act[MAX_ZONES] = { 0 }, inact[MAX_ZONES] = { 0 };
 	bool ok = true;
-	for (pfn_t pfn = lru_head(FR(a), a->active); pfn != PFN_NONE; pfn = mm_page(a->mm, pfn)->next) {
+	for (pfn_t pfn = lru_head(FR(a), a->active); pfn != PFN_NONE; pfn = lru_next(FR(a), pfn)) {
 		act[mm_page(a->mm, pfn)->zone]++;
 		if (!(mm_page(a->mm, pfn)->flags & PG_active)) {
 			fprintf(err, "aa24: pfn %u on the active list without PG_active\n", pfn);
 			ok = false;
 		}
 	}
-	for (pfn_t pfn = lru_head(FR(a), a->inactive); pfn != PFN_NONE; pfn = mm_page(a->mm, pfn)->next)
+	for (pfn_t pfn = lru_head(FR(a), a->inactive); pfn != PFN_NONE; pfn = lru_next(FR(a), pfn))
 		inact[mm_page(a->mm, pfn)->zone]++;
 	for (int z = 0; z < MAX_ZONES; z++)
 		if (act[z] != a->nr_active[z] || inact[z] != a->nr_inactive[z]) {

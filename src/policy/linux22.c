@@ -135,7 +135,7 @@ static int shrink_mmap(struct l22 *l, struct scan_control *sc, int priority)
 		pfn_t pfn = l->clock;
 		l->clock = l->clock + 1 >= mm->fr.nr ? 0 : l->clock + 1;
 		struct page *pg = mm_page(mm, pfn);
-		if (pg->lru != l->list)
+		if (mm_page_lru(mm, pg) != l->list)
 			continue;  /* free, or owned by the core */
 		bool referenced = pg->flags & PG_referenced;
 		pg->flags &= ~PG_referenced;
@@ -308,7 +308,7 @@ static bool l22_check(void *p, FILE *err)
 {
 	struct l22 *l = p;
 	uint64_t nf = 0;
-	for (pfn_t pfn = lru_head(&l->mm->fr, l->list); pfn != PFN_NONE; pfn = mm_page(l->mm, pfn)->next)
+	for (pfn_t pfn = lru_head(&l->mm->fr, l->list); pfn != PFN_NONE; pfn = lru_next(&l->mm->fr, pfn))
 		nf += !!(mm_page(l->mm, pfn)->flags & PG_file);
 	if (nf != l->nr_file) {
 		fprintf(err, "linux22: nr_file %llu but %llu page-cache pages listed\n",

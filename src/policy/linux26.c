@@ -124,7 +124,7 @@ static void linux26_mark_accessed(void *p, pfn_t pfn)
 {
 	struct linux26 *z = p;
 	struct page *pg = mm_page(z->mm, pfn);
-	if (!(pg->flags & PG_active) && (pg->flags & PG_referenced) && pg->lru == z->inactive) {
+	if (!(pg->flags & PG_active) && (pg->flags & PG_referenced) && mm_page_lru(z->mm, pg) == z->inactive) {
 		lru_move_head(&z->mm->fr, z->active, pfn);
 		pg->flags |= PG_active;
 		z->mm->ev[PGACTIVATE]++;
@@ -348,7 +348,7 @@ static void linux26_end_writeback(void *p, pfn_t pfn)
 	if (!(pg->pol32[0] & RECLAIM_WB))
 		return;
 	pg->pol32[0] &= ~RECLAIM_WB;
-	if ((pg->flags & (PG_locked | PG_dirty | PG_active)) || pg->lru != z->inactive)
+	if ((pg->flags & (PG_locked | PG_dirty | PG_active)) || mm_page_lru(z->mm, pg) != z->inactive)
 		return;
 	lru_move_tail(&z->mm->fr, z->inactive, pfn);
 	z->mm->ev[PGROTATED]++;
@@ -361,7 +361,7 @@ static bool linux26_check(void *p, FILE *err)
 	bool ok = true;
 	for (int a = 0; a < 2; a++) {
 		int list = a ? z->active : z->inactive;
-		for (pfn_t pfn = lru_head(fr, list); pfn != PFN_NONE; pfn = fr->pages[pfn].next) {
+		for (pfn_t pfn = lru_head(fr, list); pfn != PFN_NONE; pfn = lru_next(fr, pfn)) {
 			if (!!(fr->pages[pfn].flags & PG_active) != a) {
 				fprintf(err, "check: pfn %u PG_active disagrees with list %s\n", pfn, fr->lists[list].name);
 				ok = false;

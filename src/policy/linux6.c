@@ -69,13 +69,13 @@ static bool folio_evictable(const struct page *p) { return !(p->flags & PG_mlock
 
 static bool on_inactive_list(const struct linux6 *l, const struct page *p)
 {
-	return p->lru == l->list[L6_INACTIVE_ANON] || p->lru == l->list[L6_INACTIVE_FILE];
+	return mm_page_lru(l->mm, p) == l->list[L6_INACTIVE_ANON] || mm_page_lru(l->mm, p) == l->list[L6_INACTIVE_FILE];
 }
 
 static bool on_my_lists(const struct linux6 *l, const struct page *p)
 {
 	for (int i = 0; i < L6_NR_LRU; i++)
-		if (p->lru == l->list[i])
+		if (mm_page_lru(l->mm, p) == l->list[i])
 			return true;
 	return false;
 }
@@ -483,7 +483,7 @@ static bool l6_check(void *priv, FILE *err)
 	bool ok = true;
 	for (int lru = 0; lru < L6_NR_LRU; lru++) {
 		int file = lru >= L6_INACTIVE_FILE, active = lru & 1;
-		for (pfn_t pfn = lru_head(fr, l->list[lru]); pfn != PFN_NONE; pfn = fr->pages[pfn].next) {
+		for (pfn_t pfn = lru_head(fr, l->list[lru]); pfn != PFN_NONE; pfn = lru_next(fr, pfn)) {
 			const struct page *p = &fr->pages[pfn];
 			if (folio_is_file_lru(p) != file || !!(p->flags & PG_active) != active ||
 			    (p->flags & PG_unevictable)) {

@@ -42,7 +42,7 @@ static void lru_access(void *p, pfn_t pfn, bool write)
 	struct lru *l = p;
 	(void)write;
 	struct frames *fr = &l->mm->fr;
-	if (fr->pages[pfn].lru == l->list && fr->lists[l->list].head != pfn)
+	if (lru_on(fr, pfn) == l->list && fr->lists[l->list].head != pfn)
 		lru_move_head(fr, l->list, pfn);
 }
 
@@ -68,7 +68,7 @@ static void lru_shrink(void *p, struct scan_control *sc)
 const struct policy_ops lru_policy = {
 	.name = "lru",
 	.summary = "exact least-recently-used through the per-reference hook (textbook)",
-	.flags = POLICY_CACHE | POLICY_ACCESS_HOOK,
+	.flags = POLICY_CACHE | POLICY_ACCESS_HOOK | POLICY_ACCESS_LINKS_ONLY,
 	.init = lru_init,
 	.destroy = lru_destroy,
 	.add = lru_pol_add,

@@ -359,7 +359,7 @@ static bool mglru_check(void *priv, FILE *err)
 					fr->lists[l].name, (unsigned long long)lru_count(fr, l));
 				ok = false;
 			}
-			for (pfn_t pfn = lru_head(fr, l); pfn != PFN_NONE; pfn = fr->pages[pfn].next) {
+			for (pfn_t pfn = lru_head(fr, l); pfn != PFN_NONE; pfn = lru_next(fr, pfn)) {
 				const struct page *p = &fr->pages[pfn];
 				int pg = mg_page_gen(p);
 				if (mg_type(p) != type || pg < 0 || pg >= (int)g->max_nr_gens) {
@@ -400,7 +400,7 @@ uint64_t mglru_page_seq(struct mglru *g, pfn_t pfn)
 {
 	const struct page *p = mm_page(g->mm, pfn);
 	int gen = mg_page_gen(p);
-	if (gen < 0 || p->lru == LRU_NONE)
+	if (gen < 0 || lru_on(&g->mm->fr, pfn) == LRU_NONE)
 		return UINT64_MAX;
 	for (uint64_t seq = g->min_seq[mg_type(p)]; seq <= g->max_seq; seq++)
 		if (mg_gen(g, seq) == gen)

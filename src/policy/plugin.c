@@ -227,12 +227,12 @@ pagelab_pfn pagelab_lru_tail(const struct pagelab_mm *mm, int list)
 
 pagelab_pfn pagelab_lru_next(const struct pagelab_mm *mm, pagelab_pfn pfn)
 {
-	return pfn_page(&((const struct mm *)mm)->fr, pfn)->next;
+	return lru_next(&((const struct mm *)mm)->fr, pfn);
 }
 
 pagelab_pfn pagelab_lru_prev(const struct pagelab_mm *mm, pagelab_pfn pfn)
 {
-	return pfn_page(&((const struct mm *)mm)->fr, pfn)->prev;
+	return lru_prev(&((const struct mm *)mm)->fr, pfn);
 }
 
 uint64_t pagelab_lru_count(const struct pagelab_mm *mm, int list)

@@ -108,7 +108,7 @@ bool rp_check(struct rp_base *b, const char *name, FILE *err)
 	struct mm *mm = b->mm;
 	if (!ghost_check(&b->g, mm->fr.pages, name, err))
 		return false;
-	for (pfn_t pfn = mm->fr.lists[b->list].head; pfn != PFN_NONE; pfn = mm->fr.pages[pfn].next) {
+	for (pfn_t pfn = mm->fr.lists[b->list].head; pfn != PFN_NONE; pfn = lru_next(&mm->fr, pfn)) {
 		uint32_t i = ghost_of(mm->fr.pages, pfn);
 		if (i == GH_NONE || ghost_e(&b->g, i)->pfn != pfn) {
 			fprintf(err, "check: %s frame %u has no history entry\n", name, pfn);

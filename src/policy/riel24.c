@@ -118,7 +118,7 @@ static uint64_t nr_inactive_clean(struct r24 *r)
 
 static bool on_inactive(struct r24 *r, const struct page *pg)
 {
-	return pg->lru == r->inactive_dirty || pg->lru == r->inactive_clean[pg->zone];
+	return mm_page_lru(r->mm, pg) == r->inactive_dirty || mm_page_lru(r->mm, pg) == r->inactive_clean[pg->zone];
 }
 
 void r24_add_active(struct r24 *r, pfn_t pfn)
@@ -164,7 +164,7 @@ static void deactivate_page_nolock(struct r24 *r, pfn_t pfn)
 	struct page *pg = mm_page(r->mm, pfn);
 	set_page_age(pg, 0);
 	pg->flags &= ~PG_referenced;
-	if (pg->lru == r->active && page_users(pg) <= 1) {
+	if (mm_page_lru(r->mm, pg) == r->active && page_users(pg) <= 1) {
 		lru_del(FR(r), pfn);
 		add_inactive_dirty(r, pfn);
 		r->mm->ev[PGDEACTIVATE]++;
@@ -269,7 +269,7 @@ static int refill_inactive_scan(struct r24 *r, int priority, bool oneshot)
 				still_active = true;
 			}
 		}
-		if (still_active || pg->lru == r->active) {
+		if (still_active || mm_page_lru(r->mm, pg) == r->active) {
 			lru_move_head(FR(r), r->active, pfn);
 		} else {
 			ret = 1;
@@ -489,18 +489,18 @@ static bool r24_check(void *p, FILE *err)
 {
 	struct r24 *r = p;
 	bool ok = true;
-	for (pfn_t pfn = lru_head(FR(r), r->active); pfn != PFN_NONE; pfn = mm_page(r->mm, pfn)->next)
+	for (pfn_t pfn = lru_head(FR(r), r->active); pfn != PFN_NONE; pfn = lru_next(FR(r), pfn))
 		if (!(mm_page(r->mm, pfn)->flags & PG_active)) {
 			fprintf(err, "riel24: pfn %u on the active list without PG_active\n", pfn);
 			ok = false;
 		}
 	for (int z = 0; z < r->mm->nr_zones; z++)
-		for (pfn_t pfn = lru_head(FR(r), r->inactive_clean[z]); pfn != PFN_NONE; pfn = mm_page(r->mm, pfn)->next)
+		for (pfn_t pfn = lru_head(FR(r), r->inactive_clean[z]); pfn != PFN_NONE; pfn = lru_next(FR(r), pfn))
 			if (mm_page(r->mm, pfn)->zone != z) {
 				fprintf(err, "riel24: pfn %u on another zone's inactive_clean\n", pfn);
 				ok = false;
 			}
-	for (pfn_t pfn = lru_head(FR(r), r->anon); pfn != PFN_NONE; pfn = mm_page(r->mm, pfn)->next)
+	for (pfn_t pfn = lru_head(FR(r), r->anon); pfn != PFN_NONE; pfn = lru_next(FR(r), pfn))
 		if (mm_page(r->mm, pfn)->flags & PG_swapcache) {
 			fprintf(err, "riel24: swap-cache pfn %u on the anon holding list\n", pfn);
 			ok = false;

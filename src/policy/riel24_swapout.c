@@ -14,7 +14,7 @@ static int try_to_swap_out(struct r24 *r, struct mmstate *st, struct pte_ref *pr
 	if (!st->swap_cnt)
 		return 1;
 	st->swap_cnt--;
-	bool onlist = pg->lru == r->active;
+	bool onlist = mm_page_lru(r->mm, pg) == r->active;
 	if (ptescan_test_and_clear_young(pr)) {
 		r24_age_page_up(r, pr->pfn);
 		r->progress++;
@@ -26,7 +26,7 @@ static int try_to_swap_out(struct r24 *r, struct mmstate *st, struct pte_ref *pr
 	}
 	if (page_age(pg) > 0 || (pg->flags & PG_locked))
 		return 0;
-	bool holding = pg->lru == r->anon;
+	bool holding = mm_page_lru(r->mm, pg) == r->anon;
 	if (ptescan_unmap(mm, pr) == UNMAP_NOSWAP || !(pg->flags & (PG_swapcache | PG_file)))
 		return 0;
 	if (holding) {

@@ -194,7 +194,7 @@ void splitlru_remove(struct splitlru *s, pfn_t pfn)
 
 static bool on_inactive_list(const struct splitlru *s, const struct page *p)
 {
-	return p->lru == s->list[LRU_INACTIVE_ANON] || p->lru == s->list[LRU_INACTIVE_FILE];
+	return mm_page_lru(s->mm, p) == s->list[LRU_INACTIVE_ANON] || mm_page_lru(s->mm, p) == s->list[LRU_INACTIVE_FILE];
 }
 
 /* activate_page(): inactive -> active of the same type, counted as both
@@ -237,7 +237,7 @@ void splitlru_end_writeback(struct splitlru *s, pfn_t pfn)
 	p->pol32[0] &= ~SPLITLRU_RECLAIM_WB;
 	if ((p->flags & (PG_locked | PG_dirty | PG_active | PG_unevictable)) || !on_inactive_list(s, p))
 		return;
-	lru_move_tail(&s->mm->fr, p->lru, pfn);
+	lru_move_tail(&s->mm->fr, mm_page_lru(s->mm, p), pfn);
 	s->mm->ev[PGROTATED]++;
 }
 
@@ -497,7 +497,7 @@ bool splitlru_check(struct splitlru *s, FILE *err)
 	struct frames *fr = &s->mm->fr;
 	for (int l = 0; l < NR_EVICTABLE_LRU; l++) {
 		int file = l >= LRU_INACTIVE_FILE, active = l & 1;
-		for (pfn_t pfn = lru_head(fr, s->list[l]); pfn != PFN_NONE; pfn = fr->pages[pfn].next) {
+		for (pfn_t pfn = lru_head(fr, s->list[l]); pfn != PFN_NONE; pfn = lru_next(fr, pfn)) {
 			const struct page *p = &fr->pages[pfn];
 			if (page_is_file(p) != file || !!(p->flags & PG_active) != active) {
 				fprintf(err, "check: pfn %u (flags %#x) on %s\n", pfn, p->flags, lru_names[l]);

@@ -164,7 +164,7 @@ static int shrink_mmap(struct vh *v, struct scan_control *sc, int priority)
 		pfn_t pfn = v->clock;
 		v->clock = v->clock + 1 >= mm->fr.nr ? 0 : v->clock + 1;
 		struct page *pg = mm_page(mm, pfn);
-		if (pg->lru != v->list || (pg->flags & (PG_locked | PG_writeback)) || page_users(pg) != 1)
+		if (mm_page_lru(mm, pg) != v->list || (pg->flags & (PG_locked | PG_writeback)) || page_users(pg) != 1)
 			continue;
 		count--;
 		sc_scanned(sc, pg, 1);
@@ -333,7 +333,7 @@ static void vh_tick(void *p, struct scan_control *sc)
 		pfn_t pfn = v->vclock;
 		v->vclock = v->vclock + 1 >= mm->fr.nr ? 0 : v->vclock + 1;
 		struct page *pg = mm_page(mm, pfn);
-		if (pg->lru != v->list || !cached_unmapped(pg))
+		if (mm_page_lru(mm, pg) != v->list || !cached_unmapped(pg))
 			continue;
 		pages--;
 		sc_scanned(sc, pg, 1);
