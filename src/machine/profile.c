@@ -149,6 +149,7 @@ static const struct profile p_modern = {
 	.name = "modern", .description = "4 cores, 16 GB, NVMe SSD",
 	.cpus = 4, .ram = 16 * GB, .swap = 8 * GB, .kernel_base = 32 * MB, .page_struct = 64,
 	.hz = 1000, .quantum_ns = 3 * MS, .ctx_switch_ns = 1500, .congestion_wait_ns = 100 * MS,
+	.sched_eevdf = 1, /* a 6.6+ kernel's fair class */
 	.cost = PRESET_COST_MODERN, .disk = PRESET_DISK_NVME,
 };
 static const struct profile p_ideal = {
