@@ -8,6 +8,7 @@
  * access() hook, and the mm core's fault, allocation and reclaim (in its
  * cache-only mode, src/mm/cacheonly.c). */
 #include "cachesim.h"
+#include "../policy/lru.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -25,7 +26,7 @@ struct cachesim {
 	uint32_t nregions;
 	uint64_t refs, pages, ptes;
 	bool hook;                     /* the policy's access() on every reference */
-	bool hook_links_only;          /* ... reading only the frame's LRU links */
+	int lru_list;                  /* exact LRU's list (lru_hit inline), else 0 */
 	bool not_young;                /* a faulting reference leaves the page unreferenced */
 	void (*access)(void *p, pfn_t pfn, bool write);
 	void *priv;
@@ -68,7 +69,8 @@ struct cachesim *cachesim_new(const struct policy_ops *ops, const double *tun, u
 	cs->as = mm_aspace_new(&cs->mm, 0);
 	cs->ctx.task = 0;
 	cs->hook = cs->mm.access_hook;
-	cs->hook_links_only = (ops->flags & POLICY_ACCESS_LINKS_ONLY) != 0;
+	if (ops == &lru_policy)
+		cs->lru_list = ((const struct lru *)cs->mm.pol.priv)->list;
 	cs->not_young = cs->mm.fault_not_young;
 	cs->access = ops->access;
 	cs->priv = cs->mm.pol.priv;
@@ -212,19 +214,37 @@ static void refs_plain(struct cachesim *cs, const uint32_t *pages, const uint8_t
 		ref_one(cs, ring[i % RING], pages[i], writes && writes[i]);
 }
 
+/* Reference i and the policy's hook on it: lru_hit() inline for exact
+ * LRU, else the policy's access(). */
+__attribute__((always_inline)) static inline void hook_one(struct cachesim *cs, pte_t *const *ring,
+							   const uint32_t *pages, const uint8_t *writes, size_t i,
+							   bool is_lru, int list, void (*access)(void *, pfn_t, bool),
+							   void *priv)
+{
+	bool write = writes && writes[i];
+	pfn_t pfn = pte_pfn(ref_one(cs, ring[i % RING], pages[i], write));
+	if (is_lru)
+		lru_hit(&cs->mm.fr, list, pfn);
+	else
+		access(priv, pfn, write);
+}
+
 /* A policy with an access() hook (lru, opt, the research policies): the
- * LRU link of a reference's frame (and its struct page, unless the hook
- * reads only the links) is prefetched AHEAD_PAGE references before it,
- * its list neighbours' links AHEAD_LINKS before (a move to the head
- * writes all three).  links_only is a constant at each call: one loop
- * each, without the test. */
-__attribute__((always_inline)) static inline void refs_hook_loop(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n,
-				  bool links_only)
+ * LRU link of a reference's frame and its struct page are prefetched
+ * AHEAD_PAGE references before it, its list neighbours' links
+ * AHEAD_LINKS before (a move to the head writes all three).  For exact
+ * LRU (is_lru) the hook is lru_hit() inline, which reads no struct page:
+ * only the links are fetched.  is_lru is a constant at each call
+ * (always_inline): one loop each. */
+__attribute__((always_inline)) static inline void refs_hook_loop(struct cachesim *cs, const uint32_t *pages,
+								 const uint8_t *writes, size_t n, bool is_lru)
 {
 	void (*const access)(void *, pfn_t, bool) = cs->access;
 	void *const priv = cs->priv;
-	const struct page *frames = cs->mm.fr.pages;
-	const struct lru_link *links = cs->mm.fr.links;
+	struct frames *const fr = &cs->mm.fr;
+	const int list = cs->lru_list;
+	const struct page *frames = fr->pages;
+	const struct lru_link *links = fr->links;
 	pte_t *ring[RING];
 	size_t i = 0, ahead = ring_start(cs, ring, pages, n);
 	for (; i < ahead; i++) {
@@ -232,7 +252,7 @@ __attribute__((always_inline)) static inline void refs_hook_loop(struct cachesim
 		pte_t e = *ring[(i + AHEAD_PAGE) % RING];
 		if (e & PTE_PRESENT) {
 			__builtin_prefetch(&links[pte_pfn(e)]);
-			if (!links_only)
+			if (!is_lru)
 				__builtin_prefetch(&frames[pte_pfn(e)]);
 		}
 		e = *ring[(i + AHEAD_LINKS) % RING];
@@ -243,13 +263,10 @@ __attribute__((always_inline)) static inline void refs_hook_loop(struct cachesim
 			if (k->next != PFN_NONE)
 				__builtin_prefetch(&links[k->next]);
 		}
-		bool write = writes && writes[i];
-		access(priv, pte_pfn(ref_one(cs, ring[i % RING], pages[i], write)), write);
+		hook_one(cs, ring, pages, writes, i, is_lru, list, access, priv);
 	}
-	for (; i < n; i++) {
-		bool write = writes && writes[i];
-		access(priv, pte_pfn(ref_one(cs, ring[i % RING], pages[i], write)), write);
-	}
+	for (; i < n; i++)
+		hook_one(cs, ring, pages, writes, i, is_lru, list, access, priv);
 }
 
 static void refs_hook(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
@@ -257,15 +274,15 @@ static void refs_hook(struct cachesim *cs, const uint32_t *pages, const uint8_t 
 	refs_hook_loop(cs, pages, writes, n, false);
 }
 
-static void refs_hook_links(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
+static void refs_lru(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
 {
 	refs_hook_loop(cs, pages, writes, n, true);
 }
 
 void cachesim_refs(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
 {
-	if (cs->hook && cs->hook_links_only)
-		refs_hook_links(cs, pages, writes, n);
+	if (cs->lru_list)
+		refs_lru(cs, pages, writes, n);
 	else if (cs->hook)
 		refs_hook(cs, pages, writes, n);
 	else

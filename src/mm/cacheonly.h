@@ -9,33 +9,6 @@
 
 #include <string.h>
 
-/* The PTE of a cache page: every page is anonymous, mapped by the one
- * PTE its owner and index name. */
-static inline pte_t *cache_pte(struct mm *mm, const struct page *p, struct vma **vp)
-{
-	struct vma *v = &mm->as[p->owner - 1]->vmas[ANON_INDEX_VMA(p->index)];
-	*vp = v;
-	return &v->pte[ANON_INDEX_OFF(p->index)];
-}
-
-/* page_referenced() as the full core's does it for an anonymous page,
- * less what a cache never has: every page is anonymous and mapped by
- * one PTE, no swap token is held, and rmap costs no time. */
-static inline int cache_page_referenced(struct mm *mm, pfn_t pfn, uint32_t *vm_flags)
-{
-	const struct page *p = mm_page(mm, pfn);
-	if (p->mapcount <= 0)
-		return 0;
-	struct vma *v;
-	pte_t *pte = cache_pte(mm, p, &v);
-	if (!(*pte & PTE_ACCESSED))
-		return 0;
-	*pte &= ~PTE_ACCESSED;
-	if (vm_flags)
-		*vm_flags |= v->flags;
-	return 1;
-}
-
 /* free_frame() of an anonymous page nobody maps, less the tests a cache
  * cannot fail (no memcg, no file pages), and with one step of the free
  * list kept aside: the frame freed last is the one the fault takes next
@@ -45,10 +18,9 @@ static inline int cache_page_referenced(struct mm *mm, pfn_t pfn, uint32_t *vm_f
 static inline void cache_free_frame(struct mm *mm, struct page *p, pfn_t pfn)
 {
 	mm->nr_anon--;
-	uint8_t zone = p->zone;
-	memset(p, 0, sizeof(*p));
-	p->zone = zone;
-	p->flags = PG_free;
+	/* All zero but these, as free_frame() leaves it; an assignment, not
+	 * memset(): gcc calls libc's for it, a tenth of an eviction. */
+	*p = (struct page){ .flags = PG_free, .zone = p->zone };
 	if (mm->cache_freed != PFN_NONE)
 		lru_add_head(&mm->fr, mm->zones[0].free_list, mm->cache_freed);
 	mm->cache_freed = pfn;

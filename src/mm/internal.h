@@ -12,7 +12,11 @@ void free_frame(struct mm *mm, pfn_t pfn);
 /* Take the frame at the head of a zone's free list (PFN_NONE if empty). */
 pfn_t take_zone_frame(struct mm *mm, int zone);
 /* An allocation entered direct reclaim: ALLOCSTALL and its zone's counter. */
-void count_allocstall(struct mm *mm, int zone);
+static inline void count_allocstall(struct mm *mm, int zone)
+{
+	mm->ev[ALLOCSTALL]++;
+	mm->ev[mm->zones[zone].allocstall_item]++;
+}
 /* Take a page off whatever list holds it: the policy's (through remove())
  * or one of the core's own lists. */
 void detach_page(struct mm *mm, pfn_t pfn);

@@ -283,12 +283,6 @@ static bool policy_oom(struct mm *mm, struct mm_ctx *ctx)
  * allocation, beside the 2.6-era total.  (The zone's counter is found
  * from its name once, in zone_set_name(): on the ideal machine every
  * fault stalls, and two strcmp()s were 2% of a cache-only replay.) */
-void count_allocstall(struct mm *mm, int zone)
-{
-	mm->ev[ALLOCSTALL]++;
-	mm->ev[mm->zones[zone].allocstall_item]++;
-}
-
 /* The multi-zone allocator (mm_setup_zones with n > 1). */
 static pfn_t alloc_classzone(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 {

@@ -395,13 +395,46 @@ uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, in
 void mm_tick(struct mm *mm, struct mm_ctx *ctx);
 
 /* --- Reclaim mechanics for policies ------------------------------------- */
-/* Test-and-clear the accessed bit of every PTE mapping pfn (rmap walk).
- * Returns the number of young PTEs found. */
-int mm_page_referenced(struct mm *mm, pfn_t pfn);
+/* The PTE of a page of the cache-only core (mm_cache_only_enable): every
+ * page is anonymous, mapped by the one PTE its owner and index name. */
+static inline pte_t *cache_pte(struct mm *mm, const struct page *p, struct vma **vp)
+{
+	struct vma *v = &mm->as[p->owner - 1]->vmas[ANON_INDEX_VMA(p->index)];
+	*vp = v;
+	return &v->pte[ANON_INDEX_OFF(p->index)];
+}
+
+/* page_referenced() of the cache-only core: the full core's for an
+ * anonymous page, less what a cache never has (every page anonymous and
+ * mapped by one PTE, no swap token held, rmap costing no time).  Inline
+ * in the policy: a clock hand calls it on every page it passes. */
+static inline int cache_page_referenced(struct mm *mm, pfn_t pfn, uint32_t *vm_flags)
+{
+	const struct page *p = &mm->fr.pages[pfn];
+	if (p->mapcount <= 0)
+		return 0;
+	struct vma *v;
+	pte_t *pte = cache_pte(mm, p, &v);
+	if (!(*pte & PTE_ACCESSED))
+		return 0;
+	*pte &= ~PTE_ACCESSED;
+	if (vm_flags)
+		*vm_flags |= v->flags;
+	return 1;
+}
+
 /* mm_page_referenced() that also ORs into *vm_flags the flags of every VMA
  * whose PTE was young (2.6.31 page_referenced_one: "if (referenced)
  * *vm_flags |= vma->vm_flags"), e.g. VMA_EXEC. */
 int mm_page_referenced_vmflags(struct mm *mm, pfn_t pfn, uint32_t *vm_flags);
+/* Test-and-clear the accessed bit of every PTE mapping pfn (rmap walk).
+ * Returns the number of young PTEs found. */
+static inline int mm_page_referenced(struct mm *mm, pfn_t pfn)
+{
+	if (mm->cache_only)
+		return cache_page_referenced(mm, pfn, NULL);
+	return mm_page_referenced_vmflags(mm, pfn, NULL);
+}
 /* Like mm_page_referenced, without clearing (for inspection and tests). */
 int mm_page_young(const struct mm *mm, pfn_t pfn);
 
@@ -417,6 +450,10 @@ enum evict_result {
  * EVICT_MLOCKED and EVICT_NOSWAP the page is untouched and still isolated:
  * the caller puts it back (or culls it with mm_cull_unevictable). */
 enum evict_result mm_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn);
+/* mm_evict() of the cache-only core (mm->cache_only), which always frees
+ * the page (cacheonly.c): for a caller that tests mm->cache_only itself
+ * and so saves the call of mm_evict() on every miss of the cache. */
+void mm_cache_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn);
 /* The kernel's shrink_page_list() body for one isolated page, for designs
  * that keep pages under writeback on their own lists:
  *   locked or under writeback      -> EVICT_BUSY (PG_reclaim set on writeback)

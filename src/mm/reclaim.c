@@ -53,13 +53,6 @@ int mm_page_referenced_vmflags(struct mm *mm, pfn_t pfn, uint32_t *vm_flags)
 	return young;
 }
 
-int mm_page_referenced(struct mm *mm, pfn_t pfn)
-{
-	if (mm->cache_only)
-		return cache_page_referenced(mm, pfn, NULL);
-	return mm_page_referenced_vmflags(mm, pfn, NULL);
-}
-
 /* try_to_unmap() for an anonymous page already in the swap cache: every
  * PTE becomes a swap entry and the hardware dirty bit moves to the page. */
 static void unmap_anon(struct mm *mm, pfn_t pfn)
@@ -191,9 +184,8 @@ enum evict_result mm_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn)
 	/* A cache page is never locked, under writeback or mlocked: only
 	 * reclaim_one()'s first test applies. */
 	if (mm->cache_only) {
-		if (lru_on(&mm->fr, pfn) != LRU_NONE)
-			panic("reclaim: pfn %u is not isolated", pfn);
-		return cache_drop(mm, sc, pfn);
+		mm_cache_evict(mm, sc, pfn);
+		return EVICT_FREED;
 	}
 	return reclaim_one(mm, sc, pfn, true);
 }

@@ -2,16 +2,11 @@
  * idealized-MMU access hook (POLICY_ACCESS_HOOK): each touch moves the page
  * to the head of the list; victims come from the tail.  No real MMU can do
  * this; it is the yardstick the kernel's approximations are measured by. */
-#include "policy.h"
+#include "lru.h"
 #include "textbook.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
-
-struct lru {
-	struct mm *mm;
-	int list;
-};
 
 static void *lru_init(struct mm *mm, const double *tun)
 {
@@ -41,9 +36,7 @@ static void lru_access(void *p, pfn_t pfn, bool write)
 {
 	struct lru *l = p;
 	(void)write;
-	struct frames *fr = &l->mm->fr;
-	if (lru_on(fr, pfn) == l->list && fr->lists[l->list].head != pfn)
-		lru_move_head(fr, l->list, pfn);
+	lru_hit(&l->mm->fr, l->list, pfn);
 }
 
 static void lru_shrink(void *p, struct scan_control *sc)
@@ -68,7 +61,7 @@ static void lru_shrink(void *p, struct scan_control *sc)
 const struct policy_ops lru_policy = {
 	.name = "lru",
 	.summary = "exact least-recently-used through the per-reference hook (textbook)",
-	.flags = POLICY_CACHE | POLICY_ACCESS_HOOK | POLICY_ACCESS_LINKS_ONLY,
+	.flags = POLICY_CACHE | POLICY_ACCESS_HOOK,
 	.init = lru_init,
 	.destroy = lru_destroy,
 	.add = lru_pol_add,

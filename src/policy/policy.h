@@ -81,10 +81,6 @@ static inline void sc_scanned(struct scan_control *sc, const struct page *p, uin
 #define POLICY_V1_WAIT_WRITEBACK (1u << 7) /* says itself when cgroup v1 reclaim
 				       * waits on writeback (sc->nr_wait_writeback): the
 				       * core's coarser v1 stall is not applied */
-#define POLICY_ACCESS_LINKS_ONLY (1u << 8) /* access() reads only the frame's LRU links
-				       * (lru.h), never its struct page: the cache-only
-				       * replay fetches only the links ahead (a host-speed
-				       * hint, nothing simulated changes) */
 
 /* A tunable whose default, min and max are whole numbers (every kernel
  * sysctl and constant) takes whole decimal numbers only; one with a

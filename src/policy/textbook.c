@@ -1,7 +1,7 @@
 /* textbook.c - see textbook.h. */
 #include "textbook.h"
 
-enum victim_outcome textbook_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn)
+enum victim_outcome textbook_evict_machine(struct mm *mm, struct scan_control *sc, pfn_t pfn)
 {
 	sc_scanned(sc, mm_page(mm, pfn), 1);
 	switch (mm_evict(mm, sc, pfn)) {
