@@ -26,7 +26,7 @@ struct cachesim {
 	uint32_t nregions;
 	uint64_t refs, pages, ptes;
 	bool hook;                     /* the policy's access() on every reference */
-	int lru_list;                  /* exact LRU's list (lru_hit inline), else 0 */
+	struct lru *lru;               /* exact LRU's state (lru_hit inline), else NULL */
 	bool not_young;                /* a faulting reference leaves the page unreferenced */
 	void (*access)(void *p, pfn_t pfn, bool write);
 	void *priv;
@@ -70,7 +70,7 @@ struct cachesim *cachesim_new(const struct policy_ops *ops, const double *tun, u
 	cs->ctx.task = 0;
 	cs->hook = cs->mm.access_hook;
 	if (ops == &lru_policy)
-		cs->lru_list = ((const struct lru *)cs->mm.pol.priv)->list;
+		cs->lru = cs->mm.pol.priv;
 	cs->not_young = cs->mm.fault_not_young;
 	cs->access = ops->access;
 	cs->priv = cs->mm.pol.priv;
@@ -218,13 +218,12 @@ static void refs_plain(struct cachesim *cs, const uint32_t *pages, const uint8_t
  * LRU, else the policy's access(). */
 __attribute__((always_inline)) static inline void hook_one(struct cachesim *cs, pte_t *const *ring,
 							   const uint32_t *pages, const uint8_t *writes, size_t i,
-							   bool is_lru, int list, void (*access)(void *, pfn_t, bool),
-							   void *priv)
+							   bool is_lru, void (*access)(void *, pfn_t, bool), void *priv)
 {
 	bool write = writes && writes[i];
 	pfn_t pfn = pte_pfn(ref_one(cs, ring[i % RING], pages[i], write));
 	if (is_lru)
-		lru_hit(&cs->mm.fr, list, pfn);
+		lru_hit(priv, &cs->mm.fr, pfn);
 	else
 		access(priv, pfn, write);
 }
@@ -242,7 +241,6 @@ __attribute__((always_inline)) static inline void refs_hook_loop(struct cachesim
 	void (*const access)(void *, pfn_t, bool) = cs->access;
 	void *const priv = cs->priv;
 	struct frames *const fr = &cs->mm.fr;
-	const int list = cs->lru_list;
 	const struct page *frames = fr->pages;
 	const struct lru_link *links = fr->links;
 	pte_t *ring[RING];
@@ -263,10 +261,10 @@ __attribute__((always_inline)) static inline void refs_hook_loop(struct cachesim
 			if (k->next != PFN_NONE)
 				__builtin_prefetch(&links[k->next]);
 		}
-		hook_one(cs, ring, pages, writes, i, is_lru, list, access, priv);
+		hook_one(cs, ring, pages, writes, i, is_lru, access, priv);
 	}
 	for (; i < n; i++)
-		hook_one(cs, ring, pages, writes, i, is_lru, list, access, priv);
+		hook_one(cs, ring, pages, writes, i, is_lru, access, priv);
 }
 
 static void refs_hook(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
@@ -281,7 +279,7 @@ static void refs_lru(struct cachesim *cs, const uint32_t *pages, const uint8_t *
 
 void cachesim_refs(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
 {
-	if (cs->lru_list)
+	if (cs->lru)
 		refs_lru(cs, pages, writes, n);
 	else if (cs->hook)
 		refs_hook(cs, pages, writes, n);

@@ -14,6 +14,7 @@ static void *lru_init(struct mm *mm, const double *tun)
 	struct lru *l = xcalloc(1, sizeof(*l));
 	l->mm = mm;
 	l->list = lru_register(&mm->fr, "lru");
+	scan_ahead_init(&l->ahead);
 	return l;
 }
 
@@ -29,6 +30,7 @@ static void lru_pol_add(void *p, pfn_t pfn, enum add_reason why)
 static void lru_remove(void *p, pfn_t pfn)
 {
 	struct lru *l = p;
+	scan_ahead_forget(&l->ahead, pfn);
 	lru_del(&l->mm->fr, pfn);
 }
 
@@ -36,7 +38,7 @@ static void lru_access(void *p, pfn_t pfn, bool write)
 {
 	struct lru *l = p;
 	(void)write;
-	lru_hit(&l->mm->fr, l->list, pfn);
+	lru_hit(l, &l->mm->fr, pfn);
 }
 
 static void lru_shrink(void *p, struct scan_control *sc)
@@ -47,6 +49,7 @@ static void lru_shrink(void *p, struct scan_control *sc)
 	while (sc->nr_reclaimed < sc->nr_to_reclaim && budget--) {
 		pfn_t pfn = lru_tail(fr, l->list);
 		lru_del(fr, pfn);
+		scan_ahead_step(&l->ahead, l->mm, l->list, pfn);
 		enum victim_outcome o = textbook_evict(l->mm, sc, pfn);
 		/* An anonymous page with no swap slot left stays, and the
 		 * hand goes on: a file page further on can still be
@@ -55,7 +58,6 @@ static void lru_shrink(void *p, struct scan_control *sc)
 		if (o == VICTIM_REFUSED || o == VICTIM_NOSWAP)
 			lru_add_head(fr, l->list, pfn);
 	}
-	mm_prefetch_scan(l->mm, lru_tail(fr, l->list)); /* the next victim */
 }
 
 const struct policy_ops lru_policy = {

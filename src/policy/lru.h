@@ -8,22 +8,24 @@
 #define PAGELAB_POLICY_LRU_H
 
 #include "policy.h"
-#include "../mm/lru.h"
-
-struct mm;
+#include "../mm/scan_ahead.h"
 
 struct lru {
 	struct mm *mm;
 	int list;
+	struct scan_ahead ahead;  /* the next victims, a host-speed hint (scan_ahead.h) */
 };
 
 extern const struct policy_ops lru_policy;
 
-/* A reference to pfn: to the head of the list, if it is on it. */
-static inline void lru_hit(struct frames *fr, int list, pfn_t pfn)
+/* A reference to pfn: to the head of the list, if it is on it (and no
+ * longer the victims' look-ahead cursor: it left the tail's end). */
+static inline void lru_hit(struct lru *l, struct frames *fr, pfn_t pfn)
 {
-	if (lru_on(fr, pfn) == list && fr->lists[list].head != pfn)
-		lru_move_head(fr, list, pfn);
+	if (lru_on(fr, pfn) == l->list && fr->lists[l->list].head != pfn) {
+		scan_ahead_forget(&l->ahead, pfn);
+		lru_move_head(fr, l->list, pfn);
+	}
 }
 
 #endif
