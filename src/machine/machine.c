@@ -329,6 +329,7 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		.untimed = p->untimed,
 		.disk_blocks = p->disk.capacity / PAGE_SIZE,
 		.check = o->check,
+		.seed = o->seed,
 	};
 	mm_init(&m->mm, &cfg, &m->prof.cost);
 	if (o->memcg_pages)

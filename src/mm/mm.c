@@ -66,6 +66,7 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 			  (unsigned long long)cfg->swap_pages);
 	mm->cost = cost;
 	mm->untimed = cfg->untimed;
+	mm->seed = cfg->seed;
 	mm->fr.nr = (pfn_t)cfg->ram_pages;
 	mm->fr.pages = xcalloc_huge(cfg->ram_pages, sizeof(struct page));
 	mm->fr.links = xcalloc_huge(cfg->ram_pages, sizeof(struct lru_link));

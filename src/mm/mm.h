@@ -268,6 +268,8 @@ struct mm {
 	uint64_t nr_pending_free;  /* under writeback with PG_reclaim: free soon */
 	struct mm_ctx *cur;        /* who runs the current reclaim pass */
 	bool untimed;           /* I/O completes synchronously (trace mode) */
+	uint64_t seed;          /* the run's seed: what the kernel leaves to chance
+				 * (a periodic worker's phase) is drawn from it */
 	/* The cache-only mm of src/cachesim (cacheonly.c): anonymous pages
 	 * only, no swap area; an evicted page's PTE becomes PTE_EVICTED. */
 	bool cache_only;
@@ -318,6 +320,7 @@ struct mm_config {
 	uint64_t disk_blocks;    /* disk size in pages (0: room for swap + 1 TiB of files) */
 	bool untimed;
 	bool check;              /* --check: keep content versions (integrity.h) */
+	uint64_t seed;           /* the run's seed (mm->seed) */
 };
 
 void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *cost);

@@ -516,12 +516,29 @@ static const struct tunable linux6_tunables[] = {
 	  "inactive:active target; 0 = int_sqrt(10 x GB of the type's pages), at least 1" },
 	[L6_T_STATS_FLUSH_MS] = { "stats_flush_ms", "mm/memcontrol.c FLUSH_TIME (2*HZ): flush_memcg_stats_dwork", 0, 0, 100000,
 	  "reclaim reads LRU sizes and workingset activations as of the last periodic rstat flush, every this many ms; 0 = live counts" },
-	[L6_T_STATS_FLUSH_PHASE_MS] = { "stats_flush_phase_ms", "when the periodic flush falls after the run starts", 0, 0, 100000,
-	  "time of the first flush (then every stats_flush_ms); 0 = at stats_flush_ms" },
+	[L6_T_STATS_FLUSH_PHASE_MS] = { "stats_flush_phase_ms", "when the periodic flush falls after the run starts", 0, -1, 100000,
+	  "time of the first flush (then every stats_flush_ms); 0 = at stats_flush_ms; -1 = drawn from the run's seed in [0, stats_flush_ms)" },
 	[L6_T_WAIT_WRITEBACK] = { "wait_writeback", "shrink_folio_list case 3: folio_wait_writeback (cgroup v1, !writeback_throttling_sane)", 1, 0, 1,
 	  "1 = v1 limit reclaim sleeps only on a PG_reclaim folio met again under writeback; 0 = never (as v2)" },
 	{ 0 },
 };
+
+/* When the first periodic flush falls.  The kernel's flush_memcg_stats_dwork
+ * runs every FLUSH_TIME since boot, so where it falls in a run that starts
+ * at a random moment is chance: phase -1 draws it from the run's seed,
+ * uniform in [0, period), to the microsecond. */
+uint64_t l6_first_flush_ns(double period_ms, double phase_ms, uint64_t seed)
+{
+	if (phase_ms > 0)
+		return (uint64_t)(phase_ms * 1e6);
+	uint64_t period_us = (uint64_t)(period_ms * 1e3);
+	if (phase_ms < 0 && period_us) {
+		struct rng r;
+		rng_seed(&r, seed ^ 0x6d656d6367666c75ULL); /* "memcgflu": its own stream */
+		return rng_below(&r, period_us) * 1000;
+	}
+	return period_us * 1000;
+}
 
 static void *l6_init(struct mm *mm, const double *tun)
 {
@@ -529,8 +546,7 @@ static void *l6_init(struct mm *mm, const double *tun)
 	l->mm = mm;
 	for (int i = 0; i < L6_NR_TUNABLES; i++)
 		l->t[i] = tun ? tun[i] : linux6_tunables[i].def;
-	l->next_flush_ns = (uint64_t)((l->t[L6_T_STATS_FLUSH_PHASE_MS] > 0 ? l->t[L6_T_STATS_FLUSH_PHASE_MS]
-									   : l->t[L6_T_STATS_FLUSH_MS]) * 1e6);
+	l->next_flush_ns = l6_first_flush_ns(l->t[L6_T_STATS_FLUSH_MS], l->t[L6_T_STATS_FLUSH_PHASE_MS], mm->seed);
 	for (int i = 0; i < L6_NR_LRU; i++) {
 		l->list[i] = lru_register(&mm->fr, lru_names[i]);
 		if (i & 1)

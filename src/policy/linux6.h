@@ -75,6 +75,9 @@ uint64_t l6_stat_activate(const struct linux6 *l, int file);
 /* flush_memcg_stats_dwork(): at a reclaim pass's start (its clock now_ns),
  * take the copies if a periodic flush fell due since the last one. */
 void l6_stats_flush_due(struct linux6 *l, uint64_t now_ns);
+/* The first periodic flush's time: phase_ms if > 0, period_ms if 0, and
+ * drawn from seed in [0, period) if -1 (linux6.c). */
+uint64_t l6_first_flush_ns(double period_ms, double phase_ms, uint64_t seed);
 void l6_prepare_scan_control(struct linux6 *l, struct scan_control *sc);
 void l6_get_scan_count(struct linux6 *l, struct scan_control *sc, uint64_t nr[L6_NR_LRU]);
 void l6_lru_note_cost(struct linux6 *l, int file, uint64_t nr_io, uint64_t nr_rotated);
