@@ -8,10 +8,10 @@
  *
  * Why the links are not in struct page: a move to the head (exact LRU's
  * every hit) writes the frame's links and both neighbours' - three frames
- * at random.  In 48-byte struct pages those are three host cache lines
- * among ram_pages * 48 bytes (5.6 MiB for 100K frames, beyond a 2 MiB
- * L2); in 12-byte records they are among 1.2 MiB, and the move never
- * reads the struct page at all. */
+ * at random.  In struct page (56 bytes with the links) those were three
+ * host cache lines among 5.6 MB for 100K frames, beyond the host's 2 MiB
+ * L2; in 12-byte records they are among 1.2 MB, and the move never reads
+ * the struct page at all (docs/trace-format.md, "Speed"). */
 #ifndef PAGELAB_LRU_H
 #define PAGELAB_LRU_H
 
