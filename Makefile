@@ -147,7 +147,8 @@ $(BUILD)/fuzz_%: $(FUZZ_OBJ) $(BUILD)/tests/fuzz/fuzz_%.o
 
 # memcheck: any error or definite leak fails (exit 99); bad-input runs must
 # still exit 2.
-VALGRIND = valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
+VALGRIND = valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	--suppressions=tests/valgrind.supp
 valgrind: $(BUILD)/pagelab $(BUILD)/unit-tests
 	$(VALGRIND) $(BUILD)/unit-tests
 	$(VALGRIND) $(BUILD)/pagelab run --machine vmm-2008 --ram 48M --swap 64M --check --vmstat 0.1 usemem -m 60 >/dev/null
