@@ -26,7 +26,7 @@ struct cachesim {
 	uint32_t nregions;
 	uint64_t refs, pages, ptes;
 	bool hook;                     /* the policy's access() on every reference */
-	struct lru *lru;               /* exact LRU's state (lru_hit inline), else NULL */
+	bool is_lru;                   /* exact LRU: lru_hit() inline on priv */
 	bool not_young;                /* a faulting reference leaves the page unreferenced */
 	void (*access)(void *p, pfn_t pfn, bool write);
 	void *priv;
@@ -69,8 +69,7 @@ struct cachesim *cachesim_new(const struct policy_ops *ops, const double *tun, u
 	cs->as = mm_aspace_new(&cs->mm, 0);
 	cs->ctx.task = 0;
 	cs->hook = cs->mm.access_hook;
-	if (ops == &lru_policy)
-		cs->lru = cs->mm.pol.priv;
+	cs->is_lru = ops == &lru_policy;
 	cs->not_young = cs->mm.fault_not_young;
 	cs->access = ops->access;
 	cs->priv = cs->mm.pol.priv;
@@ -279,7 +278,7 @@ static void refs_lru(struct cachesim *cs, const uint32_t *pages, const uint8_t *
 
 void cachesim_refs(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
 {
-	if (cs->lru)
+	if (cs->is_lru)
 		refs_lru(cs, pages, writes, n);
 	else if (cs->hook)
 		refs_hook(cs, pages, writes, n);

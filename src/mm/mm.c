@@ -226,13 +226,13 @@ void free_frame(struct mm *mm, pfn_t pfn)
 
 void detach_page(struct mm *mm, pfn_t pfn)
 {
-	struct page *p = mm_page(mm, pfn);
-	if (lru_on(&mm->fr, pfn) == mm->list_unevictable || lru_on(&mm->fr, pfn) == mm->list_wb_free) {
+	int on = lru_on(&mm->fr, pfn);
+	if (on == mm->list_unevictable || on == mm->list_wb_free) {
 		lru_del(&mm->fr, pfn);
-		p->flags &= ~PG_unevictable;
+		mm_page(mm, pfn)->flags &= ~PG_unevictable;
 		return;
 	}
-	if (lru_on(&mm->fr, pfn) != LRU_NONE && mm->pol.ops->remove)
+	if (on != LRU_NONE && mm->pol.ops->remove)
 		mm->pol.ops->remove(mm->pol.priv, pfn);
 	lru_del(&mm->fr, pfn);
 }
