@@ -1,11 +1,16 @@
 /* test_host.c - the kernel a run models: src/native/host.c (which
  * releases count as 6.6 or later, where pagelab compare runs the
- * simulator with EEVDF's order) and the profiles' schedulers. */
+ * simulator with EEVDF's order, and whether a block device is
+ * rotational) and the profiles' schedulers. */
 #include "test.h"
 #include "../src/native/native.h"
 #include "../src/machine/profile.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void test_host_release_at_least(void);
 
@@ -40,4 +45,49 @@ void test_profile_schedulers(void)
 		CHECK_EQ(profile_presets[i]->sched_eevdf, !strcmp(profile_presets[i]->name, "modern"));
 	CHECK(n >= 7);
 	CHECK(profile_find("modern") && profile_find("modern")->sched_eevdf == 1);
+}
+
+/* Whether a block device is rotational, read from a sysfs tree made here:
+ * a rotational disk 8:0 with a partition 8:1 (no queue of its own: its
+ * disk's counts, found through the directory above as in /sys), a
+ * solid-state disk 254:0, and a device 9:9 sysfs does not know. */
+void test_host_dev_rotational(void);
+
+static void put_flag(const char *path, const char *v)
+{
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(v, f);
+		fclose(f);
+	}
+}
+
+void test_host_dev_rotational(void)
+{
+	char root[] = "/tmp/pagelab-test-sysfs.XXXXXX";
+	CHECK(mkdtemp(root) != NULL);
+	char p[256], q[256];
+	const char *dirs[] = { "dev", "dev/block", "devices", "devices/sda", "devices/sda/queue",
+			       "devices/sda/sda1", "devices/vda", "devices/vda/queue" };
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		snprintf(p, sizeof(p), "%s/%s", root, dirs[i]);
+		CHECK_EQ(mkdir(p, 0700), 0);
+	}
+	snprintf(p, sizeof(p), "%s/devices/sda/queue/rotational", root);
+	put_flag(p, "1\n");
+	snprintf(p, sizeof(p), "%s/devices/vda/queue/rotational", root);
+	put_flag(p, "0\n");
+	const char *links[][2] = { { "8:0", "../../devices/sda" }, { "8:1", "../../devices/sda/sda1" },
+				   { "254:0", "../../devices/vda" } };
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(p, sizeof(p), "%s/dev/block/%s", root, links[i][0]);
+		CHECK_EQ(symlink(links[i][1], p), 0);
+	}
+	CHECK(nhost_dev_rotational(root, 8, 0));
+	CHECK(nhost_dev_rotational(root, 8, 1));
+	CHECK(!nhost_dev_rotational(root, 254, 0));
+	CHECK(!nhost_dev_rotational(root, 9, 9));
+	snprintf(q, sizeof(q), "rm -rf '%s'", root);
+	CHECK_EQ(system(q), 0);
 }

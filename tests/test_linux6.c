@@ -514,6 +514,78 @@ void test_linux6_swap_vma_readahead_hits(void)
 	machine_free(m);
 }
 
+/* swap_cluster_readahead()'s window, the reads of a host whose swap device
+ * is rotational (vm.swap_rotational), worked out by hand from 6.18's
+ * swapin_nr_pages() on 100 slots with page-cluster 3.  Slot s is the
+ * kernel's offset s + 1 (offset 0 is the header). */
+void test_linux6_swap_cluster_window(void)
+{
+	struct swap_area sw = { .nr_slots = 100 };
+	uint32_t a, b;
+	/* Offset 41, no previous fault next to it, no hits: the page alone. */
+	CHECK_EQ(swap_cluster_ra_window(&sw, 40, 8, &a, &b), 1);
+	CHECK_EQ(a, 40);
+	CHECK_EQ(b, 40);
+	/* Offset 42 follows 41: 2 pages, aligned: offsets 42-43. */
+	CHECK_EQ(swap_cluster_ra_window(&sw, 41, 8, &a, &b), 2);
+	CHECK_EQ(a, 41);
+	CHECK_EQ(b, 42);
+	/* One hit since: 1 + 2 -> 4, offsets 44-47; a call with hits leaves
+	 * the previous fault at 42 and takes the hits. */
+	sw.ra_hits = 1;
+	CHECK_EQ(swap_cluster_ra_window(&sw, 43, 8, &a, &b), 4);
+	CHECK_EQ(a, 43);
+	CHECK_EQ(b, 46);
+	CHECK_EQ(sw.ra_hits, 0);
+	CHECK_EQ(sw.ra_prev, 42);
+	/* Three hits: 5 -> 8, offsets 48-55. */
+	sw.ra_hits = 3;
+	CHECK_EQ(swap_cluster_ra_window(&sw, 47, 8, &a, &b), 8);
+	CHECK_EQ(a, 47);
+	CHECK_EQ(b, 54);
+	/* No hits, far away: it shrinks by half only, 4 pages at 88-91. */
+	CHECK_EQ(swap_cluster_ra_window(&sw, 90, 8, &a, &b), 4);
+	CHECK_EQ(a, 87);
+	CHECK_EQ(b, 90);
+	CHECK_EQ(sw.ra_prev, 91);
+	/* 2 pages at offsets 0-1: the header is not read. */
+	CHECK_EQ(swap_cluster_ra_window(&sw, 0, 8, &a, &b), 2);
+	CHECK_EQ(a, 0);
+	CHECK_EQ(b, 0);
+	/* 8 pages at offsets 96-103, cut at the area's last offset, 100. */
+	sw.ra_hits = 5;
+	CHECK_EQ(swap_cluster_ra_window(&sw, 98, 8, &a, &b), 8);
+	CHECK_EQ(a, 95);
+	CHECK_EQ(b, 99);
+	/* page-cluster 0: one page, the hits stay for later. */
+	sw.ra_hits = 2;
+	CHECK_EQ(swap_cluster_ra_window(&sw, 10, 1, &a, &b), 1);
+	CHECK_EQ(a, 10);
+	CHECK_EQ(b, 10);
+	CHECK_EQ(sw.ra_hits, 2);
+}
+
+/* The same re-read with the swap device rotational: slot clusters, not
+ * the VMA window, and the hits that widen them are the global count.
+ * The swap-in identity holds and the pages read differ from the VMA
+ * window's. */
+void test_linux6_swap_cluster_readahead(void)
+{
+	char a0[] = "usemem", a1[] = "-r", a2[] = "2", a3[] = "80M";
+	char *av[] = { a0, a1, a2, a3, NULL };
+	struct machine *m = run_usemem("vmm-2008", "linux6", NULL, NULL, 4, av);
+	uint64_t vma_ra = m->mm.ev[SWAP_RA];
+	machine_free(m);
+	const char *const rot[] = { "vm.swap_rotational", "1", NULL };
+	m = run_usemem("vmm-2008", "linux6", NULL, rot, 4, av);
+	uint64_t ra = m->mm.ev[SWAP_RA], hit = m->mm.ev[SWAP_RA_HIT], in = m->mm.ev[PSWPIN];
+	CHECK(in > 1000);
+	CHECK_EQ(in, m->mm.ev[PGMAJFAULT] + ra);
+	CHECK(hit <= ra && ra > in / 2);
+	CHECK(ra != vma_ra);
+	machine_free(m);
+}
+
 /* ---- I/O inside reclaim passes ------------------------------------------ */
 
 static unsigned completions;

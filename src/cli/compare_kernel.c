@@ -64,7 +64,8 @@ void compare_kernel_usage(FILE *out)
 "  --set NAME=VALUE   passed to pagelab run; set by themselves unless given:\n"
 "                     memcg.v1=1 when the host's memory controller is\n"
 "                     cgroup v1, sched_eevdf=1 when the host runs 6.6 or\n"
-"                     later (EEVDF)\n"
+"                     later (EEVDF), vm.swap_rotational=1 when the swapfile's\n"
+"                     device is rotational (slot-cluster swap readahead)\n"
 "\n"
 "A file that dd reads and no earlier workload writes is made first, uncached,\n"
 "on the kernel side and read as the simulated disk (if=/dev/sda) in pagelab.\n"
@@ -321,12 +322,15 @@ int cmd_compare_kernel(int argc, char **argv)
 		die_usage("compare: unknown workload '%s' (see pagelab workloads)", wl[0]);
 	/* The simulated host runs as the host does: a cgroup of the host's
 	 * kind (v1 reclaim waits on writeback, src/mm/memcg.c) and, on 6.6
-	 * or later, EEVDF's pick order (src/machine/sched.c).  A --set of
-	 * either wins. */
-	bool v1_set = false, eevdf_set = false;
+	 * or later, EEVDF's pick order (src/machine/sched.c), and with the
+	 * swapfile's device rotational, slot-cluster swap readahead where a
+	 * solid-state one would read around the faulting address
+	 * (src/mm/swapin.c).  A --set of any wins. */
+	bool v1_set = false, eevdf_set = false, rot_set = false;
 	for (int s = 0; s < sets.n; s++) {
 		v1_set |= !strncmp(sets.v[s], "memcg.v1=", 9);
 		eevdf_set |= !strncmp(sets.v[s], "sched_eevdf=", 12);
+		rot_set |= !strncmp(sets.v[s], "vm.swap_rotational=", 19);
 	}
 	struct ncgroup cg;
 	char cgerr[256];
@@ -334,6 +338,8 @@ int cmd_compare_kernel(int argc, char **argv)
 		push(&sets, "memcg.v1=1");
 	if (!eevdf_set && nhost_kernel_at_least(6, 6))
 		push(&sets, "sched_eevdf=1");
+	if (!rot_set && nhost_swap_rotational())
+		push(&sets, "vm.swap_rotational=1");
 	/* A page that cannot be written is refused now, not after the runs
 	 * (which may die on the way: the page is opened only at the end). */
 	struct atomic_file af;

@@ -203,10 +203,14 @@ static enum fault_status fault_swap(struct mm *mm, struct mm_ctx *ctx, struct as
 		/* swap_cache_get_folio(): a readahead page was wanted. */
 		p->flags &= ~PG_readahead;
 		mm->ev[SWAP_RA_HIT]++;
-		if (mm->vm.swap_vma_ra && v->ra_hits < SWAP_RA_HITS_MAX)
-			v->ra_hits++;
+		if (swap_use_vma_readahead(mm)) {
+			if (v->ra_hits < SWAP_RA_HITS_MAX)
+				v->ra_hits++;
+		} else if (mm->vm.swap_vma_ra) {
+			mm->swap.ra_hits++; /* swapin_readahead_hits */
+		}
 	}
-	if (mm->vm.swap_vma_ra)
+	if (swap_use_vma_readahead(mm))
 		v->ra_off = off;
 	if (p->flags & PG_locked) {
 		count_fault(mm, ctx, false);

@@ -156,6 +156,14 @@ void swapin_read(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off,
 /* SWAP_RA_HITS_MASK with 4 KiB pages: the hits a VMA window remembers. */
 #define SWAP_RA_HITS_MAX 63
 
+/* swap_use_vma_readahead(): 4.14+ reads around the faulting address only
+ * while no swap device is rotational; otherwise it reads slot clusters
+ * (src/mm/swapin.c). */
+static inline bool swap_use_vma_readahead(const struct mm *mm)
+{
+	return mm->vm.swap_vma_ra && !mm->vm.swap_rotational;
+}
+
 static inline void charge(struct mm_ctx *ctx, uint64_t ns) { if (ctx) ctx->sys_ns += ns; }
 static inline uint64_t ctx_now(const struct mm_ctx *ctx)
 {

@@ -66,6 +66,7 @@ struct vm_sysctl {
 	uint64_t bdflush_nfract_stop;        /* late 2.4: % dirty at which bdflush stops */
 	uint64_t io_in_reclaim;              /* 1 = I/O completes inside long reclaim passes */
 	uint64_t swap_vma_ra;                /* 1 = 4.14+ VMA-based swap readahead */
+	uint64_t swap_rotational;            /* 1 = the swap device is rotational */
 };
 #define VM_SYSCTLS(X) \
 	X(dirty_ratio, 10, 0, 100, "/proc/sys/vm/dirty_ratio: writers throttle above this % of dirtyable memory") \
@@ -89,7 +90,8 @@ struct vm_sysctl {
 	X(bdflush_age_buffer, 3000, 100, 600000, "/proc/sys/vm/bdflush age_buffer: centisecs before a dirty buffer is written") \
 	X(bdflush_nfract_stop, 20, 0, 100, "/proc/sys/vm/bdflush nfract_stop_bdflush: % dirty below which late 2.4 bdflush sleeps") \
 	X(io_in_reclaim, 1, 0, 1, "1 = disk completions due by a reclaimer's clock run inside its pass (pagelab's execution model; 0 = only between events)") \
-	X(swap_vma_ra, 0, 0, 1, "1 = swap_vma_readahead(): window around the faulting address, sized by swapin_nr_pages() hits (4.14+ /sys/kernel/mm/swap/vma_ra_enabled); 0 = 2.6 slot clusters")
+	X(swap_vma_ra, 0, 0, 1, "1 = swap_vma_readahead(): window around the faulting address, sized by swapin_nr_pages() hits (4.14+ /sys/kernel/mm/swap/vma_ra_enabled); 0 = 2.6 slot clusters") \
+	X(swap_rotational, 0, 0, 1, "1 = the swap device is rotational (no SWP_SOLIDSTATE, nr_rotate_swap > 0): with swap_vma_ra 1, 4.14+'s swapin_readahead() falls back to swap_cluster_readahead(), the aligned cluster of swapin_nr_pages() slots around the faulting one")
 
 /* vm.flusher: the era of the writeback threads (src/mm/flusher_era.c). */
 enum flusher_era {
@@ -206,6 +208,11 @@ struct swap_area {
 			     * not a walk over every slot per sample) */
 	uint64_t *shadow;   /* shadow entry per slot (policies with evict_shadow) */
 	uint32_t cursor;    /* next-fit allocation cursor (clusters writes) */
+	/* swap_cluster_readahead()'s globals (vm.swap_rotational): the slot
+	 * of the last fault that found no readahead hits, the window read
+	 * last, readahead hits since (mm/swap_state.c prev_offset,
+	 * last_readahead_pages, swapin_readahead_hits). */
+	uint32_t ra_prev, ra_win, ra_hits;
 };
 
 struct fs;
@@ -354,6 +361,13 @@ void mm_munlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t v
  * prev_off with a window of prev_win pages that earned `hits` (aspace.c). */
 uint32_t swapin_nr_pages(uint64_t prev_off, uint64_t off, uint32_t hits, uint32_t max_pages,
 			 uint32_t prev_win);
+/* swap_cluster_readahead()'s window (vm.swap_rotational): the slots
+ * [*first, *last] of the aligned cluster of swapin_nr_pages() around
+ * `target`, from sw's readahead hits since the last call (which it
+ * resets), remembering the window and, when there were no hits, the
+ * target as the previous fault.  Returns the window's size. */
+uint32_t swap_cluster_ra_window(struct swap_area *sw, uint32_t target, uint32_t max_win,
+				uint32_t *first, uint32_t *last);
 
 /* Make an mm the cache-only mm of src/cachesim: it must have been set up
  * untimed, with no watermarks, one zone and no memcg (panics otherwise),

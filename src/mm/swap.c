@@ -16,6 +16,7 @@ void swap_init(struct swap_area *sw, uint32_t nr_slots)
 	sw->used = 0;
 	sw->nr_cached = 0;
 	sw->cursor = 0;
+	sw->ra_prev = sw->ra_win = sw->ra_hits = 0;
 	sw->map = xcalloc(nr_slots ? nr_slots : 1, sizeof(*sw->map));
 	sw->cache = xmalloc((nr_slots ? nr_slots : 1) * sizeof(*sw->cache));
 	for (uint32_t i = 0; i < nr_slots; i++)

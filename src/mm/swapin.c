@@ -1,7 +1,8 @@
 /* swapin.c - reading a swapped-out page back: the swap cache entry a
  * fault sets up (swapin_page) and the era's swap readahead around it,
- * 2.6's slot clusters (swapin_readahead) or 4.14+'s VMA window
- * (swap_vma_readahead, mm/swap_state.c).  do_swap_page() itself, which
+ * 2.6's slot clusters (swapin_readahead), 4.14+'s VMA window
+ * (swap_vma_readahead, mm/swap_state.c) or, when the swap device is
+ * rotational, 4.14+'s adaptive slot cluster (swap_cluster_readahead).  do_swap_page() itself, which
  * maps the page, is in aspace.c. */
 #include "internal.h"
 #include "swap.h"
@@ -65,6 +66,34 @@ static pfn_t ra_alloc(struct mm *mm, struct mm_ctx *ctx, bool *give_up)
 	return pfn;
 }
 
+/* Read slots [lo, hi) in ascending order (one plug, one disk request):
+ * the faulting page at `target` (set up in tpfn) and every other slot in
+ * use that the swap cache does not hold, until a readahead page finds no
+ * frame. */
+static void read_slots(struct mm *mm, struct mm_ctx *ctx, uint32_t lo, uint32_t hi, uint32_t target,
+		       pfn_t tpfn)
+{
+	struct swap_area *sw = &mm->swap;
+	bool give_up = false;
+	for (uint32_t s = lo; s < hi; s++) {
+		if (s == target) {
+			swapin_submit(mm, ctx, tpfn, target);
+			continue;
+		}
+		if (give_up || !sw->map[s] || sw->cache[s] != PFN_NONE)
+			continue;
+		pfn_t pfn = ra_alloc(mm, ctx, &give_up);
+		if (pfn == PFN_NONE)
+			continue;
+		/* The allocation may have reclaimed: look again. */
+		if (sw->cache[s] != PFN_NONE || !sw->map[s]) {
+			free_frame(mm, pfn);
+			continue;
+		}
+		read_ahead_page(mm, ctx, pfn, s);
+	}
+}
+
 /* swapin_readahead() with 2.6's valid_swaphandles(): the slots in use
  * around the faulting one, within its aligned cluster of 1 << page_cluster
  * slots, stopping at a free slot; read in ascending order (one disk
@@ -82,23 +111,7 @@ static void swapin_readahead(struct mm *mm, struct mm_ctx *ctx, uint32_t target,
 		lo--;
 	while (hi < end && sw->map[hi])
 		hi++;
-	bool give_up = false;
-	for (uint64_t s = lo; s < hi; s++) {
-		if (s == target) {
-			swapin_submit(mm, ctx, tpfn, target);
-			continue;
-		}
-		if (give_up || sw->cache[s] != PFN_NONE)
-			continue;
-		pfn_t pfn = ra_alloc(mm, ctx, &give_up);
-		if (pfn == PFN_NONE)
-			continue;
-		if (sw->cache[s] != PFN_NONE || !sw->map[s]) {
-			free_frame(mm, pfn);
-			continue;
-		}
-		read_ahead_page(mm, ctx, pfn, (uint32_t)s);
-	}
+	read_slots(mm, ctx, (uint32_t)lo, (uint32_t)hi, target, tpfn);
 }
 
 #define SWAP_RA_ORDER_CEILING 5   /* mm/swap_state.c: at most 32 pages */
@@ -196,14 +209,57 @@ static void swap_vma_readahead(struct mm *mm, struct mm_ctx *ctx, struct vma *v,
 	}
 }
 
+/* swap_cluster_readahead() (mm/swap_state.c, 4.4+ with Shaohua Li's
+ * adaptive window): what 4.14+ reads when swap_use_vma_readahead() is
+ * false because a swap device is rotational (vm.swap_rotational), even
+ * with vma_ra_enabled.  The window is swapin_nr_pages() of the global
+ * readahead hits, slot numbers standing for swap offsets (the kernel's
+ * offset is pagelab's slot + 1: offset 0 is the swap header); every slot
+ * in use in the aligned window of that size around the faulting one is
+ * read, ascending, into the swap cache, skipping those already there - no
+ * stop at a free slot as 2.6's valid_swaphandles() made.  A window of one
+ * reads the faulting page alone. */
+uint32_t swap_cluster_ra_window(struct swap_area *sw, uint32_t target, uint32_t max_win,
+				uint32_t *first, uint32_t *last)
+{
+	uint64_t off = (uint64_t)target + 1;
+	uint32_t win = 1;
+	if (max_win > 1) {
+		uint32_t hits = sw->ra_hits;
+		sw->ra_hits = 0;
+		win = swapin_nr_pages(sw->ra_prev, off, hits, max_win, sw->ra_win);
+		if (!hits)
+			sw->ra_prev = (uint32_t)off;
+		sw->ra_win = win;
+	}
+	uint64_t mask = win - 1;
+	uint64_t start = off & ~mask, end = off | mask;
+	if (!start)
+		start = 1; /* offset 0 is the swap header */
+	if (end > sw->nr_slots)
+		end = sw->nr_slots;
+	*first = (uint32_t)(start - 1);
+	*last = (uint32_t)(end - 1);
+	return win;
+}
+
+static void swap_cluster_readahead(struct mm *mm, struct mm_ctx *ctx, uint32_t target, pfn_t tpfn)
+{
+	uint32_t first, last;
+	swap_cluster_ra_window(&mm->swap, target, 1u << mm->vm.page_cluster, &first, &last);
+	read_slots(mm, ctx, first, last + 1, target, tpfn);
+}
+
 void swapin_read(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off, uint32_t slot,
 		 pfn_t pfn)
 {
 	/* Trace mode is a cache simulator: a miss reads one page. */
 	if (mm->untimed)
 		swapin_submit(mm, ctx, pfn, slot);
-	else if (mm->vm.swap_vma_ra)
+	else if (swap_use_vma_readahead(mm))
 		swap_vma_readahead(mm, ctx, v, off, slot, pfn);
+	else if (mm->vm.swap_vma_ra)
+		swap_cluster_readahead(mm, ctx, slot, pfn);
 	else
 		swapin_readahead(mm, ctx, slot, pfn);
 }

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #define LOCK_PATH "/run/pagelab-kernel.lock"
-#define TMP_ROOT "/var/tmp"
+#define TMP_ROOT NATIVE_TMP_ROOT
 
 static struct nguard *active;
 static pid_t owner;

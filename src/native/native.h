@@ -31,6 +31,15 @@
 bool nhost_release_at_least(const char *release, int major, int minor);
 /* The running kernel (uname) is MAJOR.MINOR or later. */
 bool nhost_kernel_at_least(int major, int minor);
+/* Where `pagelab kernel` makes its directory and swapfile. */
+#define NATIVE_TMP_ROOT "/var/tmp"
+/* The block device MAJ:MIN, as SYSFS (normally "/sys") describes it, is
+ * rotational: its queue/rotational, or its disk's for a partition, reads
+ * 1.  False when neither can be read. */
+bool nhost_dev_rotational(const char *sysfs, unsigned maj, unsigned min);
+/* The filesystem of `pagelab kernel`'s swapfile (NATIVE_TMP_ROOT) sits on
+ * a rotational device, so the host's swap area has no SWP_SOLIDSTATE. */
+bool nhost_swap_rotational(void);
 
 /* ---- cgroup.c ---------------------------------------------------------- */
 
