@@ -32,3 +32,30 @@ echo "$setup2" | grep -q "with .*sched_eevdf=0" || msg="$msg; --set sched_eevdf=
 echo "$setup2" | grep -q "sched_eevdf=1" && msg="$msg; sched_eevdf=1 beside --set sched_eevdf=0"
 awk 'length > 80 { exit 1 }' "$T/h1" "$T/h2" || msg="$msg; a line over 80 columns"
 [ -z "$msg" ] && ok || bad "$msg"
+
+t "compare: a rotational swapfile device sets vm.swap_rotational=1, --set wins"
+# What the host's swapfile directory (/var/tmp) sits on, read as compare
+# reads it: its device's queue/rotational, or its disk's for a partition.
+dev=$(stat -c '%Hd:%Ld' /var/tmp 2>/dev/null)
+rot=0
+for q in "/sys/dev/block/$dev/queue/rotational" "/sys/dev/block/$dev/../queue/rotational"; do
+	if [ -r "$q" ]; then
+		rot=$(cat "$q")
+		break
+	fi
+done
+$P compare --repeat 1 --kernel-cache "$T/kh" --memcg 64M --swap 128M --policy linux6 \
+	--set vm.swap_rotational=0 -- usemem -m 40 >"$T/h3" 2>"$T/h3.err"
+rc3=$?
+msg=""
+[ $rc3 -eq 0 ] || msg="exit $rc3: $(cat "$T/h3.err")"
+if [ "$rot" = 1 ]; then
+	echo "$setup1" | grep -q "vm.swap_rotational=1" || msg="$msg; /var/tmp on $dev is rotational: no vm.swap_rotational=1 in '$setup1'"
+else
+	echo "$setup1" | grep -q "swap_rotational" && msg="$msg; /var/tmp on $dev is not rotational: '$setup1'"
+fi
+setup3=$(sed -n 2,3p "$T/h3" | tr '\n' ' ')
+echo "$setup3" | grep -q "vm.swap_rotational=0" || msg="$msg; --set vm.swap_rotational=0 not shown: '$setup3'"
+echo "$setup3" | grep -q "vm.swap_rotational=1" && msg="$msg; vm.swap_rotational=1 beside --set vm.swap_rotational=0"
+awk 'length > 80 { exit 1 }' "$T/h3" || msg="$msg; a line over 80 columns"
+[ -z "$msg" ] && ok || bad "$msg"
