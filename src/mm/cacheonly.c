@@ -50,7 +50,12 @@ static uint64_t cache_shrink_pass(struct mm *mm, struct mm_ctx *ctx, int priorit
 		.may_writepage = true,
 	};
 	policy_shrink(mm, ctx, &sc);
-	account_pass(mm, &sc, 0);
+	/* account_pass() of direct reclaim outside a cgroup, as the pass's
+	 * who and cgroup are (a fifth of the pass's own instructions went
+	 * to its tests of them, reloaded after the policy's call). */
+	account_scan_steal(mm, &sc);
+	mm->ev[PGSCAN_DIRECT] += sc.nr_scanned;
+	mm->ev[PGSTEAL_DIRECT] += sc.nr_reclaimed;
 	return sc.nr_reclaimed;
 }
 
