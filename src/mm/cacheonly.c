@@ -40,7 +40,7 @@ void mm_cache_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn)
  * without what cannot happen there - a zone to choose (there is one),
  * kswapd's need_balance, writeback started, time charged (the cache's
  * costs are all zero). */
-static uint64_t cache_shrink_pass(struct mm *mm, struct mm_ctx *ctx, int priority)
+__attribute__((always_inline)) static inline uint64_t cache_shrink_pass(struct mm *mm, struct mm_ctx *ctx, int priority)
 {
 	struct scan_control sc = {
 		.nr_to_reclaim = 1,
