@@ -2,7 +2,9 @@
  * cacheonly.h): the frame a reclaim pass frees last waits outside the free
  * list for the fault that takes it, and the frames come back in the free
  * list's own LIFO order; after a replay the mm passes --check's
- * invariants.  Milliseconds. */
+ * invariants; a miss whose first reclaim pass frees nothing makes the
+ * passes direct reclaim makes (cacheonly.c's cache_alloc_retry).
+ * Milliseconds. */
 #include "test.h"
 #include "../src/cachesim/cachesim.h"
 #include "../src/mm/internal.h"
@@ -86,6 +88,85 @@ void test_cacheonly_check_after_replay(void)
 			fprintf(stderr, "mm_check failed after %s\n", pols[k]);
 			CHECK(0);
 		}
+		cachesim_free(cs);
+	}
+}
+
+/* A cache policy that reclaims only at one priority, and only from the
+ * `cycle`-th cycle of passes on (counting from 0): it records the
+ * priority of every pass it is given. */
+static struct picky {
+	struct mm *mm;
+	int list, at, cycle, cycles, n;
+	int prio[64];
+} picky;
+
+static void *picky_init(struct mm *mm, const double *tun)
+{
+	(void)tun;
+	picky.mm = mm;
+	picky.list = lru_register(&mm->fr, "picky");
+	return &picky;
+}
+static void picky_destroy(void *p) { (void)p; }
+static void picky_add(void *p, pfn_t pfn, enum add_reason why)
+{
+	(void)p;
+	(void)why;
+	lru_add_head(&picky.mm->fr, picky.list, pfn);
+}
+static void picky_remove(void *p, pfn_t pfn)
+{
+	(void)p;
+	lru_del(&picky.mm->fr, pfn);
+}
+static void picky_shrink(void *p, struct scan_control *sc)
+{
+	(void)p;
+	if (picky.n < 64)
+		picky.prio[picky.n++] = sc->priority;
+	if (sc->priority == picky.at && picky.cycles >= picky.cycle) {
+		pfn_t pfn = lru_tail(&picky.mm->fr, picky.list);
+		lru_del(&picky.mm->fr, pfn);
+		mm_evict(picky.mm, sc, pfn);
+	}
+	if (sc->priority == 0)
+		picky.cycles++;
+}
+static const struct policy_ops picky_policy = {
+	.name = "picky",
+	.flags = POLICY_CACHE,
+	.init = picky_init,
+	.destroy = picky_destroy,
+	.add = picky_add,
+	.remove = picky_remove,
+	.shrink = picky_shrink,
+};
+
+/* The passes a miss makes when the first one frees nothing, as
+ * do_try_to_free_pages() makes them: from DEF_PRIORITY (12) down until
+ * one frees a page; after a whole fruitless cycle (12 .. 0) the next
+ * cycle starts at 12 again.  One allocstall per miss either way. */
+void test_cacheonly_alloc_retries(void)
+{
+	static const struct { int at, cycle, n; } cases[] = {
+		{ 8, 0, 5 },    /* 12 11 10 9 8 */
+		{ 12, 1, 14 },  /* 12 .. 0, then 12 */
+	};
+	for (size_t c = 0; c < 2; c++) {
+		picky = (struct picky){ .at = cases[c].at, .cycle = cases[c].cycle };
+		struct cachesim *cs = cachesim_new(&picky_policy, NULL, 2);
+		const uint32_t refs[] = { 0, 1, 2 };
+		cachesim_refs(cs, refs, NULL, 3);
+		const struct mm *mm = cachesim_mm(cs);
+		CHECK_EQ(picky.n, cases[c].n);
+		for (int i = 0; i < picky.n && i < 13; i++)
+			CHECK_EQ(picky.prio[i], 12 - i);
+		if (cases[c].cycle)
+			CHECK_EQ(picky.prio[13], 12);
+		CHECK_EQ(mm->ev[ALLOCSTALL], 1);
+		CHECK_EQ(mm->ev[PGSTEAL_DIRECT], 1);
+		CHECK(!(mm->as[0]->vmas[0].pte[0] & PTE_PRESENT));
 		cachesim_free(cs);
 	}
 }

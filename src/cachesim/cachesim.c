@@ -22,9 +22,16 @@ struct cachesim {
 	struct mm_costs cost;          /* all zero: no time */
 	struct mm_ctx ctx;
 	struct aspace *as;
-	pte_t *region[MAX_REGIONS];    /* region k's PTEs (VMA k) */
+	/* Every mapped region's PTEs in one array indexed by page id (region
+	 * k, VMA k, is its entries region_base(k) on, lent to the mm core by
+	 * mm_mmap_anon_ptes): a reference finds its PTE at pte[id], no region
+	 * lookup (that lookup was 14 of a reference's 68 loop instructions,
+	 * callgrind). */
+	pte_t *pte;
+	uint64_t cap;                  /* entries allocated (cachesim_reserve) */
+	uint64_t mapped;               /* ids below this have a PTE: region_base(nregions) */
 	uint32_t nregions;
-	uint64_t refs, pages, ptes;
+	uint64_t refs, pages;
 	bool hook;                     /* the policy's access() on every reference */
 	bool is_lru;                   /* exact LRU: lru_hit() inline on priv */
 	bool not_young;                /* a faulting reference leaves the page unreferenced */
@@ -81,6 +88,7 @@ void cachesim_free(struct cachesim *cs)
 	if (!cs)
 		return;
 	mm_destroy(&cs->mm);
+	free(cs->pte);
 	free(cs);
 }
 
@@ -91,63 +99,91 @@ void cachesim_set_next_use(struct cachesim *cs, const uint64_t *next, uint64_t f
 	cs->mm.oracle_len = n;
 }
 
-/* Map regions up to k, in order, as the trace workload does. */
-static void map_regions(struct cachesim *cs, uint32_t k)
+/* Room for `cap` PTEs in the one array: a larger array, the mapped
+ * entries copied over and the VMAs pointed at their new place. */
+static void grow_ptes(struct cachesim *cs, uint64_t cap)
+{
+	if (cap <= cs->cap)
+		return;
+	pte_t *pte = xcalloc_huge(cap, sizeof(pte_t));
+	if (cs->mapped)
+		memcpy(pte, cs->pte, cs->mapped * sizeof(pte_t));
+	free(cs->pte);
+	cs->pte = pte;
+	cs->cap = cap;
+	for (uint32_t j = 0; j < cs->nregions; j++)
+		cs->as->vmas[j].pte = pte + region_base(j);
+}
+
+/* The most ids cachesim_reserve() makes room for: a header that claims
+ * more is not trusted with more host memory (64 MiB of PTEs: up to the
+ * end of the region holding id 2^22 - 1) before its ids come; beyond it
+ * the array grows as they do. */
+#define RESERVE_MAX (1ULL << 22)
+
+void cachesim_reserve(struct cachesim *cs, uint64_t pages)
+{
+	pages = MIN(pages, RESERVE_MAX);
+	if (pages)
+		grow_ptes(cs, region_base(region_of(pages - 1) + 1));
+}
+
+/* Map regions up to k, in order, as the trace workload does, the array
+ * grown to hold them if it must (each region is as large as all before
+ * it: the array doubles) - unless cachesim_reserve() made room. */
+__attribute__((noinline, cold)) static void map_regions(struct cachesim *cs, uint32_t k)
 {
 	if (k >= MAX_REGIONS)
 		panic("cachesim: page id beyond %u regions", MAX_REGIONS);
+	if (k < cs->nregions)
+		return;
+	grow_ptes(cs, region_base(k + 1));
+	pte_t *pte = cs->pte;
 	while (cs->nregions <= k) {
-		uint64_t n = REGION0 << cs->nregions;
-		uint32_t v = mm_mmap_anon(&cs->mm, cs->as, n, VMA_NOZERO);
-		cs->region[cs->nregions++] = cs->as->vmas[v].pte;
-		cs->ptes += n;
+		uint32_t j = cs->nregions++;
+		uint32_t v = mm_mmap_anon_ptes(&cs->mm, cs->as, REGION0 << j, VMA_NOZERO, pte + region_base(j));
+		if (v != j)
+			panic("cachesim: region %u mapped as VMA %u", j, v);
 	}
+	cs->mapped = region_base(k + 1);
 }
 
-/* What the look-ahead holds for a page whose region is not mapped yet:
- * a PTE that is never present (so the reference takes the slow path,
- * which maps the region) and is never written. */
-static const pte_t pte_unmapped = 0;
-
-/* The PTE of page idx if its region is mapped, else &pte_unmapped.
- * (With u = idx + REGION0, region k = log2(u) - log2(REGION0) starts at
- * u = 2^(k + 10): the offset is u without its top bit - fewer
- * instructions than region_of() and region_base() on the path every
- * reference takes.) */
-static inline pte_t *pte_ahead(const struct cachesim *cs, uint64_t idx)
+/* Where a reference's PTE will be, for a prefetch: an id not mapped yet
+ * gets entry 0's (it takes the slow path when its turn comes). */
+static inline const pte_t *pte_ahead(const struct cachesim *cs, uint32_t idx)
 {
-	uint64_t u = idx + REGION0;
-	uint32_t top = (uint32_t)(63 - __builtin_clzll(u));
-	uint32_t k = top - 10;
-	_Static_assert(REGION0 == 1024, "top - 10 is the region");
-	return k < cs->nregions ? cs->region[k] + (u ^ (1ULL << top)) : (pte_t *)&pte_unmapped;
+	return cs->pte + (idx < cs->mapped ? idx : 0);
+}
+
+/* The PTE a reference ahead will find, for a prefetch of what it points
+ * to: a zero PTE (not present) for an id not mapped yet.  A PTE of the
+ * cache-only core that is not present (0 or PTE_EVICTED) has pfn 0, so
+ * the prefetch of its frame's records stays inside their arrays. */
+static inline pte_t pte_peek(const struct cachesim *cs, uint32_t idx)
+{
+	return idx < cs->mapped ? cs->pte[idx] : 0;
 }
 
 _Static_assert(PTE_DIRTY == 1 << 2, "a write sets bit 2");
+_Static_assert(PTE_SHIFT >= 7, "PTE_EVICTED and the other flags have pfn 0");
 
-/* A reference to a page not present (or in a region not mapped when the
- * look-ahead found its PTE): the fault goes to the cache-only core.
- * Returns the page's PTE as the fault left it, before the reference's
- * bits, as the hit path does.  Out of line: the hit path stays short. */
+/* A reference to a page not present (or in a region not mapped yet): the
+ * fault goes to the cache-only core.  Returns the page's PTE as the fault
+ * left it, before the reference's bits, as the hit path does.  Out of
+ * line: the hit path stays short. */
 __attribute__((noinline)) static pte_t ref_miss(struct cachesim *cs, uint64_t idx, bool write)
 {
 	uint32_t k = region_of(idx);
-	if (k >= cs->nregions)
+	if (idx >= cs->mapped)
 		map_regions(cs, k);
-	uint64_t off = idx - region_base(k);
-	pte_t *pt = cs->region[k] + off;
+	pte_t *pt = &cs->pte[idx];
 	const pte_t set = PTE_ACCESSED | (pte_t)write << 2;
-	pte_t pte = *pt;
-	if (pte & PTE_PRESENT) { /* only its region was new to the look-ahead */
-		*pt = pte | set;
-		return pte;
-	}
-	if (!pte && idx >= cs->pages)
+	if (!*pt && idx >= cs->pages)
 		cs->pages = idx + 1;
-	enum fault_status st = mm_cache_fault(&cs->mm, &cs->ctx, cs->as, k, off);
+	enum fault_status st = mm_cache_fault(&cs->mm, &cs->ctx, cs->as, k, idx - region_base(k));
 	if (st != FAULT_DONE)
 		panic("cachesim: policy %s found no page to evict", cs->mm.pol.ops->name);
-	pte = *pt;
+	pte_t pte = *pt;
 	*pt = pte | (cs->not_young ? set & ~PTE_ACCESSED : set);
 	return pte;
 }
@@ -163,107 +199,87 @@ __attribute__((noinline)) static pte_t ref_miss(struct cachesim *cs, uint64_t id
 #define AHEAD_PAGE 12
 #define AHEAD_LINKS 6
 
-/* The PTEs of the references from the current one to AHEAD_PTE ahead,
- * each found once (regions never move once mapped). */
-#define RING 32
-_Static_assert(RING > AHEAD_PTE && !(RING & (RING - 1)), "the ring holds the look-ahead");
-
 /* One reference, mm_touch()'s loop body for a single page: the PTE's
  * accessed bit (and dirty bit for a write) set as an MMU does, a fault
  * if the page is not present.  Returns the PTE before the reference's
  * bits. */
-static inline pte_t ref_one(struct cachesim *cs, pte_t *pt, uint64_t idx, bool write)
+__attribute__((always_inline)) static inline pte_t ref_one(struct cachesim *cs, uint32_t idx, bool write)
 {
-	pte_t pte = *pt;
-	if (__builtin_expect(pte & PTE_PRESENT, 1)) {
-		*pt = pte | PTE_ACCESSED | (pte_t)write << 2;
-		return pte;
+	if (__builtin_expect(idx < cs->mapped, 1)) {
+		pte_t *pt = &cs->pte[idx];
+		pte_t pte = *pt;
+		if (__builtin_expect(pte & PTE_PRESENT, 1)) {
+			*pt = pte | PTE_ACCESSED | (pte_t)write << 2;
+			return pte;
+		}
 	}
 	return ref_miss(cs, idx, write);
 }
 
-/* The ring's first entries, the PTEs of references 0 .. AHEAD_PTE - 1;
- * returns how many references the look-ahead loop then runs. */
-static inline size_t ring_start(const struct cachesim *cs, pte_t **ring, const uint32_t *pages, size_t n)
-{
-	for (size_t j = 0; j < AHEAD_PTE && j < n; j++)
-		ring[j] = pte_ahead(cs, pages[j]);
-	return n > AHEAD_PTE ? n - AHEAD_PTE : 0;
-}
-
-/* Reference i + AHEAD_PTE's PTE into the ring, its cache line on its way. */
-static inline void ring_push(const struct cachesim *cs, pte_t **ring, const uint32_t *pages, size_t i)
-{
-	pte_t *pt = pte_ahead(cs, pages[i + AHEAD_PTE]);
-	ring[(i + AHEAD_PTE) % RING] = pt;
-	__builtin_prefetch(pt);
-}
-
 /* A policy that sees references only through the PTE bits (clock, fifo,
- * the research policies): the loop is a PTE lookup and a bit set. */
+ * the research policies): the loop is a PTE lookup and a bit set.
+ * `ahead`: references AHEAD_PTE on exist (a constant at each call). */
+__attribute__((always_inline)) static inline void plain_one(struct cachesim *cs, const uint32_t *pages,
+							    const uint8_t *writes, size_t i, bool ahead)
+{
+	if (ahead)
+		__builtin_prefetch(pte_ahead(cs, pages[i + AHEAD_PTE]));
+	ref_one(cs, pages[i], writes[i] != 0);
+}
+
 static void refs_plain(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
 {
-	pte_t *ring[RING];
-	size_t i = 0, ahead = ring_start(cs, ring, pages, n);
-	for (; i < ahead; i++) {
-		ring_push(cs, ring, pages, i);
-		ref_one(cs, ring[i % RING], pages[i], writes && writes[i]);
-	}
+	size_t i = 0;
+	for (; i + AHEAD_PTE < n; i++)
+		plain_one(cs, pages, writes, i, true);
 	for (; i < n; i++)
-		ref_one(cs, ring[i % RING], pages[i], writes && writes[i]);
+		plain_one(cs, pages, writes, i, false);
 }
 
-/* Reference i and the policy's hook on it: lru_hit() inline for exact
- * LRU, else the policy's access(). */
-__attribute__((always_inline)) static inline void hook_one(struct cachesim *cs, pte_t *const *ring,
-							   const uint32_t *pages, const uint8_t *writes, size_t i,
-							   bool is_lru, void (*access)(void *, pfn_t, bool), void *priv)
+/* Reference i and the policy's hook on it, with what references ahead
+ * will touch prefetched (`ahead`: they exist): for a policy with an
+ * access() hook (lru, opt, the research policies) the LRU link of a
+ * reference's frame and its struct page AHEAD_PAGE references before
+ * it, its list neighbours' links AHEAD_LINKS before (a move to the head
+ * writes all three).  For exact LRU (is_lru) the hook is lru_hit()
+ * inline, which reads no struct page: only the links are fetched.
+ * is_lru and ahead are constants at each call (always_inline). */
+__attribute__((always_inline)) static inline void hook_one(struct cachesim *cs, const uint32_t *pages,
+							   const uint8_t *writes, size_t i, bool ahead, bool is_lru,
+							   void (*access)(void *, pfn_t, bool), void *priv)
 {
-	bool write = writes && writes[i];
-	pfn_t pfn = pte_pfn(ref_one(cs, ring[i % RING], pages[i], write));
+	struct frames *const fr = &cs->mm.fr;
+	if (ahead) {
+		const struct lru_link *links = fr->links;
+		__builtin_prefetch(pte_ahead(cs, pages[i + AHEAD_PTE]));
+		pfn_t pfn = pte_pfn(pte_peek(cs, pages[i + AHEAD_PAGE]));
+		__builtin_prefetch(&links[pfn]);
+		if (!is_lru)
+			__builtin_prefetch(&fr->pages[pfn]);
+		const struct lru_link *k = &links[pte_pfn(pte_peek(cs, pages[i + AHEAD_LINKS]))];
+		if (k->prev != PFN_NONE)
+			__builtin_prefetch(&links[k->prev]);
+		if (k->next != PFN_NONE)
+			__builtin_prefetch(&links[k->next]);
+	}
+	bool write = writes[i] != 0;
+	pfn_t pfn = pte_pfn(ref_one(cs, pages[i], write));
 	if (is_lru)
-		lru_hit(priv, &cs->mm.fr, pfn);
+		lru_hit(priv, fr, pfn);
 	else
 		access(priv, pfn, write);
 }
 
-/* A policy with an access() hook (lru, opt, the research policies): the
- * LRU link of a reference's frame and its struct page are prefetched
- * AHEAD_PAGE references before it, its list neighbours' links
- * AHEAD_LINKS before (a move to the head writes all three).  For exact
- * LRU (is_lru) the hook is lru_hit() inline, which reads no struct page:
- * only the links are fetched.  is_lru is a constant at each call
- * (always_inline): one loop each. */
 __attribute__((always_inline)) static inline void refs_hook_loop(struct cachesim *cs, const uint32_t *pages,
 								 const uint8_t *writes, size_t n, bool is_lru)
 {
 	void (*const access)(void *, pfn_t, bool) = cs->access;
 	void *const priv = cs->priv;
-	struct frames *const fr = &cs->mm.fr;
-	const struct page *frames = fr->pages;
-	const struct lru_link *links = fr->links;
-	pte_t *ring[RING];
-	size_t i = 0, ahead = ring_start(cs, ring, pages, n);
-	for (; i < ahead; i++) {
-		ring_push(cs, ring, pages, i);
-		pte_t e = *ring[(i + AHEAD_PAGE) % RING];
-		if (e & PTE_PRESENT) {
-			__builtin_prefetch(&links[pte_pfn(e)]);
-			if (!is_lru)
-				__builtin_prefetch(&frames[pte_pfn(e)]);
-		}
-		e = *ring[(i + AHEAD_LINKS) % RING];
-		if (e & PTE_PRESENT) {
-			const struct lru_link *k = &links[pte_pfn(e)];
-			if (k->prev != PFN_NONE)
-				__builtin_prefetch(&links[k->prev]);
-			if (k->next != PFN_NONE)
-				__builtin_prefetch(&links[k->next]);
-		}
-		hook_one(cs, ring, pages, writes, i, is_lru, access, priv);
-	}
+	size_t i = 0;
+	for (; i + AHEAD_PTE < n; i++)
+		hook_one(cs, pages, writes, i, true, is_lru, access, priv);
 	for (; i < n; i++)
-		hook_one(cs, ring, pages, writes, i, is_lru, access, priv);
+		hook_one(cs, pages, writes, i, false, is_lru, access, priv);
 }
 
 static void refs_hook(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
@@ -276,8 +292,18 @@ static void refs_lru(struct cachesim *cs, const uint32_t *pages, const uint8_t *
 	refs_hook_loop(cs, pages, writes, n, true);
 }
 
+/* What the loops read for references given without writes: they read
+ * writes[i] for every reference instead of testing writes each time. */
+#define NO_WRITES 4096
+static const uint8_t no_writes[NO_WRITES];
+
 void cachesim_refs(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
 {
+	if (!writes) {
+		for (size_t i = 0; i < n; i += NO_WRITES)
+			cachesim_refs(cs, pages + i, no_writes, MIN(n - i, (size_t)NO_WRITES));
+		return;
+	}
 	if (cs->is_lru)
 		refs_lru(cs, pages, writes, n);
 	else if (cs->hook)
@@ -304,7 +330,7 @@ void cachesim_stats(const struct cachesim *cs, struct cachesim_stats *st)
 		.evictions = mm->ev[PGSTEAL_DIRECT] + mm->ev[PGSTEAL_KSWAPD],
 		.writebacks = mm->ev[PSWPOUT],
 		.pages = cs->pages,
-		.host_bytes = cache_bytes(mm->fr.nr, cs->ptes),
+		.host_bytes = cache_bytes(mm->fr.nr, cs->mapped),
 	};
 }
 

@@ -41,6 +41,12 @@ struct cachesim;
 struct cachesim *cachesim_new(const struct policy_ops *ops, const double *tun, uint64_t frames);
 void cachesim_free(struct cachesim *cs);
 
+/* Room for the page table of ids below `pages` made at once, for a
+ * caller that knows how many the trace names (a binary trace's header):
+ * the one array of PTEs (cachesim.c) is not grown and copied as ids
+ * reach new regions.  Nothing simulated changes; regions are still
+ * mapped as ids reach them. */
+void cachesim_reserve(struct cachesim *cs, uint64_t pages);
 /* n references: pages[i] (dense id), written if writes && writes[i]. */
 void cachesim_refs(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n);
 /* OPT's oracle for references first .. first + n - 1 (counted from 0 over

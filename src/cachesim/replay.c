@@ -29,6 +29,8 @@ bool cachesim_replay(struct cachesim *cs, const char *path, const struct trace_o
 		return false;
 	uint64_t nrefs, npages;
 	bool dense = rd && trace_reader_counts(rd, &nrefs, &npages);
+	if (dense)
+		cachesim_reserve(cs, npages);
 	struct pagemap map = { 0 };
 	struct trace_ref *batch = xmalloc(BATCH * sizeof(*batch));
 	uint32_t *pages = xmalloc(BATCH * sizeof(*pages));

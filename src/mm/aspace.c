@@ -26,12 +26,17 @@ struct aspace *mm_aspace_new(struct mm *mm, int task)
 
 uint32_t mm_mmap_anon(struct mm *mm, struct aspace *as, uint64_t npages, uint32_t flags)
 {
+	return mm_mmap_anon_ptes(mm, as, npages, flags, NULL);
+}
+
+uint32_t mm_mmap_anon_ptes(struct mm *mm, struct aspace *as, uint64_t npages, uint32_t flags, pte_t *ptes)
+{
 	as->vmas = xrealloc(as->vmas, (as->nr_vmas + 1) * sizeof(*as->vmas));
 	struct vma *v = &as->vmas[as->nr_vmas];
 	v->start = as->next_vpn;
 	v->npages = npages;
-	v->pte = xcalloc_huge(npages ? npages : 1, sizeof(pte_t));
-	v->flags = VMA_ANON | (flags & VMA_NOZERO);
+	v->pte = ptes ? ptes : xcalloc_huge(npages ? npages : 1, sizeof(pte_t));
+	v->flags = VMA_ANON | (flags & VMA_NOZERO) | (ptes ? VMA_PTE_LENT : 0);
 	v->ino = 0;
 	v->pgoff = 0;
 	integrity_vma_init(mm, v);
@@ -108,8 +113,9 @@ void mm_munmap(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vm
 		file_vma_unlink(mm, as, vma);
 	mm->cur = saved;
 	as->total_vm -= v->npages;
+	if (!(v->flags & VMA_PTE_LENT))
+		free(v->pte);
 	v->flags = VMA_DEAD;
-	free(v->pte);
 	v->pte = NULL;
 	free(v->ver);
 	v->ver = NULL;

@@ -40,7 +40,7 @@ void mm_cache_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn)
  * without what cannot happen there - a zone to choose (there is one),
  * kswapd's need_balance, writeback started, time charged (the cache's
  * costs are all zero). */
-static uint64_t cache_shrink_pass(struct mm *mm, struct mm_ctx *ctx, int priority)
+__attribute__((always_inline)) static inline uint64_t cache_shrink_pass(struct mm *mm, struct mm_ctx *ctx, int priority)
 {
 	struct scan_control sc = {
 		.nr_to_reclaim = 1,
@@ -50,7 +50,12 @@ static uint64_t cache_shrink_pass(struct mm *mm, struct mm_ctx *ctx, int priorit
 		.may_writepage = true,
 	};
 	policy_shrink(mm, ctx, &sc);
-	account_pass(mm, &sc, 0);
+	/* account_pass() of direct reclaim outside a cgroup, as the pass's
+	 * who and cgroup are (a fifth of the pass's own instructions went
+	 * to its tests of them, reloaded after the policy's call). */
+	account_scan_steal(mm, &sc);
+	mm->ev[PGSCAN_DIRECT] += sc.nr_scanned;
+	mm->ev[PGSTEAL_DIRECT] += sc.nr_reclaimed;
 	return sc.nr_reclaimed;
 }
 
@@ -67,22 +72,23 @@ static uint64_t cache_shrink_pass(struct mm *mm, struct mm_ctx *ctx, int priorit
  * the same order, so it chooses the same victims.  Why not just call
  * mm_alloc_page(): its watermark, zone, memcg, catch-up and congestion
  * tests were 7% of a cache-only replay's instructions on a Zipf trace
- * that misses one reference in five (callgrind). */
-static pfn_t cache_alloc(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
+ * that misses one reference in five (callgrind).
+ *
+ * cache_alloc() runs the first pass, which finds the page on nearly every
+ * miss; the rest of the loop, from the next priority on, is
+ * cache_alloc_retry()'s, out of line. */
+__attribute__((noinline)) static pfn_t cache_alloc_retry(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st,
+							  uint64_t got)
 {
-	*st = FAULT_DONE;
-	if (mm->nr_free)
-		return cache_take_frame(mm);
-	count_allocstall(mm, 0);
 	int fruitless = 0;
 	for (int tries = 0; tries < 16; tries++) {
-		uint64_t got = 0;
-		for (int prio = DEF_PRIORITY; prio >= 0 && !got; prio--)
+		for (int prio = tries ? DEF_PRIORITY : DEF_PRIORITY - 1; prio >= 0 && !got; prio--)
 			got += cache_shrink_pass(mm, ctx, prio);
 		if (mm->nr_free)
 			return cache_take_frame(mm);
 		if (!got && !mm->nr_writeback && ++fruitless >= 2)
 			break;
+		got = 0;
 	}
 	/* As alloc_frame(): wait if I/O could still free a page (never here),
 	 * else OOM unless the design says to retry. */
@@ -90,6 +96,18 @@ static pfn_t cache_alloc(struct mm *mm, struct mm_ctx *ctx, enum fault_status *s
 	*st = mm->nr_writeback || mm->nr_reading || (ops->out_of_memory && !ops->out_of_memory(mm->pol.priv, ctx_now(ctx)))
 		      ? FAULT_WAIT_RECLAIM : FAULT_OOM;
 	return PFN_NONE;
+}
+
+static inline pfn_t cache_alloc(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
+{
+	*st = FAULT_DONE;
+	if (mm->nr_free)
+		return cache_take_frame(mm);
+	count_allocstall(mm, 0);
+	uint64_t got = cache_shrink_pass(mm, ctx, DEF_PRIORITY);
+	if (__builtin_expect(mm->nr_free != 0, 1))
+		return cache_take_frame(mm);
+	return cache_alloc_retry(mm, ctx, st, got);
 }
 
 /* The full path's do_swap_page() puts the page in the swap cache and

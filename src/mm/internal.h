@@ -86,16 +86,22 @@ static inline void policy_shrink(struct mm *mm, struct mm_ctx *ctx, struct scan_
 }
 
 /* What a pass did, in /proc/vmstat's counters (mm.c's shrink_pass and
- * mm_tick, cacheonly.c's cache_alloc).  Limit reclaim in a cgroup counts
+ * mm_tick; cacheonly.c's cache_shrink_pass() adds the direct-reclaim
+ * branch to account_scan_steal() itself).  Limit reclaim in a cgroup counts
  * only in pgscan_anon/file and pgsteal_anon/file (and the cgroup's own
  * memory.stat), not in the kswapd/direct counters and not in pgrefill
  * (6.x: "if (!cgroup_reclaim(sc))" around them). */
-static inline void account_pass(struct mm *mm, const struct scan_control *sc, uint64_t refill_before)
+static inline void account_scan_steal(struct mm *mm, const struct scan_control *sc)
 {
 	mm->ev[PGSCAN_ANON] += sc->nr_scanned - sc->nr_scanned_file;
 	mm->ev[PGSCAN_FILE] += sc->nr_scanned_file;
 	mm->ev[PGSTEAL_ANON] += sc->nr_reclaimed - sc->nr_reclaimed_file;
 	mm->ev[PGSTEAL_FILE] += sc->nr_reclaimed_file;
+}
+
+static inline void account_pass(struct mm *mm, const struct scan_control *sc, uint64_t refill_before)
+{
+	account_scan_steal(mm, sc);
 	if (sc->cgroup) {
 		mm->memcg.pgrefill += mm->ev[PGREFILL] - refill_before;
 		mm->ev[PGREFILL] = refill_before;

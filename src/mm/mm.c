@@ -124,7 +124,8 @@ void mm_destroy(struct mm *mm)
 	for (uint32_t i = 0; i < mm->nr_as; i++) {
 		struct aspace *as = mm->as[i];
 		for (uint32_t v = 0; v < as->nr_vmas; v++) {
-			free(as->vmas[v].pte);
+			if (!(as->vmas[v].flags & VMA_PTE_LENT))
+				free(as->vmas[v].pte);
 			free(as->vmas[v].ver);
 		}
 		free(as->vmas);

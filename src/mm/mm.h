@@ -151,6 +151,7 @@ enum fault_status {
 #define VMA_MLOCKING (1u << 7) /* mlock() populating it: VMA_LOCKED once every page is marked */
 #define VMA_NOZERO  (1u << 4)  /* reads of untouched pages allocate (trace data) */
 #define VMA_EXEC    (1u << 5)  /* PROT_EXEC (VM_EXEC): program text */
+#define VMA_PTE_LENT (1u << 6) /* its PTEs are the caller's (mm_mmap_anon_ptes): never freed here */
 
 struct vma {
 	uint64_t start;     /* first virtual page number */
@@ -338,6 +339,12 @@ void mm_destroy(struct mm *mm);
 struct aspace *mm_aspace_new(struct mm *mm, int task);
 /* Map `npages` of anonymous memory (flags: VMA_NOZERO); returns the vma index. */
 uint32_t mm_mmap_anon(struct mm *mm, struct aspace *as, uint64_t npages, uint32_t flags);
+/* mm_mmap_anon() onto the caller's page table: `ptes`, npages zeroed
+ * entries that the caller owns, frees and may move (repointing the VMA's
+ * pte) - the cache-only replay keeps every region's PTEs in one array
+ * indexed by page id, so a reference finds its PTE without a region
+ * lookup (src/cachesim/cachesim.c). */
+uint32_t mm_mmap_anon_ptes(struct mm *mm, struct aspace *as, uint64_t npages, uint32_t flags, pte_t *ptes);
 /* The oracle: next-use position of every reference, when known (trace replay). */
 void mm_set_oracle(struct mm *mm, const uint64_t *next_use, uint64_t n);
 void mm_munmap(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma);
@@ -539,6 +546,12 @@ __attribute__((always_inline)) static inline void mm_prefetch_scan(const struct 
 	if (prev != PFN_NONE) {
 		__builtin_prefetch(&mm->fr.pages[prev]);
 		__builtin_prefetch(&mm->fr.links[prev]);
+	}
+	/* In a cache every page on a policy's list is anonymous and mapped
+	 * by one PTE (cache_pte() finds it): no tests. */
+	if (mm->cache_only) {
+		__builtin_prefetch(&mm->as[p->owner - 1]->vmas[ANON_INDEX_VMA(p->index)].pte[ANON_INDEX_OFF(p->index)]);
+		return;
 	}
 	if (!(p->flags & PG_anon) || !p->owner || p->mapcount <= 0)
 		return;

@@ -32,8 +32,9 @@ static inline void scan_ahead_forget(struct scan_ahead *sa, pfn_t pfn)
 		sa->pfn = PFN_NONE;
 }
 
-/* The scan took `taken` off the tail of `list`: move the cursor on. */
-static inline void scan_ahead_step(struct scan_ahead *sa, const struct mm *mm, int list, pfn_t taken)
+/* The scan took `taken` off the tail of `list` (or moved it from there to
+ * the head: a second chance): move the cursor on. */
+__attribute__((always_inline)) static inline void scan_ahead_step(struct scan_ahead *sa, const struct mm *mm, int list, pfn_t taken)
 {
 	const struct frames *fr = &mm->fr;
 	if (sa->pfn == taken || (sa->pfn != PFN_NONE && lru_on(fr, sa->pfn) != list))

@@ -67,14 +67,19 @@ static void clock_shrink(void *p, struct scan_control *sc)
 	uint64_t budget = 2 * lru_count(fr, c->list);
 	while (sc->nr_reclaimed < sc->nr_to_reclaim && budget-- && lru_count(fr, c->list)) {
 		pfn_t pfn = lru_tail(fr, c->list);
-		lru_del(fr, pfn);
-		scan_ahead_step(&c->ahead, c->mm, c->list, pfn);
+		/* A second chance moves the page from the tail to the head
+		 * in one step (lru_move_head: the links only, as taking it
+		 * off and adding it back leave them); only a victim is
+		 * taken off, for the core to evict. */
 		if (mm_page_referenced(c->mm, pfn)) {
+			lru_move_head(fr, c->list, pfn);
+			scan_ahead_step(&c->ahead, c->mm, c->list, pfn);
 			sc_scanned(sc, mm_page(c->mm, pfn), 1);
 			sc->nr_rotated++;
-			lru_add_head(fr, c->list, pfn);
 			continue;
 		}
+		lru_del(fr, pfn);
+		scan_ahead_step(&c->ahead, c->mm, c->list, pfn);
 		enum victim_outcome o = textbook_evict(c->mm, sc, pfn);
 		/* An anonymous page with no swap slot left stays, and the
 		 * hand goes on: a file page further on can still be

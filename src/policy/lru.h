@@ -20,7 +20,7 @@ extern const struct policy_ops lru_policy;
 
 /* A reference to pfn: to the head of the list, if it is on it (and no
  * longer the victims' look-ahead cursor: it left the tail's end). */
-static inline void lru_hit(struct lru *l, struct frames *fr, pfn_t pfn)
+__attribute__((always_inline)) static inline void lru_hit(struct lru *l, struct frames *fr, pfn_t pfn)
 {
 	if (lru_on(fr, pfn) == l->list && fr->lists[l->list].head != pfn) {
 		scan_ahead_forget(&l->ahead, pfn);

@@ -80,12 +80,17 @@ static long bin_decode(struct trace_reader *r, uint32_t *pages, uint32_t *meta, 
 				const uint8_t *p = buf + i * BINTRACE_RECORD;
 				uint32_t page = get_le32(p), m = get_le32(p + 4);
 				/* The low byte's good values are 0-5: bits 3-7
-				 * clear and a kind (bits 1-2) of 0-2. */
-				bad |= (uint32_t)(page >= npages) | (uint32_t)((m & 0xff) > 5) | (uint32_t)(page > nn);
+				 * clear and a kind (bits 1-2) of 0-2.  No test of
+				 * page >= npages here: a page at or past npages
+				 * that is not past nn is nn itself, which takes
+				 * nn past npages for the test after the loop (nn
+				 * never falls back), so that one test finds it. */
+				bad |= (uint32_t)((m & 0xff) > 5) | (uint32_t)(page > nn);
 				nn += page == nn;
 				pg[i] = page;
 				wr[i] = (uint8_t)(m & 1);
 			}
+			bad |= (uint32_t)(nn > npages);
 			if (__builtin_expect(!bad, 1)) {
 				next_new = nn;
 				n += recs;
