@@ -493,14 +493,21 @@ static struct machine *run_usemem(const char *machine, const char *policy, const
 	return sim_run_workload(machine, 64ULL << 20, policy, sets, vm_sets, argc, argv);
 }
 
+/* linux6 on vmm-2008 with 64 MB: usemem writes 80 MB and reads it back
+ * twice, under the machine parameters vm_sets. */
+static struct machine *run_reread(const char *const *vm_sets)
+{
+	char a0[] = "usemem", a1[] = "-r", a2[] = "2", a3[] = "80M";
+	char *av[] = { a0, a1, a2, a3, NULL };
+	return run_usemem("vmm-2008", "linux6", NULL, vm_sets, 4, av);
+}
+
 /* A sequential re-read of swapped-out memory: the VMA readahead window
  * grows with its hits, so most swap-ins are readahead hits; with
  * page-cluster 0 there is no readahead at all. */
 void test_linux6_swap_vma_readahead_hits(void)
 {
-	char a0[] = "usemem", a1[] = "-r", a2[] = "2", a3[] = "80M";
-	char *av[] = { a0, a1, a2, a3, NULL };
-	struct machine *m = run_usemem("vmm-2008", "linux6", NULL, NULL, 4, av);
+	struct machine *m = run_reread(NULL);
 	uint64_t ra = m->mm.ev[SWAP_RA], hit = m->mm.ev[SWAP_RA_HIT], in = m->mm.ev[PSWPIN];
 	CHECK(in > 1000);
 	CHECK(hit <= ra && ra < in);
@@ -508,10 +515,21 @@ void test_linux6_swap_vma_readahead_hits(void)
 	CHECK(m->mm.ev[PGMAJFAULT] * 4 < in);
 	machine_free(m);
 	const char *const vm0[] = { "vm.page_cluster", "0", NULL };
-	m = run_usemem("vmm-2008", "linux6", NULL, vm0, 4, av);
+	m = run_reread(vm0);
 	CHECK_EQ(m->mm.ev[SWAP_RA], 0);
 	CHECK_EQ(m->mm.ev[PGMAJFAULT], m->mm.ev[PSWPIN]);
 	machine_free(m);
+}
+
+/* One swap_cluster_ra_window() call for a fault at `target`: the window
+ * it returns and the slots it names. */
+static void check_window(struct swap_area *sw, uint32_t target, uint32_t max_win, uint32_t win,
+			 uint32_t first, uint32_t last)
+{
+	uint32_t a, b;
+	CHECK_EQ(swap_cluster_ra_window(sw, target, max_win, &a, &b), win);
+	CHECK_EQ(a, first);
+	CHECK_EQ(b, last);
 }
 
 /* swap_cluster_readahead()'s window, the reads of a host whose swap device
@@ -521,47 +539,30 @@ void test_linux6_swap_vma_readahead_hits(void)
 void test_linux6_swap_cluster_window(void)
 {
 	struct swap_area sw = { .nr_slots = 100 };
-	uint32_t a, b;
 	/* Offset 41, no previous fault next to it, no hits: the page alone. */
-	CHECK_EQ(swap_cluster_ra_window(&sw, 40, 8, &a, &b), 1);
-	CHECK_EQ(a, 40);
-	CHECK_EQ(b, 40);
+	check_window(&sw, 40, 8, 1, 40, 40);
 	/* Offset 42 follows 41: 2 pages, aligned: offsets 42-43. */
-	CHECK_EQ(swap_cluster_ra_window(&sw, 41, 8, &a, &b), 2);
-	CHECK_EQ(a, 41);
-	CHECK_EQ(b, 42);
+	check_window(&sw, 41, 8, 2, 41, 42);
 	/* One hit since: 1 + 2 -> 4, offsets 44-47; a call with hits leaves
 	 * the previous fault at 42 and takes the hits. */
 	sw.ra_hits = 1;
-	CHECK_EQ(swap_cluster_ra_window(&sw, 43, 8, &a, &b), 4);
-	CHECK_EQ(a, 43);
-	CHECK_EQ(b, 46);
+	check_window(&sw, 43, 8, 4, 43, 46);
 	CHECK_EQ(sw.ra_hits, 0);
 	CHECK_EQ(sw.ra_prev, 42);
 	/* Three hits: 5 -> 8, offsets 48-55. */
 	sw.ra_hits = 3;
-	CHECK_EQ(swap_cluster_ra_window(&sw, 47, 8, &a, &b), 8);
-	CHECK_EQ(a, 47);
-	CHECK_EQ(b, 54);
+	check_window(&sw, 47, 8, 8, 47, 54);
 	/* No hits, far away: it shrinks by half only, 4 pages at 88-91. */
-	CHECK_EQ(swap_cluster_ra_window(&sw, 90, 8, &a, &b), 4);
-	CHECK_EQ(a, 87);
-	CHECK_EQ(b, 90);
+	check_window(&sw, 90, 8, 4, 87, 90);
 	CHECK_EQ(sw.ra_prev, 91);
 	/* 2 pages at offsets 0-1: the header is not read. */
-	CHECK_EQ(swap_cluster_ra_window(&sw, 0, 8, &a, &b), 2);
-	CHECK_EQ(a, 0);
-	CHECK_EQ(b, 0);
+	check_window(&sw, 0, 8, 2, 0, 0);
 	/* 8 pages at offsets 96-103, cut at the area's last offset, 100. */
 	sw.ra_hits = 5;
-	CHECK_EQ(swap_cluster_ra_window(&sw, 98, 8, &a, &b), 8);
-	CHECK_EQ(a, 95);
-	CHECK_EQ(b, 99);
+	check_window(&sw, 98, 8, 8, 95, 99);
 	/* page-cluster 0: one page, the hits stay for later. */
 	sw.ra_hits = 2;
-	CHECK_EQ(swap_cluster_ra_window(&sw, 10, 1, &a, &b), 1);
-	CHECK_EQ(a, 10);
-	CHECK_EQ(b, 10);
+	check_window(&sw, 10, 1, 1, 10, 10);
 	CHECK_EQ(sw.ra_hits, 2);
 }
 
@@ -571,13 +572,11 @@ void test_linux6_swap_cluster_window(void)
  * window's. */
 void test_linux6_swap_cluster_readahead(void)
 {
-	char a0[] = "usemem", a1[] = "-r", a2[] = "2", a3[] = "80M";
-	char *av[] = { a0, a1, a2, a3, NULL };
-	struct machine *m = run_usemem("vmm-2008", "linux6", NULL, NULL, 4, av);
+	struct machine *m = run_reread(NULL);
 	uint64_t vma_ra = m->mm.ev[SWAP_RA];
 	machine_free(m);
 	const char *const rot[] = { "vm.swap_rotational", "1", NULL };
-	m = run_usemem("vmm-2008", "linux6", NULL, rot, 4, av);
+	m = run_reread(rot);
 	uint64_t ra = m->mm.ev[SWAP_RA], hit = m->mm.ev[SWAP_RA_HIT], in = m->mm.ev[PSWPIN];
 	CHECK(in > 1000);
 	CHECK_EQ(in, m->mm.ev[PGMAJFAULT] + ra);

@@ -2,8 +2,8 @@
  * fault sets up (swapin_page) and the era's swap readahead around it,
  * 2.6's slot clusters (swapin_readahead), 4.14+'s VMA window
  * (swap_vma_readahead, mm/swap_state.c) or, when the swap device is
- * rotational, 4.14+'s adaptive slot cluster (swap_cluster_readahead).  do_swap_page() itself, which
- * maps the page, is in aspace.c. */
+ * rotational, 4.14+'s adaptive slot cluster (swap_cluster_readahead).
+ * do_swap_page() itself, which maps the page, is in aspace.c. */
 #include "internal.h"
 #include "swap.h"
 #include "../lib/util.h"
@@ -209,16 +209,7 @@ static void swap_vma_readahead(struct mm *mm, struct mm_ctx *ctx, struct vma *v,
 	}
 }
 
-/* swap_cluster_readahead() (mm/swap_state.c, 4.4+ with Shaohua Li's
- * adaptive window): what 4.14+ reads when swap_use_vma_readahead() is
- * false because a swap device is rotational (vm.swap_rotational), even
- * with vma_ra_enabled.  The window is swapin_nr_pages() of the global
- * readahead hits, slot numbers standing for swap offsets (the kernel's
- * offset is pagelab's slot + 1: offset 0 is the swap header); every slot
- * in use in the aligned window of that size around the faulting one is
- * read, ascending, into the swap cache, skipping those already there - no
- * stop at a free slot as 2.6's valid_swaphandles() made.  A window of one
- * reads the faulting page alone. */
+/* The window (mm.h): swapin_nr_pages() in the kernel's offsets. */
 uint32_t swap_cluster_ra_window(struct swap_area *sw, uint32_t target, uint32_t max_win,
 				uint32_t *first, uint32_t *last)
 {
@@ -243,6 +234,16 @@ uint32_t swap_cluster_ra_window(struct swap_area *sw, uint32_t target, uint32_t 
 	return win;
 }
 
+/* swap_cluster_readahead() (mm/swap_state.c, 4.4+ with Shaohua Li's
+ * adaptive window): what 4.14+ reads when swap_use_vma_readahead() is
+ * false because a swap device is rotational (vm.swap_rotational), even
+ * with vma_ra_enabled.  The window is swapin_nr_pages() of the global
+ * readahead hits, slot numbers standing for swap offsets (the kernel's
+ * offset is pagelab's slot + 1: offset 0 is the swap header); every slot
+ * in use in the aligned window of that size around the faulting one is
+ * read, ascending, into the swap cache, skipping those already there - no
+ * stop at a free slot as 2.6's valid_swaphandles() made.  A window of one
+ * reads the faulting page alone. */
 static void swap_cluster_readahead(struct mm *mm, struct mm_ctx *ctx, uint32_t target, pfn_t tpfn)
 {
 	uint32_t first, last;
