@@ -95,6 +95,13 @@ void test_clockpro_test_periods(void)
 	CHECK_EQ(faults("clockpro", "1r 2r 3r 1r 4r 2r", 3), 5);
 	CHECK_EQ(faults("clockpro", "1r 2r 3r 1r 4r 2r 3r 1r 4r", 3), 7);
 	CHECK_EQ(faults("lru", "1r 2r 3r 1r 4r 2r 3r 1r 4r", 3), 8);
+	/* Pages scanned: HAND_cold passed 1 (referenced: hot) and evicted
+	 * 2, 3, 4 and 3 - five scanned, four stolen.  A victim was counted
+	 * twice, by the policy and again by the eviction: 9. */
+	struct sim_result r;
+	sim_trace_run("clockpro", "1r 2r 3r 1r 4r 2r 3r 1r 4r", 3, &r);
+	CHECK_EQ(r.pgscan, 5);
+	CHECK_EQ(r.pgsteal, 4);
 }
 
 /* LIRS, 4 frames: Lhirs = max(1, 4 / 100) = 1, Llirs = 3.  1 2 3 become
