@@ -58,6 +58,22 @@ best() {
 
 PAGES=1048576
 FRAMES=100000
+# lcs_misses OUT: the misses on libCacheSim's summary line: "N req, M
+# miss, ..." from some versions; others print only "N req, miss ratio
+# 0.2253, ...": then the ratio, compared at its four places.
+lcs_misses() {
+	m=$(sed -n 's/.* req, \([0-9]*\) miss,.*/\1/p' "$1" | tail -1)
+	[ -n "$m" ] || m=$(sed -n 's/.* req, miss ratio \([0-9.]*\),.*/\1/p' "$1" | tail -1)
+	echo "$m"
+}
+# same_misses PM LM NREFS: pagelab's PM misses are libCacheSim's LM.
+same_misses() {
+	case $2 in
+	"") return 1 ;;
+	*.*) [ "$(awk -v m="$1" -v n="$3" 'BEGIN { printf "%.4f", m / n }')" = "$2" ] ;;
+	*) [ "$1" = "$2" ] ;;
+	esac
+}
 # The figures below are CPU times, but other processes on the host still
 # move them (they share its caches and preempt): say how loaded it was.
 load() { [ -r /proc/loadavg ] && echo "   host load average (1, 5, 15 min) $1: $(cut -d' ' -f1-3 /proc/loadavg)"; }
@@ -83,10 +99,10 @@ for pair in "lru LRU" "clock:first_ref=0 Clock" "clock -" "arc ARC" "s3fifo:vari
 	if [ -n "$LCS" ] && [ "$algo" != - ]; then
 		best "$T/l.out" env -C "$T" "$LCS" "$T/z.oracleGeneral.bin" oracleGeneral "$algo" $FRAMES --ignore-obj-size 1
 		ls=$secs
-		lm=$(sed -n 's/.* req, \([0-9]*\) miss,.*/\1/p' "$T/l.out" | tail -1)
+		lm=$(lcs_misses "$T/l.out")
 		printf '   %-18s %7s M/s %7s M/s %10s %10s %5.1fx\n' "$name" "$(mps "$N" "$ps")" "$(mps "$N" "$ls")" \
 			"$pm" "${lm:-?}" "$(awk -v a="$ls" -v b="$ps" 'BEGIN { print a / b }')"
-		[ "$pm" = "${lm:-}" ] || echo "   ($name: the miss counts differ)"
+		same_misses "$pm" "$lm" "$N" || echo "   ($name: the miss counts differ)"
 	else
 		printf '   %-18s %7s M/s %11s %10s\n' "$name" "$(mps "$N" "$ps")" "-" "$pm"
 	fi
@@ -96,7 +112,8 @@ echo "   reading the trace included)"
 [ -n "$LCS" ] && {
 	echo "   (the ratio is libCacheSim's CPU time over pagelab's.  The same references"
 	echo "   for both: gentrace writes both files from one seed, and the miss counts"
-	echo "   agree; libCacheSim reads its own binary oracleGeneral format, 24 bytes a"
+	echo "   agree (to the four places of its miss ratio where that is all it prints);"
+	echo "   libCacheSim reads its own binary oracleGeneral format, 24 bytes a"
 	echo "   request, pagelab its binary format, 8 bytes)"
 }
 # Where pagelab's time goes: with a frame for every page nothing is
@@ -121,8 +138,9 @@ awk -v n="$N" -v s="$secs" -v r="$rss" -v m="$(awk '$1 == "pgfault" { print $2 }
 sed -n 's/^trace: replay held \(.*\) of host memory /   replay (reader, next uses): \1 /p' "$T/o.out"
 if [ -n "$LCS" ]; then
 	timed "$T/l.out" env -C "$T" "$LCS" "$T/z.oracleGeneral.bin" oracleGeneral Belady $FRAMES --ignore-obj-size 1
-	awk -v n="$N" -v s="$secs" -v r="$rss" -v m="$(sed -n 's/.* req, \([0-9]*\) miss,.*/\1/p' "$T/l.out" | tail -1)" 'BEGIN {
-		printf "   libCacheSim Belady: %.2f M requests/s, %s misses, max RSS %d KiB\n", n / s / 1e6, m, r }'
+	awk -v n="$N" -v s="$secs" -v r="$rss" -v m="$(lcs_misses "$T/l.out")" 'BEGIN {
+		printf "   libCacheSim Belady: %.2f M requests/s, %s, max RSS %d KiB\n", n / s / 1e6,
+			index(m, ".") ? "miss ratio " m : m " misses", r }'
 fi
 rm -f "$T/z.pgtrace" "$T/z.oracleGeneral.bin"
 

@@ -9,8 +9,10 @@
 #include <unistd.h>
 
 /* Replay the trace file at path through the trace workload, exactly as the
- * CLI does, on the ideal machine with `frames` frames. */
-static void replay(const char *policy, const char *path, uint64_t frames, struct sim_result *r)
+ * CLI does, on the ideal machine with `frames` frames; inspect (if not
+ * NULL) sees the machine at the end. */
+static void replay(const char *policy, const char *path, uint64_t frames, struct sim_result *r,
+		   void (*inspect)(struct machine *m, void *arg), void *arg)
 {
 	const struct profile *p = profile_find("ideal");
 	struct profile prof = *p;
@@ -55,6 +57,8 @@ static void replay(const char *policy, const char *path, uint64_t frames, struct
 	};
 	CHECK(!m.check_failed);
 	CHECK_EQ(m.live_user, 0);
+	if (inspect)
+		inspect(&m, arg);
 	machine_free(&m);
 }
 
@@ -77,12 +81,13 @@ uint64_t sim_trace_faults(const char *policy, const uint64_t *pages, uint64_t n,
 		fprintf(f, "%llu %c\n", (unsigned long long)pages[i], write ? 'w' : 'r');
 	fclose(f);
 	struct sim_result r;
-	replay(policy, path, frames, &r);
+	replay(policy, path, frames, &r, NULL, NULL);
 	unlink(path);
 	return r.pgfault;
 }
 
-void sim_trace_run(const char *policy, const char *refs, uint64_t frames, struct sim_result *r)
+void sim_trace_inspect(const char *policy, const char *refs, uint64_t frames, struct sim_result *r,
+		       void (*inspect)(struct machine *m, void *arg), void *arg)
 {
 	char path[] = "/tmp/pagelab-test-XXXXXX";
 	FILE *f = temp_trace(path);
@@ -101,8 +106,13 @@ void sim_trace_run(const char *policy, const char *refs, uint64_t frames, struct
 		s++;
 	}
 	fclose(f);
-	replay(policy, path, frames, r);
+	replay(policy, path, frames, r, inspect, arg);
 	unlink(path);
+}
+
+void sim_trace_run(const char *policy, const char *refs, uint64_t frames, struct sim_result *r)
+{
+	sim_trace_inspect(policy, refs, frames, r, NULL, NULL);
 }
 
 void *wl_make(const char *line, int *ntasks)

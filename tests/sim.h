@@ -19,6 +19,10 @@ struct sim_result {
 /* Replay a reference string given as text, e.g. "1w 2w 3r 1r": each word a
  * page number followed by r or w.  Same machine as sim_trace_faults. */
 void sim_trace_run(const char *policy, const char *refs, uint64_t frames, struct sim_result *r);
+/* sim_trace_run(), and inspect(m, arg) sees the machine at the end (the
+ * policy's state: m->mm.pol.priv) before it is freed. */
+void sim_trace_inspect(const char *policy, const char *refs, uint64_t frames, struct sim_result *r,
+		       void (*inspect)(struct machine *m, void *arg), void *arg);
 
 /* Create a workload from a command line ("dd if=/f bs=16K"), split on
  * spaces; on bad input count a test failure and return NULL. */

@@ -5,6 +5,7 @@
  * CloudPhysics sample are in tests/cli.d/policies.sh. */
 #include "test.h"
 #include "sim.h"
+#include "../src/policy/research.h"
 
 static uint64_t faults(const char *policy, const char *refs, uint64_t frames)
 {
@@ -94,6 +95,13 @@ void test_clockpro_test_periods(void)
 	CHECK_EQ(faults("clockpro", "1r 2r 3r 1r 4r 2r", 3), 5);
 	CHECK_EQ(faults("clockpro", "1r 2r 3r 1r 4r 2r 3r 1r 4r", 3), 7);
 	CHECK_EQ(faults("lru", "1r 2r 3r 1r 4r 2r 3r 1r 4r", 3), 8);
+	/* Pages scanned: HAND_cold passed 1 (referenced: hot) and evicted
+	 * 2, 3, 4 and 3 - five scanned, four stolen.  A victim was counted
+	 * twice, by the policy and again by the eviction: 9. */
+	struct sim_result r;
+	sim_trace_run("clockpro", "1r 2r 3r 1r 4r 2r 3r 1r 4r", 3, &r);
+	CHECK_EQ(r.pgscan, 5);
+	CHECK_EQ(r.pgsteal, 4);
 }
 
 /* LIRS, 4 frames: Lhirs = max(1, 4 / 100) = 1, Llirs = 3.  1 2 3 become
@@ -106,4 +114,55 @@ void test_clockpro_test_periods(void)
 void test_lirs_irr_promotes(void)
 {
 	CHECK_EQ(faults("lirs", "1r 2r 3r 4r 2r 5r 4r 1r", 4), 6);
+}
+
+static void hand_work(struct machine *m, void *arg)
+{
+	const struct rp_base *b = m->mm.pol.priv; /* clockpro's state opens with it */
+	uint64_t *w = arg;
+	w[0] = b->hand_steps;
+	w[1] = b->hand_looks;
+}
+
+/* CLOCK-Pro's cold hand jumps over hot and non-resident entries (it has
+ * nothing to do there), landing where the steps would have.  m = 4: 1 2 3
+ * 4 fill the clock, 1 2 3 are hit.  5: HAND_cold turns 1 2 3 hot and
+ * evicts 4 (non-resident in its test period): 4 steps, 4 looks; clock
+ * tail..head [4] 1 2 3 5, the hand at 1.  6: the hand passes 1 2 3 and
+ * evicts 5: 4 steps, one look; it wraps to [4].  7: [4] 1 2 3 [5], 6: 6
+ * steps.  8: 7 steps.  9: 8 steps; 5 non-resident > m: HAND_test ends
+ * [4]'s test period, it leaves.  10: 1 2 3 [5] [6] [7] [8] 9: 8 steps.
+ * 37 steps (a stepping hand's loop rounds), 9 looks. */
+void test_clockpro_cold_hand_jumps(void)
+{
+	struct sim_result r;
+	uint64_t w[2];
+	sim_trace_inspect("clockpro", "1r 2r 3r 4r 1r 2r 3r 5r 6r 7r 8r 9r 10r", 4, &r, hand_work, w);
+	CHECK_EQ(r.pgfault, 10);
+	CHECK_EQ(w[0], 37);
+	CHECK_EQ(w[1], 9);
+}
+
+/* The same on a larger clock: 64 frames, 63 pages made hot, then 1 000
+ * new pages streaming past (64 + 1 000 faults).  A stepping hand passed
+ * the 63 hot pages and up to 64 non-resident ones for each new page; the
+ * jumping one looks at 64 entries for the first (the 63 it turns hot, 64
+ * evicted), then one per page. */
+void test_clockpro_cold_hand_bounded(void)
+{
+	static char refs[16384];
+	size_t len = 0;
+	for (int p = 1; p <= 64; p++)
+		len += (size_t)snprintf(refs + len, sizeof(refs) - len, "%dr ", p);
+	for (int p = 1; p <= 63; p++)
+		len += (size_t)snprintf(refs + len, sizeof(refs) - len, "%dr ", p);
+	for (int p = 65; p < 1065; p++)
+		len += (size_t)snprintf(refs + len, sizeof(refs) - len, "%dr ", p);
+	CHECK(len < sizeof(refs) - 1);
+	struct sim_result r;
+	uint64_t w[2];
+	sim_trace_inspect("clockpro", refs, 64, &r, hand_work, w);
+	CHECK_EQ(r.pgfault, 1064);
+	CHECK_EQ(w[1], 64 + 999);
+	CHECK(w[0] > 100 * w[1]); /* 125 919 */
 }

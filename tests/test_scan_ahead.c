@@ -15,17 +15,25 @@ static pfn_t take_tail(struct mm *mm, struct scan_ahead *sa, int list)
 	return pfn;
 }
 
+/* An mm of `frames` frames whose first `n` are on one list, tail 0 1 2
+ * ... n-1 head; returns the list. */
+static int list_of(struct mm *mm, pfn_t frames, pfn_t n)
+{
+	static struct mm_costs cost;
+	struct mm_config cfg = { .ram_pages = frames, .no_watermarks = true, .untimed = true, .disk_blocks = 1 };
+	mm_init(mm, &cfg, &cost);
+	int list = lru_register(&mm->fr, "test");
+	for (pfn_t pfn = 0; pfn < n; pfn++) {
+		lru_del(&mm->fr, pfn);
+		lru_add_head(&mm->fr, list, pfn);
+	}
+	return list;
+}
+
 void test_scan_ahead_cursor(void)
 {
 	struct mm mm;
-	struct mm_costs cost = { 0 };
-	struct mm_config cfg = { .ram_pages = 16, .no_watermarks = true, .untimed = true, .disk_blocks = 1 };
-	mm_init(&mm, &cfg, &cost);
-	int list = lru_register(&mm.fr, "test"), other = lru_register(&mm.fr, "other");
-	for (pfn_t pfn = 0; pfn < 10; pfn++) {   /* tail 0 1 2 ... 9 head */
-		lru_del(&mm.fr, pfn);
-		lru_add_head(&mm.fr, list, pfn);
-	}
+	int list = list_of(&mm, 16, 10), other = lru_register(&mm.fr, "other");
 	struct scan_ahead sa;
 	scan_ahead_init(&sa);
 	/* From the new tail 1, SCAN_AHEAD (4) pages on: 5. */
@@ -56,5 +64,41 @@ void test_scan_ahead_cursor(void)
 	CHECK_EQ(sa.pfn, PFN_NONE);
 	for (pfn_t pfn = 0; pfn < 16; pfn++)
 		CHECK(lru_on(&mm.fr, pfn) != list);
+	mm_destroy(&mm);
+}
+
+/* Where both cursors stand after the scan takes the tail of list. */
+static void take_and_check(struct mm *mm, struct scan_ahead *sa, int list, pfn_t taken, pfn_t near, pfn_t far,
+			   int far_dist)
+{
+	CHECK_EQ(take_tail(mm, sa, list), taken);
+	CHECK_EQ(sa->pfn, near);
+	CHECK_EQ(sa->far, far);
+	CHECK_EQ(sa->far_dist, far_dist);
+}
+
+/* The far cursor, SCAN_AHEAD_FAR (16) pages before the tail: it follows
+ * the near one, starts again from it, and is forgotten with it. */
+void test_scan_ahead_far_cursor(void)
+{
+	struct mm mm;
+	int list = list_of(&mm, 24, 20);
+	struct scan_ahead sa;
+	scan_ahead_init(&sa);
+	/* From the new tail 1: near 4 on (5), far 16 on (17). */
+	take_and_check(&mm, &sa, list, 0, 5, 17, 16);
+	take_and_check(&mm, &sa, list, 1, 6, 18, 16);
+	/* The far cursor's page leaves: it starts again from the near one
+	 * (7, the tail 3 + 4) and goes on to the head, 19 (16 on from 3). */
+	scan_ahead_forget(&sa, 18);
+	lru_del(&mm.fr, 18);
+	CHECK_EQ(sa.far, PFN_NONE);
+	take_and_check(&mm, &sa, list, 2, 7, 19, 15);
+	/* At the head it stays, nearer the tail by one. */
+	take_and_check(&mm, &sa, list, 3, 8, 19, 14);
+	/* The near cursor forgotten: both start again, from the tail 5. */
+	scan_ahead_forget(&sa, 8);
+	take_and_check(&mm, &sa, list, 4, 9, 19, 13);
+	CHECK_EQ(sa.dist, 4);
 	mm_destroy(&mm);
 }

@@ -529,24 +529,28 @@ static inline int mm_page_lru(const struct mm *mm, const struct page *p)
 	return lru_on(&mm->fr, (pfn_t)(p - mm->fr.pages));
 }
 
-/* A hint from a policy that pfn is its next page to scan: start fetching
- * into the host's cache the anonymous PTE that mm_page_referenced() and
- * eviction will read through rmap, and the struct page and LRU link of the frame after
- * it on its list (the one the scan meets next).  Cheap when pfn's own
- * struct page is already in the host cache, as the tail of a list is
- * right after its old tail was taken off; it changes nothing simulated.
- * (always_inline: gcc finds a function that only prefetches pure and drops
- * the calls.) */
-__attribute__((always_inline)) static inline void mm_prefetch_scan(const struct mm *mm, pfn_t pfn)
+/* Hints from a policy about the pages its scan meets next (scan_ahead.h):
+ * they start fetching into the host's cache what mm_page_referenced()
+ * and eviction will read, and change nothing simulated.  (always_inline:
+ * gcc finds a function that only prefetches pure and drops the calls.)
+ *
+ * mm_prefetch_page(): the frame's struct page (both host lines it may
+ * straddle: at 48 bytes, one in four has its index in the next line) and
+ * its LRU link, the scan's next step towards the head. */
+__attribute__((always_inline)) static inline void mm_prefetch_page(const struct mm *mm, pfn_t pfn)
 {
-	if (pfn == PFN_NONE)
-		return;
 	const struct page *p = &mm->fr.pages[pfn];
-	pfn_t prev = lru_prev(&mm->fr, pfn);
-	if (prev != PFN_NONE) {
-		__builtin_prefetch(&mm->fr.pages[prev]);
-		__builtin_prefetch(&mm->fr.links[prev]);
-	}
+	__builtin_prefetch(p);
+	__builtin_prefetch((const char *)(p + 1) - 1);
+	__builtin_prefetch(&mm->fr.links[pfn]);
+}
+
+/* mm_prefetch_pte(): the anonymous PTE that rmap finds through the
+ * frame's struct page - which it reads, so that should be in the host's
+ * cache already (mm_prefetch_page() some steps before). */
+__attribute__((always_inline)) static inline void mm_prefetch_pte(const struct mm *mm, pfn_t pfn)
+{
+	const struct page *p = &mm->fr.pages[pfn];
 	/* In a cache every page on a policy's list is anonymous and mapped
 	 * by one PTE (cache_pte() finds it): no tests. */
 	if (mm->cache_only) {

@@ -18,6 +18,13 @@
  *   HAND_test keeps the non-resident pages within m: it ends the test
  *     periods of the cold pages it passes, removing non-resident ones (mc
  *     shrinks for each).
+ * HAND_cold does nothing at a hot or non-resident page, so it jumps from
+ * one resident cold page to the next through an index of the clock's
+ * order (clock_index.h), paying its loop budget for the entries it passes
+ * as the steps did: every choice is the stepping hand's.  Stepping, it went
+ * round the whole clock on each reclaim call while its few cold pages were
+ * under I/O (qsbench -p 4 -m 13 in 52M: 6.5 G steps in 142 714 calls,
+ * where the jumping hand looks at 4.7 M entries).
  * A fault on a non-resident page in its test period grows mc by one and
  * brings the page in hot.  m is the frame count; the cold target mc stays
  * within [1, m - 1], starting at 1 - the paper leaves its start open.
@@ -28,6 +35,7 @@
  * hand-checked (tests/test_research_policies.c). */
 #include "policy.h"
 #include "research.h"
+#include "clock_index.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -41,6 +49,9 @@ struct clockpro {
 	int clk;
 	uint32_t hand_cold, hand_hot, hand_test; /* GH_NONE = at the tail */
 	uint64_t m, mc, nr_hot, nr_nonres;
+	/* The clock's order, the resident cold pages marked: HAND_cold
+	 * jumps to the next one (clock_index.h). */
+	struct clock_index order;
 };
 
 static void forget_stale(struct rp_base *b, uint32_t i);
@@ -53,6 +64,7 @@ static void *clockpro_init(struct mm *mm, const double *tun)
 	c->b.forget = forget_stale;
 	c->clk = ghost_list_new(&c->b.g, 0);
 	c->hand_cold = c->hand_hot = c->hand_test = GH_NONE;
+	clock_index_init(&c->order);
 	c->m = mm->fr.nr;
 	c->mc = 1;
 	return c;
@@ -61,6 +73,7 @@ static void *clockpro_init(struct mm *mm, const double *tun)
 static void clockpro_destroy(void *p)
 {
 	struct clockpro *c = p;
+	clock_index_destroy(&c->order);
 	rp_destroy(&c->b);
 	free(c);
 }
@@ -80,6 +93,18 @@ static uint32_t step(struct clockpro *c, uint32_t i)
 	return n != GH_NONE ? n : ghost_tail(G, c->clk);
 }
 
+/* What HAND_cold stops at: a resident cold page. */
+static bool resident_cold(struct clockpro *c, uint32_t i)
+{
+	return !(E(c, i)->flags & HOT) && E(c, i)->pfn != PFN_NONE;
+}
+
+/* Entry i's flags or residency changed in place. */
+static void remark(struct clockpro *c, uint32_t i)
+{
+	clock_index_mark(&c->order, i, resident_cold(c, i));
+}
+
 /* Entry i leaves its place on the clock: hands on it move on. */
 static void off_clock(struct clockpro *c, uint32_t i)
 {
@@ -88,12 +113,20 @@ static void off_clock(struct clockpro *c, uint32_t i)
 		if (*hands[h] == i)
 			*hands[h] = ghost_toward_head(G, i, 0);
 	ghost_unlink(G, i, 0);
+	clock_index_remove(&c->order, i);
+}
+
+/* Entry i, off the clock, goes on at the head. */
+static void on_head(struct clockpro *c, uint32_t i)
+{
+	ghost_add_head(G, c->clk, i);
+	clock_index_append(&c->order, i, resident_cold(c, i));
 }
 
 static void to_head(struct clockpro *c, uint32_t i)
 {
 	off_clock(c, i);
-	ghost_add_head(G, c->clk, i);
+	on_head(c, i);
 }
 
 static void forget(struct clockpro *c, uint32_t i)
@@ -132,6 +165,7 @@ static uint32_t run_hand_hot(struct clockpro *c, bool one)
 			} else {
 				e->flags &= ~HOT; /* demoted: cold, no test period */
 				c->nr_hot--;
+				remark(c, i);
 				demoted = i;
 			}
 		} else if (e->flags & TEST) {
@@ -152,6 +186,31 @@ static void run_hand_test(struct clockpro *c)
 	}
 }
 
+/* HAND_cold's next resident cold page, from where it stands.  Stepping,
+ * it passed each hot or non-resident entry in a round of the reclaim loop
+ * of its own, doing nothing there but spend a unit of the loop's budget;
+ * with the caller's pages-all-hot and out-of-swap cases ruled out that is
+ * all a step did, so the hand jumps there and pays the same budget.  If the
+ * budget ends first, the hand is left where the steps would have left it
+ * and GH_NONE returned: the pass is over. */
+static uint32_t hand_cold_jump(struct clockpro *c, uint64_t *budget)
+{
+	uint32_t i = at(c, c->hand_cold);
+	uint64_t skip;
+	uint32_t j = clock_index_next_marked(&c->order, i, &skip);
+	c->b.hand_looks++;
+	if (skip > *budget) {
+		c->hand_cold = clock_index_advance(&c->order, i, *budget + 1);
+		c->b.hand_steps += *budget + 1;
+		*budget = 0;
+		return GH_NONE;
+	}
+	*budget -= skip;
+	c->hand_cold = step(c, j);
+	c->b.hand_steps += skip + 1;
+	return j;
+}
+
 /* When swap is exhausted and every resident cold page has been refused in
  * a row for want of a swap slot, HAND_hot demotes a hot page and it is
  * offered at once (a file page among the hot ones can go): the cold hand
@@ -165,11 +224,22 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 	uint64_t budget = 4 * ghost_count(G, c->clk) + 4, noswap = 0;
 	while (sc->nr_reclaimed < sc->nr_to_reclaim && lru_count(&c->b.mm->fr, c->b.list) && budget--) {
 		uint32_t i = GH_NONE;
-		if (noswap && c->nr_hot && noswap >= lru_count(&c->b.mm->fr, c->b.list) - c->nr_hot)
+		uint64_t resident = lru_count(&c->b.mm->fr, c->b.list);
+		bool hot_first = noswap && c->nr_hot && noswap >= resident - c->nr_hot;
+		if (hot_first)
 			i = run_hand_hot(c, true);
-		if (i == GH_NONE) {
+		if (i == GH_NONE && !hot_first && c->nr_hot < resident && clock_index_nr_marked(&c->order)) {
+			i = hand_cold_jump(c, &budget);
+			if (i == GH_NONE)
+				break;
+		} else if (i == GH_NONE) {
+			/* One step: each hot_first round runs HAND_hot
+			 * anew, and with every resident page hot the
+			 * first hot entry the hand meets runs it. */
 			i = at(c, c->hand_cold);
 			c->hand_cold = step(c, i);
+			c->b.hand_steps++;
+			c->b.hand_looks++;
 		}
 		struct gh_entry *e = E(c, i);
 		if ((e->flags & HOT) || e->pfn == PFN_NONE) {
@@ -177,8 +247,10 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 				run_hand_hot(c, true); /* all resident pages hot (after an exit) */
 			continue;
 		}
-		sc->nr_scanned++;
+		/* A page it passes is scanned once, as anon or file; a victim
+		 * is counted by the eviction (textbook_evict). */
 		if (e->flags & REF) {
+			sc_scanned(sc, mm_page(c->b.mm, e->pfn), 1);
 			e->flags &= ~REF;
 			if (e->flags & TEST) {
 				e->flags = HOT;
@@ -196,6 +268,7 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 			noswap++;
 		if (o == VICTIM_GONE && (e->flags & TEST)) {
 			c->nr_nonres++;
+			remark(c, i);
 			run_hand_test(c);
 		} else if (o == VICTIM_GONE || o == VICTIM_CULLED) {
 			forget(c, i);
@@ -236,7 +309,7 @@ static void clockpro_add(void *p, pfn_t pfn, enum add_reason why)
 	if (known)
 		off_clock(c, i);
 	e->flags = TEST;
-	ghost_add_head(G, c->clk, i);
+	on_head(c, i);
 }
 
 static void clockpro_remove(void *p, pfn_t pfn)
@@ -264,11 +337,25 @@ static void clockpro_access(void *p, pfn_t pfn, bool write)
 static bool clockpro_check(void *p, FILE *err)
 {
 	struct clockpro *c = p;
-	uint64_t hot = 0, nonres = 0, res = 0;
+	uint64_t hot = 0, nonres = 0, res = 0, cold = 0;
+	uint32_t above = UINT32_MAX; /* the key of the entry towards the head */
 	for (uint32_t i = ghost_head(G, c->clk); i != GH_NONE; i = ghost_toward_tail(G, i, 0)) {
+		if (!clock_index_has(&c->order, i) || clock_index_key(&c->order, i) >= above ||
+		    clock_index_marked(&c->order, i) != resident_cold(c, i)) {
+			fprintf(err, "check: clockpro entry %u out of place in the clock's index\n", i);
+			return false;
+		}
+		above = clock_index_key(&c->order, i);
+		cold += resident_cold(c, i);
 		hot += (E(c, i)->flags & HOT) != 0;
 		nonres += E(c, i)->pfn == PFN_NONE;
 		res += E(c, i)->pfn != PFN_NONE;
+	}
+	if (clock_index_count(&c->order) != ghost_count(G, c->clk) || clock_index_nr_marked(&c->order) != cold) {
+		fprintf(err, "check: clockpro's clock index holds %u entries, %u resident cold (clock %llu, %llu)\n",
+			clock_index_count(&c->order), clock_index_nr_marked(&c->order),
+			(unsigned long long)ghost_count(G, c->clk), (unsigned long long)cold);
+		return false;
 	}
 	if (hot != c->nr_hot || nonres != c->nr_nonres || res != lru_count(&c->b.mm->fr, c->b.list) ||
 	    c->mc < 1 || (c->m > 1 && c->mc > c->m - 1)) {

@@ -26,6 +26,10 @@ struct rp_base {
 	 * them (clockpro's hands) sets this to let go of it.  NULL: the
 	 * entry is just freed (ghost_free unlinks it from its lists). */
 	void (*forget)(struct rp_base *b, uint32_t i);
+	/* A clock hand's work, for the tests (clockpro's HAND_cold): the
+	 * entries it moved over, and the entries it looked at - a jump over
+	 * entries it has nothing to do with is one look. */
+	uint64_t hand_steps, hand_looks;
 };
 
 void rp_init(struct rp_base *b, struct mm *mm, const char *name);

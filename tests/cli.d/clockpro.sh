@@ -1,0 +1,39 @@
+# clockpro.sh - CLOCK-Pro's cold hand through the CLI (sourced by
+# tests/cli.sh; a fraction of a second).
+
+# Two sorters in 3 MB (244 frames) on athlon-2001: the few cold pages are
+# under swap I/O much of the time and refused, so a cold hand stepping one
+# entry at a time spent its whole budget (four rounds of the clock) on
+# nearly every one of its 8 778 reclaim calls: 9.05 M steps, where the hand
+# that jumps to the next resident cold page through the clock's index
+# (src/policy/clock_index.h) looks at 206 K entries (measured with a
+# counter printed at exit, not kept).  The counts are the stepping hand's
+# (commit d2d5e2b's clockpro with its pages scanned counted once, as
+# below): the jump must make its choices.  --check walks the clock against the index
+# (order, resident cold marks) after every step (the small swap area
+# keeps its walk of the slots short).
+t "clockpro: the jumping cold hand chooses as the stepping one did"
+$P run --check --machine athlon-2001 --ram 3M --swap 8M --policy clockpro qsbench -p 2 -n 230000 >"$T/cp.out" 2>&1
+rc=$?
+got=
+for c in pgfault pgmajfault pswpin pswpout allocstall pgscan_anon pgsteal_anon; do
+	got="$got $c=$(counter $c "$T/cp.out")"
+done
+want=" pgfault=1952 pgmajfault=859 pswpin=2995 pswpout=1496 allocstall=549 pgscan_anon=195783 pgsteal_anon=3140"
+[ $rc -eq 0 ] && [ "$got" = "$want" ] && ok || bad "exit $rc:$got, expected$want $(grep check: "$T/cp.out" | head -1)"
+
+# A page HAND_cold passes is scanned once, as anon or file: the policy
+# counted each one itself as anon (sc->nr_scanned++) and the eviction
+# counted a victim again.  A file-only run (random reads of a 24 MB file
+# in 16 MB) scanned 11 526 "anon" pages and 10 172 file ones; now 11 526,
+# all file - the pages the hand looked at (its own count before), of
+# which 8 263 were reclaimed.
+t "clockpro: pages scanned once, a file page as file"
+$P run --machine athlon-2001 --ram 16M --policy clockpro fileio -c -R -r 2 /f 24M >"$T/cp.out" 2>&1
+rc=$?
+got=
+for c in pgscan_anon pgscan_file pgscan_kswapd pgscan_direct pgsteal_file; do
+	got="$got $c=$(counter $c "$T/cp.out")"
+done
+want=" pgscan_anon=0 pgscan_file=11526 pgscan_kswapd=11526 pgscan_direct=0 pgsteal_file=8263"
+[ $rc -eq 0 ] && [ "$got" = "$want" ] && ok || bad "exit $rc:$got, expected$want"
