@@ -1,7 +1,7 @@
 /* test_host.c - the kernel a run models: src/native/host.c (which
  * releases count as 6.6 or later, where pagelab compare runs the
  * simulator with EEVDF's order, and whether a block device is
- * rotational) and the profiles' schedulers. */
+ * rotational, and its read_ahead_kb) and the profiles' schedulers. */
 #include "test.h"
 #include "../src/native/native.h"
 #include "../src/machine/profile.h"
@@ -78,6 +78,10 @@ void test_host_dev_rotational(void)
 	put_flag(p, "1\n");
 	snprintf(p, sizeof(p), "%s/devices/vda/queue/rotational", root);
 	put_flag(p, "0\n");
+	snprintf(p, sizeof(p), "%s/devices/sda/queue/read_ahead_kb", root);
+	put_flag(p, "128\n");
+	snprintf(p, sizeof(p), "%s/devices/vda/queue/read_ahead_kb", root);
+	put_flag(p, "8192\n");
 	const char *links[][2] = { { "8:0", "../../devices/sda" }, { "8:1", "../../devices/sda/sda1" },
 				   { "254:0", "../../devices/vda" } };
 	for (size_t i = 0; i < 3; i++) {
@@ -88,6 +92,11 @@ void test_host_dev_rotational(void)
 	CHECK(nhost_dev_rotational(root, 8, 1));
 	CHECK(!nhost_dev_rotational(root, 254, 0));
 	CHECK(!nhost_dev_rotational(root, 9, 9));
+	/* read_ahead_kb the same way: the partition's is its disk's. */
+	CHECK_EQ(nhost_dev_read_ahead_kb(root, 8, 0), 128);
+	CHECK_EQ(nhost_dev_read_ahead_kb(root, 8, 1), 128);
+	CHECK_EQ(nhost_dev_read_ahead_kb(root, 254, 0), 8192);
+	CHECK_EQ(nhost_dev_read_ahead_kb(root, 9, 9), -1);
 	snprintf(q, sizeof(q), "rm -rf '%s'", root);
 	CHECK_EQ(system(q), 0);
 }

@@ -65,7 +65,8 @@ void compare_kernel_usage(FILE *out)
 "                     memcg.v1=1 when the host's memory controller is\n"
 "                     cgroup v1, sched_eevdf=1 when the host runs 6.6 or\n"
 "                     later (EEVDF), vm.swap_rotational=1 when the swapfile's\n"
-"                     device is rotational (slot-cluster swap readahead)\n"
+"                     device is rotational (slot-cluster swap readahead),\n"
+"                     vm.ra_pages=KB/4 when its read_ahead_kb is not 128\n"
 "\n"
 "A file that dd reads and no earlier workload writes is made first, uncached,\n"
 "on the kernel side and read as the simulated disk (if=/dev/sda) in pagelab.\n"
@@ -325,12 +326,14 @@ int cmd_compare_kernel(int argc, char **argv)
 	 * or later, EEVDF's pick order (src/machine/sched.c), and with the
 	 * swapfile's device rotational, slot-cluster swap readahead where a
 	 * solid-state one would read around the faulting address
-	 * (src/mm/swapin.c).  A --set of any wins. */
-	bool v1_set = false, eevdf_set = false, rot_set = false;
+	 * (src/mm/swapin.c), and files read ahead in windows of the
+	 * device's read_ahead_kb (bdi->ra_pages).  A --set of any wins. */
+	bool v1_set = false, eevdf_set = false, rot_set = false, ra_set = false;
 	for (int s = 0; s < sets.n; s++) {
 		v1_set |= !strncmp(sets.v[s], "memcg.v1=", 9);
 		eevdf_set |= !strncmp(sets.v[s], "sched_eevdf=", 12);
 		rot_set |= !strncmp(sets.v[s], "vm.swap_rotational=", 19);
+		ra_set |= !strncmp(sets.v[s], "vm.ra_pages=", 12);
 	}
 	struct ncgroup cg;
 	char cgerr[256];
@@ -340,6 +343,12 @@ int cmd_compare_kernel(int argc, char **argv)
 		push(&sets, "sched_eevdf=1");
 	if (!rot_set && nhost_swap_rotational())
 		push(&sets, "vm.swap_rotational=1");
+	long ra_kb = ra_set ? -1 : nhost_read_ahead_kb();
+	if (ra_kb >= 0 && ra_kb != 128 && ra_kb / 4 <= 65536) {
+		char ra_arg[48];
+		snprintf(ra_arg, sizeof(ra_arg), "vm.ra_pages=%ld", ra_kb / 4);
+		push(&sets, ra_arg);
+	}
 	/* A page that cannot be written is refused now, not after the runs
 	 * (which may die on the way: the page is opened only at the end). */
 	struct atomic_file af;

@@ -74,6 +74,7 @@ static pfn_t pagecache_add(struct mm *mm, struct inode *ino, uint64_t index, pfn
 	pc_grow(mm, ino, index);
 	struct page *p = mm_page(mm, pfn);
 	p->flags = PG_file | flags;
+	p->folio_order = 0;
 	p->owner = ino->id + 1;
 	p->index = index;
 	ino->pages[index] = pfn;
@@ -143,20 +144,54 @@ void filemap_rescue(struct mm *mm, pfn_t pfn)
 	mm->pol.ops->add(mm->pol.priv, pfn, ADD_PUTBACK);
 }
 
+/* page_cache_ra_order(): a folio is naturally aligned, so an unaligned
+ * index takes the order its alignment allows, and none reaches past the
+ * window. */
+unsigned filemap_ra_folio_order(uint64_t index, uint64_t end, unsigned order)
+{
+	if (index & ((1ULL << order) - 1))
+		order = (unsigned)__builtin_ctzll(index);
+	while (order && index + (1ULL << order) > end)
+		order--;
+	return order;
+}
+
+/* The largest folio order of a readahead window of nr pages: none for a
+ * window under 4 pages, at most ilog2(nr), at most the filesystem's (here
+ * vm.pagecache_folio_order).  The kernel starts a new reader at order 0
+ * and raises it by 2 at each async window; with windows of hundreds of
+ * pages that ramp is over within a few, and is left out. */
+static unsigned ra_window_order(const struct mm *mm, uint64_t nr)
+{
+	if (nr < 4 || !mm->vm.pagecache_folio_order)
+		return 0;
+	unsigned order = 63 - (unsigned)__builtin_clzll(nr);
+	return MIN(order, (unsigned)mm->vm.pagecache_folio_order);
+}
+
 /* __do_page_cache_readahead(): bring pages [start, start+nr) of ino into
  * the cache, reading the missing ones (ascending, so that they merge into
  * few disk requests); the page at start+nr-async gets PG_readahead.  The
  * page at `target` (if inside) must come in: its allocation may reclaim and
- * its failure is returned; the others are given up when memory is short. */
+ * its failure is returned; the others are given up when memory is short.
+ * Each new page records the order of the folio it falls in (filemap_ra_folio_order,
+ * up to `order`): the policy may reclaim the folio as one. */
 static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
-				      uint64_t start, uint64_t nr, uint64_t async, uint64_t target)
+				      uint64_t start, uint64_t nr, uint64_t async, uint64_t target,
+				      unsigned order)
 {
 	enum fault_status st = FAULT_DONE;
 	uint64_t end = start + nr;
 	if (end > ino->size)
 		end = ino->size;
 	bool give_up = false;
+	uint64_t folio_end = start;
+	unsigned folio_order = 0;
 	for (uint64_t idx = start; idx < end; idx++) {
+		if (idx == folio_end) {
+			folio_order = filemap_ra_folio_order(idx, end, order);
+			folio_end = idx + (1ULL << folio_order);
+		}
 		if (pc_lookup(ino, idx) != PFN_NONE)
 			continue;
 		if (give_up && idx != target)
@@ -180,6 +215,7 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 		if (async && idx == end - async && end == start + nr)
 			fl |= PG_readahead;
 		pagecache_add(mm, ino, idx, pfn, fl);
+		mm_page(mm, pfn)->folio_order = (uint8_t)folio_order;
 		if (hole)
 			charge(ctx, mm->cost->zero_page_ns);
 		else if (!(mm->untimed && idx == target))
@@ -196,9 +232,9 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 enum fault_status filemap_readaround(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 				     uint64_t start, uint64_t nr, uint64_t target)
 {
-	enum fault_status st = do_readahead(mm, ctx, ino, start, nr, 0, target);
+	enum fault_status st = do_readahead(mm, ctx, ino, start, nr, 0, target, 0);
 	if (pc_lookup(ino, target) == PFN_NONE && st == FAULT_DONE)
-		st = do_readahead(mm, ctx, ino, target, 1, 0, target);
+		st = do_readahead(mm, ctx, ino, target, 1, 0, target, 0);
 	return st;
 }
 
@@ -225,12 +261,12 @@ static pfn_t read_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, str
 			nr = 1;
 			async = 0;
 		}
-		*st = do_readahead(mm, ctx, ino, start, nr, async, index);
+		*st = do_readahead(mm, ctx, ino, start, nr, async, index, ra_window_order(mm, nr));
 		pfn = pc_lookup(ino, index);
 		if (pfn == PFN_NONE && *st == FAULT_DONE) {
 			/* Readahead's own allocations reclaimed the target
 			 * (untimed reads complete at once): just the one page. */
-			*st = do_readahead(mm, ctx, ino, index, 1, 0, index);
+			*st = do_readahead(mm, ctx, ino, index, 1, 0, index, 0);
 			pfn = pc_lookup(ino, index);
 			if (pfn == PFN_NONE && *st == FAULT_DONE)
 				*st = FAULT_WAIT_RECLAIM;
@@ -243,7 +279,7 @@ static pfn_t read_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, str
 		uint64_t start, async;
 		uint64_t nr = ra ? ra_window(&mm->vm, ra, index, req, true, &start, &async) : 0;
 		if (nr)
-			do_readahead(mm, ctx, ino, start, nr, async, UINT64_MAX);
+			do_readahead(mm, ctx, ino, start, nr, async, UINT64_MAX, ra_window_order(mm, nr));
 	}
 	struct page *p = mm_page(mm, pfn);
 	if (p->flags & PG_locked) {
@@ -295,9 +331,9 @@ static pfn_t read_page_old(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		/* readpage() then the block after it: one ascending run (a
 		 * locked page's block always starts right after it). */
 		bool joined = nr && start == index + 1;
-		*st = do_readahead(mm, ctx, ino, index, joined ? 1 + nr : 1, 0, index);
+		*st = do_readahead(mm, ctx, ino, index, joined ? 1 + nr : 1, 0, index, 0);
 		if (nr && !joined)
-			do_readahead(mm, ctx, ino, start, nr, 0, UINT64_MAX);
+			do_readahead(mm, ctx, ino, start, nr, 0, UINT64_MAX, 0);
 		pfn = pc_lookup(ino, index);
 		if (pfn == PFN_NONE) {
 			if (*st == FAULT_DONE)
@@ -309,7 +345,7 @@ static pfn_t read_page_old(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		bool locked = mm_page(mm, pfn)->flags & PG_locked;
 		uint64_t nr = ra_old_readahead(&mm->vm, ra, index, locked, ino->size, &start);
 		if (nr) {
-			do_readahead(mm, ctx, ino, start, nr, 0, UINT64_MAX);
+			do_readahead(mm, ctx, ino, start, nr, 0, UINT64_MAX, 0);
 			drop_behind(mm, ino, ra, index);
 		}
 	}

@@ -213,6 +213,9 @@ static inline pfn_t pc_page(const struct inode *ino, uint64_t index)
 /* Read pages [start, start+nr) around target (which must come in). */
 enum fault_status filemap_readaround(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 				     uint64_t start, uint64_t nr, uint64_t target);
+/* The order (up to `order`) of the page-cache folio readahead allocates
+ * at index in a window ending at end (exclusive, EOF applied). */
+unsigned filemap_ra_folio_order(uint64_t index, uint64_t end, unsigned order);
 /* A page found again while a textbook policy's eviction writes it. */
 void filemap_rescue(struct mm *mm, pfn_t pfn);
 struct inode *page_inode(struct mm *mm, const struct page *p);

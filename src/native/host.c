@@ -8,7 +8,9 @@
  * swapon() leaves SWP_SOLIDSTATE clear for a swap area on a device whose
  * queue/rotational is 1 and counts it in nr_rotate_swap, and while that
  * count is not 0 swap_use_vma_readahead() is false and every swap fault
- * reads slot clusters (mm/swap_state.c, vm.swap_rotational). */
+ * reads slot clusters (mm/swap_state.c, vm.swap_rotational).  And the
+ * device's read_ahead_kb, the largest readahead window of a file on it
+ * (bdi->ra_pages, vm.ra_pages): a virtual disk may set megabytes. */
 #include "native.h"
 
 #include <stdio.h>
@@ -39,30 +41,53 @@ bool nhost_kernel_at_least(int major, int minor)
 	return uname(&u) == 0 && nhost_release_at_least(u.release, major, minor);
 }
 
-static int read_flag(const char *path)
+/* A sysfs file holding one non-negative number; -1 if unreadable. */
+static long read_number(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return -1;
-	int c = fgetc(f);
+	long v = -1;
+	if (fscanf(f, "%ld", &v) != 1 || v < 0)
+		v = -1;
 	fclose(f);
-	return c == '1' ? 1 : c == '0' ? 0 : -1;
+	return v;
+}
+
+/* The block device's queue/NAME, or its disk's for a partition (whose
+ * disk is the directory above). */
+static long read_queue(const char *sysfs, unsigned maj, unsigned min, const char *name)
+{
+	char p[512];
+	snprintf(p, sizeof(p), "%s/dev/block/%u:%u/queue/%s", sysfs, maj, min, name);
+	long v = read_number(p);
+	if (v < 0) {
+		snprintf(p, sizeof(p), "%s/dev/block/%u:%u/../queue/%s", sysfs, maj, min, name);
+		v = read_number(p);
+	}
+	return v;
 }
 
 bool nhost_dev_rotational(const char *sysfs, unsigned maj, unsigned min)
 {
-	char p[512];
-	snprintf(p, sizeof(p), "%s/dev/block/%u:%u/queue/rotational", sysfs, maj, min);
-	int r = read_flag(p);
-	if (r < 0) { /* a partition: its disk is the directory above */
-		snprintf(p, sizeof(p), "%s/dev/block/%u:%u/../queue/rotational", sysfs, maj, min);
-		r = read_flag(p);
-	}
-	return r == 1;
+	return read_queue(sysfs, maj, min, "rotational") == 1;
+}
+
+long nhost_dev_read_ahead_kb(const char *sysfs, unsigned maj, unsigned min)
+{
+	return read_queue(sysfs, maj, min, "read_ahead_kb");
 }
 
 bool nhost_swap_rotational(void)
 {
 	struct stat st;
 	return stat(NATIVE_TMP_ROOT, &st) == 0 && nhost_dev_rotational("/sys", major(st.st_dev), minor(st.st_dev));
+}
+
+long nhost_read_ahead_kb(void)
+{
+	struct stat st;
+	if (stat(NATIVE_TMP_ROOT, &st) != 0)
+		return -1;
+	return nhost_dev_read_ahead_kb("/sys", major(st.st_dev), minor(st.st_dev));
 }

@@ -40,6 +40,12 @@ bool nhost_dev_rotational(const char *sysfs, unsigned maj, unsigned min);
 /* The filesystem of `pagelab kernel`'s swapfile (NATIVE_TMP_ROOT) sits on
  * a rotational device, so the host's swap area has no SWP_SOLIDSTATE. */
 bool nhost_swap_rotational(void);
+/* The device MAJ:MIN's queue/read_ahead_kb (its disk's for a partition);
+ * -1 when it cannot be read. */
+long nhost_dev_read_ahead_kb(const char *sysfs, unsigned maj, unsigned min);
+/* read_ahead_kb of the device under NATIVE_TMP_ROOT, where `pagelab
+ * kernel`'s files are: their readahead window is read_ahead_kb / 4 pages. */
+long nhost_read_ahead_kb(void);
 
 /* ---- cgroup.c ---------------------------------------------------------- */
 

@@ -196,6 +196,38 @@ bool l6_inactive_is_low(const struct linux6 *l, int file)
 	return inactive * ratio < active;
 }
 
+/* A large page-cache folio (vm.pagecache_folio_order: 6.x readahead on a
+ * large-folio filesystem) is one LRU entry in the kernel; here each of its
+ * pages is a frame of its own, put on the list in index order.  The pages
+ * of the same folio that follow the one just taken off the tail go with
+ * it: the same file, the same order, the same naturally aligned block. */
+/* A batch: SWAP_CLUSTER_MAX pages, and the rest of a large folio. */
+#define L6_BATCH (SWAP_CLUSTER_MAX + (1u << 9))
+
+static unsigned isolate_rest_of_folio(struct linux6 *l, int lru, pfn_t first, pfn_t *batch)
+{
+	const struct page *f = mm_page(l->mm, first);
+	if (!f->folio_order || !(f->flags & PG_file))
+		return 0;
+	uint64_t base = f->index >> f->folio_order;
+	unsigned n = 0, max = (1u << f->folio_order) - 1;
+	while (n < max) {
+		pfn_t pfn = lru_tail(&l->mm->fr, l->list[lru]);
+		if (pfn == PFN_NONE)
+			break;
+		const struct page *p = mm_page(l->mm, pfn);
+		if (!(p->flags & PG_file) || p->owner != f->owner || p->folio_order != f->folio_order ||
+		    p->index >> f->folio_order != base)
+			break;
+		lru_del(&l->mm->fr, pfn);
+		batch[n++] = pfn;
+	}
+	return n;
+}
+
+/* isolate_lru_folios(): folios from the tail until nr pages are taken
+ * (at most SWAP_CLUSTER_MAX at a time); a large folio counts all its
+ * pages, so the last one may take the batch past nr. */
 static unsigned isolate(struct linux6 *l, int lru, uint64_t nr, pfn_t *batch)
 {
 	unsigned n = 0;
@@ -205,6 +237,7 @@ static unsigned isolate(struct linux6 *l, int lru, uint64_t nr, pfn_t *batch)
 			break;
 		lru_del(&l->mm->fr, pfn);
 		batch[n++] = pfn;
+		n += isolate_rest_of_folio(l, lru, pfn, batch + n);
 	}
 	return n;
 }
@@ -221,7 +254,7 @@ static int folio_referenced(struct linux6 *l, pfn_t pfn, uint32_t *vm_flags)
 
 void l6_shrink_active_list(struct linux6 *l, uint64_t nr, struct scan_control *sc, int file)
 {
-	pfn_t batch[SWAP_CLUSTER_MAX];
+	pfn_t batch[L6_BATCH];
 	uint64_t taken_total = 0, rotated = 0, deactivated = 0;
 	(void)sc;
 	while (taken_total < nr) {
@@ -360,7 +393,7 @@ static enum outcome shrink_folio(struct linux6 *l, pfn_t pfn, struct scan_contro
 uint64_t l6_shrink_inactive_list(struct linux6 *l, uint64_t nr, struct scan_control *sc, int file,
 				 uint64_t *nr_pageout)
 {
-	pfn_t batch[SWAP_CLUSTER_MAX];
+	pfn_t batch[L6_BATCH];
 	unsigned taken = isolate(l, lru_of(file, 0), nr, batch);
 	uint64_t reclaimed = 0, pageout = 0, activated = 0;
 	sc->nr_scanned += taken;
@@ -514,9 +547,9 @@ static const struct tunable linux6_tunables[] = {
 	  "1 = pages put under writeback count towards the bail-out; 0 = freed pages only (the kernel's literal rule)" },
 	[L6_T_INACTIVE_RATIO] = { "inactive_ratio", "inactive_is_low (4.10+: per type, int_sqrt(10 x GB))", 0, 0, 100000,
 	  "inactive:active target; 0 = int_sqrt(10 x GB of the type's pages), at least 1" },
-	[L6_T_STATS_FLUSH_MS] = { "stats_flush_ms", "mm/memcontrol.c FLUSH_TIME (2*HZ): flush_memcg_stats_dwork", 0, 0, 100000,
+	[L6_T_STATS_FLUSH_MS] = { "stats_flush_ms", "mm/memcontrol.c FLUSH_TIME (2*HZ): flush_memcg_stats_dwork", 2000, 0, 100000,
 	  "reclaim reads LRU sizes and workingset activations as of the last periodic rstat flush, every this many ms; 0 = live counts" },
-	[L6_T_STATS_FLUSH_PHASE_MS] = { "stats_flush_phase_ms", "when the periodic flush falls after the run starts", 0, -1, 100000,
+	[L6_T_STATS_FLUSH_PHASE_MS] = { "stats_flush_phase_ms", "when the periodic flush falls after the run starts", -1, -1, 100000,
 	  "time of the first flush (then every stats_flush_ms); 0 = at stats_flush_ms; -1 = drawn from the run's seed in [0, stats_flush_ms)" },
 	[L6_T_WAIT_WRITEBACK] = { "wait_writeback", "shrink_folio_list case 3: folio_wait_writeback (cgroup v1, !writeback_throttling_sane)", 1, 0, 1,
 	  "1 = v1 limit reclaim sleeps only on a PG_reclaim folio met again under writeback; 0 = never (as v2)" },
@@ -554,6 +587,7 @@ static void *l6_init(struct mm *mm, const double *tun)
 	}
 	mm_flusher_era(mm, FLUSHER_PERBDI); /* per-bdi flusher, IO-less throttling */
 	mm->vm.swap_vma_ra = 1;             /* /sys/kernel/mm/swap/vma_ra_enabled */
+	mm->vm.pagecache_folio_order = 9;   /* ext4, xfs, btrfs: large folios (6.x) */
 	return l;
 }
 

@@ -37,18 +37,21 @@ t "compare: a rotational swapfile device sets vm.swap_rotational=1, --set wins"
 # What the host's swapfile directory (/var/tmp) sits on, read as compare
 # reads it: its device's queue/rotational, or its disk's for a partition.
 dev=$(stat -c '%Hd:%Ld' /var/tmp 2>/dev/null)
-rot=0
-for q in "/sys/dev/block/$dev/queue/rotational" "/sys/dev/block/$dev/../queue/rotational"; do
-	if [ -r "$q" ]; then
-		rot=$(cat "$q")
-		break
-	fi
-done
-$P compare --repeat 1 --kernel-cache "$T/kh" --memcg 64M --swap 128M --policy linux6 \
-	--set vm.swap_rotational=0 -- usemem -m 40 >"$T/h3" 2>"$T/h3.err"
-rc3=$?
+queue_attr() { # NAME: /var/tmp's device's queue/NAME, or its disk's
+	for q in "/sys/dev/block/$dev/queue/$1" "/sys/dev/block/$dev/../queue/$1"; do
+		if [ -r "$q" ]; then
+			cat "$q"
+			return
+		fi
+	done
+}
+compare_set() { # OUT NAME=VALUE: the cached compare with that --set, into $T/OUT
+	$P compare --repeat 1 --kernel-cache "$T/kh" --memcg 64M --swap 128M --policy linux6 \
+		--set "$2" -- usemem -m 40 >"$T/$1" 2>"$T/$1.err" || msg="$msg; exit $?: $(cat "$T/$1.err")"
+}
+rot=$(queue_attr rotational)
 msg=""
-[ $rc3 -eq 0 ] || msg="exit $rc3: $(cat "$T/h3.err")"
+compare_set h3 vm.swap_rotational=0
 if [ "$rot" = 1 ]; then
 	echo "$setup1" | grep -q "vm.swap_rotational=1" || msg="$msg; /var/tmp on $dev is rotational: no vm.swap_rotational=1 in '$setup1'"
 else
@@ -58,4 +61,22 @@ setup3=$(sed -n 2,3p "$T/h3" | tr '\n' ' ')
 echo "$setup3" | grep -q "vm.swap_rotational=0" || msg="$msg; --set vm.swap_rotational=0 not shown: '$setup3'"
 echo "$setup3" | grep -q "vm.swap_rotational=1" && msg="$msg; vm.swap_rotational=1 beside --set vm.swap_rotational=0"
 awk 'length > 80 { exit 1 }' "$T/h3" || msg="$msg; a line over 80 columns"
+[ -z "$msg" ] && ok || bad "$msg"
+
+t "compare: read_ahead_kb sets vm.ra_pages=KB/4, --set wins"
+# The readahead window of a file under /var/tmp is its device's
+# read_ahead_kb / 4 pages (bdi->ra_pages); 128 KB is pagelab's default 32.
+kb=$(queue_attr read_ahead_kb)
+msg=""
+compare_set h4 vm.ra_pages=7
+setup1=$(sed -n 2,4p "$T/h1" | tr '\n' ' ')
+if [ -n "$kb" ] && [ "$kb" != 128 ]; then
+	echo "$setup1" | grep -q "vm.ra_pages=$((kb / 4))" || msg="$msg; $dev read_ahead_kb $kb: no vm.ra_pages=$((kb / 4)) in '$setup1'"
+else
+	echo "$setup1" | grep -q "ra_pages" && msg="$msg; $dev read_ahead_kb '$kb': '$setup1'"
+fi
+setup4=$(sed -n 2,4p "$T/h4" | tr '\n' ' ')
+echo "$setup4" | grep -q "vm.ra_pages=7 " || msg="$msg; --set vm.ra_pages=7 not shown: '$setup4'"
+[ "$(echo "$setup4" | grep -o 'vm.ra_pages=' | wc -l)" -eq 1 ] || msg="$msg; two vm.ra_pages in '$setup4'"
+awk 'length > 80 { exit 1 }' "$T/h4" || msg="$msg; a line over 80 columns"
 [ -z "$msg" ] && ok || bad "$msg"
