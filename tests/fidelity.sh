@@ -46,7 +46,7 @@ grep -q '^<!-- fidelity:begin -->$' "$DOC" && grep -q '^<!-- fidelity:end -->$' 
 	{ echo "fidelity: $DOC has no fidelity:begin/end markers" >&2; exit 2; }
 mkdir -p "$CACHE" "$SIMCACHE" || exit 2
 OUT=$(mktemp) || exit 1
-trap 'rm -f "$OUT" "$OUT.new" "$OUT.all"' EXIT
+trap 'rm -f "$OUT" "$OUT.new" "$OUT.all" "$OUT.cal"' EXIT
 trap 'exit 130' INT TERM
 ncase=0
 
@@ -70,14 +70,66 @@ if [ ! -s "$CACHE/disk_bandwidth" ]; then
 fi
 BW=$(cat "$CACHE/disk_bandwidth")
 
-# compare_ REPEAT SEEDS CACHEDIR POLICIES WORKLOAD...: one pagelab compare.
+# compare_ REPEAT SEEDS CACHEDIR POLICIES WORKLOAD...: one pagelab compare
+# (with the CPU costs of the last calibrate_on, CAL, if any).
+CAL="" CALNOTE=""
 compare_() {
 	rep=$1 seeds=$2 dir=$3 pols=$4
 	shift 4
+	# shellcheck disable=SC2086 # CAL is a list of --set arguments
 	if ! $P compare --repeat "$rep" --seeds "$seeds" --floor 100 --jobs "$JOBS" --kernel-cache "$dir" --sim-cache "$SIMCACHE" \
-		--set disk.bandwidth="$BW" --memcg "$memcg" --swap "$swap" --policy "$pols" --timeout 900 -- "$@" 2>&1; then
+		--set disk.bandwidth="$BW" $CAL --memcg "$memcg" --swap "$swap" --policy "$pols" --timeout 900 -- "$@" 2>&1; then
 		echo "(pagelab compare failed)"
 	fi
+}
+
+# cpu_times FILE...: the median user and system seconds of the time(1) lines
+# ("... 9.09s user 2.02s system 196% cpu 5.642 total") in FILEs.
+cpu_times() {
+	for f in "$@"; do grep -m1 ' total$' "$f"; done | awk '
+		{ for (i = 2; i <= NF; i++) { if ($i == "user") u[++n] = $(i - 1) + 0; if ($i == "system") y[n] = $(i - 1) + 0 } }
+		function med(a,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		END { if (n) printf "%.2f %.2f\n", med(u), med(y) }'
+}
+
+# calibrate_on NCASE MEMCG SWAP REPEAT WORKLOAD...: the CPU of this host,
+# fitted on the workload's run without pressure (case NCASE, whose kernel
+# runs are made here if not cached) and used to predict the run with
+# pressure: CAL gets cost.ref scaled by the kernel's user time over
+# pagelab's with the modern profile's costs, and every system-time cost
+# (faults, page clearing and copying, reclaim's scan and rmap, I/O
+# submission and completion) by the kernel's system time over pagelab's.
+# Only where the kernel's baseline runs at least a second of user time:
+# a shorter one (usemem, mtest01, the stream) is too noisy to fit.
+# CALNOTE says what was fitted, for the case's table.
+calibrate_on() {
+	bdir=$CACHE/$1 bmemcg=$2 bswap=$3 brep=$4
+	shift 4
+	CAL="" CALNOTE=""
+	mkdir -p "$bdir"
+	if [ "${FIDELITY_CACHED:-0}" != 1 ]; then
+		$P compare --repeat "$brep" --kernel-cache "$bdir" --sim-cache "$SIMCACHE" --set disk.bandwidth="$BW" \
+			--memcg "$bmemcg" --swap "$bswap" --policy linux6 --timeout 900 -- "$@" >/dev/null 2>&1 || return 0
+	fi
+	# shellcheck disable=SC2046 # the kernel reports' names have no blanks
+	kt=$(cpu_times $(ls "$bdir"/kernel.* 2>/dev/null))
+	[ -n "$kt" ] || return 0
+	st=$($P run --machine modern --cpus "$(nproc)" --ram "$((${bmemcg%M} * 5 / 4 + 64))M" --swap "$bswap" \
+		--memcg "$bmemcg" --set disk.bandwidth="$BW" --policy linux6 --no-progress "$@" 2>/dev/null >"$OUT.cal" &&
+		cpu_times "$OUT.cal")
+	[ -n "$st" ] || return 0
+	CAL=$($P machines --show modern | awk -v k="$kt" -v s="$st" '
+		BEGIN { split(k, kk, " "); split(s, ss, " ")
+			if (kk[1] < 1 || ss[1] <= 0 || ss[2] <= 0) exit
+			u = kk[1] / ss[1]; y = kk[2] / ss[2] }
+		$1 ~ /^cost\./ && $1 != "cost.syscall" {
+			v = $2; m = 1
+			if (v ~ /ms$/) m = 1e6; else if (v ~ /us$/) m = 1e3; else if (v ~ /ps$/) m = 1e-3
+			sub(/[a-z]+$/, "", v); ns = v * m
+			if ($1 == "cost.ref") printf " --set cost.ref=%dps", ns * 1000 * u + 0.5
+			else printf " --set %s=%dns", $1, ns * y + 0.5 }')
+	[ -n "$CAL" ] && CALNOTE="CPU fitted on the case without pressure (kernel median ${kt% *} s user, ${kt#* } s system; pagelab with modern's costs ${st% *} s, ${st#* } s):$CAL"
 }
 
 # selected TITLE: FIDELITY_CASES is unset, or one of its |-separated
@@ -129,6 +181,7 @@ case_() {
 		echo
 		echo "### $title"
 		echo
+		[ -n "$CALNOTE" ] && echo "$CALNOTE" | fold -s -w 79 | sed 's/ $//' && echo
 		echo '```'
 		if [ "$seeds" -gt 1 ]; then
 			compare_ "$rep" "$seeds" "$CACHE/$ncase" "${POL%%,*}" "$@"
@@ -164,9 +217,13 @@ case_ "mtest01: 4 children writing 512 MB in a 384 MB cgroup" 384M 1G "$N" 1 \
 	mtest01 --fork --children 4 -b 512M -w
 case_ "mtest01: the same 512 MB without pressure (768 MB cgroup)" 768M 1G "$N" 1 \
 	mtest01 --fork --children 4 -b 512M -w
+if selected "qsbench -p 4 -m 230 --distinct"; then
+	calibrate_on $((ncase + 2)) 1200M 1G "$N" qsbench -p 4 -m 230 --distinct
+fi
 case_ "qsbench -p 4 -m 230 --distinct in an 836 MB cgroup" 836M 1G "$NQ" "$NQ" qsbench -p 4 -m 230 --distinct
 case_ "qsbench -p 4 -m 230 --distinct without pressure (1200 MB cgroup)" 1200M 1G "$N" 1 \
 	qsbench -p 4 -m 230 --distinct
+CAL="" CALNOTE=""
 case_ "2 GB sequential read beside a 200 MB working set, 512 MB cgroup" 512M 1G "$NQ" "$NQ" \
 	dd if=big bs=1M count=2048 + workingset -m 200 -t 100 -n 20
 case_ "the same read and working set without pressure (3 GB cgroup)" 3G 1G "$N" 1 \

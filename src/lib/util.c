@@ -154,7 +154,9 @@ bool parse_double(const char *s, double *v)
 	return true;
 }
 
-bool parse_duration_ns(const char *s, uint64_t *ns)
+/* A duration in units of 1/per_ns nanosecond: ns (per_ns 1) or ps (1000,
+ * which also takes a "ps" suffix).  A bare number is seconds. */
+static bool parse_duration_in(const char *s, uint64_t *v, double per_ns)
 {
 	char *end;
 	/* A digit or a point first: no sign, and no white space that strtod()
@@ -166,17 +168,21 @@ bool parse_duration_ns(const char *s, uint64_t *ns)
 	if (errno || !isfinite(x) || x < 0 || end == s)
 		return false;
 	double mult = 1e9;
-	if (!strcmp(end, "ns")) mult = 1;
+	if (!strcmp(end, "ps") && per_ns >= 1000) mult = 1e-3;
+	else if (!strcmp(end, "ns")) mult = 1;
 	else if (!strcmp(end, "us")) mult = 1e3;
 	else if (!strcmp(end, "ms")) mult = 1e6;
 	else if (!strcmp(end, "s") || !*end) mult = 1e9;
 	else return false;
-	x *= mult;
+	x *= mult * per_ns;
 	if (x >= 1.8e19)
 		return false;
-	*ns = (uint64_t)(x + 0.5);
+	*v = (uint64_t)(x + 0.5);
 	return true;
 }
+
+bool parse_duration_ns(const char *s, uint64_t *ns) { return parse_duration_in(s, ns, 1); }
+bool parse_duration_ps(const char *s, uint64_t *ps) { return parse_duration_in(s, ps, 1000); }
 
 uint64_t host_memory_bytes(void)
 {

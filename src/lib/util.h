@@ -48,6 +48,8 @@ bool parse_u64(const char *s, uint64_t *v);
 bool parse_double(const char *s, double *v);
 /* Parse a duration: "10ms", "5s", "100us", "250ns" or plain seconds. */
 bool parse_duration_ns(const char *s, uint64_t *ns);
+/* The same in picoseconds, also taking a "ps" suffix ("0.56ns", "560ps"). */
+bool parse_duration_ps(const char *s, uint64_t *ps);
 
 /* Host physical memory in bytes (0 if unknown). */
 uint64_t host_memory_bytes(void);

@@ -79,25 +79,25 @@ const struct disk_params *const disk_presets[] = {
 /* P133 with EDO RAM: ~80 MB/s memset, so a page clear ~50 us; a trap and
  * the fault path ~2000 cycles at 133 MHz. */
 #define PRESET_COST_P133 { \
-	.ref_ns = 100, .fault_ns = 15 * US, .zero_page_ns = 50 * US, .copy_page_ns = 100 * US, \
+	.ref_ps = 100000, .fault_ns = 15 * US, .zero_page_ns = 50 * US, .copy_page_ns = 100 * US, \
 	.scan_ns = 1 * US, .rmap_ns = 1 * US, .io_submit_ns = 30 * US, \
 	.free_page_ns = 2 * US, .io_complete_ns = 30 * US, \
 }
 /* 700 MHz-1.2 GHz, PC133 SDRAM: ~700 MB/s memset. */
 #define PRESET_COST_2001 { \
-	.ref_ns = 12, .fault_ns = 4 * US, .zero_page_ns = 6 * US, .copy_page_ns = 12 * US, \
+	.ref_ps = 12000, .fault_ns = 4 * US, .zero_page_ns = 6 * US, .copy_page_ns = 12 * US, \
 	.scan_ns = 500, .rmap_ns = 400, .io_submit_ns = 10 * US, \
 	.free_page_ns = 1 * US, .io_complete_ns = 20 * US, \
 }
 /* Core 2 era, DDR2: ~4 GB/s memset (1 us per page clear). */
 #define PRESET_COST_2008 { \
-	.ref_ns = 2, .fault_ns = 1500, .zero_page_ns = 1000, .copy_page_ns = 1500, \
+	.ref_ps = 2000, .fault_ns = 1500, .zero_page_ns = 1000, .copy_page_ns = 1500, \
 	.scan_ns = 200, .rmap_ns = 100, .io_submit_ns = 5 * US, \
 	.free_page_ns = 250, .io_complete_ns = 10 * US, \
 }
 /* Current x86-64: ~15 GB/s memset. */
 #define PRESET_COST_MODERN { \
-	.ref_ns = 1, .fault_ns = 700, .zero_page_ns = 270, .copy_page_ns = 400, \
+	.ref_ps = 1000, .fault_ns = 700, .zero_page_ns = 270, .copy_page_ns = 400, \
 	.scan_ns = 100, .rmap_ns = 60, .io_submit_ns = 2 * US, \
 	.free_page_ns = 100, .io_complete_ns = 3 * US, \
 }
@@ -184,7 +184,10 @@ uint64_t profile_kernel_reserve(const struct profile *p)
 	return p->kernel_base + (p->ram / PAGE_SIZE) * p->page_struct;
 }
 
-enum ptype { P_COUNT, P_SIZE, P_NS, P_RATE, P_KIND, P_SYSCTL };
+/* P_PS: a time held in picoseconds, given as a duration ("1ns", "0.56ns",
+ * "560ps"): a current CPU's cost per memory reference is under a
+ * nanosecond, and calibrating it needs the fraction. */
+enum ptype { P_COUNT, P_SIZE, P_NS, P_PS, P_RATE, P_KIND, P_SYSCTL };
 
 struct param {
 	const char *name;
@@ -207,7 +210,7 @@ static const struct param params[] = {
 	{ "sched_eevdf", P_COUNT, F(sched_eevdf), 0, 1, "1 = EEVDF (6.6+ fair class), 0 = round robin" },
 	{ "ctx_switch", P_NS, F(ctx_switch_ns), 0, 1000000000ULL, "context switch cost" },
 	{ "congestion_wait", P_NS, F(congestion_wait_ns), 1000, 10000000000ULL, "congestion_wait() timeout" },
-	{ "cost.ref", P_NS, F(cost.ref_ns), 0, 1000000000ULL, "user time per memory reference (one word)" },
+	{ "cost.ref", P_PS, F(cost.ref_ps), 0, 1000000000000ULL, "user time per memory reference (one word)" },
 	{ "cost.fault", P_NS, F(cost.fault_ns), 0, 1000000000ULL, "page fault trap and handling" },
 	{ "cost.zero_page", P_NS, F(cost.zero_page_ns), 0, 1000000000ULL, "clearing one page" },
 	{ "cost.copy_page", P_NS, F(cost.copy_page_ns), 0, 1000000000ULL, "copying one page" },
@@ -259,6 +262,7 @@ bool profile_set(struct profile *p, const char *name, const char *value, char *e
 	case P_COUNT: case P_SYSCTL: ok = parse_u64(value, &v); break;
 	case P_SIZE: case P_RATE: ok = parse_size(value, &v); break;
 	case P_NS: ok = parse_duration_ns(value, &v); break;
+	case P_PS: ok = parse_duration_ps(value, &v); break;
 	case P_KIND:
 		ok = true;
 		if (!strcmp(value, "rotating")) v = DISK_ROTATING;
@@ -274,7 +278,7 @@ bool profile_set(struct profile *p, const char *name, const char *value, char *e
 	if (v < pp->min || v > pp->max) {
 		snprintf(err, errlen, "%s=%s is out of range (%llu..%llu%s)", name, value,
 			 (unsigned long long)pp->min, (unsigned long long)pp->max,
-			 pp->type == P_SIZE ? " bytes" : pp->type == P_NS ? " ns" : "");
+			 pp->type == P_SIZE ? " bytes" : pp->type == P_NS ? " ns" : pp->type == P_PS ? " ps" : "");
 		return false;
 	}
 	char *base = (char *)p;
@@ -302,7 +306,7 @@ const char *profile_param_unit(const char *name)
 	const struct param *pp = param_find(name);
 	if (!pp || pp->type == P_KIND || pp->type == P_SYSCTL)
 		return NULL;
-	return pp->type == P_NS ? "ns" : pp->type == P_SIZE ? "bytes" : pp->type == P_RATE ? "bytes/s" : "";
+	return pp->type == P_NS ? "ns" : pp->type == P_PS ? "ps" : pp->type == P_SIZE ? "bytes" : pp->type == P_RATE ? "bytes/s" : "";
 }
 
 bool profile_set_u64(struct profile *p, const char *name, uint64_t v)
@@ -341,6 +345,10 @@ const char *profile_param(const struct profile *p, int i, char *buf, size_t len)
 			if (v && v % 1000000 == 0) snprintf(buf, len, "%llums", (unsigned long long)(v / 1000000));
 			else if (v && v % 1000 == 0) snprintf(buf, len, "%lluus", (unsigned long long)(v / 1000));
 			else snprintf(buf, len, "%lluns", (unsigned long long)v);
+			break;
+		case P_PS:
+			if (v % 1000 == 0) snprintf(buf, len, "%lluns", (unsigned long long)(v / 1000));
+			else snprintf(buf, len, "%llups", (unsigned long long)v);
 			break;
 		default:
 			snprintf(buf, len, "%llu", (unsigned long long)v);

@@ -274,6 +274,13 @@ enum fault_status handle_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace 
 	return st;
 }
 
+static inline void charge_refs(struct mm_ctx *ctx, uint64_t ps, uint64_t *carry_ps)
+{
+	*carry_ps += ps;
+	ctx->user_ns += *carry_ps / 1000;
+	*carry_ps %= 1000;
+}
+
 uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma,
 		  uint64_t off, uint64_t n, uint32_t refs, bool write,
 		  uint64_t budget_ns, enum fault_status *st)
@@ -283,7 +290,10 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 		*st = FAULT_SEGV;
 		return 0;
 	}
-	const uint64_t ucost = (uint64_t)refs * mm->cost->ref_ns;
+	/* User time in picoseconds, carried from page to page so that a
+	 * fraction of a nanosecond per reference is not lost. */
+	const uint64_t ucost_ps = (uint64_t)refs * mm->cost->ref_ps;
+	uint64_t carry_ps = 0;
 	const pte_t set = PTE_ACCESSED | (write ? PTE_DIRTY : 0);
 	/* A PTE needs the fault handler unless it is present and, for a
 	 * write, not write-protected: one mask and compare per page. */
@@ -303,7 +313,7 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 		bool faulted = false;
 		if ((pte & need) != PTE_PRESENT) {
 			if ((pte & PTE_ZERO) && !write) {
-				ctx->user_ns += ucost;
+				charge_refs(ctx, ucost_ps, &carry_ps);
 				continue;
 			}
 			*st = handle_fault(mm, ctx, as, vma, off + i, write);
@@ -319,7 +329,7 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 		/* The faulting reference of a one-reference touch leaves the
 		 * page unreferenced when the policy asks (fault_not_young). */
 		pt[i] = pte | (faulted && mm->fault_not_young && refs == 1 ? set & ~PTE_ACCESSED : set);
-		ctx->user_ns += ucost;
+		charge_refs(ctx, ucost_ps, &carry_ps);
 		if (hook) {
 			if (mm->access_hook)
 				mm->pol.ops->access(mm->pol.priv, pte_pfn(pte), write);

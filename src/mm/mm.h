@@ -27,7 +27,7 @@
 
 /* CPU-side costs of kernel work, in ns (machine profile parameters). */
 struct mm_costs {
-	uint64_t ref_ns;          /* user time per memory reference (one word) */
+	uint64_t ref_ps;          /* user time per memory reference (one word), in ps */
 	uint64_t fault_ns;        /* trap + fault handling, excluding page zeroing */
 	uint64_t zero_page_ns;    /* clearing one page */
 	uint64_t copy_page_ns;    /* copying one page (COW) */
