@@ -111,6 +111,16 @@ void test_parse_numbers(void)
 	CHECK(!parse_duration_ns("ms", &v));
 	CHECK(!parse_duration_ns("1e30", &v));
 	CHECK(!parse_duration_ns("nan", &v));
+	/* Picoseconds (cost.ref): a fraction of a nanosecond, or "ps". */
+	CHECK(parse_duration_ps("0.56ns", &v) && v == 560);
+	CHECK(parse_duration_ps("560ps", &v) && v == 560);
+	CHECK(parse_duration_ps("1ns", &v) && v == 1000);
+	CHECK(parse_duration_ps("2us", &v) && v == 2000000ULL);
+	CHECK(parse_duration_ps("1", &v) && v == 1000000000000ULL);
+	CHECK(!parse_duration_ps("-1ps", &v));
+	CHECK(!parse_duration_ps("1fs", &v));
+	CHECK(!parse_duration_ps("1e30", &v));
+	CHECK(!parse_duration_ns("560ps", &v)); /* only where ps are held */
 }
 
 /* Parse text as a trace named "t.trace". */
