@@ -57,6 +57,22 @@ static bool bin_open(struct trace_reader *r, char *err, size_t errlen)
  * 1-16 KiB ahead measured alike). */
 #define BIN_PREFETCH 4096
 
+/* One record of the cache-only path's chunk: its page and write flag out,
+ * its tests or-ed into *bad and its meta word's low byte into the largest
+ * seen, *low (tested once a chunk).  No test of page >= npages here: a
+ * page at or past npages that is not past *nn is *nn itself, which takes
+ * *nn past npages for the test after the chunk (it never falls back), so
+ * that one test finds it.  Inline: the chunk's state stays in registers. */
+static inline void bin_check(const uint8_t *p, uint32_t *pg, uint8_t *wr, uint64_t *nn, uint32_t *bad, uint32_t *low)
+{
+	uint32_t page = get_le32(p), m = get_le32(p + 4);
+	*low = MAX(*low, m & 0xff);
+	*bad |= (uint32_t)(page > *nn);
+	*nn = page == *nn ? *nn + 1 : *nn;
+	*pg = page;
+	*wr = (uint8_t)(m & 1);
+}
+
 /* Up to max records: each one's page and meta word (bintrace.h), or its
  * write flag alone when meta is NULL, checked. */
 static long bin_decode(struct trace_reader *r, uint32_t *pages, uint32_t *meta, uint8_t *writes, size_t max)
@@ -85,26 +101,23 @@ static long bin_decode(struct trace_reader *r, uint32_t *pages, uint32_t *meta, 
 			 * bad chunk gone through again one record at a time below
 			 * for which record failed and why (a third of the
 			 * instructions of the loop that stops at each record). */
-			uint32_t bad = 0;
+			uint32_t bad = 0, low = 0;
 			uint64_t nn = next_new;
 			uint32_t *pg = pages + n;
 			uint8_t *wr = writes + n;
-			for (size_t i = 0; i < recs; i++) {
-				const uint8_t *p = buf + i * BINTRACE_RECORD;
-				if (!(i & 7)) /* a fetch a host line */
-					__builtin_prefetch(p + BIN_PREFETCH);
-				uint32_t page = get_le32(p), m = get_le32(p + 4);
-				/* The low byte's good values are 0-5: bits 3-7
-				 * clear and a kind (bits 1-2) of 0-2.  No test of
-				 * page >= npages here: a page at or past npages
-				 * that is not past nn is nn itself, which takes
-				 * nn past npages for the test after the loop (nn
-				 * never falls back), so that one test finds it. */
-				bad |= (uint32_t)((m & 0xff) > 5) | (uint32_t)(page > nn);
-				nn += page == nn;
-				pg[i] = page;
-				wr[i] = (uint8_t)(m & 1);
+			size_t i = 0;
+			/* Eight records (a host line) a round, with one fetch. */
+			for (; i + 8 <= recs; i += 8) {
+				__builtin_prefetch(buf + i * BINTRACE_RECORD + BIN_PREFETCH);
+#pragma GCC unroll 8
+				for (size_t j = i; j < i + 8; j++)
+					bin_check(buf + j * BINTRACE_RECORD, &pg[j], &wr[j], &nn, &bad, &low);
 			}
+			for (; i < recs; i++)
+				bin_check(buf + i * BINTRACE_RECORD, &pg[i], &wr[i], &nn, &bad, &low);
+			/* The low byte's good values are 0-5: bits 3-7 clear and a
+			 * kind (bits 1-2) of 0-2. */
+			bad |= (uint32_t)(low > 5);
 			bad |= (uint32_t)(nn > npages);
 			if (__builtin_expect(!bad, 1)) {
 				next_new = nn;
