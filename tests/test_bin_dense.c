@@ -2,7 +2,9 @@
  * what the cache-only replay reads through): it checks a chunk of records
  * at once and goes back over a bad chunk one record at a time, so a bad
  * record deep in the file must still be named by its own number, with the
- * records before it delivered, for each way a record can be bad. */
+ * records before it delivered, for each way a record can be bad; from a
+ * stream and from a plain file of several of the windows the input maps
+ * (input_view). */
 #include "test.h"
 #include "../src/trace/trace_reader.h"
 #include "../src/lib/util.h"
@@ -10,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define NREC 3000   /* three of the reader's 1024-record chunks */
 
@@ -19,23 +22,26 @@ static void put32(uint8_t *p, uint32_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* A trace of NREC records: page i % 1000 (so pages 0-999, each first
- * referenced in order), a write on every third record. */
-static uint8_t *make_trace(size_t *len)
+/* A trace of nrec records: page i % npages (so pages 0 to npages - 1,
+ * each first referenced in order), a write on every third record; room
+ * for `extra` bytes more after it. */
+static uint8_t *make_trace_of(uint32_t nrec, uint32_t npages, size_t extra, size_t *len)
 {
-	*len = 64 + 8 * (size_t)NREC;
-	uint8_t *b = xcalloc(1, *len);
+	*len = 64 + 8 * (size_t)nrec;
+	uint8_t *b = xcalloc(1, *len + extra);
 	memcpy(b, "PGLTRACE", 8);
 	put32(b + 8, 1);
 	put32(b + 12, 8);
-	put32(b + 16, NREC);
-	put32(b + 24, 1000);
-	for (uint32_t i = 0; i < NREC; i++) {
-		put32(b + 64 + 8 * i, i % 1000);
-		put32(b + 64 + 8 * i + 4, i % 3 == 0);
+	put32(b + 16, nrec);
+	put32(b + 24, npages);
+	for (uint32_t i = 0; i < nrec; i++) {
+		put32(b + 64 + 8 * (size_t)i, i % npages);
+		put32(b + 64 + 8 * (size_t)i + 4, i % 3 == 0);
 	}
 	return b;
 }
+
+static uint8_t *make_trace(size_t *len) { return make_trace_of(NREC, 1000, 0, len); }
 
 /* Read it all densely: the references delivered, -1 on an error (err). */
 static long read_dense(const uint8_t *b, size_t len, uint32_t *pages, uint8_t *writes, char *err, size_t errlen)
@@ -96,6 +102,73 @@ void test_bin_dense_errors_by_record(void)
 	put32(b + 64 + 8 * 10, 11);
 	CHECK_EQ(read_dense(b, len, pages, writes, err, sizeof(err)), -1);
 	CHECK(!strcmp(err, "t:11: page 11 before page 10 (pages are numbered in order of first reference)"));
+	free(b);
+	free(pages);
+	free(writes);
+}
+
+/* The trace in a file, read by path: the reader decodes the file's own
+ * pages (input_view).  Returns as read_dense(). */
+static long read_file(const uint8_t *b, size_t len, uint32_t *pages, uint8_t *writes, char *path, char *err,
+		      size_t errlen)
+{
+	int fd = mkstemp(path);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
+	if (!f || fwrite(b, 1, len, f) != len || fclose(f) != 0)
+		panic("cannot write %s", path);
+	struct trace_opts o = { .format = TRACE_FMT_AUTO };
+	struct trace_reader *r = trace_open(path, &o, err, errlen);
+	long total = -1, n;
+	if (r) {
+		total = 0;
+		while ((n = trace_next_dense(r, pages + total, writes + total, 4096)) > 0)
+			total += n;
+		if (n < 0) {
+			snprintf(err, errlen, "%s", trace_reader_error(r));
+			total = -1 - total;
+		}
+		trace_close(r);
+	}
+	unlink(path);
+	return total;
+}
+
+/* 1.2 M records, 9.6 MB: three of the input's 4 MiB windows. */
+#define BIG_NREC (1200u * 1024)
+
+void test_bin_dense_mapped_file(void);
+void test_bin_dense_mapped_file(void)
+{
+	size_t len;
+	uint8_t *b = make_trace_of(BIG_NREC, 5000, 3, &len);
+	uint32_t *pages = xcalloc(BIG_NREC, sizeof(*pages));
+	uint8_t *writes = xcalloc(BIG_NREC, 1);
+	char path[] = "/tmp/pagelab-test-XXXXXX", err[300], want[300];
+	CHECK_EQ(read_file(b, len, pages, writes, path, err, sizeof(err)), BIG_NREC);
+	int bad = 0;
+	for (uint32_t i = 0; i < BIG_NREC; i++)
+		bad += pages[i] != i % 5000 || writes[i] != (i % 3 == 0);
+	CHECK_EQ(bad, 0);
+
+	/* A bad record in the third window: named by its number, the
+	 * batches before its own delivered. */
+	uint32_t at = 1100 * 1024 + 5;
+	put32(b + 64 + 8 * (size_t)at + 4, 8);
+	char path2[] = "/tmp/pagelab-test-XXXXXX";
+	CHECK_EQ(read_file(b, len, pages, writes, path2, err, sizeof(err)), -1 - (long)(at / 4096 * 4096));
+	snprintf(want, sizeof(want), "%s:%u: bad flags 0x08", path2, at + 1);
+	CHECK(!strcmp(err, want));
+	if (strcmp(err, want))
+		fprintf(stderr, "got \"%s\"\n", err);
+
+	/* Three bytes past the last record: a truncated record. */
+	put32(b + 64 + 8 * (size_t)at + 4, 0);
+	char path3[] = "/tmp/pagelab-test-XXXXXX";
+	read_file(b, len + 3, pages, writes, path3, err, sizeof(err));
+	snprintf(want, sizeof(want), "%s:%u: truncated record", path3, BIG_NREC + 1);
+	CHECK(!strcmp(err, want));
+	if (strcmp(err, want))
+		fprintf(stderr, "got \"%s\"\n", err);
 	free(b);
 	free(pages);
 	free(writes);

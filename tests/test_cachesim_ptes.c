@@ -2,7 +2,8 @@
  * region's PTEs in one array indexed by page id, lent to the mm core's
  * VMAs (mm_mmap_anon_ptes), which grows as ids reach new regions and
  * points the VMAs mapped before at their entries' new place (or is made
- * large enough at once, cachesim_reserve); and the
+ * large enough at once, cachesim_reserve; or for the ids below a bound
+ * the caller gives, cachesim_refs_below); and the
  * references given without writes, read from a zero array in chunks.
  * Hand-checked strings, milliseconds. */
 #include "test.h"
@@ -27,13 +28,16 @@ static pte_t pte_of(const struct mm *mm, uint64_t id)
  * After 0 1 5000 10000 the hits on 0 and 1 leave 5000 at the tail, so
  * 20000 evicts it, and its refault evicts 10000: 6 misses, 1 major, 2
  * evictions, each found through its VMA's PTEs after the array moved. */
-static void grow(uint64_t reserve)
+static void grow(uint64_t reserve, uint64_t below)
 {
 	struct cachesim *cs = cachesim_new(policy_find("lru"), NULL, 4);
 	const struct mm *mm = cachesim_mm(cs);
 	cachesim_reserve(cs, reserve);
 	static const uint32_t refs[] = { 0, 1, 5000, 10000, 0, 1, 20000, 5000, 0 };
-	cachesim_refs(cs, refs, NULL, sizeof(refs) / sizeof(refs[0]));
+	if (below)
+		cachesim_refs_below(cs, refs, NULL, sizeof(refs) / sizeof(refs[0]), below);
+	else
+		cachesim_refs(cs, refs, NULL, sizeof(refs) / sizeof(refs[0]));
 	struct cachesim_stats st;
 	cachesim_stats(cs, &st);
 	CHECK_EQ(st.misses, 6);
@@ -56,12 +60,18 @@ static void grow(uint64_t reserve)
 
 /* Grown as ids come; room made for all of them first (the binary
  * trace's header); room for a header's claim of 2^32 - 2 ids, of which
- * only 2^22 are made (it would be 32 GiB): the same either way. */
+ * only 2^22 are made (it would be 32 GiB): the same either way.  And
+ * with the batch's bound given: the reserved count, one past the room
+ * made (the room for the batch is made first), or the claim of 2^32 - 2
+ * ids (the batch's own largest id is taken instead). */
 void test_cachesim_ptes_grow(void)
 {
-	grow(0);
-	grow(20001);
-	grow(UINT32_MAX - 1);
+	grow(0, 0);
+	grow(20001, 0);
+	grow(UINT32_MAX - 1, 0);
+	grow(20001, 20001);
+	grow(0, 20001);
+	grow(UINT32_MAX - 1, UINT32_MAX - 1);
 }
 
 /* FIFO, 2 frames, 0 1 2 over and over: every reference misses.  10000

@@ -49,6 +49,11 @@ void cachesim_free(struct cachesim *cs);
 void cachesim_reserve(struct cachesim *cs, uint64_t pages);
 /* n references: pages[i] (dense id), written if writes && writes[i]. */
 void cachesim_refs(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n);
+/* cachesim_refs() of ids the caller knows are all below `bound` (a
+ * binary trace's page count, which its reader enforces): the batch is
+ * not searched for its largest id.  An id at or past bound is a bug of
+ * the caller's (memory past the page table). */
+void cachesim_refs_below(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n, uint64_t bound);
 /* OPT's oracle for references first .. first + n - 1 (counted from 0 over
  * the whole stream): next[i] is the position of the next reference to the
  * same page, NEXT_USE_NEVER (workload.h) if none.  The array must stay

@@ -68,7 +68,10 @@ bool cachesim_replay(struct cachesim *cs, const char *path, const struct trace_o
 			break;
 		if ((tr->interrupted = output_interrupted()))
 			break;
-		cachesim_refs(cs, pages, writes, (size_t)n);
+		if (dense) /* the reader holds every id below the header's count */
+			cachesim_refs_below(cs, pages, writes, (size_t)n, npages);
+		else
+			cachesim_refs(cs, pages, writes, (size_t)n);
 		tr->refs += (uint64_t)n;
 		if (progress && tr->refs >= next_progress) {
 			fprintf(stderr, "\rpagelab: %llu M references replayed", (unsigned long long)(tr->refs >> 20));

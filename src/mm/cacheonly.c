@@ -26,15 +26,6 @@ void mm_cache_only_enable(struct mm *mm)
 	mm->cache_freed = PFN_NONE;
 }
 
-/* A cache page is never locked, under writeback or mlocked: of
- * reclaim_one()'s tests only the first applies. */
-void mm_cache_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn)
-{
-	if (lru_on(&mm->fr, pfn) != LRU_NONE)
-		panic("reclaim: pfn %u is not isolated", pfn);
-	cache_drop(mm, sc, pfn);
-}
-
 /* shrink_pass() (mm.c) of direct reclaim for one page in a cache: the
  * same scan_control, the same call of the policy, the same counters,
  * without what cannot happen there - a zone to choose (there is one),

@@ -49,8 +49,9 @@ void put_swap_token(struct mm *mm, const struct aspace *as);
 /* page_referenced_one()'s "pretend the page is referenced" rule. */
 bool swap_token_referenced(const struct mm *mm, const struct aspace *as);
 
-/* A PTE starts / stops mapping the page: its mapcount and, on the first
- * map and the last unmap, the NR_FILE_MAPPED / NR_ANON_PAGES gauges. */
+/* A PTE starts mapping the page: its mapcount and, on the first map, the
+ * NR_FILE_MAPPED / NR_ANON_PAGES gauges (page_remove_rmap, cachepage.h,
+ * undoes it). */
 static inline void page_add_rmap(struct mm *mm, struct page *p)
 {
 	if (p->mapcount++ == 0) {
@@ -58,16 +59,6 @@ static inline void page_add_rmap(struct mm *mm, struct page *p)
 			mm->nr_file_mapped++;
 		else
 			mm->nr_anon_mapped++;
-	}
-}
-
-static inline void page_remove_rmap(struct mm *mm, struct page *p)
-{
-	if (--p->mapcount == 0) {
-		if (p->flags & PG_file)
-			mm->nr_file_mapped--;
-		else
-			mm->nr_anon_mapped--;
 	}
 }
 

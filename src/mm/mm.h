@@ -476,10 +476,8 @@ enum evict_result {
  * EVICT_MLOCKED and EVICT_NOSWAP the page is untouched and still isolated:
  * the caller puts it back (or culls it with mm_cull_unevictable). */
 enum evict_result mm_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn);
-/* mm_evict() of the cache-only core (mm->cache_only), which always frees
- * the page (cacheonly.c): for a caller that tests mm->cache_only itself
- * and so saves the call of mm_evict() on every miss of the cache. */
-void mm_cache_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn);
+/* The cache-only core's eviction, inline for the policies (mm_cache_evict). */
+#include "cachepage.h"
 /* The kernel's shrink_page_list() body for one isolated page, for designs
  * that keep pages under writeback on their own lists:
  *   locked or under writeback      -> EVICT_BUSY (PG_reclaim set on writeback)

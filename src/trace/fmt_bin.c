@@ -46,21 +46,50 @@ static bool bin_open(struct trace_reader *r, char *err, size_t errlen)
 	return true;
 }
 
+/* Records decoded from one view of the input: 8 KiB, in the host's L1. */
+#define BIN_VIEW 1024
+/* How far ahead of the record it decodes the cache-only path fetches the
+ * input's bytes.  A plain file is decoded in its own pages (input_view),
+ * which are scattered in host memory: the host's prefetcher stops at each
+ * 4 KiB page's end, and without this fetch the decoder waited on every
+ * page, 4% more CPU time than the read() and copy it replaces; with it,
+ * 10% less (LRU and CLOCK on make bench's Zipf trace, 10 pairs each;
+ * 1-16 KiB ahead measured alike). */
+#define BIN_PREFETCH 4096
+
+/* One record of the cache-only path's chunk: its page and write flag out,
+ * its tests or-ed into *bad and its meta word's low byte into the largest
+ * seen, *low (tested once a chunk).  No test of page >= npages here: a
+ * page at or past npages that is not past *nn is *nn itself, which takes
+ * *nn past npages for the test after the chunk (it never falls back), so
+ * that one test finds it.  Inline: the chunk's state stays in registers. */
+static inline void bin_check(const uint8_t *p, uint32_t *pg, uint8_t *wr, uint64_t *nn, uint32_t *bad, uint32_t *low)
+{
+	uint32_t page = get_le32(p), m = get_le32(p + 4);
+	*low = MAX(*low, m & 0xff);
+	*bad |= (uint32_t)(page > *nn);
+	*nn = page == *nn ? *nn + 1 : *nn;
+	*pg = page;
+	*wr = (uint8_t)(m & 1);
+}
+
 /* Up to max records: each one's page and meta word (bintrace.h), or its
  * write flag alone when meta is NULL, checked. */
 static long bin_decode(struct trace_reader *r, uint32_t *pages, uint32_t *meta, uint8_t *writes, size_t max)
 {
 	struct bin *b = r->st;
-	uint8_t buf[BINTRACE_RECORD * 1024];
 	size_t n = 0;
 	while (n < max) {
-		size_t want = MIN(max - n, sizeof(buf) / BINTRACE_RECORD);
-		long got = input_read(r->in, buf, want * BINTRACE_RECORD);
-		if (got < 0) {
+		/* The records where the input holds them (a plain file's own
+		 * pages), decoded in place: no copy (input_view). */
+		size_t want = MIN(max - n, (size_t)BIN_VIEW), got;
+		const uint8_t *buf = input_view(r->in, want * BINTRACE_RECORD, &got);
+		if (input_error(r->in)[0]) {
 			r->record = b->seen + 1;
 			return reader_fail(r, "%s", input_error(r->in));
 		}
-		size_t recs = (size_t)got / BINTRACE_RECORD;
+		input_skip(r->in, got);
+		size_t recs = got / BINTRACE_RECORD;
 		/* Locals and one test of or-ed conditions: this loop runs once
 		 * per reference of a cache-only replay. */
 		uint64_t next_new = b->next_new;
@@ -72,24 +101,23 @@ static long bin_decode(struct trace_reader *r, uint32_t *pages, uint32_t *meta, 
 			 * bad chunk gone through again one record at a time below
 			 * for which record failed and why (a third of the
 			 * instructions of the loop that stops at each record). */
-			uint32_t bad = 0;
+			uint32_t bad = 0, low = 0;
 			uint64_t nn = next_new;
 			uint32_t *pg = pages + n;
 			uint8_t *wr = writes + n;
-			for (size_t i = 0; i < recs; i++) {
-				const uint8_t *p = buf + i * BINTRACE_RECORD;
-				uint32_t page = get_le32(p), m = get_le32(p + 4);
-				/* The low byte's good values are 0-5: bits 3-7
-				 * clear and a kind (bits 1-2) of 0-2.  No test of
-				 * page >= npages here: a page at or past npages
-				 * that is not past nn is nn itself, which takes
-				 * nn past npages for the test after the loop (nn
-				 * never falls back), so that one test finds it. */
-				bad |= (uint32_t)((m & 0xff) > 5) | (uint32_t)(page > nn);
-				nn += page == nn;
-				pg[i] = page;
-				wr[i] = (uint8_t)(m & 1);
+			size_t i = 0;
+			/* Eight records (a host line) a round, with one fetch. */
+			for (; i + 8 <= recs; i += 8) {
+				__builtin_prefetch(buf + i * BINTRACE_RECORD + BIN_PREFETCH);
+#pragma GCC unroll 8
+				for (size_t j = i; j < i + 8; j++)
+					bin_check(buf + j * BINTRACE_RECORD, &pg[j], &wr[j], &nn, &bad, &low);
 			}
+			for (; i < recs; i++)
+				bin_check(buf + i * BINTRACE_RECORD, &pg[i], &wr[i], &nn, &bad, &low);
+			/* The low byte's good values are 0-5: bits 3-7 clear and a
+			 * kind (bits 1-2) of 0-2. */
+			bad |= (uint32_t)(low > 5);
 			bad |= (uint32_t)(nn > npages);
 			if (__builtin_expect(!bad, 1)) {
 				next_new = nn;
@@ -127,7 +155,7 @@ static long bin_decode(struct trace_reader *r, uint32_t *pages, uint32_t *meta, 
 		b->next_new = next_new;
 		b->seen += recs;
 		r->record = b->seen;
-		if ((size_t)got % BINTRACE_RECORD) {
+		if (got % BINTRACE_RECORD) {
 			r->record = b->seen + 1;
 			return reader_fail(r, "truncated record");
 		}

@@ -1,14 +1,18 @@
 /* input.c - buffered, decompressing byte source for the trace readers; see
  * input.h.  One buffer of decompressed bytes, refilled in large reads so
  * that a binary trace streams at memory speed and a text reader can hand
- * out lines in place without copying them. */
+ * out lines in place without copying them; and for a plain file read in
+ * place (input_view), the file's own pages mapped a window at a time. */
+#define _DEFAULT_SOURCE  /* MAP_POPULATE */
 #include "input.h"
 #include "../lib/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -32,6 +36,15 @@ struct input {
 	bool z_live;
 	ZSTD_DStream *zs;
 	uint64_t consumed;
+	uint64_t raw_off;     /* file offset of buf[end] (CODEC_NONE) */
+	/* input_view() of a plain file: the window [map_off, map_off +
+	 * map_len) of the file mapped at map, the read position at file
+	 * offset pos; map NULL: the buffer serves (no_map: for good). */
+	bool mapped;
+	uint8_t *map;
+	size_t map_len;
+	uint64_t map_off, pos;
+	bool no_map;
 	char err[160];
 };
 
@@ -40,6 +53,7 @@ static size_t raw_read(struct input *in, uint8_t *dst, size_t n)
 	if (in->raw_eof)
 		return 0;
 	size_t got = fread(dst, 1, n, in->f);
+	in->raw_off += got;
 	if (got < n) {
 		in->raw_eof = true;
 		if (ferror(in->f))
@@ -122,9 +136,13 @@ static size_t decode(struct input *in, size_t cap)
 	return produced;
 }
 
+static void map_leave(struct input *in);
+
 /* Bring more bytes into the buffer; false when none came (end or error). */
 static bool fill(struct input *in)
 {
+	if (in->mapped)
+		map_leave(in);
 	if (in->eof)
 		return false;
 	if (in->start > 0 && (in->start == in->end || in->end > BUF_SIZE / 2)) {
@@ -189,6 +207,8 @@ void input_close(struct input *in)
 		inflateEnd(&in->z);
 	if (in->zs)
 		ZSTD_freeDStream(in->zs);
+	if (in->map)
+		munmap(in->map, in->map_len);
 	if (in->own)
 		fclose(in->f);
 	free(in->cbuf);
@@ -279,4 +299,102 @@ int input_line(struct input *in, char **line, size_t *len)
 	}
 	snprintf(in->err, sizeof(in->err), "line longer than %u bytes", TRACE_LINE_MAX);
 	return -1;
+}
+
+/* input_view() of a plain file.  Why map it: read() copies every byte
+ * into the buffer (the kernel's copy) and the reader copied it out again,
+ * and the two copies were an eighth of a cache-only replay's CPU time
+ * (perf, docs/trace-format.md "Speed"); mapped, the reader decodes the
+ * file's pages where they are.  A window of BUF_SIZE bytes at a time
+ * (MAP_POPULATE: its pages mapped in one call, not a fault each), so the
+ * input holds the host memory it held with the buffer.  A file that
+ * shrinks while it is read ends the reading with SIGBUS, where read()
+ * would have ended it early: pagelab reads traces, it does not follow
+ * files being written. */
+static bool map_window(struct input *in, size_t want)
+{
+	struct stat st;
+	if (fstat(fileno(in->f), &st) != 0)
+		return false;
+	uint64_t size = (uint64_t)st.st_size;
+	if (in->map)
+		munmap(in->map, in->map_len);
+	in->map = NULL;
+	in->map_len = 0;
+	if (in->pos >= size)
+		return true; /* the end: a view of no bytes */
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t off = in->pos / page * page;
+	uint64_t len = MIN(size - off, MAX((uint64_t)BUF_SIZE, in->pos - off + want));
+	void *m = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fileno(in->f), (off_t)off);
+	if (m == MAP_FAILED)
+		return false;
+	in->map = m;
+	in->map_len = (size_t)len;
+	in->map_off = off;
+	return true;
+}
+
+/* Back to the buffer, at the read position (a caller of input_read,
+ * input_line or input_peek after input_view, or a file mmap refuses). */
+static void map_leave(struct input *in)
+{
+	if (in->map)
+		munmap(in->map, in->map_len);
+	in->map = NULL;
+	in->map_len = 0;
+	in->eof = false;
+	if (fseeko(in->f, (off_t)in->pos, SEEK_SET) != 0) {
+		snprintf(in->err, sizeof(in->err), "seek error: %s", strerror(errno));
+		in->eof = true;
+	}
+	in->raw_off = in->pos;
+	in->raw_eof = false;
+	in->mapped = false;
+	in->no_map = true;
+}
+
+/* Start reading a plain file in place: the bytes buffered so far are
+ * dropped and mapped from the file again, from the read position on. */
+static bool map_start(struct input *in)
+{
+	struct stat st;
+	if (in->no_map || in->codec != CODEC_NONE || !in->own || in->err[0] || fstat(fileno(in->f), &st) != 0 ||
+	    !S_ISREG(st.st_mode) || (uint64_t)st.st_size <= in->raw_off) {
+		in->no_map = true;
+		return false;
+	}
+	in->pos = in->raw_off - (in->end - in->start);
+	in->start = in->end = in->scanned = 0;
+	in->mapped = true;
+	return true;
+}
+
+const uint8_t *input_view(struct input *in, size_t want, size_t *n)
+{
+	if (!in->mapped && !map_start(in))
+		return input_peek(in, want, n);
+	if (!in->map || in->pos + want > in->map_off + in->map_len) {
+		if (!map_window(in, want)) {
+			map_leave(in);
+			return input_peek(in, want, n);
+		}
+		if (!in->map) {
+			*n = 0;
+			return in->buf;
+		}
+	}
+	*n = (size_t)MIN((uint64_t)want, in->map_off + in->map_len - in->pos);
+	return in->map + (in->pos - in->map_off);
+}
+
+void input_skip(struct input *in, size_t n)
+{
+	if (in->mapped) {
+		in->pos += n;
+	} else {
+		in->start += n;
+		in->scanned = in->start;
+	}
+	in->consumed += n;
 }

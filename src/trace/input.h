@@ -35,6 +35,13 @@ bool input_is_plain_file(const struct input *in, uint64_t *size);
 /* Up to want bytes of the start of the (decompressed) data without
  * consuming them; *n gets how many there are. */
 const uint8_t *input_peek(struct input *in, size_t want, size_t *n);
+/* Up to want bytes (at most 1 MiB) at the read position, in place: *n
+ * of them, fewer than want only where the data ends (0 at the end or on
+ * an error, which input_error names), valid until the next call on in.
+ * A plain file's bytes are its pages, mapped (input.c says why); other
+ * inputs', the buffer's.  input_skip() consumes n <= *n of them. */
+const uint8_t *input_view(struct input *in, size_t want, size_t *n);
+void input_skip(struct input *in, size_t n);
 /* Read exactly n bytes unless the data ends: returns the count read,
  * or -1 on a read or decompression error (input_error says which). */
 long input_read(struct input *in, void *buf, size_t n);
