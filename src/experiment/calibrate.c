@@ -287,6 +287,10 @@ static void fmt_param(const char *name, double v, char *buf, size_t len)
 	const char *u = profile_param_unit(name);
 	if (!u)
 		u = "";
+	if (!strcmp(u, "ps")) { /* cost.ref: shown in ns like the other costs */
+		u = "ns";
+		v /= 1000;
+	}
 	if (!strcmp(u, "ns"))
 		snprintf(buf, len, v >= 1e6 ? "%.3g ms" : v >= 1e3 ? "%.3g us" : "%.3g ns",
 			 v >= 1e6 ? v / 1e6 : v >= 1e3 ? v / 1e3 : v);
