@@ -109,16 +109,17 @@ SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover
 sancheck:
 	PAGELAB_SANITIZED=1 $(MAKE) BUILD=build-san CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check
 
-# The benchmark's helpers: a random-trace generator and a probe of the
-# host-side size of the simulator's structures.
+# The benchmark's helpers: a random-trace generator, a probe of the
+# host-side size of the simulator's structures, and a CPU timer.
 $(BUILD)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -o $@ $< -lm
 
-bench: $(BUILD)/pagelab $(BUILD)/bench/gentrace $(BUILD)/bench/sizes
+bench: $(BUILD)/pagelab $(BUILD)/bench/gentrace $(BUILD)/bench/sizes $(BUILD)/bench/cputime
 	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace SIZES=$(BUILD)/bench/sizes sh bench/run.sh
 	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace sh bench/trace.sh
-	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace LIBCACHESIM="$(LIBCACHESIM)" sh bench/cache.sh
+	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace LIBCACHESIM="$(LIBCACHESIM)" \
+		CPUTIME=$(BUILD)/bench/cputime sh bench/cache.sh
 	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace sh bench/mrc.sh
 
 # libFuzzer harnesses (tests/fuzz/): not part of make check.  Each runs

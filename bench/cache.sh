@@ -17,7 +17,11 @@ trap 'rm -rf "$T"' EXIT
 # A trap that did not exit would let the script go on after ^C or a kill.
 trap 'exit 130' INT
 trap 'exit 143' TERM
-[ -x /usr/bin/time ] || { echo "== cache: /usr/bin/time (Debian's time) is needed for these figures"; exit 0; }
+# CPUTIME (make bench: build/bench/cputime) times to the microsecond;
+# without it GNU time's hundredths of a second.
+CPUTIME=${CPUTIME:-}
+[ -n "$CPUTIME" ] || [ -x /usr/bin/time ] ||
+	{ echo "== cache: /usr/bin/time (Debian's time) or CPUTIME is needed for these figures"; exit 0; }
 if [ -n "$LCS" ] && [ ! -x "$LCS" ]; then
 	echo "== cache: LIBCACHESIM=$LCS is not an executable; pagelab's figures only"
 	LCS=
@@ -31,7 +35,11 @@ case $LCS in ""|/*) ;; *) LCS=$(pwd)/$LCS;; esac
 timed() {
 	out=$1
 	shift
-	/usr/bin/time -f '%U %S %M' -o "$T/time" "$@" >"$out" 2>&1
+	if [ -n "$CPUTIME" ]; then
+		"$CPUTIME" "$T/time" "$@" >"$out" 2>&1
+	else
+		/usr/bin/time -f '%U %S %M' -o "$T/time" "$@" >"$out" 2>&1
+	fi
 	secs=$(awk '{ s = $1 + $2; if (s <= 0) s = 0.005; print s }' "$T/time")
 	rss=$(awk '{ print $3 }' "$T/time")
 }
