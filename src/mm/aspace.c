@@ -274,11 +274,16 @@ enum fault_status handle_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace 
 	return st;
 }
 
-static inline void charge_refs(struct mm_ctx *ctx, uint64_t ps, uint64_t *carry_ps)
+/* A page's references: whole nanoseconds, and the picoseconds beyond
+ * them carried to the next page (no division per page). */
+static inline void charge_refs(struct mm_ctx *ctx, uint64_t ns, uint64_t rem_ps, uint64_t *carry_ps)
 {
-	*carry_ps += ps;
-	ctx->user_ns += *carry_ps / 1000;
-	*carry_ps %= 1000;
+	ctx->user_ns += ns;
+	*carry_ps += rem_ps;
+	if (*carry_ps >= 1000) {
+		ctx->user_ns++;
+		*carry_ps -= 1000;
+	}
 }
 
 uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma,
@@ -293,6 +298,7 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 	/* User time in picoseconds, carried from page to page so that a
 	 * fraction of a nanosecond per reference is not lost. */
 	const uint64_t ucost_ps = (uint64_t)refs * mm->cost->ref_ps;
+	const uint64_t ucost_ns = ucost_ps / 1000, ucost_rem = ucost_ps % 1000;
 	uint64_t carry_ps = 0;
 	const pte_t set = PTE_ACCESSED | (write ? PTE_DIRTY : 0);
 	/* A PTE needs the fault handler unless it is present and, for a
@@ -313,7 +319,7 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 		bool faulted = false;
 		if ((pte & need) != PTE_PRESENT) {
 			if ((pte & PTE_ZERO) && !write) {
-				charge_refs(ctx, ucost_ps, &carry_ps);
+				charge_refs(ctx, ucost_ns, ucost_rem, &carry_ps);
 				continue;
 			}
 			*st = handle_fault(mm, ctx, as, vma, off + i, write);
@@ -329,7 +335,7 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 		/* The faulting reference of a one-reference touch leaves the
 		 * page unreferenced when the policy asks (fault_not_young). */
 		pt[i] = pte | (faulted && mm->fault_not_young && refs == 1 ? set & ~PTE_ACCESSED : set);
-		charge_refs(ctx, ucost_ps, &carry_ps);
+		charge_refs(ctx, ucost_ns, ucost_rem, &carry_ps);
 		if (hook) {
 			if (mm->access_hook)
 				mm->pol.ops->access(mm->pol.priv, pte_pfn(pte), write);

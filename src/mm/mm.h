@@ -69,6 +69,8 @@ struct vm_sysctl {
 	uint64_t swap_rotational;            /* 1 = the swap device is rotational */
 	uint64_t pagecache_folio_order;      /* largest readahead folio (order) */
 };
+/* The largest page-cache folio, as an order (MAX_PAGECACHE_ORDER, x86-64). */
+#define PAGECACHE_FOLIO_ORDER_MAX 9
 #define VM_SYSCTLS(X) \
 	X(dirty_ratio, 10, 0, 100, "/proc/sys/vm/dirty_ratio: writers throttle above this % of dirtyable memory") \
 	X(dirty_background_ratio, 5, 0, 100, "/proc/sys/vm/dirty_background_ratio: the flusher writes above this %") \
@@ -93,7 +95,7 @@ struct vm_sysctl {
 	X(io_in_reclaim, 1, 0, 1, "1 = disk completions due by a reclaimer's clock run inside its pass (pagelab's execution model; 0 = only between events)") \
 	X(swap_vma_ra, 0, 0, 1, "1 = swap_vma_readahead(): window around the faulting address, sized by swapin_nr_pages() hits (4.14+ /sys/kernel/mm/swap/vma_ra_enabled); 0 = 2.6 slot clusters") \
 	X(swap_rotational, 0, 0, 1, "1 = the swap device is rotational (no SWP_SOLIDSTATE, nr_rotate_swap > 0): with swap_vma_ra 1, 4.14+'s swapin_readahead() falls back to swap_cluster_readahead(), the aligned cluster of swapin_nr_pages() slots around the faulting one") \
-	X(pagecache_folio_order, 0, 0, 9, "largest page-cache folio on-demand readahead allocates, as an order (6.x page_cache_ra_order() on a large-folio filesystem, MAX_PAGECACHE_ORDER 9 on x86-64; 0 = 4 KiB pages, as before 5.18)")
+	X(pagecache_folio_order, 0, 0, PAGECACHE_FOLIO_ORDER_MAX, "largest page-cache folio on-demand readahead allocates, as an order (6.x page_cache_ra_order() on a large-folio filesystem, MAX_PAGECACHE_ORDER 9 on x86-64; 0 = 4 KiB pages, as before 5.18)")
 
 /* vm.flusher: the era of the writeback threads (src/mm/flusher_era.c). */
 enum flusher_era {

@@ -202,7 +202,7 @@ bool l6_inactive_is_low(const struct linux6 *l, int file)
  * of the same folio that follow the one just taken off the tail go with
  * it: the same file, the same order, the same naturally aligned block. */
 /* A batch: SWAP_CLUSTER_MAX pages, and the rest of a large folio. */
-#define L6_BATCH (SWAP_CLUSTER_MAX + (1u << 9))
+#define L6_BATCH (SWAP_CLUSTER_MAX + (1u << PAGECACHE_FOLIO_ORDER_MAX))
 
 static unsigned isolate_rest_of_folio(struct linux6 *l, int lru, pfn_t first, pfn_t *batch)
 {
@@ -587,7 +587,7 @@ static void *l6_init(struct mm *mm, const double *tun)
 	}
 	mm_flusher_era(mm, FLUSHER_PERBDI); /* per-bdi flusher, IO-less throttling */
 	mm->vm.swap_vma_ra = 1;             /* /sys/kernel/mm/swap/vma_ra_enabled */
-	mm->vm.pagecache_folio_order = 9;   /* ext4, xfs, btrfs: large folios (6.x) */
+	mm->vm.pagecache_folio_order = PAGECACHE_FOLIO_ORDER_MAX; /* ext4, xfs, btrfs: large folios (6.x) */
 	return l;
 }
 
