@@ -18,7 +18,9 @@
  * (RUN_TO_PARITY protects only an eligible task to its slice's end).
  *
  * Simplified: all weights equal (nice 0, no cgroup hierarchy); one run
- * queue for all CPUs (the kernel's are per CPU, balanced by migration);
+ * queue for all CPUs (the kernel's are per CPU, balanced by migration:
+ * tasks started together here get equal shares and stay in lockstep,
+ * where the kernel's drift apart - qsbench, docs/fidelity.md);
  * the slice is the profile's quantum (6.18's base_slice is 0.75 ms x
  * (1 + ilog2(CPUs))); a preemption takes effect at the end of the running
  * task's chunk (at most 200 us, design.md); no DELAY_DEQUEUE, no
