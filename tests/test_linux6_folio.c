@@ -103,3 +103,77 @@ void test_linux6_large_folio_isolation(void)
 	CHECK_EQ(l6_size(l, L6_INACTIVE_ANON), 2);
 	mm_destroy(&mm);
 }
+
+/* The 6.16+ ramp of a stream's folio order (ra_window, ra_folio_order):
+ * dd's 1 MB reads (256 pages) with the 8 MB window of this host's disk
+ * (ra_pages 2048).  The first, synchronous window is 512 pages of order
+ * 0; each asynchronous window raises the order by 2 - 1024 pages of
+ * order 2, then 2048 of order 4, 6, 8 - until the filesystem's 9; order
+ * 11 (ilog2 2048 + 2) is held back to 9.  A sequential miss starts again
+ * at 0; a window under 4 pages, or a filesystem without large folios,
+ * has order 0. */
+void test_ra_folio_ramp(void);
+void test_ra_folio_ramp(void)
+{
+	struct vm_sysctl vs = { .ra_pages = 2048 };
+	struct file_ra ra = { 0 };
+	uint64_t start, async;
+	CHECK_EQ(ra_window(&vs, &ra, 0, 256, false, &start, &async), 512);
+	CHECK_EQ(start, 0);
+	CHECK_EQ(async, 256);
+	CHECK_EQ(ra_folio_order(&ra, 512, 9), 0);
+	const uint64_t marker[] = { 256, 512, 1536, 3584, 5632, 7680 };
+	const uint64_t size[] = { 1024, 2048, 2048, 2048, 2048, 2048 };
+	const unsigned order[] = { 2, 4, 6, 8, 9, 9 };
+	uint64_t next = 512;
+	for (int k = 0; k < 6; k++) {
+		CHECK_EQ(ra_window(&vs, &ra, marker[k], 256, true, &start, &async), size[k]);
+		CHECK_EQ(start, next);
+		CHECK_EQ(ra_folio_order(&ra, size[k], 9), order[k]);
+		next += size[k];
+	}
+	CHECK_EQ(ra.order, 9);
+	/* A sequential miss right after the last read (prev): order 0. */
+	ra.prev = 20000;
+	CHECK_EQ(ra_window(&vs, &ra, 20000, 256, false, &start, &async), 512);
+	CHECK_EQ(ra_folio_order(&ra, 512, 9), 0);
+	ra.order = 6;
+	CHECK_EQ(ra_folio_order(&ra, 3, 9), 0);
+	ra.order = 6;
+	CHECK_EQ(ra_folio_order(&ra, 2048, 0), 0);
+}
+
+/* The ramp as linux6's page cache records it: a 16384-page file read
+ * 256 pages at a time (untimed: every read completes at once) leaves its
+ * first 512 pages single, the next 1024 in 4-page folios, 2048 in 16,
+ * 2048 in 64, 2048 in 256 and the rest in 512-page folios. */
+void test_linux6_pagecache_ramp(void);
+void test_linux6_pagecache_ramp(void)
+{
+	struct mm mm;
+	struct mm_costs cost;
+	memset(&cost, 0, sizeof(cost));
+	struct mm_config cfg = { .ram_pages = 32768, .swap_pages = 256, .no_watermarks = true, .untimed = true };
+	mm_init(&mm, &cfg, &cost);
+	mm_set_policy(&mm, policy_find("linux6"), NULL);
+	mm.vm.ra_pages = 2048;
+	struct mm_ctx ctx = { .task = -1, .wait_pfn = PFN_NONE };
+	struct inode *ino = filemap_create(&mm, &ctx, "f");
+	filemap_extend(&mm, ino, 16384);
+	struct file_ra ra = { 0 };
+	for (uint64_t i = 0; i < 16384; i += 256) {
+		enum fault_status st;
+		CHECK_EQ(filemap_read(&mm, &ctx, ino, &ra, i, 256, UINT64_MAX, &st), 256);
+		CHECK_EQ(st, FAULT_DONE);
+	}
+	const uint64_t upto[] = { 512, 1536, 3584, 5632, 7680, 16384 };
+	const unsigned order[] = { 0, 2, 4, 6, 8, 9 };
+	uint64_t idx = 0;
+	for (int k = 0; k < 6; k++)
+		for (; idx < upto[k]; idx++) {
+			pfn_t pfn = pc_page(ino, idx);
+			CHECK(pfn != PFN_NONE);
+			CHECK_EQ(mm_page(&mm, pfn)->folio_order, order[k]);
+		}
+	mm_destroy(&mm);
+}

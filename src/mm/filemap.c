@@ -156,17 +156,16 @@ unsigned filemap_ra_folio_order(uint64_t index, uint64_t end, unsigned order)
 	return order;
 }
 
-/* The largest folio order of a readahead window of nr pages: none for a
- * window under 4 pages, at most ilog2(nr), at most the filesystem's (here
- * vm.pagecache_folio_order).  The kernel starts a new reader at order 0
- * and raises it by 2 at each async window; with windows of hundreds of
- * pages that ramp is over within a few, and is left out. */
-static unsigned ra_window_order(const struct mm *mm, uint64_t nr)
+/* The largest folio order of a readahead window of nr pages (at most
+ * the filesystem's, vm.pagecache_folio_order): the reader's ramp
+ * (ra_folio_order, readahead.c), or for a read without readahead state
+ * (read-around) ilog2(nr). */
+static unsigned ra_window_order(const struct mm *mm, struct file_ra *ra, uint64_t nr)
 {
-	if (nr < 4 || !mm->vm.pagecache_folio_order)
-		return 0;
-	unsigned order = 63 - (unsigned)__builtin_clzll(nr);
-	return MIN(order, (unsigned)mm->vm.pagecache_folio_order);
+	if (ra)
+		return ra_folio_order(ra, nr, (unsigned)mm->vm.pagecache_folio_order);
+	struct file_ra none = { .order = PAGECACHE_FOLIO_ORDER_MAX };
+	return ra_folio_order(&none, nr, (unsigned)mm->vm.pagecache_folio_order);
 }
 
 /* __do_page_cache_readahead(): bring pages [start, start+nr) of ino into
@@ -261,7 +260,7 @@ static pfn_t read_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, str
 			nr = 1;
 			async = 0;
 		}
-		*st = do_readahead(mm, ctx, ino, start, nr, async, index, ra_window_order(mm, nr));
+		*st = do_readahead(mm, ctx, ino, start, nr, async, index, ra_window_order(mm, ra, nr));
 		pfn = pc_lookup(ino, index);
 		if (pfn == PFN_NONE && *st == FAULT_DONE) {
 			/* Readahead's own allocations reclaimed the target
@@ -279,7 +278,7 @@ static pfn_t read_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, str
 		uint64_t start, async;
 		uint64_t nr = ra ? ra_window(&mm->vm, ra, index, req, true, &start, &async) : 0;
 		if (nr)
-			do_readahead(mm, ctx, ino, start, nr, async, UINT64_MAX, ra_window_order(mm, nr));
+			do_readahead(mm, ctx, ino, start, nr, async, UINT64_MAX, ra_window_order(mm, ra, nr));
 	}
 	struct page *p = mm_page(mm, pfn);
 	if (p->flags & PG_locked) {

@@ -34,6 +34,7 @@
 struct file_ra {
 	uint64_t start, size, async_size;  /* current window */
 	uint64_t prev;                     /* last index read + 1 (0 = none yet) */
+	unsigned order;                    /* 6.16+ ra->order: folio order of the window */
 	/* 2.2/2.4 (readahead_old.c) */
 	uint64_t raend;     /* f_raend: first page after the last one read ahead */
 	uint64_t ralen;     /* f_ralen: pages of the current read-ahead block */
@@ -188,6 +189,10 @@ bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx);
  * at start + size - async_size). hit_marker: the read found PG_readahead. */
 uint64_t ra_window(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t index, uint64_t req,
 		   bool hit_marker, uint64_t *start, uint64_t *async_size);
+/* The folio order for a window of nr pages that ra_window() just gave
+ * (6.16+ page_cache_ra_order: ra->order, at most max_order and
+ * ilog2(nr), none under 4 pages); the clamped order is kept in ra. */
+unsigned ra_folio_order(struct file_ra *ra, uint64_t nr, unsigned max_order);
 
 /* 2.2 / 2.4 readahead (readahead_old.c), page units; ra_era < 26 selects it.
  * ra_old_read_start(): do_generic_file_read()'s entry for a read() of nr

@@ -11,6 +11,16 @@
  * doubling it after, up to the maximum.  Any other miss reads just what
  * was asked.  The maximum and, optionally, a fixed initial window are
  * sysctls.  ra_era 22/24 (the 2.2/2.4 policies) use readahead_old.c.
+ *
+ * Large folios (6.16+, a filesystem that has them: vm.pagecache_folio_order):
+ * the window also carries a folio order, ra->order.  A synchronous window
+ * (start of file, sequential miss) starts it at 0; each asynchronous one
+ * raises it by 2 (page_cache_async_ra), so a stream's first windows come
+ * in 4 KiB, 16 KiB, 64 KiB ... folios and only then in the largest
+ * (2 MiB on x86-64).  Why it matters to reclaim: those small folios are
+ * the oldest file pages, the first that reclaim meets, and reclaiming
+ * them takes a call several priorities where a 2 MiB folio is one
+ * isolation (docs/fidelity.md, the stream case).
  * Simplified: no thrashing detection, no context readahead (2.6.31), no
  * interleaved-stream handling. */
 #include "filemap.h"
@@ -57,6 +67,7 @@ uint64_t ra_window(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t inde
 		ra->start += ra->size;
 		ra->size = next_ra_size(ra->size, max);
 		ra->async_size = ra->size;
+		ra->order += 2;
 		goto readit;
 	}
 	if (hit_marker) {
@@ -65,6 +76,7 @@ uint64_t ra_window(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t inde
 		ra->start = index + 1;
 		ra->size = next_ra_size(req, max);
 		ra->async_size = ra->size;
+		ra->order += 2;
 		goto readit;
 	}
 	/* Start of file, an oversize read, or a sequential miss. */
@@ -72,6 +84,7 @@ uint64_t ra_window(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t inde
 		ra->start = index;
 		ra->size = init_ra_size(vs, req, max);
 		ra->async_size = ra->size > req ? ra->size - req : ra->size;
+		ra->order = 0;
 		goto readit;
 	}
 	/* A random read: just the requested pages. */
@@ -82,4 +95,16 @@ readit:
 	*start = ra->start;
 	*async_size = ra->async_size;
 	return ra->size;
+}
+
+unsigned ra_folio_order(struct file_ra *ra, uint64_t nr, unsigned max_order)
+{
+	if (nr < 4 || !max_order)
+		return 0;
+	unsigned order = 63 - (unsigned)__builtin_clzll(nr);
+	order = order < max_order ? order : max_order;
+	if (ra->order < order)
+		order = ra->order;
+	ra->order = order;
+	return order;
 }
