@@ -12,6 +12,8 @@
 #define _GNU_SOURCE
 #include "cli.h"
 #include "compare_table.h"
+#include "compare_run.h"
+#include "compare_fit.h"
 #include "../lib/output.h"
 #include "../report/htmlpage.h"
 #include "../lib/util.h"
@@ -49,6 +51,12 @@ void compare_kernel_usage(FILE *out)
 "                     with a chart of each policy's ratios\n"
 "  --seed N           the workload's seed on both sides (default 1)\n"
 "  --timeout T        seconds per kernel run (default 600)\n"
+"  --fit-cpu LIMIT    first fit the simulated CPU to this host's on the same\n"
+"                     workload in a cgroup of LIMIT, where it runs without\n"
+"                     pressure (the kernel --repeat times, the first policy\n"
+"                     once): cost.ref scaled by the ratio of the user times,\n"
+"                     every other cost but cost.syscall by that of the system\n"
+"                     times; a cost given with --set is kept\n"
 "  --kernel-cache DIR keep each kernel run's report in DIR/kernel.N and reuse\n"
 "                     it while the kernel command is the same (so the\n"
 "                     simulator side can be rerun alone; empty it after a\n"
@@ -79,72 +87,6 @@ void compare_kernel_usage(FILE *out)
 "a kernel run failed; 2 on bad input or when the kernel side refuses (no\n"
 "root, no memory cgroup).  docs/fidelity.md has the method and results.\n",
 	      out);
-}
-
-/* Start this binary with args; its stdout and stderr go to temp files. */
-static pid_t spawn_self(char **args, FILE **out, FILE **err)
-{
-	*out = tmpfile();
-	*err = tmpfile();
-	if (!*out || !*err)
-		die_usage("compare: cannot create temporary files");
-	fflush(stdout);
-	fflush(stderr);
-	pid_t pid = fork();
-	if (pid < 0)
-		die_usage("compare: fork failed");
-	if (pid == 0) {
-		dup2(fileno(*out), 1);
-		dup2(fileno(*err), 2);
-		execv("/proc/self/exe", args);
-		_exit(127);
-	}
-	return pid;
-}
-
-/* Wait for a spawned run; its files rewound.  Returns the exit status
- * (128 + signal if killed). */
-static int wait_self(pid_t pid, FILE *out, FILE *err)
-{
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		;
-	rewind(out);
-	rewind(err);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-static int run_self(char **args, FILE **out, FILE **err)
-{
-	pid_t pid = spawn_self(args, out, err);
-	return wait_self(pid, *out, *err);
-}
-
-static void first_line(FILE *f, char *buf, size_t len)
-{
-	buf[0] = 0;
-	if (!fgets(buf, (int)len, f))
-		snprintf(buf, len, "(no message)");
-	buf[strcspn(buf, "\n")] = 0;
-}
-
-struct argv_buf {
-	char **v;
-	int n;
-};
-
-static void push(struct argv_buf *a, const char *s)
-{
-	a->v = xrealloc(a->v, (size_t)(a->n + 2) * sizeof(char *));
-	a->v[a->n++] = xstrdup(s);
-	a->v[a->n] = NULL;
-}
-
-static void argv_free(struct argv_buf *a)
-{
-	for (int i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
 }
 
 /* Every name in the comma-separated list is a policy that can run under
@@ -183,55 +125,11 @@ static const char *sim_arg(char **wl, int w)
 	return "if=/dev/sda";
 }
 
-/* FNV-1a: a file name for a cache key. */
-static uint64_t fnv1a64(const char *s)
-{
-	uint64_t h = 14695981039346656037ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
-/* The kernel cache: DIR/kernel.N holds run N's report after a first line
- * naming the command that made it; a report of another command (other
- * options or workloads) is not reused.  Not keyed on pagelab's version:
- * the point is to rerun the simulator side of a changed pagelab; whoever
- * changes the native executor clears the cache (make fidelity does). */
-static bool cache_load(const char *path, const char *key, struct counters *c, bool with_cgroup)
-{
-	char line[4096];
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return false;
-	bool same = fgets(line, sizeof(line), f) && !strncmp(line, "# cache: ", 9) &&
-		    !strcmp(line + 9, key);
-	if (same)
-		counters_parse(c, f, with_cgroup);
-	fclose(f);
-	return same;
-}
-
-static void cache_store(const char *path, const char *key, FILE *out)
-{
-	char tmp[4200], buf[8192];
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f)
-		die_usage("compare: cannot write %s", tmp);
-	fprintf(f, "# cache: %s", key);
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), out)) > 0)
-		fwrite(buf, 1, n, f);
-	rewind(out);
-	if (fclose(f) || rename(tmp, path))
-		die_usage("compare: cannot write %s", path);
-}
-
 int cmd_compare_kernel(int argc, char **argv)
 {
 	const char *machine = "modern", *policies = "workingset", *disk = NULL;
 	const char *memcg = "512M", *swap = "512M", *seed = "1", *timeout = "600", *cache = NULL;
-	const char *sim_cache = NULL, *html = NULL;
+	const char *sim_cache = NULL, *html = NULL, *fit_limit = NULL;
 	uint64_t repeat = 3, cpus = 0, ram = 0, limit = 0, seeds = 1, seed0 = 1, jobs = 1;
 	double tol = 25, floor_pages = 0;
 	struct argv_buf sets = { 0 };
@@ -257,6 +155,10 @@ int cmd_compare_kernel(int argc, char **argv)
 				swap = v;
 			else
 				ram = b;
+		} else if (!strcmp(a, "--fit-cpu")) {
+			if (!parse_size(v, &b) || !b || b > (1ULL << 50))
+				die_usage("compare: bad size '%s' for --fit-cpu", v);
+			fit_limit = v;
 		} else if (!strcmp(a, "--policy")) {
 			policies = v;
 		} else if (!strcmp(a, "--html")) {
@@ -300,7 +202,7 @@ int cmd_compare_kernel(int argc, char **argv)
 		} else if (!strcmp(a, "--disk")) {
 			disk = v;
 		} else if (!strcmp(a, "--set")) {
-			push(&sets, v);
+			argv_push(&sets, v);
 		} else {
 			die_usage("compare: unknown option '%s' (see pagelab compare --help)", a);
 		}
@@ -338,16 +240,16 @@ int cmd_compare_kernel(int argc, char **argv)
 	struct ncgroup cg;
 	char cgerr[256];
 	if (!v1_set && ncg_detect(&cg, cgerr, sizeof(cgerr)) && cg.version == 1)
-		push(&sets, "memcg.v1=1");
+		argv_push(&sets, "memcg.v1=1");
 	if (!eevdf_set && nhost_kernel_at_least(6, 6))
-		push(&sets, "sched_eevdf=1");
+		argv_push(&sets, "sched_eevdf=1");
 	if (!rot_set && nhost_swap_rotational())
-		push(&sets, "vm.swap_rotational=1");
+		argv_push(&sets, "vm.swap_rotational=1");
 	long ra_kb = ra_set ? -1 : nhost_read_ahead_kb();
 	if (ra_kb >= 0 && ra_kb != 128 && ra_kb / 4 <= 65536) {
 		char ra_arg[48];
 		snprintf(ra_arg, sizeof(ra_arg), "vm.ra_pages=%ld", ra_kb / 4);
-		push(&sets, ra_arg);
+		argv_push(&sets, ra_arg);
 	}
 	/* A page that cannot be written is refused now, not after the runs
 	 * (which may die on the way: the page is opened only at the end). */
@@ -360,6 +262,27 @@ int cmd_compare_kernel(int argc, char **argv)
 	bool progress = isatty(2);
 	char num[32], ramb[32];
 	snprintf(ramb, sizeof(ramb), "%llu", (unsigned long long)ram);
+	const char **swl = xcalloc((size_t)nwl, sizeof(*swl));
+	for (int w = 0; w < nwl; w++)
+		swl[w] = sim_arg(wl, w);
+	char fit_note[512] = "";
+	if (fit_limit) {
+		uint64_t fl = 0;
+		parse_size(fit_limit, &fl);
+		char *first = xstrdup(policies);
+		first[strcspn(first, ",")] = 0;
+		struct fit_cpu_req q = { .limit = fit_limit, .swap = swap, .seed = seed, .timeout = timeout,
+					 .machine = machine, .disk = disk, .policy = first, .repeat = repeat,
+					 .cpus = cpus, .ram = fl + fl / 4 + (64ULL << 20), .sets = &sets, .kwl = wl,
+					 .swl = swl, .nwl = nwl, .kernel_cache = cache, .sim_cache = sim_cache,
+					 .progress = progress };
+		struct argv_buf fitted = { 0 };
+		compare_fit_cpu(&q, &fitted, fit_note, sizeof(fit_note));
+		for (int f = 0; f < fitted.n; f++)
+			argv_push(&sets, fitted.v[f]);
+		argv_free(&fitted);
+		free(first);
+	}
 
 	/* The simulator first: bad input shows before minutes of kernel runs. */
 	int npol = 0;
@@ -402,26 +325,26 @@ int cmd_compare_kernel(int argc, char **argv)
 		int p = (int)(k / seeds);
 		uint64_t sd = k % seeds;
 		struct argv_buf a = { 0 };
-		push(&a, "pagelab");
-		push(&a, "run");
-		push(&a, "--machine"); push(&a, machine);
+		argv_push(&a, "pagelab");
+		argv_push(&a, "run");
+		argv_push(&a, "--machine"); argv_push(&a, machine);
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)cpus);
-		push(&a, "--cpus"); push(&a, num);
-		push(&a, "--ram"); push(&a, ramb);
-		push(&a, "--swap"); push(&a, swap);
-		push(&a, "--memcg"); push(&a, memcg);
+		argv_push(&a, "--cpus"); argv_push(&a, num);
+		argv_push(&a, "--ram"); argv_push(&a, ramb);
+		argv_push(&a, "--swap"); argv_push(&a, swap);
+		argv_push(&a, "--memcg"); argv_push(&a, memcg);
 		if (disk) {
-			push(&a, "--disk"); push(&a, disk);
+			argv_push(&a, "--disk"); argv_push(&a, disk);
 		}
 		for (int s = 0; s < sets.n; s++) {
-			push(&a, "--set"); push(&a, sets.v[s]);
+			argv_push(&a, "--set"); argv_push(&a, sets.v[s]);
 		}
-		push(&a, "--policy"); push(&a, pol[p]);
+		argv_push(&a, "--policy"); argv_push(&a, pol[p]);
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)(seed0 + sd));
-		push(&a, "--seed"); push(&a, num);
-		push(&a, "--no-progress");
+		argv_push(&a, "--seed"); argv_push(&a, num);
+		argv_push(&a, "--no-progress");
 		for (int w = 0; w < nwl; w++)
-			push(&a, sim_arg(wl, w));
+			argv_push(&a, swl[w]);
 		if (sim_cache) {
 			char *cmd = join_words(a.n, a.v);
 			const char *ver = pagelab_version();
@@ -446,14 +369,14 @@ int cmd_compare_kernel(int argc, char **argv)
 	uint64_t cached = 0;
 	for (uint64_t r = 0; r < repeat; r++) {
 		struct argv_buf a = { 0 };
-		push(&a, "pagelab");
-		push(&a, "kernel");
-		push(&a, "--memcg"); push(&a, memcg);
-		push(&a, "--swap"); push(&a, swap);
-		push(&a, "--seed"); push(&a, seed);
-		push(&a, "--timeout"); push(&a, timeout);
+		argv_push(&a, "pagelab");
+		argv_push(&a, "kernel");
+		argv_push(&a, "--memcg"); argv_push(&a, memcg);
+		argv_push(&a, "--swap"); argv_push(&a, swap);
+		argv_push(&a, "--seed"); argv_push(&a, seed);
+		argv_push(&a, "--timeout"); argv_push(&a, timeout);
 		for (int w = 0; w < nwl; w++)
-			push(&a, wl[w]);
+			argv_push(&a, wl[w]);
 		char *key = NULL, kpath[4096];
 		if (cache) {
 			char *k = join_words(a.n, a.v);
@@ -494,7 +417,7 @@ int cmd_compare_kernel(int argc, char **argv)
 	char *setlist = join_words(sets.n, sets.v);
 	struct kcmp_setup setup = { .memcg = memcg, .swap = swap, .machine = machine, .sets = setlist, .repeat = repeat,
 				    .cached = cached, .cpus = cpus, .seeds = seeds, .seed0 = seed0, .tol = tol,
-				    .floor = floor_pages };
+				    .floor = floor_pages, .fit = fit_note };
 	struct kcmp x;
 	kcmp_build(&x, kern, sim, npol, (const char *const *)pol, &setup);
 	kcmp_print(&x, &setup, cmd);
@@ -521,6 +444,7 @@ int cmd_compare_kernel(int argc, char **argv)
 		counters_free(&kern[r]);
 	free(sim);
 	free(kern);
+	free(swl);
 	free(pols);
 	argv_free(&sets);
 	free(setlist);

@@ -109,6 +109,11 @@ void kcmp_html(FILE *out, const struct kcmp *x, const struct kcmp_setup *s, cons
 	fprintf(out, ". A counter agrees within &plusmn;%g%%%s%s. <em>Not counted</em>: the kernel leaves it out "
 		"of cgroup limit reclaim (6.x: <code>if (!cgroup_reclaim(sc))</code>).", s->tol,
 		s->seeds > 1 ? ", or inside the kernel's min..max" : "", s->floor > 0 ? ", or under the floor on both sides" : "");
+	if (s->fit && s->fit[0]) {
+		fputc(' ', out);
+		html_escape(out, s->fit);
+		fputc('.', out);
+	}
 	if (x->own[0] || x->traced[0]) {
 		if (x->own[0]) {
 			fputs(" From the cgroup's own memory.stat: ", out);

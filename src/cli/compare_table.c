@@ -222,6 +222,8 @@ void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cm
 		snprintf(setup + n, sizeof(setup) - (size_t)n, ", median of seeds %llu..%llu",
 			 (unsigned long long)s->seed0, (unsigned long long)(s->seed0 + s->seeds - 1));
 	print_wrapped("", setup, "");
+	if (s->fit && s->fit[0])
+		print_wrapped("", s->fit, "");
 	if (x->own[0] || x->traced[0]) {
 		char list[600];
 		snprintf(list, sizeof(list), "%s%s%s%s%s", x->own[0] ? "the cgroup's own memory.stat for " : "",

@@ -26,6 +26,7 @@ struct kcmp_setup {
 	const char *sets;   /* the --set options of pagelab run, "" when none */
 	uint64_t repeat, cached, cpus, seeds, seed0;
 	double tol, floor;  /* percent; pages under which both sides agree */
+	const char *fit;    /* --fit-cpu's note, "" or NULL when none */
 };
 
 enum kcmp_verdict { KCMP_YES, KCMP_NO, KCMP_MISSING, KCMP_NOT_COUNTED };
