@@ -95,6 +95,8 @@ static void kernel_times(const struct fit_cpu_req *q, uint64_t r, double *user, 
 	char msg[512];
 	int rc = run_self(a.v, &out, &err);
 	if (rc) {
+		free(key); /* LeakSanitizer's exit status would replace ours */
+		argv_free(&a);
 		first_line(err, msg, sizeof(msg));
 		if (rc == 2)
 			die_usage("compare: --fit-cpu: kernel: %s", msg);
@@ -150,6 +152,8 @@ static void sim_times(const struct fit_cpu_req *q, double *user, double *sys)
 	FILE *out, *err;
 	char msg[512];
 	if (run_self(a.v, &out, &err)) {
+		free(key);
+		argv_free(&a);
 		first_line(err, msg, sizeof(msg));
 		die_usage("compare: --fit-cpu: simulator: %s", msg);
 	}

@@ -397,6 +397,10 @@ int cmd_compare_kernel(int argc, char **argv)
 		FILE *out, *err;
 		int rc = run_self(a.v, &out, &err);
 		if (rc) {
+			/* Freed before exiting: LeakSanitizer's exit status would
+			 * replace ours (the sanitizer build's tests check it). */
+			free(key);
+			argv_free(&a);
 			first_line(err, msg, sizeof(msg));
 			if (rc == 2)
 				die_usage("compare: kernel: %s", msg);
