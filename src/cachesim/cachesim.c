@@ -9,6 +9,7 @@
  * cache-only mode, src/mm/cacheonly.c). */
 #include "cachesim.h"
 #include "../policy/lru.h"
+#include "../mm/internal.h" /* mm_cache_fault(), inline */
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -110,6 +111,7 @@ static void grow_ptes(struct cachesim *cs, uint64_t cap)
 		memcpy(pte, cs->pte, cs->mapped * sizeof(pte_t));
 	free(cs->pte);
 	cs->pte = pte;
+	cs->mm.cache_ptes = pte; /* a cache page's PTE: cache_ptes[id] */
 	cs->cap = cap;
 	for (uint32_t j = 0; j < cs->nregions; j++)
 		cs->as->vmas[j].pte = pte + region_base(j);
@@ -171,7 +173,7 @@ __attribute__((noinline)) static pte_t ref_miss(struct cachesim *cs, uint64_t id
 	const pte_t set = PTE_ACCESSED | (pte_t)write << 2;
 	if (!*pt && idx >= cs->pages)
 		cs->pages = idx + 1;
-	enum fault_status st = mm_cache_fault(&cs->mm, &cs->ctx, cs->as, k, idx - region_base(k));
+	enum fault_status st = mm_cache_fault(&cs->mm, &cs->ctx, cs->as, k, idx - region_base(k), (uint32_t)idx);
 	if (st != FAULT_DONE)
 		panic("cachesim: policy %s found no page to evict", cs->mm.pol.ops->name);
 	pte_t pte = *pt;
