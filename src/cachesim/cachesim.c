@@ -36,6 +36,11 @@ struct cachesim {
 	bool hook;                     /* the policy's access() on every reference */
 	bool is_lru;                   /* exact LRU: lru_hit() inline on priv */
 	bool not_young;                /* a faulting reference leaves the page unreferenced */
+	/* cachesim_recs_below(): a first reference (a PTE never set) must
+	 * name page `pages` (ids are numbered in order of first reference),
+	 * and one that does not stops the loop (misordered) before it
+	 * touches anything. */
+	bool check_order, misordered;
 	void (*access)(void *p, pfn_t pfn, bool write);
 	void *priv;
 };
@@ -163,16 +168,23 @@ _Static_assert(PTE_SHIFT >= 7, "PTE_EVICTED and the other flags have pfn 0");
 /* A reference to a page not present (or in a region not mapped yet): the
  * fault goes to the cache-only core.  Returns the page's PTE as the fault
  * left it, before the reference's bits, as the hit path does.  Out of
- * line: the hit path stays short. */
+ * line: the hit path stays short.  A misordered first reference
+ * (check_order) returns at once, nothing touched, mapped or counted. */
 __attribute__((noinline)) static pte_t ref_miss(struct cachesim *cs, uint64_t idx, bool write)
 {
+	pte_t *pt = &cs->pte[idx];
+	if (!*pt) {
+		if (cs->check_order && idx != cs->pages) {
+			cs->misordered = true;
+			return 0;
+		}
+		if (idx >= cs->pages)
+			cs->pages = idx + 1;
+	}
 	uint32_t k = region_of(idx);
 	if (idx >= cs->mapped)
 		map_regions(cs, k);
-	pte_t *pt = &cs->pte[idx];
 	const pte_t set = PTE_ACCESSED | (pte_t)write << 2;
-	if (!*pt && idx >= cs->pages)
-		cs->pages = idx + 1;
 	enum fault_status st = mm_cache_fault(&cs->mm, &cs->ctx, cs->as, k, idx - region_base(k), (uint32_t)idx);
 	if (st != FAULT_DONE)
 		panic("cachesim: policy %s found no page to evict", cs->mm.pol.ops->name);
@@ -192,40 +204,77 @@ __attribute__((noinline)) static pte_t ref_miss(struct cachesim *cs, uint64_t id
 #define AHEAD_PAGE 12
 #define AHEAD_LINKS 6
 
+/* A batch of references as the loops read them: ids and write flags in
+ * two arrays (cachesim_refs), or the binary format's 8-byte records where
+ * the reader holds them (`rec`, a constant at each call:
+ * cachesim_recs_below), page then meta word, bit 0 of meta the write -
+ * no decoded copy. */
+struct refs {
+	const uint32_t *pages;
+	const uint8_t *writes;
+	const uint8_t *recs;
+};
+
+__attribute__((always_inline)) static inline uint32_t ref_page(const struct refs *r, size_t i, bool rec)
+{
+	if (!rec)
+		return r->pages[i];
+	uint32_t v;
+	memcpy(&v, r->recs + i * 8, sizeof(v));
+	return v;
+}
+
+__attribute__((always_inline)) static inline bool ref_write(const struct refs *r, size_t i, bool rec)
+{
+	if (!rec)
+		return r->writes[i] != 0;
+	uint32_t m;
+	memcpy(&m, r->recs + i * 8 + 4, sizeof(m));
+	return m & 1;
+}
+
 /* One reference, mm_touch()'s loop body for a single page: the PTE's
  * accessed bit (and dirty bit for a write) set as an MMU does, a fault
- * if the page is not present.  Returns the PTE before the reference's
- * bits. */
-__attribute__((always_inline)) static inline pte_t ref_one(struct cachesim *cs, pte_t *ptes, uint32_t idx, bool write)
+ * if the page is not present.  *old gets the PTE before the reference's
+ * bits; false: the reference was a misordered first one, not made. */
+__attribute__((always_inline)) static inline bool ref_one(struct cachesim *cs, pte_t *ptes, uint32_t idx, bool write,
+							  pte_t *old)
 {
 	pte_t *pt = &ptes[idx];
 	pte_t pte = *pt;
 	if (__builtin_expect(pte & PTE_PRESENT, 1)) {
 		*pt = pte | PTE_ACCESSED | (pte_t)write << 2;
-		return pte;
+		*old = pte;
+		return true;
 	}
-	return ref_miss(cs, idx, write);
+	*old = ref_miss(cs, idx, write);
+	return !cs->misordered;
 }
 
 /* A policy that sees references only through the PTE bits (clock, fifo,
  * the research policies): the loop is a PTE lookup and a bit set.
  * `ahead`: references AHEAD_PTE on exist (a constant at each call). */
-__attribute__((always_inline)) static inline void plain_one(struct cachesim *cs, pte_t *ptes, const uint32_t *pages,
-							    const uint8_t *writes, size_t i, bool ahead)
+__attribute__((always_inline)) static inline bool plain_one(struct cachesim *cs, pte_t *ptes, const struct refs *r,
+							    size_t i, bool ahead, bool rec)
 {
 	if (ahead)
-		__builtin_prefetch(&ptes[pages[i + AHEAD_PTE]]);
-	ref_one(cs, ptes, pages[i], writes[i] != 0);
+		__builtin_prefetch(&ptes[ref_page(r, i + AHEAD_PTE, rec)]);
+	pte_t old;
+	return ref_one(cs, ptes, ref_page(r, i, rec), ref_write(r, i, rec), &old);
 }
 
-static void refs_plain(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
+__attribute__((always_inline)) static inline size_t refs_plain_loop(struct cachesim *cs, const struct refs *r, size_t n,
+								    bool rec)
 {
 	pte_t *const ptes = cs->pte;
 	size_t i = 0;
 	for (; i + AHEAD_PTE < n; i++)
-		plain_one(cs, ptes, pages, writes, i, true);
+		if (!plain_one(cs, ptes, r, i, true, rec))
+			return i;
 	for (; i < n; i++)
-		plain_one(cs, ptes, pages, writes, i, false);
+		if (!plain_one(cs, ptes, r, i, false, rec))
+			return i;
+	return n;
 }
 
 /* Reference i and the policy's hook on it, with what references ahead
@@ -235,55 +284,58 @@ static void refs_plain(struct cachesim *cs, const uint32_t *pages, const uint8_t
  * it, its list neighbours' links AHEAD_LINKS before (a move to the head
  * writes all three).  For exact LRU (is_lru) the hook is lru_hit()
  * inline, which reads no struct page: only the links are fetched.
- * is_lru and ahead are constants at each call (always_inline). */
-__attribute__((always_inline)) static inline void hook_one(struct cachesim *cs, pte_t *ptes, const uint32_t *pages,
-							   const uint8_t *writes, size_t i, bool ahead, bool is_lru,
+ * is_lru, ahead and rec are constants at each call (always_inline). */
+__attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, pte_t *ptes, const struct refs *r,
+							   size_t i, bool ahead, bool is_lru, bool rec,
 							   void (*access)(void *, pfn_t, bool), void *priv)
 {
 	struct frames *const fr = &cs->mm.fr;
 	if (ahead) {
 		const struct lru_link *links = fr->links;
-		__builtin_prefetch(&ptes[pages[i + AHEAD_PTE]]);
-		pfn_t pfn = pte_pfn(pte_peek(ptes, pages[i + AHEAD_PAGE]));
+		__builtin_prefetch(&ptes[ref_page(r, i + AHEAD_PTE, rec)]);
+		pfn_t pfn = pte_pfn(pte_peek(ptes, ref_page(r, i + AHEAD_PAGE, rec)));
 		__builtin_prefetch(&links[pfn]);
 		if (!is_lru)
 			__builtin_prefetch(&fr->pages[pfn]);
-		const struct lru_link *k = &links[pte_pfn(pte_peek(ptes, pages[i + AHEAD_LINKS]))];
+		const struct lru_link *k = &links[pte_pfn(pte_peek(ptes, ref_page(r, i + AHEAD_LINKS, rec)))];
 		if (k->prev != PFN_NONE)
 			__builtin_prefetch(&links[k->prev]);
 		if (k->next != PFN_NONE)
 			__builtin_prefetch(&links[k->next]);
 	}
-	bool write = writes[i] != 0;
-	pfn_t pfn = pte_pfn(ref_one(cs, ptes, pages[i], write));
+	bool write = ref_write(r, i, rec);
+	pte_t old;
+	if (!ref_one(cs, ptes, ref_page(r, i, rec), write, &old))
+		return false;
 	if (is_lru)
-		lru_hit(priv, fr, pfn);
+		lru_hit(priv, fr, pte_pfn(old));
 	else
-		access(priv, pfn, write);
+		access(priv, pte_pfn(old), write);
+	return true;
 }
 
-__attribute__((always_inline)) static inline void refs_hook_loop(struct cachesim *cs, const uint32_t *pages,
-								 const uint8_t *writes, size_t n, bool is_lru)
+__attribute__((always_inline)) static inline size_t refs_hook_loop(struct cachesim *cs, const struct refs *r, size_t n,
+								   bool is_lru, bool rec)
 {
 	void (*const access)(void *, pfn_t, bool) = cs->access;
 	void *const priv = cs->priv;
 	pte_t *const ptes = cs->pte;
 	size_t i = 0;
 	for (; i + AHEAD_PTE < n; i++)
-		hook_one(cs, ptes, pages, writes, i, true, is_lru, access, priv);
+		if (!hook_one(cs, ptes, r, i, true, is_lru, rec, access, priv))
+			return i;
 	for (; i < n; i++)
-		hook_one(cs, ptes, pages, writes, i, false, is_lru, access, priv);
+		if (!hook_one(cs, ptes, r, i, false, is_lru, rec, access, priv))
+			return i;
+	return n;
 }
 
-static void refs_hook(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
-{
-	refs_hook_loop(cs, pages, writes, n, false);
-}
-
-static void refs_lru(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
-{
-	refs_hook_loop(cs, pages, writes, n, true);
-}
+static size_t refs_plain(struct cachesim *cs, const struct refs *r, size_t n) { return refs_plain_loop(cs, r, n, false); }
+static size_t refs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, false); }
+static size_t refs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false); }
+static size_t recs_plain(struct cachesim *cs, const struct refs *r, size_t n) { return refs_plain_loop(cs, r, n, true); }
+static size_t recs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, true); }
+static size_t recs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, true); }
 
 /* What the loops read for references given without writes: they read
  * writes[i] for every reference instead of testing writes each time. */
@@ -298,12 +350,13 @@ static void refs_run(struct cachesim *cs, const uint32_t *pages, const uint8_t *
 			refs_run(cs, pages + i, no_writes, MIN(n - i, (size_t)NO_WRITES));
 		return;
 	}
+	const struct refs r = { .pages = pages, .writes = writes };
 	if (cs->is_lru)
-		refs_lru(cs, pages, writes, n);
+		refs_lru(cs, &r, n);
 	else if (cs->hook)
-		refs_hook(cs, pages, writes, n);
+		refs_hook(cs, &r, n);
 	else
-		refs_plain(cs, pages, writes, n);
+		refs_plain(cs, &r, n);
 	cs->refs += n;
 }
 
@@ -345,6 +398,31 @@ void cachesim_refs_below(struct cachesim *cs, const uint32_t *pages, const uint8
 	room_below(cs, bound);
 	refs_run(cs, pages, writes, n);
 }
+
+size_t cachesim_recs_below(struct cachesim *cs, const uint8_t *recs, size_t n, uint64_t bound, uint32_t *page)
+{
+	if (!n)
+		return 0;
+	const struct refs r = { .recs = recs };
+	if (bound > cs->cap) {
+		uint32_t max = 0;
+		for (size_t i = 0; i < n; i++)
+			max = MAX(max, ref_page(&r, i, true));
+		bound = (uint64_t)max + 1;
+	}
+	room_below(cs, bound);
+	cs->check_order = true;
+	size_t done = cs->is_lru ? recs_lru(cs, &r, n) : cs->hook ? recs_hook(cs, &r, n) : recs_plain(cs, &r, n);
+	cs->check_order = false;
+	cs->refs += done;
+	if (done < n) {
+		cs->misordered = false;
+		*page = ref_page(&r, done, true);
+	}
+	return done;
+}
+
+uint64_t cachesim_pages(const struct cachesim *cs) { return cs->pages; }
 
 /* A cache's struct, frames and page tables (the policy's tables aside). */
 static size_t cache_bytes(uint64_t frames, uint64_t ptes)
