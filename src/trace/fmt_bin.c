@@ -213,14 +213,15 @@ static bool view_good(const uint8_t *buf, size_t n, uint64_t npages)
 	const __m128i flip = _mm_set1_epi32((int)0x80000000u);
 	const __m128i lim = _mm_set1_epi32((int)((uint32_t)(npages - 1) ^ 0x80000000u));
 	__m128i over = _mm_setzero_si128(), bits = over, kind = over;
-	for (; i + 4 <= n; i += 4) {
-		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(buf + i * BINTRACE_RECORD));
-		__m128i c = _mm_loadu_si128((const __m128i *)(const void *)(buf + i * BINTRACE_RECORD + 16));
-		over = _mm_or_si128(over, _mm_cmpgt_epi32(_mm_xor_si128(a, flip), lim));
-		over = _mm_or_si128(over, _mm_cmpgt_epi32(_mm_xor_si128(c, flip), lim));
-		bits = _mm_or_si128(bits, _mm_or_si128(a, c));
-		kind = _mm_or_si128(kind, _mm_and_si128(a, _mm_srli_epi32(a, 1)));
-		kind = _mm_or_si128(kind, _mm_and_si128(c, _mm_srli_epi32(c, 1)));
+	for (; i + 8 <= n; i += 8) {
+		/* A host line a round, with one fetch BIN_PREFETCH ahead. */
+		__builtin_prefetch(buf + i * BINTRACE_RECORD + BIN_PREFETCH);
+		for (int j = 0; j < 64; j += 16) {
+			__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(buf + i * BINTRACE_RECORD + j));
+			over = _mm_or_si128(over, _mm_cmpgt_epi32(_mm_xor_si128(a, flip), lim));
+			bits = _mm_or_si128(bits, a);
+			kind = _mm_or_si128(kind, _mm_and_si128(a, _mm_srli_epi32(a, 1)));
+		}
 	}
 	const __m128i pagelanes = _mm_set_epi32(0, -1, 0, -1), metabits = _mm_set_epi32(0xf8, 0, 0xf8, 0),
 		      kindbit = _mm_set_epi32(2, 0, 2, 0);
