@@ -157,7 +157,11 @@ void test_input_view_file_shrinks(void)
 		char msg[400];
 		int st = child_status(fds, msg, sizeof(msg));
 		if (sent) {
-			CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGBUS);
+			/* Death by SIGBUS - or, under ASan, whose handler was
+			 * there first, its report's exit status: anything but
+			 * the input's 2 or going on (4). */
+			CHECK((WIFSIGNALED(st) && WTERMSIG(st) == SIGBUS) ||
+			      (WIFEXITED(st) && WEXITSTATUS(st) != 2 && WEXITSTATUS(st) != 4));
 		} else {
 			CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 2);
 			char want[300];
