@@ -291,7 +291,7 @@ __attribute__((always_inline)) static inline size_t refs_plain_loop(struct cache
  * is_lru, ahead and rec are constants at each call (always_inline). */
 __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, pte_t *ptes, const struct refs *r,
 							   size_t i, bool ahead, bool is_lru, bool rec,
-							   void (*access)(void *, pfn_t, bool), void *priv)
+							   void (*access)(void *, pfn_t, bool), void *priv, int list)
 {
 	struct frames *const fr = &cs->mm.fr;
 	if (ahead) {
@@ -313,7 +313,7 @@ __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, 
 	if (!ref_one(cs, ptes, ref_page(r, i, rec), bits, &old))
 		return false;
 	if (is_lru)
-		lru_hit(priv, fr, pte_pfn(old));
+		lru_hit_list(priv, fr, list, pte_pfn(old));
 	else
 		access(priv, pte_pfn(old), (bits & PTE_DIRTY) != 0);
 	return true;
@@ -324,13 +324,14 @@ __attribute__((always_inline)) static inline size_t refs_hook_loop(struct caches
 {
 	void (*const access)(void *, pfn_t, bool) = cs->access;
 	void *const priv = cs->priv;
+	const int list = is_lru ? ((const struct lru *)priv)->list : 0;
 	pte_t *const ptes = cs->pte;
 	size_t i = 0;
 	for (; i + AHEAD_PTE < n; i++)
-		if (!hook_one(cs, ptes, r, i, true, is_lru, rec, access, priv))
+		if (!hook_one(cs, ptes, r, i, true, is_lru, rec, access, priv, list))
 			return i;
 	for (; i < n; i++)
-		if (!hook_one(cs, ptes, r, i, false, is_lru, rec, access, priv))
+		if (!hook_one(cs, ptes, r, i, false, is_lru, rec, access, priv, list))
 			return i;
 	return n;
 }
