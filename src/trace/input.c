@@ -322,8 +322,9 @@ int input_line(struct input *in, char **line, size_t *len)
  * nothing on stdout (a report not yet printed is not printed: _exit()
  * flushes no stdio buffer).  A SIGBUS outside every input's window is
  * not the input's: the handler before it (by default, death by SIGBUS)
- * takes it.  The line is composed when the window is mapped, so the
- * handler does only what a signal handler may: write() and _exit(). */
+ * takes it.  The handler does only what a signal handler may: it
+ * composes the line with memcpy() and strlen() (async-signal-safe since
+ * POSIX.1-2017) in a buffer on its stack, then write() and _exit(). */
 #define MAPPED_MAX 16
 static struct input *volatile mapped[MAPPED_MAX];
 static struct sigaction sigbus_before;
