@@ -4,8 +4,11 @@
  * record deep in the file must still be named by its own number, with the
  * records before it delivered, for each way a record can be bad; from a
  * stream and from a plain file of several of the windows the input maps
- * (input_view). */
+ * (input_view); and the cache-only replay's in-place reading of the same
+ * files (trace_view_dense) reports the same errors. */
 #include "test.h"
+#include "../src/cachesim/cachesim.h"
+#include "../src/policy/policy.h"
 #include "../src/trace/trace_reader.h"
 #include "../src/lib/util.h"
 
@@ -172,4 +175,120 @@ void test_bin_dense_mapped_file(void)
 	free(b);
 	free(pages);
 	free(writes);
+}
+
+/* The cache-only replay of a binary trace reads its records in place
+ * (trace_view_dense) and checks the order of first references itself, as
+ * it replays them (cachesim.c): every bad file must still give the error
+ * trace_next_dense() gives, at the same record - a misordered first
+ * reference before and after another bad record in the same batch, the
+ * header's counts, a truncated record, a record beyond the header's
+ * pages - and a good one the same count of references. */
+static void write_to(char *path, const uint8_t *b, size_t len)
+{
+	int fd = mkstemp(path);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
+	if (!f || fwrite(b, 1, len, f) != len || fclose(f) != 0)
+		panic("cannot write %s", path);
+}
+
+/* The reader's own verdict on the file (batches of the replay's 4096):
+ * its error, or "" and the references in *refs. */
+static void dense_verdict(const char *path, char *err, size_t errlen, uint64_t *refs)
+{
+	static uint32_t pages[4096];
+	static uint8_t writes[4096];
+	struct trace_opts o = { .format = TRACE_FMT_AUTO };
+	struct trace_reader *r = trace_open(path, &o, err, errlen);
+	*refs = 0;
+	if (!r)
+		return;
+	long n;
+	while ((n = trace_next_dense(r, pages, writes, 4096)) > 0)
+		*refs += (uint64_t)n;
+	snprintf(err, errlen, "%s", n < 0 ? trace_reader_error(r) : "");
+	trace_close(r);
+}
+
+static void same_verdict(const uint8_t *b, size_t len, const char *what)
+{
+	char path[] = "/tmp/pagelab-test-XXXXXX", want[300], got[300] = "";
+	write_to(path, b, len);
+	uint64_t refs;
+	dense_verdict(path, want, sizeof(want), &refs);
+	struct cachesim *cs = cachesim_new(policy_find("lru"), NULL, 16);
+	struct trace_opts o = { .format = TRACE_FMT_AUTO };
+	struct cachesim_trace tr;
+	bool ok = cachesim_replay(cs, path, &o, false, &tr, got, sizeof(got));
+	if (ok)
+		got[0] = 0;
+	CHECK(!strcmp(got, want));
+	if (strcmp(got, want))
+		fprintf(stderr, "%s: replay \"%s\", reader \"%s\"\n", what, got, want);
+	if (ok && !want[0])
+		CHECK_EQ(tr.refs, refs);
+	cachesim_free(cs);
+	unlink(path);
+}
+
+#define VNREC 10000u
+#define VNPAGES 2000u
+
+void test_bin_dense_view_errors_as_the_reader(void);
+void test_bin_dense_view_errors_as_the_reader(void)
+{
+	size_t len;
+	uint8_t *b = make_trace_of(VNREC, VNPAGES, 16, &len);
+	same_verdict(b, len, "good");
+	/* A first reference out of turn (record 1501 names page 1501 while
+	 * 1500 are known), alone and with a bad record after it in the
+	 * same batch of 4096 and in the same 1024-record view. */
+	uint8_t *c = xmalloc(len + 16);
+	memcpy(c, b, len);
+	put32(c + 64 + 8 * 1500, 1501);
+	same_verdict(c, len, "misordered");
+	put32(c + 64 + 8 * 1510 + 4, 8);
+	same_verdict(c, len, "misordered, then bad flags");
+	put32(c + 64 + 8 * 1510 + 4, 0);
+	put32(c + 64 + 8 * 1501, VNPAGES);
+	same_verdict(c, len, "misordered, then beyond");
+	/* The bad record first, the misordered one after it. */
+	memcpy(c, b, len);
+	put32(c + 64 + 8 * 1500 + 4, 6);
+	put32(c + 64 + 8 * 1505, 1700);
+	same_verdict(c, len, "bad flags, then misordered");
+	/* Each kind of bad record alone. */
+	const uint32_t metas[] = { 6, 7, 8, 0x80, 0xff };
+	for (size_t k = 0; k < sizeof(metas) / sizeof(metas[0]); k++) {
+		memcpy(c, b, len);
+		put32(c + 64 + 8 * 7777 + 4, metas[k]);
+		same_verdict(c, len, "bad flags");
+	}
+	memcpy(c, b, len);
+	put32(c + 64 + 8 * 9999, 0xffffffffu);
+	same_verdict(c, len, "beyond, last record");
+	/* The header's counts, a misordered reference among the records
+	 * past the count; truncated records. */
+	memcpy(c, b, len);
+	put32(c + 16, VNREC - 100);
+	same_verdict(c, len, "more references than the header's");
+	/* (every page is known by record 2000: a page past them, which
+	 * the header must allow) */
+	put32(c + 24, VNPAGES + 2);
+	put32(c + 64 + 8 * 9000, VNPAGES + 1);
+	same_verdict(c, len, "more references, misordered first");
+	put32(c + 24, VNPAGES);
+	memcpy(c, b, len);
+	put32(c + 16, VNREC + 1);
+	same_verdict(c, len, "fewer references than the header's");
+	put32(c + 16, VNREC);
+	put32(c + 24, VNPAGES + 1);
+	same_verdict(c, len, "fewer pages than the header's");
+	put32(c + 24, VNPAGES);
+	same_verdict(c, len - 3, "truncated record");
+	put32(c + 24, VNPAGES + 2);
+	put32(c + 64 + 8 * 8500, VNPAGES + 1);
+	same_verdict(c, len - 3, "truncated, misordered first");
+	free(c);
+	free(b);
 }

@@ -3,13 +3,16 @@
  * the buffer gives: across window ends, after input_read() took the
  * first bytes through the buffer, back to the buffer when input_read()
  * follows a view, and at the end (the binary reader over such a file:
- * test_bin_dense.c). */
+ * test_bin_dense.c); a file that shrinks under a view is an error, not a
+ * SIGBUS. */
 #include "test.h"
 #include "../src/trace/input.h"
 #include "../src/lib/util.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* A file of len bytes, byte i = f(i): its path in path (unlinked by the
@@ -100,5 +103,75 @@ void test_input_view_matches_the_file(void)
 	CHECK(!input_error(in)[0]);
 	input_close(in);
 	unlink(path);
+	free(b);
+}
+
+/* A plain file truncated while a view of it is mapped (another process
+ * shrinking a trace mid-replay): reading the view's bytes past the new
+ * end raises SIGBUS, which input.c's handler turns into one line on
+ * stderr and exit status 2 - in a child, which it ends.  A SIGBUS sent to
+ * a process with a view mapped is not the input's and still kills it. */
+static int child_status(int *fds, char *msg, size_t msglen)
+{
+	int st = -1;
+	wait(&st);
+	close(fds[1]);
+	ssize_t got = read(fds[0], msg, msglen - 1);
+	msg[got > 0 ? got : 0] = 0;
+	close(fds[0]);
+	return st;
+}
+
+void test_input_view_file_shrinks(void);
+void test_input_view_file_shrinks(void)
+{
+	size_t len = (size_t)1 << 20;
+	uint8_t *b = xmalloc(len);
+	for (size_t i = 0; i < len; i++)
+		b[i] = byte_at(i);
+	for (int sent = 0; sent < 2; sent++) {
+		char path[] = "/tmp/pagelab-test-XXXXXX";
+		write_file(path, b, len);
+		int fds[2];
+		if (pipe(fds) != 0)
+			panic("pipe");
+		fflush(NULL);
+		pid_t pid = fork();
+		if (pid == 0) {
+			dup2(fds[1], STDERR_FILENO);
+			char err[200];
+			struct input *in = input_open(path, err, sizeof(err));
+			size_t n;
+			const volatile uint8_t *v = in ? input_view(in, 8192, &n) : NULL;
+			if (!v || n != 8192)
+				_exit(3);
+			if (sent) {
+				raise(SIGBUS);
+				_exit(4);
+			}
+			if (truncate(path, 0) != 0)
+				_exit(5);
+			(void)v[4096 + 100];
+			_exit(6);
+		}
+		char msg[400];
+		int st = child_status(fds, msg, sizeof(msg));
+		if (sent) {
+			/* Death by SIGBUS - or, under ASan, whose handler was
+			 * there first, its report's exit status: anything but
+			 * the input's 2 or going on (4). */
+			CHECK((WIFSIGNALED(st) && WTERMSIG(st) == SIGBUS) ||
+			      (WIFEXITED(st) && WEXITSTATUS(st) != 2 && WEXITSTATUS(st) != 4));
+		} else {
+			CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+			char want[300];
+			snprintf(want, sizeof(want), "pagelab: %s: the file shrank while it was read (byte 4196 is gone)\n",
+				 path);
+			CHECK(!strcmp(msg, want));
+			if (strcmp(msg, want))
+				fprintf(stderr, "got: %s", msg);
+		}
+		unlink(path);
+	}
 	free(b);
 }

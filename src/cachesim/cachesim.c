@@ -9,6 +9,7 @@
  * cache-only mode, src/mm/cacheonly.c). */
 #include "cachesim.h"
 #include "../policy/lru.h"
+#include "../mm/internal.h" /* mm_cache_fault(), inline */
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -35,6 +36,11 @@ struct cachesim {
 	bool hook;                     /* the policy's access() on every reference */
 	bool is_lru;                   /* exact LRU: lru_hit() inline on priv */
 	bool not_young;                /* a faulting reference leaves the page unreferenced */
+	/* cachesim_recs_below(): a first reference (a PTE never set) must
+	 * name page `pages` (ids are numbered in order of first reference),
+	 * and one that does not stops the loop (misordered) before it
+	 * touches anything. */
+	bool check_order, misordered;
 	void (*access)(void *p, pfn_t pfn, bool write);
 	void *priv;
 };
@@ -110,6 +116,7 @@ static void grow_ptes(struct cachesim *cs, uint64_t cap)
 		memcpy(pte, cs->pte, cs->mapped * sizeof(pte_t));
 	free(cs->pte);
 	cs->pte = pte;
+	cs->mm.cache_ptes = pte; /* a cache page's PTE: cache_ptes[id] */
 	cs->cap = cap;
 	for (uint32_t j = 0; j < cs->nregions; j++)
 		cs->as->vmas[j].pte = pte + region_base(j);
@@ -161,17 +168,24 @@ _Static_assert(PTE_SHIFT >= 7, "PTE_EVICTED and the other flags have pfn 0");
 /* A reference to a page not present (or in a region not mapped yet): the
  * fault goes to the cache-only core.  Returns the page's PTE as the fault
  * left it, before the reference's bits, as the hit path does.  Out of
- * line: the hit path stays short. */
+ * line: the hit path stays short.  A misordered first reference
+ * (check_order) returns at once, nothing touched, mapped or counted. */
 __attribute__((noinline)) static pte_t ref_miss(struct cachesim *cs, uint64_t idx, bool write)
 {
+	pte_t *pt = &cs->pte[idx];
+	if (!*pt) {
+		if (cs->check_order && idx != cs->pages) {
+			cs->misordered = true;
+			return 0;
+		}
+		if (idx >= cs->pages)
+			cs->pages = idx + 1;
+	}
 	uint32_t k = region_of(idx);
 	if (idx >= cs->mapped)
 		map_regions(cs, k);
-	pte_t *pt = &cs->pte[idx];
 	const pte_t set = PTE_ACCESSED | (pte_t)write << 2;
-	if (!*pt && idx >= cs->pages)
-		cs->pages = idx + 1;
-	enum fault_status st = mm_cache_fault(&cs->mm, &cs->ctx, cs->as, k, idx - region_base(k));
+	enum fault_status st = mm_cache_fault(&cs->mm, &cs->ctx, cs->as, k, idx - region_base(k), (uint32_t)idx);
 	if (st != FAULT_DONE)
 		panic("cachesim: policy %s found no page to evict", cs->mm.pol.ops->name);
 	pte_t pte = *pt;
@@ -190,40 +204,81 @@ __attribute__((noinline)) static pte_t ref_miss(struct cachesim *cs, uint64_t id
 #define AHEAD_PAGE 12
 #define AHEAD_LINKS 6
 
+/* A batch of references as the loops read them: ids and write flags in
+ * two arrays (cachesim_refs), or the binary format's 8-byte records where
+ * the reader holds them (`rec`, a constant at each call:
+ * cachesim_recs_below), page then meta word, bit 0 of meta the write -
+ * no decoded copy. */
+struct refs {
+	const uint32_t *pages;
+	const uint8_t *writes;
+	const uint8_t *recs;
+};
+
+__attribute__((always_inline)) static inline uint32_t ref_page(const struct refs *r, size_t i, bool rec)
+{
+	if (!rec)
+		return r->pages[i];
+	uint32_t v;
+	memcpy(&v, r->recs + i * 8, sizeof(v));
+	return v;
+}
+
+/* The PTE bits reference i sets: accessed, and dirty for a write (bit 0
+ * of a record's meta word moved to bit 2, with no test of it). */
+__attribute__((always_inline)) static inline pte_t ref_bits(const struct refs *r, size_t i, bool rec)
+{
+	if (!rec)
+		return PTE_ACCESSED | (pte_t)(r->writes[i] != 0) << 2;
+	uint32_t m;
+	memcpy(&m, r->recs + i * 8 + 4, sizeof(m));
+	return PTE_ACCESSED | (pte_t)(m & 1) << 2;
+}
+
 /* One reference, mm_touch()'s loop body for a single page: the PTE's
- * accessed bit (and dirty bit for a write) set as an MMU does, a fault
- * if the page is not present.  Returns the PTE before the reference's
- * bits. */
-__attribute__((always_inline)) static inline pte_t ref_one(struct cachesim *cs, pte_t *ptes, uint32_t idx, bool write)
+ * accessed bit (and dirty bit for a write: `bits`, ref_bits()) set as an
+ * MMU does, a fault if the page is not present.  *old gets the PTE before
+ * the reference's bits; false: the reference was a misordered first one,
+ * not made. */
+_Static_assert(PTE_ACCESSED == 1 << 1, "ref_bits");
+__attribute__((always_inline)) static inline bool ref_one(struct cachesim *cs, pte_t *ptes, uint32_t idx, pte_t bits,
+							  pte_t *old)
 {
 	pte_t *pt = &ptes[idx];
 	pte_t pte = *pt;
 	if (__builtin_expect(pte & PTE_PRESENT, 1)) {
-		*pt = pte | PTE_ACCESSED | (pte_t)write << 2;
-		return pte;
+		*pt = pte | bits;
+		*old = pte;
+		return true;
 	}
-	return ref_miss(cs, idx, write);
+	*old = ref_miss(cs, idx, (bits & PTE_DIRTY) != 0);
+	return !cs->misordered;
 }
 
 /* A policy that sees references only through the PTE bits (clock, fifo,
  * the research policies): the loop is a PTE lookup and a bit set.
  * `ahead`: references AHEAD_PTE on exist (a constant at each call). */
-__attribute__((always_inline)) static inline void plain_one(struct cachesim *cs, pte_t *ptes, const uint32_t *pages,
-							    const uint8_t *writes, size_t i, bool ahead)
+__attribute__((always_inline)) static inline bool plain_one(struct cachesim *cs, pte_t *ptes, const struct refs *r,
+							    size_t i, bool ahead, bool rec)
 {
 	if (ahead)
-		__builtin_prefetch(&ptes[pages[i + AHEAD_PTE]]);
-	ref_one(cs, ptes, pages[i], writes[i] != 0);
+		__builtin_prefetch(&ptes[ref_page(r, i + AHEAD_PTE, rec)]);
+	pte_t old;
+	return ref_one(cs, ptes, ref_page(r, i, rec), ref_bits(r, i, rec), &old);
 }
 
-static void refs_plain(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
+__attribute__((always_inline)) static inline size_t refs_plain_loop(struct cachesim *cs, const struct refs *r, size_t n,
+								    bool rec)
 {
 	pte_t *const ptes = cs->pte;
 	size_t i = 0;
 	for (; i + AHEAD_PTE < n; i++)
-		plain_one(cs, ptes, pages, writes, i, true);
+		if (!plain_one(cs, ptes, r, i, true, rec))
+			return i;
 	for (; i < n; i++)
-		plain_one(cs, ptes, pages, writes, i, false);
+		if (!plain_one(cs, ptes, r, i, false, rec))
+			return i;
+	return n;
 }
 
 /* Reference i and the policy's hook on it, with what references ahead
@@ -233,55 +288,60 @@ static void refs_plain(struct cachesim *cs, const uint32_t *pages, const uint8_t
  * it, its list neighbours' links AHEAD_LINKS before (a move to the head
  * writes all three).  For exact LRU (is_lru) the hook is lru_hit()
  * inline, which reads no struct page: only the links are fetched.
- * is_lru and ahead are constants at each call (always_inline). */
-__attribute__((always_inline)) static inline void hook_one(struct cachesim *cs, pte_t *ptes, const uint32_t *pages,
-							   const uint8_t *writes, size_t i, bool ahead, bool is_lru,
-							   void (*access)(void *, pfn_t, bool), void *priv)
+ * is_lru, ahead and rec are constants at each call (always_inline). */
+__attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, pte_t *ptes, const struct refs *r,
+							   size_t i, bool ahead, bool is_lru, bool rec,
+							   void (*access)(void *, pfn_t, bool), void *priv, int list)
 {
 	struct frames *const fr = &cs->mm.fr;
 	if (ahead) {
 		const struct lru_link *links = fr->links;
-		__builtin_prefetch(&ptes[pages[i + AHEAD_PTE]]);
-		pfn_t pfn = pte_pfn(pte_peek(ptes, pages[i + AHEAD_PAGE]));
+		__builtin_prefetch(&ptes[ref_page(r, i + AHEAD_PTE, rec)]);
+		pfn_t pfn = pte_pfn(pte_peek(ptes, ref_page(r, i + AHEAD_PAGE, rec)));
 		__builtin_prefetch(&links[pfn]);
 		if (!is_lru)
 			__builtin_prefetch(&fr->pages[pfn]);
-		const struct lru_link *k = &links[pte_pfn(pte_peek(ptes, pages[i + AHEAD_LINKS]))];
-		if (k->prev != PFN_NONE)
-			__builtin_prefetch(&links[k->prev]);
-		if (k->next != PFN_NONE)
-			__builtin_prefetch(&links[k->next]);
+		const struct lru_link *k = &links[pte_pfn(pte_peek(ptes, ref_page(r, i + AHEAD_LINKS, rec)))];
+		/* Untested: at a list's end the neighbour is PFN_NONE, and
+		 * its address (an integer, never a pointer: no object
+		 * there) is only a prefetch's, which cannot fault.  The two
+		 * tests were 4 of a hit's 62 instructions. */
+		__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->prev * sizeof(*links)));
+		__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->next * sizeof(*links)));
 	}
-	bool write = writes[i] != 0;
-	pfn_t pfn = pte_pfn(ref_one(cs, ptes, pages[i], write));
+	pte_t bits = ref_bits(r, i, rec), old;
+	if (!ref_one(cs, ptes, ref_page(r, i, rec), bits, &old))
+		return false;
 	if (is_lru)
-		lru_hit(priv, fr, pfn);
+		lru_hit_list(priv, fr, list, pte_pfn(old));
 	else
-		access(priv, pfn, write);
+		access(priv, pte_pfn(old), (bits & PTE_DIRTY) != 0);
+	return true;
 }
 
-__attribute__((always_inline)) static inline void refs_hook_loop(struct cachesim *cs, const uint32_t *pages,
-								 const uint8_t *writes, size_t n, bool is_lru)
+__attribute__((always_inline)) static inline size_t refs_hook_loop(struct cachesim *cs, const struct refs *r, size_t n,
+								   bool is_lru, bool rec)
 {
 	void (*const access)(void *, pfn_t, bool) = cs->access;
 	void *const priv = cs->priv;
+	const int list = is_lru ? ((const struct lru *)priv)->list : 0;
 	pte_t *const ptes = cs->pte;
 	size_t i = 0;
 	for (; i + AHEAD_PTE < n; i++)
-		hook_one(cs, ptes, pages, writes, i, true, is_lru, access, priv);
+		if (!hook_one(cs, ptes, r, i, true, is_lru, rec, access, priv, list))
+			return i;
 	for (; i < n; i++)
-		hook_one(cs, ptes, pages, writes, i, false, is_lru, access, priv);
+		if (!hook_one(cs, ptes, r, i, false, is_lru, rec, access, priv, list))
+			return i;
+	return n;
 }
 
-static void refs_hook(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
-{
-	refs_hook_loop(cs, pages, writes, n, false);
-}
-
-static void refs_lru(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n)
-{
-	refs_hook_loop(cs, pages, writes, n, true);
-}
+static size_t refs_plain(struct cachesim *cs, const struct refs *r, size_t n) { return refs_plain_loop(cs, r, n, false); }
+static size_t refs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, false); }
+static size_t refs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false); }
+static size_t recs_plain(struct cachesim *cs, const struct refs *r, size_t n) { return refs_plain_loop(cs, r, n, true); }
+static size_t recs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, true); }
+static size_t recs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, true); }
 
 /* What the loops read for references given without writes: they read
  * writes[i] for every reference instead of testing writes each time. */
@@ -296,12 +356,13 @@ static void refs_run(struct cachesim *cs, const uint32_t *pages, const uint8_t *
 			refs_run(cs, pages + i, no_writes, MIN(n - i, (size_t)NO_WRITES));
 		return;
 	}
+	const struct refs r = { .pages = pages, .writes = writes };
 	if (cs->is_lru)
-		refs_lru(cs, pages, writes, n);
+		refs_lru(cs, &r, n);
 	else if (cs->hook)
-		refs_hook(cs, pages, writes, n);
+		refs_hook(cs, &r, n);
 	else
-		refs_plain(cs, pages, writes, n);
+		refs_plain(cs, &r, n);
 	cs->refs += n;
 }
 
@@ -343,6 +404,31 @@ void cachesim_refs_below(struct cachesim *cs, const uint32_t *pages, const uint8
 	room_below(cs, bound);
 	refs_run(cs, pages, writes, n);
 }
+
+size_t cachesim_recs_below(struct cachesim *cs, const uint8_t *recs, size_t n, uint64_t bound, uint32_t *page)
+{
+	if (!n)
+		return 0;
+	const struct refs r = { .recs = recs };
+	if (bound > cs->cap) {
+		uint32_t max = 0;
+		for (size_t i = 0; i < n; i++)
+			max = MAX(max, ref_page(&r, i, true));
+		bound = (uint64_t)max + 1;
+	}
+	room_below(cs, bound);
+	cs->check_order = true;
+	size_t done = cs->is_lru ? recs_lru(cs, &r, n) : cs->hook ? recs_hook(cs, &r, n) : recs_plain(cs, &r, n);
+	cs->check_order = false;
+	cs->refs += done;
+	if (done < n) {
+		cs->misordered = false;
+		*page = ref_page(&r, done, true);
+	}
+	return done;
+}
+
+uint64_t cachesim_pages(const struct cachesim *cs) { return cs->pages; }
 
 /* A cache's struct, frames and page tables (the policy's tables aside). */
 static size_t cache_bytes(uint64_t frames, uint64_t ptes)

@@ -54,6 +54,17 @@ void cachesim_refs(struct cachesim *cs, const uint32_t *pages, const uint8_t *wr
  * not searched for its largest id.  An id at or past bound is a bug of
  * the caller's (memory past the page table). */
 void cachesim_refs_below(struct cachesim *cs, const uint32_t *pages, const uint8_t *writes, size_t n, uint64_t bound);
+/* n records of the binary format where the reader holds them
+ * (trace_view_dense(): 8 bytes each, a u32 page below `bound`, a u32 meta
+ * word whose bit 0 is the write, host order = the format's little-endian),
+ * with the order of first references checked as they are replayed: the
+ * first reference to a page (a PTE never set) must name page
+ * cachesim_pages().  Returns how many were replayed: n, or the index of
+ * the first that did not (its page in *page), which was not made - the
+ * caller reports it (trace_view_misordered()). */
+size_t cachesim_recs_below(struct cachesim *cs, const uint8_t *recs, size_t n, uint64_t bound, uint32_t *page);
+/* Distinct pages referenced so far (ids below it have been). */
+uint64_t cachesim_pages(const struct cachesim *cs);
 /* OPT's oracle for references first .. first + n - 1 (counted from 0 over
  * the whole stream): next[i] is the position of the next reference to the
  * same page, NEXT_USE_NEVER (workload.h) if none.  The array must stay

@@ -31,6 +31,14 @@ bool cachesim_replay(struct cachesim *cs, const char *path, const struct trace_o
 	bool dense = rd && trace_reader_counts(rd, &nrefs, &npages);
 	if (dense)
 		cachesim_reserve(cs, npages);
+	/* A binary trace's records are replayed where the reader holds them
+	 * (trace_view_dense), the order of first references checked by the
+	 * replay: on a little-endian host, whose words are the format's. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	bool view = dense && trace_view_ok(rd);
+#else
+	bool view = false;
+#endif
 	struct pagemap map = { 0 };
 	struct trace_ref *batch = xmalloc(BATCH * sizeof(*batch));
 	uint32_t *pages = xmalloc(BATCH * sizeof(*pages));
@@ -45,6 +53,21 @@ bool cachesim_replay(struct cachesim *cs, const char *path, const struct trace_o
 				cachesim_set_next_use(cs, nextuse_window(nu), tr->refs, (uint64_t)n);
 				tr->host_bytes = MAX(tr->host_bytes, nextuse_host_bytes(nu));
 			}
+		} else if (view) {
+			const uint8_t *recs;
+			n = trace_view_dense(rd, &recs, BATCH, cachesim_pages(cs));
+			/* Replayed here, where a misordered first reference
+			 * among them becomes the reader's error. */
+			if (n > 0 && (tr->interrupted = output_interrupted()))
+				break;
+			if (n > 0) {
+				uint32_t page;
+				size_t done = cachesim_recs_below(cs, recs, (size_t)n, npages, &page);
+				if (done < (size_t)n)
+					n = trace_view_misordered(rd, done, page, cachesim_pages(cs));
+			}
+			if (n == -1)
+				snprintf(err, errlen, "%s", trace_reader_error(rd));
 		} else {
 			n = dense ? trace_next_dense(rd, pages, writes, BATCH) : trace_next(rd, batch, BATCH);
 			for (long i = 0; i < n && !dense; i++) {
@@ -66,9 +89,11 @@ bool cachesim_replay(struct cachesim *cs, const char *path, const struct trace_o
 		}
 		if (n == 0)
 			break;
-		if ((tr->interrupted = output_interrupted()))
+		if (!view && (tr->interrupted = output_interrupted()))
 			break;
-		if (dense) /* the reader holds every id below the header's count */
+		if (view) {
+			/* replayed above */
+		} else if (dense) /* the reader holds every id below the header's count */
 			cachesim_refs_below(cs, pages, writes, (size_t)n, npages);
 		else
 			cachesim_refs(cs, pages, writes, (size_t)n);

@@ -26,30 +26,6 @@ void mm_cache_only_enable(struct mm *mm)
 	mm->cache_freed = PFN_NONE;
 }
 
-/* shrink_pass() (mm.c) of direct reclaim for one page in a cache: the
- * same scan_control, the same call of the policy, the same counters,
- * without what cannot happen there - a zone to choose (there is one),
- * kswapd's need_balance, writeback started, time charged (the cache's
- * costs are all zero). */
-__attribute__((always_inline)) static inline uint64_t cache_shrink_pass(struct mm *mm, struct mm_ctx *ctx, int priority)
-{
-	struct scan_control sc = {
-		.nr_to_reclaim = 1,
-		.priority = priority,
-		.who = RECLAIM_DIRECT,
-		.may_swap = true,
-		.may_writepage = true,
-	};
-	policy_shrink(mm, ctx, &sc);
-	/* account_pass() of direct reclaim outside a cgroup, as the pass's
-	 * who and cgroup are (a fifth of the pass's own instructions went
-	 * to its tests of them, reloaded after the policy's call). */
-	account_scan_steal(mm, &sc);
-	mm->ev[PGSCAN_DIRECT] += sc.nr_scanned;
-	mm->ev[PGSTEAL_DIRECT] += sc.nr_reclaimed;
-	return sc.nr_reclaimed;
-}
-
 /* The allocator and direct reclaim of a cache: alloc_frame() and
  * do_try_to_free_pages() (mm.c) as they run on the untimed ideal
  * machine, without the tests that cannot hold there.  With no watermarks
@@ -65,11 +41,10 @@ __attribute__((always_inline)) static inline uint64_t cache_shrink_pass(struct m
  * tests were 7% of a cache-only replay's instructions on a Zipf trace
  * that misses one reference in five (callgrind).
  *
- * cache_alloc() runs the first pass, which finds the page on nearly every
- * miss; the rest of the loop, from the next priority on, is
- * cache_alloc_retry()'s, out of line. */
-__attribute__((noinline)) static pfn_t cache_alloc_retry(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st,
-							  uint64_t got)
+ * cache_alloc() (cacheonly.h) runs the first pass, which finds the page
+ * on nearly every miss; the rest of the loop, from the next priority on,
+ * is mm_cache_alloc_retry()'s, out of line. */
+pfn_t mm_cache_alloc_retry(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st, uint64_t got)
 {
 	int fruitless = 0;
 	for (int tries = 0; tries < 16; tries++) {
@@ -87,59 +62,4 @@ __attribute__((noinline)) static pfn_t cache_alloc_retry(struct mm *mm, struct m
 	*st = mm->nr_writeback || mm->nr_reading || (ops->out_of_memory && !ops->out_of_memory(mm->pol.priv, ctx_now(ctx)))
 		      ? FAULT_WAIT_RECLAIM : FAULT_OOM;
 	return PFN_NONE;
-}
-
-static inline pfn_t cache_alloc(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
-{
-	*st = FAULT_DONE;
-	if (mm->nr_free)
-		return cache_take_frame(mm);
-	count_allocstall(mm, 0);
-	uint64_t got = cache_shrink_pass(mm, ctx, DEF_PRIORITY);
-	if (__builtin_expect(mm->nr_free != 0, 1))
-		return cache_take_frame(mm);
-	return cache_alloc_retry(mm, ctx, st, got);
-}
-
-/* The full path's do_swap_page() puts the page in the swap cache and
- * tells the policy (ADD_SWAPIN) before it maps the PTE; a first touch
- * (do_anonymous_page on trace data) maps it, then tells the policy. */
-enum fault_status mm_cache_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma, uint64_t off)
-{
-	struct vma *v = &as->vmas[vma];
-	bool again = (v->pte[off] & PTE_EVICTED) != 0;
-	mm->fault_owner = as->id + 1;
-	mm->fault_file = false;
-	mm->fault_index = ANON_INDEX(vma, off);
-	enum fault_status st;
-	pfn_t pfn = cache_alloc(mm, ctx, &st);
-	if (pfn == PFN_NONE) {
-		mm->fault_owner = 0;
-		return st;
-	}
-	struct page *p = mm_page(mm, pfn);
-	/* PG_dirty on a new page: no copy of it is stored anywhere yet, so
-	 * its first eviction writes it, as add_to_swap() makes it do. */
-	p->flags = again ? PG_anon : PG_anon | PG_dirty;
-	p->owner = as->id + 1;
-	p->index = ANON_INDEX(vma, off);
-	mm->nr_anon++;
-	mm->ev[PGFAULT]++;
-	if (again) {
-		mm->ev[PGMAJFAULT]++;
-		mm->ev[PSWPIN]++;
-		mm->ev[PGPGIN] += PAGE_SIZE / 1024;
-		ctx->majflt++;
-		as->swapents--;
-		mm->pol.ops->add(mm->pol.priv, pfn, ADD_SWAPIN);
-	}
-	page_add_rmap(mm, p);
-	as->rss++;
-	v->pte[off] = mk_pte(pfn);
-	if (!again) {
-		ctx->minflt++;
-		mm->pol.ops->add(mm->pol.priv, pfn, ADD_NEW_ANON);
-	}
-	mm->fault_owner = 0;
-	return FAULT_DONE;
 }

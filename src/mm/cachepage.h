@@ -48,8 +48,7 @@ static inline enum evict_result cache_drop(struct mm *mm, struct scan_control *s
 {
 	struct page *p = &mm->fr.pages[pfn];
 	struct aspace *as = mm->as[p->owner - 1];
-	struct vma *v;
-	pte_t *pte = cache_pte(mm, p, &v);
+	pte_t *pte = cache_pte(mm, p);
 	if ((*pte & PTE_DIRTY) || (p->flags & PG_dirty)) {
 		mm->ev[PSWPOUT]++;
 		mm->ev[PGPGOUT] += PAGE_SIZE / 1024;

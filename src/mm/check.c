@@ -173,7 +173,7 @@ bool mm_check(struct mm *mm, FILE *err)
 			uint32_t slot = p->swap - 1;
 			if (!p->swap || slot >= mm->swap.nr_slots || mm->swap.cache[slot] != pfn)
 				FAIL("pfn %u: in swap cache at slot %u but the cache disagrees", pfn, slot);
-		} else if (p->swap) {
+		} else if (p->swap && !mm->cache_only) {
 			FAIL("pfn %u: swap slot without PG_swapcache", pfn);
 		}
 		if (lru_on(f, pfn) == mm->list_wb_free && !(p->flags & PG_writeback))
@@ -259,6 +259,8 @@ bool mm_check(struct mm *mm, FILE *err)
 							FAIL("as %u vma %u off %llu: file PTE write protection disagrees with MAP_SHARED", a, vi, (unsigned long long)off);
 					} else if (p->owner != a + 1 || p->index != ANON_INDEX(vi, off)) {
 						FAIL("rmap of pfn %u does not point back to as %u vma %u off %llu", pfn, a, vi, (unsigned long long)off);
+					} else if (mm->cache_only && cache_pte(mm, p) != &v->pte[off]) {
+						FAIL("pfn %u: cache PTE index %u is not as %u vma %u off %llu", pfn, p->swap, a, vi, (unsigned long long)off);
 					} else if (v->ino && (v->flags & VMA_SHARED)) {
 						FAIL("as %u vma %u: anonymous page in a shared file mapping", a, vi);
 					}

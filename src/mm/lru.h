@@ -120,8 +120,10 @@ static inline void lru_del(struct frames *f, pfn_t pfn)
 
 /* Move to the head / tail of a (possibly different) list.  Within one
  * list only the links change, not the counts: exact LRU makes that move
- * on every hit, so it is done without the del + add round trip. */
-static inline void lru_move_head(struct frames *f, int list, pfn_t pfn)
+ * on every hit, so it is done without the del + add round trip (and
+ * always inline: gcc called it out of the cache-only replay's loop once
+ * that file inlined the fault too, 6% more instructions). */
+__attribute__((always_inline)) static inline void lru_move_head(struct frames *f, int list, pfn_t pfn)
 {
 	struct lru_link *k = &f->links[pfn];
 	struct lru_list *l = &f->lists[list];

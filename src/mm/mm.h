@@ -286,6 +286,12 @@ struct mm {
 	 * only, no swap area; an evicted page's PTE becomes PTE_EVICTED. */
 	bool cache_only;
 	pfn_t cache_freed;      /* the frame freed last, not linked yet (cacheonly.h) */
+	/* Every PTE of the cache's address space lies in this one array (the
+	 * cache-only replay lends its VMAs slices of it, src/cachesim), and a
+	 * cache page's page->swap (no swap slot can be held here) is its
+	 * PTE's index in it: reclaim finds the PTE in one step, not through
+	 * the address space, its VMA and the VMA's table (cache_pte). */
+	pte_t *cache_ptes;
 	/* The page a fault is being served for, from handle_fault() until it
 	 * returns (fault_owner 0: none).  A policy with history of evicted
 	 * pages (ARC's REPLACE) must know, while it picks a victim, whether
@@ -384,10 +390,8 @@ uint32_t swap_cluster_ra_window(struct swap_area *sw, uint32_t target, uint32_t 
  * untimed, with no watermarks, one zone and no memcg (panics otherwise),
  * which lets its allocator skip what cannot happen there (cacheonly.c). */
 void mm_cache_only_enable(struct mm *mm);
-/* mm->cache_only: the fault of page `off` of vma (never touched, or
- * PTE_EVICTED), served at once: FAULT_DONE with the page mapped, or the
- * allocator's failure (a policy that found no victim). */
-enum fault_status mm_cache_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma, uint64_t off);
+/* mm->cache_only's fault is mm_cache_fault() (cacheonly.h), inline in the
+ * cache-only replay's reference loop. */
 
 /* Allocation with watermarks; may run direct reclaim in ctx. */
 pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st);
@@ -424,12 +428,11 @@ void mm_tick(struct mm *mm, struct mm_ctx *ctx);
 
 /* --- Reclaim mechanics for policies ------------------------------------- */
 /* The PTE of a page of the cache-only core (mm_cache_only_enable): every
- * page is anonymous, mapped by the one PTE its owner and index name. */
-static inline pte_t *cache_pte(struct mm *mm, const struct page *p, struct vma **vp)
+ * page is anonymous, mapped by the one PTE its owner and index name, which
+ * is mm->cache_ptes[page->swap] (mm_cache_fault). */
+static inline pte_t *cache_pte(const struct mm *mm, const struct page *p)
 {
-	struct vma *v = &mm->as[p->owner - 1]->vmas[ANON_INDEX_VMA(p->index)];
-	*vp = v;
-	return &v->pte[ANON_INDEX_OFF(p->index)];
+	return &mm->cache_ptes[p->swap];
 }
 
 /* page_referenced() of the cache-only core: the full core's for an
@@ -441,13 +444,12 @@ static inline int cache_page_referenced(struct mm *mm, pfn_t pfn, uint32_t *vm_f
 	const struct page *p = &mm->fr.pages[pfn];
 	if (p->mapcount <= 0)
 		return 0;
-	struct vma *v;
-	pte_t *pte = cache_pte(mm, p, &v);
+	pte_t *pte = cache_pte(mm, p);
 	if (!(*pte & PTE_ACCESSED))
 		return 0;
 	*pte &= ~PTE_ACCESSED;
 	if (vm_flags)
-		*vm_flags |= v->flags;
+		*vm_flags |= mm->as[p->owner - 1]->vmas[ANON_INDEX_VMA(p->index)].flags;
 	return 1;
 }
 
@@ -556,7 +558,7 @@ __attribute__((always_inline)) static inline void mm_prefetch_pte(const struct m
 	/* In a cache every page on a policy's list is anonymous and mapped
 	 * by one PTE (cache_pte() finds it): no tests. */
 	if (mm->cache_only) {
-		__builtin_prefetch(&mm->as[p->owner - 1]->vmas[ANON_INDEX_VMA(p->index)].pte[ANON_INDEX_OFF(p->index)]);
+		__builtin_prefetch(cache_pte(mm, p));
 		return;
 	}
 	if (!(p->flags & PG_anon) || !p->owner || p->mapcount <= 0)

@@ -19,13 +19,21 @@ struct lru {
 extern const struct policy_ops lru_policy;
 
 /* A reference to pfn: to the head of the list, if it is on it (and no
- * longer the victims' look-ahead cursor: it left the tail's end). */
+ * longer the victims' look-ahead cursor: it left the tail's end).  `list`
+ * is l->list, read by a caller that keeps it (the cache-only replay's
+ * loop: stores to the links may alias l->list, which was read again, and
+ * its list's address computed again, on every hit). */
+__attribute__((always_inline)) static inline void lru_hit_list(struct lru *l, struct frames *fr, int list, pfn_t pfn)
+{
+	if (lru_on(fr, pfn) == list && fr->lists[list].head != pfn) {
+		scan_ahead_forget(&l->ahead, pfn);
+		lru_move_head(fr, list, pfn);
+	}
+}
+
 __attribute__((always_inline)) static inline void lru_hit(struct lru *l, struct frames *fr, pfn_t pfn)
 {
-	if (lru_on(fr, pfn) == l->list && fr->lists[l->list].head != pfn) {
-		scan_ahead_forget(&l->ahead, pfn);
-		lru_move_head(fr, l->list, pfn);
-	}
+	lru_hit_list(l, fr, l->list, pfn);
 }
 
 #endif

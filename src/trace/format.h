@@ -39,6 +39,9 @@ struct format_ops {
 	long (*batch)(struct trace_reader *r, struct trace_ref *out, size_t max);
 	/* Optional, formats with dense ids (bin): trace_next_dense(). */
 	long (*dense)(struct trace_reader *r, uint32_t *pages, uint8_t *writes, size_t max);
+	/* Optional, with dense: trace_view_dense(), trace_view_misordered(). */
+	long (*view)(struct trace_reader *r, const uint8_t **recs, size_t max, uint64_t distinct);
+	long (*misordered)(struct trace_reader *r, size_t i, uint32_t page, uint64_t distinct);
 	bool (*counts)(const struct trace_reader *r, uint64_t *nrefs, uint64_t *npages);
 	void (*close)(struct trace_reader *r);
 };

@@ -8,6 +8,7 @@
 #include "../lib/util.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -45,6 +46,7 @@ struct input {
 	size_t map_len;
 	uint64_t map_off, pos;
 	bool no_map;
+	int slot;             /* its place in mapped[] (on_sigbus), -1: none */
 	char err[160];
 };
 
@@ -137,6 +139,7 @@ static size_t decode(struct input *in, size_t cap)
 }
 
 static void map_leave(struct input *in);
+static void map_unregister(struct input *in);
 
 /* Bring more bytes into the buffer; false when none came (end or error). */
 static bool fill(struct input *in)
@@ -167,6 +170,7 @@ static struct input *input_new(FILE *f, bool own, const char *name)
 	in->f = f;
 	in->own = own;
 	in->name = xstrdup(name);
+	in->slot = -1;
 	in->buf = xmalloc(BUF_SIZE);
 	/* The first bytes tell the codec. */
 	in->end = raw_read(in, in->buf, 64 << 10);
@@ -207,6 +211,7 @@ void input_close(struct input *in)
 		inflateEnd(&in->z);
 	if (in->zs)
 		ZSTD_freeDStream(in->zs);
+	map_unregister(in);
 	if (in->map)
 		munmap(in->map, in->map_len);
 	if (in->own)
@@ -307,10 +312,102 @@ int input_line(struct input *in, char **line, size_t *len)
  * (perf, docs/trace-format.md "Speed"); mapped, the reader decodes the
  * file's pages where they are.  A window of BUF_SIZE bytes at a time
  * (MAP_POPULATE: its pages mapped in one call, not a fault each), so the
- * input holds the host memory it held with the buffer.  A file that
- * shrinks while it is read ends the reading with SIGBUS, where read()
- * would have ended it early: pagelab reads traces, it does not follow
- * files being written. */
+ * input holds the host memory it held with the buffer.
+ *
+ * A file that shrinks while it is read (truncated by another process):
+ * its mapped pages past the new end are gone, and reading one raises
+ * SIGBUS, where read() would have ended the reading early.  on_sigbus(),
+ * installed with the first window, makes that the error of a bad trace:
+ * one line on stderr naming the file and the byte, exit status 2,
+ * nothing on stdout (a report not yet printed is not printed: _exit()
+ * flushes no stdio buffer).  A SIGBUS outside every input's window is
+ * not the input's: the handler before it (by default, death by SIGBUS)
+ * takes it.  The handler does only what a signal handler may: it
+ * composes the line with memcpy() and strlen() (async-signal-safe since
+ * POSIX.1-2017) in a buffer on its stack, then write() and _exit(). */
+#define MAPPED_MAX 16
+static struct input *volatile mapped[MAPPED_MAX];
+static struct sigaction sigbus_before;
+static bool sigbus_installed;
+
+/* The decimal digits of v at d (at most 20); returns their count. */
+static size_t put_dec(char *d, uint64_t v)
+{
+	char t[20];
+	size_t k = 0;
+	do
+		t[k++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	for (size_t i = 0; i < k; i++)
+		d[i] = t[k - 1 - i];
+	return k;
+}
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	const uint8_t *a = si->si_addr;
+	for (int i = 0; i < MAPPED_MAX; i++) {
+		struct input *in = mapped[i];
+		if (!in || !in->map || a < in->map || a >= in->map + in->map_len)
+			continue;
+		static const char pre[] = "pagelab: ", mid[] = ": the file shrank while it was read (byte ",
+				  end[] = " is gone)\n";
+		char line[sizeof(in->err) + 128];
+		size_t n = 0, len = strlen(in->name);
+		len = len < sizeof(in->err) ? len : sizeof(in->err);
+		memcpy(line, pre, sizeof(pre) - 1);
+		n += sizeof(pre) - 1;
+		memcpy(line + n, in->name, len);
+		n += len;
+		memcpy(line + n, mid, sizeof(mid) - 1);
+		n += sizeof(mid) - 1;
+		n += put_dec(line + n, in->map_off + (uint64_t)(a - in->map));
+		memcpy(line + n, end, sizeof(end) - 1);
+		n += sizeof(end) - 1;
+		ssize_t w = write(STDERR_FILENO, line, n);
+		(void)w;
+		_exit(2);
+	}
+	/* Not an input's: as if this handler had never been there (raised
+	 * again, for a signal sent by kill(), which returning would drop). */
+	sigaction(sig, &sigbus_before, NULL);
+	raise(sig);
+}
+
+/* in's window can raise SIGBUS from now on: on_sigbus() must find it. */
+static void map_register(struct input *in)
+{
+	if (in->slot >= 0)
+		return;
+	if (!sigbus_installed) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGBUS, &sa, &sigbus_before) != 0)
+			return;
+		sigbus_installed = true;
+	}
+	for (int i = 0; i < MAPPED_MAX; i++)
+		if (!mapped[i]) {
+			mapped[i] = in;
+			in->slot = i;
+			return;
+		}
+	/* More inputs mapped at once than the table holds: this one is read
+	 * through the buffer. */
+	in->no_map = true;
+}
+
+static void map_unregister(struct input *in)
+{
+	if (in->slot >= 0)
+		mapped[in->slot] = NULL;
+	in->slot = -1;
+}
+
 static bool map_window(struct input *in, size_t want)
 {
 	struct stat st;
@@ -326,6 +423,9 @@ static bool map_window(struct input *in, size_t want)
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t off = in->pos / page * page;
 	uint64_t len = MIN(size - off, MAX((uint64_t)BUF_SIZE, in->pos - off + want));
+	map_register(in);
+	if (in->no_map)
+		return false;
 	void *m = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fileno(in->f), (off_t)off);
 	if (m == MAP_FAILED)
 		return false;
@@ -343,6 +443,7 @@ static void map_leave(struct input *in)
 		munmap(in->map, in->map_len);
 	in->map = NULL;
 	in->map_len = 0;
+	map_unregister(in);
 	in->eof = false;
 	if (fseeko(in->f, (off_t)in->pos, SEEK_SET) != 0) {
 		snprintf(in->err, sizeof(in->err), "seek error: %s", strerror(errno));

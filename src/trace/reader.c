@@ -287,6 +287,20 @@ long trace_next_dense(struct trace_reader *r, uint32_t *pages, uint8_t *writes, 
 	return r->ops->dense(r, pages, writes, max);
 }
 
+bool trace_view_ok(const struct trace_reader *r) { return r->ops->view != NULL; }
+
+long trace_view_dense(struct trace_reader *r, const uint8_t **recs, size_t max, uint64_t distinct)
+{
+	if (r->failed)
+		return -1;
+	return r->ops->view(r, recs, max, distinct);
+}
+
+long trace_view_misordered(struct trace_reader *r, size_t i, uint32_t page, uint64_t distinct)
+{
+	return r->ops->misordered(r, i, page, distinct);
+}
+
 bool parse_hex(const char *s, size_t len, uint64_t *v)
 {
 	uint64_t x = 0;

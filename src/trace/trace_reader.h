@@ -74,6 +74,24 @@ bool trace_reader_counts(const struct trace_reader *r, uint64_t *nrefs, uint64_t
  * cache-only replay's memory-speed path; as trace_next() otherwise (-1
  * with an error for a format without dense ids). */
 long trace_next_dense(struct trace_reader *r, uint32_t *pages, uint8_t *writes, size_t max);
+/* The binary format's records in place, for a caller that checks the
+ * order of first references itself (the cache-only replay, as it replays
+ * them; the reader's check of it was a serial dependency from record to
+ * record): up to max (at most 131072) 8-byte records (bintrace.h: u32
+ * page, u32 meta, little-endian) at *recs, valid until the next call,
+ * each with a page below the header's count and good flags.  Returns
+ * their count, 0 at the end, -1 on an error; `distinct` is the number of
+ * distinct pages the records before named (checked at the end against
+ * the header's).  false from trace_view_ok(): the reader has no such
+ * view (use trace_next_dense()).  An error found after the records
+ * returned is reported by the next call, unless the caller finds
+ * an earlier one among them: record i of the last view is a first
+ * reference to `page` when `distinct` pages had been referenced, which
+ * trace_view_misordered() makes the reader's error (returns -1).  The
+ * errors are trace_next_dense()'s, record for record. */
+bool trace_view_ok(const struct trace_reader *r);
+long trace_view_dense(struct trace_reader *r, const uint8_t **recs, size_t max, uint64_t distinct);
+long trace_view_misordered(struct trace_reader *r, size_t i, uint32_t page, uint64_t distinct);
 /* Host bytes the reader holds (buffers), whatever the trace's length. */
 size_t trace_reader_host_bytes(const struct trace_reader *r);
 void trace_close(struct trace_reader *r);

@@ -17,7 +17,9 @@
  * trace's pages below its header's count, and a second read gives the
  * same references; on failure the message is one line "in:RECORD: ..."
  * with a record that exists in the input, or "in: ..." for a file-level
- * problem. */
+ * problem.  A binary trace read in place as the cache-only replay reads
+ * it (trace_view_dense) must give the dense reader's references and
+ * error. */
 bool fuzz_reader_one(enum trace_format fmt, const uint8_t *data, size_t size);
 
 #endif
