@@ -205,6 +205,18 @@ static void free_seeds(struct seeds *s)
 	free(s->len);
 }
 
+/* Input i of a mutation pass over the seeds s, into buf: every fifth
+ * random, the others a seed mutated. */
+static size_t seeded_input(struct rng *r, const struct seeds *s, int i, uint8_t *buf, size_t cap)
+{
+	if (i % 5 == 0)
+		return random_input(r, buf, cap);
+	int k = (int)rng_below(r, (uint64_t)s->n);
+	size_t len = MIN(s->len[k], cap);
+	memcpy(buf, s->data[k], len);
+	return mutate(r, buf, len, cap);
+}
+
 /* Every seed of the workload-argument target, then mutations of them. */
 void test_mutated_workload_args(void);
 void test_mutated_workload_args(void)
@@ -291,15 +303,7 @@ void test_mutated_readers(void)
 		for (int i = 0; i < s.n; i++)
 			bad += !fuzz_reader_one(fmts[f], s.data[i], s.len[i]);
 		for (int i = 0; s.n && i < 1000; i++) {
-			size_t len;
-			if (i % 5 == 0) {
-				len = random_input(&r, buf, sizeof(buf));
-			} else {
-				int k = (int)rng_below(&r, (uint64_t)s.n);
-				len = MIN(s.len[k], sizeof(buf));
-				memcpy(buf, s.data[k], len);
-				len = mutate(&r, buf, len, sizeof(buf));
-			}
+			size_t len = seeded_input(&r, &s, i, buf, sizeof(buf));
 			bad += !fuzz_reader_one(fmts[f], buf, len);
 		}
 		free_seeds(&s);
@@ -328,6 +332,28 @@ void test_mutated_mrc(void)
 		if (len)
 			len = 1 + mutate(&r, buf + 1, len - 1, sizeof(buf) - 1);
 		bad += !fuzz_mrc_one(buf, len);
+	}
+	CHECK_EQ(bad, 0);
+	free_seeds(&s);
+}
+
+/* pagelab compare's cached reports (tests/fuzz/report_target.c): its
+ * seeds, random inputs and mutations of them (about 0.1 s). */
+void test_mutated_reports(void);
+void test_mutated_reports(void)
+{
+	struct seeds s;
+	load_seeds("report", &s);
+	CHECK(s.n >= 2);
+	struct rng r;
+	rng_seed(&r, 0x4e70);
+	uint8_t buf[512];
+	int bad = 0;
+	for (int i = 0; i < s.n; i++)
+		bad += !fuzz_report_one(s.data[i], s.len[i]);
+	for (int i = 0; s.n && i < 2000; i++) {
+		size_t len = seeded_input(&r, &s, i, buf, sizeof(buf));
+		bad += !fuzz_report_one(buf, len);
 	}
 	CHECK_EQ(bad, 0);
 	free_seeds(&s);

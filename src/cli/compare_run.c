@@ -150,6 +150,10 @@ bool report_cpu_times(FILE *f, double *user, double *sys)
 		*sys = strtod(s, &end);
 		if (end == s)
 			continue;
+		/* Digits alone, but a report is input (a cache directory the
+		 * user names): 400 of them would be infinite. */
+		if (!(*user <= 1e9 && *sys <= 1e9))
+			continue;
 		return true;
 	}
 	return false;

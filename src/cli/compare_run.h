@@ -40,7 +40,8 @@ void cache_store(const char *path, const char *key, FILE *out);
 
 /* The whole run's CPU times from a report's time line (GNU time's
  * "9.63user 4.92system 0:08.10elapsed ...", which pagelab run and pagelab
- * kernel both print); false if it has none.  Reads f from where it is. */
+ * kernel both print), each in 0..1e9 s; false if it has none.  Reads f
+ * from where it is. */
 bool report_cpu_times(FILE *f, double *user, double *sys);
 
 #endif
