@@ -66,46 +66,14 @@ static void keep_times(FILE *out, FILE *err, const char *path, char *key, const 
  * its CPU times. */
 static void kernel_times(const struct fit_cpu_req *q, uint64_t r, double *user, double *sys)
 {
-	struct argv_buf a = { 0 };
-	argv_push(&a, "pagelab");
-	argv_push(&a, "kernel");
-	argv_push(&a, "--memcg"); argv_push(&a, q->limit);
-	argv_push(&a, "--swap"); argv_push(&a, q->swap);
-	argv_push(&a, "--seed"); argv_push(&a, q->seed);
-	argv_push(&a, "--timeout"); argv_push(&a, q->timeout);
-	for (int w = 0; w < q->nwl; w++)
-		argv_push(&a, q->kwl[w]);
-	char *key = NULL, path[4096];
-	if (q->kernel_cache) {
-		char *k = join_words(a.n, a.v);
-		key = xmalloc(strlen(k) + 2);
-		sprintf(key, "%s\n", k);
-		free(k);
-		snprintf(path, sizeof(path), "%s/fit.%llu", q->kernel_cache, (unsigned long long)r + 1);
-		if (cache_times(path, key, user, sys)) {
-			free(key);
-			argv_free(&a);
-			return;
-		}
-	}
-	if (q->progress)
-		fprintf(stderr, "compare: --fit-cpu: pagelab kernel --memcg %s, run %llu of %llu...\n", q->limit,
-			(unsigned long long)r + 1, (unsigned long long)q->repeat);
-	FILE *out, *err;
-	char msg[512];
-	int rc = run_self(a.v, &out, &err);
-	if (rc) {
-		free(key); /* LeakSanitizer's exit status would replace ours */
-		argv_free(&a);
-		first_line(err, msg, sizeof(msg));
-		if (rc == 2)
-			die_usage("compare: --fit-cpu: kernel: %s", msg);
-		fprintf(stderr, "pagelab: compare: --fit-cpu: kernel run %llu exited %d: %s\n",
-			(unsigned long long)r + 1, rc, msg);
-		exit(1);
-	}
-	keep_times(out, err, key ? path : NULL, key, "the kernel run", user, sys);
-	argv_free(&a);
+	const struct kernel_cmd kc = { .memcg = q->limit, .swap = q->swap, .seed = q->seed, .timeout = q->timeout,
+				       .tag = "--fit-cpu: ", .wl = q->kwl, .nwl = q->nwl };
+	bool hit;
+	FILE *f = kernel_report(&kc, q->kernel_cache, "fit", r, q->repeat, q->progress, &hit);
+	bool ok = report_cpu_times(f, user, sys);
+	fclose(f);
+	if (!ok)
+		die_usage("compare: --fit-cpu: the kernel run printed no CPU times");
 }
 
 /* The simulator's run at the fit's limit with the profile's costs. */

@@ -367,54 +367,14 @@ int cmd_compare_kernel(int argc, char **argv)
 
 	struct counters *kern = xcalloc(repeat, sizeof(*kern));
 	uint64_t cached = 0;
+	const struct kernel_cmd kc = { .memcg = memcg, .swap = swap, .seed = seed, .timeout = timeout, .tag = "",
+				       .wl = wl, .nwl = nwl };
 	for (uint64_t r = 0; r < repeat; r++) {
-		struct argv_buf a = { 0 };
-		argv_push(&a, "pagelab");
-		argv_push(&a, "kernel");
-		argv_push(&a, "--memcg"); argv_push(&a, memcg);
-		argv_push(&a, "--swap"); argv_push(&a, swap);
-		argv_push(&a, "--seed"); argv_push(&a, seed);
-		argv_push(&a, "--timeout"); argv_push(&a, timeout);
-		for (int w = 0; w < nwl; w++)
-			argv_push(&a, wl[w]);
-		char *key = NULL, kpath[4096];
-		if (cache) {
-			char *k = join_words(a.n, a.v);
-			key = xmalloc(strlen(k) + 2);
-			sprintf(key, "%s\n", k);
-			free(k);
-			snprintf(kpath, sizeof(kpath), "%s/kernel.%llu", cache, (unsigned long long)r + 1);
-			if (cache_load(kpath, key, &kern[r], true)) {
-				cached++;
-				free(key);
-				argv_free(&a);
-				continue;
-			}
-		}
-		if (progress)
-			fprintf(stderr, "compare: pagelab kernel, run %llu of %llu...\n",
-				(unsigned long long)r + 1, (unsigned long long)repeat);
-		FILE *out, *err;
-		int rc = run_self(a.v, &out, &err);
-		if (rc) {
-			/* Freed before exiting: LeakSanitizer's exit status would
-			 * replace ours (the sanitizer build's tests check it). */
-			free(key);
-			argv_free(&a);
-			first_line(err, msg, sizeof(msg));
-			if (rc == 2)
-				die_usage("compare: kernel: %s", msg);
-			fprintf(stderr, "pagelab: compare: kernel run %llu exited %d: %s\n",
-				(unsigned long long)r + 1, rc, msg);
-			exit(1);
-		}
-		if (cache)
-			cache_store(kpath, key, out);
-		free(key);
-		counters_parse(&kern[r], out, true);
-		fclose(out);
-		fclose(err);
-		argv_free(&a);
+		bool hit;
+		FILE *f = kernel_report(&kc, cache, "kernel", r, repeat, progress, &hit);
+		cached += hit;
+		counters_parse(&kern[r], f, true);
+		fclose(f);
 	}
 
 	char *cmd = join_words(nwl, wl);

@@ -158,3 +158,56 @@ bool report_cpu_times(FILE *f, double *user, double *sys)
 	}
 	return false;
 }
+
+FILE *kernel_report(const struct kernel_cmd *k, const char *cache, const char *name, uint64_t r, uint64_t of,
+		    bool progress, bool *cached)
+{
+	struct argv_buf a = { 0 };
+	argv_push(&a, "pagelab");
+	argv_push(&a, "kernel");
+	argv_push(&a, "--memcg"); argv_push(&a, k->memcg);
+	argv_push(&a, "--swap"); argv_push(&a, k->swap);
+	argv_push(&a, "--seed"); argv_push(&a, k->seed);
+	argv_push(&a, "--timeout"); argv_push(&a, k->timeout);
+	for (int w = 0; w < k->nwl; w++)
+		argv_push(&a, k->wl[w]);
+	*cached = false;
+	char *key = NULL, path[4096];
+	if (cache) {
+		char *words = join_words(a.n, a.v);
+		key = xmalloc(strlen(words) + 2);
+		sprintf(key, "%s\n", words);
+		free(words);
+		snprintf(path, sizeof(path), "%s/%s.%llu", cache, name, (unsigned long long)r + 1);
+		FILE *f = cache_open(path, key);
+		if (f) {
+			*cached = true;
+			free(key);
+			argv_free(&a);
+			return f;
+		}
+	}
+	if (progress)
+		fprintf(stderr, "compare: %spagelab kernel --memcg %s, run %llu of %llu...\n", k->tag, k->memcg,
+			(unsigned long long)r + 1, (unsigned long long)of);
+	FILE *out, *err;
+	int rc = run_self(a.v, &out, &err);
+	/* Freed before a failure exits: LeakSanitizer's exit status would
+	 * replace ours (the sanitizer build's tests check it). */
+	argv_free(&a);
+	if (rc) {
+		free(key);
+		char msg[512];
+		first_line(err, msg, sizeof(msg));
+		if (rc == 2)
+			die_usage("compare: %skernel: %s", k->tag, msg);
+		fprintf(stderr, "pagelab: compare: %skernel run %llu exited %d: %s\n", k->tag,
+			(unsigned long long)r + 1, rc, msg);
+		exit(1);
+	}
+	if (key)
+		cache_store(path, key, out);
+	free(key);
+	fclose(err);
+	return out;
+}

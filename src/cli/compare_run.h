@@ -38,6 +38,20 @@ bool cache_times(const char *path, const char *key, double *user, double *sys);
 /* Keep a run's report (out, rewound after) at path under key. */
 void cache_store(const char *path, const char *key, FILE *out);
 
+/* One `pagelab kernel` run of compare's: the cgroup, the workload's
+ * words, and `tag` for its messages ("" or "--fit-cpu: "). */
+struct kernel_cmd {
+	const char *memcg, *swap, *seed, *timeout, *tag;
+	char *const *wl;
+	int nwl;
+};
+/* Run r (0-based) of `of`: the report kept at CACHE/NAME.(r+1) if it is
+ * this command's (*cached set), else the run's own, kept there when cache
+ * is not NULL; rewound, for the caller to read and close.  A refusal
+ * (exit 2) is compare's one-line error, any other failure exits 1. */
+FILE *kernel_report(const struct kernel_cmd *k, const char *cache, const char *name, uint64_t r, uint64_t of,
+		    bool progress, bool *cached);
+
 /* The whole run's CPU times from a report's time line (GNU time's
  * "9.63user 4.92system 0:08.10elapsed ...", which pagelab run and pagelab
  * kernel both print), each in 0..1e9 s; false if it has none.  Reads f

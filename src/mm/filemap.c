@@ -158,14 +158,11 @@ unsigned filemap_ra_folio_order(uint64_t index, uint64_t end, unsigned order)
 
 /* The largest folio order of a readahead window of nr pages (at most
  * the filesystem's, vm.pagecache_folio_order): the reader's ramp
- * (ra_folio_order, readahead.c), or for a read without readahead state
- * (read-around) ilog2(nr). */
+ * (ra_folio_order, readahead.c).  A read without readahead state reads
+ * its one page: order 0. */
 static unsigned ra_window_order(const struct mm *mm, struct file_ra *ra, uint64_t nr)
 {
-	if (ra)
-		return ra_folio_order(ra, nr, (unsigned)mm->vm.pagecache_folio_order);
-	struct file_ra none = { .order = PAGECACHE_FOLIO_ORDER_MAX };
-	return ra_folio_order(&none, nr, (unsigned)mm->vm.pagecache_folio_order);
+	return ra ? ra_folio_order(ra, nr, (unsigned)mm->vm.pagecache_folio_order) : 0;
 }
 
 /* __do_page_cache_readahead(): bring pages [start, start+nr) of ino into

@@ -77,6 +77,54 @@ static inline void bin_check(const uint8_t *p, uint32_t *pg, uint8_t *wr, uint64
 	*wr = (uint8_t)(m & 1);
 }
 
+/* The tests of one record but the order of first references: its page
+ * below the header's count, its flags good (bits 3-7 of meta clear, a
+ * kind other than 3).  A bad record is reader_fail()ed at `record`. */
+static bool bin_record_bad(struct trace_reader *r, uint64_t record, uint32_t page, uint32_t m, uint64_t npages)
+{
+	if (page < npages && !(m & 0xf8) && ((m >> 1) & 3) != 3)
+		return false;
+	r->record = record;
+	if (page >= npages)
+		reader_fail(r, "page %u beyond the header's %llu pages", page, (unsigned long long)npages);
+	else
+		reader_fail(r, "bad flags 0x%02x", m & 0xff);
+	return true;
+}
+
+/* Pages are numbered in order of first reference: the replay maps memory
+ * as they come, so a hostile page number cannot make it map more than it
+ * has seen.  Record `record` names `page` when `distinct` have been. */
+static long bin_fail_misordered(struct trace_reader *r, uint64_t record, uint32_t page, uint64_t distinct)
+{
+	r->record = record;
+	return reader_fail(r, "page %u before page %llu (pages are numbered in order of first reference)", page,
+			   (unsigned long long)distinct);
+}
+
+/* The header's counts against the file, after a call that read n records
+ * (n == 0: the file's end) and `distinct` pages so far: reader_fail() and
+ * true on a mismatch. */
+static bool bin_counts_bad(struct trace_reader *r, size_t n, uint64_t distinct)
+{
+	struct bin *b = r->st;
+	if (b->seen > b->nrefs) {
+		r->record = b->seen;
+		reader_fail(r, "more references than the header's %llu", (unsigned long long)b->nrefs);
+	} else if (n == 0 && b->seen < b->nrefs) {
+		r->record = b->seen + 1;
+		reader_fail(r, "the header says %llu references, the file ends after %llu", (unsigned long long)b->nrefs,
+			    (unsigned long long)b->seen);
+	} else if (n == 0 && distinct != b->npages) {
+		r->record = b->seen;
+		reader_fail(r, "the header says %llu distinct pages, the file references %llu",
+			    (unsigned long long)b->npages, (unsigned long long)distinct);
+	} else {
+		return false;
+	}
+	return true;
+}
+
 /* Up to max records: each one's page and meta word (bintrace.h), or its
  * write flag alone when meta is NULL, checked. */
 static long bin_decode(struct trace_reader *r, uint32_t *pages, uint32_t *meta, uint8_t *writes, size_t max)
@@ -135,18 +183,9 @@ static long bin_decode(struct trace_reader *r, uint32_t *pages, uint32_t *meta, 
 			bool bad = (page >= npages) | ((m & 0xf8) != 0) | (((m >> 1) & 3) == 3) | (page > next_new);
 			if (__builtin_expect(bad, 0)) {
 				b->next_new = next_new;
-				r->record = b->seen + i + 1;
-				if (page >= b->npages)
-					return reader_fail(r, "page %u beyond the header's %llu pages", page,
-							   (unsigned long long)b->npages);
-				if ((m & 0xf8) || ((m >> 1) & 3) == 3)
-					return reader_fail(r, "bad flags 0x%02x", m & 0xff);
-				/* Pages are numbered in order of first reference:
-				 * the replay maps memory as they come, so a hostile
-				 * page number cannot make it map more than it has
-				 * seen. */
-				return reader_fail(r, "page %u before page %llu (pages are numbered in order of first reference)",
-						   page, (unsigned long long)b->next_new);
+				if (bin_record_bad(r, b->seen + i + 1, page, m, npages))
+					return -1;
+				return bin_fail_misordered(r, b->seen + i + 1, page, next_new);
 			}
 			next_new += page == next_new;
 			pages[n] = page;
@@ -166,21 +205,7 @@ static long bin_decode(struct trace_reader *r, uint32_t *pages, uint32_t *meta, 
 		if (recs < want)
 			break;
 	}
-	if (b->seen > b->nrefs) {
-		r->record = b->seen;
-		return reader_fail(r, "more references than the header's %llu", (unsigned long long)b->nrefs);
-	}
-	if (n == 0 && b->seen < b->nrefs) {
-		r->record = b->seen + 1;
-		return reader_fail(r, "the header says %llu references, the file ends after %llu",
-				   (unsigned long long)b->nrefs, (unsigned long long)b->seen);
-	}
-	if (n == 0 && b->next_new != b->npages) {
-		r->record = b->seen;
-		return reader_fail(r, "the header says %llu distinct pages, the file references %llu",
-				   (unsigned long long)b->npages, (unsigned long long)b->next_new);
-	}
-	return (long)n;
+	return bin_counts_bad(r, n, b->next_new) ? -1 : (long)n;
 }
 
 /* A record's page and meta word where the input holds it (bintrace.h's
@@ -274,14 +299,8 @@ static long bin_view(struct trace_reader *r, const uint8_t **recs, size_t max, u
 	if (__builtin_expect(n && !view_good(buf, n, npages), 0)) {
 		for (size_t i = 0; i < n; i++) {
 			uint32_t page = rec_word(buf + i * BINTRACE_RECORD), m = rec_word(buf + i * BINTRACE_RECORD + 4);
-			r->record = b->seen + i + 1;
-			if (page >= npages) {
-				reader_fail(r, "page %u beyond the header's %llu pages", page, (unsigned long long)npages);
-			} else if ((m & 0xf8) || ((m >> 1) & 3) == 3) {
-				reader_fail(r, "bad flags 0x%02x", m & 0xff);
-			} else {
+			if (!bin_record_bad(r, b->seen + i + 1, page, m, npages))
 				continue;
-			}
 			b->seen += i;
 			return i ? (long)i : -1;
 		}
@@ -294,15 +313,8 @@ static long bin_view(struct trace_reader *r, const uint8_t **recs, size_t max, u
 	} else if (got % BINTRACE_RECORD) {
 		r->record = b->seen + 1;
 		reader_fail(r, "truncated record");
-	} else if (b->seen > b->nrefs) {
-		reader_fail(r, "more references than the header's %llu", (unsigned long long)b->nrefs);
-	} else if (n == 0 && b->seen < b->nrefs) {
-		r->record = b->seen + 1;
-		reader_fail(r, "the header says %llu references, the file ends after %llu", (unsigned long long)b->nrefs,
-			    (unsigned long long)b->seen);
-	} else if (n == 0 && distinct != npages) {
-		reader_fail(r, "the header says %llu distinct pages, the file references %llu", (unsigned long long)npages,
-			    (unsigned long long)distinct);
+	} else {
+		bin_counts_bad(r, n, distinct);
 	}
 	return n ? (long)n : r->failed ? -1 : 0;
 }
@@ -312,9 +324,7 @@ static long bin_view(struct trace_reader *r, const uint8_t **recs, size_t max, u
 static long bin_misordered(struct trace_reader *r, size_t i, uint32_t page, uint64_t distinct)
 {
 	struct bin *b = r->st;
-	r->record = b->view_seen + i + 1;
-	return reader_fail(r, "page %u before page %llu (pages are numbered in order of first reference)", page,
-			   (unsigned long long)distinct);
+	return bin_fail_misordered(r, b->view_seen + i + 1, page, distinct);
 }
 
 /* bin_decode() in chunks its stack buffers hold, as trace_refs. */
