@@ -11,9 +11,13 @@ BEGIN {
 /^### / { c = ++nc; title[c] = substr($0, 5); next }
 /^# policy / { p = $3; sub(/;$/, "", p); if (!(p in pseen)) { pseen[p] = 1; pol[++np] = p } next }
 c && ($1 in want) && NF >= 5 {
-	kern[c, $1] = $2; val[c, p, $1] = NF == 6 ? $4 : $3
-	bar[c, p] += $NF == "yes"
-	mark[c, p, $1] = $NF == "yes" ? "" : " (no)"
+	# counter, median, (min..max) when runs > 1, pagelab, ratio, verdict,
+	# and p when both sides have two or more values
+	f = $3 ~ /^\(/ ? 4 : 3
+	v = $(f + 2)
+	kern[c, $1] = $2; val[c, p, $1] = $f
+	bar[c, p] += v == "yes"
+	mark[c, p, $1] = v == "yes" ? "" : " (no)"
 	next
 }
 c && / counters within / { agree[c, p] = $1 "/" $3 }

@@ -18,10 +18,13 @@ static const char *const verdict_text[] = { "yes", "no", "missing", "not counted
 
 static void num(FILE *out, double v) { fprintf(out, "<td class=\"n\">%.0f</td>", v); }
 
-static void table(FILE *out, const struct kcmp *x, int p)
+/* tested: the p column of compare_table.c's kcmp_p (both sides have two
+ * or more values). */
+static void table(FILE *out, const struct kcmp *x, int p, bool tested)
 {
 	fputs("<table class=\"t\"><tr><th>counter</th><th>kernel median</th><th>min..max</th>"
-	      "<th>pagelab</th><th>ratio</th><th>within</th></tr>\n", out);
+	      "<th>pagelab</th><th>ratio</th><th>within</th>", out);
+	fputs(tested ? "<th>p</th></tr>\n" : "</tr>\n", out);
 	for (int k = 0; k < x->nrows; k++) {
 		const struct kcmp_row *r = &x->row[p * x->nrows + k];
 		fputs("<tr><td>", out);
@@ -41,7 +44,12 @@ static void table(FILE *out, const struct kcmp *x, int p)
 			fprintf(out, "<td class=\"n\">%.2f</td>", r->sim / r->med);
 		else
 			fputs("<td class=\"na\">-</td>", out);
-		fprintf(out, "<td class=\"v%d\">%s</td></tr>\n", (int)r->verdict, verdict_text[r->verdict]);
+		fprintf(out, "<td class=\"v%d\">%s</td>", (int)r->verdict, verdict_text[r->verdict]);
+		if (tested && !isnan(r->p))
+			fprintf(out, "<td class=\"n\">%.3f</td>", r->p);
+		else if (tested)
+			fputs("<td class=\"na\">-</td>", out);
+		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
 }
@@ -137,7 +145,13 @@ void kcmp_html(FILE *out, const struct kcmp *x, const struct kcmp_setup *s, cons
 			chart_svg(c, out);
 			chart_free(c);
 		}
-		table(out, x, p);
+		bool tested = s->repeat > 1 && s->seeds > 1;
+		table(out, x, p, tested);
+		if (tested)
+			fprintf(out, "<p>p: %s of the %llu kernel runs against the %llu seeds, two-sided; under "
+				"0.05, they differ by more than their own spread.</p>\n",
+				s->repeat + s->seeds <= 20 ? "exact Mann-Whitney U" : "Welch's t-test",
+				(unsigned long long)s->repeat, (unsigned long long)s->seeds);
 		fputs("</section>\n", out);
 	}
 	html_page_end(out);

@@ -3,8 +3,10 @@
  * pgrefill: 6.x's "if (!cgroup_reclaim(sc))") are listed as such, never
  * compared. */
 #include "compare_table.h"
+#include "../experiment/stats.h"
 #include "../lib/util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,6 +134,14 @@ static enum kcmp_verdict judge(const struct kcmp_row *r, bool not_counted, const
 	return ok ? KCMP_YES : KCMP_NO;
 }
 
+double kcmp_p(const double *runs, int nruns, const double *seeds, int nseeds)
+{
+	if (nruns < 2 || nseeds < 2)
+		return NAN;
+	return nruns + nseeds <= 20 ? mann_whitney_p(runs, nruns, seeds, nseeds)
+				    : welch_p(runs, nruns, seeds, nseeds);
+}
+
 void kcmp_build(struct kcmp *x, const struct counters *kern, const struct counters *sim, int npol,
 		const char *const *pol, const struct kcmp_setup *s)
 {
@@ -143,7 +153,7 @@ void kcmp_build(struct kcmp *x, const struct counters *kern, const struct counte
 	x->row = xcalloc((size_t)npol * ARRAY_SIZE(rows), sizeof(*x->row));
 	x->agree = xcalloc((size_t)npol, sizeof(int));
 	x->compared = xcalloc((size_t)npol, sizeof(int));
-	double *v = xcalloc(repeat > seeds ? repeat : seeds, sizeof(double));
+	double *v = xcalloc(repeat, sizeof(double)), *sv = xcalloc(seeds, sizeof(double));
 	for (size_t k = 0; k < ARRAY_SIZE(rows); k++) {
 		char mname[64], src;
 		if (!own_counter(kern, repeat, rows[k].name, mname, sizeof(mname), &src))
@@ -169,15 +179,18 @@ void kcmp_build(struct kcmp *x, const struct counters *kern, const struct counte
 			r->kmax = v[repeat - 1];
 			for (uint64_t sd = 0; sd < seeds; sd++) {
 				bool f;
-				v[sd] = counters_get(&sim[(size_t)p * seeds + sd], rows[k].name, &f);
+				sv[sd] = counters_get(&sim[(size_t)p * seeds + sd], rows[k].name, &f);
 				r->sfound |= f;
 			}
-			r->sim = median_of(v, seeds);
+			r->sim = median_of(sv, seeds);
 			r->verdict = judge(r, rows[k].not_counted, s);
+			r->p = r->verdict == KCMP_YES || r->verdict == KCMP_NO ?
+			       kcmp_p(v, (int)repeat, sv, (int)seeds) : NAN;
 			x->compared[p] += r->verdict == KCMP_YES || r->verdict == KCMP_NO;
 			x->agree[p] += r->verdict == KCMP_YES;
 		}
 	free(v);
+	free(sv);
 }
 
 void kcmp_free(struct kcmp *x)
@@ -237,7 +250,9 @@ void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cm
 		if (s->floor > 0)
 			printf(", or both under %g", s->floor);
 		printf("\n");
-		printf("%-24s %26s %9s %5s  %s\n", "counter", "kernel median (min..max)", "pagelab", "ratio", "within");
+		bool tested = s->repeat > 1 && s->seeds > 1;
+		printf("%-24s %26s %9s %5s  %s\n", "counter", "kernel median (min..max)", "pagelab", "ratio",
+		       tested ? "within     p" : "within");
 		for (int k = 0; k < x->nrows; k++) {
 			const struct kcmp_row *r = &x->row[p * x->nrows + k];
 			char kcol[64], scol[24], ratio[16];
@@ -255,10 +270,19 @@ void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cm
 				snprintf(ratio, sizeof(ratio), "%.2f", r->sim / r->med);
 			else
 				snprintf(ratio, sizeof(ratio), "-");
-			printf("%-24s %26s %9s %5s  %s\n", r->name, kcol, scol, ratio, verdict_names[r->verdict]);
+			if (isnan(r->p))
+				printf("%-24s %26s %9s %5s  %s\n", r->name, kcol, scol, ratio, verdict_names[r->verdict]);
+			else
+				printf("%-24s %26s %9s %5s  %-6s %5.3f\n", r->name, kcol, scol, ratio,
+				       verdict_names[r->verdict], r->p);
 		}
 		printf("%d of %d counters within +-%g%%; not counted: the kernel leaves them\n"
 		       "out of cgroup limit reclaim (6.x: if (!cgroup_reclaim(sc)))\n", x->agree[p], x->compared[p],
 		       s->tol);
+		if (tested)
+			printf("p: %s of the %llu kernel runs against the %llu seeds, two-sided;\n"
+			       "under 0.05, they differ by more than their own spread\n",
+			       s->repeat + s->seeds <= 20 ? "exact Mann-Whitney U" : "Welch's t-test",
+			       (unsigned long long)s->repeat, (unsigned long long)s->seeds);
 	}
 }

@@ -36,6 +36,8 @@ struct kcmp_row {
 	bool kfound, sfound;
 	double med, kmin, kmax;  /* the kernel's, over the runs */
 	double sim;              /* pagelab's median over the seeds */
+	double p;                /* two-sided p of "the runs and the seeds are
+				  * one distribution" (kcmp_p); NAN if untested */
 	enum kcmp_verdict verdict;
 };
 
@@ -48,6 +50,13 @@ struct kcmp {
 	char own[256];           /* counters taken from the cgroup's memory.stat */
 	char traced[256];        /* ... from its tracepoints (src/native/tracer.c) */
 };
+
+/* The test beside each compared counter when both sides have at least two
+ * values: Mann-Whitney's U, exact, while the runs and seeds are 20 or
+ * fewer together (counts like pgdeactivate come in two modes, which a
+ * rank test takes as they are), Welch's t-test above that.  NAN when
+ * either side has fewer than two. */
+double kcmp_p(const double *runs, int nruns, const double *seeds, int nseeds);
 
 /* kern: setup->repeat reports; sim: npol * setup->seeds, policy-major. */
 void kcmp_build(struct kcmp *x, const struct counters *kern, const struct counters *sim, int npol,

@@ -36,7 +36,7 @@ $P compare --repeat 2 --kernel-cache "$T/kc" --memcg 64M --swap 128M --policy li
 	-- usemem -m 80 >"$T/c1" 2>"$T/c1.err"
 rc1=$?
 $P compare --repeat 2 --seeds 2 --floor 100 --kernel-cache "$T/kc" --memcg 64M --swap 128M \
-	--policy linux6 -- usemem -m 80 >"$T/c2" 2>"$T/c2.err"
+	--policy linux6 --html "$T/c2.html" -- usemem -m 80 >"$T/c2" 2>"$T/c2.err"
 rc2=$?
 $P compare --repeat 2 --seeds 2 --floor 100 --jobs 2 --kernel-cache "$T/kc" --memcg 64M --swap 128M \
 	--policy linux6 -- usemem -m 80 >"$T/c2j" 2>&1
@@ -49,10 +49,21 @@ sed -n 2,4p "$T/c2" | tr '\n' ' ' | grep -q 'median of seeds 1\.\.2 ' || msg="$m
 # pagelab swaps out about 4100 pages: not within 25% of the median 10500,
 # but inside the kernel's 1000..20000, which counts only over seeds.
 grep -Eq '^pswpout +10500 \(1000\.\.20000\) +[0-9]+ +0\.[0-9]+  no$' "$T/c1" || msg="$msg; pswpout without --seeds"
-grep -Eq '^pswpout +10500 \(1000\.\.20000\) +[0-9]+ +0\.[0-9]+  yes$' "$T/c2" || msg="$msg; pswpout with --seeds"
+# With two runs and two seeds a side, the p of Mann-Whitney's U beside
+# the verdict: pagelab's two equal values rank between the kernel's 1000
+# and 20000, the middle of all six splits (p 1).
+grep -Eq '^pswpout +10500 \(1000\.\.20000\) +[0-9]+ +0\.[0-9]+  yes    1\.000$' "$T/c2" || msg="$msg; pswpout with --seeds"
 # pgactivate 55 in the kernel, 0 in pagelab: both under --floor 100.
 grep -Eq '^pgactivate +55 \(50\.\.60\) +0 +0\.00  no$' "$T/c1" || msg="$msg; pgactivate without --floor"
-grep -Eq '^pgactivate +55 \(50\.\.60\) +0 +0\.00  yes$' "$T/c2" || msg="$msg; pgactivate with --floor"
+# Both kernel runs above both seeds: 2 of the 6 splits are as far apart.
+grep -Eq '^pgactivate +55 \(50\.\.60\) +0 +0\.00  yes    0\.333$' "$T/c2" || msg="$msg; pgactivate with --floor"
+grep -q '^counter .* within     p$' "$T/c2" || msg="$msg; no p in the header"
+grep -q '^p: exact Mann-Whitney U of the 2 kernel runs against the 2 seeds, two-sided;$' "$T/c2" ||
+	msg="$msg; no line saying what p is"
+grep -q '^counter .* within$' "$T/c1" && ! grep -q '^p: ' "$T/c1" || msg="$msg; a p with one seed"
+grep -q '<th>within</th><th>p</th></tr>' "$T/c2.html" &&
+	grep -q '<td>pgactivate</td>.*<td class="v0">yes</td><td class="n">0.333</td></tr>' "$T/c2.html" &&
+	grep -q '<p>p: exact Mann-Whitney U of the 2 kernel runs' "$T/c2.html" || msg="$msg; no p in the page"
 grep -Eq '^pgscan_anon +- +[0-9]+ +-  missing$' "$T/c1" || msg="$msg; a counter the report lacks"
 # pgfault from the cgroup's memory.stat, not the host's /proc/vmstat;
 # pgpgin never (v1's counts charges).
