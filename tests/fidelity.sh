@@ -62,9 +62,7 @@ ncase=0
 if [ ! -s "$CACHE/disk_bandwidth" ]; then
 	echo "fidelity: measuring the host's sequential read rate (O_DIRECT)" >&2
 	$P kernel --memcg 2G --swap 0 --repeat 3 --timeout 300 dd if=big bs=1M count=1024 iflag=direct 2>/dev/null |
-		awk '$5 == "copied," && $6 > 0 { v[++n] = $1 / $6 }
-		     END { if (n != 3) exit 1; for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-			   printf "%d\n", v[2] }' >"$CACHE/disk_bandwidth.tmp" &&
+		awk -f "$(dirname "$0")/fidelity_rate.awk" >"$CACHE/disk_bandwidth.tmp" &&
 		mv "$CACHE/disk_bandwidth.tmp" "$CACHE/disk_bandwidth" ||
 		{ echo "fidelity: could not measure the host's read rate" >&2; exit 1; }
 fi
