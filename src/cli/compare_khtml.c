@@ -145,13 +145,12 @@ void kcmp_html(FILE *out, const struct kcmp *x, const struct kcmp_setup *s, cons
 			chart_svg(c, out);
 			chart_free(c);
 		}
-		bool tested = s->repeat > 1 && s->seeds > 1;
+		char note[160];
+		const char *tail;
+		bool tested = kcmp_p_note(s, note, sizeof(note), &tail);
 		table(out, x, p, tested);
 		if (tested)
-			fprintf(out, "<p>p: %s of the %llu kernel runs against the %llu seeds, two-sided; under "
-				"0.05, they differ by more than their own spread.</p>\n",
-				s->repeat + s->seeds <= 20 ? "exact Mann-Whitney U" : "Welch's t-test",
-				(unsigned long long)s->repeat, (unsigned long long)s->seeds);
+			fprintf(out, "<p>%s %s.</p>\n", note, tail);
 		fputs("</section>\n", out);
 	}
 	html_page_end(out);

@@ -134,12 +134,26 @@ static enum kcmp_verdict judge(const struct kcmp_row *r, bool not_counted, const
 	return ok ? KCMP_YES : KCMP_NO;
 }
 
+/* Up to this many values in all, Mann-Whitney's exact enumeration. */
+#define KCMP_EXACT_MAX 20
+
 double kcmp_p(const double *runs, int nruns, const double *seeds, int nseeds)
 {
 	if (nruns < 2 || nseeds < 2)
 		return NAN;
-	return nruns + nseeds <= 20 ? mann_whitney_p(runs, nruns, seeds, nseeds)
-				    : welch_p(runs, nruns, seeds, nseeds);
+	return nruns + nseeds <= KCMP_EXACT_MAX ? mann_whitney_p(runs, nruns, seeds, nseeds)
+						: welch_p(runs, nruns, seeds, nseeds);
+}
+
+bool kcmp_p_note(const struct kcmp_setup *s, char *head, size_t headlen, const char **tail)
+{
+	if (s->repeat < 2 || s->seeds < 2)
+		return false;
+	snprintf(head, headlen, "p: %s of the %llu kernel runs against the %llu seeds, two-sided;",
+		 s->repeat + s->seeds <= KCMP_EXACT_MAX ? "exact Mann-Whitney U" : "Welch's t-test",
+		 (unsigned long long)s->repeat, (unsigned long long)s->seeds);
+	*tail = "under 0.05, they differ by more than their own spread";
+	return true;
 }
 
 void kcmp_build(struct kcmp *x, const struct counters *kern, const struct counters *sim, int npol,
@@ -250,7 +264,9 @@ void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cm
 		if (s->floor > 0)
 			printf(", or both under %g", s->floor);
 		printf("\n");
-		bool tested = s->repeat > 1 && s->seeds > 1;
+		char note[160];
+		const char *tail;
+		bool tested = kcmp_p_note(s, note, sizeof(note), &tail);
 		printf("%-24s %26s %9s %5s  %s\n", "counter", "kernel median (min..max)", "pagelab", "ratio",
 		       tested ? "within     p" : "within");
 		for (int k = 0; k < x->nrows; k++) {
@@ -280,9 +296,6 @@ void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cm
 		       "out of cgroup limit reclaim (6.x: if (!cgroup_reclaim(sc)))\n", x->agree[p], x->compared[p],
 		       s->tol);
 		if (tested)
-			printf("p: %s of the %llu kernel runs against the %llu seeds, two-sided;\n"
-			       "under 0.05, they differ by more than their own spread\n",
-			       s->repeat + s->seeds <= 20 ? "exact Mann-Whitney U" : "Welch's t-test",
-			       (unsigned long long)s->repeat, (unsigned long long)s->seeds);
+			printf("%s\n%s\n", note, tail);
 	}
 }

@@ -57,6 +57,10 @@ struct kcmp {
  * rank test takes as they are), Welch's t-test above that.  NAN when
  * either side has fewer than two. */
 double kcmp_p(const double *runs, int nruns, const double *seeds, int nseeds);
+/* The line under a table that says what p is, in two halves (the text
+ * breaks between them); false when the setup's runs or seeds are fewer
+ * than two, so that there is no p column. */
+bool kcmp_p_note(const struct kcmp_setup *s, char *head, size_t headlen, const char **tail);
 
 /* kern: setup->repeat reports; sim: npol * setup->seeds, policy-major. */
 void kcmp_build(struct kcmp *x, const struct counters *kern, const struct counters *sim, int npol,
