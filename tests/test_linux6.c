@@ -172,6 +172,52 @@ void test_linux6_swapin_not_referenced(void)
 	}
 }
 
+/* A page swapped out and loaded before it is stored to (qsbench's compare,
+ * then swap): with vm.anon_exclusive (linux6's, 5.19+) the load's read
+ * fault keeps the slot, the store dirties the page without a fault, and
+ * the next eviction writes it back to the same slot; with 0, or with a
+ * store-first touch, the fault frees the slot and the next eviction takes
+ * the next free one. */
+void test_linux6_load_store_keeps_slot(void)
+{
+	for (int c = 0; c < 3; c++) {
+		bool keeps = c == 0;
+		struct h6 h;
+		h6_init(&h, 256, false, NULL);
+		CHECK_EQ(h.mm.vm.anon_exclusive, 1);
+		if (c == 1)
+			h.mm.vm.anon_exclusive = 0;
+		struct aspace *as = mm_aspace_new(&h.mm, -1);
+		uint32_t v = mm_mmap_anon(&h.mm, as, 1, 0);
+		enum fault_status st;
+		mm_touch(&h.mm, &h.ctx, as, v, 0, 1, 1, TOUCH_WRITE, UINT64_MAX / 2, &st);
+		for (int look = 0; look < 2; look++) {
+			struct scan_control sc = h6_sc(RECLAIM_DIRECT, 0, 32);
+			l6_shrink_inactive_list(h.l, 32, &sc, 0, NULL);
+		}
+		CHECK(pte_is_swap(as->vmas[v].pte[0]));
+		uint32_t slot = pte_slot(as->vmas[v].pte[0]);
+		CHECK_EQ(mm_touch(&h.mm, &h.ctx, as, v, 0, 1, 1, c == 2 ? TOUCH_WRITE : TOUCH_LOAD_STORE,
+				  UINT64_MAX / 2, &st), 1);
+		CHECK_EQ(h.mm.ev[PSWPIN], 1);
+		CHECK_EQ(h.mm.ev[PGMAJFAULT], 1);
+		CHECK_EQ(h.mm.ev[PGFAULT], 2); /* the first write and the swap-in: no second fault */
+		pfn_t pfn = pte_frame(as, v, 0);
+		CHECK(pfn != PFN_NONE);
+		CHECK(as->vmas[v].pte[0] & PTE_DIRTY);
+		CHECK_EQ(!!(mm_page(&h.mm, pfn)->flags & PG_swapcache), keeps);
+		CHECK_EQ(h.mm.swap.used, keeps ? 1 : 0);
+		for (int look = 0; look < 2; look++) {
+			struct scan_control sc = h6_sc(RECLAIM_DIRECT, 0, 32);
+			l6_shrink_inactive_list(h.l, 32, &sc, 0, NULL);
+		}
+		CHECK(pte_is_swap(as->vmas[v].pte[0]));
+		CHECK_EQ(h.mm.ev[PSWPOUT], 2); /* dirty: written again either way */
+		CHECK_EQ(pte_slot(as->vmas[v].pte[0]), keeps ? slot : slot + 1);
+		mm_destroy(&h.mm);
+	}
+}
+
 /* folio_mark_accessed(): the first call sets PG_referenced, the second
  * activates (PGACTIVATE, nonresident age +1), a third does nothing more. */
 void test_linux6_mark_accessed(void)

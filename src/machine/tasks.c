@@ -251,7 +251,9 @@ enum step_result task_run_user(struct machine *m, struct task *t, struct mm_ctx 
 			ctx->retry = t->retry;
 			if (op->kind == OP_TOUCH)
 				n = mm_touch(&m->mm, ctx, t->as, op->region, op->first + t->op_done,
-					     op->npages - t->op_done, op->refs, op->write, budget, &st);
+					     op->npages - t->op_done, op->refs,
+					     !op->write ? TOUCH_READ : op->load_first ? TOUCH_LOAD_STORE : TOUCH_WRITE,
+					     budget, &st);
 			else
 				n = mm_mlock(&m->mm, ctx, t->as, op->region, op->first + t->op_done,
 					     op->npages - t->op_done, budget, &st);

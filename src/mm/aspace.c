@@ -287,9 +287,17 @@ static inline void charge_refs(struct mm_ctx *ctx, uint64_t ns, uint64_t rem_ps,
 }
 
 uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma,
-		  uint64_t off, uint64_t n, uint32_t refs, bool write,
+		  uint64_t off, uint64_t n, uint32_t refs, enum touch_kind kind,
 		  uint64_t budget_ns, enum fault_status *st)
 {
+	const bool write = kind != TOUCH_READ;
+	/* 6.x do_swap_page() on a read fault maps an exclusive page writable
+	 * (clean) and keeps its swap slot (should_try_to_free_swap() asks for
+	 * FAULT_FLAG_WRITE), so the store that follows neither faults nor
+	 * frees the slot.  Only a swapped-out page is read-faulted here: a
+	 * never-touched or private file page still takes one write fault,
+	 * where the kernel takes the load's and the store's. */
+	const bool load_swapin = kind == TOUCH_LOAD_STORE && mm->vm.anon_exclusive;
 	struct vma *v = &as->vmas[vma];
 	if (vma >= as->nr_vmas || (v->flags & VMA_DEAD) || off + n > v->npages || off + n < off) {
 		*st = FAULT_SEGV;
@@ -322,7 +330,8 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 				charge_refs(ctx, ucost_ns, ucost_rem, &carry_ps);
 				continue;
 			}
-			*st = handle_fault(mm, ctx, as, vma, off + i, write);
+			*st = handle_fault(mm, ctx, as, vma, off + i,
+					   write && !(load_swapin && pte_is_swap(pte)));
 			if (*st != FAULT_DONE)
 				break;
 			faulted = true;

@@ -67,6 +67,7 @@ struct vm_sysctl {
 	uint64_t io_in_reclaim;              /* 1 = I/O completes inside long reclaim passes */
 	uint64_t swap_vma_ra;                /* 1 = 4.14+ VMA-based swap readahead */
 	uint64_t swap_rotational;            /* 1 = the swap device is rotational */
+	uint64_t anon_exclusive;             /* 1 = 5.19+ PG_anon_exclusive swap-in */
 	uint64_t pagecache_folio_order;      /* largest readahead folio (order) */
 };
 /* The largest page-cache folio, as an order (MAX_PAGECACHE_ORDER, x86-64). */
@@ -95,6 +96,7 @@ struct vm_sysctl {
 	X(io_in_reclaim, 1, 0, 1, "1 = disk completions due by a reclaimer's clock run inside its pass (pagelab's execution model; 0 = only between events)") \
 	X(swap_vma_ra, 0, 0, 1, "1 = swap_vma_readahead(): window around the faulting address, sized by swapin_nr_pages() hits (4.14+ /sys/kernel/mm/swap/vma_ra_enabled); 0 = 2.6 slot clusters") \
 	X(swap_rotational, 0, 0, 1, "1 = the swap device is rotational (no SWP_SOLIDSTATE, nr_rotate_swap > 0): with swap_vma_ra 1, 4.14+'s swapin_readahead() falls back to swap_cluster_readahead(), the aligned cluster of swapin_nr_pages() slots around the faulting one") \
+	X(anon_exclusive, 0, 0, 1, "1 = 5.19+'s PG_anon_exclusive (6.x do_swap_page): a page read back on a read fault is mapped writable and its later store keeps the swap slot, so it is written back there if evicted again; 0 = the store frees the slot (before 5.19: reuse_swap_page()); only touches that load before they store (qsbench's sort) tell the two apart") \
 	X(pagecache_folio_order, 0, 0, PAGECACHE_FOLIO_ORDER_MAX, "largest page-cache folio on-demand readahead allocates, as an order (6.x page_cache_ra_order() on a large-folio filesystem, MAX_PAGECACHE_ORDER 9 on x86-64; 0 = 4 KiB pages, as before 5.18)")
 
 /* vm.flusher: the era of the writeback threads (src/mm/flusher_era.c). */
@@ -361,11 +363,15 @@ void mm_munmap(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vm
 /* Tear down the whole address space (exit). */
 void mm_aspace_exit(struct mm *mm, struct mm_ctx *ctx, struct aspace *as);
 
+/* What a touch does to each page: reads it, writes it, or (a compare, then
+ * a swap) reads it first and then writes it: with vm.anon_exclusive a
+ * swapped-out page then comes back on a read fault, keeping its slot. */
+enum touch_kind { TOUCH_READ, TOUCH_WRITE, TOUCH_LOAD_STORE };
 /* References.  Process `n` pages of vma starting at `off`, `refs` references
  * each, until done or the chunk's time budget (ctx user+sys) is used up, or a
  * fault must block.  Returns the number of pages completed. */
 uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t vma,
-		  uint64_t off, uint64_t n, uint32_t refs, bool write,
+		  uint64_t off, uint64_t n, uint32_t refs, enum touch_kind kind,
 		  uint64_t budget_ns, enum fault_status *st);
 /* mlock()/munlock() a range: populates it (like mlock) and marks pages
  * PG_mlocked.  Returns pages completed like mm_touch. */

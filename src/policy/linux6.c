@@ -587,6 +587,7 @@ static void *l6_init(struct mm *mm, const double *tun)
 	}
 	mm_flusher_era(mm, FLUSHER_PERBDI); /* per-bdi flusher, IO-less throttling */
 	mm->vm.swap_vma_ra = 1;             /* /sys/kernel/mm/swap/vma_ra_enabled */
+	mm->vm.anon_exclusive = 1;          /* 5.19+ do_swap_page(): a read fault keeps the slot */
 	mm->vm.pagecache_folio_order = PAGECACHE_FOLIO_ORDER_MAX; /* ext4, xfs, btrfs: large folios (6.x) */
 	return l;
 }

@@ -20,8 +20,9 @@
  * interleaving: each *visit* of a pointer (lo, hi, or the median-of-three
  * reads) to a page is one op, placed where the pointer first read that
  * page, carrying every reference the pointer made there during the visit
- * and written if a swap wrote there; consecutive visits of the same page
- * merge.  What is lost is only the order of references between the two
+ * and written if a swap wrote there (its first reference still a load, so
+ * that a fault on it is a read fault: vm.anon_exclusive); consecutive
+ * visits of the same page merge.  What is lost is only the order of references between the two
  * pages the pointers are on at the same time, both of which are being
  * referenced (accessed bits set) and so resident under any policy.
  *
@@ -274,6 +275,7 @@ static bool qs_next_op(void *w, int task, struct op *op)
 			op->kind = OP_TOUCH;
 			op->first = set->rec[t->pos].page & ~QS_WRITE;
 			op->write = (set->rec[t->pos].page & QS_WRITE) != 0;
+			op->load_first = true; /* every visit compares first */
 			op->refs = set->rec[t->pos].refs;
 			op->npages = 1;
 			t->pos++;

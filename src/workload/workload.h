@@ -47,6 +47,9 @@ enum op_kind {
 struct op {
 	enum op_kind kind;
 	bool write;
+	bool load_first;    /* OP_TOUCH write: each page is loaded before it is
+			     * stored to (a compare, then a swap), so its fault
+			     * is a read fault (mm_touch, vm.anon_exclusive) */
 	bool shared;        /* OP_MMAP_FILE: MAP_SHARED (else MAP_PRIVATE) */
 	bool direct;        /* OP_READ/OP_WRITE: O_DIRECT, bypassing the page cache */
 	uint32_t region;

@@ -393,7 +393,11 @@ bool fuzz_sim_one(const uint8_t *data, size_t size)
 		} else {
 			const struct tunable *t = &pol->tunables[k - ARRAY_SIZE(sysctls)];
 			double x = t->min + (t->max - t->min) * v / 8;
-			if (t->max - t->min >= 8)
+			/* A tunable with whole bounds and default takes whole
+			 * numbers only (tunable_parse): round to one. */
+			bool integer = t->def == (double)(long long)t->def && t->min == (double)(long long)t->min &&
+				       t->max == (double)(long long)t->max;
+			if (integer || t->max - t->min >= 8)
 				ARG("%s=%.0f", t->name, x);
 			else
 				ARG("%s=%g", t->name, x);
