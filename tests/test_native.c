@@ -44,7 +44,7 @@ static bool plan_of(const char *line, struct nplan *p, char *err, size_t errlen)
 	if (w.ops->attach)
 		w.ops->attach(inst, &si);
 	err[0] = 0;
-	bool ok = nplan_build(p, &w, &inst, 1, err, errlen);
+	bool ok = nplan_build(p, &w, &inst, 1, false, err, errlen);
 	/* The walk ran on a copy: the instance is still at its start. */
 	struct op op;
 	if (w.ops->nr_tasks(inst) > 0 && !w.ops->next_op(inst, 0, &op))

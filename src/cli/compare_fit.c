@@ -99,7 +99,7 @@ static void sim_times(const struct fit_cpu_req *q, double *user, double *sys)
 	argv_push(&a, "--policy"); argv_push(&a, q->policy);
 	argv_push(&a, "--seed"); argv_push(&a, q->seed);
 	argv_push(&a, "--no-progress");
-	for (int w = 0; w < q->nwl; w++)
+	for (int w = 0; w < q->nswl; w++)
 		argv_push(&a, q->swl[w]);
 	char *key = NULL, path[4096];
 	if (q->sim_cache) {

@@ -15,8 +15,8 @@ struct fit_cpu_req {
 	uint64_t repeat, cpus, ram;   /* kernel runs; the simulated machine */
 	const struct argv_buf *sets;  /* compare's --set options so far */
 	char **kwl;                   /* the workload's words, kernel side */
-	const char *const *swl;       /* ... simulator side */
-	int nwl;
+	const char *const *swl;       /* ... simulator side (--make-inputs first if needed) */
+	int nwl, nswl;
 	const char *kernel_cache, *sim_cache;  /* or NULL */
 	bool progress;
 };

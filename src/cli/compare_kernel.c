@@ -80,7 +80,7 @@ void compare_kernel_usage(FILE *out)
 "                     vm.ra_pages=KB/4 when its read_ahead_kb is not 128\n"
 "\n"
 "A file that dd reads and no earlier workload writes is made first, uncached,\n"
-"on the kernel side and read as the simulated disk (if=/dev/sda) in pagelab.\n"
+"as large as it is read, on both sides (pagelab run --make-inputs).\n"
 "The kernel side's counters are the host's /proc/vmstat, except those the\n"
 "cgroup's memory.stat has in every run, and pgactivate/pgdeactivate from\n"
 "the tracepoints of the cgroup's own reclaim (docs/native.md) when every\n"
@@ -108,24 +108,22 @@ static char *const *pols_check(const char *list)
 	return NULL;
 }
 
-/* The simulator's form of workload argument w.  pagelab kernel makes a
- * file that a dd reads but no earlier workload writes before the run,
- * uncached; the simulator has no such files, and its nearest equal is the
- * simulated disk itself: an uncached, sequential read through the page
- * cache (if=/dev/sda). */
-static const char *sim_arg(char **wl, int w)
+/* Whether workload argument w is a file that a dd reads and no earlier
+ * workload writes: pagelab kernel makes such a file before the run,
+ * uncached, and so does the simulator with --make-inputs. */
+static bool reads_input(char **wl, int w)
 {
 	if (strncmp(wl[w], "if=", 3) || !strncmp(wl[w], "if=/dev/", 8))
-		return wl[w];
+		return false;
 	int start = w;
 	while (start > 0 && strcmp(wl[start - 1], "+"))
 		start--;
 	if (strcmp(wl[start], "dd"))
-		return wl[w];
+		return false;
 	for (int i = 0; i < w; i++)
 		if (!strncmp(wl[i], "of=", 3) && !strcmp(wl[i] + 3, wl[w] + 3))
-			return wl[w];
-	return "if=/dev/sda";
+			return false;
+	return true;
 }
 
 int cmd_compare_kernel(int argc, char **argv)
@@ -265,9 +263,13 @@ int cmd_compare_kernel(int argc, char **argv)
 	bool progress = isatty(2);
 	char num[32], ramb[32];
 	snprintf(ramb, sizeof(ramb), "%llu", (unsigned long long)ram);
-	const char **swl = xcalloc((size_t)nwl, sizeof(*swl));
+	const char **swl = xcalloc((size_t)nwl + 1, sizeof(*swl));
+	int nswl = 0;
+	for (int w = 0; w < nwl && !nswl; w++)
+		if (reads_input(wl, w))
+			swl[nswl++] = "--make-inputs";
 	for (int w = 0; w < nwl; w++)
-		swl[w] = sim_arg(wl, w);
+		swl[nswl++] = wl[w];
 	char fit_note[512] = "";
 	if (fit_limit) {
 		uint64_t fl = 0;
@@ -277,7 +279,7 @@ int cmd_compare_kernel(int argc, char **argv)
 		struct fit_cpu_req q = { .limit = fit_limit, .swap = swap, .seed = seed, .timeout = timeout,
 					 .machine = machine, .disk = disk, .policy = first, .repeat = repeat,
 					 .cpus = cpus, .ram = fl + fl / 4 + (64ULL << 20), .sets = &sets, .kwl = wl,
-					 .swl = swl, .nwl = nwl, .kernel_cache = cache, .sim_cache = sim_cache,
+					 .swl = swl, .nwl = nwl, .nswl = nswl, .kernel_cache = cache, .sim_cache = sim_cache,
 					 .progress = progress };
 		struct argv_buf fitted = { 0 };
 		compare_fit_cpu(&q, &fitted, fit_note, sizeof(fit_note));
@@ -346,7 +348,7 @@ int cmd_compare_kernel(int argc, char **argv)
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)(seed0 + sd));
 		argv_push(&a, "--seed"); argv_push(&a, num);
 		argv_push(&a, "--no-progress");
-		for (int w = 0; w < nwl; w++)
+		for (int w = 0; w < nswl; w++)
 			argv_push(&a, swl[w]);
 		if (sim_cache) {
 			char *cmd = join_words(a.n, a.v);

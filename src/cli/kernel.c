@@ -370,7 +370,7 @@ int cmd_kernel(int argc, char **argv)
 			wl[w].ops->attach(inst[w], &si);
 	}
 	struct nplan plan;
-	if (!nplan_build(&plan, wl, inst, nwl, err, sizeof(err)))
+	if (!nplan_build(&plan, wl, inst, nwl, false, err, sizeof(err)))
 		die_usage("%s", err);
 	if (geteuid() != 0)
 		die_usage("kernel: needs root (it creates a memory cgroup and a swapfile)");

@@ -5,6 +5,7 @@
 #include "../cachesim/cachesim.h"
 #include "../workload/wlist.h"
 #include "../machine/machine.h"
+#include "../native/native.h"
 #include "../report/report.h"
 #include "../report/html_run.h"
 #include "../lib/util.h"
@@ -50,6 +51,10 @@ static void run_usage(FILE *out)
 "                      counters; FILE is replaced only when complete\n"
 "  --max-time SECONDS  stop after this much simulated time (default 100000)\n"
 "  --progress / --no-progress  progress on stderr (default: on a terminal)\n"
+"  --make-inputs       make each file a workload opens and none creates (dd\n"
+"                      if=FILE), as large as the workloads read it, on the\n"
+"                      disk and uncached, before the run: what pagelab kernel\n"
+"                      does (without it, such a file is bad input)\n"
 "  --full-machine      replay a trace on the whole machine even where the\n"
 "                      cache-only replay would do (--machine ideal with only\n"
 "                      --ram, --policy of a cache policy and its --set, and\n"
@@ -85,12 +90,34 @@ static uint64_t size_arg(const char *opt, const char *v)
 	return b;
 }
 
+/* --make-inputs: pagelab kernel's walk (src/native/prepare.c) over the
+ * attached generators, each input made on the simulated disk. */
+static void add_inputs(struct machine *m, const struct wl_list *wl, void *const *wls, uint64_t seed)
+{
+	struct nworkload *nw = xcalloc((size_t)wl->n, sizeof(*nw));
+	for (int w = 0; w < wl->n; w++)
+		nw[w] = (struct nworkload){ .ops = wl->v[w].ops, .argc = wl->v[w].argc, .argv = wl->v[w].argv,
+					    .seed = seed + (uint64_t)w, .cmd = wl->v[w].cmd };
+	struct nplan plan;
+	char err[512];
+	if (!nplan_build(&plan, nw, wls, wl->n, true, err, sizeof(err)))
+		die_usage("%s", err);
+	for (int i = 0; i < plan.ninputs; i++) {
+		if (!machine_add_file(m, plan.inputs[i].name, plan.inputs[i].npages))
+			die_usage("run: input %s exists already", plan.inputs[i].name);
+		fprintf(stderr, "pagelab: made %s, %llu pages, on the disk and uncached\n", plan.inputs[i].name,
+			(unsigned long long)plan.inputs[i].npages);
+	}
+	nplan_free(&plan);
+	free(nw);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	const char *machine = "vmm-2008", *policy = "clock";
 	struct machine_opts mo = { .seed = 1, .max_time_ns = 100000ULL * 1000000000ULL,
 				   .progress = isatty(2), .spill_samples = true };
-	bool json = false, full_machine = false, machine_sets = false;
+	bool json = false, full_machine = false, machine_sets = false, make_inputs = false;
 	const char *html = NULL;
 	uint64_t ram = 0, swap = UINT64_MAX, cpus = 0, memcg = 0;
 	const char *disk = NULL;
@@ -158,6 +185,8 @@ int cmd_run(int argc, char **argv)
 			mo.progress = false;
 		} else if (!strcmp(a, "--full-machine")) {
 			full_machine = true;
+		} else if (!strcmp(a, "--make-inputs")) {
+			make_inputs = true;
 		} else {
 			die_usage("unknown option '%s' (see pagelab run --help)", a);
 		}
@@ -247,7 +276,7 @@ int cmd_run(int argc, char **argv)
 	 * reads the machine's time or state (--vmstat, --check, --json, --html). */
 	if (wl.n == 1 && !strcmp(wl.v[0].ops->name, "trace") && !full_machine && !strcmp(machine, "ideal") &&
 	    swap == UINT64_MAX && !cpus && !disk && !memcg && !machine_sets && !mo.vmstat_ns && !mo.check &&
-	    !json && !html && cachesim_policy_ok(pol)) {
+	    !json && !html && !make_inputs && cachesim_policy_ok(pol)) {
 		uint64_t reserve = profile_kernel_reserve(&prof);
 		if (prof.ram <= reserve || (prof.ram - reserve) / PAGE_SIZE >= PFN_NONE)
 			die_usage("RAM of %llu KiB: the cache-only replay takes 1 to %u pages",
@@ -294,6 +323,8 @@ int cmd_run(int argc, char **argv)
 	machine_set_policy(&m, pol, tun);
 	for (int w = 0; w < nwl; w++)
 		machine_add_workload(&m, wl.v[w].ops, wls[w], wl.v[w].cmd);
+	if (make_inputs)
+		add_inputs(&m, &wl, wls, mo.seed);
 	free(wls);
 	wl_list_free(&wl);
 	output_catch_interrupts();

@@ -367,6 +367,11 @@ void machine_set_policy(struct machine *m, const struct policy_ops *ops, const d
 			vm[i] = pv[i];
 }
 
+bool machine_add_file(struct machine *m, const char *name, uint64_t npages)
+{
+	return filemap_make_uncached(&m->mm, name, npages) != NULL;
+}
+
 void machine_add_workload(struct machine *m, const struct workload_ops *ops, void *w, const char *cmd)
 {
 	m->wls = xrealloc(m->wls, (m->nr_wls + 1) * sizeof(*m->wls));

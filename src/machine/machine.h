@@ -164,6 +164,9 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		  char *err, size_t errlen);
 void machine_set_policy(struct machine *m, const struct policy_ops *ops, const double *tun);
 void machine_add_workload(struct machine *m, const struct workload_ops *ops, void *w, const char *cmd);
+/* A file of `npages` on the machine's disk before the run, uncached; false
+ * if the name exists (run --make-inputs). */
+bool machine_add_file(struct machine *m, const char *name, uint64_t npages);
 void machine_run(struct machine *m);
 
 #define VMSTAT_IN_MEMORY 4096

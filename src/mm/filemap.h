@@ -115,6 +115,10 @@ void fs_destroy(struct mm *mm);
 struct inode *filemap_lookup(struct mm *mm, const char *name);
 /* The raw disk's inode if anything opened it, else NULL. */
 struct inode *filemap_lookup_blkdev(struct mm *mm);
+/* A file there before the run: `npages` written and evicted long ago, on
+ * the disk and none in the page cache (run --make-inputs); NULL if the
+ * name exists already. */
+struct inode *filemap_make_uncached(struct mm *mm, const char *name, uint64_t npages);
 /* creat(): an existing file is truncated to 0. */
 struct inode *filemap_create(struct mm *mm, struct mm_ctx *ctx, const char *name);
 static inline struct inode *mm_inode(struct mm *mm, uint32_t id) { return mm->fs->inodes[id]; }

@@ -267,6 +267,16 @@ struct inode *filemap_create(struct mm *mm, struct mm_ctx *ctx, const char *name
 	return inode_new(mm, name, ramfs ? INODE_RAMFS | INODE_UNEVICTABLE : 0);
 }
 
+struct inode *filemap_make_uncached(struct mm *mm, const char *name, uint64_t npages)
+{
+	if (filemap_lookup(mm, name))
+		return NULL;
+	struct inode *ino = inode_new(mm, name, 0);
+	inode_add_blocks(mm, ino, npages);
+	ino->size = npages;
+	return ino;
+}
+
 void filemap_get(struct inode *ino) { ino->nr_open++; }
 
 static void inode_release(struct mm *mm, struct mm_ctx *ctx, struct inode *ino)

@@ -200,8 +200,9 @@ struct nworkload {
 /* Walk each generator's stream to its end without executing anything:
  * refuse what cannot run natively (with the reason in err) and list the
  * files that are opened but never created (inputs that must exist,
- * uncached, before the run). */
-bool nplan_build(struct nplan *p, const struct nworkload *w, void *const *inst, int nw,
+ * uncached, before the run).  sim: for the simulator (run --make-inputs):
+ * nothing refused, its /dev/ and /ramfs/ names not inputs. */
+bool nplan_build(struct nplan *p, const struct nworkload *w, void *const *inst, int nw, bool sim,
 		 char *err, size_t errlen);
 /* Write each input file in dir with O_DIRECT (so it starts uncached). */
 bool nplan_make_inputs(const struct nplan *p, const char *dir, char *err, size_t errlen);

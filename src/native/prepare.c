@@ -11,6 +11,9 @@
  *    before the run, as large as the workloads read them, written with
  *    O_DIRECT so that the run starts with them uncached, as a streaming
  *    read of the threads' tests did.
+ * The simulator's `run --make-inputs` walks the same way (sim): there
+ * /dev/ and /ramfs/ names exist and nothing is refused, and each input is
+ * made on the simulated disk instead (filemap_make_uncached).
  * Time-bound loops (workingset -d) end at their first OP_MARK: the walk
  * reports a far-future time, since only the names and extents matter.
  * The walk runs in a forked child on its copy of the generator, so the
@@ -92,7 +95,7 @@ static bool has_control(const char *s)
  *   "C\tNAME" for each name created, "O\tNPAGES\tNAME" for each name
  *   opened (with the furthest page read or mapped), "E\tMESSAGE" on a
  *   refusal, one per line. */
-static _Noreturn void walk_child(const struct nworkload *w, void *inst, int fd)
+static _Noreturn void walk_child(const struct nworkload *w, void *inst, int fd, bool sim)
 {
 	FILE *out = fdopen(fd, "w");
 	if (!out)
@@ -119,8 +122,15 @@ static _Noreturn void walk_child(const struct nworkload *w, void *inst, int fd)
 					snprintf(err, sizeof(err), "kernel: %s opens a file without a usable name", w->cmd);
 					break;
 				}
-				if (refuse_name(w->cmd, op.name, err, sizeof(err)))
-					break;
+				/* The simulator has its devices and its ramfs: only
+				 * a file of the disk can be an input there. */
+				if (sim ? !strncmp(op.name, "/dev/", 5) || !strncmp(op.name, "/ramfs/", 7)
+					: refuse_name(w->cmd, op.name, err, sizeof(err))) {
+					if (!sim)
+						break;
+					fdname[op.fd] = NULL;
+					continue;
+				}
 				fdname[op.fd] = op.kind == OP_OPEN ? op.name : NULL;
 				if (op.kind == OP_CREATE) {
 					fprintf(out, "C\t%s\n", op.name);
@@ -150,7 +160,7 @@ static _Noreturn void walk_child(const struct nworkload *w, void *inst, int fd)
 	_exit(0);
 }
 
-bool nplan_build(struct nplan *p, const struct nworkload *w, void *const *inst, int nw,
+bool nplan_build(struct nplan *p, const struct nworkload *w, void *const *inst, int nw, bool sim,
 		 char *err, size_t errlen)
 {
 	memset(p, 0, sizeof(*p));
@@ -162,7 +172,7 @@ bool nplan_build(struct nplan *p, const struct nworkload *w, void *const *inst, 
 		int fd;
 		pid_t pid = native_fork_piped(&fd);
 		if (!pid)
-			walk_child(&w[i], inst[i], fd);
+			walk_child(&w[i], inst[i], fd, sim);
 		FILE *in = fdopen(fd, "r");
 		char line[1200];
 		while (in && fgets(line, sizeof(line), in)) {
@@ -189,7 +199,7 @@ bool nplan_build(struct nplan *p, const struct nworkload *w, void *const *inst, 
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
 		if (ok && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
-			snprintf(err, errlen, "kernel: walking the op stream of %s failed", w[i].cmd);
+			snprintf(err, errlen, "%s: walking the op stream of %s failed", sim ? "run" : "kernel", w[i].cmd);
 			ok = false;
 		}
 	}
