@@ -49,8 +49,9 @@ static void dd_help(FILE *out)
 "if=/dev/sda is the simulated machine's whole disk (its block device page\n"
 "cache), if=/dev/zero costs no I/O, of=/dev/null (the default) drops the data;\n"
 "other names are files in the machine's page cache (of= creates it, if= must\n"
-"have been written by an earlier workload).  Without count= /dev/sda is read\n"
-"to its end.  BYTES take K/M/G suffixes (powers of 1024).\n"
+"have been written by an earlier workload, or made uncached by pagelab run\n"
+"--make-inputs).  Without count= /dev/sda is read to its end.  BYTES take\n"
+"K/M/G suffixes (powers of 1024).\n"
 "A read at the end of the input is short (\"N+1 records in\"); the copy stops.\n"
 "Not modeled: other conv= flags, ibs=/obs=.\n"
 "Output: dd's records in/out and \"bytes copied, seconds, MB/s\" lines.\n", out);
