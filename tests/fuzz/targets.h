@@ -41,7 +41,7 @@ bool fuzz_workload_one(const uint8_t *data, size_t size);
  * --max-time 0.1: data[0] the profile, [1] the seed, [2..3] RAM in pages
  * above the profile's minimum (0-1023), [4] swap (0: none, else [4]/128 of RAM,
  * at most 4096 pages), [5] the policy, [6] --cpus (0: the profile's), [7] the disk
- * size (16-256 MB), [8] how many --set (0-3), then two bytes per --set (a
+ * size (16-256 MB), [8] how many --set (0-3; bit 6: --make-inputs), then two bytes per --set (a
  * vm sysctl or a policy tunable, and one of 9 values across its range),
  * then the workloads joined by '+', each "NAME ARGS" (an unknown NAME
  * picks one by its first byte; a trace's text is written to a temporary

@@ -380,6 +380,10 @@ bool fuzz_sim_one(const uint8_t *data, size_t size)
 	if (data[6] % 4)
 		ARG("--cpus"), ARG("%u", data[6] % 4);
 	ARG("--check"); ARG("--no-progress"); ARG("--max-time"); ARG("0.1");
+	/* Bit 6 of the settings byte (its low bits count the settings):
+	 * make the inputs no workload writes, as pagelab kernel does. */
+	if (data[8] & 0x40)
+		ARG("--make-inputs");
 	/* A small disk keeps a read of all of /dev/sda short. */
 	ARG("--set"); ARG("disk.capacity=%lluM", 16ULL << (data[7] % 5));
 	size_t pos = HDR;
