@@ -1,6 +1,6 @@
 /* machine.c - the discrete-event machine.
  *
- * Each CPU runs its task in chunks of at most STEP_NS of simulated work (and
+ * Each CPU runs its task in chunks of at most cpu_grain of simulated work (and
  * at most the rest of the task's quantum), so memory events of tasks on
  * different CPUs interleave in time order at a fine grain.  A chunk's state
  * changes take effect at its start; its cost moves the CPU's clock.  A task
@@ -20,7 +20,6 @@
 #include <string.h>
 #include <time.h>
 
-#define STEP_NS 200000ULL  /* 200 us: interleaving grain between CPUs */
 
 double task_seconds(uint64_t ns) { return (double)ns / 1e9; }
 
@@ -232,8 +231,8 @@ static void cpu_event(struct machine *m, uint32_t c)
 		cpu->last_task = t->id;
 	}
 	uint64_t budget = m->prof.quantum_ns > t->slice_used ? m->prof.quantum_ns - t->slice_used : 0;
-	if (budget > STEP_NS)
-		budget = STEP_NS;
+	if (budget > m->prof.grain_ns)
+		budget = m->prof.grain_ns;
 	if (!budget)
 		budget = 1;
 	if (m->prof.untimed)

@@ -105,7 +105,7 @@ const struct disk_params *const disk_presets[] = {
 static const struct profile p_p133 = {
 	.name = "p133-1997", .description = "Pentium 133, 32 MB, IDE disk (thread 003, 2.1.63)",
 	.cpus = 1, .ram = 32 * MB, .swap = 64 * MB, .kernel_base = 1 * MB, .page_struct = 48,
-	.hz = 100, .quantum_ns = 200 * MS, .ctx_switch_ns = 10 * US, .congestion_wait_ns = 100 * MS,
+	.hz = 100, .quantum_ns = 200 * MS, .grain_ns = 200 * US, .ctx_switch_ns = 10 * US, .congestion_wait_ns = 100 * MS,
 	.cost = PRESET_COST_P133, .disk = PRESET_DISK_IDE_1997,
 	/* Zlatko gives the CPU and RAM only: the per-reference and fault
 	 * costs, the disk and the kernel's own size are guesses. */
@@ -114,7 +114,7 @@ static const struct profile p_p133 = {
 static const struct profile p_athlon = {
 	.name = "athlon-2001", .description = "1 CPU, 512 MB, ATA disk (thread 000's desktop, assumed)",
 	.cpus = 1, .ram = 512 * MB, .swap = 1 * GB, .kernel_base = 2 * MB, .page_struct = 64,
-	.hz = 100, .quantum_ns = 50 * MS, .ctx_switch_ns = 5 * US, .congestion_wait_ns = 100 * MS,
+	.hz = 100, .quantum_ns = 50 * MS, .grain_ns = 200 * US, .ctx_switch_ns = 5 * US, .congestion_wait_ns = 100 * MS,
 	.cost = PRESET_COST_2001, .disk = PRESET_DISK_ATA_2001,
 	/* Nothing of this machine is described. */
 	.unknown = "cost.fault disk.bandwidth disk.seek kernel_base",
@@ -122,7 +122,7 @@ static const struct profile p_athlon = {
 static const struct profile p_osdl = {
 	.name = "osdl4way-2001", .description = "4-way, 4 GB RAM + 2 GB swap, SCSI (thread 002)",
 	.cpus = 4, .ram = 4 * GB, .swap = 2 * GB, .kernel_base = 4 * MB, .page_struct = 64,
-	.hz = 100, .quantum_ns = 50 * MS, .ctx_switch_ns = 5 * US, .congestion_wait_ns = 100 * MS,
+	.hz = 100, .quantum_ns = 50 * MS, .grain_ns = 200 * US, .ctx_switch_ns = 5 * US, .congestion_wait_ns = 100 * MS,
 	.cost = PRESET_COST_2001, .disk = PRESET_DISK_SCSI_2001,
 	/* Size, CPUs and swap are stated; its disks and CPU speed are not. */
 	.unknown = "cost.fault disk.bandwidth disk.seek kernel_base",
@@ -130,7 +130,7 @@ static const struct profile p_osdl = {
 static const struct profile p_vmm = {
 	.name = "vmm-2008", .description = "Andrew Morton's 900 MB 2-way, one SATA disk (thread 004)",
 	.cpus = 2, .ram = 900 * MB, .swap = 2 * GB, .kernel_base = 8 * MB, .page_struct = 56,
-	.hz = 250, .quantum_ns = 10 * MS, .ctx_switch_ns = 3 * US, .congestion_wait_ns = 100 * MS,
+	.hz = 250, .quantum_ns = 10 * MS, .grain_ns = 200 * US, .ctx_switch_ns = 3 * US, .congestion_wait_ns = 100 * MS,
 	.cost = PRESET_COST_2008, .disk = PRESET_DISK_SATA_2008,
 	/* "900MB 2-way" is all akpm says: CPU, disk and whether it was a
 	 * virtual machine are unknown. */
@@ -139,7 +139,7 @@ static const struct profile p_vmm = {
 static const struct profile p_pe1950 = {
 	.name = "pe1950-2008", .description = "Dell PE1950: 8 cores, 16 GB, RAID1 at 111 MB/s (thread 001)",
 	.cpus = 8, .ram = 16 * GB, .swap = 2 * GB, .kernel_base = 16 * MB, .page_struct = 56,
-	.hz = 1000, .quantum_ns = 10 * MS, .ctx_switch_ns = 2 * US, .congestion_wait_ns = 100 * MS,
+	.hz = 1000, .quantum_ns = 10 * MS, .grain_ns = 200 * US, .ctx_switch_ns = 2 * US, .congestion_wait_ns = 100 * MS,
 	.cost = PRESET_COST_2008, .disk = PRESET_DISK_RAID1_2008,
 	/* The RAID1's 111 MB/s streaming rate is stated (dd); its seeks, the
 	 * CPUs' speed and the kernel's size are not. */
@@ -148,14 +148,14 @@ static const struct profile p_pe1950 = {
 static const struct profile p_modern = {
 	.name = "modern", .description = "4 cores, 16 GB, NVMe SSD",
 	.cpus = 4, .ram = 16 * GB, .swap = 8 * GB, .kernel_base = 32 * MB, .page_struct = 64,
-	.hz = 1000, .quantum_ns = 3 * MS, .ctx_switch_ns = 1500, .congestion_wait_ns = 100 * MS,
+	.hz = 1000, .quantum_ns = 3 * MS, .grain_ns = 200 * US, .ctx_switch_ns = 1500, .congestion_wait_ns = 100 * MS,
 	.sched_eevdf = 1, /* a 6.6+ kernel's fair class */
 	.cost = PRESET_COST_MODERN, .disk = PRESET_DISK_NVME,
 };
 static const struct profile p_ideal = {
 	.name = "ideal", .description = "trace mode (a cache simulator): no timing, watermarks or reserve",
 	.cpus = 1, .ram = 64 * MB, .swap = 4 * GB, .kernel_base = 0, .page_struct = 0,
-	.hz = 100, .quantum_ns = 10 * MS, .ctx_switch_ns = 0, .congestion_wait_ns = 100 * MS,
+	.hz = 100, .quantum_ns = 10 * MS, .grain_ns = 200 * US, .ctx_switch_ns = 0, .congestion_wait_ns = 100 * MS,
 	.untimed = true, .disk = PRESET_DISK_NVME,
 };
 
@@ -207,6 +207,7 @@ static const struct param params[] = {
 	{ "min_free_kbytes", P_COUNT, F(min_free_kbytes), 0, 1ULL << 32, "/proc/sys/vm/min_free_kbytes (0 = kernel formula)" },
 	{ "hz", P_COUNT, F(hz), 1, 100000, "timer interrupts per second" },
 	{ "quantum", P_NS, F(quantum_ns), 1000, 10000000000ULL, "scheduler time slice" },
+	{ "cpu_grain", P_NS, F(grain_ns), 1000, 10000000ULL, "interleaving grain: longest stretch of work one CPU runs before the others catch up (pagelab's execution model, docs/design.md)" },
 	{ "sched_eevdf", P_COUNT, F(sched_eevdf), 0, 1, "1 = EEVDF (6.6+ fair class), 0 = round robin" },
 	{ "ctx_switch", P_NS, F(ctx_switch_ns), 0, 1000000000ULL, "context switch cost" },
 	{ "congestion_wait", P_NS, F(congestion_wait_ns), 1000, 10000000000ULL, "congestion_wait() timeout" },

@@ -39,6 +39,7 @@ struct profile {
 	uint64_t min_free_kbytes; /* 0 = 2.6 formula, sqrt(16 * lowmem kB) */
 	uint64_t hz;              /* timer interrupts per second */
 	uint64_t quantum_ns;      /* scheduler time slice */
+	uint64_t grain_ns;        /* longest stretch one CPU runs between the others' events */
 	uint64_t ctx_switch_ns;
 	uint64_t sched_eevdf;     /* 1 = 6.6+'s EEVDF run queue (sched.c); 0 = round robin */
 	uint64_t congestion_wait_ns; /* congestion_wait() timeout (HZ/10) */
