@@ -181,6 +181,20 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 		fprintf(out, "%s %lld\n", r->vmstat.name[i], (long long)r->vmstat.val[i]);
 }
 
+/* Each task as time(1) would show it alone (run --json's "tasks"); swaps
+ * is 0 as in the workload's line: Linux does not count them. */
+static void json_tasks(const struct nwl_result *r, FILE *out)
+{
+	fprintf(out, ", \"tasks\": [");
+	for (int t = 0; t < r->ntasks; t++) {
+		const struct wl_task_result *x = &r->tasks[t];
+		fprintf(out, "%s{\"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"majflt\": %llu, "
+			"\"minflt\": %llu, \"swaps\": 0}", t ? ", " : "", x->user_s, x->sys_s, x->elapsed_s,
+			(unsigned long long)x->majflt, (unsigned long long)x->minflt);
+	}
+	fputc(']', out);
+}
+
 static void print_json(const struct host *h, const struct kopts *o, const struct nsession *s,
 		       const struct nrun *r, FILE *out, const char *indent)
 {
@@ -216,6 +230,7 @@ static void print_json(const struct host *h, const struct kopts *o, const struct
 			tf.user, tf.sys, tf.elapsed, tf.cpu_pct, (unsigned long long)tf.majflt,
 			(unsigned long long)tf.minflt, tf.killed ? "true" : "false", tf.killed ? "false" : "true");
 		json_str(out, r->wl[w].output);
+		json_tasks(&r->wl[w], out);
 		fputc('}', out);
 	}
 	fprintf(out, "\n%s  ],\n%s  \"memory_stat\": {", indent, indent);

@@ -273,6 +273,8 @@ struct nwl_result {
 	uint64_t majflt, minflt;
 	bool killed;
 	char *output;           /* the workload's own result lines */
+	struct wl_task_result *tasks;   /* each task's own figures */
+	int ntasks;
 };
 
 struct nrun {

@@ -244,7 +244,8 @@ static void collect(const struct nsession *s, const struct layout *L, const stru
 		}
 		o->elapsed_s = (double)end / 1e9;
 		o->output = workload_output(s, L, sh, w, tr, o->killed);
-		free(tr);
+		o->tasks = tr;
+		o->ntasks = L->ntasks[w];
 	}
 }
 
@@ -372,8 +373,10 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 
 void nrun_free(struct nrun *r)
 {
-	for (int w = 0; w < r->nwl; w++)
+	for (int w = 0; w < r->nwl; w++) {
 		free(r->wl[w].output);
+		free(r->wl[w].tasks);
+	}
 	free(r->wl);
 	nstat_free(&r->vmstat);
 	nstat_free(&r->memstat);

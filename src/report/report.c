@@ -250,6 +250,22 @@ static void json_provenance(const struct machine *m, const struct run_info *ri, 
 	profile_json(&m->prof, out);
 }
 
+/* Each task of workload w as time(1) would show it alone: a workload's
+ * totals hide which of its tasks waited (qsbench's four sorts end apart). */
+static void json_tasks(const struct machine *m, int wl, FILE *out)
+{
+	const struct wl_inst *w = &m->wls[wl];
+	fprintf(out, ", \"tasks\": [");
+	for (int i = 0; i < w->ntasks; i++) {
+		const struct task *t = &m->tasks[w->first_task + i];
+		fprintf(out, "%s{\"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"majflt\": %llu, "
+			"\"minflt\": %llu, \"swaps\": %llu}", i ? ", " : "", task_seconds(t->utime),
+			task_seconds(t->stime), task_seconds(t->end), (unsigned long long)t->majflt,
+			(unsigned long long)t->minflt, (unsigned long long)(t->as ? t->as->nswap : 0));
+	}
+	fputc(']', out);
+}
+
 void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 {
 	const struct profile *p = &m->prof;
@@ -273,12 +289,14 @@ void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 		workload_times(m, w, &tf);
 		fprintf(out, "%s\n    {\"command\": ", w ? "," : "");
 		json_str(out, m->wls[w].cmd);
-		fprintf(out, ", \"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"cpu_pct\": %u, \"majflt\": %llu, \"minflt\": %llu, \"swaps\": %llu, \"killed\": %s, \"signal\": %s, \"finished\": %s}",
+		fprintf(out, ", \"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"cpu_pct\": %u, \"majflt\": %llu, \"minflt\": %llu, \"swaps\": %llu, \"killed\": %s, \"signal\": %s, \"finished\": %s",
 			tf.user, tf.sys, tf.elapsed, tf.cpu_pct, (unsigned long long)tf.majflt,
 			(unsigned long long)tf.minflt, (unsigned long long)tf.swaps,
 			tf.killed ? "true" : "false",
 			!tf.killed ? "null" : m->wls[w].signal == SIGBUS ? "\"SIGBUS\"" : "\"SIGKILL\"",
 			m->wls[w].live == 0 ? "true" : "false");
+		json_tasks(m, w, out);
+		fputc('}', out);
 	}
 	fprintf(out, "\n  ],\n  \"vmstat\": [");
 	struct sample_iter it;
