@@ -26,14 +26,20 @@ void free_if_orphan(struct mm *mm, pfn_t pfn);
 enum fault_status handle_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace *as,
 			       uint32_t vma, uint64_t off, bool write);
 
-/* One reclaim pass (mm_shrink); cgroup: memcg limit reclaim.  *nr_wait
- * (if not NULL) gets the folios the policy must wait for (sc->nr_wait_writeback). */
+/* What one reclaim pass reports besides the pages it reclaimed. */
+struct pass_result {
+	uint64_t nr_wait;         /* folios the policy must wait for (sc->nr_wait_writeback) */
+	bool skipped_deactivate;  /* an active list left unaged (sc->skipped_deactivate) */
+};
+/* One reclaim pass (mm_shrink); cgroup: memcg limit reclaim;
+ * force_deactivate: sc->force_deactivate.  *res may be NULL. */
 uint64_t shrink_pass(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority, bool cgroup,
-		     uint64_t *nr_wait);
+		     bool force_deactivate, struct pass_result *res);
 /* Passes from DEF_PRIORITY down until `want` pages are reclaimed; below
  * priority stall_below, with writeback pending, or at once when a pass
  * reports a folio to wait for, stop (*congested) so that the caller waits
- * for it. */
+ * for it.  Passes that reclaimed nothing and skipped an active list run
+ * once more from DEF_PRIORITY with sc->force_deactivate. */
 uint64_t do_try_to_free_pages(struct mm *mm, struct mm_ctx *ctx, uint64_t want, bool cgroup,
 			      int stall_below, bool *congested);
 /* memcg.c: charge one page to the cgroup (reclaiming from it at the

@@ -437,18 +437,21 @@ uint64_t do_try_to_free_pages(struct mm *mm, struct mm_ctx *ctx, uint64_t want, 
 			      int stall_below, bool *congested)
 {
 	uint64_t got = 0;
+	bool force_deactivate = false, skipped_deactivate = false;
 	*congested = false;
+retry:
 	for (int prio = DEF_PRIORITY; prio >= 0 && got < want; prio--) {
 		/* Writes of the earlier priorities that completed meanwhile
 		 * may have freed enough (I/O inside reclaim, design.md). */
 		if (mm_reclaim_io_catch_up(mm, ctx, NULL) && !cgroup && mm->nr_free > mm->zones[0].wmark_min)
-			break;
-		uint64_t nr_wait = 0;
-		got += shrink_pass(mm, ctx, want - got, prio, cgroup, &nr_wait);
+			return got;
+		struct pass_result res = { 0 };
+		got += shrink_pass(mm, ctx, want - got, prio, cgroup, force_deactivate, &res);
+		skipped_deactivate |= res.skipped_deactivate;
 		/* The pass met a folio it must wait for (folio_wait_writeback
 		 * in cgroup v1 reclaim): the reclaimer sleeps until a write
 		 * completes, then starts again. */
-		if (got < want && nr_wait) {
+		if (got < want && res.nr_wait) {
 			*congested = true;
 			break;
 		}
@@ -460,6 +463,15 @@ uint64_t do_try_to_free_pages(struct mm *mm, struct mm_ctx *ctx, uint64_t want, 
 			*congested = true;
 			break;
 		}
+	}
+	/* 5.8+: the inactive:active judgements of a pass (linux6's
+	 * prepare_scan_control) are estimates; when passes down to
+	 * priority 0 reclaimed nothing because an active list was never
+	 * aged, do it all again deactivating both types rather than give
+	 * up (and OOM-kill) with the active lists full. */
+	if (!got && !*congested && skipped_deactivate && !force_deactivate) {
+		force_deactivate = true;
+		goto retry;
 	}
 	return got;
 }
@@ -481,17 +493,18 @@ void mm_lru_sizes(const struct mm *mm, struct lru_sizes *out)
 
 uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority)
 {
-	return shrink_pass(mm, ctx, nr_to_reclaim, priority, false, NULL);
+	return shrink_pass(mm, ctx, nr_to_reclaim, priority, false, false, NULL);
 }
 
 uint64_t shrink_pass(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority, bool cgroup,
-		     uint64_t *nr_wait)
+		     bool force_deactivate, struct pass_result *res)
 {
 	struct scan_control sc = {
 		.nr_to_reclaim = nr_to_reclaim,
 		.priority = priority,
 		.who = ctx && ctx->kswapd ? RECLAIM_KSWAPD : RECLAIM_DIRECT,
 		.cgroup = cgroup,
+		.force_deactivate = force_deactivate,
 		.may_swap = true,
 		.may_writepage = true,
 		.zone = reclaim_classzone(mm, ctx && ctx->kswapd),
@@ -504,8 +517,8 @@ uint64_t shrink_pass(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, 
 	if (sc.nr_writeback > mm->max_pass_writeback)
 		mm->max_pass_writeback = sc.nr_writeback;
 	account_pass(mm, &sc, refill_before);
-	if (nr_wait)
-		*nr_wait = sc.nr_wait_writeback;
+	if (res)
+		*res = (struct pass_result){ sc.nr_wait_writeback, sc.skipped_deactivate };
 	return sc.nr_reclaimed;
 }
 

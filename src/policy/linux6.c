@@ -433,13 +433,16 @@ uint64_t l6_shrink_inactive_list(struct linux6 *l, uint64_t nr, struct scan_cont
 }
 
 /* shrink_list(): an active list is aged only when prepare_scan_control()
- * said that type may be deactivated. */
+ * said that type may be deactivated; when it is skipped, the reclaimer
+ * hears of it (sc->skipped_deactivate), for the retry that forces it. */
 static uint64_t shrink_list(struct linux6 *l, int lru, uint64_t nr, struct scan_control *sc, uint64_t *pageout)
 {
 	int file = lru >= L6_INACTIVE_FILE;
 	if (lru & 1) {
 		if (l->may_deactivate & (file ? L6_DEACTIVATE_FILE : L6_DEACTIVATE_ANON))
 			l6_shrink_active_list(l, nr, sc, file);
+		else
+			sc->skipped_deactivate = true;
 		return 0;
 	}
 	return l6_shrink_inactive_list(l, nr, sc, file, pageout);

@@ -115,6 +115,12 @@ void l6_prepare_scan_control(struct linux6 *l, struct scan_control *sc)
 		l->may_deactivate |= L6_DEACTIVATE_ANON;
 	if (l6_stat_activate(l, 1) != l->refaults[1] || l6_inactive_is_low(l, 1))
 		l->may_deactivate |= L6_DEACTIVATE_FILE;
+	/* Those judgements read statistics that may be stale (up to a
+	 * flush period old, l6_stat_lru): when passes built on them
+	 * reclaimed nothing and skipped an active list, the retry ages
+	 * both types whatever they say. */
+	if (sc->force_deactivate)
+		l->may_deactivate = L6_DEACTIVATE_ANON | L6_DEACTIVATE_FILE;
 	/* Plenty of inactive file pages that aren't thrashing: reclaim
 	 * those first before touching anonymous pages. */
 	uint64_t inactive_file = l6_stat_lru(l, L6_INACTIVE_FILE);

@@ -46,6 +46,9 @@ struct scan_control {
 	bool cgroup;            /* memcg limit reclaim (try_to_free_mem_cgroup_pages):
 				 * who is RECLAIM_DIRECT, but the kswapd/direct
 				 * counters stay untouched, as cgroup_reclaim() */
+	bool force_deactivate;  /* 5.8+ do_try_to_free_pages(): the passes
+				 * reclaimed nothing and one skipped an active
+				 * list, so they run again aging both types */
 	/* accumulated by the pass */
 	uint64_t nr_scanned;
 	uint64_t nr_scanned_file;   /* of nr_scanned: file pages (pgscan_file) */
@@ -57,6 +60,8 @@ struct scan_control {
 	uint64_t nr_wait_writeback; /* folios the reclaimer must wait for before it
 				     * goes on (shrink_folio_list's case 3, cgroup v1):
 				     * the pass ends and the task sleeps */
+	bool skipped_deactivate; /* an active list was left unaged because the
+				  * policy judged its inactive list big enough */
 };
 
 /* n pages like p scanned: pgscan_anon / pgscan_file split by LRU type
