@@ -68,15 +68,26 @@ if [ ! -s "$CACHE/disk_bandwidth" ]; then
 fi
 BW=$(cat "$CACHE/disk_bandwidth")
 
+# What a remote TLB flush costs on this host (reclaim interrupts the other
+# CPUs before it writes a mapped page: src/mm/reclaim.c), measured once and
+# kept with the disk rate, so that the simulator's runs are the same
+# commands from one regeneration to the next.
+if [ ! -s "$CACHE/tlb_cost" ]; then
+	echo "fidelity: measuring the host's remote TLB flush" >&2
+	$P kernel --tlb-cost >"$CACHE/tlb_cost.tmp" && mv "$CACHE/tlb_cost.tmp" "$CACHE/tlb_cost" ||
+		{ echo "fidelity: could not measure the host's remote TLB flush" >&2; exit 1; }
+fi
+TLB=$(cat "$CACHE/tlb_cost")
+
 # compare_ REPEAT SEEDS CACHEDIR POLICIES WORKLOAD...: one pagelab compare
 # (with the CPU costs of the last calibrate_on, CAL, if any).
 CAL="" CALNOTE=""
 compare_() {
 	rep=$1 seeds=$2 dir=$3 pols=$4
 	shift 4
-	# shellcheck disable=SC2086 # CAL is a list of --set arguments
+	# shellcheck disable=SC2086 # CAL and TLB are lists of --set arguments
 	if ! $P compare --repeat "$rep" --seeds "$seeds" --floor 100 --jobs "$JOBS" --kernel-cache "$dir" --sim-cache "$SIMCACHE" \
-		--set disk.bandwidth="$BW" $CAL --memcg "$memcg" --swap "$swap" --policy "$pols" --timeout 900 -- "$@" 2>&1; then
+		--set disk.bandwidth="$BW" $CAL $TLB --memcg "$memcg" --swap "$swap" --policy "$pols" --timeout 900 -- "$@" 2>&1; then
 		echo "(pagelab compare failed)"
 	fi
 }
@@ -107,7 +118,8 @@ calibrate_on() {
 	CAL="" CALNOTE=""
 	mkdir -p "$bdir"
 	if [ "${FIDELITY_CACHED:-0}" != 1 ]; then
-		$P compare --repeat "$brep" --kernel-cache "$bdir" --sim-cache "$SIMCACHE" --set disk.bandwidth="$BW" \
+		# shellcheck disable=SC2086 # TLB is a list of --set arguments
+		$P compare --repeat "$brep" --kernel-cache "$bdir" --sim-cache "$SIMCACHE" --set disk.bandwidth="$BW" $TLB \
 			--memcg "$bmemcg" --swap "$bswap" --policy linux6 --timeout 900 -- "$@" >/dev/null 2>&1 || return 0
 	fi
 	# shellcheck disable=SC2046 # the kernel reports' names have no blanks
@@ -121,7 +133,7 @@ calibrate_on() {
 		BEGIN { split(k, kk, " "); split(s, ss, " ")
 			if (kk[1] < 1 || ss[1] <= 0 || ss[2] <= 0) exit
 			u = kk[1] / ss[1]; y = kk[2] / ss[2] }
-		$1 ~ /^cost\./ && $1 != "cost.syscall" {
+		$1 ~ /^cost\./ && $1 != "cost.syscall" && $1 !~ /^cost\.tlb_ipi/ {
 			v = $2; m = 1
 			if (v ~ /ms$/) m = 1e6; else if (v ~ /us$/) m = 1e3; else if (v ~ /ps$/) m = 1e-3
 			sub(/[a-z]+$/, "", v); ns = v * m

@@ -77,7 +77,10 @@ void compare_kernel_usage(FILE *out)
 "                     cgroup v1, sched_eevdf=1 when the host runs 6.6 or\n"
 "                     later (EEVDF), vm.swap_rotational=1 when the swapfile's\n"
 "                     device is rotational (slot-cluster swap readahead),\n"
-"                     vm.ra_pages=KB/4 when its read_ahead_kb is not 128\n"
+"                     vm.ra_pages=KB/4 when its read_ahead_kb is not 128,\n"
+"                     cost.tlb_ipi and cost.tlb_ipi_recv measured on the\n"
+"                     host with two or more CPUs (pagelab kernel --tlb-cost;\n"
+"                     once per --kernel-cache, kept there as tlb_cost)\n"
 "\n"
 "A file that dd reads and no earlier workload writes is made first, uncached,\n"
 "as large as it is read, on both sides (pagelab run --make-inputs).\n"
@@ -90,6 +93,39 @@ void compare_kernel_usage(FILE *out)
 "a kernel run failed; 2 on bad input or when the kernel side refuses (no\n"
 "root, no memory cgroup).  docs/fidelity.md has the method and results.\n",
 	      out);
+}
+
+/* What a remote TLB flush costs on this host (src/native/tlbprobe.c),
+ * measured once per kernel cache: kept in DIR/tlb_cost beside the kernel
+ * runs, so that a rerun with the cache simulates the same machine (the
+ * measurement moves by a fifth between two tries).  false: nothing to
+ * measure (one CPU, not x86). */
+static bool host_tlb_cost(const char *cache, uint64_t *send, uint64_t *recv)
+{
+	char path[4096], why[256];
+	unsigned long long s, r;
+	FILE *f = NULL;
+	if (cache) {
+		snprintf(path, sizeof(path), "%s/tlb_cost", cache);
+		f = fopen(path, "r");
+	}
+	if (f) {
+		int n = fscanf(f, "cost.tlb_ipi=%lluns cost.tlb_ipi_recv=%lluns", &s, &r);
+		fclose(f);
+		if (n == 2) {
+			*send = s;
+			*recv = r;
+			return true;
+		}
+	}
+	if (!nhost_tlb_ipi_cost(send, recv, why, sizeof(why)))
+		return false;
+	if (cache && (f = fopen(path, "w"))) {
+		fprintf(f, "cost.tlb_ipi=%lluns cost.tlb_ipi_recv=%lluns\n", (unsigned long long)*send,
+			(unsigned long long)*recv);
+		fclose(f);
+	}
+	return true;
 }
 
 /* Every name in the comma-separated list is a policy that can run under
@@ -230,13 +266,16 @@ int cmd_compare_kernel(int argc, char **argv)
 	 * swapfile's device rotational, slot-cluster swap readahead where a
 	 * solid-state one would read around the faulting address
 	 * (src/mm/swapin.c), and files read ahead in windows of the
-	 * device's read_ahead_kb (bdi->ra_pages).  A --set of any wins. */
-	bool v1_set = false, eevdf_set = false, rot_set = false, ra_set = false;
+	 * device's read_ahead_kb (bdi->ra_pages), and what a remote TLB
+	 * flush costs on it (src/native/tlbprobe.c: reclaim's IPIs before it
+	 * writes a mapped page).  A --set of any wins. */
+	bool v1_set = false, eevdf_set = false, rot_set = false, ra_set = false, tlb_set = false;
 	for (int s = 0; s < sets.n; s++) {
 		v1_set |= !strncmp(sets.v[s], "memcg.v1=", 9);
 		eevdf_set |= !strncmp(sets.v[s], "sched_eevdf=", 12);
 		rot_set |= !strncmp(sets.v[s], "vm.swap_rotational=", 19);
 		ra_set |= !strncmp(sets.v[s], "vm.ra_pages=", 12);
+		tlb_set |= !strncmp(sets.v[s], "cost.tlb_ipi", 12);
 	}
 	struct ncgroup cg;
 	char cgerr[256];
@@ -251,6 +290,14 @@ int cmd_compare_kernel(int argc, char **argv)
 		char ra_arg[48];
 		snprintf(ra_arg, sizeof(ra_arg), "vm.ra_pages=%ld", ra_kb / 4);
 		argv_push(&sets, ra_arg);
+	}
+	uint64_t tlb_send, tlb_recv;
+	char tlb_args[2][48];
+	if (!tlb_set && cpus > 1 && host_tlb_cost(cache, &tlb_send, &tlb_recv)) {
+		snprintf(tlb_args[0], sizeof(tlb_args[0]), "cost.tlb_ipi=%lluns", (unsigned long long)tlb_send);
+		snprintf(tlb_args[1], sizeof(tlb_args[1]), "cost.tlb_ipi_recv=%lluns", (unsigned long long)tlb_recv);
+		argv_push(&sets, tlb_args[0]);
+		argv_push(&sets, tlb_args[1]);
 	}
 	/* A page that cannot be written is refused now, not after the runs
 	 * (which may die on the way: the page is opened only at the end). */

@@ -34,6 +34,10 @@ static void kernel_usage(FILE *out)
 "  --timeout T       kill the workload after T seconds (default 600)\n"
 "  --seed N          the workloads' random seed, as in pagelab run (default 1)\n"
 "  --json            print everything as JSON\n"
+"  --tlb-cost        run no workload: measure what one remote TLB flush\n"
+"                    costs here (~1.5 s, no cgroup, no root) and print it\n"
+"                    as pagelab run's --set arguments (0 where there is\n"
+"                    none to measure: one CPU, not x86; why on stderr)\n"
 "\n"
 "Workloads run natively: usemem, mtest01, qsbench, memeater, workingset,\n"
 "fileio, dd (of files, not /dev/sda), mmap001, trace, and the others whose\n"
@@ -45,6 +49,18 @@ static void kernel_usage(FILE *out)
 "Exit status: 0 on success, 1 if a workload failed, 2 on bad input or a\n"
 "refusal (no root, no memory controller, a limit too big, no room for the\n"
 "swapfile), 3 on --timeout; killed by SIGINT/SIGTERM after cleaning up.\n", out);
+}
+
+/* --tlb-cost: the host's remote TLB flush (src/native/tlbprobe.c). */
+static int print_tlb_cost(void)
+{
+	uint64_t send = 0, recv = 0;
+	char why[256];
+	if (!nhost_tlb_ipi_cost(&send, &recv, why, sizeof(why)))
+		fprintf(stderr, "pagelab: kernel: --tlb-cost: %s\n", why);
+	printf("--set cost.tlb_ipi=%lluns --set cost.tlb_ipi_recv=%lluns\n", (unsigned long long)send,
+	       (unsigned long long)recv);
+	return 0;
 }
 
 static const char *need_arg(int argc, char **argv, int *i)
@@ -348,6 +364,8 @@ int cmd_kernel(int argc, char **argv)
 				die_usage("bad --seed '%s'", v);
 		} else if (!strcmp(a, "--json")) {
 			json = true;
+		} else if (!strcmp(a, "--tlb-cost")) {
+			return print_tlb_cost();
 		} else {
 			die_usage("unknown option '%s' (see pagelab kernel --help)", a);
 		}

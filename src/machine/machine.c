@@ -156,6 +156,28 @@ static void io_submit_block(void *arg, enum io_dir dir, uint64_t block, pfn_t pf
 	disk_submit(&m->disk, dir, block, pfn, t);
 }
 
+/* mm_io.remote_tlb_flush: every other CPU busy at time t takes the IPI.
+ * A CPU's chunk is computed whole when it starts, and the reclaimer's
+ * time runs ahead of the event clock, so another CPU is busy at t if t
+ * falls in its last chunk, or a task is there or in the run queue for
+ * its next one (idle, it is in lazy TLB mode and skipped).  The time is
+ * that CPU's, paid by the chunk it runs next. */
+static unsigned io_remote_tlb_flush(void *arg, uint64_t t, uint64_t recv_ns)
+{
+	struct machine *m = arg;
+	unsigned n = 0;
+	for (uint64_t c = 0; c < m->prof.cpus; c++) {
+		struct cpu *cpu = &m->cpus[c];
+		if (cpu->task >= 0 && cpu->task == m->cur_task)
+			continue;
+		if (t >= cpu->busy_until && cpu->task < 0 && !m->rq_len)
+			continue;
+		cpu->irq_ns += recv_ns;
+		n++;
+	}
+	return n;
+}
+
 /* mm_io.catch_up: a reclaim pass has run ahead of the event clock to time
  * t; the disk's interrupts due by then are taken now. */
 static uint64_t io_catch_up(void *arg, uint64_t t)
@@ -230,6 +252,13 @@ static void cpu_event(struct machine *m, uint32_t c)
 		ctx.sys_ns += m->prof.ctx_switch_ns;
 		cpu->last_task = t->id;
 	}
+	/* Interrupts this CPU took since its last chunk (remote TLB flushes)
+	 * come out of this one.  Tick accounting gives their time to the
+	 * mode interrupted: user time for a workload's task. */
+	if (cpu->irq_ns) {
+		*(t->kthread ? &ctx.sys_ns : &ctx.user_ns) += cpu->irq_ns;
+		cpu->irq_ns = 0;
+	}
 	uint64_t budget = m->prof.quantum_ns > t->slice_used ? m->prof.quantum_ns - t->slice_used : 0;
 	if (budget > m->prof.grain_ns)
 		budget = m->prof.grain_ns;
@@ -268,6 +297,7 @@ static void cpu_event(struct machine *m, uint32_t c)
 	} else {
 		cpu->task = -1;
 	}
+	cpu->busy_until = now + used;
 	evq_push(&m->q, now + used, EV_CPU, c, 0);
 	kthreads_wake(m, now);
 }
@@ -340,7 +370,8 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		return false;
 	}
 	m->mm.io = (struct mm_io){ .arg = m, .submit_swap = io_submit_swap,
-				   .submit_block = io_submit_block, .catch_up = io_catch_up };
+				   .submit_block = io_submit_block, .catch_up = io_catch_up,
+				   .remote_tlb_flush = io_remote_tlb_flush };
 	evq_init(&m->q);
 	disk_init(&m->disk, &p->disk, &m->q, 0, io_complete, m);
 	m->cpus = xcalloc(p->cpus, sizeof(*m->cpus));

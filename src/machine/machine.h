@@ -114,6 +114,8 @@ struct cpu {
 	int last_task;
 	bool idle;
 	bool resched;            /* sched_eevdf: switch at the end of this chunk */
+	uint64_t busy_until;     /* end of the last chunk it ran */
+	uint64_t irq_ns;         /* interrupts it took, charged to its next chunk */
 };
 
 struct machine {

@@ -220,6 +220,8 @@ static const struct param params[] = {
 	{ "cost.io_submit", P_NS, F(cost.io_submit_ns), 0, 1000000000ULL, "queueing one page of I/O" },
 	{ "cost.free_page", P_NS, F(cost.free_page_ns), 0, 1000000000ULL, "unmapping and freeing a page at exit" },
 	{ "cost.io_complete", P_NS, F(cost.io_complete_ns), 0, 1000000000ULL, "interrupt and completion of one request" },
+	{ "cost.tlb_ipi", P_NS, F(cost.tlb_ipi_ns), 0, 1000000000ULL, "reclaim: a remote TLB flush before writing a mapped page, to the CPU that asks (0 = not modelled)" },
+	{ "cost.tlb_ipi_recv", P_NS, F(cost.tlb_ipi_recv_ns), 0, 1000000000ULL, "... to the task on each other busy CPU it interrupts" },
 	/* A read()/write() call is a kernel entry and exit plus the VFS path
 	 * down to the page cache: the same order of work as the trap and
 	 * handling of a minor fault, so it defaults to cost.fault. */

@@ -37,6 +37,8 @@ struct mm_costs {
 	uint64_t free_page_ns;    /* unmapping and freeing one page at exit */
 	uint64_t io_complete_ns;  /* interrupt + completion handling per request */
 	uint64_t syscall_ns;      /* one read()/write()... call beyond its page work (0 = fault_ns) */
+	uint64_t tlb_ipi_ns;      /* a remote TLB flush, to the CPU that asks (reclaim.c) */
+	uint64_t tlb_ipi_recv_ns; /* ... and to the task running on a CPU that takes it */
 };
 /* Tunables of the file-backed VM, named after the sysctls; 2.6.26 defaults.
  * A policy may change them in its init() (e.g. 2.4's readahead window) and
@@ -124,6 +126,10 @@ struct mm_io {
 	 * clock, ahead of the event clock): calls mm_io_done() for each page.
 	 * May be NULL (then I/O completes only between events). */
 	uint64_t (*catch_up)(void *arg, uint64_t t); /* returns requests completed */
+	/* A TLB flush IPI at time t from the CPU now running to every other
+	 * CPU that runs a task then; each such task loses recv_ns.  Returns
+	 * the CPUs interrupted.  May be NULL (no machine: none). */
+	unsigned (*remote_tlb_flush)(void *arg, uint64_t t, uint64_t recv_ns);
 };
 
 /* Who is running kernel code and what it costs them. */
@@ -280,6 +286,7 @@ struct mm {
 	bool kswapd_wanted;
 	bool oom_wanted;           /* a policy asks kswapd to run the OOM killer */
 	uint64_t nr_pending_free;  /* under writeback with PG_reclaim: free soon */
+	uint64_t nr_tlb_remote_flush; /* IPIs sent by flush_tlb_dirty() (reclaim.c) */
 	struct mm_ctx *cur;        /* who runs the current reclaim pass */
 	bool untimed;           /* I/O completes synchronously (trace mode) */
 	uint64_t seed;          /* the run's seed: what the kernel leaves to chance

@@ -80,3 +80,29 @@ echo "$setup4" | grep -q "vm.ra_pages=7 " || msg="$msg; --set vm.ra_pages=7 not 
 [ "$(echo "$setup4" | grep -o 'vm.ra_pages=' | wc -l)" -eq 1 ] || msg="$msg; two vm.ra_pages in '$setup4'"
 awk 'length > 80 { exit 1 }' "$T/h4" || msg="$msg; a line over 80 columns"
 [ -z "$msg" ] && ok || bad "$msg"
+
+t "compare: the host's remote TLB flush, kept in the kernel cache, --set wins"
+# Two simulated CPUs: compare measures cost.tlb_ipi(_recv) once and keeps
+# it in the kernel cache (tlb_cost), where a hand-written one is used as
+# it is; --set cost.tlb_ipi=... means no measurement.
+mkdir -p "$T/kt"
+cp "$T/kh/kernel.1" "$T/kt/kernel.1"
+echo "cost.tlb_ipi=4200ns cost.tlb_ipi_recv=1300ns" >"$T/kt/tlb_cost"
+$P compare --repeat 1 --cpus 2 --kernel-cache "$T/kt" --memcg 64M --swap 128M --policy linux6 \
+	-- usemem -m 40 >"$T/h5" 2>"$T/h5.err"
+rc5=$?
+$P compare --repeat 1 --cpus 2 --kernel-cache "$T/kt" --memcg 64M --swap 128M --policy linux6 \
+	--set cost.tlb_ipi=1us --set cost.tlb_ipi_recv=1us -- usemem -m 40 >"$T/h6" 2>"$T/h6.err"
+rc6=$?
+$P compare --repeat 1 --cpus 1 --kernel-cache "$T/kt" --memcg 64M --swap 128M --policy linux6 \
+	-- usemem -m 40 >"$T/h7" 2>"$T/h7.err"
+rc7=$?
+msg=""
+[ $rc5 -eq 0 ] && [ $rc6 -eq 0 ] && [ $rc7 -eq 0 ] || msg="exit $rc5/$rc6/$rc7: $(cat "$T/h5.err" "$T/h6.err")"
+setup5=$(sed -n "2,/^kernel:/p" "$T/h5" | tr '\n' ' ')
+echo "$setup5" | grep -q "cost.tlb_ipi=4200ns cost.tlb_ipi_recv=1300ns" || msg="$msg; cached cost not used: '$setup5'"
+setup6=$(sed -n "2,/^kernel:/p" "$T/h6" | tr '\n' ' ')
+[ "$(echo "$setup6" | grep -o 'cost.tlb_ipi=' | wc -l)" -eq 1 ] || msg="$msg; --set and a measurement: '$setup6'"
+sed -n "2,/^kernel:/p" "$T/h7" | grep -q "tlb_ipi" && msg="$msg; one CPU given a TLB cost"
+awk 'length > 80 { exit 1 }' "$T/h5" "$T/h6" || msg="$msg; a line over 80 columns"
+[ -z "$msg" ] && ok || bad "$msg"
