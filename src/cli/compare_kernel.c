@@ -95,12 +95,13 @@ void compare_kernel_usage(FILE *out)
 	      out);
 }
 
-/* What a remote TLB flush costs on this host (src/native/tlbprobe.c),
- * measured once per kernel cache: kept in DIR/tlb_cost beside the kernel
- * runs, so that a rerun with the cache simulates the same machine (the
- * measurement moves by a fifth between two tries).  false: nothing to
- * measure (one CPU, not x86). */
-static bool host_tlb_cost(const char *cache, uint64_t *send, uint64_t *recv)
+/* What a remote TLB flush costs on this host (src/native/tlbprobe.c), as
+ * the two --set values for the simulator, measured once per kernel cache:
+ * kept in DIR/tlb_cost (those values) beside the kernel runs, so that a
+ * rerun with the cache simulates the same machine (the measurement moves
+ * by a fifth between two tries).  false: nothing to measure (one CPU,
+ * not x86). */
+static bool host_tlb_cost(const char *cache, char args[2][48])
 {
 	char path[4096], why[256];
 	unsigned long long s, r;
@@ -109,20 +110,20 @@ static bool host_tlb_cost(const char *cache, uint64_t *send, uint64_t *recv)
 		snprintf(path, sizeof(path), "%s/tlb_cost", cache);
 		f = fopen(path, "r");
 	}
-	if (f) {
-		int n = fscanf(f, "cost.tlb_ipi=%lluns cost.tlb_ipi_recv=%lluns", &s, &r);
+	int n = f ? fscanf(f, "cost.tlb_ipi=%lluns cost.tlb_ipi_recv=%lluns", &s, &r) : 0;
+	if (f)
 		fclose(f);
-		if (n == 2) {
-			*send = s;
-			*recv = r;
-			return true;
-		}
+	if (n != 2) {
+		uint64_t send, recv;
+		if (!nhost_tlb_ipi_cost(&send, &recv, why, sizeof(why)))
+			return false;
+		s = send;
+		r = recv;
 	}
-	if (!nhost_tlb_ipi_cost(send, recv, why, sizeof(why)))
-		return false;
-	if (cache && (f = fopen(path, "w"))) {
-		fprintf(f, "cost.tlb_ipi=%lluns cost.tlb_ipi_recv=%lluns\n", (unsigned long long)*send,
-			(unsigned long long)*recv);
+	snprintf(args[0], 48, "cost.tlb_ipi=%lluns", s);
+	snprintf(args[1], 48, "cost.tlb_ipi_recv=%lluns", r);
+	if (n != 2 && cache && (f = fopen(path, "w"))) {
+		fprintf(f, "%s %s\n", args[0], args[1]);
 		fclose(f);
 	}
 	return true;
@@ -291,11 +292,8 @@ int cmd_compare_kernel(int argc, char **argv)
 		snprintf(ra_arg, sizeof(ra_arg), "vm.ra_pages=%ld", ra_kb / 4);
 		argv_push(&sets, ra_arg);
 	}
-	uint64_t tlb_send, tlb_recv;
 	char tlb_args[2][48];
-	if (!tlb_set && cpus > 1 && host_tlb_cost(cache, &tlb_send, &tlb_recv)) {
-		snprintf(tlb_args[0], sizeof(tlb_args[0]), "cost.tlb_ipi=%lluns", (unsigned long long)tlb_send);
-		snprintf(tlb_args[1], sizeof(tlb_args[1]), "cost.tlb_ipi_recv=%lluns", (unsigned long long)tlb_recv);
+	if (!tlb_set && cpus > 1 && host_tlb_cost(cache, tlb_args)) {
 		argv_push(&sets, tlb_args[0]);
 		argv_push(&sets, tlb_args[1]);
 	}

@@ -127,8 +127,8 @@ struct mm_io {
 	 * May be NULL (then I/O completes only between events). */
 	uint64_t (*catch_up)(void *arg, uint64_t t); /* returns requests completed */
 	/* A TLB flush IPI at time t from the CPU now running to every other
-	 * CPU that runs a task then; each such task loses recv_ns.  Returns
-	 * the CPUs interrupted.  May be NULL (no machine: none). */
+	 * CPU busy then; each of them loses recv_ns (out of the next chunk it
+	 * runs).  Returns the CPUs interrupted.  May be NULL (no machine: none). */
 	unsigned (*remote_tlb_flush)(void *arg, uint64_t t, uint64_t recv_ns);
 };
 
