@@ -136,8 +136,8 @@ void *wl_make(const char *line, int *ntasks)
 	return w;
 }
 
-struct machine *sim_run_workload(const char *machine, uint64_t ram, const char *policy, const char *const *sets,
-				 const char *const *vm_sets, int argc, char **argv)
+static struct machine *run_seeded(const char *machine, uint64_t ram, const char *policy, const char *const *sets,
+				  const char *const *vm_sets, uint64_t seed, bool check, int argc, char **argv)
 {
 	static struct machine m;
 	struct profile prof = *profile_find(machine);
@@ -147,11 +147,11 @@ struct machine *sim_run_workload(const char *machine, uint64_t ram, const char *
 	for (int i = 0; vm_sets && vm_sets[i]; i += 2)
 		if (!profile_set(&prof, vm_sets[i], vm_sets[i + 1], err, sizeof(err)))
 			panic("%s", err);
-	struct machine_opts mo = { .seed = 1, .max_time_ns = 3600ULL * 1000000000ULL };
+	struct machine_opts mo = { .seed = seed, .check = check, .max_time_ns = 3600ULL * 1000000000ULL };
 	if (!machine_init(&m, &prof, &mo, err, sizeof(err)))
 		panic("%s", err);
 	const struct workload_ops *wo = workload_find(argv[0]);
-	void *w = wo->create(argc, argv, 1, err, sizeof(err));
+	void *w = wo->create(argc, argv, seed, err, sizeof(err));
 	const struct policy_ops *ops = policy_find(policy);
 	int n = policy_nr_tunables(ops);
 	double tun[64];
@@ -165,4 +165,16 @@ struct machine *sim_run_workload(const char *machine, uint64_t ram, const char *
 	machine_add_workload(&m, wo, w, argv[0]);
 	machine_run(&m);
 	return &m;
+}
+
+struct machine *sim_run_workload(const char *machine, uint64_t ram, const char *policy, const char *const *sets,
+				 const char *const *vm_sets, int argc, char **argv)
+{
+	return run_seeded(machine, ram, policy, sets, vm_sets, 1, false, argc, argv);
+}
+
+struct machine *sim_run_checked(const char *machine, uint64_t ram, const char *policy, const char *const *vm_sets,
+				uint64_t seed, int argc, char **argv)
+{
+	return run_seeded(machine, ram, policy, NULL, vm_sets, seed, true, argc, argv);
 }

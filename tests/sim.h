@@ -35,5 +35,8 @@ void *wl_make(const char *line, int *ntasks);
  * it before the next call. */
 struct machine *sim_run_workload(const char *machine, uint64_t ram, const char *policy,
 				 const char *const *sets, const char *const *vm_sets, int argc, char **argv);
+/* The same with seed `seed`, the policy's defaults, and --check on. */
+struct machine *sim_run_checked(const char *machine, uint64_t ram, const char *policy, const char *const *vm_sets,
+				uint64_t seed, int argc, char **argv);
 
 #endif

@@ -100,3 +100,29 @@ void test_host_dev_rotational(void)
 	snprintf(q, sizeof(q), "rm -rf '%s'", root);
 	CHECK_EQ(system(q), 0);
 }
+
+/* Free page reporting, read from a sysfs tree made here: no balloon, a
+ * balloon without VIRTIO_BALLOON_F_REPORTING (bit 5), one with it (this
+ * host's features string, 2026-12-04). */
+void test_host_page_reporting(void);
+
+void test_host_page_reporting(void)
+{
+	char root[] = "/tmp/pagelab-test-sysfs.XXXXXX";
+	CHECK(mkdtemp(root) != NULL);
+	char p[256], q[256];
+	CHECK(!nhost_dev_page_reporting(root));
+	const char *dirs[] = { "bus", "bus/virtio", "bus/virtio/drivers", "bus/virtio/drivers/virtio_balloon",
+			       "bus/virtio/drivers/virtio_balloon/virtio3" };
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		snprintf(p, sizeof(p), "%s/%s", root, dirs[i]);
+		CHECK_EQ(mkdir(p, 0700), 0);
+	}
+	snprintf(p, sizeof(p), "%s/bus/virtio/drivers/virtio_balloon/virtio3/features", root);
+	put_flag(p, "01100001000000000000000000000000100000000000000000000000000000000\n");
+	CHECK(!nhost_dev_page_reporting(root));
+	put_flag(p, "01100101000000000000000000000000100000000000000000000000000000000\n");
+	CHECK(nhost_dev_page_reporting(root));
+	snprintf(q, sizeof(q), "rm -rf '%s'", root);
+	CHECK_EQ(system(q), 0);
+}

@@ -1,8 +1,11 @@
 /* test_sched.c - the EEVDF run queue (src/machine/sched.c, --set
  * sched_eevdf=1) on hand-built machines: who is picked, the lag kept
- * across a sleep, who is preempted on a wakeup; and whole runs under
- * --check.  Cost: about a second (two 48 MB runs). */
+ * across a sleep, who is preempted on a wakeup; a run queue per CPU
+ * (src/machine/sched_balance.c, --set sched_percpu=1): where a waking
+ * task is queued, when a CPU pulls a task and which, the lag a moved task
+ * keeps; and whole runs under --check.  Cost: about two seconds. */
 #include "test.h"
+#include "sim.h"
 #include "../src/machine/machine.h"
 #include "../src/machine/sched.h"
 #include "../src/workload/workload.h"
@@ -13,6 +16,7 @@
 #include <string.h>
 
 #define MS 1000000LL
+#define US 1000LL
 
 /* A machine with only what the scheduler reads: tasks, one run queue,
  * CPUs, a 3 ms slice and HZ 1000 (lag limit max(2 x 3 ms, 1 ms) = 6 ms). */
@@ -69,16 +73,16 @@ void test_sched_eevdf_pick(void)
 	hm_run(&h, 0, 0, 9 * MS);
 	hm_queue(&h, 1, 6 * MS, 12 * MS);
 	hm_queue(&h, 2, 0, 9 * MS);
-	CHECK_EQ(sched_eevdf_pick(&h.m), 2);
+	CHECK_EQ(sched_eevdf_pick(&h.m, 0), 2);
 	CHECK_EQ(h.m.rq_len, 1);
 	CHECK_EQ(h.runq[h.m.rq_head], 1);
-	CHECK_EQ(sched_eevdf_pick(&h.m), 1);
-	CHECK_EQ(sched_eevdf_pick(&h.m), -1);
+	CHECK_EQ(sched_eevdf_pick(&h.m, 0), 1);
+	CHECK_EQ(sched_eevdf_pick(&h.m, 0), -1);
 
 	hm_init(&h, 1);
 	hm_run(&h, 0, 0, 0);
 	hm_queue(&h, 1, 6 * MS, 9 * MS);
-	CHECK_EQ(sched_eevdf_pick(&h.m), 1);
+	CHECK_EQ(sched_eevdf_pick(&h.m, 0), 1);
 }
 
 /* Two CPUs run 0 and 1 at 10 ms; 2 goes to sleep at 2 ms: lag 8 ms,
@@ -162,4 +166,210 @@ void test_sched_eevdf_whole_run(void)
 	machine_free(&rr);
 	machine_free(&e1);
 	machine_free(&e2);
+}
+
+/* ---- a run queue per CPU (src/machine/sched_balance.c, sched_percpu=1) */
+
+/* hm_init(2) with per-CPU queues and both CPUs idle; balancing is due at
+ * once (next_balance 0); the migration cost is 500 us (the default). */
+static void hb_init(struct hm *h)
+{
+	hm_init(h, 2);
+	h->m.prof.sched_percpu = 1;
+	for (int c = 0; c < 2; c++)
+		h->cpus[c] = (struct cpu){ .task = -1, .last_task = -1, .idle = true };
+}
+
+static void hb_run(struct hm *h, int c, int tid, int64_t v)
+{
+	h->tasks[tid].state = T_RUNNING;
+	h->tasks[tid].vruntime = v;
+	h->tasks[tid].cpu = c;
+	h->cpus[c].task = tid;
+	h->cpus[c].idle = false;
+}
+
+static void hb_queue(struct hm *h, int c, int tid, int64_t v, uint64_t last_ran)
+{
+	h->tasks[tid].state = T_RUNNABLE;
+	h->tasks[tid].vruntime = v;
+	h->tasks[tid].cpu = c;
+	h->tasks[tid].last_ran = last_ran;
+	h->runq[(h->m.rq_head + h->m.rq_len++) % h->m.rq_cap] = tid;
+	h->cpus[c].idle = false;
+}
+
+/* select_idle_sibling(): the previous CPU while it is idle; else the
+ * idle one; else the previous CPU's queue, though it is busy. */
+void test_sched_percpu_wake_placement(void)
+{
+	struct hm h;
+	hb_init(&h);
+	h.tasks[0].cpu = 1;
+	CHECK_EQ(sched_select_cpu(&h.m, &h.tasks[0]), 1);
+	h.cpus[1].idle = false;
+	CHECK_EQ(sched_select_cpu(&h.m, &h.tasks[0]), 0);
+	h.cpus[0].idle = false;
+	CHECK_EQ(sched_select_cpu(&h.m, &h.tasks[0]), 1);
+	h.tasks[0].cpu = 0;
+	CHECK_EQ(sched_select_cpu(&h.m, &h.tasks[0]), 0);
+}
+
+/* Three tasks on CPU 0 (0 running at 10 ms, 1 and 2 queued at 10 and
+ * 14 ms), one on CPU 1 (3 running at 40 ms); at 20 ms CPU 1's periodic
+ * balance: 3 against 1 is two apart, so it pulls the first cold waiting
+ * task, 1 (last ran at 15 ms, 5 ms ago).  Its lag on CPU 0 was the
+ * average of the others there (10 and 14: 12 ms; sched_eevdf_sleep's
+ * convention) less its 10 ms, +2 ms; on CPU 1 (average 40 ms) it is
+ * placed at 38 ms.  The next balance is
+ * busy_factor (16) x 2 ms later.  Queues now 2 and 2: nothing moves. */
+void test_sched_percpu_busy_balance_pulls_one(void)
+{
+	struct hm h;
+	hb_init(&h);
+	hb_run(&h, 0, 0, 10 * MS);
+	hb_queue(&h, 0, 1, 10 * MS, 15 * MS);
+	hb_queue(&h, 0, 2, 14 * MS, 16 * MS);
+	hb_run(&h, 1, 3, 40 * MS);
+	CHECK_EQ(sched_queued(&h.m, 0), 2);
+	CHECK_EQ(sched_queued(&h.m, 1), 0);
+	sched_balance(&h.m, 1, 20 * MS);
+	CHECK_EQ(h.tasks[1].cpu, 1);
+	CHECK_EQ(h.tasks[2].cpu, 0);
+	int64_t lag = (10 * MS + 14 * MS) / 2 - 10 * MS;
+	CHECK_EQ(h.tasks[1].vruntime, 40 * (int64_t)MS - lag);
+	CHECK_EQ(h.cpus[1].next_balance, 20 * MS + 32 * MS);
+	CHECK_EQ(sched_queued(&h.m, 0), 1);
+	CHECK_EQ(sched_queued(&h.m, 1), 1);
+	h.cpus[1].next_balance = 0;
+	sched_balance(&h.m, 1, 21 * MS);
+	CHECK_EQ(h.tasks[2].cpu, 0);
+	CHECK_EQ(h.cpus[1].balance_failed, 0u);
+
+	/* Before its interval has passed a busy CPU does not balance. */
+	hb_init(&h);
+	hb_run(&h, 0, 0, 0);
+	hb_queue(&h, 0, 1, 0, 0);
+	hb_queue(&h, 0, 2, 0, 0);
+	hb_run(&h, 1, 3, 0);
+	h.cpus[1].next_balance = 30 * MS;
+	sched_balance(&h.m, 1, 25 * MS);
+	CHECK_EQ(h.tasks[1].cpu, 0);
+	CHECK_EQ(h.tasks[2].cpu, 0);
+}
+
+/* Cache-hot tasks (ran within 500 us) stay on a busy balance until it has
+ * failed more than cache_nice_tries (1) times in a row: the first two
+ * balances fail, the third moves one. */
+void test_sched_percpu_hot_tasks_stay(void)
+{
+	struct hm h;
+	hb_init(&h);
+	hb_run(&h, 0, 0, 0);
+	hb_queue(&h, 0, 1, 0, 10 * MS);
+	hb_queue(&h, 0, 2, 0, 10 * MS);
+	hb_run(&h, 1, 3, 0);
+	for (unsigned k = 1; k <= 2; k++) {
+		h.cpus[1].next_balance = 0;
+		sched_balance(&h.m, 1, 10 * MS + 100 * US);
+		CHECK_EQ(h.tasks[1].cpu, 0);
+		CHECK_EQ(h.tasks[2].cpu, 0);
+		CHECK_EQ(h.cpus[1].balance_failed, k);
+	}
+	h.cpus[1].next_balance = 0;
+	sched_balance(&h.m, 1, 10 * MS + 100 * US);
+	CHECK_EQ(h.tasks[1].cpu, 1);
+	CHECK_EQ(h.cpus[1].balance_failed, 0u);
+}
+
+/* A CPU with nothing to run pulls a waiting task at once (new-idle),
+ * but not a cache-hot one; an idle CPU's own balance, due, takes even a
+ * hot one and the CPU is woken to run it.  One task waiting alone on a
+ * queue whose CPU runs another is "two", enough for an idle CPU. */
+void test_sched_percpu_idle_pulls(void)
+{
+	struct hm h;
+	hb_init(&h);
+	hb_run(&h, 0, 0, 0);
+	hb_queue(&h, 0, 1, 0, 1 * MS);
+	h.cpus[1].next_balance = 100 * MS;
+	sched_balance(&h.m, 1, 5 * MS); /* CPU 1 has nothing: new-idle */
+	CHECK_EQ(h.tasks[1].cpu, 1);
+
+	hb_init(&h);
+	hb_run(&h, 0, 0, 0);
+	hb_queue(&h, 0, 1, 0, 5 * MS);
+	h.cpus[1].next_balance = 100 * MS;
+	sched_balance(&h.m, 1, 5 * MS + 100 * US);
+	CHECK_EQ(h.tasks[1].cpu, 0); /* hot */
+	CHECK_EQ(h.cpus[1].next_balance, 5 * MS + 100 * US + 2 * MS); /* going idle */
+	/* CPU 1 idles; CPU 0's next chunk, past CPU 1's interval, balances
+	 * for it: the idle balance ignores hotness and wakes CPU 1. */
+	h.cpus[1].idle = true;
+	h.tasks[1].last_ran = 7 * MS;
+	h.cpus[0].next_balance = 100 * MS;
+	sched_balance(&h.m, 0, 7 * MS + 200 * US);
+	CHECK_EQ(h.tasks[1].cpu, 1);
+	CHECK(!h.cpus[1].idle);
+	CHECK_EQ(h.m.q.n, 1u); /* CPU 1's event, now */
+	evq_free(&h.m.q);
+}
+
+/* rq->avg_idle: an eighth of the way to each idle period's length,
+ * capped at twice the migration cost (1 ms). */
+void test_sched_percpu_avg_idle(void)
+{
+	struct hm h;
+	hb_init(&h);
+	h.cpus[0].avg_idle = 1 * MS;
+	h.cpus[0].idle_since = 10 * MS;
+	sched_cpu_busy(&h.m, 0, 10 * MS + 200 * US);
+	CHECK_EQ(h.cpus[0].avg_idle, 1 * MS - (800 * US) / 8);
+	h.cpus[0].idle_since = 20 * MS;
+	sched_cpu_busy(&h.m, 0, 40 * MS);
+	CHECK_EQ(h.cpus[0].avg_idle, 1 * MS);
+}
+
+/* Whole runs: four usemem processes sweeping 36 MB three times on two
+ * CPUs with a queue per CPU, in 48 MB, under --check: every task
+ * finishes, the same seed gives the same run, other seeds (other starts)
+ * and the one queue other runs. */
+struct run_end {
+	bool check_failed;
+	int live_user;
+	uint64_t pswpout, now;
+};
+
+static struct run_end run_percpu(uint64_t seed, const char *percpu)
+{
+	const char *sets[] = { "cpus", "2", "swap", "64M", "sched_percpu", percpu, NULL };
+	char cmd[] = "usemem -n 4 -m 9 -r 3", *argv[16];
+	int argc = 0;
+	for (char *tok = strtok(cmd, " "); tok; tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	struct machine *m = sim_run_checked("modern", 48ULL << 20, "linux6", sets, seed, argc, argv);
+	struct run_end e = { m->check_failed, m->live_user, m->mm.ev[PSWPOUT], m->now };
+	machine_free(m);
+	return e;
+}
+
+void test_sched_percpu_whole_run(void)
+{
+	struct run_end a = run_percpu(1, "1"), b = run_percpu(1, "1");
+	CHECK(!a.check_failed);
+	CHECK_EQ(a.live_user, 0);
+	CHECK(a.pswpout > 0);
+	CHECK_EQ(a.pswpout, b.pswpout);
+	CHECK_EQ(a.now, b.now);
+	bool differ = false;
+	for (uint64_t s = 2; s <= 8 && !differ; s++) {
+		struct run_end c = run_percpu(s, "1");
+		CHECK(!c.check_failed);
+		CHECK_EQ(c.live_user, 0);
+		differ = c.now != a.now;
+	}
+	CHECK(differ);
+	struct run_end one = run_percpu(1, "0");
+	CHECK(one.now != a.now);
 }

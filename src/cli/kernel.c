@@ -34,6 +34,11 @@ static void kernel_usage(FILE *out)
 "  --timeout T       kill the workload after T seconds (default 600)\n"
 "  --seed N          the workloads' random seed, as in pagelab run (default 1)\n"
 "  --json            print everything as JSON\n"
+"  --cold            in a guest whose host takes its free pages back (a\n"
+"                    virtio balloon's free page reporting), do not warm\n"
+"                    them first: by default as much memory as the limit\n"
+"                    is touched and freed just before each run, so that it\n"
+"                    meets no faults in the host (docs/native.md)\n"
 "  --tlb-cost        run no workload: measure what one remote TLB flush\n"
 "                    costs here (~1.5 s, no cgroup, no root) and print it\n"
 "                    as pagelab run's --set arguments (0 where there is\n"
@@ -154,6 +159,7 @@ static void time_figs(const struct nwl_result *w, struct time_figures *tf)
 
 struct kopts {
 	uint64_t limit, swap, seed;
+	bool cold;
 	int cg_version;
 	int argc;                /* the command line, for --json */
 	char **argv;
@@ -164,9 +170,9 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 {
 	fprintf(out, "pagelab: kernel Linux %s, %ld CPUs, %llu MiB RAM, %s\n", h->release, h->cpus,
 		(unsigned long long)(h->ram >> 20), h->lru);
-	fprintf(out, "pagelab: memcg v%d limit %llu MiB, swappiness 60; swapfile %llu MiB; seed %llu\n",
+	fprintf(out, "pagelab: memcg v%d limit %llu MiB, swappiness 60; swapfile %llu MiB; seed %llu%s\n",
 		o->cg_version, (unsigned long long)(o->limit >> 20), (unsigned long long)(o->swap >> 20),
-		(unsigned long long)o->seed);
+		(unsigned long long)o->seed, o->cold ? "; cold" : "");
 	char buf[1024];
 	for (int w = 0; w < r->nwl; w++) {
 		const struct nwl_result *x = &r->wl[w];
@@ -231,6 +237,7 @@ static void print_json(const struct host *h, const struct kopts *o, const struct
 		"\"peak_bytes\": %llu, \"oom_kill\": %llu},\n", indent, o->cg_version,
 		(unsigned long long)o->limit, (unsigned long long)o->swap, (unsigned long long)r->peak_bytes,
 		(unsigned long long)r->oom_kills);
+	fprintf(out, "%s  \"warmed\": %s,\n", indent, r->warmed ? "true" : "false");
 	fprintf(out, "%s  \"seed\": %llu,\n%s  \"finished\": %s,\n%s  \"elapsed_s\": %.6f,\n", indent,
 		(unsigned long long)o->seed, indent, r->timed_out ? "false" : "true", indent, r->elapsed_s);
 	fprintf(out, "%s  \"psi\": {\"memory_some_us\": %lld, \"memory_full_us\": %lld},\n", indent,
@@ -364,6 +371,8 @@ int cmd_kernel(int argc, char **argv)
 				die_usage("bad --seed '%s'", v);
 		} else if (!strcmp(a, "--json")) {
 			json = true;
+		} else if (!strcmp(a, "--cold")) {
+			o.cold = true;
 		} else if (!strcmp(a, "--tlb-cost")) {
 			return print_tlb_cost();
 		} else {
@@ -420,7 +429,7 @@ int cmd_kernel(int argc, char **argv)
 	struct nguard *g = nguard_begin(&cg);
 
 	struct nsession s = { .wl = wl, .inst = inst, .nwl = nwl, .limit = o.limit, .swap = o.swap,
-			      .timeout_s = (double)timeout_ns / 1e9, .plan = &plan, .guard = g };
+			      .timeout_s = (double)timeout_ns / 1e9, .plan = &plan, .guard = g, .cold = o.cold };
 	struct nrun *runs = xcalloc(repeat, sizeof(*runs));
 	int rc = 0, done = 0;
 	if (json && repeat > 1)

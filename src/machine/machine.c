@@ -71,10 +71,26 @@ static void rq_push(struct machine *m, int tid)
 	m->runq[(m->rq_head + m->rq_len++) % m->rq_cap] = tid;
 }
 
-static int rq_pop(struct machine *m)
+/* The next task for CPU c: with a queue per CPU, the first runnable one
+ * queued for c (round robin) or EEVDF's pick of c's queue. */
+static int rq_pop(struct machine *m, uint32_t c)
 {
 	if (sched_is_eevdf(m))
-		return sched_eevdf_pick(m);
+		return sched_eevdf_pick(m, (int)c);
+	if (sched_is_percpu(m)) {
+		for (int i = 0; i < m->rq_len; i++) {
+			int tid = m->runq[(m->rq_head + i) % m->rq_cap];
+			if (m->tasks[tid].state != T_RUNNABLE || m->tasks[tid].cpu != (int)c)
+				continue;
+			for (int j = i; j > 0; j--)
+				m->runq[(m->rq_head + j) % m->rq_cap] = m->runq[(m->rq_head + j - 1) % m->rq_cap];
+			m->rq_head = (m->rq_head + 1) % m->rq_cap;
+			m->rq_len--;
+			return tid;
+		}
+		sched_rq_drop_dead(m);
+		return -1;
+	}
 	while (m->rq_len) {
 		int tid = m->runq[m->rq_head];
 		m->rq_head = (m->rq_head + 1) % m->rq_cap;
@@ -98,8 +114,19 @@ static void wake_task(struct machine *m, struct task *t, uint64_t when)
 	t->wait = W_NONE;
 	t->wait_gen++;
 	rq_push(m, t->id);
+	if (sched_is_percpu(m))
+		t->cpu = sched_select_cpu(m, t);
 	if (sched_is_eevdf(m))
 		sched_eevdf_wake(m, t);
+	if (sched_is_percpu(m)) {
+		struct cpu *cpu = &m->cpus[t->cpu];
+		if (cpu->idle) {
+			cpu->idle = false;
+			sched_cpu_busy(m, t->cpu, when);
+			evq_push(&m->q, when, EV_CPU, (uint32_t)t->cpu, 0);
+		}
+		return;
+	}
 	for (uint64_t c = 0; c < m->prof.cpus; c++) {
 		if (m->cpus[c].idle) {
 			m->cpus[c].idle = false;
@@ -170,7 +197,8 @@ static unsigned io_remote_tlb_flush(void *arg, uint64_t t, uint64_t recv_ns)
 		struct cpu *cpu = &m->cpus[c];
 		if (cpu->task >= 0 && cpu->task == m->cur_task)
 			continue;
-		if (t >= cpu->busy_until && cpu->task < 0 && !m->rq_len)
+		if (t >= cpu->busy_until && cpu->task < 0 &&
+		    !(sched_is_percpu(m) ? sched_queued(m, (int)c) : m->rq_len))
 			continue;
 		cpu->irq_ns += recv_ns;
 		n++;
@@ -220,17 +248,21 @@ static void cpu_event(struct machine *m, uint32_t c)
 {
 	struct cpu *cpu = &m->cpus[c];
 	uint64_t now = m->now;
+	if (sched_is_percpu(m))
+		sched_balance(m, (int)c, now);
 	if (cpu->task < 0) {
-		int tid = rq_pop(m);
+		int tid = rq_pop(m, c);
 		if (tid < 0) {
 			/* Switching to the idle task is a context switch too. */
 			if (cpu->last_task >= 0)
 				m->nr_ctxsw++;
 			cpu->last_task = -1;
 			cpu->idle = true;
+			cpu->idle_since = now;
 			return;
 		}
 		cpu->task = tid;
+		m->tasks[tid].cpu = (int)c;
 		m->tasks[tid].state = T_RUNNING;
 		m->tasks[tid].slice_used = 0;
 		if (sched_is_eevdf(m))
@@ -284,8 +316,10 @@ static void cpu_event(struct machine *m, uint32_t c)
 	cpu->resched = false;
 	if (sched_is_eevdf(m))
 		sched_eevdf_ran(t, used);
+	t->last_ran = now + used;
+	int waiting = sched_is_percpu(m) ? sched_queued(m, (int)c) : m->rq_len;
 	if (r == STEP_CONTINUE) {
-		if ((t->slice_used >= m->prof.quantum_ns || preempted) && m->rq_len) {
+		if ((t->slice_used >= m->prof.quantum_ns || preempted) && waiting) {
 			t->state = T_RUNNABLE;
 			rq_push(m, t->id);
 			cpu->task = -1;
@@ -468,6 +502,8 @@ void machine_run(struct machine *m)
 		}
 	}
 	/* Every user task starts at time 0. */
+	if (sched_is_percpu(m))
+		sched_percpu_init(m);
 	for (int i = 0; i < m->nr_tasks; i++)
 		if (!m->tasks[i].kthread)
 			wake_task(m, &m->tasks[i], 0);

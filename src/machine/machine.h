@@ -45,6 +45,8 @@ struct task {
 	int prio;               /* kswapd: current reclaim priority */
 	uint64_t slice_used;
 	int64_t vruntime, deadline, vlag; /* sched_eevdf (sched.c) */
+	int cpu;                /* sched_percpu: the CPU whose run queue holds it (task_cpu) */
+	uint64_t last_ran;      /* sched_percpu: end of its last chunk (task_hot) */
 	uint64_t utime, stime, start, end;
 	uint64_t majflt, minflt;
 	int fop_phase;          /* file op in progress (fileops.c) */
@@ -116,6 +118,11 @@ struct cpu {
 	bool resched;            /* sched_eevdf: switch at the end of this chunk */
 	uint64_t busy_until;     /* end of the last chunk it ran */
 	uint64_t irq_ns;         /* interrupts it took, charged to its next chunk */
+	/* sched_percpu (sched_balance.c): this CPU's load balancing */
+	uint64_t next_balance;   /* rq->next_balance */
+	uint64_t idle_since;     /* rq->idle_stamp */
+	uint64_t avg_idle;       /* rq->avg_idle */
+	unsigned balance_failed; /* sd->nr_balance_failed */
 };
 
 struct machine {

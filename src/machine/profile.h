@@ -42,6 +42,9 @@ struct profile {
 	uint64_t grain_ns;        /* longest stretch one CPU runs between the others' events */
 	uint64_t ctx_switch_ns;
 	uint64_t sched_eevdf;     /* 1 = 6.6+'s EEVDF run queue (sched.c); 0 = round robin */
+	uint64_t sched_percpu;    /* 1 = a run queue per CPU, balanced (sched_balance.c) */
+	uint64_t sched_busy_factor;      /* sd->busy_factor (0 = 16) */
+	uint64_t sched_migration_cost_ns; /* sysctl_sched_migration_cost (0 = 500 us) */
 	uint64_t congestion_wait_ns; /* congestion_wait() timeout (HZ/10) */
 	bool untimed;             /* trace mode: no timing, no watermarks, no kswapd */
 	struct mm_costs cost;

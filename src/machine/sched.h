@@ -13,9 +13,10 @@ struct task;
 
 bool sched_is_eevdf(const struct machine *m);
 
-/* pick_eevdf(): take the task to run next off the run queue (the eligible
- * one with the earliest virtual deadline); -1 if none is runnable. */
-int sched_eevdf_pick(struct machine *m);
+/* pick_eevdf(): take the task to run next off CPU c's run queue (the
+ * eligible one with the earliest virtual deadline); -1 if none is
+ * runnable.  With one queue for all CPUs, c does not matter. */
+int sched_eevdf_pick(struct machine *m, int c);
 /* A task starts a new slice on a CPU: its deadline is a slice away. */
 void sched_eevdf_new_slice(struct machine *m, struct task *t);
 /* update_curr(): a task ran `ns` of CPU. */
@@ -26,5 +27,26 @@ void sched_eevdf_sleep(struct machine *m, struct task *t);
  * check_preempt_wakeup_fair(): a CPU whose task is no longer eligible is
  * told to switch at the end of its current chunk (cpu->resched). */
 void sched_eevdf_wake(struct machine *m, struct task *t);
+/* A queued task moves to CPU `to`'s queue, keeping its lag. */
+void sched_eevdf_migrate(struct machine *m, struct task *t, int to);
+
+/* ---- a run queue per CPU (--set sched_percpu=1; sched_balance.c) ---- */
+bool sched_is_percpu(const struct machine *m);
+/* Is task t on CPU c's queue?  Always, with one queue. */
+bool sched_on_queue(const struct machine *m, const struct task *t, int c);
+/* Runnable tasks waiting in CPU c's queue (with one queue: all). */
+int sched_queued(const struct machine *m, int c);
+/* Drop the entries of tasks no longer runnable from the queue. */
+void sched_rq_drop_dead(struct machine *m);
+/* Before the first event: each task's previous CPU and each CPU's
+ * balancing phase, drawn from the run's seed. */
+void sched_percpu_init(struct machine *m);
+/* select_task_rq_fair() on a wake-up: the CPU whose queue t joins. */
+int sched_select_cpu(struct machine *m, const struct task *t);
+/* A CPU leaves idle at `now` (rq->avg_idle's sample). */
+void sched_cpu_busy(struct machine *m, int c, uint64_t now);
+/* CPU c at the start of a chunk: its periodic load balance when due,
+ * and, with nothing to run, the new-idle balance (sched_balance_rq). */
+void sched_balance(struct machine *m, int c, uint64_t now);
 
 #endif

@@ -138,6 +138,29 @@ static void sweep_stale_dirs(void)
 	closedir(d);
 }
 
+static uint64_t last_end_ns; /* CLOCK_MONOTONIC; 0: not known */
+
+static void write_lock(void)
+{
+	char buf[64];
+	int len = snprintf(buf, sizeof(buf), "%d\n%llu\n", (int)getpid(), (unsigned long long)last_end_ns);
+	if (ftruncate(lock_fd, 0) || pwrite(lock_fd, buf, (size_t)len, 0) != len)
+		fprintf(stderr, "pagelab: kernel: cannot write our pid to %s\n", LOCK_PATH);
+}
+
+void nguard_note_end(void)
+{
+	last_end_ns = native_now_ns();
+	if (lock_fd >= 0)
+		write_lock();
+}
+
+double nguard_secs_since_end(void)
+{
+	uint64_t now = native_now_ns();
+	return last_end_ns && now >= last_end_ns ? (double)(now - last_end_ns) / 1e9 : 1e9;
+}
+
 struct nguard *nguard_begin(const struct ncgroup *cg)
 {
 	owner = getpid();
@@ -167,10 +190,13 @@ struct nguard *nguard_begin(const struct ncgroup *cg)
 				nguard_reraise(output_interrupted() ? output_interrupted() : SIGTERM);
 		}
 	}
-	char pid[32];
-	int len = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
-	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)len, 0) != len)
-		fprintf(stderr, "pagelab: kernel: cannot write our pid to %s\n", LOCK_PATH);
+	/* The lock holds our pid, then when the last run ended. */
+	char buf[64] = "";
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	buf[n > 0 ? n : 0] = 0;
+	char *nl = strchr(buf, '\n');
+	last_end_ns = nl ? strtoull(nl + 1, NULL, 10) : 0;
+	write_lock();
 	/* fd stays open (and locked) until we exit; forked children close
 	 * their copy (nguard_in_child), so the lock dies with us. */
 

@@ -10,11 +10,14 @@
  * count is not 0 swap_use_vma_readahead() is false and every swap fault
  * reads slot clusters (mm/swap_state.c, vm.swap_rotational).  And the
  * device's read_ahead_kb, the largest readahead window of a file on it
- * (bdi->ra_pages, vm.ra_pages): a virtual disk may set megabytes. */
+ * (bdi->ra_pages, vm.ra_pages): a virtual disk may set megabytes.
+ * And, for pagelab kernel itself, whether the host is a guest whose free
+ * pages its hypervisor takes back (session.c's warm-up). */
 #include "native.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
@@ -91,3 +94,25 @@ long nhost_read_ahead_kb(void)
 		return -1;
 	return nhost_dev_read_ahead_kb("/sys", major(st.st_dev), minor(st.st_dev));
 }
+
+/* Free page reporting: a virtio balloon that offers the host the guest's
+ * free pages (VIRTIO_BALLOON_F_REPORTING, feature bit 5 of the device's
+ * sysfs features string, '1' where the driver accepted it). */
+bool nhost_dev_page_reporting(const char *sysfs)
+{
+	char path[512];
+	for (int d = 0; d < 64; d++) {
+		snprintf(path, sizeof(path), "%s/bus/virtio/drivers/virtio_balloon/virtio%d/features", sysfs, d);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		char bits[16] = "";
+		bool on = fgets(bits, sizeof(bits), f) && strlen(bits) > 5 && bits[5] == '1';
+		fclose(f);
+		if (on)
+			return true;
+	}
+	return false;
+}
+
+bool nhost_page_reporting(void) { return nhost_dev_page_reporting("/sys"); }

@@ -46,6 +46,11 @@ long nhost_dev_read_ahead_kb(const char *sysfs, unsigned maj, unsigned min);
 /* read_ahead_kb of the device under NATIVE_TMP_ROOT, where `pagelab
  * kernel`'s files are: their readahead window is read_ahead_kb / 4 pages. */
 long nhost_read_ahead_kb(void);
+/* Does a virtio balloon report the guest's free pages to its host (under
+ * sysfs root SYSFS, "/sys" for this host's)?  Then the host takes them
+ * back and a page's next touch faults in the host too (session.c). */
+bool nhost_dev_page_reporting(const char *sysfs);
+bool nhost_page_reporting(void);
 
 /* ---- tlbprobe.c ------------------------------------------------------ */
 
@@ -124,6 +129,11 @@ void nguard_cleanup(struct nguard *g);
 bool nguard_make_dir(struct nguard *g, char *err, size_t errlen);
 /* In a forked child: drop the lock's descriptor, default signal actions. */
 void nguard_in_child(void);
+/* A run's memory is back on the host's free lists: note when (in the
+ * lock file, for the next pagelab kernel too), and how long ago the last
+ * run of any pagelab kernel did so (1e9 if none is known). */
+void nguard_note_end(void);
+double nguard_secs_since_end(void);
 /* rm -r */
 void native_remove_tree(const char *path);
 /* fork() with a pipe from the child to the parent: in the child returns 0
@@ -274,6 +284,7 @@ struct nsession {
 	double timeout_s;
 	const struct nplan *plan;
 	struct nguard *guard;
+	bool cold;              /* --cold: no warm-up of the host's pages first */
 };
 
 struct nwl_result {
@@ -294,6 +305,7 @@ struct nrun {
 	uint64_t peak_bytes, oom_kills;
 	int64_t psi_some_us, psi_full_us;   /* -1: not available */
 	double elapsed_s;
+	bool warmed;            /* the host's pages were warmed first (session.c) */
 	bool timed_out;
 	int stop_signal;
 	char err[256];          /* a task failed: why */
