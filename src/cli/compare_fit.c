@@ -2,7 +2,8 @@
  *
  * Why: a machine profile's CPU is not the host's.  On this 2-CPU host
  * qsbench without pressure took 16.09 s of simulated user time where the
- * kernel took 9.09 s, and its system time was a sixth of the kernel's;
+ * kernel took 8.30 s, and its system time was two thirds of the kernel's
+ * (0.26 s against 0.41 s, the kernel's runs warmed: docs/native.md);
  * under pressure a CPU that slow beside the host's disk kept the sorts
  * off the CPU while they swapped, and linux6's swap totals grew with the
  * disk's rate (docs/fidelity.md).  The run without pressure exercises the
