@@ -416,13 +416,14 @@ int cmd_compare_kernel(int argc, char **argv)
 	free(run);
 
 	struct counters *kern = xcalloc(repeat, sizeof(*kern));
-	uint64_t cached = 0;
+	uint64_t cached = 0, warmed = 0;
 	const struct kernel_cmd kc = { .memcg = memcg, .swap = swap, .seed = seed, .timeout = timeout, .tag = "",
 				       .wl = wl, .nwl = nwl };
 	for (uint64_t r = 0; r < repeat; r++) {
 		bool hit;
 		FILE *f = kernel_report(&kc, cache, "kernel", r, repeat, progress, &hit);
 		cached += hit;
+		warmed += report_warmed(f);
 		counters_parse(&kern[r], f, true);
 		fclose(f);
 	}
@@ -430,7 +431,7 @@ int cmd_compare_kernel(int argc, char **argv)
 	char *cmd = join_words(nwl, wl);
 	char *setlist = join_words(sets.n, sets.v);
 	struct kcmp_setup setup = { .memcg = memcg, .swap = swap, .machine = machine, .sets = setlist, .repeat = repeat,
-				    .cached = cached, .cpus = cpus, .seeds = seeds, .seed0 = seed0, .tol = tol,
+				    .cached = cached, .warmed = warmed, .cpus = cpus, .seeds = seeds, .seed0 = seed0, .tol = tol,
 				    .floor = floor_pages, .fit = fit_note };
 	struct kcmp x;
 	kcmp_build(&x, kern, sim, npol, (const char *const *)pol, &setup);

@@ -131,6 +131,22 @@ bool cache_times(const char *path, const char *key, double *user, double *sys)
 	return ok;
 }
 
+bool report_warmed(FILE *f)
+{
+	char line[1024];
+	bool warmed = false;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "pagelab: memcg ", 15))
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		size_t n = strlen(line);
+		warmed = n >= 8 && !strcmp(line + n - 8, "; warmed");
+		break;
+	}
+	rewind(f);
+	return warmed;
+}
+
 bool report_cpu_times(FILE *f, double *user, double *sys)
 {
 	char line[1024];

@@ -58,4 +58,8 @@ FILE *kernel_report(const struct kernel_cmd *k, const char *cache, const char *n
  * from where it is. */
 bool report_cpu_times(FILE *f, double *user, double *sys);
 
+/* Whether a pagelab kernel report says its run was warmed first (its
+ * "pagelab: memcg ..." line ends in "; warmed"); f is rewound after. */
+bool report_warmed(FILE *f);
+
 #endif

@@ -239,8 +239,14 @@ void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cm
 {
 	printf("pagelab compare: %s\n", cmd);
 	char setup[800];
-	int n = snprintf(setup, sizeof(setup), "memcg %s, swap %s; kernel: %llu run%s of pagelab kernel%s; pagelab: %s, %llu CPU%s",
-			 s->memcg, s->swap, (unsigned long long)s->repeat, s->repeat == 1 ? "" : "s",
+	/* Warmed runs first touched no page the host had taken back
+	 * (docs/native.md); say so, and when only some were. */
+	char some[48] = "";
+	if (s->warmed && s->warmed < s->repeat)
+		snprintf(some, sizeof(some), ", %llu warmed", (unsigned long long)s->warmed);
+	int n = snprintf(setup, sizeof(setup), "memcg %s, swap %s; kernel: %llu %srun%s of pagelab kernel%s%s; pagelab: %s, %llu CPU%s",
+			 s->memcg, s->swap, (unsigned long long)s->repeat, s->warmed == s->repeat ? "warmed " : "",
+			 s->repeat == 1 ? "" : "s", some,
 			 s->cached == s->repeat ? " (cached)" : s->cached ? " (some cached)" : "", s->machine,
 			 (unsigned long long)s->cpus, s->cpus == 1 ? "" : "s");
 	if (s->sets && s->sets[0] && n > 0 && (size_t)n < sizeof(setup))

@@ -25,6 +25,7 @@ struct kcmp_setup {
 	const char *memcg, *swap, *machine;
 	const char *sets;   /* the --set options of pagelab run, "" when none */
 	uint64_t repeat, cached, cpus, seeds, seed0;
+	uint64_t warmed;    /* kernel runs whose host pages were warmed first */
 	double tol, floor;  /* percent; pages under which both sides agree */
 	const char *fit;    /* --fit-cpu's note, "" or NULL when none */
 };

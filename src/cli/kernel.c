@@ -172,7 +172,7 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 		(unsigned long long)(h->ram >> 20), h->lru);
 	fprintf(out, "pagelab: memcg v%d limit %llu MiB, swappiness 60; swapfile %llu MiB; seed %llu%s\n",
 		o->cg_version, (unsigned long long)(o->limit >> 20), (unsigned long long)(o->swap >> 20),
-		(unsigned long long)o->seed, o->cold ? "; cold" : "");
+		(unsigned long long)o->seed, r->warmed ? "; warmed" : o->cold ? "; cold" : "");
 	char buf[1024];
 	for (int w = 0; w < r->nwl; w++) {
 		const struct nwl_result *x = &r->wl[w];

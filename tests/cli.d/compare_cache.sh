@@ -75,6 +75,29 @@ grep -Eq '^pgpgin +- +[0-9]+ +-  missing$' "$T/c1" || msg="$msg; pgpgin from mem
 
 # A report of another command is not reused: compare runs the kernel, which
 # refuses without root (as nobody when we are root).
+# A report whose header says its run was warmed (pagelab kernel on a host
+# that takes back a guest's free pages, docs/native.md): the setup line
+# says how many of the runs were.
+t "compare: the setup line counts the warmed kernel runs"
+mkdir -p "$T/kw"
+cached_report "$T/kw" 1 1000 50
+cached_report "$T/kw" 2 20000 60
+warm_line='pagelab: memcg v1 limit 64 MiB, swappiness 60; swapfile 128 MiB; seed 1; warmed'
+sed -i "1a $warm_line" "$T/kw/kernel.1"
+$P compare --repeat 2 --kernel-cache "$T/kw" --memcg 64M --swap 128M --policy linux6 \
+	-- usemem -m 80 >"$T/w1" 2>"$T/w1.err"
+rc1=$?
+sed -i "1a $warm_line" "$T/kw/kernel.2"
+$P compare --repeat 2 --kernel-cache "$T/kw" --memcg 64M --swap 128M --policy linux6 \
+	-- usemem -m 80 >"$T/w2" 2>"$T/w2.err"
+rc2=$?
+msg=""
+[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] || msg="exit $rc1/$rc2: $(cat "$T/w1.err" "$T/w2.err")"
+grep -q '^memcg 64M, swap 128M; kernel: 2 runs of pagelab kernel, 1 warmed (cached);' "$T/w1" || msg="$msg; not 1 warmed"
+grep -q '^memcg 64M, swap 128M; kernel: 2 warmed runs of pagelab kernel (cached);' "$T/w2" || msg="$msg; not all warmed"
+[ "$(grep -c '^pswpout ' "$T/w2")" -eq "$(grep -c '^pswpout ' "$T/c1")" ] || msg="$msg; tables differ"
+[ -z "$msg" ] && ok || bad "$msg"
+
 t "compare --kernel-cache: a stale report is not reused"
 sed -i 's/usemem -m 80$/usemem -m 81/' "$T/kc/kernel.1"
 chmod 755 "$T" "$T/kc"

@@ -163,9 +163,17 @@ else
 	rc=$?
 	act=$(counter traced.pgactivate "$T/out")
 	file=$(( $(counter memcg.total_active_file "$T/out") / 4096 ))
+	# A file page can also join the active list on a refault (6.x
+	# workingset_refault() sets PG_active before the LRU add, no
+	# PGACTIVATE): a page of a program the runner maps, evicted by earlier
+	# jobs (seen: 2 of 2 048, 2026-12-04).
+	refault=$(counter memcg.total_workingset_refault_file "$T/out")          # v1
+	[ "$refault" -ge 0 ] || refault=$(counter memcg.workingset_refault_file "$T/out")  # v2
+	[ "$refault" -ge 0 ] || refault=0
 	left=$(kernel_leftovers $pid)
-	[ $rc -eq 0 ] && [ "$act" -ge "$file" ] && [ "$act" -le $((file + 16)) ] && [ "$file" -gt 1900 ] && [ -z "$left" ] &&
-		ok || bad "exit $rc; traced.pgactivate '$act', active file $file; left: $left; $(kernel_err "$T/err")"
+	[ $rc -eq 0 ] && [ $((act + refault)) -ge "$file" ] && [ "$act" -le $((file + 16)) ] && [ "$file" -gt 1900 ] &&
+		[ -z "$left" ] && ok ||
+		bad "exit $rc; traced.pgactivate '$act', active file $file, refaults $refault; left: $left; $(kernel_err "$T/err")"
 fi
 
 t "kernel: SIGINT mid-run: exit 130, nothing left"
@@ -280,10 +288,15 @@ else
 	rc2=$?
 	$P kernel --cold --memcg 32M --swap 0 --json usemem -m 1 >"$T/out3" 2>"$T/err3"
 	rc3=$?
+	$P kernel --memcg 32M --swap 0 usemem -m 1 >"$T/out4" 2>"$T/err4" || rc3=$?
+	suffix="" msg4=""
+	[ "$want" = true ] && suffix="; warmed"
+	grep -q "^pagelab: memcg v[12] limit 32 MiB, .*; seed 1$suffix\$" "$T/out4" || msg4="; text header not '$suffix'"
 	msg=""
 	[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] || msg="exit $rc/$rc2/$rc3: $(kernel_err "$T/err")"
 	grep -q "^  \"warmed\": $want,\$" "$T/out" || msg="$msg; default not warmed=$want"
 	grep -q '^  "warmed": false,$' "$T/out3" || msg="$msg; --cold warmed"
 	grep -q '^pagelab: memcg v[12] limit 32 MiB, .*; seed 1; cold$' "$T/out2" || msg="$msg; no '; cold' header"
+	msg="$msg${msg4:-}"
 	[ -z "$msg" ] && ok || bad "$msg"
 fi
