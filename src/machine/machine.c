@@ -71,6 +71,13 @@ static void rq_push(struct machine *m, int tid)
 	m->runq[(m->rq_head + m->rq_len++) % m->rq_cap] = tid;
 }
 
+/* Tasks waiting for CPU c: with one queue, every entry (as before a queue
+ * per CPU existed: entries the OOM killer left count until dropped). */
+static int rq_waiting(const struct machine *m, uint32_t c)
+{
+	return sched_is_percpu(m) ? sched_queued(m, (int)c) : m->rq_len;
+}
+
 /* The next task for CPU c: with a queue per CPU, the first runnable one
  * queued for c (round robin) or EEVDF's pick of c's queue. */
 static int rq_pop(struct machine *m, uint32_t c)
@@ -79,14 +86,9 @@ static int rq_pop(struct machine *m, uint32_t c)
 		return sched_eevdf_pick(m, (int)c);
 	if (sched_is_percpu(m)) {
 		for (int i = 0; i < m->rq_len; i++) {
-			int tid = m->runq[(m->rq_head + i) % m->rq_cap];
-			if (m->tasks[tid].state != T_RUNNABLE || m->tasks[tid].cpu != (int)c)
-				continue;
-			for (int j = i; j > 0; j--)
-				m->runq[(m->rq_head + j) % m->rq_cap] = m->runq[(m->rq_head + j - 1) % m->rq_cap];
-			m->rq_head = (m->rq_head + 1) % m->rq_cap;
-			m->rq_len--;
-			return tid;
+			const struct task *t = &m->tasks[m->runq[(m->rq_head + i) % m->rq_cap]];
+			if (t->state == T_RUNNABLE && t->cpu == (int)c)
+				return sched_rq_take(m, i);
 		}
 		sched_rq_drop_dead(m);
 		return -1;
@@ -119,12 +121,8 @@ static void wake_task(struct machine *m, struct task *t, uint64_t when)
 	if (sched_is_eevdf(m))
 		sched_eevdf_wake(m, t);
 	if (sched_is_percpu(m)) {
-		struct cpu *cpu = &m->cpus[t->cpu];
-		if (cpu->idle) {
-			cpu->idle = false;
-			sched_cpu_busy(m, t->cpu, when);
-			evq_push(&m->q, when, EV_CPU, (uint32_t)t->cpu, 0);
-		}
+		if (m->cpus[t->cpu].idle)
+			sched_cpu_wake(m, t->cpu, when);
 		return;
 	}
 	for (uint64_t c = 0; c < m->prof.cpus; c++) {
@@ -197,8 +195,7 @@ static unsigned io_remote_tlb_flush(void *arg, uint64_t t, uint64_t recv_ns)
 		struct cpu *cpu = &m->cpus[c];
 		if (cpu->task >= 0 && cpu->task == m->cur_task)
 			continue;
-		if (t >= cpu->busy_until && cpu->task < 0 &&
-		    !(sched_is_percpu(m) ? sched_queued(m, (int)c) : m->rq_len))
+		if (t >= cpu->busy_until && cpu->task < 0 && !rq_waiting(m, (uint32_t)c))
 			continue;
 		cpu->irq_ns += recv_ns;
 		n++;
@@ -317,9 +314,8 @@ static void cpu_event(struct machine *m, uint32_t c)
 	if (sched_is_eevdf(m))
 		sched_eevdf_ran(t, used);
 	t->last_ran = now + used;
-	int waiting = sched_is_percpu(m) ? sched_queued(m, (int)c) : m->rq_len;
 	if (r == STEP_CONTINUE) {
-		if ((t->slice_used >= m->prof.quantum_ns || preempted) && waiting) {
+		if ((t->slice_used >= m->prof.quantum_ns || preempted) && rq_waiting(m, c)) {
 			t->state = T_RUNNABLE;
 			rq_push(m, t->id);
 			cpu->task = -1;

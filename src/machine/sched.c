@@ -22,8 +22,8 @@
  * CPU, balanced by migration, sched_balance.c: with one queue tasks
  * started together get equal shares and stay in lockstep, where the
  * kernel's drift apart - qsbench, docs/fidelity.md); with a queue per CPU
- * each queue's average is its own tasks'; the slice is the profile's quantum (6.18's base_slice is 0.75 ms x
- * (1 + ilog2(CPUs))); a preemption takes effect at the end of the running
+ * each queue's average is its own tasks'; the slice is the profile's
+ * quantum (6.18's base_slice is 0.75 ms x (1 + ilog2(CPUs))); a preemption takes effect at the end of the running
  * task's chunk (at most 200 us, design.md); no DELAY_DEQUEUE, no
  * PLACE_DEADLINE_INITIAL, no next buddy. */
 #include "sched.h"
@@ -78,10 +78,9 @@ int sched_eevdf_pick(struct machine *m, int c)
 		best = i;
 		best_eligible = eligible;
 	}
-	int tid = best >= 0 ? m->runq[(m->rq_head + best) % m->rq_cap] : -1;
 	/* Close the gap; entries of tasks no longer runnable (the OOM
 	 * killer's) go with it when nothing is picked (with a queue per CPU,
- * only those: the other CPUs' tasks stay). */
+	 * only those: the other CPUs' tasks stay). */
 	if (best < 0) {
 		if (sched_is_percpu(m))
 			sched_rq_drop_dead(m);
@@ -89,11 +88,7 @@ int sched_eevdf_pick(struct machine *m, int c)
 			m->rq_len = 0;
 		return -1;
 	}
-	for (int i = best; i > 0; i--)
-		m->runq[(m->rq_head + i) % m->rq_cap] = m->runq[(m->rq_head + i - 1) % m->rq_cap];
-	m->rq_head = (m->rq_head + 1) % m->rq_cap;
-	m->rq_len--;
-	return tid;
+	return sched_rq_take(m, best);
 }
 
 void sched_eevdf_new_slice(struct machine *m, struct task *t)

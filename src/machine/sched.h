@@ -38,13 +38,18 @@ bool sched_on_queue(const struct machine *m, const struct task *t, int c);
 int sched_queued(const struct machine *m, int c);
 /* Drop the entries of tasks no longer runnable from the queue. */
 void sched_rq_drop_dead(struct machine *m);
+/* Take the queue's entry i out, the others keeping their order; its task. */
+int sched_rq_take(struct machine *m, int i);
+/* A CPU leaves idle at `now` (rq->avg_idle's sample). */
+void sched_cpu_busy(struct machine *m, int c, uint64_t now);
+/* Wake idle CPU c at `now` for a task just queued on it (and take the
+ * sample above). */
+void sched_cpu_wake(struct machine *m, int c, uint64_t now);
 /* Before the first event: each task's previous CPU and each CPU's
  * balancing phase, drawn from the run's seed. */
 void sched_percpu_init(struct machine *m);
 /* select_task_rq_fair() on a wake-up: the CPU whose queue t joins. */
 int sched_select_cpu(struct machine *m, const struct task *t);
-/* A CPU leaves idle at `now` (rq->avg_idle's sample). */
-void sched_cpu_busy(struct machine *m, int c, uint64_t now);
 /* CPU c at the start of a chunk: its periodic load balance when due,
  * and, with nothing to run, the new-idle balance (sched_balance_rq). */
 void sched_balance(struct machine *m, int c, uint64_t now);

@@ -82,6 +82,16 @@ void sched_rq_drop_dead(struct machine *m)
 	m->rq_len = k;
 }
 
+int sched_rq_take(struct machine *m, int i)
+{
+	int tid = m->runq[(m->rq_head + i) % m->rq_cap];
+	for (; i > 0; i--)
+		m->runq[(m->rq_head + i) % m->rq_cap] = m->runq[(m->rq_head + i - 1) % m->rq_cap];
+	m->rq_head = (m->rq_head + 1) % m->rq_cap;
+	m->rq_len--;
+	return tid;
+}
+
 void sched_percpu_init(struct machine *m)
 {
 	struct rng r;
@@ -120,6 +130,13 @@ void sched_cpu_busy(struct machine *m, int c, uint64_t now)
 	if (avg > (int64_t)(2 * migration_cost(m)))
 		avg = (int64_t)(2 * migration_cost(m));
 	cpu->avg_idle = avg > 0 ? (uint64_t)avg : 0;
+}
+
+void sched_cpu_wake(struct machine *m, int c, uint64_t now)
+{
+	m->cpus[c].idle = false;
+	sched_cpu_busy(m, c, now);
+	evq_push(&m->q, now, EV_CPU, (uint32_t)c, 0);
 }
 
 enum balance_kind { BALANCE_BUSY, BALANCE_IDLE, BALANCE_NEWIDLE };
@@ -188,10 +205,7 @@ void sched_balance(struct machine *m, int c, uint64_t now)
 		if (!ic->idle || now < ic->next_balance)
 			continue;
 		ic->next_balance = now + balance_interval(m, false);
-		if (pull_one(m, (int)o, now, BALANCE_IDLE)) {
-			ic->idle = false;
-			sched_cpu_busy(m, (int)o, now);
-			evq_push(&m->q, now, EV_CPU, (uint32_t)o, 0);
-		}
+		if (pull_one(m, (int)o, now, BALANCE_IDLE))
+			sched_cpu_wake(m, (int)o, now);
 	}
 }
