@@ -112,7 +112,14 @@ static inline uint64_t word_value(uint64_t page, uint32_t k)
 	return (page + 1) * 0x9e3779b97f4a7c15ULL ^ k ^ 1;
 }
 
-static void touch(struct region *g, uint64_t first, uint64_t n, uint32_t refs, bool write)
+/* A write that loads first (op->load_first: qsbench's sort compares
+ * before it swaps) makes its first reference a load, so a page that is
+ * not present takes a read fault, as the program's does: 6.x keeps the
+ * swap slot of a page read back on a read fault (should_try_to_free_swap()
+ * frees it for FAULT_FLAG_WRITE only), which decides where the page is
+ * written if evicted again and so what swap readahead finds. */
+static void touch(struct region *g, uint64_t first, uint64_t n, uint32_t refs, bool write,
+		  bool load_first)
 {
 	uint64_t sum = 0;
 	if (!refs)
@@ -124,6 +131,10 @@ static void touch(struct region *g, uint64_t first, uint64_t n, uint32_t refs, b
 			g->touched[p / 8] |= (uint8_t)(1u << (p % 8));
 			w[0] = word_value(p, 0);
 			k = 1;
+		} else if (write && load_first) {
+			sum += w[0];
+			w[1] = word_value(p, 1); /* the store, even with refs 1 */
+			k = 2;
 		}
 		if (write)
 			for (; k < refs; k++)
@@ -268,7 +279,7 @@ static int run_op(struct xtask *x, const struct op *op)
 		if (!g)
 			return fail(x, "touches pages %llu+%llu of region %u, outside its mappings",
 				    (unsigned long long)op->first, (unsigned long long)op->npages, op->region);
-		touch(g, op->first, op->npages, op->refs, op->write);
+		touch(g, op->first, op->npages, op->refs, op->write, op->load_first);
 		return 0;
 	}
 	case OP_MLOCK:
