@@ -1,6 +1,7 @@
 /* compare_run.c - see compare_run.h. */
 #define _GNU_SOURCE
 #include "compare_run.h"
+#include "../native/native.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -79,10 +80,10 @@ uint64_t fnv1a64(const char *s)
 }
 
 /* The kernel cache: DIR/kernel.N holds run N's report after a first line
- * naming the command that made it; a report of another command (other
- * options or workloads) is not reused.  Not keyed on pagelab's version:
- * the point is to rerun the simulator side of a changed pagelab; whoever
- * changes the native executor clears the cache (make fidelity does). */
+ * naming the command that made it and the executor's revision; a report
+ * of another command (other options or workloads) or of an older executor
+ * (NATIVE_EXECUTOR_REV) is not reused.  Not keyed on pagelab's version:
+ * the point is to rerun the simulator side of a changed pagelab. */
 static FILE *cache_open(const char *path, const char *key)
 {
 	char line[4096];
@@ -191,8 +192,8 @@ FILE *kernel_report(const struct kernel_cmd *k, const char *cache, const char *n
 	char *key = NULL, path[4096];
 	if (cache) {
 		char *words = join_words(a.n, a.v);
-		key = xmalloc(strlen(words) + 2);
-		sprintf(key, "%s\n", words);
+		key = xmalloc(strlen(words) + 32);
+		sprintf(key, "%s [executor %d]\n", words, NATIVE_EXECUTOR_REV);
 		free(words);
 		snprintf(path, sizeof(path), "%s/%s.%llu", cache, name, (unsigned long long)r + 1);
 		FILE *f = cache_open(path, key);

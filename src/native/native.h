@@ -230,6 +230,13 @@ void native_file_path(char *buf, size_t len, const char *dir, const char *name);
 
 /* ---- executor.c -------------------------------------------------------- */
 
+/* The executor's revision, raised whenever a change makes the kernel run
+ * a workload's ops differently (what faults, what is stored or read), so
+ * that compare's kernel cache (--kernel-cache) does not reuse the runs of
+ * an older executor.  2: a write that loads first loads before it stores
+ * (2026-12-06; before, qsbench's sort took write faults in the kernel). */
+#define NATIVE_EXECUTOR_REV 2
+
 /* What a task process records for the parent (in shared memory). */
 struct ntask_result {
 	uint64_t nops;          /* ops taken from the generator */
