@@ -28,7 +28,7 @@ void test_tracer_sums_events(void)
 		     "priority=12 flags=RECLAIM_WB_ANON|RECLAIM_WB_ASYNC");
 	ntracer_line(&t, "              dd-4243    [000] .....   812.000002: mm_vmscan_lru_shrink_inactive: "
 		     "nid=0 nr_scanned=20 nr_reclaimed=7 nr_dirty=0 nr_writeback=0 nr_congested=0 "
-		     "nr_immediate=0 nr_activate_anon=0 nr_activate_file=3 nr_ref_keep=0 nr_unmap_fail=0 "
+		     "nr_immediate=0 nr_activate_anon=0 nr_activate_file=3 nr_ref_keep=5 nr_unmap_fail=0 "
 		     "priority=11 flags=RECLAIM_WB_FILE|RECLAIM_WB_ASYNC");
 	ntracer_line(&t, "          usemem-4242    [001] .....   812.000003: mm_vmscan_lru_shrink_active: "
 		     "nid=0 nr_taken=16 nr_active=4 nr_deactivated=12 nr_referenced=1 priority=12 "
@@ -46,6 +46,8 @@ void test_tracer_sums_events(void)
 	CHECK_EQ(t.sum[NT_PGSTEAL_ANON], 30);
 	CHECK_EQ(t.sum[NT_PGSCAN_FILE], 20);
 	CHECK_EQ(t.sum[NT_PGSTEAL_FILE], 7);
+	CHECK_EQ(t.sum[NT_PGACTIVATE_ACCESSED], 2);
+	CHECK_EQ(t.sum[NT_REF_KEEP], 0 + 5);
 	close(fd);
 	unlink(path);
 }

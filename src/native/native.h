@@ -161,8 +161,13 @@ bool npsi_read(const char *path, int64_t *some_us, int64_t *full_us);
 
 /* ---- tracer.c --------------------------------------------------------- */
 
+/* pgactivate_accessed: the part of pgactivate that folio_mark_accessed()'s
+ * second touch made (mm_lru_activate), not reclaim; ref_keep: folios
+ * reclaim found referenced once and kept on the inactive list for a second
+ * look (nr_ref_keep).  Neither is a /proc/vmstat counter: they say where
+ * the kernel's activations come from. */
 enum { NT_PGACTIVATE, NT_PGDEACTIVATE, NT_PGSCAN_ANON, NT_PGSCAN_FILE, NT_PGSTEAL_ANON,
-       NT_PGSTEAL_FILE, NT_NR };
+       NT_PGSTEAL_FILE, NT_PGACTIVATE_ACCESSED, NT_REF_KEEP, NT_NR };
 
 struct ntracer {
 	bool on;

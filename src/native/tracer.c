@@ -207,11 +207,14 @@ void ntracer_line(struct ntracer *t, const char *line)
 			t->sum[file ? NT_PGSCAN_FILE : NT_PGSCAN_ANON] += a;
 		if (field(line, "nr_reclaimed", &a))
 			t->sum[file ? NT_PGSTEAL_FILE : NT_PGSTEAL_ANON] += a;
+		if (field(line, "nr_ref_keep", &a))
+			t->sum[NT_REF_KEEP] += a;
 	} else if (strstr(line, " mm_vmscan_lru_shrink_active: ")) {
 		if (field(line, "nr_deactivated", &a))
 			t->sum[NT_PGDEACTIVATE] += a;
 	} else if (strstr(line, " mm_lru_activate: ") && field(line, "pfn", &a) && own_folio(t, a)) {
 		t->sum[NT_PGACTIVATE]++;
+		t->sum[NT_PGACTIVATE_ACCESSED]++;
 	}
 }
 
@@ -269,6 +272,7 @@ static const char *const nt_names[NT_NR] = {
 	[NT_PGACTIVATE] = "pgactivate", [NT_PGDEACTIVATE] = "pgdeactivate",
 	[NT_PGSCAN_ANON] = "pgscan_anon", [NT_PGSCAN_FILE] = "pgscan_file",
 	[NT_PGSTEAL_ANON] = "pgsteal_anon", [NT_PGSTEAL_FILE] = "pgsteal_file",
+	[NT_PGACTIVATE_ACCESSED] = "pgactivate_accessed", [NT_REF_KEEP] = "ref_keep",
 };
 
 void ntracer_stop(struct ntracer *t, struct nguard *g, struct nstat *out)

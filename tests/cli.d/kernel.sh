@@ -162,6 +162,8 @@ else
 	wait $pid
 	rc=$?
 	act=$(counter traced.pgactivate "$T/out")
+	# No reclaim here (no pressure): every activation is a second touch.
+	acc=$(counter traced.pgactivate_accessed "$T/out")
 	file=$(( $(counter memcg.total_active_file "$T/out") / 4096 ))
 	# A file page can also join the active list on a refault (6.x
 	# workingset_refault() sets PG_active before the LRU add, no
@@ -172,8 +174,8 @@ else
 	[ "$refault" -ge 0 ] || refault=0
 	left=$(kernel_leftovers $pid)
 	[ $rc -eq 0 ] && [ $((act + refault)) -ge "$file" ] && [ "$act" -le $((file + 16)) ] && [ "$file" -gt 1900 ] &&
-		[ -z "$left" ] && ok ||
-		bad "exit $rc; traced.pgactivate '$act', active file $file, refaults $refault; left: $left; $(kernel_err "$T/err")"
+		[ "$acc" -eq "$act" ] && [ -z "$left" ] && ok ||
+		bad "exit $rc; traced.pgactivate '$act' ('$acc' accessed), active file $file, refaults $refault; left: $left; $(kernel_err "$T/err")"
 fi
 
 t "kernel: SIGINT mid-run: exit 130, nothing left"
