@@ -13,6 +13,11 @@ t() { printf '%-64s' "$1"; }
 ok() { echo ok; }
 bad() { echo "FAILED: $1"; fail=1; }
 
+# The tag compare's kernel cache puts after the command in a report's
+# first line (NATIVE_EXECUTOR_REV, src/native/native.h): the cli.d files
+# that write cached kernel reports by hand end the line with it.
+KTAG='[executor 2]'
+
 # counter NAME FILE: the value of a /proc/vmstat counter in a report.
 counter() { awk -v n="$1" '$1 == n && NF == 2 { print $2; f = 1 } END { if (!f) print -1 }' "$2"; }
 

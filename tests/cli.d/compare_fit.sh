@@ -15,14 +15,14 @@ fit_reports() {
 		u=$1
 		shift
 		{
-			echo "# cache: pagelab kernel --memcg 256M --swap 128M --seed 1 --timeout 600 usemem -m 200 -r 8 [executor 2]"
+			echo "# cache: pagelab kernel --memcg 256M --swap 128M --seed 1 --timeout 600 usemem -m 200 -r 8 $KTAG"
 			echo "usemem -m 200 -r 8  ${u}s user ${s}s system 90% cpu 1.000 total"
 			echo "${u}user ${s}system 0:01.00elapsed 90%CPU (0major+51200minor)pagefaults 0swaps"
 			echo "# /proc/vmstat"
 			echo "pswpout 0"
 		} >"$d/fit.$n"
 		{
-			echo "# cache: pagelab kernel --memcg 128M --swap 128M --seed 1 --timeout 600 usemem -m 200 -r 8 [executor 2]"
+			echo "# cache: pagelab kernel --memcg 128M --swap 128M --seed 1 --timeout 600 usemem -m 200 -r 8 $KTAG"
 			echo "usemem -m 200 -r 8  0.50s user 0.20s system 90% cpu 0.800 total"
 			echo "# /proc/vmstat"
 			echo "pswpout 30000"

@@ -5,7 +5,7 @@
 t "compare: the host's scheduler (sched_eevdf=1 from 6.6), --set wins"
 mkdir -p "$T/kh"
 {
-	echo "# cache: pagelab kernel --memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 40 [executor 2]"
+	echo "# cache: pagelab kernel --memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 40 $KTAG"
 	echo "usemem -m 40  0.01s user 0.05s system 90% cpu 0.070 total"
 	echo "# /proc/vmstat"
 	echo "pswpout 0"

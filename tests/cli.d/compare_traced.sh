@@ -5,7 +5,7 @@
 
 traced_report() {
 	{
-		echo "# cache: pagelab kernel --memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 80 [executor 2]"
+		echo "# cache: pagelab kernel --memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 80 $KTAG"
 		echo "usemem -m 80  0.01s user 0.05s system 90% cpu 0.070 total"
 		echo "# cgroup"
 		echo "memcg.pgfault 20490"

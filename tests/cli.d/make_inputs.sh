@@ -29,7 +29,7 @@ rc=$?
 t "compare makes the input on the simulator side too"
 mkdir -p "$T/mkc" "$T/msc"
 {
-	echo "# cache: pagelab kernel --memcg 64M --swap 128M --seed 1 --timeout 600 dd if=in bs=1M count=8 [executor 2]"
+	echo "# cache: pagelab kernel --memcg 64M --swap 128M --seed 1 --timeout 600 dd if=in bs=1M count=8 $KTAG"
 	echo "dd if=in bs=1M count=8  0.00s user 0.01s system 90% cpu 0.010 total"
 	echo "# /proc/vmstat"
 	echo "pgpgin 8192"
