@@ -7,7 +7,7 @@ set -eu
 P=$1
 out=$2
 mkdir -p "$out"
-version=$("$P" --version | sed 's/^pagelab //')
+version=$("$P" --version | awk '{ print $2; exit }')
 
 # roff-safe text: backslashes, leading dots and quotes, hyphens.
 esc() { sed -e 's/\\/\\e/g' -e 's/^\([.'"'"']\)/\\\&\1/' -e 's/-/\\-/g'; }

@@ -3,6 +3,7 @@
 #include "../lib/util.h"
 #include "../lib/output.h"
 #include "../lib/version.h"
+#include "../trace/input.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -51,7 +52,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
-		printf("pagelab %s\n", pagelab_version());
+		/* One line, the version its second word; then the compressed
+		 * traces it reads: "pagelab 0.21.0-g54f12eb (zstd, zlib)". */
+		printf("pagelab %s (%s)\n", pagelab_version(), input_codecs());
 		return 0;
 	}
 	if (!strcmp(cmd, "run"))

@@ -14,8 +14,16 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Which decompressors are built in (the Makefile's probes; either may be
+ * missing on a machine without its -dev package). */
+#include "pagelab_codecs.h"
+#ifdef HAVE_ZLIB
 #include <zlib.h>
+#endif
+#ifdef HAVE_ZSTD
 #include <zstd.h>
+#endif
 
 /* Twice the longest line plus slack: a line always fits once the buffer
  * has been compacted. */
@@ -33,11 +41,20 @@ struct input {
 	bool raw_eof;         /* the underlying file is exhausted */
 	uint8_t *cbuf;        /* compressed bytes [cstart, cend) */
 	size_t cstart, cend;
+	/* The decoder stands between two members or frames: where the
+	 * compressed data may end.  Anywhere else its end is a truncation. */
+	bool at_stream_end;
+#ifdef HAVE_ZLIB
 	z_stream z;
 	bool z_live;
+#endif
+#ifdef HAVE_ZSTD
 	ZSTD_DStream *zs;
+#endif
 	uint64_t consumed;
 	uint64_t raw_off;     /* file offset of buf[end] (CODEC_NONE) */
+	bool sized;           /* a regular file, size0 bytes long at the open */
+	uint64_t size0;
 	/* input_view() of a plain file: the window [map_off, map_off +
 	 * map_len) of the file mapped at map, the read position at file
 	 * offset pos; map NULL: the buffer serves (no_map: for good). */
@@ -60,8 +77,43 @@ static size_t raw_read(struct input *in, uint8_t *dst, size_t n)
 		in->raw_eof = true;
 		if (ferror(in->f))
 			snprintf(in->err, sizeof(in->err), "read error: %s", strerror(errno ? errno : EIO));
+		else if (in->sized && in->raw_off < in->size0)
+			/* read() ends early at a shrunk file's new end: not the
+			 * trace's end. */
+			snprintf(in->err, sizeof(in->err), "the file shrank while it was read (byte %llu is gone)",
+				 (unsigned long long)in->raw_off);
 	}
 	return got;
+}
+
+static const char *codec_name(enum input_codec c)
+{
+	return c == CODEC_GZIP ? "gzip" : "zstd";
+}
+
+/* The decoder of in->codec; false if this build has none. */
+static bool codec_init(struct input *in)
+{
+	switch (in->codec) {
+#ifdef HAVE_ZLIB
+	case CODEC_GZIP:
+		memset(&in->z, 0, sizeof(in->z));
+		if (inflateInit2(&in->z, 16 + MAX_WBITS) != Z_OK)
+			panic("zlib: inflateInit2 failed");
+		in->z_live = true;
+		return true;
+#endif
+#ifdef HAVE_ZSTD
+	case CODEC_ZSTD:
+		in->zs = ZSTD_createDStream();
+		if (!in->zs)
+			panic("zstd: cannot create a stream");
+		ZSTD_initDStream(in->zs);
+		return true;
+#endif
+	default:
+		return false;
+	}
 }
 
 static void codec_start(struct input *in)
@@ -79,63 +131,109 @@ static void codec_start(struct input *in)
 	in->cstart = 0;
 	in->cend = n;
 	in->start = in->end = 0;
-	if (in->codec == CODEC_GZIP) {
-		memset(&in->z, 0, sizeof(in->z));
-		if (inflateInit2(&in->z, 16 + MAX_WBITS) != Z_OK)
-			panic("zlib: inflateInit2 failed");
-		in->z_live = true;
-	} else {
-		in->zs = ZSTD_createDStream();
-		if (!in->zs)
-			panic("zstd: cannot create a stream");
-		ZSTD_initDStream(in->zs);
+	if (!codec_init(in)) {
+		/* Recognised, but not readable here: say so rather than read
+		 * the compressed bytes as a trace. */
+		snprintf(in->err, sizeof(in->err),
+			 "%s-compressed trace, but this pagelab was built without %s (install %s and rebuild)",
+			 codec_name(in->codec), in->codec == CODEC_GZIP ? "zlib" : "zstd",
+			 in->codec == CODEC_GZIP ? "zlib1g-dev" : "libzstd-dev");
+		in->eof = true;
 	}
 }
 
-/* Decompress into buf[end, cap); returns bytes produced, 0 at the end. */
+const char *input_codecs(void)
+{
+#if defined(HAVE_ZSTD) && defined(HAVE_ZLIB)
+	return "zstd, zlib";
+#elif defined(HAVE_ZSTD)
+	return "zstd, no zlib";
+#elif defined(HAVE_ZLIB)
+	return "no zstd, zlib";
+#else
+	return "no zstd, no zlib";
+#endif
+}
+
+/* One call of the decoder: the compressed bytes [cstart, cend), maybe
+ * none (then it only flushes what it holds), into buf[end, cap).
+ * Returns the bytes produced; consumes input (cstart), keeps
+ * at_stream_end, sets err on corrupt data. */
+static size_t codec_step(struct input *in, size_t cap)
+{
+	size_t from = in->cstart, produced = 0;
+	bool at_end = false;
+	(void)cap; /* with neither library built in */
+#ifdef HAVE_ZLIB
+	if (in->codec == CODEC_GZIP) {
+		in->z.next_in = in->cbuf + in->cstart;
+		in->z.avail_in = (uInt)(in->cend - in->cstart);
+		in->z.next_out = in->buf + in->end;
+		in->z.avail_out = (uInt)(cap - in->end);
+		int rc = inflate(&in->z, Z_NO_FLUSH);
+		in->cstart = in->cend - in->z.avail_in;
+		produced = cap - in->end - in->z.avail_out;
+		if (rc == Z_STREAM_END) {
+			/* gzip files may hold several members (cat a.gz b.gz). */
+			inflateReset(&in->z);
+			at_end = true;
+		} else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+			snprintf(in->err, sizeof(in->err), "corrupt gzip data (%s)", in->z.msg ? in->z.msg : "inflate failed");
+			return 0;
+		}
+	}
+#endif
+#ifdef HAVE_ZSTD
+	if (in->codec == CODEC_ZSTD) {
+		ZSTD_inBuffer ib = { in->cbuf, in->cend, in->cstart };
+		ZSTD_outBuffer ob = { in->buf, cap, in->end };
+		size_t rc = ZSTD_decompressStream(in->zs, &ob, &ib);
+		if (ZSTD_isError(rc)) {
+			snprintf(in->err, sizeof(in->err), "corrupt zstd data (%s)", ZSTD_getErrorName(rc));
+			return 0;
+		}
+		in->cstart = ib.pos;
+		produced = ob.pos - in->end;
+		/* 0: a frame decoded and flushed whole. */
+		at_end = rc == 0;
+	}
+#endif
+	/* A call that did nothing tells nothing about where the stream is. */
+	if (produced || in->cstart != from)
+		in->at_stream_end = at_end;
+	return produced;
+}
+
+/* Decompress into buf[end, cap); returns bytes produced, 0 at the end
+ * (or on an error).  The end of the file is the end of the data only
+ * between two members or frames: elsewhere the stream was cut short (a
+ * partial download, a full disk), and taking it for a shorter trace
+ * would give wrong figures without a word. */
 static size_t decode(struct input *in, size_t cap)
 {
-	size_t produced = 0;
-	while (produced == 0 && !in->err[0]) {
+	while (!in->err[0]) {
 		if (in->cstart == in->cend) {
 			in->cstart = 0;
 			in->cend = raw_read(in, in->cbuf, CBUF_SIZE);
 			if (in->err[0])
 				return 0;
-			if (in->cend == 0)
-				return 0;
 		}
-		if (in->codec == CODEC_GZIP) {
-			in->z.next_in = in->cbuf + in->cstart;
-			in->z.avail_in = (uInt)(in->cend - in->cstart);
-			in->z.next_out = in->buf + in->end;
-			in->z.avail_out = (uInt)(cap - in->end);
-			int rc = inflate(&in->z, Z_NO_FLUSH);
-			in->cstart = in->cend - in->z.avail_in;
-			produced = cap - in->end - in->z.avail_out;
-			if (rc == Z_STREAM_END) {
-				/* gzip files may hold several members (cat a.gz b.gz). */
-				inflateReset(&in->z);
-			} else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-				snprintf(in->err, sizeof(in->err), "corrupt gzip data (%s)", in->z.msg ? in->z.msg : "inflate failed");
-				return 0;
-			} else if (rc == Z_BUF_ERROR && produced == 0 && in->cstart < in->cend) {
-				snprintf(in->err, sizeof(in->err), "corrupt gzip data");
-				return 0;
-			}
-		} else {
-			ZSTD_inBuffer ib = { in->cbuf, in->cend, in->cstart };
-			ZSTD_outBuffer ob = { in->buf, cap, in->end };
-			size_t rc = ZSTD_decompressStream(in->zs, &ob, &ib);
-			if (ZSTD_isError(rc)) {
-				snprintf(in->err, sizeof(in->err), "corrupt zstd data (%s)", ZSTD_getErrorName(rc));
-				return 0;
-			}
-			in->cstart = ib.pos;
-			produced = ob.pos - in->end;
+		bool more = in->cstart < in->cend;
+		size_t from = in->cstart;
+		size_t produced = codec_step(in, cap);
+		if (produced || in->err[0])
+			return produced;
+		if (!more) {
+			if (!in->at_stream_end)
+				snprintf(in->err, sizeof(in->err), "truncated %s stream", codec_name(in->codec));
+			return 0;
+		}
+		if (in->cstart == from) {
+			snprintf(in->err, sizeof(in->err), "corrupt %s data", codec_name(in->codec));
+			return 0;
 		}
 	}
-	return produced;
+	return 0;
 }
 
 static void map_leave(struct input *in);
@@ -172,6 +270,15 @@ static struct input *input_new(FILE *f, bool own, const char *name)
 	in->name = xstrdup(name);
 	in->slot = -1;
 	in->buf = xmalloc(BUF_SIZE);
+	/* A regular file's size now, to tell its end from its shrinking
+	 * (raw_read, map_window); raw_off from where the stream stands. */
+	struct stat st;
+	off_t at = ftello(f);
+	in->raw_off = at > 0 ? (uint64_t)at : 0;
+	if (fileno(f) >= 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+		in->sized = true;
+		in->size0 = (uint64_t)st.st_size;
+	}
 	/* The first bytes tell the codec. */
 	in->end = raw_read(in, in->buf, 64 << 10);
 	codec_start(in);
@@ -207,10 +314,14 @@ void input_close(struct input *in)
 {
 	if (!in)
 		return;
+#ifdef HAVE_ZLIB
 	if (in->z_live)
 		inflateEnd(&in->z);
+#endif
+#ifdef HAVE_ZSTD
 	if (in->zs)
 		ZSTD_freeDStream(in->zs);
+#endif
 	map_unregister(in);
 	if (in->map)
 		munmap(in->map, in->map_len);
@@ -229,8 +340,14 @@ uint64_t input_offset(const struct input *in) { return in->consumed; }
 
 size_t input_host_bytes(const struct input *in)
 {
-	return sizeof(*in) + BUF_SIZE + (in->cbuf ? CBUF_SIZE : 0) +
-	       (in->zs ? ZSTD_sizeof_DStream(in->zs) : 0) + (in->z_live ? 44u << 10 : 0);
+	size_t n = sizeof(*in) + BUF_SIZE + (in->cbuf ? CBUF_SIZE : 0);
+#ifdef HAVE_ZSTD
+	n += in->zs ? ZSTD_sizeof_DStream(in->zs) : 0;
+#endif
+#ifdef HAVE_ZLIB
+	n += in->z_live ? 44u << 10 : 0;
+#endif
+	return n;
 }
 
 bool input_is_plain_file(const struct input *in, uint64_t *size)
@@ -418,6 +535,14 @@ static bool map_window(struct input *in, size_t want)
 		munmap(in->map, in->map_len);
 	in->map = NULL;
 	in->map_len = 0;
+	if (in->sized && size < in->size0) {
+		/* Shrunk between two windows: mapping up to its new end would
+		 * take that for the trace's end.  A view of nothing and the
+		 * error. */
+		snprintf(in->err, sizeof(in->err), "the file shrank while it was read (byte %llu is gone)",
+			 (unsigned long long)size);
+		return true;
+	}
 	if (in->pos >= size)
 		return true; /* the end: a view of no bytes */
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);

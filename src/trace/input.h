@@ -19,6 +19,15 @@
 
 enum input_codec { CODEC_NONE, CODEC_GZIP, CODEC_ZSTD };
 
+/* The decompressors this build has, for --version: "zstd, zlib", "no
+ * zstd, no zlib", ...  A compressed trace without its library is
+ * refused with one line naming the package to install.  A stream that
+ * ends anywhere but between two gzip members or zstd frames is an error
+ * ("truncated zstd stream"), and so is a regular file that is shorter at
+ * the end of the reading than at its start ("the file shrank while it
+ * was read"): neither is a shorter trace. */
+const char *input_codecs(void);
+
 struct input;
 
 /* Open path ("-" = stdin).  On failure NULL and a message in err. */

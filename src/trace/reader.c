@@ -130,6 +130,13 @@ static struct trace_reader *reader_open(struct input *in, const char *path, cons
 					char *err, size_t errlen)
 {
 	enum trace_format f = o ? o->format : TRACE_FMT_AUTO;
+	/* Refused at its first bytes (compressed by a library this build
+	 * lacks, a read error): the file's error, not a record's. */
+	if (input_error(in)[0]) {
+		snprintf(err, errlen, "%s: %s", path, input_error(in));
+		input_close(in);
+		return NULL;
+	}
 	if (f == TRACE_FMT_AUTO) {
 		size_t n;
 		const uint8_t *p = input_peek(in, 4096, &n);
@@ -158,6 +165,10 @@ static struct trace_reader *reader_open(struct input *in, const char *path, cons
 		r->opts = *o;
 	r->opts.format = f;
 	if (r->ops->open && !r->ops->open(r, err, errlen)) {
+		/* A header that looked wrong because the data broke off (a
+		 * truncated or corrupt stream) is reported as that. */
+		if (input_error(in)[0])
+			snprintf(err, errlen, "%s: %s", path, input_error(in));
 		trace_close(r);
 		return NULL;
 	}

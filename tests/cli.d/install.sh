@@ -1,8 +1,9 @@
 # Version, install, tables (issue 15).
 
-t "--version prints pagelab and the build's version"
+t "--version prints pagelab, the build's version and its decompressors"
 out=$($P --version 2>&1); rc=$?
-[ $rc -eq 0 ] && echo "$out" | grep -Eq '^pagelab [0-9a-zA-Z][-.0-9a-zA-Z+]*$' && ok || bad "rc $rc: $out"
+[ $rc -eq 0 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] &&
+	echo "$out" | grep -Eq '^pagelab [0-9][-.0-9a-zA-Z+]* \((no )?zstd, (no )?zlib\)$' && ok || bad "rc $rc: $out"
 
 t "listings fit 80 columns, with a header row"
 msg=""
@@ -63,7 +64,7 @@ fi
 
 t "--json records the version, the command line and every machine parameter"
 $P run --json --ram 32M --set disk.bandwidth=50M usemem -m 8 >"$T/out" 2>&1
-v=$($P --version | sed 's/^pagelab //')
+v=$($P --version | awk '{ print $2 }')
 grep -q "\"pagelab_version\": \"$v\"" "$T/out" &&
 	grep -q '"command": \[".*pagelab", "run", "--json", "--ram", "32M", "--set", "disk.bandwidth=50M", "usemem", "-m", "8"\]' "$T/out" &&
 	grep -q '"machine_params": {"cpus": "2", "ram": "32M", ' "$T/out" &&
