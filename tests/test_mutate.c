@@ -9,6 +9,7 @@
 #include "fuzz/targets.h"
 #include "fuzz/mrc_target.h"
 #include "fuzz/readers.h"
+#include "fuzz/file_target.h"
 #include "../src/lib/util.h"
 
 #include <dirent.h>
@@ -309,6 +310,29 @@ void test_mutated_readers(void)
 		free_seeds(&s);
 	}
 	CHECK_EQ(bad, 0);
+}
+
+/* The trace readers on real files and pipes, plain and compressed, whole
+ * and cut short (tests/fuzz/file_target.h): every seed of its target,
+ * then mutations of them (a few processes each, about 2 s). */
+void test_mutated_files(void);
+void test_mutated_files(void)
+{
+	struct seeds s;
+	load_seeds("file", &s);
+	CHECK(s.n >= 8);
+	struct rng r;
+	rng_seed(&r, 0xf11e);
+	uint8_t buf[1024];
+	int bad = 0;
+	for (int i = 0; i < s.n; i++)
+		bad += !fuzz_file_one(s.data[i], s.len[i]);
+	for (int i = 0; s.n && i < 120; i++) {
+		size_t len = seeded_input(&r, &s, i, buf, sizeof(buf));
+		bad += !fuzz_file_one(buf, len);
+	}
+	CHECK_EQ(bad, 0);
+	free_seeds(&s);
 }
 
 /* pagelab mrc (tests/fuzz/mrc_target.h): every seed of its target, then
