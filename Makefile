@@ -11,6 +11,9 @@
 #                 headers and pagelab.pc under $(PREFIX) (default /usr/local;
 #                 DESTDIR for staging); make uninstall removes them
 # make dist       pagelab-VERSION.tar.gz, which builds with make alone
+#                 (VERSION: the release number, bumped by hand at releases)
+# make ZSTD=0 ZLIB=0  build without the optional zstd / zlib, found by
+#                 default when their headers and libraries are installed
 # make htmlcheck  write the `pagelab reproduce --html` report and check it in
 #                 headless Chromium (Debian's chromium package)
 

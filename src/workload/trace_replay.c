@@ -51,7 +51,9 @@ static void replay_help(FILE *out)
 	fputs(
 "usage: trace [--format F] [--spec SPEC] [--no-instructions] FILE\n"
 "Replay a memory-reference trace.  FILE may be '-' (stdin) and zstd or gzip\n"
-"compressed.  Formats (detected by magic and extension, else --format):\n"
+"compressed (if this build has them: pagelab --version); a compressed stream\n"
+"cut short is an error.  Formats (detected by magic and extension, else\n"
+"--format):\n"
 "  text    pagelab's \"PAGE r|w [pid=N] [anon|file]\" lines (docs/trace-format.md)\n"
 "  lackey  valgrind --tool=lackey --trace-mem=yes output (pagelab record)\n"
 "  csv     libCacheSim csv; --spec \"obj-id-col=5, time-col=2, op-col=3, ...\"\n"
