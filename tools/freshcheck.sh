@@ -92,6 +92,11 @@ for c in $cmds; do
 	[ $rc -eq 0 ] || fail=1
 done
 unset IFS
-echo "== freshcheck (Debian 12, no zlib/zstd):"
+# What the build says it reads (no zstd, no zlib: their -dev packages are
+# not there).
+v=$(chroot "$ROOT" setpriv --reuid="$USER_NAME" --regid="$USER_NAME" --init-groups --reset-env \
+	sh -c 'cd && pagelab/pagelab --version' 2>&1) || v="no ./pagelab"
+echo "== freshcheck (Debian 12 with gcc, make, libc6-dev, git):"
 printf '%s' "$summary"
+echo "./pagelab --version: $v"
 exit $fail
