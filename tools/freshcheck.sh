@@ -6,7 +6,7 @@
 # chroot); the commands themselves run as an unprivileged user inside.
 #
 # The root is made by debootstrap once and kept as a tarball,
-# build/freshcheck/bookworm.tar (about 250 MB); a rerun unpacks it again in
+# build/freshcheck/bookworm.tar (about 460 MB); a rerun unpacks it again in
 # seconds.  The repository goes in as a clean `git clone` of HEAD: what a
 # user gets, whatever is uncommitted here.
 #   --quick  only the first command (make && ./pagelab reproduce)
