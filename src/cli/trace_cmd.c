@@ -90,7 +90,12 @@ static void read_all(struct trace_reader *rd, const char *name, struct pagemap *
 			}
 			ps->writes += ref.write;
 			if (w && !bintrace_put(w, &ref, err, sizeof(err))) {
+				bool wfail = bintrace_write_failed(w);
 				bintrace_abort(w);
+				if (wfail) { /* a full disk, ulimit -f: not bad input */
+					fprintf(stderr, "pagelab: %s\n", err);
+					exit(1);
+				}
 				die_usage("%s", err);
 			}
 		}
@@ -146,8 +151,10 @@ static int trace_convert(int argc, char **argv)
 	struct pass ps = { 0 };
 	read_all(rd, in, &m, dense, w, &ps);
 	uint64_t npages = dense ? hp : m.used;
-	if (!bintrace_finish(w, npages, err, sizeof(err)))
-		die_usage("%s", err);
+	if (!bintrace_finish(w, npages, err, sizeof(err))) {
+		fprintf(stderr, "pagelab: %s\n", err); /* a write error, not bad input */
+		return 1;
+	}
 	fprintf(stderr, "pagelab: %s (%s): %llu references to %llu distinct pages -> %s\n", in,
 		trace_format_name(trace_reader_format(rd)), (unsigned long long)ps.nrefs,
 		(unsigned long long)npages, out);
