@@ -9,6 +9,7 @@
 #include "fuzz/targets.h"
 #include "fuzz/mrc_target.h"
 #include "fuzz/readers.h"
+#include "fuzz/records_target.h"
 #include "../src/lib/util.h"
 
 #include <dirent.h>
@@ -354,6 +355,29 @@ void test_mutated_reports(void)
 	for (int i = 0; s.n && i < 2000; i++) {
 		size_t len = seeded_input(&r, &s, i, buf, sizeof(buf));
 		bad += !fuzz_report_one(buf, len);
+	}
+	CHECK_EQ(bad, 0);
+	free_seeds(&s);
+}
+
+/* Results files (tests/fuzz/records_target.h): every seed, then mutations
+ * of them through records_load, merge, compare and a resumed one-cell
+ * sweep (about 1 s: a mutated record of the cell runs it). */
+void test_mutated_records(void);
+void test_mutated_records(void)
+{
+	struct seeds s;
+	load_seeds("records", &s);
+	CHECK(s.n >= 8);
+	struct rng r;
+	rng_seed(&r, 0x7e5c);
+	uint8_t buf[4096];
+	int bad = 0;
+	for (int i = 0; i < s.n; i++)
+		bad += !fuzz_records_one(s.data[i], s.len[i]);
+	for (int i = 0; s.n && i < 300; i++) {
+		size_t len = seeded_input(&r, &s, i, buf, sizeof(buf));
+		bad += !fuzz_records_one(buf, len);
 	}
 	CHECK_EQ(bad, 0);
 	free_seeds(&s);

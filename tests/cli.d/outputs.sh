@@ -75,6 +75,7 @@ for c in $OUT_CMDS; do
 	# 2 refused).
 	want=0
 	[ "$kind" = regular ] && want=2
+	rm -f "$O"/*.tmp.* # a check fails for its own temporary files only
 	t "outputs: $name: FIFO OUT stays a FIFO (exit $want)"
 	out_to_fifo $f "$O/fifo"
 	rc=$?
@@ -145,7 +146,7 @@ out_signal() {
 	shift 3
 	t "outputs: $name: SIG$sig mid-write: no temp file left"
 	echo old >"$O/sig.out"
-	rm -f "$O/in.fifo"
+	rm -f "$O/in.fifo" "$O"/*.tmp.*
 	mkfifo "$O/in.fifo"
 	exec 8<>"$O/in.fifo"
 	"$@" >/dev/null 2>"$O/err" &
@@ -205,6 +206,7 @@ rm -f "$O/in.fifo"
 # page of the finished experiments that would read as the whole report.
 t "outputs: reproduce --html, SIGINT after exp. 1: old page kept"
 echo old >"$O/r.html"
+rm -f "$O"/*.tmp.*
 $P reproduce --jobs 1 --html "$O/r.html" >"$O/out" 2>"$O/err" &
 pid=$!
 n=0
