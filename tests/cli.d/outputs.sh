@@ -115,7 +115,7 @@ for c in $OUT_CMDS; do
 
 	# ulimit -f 2: 1 or 2 KiB (the shell's unit), less than every output
 	# here; the limit is SIGXFSZ, which must not kill pagelab.
-	t "outputs: $name: over ulimit -f: exit 1, no temp, old kept"
+	t "outputs: $name: ulimit -f: exit 1, no temp, old kept"
 	rm -f "$O/old"
 	[ "$kind" = regular ] || echo old >"$O/old"
 	(ulimit -f 2; out_$f "$O/old") >/dev/null 2>"$O/err"
