@@ -90,23 +90,25 @@ void test_records_dedupe_keeps_first_and_order(void)
 	unlink(path);
 }
 
+/* records_mixed of the records in text says want. */
+static void check_mixed(const char *text, const char *want)
+{
+	char path[64], err[300] = "", mixed[300];
+	struct records rs = { 0 };
+	write_tmp(path, text, strlen(text));
+	CHECK(records_load(path, &rs, false, NULL, err, sizeof(err)));
+	records_mixed(&rs, mixed, sizeof(mixed));
+	CHECK(!strcmp(mixed, want));
+	records_free(&rs);
+	unlink(path);
+}
+
 void test_records_mixed_versions_and_sweeps(void);
 void test_records_mixed_versions_and_sweeps(void)
 {
-	static const char two_versions[] = REC(0, "a", "v1") "\n" REC(1, "b", "v2") "\n";
-	static const char two_sweeps[] = REC(3, "a", "v") "\n" REC(3, "b", "v") "\n";
-	char path[64], err[300] = "", mixed[300];
-	struct records rs = { 0 };
-	write_tmp(path, two_versions, sizeof(two_versions) - 1);
-	CHECK(records_load(path, &rs, false, NULL, err, sizeof(err)));
-	records_mixed(&rs, mixed, sizeof(mixed));
-	CHECK(!strcmp(mixed, "the records come from different pagelab versions (v1, v2)"));
-	records_free(&rs);
-	unlink(path);
-	write_tmp(path, two_sweeps, sizeof(two_sweeps) - 1);
-	CHECK(records_load(path, &rs, false, NULL, err, sizeof(err)));
-	records_mixed(&rs, mixed, sizeof(mixed));
-	CHECK(!strcmp(mixed, "the records come from different sweeps (cell 3 has two command lines)"));
-	records_free(&rs);
-	unlink(path);
+	check_mixed(REC(0, "a", "v1") "\n" REC(1, "b", "v2") "\n",
+		    "the records come from different pagelab versions (v1, v2)");
+	check_mixed(REC(3, "a", "v") "\n" REC(3, "b", "v") "\n",
+		    "the records come from different sweeps (cell 3 has two command lines)");
+	check_mixed(REC(3, "a", "v") "\n" REC(4, "b", "v") "\n", "");
 }
