@@ -30,7 +30,8 @@ static void usage(FILE *out)
 "an access crossing a page boundary giving each page, a modify a read and a\n"
 "write.  Replay it with pagelab run ... trace FILE.\n"
 "  -o FILE            write the trace to FILE (default: stdout; CMD's own\n"
-"                     stdout then goes to stderr)\n"
+"                     stdout then goes to stderr): to FILE.tmp.PID, renamed\n"
+"                     over FILE at the end; a FIFO is written in place\n"
 "  --no-instructions  leave out instruction fetches (data references only)\n"
 "Exit status: 0 when CMD exited 0, 1 when it did not (the trace is still\n"
 "written), 2 when valgrind cannot run or its output cannot be read.\n", out);
