@@ -180,7 +180,8 @@ FILE *output_open(struct atomic_file *af, const char *path, unsigned flags, char
 		return af->f;
 	}
 	/* A symbolic link has its target replaced, not the link itself. */
-	char *real = type ? realpath(path, NULL) : NULL;
+	struct stat l;
+	char *real = type && lstat(path, &l) == 0 && S_ISLNK(l.st_mode) ? realpath(path, NULL) : NULL;
 	const char *target = real ? real : path;
 	af->f = open_tmp(target, &af->tmp);
 	if (!af->f) {
