@@ -61,6 +61,10 @@ out_to_fifo() {
 	return $rc
 }
 
+# The device: a node of our own in $O (the null device, mknod as root),
+# never the host's /dev/full: a command that renamed over it would
+# replace the host's device (issue 36).  sweep -o /dev/zero and /dev/full
+# below are refused before anything is opened.
 can_mknod=false
 mknod "$O/probe" c 1 3 2>/dev/null && can_mknod=true && rm -f "$O/probe"
 
