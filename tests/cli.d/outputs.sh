@@ -68,9 +68,9 @@ out_to_fifo() {
 can_mknod=false
 mknod "$O/probe" c 1 3 2>/dev/null && can_mknod=true && rm -f "$O/probe"
 
-for c in $OUT_CMDS; do
-	name=${c%%:*} kind=${c#*:}
-	f=$(echo "$name" | tr - _)
+for oc in $OUT_CMDS; do
+	name=${oc%%:*} kind=${oc#*:}
+	fn=$(echo "$name" | tr - _)
 	if [ "$name" = record ] && ! $have_valgrind; then
 		t "outputs: $name"; skip "no valgrind"
 		continue
@@ -81,7 +81,7 @@ for c in $OUT_CMDS; do
 	[ "$kind" = regular ] && want=2
 	rm -f "$O"/*.tmp.* # a check fails for its own temporary files only
 	t "outputs: $name: FIFO OUT stays a FIFO (exit $want)"
-	out_to_fifo $f "$O/fifo"
+	out_to_fifo $fn "$O/fifo"
 	rc=$?
 	[ $rc -eq $want ] && [ -p "$O/fifo" ] && [ -z "$(out_temps)" ] \
 		&& { [ $want -eq 0 ] || grep -q "^pagelab: .*$O/fifo: not a regular file$" "$O/err"; } \
@@ -91,7 +91,7 @@ for c in $OUT_CMDS; do
 	if $can_mknod; then
 		rm -f "$O/dev"
 		mknod "$O/dev" c 1 3
-		out_$f "$O/dev" >/dev/null 2>"$O/err"
+		out_$fn "$O/dev" >/dev/null 2>"$O/err"
 		rc=$?
 		[ $rc -eq $want ] && [ -c "$O/dev" ] && [ -z "$(out_temps)" ] && ok \
 			|| bad "exit $rc, $(stat -c %F "$O/dev"), temps: $(out_temps) $(head -2 "$O/err")"
@@ -103,7 +103,7 @@ for c in $OUT_CMDS; do
 	rm -f "$O/link" "$O/target"
 	: >"$O/target"
 	ln -s target "$O/link"
-	out_$f "$O/link" >/dev/null 2>"$O/err"
+	out_$fn "$O/link" >/dev/null 2>"$O/err"
 	rc=$?
 	[ $rc -eq 0 ] && [ -L "$O/link" ] && [ -s "$O/target" ] && [ -z "$(out_temps)" ] && ok \
 		|| bad "exit $rc, $(stat -c %F "$O/link"), temps: $(out_temps) $(head -2 "$O/err")"
@@ -111,7 +111,7 @@ for c in $OUT_CMDS; do
 	t "outputs: $name: link to nothing as OUT: exit 2"
 	rm -f "$O/dangling"
 	ln -s missing "$O/dangling"
-	out_$f "$O/dangling" >/dev/null 2>"$O/err"
+	out_$fn "$O/dangling" >/dev/null 2>"$O/err"
 	rc=$?
 	[ $rc -eq 2 ] && [ -L "$O/dangling" ] && [ ! -e "$O/missing" ] \
 		&& grep -q "^pagelab: .*$O/dangling: a symbolic link to a missing file$" "$O/err" && ok \
@@ -122,7 +122,7 @@ for c in $OUT_CMDS; do
 	t "outputs: $name: ulimit -f: exit 1, no temp, old kept"
 	rm -f "$O/old"
 	[ "$kind" = regular ] || echo old >"$O/old"
-	(ulimit -f 2; out_$f "$O/old") >/dev/null 2>"$O/err"
+	(ulimit -f 2; out_$fn "$O/old") >/dev/null 2>"$O/err"
 	rc=$?
 	[ $rc -eq 1 ] && grep -q "^pagelab: .*: File too large$" "$O/err" && [ -z "$(out_temps)" ] \
 		&& { [ "$kind" = regular ] || [ "$(cat "$O/old")" = old ]; } && ok \
