@@ -191,7 +191,9 @@ out_signal mrc-svg TERM any $P mrc --svg "$O/sig.out" "$O/in.fifo"
 # 3 MB go into the FIFO first (from a background writer, the FIFO
 # holding 64 KiB), the input then waits for more.
 out_convert() {
-	cat "$O/trace.3m" >&8 &
+	# without fd 8 (a reader of the FIFO): once the test closes its
+	# own, a writer still blocked gets SIGPIPE instead of waiting forever
+	cat "$O/trace.3m" 8<&- >"$O/in.fifo" &
 	exec $P trace convert "$O/in.fifo" "$O/sig.out"
 }
 i=0
@@ -199,7 +201,10 @@ while [ $i -lt 1500 ]; do cat "$O/trace"; i=$((i + 1)); done | head -c 3000000 >
 out_signal trace-convert TERM 143 out_convert
 rm -f "$O/trace.3m"
 if $have_valgrind; then
-	out_signal record TERM 143 $P record -o "$O/sig.out" -- cat "$O/in.fifo"
+	# cat under valgrind waits on the FIFO; without fd 8 it holds no
+	# writer of it, so it ends once the test closes its own.
+	out_record_cat() { exec $P record -o "$O/sig.out" -- cat "$O/in.fifo" 8<&-; }
+	out_signal record TERM 143 out_record_cat
 else
 	t "outputs: record: SIGTERM mid-write"; skip "no valgrind"
 fi
@@ -214,7 +219,7 @@ rm -f "$O"/*.tmp.*
 $P reproduce --json --jobs 1 --html "$O/r.html" >"$O/out" 2>"$O/err" &
 pid=$!
 n=0 # experiment 1's object is printed (and flushed) once it finished
-while ! grep -q '{"id": 1, ' "$O/out" && [ $n -lt 3000 ]; do sleep 0.1; n=$((n + 1)); done
+while ! grep -qs '{"id": 1, ' "$O/out" && [ $n -lt 3000 ]; do sleep 0.1; n=$((n + 1)); done
 kill -INT $pid
 wait $pid
 rc=$?
