@@ -43,7 +43,7 @@ have_valgrind=false
 command -v valgrind >/dev/null 2>&1 && have_valgrind=true
 
 # Temporary files left in $O (FILE.tmp.PID[.N]).
-out_temps() { ls "$O" | grep '\.tmp\.' | tr '\n' ' '; }
+out_temps() { for x in "$O"/*.tmp.*; do [ -e "$x" ] && printf '%s ' "${x##*/}"; done; }
 
 # Run out_$1 with $2 as OUT, a FIFO: fd 9 holds it open for reading and
 # writing, so that opening it to write never blocks, and a cat drains it.
