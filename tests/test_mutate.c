@@ -6,10 +6,10 @@
  * workload and whole-simulation targets (tests/fuzz/seeds/) and mutations
  * of them go through the same properties. */
 #include "test.h"
+#include "fuzz/records_target.h"
 #include "fuzz/targets.h"
 #include "fuzz/mrc_target.h"
 #include "fuzz/readers.h"
-#include "fuzz/records_target.h"
 #include "../src/lib/util.h"
 
 #include <dirent.h>

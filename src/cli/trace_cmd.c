@@ -90,12 +90,7 @@ static void read_all(struct trace_reader *rd, const char *name, struct pagemap *
 			}
 			ps->writes += ref.write;
 			if (w && !bintrace_put(w, &ref, err, sizeof(err))) {
-				bool wfail = bintrace_write_failed(w);
 				bintrace_abort(w);
-				if (wfail) { /* a full disk, ulimit -f: not bad input */
-					fprintf(stderr, "pagelab: %s\n", err);
-					exit(1);
-				}
 				die_usage("%s", err);
 			}
 		}

@@ -380,7 +380,7 @@ const struct format_ops fmt_bin = {
 
 struct bintrace_writer {
 	struct atomic_file af; /* a regular file: the header is rewritten last */
-	bool write_failed;
+	int write_errno;       /* the first write error, reported at the end */
 	uint64_t nrefs;
 	uint32_t flags;
 };
@@ -419,11 +419,9 @@ bool bintrace_put(struct bintrace_writer *w, const struct trace_ref *ref, char *
 	put_le32(rec + 4, (uint32_t)(ref->write & 1) | (uint32_t)(ref->kind & 3) << 1 | ref->pid << 8);
 	w->flags |= (ref->pid ? 1u : 0) | (ref->kind ? 2u : 0);
 	w->nrefs++;
-	if (fwrite(rec, 1, sizeof(rec), w->af.f) != sizeof(rec)) {
-		snprintf(err, errlen, "cannot write %s: %s", w->af.path, strerror(errno ? errno : EIO));
-		w->write_failed = true;
-		return false;
-	}
+	/* After a failed write, no more: bintrace_finish() reports it. */
+	if (!w->write_errno && fwrite(rec, 1, sizeof(rec), w->af.f) != sizeof(rec))
+		w->write_errno = errno ? errno : EIO;
 	return true;
 }
 
@@ -436,19 +434,16 @@ bool bintrace_finish(struct bintrace_writer *w, uint64_t npages, char *err, size
 	put_le64(h + 16, w->nrefs);
 	put_le64(h + 24, npages);
 	put_le32(h + 32, w->flags);
-	if (fseek(w->af.f, 0, SEEK_SET) != 0 || fwrite(h, 1, sizeof(h), w->af.f) != sizeof(h)) {
-		snprintf(err, errlen, "cannot write %s: %s", w->af.path, strerror(errno ? errno : EIO));
+	errno = 0;
+	if (w->write_errno || fseek(w->af.f, 0, SEEK_SET) != 0 || fwrite(h, 1, sizeof(h), w->af.f) != sizeof(h)) {
+		snprintf(err, errlen, "cannot write %s: %s", w->af.path,
+			 strerror(w->write_errno ? w->write_errno : errno ? errno : EIO));
 		bintrace_abort(w);
 		return false;
 	}
 	bool ok = atomic_commit(&w->af, err, errlen);
 	free(w);
 	return ok;
-}
-
-bool bintrace_write_failed(const struct bintrace_writer *w)
-{
-	return w->write_failed;
 }
 
 void bintrace_abort(struct bintrace_writer *w)
