@@ -4,8 +4,9 @@
 # device written in place, or refused where a regular file is needed; a
 # link's target replaced, never the link), a link to nothing is refused,
 # and no temporary file is left after a write error (ulimit -f) or a
-# signal.  A check at the end fails when a write to a file appears in src/
-# outside output.c and the allow-list below.  Also: results files read
+# signal.  Checks at the end fail when a write to a file appears in src/
+# outside output.c and the allow-list below, or a new caller of output.c
+# that no command here covers.  Also: results files read
 # with a bound (a line that never ends), duplicate records in compare,
 # one line for a stdout write error, reproduce --html interrupted.
 # Sourced by tests/cli.sh: uses P, T, t, ok, bad, skip.  Cost: about 40 s
@@ -325,3 +326,34 @@ msg=$(echo "$found" | awk -v allowed="$OUT_ALLOWED" '
 	BEGIN { n = split(allowed, l, "\n"); for (i = 1; i <= n; i++) if (split(l[i], w, " ") >= 2) want[w[1]] = w[2] }
 	NF == 2 && want[$1] != $2 { printf " %s: %d write(s) (allowed: %d);", $1, $2, want[$1] }')
 [ -n "$found" ] && [ -z "$msg" ] && ok || bad "route through src/lib/output.c or allow in outputs.sh:$msg"
+
+# The list of commands above, derived the other way: every file of src/
+# that opens an output through output.c (or bintrace_create) is one of the
+# commands checked here, or says why not ("-").  A new caller fails here
+# until its command joins OUT_CMDS.
+OUT_CALLERS="
+src/cli/run.c run
+src/cli/reproduce.c reproduce
+src/cli/sweep.c sweep-html
+src/experiment/sweep.c sweep-o
+src/cli/merge.c merge
+src/cli/compare_results.c compare-html
+src/cli/mrc.c mrc-html
+src/cli/trace_cmd.c trace-convert
+src/trace/fmt_bin.c trace-convert
+src/cli/record.c record
+src/mrc/mrc.c - mrc's binary copy of a trace, in its private directory
+src/cli/compare_kernel.c - compare -- WORKLOAD --html, the kernel cache: host kernel runs (kernel.sh)
+src/cli/compare_run.c - the kernel cache of compare -- WORKLOAD (compare_cache.sh)
+"
+t "outputs: every caller of output.c is a command checked here"
+msg=""
+for file in $(grep -rlE '(atomic_open|output_open|output_append|output_regular_or_new|bintrace_create)\(' "$SRC" \
+		--include='*.c' | sed "s|^$SRC/|src/|" | grep -v '^src/lib/output.c$' | sort); do
+	cmd=$(echo "$OUT_CALLERS" | awk -v f="$file" '$1 == f { print $2 }')
+	case " $OUT_CMDS - " in
+	*[[:space:]]"$cmd"[:[:space:]]*) [ -n "$cmd" ] || msg="$msg $file: not in OUT_CALLERS;" ;;
+	*) msg="$msg $file: ${cmd:-not in OUT_CALLERS};" ;;
+	esac
+done
+[ -z "$msg" ] && ok || bad "add the command to OUT_CMDS and OUT_CALLERS:$msg"
