@@ -152,7 +152,8 @@ bench: $(BUILD)/pagelab $(BUILD)/bench/gentrace $(BUILD)/bench/sizes $(BUILD)/be
 
 # libFuzzer harnesses (tests/fuzz/): not part of make check.  Each runs
 # FUZZ_RUNS inputs from a fixed seed (the whole-simulation target sim
-# FUZZ_SIM_RUNS: each input is a --check run), starting from
+# FUZZ_SIM_RUNS: each input is a --check run; records too: each input is
+# a merge, a compare and a resumed sweep, about 40 a second), starting from
 # tests/fuzz/seeds/ and the corpus it grew on earlier runs
 # (build-fuzz/corpus-*).  An input slower than 20 s or above 2 GB of host
 # memory counts as a failure.
@@ -165,7 +166,7 @@ FUZZ_OBJ = $(LIB_OBJ) $(CMD_OBJ) $(filter $(BUILD)/tests/fuzz/%,$(TEST_OBJ))
 fuzz:
 	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) CFLAGS="-O1 -g $(FUZZ_SAN)" $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
 	for t in $(FUZZ_TARGETS); do \
-		runs=$(FUZZ_RUNS); [ $$t = sim ] && runs=$(FUZZ_SIM_RUNS); \
+		runs=$(FUZZ_RUNS); case $$t in sim|records) runs=$(FUZZ_SIM_RUNS);; esac; \
 		mkdir -p build-fuzz/corpus-$$t && \
 		build-fuzz/fuzz_$$t -runs=$$runs -seed=1 -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
 			-print_final_stats=1 build-fuzz/corpus-$$t tests/fuzz/seeds/$$t || exit 1; \

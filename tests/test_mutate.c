@@ -6,6 +6,7 @@
  * workload and whole-simulation targets (tests/fuzz/seeds/) and mutations
  * of them go through the same properties. */
 #include "test.h"
+#include "fuzz/records_target.h"
 #include "fuzz/targets.h"
 #include "fuzz/mrc_target.h"
 #include "fuzz/readers.h"
@@ -361,24 +362,40 @@ void test_mutated_mrc(void)
 	free_seeds(&s);
 }
 
+/* Every seed of a target (at least min_seeds), then n inputs of at most
+ * cap bytes (4096) of a mutation pass over them (seeded_input) through
+ * one(); the failures. */
+static int seeds_pass(const char *target, bool (*one)(const uint8_t *, size_t), uint64_t seed, int n,
+		      size_t cap, int min_seeds)
+{
+	struct seeds s;
+	load_seeds(target, &s);
+	CHECK(s.n >= min_seeds);
+	struct rng r;
+	rng_seed(&r, seed);
+	uint8_t buf[4096];
+	int bad = 0;
+	for (int i = 0; i < s.n; i++)
+		bad += !one(s.data[i], s.len[i]);
+	for (int i = 0; s.n && i < n; i++)
+		bad += !one(buf, seeded_input(&r, &s, i, buf, MIN(cap, sizeof(buf))));
+	free_seeds(&s);
+	return bad;
+}
+
 /* pagelab compare's cached reports (tests/fuzz/report_target.c): its
  * seeds, random inputs and mutations of them (about 0.1 s). */
 void test_mutated_reports(void);
 void test_mutated_reports(void)
 {
-	struct seeds s;
-	load_seeds("report", &s);
-	CHECK(s.n >= 2);
-	struct rng r;
-	rng_seed(&r, 0x4e70);
-	uint8_t buf[512];
-	int bad = 0;
-	for (int i = 0; i < s.n; i++)
-		bad += !fuzz_report_one(s.data[i], s.len[i]);
-	for (int i = 0; s.n && i < 2000; i++) {
-		size_t len = seeded_input(&r, &s, i, buf, sizeof(buf));
-		bad += !fuzz_report_one(buf, len);
-	}
-	CHECK_EQ(bad, 0);
-	free_seeds(&s);
+	CHECK_EQ(seeds_pass("report", fuzz_report_one, 0x4e70, 2000, 512, 2), 0);
+}
+
+/* Results files (tests/fuzz/records_target.h): every seed, then mutations
+ * of them through records_load, merge, compare and a resumed one-cell
+ * sweep (about 1 s: a mutated record of the cell runs it). */
+void test_mutated_records(void);
+void test_mutated_records(void)
+{
+	CHECK_EQ(seeds_pass("records", fuzz_records_one, 0x7e5c, 300, 4096, 8), 0);
 }

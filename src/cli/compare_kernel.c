@@ -122,9 +122,10 @@ static bool host_tlb_cost(const char *cache, char args[2][48])
 	}
 	snprintf(args[0], 48, "cost.tlb_ipi=%lluns", s);
 	snprintf(args[1], 48, "cost.tlb_ipi_recv=%lluns", r);
-	if (n != 2 && cache && (f = fopen(path, "w"))) {
-		fprintf(f, "%s %s\n", args[0], args[1]);
-		fclose(f);
+	struct atomic_file af;
+	if (n != 2 && cache && atomic_open(&af, path, why, sizeof(why))) {
+		fprintf(af.f, "%s %s\n", args[0], args[1]);
+		atomic_commit(&af, why, sizeof(why)); /* a cache: not kept is no error */
 	}
 	return true;
 }

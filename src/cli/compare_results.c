@@ -41,13 +41,14 @@ int cmd_compare_results(int argc, char **argv)
 	const char *baseline = NULL, *metric_list = NULL, *html = NULL;
 	bool json = false;
 	struct records rs = { 0 };
+	const char **files = NULL;
 	int nfiles = 0;
 	char err[600];
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			compare_usage(stdout);
-			records_free(&rs);
+			free(files);
 			return 0;
 		} else if (!strcmp(a, "--baseline") || !strcmp(a, "--metric")) {
 			if (i + 1 >= argc)
@@ -62,13 +63,31 @@ int cmd_compare_results(int argc, char **argv)
 		} else if (a[0] == '-' && a[1]) {
 			die_usage("unknown option '%s' (see pagelab compare --help)", a);
 		} else {
-			if (!records_load(a, &rs, false, NULL, err, sizeof(err)))
-				die_usage("%s", err);
-			nfiles++;
+			files = xrealloc(files, (size_t)(nfiles + 1) * sizeof(*files));
+			files[nfiles++] = a;
 		}
 	}
 	if (!nfiles)
 		die_usage("compare: no results file (see pagelab compare --help)");
+	/* --html first: a path that cannot be written is refused before the
+	 * results are read, and its temporary file is there (removed on a
+	 * signal or an error) for the whole command. */
+	struct atomic_file af;
+	if (html && !atomic_open(&af, html, err, sizeof(err)))
+		die_usage("%s", err);
+	for (int k = 0; k < nfiles; k++)
+		if (!records_load(files[k], &rs, false, NULL, err, sizeof(err)))
+			die_usage("%s", err);
+	free(files);
+	/* A record given twice (a file named twice, overlapping shards) is
+	 * one run, not another seed: counted once, as merge does. */
+	int dup = records_dedupe(&rs);
+	if (dup)
+		fprintf(stderr, "pagelab compare: %d record%s repeated (the same command line), counted once\n", dup,
+			dup == 1 ? "" : "s");
+	records_mixed(&rs, err, sizeof(err));
+	if (err[0])
+		fprintf(stderr, "pagelab compare: note: %s\n", err);
 	if (!rs.n)
 		die_usage("compare: no results in the file%s", nfiles > 1 ? "s" : "");
 	const char **metrics = NULL;
@@ -105,9 +124,6 @@ int cmd_compare_results(int argc, char **argv)
 		if (!found)
 			die_usage("compare: no design '%s' in the results", baseline);
 	}
-	struct atomic_file af;
-	if (html && !atomic_open(&af, html, err, sizeof(err)))
-		die_usage("%s", err);
 	int nt, rc = 0;
 	struct cmp_table *t = compare_records(&rs, baseline, ml, &nt);
 	if (json)
@@ -129,9 +145,5 @@ int cmd_compare_results(int argc, char **argv)
 	free(metrics);
 	free(mcopy);
 	records_free(&rs);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "pagelab: error writing to stdout\n");
-		return 1;
-	}
-	return rc;
+	return rc; /* a stdout write error: one line and exit 1 at exit (output.c) */
 }

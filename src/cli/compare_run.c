@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "compare_run.h"
 #include "../native/native.h"
+#include "../lib/output.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -108,18 +109,18 @@ bool cache_load(const char *path, const char *key, struct counters *c, bool with
 
 void cache_store(const char *path, const char *key, FILE *out)
 {
-	char tmp[4200], buf[8192];
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
+	char err[4400], buf[8192];
+	struct atomic_file af;
+	FILE *f = atomic_open(&af, path, err, sizeof(err));
 	if (!f)
-		die_usage("compare: cannot write %s", tmp);
+		die_usage("compare: %s", err);
 	fprintf(f, "# cache: %s", key);
 	size_t n;
 	while ((n = fread(buf, 1, sizeof(buf), out)) > 0)
 		fwrite(buf, 1, n, f);
 	rewind(out);
-	if (fclose(f) || rename(tmp, path))
-		die_usage("compare: cannot write %s", path);
+	if (!atomic_commit(&af, err, sizeof(err)))
+		die_usage("compare: %s", err);
 }
 
 bool cache_times(const char *path, const char *key, double *user, double *sys)

@@ -4,6 +4,7 @@
  * gives the file the unsharded sweep would have written. */
 #include "cli.h"
 #include "../experiment/record.h"
+#include "../lib/output.h"
 #include "../lib/util.h"
 
 #include <errno.h>
@@ -18,16 +19,8 @@ static void merge_usage(FILE *out)
 "Join results files (JSON lines from pagelab sweep -o) into OUT: each cell\n"
 "once (the first record of a command line wins), ordered by cell number.\n"
 "OUT is written whole to a temporary file and renamed, so it may be one\n"
-"of the inputs.  See docs/sweeps.md.\n", out);
-}
-
-static int by_cell(const void *a, const void *b)
-{
-	const struct record *x = *(const struct record *const *)a, *y = *(const struct record *const *)b;
-	if (x->cell != y->cell)
-		return x->cell < y->cell ? -1 : 1;
-	int c = strcmp(x->cmd, y->cmd);
-	return c ? c : (x < y ? -1 : x > y);
+"of the inputs; a device or FIFO is written in place, a symbolic link's\n"
+"target is replaced.  See docs/sweeps.md.\n", out);
 }
 
 int cmd_merge(int argc, char **argv)
@@ -39,43 +32,34 @@ int cmd_merge(int argc, char **argv)
 		}
 	if (argc < 3)
 		die_usage("merge: needs OUT and at least one IN (see pagelab merge --help)");
-	struct records rs = { 0 };
+	/* OUT first, through output.c: refused before the inputs are read;
+	 * a temporary name of this process (concurrent merges into one OUT
+	 * do not share one), a device or FIFO written in place, never
+	 * renamed over.  OUT may be one of the inputs: it is replaced only
+	 * once the merge is complete. */
 	char err[600];
+	struct atomic_file af;
+	if (!atomic_open(&af, argv[1], err, sizeof(err)))
+		die_usage("%s", err);
+	struct records rs = { 0 };
 	for (int i = 2; i < argc; i++)
-		if (!records_load(argv[i], &rs, false, NULL, err, sizeof(err)))
+		if (!records_load(argv[i], &rs, false, NULL, err, sizeof(err))) {
+			atomic_abort(&af);
 			die_usage("%s", err);
-	/* Dedupe: sort by command line (stable on file order), keep the first. */
-	records_sort_cmd(&rs);
-	const struct record **keep = xcalloc((size_t)rs.n + 1, sizeof(*keep));
-	int nk = 0;
-	for (int i = 0; i < rs.n; i++)
-		if (!nk || strcmp(keep[nk - 1]->cmd, rs.r[i].cmd))
-			keep[nk++] = &rs.r[i];
-	qsort(keep, (size_t)nk, sizeof(*keep), by_cell);
-	const char *out = argv[1];
-	size_t tl = strlen(out) + 16;
-	char *tmp = xmalloc(tl);
-	snprintf(tmp, tl, "%s.tmp", out);
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "pagelab: cannot write %s: %s\n", tmp, strerror(errno));
-		exit(1);
-	}
+		}
+	int nread = rs.n;
+	records_dedupe(&rs);
+	const struct record **keep = records_by_cell(&rs);
+	int nk = rs.n;
 	for (int i = 0; i < nk; i++)
-		fprintf(f, "%s\n", keep[i]->line);
+		fprintf(af.f, "%s\n", keep[i]->line);
 	int rc = 0;
-	if (fflush(f) != 0 || ferror(f) || fclose(f) != 0) {
-		fprintf(stderr, "pagelab: error writing %s: %s\n", tmp, strerror(errno));
-		remove(tmp);
-		rc = 1;
-	} else if (rename(tmp, out) != 0) {
-		fprintf(stderr, "pagelab: cannot rename %s to %s: %s\n", tmp, out, strerror(errno));
-		remove(tmp);
+	if (!atomic_commit(&af, err, sizeof(err))) {
+		fprintf(stderr, "pagelab: %s\n", err);
 		rc = 1;
 	}
-	fprintf(stderr, "pagelab merge: %d records from %d file%s, %d distinct\n", rs.n, argc - 2,
+	fprintf(stderr, "pagelab merge: %d records from %d file%s, %d distinct\n", nread, argc - 2,
 		argc == 3 ? "" : "s", nk);
-	free(tmp);
 	free(keep);
 	records_free(&rs);
 	return rc;

@@ -6,6 +6,7 @@
  * intermediate log is kept. */
 #include "cli.h"
 #include "../trace/trace_reader.h"
+#include "../lib/output.h"
 #include "../lib/util.h"
 
 #include <errno.h>
@@ -29,7 +30,8 @@ static void usage(FILE *out)
 "an access crossing a page boundary giving each page, a modify a read and a\n"
 "write.  Replay it with pagelab run ... trace FILE.\n"
 "  -o FILE            write the trace to FILE (default: stdout; CMD's own\n"
-"                     stdout then goes to stderr)\n"
+"                     stdout then goes to stderr): to FILE.tmp.PID, renamed\n"
+"                     over FILE at the end; a FIFO is written in place\n"
 "  --no-instructions  leave out instruction fetches (data references only)\n"
 "Exit status: 0 when CMD exited 0, 1 when it did not (the trace is still\n"
 "written), 2 when valgrind cannot run or its output cannot be read.\n", out);
@@ -63,10 +65,14 @@ int cmd_record(int argc, char **argv)
 	if (i >= argc)
 		die_usage("record: no program to run (pagelab record [-o FILE] -- CMD [ARGS])");
 	FILE *out = stdout;
+	struct atomic_file af = { 0 };
+	char err[320];
 	if (outpath && strcmp(outpath, "-")) {
-		out = fopen(outpath, "w");
+		/* FILE.tmp.PID renamed at the end; a FIFO is written in place,
+		 * as the program runs. */
+		out = atomic_open(&af, outpath, err, sizeof(err));
 		if (!out)
-			die_usage("record: cannot write '%s': %s", outpath, strerror(errno));
+			die_usage("record: %s", err);
 	}
 	int fds[2];
 	if (pipe(fds) != 0)
@@ -98,7 +104,6 @@ int cmd_record(int argc, char **argv)
 	if (!lackey)
 		die_usage("record: fdopen: %s", strerror(errno));
 	struct trace_opts o = { .format = TRACE_FMT_LACKEY, .no_instructions = no_instr };
-	char err[320];
 	struct trace_reader *rd = trace_open_file(lackey, "valgrind", &o, err, sizeof(err));
 	if (!rd)
 		die_usage("record: %s", err);
@@ -130,16 +135,23 @@ int cmd_record(int argc, char **argv)
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	bool write_ok = fflush(out) == 0 && !ferror(out);
-	if (out != stdout)
-		write_ok = fclose(out) == 0 && write_ok;
+	bool write_ok = true;
+	char werr[400] = "";
+	if (out == stdout) {
+		write_ok = fflush(out) == 0 && !ferror(out);
+		if (!write_ok)
+			snprintf(werr, sizeof(werr), "cannot write the trace to stdout: %s", strerror(errno ? errno : EIO));
+	} else if (!read_ok || nrefs == 0) {
+		atomic_abort(&af); /* an existing FILE stays */
+	} else {
+		write_ok = atomic_commit(&af, werr, sizeof(werr));
+	}
 	if (!read_ok)
 		die_usage("record: %s", err);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && nrefs == 0)
 		return EXIT_USAGE; /* valgrind did not start; the child said why */
 	if (!write_ok) {
-		fprintf(stderr, "pagelab: record: cannot write the trace to %s: %s\n", outpath ? outpath : "stdout",
-			strerror(errno ? errno : EIO));
+		fprintf(stderr, "pagelab: record: %s\n", werr);
 		return 1;
 	}
 	if (nrefs == 0)

@@ -197,7 +197,8 @@ int cmd_reproduce(int argc, char **argv)
 		return sig ? 128 + sig : 0;
 	}
 	/* The report goes to FILE.tmp.PID, renamed over FILE only once it is
-	 * complete: an existing report survives a failed or interrupted run. */
+	 * complete: an existing report survives a failed or interrupted run
+	 * (interrupted, FILE is not written at all). */
 	struct atomic_file af;
 	FILE *hf = NULL;
 	if (html && !(hf = atomic_open(&af, html, err, sizeof(err))))
@@ -228,9 +229,12 @@ int cmd_reproduce(int argc, char **argv)
 	if (rc == 3)
 		fprintf(stderr, "pagelab: %d run%s stopped at the simulated time limit (marked in the output)\n",
 			st.counts[6], st.counts[6] == 1 ? "" : "s");
-	if (hf && sig && !nfin) {
-		atomic_abort(&af); /* nothing finished: an existing FILE stays */
-		fprintf(stderr, "pagelab: %s left as it was\n", html);
+	if (hf && sig) {
+		/* README: an existing report survives an interrupted run; a
+		 * page of the experiments that finished would read as the
+		 * whole report, so none is written (stdout has them). */
+		atomic_abort(&af);
+		fprintf(stderr, "pagelab: %s not written (interrupted): left as it was\n", html);
 	} else if (hf) {
 		char date[64], *cmdline = html_cmdline(argc, argv);
 		html_date(date, sizeof(date));

@@ -146,8 +146,10 @@ static int trace_convert(int argc, char **argv)
 	struct pass ps = { 0 };
 	read_all(rd, in, &m, dense, w, &ps);
 	uint64_t npages = dense ? hp : m.used;
-	if (!bintrace_finish(w, npages, err, sizeof(err)))
-		die_usage("%s", err);
+	if (!bintrace_finish(w, npages, err, sizeof(err))) {
+		fprintf(stderr, "pagelab: %s\n", err); /* a write error, not bad input */
+		return 1;
+	}
 	fprintf(stderr, "pagelab: %s (%s): %llu references to %llu distinct pages -> %s\n", in,
 		trace_format_name(trace_reader_format(rd)), (unsigned long long)ps.nrefs,
 		(unsigned long long)npages, out);

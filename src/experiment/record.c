@@ -125,6 +125,44 @@ void record_free(struct record *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* One line of f into *buf (NUL-terminated, without its newline), as
+ * getline() but bounded: a results file that never ends (/dev/zero, a
+ * line of a corrupt file) stops at RECORD_LINE_MAX bytes.  Returns 1 for
+ * a line, 0 at end of file, -1 on a read error (errno), -2 on a line too
+ * long, -3 on a NUL byte in it (no text: a record would be read up to
+ * the NUL).  *complete: the line ended in '\n'. */
+static int read_line(FILE *f, char **buf, size_t *cap, size_t *len, bool *complete)
+{
+	size_t n = 0;
+	int c;
+	bool nul = false;
+	*complete = false;
+	errno = 0;
+	while ((c = getc_unlocked(f)) != EOF) {
+		if (c == '\n') {
+			*complete = true;
+			break;
+		}
+		if (n == RECORD_LINE_MAX)
+			return -2;
+		if (n + 1 >= *cap) {
+			*cap = *cap ? *cap * 2 : 256;
+			*buf = xrealloc(*buf, *cap);
+		}
+		nul |= c == 0;
+		(*buf)[n++] = (char)c;
+	}
+	if (c == EOF && ferror(f))
+		return -1;
+	if (c == EOF && !n)
+		return 0;
+	if (!*buf)
+		*buf = xmalloc(*cap = 1);
+	(*buf)[n] = 0;
+	*len = n;
+	return nul ? -3 : 1;
+}
+
 bool records_load(const char *path, struct records *rs, bool missing_ok, long *partial_at,
 		  char *err, size_t errlen)
 {
@@ -138,22 +176,21 @@ bool records_load(const char *path, struct records *rs, bool missing_ok, long *p
 		return false;
 	}
 	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	size_t cap = 0, n = 0;
 	long lineno = 0, off = 0;
-	bool ok = true;
-	while ((n = getline(&line, &cap, f)) > 0) {
+	bool ok = true, complete;
+	int got;
+	while ((got = read_line(f, &line, &cap, &n, &complete)) > 0) {
 		lineno++;
-		if (line[n - 1] != '\n') {
+		if (!complete) {
 			/* unfinished: the writer was stopped mid-line */
 			if (partial_at)
 				*partial_at = off;
 			break;
 		}
-		off += (long)n;
-		line[n - 1] = 0;
-		if (n > 1 && line[n - 2] == '\r')
-			line[n - 2] = 0;
+		off += (long)n + 1;
+		if (n && line[n - 1] == '\r')
+			line[n - 1] = 0;
 		if (!line[0])
 			continue;
 		struct record r;
@@ -166,8 +203,14 @@ bool records_load(const char *path, struct records *rs, bool missing_ok, long *p
 		rs->r = xrealloc(rs->r, (size_t)(rs->n + 1) * sizeof(*rs->r));
 		rs->r[rs->n++] = r;
 	}
-	if (ok && ferror(f)) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	if (got == -2) {
+		snprintf(err, errlen, "%s:%ld: line longer than %u bytes", path, lineno + 1, RECORD_LINE_MAX);
+		ok = false;
+	} else if (got == -3) {
+		snprintf(err, errlen, "%s:%ld: a NUL byte: not a results file", path, lineno + 1);
+		ok = false;
+	} else if (got == -1) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
 		ok = false;
 	}
 	free(line);
@@ -257,4 +300,85 @@ bool record_metric(const struct record *r, const char *name, double *v)
 	if (!strcmp(name, "majflt_per_s"))
 		return counter(r, "pgmajfault", &d) && ratio(d, el, 1, v);
 	return false;
+}
+
+/* A record's command line and position: sorted, the first of equal
+ * command lines comes first. */
+struct cmd_at {
+	const char *cmd;
+	int i;
+};
+
+static int cmp_cmd_at(const void *a, const void *b)
+{
+	const struct cmd_at *x = a, *y = b;
+	int c = strcmp(x->cmd, y->cmd);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+int records_dedupe(struct records *rs)
+{
+	if (rs->n < 2)
+		return 0;
+	struct cmd_at *ix = xmalloc((size_t)rs->n * sizeof(*ix));
+	bool *drop = xcalloc((size_t)rs->n, sizeof(*drop));
+	for (int i = 0; i < rs->n; i++)
+		ix[i] = (struct cmd_at){ rs->r[i].cmd, i };
+	qsort(ix, (size_t)rs->n, sizeof(*ix), cmp_cmd_at);
+	for (int i = 1; i < rs->n; i++)
+		drop[ix[i].i] = !strcmp(ix[i].cmd, ix[i - 1].cmd);
+	int k = 0;
+	for (int i = 0; i < rs->n; i++) {
+		if (drop[i])
+			record_free(&rs->r[i]);
+		else
+			rs->r[k++] = rs->r[i];
+	}
+	int dropped = rs->n - k;
+	rs->n = k;
+	free(drop);
+	free(ix);
+	return dropped;
+}
+
+static int cmp_cell(const void *a, const void *b)
+{
+	const struct record *x = *(const struct record *const *)a, *y = *(const struct record *const *)b;
+	if (x->cell != y->cell)
+		return x->cell < y->cell ? -1 : 1;
+	int c = strcmp(x->cmd, y->cmd);
+	return c ? c : (x < y ? -1 : x > y);
+}
+
+const struct record **records_by_cell(const struct records *rs)
+{
+	const struct record **p = xcalloc((size_t)rs->n + 1, sizeof(*p));
+	for (int i = 0; i < rs->n; i++)
+		p[i] = &rs->r[i];
+	qsort(p, (size_t)rs->n, sizeof(*p), cmp_cell);
+	return p;
+}
+
+void records_mixed(const struct records *rs, char *buf, size_t len)
+{
+	buf[0] = 0;
+	const char *v0 = NULL;
+	for (int i = 0; i < rs->n && !buf[0]; i++) {
+		const char *v = json_get_str(rs->r[i].j, "version");
+		if (!v)
+			v = "(none)";
+		if (!v0)
+			v0 = v;
+		else if (strcmp(v, v0))
+			snprintf(buf, len, "the records come from different pagelab versions (%s, %s)", v0, v);
+	}
+	if (buf[0] || rs->n < 2)
+		return;
+	/* One sweep gives each cell number one command line. */
+	const struct record **p = records_by_cell(rs);
+	for (int i = 1; i < rs->n && !buf[0]; i++)
+		if (p[i]->cell == p[i - 1]->cell && strcmp(p[i]->cmd, p[i - 1]->cmd))
+			snprintf(buf, len, "the records come from different sweeps (cell %d has two command lines)",
+				 p[i]->cell);
+	free(p);
 }

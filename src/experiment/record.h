@@ -47,16 +47,36 @@ struct records {
 	int n;
 };
 
+/* The longest line a results file may have (the trace readers' limit,
+ * TRACE_LINE_MAX): a record is a few kilobytes, so a longer line is a
+ * corrupt file or one that never ends (/dev/zero), refused before it
+ * takes the host's memory. */
+#define RECORD_LINE_MAX (1u << 20)
+
 /* Read every record of path, appending to rs.  A last line without its
  * newline (a sweep killed while writing) is ignored, and *partial_at set to
  * its offset (else -1) so a resuming writer can cut it off.  A missing file
- * is no error when missing_ok.  Returns false with "FILE:LINE: ..." in err. */
+ * is no error when missing_ok.  Returns false with "FILE:LINE: ..." in err
+ * (a line longer than RECORD_LINE_MAX, a record that does not parse) or
+ * "cannot read FILE: REASON" (a read error is never taken for the end). */
 bool records_load(const char *path, struct records *rs, bool missing_ok, long *partial_at,
 		  char *err, size_t errlen);
 void records_free(struct records *rs);
 /* The record with this command line, or NULL (rs sorted by records_sort_cmd). */
 void records_sort_cmd(struct records *rs);
 const struct record *records_find_cmd(const struct records *rs, const char *cmd);
+
+/* Drop every record whose command line an earlier one has (the same cell
+ * run twice: a file given twice, shards that overlap), keeping the first
+ * and the order of the others; returns how many were dropped. */
+int records_dedupe(struct records *rs);
+/* The records in cell order (then command line, then file order), as a
+ * NULL-terminated array to free. */
+const struct record **records_by_cell(const struct records *rs);
+/* Into buf, a sentence when the records do not come from one sweep of one
+ * pagelab (two "version"s, or a cell number with two command lines), else
+ * "". */
+void records_mixed(const struct records *rs, char *buf, size_t len);
 
 /* A figure of a record by name: "elapsed_s", "user_s", "sys_s", every
  * counter by its /proc/vmstat name, and the derived ones of mmtests:

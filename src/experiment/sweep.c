@@ -1,6 +1,7 @@
 /* sweep.c - resumable, shardable runs of a run matrix (sweep.h). */
 #include "sweep.h"
 #include "pool.h"
+#include "../lib/output.h"
 #include "../lib/util.h"
 
 #include <errno.h>
@@ -62,6 +63,10 @@ int sweep_run(const struct matrix_cell *cells, int n, const struct sweep_opts *o
 {
 	struct records have = { 0 };
 	long partial = -1;
+	/* Read back and appended to: a device or FIFO (/dev/full, /dev/zero)
+	 * would be read without end, so only a regular file or a new one. */
+	if (o->out && !output_regular_or_new(o->out, err, errlen))
+		return 2;
 	if (o->out && !records_load(o->out, &have, true, &partial, err, errlen))
 		return 2;
 	if (partial >= 0 && truncate(o->out, partial) != 0) {
@@ -83,11 +88,9 @@ int sweep_run(const struct matrix_cell *cells, int n, const struct sweep_opts *o
 	s.lines = xcalloc((size_t)ntodo + 1, sizeof(char *));
 	int rc = 0;
 	if (o->out && ntodo) {
-		s.file = fopen(o->out, "a");
-		if (!s.file) {
-			snprintf(err, errlen, "cannot write %s: %s", o->out, strerror(errno));
+		s.file = output_append(o->out, err, errlen);
+		if (!s.file)
 			rc = 1;
-		}
 	}
 	if (o->progress)
 		fprintf(stderr, "pagelab sweep: %d cells%s, %d to run%s%s\n", nshard,

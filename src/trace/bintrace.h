@@ -20,12 +20,17 @@
 
 struct bintrace_writer;
 
-/* Write to path through a temporary file renamed by bintrace_finish. */
+/* Write to path through a temporary file renamed by bintrace_finish
+ * (src/lib/output.c): path must be a regular file or new, since the
+ * header is rewritten last; a device or FIFO is refused. */
 struct bintrace_writer *bintrace_create(const char *path, char *err, size_t errlen);
-/* ref->page must be dense (the caller numbers pages); false on a write
- * error or a pid above BINTRACE_PID_MAX (message in err). */
+/* ref->page must be dense (the caller numbers pages); false on a pid
+ * above BINTRACE_PID_MAX (bad input, message in err).  A write error (a
+ * full disk, `ulimit -f`) stops the writing and is bintrace_finish()'s
+ * to report, so that callers tell it from bad input (exit 1, not 2). */
 bool bintrace_put(struct bintrace_writer *w, const struct trace_ref *ref, char *err, size_t errlen);
-/* Write the header with the counts and rename into place. */
+/* Write the header with the counts and rename into place; false with
+ * "cannot write PATH: REASON" on any write error. */
 bool bintrace_finish(struct bintrace_writer *w, uint64_t npages, char *err, size_t errlen);
 /* Remove the temporary file (after an error). */
 void bintrace_abort(struct bintrace_writer *w);

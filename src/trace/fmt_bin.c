@@ -2,6 +2,7 @@
  * bintrace.h for the layout. */
 #include "format.h"
 #include "bintrace.h"
+#include "../lib/output.h"
 #include "../lib/util.h"
 
 #include <errno.h>
@@ -378,8 +379,8 @@ const struct format_ops fmt_bin = {
 };
 
 struct bintrace_writer {
-	FILE *f;
-	char *path, *tmp;
+	struct atomic_file af; /* a regular file: the header is rewritten last */
+	int write_errno;       /* the first write error, reported at the end */
 	uint64_t nrefs;
 	uint32_t flags;
 };
@@ -398,20 +399,12 @@ static void put_le64(uint8_t *p, uint64_t v)
 struct bintrace_writer *bintrace_create(const char *path, char *err, size_t errlen)
 {
 	struct bintrace_writer *w = xcalloc(1, sizeof(*w));
-	w->path = xstrdup(path);
-	size_t n = strlen(path) + 16;
-	w->tmp = xmalloc(n);
-	snprintf(w->tmp, n, "%s.tmp%ld", path, (long)getpid());
-	w->f = fopen(w->tmp, "wb");
-	if (!w->f) {
-		snprintf(err, errlen, "cannot write '%s': %s", w->tmp, strerror(errno));
-		free(w->tmp);
-		free(w->path);
+	if (!output_open(&w->af, path, OUTPUT_REGULAR, err, errlen)) {
 		free(w);
 		return NULL;
 	}
 	static uint8_t zero[BINTRACE_HEADER];
-	fwrite(zero, 1, sizeof(zero), w->f);
+	fwrite(zero, 1, sizeof(zero), w->af.f);
 	return w;
 }
 
@@ -426,10 +419,9 @@ bool bintrace_put(struct bintrace_writer *w, const struct trace_ref *ref, char *
 	put_le32(rec + 4, (uint32_t)(ref->write & 1) | (uint32_t)(ref->kind & 3) << 1 | ref->pid << 8);
 	w->flags |= (ref->pid ? 1u : 0) | (ref->kind ? 2u : 0);
 	w->nrefs++;
-	if (fwrite(rec, 1, sizeof(rec), w->f) != sizeof(rec)) {
-		snprintf(err, errlen, "cannot write '%s': %s", w->tmp, strerror(errno));
-		return false;
-	}
+	/* After a failed write, no more: bintrace_finish() reports it. */
+	if (!w->write_errno && fwrite(rec, 1, sizeof(rec), w->af.f) != sizeof(rec))
+		w->write_errno = errno ? errno : EIO;
 	return true;
 }
 
@@ -442,29 +434,20 @@ bool bintrace_finish(struct bintrace_writer *w, uint64_t npages, char *err, size
 	put_le64(h + 16, w->nrefs);
 	put_le64(h + 24, npages);
 	put_le32(h + 32, w->flags);
-	bool ok = fseek(w->f, 0, SEEK_SET) == 0 && fwrite(h, 1, sizeof(h), w->f) == sizeof(h);
-	ok = fflush(w->f) == 0 && ok;
-	ok = fclose(w->f) == 0 && ok;
-	w->f = NULL;
-	if (ok && rename(w->tmp, w->path) != 0)
-		ok = false;
-	if (!ok) {
-		snprintf(err, errlen, "cannot write '%s': %s", w->path, strerror(errno));
+	errno = 0;
+	if (w->write_errno || fseek(w->af.f, 0, SEEK_SET) != 0 || fwrite(h, 1, sizeof(h), w->af.f) != sizeof(h)) {
+		snprintf(err, errlen, "cannot write %s: %s", w->af.path,
+			 strerror(w->write_errno ? w->write_errno : errno ? errno : EIO));
 		bintrace_abort(w);
 		return false;
 	}
-	free(w->tmp);
-	free(w->path);
+	bool ok = atomic_commit(&w->af, err, errlen);
 	free(w);
-	return true;
+	return ok;
 }
 
 void bintrace_abort(struct bintrace_writer *w)
 {
-	if (w->f)
-		fclose(w->f);
-	unlink(w->tmp);
-	free(w->tmp);
-	free(w->path);
+	atomic_abort(&w->af);
 	free(w);
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* The text trace parser: on success every reference's page is below
  * npages and next_use links each reference to the next one of the same
@@ -50,6 +51,10 @@ bool fuzz_workload_one(const uint8_t *data, size_t size);
  * or a workload's bad input found while running) or 3 (stopped); exit 1
  * (--check failed) or a crash is a failure. */
 bool fuzz_sim_one(const uint8_t *data, size_t size);
+/* A subcommand (cmd_run, cmd_merge, ...) in-process, with stdout on
+ * /dev/null and stderr in `log`; returns its exit status (2 when it
+ * called die_usage()). */
+int fuzz_run_captured(int (*cmd)(int, char **), int argc, char **argv, FILE *log);
 /* The exit status of the last fuzz_sim_one() run (-1: nothing ran). */
 extern int fuzz_sim_status;
 /* Print each simulation's command line on stderr, and let its messages

@@ -313,9 +313,7 @@ static void die_to_harness(const char *msg)
 	longjmp(die_jmp, 1);
 }
 
-/* cmd_run(argv) with stdout on /dev/null and stderr in `log`; returns
- * its exit status (2 when it called die_usage()). */
-static int run_captured(int argc, char **argv, FILE *log)
+int fuzz_run_captured(int (*cmd)(int, char **), int argc, char **argv, FILE *log)
 {
 	static int real_err = -1;
 	if (real_err < 0) {
@@ -338,7 +336,7 @@ static int run_captured(int argc, char **argv, FILE *log)
 	if (__lsan_disable)
 		__lsan_disable();
 	if (setjmp(die_jmp) == 0)
-		rc = cmd_run(argc, argv);
+		rc = cmd(argc, argv);
 	else
 		rc = EXIT_USAGE;
 	if (__lsan_enable)
@@ -471,7 +469,7 @@ bool fuzz_sim_one(const uint8_t *data, size_t size)
 				fprintf(stderr, "%s%s", a ? " " : "pagelab ", argv[a]);
 			fputc('\n', stderr);
 		}
-		int rc = run_captured(argc, argv, log);
+		int rc = fuzz_run_captured(cmd_run, argc, argv, log);
 		fuzz_sim_status = rc;
 		/* 0: finished (or stopped at --max-time), 2: refused; 1 is a
 		 * broken invariant, anything else a new exit status to
