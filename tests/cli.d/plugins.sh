@@ -1,0 +1,131 @@
+# Policy plugins that break the rules of include/pagelab_policy.h
+# (tests/plugins/shape.c, one .so per shape, built by make check into
+# build/tests/plugins): each run under --check on a small machine ends as
+# docs/policies.md ("What pagelab checks") says - the exit status, and for
+# 1 and 2 exactly one line on stderr naming the plugin and the call -
+# never a crash (134, 139) or a sanitizer report.
+type skip >/dev/null 2>&1 || skip() { echo "skipped: $1"; }
+SHAPES_DIR=${SHAPES_DIR:-$(dirname "${EXAMPLES:-build/examples}")/tests/plugins}
+
+# shape EXIT PATTERN: the ending of shape NAME (EXIT 0: stderr empty;
+# 1: one line "pagelab: plugin PATH: PATTERN"; 2: one line "pagelab:
+# PATTERN", PATTERN an extended regular expression).
+plugin_shape() {
+	name=$1 want=$2 pat=$3 so="$SHAPES_DIR/$1.so"
+	t "plugin shape $name: exit $want"
+	if [ ! -f "$so" ]; then
+		skip "no $so (make check builds it)"
+		return
+	fi
+	PAGELAB_PLUGIN_TIMEOUT=500ms $P run --ram 16M --swap 32M --check --policy "$so" usemem -m 24 \
+		>"$T/shape.out" 2>"$T/shape.err"
+	rc=$?
+	line=$(head -n 1 "$T/shape.err")
+	msg=""
+	[ $rc -eq "$want" ] || msg="exit $rc, not $want;"
+	grep -Eq 'Sanitizer|runtime error|internal error' "$T/shape.err" && msg="$msg a crash report;"
+	case $want in
+	0) [ -s "$T/shape.err" ] && msg="$msg stderr not empty;" ;;
+	1) prefix="pagelab: plugin $so: " ;;
+	2) prefix="pagelab: " ;;
+	esac
+	if [ "$want" -ne 0 ]; then
+		[ "$(wc -l <"$T/shape.err")" -eq 1 ] || msg="$msg not one line on stderr;"
+		case $line in
+		"$prefix"*) printf '%s\n' "${line#"$prefix"}" | grep -Eq "^$pat" || msg="$msg unexpected message;" ;;
+		*) msg="$msg line does not start with '$prefix';" ;;
+		esac
+	fi
+	[ -z "$msg" ] && ok || bad "$msg $(head -c 300 "$T/shape.err")"
+}
+
+plugin_shape ok 0 ''
+plugin_shape double_del 0 ''
+plugin_shape core_clobber 0 ''
+plugin_shape double_add 1 'add: pagelab_lru_add_head\(list shape, page [0-9]+\): the page is already on list shape '
+plugin_shape del_unknown 1 "shrink: pagelab_lru_del\(page [0-9]+\): not one of the policy's pages "
+plugin_shape lost_add 1 'add: returned with 1 of its pages on none of its lists \(page [0-9]+ first\)'
+plugin_shape lost_shrink 1 'shrink: returned with 1 of its pages on none of its lists \(page [0-9]+ first\)'
+plugin_shape victim_none 1 'shrink: pagelab_evict\(PAGELAB_PFN_NONE\): no page$'
+plugin_shape victim_range 1 'shrink: pagelab_evict\(page 101992\): out of range \(the machine has 1992 frames\)$'
+plugin_shape victim_foreign 1 "shrink: pagelab_evict\(page [0-9]+\): not one of the policy's pages "
+plugin_shape victim_twice 1 "shrink: pagelab_evict\(page [0-9]+\): not one of the policy's pages "
+plugin_shape victim_onlist 1 'shrink: pagelab_evict\(page [0-9]+\): the page is still on list shape '
+plugin_shape evict_outside 1 'add: pagelab_evict: called outside shrink$'
+plugin_shape evict_badsc 1 'shrink: pagelab_evict: sc [0-9a-fx]+ is not the pass shrink was given$'
+plugin_shape word_write 1 'add: pagelab_page_word\(page 1992\): out of range \(the machine has 1992 frames\)$'
+plugin_shape word_read 1 'add: pagelab_page_word\(PAGELAB_PFN_NONE\): no page$'
+plugin_shape state_range 1 'add: pagelab_page_state\(page 1999\): out of range '
+plugin_shape referenced_foreign 1 "shrink: pagelab_page_referenced\(page [0-9]+\): not one of the policy's pages "
+plugin_shape next_range 1 'add: pagelab_lru_next\(page 1992\): out of range '
+plugin_shape list_bad 1 'add: pagelab_lru_head\(list 99\): not a list the policy registered '
+plugin_shape list_core 1 'add: pagelab_lru_add_head\(list 1\): not a list the policy registered '
+plugin_shape mm_bad 1 'add: pagelab_lru_count: called with mm .*, not the one init\(\) was given$'
+plugin_shape call_outside 1 'pagelab_policy_entry: called pagelab_nr_frames before init\(\)$'
+plugin_shape register_late 1 'shrink: pagelab_lru_register: lists are registered in init\(\)$'
+plugin_shape register_many 1 'init: pagelab_lru_register\("many"\): no room for another list '
+plugin_shape register_null 1 'init: pagelab_lru_register\(NULL\): a list needs a name$'
+plugin_shape counter_reclaimed 1 'shrink: sc->nr_reclaimed was changed to [0-9]+ \(pagelab_evict\(\) keeps it: [0-9]+\)$'
+plugin_shape counter_rotated 1 'shrink: sc->nr_rotated went from 0 to 18446744073709551615 '
+plugin_shape init_null 1 'init: returned NULL '
+plugin_shape huge_alloc 1 'init: returned NULL '
+plugin_shape init_crash 1 'init: crashed \(SIGSEGV\)$'
+plugin_shape shrink_crash 1 'shrink: crashed \(SIGSEGV\)$'
+plugin_shape add_abort 1 'add: aborted \(SIGABRT\)$'
+plugin_shape sleeps 1 'shrink: did not return within 0.5 s of host time \(PAGELAB_PLUGIN_TIMEOUT\)$'
+plugin_shape spins 1 'shrink: did not return within 0.5 s of host time \(PAGELAB_PLUGIN_TIMEOUT\)$'
+plugin_shape no_entry 2 "$SHAPES_DIR/no_entry.so: not a pagelab policy plugin \(no pagelab_policy_entry\(\)\)$"
+plugin_shape entry_null 2 "$SHAPES_DIR/entry_null.so: pagelab_policy_entry\(\) returned NULL$"
+plugin_shape abi_wrong 2 "$SHAPES_DIR/abi_wrong.so: built for policy interface version 99, this pagelab has 1 "
+plugin_shape ops_null 2 "$SHAPES_DIR/ops_null.so: the plugin lacks a name, summary, init, add, remove or shrink$"
+plugin_shape missing_symbol 2 'cannot load policy plugin: .*undefined symbol: pagelab_no_such_function$'
+plugin_shape tunable_bad 2 "$SHAPES_DIR/tunable_bad.so: tunable 't' has no name, or a default outside its range$"
+plugin_shape flags_bad 2 "$SHAPES_DIR/flags_bad.so: flags 0x40000000 unknown to this pagelab$"
+
+t "plugin shape never_evicts: the OOM killer, exit 0"
+if [ -f "$SHAPES_DIR/never_evicts.so" ]; then
+	$P run --ram 16M --swap 32M --check --policy "$SHAPES_DIR/never_evicts.so" usemem -m 24 >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 0 ] && [ ! -s "$T/err" ] && [ "$(counter oom_kill "$T/out")" -ge 1 ] && ok ||
+		bad "exit $rc, oom_kill $(counter oom_kill "$T/out"): $(head -c 300 "$T/err")"
+else
+	skip "no never_evicts.so"
+fi
+
+t "plugin shape check_false: --check fails, exit 1, plugin named"
+if [ -f "$SHAPES_DIR/check_false.so" ]; then
+	$P run --ram 16M --swap 32M --check --policy "$SHAPES_DIR/check_false.so" usemem -m 24 >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 1 ] &&
+		grep -qxF "pagelab: plugin $SHAPES_DIR/check_false.so: check: returned false (its own state is broken)" "$T/err" &&
+		grep -q '^pagelab: --check failed' "$T/err" && ok || bad "exit $rc: $(head -c 300 "$T/err")"
+else
+	skip "no check_false.so"
+fi
+
+t "PAGELAB_PLUGIN_TIMEOUT=soon: bad input, exit 2"
+PAGELAB_PLUGIN_TIMEOUT=soon $P run --ram 16M --policy "${EXAMPLES:-build/examples}/lifo.so" usemem -m 4 >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qx 'pagelab: PAGELAB_PLUGIN_TIMEOUT=soon: not a duration (e.g. 10s, 500ms; 0 for no bound)' "$T/err" &&
+	ok || bad "exit $rc: $(cat "$T/err")"
+
+# SIGTERM while a plugin call is stuck: the run ends at once with 143
+# (the watchdog's bound is off, so only the signal can end it).  The
+# plugin makes SHAPE_STUCK_FILE when it is stuck; the test waits for it.
+t "plugin stuck in shrink, one SIGTERM: exit 143, one line"
+if [ -f "$SHAPES_DIR/interrupt.so" ]; then
+	rm -f "$T/stuck"
+	SHAPE_STUCK_FILE="$T/stuck" PAGELAB_PLUGIN_TIMEOUT=0 $P run --ram 16M --swap 32M \
+		--policy "$SHAPES_DIR/interrupt.so" usemem -m 24 >"$T/out" 2>"$T/err" &
+	pid=$!
+	n=0
+	while [ ! -f "$T/stuck" ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq 143 ] &&
+		[ "$(cat "$T/err")" = "pagelab: plugin $SHAPES_DIR/interrupt.so: shrink: interrupted by SIGTERM while this call had not returned" ] &&
+		ok || bad "exit $rc: $(head -c 300 "$T/err")"
+else
+	skip "no interrupt.so"
+fi
