@@ -135,9 +135,10 @@ static char *const *pols_check(const char *list)
 {
 	char *l = xstrdup(list), *save = NULL;
 	for (char *p = strtok_r(l, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		const struct policy_ops *ops = policy_find(p);
+		char err[300];
+		const struct policy_ops *ops = policy_lookup(p, err, sizeof(err));
 		if (!ops)
-			die_usage("compare: unknown policy '%s' (see pagelab policies)", p);
+			die_usage("compare: %s", err);
 		if (ops->flags & (POLICY_NO_MEMCG | POLICY_NEEDS_ORACLE))
 			die_usage("compare: policy %s cannot run under --memcg", p);
 	}

@@ -17,7 +17,6 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,20 +38,6 @@ struct plugin {
 };
 
 static struct plugin *loaded;
-
-_Thread_local struct plugin_inst *plugin_current;
-_Thread_local const char *plugin_loading;
-
-void plugin_die(const struct plugin_inst *in, const char *fmt, ...)
-{
-	char what[400];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	const char *call = atomic_load_explicit(&in->call, memory_order_relaxed);
-	die_status(EXIT_PLUGIN, "plugin %s: %s: %s", in->path, call ? call : "(between calls)", what);
-}
 
 /* Every callback runs between these two: they tell plugin_abi.c whose
  * call it is and the watchdog that one is running.  Nested calls (remove()

@@ -18,9 +18,29 @@
 #include "textbook.h"
 #include "../lib/util.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
-#define MM(pm) ((struct mm *)(pm))
+/* plugin_die() is here, not in plugin.c, so that a program linked with
+ * libpagelab.a that loads plugins gets these functions with plugin.o. */
+_Thread_local struct plugin_inst *plugin_current;
+_Thread_local const char *plugin_loading;
+
+void plugin_die(const struct plugin_inst *in, const char *fmt, ...)
+{
+	char what[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	const char *call = atomic_load_explicit(&in->call, memory_order_relaxed);
+	/* In the library die_status() returns to pagelab_run(): the
+	 * instance is left behind, so it is no longer watched or current. */
+	plugin_guard_unwatch((struct plugin_inst *)in);
+	plugin_current = NULL;
+	die_status(EXIT_PLUGIN, "plugin %s: %s: %s", in->path, call ? call : "(between calls)", what);
+}
 
 /* The instance calling: the one whose callback runs on this thread,
  * which must have been given this mm. */

@@ -129,3 +129,76 @@ if [ -f "$SHAPES_DIR/interrupt.so" ]; then
 else
 	skip "no interrupt.so"
 fi
+
+# --- A plugin's path wherever a policy name goes (issue 35) ---------------
+LIFO="${EXAMPLES:-build/examples}/lifo.so"
+CPT="$(dirname "$0")/data/cloudPhysicsIO.txt.zst"
+
+t "sweep --policy LIFO.so,clock -o: both designs; compare RESULTS"
+$P sweep --policy "$LIFO",clock --ram 16M --swap 32M --seeds 2 --jobs 1 -o "$T/lifo.jsonl" -- usemem -m 24 \
+	>"$T/out" 2>"$T/err"
+rc=$?
+$P compare "$T/lifo.jsonl" >"$T/cmp" 2>>"$T/err"
+rc2=$?
+[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ "$(grep -c "\"design\": \"$LIFO\"" "$T/lifo.jsonl")" -eq 2 ] &&
+	[ "$(grep -c '"design": "clock"' "$T/lifo.jsonl")" -eq 2 ] &&
+	grep -q "^2 designs, 4 runs (about 2 per design); baseline $LIFO$" "$T/cmp" && ok ||
+	bad "exit $rc/$rc2: $(head -c 300 "$T/err")"
+
+t "mrc --policy LIFO.so: the curve = pagelab run at 500p"
+$P mrc --csv --policy "$LIFO" --sizes 500p "$CPT" >"$T/mrc.csv" 2>"$T/err"
+rc=$?
+want=$($P run --machine ideal --ram 500p --policy "$LIFO" trace "$CPT" 2>&1 | awk '$1 == "pgfault" { print $2 }')
+got=$(awk -F, -v p="$LIFO" '$1 == p && $2 == "simulated" && $3 == 500 { print $5 }' "$T/mrc.csv")
+[ $rc -eq 0 ] && [ -n "$want" ] && [ "$want" = "$got" ] && ok || bad "exit $rc, run $want, mrc $got: $(head -c 300 "$T/err")"
+
+# compare -- WORKLOAD with the kernel's side from its cache (no kernel run,
+# no root): the simulator runs the plugin.
+t "compare --policy LIFO.so -- WORKLOAD: a table for the plugin"
+mkdir -p "$T/plkc"
+for n in 1 2; do
+	printf '%s\n' "# cache: pagelab kernel --memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 80 ${KTAG:-[executor 2]}" \
+		"usemem -m 80  0.01s user 0.05s system 90% cpu 0.070 total" "# /proc/vmstat" "pgfault 9000$n" \
+		"pswpout 1000" >"$T/plkc/kernel.$n"
+done
+$P compare --repeat 2 --kernel-cache "$T/plkc" --memcg 64M --swap 128M --policy "$LIFO" -- usemem -m 80 \
+	>"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^# policy $LIFO; within" "$T/out" &&
+	grep -Eq '^pswpout +1000 \(1000\.\.1000\) +[1-9][0-9]* ' "$T/out" && ok || bad "exit $rc: $(head -c 300 "$T/err")"
+
+t "reproduce FILE with a design LIFO.so: runs it, no n/a"
+cat >"$T/lifo.exp" <<EXP
+experiment 7 lifo
+title "Does lifo swap out as much as fifo?"
+machine vmm-2008
+machine-set "ram=24M swap=32M kernel_base=1M"
+design A fifo thread
+design B $LIFO thread
+run u "usemem beyond RAM"
+  wl "usemem -m 30"
+metric so u 0 counter:pswpout lower "pages swapped out"
+published A so 100 "100 pages" notes.txt:1
+published B so 100 "100 pages" notes.txt:2
+compare so A B ratio 0.25 0.03 0 notes.txt:1-2
+EXP
+$P reproduce --jobs 1 "$T/lifo.exp" >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^experiment 7: 1 agree, 0 disagree, 0 too noisy to tell, 0 n/a$' "$T/out" && ok ||
+	bad "exit $rc: $(grep -m 3 'n/a\|not in' "$T/out") $(head -c 300 "$T/err")"
+
+# The library: pagelab_set_policy() takes a path; a plugin that breaks a
+# rule is an error of pagelab_run(), and the program goes on.
+t "library: a plugin runs; a broken one is an error, not an exit"
+LIBA="$(dirname "$LIFO")/../libpagelab.a"
+if [ -f "$LIBA" ] && [ -f "$SHAPES_DIR/victim_none.so" ] &&
+	${CC:-cc} -std=c11 -I"$(dirname "$0")/../include" -rdynamic -o "$T/library" "$(dirname "$0")/plugins/library.c" \
+		"$LIBA" -lzstd -lz -lm -pthread -ldl 2>"$T/err"; then
+	"$T/library" "$LIFO" "$SHAPES_DIR/victim_none.so" clock >"$T/out" 2>>"$T/err"
+	rc=$?
+	[ $rc -eq 0 ] && [ "$(sed -n 1p "$T/out" | sed 's/pswpout [1-9][0-9]*$/pswpout N/')" = "$LIFO: rc 0 pswpout N" ] &&
+		[ "$(sed -n 2p "$T/out")" = "$SHAPES_DIR/victim_none.so: error plugin $SHAPES_DIR/victim_none.so: shrink: pagelab_evict(PAGELAB_PFN_NONE): no page" ] &&
+		sed -n 3p "$T/out" | grep -q '^clock: rc 0 pswpout [1-9]' && ok || bad "exit $rc: $(cat "$T/out" "$T/err")"
+else
+	skip "no $LIBA or shapes, or the program does not build: $(head -c 200 "$T/err")"
+fi
