@@ -23,7 +23,7 @@ struct shape {
 };
 
 /* Misbehaviour that happens once, at the first chance. */
-static inline int once(void)
+__attribute__((unused)) static int once(void)
 {
 	static int done;
 	return !done++;
@@ -62,8 +62,10 @@ static void *shape_init(struct pagelab_mm *mm, const double *tun)
 	return NULL;
 #endif
 #ifdef SHAPE_huge_alloc
-	/* A petabyte: malloc fails, and so, like a careful plugin, does init. */
-	void *huge = malloc((size_t)1 << 50);
+	/* A petabyte: malloc fails, and so, like a careful plugin, does init
+	 * (through a volatile, which the compiler may not elide). */
+	static void *volatile huge;
+	huge = malloc((size_t)1 << 50);
 	if (!huge)
 		return NULL;
 	free(huge);
@@ -151,7 +153,7 @@ static void shape_remove(void *p, pagelab_pfn pfn)
 }
 
 /* A page in range that it does not hold. */
-static inline pagelab_pfn foreign(const struct shape *s)
+__attribute__((unused)) static pagelab_pfn foreign(const struct shape *s)
 {
 	pagelab_pfn pfn = 0;
 	while (pfn < s->nr && s->held[pfn])
@@ -160,7 +162,7 @@ static inline pagelab_pfn foreign(const struct shape *s)
 }
 
 /* The misbehaviour of one pass, before it evicts anything. */
-static inline void shrink_misbehave(struct shape *s, struct pagelab_scan *sc)
+__attribute__((unused)) static void shrink_misbehave(struct shape *s, struct pagelab_scan *sc)
 {
 	(void)s;
 	(void)sc;
