@@ -101,11 +101,15 @@ SHAPES = ok double_add double_del del_unknown lost_add lost_shrink never_evicts 
 	register_null counter_reclaimed counter_rotated init_null huge_alloc init_crash \
 	shrink_crash add_abort sleeps spins interrupt check_false no_entry entry_null \
 	abi_wrong ops_null missing_symbol tunable_bad flags_bad
-PLUGIN_SHAPES = $(SHAPES:%=$(BUILD)/tests/plugins/%.so)
+PLUGIN_SHAPES = $(SHAPES:%=$(BUILD)/tests/plugins/%.so) $(BUILD)/tests/plugins/library
 $(BUILD)/tests/plugins/%.so: tests/plugins/shape.c include/pagelab_policy.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O1 -g -Iinclude -fPIC -shared \
 		-DSHAPE_$* -o $@ $<
+# A program on libpagelab.a that loads them (-rdynamic: they call it).
+$(BUILD)/tests/plugins/library: tests/plugins/library.c include/pagelab.h $(BUILD)/libpagelab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -Iinclude $(LDFLAGS) -rdynamic -o $@ $< $(BUILD)/libpagelab.a $(LDLIBS)
 
 check: $(BUILD)/pagelab $(BUILD)/unit-tests $(BUILD)/examples/embed $(BUILD)/examples/lifo.so $(PLUGIN_SHAPES)
 	$(BUILD)/unit-tests
