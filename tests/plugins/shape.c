@@ -6,6 +6,7 @@
  * build/tests/plugins/<name>.so per shape, and plugins.sh runs each under
  * --check and asserts the ending docs/policies.md gives for it.  Without
  * a SHAPE_ macro (shape "ok") it keeps every rule. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <pagelab_policy.h>
 
 #include <signal.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 
 struct shape {
 	struct pagelab_mm *mm;
@@ -62,13 +64,12 @@ static void *shape_init(struct pagelab_mm *mm, const double *tun)
 	return NULL;
 #endif
 #ifdef SHAPE_huge_alloc
-	/* A petabyte: malloc fails, and so, like a careful plugin, does init
-	 * (through a volatile, which the compiler may not elide). */
-	static void *volatile huge;
-	huge = malloc((size_t)1 << 50);
-	if (!huge)
+	/* A petabyte: mmap fails, and so, like a careful plugin, does init
+	 * (mmap, not malloc, which under ASan reports instead of failing). */
+	void *huge = mmap(NULL, (size_t)1 << 50, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (huge == MAP_FAILED)
 		return NULL;
-	free(huge);
+	munmap(huge, (size_t)1 << 50);
 #endif
 #ifdef SHAPE_init_crash
 	*(volatile int *)0 = 1;
