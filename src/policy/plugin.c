@@ -67,7 +67,10 @@ static inline void call_leave(struct plugin_inst *in, struct call_frame f)
  * O(1): plugin_abi.c counts the pages it takes off and puts back. */
 static void check_loose(struct plugin_inst *in, const char *call)
 {
-	if (!in->loose)
+	/* A callback nested in shrink (remove() of another page while
+	 * pagelab_evict() works) may see the pages shrink holds off its
+	 * lists: shrink's own return checks them. */
+	if (!in->loose || in->scan)
 		return;
 	pfn_t pfn = 0;
 	while (pfn < in->nr && !(in->owned[pfn] && lru_on(&in->mm->fr, pfn) == LRU_NONE))
