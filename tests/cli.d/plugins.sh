@@ -7,17 +7,19 @@
 type skip >/dev/null 2>&1 || skip() { echo "skipped: $1"; }
 SHAPES_DIR=${SHAPES_DIR:-$(dirname "${EXAMPLES:-build/examples}")/tests/plugins}
 
-# shape EXIT PATTERN: the ending of shape NAME (EXIT 0: stderr empty;
-# 1: one line "pagelab: plugin PATH: PATTERN"; 2: one line "pagelab:
-# PATTERN", PATTERN an extended regular expression).
+# plugin_shape NAME EXIT PATTERN [BOUND]: the ending of shape NAME (EXIT
+# 0: stderr empty; 1: one line "pagelab: plugin PATH: PATTERN"; 2: one
+# line "pagelab: PATTERN", PATTERN an extended regular expression), run
+# with PAGELAB_PLUGIN_TIMEOUT=BOUND (default 10s: only the shapes that
+# never return get a short one).
 plugin_shape() {
-	name=$1 want=$2 pat=$3 so="$SHAPES_DIR/$1.so"
+	name=$1 want=$2 pat=$3 bound=${4:-10s} so="$SHAPES_DIR/$1.so"
 	t "plugin shape $name: exit $want"
 	if [ ! -f "$so" ]; then
 		skip "no $so (make check builds it)"
 		return
 	fi
-	PAGELAB_PLUGIN_TIMEOUT=500ms $P run --ram 16M --swap 32M --check --policy "$so" usemem -m 24 \
+	PAGELAB_PLUGIN_TIMEOUT=$bound $P run --ram 16M --swap 32M --check --policy "$so" usemem -m 24 \
 		>"$T/shape.out" 2>"$T/shape.err"
 	rc=$?
 	line=$(head -n 1 "$T/shape.err")
@@ -72,8 +74,8 @@ plugin_shape huge_alloc 1 'init: returned NULL '
 plugin_shape init_crash 1 'init: crashed \(SIGSEGV\)$'
 plugin_shape shrink_crash 1 'shrink: crashed \(SIGSEGV\)$'
 plugin_shape add_abort 1 'add: aborted \(SIGABRT\)$'
-plugin_shape sleeps 1 'shrink: did not return within 0.5 s of host time \(PAGELAB_PLUGIN_TIMEOUT\)$'
-plugin_shape spins 1 'shrink: did not return within 0.5 s of host time \(PAGELAB_PLUGIN_TIMEOUT\)$'
+plugin_shape sleeps 1 'shrink: did not return within 0.5 s of host time \(PAGELAB_PLUGIN_TIMEOUT\)$' 500ms
+plugin_shape spins 1 'shrink: did not return within 0.5 s of host time \(PAGELAB_PLUGIN_TIMEOUT\)$' 500ms
 plugin_shape no_entry 2 "$SHAPES_DIR/no_entry.so: not a pagelab policy plugin \(no pagelab_policy_entry\(\)\)$"
 plugin_shape entry_null 2 "$SHAPES_DIR/entry_null.so: pagelab_policy_entry\(\) returned NULL$"
 plugin_shape abi_wrong 2 "$SHAPES_DIR/abi_wrong.so: built for policy interface version 99, this pagelab has 1 "
