@@ -132,6 +132,26 @@ else
 	skip "no interrupt.so"
 fi
 
+# The same in a sweep: the cells that finished before are in its results
+# (sweep does not catch SIGTERM: the signal itself ends it, and each cell
+# was written when it finished).
+t "sweep, a plugin's cell stuck, SIGTERM: 143, clock's cell kept"
+if [ -f "$SHAPES_DIR/interrupt.so" ]; then
+	rm -f "$T/stuck" "$T/stuck.jsonl"
+	SHAPE_STUCK_FILE="$T/stuck" PAGELAB_PLUGIN_TIMEOUT=0 $P sweep --policy clock,"$SHAPES_DIR/interrupt.so" \
+		--ram 16M --swap 32M --jobs 1 -o "$T/stuck.jsonl" -- usemem -m 24 >"$T/out" 2>"$T/err" &
+	pid=$!
+	n=0
+	while [ ! -f "$T/stuck" ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+	kill -TERM $pid
+	wait $pid 2>/dev/null # (not the shell's "Terminated")
+	rc=$?
+	[ $rc -eq 143 ] && [ "$(wc -l <"$T/stuck.jsonl")" -eq 1 ] && grep -q '"design": "clock"' "$T/stuck.jsonl" &&
+		ok || bad "exit $rc: $(head -c 300 "$T/err")"
+else
+	skip "no interrupt.so"
+fi
+
 # --- A plugin's path wherever a policy name goes (issue 35) ---------------
 LIFO="${EXAMPLES:-build/examples}/lifo.so"
 CPT="$(dirname "$0")/data/cloudPhysicsIO.txt.zst"
