@@ -119,7 +119,27 @@ $(BUILD)/%.o: %.c | $(BUILD)/pagelab_codecs.h
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 
-check: $(BUILD)/pagelab $(BUILD)/unit-tests $(BUILD)/examples/embed $(BUILD)/examples/lifo.so
+# The misbehaving plugins tests/cli.d/plugins.sh runs: tests/plugins/shape.c
+# once per shape, -DSHAPE_<name>, into $(BUILD)/tests/plugins/<name>.so.
+# Built without the sanitizers (a plugin is the user's code, not ours).
+SHAPES = ok double_add double_del del_unknown lost_add lost_shrink never_evicts \
+	victim_none victim_range victim_foreign victim_twice victim_onlist evict_outside \
+	evict_badsc core_clobber word_write word_read state_range referenced_foreign \
+	next_range list_bad list_core mm_bad call_outside register_late register_many \
+	register_null counter_reclaimed counter_rotated init_null huge_alloc init_crash \
+	shrink_crash add_abort sleeps spins interrupt check_false no_entry entry_null \
+	abi_wrong ops_null missing_symbol tunable_bad flags_bad
+PLUGIN_SHAPES = $(SHAPES:%=$(BUILD)/tests/plugins/%.so) $(BUILD)/tests/plugins/library
+$(BUILD)/tests/plugins/%.so: tests/plugins/shape.c include/pagelab_policy.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O1 -g -Iinclude -fPIC -shared \
+		-DSHAPE_$* -o $@ $<
+# A program on libpagelab.a that loads them (-rdynamic: they call it).
+$(BUILD)/tests/plugins/library: tests/plugins/library.c include/pagelab.h $(BUILD)/libpagelab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -Iinclude $(LDFLAGS) -rdynamic -o $@ $< $(BUILD)/libpagelab.a $(LDLIBS)
+
+check: $(BUILD)/pagelab $(BUILD)/unit-tests $(BUILD)/examples/embed $(BUILD)/examples/lifo.so $(PLUGIN_SHAPES)
 	$(BUILD)/unit-tests
 	PAGELAB=$(BUILD)/pagelab EXAMPLES=$(BUILD)/examples sh tests/cli.sh
 	@[ -n "$${PAGELAB_SANITIZED:-}" ] || $(MAKE) --no-print-directory installcheck

@@ -24,6 +24,13 @@
  *    one look at each page (a page that cannot go now must not be retried
  *    in the same pass), and stops at PAGELAB_EVICT_NOSWAP for anonymous
  *    pages.
+ * pagelab checks all of this, and every page number and list id a plugin
+ * passes: a plugin that breaks a rule, crashes in a callback or does not
+ * return from one within PAGELAB_PLUGIN_TIMEOUT (10 s of host time by
+ * default) ends the run with one line naming it and the call, exit 1
+ * (docs/policies.md, "What pagelab checks").  init() returning NULL
+ * means it could not start.
+ *
  * A policy learns of references the way the kernel does, through
  * pagelab_page_referenced() (test-and-clear the accessed bits of every
  * PTE mapping the page) and mark_accessed() (read()/write() of a cached

@@ -39,7 +39,8 @@ void compare_kernel_usage(FILE *out)
 "\n"
 "  --memcg LIMIT      the cgroup limit on both sides (default 512M)\n"
 "  --swap SIZE        swapfile / simulated swap (default 512M)\n"
-"  --policy P[,P...]  simulator policies (default workingset)\n"
+"  --policy P[,P...]  simulator policies (default workingset); a path\n"
+"                     (./lifo.so) is a policy plugin\n"
 "  --repeat N         kernel runs (default 3); the simulator is deterministic\n"
 "  --seeds N          simulator runs per policy, seeds SEED..SEED+N-1; pagelab\n"
 "                     shows their median, which agrees also when it lies in\n"
@@ -136,9 +137,10 @@ static char *const *pols_check(const char *list)
 {
 	char *l = xstrdup(list), *save = NULL;
 	for (char *p = strtok_r(l, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		const struct policy_ops *ops = policy_find(p);
+		char err[300];
+		const struct policy_ops *ops = policy_lookup(p, err, sizeof(err));
 		if (!ops)
-			die_usage("compare: unknown policy '%s' (see pagelab policies)", p);
+			die_usage("compare: %s", err);
 		if (ops->flags & (POLICY_NO_MEMCG | POLICY_NEEDS_ORACLE))
 			die_usage("compare: policy %s cannot run under --memcg", p);
 	}

@@ -24,7 +24,8 @@ static void mrc_usage(FILE *out)
 "pagelab run on the ideal machine with that much RAM replaying TRACE).\n"
 "\n"
 "  --policy LIST        curves to draw (default lru; lru is the exact curve;\n"
-"                       none: SHARDS alone, holding only its sample)\n"
+"                       none: SHARDS alone, holding only its sample; a path,\n"
+"                       ./lifo.so, is a policy plugin)\n"
 "  --sizes LIST         cache sizes: pages (4897p) or bytes (64M), ranges as\n"
 "                       in pagelab sweep (16p:64K:x2, 1M:8M:+1M)\n"
 "  --auto               log-spaced sizes up to the trace's distinct pages\n"
@@ -59,7 +60,8 @@ static const char *need_arg(int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
-/* --policy: comma-separated names, each a policy of this build, each once. */
+/* --policy: comma-separated names, each a policy of this build or a
+ * plugin's path, each once. */
 static int parse_policies(char *list, const char **out, int max)
 {
 	int n = 0;

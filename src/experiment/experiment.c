@@ -224,7 +224,8 @@ static void run_one(struct exp_result *r, int d, int run, int rep)
 		rr->why = xstrdup(r->design_why[d]);
 		return;
 	}
-	const struct policy_ops *pol = policy_find(ds->policy);
+	char perr[300];
+	const struct policy_ops *pol = policy_lookup(ds->policy, perr, sizeof(perr)); /* loaded by exp_setup() */
 	double *tun = design_tunables(pol, ds->sets, &rr->why);
 	if (!tun)
 		return;
@@ -380,9 +381,14 @@ static struct exp_result *exp_setup(const struct experiment *e, const struct rep
 	r->design_ok = xcalloc((size_t)e->nr_designs, sizeof(bool));
 	r->design_why = xcalloc((size_t)e->nr_designs, sizeof(char *));
 	for (int d = 0; d < e->nr_designs; d++) {
-		const struct policy_ops *pol = policy_find(e->designs[d].policy);
+		/* A plugin path is as good as a built-in name; an unknown
+		 * name keeps the "not available in this build" wording the
+		 * report gathers, a plugin that fails to load says why. */
+		char perr[300];
+		const struct policy_ops *pol = policy_lookup(e->designs[d].policy, perr, sizeof(perr));
 		if (!pol) {
-			r->design_why[d] = fmt_why("policy %s not available in this build%s", e->designs[d].policy, NULL);
+			r->design_why[d] = strchr(e->designs[d].policy, '/') ? fmt_why("%s%s", perr, NULL)
+				: fmt_why("policy %s not available in this build%s", e->designs[d].policy, NULL);
 			continue;
 		}
 		char *w = NULL;

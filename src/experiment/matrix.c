@@ -206,11 +206,9 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 {
 	const char *policy = mx->axes[0].values[pick[0]];
 	const char *machine = mx->axes[1].values[pick[1]];
-	const struct policy_ops *pol = policy_find(policy);
-	if (!pol) {
-		snprintf(err, errlen, "unknown policy '%s' (see pagelab policies)", policy);
+	const struct policy_ops *pol = policy_lookup(policy, err, errlen);
+	if (!pol)
 		return false;
-	}
 	const struct profile *base = profile_find(machine);
 	if (!base) {
 		snprintf(err, errlen, "unknown machine '%s' (see pagelab machines)", machine);

@@ -20,22 +20,34 @@ void die_usage_set_handler(void (*handler)(const char *msg))
 	usage_handler = handler;
 }
 
+static _Noreturn void vdie(int status, const char *fmt, va_list ap)
+{
+	if (usage_handler) {
+		char msg[512];
+		va_list copy;
+		va_copy(copy, ap);
+		vsnprintf(msg, sizeof(msg), fmt, copy);
+		va_end(copy);
+		usage_handler(msg); /* does not return */
+	}
+	fputs("pagelab: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
 void die_usage(const char *fmt, ...)
 {
 	va_list ap;
-	if (usage_handler) {
-		char msg[512];
-		va_start(ap, fmt);
-		vsnprintf(msg, sizeof(msg), fmt, ap);
-		va_end(ap);
-		usage_handler(msg);
-	}
-	fputs("pagelab: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(EXIT_USAGE);
+	vdie(EXIT_USAGE, fmt, ap);
+}
+
+void die_status(int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdie(status, fmt, ap);
 }
 
 void panic(const char *fmt, ...)

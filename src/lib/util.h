@@ -25,6 +25,9 @@ _Noreturn void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 
  * thread), die_usage() calls it with the message instead of printing it;
  * the handler must not return (it longjmps out).  NULL: the default. */
 void die_usage_set_handler(void (*handler)(const char *msg));
+/* die_usage() with another exit status (1: a policy plugin broke the
+ * rules of include/pagelab_policy.h); the same handler applies. */
+_Noreturn void die_status(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Internal error (a bug): print and abort. */
 _Noreturn void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -7,16 +7,16 @@
  * grow between versions while a plugin built against PAGELAB_POLICY_ABI 1
  * keeps working; what a plugin sees is only the public header.
  *
- * The pagelab_* functions below are the whole of what a plugin may call.
- * The pagelab binary exports them (linked with -rdynamic); so does
- * libpagelab. */
+ * The adapter also holds the plugin to the header's rules: it records
+ * which pages the plugin holds (plugin_inst.h), and after each callback
+ * checks that they are all on its lists and that what shrink counted is
+ * plausible.  The functions the plugin calls are in plugin_abi.c. */
 #include "plugin.h"
-#include "textbook.h"
-#include "../../include/pagelab_policy.h"
-#include "../mm/mm.h"
+#include "plugin_inst.h"
 #include "../lib/util.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,23 +37,65 @@ struct plugin {
 	struct plugin *next;
 };
 
-/* One instance (a machine's policy state): the plugin and its own. */
-struct plugin_inst {
-	const struct pagelab_policy *pub;
-	void *state;
-};
-
 static struct plugin *loaded;
 
-#define MM(pm) ((struct mm *)(pm))
-#define PUB(mm) ((struct pagelab_mm *)(mm))
+/* Every callback runs between these two: they tell plugin_abi.c whose
+ * call it is and the watchdog that one is running.  Nested calls (remove()
+ * from inside pagelab_evict()) restore the outer call's name. */
+struct call_frame {
+	struct plugin_inst *outer;
+	const char *outer_call;
+};
+
+static inline struct call_frame call_enter(struct plugin_inst *in, const char *call)
+{
+	struct call_frame f = { plugin_current, atomic_load_explicit(&in->call, memory_order_relaxed) };
+	plugin_current = in;
+	atomic_store_explicit(&in->call, call, memory_order_relaxed);
+	atomic_fetch_add_explicit(&in->seq, 1, memory_order_relaxed);
+	return f;
+}
+
+static inline void call_leave(struct plugin_inst *in, struct call_frame f)
+{
+	atomic_fetch_add_explicit(&in->seq, 1, memory_order_relaxed);
+	atomic_store_explicit(&in->call, f.outer_call, memory_order_relaxed);
+	plugin_current = f.outer;
+}
+
+/* After a callback: every page the plugin holds is on one of its lists.
+ * O(1): plugin_abi.c counts the pages it takes off and puts back. */
+static void check_loose(struct plugin_inst *in, const char *call)
+{
+	/* A callback nested in shrink (remove() of another page while
+	 * pagelab_evict() works) may see the pages shrink holds off its
+	 * lists: shrink's own return checks them. */
+	if (!in->loose || in->scan)
+		return;
+	pfn_t pfn = 0;
+	while (pfn < in->nr && !(in->owned[pfn] && lru_on(&in->mm->fr, pfn) == LRU_NONE))
+		pfn++;
+	atomic_store_explicit(&in->call, call, memory_order_relaxed);
+	plugin_die(in, "returned with %llu of its pages on none of its lists (page %u first): a page given to add() "
+		   "stays on one of its lists until remove() or pagelab_evict() takes it",
+		   (unsigned long long)in->loose, pfn);
+}
 
 /* The instance's plugin is found through the core's policy state. */
 static void *plugin_init_for(const struct plugin *pl, struct mm *mm, const double *tun)
 {
 	struct plugin_inst *in = xcalloc(1, sizeof(*in));
 	in->pub = pl->pub;
-	in->state = pl->pub->init(PUB(mm), tun);
+	in->path = pl->path;
+	in->mm = mm;
+	in->nr = mm->fr.nr;
+	in->owned = xcalloc(in->nr ? in->nr : 1, 1);
+	plugin_guard_watch(in);
+	struct call_frame f = call_enter(in, "init");
+	in->state = pl->pub->init((struct pagelab_mm *)mm, tun);
+	if (!in->state)
+		plugin_die(in, "returned NULL (it could not start)");
+	call_leave(in, f);
 	return in;
 }
 
@@ -72,35 +114,83 @@ static void *(*const inits[MAX_PLUGINS])(struct mm *, const double *) = {
 static void fwd_destroy(void *p)
 {
 	struct plugin_inst *in = p;
-	if (in->pub->destroy)
+	if (in->pub->destroy) {
+		struct call_frame f = call_enter(in, "destroy");
 		in->pub->destroy(in->state);
+		call_leave(in, f);
+	}
+	plugin_guard_unwatch(in);
+	for (int i = 0; i < MAX_LRU_LISTS; i++)
+		free(in->list_names[i]);
+	free(in->owned);
 	free(in);
 }
 
 static void fwd_add(void *p, pfn_t pfn, enum add_reason why)
 {
 	struct plugin_inst *in = p;
+	/* The page arrives off every list: it counts as loose until the
+	 * plugin puts it on one. */
+	if (!in->owned[pfn]) {
+		in->owned[pfn] = 1;
+		in->nr_owned++;
+		in->loose++;
+	}
+	struct call_frame f = call_enter(in, "add");
 	in->pub->add(in->state, pfn, (enum pagelab_add_reason)why);
+	call_leave(in, f);
+	check_loose(in, "add");
 }
 
 static void fwd_remove(void *p, pfn_t pfn)
 {
 	struct plugin_inst *in = p;
+	struct call_frame f = call_enter(in, "remove");
 	in->pub->remove(in->state, pfn);
+	call_leave(in, f);
+	/* Whatever the plugin left on a list, the core unlinks. */
+	if (in->owned[pfn]) {
+		if (lru_on(&in->mm->fr, pfn) == LRU_NONE)
+			in->loose--;
+		in->owned[pfn] = 0;
+		in->nr_owned--;
+	}
+	check_loose(in, "remove");
 }
 
 static void fwd_mark_accessed(void *p, pfn_t pfn)
 {
 	struct plugin_inst *in = p;
-	if (in->pub->mark_accessed)
-		in->pub->mark_accessed(in->state, pfn);
+	if (!in->pub->mark_accessed)
+		return;
+	struct call_frame f = call_enter(in, "mark_accessed");
+	in->pub->mark_accessed(in->state, pfn);
+	call_leave(in, f);
+	check_loose(in, "mark_accessed");
 }
 
 static void fwd_access(void *p, pfn_t pfn, bool write)
 {
 	struct plugin_inst *in = p;
-	if (in->pub->access)
-		in->pub->access(in->state, pfn, write);
+	if (!in->pub->access)
+		return;
+	struct call_frame f = call_enter(in, "access");
+	in->pub->access(in->state, pfn, write);
+	call_leave(in, f);
+	check_loose(in, "access");
+}
+
+/* A counter the plugin keeps in struct pagelab_scan may only grow, and
+ * by at most one per page it held when the pass began (one look at each
+ * page). */
+static uint64_t scan_counter(struct plugin_inst *in, const char *name, uint64_t before, uint64_t after,
+			     uint64_t bound)
+{
+	if (after < before || after - before > bound)
+		plugin_die(in, "sc->%s went from %llu to %llu (it may only grow, by at most one per page the "
+			   "policy holds: %llu)", name, (unsigned long long)before, (unsigned long long)after,
+			   (unsigned long long)bound);
+	return after;
 }
 
 static void fwd_shrink(void *p, struct scan_control *sc)
@@ -113,19 +203,38 @@ static void fwd_shrink(void *p, struct scan_control *sc)
 		.nr_reclaimed = sc->nr_reclaimed, .nr_rotated = sc->nr_rotated,
 		.nr_activated = sc->nr_activated, .core = sc,
 	};
+	uint64_t held = in->nr_owned, scanned = sc->nr_scanned;
+	in->scan = &ps;
+	in->core_sc = sc;
+	struct call_frame f = call_enter(in, "shrink");
 	in->pub->shrink(in->state, &ps);
+	in->scan = NULL;
 	/* pagelab_evict() kept scanned/reclaimed in the core's pass; what the
-	 * policy counted itself comes back. */
+	 * policy counted itself comes back, checked. */
+	if (ps.nr_reclaimed != sc->nr_reclaimed)
+		plugin_die(in, "sc->nr_reclaimed was changed to %llu (pagelab_evict() keeps it: %llu)",
+			   (unsigned long long)ps.nr_reclaimed, (unsigned long long)sc->nr_reclaimed);
 	if (ps.nr_scanned > sc->nr_scanned)
-		sc->nr_scanned = ps.nr_scanned;
-	sc->nr_rotated = ps.nr_rotated;
-	sc->nr_activated = ps.nr_activated;
+		sc->nr_scanned = scan_counter(in, "nr_scanned", scanned, ps.nr_scanned, held);
+	else if (ps.nr_scanned < sc->nr_scanned)
+		scan_counter(in, "nr_scanned", sc->nr_scanned, ps.nr_scanned, held);
+	sc->nr_rotated = scan_counter(in, "nr_rotated", sc->nr_rotated, ps.nr_rotated, held);
+	sc->nr_activated = scan_counter(in, "nr_activated", sc->nr_activated, ps.nr_activated, held);
+	call_leave(in, f);
+	check_loose(in, "shrink");
 }
 
 static bool fwd_check(void *p, FILE *err)
 {
 	struct plugin_inst *in = p;
-	return in->pub->check ? in->pub->check(in->state, err) : true;
+	if (!in->pub->check)
+		return true;
+	struct call_frame f = call_enter(in, "check");
+	bool ok = in->pub->check(in->state, err);
+	call_leave(in, f);
+	if (!ok)
+		fprintf(err, "pagelab: plugin %s: check: returned false (its own state is broken)\n", in->path);
+	return ok;
 }
 
 static bool fail(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
@@ -134,7 +243,35 @@ static bool fail(char *err, size_t errlen, const char *fmt, const char *a, const
 	return false;
 }
 
-const struct policy_ops *policy_plugin_load(const char *path, char *err, size_t errlen)
+#define KNOWN_FLAGS PAGELAB_POLICY_ACCESS_HOOK
+
+/* What the plugin's struct says, checked once at load: the version, the
+ * hooks that must be there, flags this pagelab knows, tunables whose
+ * default lies in their range. */
+static bool valid_pub(const struct pagelab_policy *pub, const char *path, char *err, size_t errlen)
+{
+	char num[64];
+	if (pub->abi != PAGELAB_POLICY_ABI) {
+		snprintf(num, sizeof(num), "%d, this pagelab has %d", pub->abi, PAGELAB_POLICY_ABI);
+		return fail(err, errlen, "%s: built for policy interface version %s (rebuild it against this "
+			    "pagelab_policy.h)", path, num);
+	}
+	if (!pub->name || !*pub->name || !pub->summary || !pub->init || !pub->add || !pub->remove || !pub->shrink)
+		return fail(err, errlen, "%s: the plugin lacks a name, summary, init, add, remove or shrink%s", path, "");
+	if (pub->flags & ~KNOWN_FLAGS) {
+		snprintf(num, sizeof(num), "0x%x", pub->flags & ~KNOWN_FLAGS);
+		return fail(err, errlen, "%s: flags %s unknown to this pagelab", path, num);
+	}
+	for (int i = 0; pub->tunables && pub->tunables[i].name; i++) {
+		const struct pagelab_tunable *t = &pub->tunables[i];
+		if (!*t->name || !(t->min <= t->def && t->def <= t->max))
+			return fail(err, errlen, "%s: tunable '%s' has no name, or a default outside its range", path,
+				    t->name);
+	}
+	return true;
+}
+
+static const struct policy_ops *load(const char *path, char *err, size_t errlen)
 {
 	for (struct plugin *pl = loaded; pl; pl = pl->next)
 		if (!strcmp(pl->path, path))
@@ -153,18 +290,14 @@ const struct policy_ops *policy_plugin_load(const char *path, char *err, size_t 
 	}
 	const struct pagelab_policy *(*entry)(void);
 	*(void **)&entry = dlsym(h, "pagelab_policy_entry");
+	plugin_loading = path;
 	const struct pagelab_policy *pub = entry ? entry() : NULL;
-	char num[64];
-	if (!pub) {
+	plugin_loading = NULL;
+	if (!entry) {
 		fail(err, errlen, "%s: not a pagelab policy plugin (no pagelab_policy_entry()%s)", path, "");
-	} else if (pub->abi != PAGELAB_POLICY_ABI) {
-		snprintf(num, sizeof(num), "%d, this pagelab has %d", pub->abi, PAGELAB_POLICY_ABI);
-		fail(err, errlen, "%s: built for policy interface version %s (rebuild it against this pagelab_policy.h)",
-		     path, num);
-	} else if (!pub->name || !*pub->name || !pub->summary || !pub->init || !pub->add ||
-		   !pub->remove || !pub->shrink) {
-		fail(err, errlen, "%s: the plugin lacks a name, summary, init, add, remove or shrink%s", path, "");
-	} else {
+	} else if (!pub) {
+		fail(err, errlen, "%s: pagelab_policy_entry() returned NULL%s", path, "");
+	} else if (valid_pub(pub, path, err, errlen)) {
 		struct plugin *pl = xcalloc(1, sizeof(*pl));
 		pl->pub = pub;
 		pl->path = xstrdup(path);
@@ -193,96 +326,12 @@ const struct policy_ops *policy_plugin_load(const char *path, char *err, size_t 
 	return NULL;
 }
 
-/* --- The functions a plugin may call ----------------------------------- */
-
-int pagelab_lru_register(struct pagelab_mm *mm, const char *name)
+/* Sweeps and mrc resolve policies on several threads. */
+const struct policy_ops *policy_plugin_load(const char *path, char *err, size_t errlen)
 {
-	return lru_register(&MM(mm)->fr, name);
-}
-
-void pagelab_lru_add_head(struct pagelab_mm *mm, int list, pagelab_pfn pfn)
-{
-	lru_add_head(&MM(mm)->fr, list, pfn);
-}
-
-void pagelab_lru_add_tail(struct pagelab_mm *mm, int list, pagelab_pfn pfn)
-{
-	lru_add_tail(&MM(mm)->fr, list, pfn);
-}
-
-void pagelab_lru_del(struct pagelab_mm *mm, pagelab_pfn pfn)
-{
-	lru_del(&MM(mm)->fr, pfn);
-}
-
-pagelab_pfn pagelab_lru_head(const struct pagelab_mm *mm, int list)
-{
-	return lru_head(&((const struct mm *)mm)->fr, list);
-}
-
-pagelab_pfn pagelab_lru_tail(const struct pagelab_mm *mm, int list)
-{
-	return lru_tail(&((const struct mm *)mm)->fr, list);
-}
-
-pagelab_pfn pagelab_lru_next(const struct pagelab_mm *mm, pagelab_pfn pfn)
-{
-	return lru_next(&((const struct mm *)mm)->fr, pfn);
-}
-
-pagelab_pfn pagelab_lru_prev(const struct pagelab_mm *mm, pagelab_pfn pfn)
-{
-	return lru_prev(&((const struct mm *)mm)->fr, pfn);
-}
-
-uint64_t pagelab_lru_count(const struct pagelab_mm *mm, int list)
-{
-	return lru_count(&((const struct mm *)mm)->fr, list);
-}
-
-int pagelab_page_referenced(struct pagelab_mm *mm, pagelab_pfn pfn)
-{
-	return mm_page_referenced(MM(mm), pfn);
-}
-
-unsigned pagelab_page_state(const struct pagelab_mm *mm, pagelab_pfn pfn)
-{
-	const struct page *pg = pfn_page(&((const struct mm *)mm)->fr, pfn);
-	unsigned s = 0;
-	if (pg->flags & PG_anon)
-		s |= PAGELAB_PAGE_ANON;
-	if (pg->flags & PG_dirty)
-		s |= PAGELAB_PAGE_DIRTY;
-	if (pg->flags & PG_writeback)
-		s |= PAGELAB_PAGE_WRITEBACK;
-	if (pg->mapcount > 0)
-		s |= PAGELAB_PAGE_MAPPED;
-	if (pg->flags & PG_mlocked)
-		s |= PAGELAB_PAGE_MLOCKED;
-	return s;
-}
-
-uint64_t *pagelab_page_word(struct pagelab_mm *mm, pagelab_pfn pfn)
-{
-	return &pfn_page(&MM(mm)->fr, pfn)->pol64;
-}
-
-uint64_t pagelab_nr_frames(const struct pagelab_mm *mm)
-{
-	return ((const struct mm *)mm)->fr.nr;
-}
-
-enum pagelab_evict_result pagelab_evict(struct pagelab_mm *mm, struct pagelab_scan *sc,
-					pagelab_pfn pfn)
-{
-	struct scan_control *core = sc->core;
-	enum victim_outcome o = textbook_evict(MM(mm), core, pfn);
-	sc->nr_scanned = core->nr_scanned;
-	sc->nr_reclaimed = core->nr_reclaimed;
-	switch (o) {
-	case VICTIM_GONE: return PAGELAB_EVICT_GONE;
-	case VICTIM_CULLED: return PAGELAB_EVICT_CULLED;
-	case VICTIM_REFUSED: return PAGELAB_EVICT_REFUSED;
-	default: return PAGELAB_EVICT_NOSWAP;
-	}
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_mutex_lock(&lock);
+	const struct policy_ops *ops = load(path, err, errlen);
+	pthread_mutex_unlock(&lock);
+	return ops;
 }

@@ -159,10 +159,16 @@ struct policy_ops {
 	bool (*check_tunables)(const double *tun, char *err, size_t errlen);
 };
 
-const struct policy_ops *policy_find(const char *name);
-/* policy_find(), and a plugin when NAME is a path (has a '/'): NULL with
- * a one-line reason in err when there is no such policy. */
+/* The policy a user named: a built-in name, or a plugin when NAME is a
+ * path (has a '/', "./lifo.so"; loaded once per process); NULL with a
+ * one-line reason in err when there is no such policy.  Every command
+ * and the library resolve policy names through this one function, so a
+ * plugin goes wherever a policy name does (run, sweep, mrc, compare,
+ * reproduce's experiment files, pagelab_set_policy). */
 const struct policy_ops *policy_lookup(const char *name, char *err, size_t errlen);
+/* A built-in policy by name (what tests and built-in defaults use; a
+ * name from a user goes through policy_lookup()). */
+const struct policy_ops *policy_find(const char *name);
 /* NULL-terminated array of all policies, in listing order. */
 extern const struct policy_ops *const policy_registry[];
 /* Index of a tunable by name, or -1. */
