@@ -46,6 +46,9 @@ static void mrc_usage(FILE *out)
 "                       (default: detect)\n"
 "  --spec SPEC          csv/block columns: \"obj-id-col=5, time-col=2, op-col=3\"\n"
 "  --no-instructions    lackey: leave out instruction fetches\n"
+"  --max-request SIZE   the most pages one record (a block request, a lackey\n"
+"                       access) may cover: pages (4096p) or bytes (16M); a\n"
+"                       larger one is an error (default 262144p, 1G)\n"
 "\n"
 "A miss is a reference to a page not in the cache, first references included.\n"
 "When both run, SHARDS' mean absolute error against the exact curve is\n"
@@ -97,6 +100,7 @@ int cmd_mrc(int argc, char **argv)
 		const char *a = argv[i];
 		uint64_t v;
 		double x;
+		int rc;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			mrc_usage(stdout);
 			return 0;
@@ -142,14 +146,9 @@ int cmd_mrc(int argc, char **argv)
 			o.progress = true;
 		} else if (!strcmp(a, "--no-progress")) {
 			o.progress = false;
-		} else if (!strcmp(a, "--format")) {
-			const char *s = need_arg(argc, argv, &i);
-			if (!trace_format_parse(s, &o.topts.format))
-				die_usage("mrc: unknown format '%s' (%s)", s, TRACE_FORMAT_NAMES);
-		} else if (!strcmp(a, "--spec")) {
-			o.topts.spec = need_arg(argc, argv, &i);
-		} else if (!strcmp(a, "--no-instructions")) {
-			o.topts.no_instructions = true;
+		} else if ((rc = trace_reader_option(argc, argv, &i, &o.topts, err, sizeof(err))) != 0) {
+			if (rc < 0)
+				die_usage("mrc: %s", err);
 		} else if (a[0] == '-' && a[1]) {
 			die_usage("mrc: unknown option '%s' (see pagelab mrc --help)", a);
 		} else if (o.path) {

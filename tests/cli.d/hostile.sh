@@ -1,0 +1,93 @@
+# hostile.sh - hostile input and first-hour items (issues 35 and 36): each
+# bad input is one line on stderr and exit 2, never a host running out of
+# memory or a silently wrong figure.
+command -v skip >/dev/null 2>&1 || skip() { echo "ok (skipped: $1)"; }
+
+# $1 = expected exit status, $2 = the exact stderr line (a grep -x
+# pattern), the command after: nothing on stdout.
+refused() {
+	want_rc=$1 want_err=$2
+	shift 2
+	"$@" >"$T/h_out" 2>"$T/h_err"
+	h_rc=$?
+	if [ $h_rc -eq "$want_rc" ] && [ ! -s "$T/h_out" ] && [ "$(wc -l <"$T/h_err")" -eq 1 ] &&
+		grep -qx -- "$want_err" "$T/h_err"; then
+		ok
+	else
+		bad "rc $h_rc, stderr: $(head -c 300 "$T/h_err")"
+	fi
+}
+
+# Without the sanitizers a limit on the address space turns a regression
+# (the host's memory growing with one row) into a failure, not an outage.
+hlimit() {
+	if [ -n "${PAGELAB_SANITIZED:-}" ]; then
+		"$@"
+	else
+		(ulimit -v 1000000; "$@")
+	fi
+}
+
+# 1. One record's pages are bounded (--max-request).
+printf '1,web,0,Read,0,18446744073709551615,1\n' >"$T/huge.block"
+t "hostile: a block row of 2^64-1 bytes is refused"
+refused 2 "pagelab: $T/huge.block:1: request of 4503599627370496 pages is larger than 262144 (--max-request)" \
+	hlimit $P trace info "$T/huge.block"
+printf '==1== x\n L 1000,99999999999\n' >"$T/huge.lackey"
+t "hostile: a lackey access of 10^11 bytes is refused (mrc)"
+refused 2 "pagelab: $T/huge.lackey:2: request of 24414063 pages is larger than 262144 (--max-request)" \
+	hlimit $P mrc "$T/huge.lackey"
+t "hostile: the trace workload takes --max-request"
+printf '0,h,0,Read,0,65536,1\n' >"$T/req16.block"
+refused 2 "pagelab: $T/req16.block:1: request of 16 pages is larger than 15 (--max-request)" \
+	$P run --machine ideal --ram 16p trace --max-request 15p "$T/req16.block"
+t "hostile: --max-request raises the bound (300000 pages)"
+printf '0,h,0,Read,0,1228800000,1\n' >"$T/big.block"
+$P trace info --max-request 2G "$T/big.block" >"$T/h_out" 2>"$T/h_err" &&
+	grep -qx 'references  300000' "$T/h_out" && ok || bad "$(cat "$T/h_err")"
+t "hostile: a bad --max-request is one line, exit 2"
+refused 2 "pagelab: trace: bad --max-request '0' (a size of at least 1p: 4096p, 16M)" \
+	$P trace convert --max-request 0 "$T/big.block" "$T/big.pgtrace"
+
+# 2. aa24's DEF_PRIORITY: 2.4's shrink_cache() shifts by 10 - priority.
+t "hostile: aa24 DEF_PRIORITY=11 is refused"
+refused 2 "pagelab: bad value '11' for DEF_PRIORITY (a whole number 1..10)" \
+	$P run --ram 32M --swap 64M --policy aa24 --set DEF_PRIORITY=11 usemem -m 8
+t "hostile: aa24 DEF_PRIORITY=10 runs under --check"
+$P run --ram 32M --swap 64M --policy aa24 --set DEF_PRIORITY=10 --check usemem -m 40 >"$T/h_out" 2>"$T/h_err" &&
+	grep -q '^pswpout' "$T/h_out" && ok || bad "rc $?: $(head -c 300 "$T/h_err")"
+
+# 3. A cut binary trace: exit 2 with everything freed first (a sanitizer
+# build's leak check used to find count_dense()'s buffer and exit 1;
+# valgrind, when it is there, counts what is still in use at the exit).
+printf '1 r\n2 w\n3 r\n1 r\n' >"$T/four.trace"
+$P trace convert "$T/four.trace" "$T/four.pgtrace" 2>/dev/null
+head -c 84 "$T/four.pgtrace" >"$T/cut.pgtrace"
+t "hostile: trace info of a cut binary trace: exit 2"
+refused 2 "pagelab: $T/cut.pgtrace:3: truncated record" $P trace info "$T/cut.pgtrace"
+for f in cut.pgtrace four.trace; do
+	t "hostile: trace info of $f frees everything (valgrind)"
+	if [ -n "${PAGELAB_SANITIZED:-}" ] || ! command -v valgrind >/dev/null 2>&1; then
+		skip "no valgrind, or a sanitizer build (whose leak check the exit status shows)"
+		continue
+	fi
+	valgrind $P trace info "$T/$f" >/dev/null 2>"$T/h_err"
+	h_rc=$?
+	if [ $f = four.trace ]; then want=0; else want=2; fi
+	[ $h_rc -eq $want ] && grep -q 'in use at exit: 0 bytes in 0 blocks' "$T/h_err" && ok ||
+		bad "rc $h_rc: $(grep 'in use at exit' "$T/h_err")"
+done
+
+# 7. An empty trace is bad input for all four commands alike.
+printf '# nothing\n' >"$T/empty.trace"
+for cmd in "trace info" "trace convert" mrc run; do
+	t "hostile: $cmd refuses an empty trace"
+	case $cmd in
+	"trace convert") set -- trace convert "$T/empty.trace" "$T/empty.pgtrace" ;;
+	run) set -- run --machine ideal --ram 4p trace "$T/empty.trace" ;;
+	*) set -- $cmd "$T/empty.trace" ;;
+	esac
+	refused 2 "pagelab: trace '$T/empty.trace' holds no references" $P "$@"
+done
+t "hostile: trace convert of an empty trace writes no file"
+[ ! -e "$T/empty.pgtrace" ] && ok || bad "$T/empty.pgtrace exists"
