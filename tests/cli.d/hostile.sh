@@ -91,3 +91,20 @@ for cmd in "trace info" "trace convert" mrc run; do
 done
 t "hostile: trace convert of an empty trace writes no file"
 [ ! -e "$T/empty.pgtrace" ] && ok || bad "$T/empty.pgtrace exists"
+
+# 5. run --html with a small --vmstat: a timeline holds at most 600
+# points, taken one in N as the samples are read back.
+t "hostile: run --html --vmstat 0.001 draws one sample in 2"
+$P run --ram 32M --swap 64M --vmstat 0.001 --html "$T/v.html" usemem -m 60 >"$T/h_out" 2>"$T/h_err"
+h_rc=$?
+n=$(sed -n 's/.*vmstat every 0.001 s of simulated time, \([0-9]*\) samples.*/\1/p' "$T/v.html")
+n=${n:-0}
+pts=$(grep -o 'class="series[^"]*" fill="none"[^>]*points="[^"]*"' "$T/v.html" |
+	awk -F'points="' '{ k = split($2, a, " "); if (k > m) m = k } END { print m + 0 }')
+if [ $h_rc -eq 0 ] && [ "$n" -gt 600 ] &&
+	grep -q "vmstat every 0.001 s of simulated time, $n samples, one in 2 drawn ($(((n + 1) / 2)) points a line)" "$T/v.html" &&
+	[ "$pts" -eq $(((n + 1) / 2)) ] && [ "$(grep -c '<svg' "$T/v.html")" -ge 5 ] && grep -q '>usemem -m 60<' "$T/v.html"; then
+	ok
+else
+	bad "rc $h_rc, $n samples, longest line $pts points: $(grep -o 'vmstat every[^<]*' "$T/v.html")"
+fi
