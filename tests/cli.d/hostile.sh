@@ -108,3 +108,17 @@ if [ $h_rc -eq 0 ] && [ "$n" -gt 600 ] &&
 else
 	bad "rc $h_rc, $n samples, longest line $pts points: $(grep -o 'vmstat every[^<]*' "$T/v.html")"
 fi
+
+# 6. An experiment file's workload lines and machine settings go through
+# the parsers their runs will use when the file is read.
+for case in '7|  wl ""|empty workload line' \
+	"7|  wl \"usemem -m 30 -Q\"|workload 'usemem -m 30 -Q': usemem: option '-Q' is not modeled (see pagelab workloads usemem --help)" \
+	"7|  wl \"nosuch -x\"|no workload named 'nosuch' (see pagelab workloads)" \
+	"8|  wl \"usemem -m 3\"\\n  delayed 0 \"qsbench -m {M:99999}\"|workload 'qsbench -m {M:99999}': qsbench: bad value '99999' for -m" \
+	"8|  wl \"usemem -m 3\"\\n  machine-set \"ram={M:99999999999999999999}\"|machine-set 'ram={M:99999999999999999999}': bad value '100000000000000000000' for ram"; do
+	line=${case%%|*} rest=${case#*|}
+	body=${rest%%|*} msg=${rest#*|}
+	printf 'experiment 9 t\ntitle "t"\nmachine vmm-2008\nquick-scale 0.5\ndesign clock clock thread\nrun a "a"\n%b\n' "$body" >"$T/bad.exp"
+	t "hostile: experiment file refused: $(printf '%b' "$body" | tail -1 | cut -c3-31)"
+	refused 2 "pagelab: $T/bad.exp:$line: $msg" $P reproduce "$T/bad.exp"
+done
