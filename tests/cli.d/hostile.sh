@@ -122,3 +122,22 @@ for case in '7|  wl ""|empty workload line' \
 	t "hostile: experiment file refused: $(printf '%b' "$body" | tail -1 | cut -c3-31)"
 	refused 2 "pagelab: $T/bad.exp:$line: $msg" $P reproduce "$T/bad.exp"
 done
+
+# 8. compare of a trace sweep: the misses by default, and one warning
+# that its seeds changed nothing.
+awk 'BEGIN { for (i = 0; i < 600; i++) printf "%d r\n", (i * 7919) % 97 }' >"$T/cmp.trace"
+$P sweep --machine ideal --policy lru,fifo --ram 32p,64p --seeds 2 -o "$T/cmp.jsonl" -- trace "$T/cmp.trace" 2>/dev/null
+t "hostile: compare of a trace sweep shows misses, warns once"
+$P compare "$T/cmp.jsonl" >"$T/h_out" 2>"$T/h_err"
+h_rc=$?
+rows=$(grep -E '^(Amean|Stddev) ' "$T/h_out" | awk '{ print $1 "_" $2 }' | sort -u | tr '\n' ' ')
+if [ $h_rc -eq 0 ] && [ "$rows" = "Amean_pgfault Amean_pgmajfault Stddev_pgfault Stddev_pgmajfault " ] &&
+	[ "$(wc -l <"$T/h_err")" -eq 1 ] &&
+	grep -qx "pagelab: compare: every seed of '--machine ideal --ram 32p trace $T/cmp.trace' gave the same figures (nothing in it is random, as in a trace replay): one seed is enough, and no difference can be significant" "$T/h_err"; then
+	ok
+else
+	bad "rc $h_rc, rows '$rows', stderr: $(cat "$T/h_err")"
+fi
+t "hostile: compare --metric still picks the figures of a trace sweep"
+$P compare --metric elapsed_s "$T/cmp.jsonl" >"$T/h_out" 2>/dev/null &&
+	[ "$(grep -c '^Amean elapsed_s ' "$T/h_out")" -eq 2 ] && ! grep -q pgfault "$T/h_out" && ok || bad "$(head -5 "$T/h_out")"
