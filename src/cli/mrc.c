@@ -26,7 +26,9 @@ static void mrc_usage(FILE *out)
 "  --policy LIST        curves to draw (default lru; lru is the exact curve;\n"
 "                       none: SHARDS alone, holding only its sample)\n"
 "  --sizes LIST         cache sizes: pages (4897p) or bytes (64M), ranges as\n"
-"                       in pagelab sweep (16p:64K:x2, 1M:8M:+1M)\n"
+"                       in pagelab sweep (16p:64K:x2, 1M:8M:+1M), or shares of\n"
+"                       the trace's distinct pages (10%, 1%:64%:x2; 0 < N <= 100,\n"
+"                       rounded to the nearest page once the pass counted them)\n"
 "  --auto               log-spaced sizes up to the trace's distinct pages\n"
 "                       (the default)\n"
 "  --shards-rate R      add SHARDS at fixed sampling rate R (0 < R <= 1)\n"
@@ -93,6 +95,7 @@ int cmd_mrc(int argc, char **argv)
 	const char *pols[MAX_POLICIES];
 	char *policy_list = NULL;
 	uint64_t *sizes = NULL;
+	double *shares = NULL;
 	bool csv = false, json = false, sizes_given = false, auto_given = false;
 	const char *svg = NULL, *html = NULL;
 	char err[1200];
@@ -110,7 +113,8 @@ int cmd_mrc(int argc, char **argv)
 		} else if (!strcmp(a, "--sizes")) {
 			if (sizes_given)
 				die_usage("mrc: --sizes given twice");
-			if (!mrc_parse_sizes(need_arg(argc, argv, &i), &sizes, &o.nr_sizes, err, sizeof(err)))
+			if (!mrc_parse_size_list(need_arg(argc, argv, &i), &sizes, &o.nr_sizes, &shares, &o.nr_shares,
+						 err, sizeof(err)))
 				die_usage("mrc: %s", err);
 			sizes_given = true;
 		} else if (!strcmp(a, "--auto")) {
@@ -173,6 +177,7 @@ int cmd_mrc(int argc, char **argv)
 	}
 	o.policies = pols;
 	o.sizes = sizes;
+	o.shares = shares;
 	/* The plot files are opened first, so that a path that cannot be
 	 * written is refused before a long pass; each is renamed into place
 	 * only when complete. */
@@ -219,6 +224,7 @@ int cmd_mrc(int argc, char **argv)
 	int sig = r.interrupted;
 	mrc_result_free(&r);
 	free(sizes);
+	free(shares);
 	free(policy_list);
 	if (!output_close_stdout())
 		return 1;

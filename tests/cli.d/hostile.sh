@@ -141,3 +141,44 @@ fi
 t "hostile: compare --metric still picks the figures of a trace sweep"
 $P compare --metric elapsed_s "$T/cmp.jsonl" >"$T/h_out" 2>/dev/null &&
 	[ "$(grep -c '^Amean elapsed_s ' "$T/h_out")" -eq 2 ] && ! grep -q pgfault "$T/h_out" && ok || bad "$(head -5 "$T/h_out")"
+
+# 9. Cache sizes as a share of a trace's distinct pages: 97 pages here,
+# so 10% is 10 pages (9.7 rounded) in run, sweep and mrc alike.
+t "hostile: run --ram 10% is --ram 10p on a trace of 97 pages"
+$P run --machine ideal --ram 10% --policy lru trace "$T/cmp.trace" >"$T/share.out" 2>"$T/h_err" &&
+	$P run --machine ideal --ram 10p --policy lru trace "$T/cmp.trace" >"$T/pages.out" 2>>"$T/h_err" &&
+	grep -q '(10 pages for the page allocator)' "$T/share.out" && cmp -s "$T/share.out" "$T/pages.out" && ok ||
+	bad "$(head -3 "$T/share.out") $(cat "$T/h_err")"
+t "hostile: run --ram 10% on the full machine path too (--json)"
+a=$($P run --machine ideal --ram 10% --json trace "$T/cmp.trace" 2>/dev/null | grep -o '"pgfault": [0-9]*')
+b=$($P run --machine ideal --ram 10p --json trace "$T/cmp.trace" 2>/dev/null | grep -o '"pgfault": [0-9]*')
+[ -n "$a" ] && [ "$a" = "$b" ] && ok || bad "'$a' vs '$b'"
+t "hostile: mrc --sizes 10%,1%:4%:x2 = 10p,1p,2p,4p"
+$P mrc --csv --sizes 10%,1%:4%:x2 "$T/cmp.trace" >"$T/share.csv" 2>"$T/h_err" &&
+	$P mrc --csv --sizes 10p,1p,2p,4p "$T/cmp.trace" >"$T/pages.csv" 2>>"$T/h_err" &&
+	cmp -s "$T/share.csv" "$T/pages.csv" && [ "$(wc -l <"$T/share.csv")" -eq 5 ] && ok ||
+	bad "$(cat "$T/share.csv" "$T/h_err")"
+t "hostile: sweep --ram 10%,50%: configs by share, cells as run"
+$P sweep --machine ideal --policy lru --ram 10%,50% -o "$T/share.jsonl" -- trace "$T/cmp.trace" 2>"$T/h_err"
+h_rc=$?
+c1=$(grep -c "\"cmd\": \"pagelab run --machine ideal --ram 10% --policy lru --seed 1 trace $T/cmp.trace\"" "$T/share.jsonl")
+c2=$(grep -c '"config": "--machine ideal --ram 50% trace' "$T/share.jsonl")
+f=$(grep -- '--ram 10%' "$T/share.jsonl" | grep -o '"pgfault": [0-9]*')
+b=$($P run --machine ideal --ram 10p --policy lru --json trace "$T/cmp.trace" 2>/dev/null | grep -o '"pgfault": [0-9]*')
+[ $h_rc -eq 0 ] && [ "$c1" -eq 1 ] && [ "$c2" -eq 1 ] && [ -n "$f" ] && [ "$f" = "$b" ] && ok ||
+	bad "rc $h_rc, $c1 $c2, '$f' vs '$b': $(cat "$T/h_err")"
+t "hostile: --ram 10% without a trace replay: one line, exit 2"
+refused 2 "pagelab: --ram 10%: a share of a trace's distinct pages applies to one trace replay alone (... trace FILE); give a size (64M, 4096p)" \
+	$P run --ram 10% usemem -m 1
+t "hostile: sweep --ram 10% without a trace replay: one line, exit 2"
+refused 2 "pagelab: sweep: --ram 10%: a share of a trace's distinct pages applies to one trace replay alone (... trace FILE); give a size (64M, 4096p)" \
+	$P sweep --ram 10% -- usemem -m 1
+t "hostile: --ram 10% of a trace on stdin: one line, exit 2"
+refused 2 "pagelab: --ram 10%: a share of a trace's distinct pages needs a trace file: standard input cannot be read twice" \
+	$P run --machine ideal --ram 10% trace - <"$T/cmp.trace"
+t "hostile: --ram 0%: one line, exit 2"
+refused 2 "pagelab: bad size '0%' for --ram (a share of a trace's pages is N%, 0 < N <= 100)" \
+	$P run --machine ideal --ram 0% trace "$T/cmp.trace"
+t "hostile: mrc --sizes 101%: one line, exit 2"
+refused 2 "pagelab: mrc: --sizes: bad size '101%' (a share of a trace's pages is N%, 0 < N <= 100)" \
+	$P mrc --sizes 101% "$T/cmp.trace"
