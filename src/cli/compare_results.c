@@ -98,18 +98,18 @@ int cmd_compare_results(int argc, char **argv)
 			die_usage("compare: empty --metric");
 		metrics[n] = NULL;
 	}
+	/* A figure asked for by name must exist somewhere. */
 	for (int m = 0; metrics && metrics[m]; m++) {
-		const char *const *ml = metrics;
 		bool any = false;
 		for (int i = 0; i < rs.n && !any; i++) {
 			double v;
-			any = record_metric(&rs.r[i], ml[m], &v);
+			any = record_metric(&rs.r[i], metrics[m], &v);
 		}
 		bool avail = false;
 		for (int i = 0; i < rs.n && !avail; i++)
 			json_get_bool(rs.r[i].j, "available", &avail);
 		if (!any && avail)
-			die_usage("compare: no result has a figure '%s'", ml[m]);
+			die_usage("compare: no result has a figure '%s'", metrics[m]);
 	}
 	if (baseline) {
 		bool found = false;
