@@ -27,13 +27,26 @@ static void compare_usage(FILE *out)
 "  --baseline DESIGN  the column the others are compared with (default: the\n"
 "                     first design in the file)\n"
 "  --metric LIST      figures to compare (default: the CSV figures of\n"
-"                     docs/sweeps.md; any /proc/vmstat counter name works)\n"
+"                     docs/sweeps.md; for trace replays the misses, pgfault\n"
+"                     and pgmajfault; any /proc/vmstat counter name works)\n"
 "  --json             print the tables, with every p-value, as JSON\n"
 "  --html FILE        also write them as a self-contained HTML page, with a\n"
 "                     bar chart per figure (95% intervals, % change, *)\n"
 "The second form runs the workload on this host's kernel and on the\n"
 "simulator and compares them (docs/fidelity.md):\n\n", out);
 	compare_kernel_usage(out);
+}
+
+/* Once, on stderr: seeds that changed nothing make every standard
+ * deviation 0 and every test meaningless; more of them cost time only. */
+static void warn_idle_seeds(const struct cmp_table *t, int nt)
+{
+	for (int c = 0; c < nt; c++)
+		if (compare_seeds_idle(&t[c])) {
+			fprintf(stderr, "pagelab: compare: every seed of '%s' gave the same figures (nothing in it is "
+				"random, as in a trace replay): one seed is enough, and no difference can be significant\n", t[c].config);
+			return;
+		}
 }
 
 int cmd_compare_results(int argc, char **argv)
@@ -104,18 +117,18 @@ int cmd_compare_results(int argc, char **argv)
 			die_usage("compare: empty --metric");
 		metrics[n] = NULL;
 	}
-	const char *const *ml = metrics ? metrics : record_csv_metrics;
-	for (int m = 0; ml[m]; m++) {
+	/* A figure asked for by name must exist somewhere. */
+	for (int m = 0; metrics && metrics[m]; m++) {
 		bool any = false;
 		for (int i = 0; i < rs.n && !any; i++) {
 			double v;
-			any = record_metric(&rs.r[i], ml[m], &v);
+			any = record_metric(&rs.r[i], metrics[m], &v);
 		}
 		bool avail = false;
 		for (int i = 0; i < rs.n && !avail; i++)
 			json_get_bool(rs.r[i].j, "available", &avail);
-		if (!any && avail && metrics)
-			die_usage("compare: no result has a figure '%s'", ml[m]);
+		if (!any && avail)
+			die_usage("compare: no result has a figure '%s'", metrics[m]);
 	}
 	if (baseline) {
 		bool found = false;
@@ -125,7 +138,8 @@ int cmd_compare_results(int argc, char **argv)
 			die_usage("compare: no design '%s' in the results", baseline);
 	}
 	int nt, rc = 0;
-	struct cmp_table *t = compare_records(&rs, baseline, ml, &nt);
+	struct cmp_table *t = compare_records(&rs, baseline, metrics, &nt);
+	warn_idle_seeds(t, nt);
 	if (json)
 		compare_print_json(t, nt, stdout);
 	else

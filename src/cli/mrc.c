@@ -27,7 +27,9 @@ static void mrc_usage(FILE *out)
 "                       none: SHARDS alone, holding only its sample; a path,\n"
 "                       ./lifo.so, is a policy plugin)\n"
 "  --sizes LIST         cache sizes: pages (4897p) or bytes (64M), ranges as\n"
-"                       in pagelab sweep (16p:64K:x2, 1M:8M:+1M)\n"
+"                       in pagelab sweep (16p:64K:x2, 1M:8M:+1M), or shares of\n"
+"                       the trace's distinct pages (10%, 1%:64%:x2; 0 < N <= 100,\n"
+"                       rounded to the nearest page once the pass counted them)\n"
 "  --auto               log-spaced sizes up to the trace's distinct pages\n"
 "                       (the default)\n"
 "  --shards-rate R      add SHARDS at fixed sampling rate R (0 < R <= 1)\n"
@@ -47,6 +49,9 @@ static void mrc_usage(FILE *out)
 "                       (default: detect)\n"
 "  --spec SPEC          csv/block columns: \"obj-id-col=5, time-col=2, op-col=3\"\n"
 "  --no-instructions    lackey: leave out instruction fetches\n"
+"  --max-request SIZE   the most pages one record (a block request, a lackey\n"
+"                       access) may cover: pages (4096p) or bytes (16M); a\n"
+"                       larger one is an error (default 262144p, 1G)\n"
 "\n"
 "A miss is a reference to a page not in the cache, first references included.\n"
 "When both run, SHARDS' mean absolute error against the exact curve is\n"
@@ -92,6 +97,7 @@ int cmd_mrc(int argc, char **argv)
 	const char *pols[MAX_POLICIES];
 	char *policy_list = NULL;
 	uint64_t *sizes = NULL;
+	double *shares = NULL;
 	bool csv = false, json = false, sizes_given = false, auto_given = false;
 	const char *svg = NULL, *html = NULL;
 	char err[1200];
@@ -99,6 +105,7 @@ int cmd_mrc(int argc, char **argv)
 		const char *a = argv[i];
 		uint64_t v;
 		double x;
+		int rc;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			mrc_usage(stdout);
 			return 0;
@@ -108,7 +115,8 @@ int cmd_mrc(int argc, char **argv)
 		} else if (!strcmp(a, "--sizes")) {
 			if (sizes_given)
 				die_usage("mrc: --sizes given twice");
-			if (!mrc_parse_sizes(need_arg(argc, argv, &i), &sizes, &o.nr_sizes, err, sizeof(err)))
+			if (!mrc_parse_size_list(need_arg(argc, argv, &i), &sizes, &o.nr_sizes, &shares, &o.nr_shares,
+						 err, sizeof(err)))
 				die_usage("mrc: %s", err);
 			sizes_given = true;
 		} else if (!strcmp(a, "--auto")) {
@@ -144,14 +152,9 @@ int cmd_mrc(int argc, char **argv)
 			o.progress = true;
 		} else if (!strcmp(a, "--no-progress")) {
 			o.progress = false;
-		} else if (!strcmp(a, "--format")) {
-			const char *s = need_arg(argc, argv, &i);
-			if (!trace_format_parse(s, &o.topts.format))
-				die_usage("mrc: unknown format '%s' (%s)", s, TRACE_FORMAT_NAMES);
-		} else if (!strcmp(a, "--spec")) {
-			o.topts.spec = need_arg(argc, argv, &i);
-		} else if (!strcmp(a, "--no-instructions")) {
-			o.topts.no_instructions = true;
+		} else if ((rc = trace_reader_option(argc, argv, &i, &o.topts, err, sizeof(err))) != 0) {
+			if (rc < 0)
+				die_usage("mrc: %s", err);
 		} else if (a[0] == '-' && a[1]) {
 			die_usage("mrc: unknown option '%s' (see pagelab mrc --help)", a);
 		} else if (o.path) {
@@ -176,6 +179,7 @@ int cmd_mrc(int argc, char **argv)
 	}
 	o.policies = pols;
 	o.sizes = sizes;
+	o.shares = shares;
 	/* The plot files are opened first, so that a path that cannot be
 	 * written is refused before a long pass; each is renamed into place
 	 * only when complete. */
@@ -222,6 +226,7 @@ int cmd_mrc(int argc, char **argv)
 	int sig = r.interrupted;
 	mrc_result_free(&r);
 	free(sizes);
+	free(shares);
 	free(policy_list);
 	if (!output_close_stdout())
 		return 1;

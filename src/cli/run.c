@@ -4,6 +4,8 @@
 #include "run_cache.h"
 #include "../cachesim/cachesim.h"
 #include "../workload/wlist.h"
+#include "../workload/wlshare.h"
+#include "../lib/share.h"
 #include "../machine/machine.h"
 #include "../native/native.h"
 #include "../report/report.h"
@@ -27,7 +29,9 @@ static void run_usage(FILE *out)
 "Machine:\n"
 "  --machine NAME      profile (default vmm-2008; see pagelab machines)\n"
 "  --ram SIZE          physical memory (K/M/G/T suffixes are powers of 1024;\n"
-"                      a 'p' suffix counts 4 KiB pages)\n"
+"                      a 'p' suffix counts 4 KiB pages); N% with a trace\n"
+"                      replay alone: N% of the trace's distinct pages\n"
+"                      (10%, 0.5%; 0 < N <= 100), the pages counted first\n"
 "  --swap SIZE         swap space\n"
 "  --cpus N            number of CPUs\n"
 "  --disk MODEL        disk model (see pagelab machines)\n"
@@ -84,7 +88,8 @@ static uint64_t size_arg(const char *opt, const char *v)
 {
 	uint64_t b;
 	if (!parse_size(v, &b))
-		die_usage("bad size '%s' for %s", v, opt);
+		die_usage("bad size '%s' for %s%s", v, opt,
+			  strchr(v, '%') && !strcmp(opt, "--ram") ? " (a share of a trace's pages is N%, 0 < N <= 100)" : "");
 	if (b > (1ULL << 50))
 		die_usage("%s %s is more than 1P (1024T), the most pagelab takes", opt, v);
 	return b;
@@ -120,7 +125,8 @@ int cmd_run(int argc, char **argv)
 	bool json = false, full_machine = false, machine_sets = false, make_inputs = false;
 	const char *html = NULL;
 	uint64_t ram = 0, swap = UINT64_MAX, cpus = 0, memcg = 0;
-	const char *disk = NULL;
+	double ram_share = 0;          /* --ram N%: resolved once the trace is known */
+	const char *disk = NULL, *ram_arg = NULL;
 	struct setting *sets = NULL;
 	int nsets = 0, i;
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
@@ -133,7 +139,8 @@ int cmd_run(int argc, char **argv)
 		} else if (!strcmp(a, "--policy")) {
 			policy = need_arg(argc, argv, &i);
 		} else if (!strcmp(a, "--ram")) {
-			ram = size_arg(a, need_arg(argc, argv, &i));
+			ram_arg = need_arg(argc, argv, &i);
+			ram = parse_share(ram_arg, &ram_share) ? 1 : size_arg(a, ram_arg);
 			if (!ram)
 				die_usage("--ram 0: a machine needs memory");
 		} else if (!strcmp(a, "--swap")) {
@@ -261,6 +268,12 @@ int cmd_run(int argc, char **argv)
 	struct wl_list wl;
 	if (!wl_list_parse(argc - i, argv + i, &wl, err, sizeof(err)))
 		die_usage("%s", err);
+	uint64_t share_pg;
+	if (ram_share > 0 && !wl.help) {
+		if (!wl_share_pages(&wl, ram_share, &share_pg, err, sizeof(err)))
+			die_usage("--ram %s: %s", ram_arg, err);
+		prof.ram = share_pg * PAGE_SIZE;
+	}
 	if (wl.help) {
 		wl.help->help(stdout);
 		/* Free what was parsed: leak checkers stay quiet. */

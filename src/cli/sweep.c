@@ -4,6 +4,8 @@
  * print the results as JSON lines or CSV. */
 #include "cli.h"
 #include "../workload/wlist.h"
+#include "../workload/wlshare.h"
+#include "../lib/share.h"
 #include "../experiment/sweep.h"
 #include "../experiment/html_sweep.h"
 #include "../lib/output.h"
@@ -27,7 +29,8 @@ static void sweep_usage(FILE *out)
 "  --policy LIST       reclaim policies (default clock); a path (./lifo.so)\n"
 "                      is a policy plugin\n"
 "  --machine LIST      machine profiles (default vmm-2008)\n"
-"  --ram LIST          physical memory sizes\n"
+"  --ram LIST          physical memory sizes; with a trace replay alone, shares\n"
+"                      of its distinct pages too (10%,50%; 1%:64%:x2)\n"
 "  --swap LIST         swap sizes\n"
 "  --cpus LIST         CPU counts\n"
 "  --disk LIST         disk models\n"
@@ -84,6 +87,24 @@ static void axis_fill(struct axis *ax, const char *list, enum axis_values kind)
 	char err[300];
 	if (!axis_expand(list, kind, ax, err, sizeof(err)))
 		die_usage("%s", err);
+}
+
+/* --ram N%: the trace's distinct pages, counted once for every cell
+ * (each cell's command line says N% and resolves it the same way). */
+static void count_trace_pages(struct matrix *mx, const struct wl_list *wll)
+{
+	for (int a = 0; a < mx->nr_axes; a++) {
+		const struct axis *ax = &mx->axes[a];
+		double sh;
+		for (int k = 0; !ax->is_set && !strcmp(ax->name, "ram") && k < ax->n; k++) {
+			char err[600];
+			if (!parse_share(ax->values[k], &sh))
+				continue;
+			if (!wl_share_pages(wll, 1, &mx->trace_pages, err, sizeof(err)))
+				die_usage("sweep: --ram %s: %s", ax->values[k], err);
+			return;
+		}
+	}
 }
 
 /* As run's exit status: 1 if --check failed in a cell, else 3 if a cell
@@ -218,6 +239,7 @@ int cmd_sweep(int argc, char **argv)
 	}
 	if (wll.n > EXP_MAX_WL)
 		die_usage("sweep: at most %d workloads", EXP_MAX_WL);
+	count_trace_pages(&mx, &wll);
 	for (int w = 0; w < wll.n; w++) {
 		/* a cell's workloads are command strings split on blanks again */
 		for (int k = 0; k < wll.v[w].argc; k++)

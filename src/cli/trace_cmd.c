@@ -27,7 +27,13 @@ static void usage(FILE *out)
 "  --format F         " TRACE_FORMAT_NAMES "\n"
 "                     (default: detect)\n"
 "  --spec SPEC        csv/block columns: \"obj-id-col=5, time-col=2, op-col=3\"\n"
-"  --no-instructions  lackey: leave out instruction fetches\n", out);
+"  --no-instructions  lackey: leave out instruction fetches\n"
+"  --max-request SIZE the most pages one record (a block request, a lackey\n"
+"                     access) may cover: pages (4096p) or bytes (16M);\n"
+"                     default 262144p (1G)\n"
+"A record over the --max-request bound is an error (FILE:RECORD: request of N\n"
+"pages is larger than ...): one bad row must not fill the host's memory.  A\n"
+"trace with no references is an error too, as in run and mrc.\n", out);
 }
 
 /* Reader options from argv[i...]; returns the index of the first other
@@ -36,17 +42,13 @@ static int reader_opts(int argc, char **argv, int i, struct trace_opts *o)
 {
 	for (; i < argc; i++) {
 		const char *a = argv[i];
-		if (!strcmp(a, "--format") || !strcmp(a, "--spec")) {
-			if (i + 1 >= argc)
-				die_usage("trace: %s needs a value", a);
-			const char *v = argv[++i];
-			if (a[2] == 'f' && !trace_format_parse(v, &o->format))
-				die_usage("trace: unknown format '%s' (%s)", v, TRACE_FORMAT_NAMES);
-			if (a[2] == 's')
-				o->spec = v;
-		} else if (!strcmp(a, "--no-instructions")) {
-			o->no_instructions = true;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		char err[240];
+		int rc = trace_reader_option(argc, argv, &i, o, err, sizeof(err));
+		if (rc < 0)
+			die_usage("trace: %s", err);
+		if (rc > 0)
+			continue;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			exit(0);
 		} else if (a[0] == '-' && a[1]) {
@@ -61,58 +63,54 @@ static int reader_opts(int argc, char **argv, int i, struct trace_opts *o)
 struct pass {
 	uint64_t nrefs, writes;
 	size_t host;
+	char err[320];          /* why a pass failed */
 };
 
 /* Read every reference of rd, numbering pages densely into m; each goes
- * to w when there is one. */
-static void read_all(struct trace_reader *rd, const char *name, struct pagemap *m, bool dense,
+ * to w when there is one.  false with ps->err on a bad record. */
+static bool read_all(struct trace_reader *rd, const char *name, struct pagemap *m, bool dense,
 		     struct bintrace_writer *w, struct pass *ps)
 {
 	struct trace_ref *b = xmalloc(BATCH * sizeof(*b));
-	char err[320];
+	bool ok = true;
 	long n;
-	while ((n = trace_next(rd, b, BATCH)) != 0) {
+	while (ok && (n = trace_next(rd, b, BATCH)) != 0) {
 		if (n < 0) {
-			if (w)
-				bintrace_abort(w);
-			die_usage("%s", trace_reader_error(rd));
+			snprintf(ps->err, sizeof(ps->err), "%s", trace_reader_error(rd));
+			ok = false;
 		}
-		for (long i = 0; i < n; i++) {
+		for (long i = 0; ok && i < n; i++) {
 			struct trace_ref ref = b[i];
-			if (!dense) {
-				uint32_t idx;
-				if (!pagemap_get(m, ref.page, ref.pid, &idx)) {
-					if (w)
-						bintrace_abort(w);
-					die_usage("%s: more than %u distinct pages", name, PAGEMAP_MAX);
-				}
+			uint32_t idx;
+			if (!dense && !pagemap_get(m, ref.page, ref.pid, &idx)) {
+				snprintf(ps->err, sizeof(ps->err), "%s: more than %u distinct pages", name, PAGEMAP_MAX);
+				ok = false;
+				break;
+			}
+			if (!dense)
 				ref.page = idx;
-			}
 			ps->writes += ref.write;
-			if (w && !bintrace_put(w, &ref, err, sizeof(err))) {
-				bintrace_abort(w);
-				die_usage("%s", err);
-			}
+			if (w && !bintrace_put(w, &ref, ps->err, sizeof(ps->err)))
+				ok = false;
 		}
-		ps->nrefs += (uint64_t)n;
+		ps->nrefs += ok ? (uint64_t)n : 0;
 		size_t h = trace_reader_host_bytes(rd) + pagemap_host_bytes(m) + BATCH * sizeof(*b);
 		if (h > ps->host)
 			ps->host = h;
 	}
 	free(b);
+	return ok;
 }
 
 /* info of a binary trace: its ids are dense already, so it is read the
  * way the cache-only replay reads it (trace_next_dense, no trace_ref
  * records: 0.05 s of CPU for 20 M records, where read_all() took 0.18). */
-static void count_dense(struct trace_reader *rd, struct pass *ps)
+static bool count_dense(struct trace_reader *rd, struct pass *ps)
 {
 	uint32_t *pages = xmalloc(BATCH * sizeof(*pages));
 	uint8_t *writes = xmalloc(BATCH);
 	long n;
-	while ((n = trace_next_dense(rd, pages, writes, BATCH)) != 0) {
-		if (n < 0)
-			die_usage("%s", trace_reader_error(rd));
+	while ((n = trace_next_dense(rd, pages, writes, BATCH)) > 0) {
 		for (long i = 0; i < n; i++)
 			ps->writes += writes[i];
 		ps->nrefs += (uint64_t)n;
@@ -120,8 +118,30 @@ static void count_dense(struct trace_reader *rd, struct pass *ps)
 		if (h > ps->host)
 			ps->host = h;
 	}
+	if (n < 0)
+		snprintf(ps->err, sizeof(ps->err), "%s", trace_reader_error(rd));
 	free(pages);
 	free(writes);
+	return n == 0;
+}
+
+/* The end of a pass that failed (ps->err says why) or read nothing: a
+ * trace without references is bad input for every command that reads one
+ * (run, mrc, and here), in the same words.  Everything is freed before
+ * exit, so that a sanitizer's leak check (or valgrind's) finds nothing
+ * and the exit status stays 2. */
+static void end_pass(bool ok, struct pass *ps, const char *path, struct trace_reader *rd, struct pagemap *m,
+		     struct bintrace_writer *w)
+{
+	if (ok && ps->nrefs)
+		return;
+	if (ok)
+		snprintf(ps->err, sizeof(ps->err), "trace '%s' holds no references", path);
+	if (w)
+		bintrace_abort(w);
+	pagemap_free(m);
+	trace_close(rd);
+	die_usage("%s", ps->err);
 }
 
 static int trace_convert(int argc, char **argv)
@@ -140,11 +160,13 @@ static int trace_convert(int argc, char **argv)
 	uint64_t hn, hp;
 	bool dense = trace_reader_counts(rd, &hn, &hp);
 	struct bintrace_writer *w = bintrace_create(out, err, sizeof(err));
-	if (!w)
+	if (!w) {
+		trace_close(rd);
 		die_usage("%s", err);
+	}
 	struct pagemap m = { 0 };
 	struct pass ps = { 0 };
-	read_all(rd, in, &m, dense, w, &ps);
+	end_pass(read_all(rd, in, &m, dense, w, &ps), &ps, in, rd, &m, w);
 	uint64_t npages = dense ? hp : m.used;
 	if (!bintrace_finish(w, npages, err, sizeof(err))) {
 		fprintf(stderr, "pagelab: %s\n", err); /* a write error, not bad input */
@@ -173,10 +195,8 @@ static int trace_info(int argc, char **argv)
 	bool dense = trace_reader_counts(rd, &hn, &hp);
 	struct pagemap m = { 0 };
 	struct pass ps = { 0 };
-	if (dense)
-		count_dense(rd, &ps);
-	else
-		read_all(rd, path, &m, dense, NULL, &ps);
+	bool ok = dense ? count_dense(rd, &ps) : read_all(rd, path, &m, dense, NULL, &ps);
+	end_pass(ok, &ps, path, rd, &m, NULL);
 	uint64_t npages = dense ? hp : m.used;
 	printf("format      %s\n", trace_format_name(trace_reader_format(rd)));
 	printf("references  %llu\n", (unsigned long long)ps.nrefs);

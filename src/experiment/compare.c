@@ -28,12 +28,38 @@ static bool usable(const struct record *r, bool *unfinished)
 	return avail;
 }
 
-struct cmp_table *compare_records(const struct records *rs, const char *baseline, const char *const *metrics,
+/* A trace replay's figures are a cache's: misses (pgfault, every
+ * reference to a page not in memory, first references included, as
+ * pagelab mrc counts them) and the misses of pages met before
+ * (pgmajfault: the first references' cold misses left out). */
+const char *const compare_trace_metrics[] = { "pgfault", "pgmajfault", NULL };
+
+/* Whether every workload of a record is a trace replay (a record that did
+ * not run has no workloads: false). */
+static bool trace_only(const struct record *r)
+{
+	const struct json *w = json_get(r->j, "workloads");
+	if (!w || w->type != JSON_ARR || !w->n)
+		return false;
+	for (int i = 0; i < w->n; i++) {
+		const char *c = json_get_str(&w->items[i], "command");
+		if (!c || strncmp(c, "trace", 5) || (c[5] && c[5] != ' '))
+			return false;
+	}
+	return true;
+}
+
+const char *const *compare_default_metrics(const struct records *rs, const char *config)
+{
+	for (int i = 0; i < rs->n; i++)
+		if (!strcmp(rs->r[i].config, config) && trace_only(&rs->r[i]))
+			return compare_trace_metrics;
+	return record_csv_metrics;
+}
+
+struct cmp_table *compare_records(const struct records *rs, const char *baseline, const char *const *asked,
 				  int *ntables)
 {
-	int nm = 0;
-	while (metrics[nm])
-		nm++;
 	const char **configs = NULL;
 	int nc = 0;
 	for (int i = 0; i < rs->n; i++)
@@ -46,6 +72,10 @@ struct cmp_table *compare_records(const struct records *rs, const char *baseline
 	for (int c = 0; c < nc; c++) {
 		struct cmp_table *x = &t[c];
 		x->config = xstrdup(configs[c]);
+		const char *const *metrics = asked ? asked : compare_default_metrics(rs, configs[c]);
+		int nm = 0;
+		while (metrics[nm])
+			nm++;
 		x->metrics = metrics;
 		x->nr_metrics = nm;
 		for (int i = 0; i < rs->n; i++) {
@@ -105,6 +135,17 @@ struct cmp_table *compare_records(const struct records *rs, const char *baseline
 	free(configs);
 	*ntables = nc;
 	return t;
+}
+
+bool compare_seeds_idle(const struct cmp_table *t)
+{
+	bool repeated = false;
+	for (int i = 0; i < t->nr_metrics * t->nr_designs; i++) {
+		if (t->cells[i].s.n >= 2 && t->cells[i].s.sd != 0)
+			return false;
+		repeated |= t->cells[i].s.n >= 2;
+	}
+	return repeated;
 }
 
 void compare_free(struct cmp_table *t, int n)

@@ -30,9 +30,19 @@ struct cmp_table {
 
 /* Tables for every configuration in rs (in order of first appearance),
  * designs in order of first appearance with baseline (if present in the
- * configuration) moved first.  metrics is NULL-terminated. */
+ * configuration) moved first.  metrics is NULL-terminated; NULL: each
+ * configuration's compare_default_metrics(). */
 struct cmp_table *compare_records(const struct records *rs, const char *baseline, const char *const *metrics,
 				  int *ntables);
+/* The figures compared when none are asked for: a configuration whose
+ * workloads are all trace replays gets compare_trace_metrics (the misses a
+ * cache researcher reads), any other the CSV figures (record_csv_metrics). */
+const char *const *compare_default_metrics(const struct records *rs, const char *config);
+extern const char *const compare_trace_metrics[];
+/* Whether the seeds changed nothing in t: some design ran with two seeds
+ * or more and every figure's standard deviation is 0 (a trace replay has
+ * no randomness), so no difference can be significant. */
+bool compare_seeds_idle(const struct cmp_table *t);
 void compare_free(struct cmp_table *t, int n);
 
 /* Significance below this p-value is marked. */

@@ -6,6 +6,7 @@
  * template, a machine setting, a name) is checked here, so a bad file is
  * one clear message and exit 2. */
 #include "exp_file.h"
+#include "exp_check.h"
 #include "exp_named.h"
 #include "../lib/util.h"
 
@@ -45,6 +46,16 @@ struct parse {
 	struct exp_published *pub; int np;
 	struct exp_comparison *cmps; int nc;
 	bool have_id, have_machine;
+	struct later *later; int nl;
+};
+
+/* A workload line or machine setting, checked once the whole file is read
+ * (the machine and quick-scale may come after it). */
+struct later {
+	int line;
+	int run;                /* its run, -1 for the experiment's machine-set */
+	bool machine;           /* a machine-set, else a workload */
+	const char *s;
 };
 
 static bool fail(struct parse *p, const char *fmt, const char *a, const char *b)
@@ -151,6 +162,11 @@ static bool machine_sets_ok(struct parse *p, const char *s)
 
 #define GROW(arr, n) (arr = xrealloc(arr, (size_t)((n) + 1) * sizeof(*(arr))), memset(&(arr)[n], 0, sizeof(*(arr))), &(arr)[(n)++])
 
+static void check_later(struct parse *p, const char *s, bool machine, int run)
+{
+	*GROW(p->later, p->nl) = (struct later){ p->line, run, machine, s };
+}
+
 const char *const exp_kind_words[NR_EXP_KIND_WORDS] = { "thread", "modern", "reference" };
 const struct exp_metric_word exp_metric_words[NR_EXP_METRIC_WORDS] = {
 	{ "elapsed", MK_ELAPSED }, { "user", MK_USER }, { "sys", MK_SYS }, { "cpu", MK_CPU_PCT },
@@ -174,10 +190,12 @@ static bool run_line(struct parse *p, char **t, int n)
 		if (!template_ok(p, t[1]))
 			return false;
 		x->wl[w] = own_str(p->a, t[1]);
+		check_later(p, x->wl[w], false, p->nr - 1);
 	} else if (!strcmp(k, "machine-set") && n == 2) {
 		if (!machine_sets_ok(p, t[1]))
 			return false;
 		x->machine_sets = own_str(p->a, t[1]);
+		check_later(p, x->machine_sets, true, p->nr - 1);
 	} else if (!strcmp(k, "repeats") && n == 3) {
 		return count(p, t[1], 1, 64, &x->repeats) && count(p, t[2], 1, 64, &x->quick_repeats);
 	} else if (!strcmp(k, "vmstat") && n == 2) {
@@ -189,6 +207,7 @@ static bool run_line(struct parse *p, char **t, int n)
 		if (!count(p, t[1], 0, EXP_MAX_WL - 1, &x->delayed) || !template_ok(p, t[2]))
 			return false;
 		x->fill_wl = own_str(p->a, t[2]);
+		check_later(p, x->fill_wl, false, p->nr - 1);
 	} else if (!strcmp(k, "residency") && n == 2) {
 		return count(p, t[1], 0, EXP_MAX_WL - 1, &x->residency_wl);
 	} else if (!strcmp(k, "stop-with") && n == 2) {
@@ -223,6 +242,7 @@ static bool top_line(struct parse *p, char **t, int n, bool *in_run)
 		if (!machine_sets_ok(p, t[1]))
 			return false;
 		e->machine_sets = own_str(p->a, t[1]);
+		check_later(p, e->machine_sets, true, -1);
 	} else if (!strcmp(k, "quick-scale") && n == 2) {
 		if (!num(p, t[1], &e->quick_scale))
 			return false;
@@ -413,6 +433,28 @@ static bool check_refs(struct parse *p)
 	return true;
 }
 
+/* Each workload line and machine setting through the parser a run will
+ * use, at full scale and at quick scale, so that what no run could start
+ * is refused with its line (not run as "n/a" with exit status 0). */
+static bool check_lines(struct parse *p)
+{
+	const struct profile *base = profile_find(p->e->profile);
+	const double scales[2] = { 1, p->e->quick_scale };
+	for (int i = 0; i < p->nl; i++)
+		for (int k = 0; k < 2; k++) {
+			const struct later *l = &p->later[i];
+			char why[300];
+			struct profile prof = *base;
+			p->line = l->line;
+			if (l->machine && l->run >= 0 && p->e->machine_sets)
+				exp_check_machine_sets(&prof, p->e->machine_sets, scales[k], why, sizeof(why));
+			if (l->machine ? !exp_check_machine_sets(&prof, l->s, scales[k], why, sizeof(why))
+				       : !exp_check_workload(l->s, scales[k], why, sizeof(why)))
+				return fail(p, "%s%s", why, k ? " (in quick mode)" : "");
+		}
+	return true;
+}
+
 struct experiment *exp_file_parse(const char *name, const char *text, size_t len, char *err, size_t errlen)
 {
 	struct arena *a = xcalloc(1, sizeof(*a));
@@ -470,8 +512,9 @@ struct experiment *exp_file_parse(const char *name, const char *text, size_t len
 		else
 			top_line(&p, t, n, &in_run);
 	}
-	if (!p.failed)
-		check_refs(&p);
+	if (!p.failed && check_refs(&p))
+		check_lines(&p);
+	free(p.later);
 	e->designs = own(a, p.designs);
 	e->nr_designs = p.nd;
 	e->runs = own(a, p.runs);

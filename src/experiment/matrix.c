@@ -3,6 +3,7 @@
  * options (profile, then --ram/--swap/--cpus/--disk, then each --set in
  * order), so a record's command line reproduces its figures. */
 #include "matrix.h"
+#include "../lib/share.h"
 #include "../lib/util.h"
 
 #include <math.h>
@@ -50,11 +51,20 @@ static bool expand_range(const char *item, enum axis_values kind, struct axis *a
 	} else {
 		snprintf(b, sizeof(b), "%s", c1 + 1);
 	}
-	bool size = kind == AXV_SIZE;
+	bool size = kind == AXV_SIZE, share = false;
 	double lo, hi;
 	uint64_t ulo, uhi;
 	if (!size && parse_double(a, &lo) && parse_double(b, &hi)) {
 		/* numbers */
+	} else if (size && parse_share(a, &lo) && parse_share(b, &hi)) {
+		/* shares of a trace's pages, stepped in percent: 1%:64%:x2, 5%:50%:+5% */
+		share = true;
+		size = false;
+		lo *= 100;
+		hi *= 100;
+		size_t sl = strlen(st);
+		if (st[0] == '+' && sl > 1 && st[sl - 1] == '%')
+			st[sl - 1] = 0;
 	} else if (kind != AXV_NUMBER && kind != AXV_WORD && parse_size(a, &ulo) && parse_size(b, &uhi)) {
 		size = true;
 		lo = (double)ulo;
@@ -90,10 +100,13 @@ static bool expand_range(const char *item, enum axis_values kind, struct axis *a
 			 lo < 0 ? "below 0" : "0");
 		return false;
 	}
-	/* A long additive range is refused before it is built: value by
-	 * value it ran up to the limit through 10^5 reallocations and string
-	 * copies (21 s under the fuzzer's ASan for "1M:8M:+1"). */
-	if (!factor && (hi - lo) / step + 1 > AXIS_MAX_VALUES - ax->n) {
+	/* A long range is refused before it is built: value by value it ran
+	 * up to the limit through 10^5 reallocations and string copies (21 s
+	 * under the fuzzer's ASan for "1M:8M:+1", 1.5 GB for the factor
+	 * range "1p:64p:x1.0000001").  A factor range has log(B/A)/log(F)
+	 * steps, counted with the slack at B the loop below allows. */
+	double count = factor ? floor(log(hi * (1 + 1e-9) / lo) / log(step)) + 1 : (hi - lo) / step + 1;
+	if (count > AXIS_MAX_VALUES - ax->n) {
 		snprintf(err, errlen, "--%s: more than %d values", ax->name, AXIS_MAX_VALUES);
 		return false;
 	}
@@ -107,7 +120,7 @@ static bool expand_range(const char *item, enum axis_values kind, struct axis *a
 		if (size)
 			size_name(buf, sizeof(buf), (uint64_t)floor(v + 0.5));
 		else
-			snprintf(buf, sizeof(buf), "%.10g", v);
+			snprintf(buf, sizeof(buf), share ? "%.10g%%" : "%.10g", v);
 		if (!add_value(ax, buf, err, errlen))
 			return false;
 	}
@@ -141,8 +154,10 @@ bool axis_expand(const char *list, enum axis_values kind, struct axis *ax, char 
 			ok = expand_range(it, kind, ax, err, errlen);
 		} else if (kind == AXV_SIZE) {
 			uint64_t b;
-			if (!parse_size(it, &b) || b > (1ULL << 50)) {
-				snprintf(err, errlen, "--%s: bad size '%s'", ax->name, it);
+			double sh;
+			if (!parse_share(it, &sh) && (!parse_size(it, &b) || b > (1ULL << 50))) {
+				snprintf(err, errlen, "--%s: bad size '%s'%s", ax->name, it,
+					 strchr(it, '%') ? " (a share of a trace's pages is N%, 0 < N <= 100)" : "");
 				ok = false;
 			} else {
 				ok = add_value(ax, it, err, errlen);
@@ -236,7 +251,15 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 		mc->param_values[a] = v;
 		uint64_t b;
 		if (!ax->is_set) {
-			if (!strcmp(ax->name, "ram") || !strcmp(ax->name, "swap")) {
+			double sh;
+			if (!strcmp(ax->name, "ram") && parse_share(v, &sh)) {
+				if (!mx->trace_pages) {
+					snprintf(err, errlen, "--ram %s: a share of a trace's distinct pages needs them counted", v);
+					ok = false;
+					break;
+				}
+				c->prof.ram = share_pages(sh, mx->trace_pages) * PAGE_SIZE;
+			} else if (!strcmp(ax->name, "ram") || !strcmp(ax->name, "swap")) {
 				if (!parse_size(v, &b) || (!b && !strcmp(ax->name, "ram"))) {
 					snprintf(err, errlen, "bad --%s '%s'", ax->name, v);
 					ok = false;

@@ -28,7 +28,8 @@ struct axis {
 };
 
 /* Expand "256M:1G:x2,3G" into values (sizes printed as a user would type
- * them: 256M 512M 1G 3G).  False with a message on bad input. */
+ * them: 256M 512M 1G 3G; sizes may also be shares of a trace's distinct
+ * pages, "10%", "1%:64%:x2").  False with a message on bad input. */
 bool axis_expand(const char *list, enum axis_values kind, struct axis *ax, char *err, size_t errlen);
 void axis_free(struct axis *ax);
 
@@ -44,6 +45,9 @@ struct matrix {
 	int nr_wl;
 	uint64_t max_time_ns;   /* 0: pagelab run's default */
 	bool check;
+	/* The trace's distinct pages, which a --ram of N% is a share of
+	 * (lib/share.h; the caller counts them); 0: no such --ram. */
+	uint64_t trace_pages;
 };
 
 struct matrix_cell {

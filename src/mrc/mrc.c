@@ -10,6 +10,7 @@
 #include "../cachesim/cachesim.h"
 #include "../policy/policy.h"
 #include "../lib/hostmem.h"
+#include "../lib/share.h"
 #include "../lib/output.h"
 #include "../lib/util.h"
 
@@ -66,20 +67,52 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Sort s[0..n) and drop repeats: the count left. */
+static int sort_unique(uint64_t *s, int n)
+{
+	int u = 0;
+	qsort(s, (size_t)n, sizeof(*s), cmp_u64);
+	for (int k = 0; k < n; k++)
+		if (!u || s[k] != s[u - 1])
+			s[u++] = s[k];
+	return u;
+}
+
 bool mrc_parse_sizes(const char *list, uint64_t **sizes, int *n, char *err, size_t errlen)
+{
+	return mrc_parse_size_list(list, sizes, n, NULL, NULL, err, errlen);
+}
+
+bool mrc_parse_size_list(const char *list, uint64_t **sizes, int *n, double **shares, int *nshares, char *err,
+			 size_t errlen)
 {
 	*sizes = NULL;
 	*n = 0;
+	if (shares) {
+		*shares = NULL;
+		*nshares = 0;
+	}
 	struct axis ax = { .name = xstrdup("sizes") };
 	if (!axis_expand(list, AXV_SIZE, &ax, err, errlen)) {
 		axis_free(&ax);
 		return false;
 	}
 	uint64_t *s = xcalloc((size_t)ax.n + 1, sizeof(*s));
+	double *sh = shares ? xcalloc((size_t)ax.n + 1, sizeof(*sh)) : NULL;
 	bool ok = true;
+	int m = 0;
 	for (int k = 0; ok && k < ax.n; k++) {
-		uint64_t b;
-		if (!parse_size(ax.values[k], &b) || b < PAGE_SIZE) {
+		uint64_t b = 0;
+		double x;
+		if (parse_share(ax.values[k], &x)) {
+			if (!sh) {
+				snprintf(err, errlen, "bad --sizes '%.100s': a share of the trace's pages is not taken here",
+					 ax.values[k]);
+				ok = false;
+			} else {
+				sh[(*nshares)++] = x;
+			}
+		} else if (!parse_size(ax.values[k], &b) || b < PAGE_SIZE) {
 			snprintf(err, errlen, "bad --sizes '%.100s': a size is at least one page (4096 or 1p)",
 				 ax.values[k]);
 			ok = false;
@@ -87,16 +120,19 @@ bool mrc_parse_sizes(const char *list, uint64_t **sizes, int *n, char *err, size
 			snprintf(err, errlen, "bad --sizes '%.100s': more than %u pages", ax.values[k], UINT32_MAX);
 			ok = false;
 		}
-		s[k] = b / PAGE_SIZE;
+		else
+			s[m++] = b / PAGE_SIZE;
 	}
 	if (ok) {
-		qsort(s, (size_t)ax.n, sizeof(*s), cmp_u64);
-		for (int k = 0; k < ax.n; k++)
-			if (!*n || s[k] != s[*n - 1])
-				s[(*n)++] = s[k];
+		*n = sort_unique(s, m);
 		*sizes = s;
+		if (sh)
+			*shares = sh;
 	} else {
 		free(s);
+		free(sh);
+		if (shares)
+			*nshares = 0;
 	}
 	axis_free(&ax);
 	return ok;
@@ -433,18 +469,22 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 			bintrace_abort(w);
 	}
 	if (ok) {
-		if (o->sizes) {
-			r->sizes = xmalloc((size_t)o->nr_sizes * sizeof(*r->sizes));
+		uint64_t d = r->npages;
+		if (!want_exact && !w) {
+			/* SHARDS alone: its sampled pages over its rate */
+			const struct shards *sh = o->shards_rate > 0 ? &sr : &ss;
+			d = (uint64_t)llround((double)sh->sd.live / shards_rate(sh));
+			r->npages_estimated = d;
+		}
+		if (o->sizes || o->nr_shares) {
+			/* the shares of the distinct pages, now that they are known */
+			int all = o->nr_sizes + o->nr_shares;
+			r->sizes = xmalloc((size_t)all * sizeof(*r->sizes));
 			memcpy(r->sizes, o->sizes, (size_t)o->nr_sizes * sizeof(*r->sizes));
-			r->nr_sizes = o->nr_sizes;
+			for (int k = 0; k < o->nr_shares; k++)
+				r->sizes[o->nr_sizes + k] = share_pages(o->shares[k], d);
+			r->nr_sizes = sort_unique(r->sizes, all);
 		} else {
-			uint64_t d = r->npages;
-			if (!want_exact && !w) {
-				/* SHARDS alone: its sampled pages over its rate */
-				const struct shards *sh = o->shards_rate > 0 ? &sr : &ss;
-				d = (uint64_t)llround((double)sh->sd.live / shards_rate(sh));
-				r->npages_estimated = d;
-			}
 			r->nr_sizes = mrc_auto_sizes(d, &r->sizes);
 		}
 	}

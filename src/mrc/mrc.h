@@ -30,6 +30,8 @@ struct mrc_opts {
 	int nr_policies;
 	const uint64_t *sizes;       /* cache sizes in pages, ascending; NULL: mrc_auto_sizes */
 	int nr_sizes;
+	const double *shares;        /* and shares of the distinct pages (0.1: 10%), resolved after the pass */
+	int nr_shares;
 	double shards_rate;          /* > 0: a fixed-rate SHARDS curve */
 	uint64_t shards_size;        /* > 0: a fixed-size SHARDS curve */
 	uint64_t seed;               /* SHARDS' hash */
@@ -73,6 +75,11 @@ void mrc_result_free(struct mrc_result *r);
  * sorted ascending, each once; a size is at least one page and at most
  * 2^32 - 1.  False with one line in err (then *sizes is NULL). */
 bool mrc_parse_sizes(const char *list, uint64_t **sizes, int *n, char *err, size_t errlen);
+/* The same, but shares of the trace's distinct pages ("10%", ranges
+ * "1%:64%:x2", lib/share.h) are taken too, into *shares (as given; NULL
+ * and 0 when there are none); *n may then be 0. */
+bool mrc_parse_size_list(const char *list, uint64_t **sizes, int *n, double **shares, int *nshares, char *err,
+			 size_t errlen);
 
 /* --auto: 1, 1.5, 2, 3, 4, 6 ... times a power of two, from about
  * npages / 4096 up to npages, which ends the list.  Returns the count;

@@ -70,7 +70,8 @@ static const struct tunable aa_tunables[] = {
 	{ "vm_mapped_ratio", "/proc/sys/vm/vm_mapped_ratio", 100, 0, 1e6, "aa_era=23: mapped pages met per page wanted before swap_out" },
 	{ "vm_lru_balance_ratio", "/proc/sys/vm/vm_lru_balance_ratio", 2, 1, 1e6, "active:inactive target (2 = inactive is 1/3)" },
 	{ "vm_anon_lru", "/proc/sys/vm/vm_anon_lru (-aa)", 1, 0, 1, "1: anonymous pages join the LRU at fault (mainline); 0: only via the swap cache" },
-	{ "DEF_PRIORITY", "mm/vmscan.c", 6, 1, 12, "aa_era=17: first priority (max_scan = inactive/priority)" },
+	/* At most 10: 2.4's shrink_cache() shifts nr_pages by 10 - priority. */
+	{ "DEF_PRIORITY", "mm/vmscan.c", 6, 1, 10, "aa_era=17: first priority, 1..10 (max_scan = inactive/priority; max_mapped shifts by 10 - priority)" },
 	{ "SWAP_CLUSTER_MAX", "include/linux/swap.h", 32, 1, 1024, "pages per try_to_free_pages and per swap_out" },
 	{ "MAX_DMA_ADDRESS_MB", "include/asm-i386/dma.h", 16, 0, 1e6, "ZONE_DMA size; 0 = one zone" },
 	{ "HIGHMEM_START_MB", "arch/i386 (__VMALLOC_RESERVE)", 896, 0, 1e6, "end of ZONE_NORMAL; 0 = no HighMem" },

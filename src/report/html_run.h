@@ -15,6 +15,12 @@
 /* The vmstat interval --html samples at when --vmstat is not given. */
 #define HTML_VMSTAT_NS 50000000ULL
 
+/* The points a timeline holds at most (the chart's own limit, whose
+ * every-n-th drawing gives the same lines), and which samples it takes:
+ * one in timeline_stride(nr_samples). */
+#define TIMELINE_POINTS 600
+uint64_t timeline_stride(uint64_t nr_samples);
+
 void report_html(const struct machine *m, const struct run_info *ri, FILE *out);
 
 #endif

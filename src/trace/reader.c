@@ -254,6 +254,13 @@ int reader_bytes(struct trace_reader *r, void *buf, size_t n)
 	return 1;
 }
 
+/* The pages one record may cover: checked here, where every multi-page
+ * record (block, lackey) is split, so no format can forget it. */
+static uint64_t request_bound(const struct trace_reader *r)
+{
+	return r->opts.max_request ? r->opts.max_request : TRACE_MAX_REQUEST_DEFAULT;
+}
+
 long trace_next(struct trace_reader *r, struct trace_ref *out, size_t max)
 {
 	if (r->failed)
@@ -279,6 +286,12 @@ long trace_next(struct trace_reader *r, struct trace_ref *out, size_t max)
 		}
 		int rc = r->ops->record(r, s);
 		r->pend_done = 0;
+		if (rc > 0 && s->npages > request_bound(r)) {
+			uint64_t pages = s->npages;
+			s->npages = 0;
+			return reader_fail(r, "request of %llu pages is larger than %llu (--max-request)",
+					   (unsigned long long)pages, (unsigned long long)request_bound(r));
+		}
 		if (rc < 0)
 			return -1;
 		if (rc == 0) {

@@ -53,7 +53,15 @@ struct trace_opts {
 	enum trace_format format;   /* TRACE_FMT_AUTO: detect */
 	bool no_instructions;       /* lackey: leave out instruction fetches */
 	const char *spec;           /* csv/block: "obj-id-col=5, time-col=2, ..." */
+	uint64_t max_request;       /* pages one record may cover; 0: the default */
 };
+
+/* The pages one record (a block request, a lackey access) may cover
+ * unless --max-request says otherwise: each page a record names is a
+ * reference, and each distinct one costs the replay about 50 host bytes,
+ * so a single hostile row (a size of 2^64 - 1) must not be taken at its
+ * word.  262144 pages (1 GiB) is far above any real request. */
+#define TRACE_MAX_REQUEST_DEFAULT 262144ULL
 
 struct trace_reader;
 
@@ -97,9 +105,15 @@ size_t trace_reader_host_bytes(const struct trace_reader *r);
 void trace_close(struct trace_reader *r);
 
 /* The trace workload's arguments (argv[0] = "trace"): [--format F]
- * [--spec SPEC] [--no-instructions] FILE.  false with one line in err. */
+ * [--spec SPEC] [--no-instructions] [--max-request SIZE] FILE.  false
+ * with one line in err. */
 bool trace_parse_args(int argc, char **argv, struct trace_opts *o, const char **path, char *err, size_t errlen);
 
+/* The reader options every trace command takes (--format, --spec,
+ * --no-instructions, --max-request) at argv[*i]: 1 when it is one (*i
+ * left on its value), 0 when it is not, -1 with one line in err (no
+ * command prefix) when its value is bad or missing. */
+int trace_reader_option(int argc, char **argv, int *i, struct trace_opts *o, char *err, size_t errlen);
 const char *trace_format_name(enum trace_format f);
 /* "text", "lackey", ... (also "oracleGeneral"); false if unknown. */
 bool trace_format_parse(const char *name, enum trace_format *f);

@@ -115,57 +115,79 @@ static void qs_help(FILE *out)
 "with -v the real program's seed and phase messages.\n", out);
 }
 
-static void *qs_create(int argc, char **argv, uint64_t seed, char *err, size_t errlen)
+/* The program's options (everything create() reads from argv). */
+struct qs_args {
+	uint64_t mb, nprocs, s, z, nelems;
+	bool verbose, use_mmap, distinct;
+};
+
+static bool qs_parse(int argc, char **argv, uint64_t seed, struct qs_args *o, char *err, size_t errlen)
 {
 	/* The data come from -s, as in the real program; without -s from the
 	 * run's seed (--seed), so that repeats with other seeds sort other
 	 * data.  The default seed 1 gives the data -s 1 gives. */
-	uint64_t mb = 10, nprocs = 1, s = seed % (1ULL << 31), z = 0, nelems = 0;
-	bool verbose = false, use_mmap = false, distinct = false;
+	*o = (struct qs_args){ .mb = 10, .nprocs = 1, .s = seed % (1ULL << 31) };
 	if (argc == 1) {
 		snprintf(err, errlen, "qsbench: usage: qsbench [-h] [-m MB] [-p nr_procs] [-s seed] [-v] [-z sleep_time]");
-		return NULL;
+		return false;
 	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
 		if (!strcmp(a, "--distinct")) {
-			distinct = true;
+			o->distinct = true;
 			continue;
 		}
 		if (a[0] != '-' || !a[1] || (strchr("vM", a[1]) && a[2])) {
 			snprintf(err, errlen, "qsbench: unexpected argument '%s'", a);
-			return NULL;
+			return false;
 		}
 		switch (a[1]) {
-		case 'v': verbose = true; continue;
-		case 'M': use_mmap = true; continue;
+		case 'v': o->verbose = true; continue;
+		case 'M': o->use_mmap = true; continue;
 		case 'm': case 'p': case 's': case 'z': case 'n':
 			break;
 		default:
 			snprintf(err, errlen, "qsbench: unknown option '%s' (see pagelab workloads qsbench --help)", a);
-			return NULL;
+			return false;
 		}
-		char o = a[1];
+		char c = a[1];
 		v = wl_optval(argc, argv, &i);
 		bool ok;
-		switch (o) {
+		switch (c) {
 		/* nr_elems = MB * 1048576 / 4 is int arithmetic in the real
 		 * program: 2047 MB is the largest size it can sort. */
-		case 'm': ok = wl_u64_in(v, 1, 2047, &mb); break;
-		case 'p': ok = wl_u64_in(v, 1, 1000000, &nprocs); break;
-		case 's': ok = wl_u64_in(v, 0, INT32_MAX, &s); break;
-		case 'z': ok = wl_u64_in(v, 0, 10000000, &z); break;
-		default:  ok = wl_u64_in(v, 2, INT32_MAX, &nelems); break;
+		case 'm': ok = wl_u64_in(v, 1, 2047, &o->mb); break;
+		case 'p': ok = wl_u64_in(v, 1, 1000000, &o->nprocs); break;
+		case 's': ok = wl_u64_in(v, 0, INT32_MAX, &o->s); break;
+		case 'z': ok = wl_u64_in(v, 0, 10000000, &o->z); break;
+		default:  ok = wl_u64_in(v, 2, INT32_MAX, &o->nelems); break;
 		}
 		if (!ok) {
-			snprintf(err, errlen, "qsbench: bad value '%s' for -%c", v ? v : "", o);
-			return NULL;
+			snprintf(err, errlen, "qsbench: bad value '%s' for -%c", v ? v : "", c);
+			return false;
 		}
 	}
-	if (nprocs > 1024)
-		nprocs = 1024; /* MAX_PROCS */
-	if (!nelems)
-		nelems = mb * 1048576 / 4;
+	if (o->nprocs > 1024)
+		o->nprocs = 1024; /* MAX_PROCS */
+	if (!o->nelems)
+		o->nelems = o->mb * 1048576 / 4;
+	return true;
+}
+
+/* The arguments alone: create() records the sort (seconds at -m 230). */
+static bool qs_check(int argc, char **argv, char *err, size_t errlen)
+{
+	struct qs_args o;
+	return qs_parse(argc, argv, 1, &o, err, errlen);
+}
+
+static void *qs_create(int argc, char **argv, uint64_t seed, char *err, size_t errlen)
+{
+	struct qs_args o;
+	if (!qs_parse(argc, argv, seed, &o, err, errlen))
+		return NULL;
+	uint64_t nelems = o.nelems, nprocs = o.nprocs, s = o.s;
+	bool distinct = o.distinct;
 	uint64_t host = host_memory_bytes();
 	if (host && nelems * 4 > host / 2) {
 		snprintf(err, errlen, "qsbench: recording a sort of %llu MiB needs that much host memory; this host has %llu MiB",
@@ -177,9 +199,9 @@ static void *qs_create(int argc, char **argv, uint64_t seed, char *err, size_t e
 	q->npages = (nelems + QS_INTS_PER_PAGE - 1) / QS_INTS_PER_PAGE;
 	q->nprocs = nprocs;
 	q->seed = s;
-	q->sleep_s = z;
-	q->verbose = verbose;
-	q->use_mmap = use_mmap;
+	q->sleep_s = o.z;
+	q->verbose = o.verbose;
+	q->use_mmap = o.use_mmap;
 	q->distinct = distinct;
 	q->t = xcalloc(nprocs, sizeof(*q->t));
 	for (uint64_t k = 0; k < nprocs; k++) {
@@ -318,6 +340,7 @@ const struct workload_ops qsbench_workload = {
 	.summary = "P processes quicksorting MB of ints each (Lorenzo Allegrucci's qsbench)",
 	.help = qs_help,
 	.create = qs_create,
+	.check = qs_check,
 	.destroy = qs_destroy,
 	.nr_tasks = qs_nr_tasks,
 	.next_op = qs_next_op,

@@ -49,7 +49,7 @@ struct replay {
 static void replay_help(FILE *out)
 {
 	fputs(
-"usage: trace [--format F] [--spec SPEC] [--no-instructions] FILE\n"
+"usage: trace [--format F] [--spec SPEC] [--no-instructions] [--max-request SIZE] FILE\n"
 "Replay a memory-reference trace.  FILE may be '-' (stdin) and zstd or gzip\n"
 "compressed (if this build has them: pagelab --version); a compressed stream\n"
 "cut short is an error.  Formats (detected by magic and extension, else\n"
@@ -61,6 +61,9 @@ static void replay_help(FILE *out)
 "  vscsi   VMware vscsi (v1, v2)         bin     pagelab trace convert output\n"
 "  block   csv of byte offset + size, split into 4 KiB pages (MSR layout)\n"
 "--no-instructions  lackey: leave out instruction fetches\n"
+"--max-request SIZE the most pages one record (a block request, a lackey\n"
+"                   access) may cover, 4096p or 16M; a larger one is an error\n"
+"                   (default 262144p, 1G)\n"
 "Pages (per pid) are renumbered densely; each reference touches its page once.\n"
 "With --machine ideal (no watermarks, no timing) it is a cache simulation:\n"
 "pgfault counts misses.  The only workload that lets --policy opt run.\n", out);

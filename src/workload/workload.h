@@ -84,6 +84,10 @@ struct workload_ops {
 	/* Parse argv (argv[0] = workload name).  On bad input write a one-line
 	 * message to err and return NULL. */
 	void *(*create)(int argc, char **argv, uint64_t seed, char *err, size_t errlen);
+	/* Optional: argv checked as create() would, without the costly work
+	 * some create() does (qsbench records its sort): for a file read long
+	 * before it runs (an experiment's workload lines). */
+	bool (*check)(int argc, char **argv, char *err, size_t errlen);
 	void (*destroy)(void *w);
 	int (*nr_tasks)(void *w);
 	/* Next op of task `task`; false when the task has nothing more (exit). */
