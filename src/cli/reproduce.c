@@ -89,9 +89,22 @@ static double host_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The progress line ("\rpagelab reproduce: 12/50 runs done, ...") is on
+ * stderr, usually the same terminal as stdout: it is erased (carriage
+ * return, erase to the end of the line) before an experiment is printed,
+ * or the experiment's first line would follow it on the same row.  The
+ * pool draws it again, below, at the next finished run. */
+static void clear_progress(FILE *err)
+{
+	fputs("\r\033[K", err);
+	fflush(err);
+}
+
 static void stream_one(const struct exp_result *r, void *arg)
 {
 	struct stream *st = arg;
+	if (st->progress)
+		clear_progress(stderr);
 	(st->json ? exp_print_json_experiment : exp_print_experiment)(r, stdout, st->counts);
 	fflush(stdout);
 	st->done++;
@@ -99,8 +112,8 @@ static void stream_one(const struct exp_result *r, void *arg)
 	/* Host time is not part of the output (it depends on the host): it
 	 * goes to stderr. */
 	if (st->host_times)
-		fprintf(stderr, "%spagelab reproduce: experiment %d (%s) done at %.1f s: its runs took %.1f s of CPU (%d of %d)\n",
-			st->progress ? "\r" : "", r->e->id, r->e->slug, host_now() - st->t0, r->host_cpu_s, st->done, st->total);
+		fprintf(stderr, "pagelab reproduce: experiment %d done at %.1f s, its runs %.1f s of CPU (%d of %d)\n",
+			r->e->id, host_now() - st->t0, r->host_cpu_s, st->done, st->total);
 }
 
 int cmd_reproduce(int argc, char **argv)
@@ -221,6 +234,8 @@ int cmd_reproduce(int argc, char **argv)
 			fin[nfin++] = res[k];
 	int sig = output_interrupted();
 	(json ? exp_print_json_end : exp_print_text_end)(st.counts, stdout);
+	if (!json && !own)
+		exp_print_expectations(stdout);
 	if (st.host_times)
 		fprintf(stderr, "pagelab reproduce: %d experiment%s in %.1f s of host time (%.1f s of CPU)\n", st.done,
 			st.done == 1 ? "" : "s", host_now() - st.t0, st.cpu_s);
