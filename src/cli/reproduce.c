@@ -250,7 +250,7 @@ int cmd_reproduce(int argc, char **argv)
 		char date[64], *cmdline = html_cmdline(argc, argv);
 		html_date(date, sizeof(date));
 		struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmdline, .date = date };
-		html_report(fin, &pv, hf);
+		html_report(fin, &pv, !own, hf);
 		free(cmdline);
 		if (!atomic_commit(&af, err, sizeof(err))) {
 			fprintf(stderr, "pagelab: %s\n", err);

@@ -38,7 +38,10 @@ static const struct {
 	const char *names[3];
 } charts[] = {
 	{ "memory (MB)", { F_FREE, F_SWPD, -1 }, { "free", "swap used (swpd)", NULL } },
-	{ "swap in / out (KB/s)", { F_SI, F_SO, -1 }, { "si", "so", NULL } },
+	/* Swap in and out on their own axes: one is often a thousandth of the
+	 * other, and on a shared axis it would vanish. */
+	{ "swap out (KB/s)", { F_SO, -1, -1 }, { "so", NULL, NULL } },
+	{ "swap in (KB/s)", { F_SI, -1, -1 }, { "si", NULL, NULL } },
 	{ "pages scanned (pages/s)", { F_SCAN, -1, -1 }, { "pgscan", NULL, NULL } },
 	{ "LRU lists (MB)", { F_INACT, F_ACTIVE, -1 }, { "inactive", "active", NULL } },
 	{ "CPU (%)", { F_US, F_SY, F_WA }, { "user", "system", "iowait" } },
