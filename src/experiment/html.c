@@ -314,23 +314,31 @@ static void counts_line(FILE *out, const struct exp_result *r)
 	fputs("</p>\n", out);
 }
 
-/* The header lines of the text report (thread, machine, designs), which
- * say what ran, above the charts. */
-static void experiment_header(FILE *out, const struct exp_result *r)
+/* What a text printer writes for r, as a string (NULL if no memory). */
+static char *text_of(void (*print)(const struct exp_result *, FILE *), const struct exp_result *r)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
-		return;
-	exp_print_header(r, f);
+		return NULL;
+	print(r, f);
 	fclose(f);
+	return buf;
+}
+
+/* The header lines of the text report (thread, machine, designs), which
+ * say what ran, above the charts. */
+static void experiment_header(FILE *out, const struct exp_result *r)
+{
+	char *buf = text_of(exp_print_header, r);
+	if (!buf)
+		return;
 	/* Its first line ("== Experiment N: title ==", maybe wrapped)
 	 * repeats the <h2>. */
 	const char *nl = strstr(buf, " ==\n");
-	const char *body = nl ? nl + 4 : buf;
 	fputs("<pre class=\"head\">", out);
-	html_escape(out, body);
+	html_escape(out, nl ? nl + 4 : buf);
 	fputs("</pre>\n", out);
 	free(buf);
 }
@@ -339,13 +347,9 @@ static void experiment_header(FILE *out, const struct exp_result *r)
  * they are the evidence, the charts above are the summary. */
 static void program_output(FILE *out, const struct exp_result *r)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
+	char *buf = text_of(r->e->print, r);
+	if (!buf)
 		return;
-	r->e->print(r, f);
-	fclose(f);
 	fputs("<details class=\"output\"><summary>the thread's tables with pagelab's runs (the text report)</summary>\n"
 	      "<pre>", out);
 	html_escape(out, buf);
