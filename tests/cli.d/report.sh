@@ -128,3 +128,22 @@ else
 		bad "$w $(head -c 300 "$T/screen")"
 	fi
 fi
+
+# The man page's EXAMPLES (tools/genman.sh) cannot drift from the binary:
+# every option an example uses is in its command's --help, and the
+# examples that need no file run (exit 0).
+t "man page: EXAMPLES, each option in its command's --help"
+msg=
+if sh tools/genman.sh "$P" "$T/man" 2>"$T/genman.err"; then
+	sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$T/man/pagelab.1" | sed -n 's/^\.B //p' | sed 's/\\-/-/g' >"$T/examples"
+	while read -r _ cmd rest; do
+		for o in $rest; do
+			case $o in --) break ;; --*) $P "$cmd" --help | grep -q -- "$o" || msg="$msg $cmd $o;" ;; esac
+		done
+	done <"$T/examples"
+	$P policies --tunables mglru >/dev/null && $P machines --show vmm-2008 >/dev/null || msg="$msg a listing failed;"
+	[ "$(wc -l <"$T/examples")" -ge 8 ] || msg="$msg $(wc -l <"$T/examples") examples;"
+else
+	msg="genman failed: $(head -1 "$T/genman.err")"
+fi
+[ -z "$msg" ] && ok || bad "$msg"
