@@ -68,13 +68,17 @@ static void stop_marks(struct chart *c, const struct machine *m)
 static void timelines(const struct machine *m, FILE *out)
 {
 	fputs("<h2>Timelines</h2>\n", out);
-	if (!m->nr_samples) {
+	struct sample_iter it;
+	uint64_t nr, every;
+	machine_timeline_rewind(m, &it, &nr, &every);
+	if (!nr) {
 		fputs("<p class=\"na\">No vmstat samples: the run ended before the first one (--vmstat SECONDS "
 		      "samples more often).</p>\n", out);
 		return;
 	}
-	fprintf(out, "<p class=\"src\">vmstat every %.9g s of simulated time, %llu samples.</p>\n",
-		(double)m->opt.vmstat_ns / 1e9, (unsigned long long)m->nr_samples);
+	fprintf(out, "<p class=\"src\">%s every %.9g s of simulated time, %llu samples%s.</p>\n",
+		it.timeline ? "Sampled" : "vmstat", (double)every / 1e9, (unsigned long long)nr,
+		it.timeline ? " (their own interval: --vmstat's lines keep theirs)" : "");
 	struct chart *cs[NR_CHARTS];
 	int ser[NR_CHARTS][3];
 	for (int k = 0; k < NR_CHARTS; k++) {
@@ -85,9 +89,7 @@ static void timelines(const struct machine *m, FILE *out)
 		for (int j = 0; j < 3; j++)
 			ser[k][j] = (int)charts[k].f[j] >= 0 ? chart_series(cs[k], charts[k].names[j], NULL) : -1;
 	}
-	struct sample_iter it;
 	struct vmstat_sample s;
-	machine_samples_rewind(m, &it);
 	while (machine_sample_next(&it, &s))
 		for (int k = 0; k < NR_CHARTS; k++)
 			for (int j = 0; j < 3 && ser[k][j] >= 0; j++)

@@ -147,3 +147,18 @@ else
 	msg="genman failed: $(head -1 "$T/genman.err")"
 fi
 [ -z "$msg" ] && ok || bad "$msg"
+
+# The README's run with --html: --vmstat 1 prints its lines a second
+# apart (2 on this 2.8 s run), and the page's timelines sample on their
+# own every 0.05 s (they had the same 2 points); the text is unchanged.
+t "run --vmstat 1 --html: timelines sampled on their own"
+$P run --machine vmm-2008 --policy clock --vmstat 1 --html "$T/readme.html" usemem -m 1000 >"$T/readme_h" 2>"$T/err"; rc=$?
+$P run --machine vmm-2008 --policy clock --vmstat 1 usemem -m 1000 >"$T/readme_p" 2>&1
+lines=$(grep -c '^ *[0-9]\+ \+[0-9]\+ \+[0-9]\+ \+[0-9]\+ \+[0-9]\+ \+[0-9]\+ \+[0-9]\+ \+[0-9]\+' "$T/readme_p")
+pts=$(sed -n 's/.*Sampled every 0.05 s of simulated time, \([0-9]*\) samples.*/\1/p' "$T/readme.html")
+if [ $rc -eq 0 ] && cmp -s "$T/readme_h" "$T/readme_p" && [ "$lines" -eq 2 ] && [ "${pts:-0}" -ge 50 ] &&
+   [ "$(grep -o '<polyline class="series"' "$T/readme.html" | wc -l)" -eq 10 ]; then
+	ok
+else
+	bad "rc $rc, $lines vmstat lines, ${pts:-no} timeline samples"
+fi
