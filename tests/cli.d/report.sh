@@ -2,10 +2,13 @@
 # it cites are in the repository and every citation points inside one,
 # its verdicts are the ones docs/reproduce.md says to expect, the output
 # says where that is written, and the progress on a terminal never shares
-# a line with the results.  Uses fit80.sh's quick reproduce output when it
-# is there (about 20 s of CPU otherwise).
+# a line with the results, and all of it fits 80 columns.  About 25 s of
+# CPU (one quick reproduce).
 
-[ -s "$T/repro" ] || $P reproduce --no-progress >"$T/repro" 2>"$T/repro.err"
+t "quick reproduce: no line wider than 80 columns"
+$P reproduce --no-progress >"$T/repro" 2>"$T/err"; rc=$?
+w=$(awk 'length > 80 { print NR ": " length ": " $0 }' "$T/repro" | head -2)
+if [ $rc -eq 0 ] && [ -z "$w" ] && grep -q '^summary: ' "$T/repro"; then ok; else bad "rc $rc: $w $(head -2 "$T/err")"; fi
 
 # cites FILE...: every "NNN_<16 hex>.txt[:LINES]" in the files, LINES a
 # list of N and N-M; prints each one that names a file missing from
