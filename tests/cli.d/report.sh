@@ -165,3 +165,24 @@ if [ $rc -eq 0 ] && cmp -s "$T/readme_h" "$T/readme_p" && [ "$lines" -eq 2 ] && 
 else
 	bad "rc $rc, $lines vmstat lines, ${pts:-no} timeline samples"
 fi
+
+# The reproduce page as a report (make htmlcheck renders it; this is its
+# structure, cheaply, on experiment 3): the verdicts with both ratios as
+# bars come before the timelines, the text report is folded in <details>,
+# the page says what to expect, and the same command gives the same bytes.
+t "reproduce --html: verdicts first, output folded, same bytes"
+SOURCE_DATE_EPOCH=1700000000 $P reproduce --no-progress --only 3 --html "$T/r3a.html" >"$T/r3.txt" 2>"$T/err"; rc=$?
+SOURCE_DATE_EPOCH=1700000000 $P reproduce --no-progress --only 3 --html "$T/r3b.html" >/dev/null 2>&1
+sed 's/r3b\.html/r3a.html/' "$T/r3b.html" >"$T/r3c.html"
+order=$(grep -n -m1 -e '<table class="verdicts cmp">' "$T/r3a.html" | cut -d: -f1)
+plot=$(grep -n -m1 -e '<svg class="plot"' "$T/r3a.html" | cut -d: -f1)
+fold=$(grep -n -m1 -e '<details class="output"><summary>' "$T/r3a.html" | cut -d: -f1)
+if [ $rc -eq 0 ] && [ -n "$order" ] && [ -n "$plot" ] && [ -n "$fold" ] && [ "$order" -lt "$plot" ] &&
+   [ "$plot" -lt "$fold" ] && grep -q '<p class="expect"><b>What to expect:</b> these verdicts' "$T/r3a.html" &&
+   [ "$(grep -o '<rect class="pub"' "$T/r3a.html" | wc -l)" -eq 1 ] &&
+   [ "$(grep -c '>swap in (KB/s)</text>' "$T/r3a.html")" -eq 1 ] &&
+   grep -q 'mtest01 -b 33554432 -w' "$T/r3a.html" && cmp -s "$T/r3a.html" "$T/r3c.html"; then
+	ok
+else
+	bad "rc $rc, verdicts at line ${order:-none}, plot ${plot:-none}, details ${fold:-none}"
+fi
