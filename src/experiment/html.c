@@ -257,9 +257,15 @@ static void run_timelines(FILE *out, const struct exp_result *r, int run)
 		html_escape(out, buf);
 	}
 	const struct run_result *r0 = exp_rr(r, 0, run, 0);
-	if (r0->available)
-		fprintf(out, " <span class=\"src\">(vmstat every %.3g s of simulated time, %llu samples; the first "
-			"seed of each design)</span>", (double)r0->vmstat_ns / 1e9, (unsigned long long)r0->nr_samples);
+	uint64_t most = 0, every = 0;
+	for (int d = 0; d < e->nr_designs; d++) {
+		const struct run_result *rr = exp_rr(r, d, run, 0);
+		most = rr->available && rr->nr_samples > most ? rr->nr_samples : most;
+		every = rr->available ? rr->vmstat_ns : every;
+	}
+	if (most)
+		fprintf(out, " <span class=\"src\">(vmstat every %.3g s of simulated time, up to %llu samples; the "
+			"first seed of each design)</span>", (double)every / 1e9, (unsigned long long)most);
 	fputs("</h4>\n", out);
 	for (int d = 0; d < e->nr_designs; d++) {
 		const struct run_result *rr = exp_rr(r, d, run, 0);
