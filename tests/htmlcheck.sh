@@ -42,6 +42,7 @@ timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-backgrou
 	--disable-component-update --disable-sync --no-first-run --user-data-dir="$dir/profile" \
 	--enable-logging=stderr --v=0 --dump-dom "file://$dir/report.html" >"$dir/dom.html" 2>"$dir/chromium.log"
 rc=$?
+dom=$dir/dom.html
 if [ $rc -eq 0 ] && grep -q '</html>' "$dir/dom.html" && grep -q '<h1>pagelab reproduce</h1>' "$dir/dom.html"; then
 	ok
 else
@@ -94,6 +95,32 @@ t "every experiment has its section"
 n=$(grep -o '<section id="exp-[0-9]*">' "$dir/dom.html" | wc -l)
 [ "$n" -eq "$(grep -c '^== Experiment' "$dir/report.txt")" ] && [ "$n" -gt 0 ] && ok || bad "$n sections"
 
+# A report, not a log: in each section the verdicts with the thread's
+# figures against pagelab's come first, then the timelines, and the text
+# report's tables are folded away in a <details> after them.
+t "each section: verdicts, then timelines, then the folded output"
+msg=$(awk '/<section id="exp-/ { s++; ln = 0 }
+	s { ln++ }
+	/<table class="verdicts cmp">/ && !cmp[s] { cmp[s] = ln }
+	/<svg class="plot"/ && !plot[s] { plot[s] = ln }
+	/<details class="output">/ { det[s] = ln }
+	/<pre/ && !/<pre class="head">/ && !pre[s] { pre[s] = ln }
+	END {
+		for (i = 1; i <= s; i++)
+			if (!(cmp[i] && plot[i] > cmp[i] && det[i] > plot[i] && pre[i] > det[i]))
+				printf "section %d: verdicts at %d, first plot %d, details %d, output %d; ", i, cmp[i], plot[i], det[i], pre[i]
+		if (!s) print "no section"
+	}' "$dom")
+[ -z "$msg" ] && ok || bad "$msg"
+
+# Swap in and swap out have their own value axes (a shared one hid swap
+# in), in the reproduce report (one pair per run) and on the run page.
+t "swap in and swap out each have a chart of their own"
+runs=$(grep -c '^<h4>' "$dom")
+si=$(grep -c '^<text class="lbl" [^>]*>swap in (KB/s)</text>' "$dom")
+so=$(grep -c '^<text class="lbl" [^>]*>swap out (KB/s)</text>' "$dom")
+[ "$runs" -gt 0 ] && [ "$si" -eq "$runs" ] && [ "$so" -eq "$runs" ] && ok || bad "$runs runs, $si swap-in and $so swap-out charts"
+
 # The pages of run, sweep and compare: each loads, stays silent, holds
 # what it wrote (plots, lines, bars, legend entries, markers) in the
 # rendered DOM, and leaves a screenshot beside the reproduce one.
@@ -129,6 +156,9 @@ page() {  # page NAME FILE H1 MUST: MUST is an element the page must have
 # A run with an OOM kill (64 MB + 32 MB swap cannot hold 120 MB).
 $P run --ram 64M --swap 32M --html "$dir/run.html" usemem -m 120 + usemem -m 30 >/dev/null 2>&1
 page run "$dir/run.html" "pagelab run" '<path class="mark-oom"'
+t "run --html: swap in and swap out on charts of their own"
+grep -q '>swap in (KB/s)</text>' "$dir/run.dom" && grep -q '>swap out (KB/s)</text>' "$dir/run.dom" && ok ||
+	bad "no separate swap in / swap out charts"
 # A sweep whose smallest machine OOM-kills usemem, 2 seeds.
 $P sweep --no-progress --policy clock,lru,mglru --ram 48M,96M,192M --swap 24M --seeds 2 --jobs 2 \
 	--html "$dir/sweep.html" -- usemem -m 80 >/dev/null 2>&1

@@ -18,6 +18,23 @@ commands() { "$P" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit 
 # The names of a listing (after its header row).
 names() { "$P" "$@" | awk 'NR > 1 && /^[a-z]/ { print $1 }'; }
 
+# EXAMPLES: a command and what it does, one a line; tests/cli.d/report.sh
+# checks that every option here is in its command's --help.
+examples() {
+	cat <<'END'
+pagelab reproduce|the five threads' experiments in quick mode (under a minute): each thread's figures beside pagelab's, a verdict per comparison, and at the end where the expected verdicts and the cause of every disagreement are written down (reproduce.md)
+pagelab reproduce --only 4 --html report.html|experiment 4 only, also as a self-contained HTML report: the verdicts with both ratios as bars, then timelines of every design
+pagelab reproduce --full --jobs 2|the threads' own machine and workload sizes (minutes, and about 2.2 GB of memory at its peak)
+pagelab run --machine vmm-2008 --policy clock --vmstat 1 usemem -m 1000|one run: a vmstat line a second, then time(1)'s figures and /proc/vmstat's counters
+pagelab run --machine vmm-2008 --policy mglru --html run.html usemem -m 1000|the same run under MGLRU, with its timelines in run.html
+pagelab run --machine vmm-2008 --ram 512M --policy splitlru dd if=/dev/sda bs=1M count=2048 + workingset -m 200|two workloads on one machine: a streaming read beside a working set
+pagelab sweep --policy clock,lru,mglru --ram 48M,96M --seeds 3 -o r.jsonl -- usemem -m 80|three designs on two machine sizes over three seeds, into a results file
+pagelab compare r.jsonl|that results file's designs side by side: % change and significance
+pagelab policies --tunables mglru|a policy's tunables, for --set NAME=VALUE
+pagelab machines --show vmm-2008|every parameter of a machine profile and where its value comes from
+END
+}
+
 {
 	echo ".TH PAGELAB 1 \"\" \"pagelab $version\" \"pagelab manual\""
 	echo '.SH NAME'
@@ -59,6 +76,12 @@ names() { "$P" "$@" | awk 'NR > 1 && /^[a-z]/ { print $1 }'; }
 	echo 'The reclaim designs, and their tunables, are listed in'
 	echo '.BR pagelab\-policies (7).'
 	"$P" policies | block
+	echo '.SH EXAMPLES'
+	examples | while IFS='|' read -r cmd what; do
+		echo '.TP'
+		printf '.B %s\n' "$(echo "$cmd" | esc)"
+		echo "$what" | esc
+	done
 	echo '.SH EXIT STATUS'
 	echo '.TP'
 	echo '.B 0'

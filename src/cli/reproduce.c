@@ -33,7 +33,9 @@ static void reproduce_usage(FILE *out)
 "                and sizes scaled down together, under a minute)\n"
 "  --only N      run experiment N only (1-5)\n"
 "  --json        print everything as one JSON object\n"
-"  --html FILE   also write a self-contained HTML report (tables and timelines)\n"
+"  --html FILE   also write a self-contained HTML report: per experiment the\n"
+"                verdicts with the thread's ratios beside pagelab's as bars,\n"
+"                the timelines of every design, the text report folded\n"
 "  --jobs N      run N simulations in parallel (default: the number of CPUs);\n"
 "                the output is the same for every N\n"
 "  --check       verify the mm invariants after every step of every run (slow)\n"
@@ -58,7 +60,9 @@ static void reproduce_usage(FILE *out)
 	fputs(
 "\n"
 "A design or workload this build does not have is reported as not available,\n"
-"with verdict n/a.  See docs/reproduce.md.\n"
+"with verdict n/a.  Many comparisons disagree, and are expected to:\n"
+"docs/reproduce.md lists the verdict each comparison gives in this version and\n"
+"explains every disagreement; the threads' messages are in docs/threads/.\n"
 "\n"
 "Each experiment is printed as soon as it and those before it are done; its\n"
 "host time goes to stderr (with --full or --progress), with progress and an\n"
@@ -89,9 +93,22 @@ static double host_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The progress line ("\rpagelab reproduce: 12/50 runs done, ...") is on
+ * stderr, usually the same terminal as stdout: it is erased (carriage
+ * return, erase to the end of the line) before an experiment is printed,
+ * or the experiment's first line would follow it on the same row.  The
+ * pool draws it again, below, at the next finished run. */
+static void clear_progress(FILE *err)
+{
+	fputs("\r\033[K", err);
+	fflush(err);
+}
+
 static void stream_one(const struct exp_result *r, void *arg)
 {
 	struct stream *st = arg;
+	if (st->progress)
+		clear_progress(stderr);
 	(st->json ? exp_print_json_experiment : exp_print_experiment)(r, stdout, st->counts);
 	fflush(stdout);
 	st->done++;
@@ -99,8 +116,8 @@ static void stream_one(const struct exp_result *r, void *arg)
 	/* Host time is not part of the output (it depends on the host): it
 	 * goes to stderr. */
 	if (st->host_times)
-		fprintf(stderr, "%spagelab reproduce: experiment %d (%s) done at %.1f s: its runs took %.1f s of CPU (%d of %d)\n",
-			st->progress ? "\r" : "", r->e->id, r->e->slug, host_now() - st->t0, r->host_cpu_s, st->done, st->total);
+		fprintf(stderr, "pagelab reproduce: experiment %d done at %.1f s, its runs %.1f s of CPU (%d of %d)\n",
+			r->e->id, host_now() - st->t0, r->host_cpu_s, st->done, st->total);
 }
 
 int cmd_reproduce(int argc, char **argv)
@@ -222,6 +239,8 @@ int cmd_reproduce(int argc, char **argv)
 			fin[nfin++] = res[k];
 	int sig = output_interrupted();
 	(json ? exp_print_json_end : exp_print_text_end)(st.counts, stdout);
+	if (!json && !own)
+		exp_print_expectations(stdout);
 	if (st.host_times)
 		fprintf(stderr, "pagelab reproduce: %d experiment%s in %.1f s of host time (%.1f s of CPU)\n", st.done,
 			st.done == 1 ? "" : "s", host_now() - st.t0, st.cpu_s);
@@ -239,7 +258,7 @@ int cmd_reproduce(int argc, char **argv)
 		char date[64], *cmdline = html_cmdline(argc, argv);
 		html_date(date, sizeof(date));
 		struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmdline, .date = date };
-		html_report(fin, &pv, hf);
+		html_report(fin, &pv, !own, hf);
 		free(cmdline);
 		if (!atomic_commit(&af, err, sizeof(err))) {
 			fprintf(stderr, "pagelab: %s\n", err);

@@ -50,8 +50,8 @@ static void run_usage(FILE *out)
 "  --check             verify the mm invariants after every step (slow)\n"
 "  --json              print everything as one JSON object\n"
 "  --html FILE         also write the run as a self-contained HTML page:\n"
-"                      time figures, timelines (vmstat every 0.05 s unless\n"
-"                      --vmstat says), OOM kill and --max-time markers,\n"
+"                      time figures, timelines (sampled every 0.05 s, or at\n"
+"                      a shorter --vmstat), OOM kill and --max-time markers,\n"
 "                      counters; FILE is replaced only when complete\n"
 "  --max-time SECONDS  stop after this much simulated time (default 100000)\n"
 "  --progress / --no-progress  progress on stderr (default: on a terminal)\n"
@@ -323,6 +323,11 @@ int cmd_run(int argc, char **argv)
 	bool html_samples = html && !mo.vmstat_ns && !prof.untimed;
 	if (html_samples)
 		mo.vmstat_ns = HTML_VMSTAT_NS;
+	/* With --vmstat SECONDS the lines keep their interval and the page's
+	 * timelines take samples of their own, as finely as without it
+	 * (--vmstat 1 on a 2 s run used to give timelines of 2 points). */
+	else if (html && mo.vmstat_ns > HTML_VMSTAT_NS)
+		mo.timeline_ns = HTML_VMSTAT_NS;
 	/* Opened before the run, so a path that cannot be written is refused
 	 * at once (exit 2), not after hours of simulation. */
 	struct atomic_file af;

@@ -240,6 +240,21 @@ void exp_print_text_end(const int *counts, FILE *out)
 		fprintf(out, "runs cut short: %d killed by OOM, %d stopped at the time limit\n", counts[5], counts[6]);
 }
 
+/* A newcomer's first question after the summary: is this tally what it
+ * should be?  The answer lives with the docs, not in the binary: the
+ * expected verdict of every comparison (a test compares it with this
+ * output) and the cause of every disagreement. */
+const char exp_expectations[] =
+	"these verdicts are this version's expected result, not a failure: "
+	"docs/reproduce.md lists every comparison's verdict in quick and full mode "
+	"(\"Quick and full side by side\") and explains each disagreement and OOM kill "
+	"(\"Why each disagreement\"); docs/fidelity.md sets the designs beside a real kernel.";
+
+void exp_print_expectations(FILE *out)
+{
+	exp_wrap(out, "expected:", 10, "%s", exp_expectations);
+}
+
 void exp_print_text(struct exp_result **res, FILE *out)
 {
 	int counts[EXP_COUNTS] = { 0 };

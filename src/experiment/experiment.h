@@ -120,7 +120,7 @@ struct experiment {
 	int id;
 	const char *slug;
 	const char *title;
-	const char *thread;      /* file under shared/reference/threads/ */
+	const char *thread;      /* file under docs/threads/ */
 	const char *who;         /* who posted the figures, when */
 	const char *profile;     /* machine profile */
 	const char *machine_sets;/* experiment-wide machine settings (templates) */
@@ -239,6 +239,10 @@ void exp_print_json(struct exp_result **res, FILE *out);
 void exp_print_text_start(bool full, FILE *out);
 void exp_print_experiment(const struct exp_result *r, FILE *out, int *counts);
 void exp_print_text_end(const int *counts, FILE *out);
+/* Where the built-in experiments' expected verdicts and the causes of
+ * their disagreements are written down (after the summary). */
+extern const char exp_expectations[];
+void exp_print_expectations(FILE *out);
 void exp_print_json_start(bool full, FILE *out);
 void exp_print_json_experiment(const struct exp_result *r, FILE *out, int *counts);
 void exp_print_json_end(const int *counts, FILE *out);

@@ -1,8 +1,11 @@
 /* html.h - `pagelab reproduce --html FILE`: one self-contained HTML page
- * (inline CSS and SVG; no script, no network) with each experiment's tables
- * and verdicts and, per design, timelines from the vmstat samples: free
- * memory, swap in/out, pages scanned, and a workload's residency where the
- * experiment samples one. */
+ * (inline CSS and SVG; no script, no network) that reads as a report: the
+ * tally and what to expect, then per experiment its verdicts with the
+ * thread's figures against pagelab's and both ratios as bars, the
+ * timelines of every design from the vmstat samples (free memory, swap
+ * out, swap in, pages scanned, and a workload's residency where the
+ * experiment samples one; each on its own value axis), and folded away
+ * the text report's tables and the machine's parameters. */
 #ifndef PAGELAB_HTML_H
 #define PAGELAB_HTML_H
 
@@ -10,6 +13,8 @@
 #include "experiment.h"
 #include "../report/htmlpage.h"
 
-void html_report(struct exp_result **res, const struct html_provenance *pv, FILE *out);
+/* builtin: the experiments are the built-in ones, whose expected verdicts
+ * docs/reproduce.md lists (the page says so). */
+void html_report(struct exp_result **res, const struct html_provenance *pv, bool builtin, FILE *out);
 
 #endif

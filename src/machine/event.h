@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum ev_kind { EV_CPU, EV_DISK_DONE, EV_DISK_DISPATCH, EV_WAKE, EV_VMSTAT };
+enum ev_kind { EV_CPU, EV_DISK_DONE, EV_DISK_DISPATCH, EV_WAKE, EV_VMSTAT, EV_TIMELINE };
 
 struct event {
 	uint64_t t;

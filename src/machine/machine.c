@@ -505,6 +505,9 @@ void machine_run(struct machine *m)
 			wake_task(m, &m->tasks[i], 0);
 	if (m->opt.vmstat_ns && !m->prof.untimed)
 		evq_push(&m->q, m->opt.vmstat_ns, EV_VMSTAT, 0, 0);
+	m->timeline_ns = m->opt.timeline_ns;
+	if (m->timeline_ns && !m->prof.untimed)
+		evq_push(&m->q, m->timeline_ns, EV_TIMELINE, 0, 0);
 	uint64_t nev = 0;
 	struct event e;
 	while (m->live_user > 0 && !m->panicked && evq_pop(&m->q, &e)) {
@@ -536,6 +539,9 @@ void machine_run(struct machine *m)
 			machine_vmstat_sample(m);
 			evq_push(&m->q, m->now + m->opt.vmstat_ns, EV_VMSTAT, 0, 0);
 			break;
+		case EV_TIMELINE:
+			evq_push(&m->q, m->now + machine_timeline_sample(m), EV_TIMELINE, 0, 0);
+			break;
 		}
 		if (m->opt.check && !mm_check(&m->mm, stderr)) {
 			fprintf(stderr, "pagelab: --check failed at t=%.9f s\n", (double)m->now / 1e9);
@@ -565,6 +571,7 @@ void machine_free(struct machine *m)
 		free(m->log[i].text);
 	free(m->log);
 	free(m->samples);
+	free(m->timeline);
 	if (m->sample_spill)
 		fclose(m->sample_spill);
 	for (int i = 0; i < m->nr_tasks; i++)

@@ -109,6 +109,17 @@ struct machine_opts {
 	 * samples[] (the experiments' cells read them there). */
 	bool spill_samples;
 	bool vmstat_active;     /* --vmstat -a: inact/active instead of buff/cache */
+	/* run --html with --vmstat: samples for the page's timelines at their
+	 * own interval, apart from the printed lines' (0 = none); kept in
+	 * timeline[], at most TIMELINE_KEEP (vmstat.c). */
+	uint64_t timeline_ns;
+};
+
+/* The counters a sample's rates are taken against: those at the previous
+ * sample of its series. */
+struct vmstat_base {
+	uint64_t ev[NR_VM_EVENTS];
+	uint64_t user, sys, idle, iowait, cs, intr, t;
 };
 
 struct cpu {
@@ -159,8 +170,11 @@ struct machine {
 	struct vmstat_sample *samples;
 	uint64_t nr_samples, nr_spilled, samples_cap;
 	FILE *sample_spill;
-	uint64_t prev_ev[NR_VM_EVENTS];
-	uint64_t prev_user, prev_sys, prev_idle, prev_iowait, prev_cs, prev_intr, prev_t;
+	struct vmstat_base vm_base;
+	/* opt.timeline_ns's series: nr_timeline samples, timeline_ns apart. */
+	struct vmstat_sample *timeline;
+	uint64_t nr_timeline, timeline_ns;
+	struct vmstat_base tl_base;
 	/* kernel messages and exits, in time order */
 	struct log_entry *log;
 	uint64_t nr_log;
@@ -181,11 +195,18 @@ void machine_run(struct machine *m);
 #define VMSTAT_IN_MEMORY 4096
 /* Every vmstat sample in time order, from the spill file and memory:
  * machine_samples_rewind() then machine_sample_next() until false. */
-struct sample_iter { const struct machine *m; uint64_t i; };
+struct sample_iter { const struct machine *m; uint64_t i; bool timeline; };
 void machine_samples_rewind(const struct machine *m, struct sample_iter *it);
+/* The samples timelines are drawn from, read the same way: the
+ * opt.timeline_ns series if there is one, else the vmstat samples; their
+ * number and interval. */
+void machine_timeline_rewind(const struct machine *m, struct sample_iter *it, uint64_t *n, uint64_t *interval_ns);
 bool machine_sample_next(struct sample_iter *it, struct vmstat_sample *s);
 /* Take the sample of now (src/machine/vmstat.c, as are the two above). */
 void machine_vmstat_sample(struct machine *m);
+/* Take a timeline sample of now; returns the time to the next one. */
+#define TIMELINE_KEEP 1200
+uint64_t machine_timeline_sample(struct machine *m);
 void machine_free(struct machine *m);
 
 /* File operations (src/machine/fileops.c): run one file op of task t.

@@ -15,10 +15,11 @@ static uint64_t per_sec(uint64_t delta, uint64_t dt_ns)
 	return dt_ns ? (uint64_t)((double)delta * 1e9 / (double)dt_ns + 0.5) : 0;
 }
 
-void machine_vmstat_sample(struct machine *m)
+/* The sample of now, its rates against b, which becomes now's counters. */
+static void take_sample(struct machine *m, struct vmstat_base *b, struct vmstat_sample *out)
 {
 	struct vmstat_sample s = { .t = m->now };
-	uint64_t dt = m->now - m->prev_t;
+	uint64_t dt = m->now - b->t;
 	for (int i = 0; i < m->nr_tasks; i++) {
 		struct task *t = &m->tasks[i];
 		if (t->state == T_RUNNABLE || t->state == T_RUNNING)
@@ -40,20 +41,20 @@ void machine_vmstat_sample(struct machine *m)
 	s.inact = (lz.inactive_anon + lz.inactive_file) * kb;
 	s.active = (lz.active_anon + lz.active_file) * kb;
 	uint64_t *ev = m->mm.ev;
-	s.si = per_sec((ev[PSWPIN] - m->prev_ev[PSWPIN]) * kb, dt);
-	s.so = per_sec((ev[PSWPOUT] - m->prev_ev[PSWPOUT]) * kb, dt);
-	s.bi = per_sec(ev[PGPGIN] - m->prev_ev[PGPGIN], dt);
-	s.bo = per_sec(ev[PGPGOUT] - m->prev_ev[PGPGOUT], dt);
+	s.si = per_sec((ev[PSWPIN] - b->ev[PSWPIN]) * kb, dt);
+	s.so = per_sec((ev[PSWPOUT] - b->ev[PSWPOUT]) * kb, dt);
+	s.bi = per_sec(ev[PGPGIN] - b->ev[PGPGIN], dt);
+	s.bo = per_sec(ev[PGPGOUT] - b->ev[PGPGOUT], dt);
 	/* every reclaim pass, memcg limit reclaim included */
-	s.scan = per_sec(ev[PGSCAN_ANON] + ev[PGSCAN_FILE] - m->prev_ev[PGSCAN_ANON] - m->prev_ev[PGSCAN_FILE], dt);
+	s.scan = per_sec(ev[PGSCAN_ANON] + ev[PGSCAN_FILE] - b->ev[PGSCAN_ANON] - b->ev[PGSCAN_FILE], dt);
 	uint64_t ticks = dt * m->prof.hz / 1000000000ULL;
-	s.in = per_sec(m->nr_intr - m->prev_intr, dt) + (dt ? ticks * 1000000000ULL / dt : 0);
-	s.cs = per_sec(m->nr_ctxsw - m->prev_cs, dt);
+	s.in = per_sec(m->nr_intr - b->intr, dt) + (dt ? ticks * 1000000000ULL / dt : 0);
+	s.cs = per_sec(m->nr_ctxsw - b->cs, dt);
 	double total = (double)dt * (double)m->prof.cpus;
 	if (total > 0) {
-		double us = (double)(m->user_ns - m->prev_user) / total * 100;
-		double sy = (double)(m->sys_ns - m->prev_sys) / total * 100;
-		double wa = (double)(m->iowait_ns - m->prev_iowait) / total * 100;
+		double us = (double)(m->user_ns - b->user) / total * 100;
+		double sy = (double)(m->sys_ns - b->sys) / total * 100;
+		double wa = (double)(m->iowait_ns - b->iowait) / total * 100;
 		if (us > 100) us = 100;
 		if (sy > 100 - us) sy = 100 - us;
 		if (wa > 100 - us - sy) wa = 100 - us - sy;
@@ -63,14 +64,21 @@ void machine_vmstat_sample(struct machine *m)
 		int id = 100 - (int)s.us - (int)s.sy - (int)s.wa;
 		s.id = id < 0 ? 0 : (unsigned)id;
 	}
-	memcpy(m->prev_ev, m->mm.ev, sizeof(m->prev_ev));
-	m->prev_user = m->user_ns;
-	m->prev_sys = m->sys_ns;
-	m->prev_idle = m->idle_ns;
-	m->prev_iowait = m->iowait_ns;
-	m->prev_cs = m->nr_ctxsw;
-	m->prev_intr = m->nr_intr;
-	m->prev_t = m->now;
+	memcpy(b->ev, m->mm.ev, sizeof(b->ev));
+	b->user = m->user_ns;
+	b->sys = m->sys_ns;
+	b->idle = m->idle_ns;
+	b->iowait = m->iowait_ns;
+	b->cs = m->nr_ctxsw;
+	b->intr = m->nr_intr;
+	b->t = m->now;
+	*out = s;
+}
+
+void machine_vmstat_sample(struct machine *m)
+{
+	struct vmstat_sample s;
+	take_sample(m, &m->vm_base, &s);
 	uint64_t held = m->nr_samples - m->nr_spilled;
 	if (m->opt.spill_samples && held == VMSTAT_IN_MEMORY) {
 		if (!m->sample_spill && !(m->sample_spill = tmpfile()))
@@ -90,10 +98,39 @@ void machine_vmstat_sample(struct machine *m)
 		m->opt.sample_hook(m, m->opt.sample_arg);
 }
 
+/* run --html's timelines, apart from --vmstat's lines: at most
+ * TIMELINE_KEEP samples whatever the run's length.  When they are full,
+ * every other one goes and the interval doubles, so those kept stay evenly
+ * spaced (each with its rates over its own interval). */
+uint64_t machine_timeline_sample(struct machine *m)
+{
+	if (!m->timeline)
+		m->timeline = xcalloc(TIMELINE_KEEP, sizeof(*m->timeline));
+	take_sample(m, &m->tl_base, &m->timeline[m->nr_timeline++]);
+	/* Full: keep the 2nd, 4th, ... (this one last), then go on at twice
+	 * the interval from here. */
+	if (m->nr_timeline == TIMELINE_KEEP) {
+		for (uint64_t i = 0; i < TIMELINE_KEEP / 2; i++)
+			m->timeline[i] = m->timeline[2 * i + 1];
+		m->nr_timeline = TIMELINE_KEEP / 2;
+		m->timeline_ns *= 2;
+	}
+	return m->timeline_ns;
+}
+
+void machine_timeline_rewind(const struct machine *m, struct sample_iter *it, uint64_t *n, uint64_t *interval_ns)
+{
+	machine_samples_rewind(m, it);
+	it->timeline = m->nr_timeline > 0;
+	*n = it->timeline ? m->nr_timeline : m->nr_samples;
+	*interval_ns = it->timeline ? m->timeline_ns : m->opt.vmstat_ns;
+}
+
 void machine_samples_rewind(const struct machine *m, struct sample_iter *it)
 {
 	it->m = m;
 	it->i = 0;
+	it->timeline = false;
 	if (m->sample_spill && (fflush(m->sample_spill) != 0 || fseek(m->sample_spill, 0, SEEK_SET) != 0))
 		die_usage("cannot read back vmstat samples: %s", strerror(errno));
 }
@@ -101,6 +138,12 @@ void machine_samples_rewind(const struct machine *m, struct sample_iter *it)
 bool machine_sample_next(struct sample_iter *it, struct vmstat_sample *s)
 {
 	const struct machine *m = it->m;
+	if (it->timeline) {
+		if (it->i >= m->nr_timeline)
+			return false;
+		*s = m->timeline[it->i++];
+		return true;
+	}
 	if (it->i >= m->nr_samples)
 		return false;
 	if (it->i < m->nr_spilled) {

@@ -38,7 +38,10 @@ static const struct {
 	const char *names[3];
 } charts[] = {
 	{ "memory (MB)", { F_FREE, F_SWPD, -1 }, { "free", "swap used (swpd)", NULL } },
-	{ "swap in / out (KB/s)", { F_SI, F_SO, -1 }, { "si", "so", NULL } },
+	/* Swap in and out on their own axes: one is often a thousandth of the
+	 * other, and on a shared axis it would vanish. */
+	{ "swap out (KB/s)", { F_SO, -1, -1 }, { "so", NULL, NULL } },
+	{ "swap in (KB/s)", { F_SI, -1, -1 }, { "si", NULL, NULL } },
 	{ "pages scanned (pages/s)", { F_SCAN, -1, -1 }, { "pgscan", NULL, NULL } },
 	{ "LRU lists (MB)", { F_INACT, F_ACTIVE, -1 }, { "inactive", "active", NULL } },
 	{ "CPU (%)", { F_US, F_SY, F_WA }, { "user", "system", "iowait" } },
@@ -75,18 +78,21 @@ uint64_t timeline_stride(uint64_t nr_samples)
 static void timelines(const struct machine *m, FILE *out)
 {
 	fputs("<h2>Timelines</h2>\n", out);
-	if (!m->nr_samples) {
+	struct sample_iter it;
+	uint64_t nr, every;
+	machine_timeline_rewind(m, &it, &nr, &every);
+	if (!nr) {
 		fputs("<p class=\"na\">No vmstat samples: the run ended before the first one (--vmstat SECONDS "
 		      "samples more often).</p>\n", out);
 		return;
 	}
-	uint64_t stride = timeline_stride(m->nr_samples);
-	fprintf(out, "<p class=\"src\">vmstat every %.9g s of simulated time, %llu samples", (double)m->opt.vmstat_ns / 1e9,
-		(unsigned long long)m->nr_samples);
+	uint64_t stride = timeline_stride(nr);
+	fprintf(out, "<p class=\"src\">%s every %.9g s of simulated time, %llu samples", it.timeline ? "Sampled" : "vmstat",
+		(double)every / 1e9, (unsigned long long)nr);
 	if (stride > 1)
 		fprintf(out, ", one in %llu drawn (%llu points a line)", (unsigned long long)stride,
-			(unsigned long long)((m->nr_samples + stride - 1) / stride));
-	fputs(".</p>\n", out);
+			(unsigned long long)((nr + stride - 1) / stride));
+	fprintf(out, "%s.</p>\n", it.timeline ? " (their own interval: --vmstat's lines keep theirs)" : "");
 	struct chart *cs[NR_CHARTS];
 	int ser[NR_CHARTS][3];
 	for (int k = 0; k < NR_CHARTS; k++) {
@@ -97,9 +103,7 @@ static void timelines(const struct machine *m, FILE *out)
 		for (int j = 0; j < 3; j++)
 			ser[k][j] = (int)charts[k].f[j] >= 0 ? chart_series(cs[k], charts[k].names[j], NULL) : -1;
 	}
-	struct sample_iter it;
 	struct vmstat_sample s;
-	machine_samples_rewind(m, &it);
 	for (uint64_t i = 0; machine_sample_next(&it, &s); i++)
 		for (int k = 0; k < NR_CHARTS && i % stride == 0; k++)
 			for (int j = 0; j < 3 && ser[k][j] >= 0; j++)

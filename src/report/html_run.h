@@ -12,7 +12,8 @@
 #include <stdio.h>
 #include "report.h"
 
-/* The vmstat interval --html samples at when --vmstat is not given. */
+/* The interval --html's timelines sample at: vmstat's when --vmstat is
+ * not given, their own series (opt.timeline_ns) when it is longer. */
 #define HTML_VMSTAT_NS 50000000ULL
 
 /* The points a timeline holds at most (the chart's own limit, whose

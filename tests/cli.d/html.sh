@@ -17,12 +17,12 @@ SOURCE_DATE_EPOCH=1700000000 $P run --html "$T/run.html" $HRUN >"$T/run_h.txt" 2
 # shellcheck disable=SC2086
 $P run $HRUN >"$T/run_plain.txt" 2>&1
 if [ $rc -eq 0 ] && grep -q '^<!DOCTYPE html>' "$T/run.html" && selfcontained "$T/run.html" &&
-   [ "$(hcount '<svg class="plot"' "$T/run.html")" -eq 5 ] &&
+   [ "$(hcount '<svg class="plot"' "$T/run.html")" -eq 6 ] &&
    [ "$(hcount '<polyline class="series"' "$T/run.html")" -eq 10 ] &&
-   [ "$(hcount '<path class="mark-oom"' "$T/run.html")" -eq 10 ] &&
-   [ "$(hcount '<line class="mark-line"' "$T/run.html")" -eq 5 ] &&
+   [ "$(hcount '<path class="mark-oom"' "$T/run.html")" -eq 12 ] &&
+   [ "$(hcount '<line class="mark-line"' "$T/run.html")" -eq 6 ] &&
    [ "$(hcount 'class="mark-maxtime"' "$T/run.html")" -eq 0 ] &&
-   [ "$(hcount '<g class="legend-entry"' "$T/run.html")" -eq 15 ] &&
+   [ "$(hcount '<g class="legend-entry"' "$T/run.html")" -eq 16 ] &&
    grep -q '<title>usemem -m 120 OOM-killed at [0-9]' "$T/run.html" &&
    grep -q '&#10005; OOM-killed' "$T/run.html" &&
    grep -q '<p class="prov">pagelab .* &middot; 2023-11-14 22:13 UTC<br><code>pagelab run --html ' "$T/run.html" &&
@@ -41,7 +41,7 @@ cmp -s "$T/run.html" "$T/run1.html" && ok || bad "the pages differ"
 
 t "run --html --max-time: exit 3, a flag and no cross"
 $P run --ram 64M --swap 128M --max-time 1.5 --html "$T/mt.html" usemem -m 100 -r 5 >/dev/null 2>"$T/err"; rc=$?
-if [ $rc -eq 3 ] && [ "$(hcount '<path class="mark-maxtime"' "$T/mt.html")" -eq 10 ] &&
+if [ $rc -eq 3 ] && [ "$(hcount '<path class="mark-maxtime"' "$T/mt.html")" -eq 12 ] &&
    [ "$(hcount 'class="mark-oom"' "$T/mt.html")" -eq 0 ] && grep -q 'did not finish (--max-time)' "$T/mt.html"; then
 	ok
 else
@@ -51,7 +51,9 @@ fi
 t "run --html --vmstat: the vmstat lines printed and drawn"
 $P run --ram 64M --swap 128M --vmstat 0.1 --html "$T/vm.html" usemem -m 80 >"$T/out" 2>"$T/err"; rc=$?
 n=$(grep -c '^ *[0-9]* *[0-9]* *[0-9]* *[0-9]* *0 *[0-9]*  *[0-9]' "$T/out")
-if [ $rc -eq 0 ] && [ "$n" -gt 0 ] && grep -q "^ r  b   swpd" "$T/out" && grep -q "vmstat every 0.1 s of simulated time, $n samples" "$T/vm.html"; then
+# (the page samples every 0.05 s of its own: twice as many points)
+if [ $rc -eq 0 ] && [ "$n" -gt 0 ] && grep -q "^ r  b   swpd" "$T/out" &&
+   grep -q "Sampled every 0.05 s of simulated time, $((2 * n + 1)) samples" "$T/vm.html"; then
 	ok
 else
 	bad "rc $rc, $n lines: $(grep vmstat "$T/vm.html" | head -2)"
