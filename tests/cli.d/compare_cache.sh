@@ -122,7 +122,7 @@ for stale in 's/usemem -m 80 \[executor 2\]$/usemem -m 81 [executor 2]/' 's/ \[e
 	fi
 	chmod 700 "$T"
 	if [ "$rc" = skip ]; then
-		echo "skipped: root without setpriv"
+		skip "root without setpriv"
 	elif head -1 "$T/kc/kernel.1" | grep -q 'usemem -m 80 \[executor 2\]$'; then
 		bad "the edit did not make the report stale"
 	else
