@@ -37,17 +37,31 @@ UNIT_SLOW="test_sched_eevdf_whole_run test_integrity_every_policy test_sched_per
 # The area files make check-quick leaves out: each takes 20 s or more.
 QUICK_OUT="matrix swarm engine core_designs html reproduce"
 
+# The runner's settings are its own: a job (regress.sh runs this script
+# nested) must not inherit them.
+unit_tests=${UNIT_TESTS:-} installcheck=${INSTALLCHECK:-} times_file=${PAGELAB_TIMES:-}
+quick=${PAGELAB_QUICK:-} filter=$(echo "${PAGELAB_TESTS:-}" | tr ',' ' ') nj=${J:-}
+unset UNIT_TESTS INSTALLCHECK PAGELAB_TIMES PAGELAB_QUICK PAGELAB_TESTS J
+
 R=$(mktemp -d "${TMPDIR:-/tmp}/pagelab-check.XXXXXX") || exit 1
 workers=""
+# On a TERM or ^C: stop the workers and the jobs they run (R/JOB.pid), and
+# wait up to 10 s for the jobs, whose own traps remove their temporary
+# directories.
 cleanup() {
 	for w in $workers; do kill "$w" 2>/dev/null; done
+	for f in "$R"/*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done
+	for f in "$R"/*.pid; do
+		[ -f "$f" ] || continue
+		p=$(cat "$f") i=0
+		while kill -0 "$p" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	done
 	rm -rf "$R"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-filter=$(echo "${PAGELAB_TESTS:-}" | tr ',' ' ')
 # wanted NAME: the filter lets NAME run.
 wanted() {
 	[ -n "$filter" ] || return 0
@@ -57,7 +71,7 @@ wanted() {
 	return 1
 }
 quick_out() {
-	[ "${PAGELAB_QUICK:-}" = 1 ] || return 1
+	[ "$quick" = 1 ] || return 1
 	for q in $QUICK_OUT; do [ "$1" = "$q" ] && return 0; done
 	return 1
 }
@@ -65,12 +79,12 @@ quick_out() {
 # The jobs, in name order: "unit", "unit-TEST" for each slow unit test,
 # "area-NAME" for tests/cli.d/NAME.sh, "installcheck".
 jobs=""
-if [ -n "${UNIT_TESTS:-}" ]; then
+if [ -n "$unit_tests" ]; then
 	if [ -n "$filter" ]; then
 		jobs="unit"
 	else
 		jobs="unit"
-		[ "${PAGELAB_QUICK:-}" = 1 ] || for u in $UNIT_SLOW; do jobs="$jobs unit-$u"; done
+		[ "$quick" = 1 ] || for u in $UNIT_SLOW; do jobs="$jobs unit-$u"; done
 	fi
 fi
 for f in "$dir"/cli.d/*.sh; do
@@ -78,13 +92,13 @@ for f in "$dir"/cli.d/*.sh; do
 	n=$(basename "$f" .sh)
 	wanted "$n" && ! quick_out "$n" && jobs="$jobs area-$n"
 done
-[ -n "${INSTALLCHECK:-}" ] && wanted installcheck && jobs="$jobs installcheck"
+[ -n "$installcheck" ] && wanted installcheck && jobs="$jobs installcheck"
 
 # The order jobs start in: longest first by the last run's times (a job
 # not timed yet first of all: it may be long), so the last to end is a
 # short one.
 order=$(for j in $jobs; do
-	s=$(awk -v j="$j" '$1 == j { print $2; f = 1 } END { if (!f) print 9999 }' "${PAGELAB_TIMES:-/dev/null}" 2>/dev/null)
+	s=$(awk -v j="$j" '$1 == j { print $2; f = 1 } END { if (!f) print 9999 }' "${times_file:-/dev/null}" 2>/dev/null)
 	echo "${s:-9999} $j"
 done | sort -k1,1nr -k2 | awk '{ print $2 }')
 
@@ -111,26 +125,30 @@ job_title() {
 run_job() {
 	start=$(date +%s.%N)
 	: >"$R/$1.res"
+	times >"$R/$1.t0"
+	# Each job a simple command in the background, so that $! is its pid.
+	out="$R/$1.out" res="$R/$1.res"
 	case $1 in
 	unit)
 		if [ -n "$filter" ]; then
 			# shellcheck disable=SC2086
-			"$UNIT_TESTS" $filter
+			"$unit_tests" $filter >"$out" 2>&1 </dev/null &
 		else
-			# shellcheck disable=SC2086
-			"$UNIT_TESTS" $(for u in $UNIT_SLOW; do echo "-$u"; done)
-		fi >"$R/$1.out" 2>&1
-		rc=$? ;;
-	unit-*)
-		"$UNIT_TESTS" "${1#unit-}" >"$R/$1.out" 2>&1
-		rc=$? ;;
-	area-*)
-		PAGELAB_RESULTS="$R/$1.res" sh "$dir/cli_area.sh" "$dir/cli.d/${1#area-}.sh" >"$R/$1.out" 2>&1 </dev/null
-		rc=$? ;;
-	installcheck)
-		PAGELAB_RESULTS="$R/$1.res" sh -c "$INSTALLCHECK" >"$R/$1.out" 2>&1 </dev/null
-		rc=$? ;;
+			# shellcheck disable=SC2046
+			"$unit_tests" $(for u in $UNIT_SLOW; do echo "-$u"; done) >"$out" 2>&1 </dev/null &
+		fi ;;
+	unit-*) "$unit_tests" "${1#unit-}" >"$out" 2>&1 </dev/null & ;;
+	area-*) PAGELAB_RESULTS=$res sh "$dir/cli_area.sh" "$dir/cli.d/${1#area-}.sh" >"$out" 2>&1 </dev/null & ;;
+	installcheck) PAGELAB_RESULTS=$res sh -c "$installcheck" >"$out" 2>&1 </dev/null & ;;
 	esac
+	echo $! >"$R/$1.pid"
+	wait $!
+	rc=$?
+	rm -f "$R/$1.pid"
+	# Its CPU time: what this worker's children used meanwhile.
+	times >"$R/$1.t1"
+	cpu=$(cat "$R/$1.t0" "$R/$1.t1" | awk 'FNR % 2 == 0 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); sub(/s$/, "", a[2]); t += a[1] * 60 + a[2] }
+		c[NR] = t } END { printf "%.1f", c[4] - c[2] }')
 	case $1 in
 	unit*)	# build/unit-tests prints "test_NAME   ok" or "FAILED" per test
 		awk '/^test_[a-z0-9_]+ +ok$/ { print "pass\t" $1 }
@@ -142,7 +160,7 @@ run_job() {
 		printf 'fail\t(the job)\texited with status %s\n' "$rc" >>"$R/$1.res"
 	fi
 	end=$(date +%s.%N)
-	echo "$rc $(echo "$start $end" | awk '{ printf "%.1f", $2 - $1 }')" >"$R/$1.tmp" && mv "$R/$1.tmp" "$R/$1.done"
+	echo "$rc $(echo "$start $end" | awk '{ printf "%.1f", $2 - $1 }') $cpu" >"$R/$1.tmp" && mv "$R/$1.tmp" "$R/$1.done"
 }
 
 # A worker takes the next job nobody has taken (mkdir is atomic) until
@@ -154,7 +172,7 @@ worker() {
 	done
 }
 
-nj=${J:-$(nproc 2>/dev/null || echo 2)}
+nj=${nj:-$(nproc 2>/dev/null || echo 2)}
 [ "$nj" -ge 1 ] 2>/dev/null || nj=1
 load0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 start=$(date +%s.%N)
@@ -168,8 +186,8 @@ done
 
 for j in $jobs; do
 	while [ ! -e "$R/$j.done" ]; do sleep 0.2; done
-	read -r rc secs <"$R/$j.done"
-	echo "== $(job_title "$j"): $secs s"
+	read -r rc secs cpu <"$R/$j.done"
+	echo "== $(job_title "$j"): $secs s ($cpu s CPU)"
 	cat "$R/$j.out"
 done
 wait
@@ -186,12 +204,14 @@ cpu=$(awk 'NR == 2 { u = $1; s = $2; sub(/s$/, "", u); sub(/s$/, "", s)
 echo
 echo "== summary: $wall s wall, $cpu, J=$nj (load average $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) at the end)"
 for j in $jobs; do
-	read -r rc secs <"$R/$j.done"
-	echo "$secs	$(job_title "$j")"
-done | sort -k1,1nr | head -10 | awk -F '\t' '{ s = s sep $2 " " $1 " s"; sep = ", " } END { print "slowest: " s }'
-if [ -n "${PAGELAB_TIMES:-}" ]; then
-	for j in $jobs; do read -r rc secs <"$R/$j.done"; echo "$j $secs"; done >"$PAGELAB_TIMES.tmp" 2>/dev/null &&
-		mv "$PAGELAB_TIMES.tmp" "$PAGELAB_TIMES"
+	read -r rc secs cpu <"$R/$j.done"
+	echo "$secs	$cpu	$(job_title "$j")"
+done | sort -k1,1nr | head -10 | awk -F '\t' '{ s = s sep $3 " " $1 " s (" $2 " CPU)"; sep = ", " } END { print "slowest (wall, CPU): " s }'
+if [ -n "$times_file" ]; then
+	# This run's times, and the last ones of the jobs it did not run.
+	{ for j in $jobs; do read -r rc secs cpu <"$R/$j.done"; echo "$j $secs $cpu"; done
+	  for j in $jobs; do echo "$j"; done | awk 'NR == FNR { ran[$1] = 1; next } !($1 in ran)' - "$times_file" 2>/dev/null
+	} >"$times_file.tmp" && mv "$times_file.tmp" "$times_file"
 fi
 
 # Every check's line with its file: KIND<TAB>FILE<TAB>DESC<TAB>WHY.
