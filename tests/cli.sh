@@ -207,7 +207,8 @@ for j in $jobs; do
 	read -r rc secs cpu <"$R/$j.done"
 	echo "$secs	$cpu	$(job_title "$j")"
 done | sort -k1,1nr | head -10 | awk -F '\t' '{ s = s sep $3 " " $1 " s (" $2 " CPU)"; sep = ", " } END { print "slowest (wall, CPU): " s }'
-if [ -n "$times_file" ]; then
+# (Not after a filtered run, whose unit-tests job is another.)
+if [ -n "$times_file" ] && [ -z "$filter" ]; then
 	# This run's times, and the last ones of the jobs it did not run.
 	{ for j in $jobs; do read -r rc secs cpu <"$R/$j.done"; echo "$j $secs $cpu"; done
 	  for j in $jobs; do echo "$j"; done | awk 'NR == FNR { ran[$1] = 1; next } !($1 in ran)' - "$times_file" 2>/dev/null
