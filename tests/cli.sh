@@ -34,8 +34,9 @@ export PAGELAB=${PAGELAB:-./pagelab}
 # on a loaded 2-CPU host), each a job of its own; make check-quick leaves
 # them out, with the area files below.
 UNIT_SLOW="test_sched_eevdf_whole_run test_integrity_every_policy test_sched_percpu_whole_run"
-# The area files make check-quick leaves out: each takes 20 s or more.
-QUICK_OUT="matrix swarm engine core_designs html reproduce"
+# The area files make check-quick leaves out: each takes 7 s of CPU or
+# more (fit80.sh, tlb_ipi.sh and grain.sh: their own simulations).
+QUICK_OUT="matrix core_reproduce fit80 tlb_ipi grain"
 
 # The runner's settings are its own: a job (regress.sh runs this script
 # nested) must not inherit them.
@@ -94,13 +95,16 @@ for f in "$dir"/cli.d/*.sh; do
 done
 [ -n "$installcheck" ] && wanted installcheck && jobs="$jobs installcheck"
 
-# The order jobs start in: longest first by the last run's times (a job
-# not timed yet first of all: it may be long), so the last to end is a
-# short one.
-order=$(for j in $jobs; do
-	s=$(awk -v j="$j" '$1 == j { print $2; f = 1 } END { if (!f) print 9999 }' "${times_file:-/dev/null}" 2>/dev/null)
-	echo "${s:-9999} $j"
-done | sort -k1,1nr -k2 | awk '{ print $2 }')
+# The order jobs start in: longest first by the last run's CPU times, so
+# that the last to end is a short one.  Without them (a fresh tree), the
+# long ones of an idle 2-CPU host, in CPU seconds; any other job as if 5.
+LONG="area-matrix 50 area-core_reproduce 19 area-fit80 18 area-tlb_ipi 15 unit 8
+unit-test_sched_eevdf_whole_run 8 unit-test_integrity_every_policy 7 area-grain 7"
+order=$({ echo "$LONG" | tr ' ' '\n' | paste - - | sed 's/^/0 /'
+	  [ -f "$times_file" ] && awk '{ print 1, $1, $3 }' "$times_file"
+	  for j in $jobs; do echo "2 $j 5"; done
+	} | awk '{ k = $2 } $1 == 2 { if (!(k in t)) t[k] = $3; print t[k], k; next }
+		{ if (!(k in t) || $1 == 1) t[k] = $3 }' | sort -k1,1nr -k2 | awk '{ print $2 }')
 
 # job_file JOB: the file a job's lines in the summary name; job_title JOB:
 # the job in the headers and the slowest list.
@@ -211,8 +215,10 @@ done | sort -k1,1nr | head -10 | awk -F '\t' '{ s = s sep $3 " " $1 " s (" $2 " 
 if [ -n "$times_file" ] && [ -z "$filter" ]; then
 	# This run's times, and the last ones of the jobs it did not run.
 	{ for j in $jobs; do read -r rc secs cpu <"$R/$j.done"; echo "$j $secs $cpu"; done
-	  for j in $jobs; do echo "$j"; done | awk 'NR == FNR { ran[$1] = 1; next } !($1 in ran)' - "$times_file" 2>/dev/null
-	} >"$times_file.tmp" && mv "$times_file.tmp" "$times_file"
+	  [ -f "$times_file" ] && for j in $jobs; do echo "$j"; done |
+		awk 'NR == FNR { ran[$1] = 1; next } !($1 in ran)' - "$times_file"
+	} >"$times_file.tmp"
+	mv "$times_file.tmp" "$times_file"
 fi
 
 # Every check's line with its file: KIND<TAB>FILE<TAB>DESC<TAB>WHY.
