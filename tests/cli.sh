@@ -154,9 +154,12 @@ run_job() {
 	cpu=$(cat "$R/$1.t0" "$R/$1.t1" | awk 'FNR % 2 == 0 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); sub(/s$/, "", a[2]); t += a[1] * 60 + a[2] }
 		c[NR] = t } END { printf "%.1f", c[4] - c[2] }')
 	case $1 in
-	unit*)	# build/unit-tests prints "test_NAME   ok" or "FAILED" per test
+	unit*)	# build/unit-tests prints "test_NAME   ok" or "FAILED" per test,
+		# and "WHAT: skipped, WHY" for a part it cannot run in this build.
 		awk '/^test_[a-z0-9_]+ +ok$/ { print "pass\t" $1 }
-		     /^test_[a-z0-9_]+ +FAILED$/ { print "fail\t" $1 "\tits CHECK lines are above" }' "$R/$1.out" >>"$R/$1.res" ;;
+		     /^test_[a-z0-9_]+ +FAILED$/ { print "fail\t" $1 "\tits CHECK lines are above" }
+		     /^[^ ]+: skipped, / { i = index($0, ": skipped, "); print "skip\t" substr($0, 1, i - 1) "\t" substr($0, i + 11) }' \
+			"$R/$1.out" >>"$R/$1.res" ;;
 	esac
 	# A job that failed without a failed check (a crash, a syntax error,
 	# a build step of installcheck) is a failure of its own.
