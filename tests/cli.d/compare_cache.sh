@@ -41,7 +41,7 @@ rc2=$?
 $P compare --repeat 2 --seeds 2 --floor 100 --jobs 2 --kernel-cache "$T/kc" --memcg 64M --swap 128M \
 	--policy linux6 -- usemem -m 80 >"$T/c2j" 2>&1
 msg=""
-cmp -s "$T/c2" "$T/c2j" || msg="--jobs 2 changed the output"
+cmp -s "$T/c2" "$T/c2j" || msg="--jobs 2 changed the output: $(diff "$T/c2" "$T/c2j" | head -5)"
 [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] || msg="exit $rc1/$rc2: $(cat "$T/c1.err" "$T/c2.err")"
 grep -q '^memcg 64M, swap 128M; kernel: 2 runs of pagelab kernel (cached); ' "$T/c1" || msg="$msg; not cached"
 # The setup lines wrap where the host's --set options end (joined here).
