@@ -9,8 +9,12 @@
 #   skip "why"   it could not run here: a missing tool or privilege
 #   counter NAME FILE   a /proc/vmstat counter of a report (-1 if absent)
 #   KTAG         the tag of hand-written kernel reports
+#   needs WHAT...  true when every tool (codec:NAME: codec) is there, else
+#                skip "no WHAT" and false
 #   have CMD     CMD is on PATH
 #   codec NAME   pagelab was built with that compression codec
+#   ZSH_RE, GNU_RE, vmstat_near_watermarks FILE   a report's time lines
+#                and vmstat
 # Each of ok / bad / skip also appends a line to $PAGELAB_RESULTS (when
 # set) for the summary tests/cli.sh prints at the end:
 #   pass<TAB>desc / fail<TAB>desc<TAB>why / skip<TAB>desc<TAB>why
@@ -67,4 +71,26 @@ needs() {
 		*) have "$w" || { skip "no $w (Debian's $w)"; return 1; } ;;
 		esac
 	done
+}
+
+# The time lines of a report (zsh's and GNU time's) and vmstat against the
+# watermarks: core.sh's, and any file's (they were tests/cli.sh's).
+ZSH_RE='^usemem -m [0-9]+  [0-9]+\.[0-9][0-9]s user [0-9]+\.[0-9][0-9]s system [0-9]+% cpu ([0-9]+:)?[0-9]+\.[0-9]+ total$'
+GNU_RE='^[0-9]+\.[0-9][0-9]user [0-9]+\.[0-9][0-9]system [0-9]+:[0-9][0-9](\.[0-9][0-9]|:[0-9][0-9])elapsed [0-9]+%CPU \([0-9]+major\+[0-9]+minor\)pagefaults [0-9]+swaps$'
+
+# vmstat_near_watermarks FILE: every vmstat line sampled while swapping out
+# (so > 0) has free between half of min and twice high (the watermarks
+# line gives them in pages; vmstat prints kB); at least one such line.
+vmstat_near_watermarks() {
+	awk '
+	/^pagelab: watermarks min/ { min = $4 * 4; high = $8 * 4 }
+	NF == 16 && $1 ~ /^[0-9]+$/ && $16 ~ /^[0-9]+$/ {
+		if ($8 > 0) {
+			n++
+			if ($4 < min / 2 || $4 > high * 2) { print "free " $4 " kB outside [" min/2 ", " high*2 "]"; badl++ }
+		}
+	}
+	END { if (!min) { print "no watermarks line"; exit 1 }
+	      if (!n) { print "no vmstat line with so > 0"; exit 1 }
+	      exit badl ? 1 : 0 }' "$1"
 }

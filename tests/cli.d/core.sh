@@ -2,26 +2,6 @@
 # --check on small machines, traces, every bad input (exit 2, one line),
 # --help everywhere, the listings.
 
-ZSH_RE='^usemem -m [0-9]+  [0-9]+\.[0-9][0-9]s user [0-9]+\.[0-9][0-9]s system [0-9]+% cpu ([0-9]+:)?[0-9]+\.[0-9]+ total$'
-GNU_RE='^[0-9]+\.[0-9][0-9]user [0-9]+\.[0-9][0-9]system [0-9]+:[0-9][0-9](\.[0-9][0-9]|:[0-9][0-9])elapsed [0-9]+%CPU \([0-9]+major\+[0-9]+minor\)pagefaults [0-9]+swaps$'
-
-# vmstat_near_watermarks FILE: every vmstat line sampled while swapping out
-# (so > 0) has free between half of min and twice high (the watermarks
-# line gives them in pages; vmstat prints kB); at least one such line.
-vmstat_near_watermarks() {
-	awk '
-	/^pagelab: watermarks min/ { min = $4 * 4; high = $8 * 4 }
-	NF == 16 && $1 ~ /^[0-9]+$/ && $16 ~ /^[0-9]+$/ {
-		if ($8 > 0) {
-			n++
-			if ($4 < min / 2 || $4 > high * 2) { print "free " $4 " kB outside [" min/2 ", " high*2 "]"; badl++ }
-		}
-	}
-	END { if (!min) { print "no watermarks line"; exit 1 }
-	      if (!n) { print "no vmstat line with so > 0"; exit 1 }
-	      exit badl ? 1 : 0 }' "$1"
-}
-
 # --- The Must-show runs -------------------------------------------------
 for pol in clock fifo lru; do
 	t "vmm-2008 $pol usemem -m 1000: swaps, time lines, vmstat"
