@@ -1,6 +1,8 @@
 # pagelab - a laboratory for Linux page reclaim.
 # make            build ./pagelab
-# make check      build and run every test
+# make check      build and run every test (J=N jobs at once, T=WORDS
+#                 only some, KERNEL=1 the host-kernel tests too)
+# make check-quick  the tests but the slow ones, for the inner loop
 # make sancheck   the tests under ASan + UBSan
 # make bench      print simulation speed figures (LIBCACHESIM=PATH/cachesim:
 #                 side by side with libCacheSim, built outside the repository)
@@ -139,10 +141,22 @@ $(BUILD)/tests/plugins/library: tests/plugins/library.c include/pagelab.h $(BUIL
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -Iinclude $(LDFLAGS) -rdynamic -o $@ $< $(BUILD)/libpagelab.a $(LDLIBS)
 
-check: $(BUILD)/pagelab $(BUILD)/unit-tests $(BUILD)/examples/embed $(BUILD)/examples/lifo.so $(PLUGIN_SHAPES)
-	$(BUILD)/unit-tests
-	PAGELAB=$(BUILD)/pagelab EXAMPLES=$(BUILD)/examples sh tests/cli.sh
-	@[ -n "$${PAGELAB_SANITIZED:-}" ] || $(MAKE) --no-print-directory installcheck
+
+# make check runs the unit tests, every tests/cli.d/*.sh and installcheck
+# as jobs, J at a time (default: the CPUs), each job's output printed whole,
+# then a summary (tests/cli.sh, docs/testing.md).  T=WORDS: only the jobs
+# (and unit tests) whose names contain one of the words; KERNEL=1: also
+# the tests on the host kernel (root: cgroups, swap).  check-quick: without
+# the slow jobs and installcheck, for the inner loop.
+CHECK_DEPS = $(BUILD)/pagelab $(BUILD)/unit-tests $(BUILD)/examples/embed $(BUILD)/examples/lifo.so $(PLUGIN_SHAPES)
+CHECK_ENV = PAGELAB=$(BUILD)/pagelab EXAMPLES=$(BUILD)/examples UNIT_TESTS=$(BUILD)/unit-tests \
+	PAGELAB_TIMES=$(BUILD)/check-times PAGELAB_TESTS='$(T)' J='$(J)' \
+	$(if $(KERNEL),PAGELAB_KERNEL_TESTS='$(KERNEL)')
+check: $(CHECK_DEPS)
+	@ic="$(MAKE) --no-print-directory installcheck"; [ -z "$${PAGELAB_SANITIZED:-}" ] || ic=""; \
+	$(CHECK_ENV) INSTALLCHECK="$$ic" sh tests/cli.sh
+check-quick: $(CHECK_DEPS)
+	@$(CHECK_ENV) PAGELAB_QUICK=1 sh tests/cli.sh
 
 # The examples: a program on libpagelab, and the plugin built by its own
 # Makefile, as a user outside the tree would.
@@ -204,7 +218,7 @@ valgrind: $(BUILD)/pagelab $(BUILD)/unit-tests
 	$(VALGRIND) $(BUILD)/pagelab run --machine vmm-2008 --ram 48M --swap 64M --check --vmstat 0.1 usemem -m 60 >/dev/null
 	$(VALGRIND) $(BUILD)/pagelab run --machine vmm-2008 --ram 32M --swap 8M --json usemem -R -m 30 + usemem -M -m 4 >/dev/null
 	$(VALGRIND) $(BUILD)/pagelab run --machine modern --ram 64M --swap 16M usemem -n 3 -r 2 -m 20 >/dev/null
-	for p in $$($(BUILD)/pagelab policies | awk 'NR > 1 && /^[a-z]/ && $$1 != "opt" { print $$1 }'); do \
+	for p in $$($(BUILD)/pagelab policies --names | grep -vx opt); do \
 		$(VALGRIND) $(BUILD)/pagelab run --machine vmm-2008 --ram 24M --swap 32M --check --policy $$p usemem -r 2 -m 20 >/dev/null || exit 1; \
 	done
 	printf '1 r\n2 w\n3 r\n4 w\n1 r\n2 r\n5 w\n1 r\n2 r\n3 r\n4 r\n5 r\n' >$(BUILD)/belady.trace
@@ -341,4 +355,4 @@ distcheck:
 clean:
 	rm -rf build build-san build-fuzz build-clang pagelab pagelab-*.tar.gz
 
-.PHONY: FORCE all check sancheck bench fuzz valgrind htmlcheck fidelity fidelity-sim install uninstall installcheck lib man dist distcheck clean
+.PHONY: FORCE all check check-quick sancheck bench fuzz valgrind htmlcheck fidelity fidelity-sim install uninstall installcheck lib man dist distcheck clean

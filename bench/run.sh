@@ -108,7 +108,7 @@ awk -v s="$m1" -v b="$m2" 'BEGIN { printf "  mapping 4 GiB instead of 64 MiB add
 limit=${QSBENCH_LIMIT:-300}
 echo "== qsbench -p 4 -m 230 on vmm-2008 at 1.1 x the threshold of swapping"
 echo "   (--ram 836M), per policy (each stopped after $limit s)"
-for pol in $($P policies | awk 'NR > 1 && /^[a-z]/ {print $1}'); do
+for pol in $($P policies --names); do
 	[ "$pol" = opt ] && continue
 	/usr/bin/time -f "  $pol: %e s host, %M KiB max RSS" -o "$T/qs.time" \
 		timeout "$limit" $P run --machine vmm-2008 --ram 836M --policy $pol qsbench -p 4 -m 230 >"$T/qs.out" 2>&1

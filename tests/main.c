@@ -16,11 +16,18 @@ TESTS(DECLARE)
 int main(int argc, char **argv)
 {
 	int n = 0;
-	/* Optional arguments: run only the tests whose names contain one of them. */
+	/* Optional arguments: run only the tests whose names contain one of
+	 * them; -NAME leaves out the tests whose names contain NAME (make
+	 * check runs its slow tests as jobs of their own). */
+	int only = 0;
+	for (int a = 1; a < argc; a++)
+		only |= argv[a][0] != '-';
 #define RUN(t) do { \
-	int want = argc < 2; \
-	for (int a = 1; a < argc; a++) \
-		want |= strstr(#t, argv[a]) != NULL; \
+	int want = !only; \
+	for (int a = 1; a < argc; a++) { \
+		if (argv[a][0] == '-' && strstr(#t, argv[a] + 1)) { want = 0; break; } \
+		want |= argv[a][0] != '-' && strstr(#t, argv[a]) != NULL; \
+	} \
 	if (want) { int before = test_failures; t(); n++; \
 		printf("%-40s %s\n", #t, test_failures == before ? "ok" : "FAILED"); fflush(stdout); } \
 	} while (0);

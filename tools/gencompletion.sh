@@ -8,10 +8,10 @@ P=$1
 out=$2
 mkdir -p "$out"
 commands=$("$P" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }' | tr '\n' ' ')
-names() { "$P" "$@" | awk 'NR > 1 && /^[a-z]/ { print $1 }' | tr '\n' ' '; }
+names() { "$P" "$@" --names | tr '\n' ' '; }
 policies=$(names policies)
 workloads=$(names workloads)
-machines=$("$P" machines | awk 'NR > 1 && /^[a-z]/ && $1 != "disk" { print $1 }' | tr '\n' ' ')
+machines=$(names machines)
 disks=$("$P" machines | sed -n 's/^disk models (--disk)://p')
 # The long options a command's --help mentions.
 opts() { "$P" "$1" --help | grep -o -- '--[a-z][a-z-]*' | sort -u | tr '\n' ' '; }

@@ -15,8 +15,8 @@ esc() { sed -e 's/\\/\\e/g' -e 's/^\([.'"'"']\)/\\\&\1/' -e 's/-/\\-/g'; }
 block() { echo '.nf'; echo '.ft CR'; esc; echo '.ft R'; echo '.fi'; }
 # The commands: the lines of `pagelab --help` under "Commands:".
 commands() { "$P" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }'; }
-# The names of a listing (after its header row).
-names() { "$P" "$@" | awk 'NR > 1 && /^[a-z]/ { print $1 }'; }
+# The names of a registry, one a line (the listing's text wraps).
+names() { "$P" "$@" --names; }
 
 # EXAMPLES: a command and what it does, one a line; tests/cli.d/report.sh
 # checks that every option here is in its command's --help.

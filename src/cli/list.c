@@ -9,12 +9,21 @@
 #include <stdio.h>
 #include <string.h>
 
+/* --names: a registry's names, one a line, for scripts (the tests, the
+ * man page and completion generators): the listing's text wraps. */
+#define PUT_NAMES(reg) for (int i_ = 0; (reg)[i_]; i_++) puts((reg)[i_]->name)
+
 int cmd_policies(int argc, char **argv)
 {
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		puts("usage: pagelab policies [--tunables POLICY]\n"
+		puts("usage: pagelab policies [--tunables POLICY | --names]\n"
 		     "List every reclaim policy with its one-line summary, or one policy's\n"
-		     "tunables (settable with pagelab run --set NAME=VALUE) with their defaults.");
+		     "tunables (settable with pagelab run --set NAME=VALUE) with their defaults.\n"
+		     "--names: only the policies' names, one a line.");
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--names")) {
+		PUT_NAMES(policy_registry);
 		return 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "--tunables")) {
@@ -53,8 +62,13 @@ int cmd_policies(int argc, char **argv)
 int cmd_workloads(int argc, char **argv)
 {
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		puts("usage: pagelab workloads [NAME [--help]]\n"
-		     "List the workloads, or show one workload's options and what it models.");
+		puts("usage: pagelab workloads [NAME [--help] | --names]\n"
+		     "List the workloads, or show one workload's options and what it models.\n"
+		     "--names: only the workloads' names, one a line.");
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--names")) {
+		PUT_NAMES(workload_registry);
 		return 0;
 	}
 	if (argc >= 2) {
@@ -75,9 +89,14 @@ int cmd_workloads(int argc, char **argv)
 int cmd_machines(int argc, char **argv)
 {
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		puts("usage: pagelab machines [--show NAME]\n"
+		puts("usage: pagelab machines [--show NAME | --names]\n"
 		     "List the machine profiles, or every parameter of one (each settable with\n"
-		     "pagelab run --set NAME=VALUE).  Disk models for --disk are listed too.");
+		     "pagelab run --set NAME=VALUE).  Disk models for --disk are listed too.\n"
+		     "--names: only the profiles' names, one a line.");
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--names")) {
+		PUT_NAMES(profile_presets);
 		return 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "--show")) {

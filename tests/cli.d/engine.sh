@@ -83,7 +83,7 @@ PATH="$T:$PATH" pagelab sweep --no-progress --csv $SWEEP >"$T/ex_want.csv" 2>/de
 
 t "docs/sweeps.md: the GNU parallel example"
 if ! command -v parallel >/dev/null 2>&1; then
-	echo "skipped (GNU parallel not installed; .ci/run installs it)"
+	skip "no GNU parallel (Debian's parallel; .ci/run installs it)"
 else
 	mkdir -p "$T/par" && example parallel-example >"$T/par/run.sh"
 	(cd "$T/par" && PATH="$T:$PATH" sh ./run.sh >/dev/null 2>"$T/par/err"); rc=$?

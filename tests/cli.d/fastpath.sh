@@ -22,24 +22,26 @@ tl=$(grep ' total$' "$T/arc.out")
 # stalls.  About 60 runs of 113872 references, 3 s.
 CPZ="$(dirname "$0")/data/cloudPhysicsIO.oracleGeneral.bin.zst"
 t "cache-only replay = full machine: 12 policies x 2 sizes"
-msg=""
-for pol in fifo clock clock:first_ref=0 lru opt arc 2q lirs lirs:variant=1 clockpro s3fifo s3fifo:variant=1 sieve lfu lruk; do
-	sets=""
-	case $pol in *:*) sets="--set ${pol#*:}"; pol=${pol%%:*};; esac
-	for f in 490 4897; do
-		$P run --machine ideal --ram "${f}p" --policy $pol $sets trace "$CPZ" >"$T/fast.out" 2>&1
-		$P run --full-machine --machine ideal --ram "${f}p" --policy $pol $sets trace "$CPZ" >"$T/full.out" 2>&1
-		grep -q 'cache-only replay' "$T/fast.out" && ! grep -q 'cache-only' "$T/full.out" || msg="$msg $pol $f: paths;"
-		for k in pgfault pgmajfault pgscan_direct pgsteal_direct allocstall pgalloc_normal; do
-			a=$(counter $k "$T/fast.out")
-			b=$(counter $k "$T/full.out")
-			[ "$a" = "$b" ] && [ "$a" != -1 ] || msg="$msg $pol $sets $f $k: $a vs $b;"
+if needs codec:zstd; then
+	msg=""
+	for pol in fifo clock clock:first_ref=0 lru opt arc 2q lirs lirs:variant=1 clockpro s3fifo s3fifo:variant=1 sieve lfu lruk; do
+		sets=""
+		case $pol in *:*) sets="--set ${pol#*:}"; pol=${pol%%:*};; esac
+		for f in 490 4897; do
+			$P run --machine ideal --ram "${f}p" --policy $pol $sets trace "$CPZ" >"$T/fast.out" 2>&1
+			$P run --full-machine --machine ideal --ram "${f}p" --policy $pol $sets trace "$CPZ" >"$T/full.out" 2>&1
+			grep -q 'cache-only replay' "$T/fast.out" && ! grep -q 'cache-only' "$T/full.out" || msg="$msg $pol $f: paths;"
+			for k in pgfault pgmajfault pgscan_direct pgsteal_direct allocstall pgalloc_normal; do
+				a=$(counter $k "$T/fast.out")
+				b=$(counter $k "$T/full.out")
+				[ "$a" = "$b" ] && [ "$a" != -1 ] || msg="$msg $pol $sets $f $k: $a vs $b;"
+			done
+			[ "$(grep '^trace: [0-9]* references' "$T/fast.out")" = "$(grep '^trace: [0-9]* references' "$T/full.out")" ] ||
+				msg="$msg $pol $f: trace line;"
 		done
-		[ "$(grep '^trace: [0-9]* references' "$T/fast.out")" = "$(grep '^trace: [0-9]* references' "$T/full.out")" ] ||
-			msg="$msg $pol $f: trace line;"
 	done
-done
-[ -z "$msg" ] && ok || bad "$msg"
+	[ -z "$msg" ] && ok || bad "$msg"
+fi
 
 # Belady's string by hand (tests/cli.sh runs it on the full machine with
 # --check): FIFO 9 faults with 3 frames, 10 with 4; OPT 7 with 3.  The
@@ -74,17 +76,19 @@ grep -q 'cache-only' "$T/f.out" || msg="$msg --set ram should not;"
 # libCacheSim's Belady counts (tests/cli.d/policies.sh) and the full
 # machine's.  About 1 s.
 t "opt: streamed next uses = the full machine's, any format"
-zstd -dc "$CPZ" >"$T/cp.oracleGeneral.bin"
-$P trace convert "$T/cp.oracleGeneral.bin" "$T/cp.pgtrace" 2>/dev/null
-msg=""
-for f in "$T/cp.pgtrace" "$T/cp.oracleGeneral.bin" "$CPZ"; do
-	$P run --machine ideal --ram 4897p --policy opt trace "$f" >"$T/o.out" 2>&1
-	[ "$(counter pgfault "$T/o.out")" = 71620 ] || msg="$msg $f: $(counter pgfault "$T/o.out");"
-done
-$P run --full-machine --machine ideal --ram 1224p --policy opt trace "$T/cp.pgtrace" >"$T/o.full" 2>&1
-$P run --machine ideal --ram 1224p --policy opt trace "$T/cp.pgtrace" >"$T/o.fast" 2>&1
-[ "$(counter pgfault "$T/o.fast")" = "$(counter pgfault "$T/o.full")" ] || msg="$msg 1224: differs;"
-[ -z "$msg" ] && ok || bad "$msg"
+if needs zstd codec:zstd; then
+	zstd -dc "$CPZ" >"$T/cp.oracleGeneral.bin"
+	$P trace convert "$T/cp.oracleGeneral.bin" "$T/cp.pgtrace" 2>/dev/null
+	msg=""
+	for f in "$T/cp.pgtrace" "$T/cp.oracleGeneral.bin" "$CPZ"; do
+		$P run --machine ideal --ram 4897p --policy opt trace "$f" >"$T/o.out" 2>&1
+		[ "$(counter pgfault "$T/o.out")" = 71620 ] || msg="$msg $f: $(counter pgfault "$T/o.out");"
+	done
+	$P run --full-machine --machine ideal --ram 1224p --policy opt trace "$T/cp.pgtrace" >"$T/o.full" 2>&1
+	$P run --machine ideal --ram 1224p --policy opt trace "$T/cp.pgtrace" >"$T/o.fast" 2>&1
+	[ "$(counter pgfault "$T/o.fast")" = "$(counter pgfault "$T/o.full")" ] || msg="$msg 1224: differs;"
+	[ -z "$msg" ] && ok || bad "$msg"
+fi
 
 t "cache-only replay: bad input is one line, exit 2"
 msg=""
@@ -102,9 +106,12 @@ for pol in lru opt; do
 done
 # A binary trace whose record names a page beyond its header's count: the
 # backward pass meets it first.
-head -c 72 "$T/cp.pgtrace" >"$T/short.pgtrace"
-printf '\377\377\0\0\0\0\0\0' >>"$T/short.pgtrace"
-$P run --machine ideal --ram 8p --policy opt trace "$T/short.pgtrace" >"$T/out" 2>"$T/err"
-rc=$?
-[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] || msg="$msg binary: rc $rc $(cat "$T/err");"
+# (cp.pgtrace: the test above's, when zstd was there.)
+if [ -s "$T/cp.pgtrace" ]; then
+	head -c 72 "$T/cp.pgtrace" >"$T/short.pgtrace"
+	printf '\377\377\0\0\0\0\0\0' >>"$T/short.pgtrace"
+	$P run --machine ideal --ram 8p --policy opt trace "$T/short.pgtrace" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] || msg="$msg binary: rc $rc $(cat "$T/err");"
+fi
 [ -z "$msg" ] && ok || bad "$msg"

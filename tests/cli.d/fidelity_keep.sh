@@ -1,11 +1,13 @@
 # tests/fidelity.sh with FIDELITY_CASES that match no case: nothing runs
 # (no kernel, no simulator), every table is kept as docs/fidelity.md has
 # it, and the header says what was run again and quotes the old one
-# (about 1 s; needs root, as fidelity.sh does).
+# (about 1 s; needs root, as fidelity.sh does, and measures the host's
+# TLB flush cost with pagelab kernel: only when asked, tests/kernel_lib.sh).
+. "$(dirname "$0")/kernel_lib.sh"
 
 t "fidelity.sh: the cases not selected keep their tables"
-if [ "$(id -u)" -ne 0 ]; then
-	echo "skipped: not root"
+if [ -n "$kernel_skip" ]; then
+	skip "$kernel_skip"
 else
 	mkdir -p "$T/fk/kc"
 	echo 276126972 >"$T/fk/kc/disk_bandwidth"

@@ -13,12 +13,12 @@ for cmd in "policies" "workloads" "machines"; do
 	[ -n "$w" ] && msg="$msg $cmd line $w;"
 	head -1 "$T/out" | grep -Eq '^[A-Z]+ +[A-Z]+' || msg="$msg $cmd: no header row;"
 done
-for pol in $($P policies | awk 'NR > 1 && /^[a-z]/ { print $1 }'); do
+for pol in $($P policies --names); do
 	$P policies --tunables $pol >"$T/out" 2>&1 || msg="$msg tunables $pol failed;"
 	w=$(awk 'length > 80 { print NR ": " length }' "$T/out" | head -1)
 	[ -n "$w" ] && msg="$msg tunables $pol line $w;"
 done
-for m in $($P machines | awk 'NR > 1 && NF > 1 && $1 !~ /^disk/ { print $1 }'); do
+for m in $($P machines --names); do
 	$P machines --show $m >"$T/out" 2>&1 || msg="$msg --show $m failed;"
 	w=$(awk 'length > 80 { print NR ": " length }' "$T/out" | head -1)
 	[ -n "$w" ] && msg="$msg --show $m line $w;"

@@ -1,82 +1,11 @@
-# pagelab kernel: native runs on the host kernel (src/native/).  Sourced by
-# tests/cli.sh.  The refusals run everywhere; the real runs need root and a
-# memory cgroup controller and print "skipped: <reason>" elsewhere.  Each
-# real run stays under 512 MB and a few seconds (about 7 s in all on an
-# idle host).  On a shared machine they wait for other runs' lock (see
-# kernel_lock_free) and tolerate the line saying so.
-
-# kernel_leftovers PID: what run PID left behind: its swap area, cgroup,
-# temporary directory (their names carry the pid, so other engineers' runs
-# on a shared machine do not count).
-kernel_leftovers() {
-	grep "pagelab-kernel\.$1\." /proc/swaps
-	find /sys/fs/cgroup -maxdepth 2 -name "pagelab-kernel-$1" 2>/dev/null
-	ls -d /var/tmp/pagelab-kernel."$1".* 2>/dev/null
-	ls -d /sys/kernel/tracing/instances/pagelab-kernel-"$1"-* /run/pagelab-kernel-tracefs."$1" 2>/dev/null
-	[ "$(grep -c ' tracefs ' /proc/mounts)" = "$kernel_tracefs" ] || echo "tracefs mounts: $(grep -c ' tracefs ' /proc/mounts)"
-}
-kernel_tracefs=$(grep -c ' tracefs ' /proc/mounts)
-
-# kernel_lock_holder: the pid holding pagelab kernel's lock (flock(2) on
-# /run/pagelab-kernel.lock), read from /proc/locks so that looking does not
-# take the lock; fails when nobody holds it.
-kernel_lock_holder() {
-	ino=$(stat -c %i /run/pagelab-kernel.lock 2>/dev/null) || return 1
-	awk -v ino="$ino" '$2 == "FLOCK" && $4 == "WRITE" { n = split($6, f, ":"); if (f[n] == ino) { print $5; found = 1; exit } }
-		END { exit !found }' /proc/locks
-}
-
-# kernel_lock_free: wait until no other pagelab kernel holds the lock (on a
-# shared machine another engineer's run or make fidelity may), out of a
-# budget of KERNEL_LOCK_WAIT seconds (default 600) for this whole file;
-# fails once the budget is spent.  The runs below may still meet a run that
-# starts in between: they tolerate the "waiting for" line.
-kernel_lock_budget=$((${KERNEL_LOCK_WAIT:-600} * 10))
-kernel_lock_free() {
-	while kernel_lock_holder >/dev/null; do
-		[ "$kernel_lock_budget" -gt 0 ] || return 1
-		kernel_lock_budget=$((kernel_lock_budget - 1))
-		sleep 0.1
-	done
-	return 0
-}
-
-# kernel_ready: sets why, empty when the next real run may start, else why
-# it is skipped (then every later real run is skipped too).  Not called in
-# $(...): the budget must carry over from one check to the next.
-kernel_ready() {
-	if [ -z "$kernel_skip" ] && ! kernel_lock_free; then
-		kernel_skip="pid $(kernel_lock_holder) held pagelab kernel's lock ${KERNEL_LOCK_WAIT:-600} s"
-	fi
-	why=$kernel_skip
-}
-
-# kernel_err FILE: its stderr without the line a run prints while it waits
-# for another run's lock, which is not part of what a check expects.
-kernel_err() {
-	grep -v '^pagelab: kernel: waiting for another pagelab kernel ' "$1"
-}
-
-# kernel_wait_gone PID: the watchdog cleans up after a SIGKILL; 10 s at most.
-kernel_wait_gone() {
-	for _ in $(seq 100); do
-		[ -z "$(kernel_leftovers "$1")" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# kernel_wait_cgroup PID: until run PID's cgroup exists (its workload runs;
-# it may first wait for another run's lock, up to one run of make fidelity,
-# whose --timeout is 900 s): 1000 s at most.
-kernel_wait_cgroup() {
-	for _ in $(seq 20000); do
-		find /sys/fs/cgroup -maxdepth 2 -name "pagelab-kernel-$1" 2>/dev/null | grep -q . && return 0
-		kill -0 "$1" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
-}
+# pagelab kernel: native runs on the host kernel (src/native/).  The
+# refusals run everywhere; the real runs only when asked and as root with
+# a memory cgroup controller (tests/kernel_lib.sh: kernel_skip), and are
+# skipped with the reason elsewhere.  Each real run stays under 512 MB and
+# a few seconds (about 7 s in all on an idle host).  On a shared machine
+# they wait for other runs' lock (see kernel_lock_free) and tolerate the
+# line saying so.
+. "$(dirname "$0")/kernel_lib.sh"
 
 t "kernel: bad input and refusals exit 2 with one line"
 msg=""
@@ -104,21 +33,15 @@ if [ "$(id -u)" -ne 0 ] || command -v setpriv >/dev/null 2>&1; then
 	[ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'needs root' "$T/err" &&
 		ok || bad "exit $rc: $(cat "$T/err")"
 else
-	echo "skipped: no setpriv to drop root"
+	skip "no setpriv to drop root"
 fi
-
-kernel_skip=""
-[ "$(id -u)" -eq 0 ] || kernel_skip="not root"
-if [ -z "$kernel_skip" ] && ! grep -qw memory /sys/fs/cgroup/cgroup.controllers /sys/fs/cgroup/unified/cgroup.controllers 2>/dev/null &&
-	[ ! -e /sys/fs/cgroup/memory/memory.limit_in_bytes ]; then
-	kernel_skip="no memory cgroup controller"
-fi
-[ -z "$kernel_skip" ] && ! command -v mkswap >/dev/null 2>&1 && ! [ -x /sbin/mkswap ] && kernel_skip="no mkswap"
 
 t "kernel: mtest01 in a 384M cgroup swaps out, leaves nothing"
 kernel_ready
 if [ -n "$why" ]; then
-	echo "skipped: $why"
+	skip "$why"
+	t "kernel: traced counters are the cgroup's own reclaim"
+	skip "$why"
 else
 	$P kernel --memcg 384M --swap 512M --timeout 120 mtest01 -b 512M -w >"$T/out" 2>"$T/err" &
 	pid=$!
@@ -155,7 +78,7 @@ fi
 t "kernel: traced pgactivate = a twice-read file's active pages"
 kernel_ready
 if [ -n "$why" ]; then
-	echo "skipped: $why"
+	skip "$why"
 else
 	$P kernel --memcg 64M --swap 0 --timeout 60 fileio -c -r 2 f 8M >"$T/out" 2>"$T/err" &
 	pid=$!
@@ -181,7 +104,7 @@ fi
 t "kernel: SIGINT mid-run: exit 130, nothing left"
 kernel_ready
 if [ -n "$why" ]; then
-	echo "skipped: $why"
+	skip "$why"
 else
 	$P kernel --memcg 64M --swap 128M --timeout 60 usemem -m 100 -r 1000 >"$T/out" 2>"$T/err" &
 	pid=$!
@@ -196,7 +119,7 @@ fi
 t "kernel: --timeout kills the workload: exit 3, nothing left"
 kernel_ready
 if [ -n "$why" ]; then
-	echo "skipped: $why"
+	skip "$why"
 else
 	$P kernel --memcg 64M --swap 128M --timeout 0.5 usemem -m 100 -r 1000 >"$T/out" 2>"$T/err" &
 	pid=$!
@@ -210,7 +133,7 @@ fi
 t "kernel: SIGKILL mid-run: the watchdog removes everything"
 kernel_ready
 if [ -n "$why" ]; then
-	echo "skipped: $why"
+	skip "$why"
 else
 	$P kernel --memcg 64M --swap 128M --timeout 60 usemem -m 100 -r 1000 >"$T/out" 2>"$T/err" &
 	pid=$!
@@ -225,7 +148,7 @@ fi
 t "kernel: dd of a file starts uncached; a second run waits"
 kernel_ready
 if [ -n "$why" ]; then
-	echo "skipped: $why"
+	skip "$why"
 else
 	$P kernel --memcg 128M --swap 0 --timeout 60 dd if=/data bs=1M count=64 + usemem -m 1 -s 1 >"$T/out" 2>"$T/err" &
 	pid=$!
@@ -253,7 +176,7 @@ fi
 t "kernel: --repeat 2 prints each run and median/min/max"
 kernel_ready
 if [ -n "$why" ]; then
-	echo "skipped: $why"
+	skip "$why"
 else
 	$P kernel --memcg 64M --swap 64M --timeout 60 --repeat 2 usemem -m 80 >"$T/out" 2>"$T/err" &
 	pid=$!
@@ -278,7 +201,7 @@ fi
 t "kernel: warmed where the host takes pages back, not with --cold"
 kernel_ready
 if [ -n "$why" ]; then
-	echo "skipped: $why"
+	skip "$why"
 else
 	want=false
 	for f in /sys/bus/virtio/drivers/virtio_balloon/virtio*/features; do

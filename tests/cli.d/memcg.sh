@@ -52,8 +52,9 @@ k=$(counter pgscan_kswapd "$T/sp"); d=$(counter pgscan_direct "$T/sp")
 
 # pagelab compare (the kernel beside the simulator).  The bad inputs run
 # everywhere (the simulator side is checked first); the table needs root
-# and a memory cgroup (kernel.sh's kernel_skip, sourced before this file):
+# and a memory cgroup, and runs only when asked (tests/kernel_lib.sh):
 # one kernel run of usemem -m 40 in a 32M cgroup, about 2 s.
+. "$(dirname "$0")/kernel_lib.sh"
 for args in "" "--" "--policy nosuch -- usemem -m 4" "--policy riel24 -- usemem -m 4" "-- nosuch" \
 	    "--repeat 0 -- usemem -m 4" "--tolerance x -- usemem -m 4" "--bogus 1 -- usemem -m 4"; do
 	t "bad input: compare $args"
@@ -64,10 +65,9 @@ for args in "" "--" "--policy nosuch -- usemem -m 4" "--policy riel24 -- usemem 
 done
 
 t "compare -- usemem -m 40 in 32M: the kernel-vs-pagelab table"
-why="kernel.sh did not run"
-command -v kernel_ready >/dev/null 2>&1 && kernel_ready
+kernel_ready
 if [ -n "$why" ]; then
-	echo "skipped: $why"
+	skip "$why"
 else
 	$P compare --memcg 32M --swap 64M --repeat 1 --policy workingset,clock -- usemem -m 40 >"$T/cmp" 2>"$T/cmp.err"
 	rc=$?

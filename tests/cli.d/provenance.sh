@@ -1,6 +1,7 @@
 # Provenance in every --json (issue 15): the version, the command line and
 # every machine parameter, in run, sweep's records, reproduce and kernel.
-# (After kernel.sh, whose kernel_ready / kernel_skip it uses.)  A few s.
+# The kernel's only when asked (tests/kernel_lib.sh).  A few s.
+. "$(dirname "$0")/kernel_lib.sh"
 
 t "run, sweep, reproduce --json: version, command, machine params"
 msg=
@@ -20,7 +21,7 @@ grep -q '"params": {"cpus": "4", "ram": "256M", "swap": "128M"' "$T/prov-rep" ||
 t "kernel --json: version, command and the host's reclaim settings"
 kernel_ready
 if [ -n "$why" ]; then
-	echo "skipped: $why"
+	skip "$why"
 else
 	$P kernel --memcg 64M --swap 64M --json usemem -m 4 >"$T/prov-k" 2>"$T/prov-kerr"; rc=$?
 	msg=

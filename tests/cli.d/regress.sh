@@ -36,13 +36,14 @@ t "cli.sh stops at a TERM and cleans up (its trap did not exit)"
 # The trap removed the temp directory and the script went on with the
 # next check, so a killed make check kept running.  A stand-in pagelab
 # logs each call and sleeps a second; after its first call the script
-# gets a TERM and must exit 143 at the end of that call.
+# gets a TERM and must exit 143 at the end of that call (one job at a
+# time: the job running gets the TERM, and the runner waits for it).
 if [ -z "${PAGELAB_CLI_NESTED:-}" ]; then
 	mkdir -p "$T/nest"
 	printf '#!/bin/sh\necho x >>"%s"\nsleep 1\n' "$T/nest.log" >"$T/nest.p"
 	chmod +x "$T/nest.p"
 	: >"$T/nest.log"
-	PAGELAB_CLI_NESTED=1 PAGELAB="$T/nest.p" TMPDIR="$T/nest" sh "$(dirname "$0")/cli.sh" >/dev/null 2>&1 &
+	J=1 PAGELAB_CLI_NESTED=1 PAGELAB="$T/nest.p" TMPDIR="$T/nest" sh "$(dirname "$0")/cli.sh" >/dev/null 2>&1 &
 	npid=$!
 	i=0
 	while [ ! -s "$T/nest.log" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done

@@ -130,7 +130,7 @@ if mknod "$T/full" c 1 7 2>/dev/null; then
 	[ $rc -eq 1 ] && [ -c "$T/full" ] && grep -q "^pagelab: cannot write $T/full: No space left on device$" "$T/err" \
 		&& ok || bad "exit $rc: $(cat "$T/err")"
 else
-	echo "ok (skipped: mknod not permitted)"
+	skip "mknod not permitted"
 fi
 
 t "reproduce, SIGINT: exit 130, the old --html file kept"
@@ -239,7 +239,7 @@ $P reproduce --html "" 2>"$T/err"
 # space of its own.
 t "host-memory guard: ulimit -v is respected, one line, exit 2"
 if [ -n "${PAGELAB_SANITIZED:-}" ]; then
-	echo "ok (skipped under the sanitizers)"
+	skip "under the sanitizers (make check runs it)"
 else
 	(ulimit -v 300000; $P run --ram 32G usemem -m 1 >"$T/out" 2>"$T/err")
 	rc=$?

@@ -57,7 +57,7 @@ done
 # Tunable settings: every policy's tunables at half, twice and 0/1 of their
 # defaults, and a few vm sysctls of other eras; those refused are left out.
 : >"$S/sets"
-for pol in $($P policies | awk 'NR > 1 && /^[a-z]/ { print $1 }'); do
+for pol in $($P policies --names); do
 	echo "$pol -" >>"$S/sets"
 	$P policies --tunables "$pol" | awk '/^[A-Za-z_]/ && $2 ~ /^[0-9.]+$/ { print $1, $2 }' |
 	while read -r name def; do
