@@ -113,6 +113,9 @@ fi
 t "reproduce on a terminal: progress has a line of its own"
 if ! command -v script >/dev/null 2>&1; then
 	skip "no script(1)"
+elif ! script -qec true /dev/null >/dev/null 2>&1; then
+	# a chroot without /dev/pts (tools/freshcheck.sh's root)
+	skip "script(1) cannot open a pseudo-terminal here"
 else
 	script -qec "$P reproduce --only 3 --progress" /dev/null >"$T/tty" 2>&1
 	awk '{  # replay carriage returns and erase-to-end-of-line
