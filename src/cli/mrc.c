@@ -200,6 +200,13 @@ int cmd_mrc(int argc, char **argv)
 			atomic_abort(&af_svg);
 		if (html)
 			atomic_abort(&af_html);
+		/* A signal that stopped a blocked read (a FIFO's writer that
+		 * never writes) is an interruption, not bad input. */
+		int sig = output_interrupted();
+		if (sig) {
+			fprintf(stderr, "pagelab: mrc: interrupted while reading %s\n", o.path);
+			exit(128 + sig);
+		}
 		die_usage("%s", err);
 	}
 	int rc = 0;

@@ -357,3 +357,19 @@ for file in $(grep -rlE '(atomic_open|output_open|output_append|output_regular_o
 	esac
 done
 [ -z "$msg" ] && ok || bad "add the command to OUT_CMDS and OUT_CALLERS:$msg"
+
+# mrc blocked reading a FIFO whose writer never writes: SIGINT is an
+# interruption (130, one line), not a read error (it exited 2).
+t "outputs: mrc blocked on a FIFO, SIGINT: exit 130, one line"
+mkfifo "$T/mrc-fifo"
+sleep 30 >"$T/mrc-fifo" &
+holder=$!
+$P mrc --sizes 4p "$T/mrc-fifo" >/dev/null 2>"$T/mrc-err" &
+mp=$!
+sleep 1
+kill -INT $mp
+wait $mp
+rc=$?
+kill $holder 2>/dev/null
+wait $holder 2>/dev/null
+[ $rc -eq 130 ] && [ "$(wc -l <"$T/mrc-err")" -eq 1 ] && ok || bad "exit $rc: $(cat "$T/mrc-err")"
