@@ -30,6 +30,7 @@ struct pagelab_sim {
 	const struct policy_ops *pol;
 	double *tun;
 	struct machine_opts mo;
+	bool ram_set;             /* pagelab_set(s, "ram", ...): the memcg RAM rule stands aside */
 	struct api_workload *wls;
 	int nwl;
 	struct machine m;
@@ -131,8 +132,10 @@ int pagelab_set(pagelab_sim *s, const char *name, const char *value)
 		return -1;
 	if (!name || !value)
 		return fail(s, "pagelab_set needs a name and a value");
-	return runspec_set(&s->prof, &s->mo, s->pol, s->tun, name, value, s->err, sizeof(s->err)) == RS_SET_BAD
-		       ? -1 : 0;
+	if (runspec_set(&s->prof, &s->mo, s->pol, s->tun, name, value, s->err, sizeof(s->err)) == RS_SET_BAD)
+		return -1;
+	s->ram_set |= !strcmp(name, "ram");
+	return 0;
 }
 
 int pagelab_set_policy(pagelab_sim *s, const char *policy)
@@ -210,6 +213,7 @@ int pagelab_run(pagelab_sim *s)
 		return -1;
 	if (!s->nwl)
 		return fail(s, "no workload added");
+	runspec_set_memcg(&s->prof, &s->mo, s->mo.memcg_pages * PAGE_SIZE, s->ram_set);
 	struct runspec_wl *rw = xcalloc((size_t)s->nwl, sizeof(*rw));
 	for (int i = 0; i < s->nwl; i++)
 		rw[i] = (struct runspec_wl){ .ops = s->wls[i].ops, .w = s->wls[i].w, .cmd = s->wls[i].cmd };

@@ -35,7 +35,8 @@ static void run_usage(FILE *out)
 "  --swap SIZE         swap space\n"
 "  --cpus N            number of CPUs\n"
 "  --disk MODEL        disk model (see pagelab machines)\n"
-"  --set NAME=VALUE    any machine parameter or policy tunable\n"
+"  --set NAME=VALUE    any machine parameter or policy tunable (memcg=LIMIT\n"
+"                      is --memcg LIMIT)\n"
 "  --memcg LIMIT       run the workloads in one memory cgroup of LIMIT bytes:\n"
 "                      limit reclaim by the charging task, no kswapd\n"
 "                      (--ram defaults to at least LIMIT * 5/4 + 64M;\n"
@@ -205,7 +206,7 @@ int cmd_run(int argc, char **argv)
 	 * them, or which wins would depend on an order nobody sees. */
 	for (int s = 0; s < nsets; s++)
 		if ((ram && !strcmp(sets[s].name, "ram")) || (swap != UINT64_MAX && !strcmp(sets[s].name, "swap")) ||
-		    (cpus && !strcmp(sets[s].name, "cpus")))
+		    (cpus && !strcmp(sets[s].name, "cpus")) || (memcg && !strcmp(sets[s].name, "memcg")))
 			die_usage("give --%s or --set %s=, not both", sets[s].name, sets[s].name);
 	const struct profile *base = profile_find(machine);
 	if (!base)
@@ -213,7 +214,7 @@ int cmd_run(int argc, char **argv)
 	struct profile prof = *base;
 	if (ram)
 		prof.ram = ram;
-	runspec_set_memcg(&prof, &mo, memcg, ram != 0);
+	mo.memcg_pages = memcg / PAGE_SIZE;   /* sized once the --set are in */
 	if (swap != UINT64_MAX)
 		prof.swap = swap;
 	if (cpus)
@@ -228,15 +229,18 @@ int cmd_run(int argc, char **argv)
 	const struct policy_ops *pol = policy_lookup(policy, err, sizeof(err));
 	if (!pol)
 		die_usage("%s", err);
-	if (memcg && (pol->flags & POLICY_NO_MEMCG))
-		die_usage("policy %s cannot run under --memcg: its reclaim works only against the zones' free-page shortage, which a cgroup limit does not create", pol->name);
 	double *tun = runspec_default_tunables(pol);
+	bool ram_given = ram != 0;
 	for (int s = 0; s < nsets; s++) {
 		enum runspec_set_kind k = runspec_set(&prof, &mo, pol, tun, sets[s].name, sets[s].value, err, sizeof(err));
 		if (k == RS_SET_BAD)
 			die_usage("%s", err);
 		machine_sets |= k == RS_SET_MACHINE && strcmp(sets[s].name, "ram") != 0;
+		ram_given |= !strcmp(sets[s].name, "ram");
 	}
+	runspec_set_memcg(&prof, &mo, memcg ? memcg : mo.memcg_pages * PAGE_SIZE, ram_given);
+	if (!runspec_memcg_ok(pol, &mo, err, sizeof(err)))
+		die_usage("%s", err);
 
 	if (pol->check_tunables && !pol->check_tunables(tun, err, sizeof(err)))
 		die_usage("%s", err);
@@ -267,7 +271,7 @@ int cmd_run(int argc, char **argv)
 	struct runspec_cache_q cq = {
 		.machine = machine, .pol = pol, .wl_name = wl.n == 1 ? wl.v[0].ops->name : NULL,
 		.full_machine = full_machine,
-		.machine_options = swap != UINT64_MAX || cpus || disk || memcg || machine_sets,
+		.machine_options = swap != UINT64_MAX || cpus || disk || mo.memcg_pages || machine_sets,
 		.observed = mo.vmstat_ns || mo.check || json || html || make_inputs,
 	};
 	if (runspec_cache_only(&cq)) {

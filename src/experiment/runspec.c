@@ -31,9 +31,28 @@ double *runspec_default_tunables(const struct policy_ops *pol)
 	return tun;
 }
 
-enum runspec_set_kind runspec_set(struct profile *prof, struct machine_opts *mo, const struct policy_ops *pol,
-				  double *tun, const char *name, const char *value, char *err, size_t errlen)
+/* memcg=LIMIT: the cgroup's limit, sized beside the RAM later (by
+ * runspec_set_memcg(), once the RAM is known). */
+static enum runspec_set_kind set_limit(struct machine_opts *mo, const char *value, char *err, size_t errlen)
 {
+	uint64_t b;
+	if (!parse_size(value, &b) || b > (1ULL << 50)) {
+		snprintf(err, errlen, "bad size '%s' for memcg", value);
+		return RS_SET_BAD;
+	}
+	if (b < RUNSPEC_MIN_MEMCG) {
+		snprintf(err, errlen, "memcg %s: a cgroup needs at least 16 pages", value);
+		return RS_SET_BAD;
+	}
+	mo->memcg_pages = b / PAGE_SIZE;
+	return RS_SET_CGROUP;
+}
+
+enum runspec_set_kind runspec_set_machine(struct profile *prof, struct machine_opts *mo, const char *name,
+					  const char *value, char *err, size_t errlen)
+{
+	if (!strcmp(name, "memcg"))
+		return set_limit(mo, value, err, errlen);
 	if (!strcmp(name, "memcg.v1")) {
 		if (strcmp(value, "0") && strcmp(value, "1")) {
 			snprintf(err, errlen, "bad value '%s' for memcg.v1 (0 or 1)", value);
@@ -46,8 +65,23 @@ enum runspec_set_kind runspec_set(struct profile *prof, struct machine_opts *mo,
 		mo->memcg_v1 = value[0] == '1';
 		return RS_SET_CGROUP;
 	}
-	if (profile_has_param(name))
-		return profile_set(prof, name, value, err, errlen) ? RS_SET_MACHINE : RS_SET_BAD;
+	if (!profile_has_param(name)) {
+		snprintf(err, errlen, "'%s' is not a machine parameter (see pagelab machines --show NAME)", name);
+		return RS_SET_BAD;
+	}
+	return profile_set(prof, name, value, err, errlen) ? RS_SET_MACHINE : RS_SET_BAD;
+}
+
+bool runspec_is_machine_key(const char *name)
+{
+	return !strcmp(name, "memcg") || !strcmp(name, "memcg.v1") || profile_has_param(name);
+}
+
+enum runspec_set_kind runspec_set(struct profile *prof, struct machine_opts *mo, const struct policy_ops *pol,
+				  double *tun, const char *name, const char *value, char *err, size_t errlen)
+{
+	if (runspec_is_machine_key(name))
+		return runspec_set_machine(prof, mo, name, value, err, errlen);
 	int ti = policy_tunable_index(pol, name);
 	if (ti < 0) {
 		snprintf(err, errlen, "unknown parameter '%s': not a machine parameter nor a tunable of %s", name,
@@ -59,6 +93,16 @@ enum runspec_set_kind runspec_set(struct profile *prof, struct machine_opts *mo,
 		return RS_SET_BAD;
 	tun[ti] = v;
 	return RS_SET_TUNABLE;
+}
+
+bool runspec_memcg_ok(const struct policy_ops *pol, const struct machine_opts *mo, char *err, size_t errlen)
+{
+	if (!mo->memcg_pages || !(pol->flags & POLICY_NO_MEMCG))
+		return true;
+	snprintf(err, errlen,
+		 "policy %s cannot run under --memcg: its reclaim works only against the zones' free-page shortage, which a cgroup limit does not create",
+		 pol->name);
+	return false;
 }
 
 /* The reference string of a lone trace replay, for a policy that needs
@@ -83,7 +127,8 @@ enum runspec_built runspec_machine(struct machine *m, const struct runspec *rs, 
 {
 	const uint64_t *oracle;
 	uint64_t oracle_len;
-	if (!find_oracle(rs, wl, n, &oracle, &oracle_len, err, errlen))
+	if (!runspec_memcg_ok(rs->pol, rs->mo, err, errlen) ||
+	    !find_oracle(rs, wl, n, &oracle, &oracle_len, err, errlen))
 		return RS_REFUSED;
 	if (!machine_init(m, rs->prof, rs->mo, err, errlen))
 		return RS_NO_MACHINE;

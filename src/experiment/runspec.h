@@ -35,9 +35,20 @@ void runspec_set_memcg(struct profile *prof, struct machine_opts *mo, uint64_t l
 enum runspec_set_kind { RS_SET_BAD = -1, RS_SET_MACHINE, RS_SET_TUNABLE, RS_SET_CGROUP };
 
 /* One --set NAME=VALUE, however given (--set, a sweep axis, an experiment
- * file, pagelab_set()): memcg.v1 (0 or 1, with a cgroup already set), a
- * machine parameter of prof, or a tunable of pol into tun.  RS_SET_BAD
- * with one line in err on bad input. */
+ * file, pagelab_set()): memcg (the cgroup's limit, a size of at least 16
+ * pages: call runspec_set_memcg() once the RAM is known), memcg.v1 (0 or
+ * 1, with a cgroup already set), a machine parameter of prof, or a
+ * tunable of pol into tun.  RS_SET_BAD with one line in err on bad input. */
+/* The machine part alone (memcg, memcg.v1, machine parameters), for an
+ * experiment file's machine-set, which has no policy. */
+enum runspec_set_kind runspec_set_machine(struct profile *prof, struct machine_opts *mo, const char *name,
+					  const char *value, char *err, size_t errlen);
+bool runspec_is_machine_key(const char *name);
+
+/* False with one line in err if pol cannot run in a cgroup and mo has
+ * one (runspec_machine() refuses such a spec). */
+bool runspec_memcg_ok(const struct policy_ops *pol, const struct machine_opts *mo, char *err, size_t errlen);
+
 enum runspec_set_kind runspec_set(struct profile *prof, struct machine_opts *mo, const struct policy_ops *pol,
 				  double *tun, const char *name, const char *value, char *err, size_t errlen);
 
@@ -68,7 +79,8 @@ enum runspec_built {
 };
 
 /* Build the machine of a spec: the oracle check (a policy needing the
- * whole reference string runs only on a lone trace replay), machine_init,
+ * whole reference string runs only on a lone trace replay; a policy that
+ * cannot run in a cgroup, not in one), machine_init,
  * the oracle, the policy, the workloads (a late one wrapped into wrap[k],
  * which must outlive the machine).  Unless RS_BUILT, one line in err and
  * the workloads still the caller's. */
