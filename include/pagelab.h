@@ -61,7 +61,9 @@ PAGELAB_EXPORT const char *pagelab_error(const pagelab_sim *s);
 /* Before pagelab_run().  pagelab_set takes a machine parameter ("ram",
  * "swap", "cpus", "disk.bandwidth", "vm.dirty_ratio"...) or a tunable of
  * the chosen policy, as `--set NAME=VALUE`; set the policy first for its
- * tunables.  pagelab_set_policy(s, NAME) picks a policy from `pagelab
+ * tunables.  "memcg" ("256M") runs the workloads in one memory cgroup of
+ * that limit, as `pagelab run --memcg` (without a "ram", the machine gets
+ * at least LIMIT * 5/4 + 64M), and then "memcg.v1" ("1") makes it v1.  pagelab_set_policy(s, NAME) picks a policy from `pagelab
  * policies` (default clock).  pagelab_add_workload takes a workload's
  * words, e.g. {"usemem", "-m", "300"}; several run together. */
 PAGELAB_EXPORT int pagelab_set(pagelab_sim *s, const char *name, const char *value);

@@ -8,6 +8,7 @@
 #include "../workload/workload.h"
 #include "../workload/wlist.h"
 #include "../report/report.h"
+#include "../experiment/runspec.h"
 #include "../lib/util.h"
 #include "../lib/version.h"
 
@@ -29,6 +30,7 @@ struct pagelab_sim {
 	const struct policy_ops *pol;
 	double *tun;
 	struct machine_opts mo;
+	bool ram_set;             /* pagelab_set(s, "ram", ...): the memcg RAM rule stands aside */
 	struct api_workload *wls;
 	int nwl;
 	struct machine m;
@@ -71,11 +73,8 @@ const char *pagelab_error(const pagelab_sim *s)
 
 static void reset_tunables(pagelab_sim *s)
 {
-	int n = policy_nr_tunables(s->pol);
 	free(s->tun);
-	s->tun = xcalloc((size_t)n + 1, sizeof(double));
-	for (int i = 0; i < n; i++)
-		s->tun[i] = s->pol->tunables[i].def;
+	s->tun = runspec_default_tunables(s->pol);
 }
 
 /* Handles alive: when the last is freed, the workloads' caches kept for a
@@ -133,17 +132,9 @@ int pagelab_set(pagelab_sim *s, const char *name, const char *value)
 		return -1;
 	if (!name || !value)
 		return fail(s, "pagelab_set needs a name and a value");
-	if (profile_has_param(name))
-		return profile_set(&s->prof, name, value, s->err, sizeof(s->err)) ? 0 : -1;
-	int ti = policy_tunable_index(s->pol, name);
-	if (ti < 0)
-		return fail(s, "unknown parameter '%s': not a machine parameter nor a tunable of %s",
-			    name, s->pol->name);
-	const struct tunable *t = &s->pol->tunables[ti];
-	double v;
-	if (!parse_double(value, &v) || v < t->min || v > t->max)
-		return fail(s, "bad value '%s' for %s (%g..%g)", value, t->name, t->min, t->max);
-	s->tun[ti] = v;
+	if (runspec_set(&s->prof, &s->mo, s->pol, s->tun, name, value, s->err, sizeof(s->err)) == RS_SET_BAD)
+		return -1;
+	s->ram_set |= !strcmp(name, "ram");
 	return 0;
 }
 
@@ -202,7 +193,7 @@ int pagelab_add_workload(pagelab_sim *s, int argc, const char *const *argv)
 		av[i] = xstrdup(argv[i] ? argv[i] : "");
 	char err[512] = "";
 	struct wl_spec spec = { .ops = ops, .argc = argc, .argv = av };
-	void *w = wl_spec_create(&spec, s->mo.seed + (uint64_t)s->nwl, err, sizeof(err));
+	void *w = wl_spec_create(&spec, runspec_seed(s->mo.seed, s->nwl), err, sizeof(err));
 	char *cmd = join_words(argc, av);
 	for (int i = 0; i < argc; i++)
 		free(av[i]);
@@ -222,23 +213,20 @@ int pagelab_run(pagelab_sim *s)
 		return -1;
 	if (!s->nwl)
 		return fail(s, "no workload added");
-	const uint64_t *oracle = NULL;
-	uint64_t oracle_len = 0;
-	if (s->pol->flags & POLICY_NEEDS_ORACLE) {
-		if (s->nwl != 1 || !s->wls[0].ops->oracle ||
-		    !s->wls[0].ops->oracle(s->wls[0].w, &oracle, &oracle_len))
-			return fail(s, "policy %s needs the whole reference string: it runs only when the only workload is a trace replay",
-				    s->pol->name);
-	}
-	if (!machine_init(&s->m, &s->prof, &s->mo, s->err, sizeof(s->err))) {
-		s->state = -1;
+	runspec_set_memcg(&s->prof, &s->mo, s->mo.memcg_pages * PAGE_SIZE, s->ram_set);
+	struct runspec_wl *rw = xcalloc((size_t)s->nwl, sizeof(*rw));
+	for (int i = 0; i < s->nwl; i++)
+		rw[i] = (struct runspec_wl){ .ops = s->wls[i].ops, .w = s->wls[i].w, .cmd = s->wls[i].cmd };
+	struct runspec rs = { .prof = &s->prof, .mo = &s->mo, .pol = s->pol, .tun = s->tun };
+	enum runspec_built b = runspec_machine(&s->m, &rs, rw, s->nwl, NULL, s->err, sizeof(s->err));
+	free(rw);
+	if (b != RS_BUILT) {
+		/* A refused spec leaves the handle configurable; a machine
+		 * that could not start does not. */
+		if (b == RS_NO_MACHINE)
+			s->state = -1;
 		return -1;
 	}
-	if (oracle)
-		mm_set_oracle(&s->m.mm, oracle, oracle_len);
-	machine_set_policy(&s->m, s->pol, s->tun);
-	for (int i = 0; i < s->nwl; i++)
-		machine_add_workload(&s->m, s->wls[i].ops, s->wls[i].w, s->wls[i].cmd);
 	s->state = 1;
 	jmp_buf escape;
 	jmp_buf *outer = usage_escape;

@@ -2,11 +2,11 @@
  * joined by '+', run the machine and report. */
 #include "cli.h"
 #include "run_cache.h"
-#include "../cachesim/cachesim.h"
 #include "../workload/wlist.h"
 #include "../workload/wlshare.h"
 #include "../lib/share.h"
 #include "../machine/machine.h"
+#include "../experiment/runspec.h"
 #include "../native/native.h"
 #include "../report/report.h"
 #include "../report/html_run.h"
@@ -35,7 +35,8 @@ static void run_usage(FILE *out)
 "  --swap SIZE         swap space\n"
 "  --cpus N            number of CPUs\n"
 "  --disk MODEL        disk model (see pagelab machines)\n"
-"  --set NAME=VALUE    any machine parameter or policy tunable\n"
+"  --set NAME=VALUE    any machine parameter or policy tunable (memcg=LIMIT\n"
+"                      is --memcg LIMIT)\n"
 "  --memcg LIMIT       run the workloads in one memory cgroup of LIMIT bytes:\n"
 "                      limit reclaim by the charging task, no kswapd\n"
 "                      (--ram defaults to at least LIMIT * 5/4 + 64M;\n"
@@ -102,7 +103,7 @@ static void add_inputs(struct machine *m, const struct wl_list *wl, void *const 
 	struct nworkload *nw = xcalloc((size_t)wl->n, sizeof(*nw));
 	for (int w = 0; w < wl->n; w++)
 		nw[w] = (struct nworkload){ .ops = wl->v[w].ops, .argc = wl->v[w].argc, .argv = wl->v[w].argv,
-					    .seed = seed + (uint64_t)w, .cmd = wl->v[w].cmd };
+					    .seed = runspec_seed(seed, w), .cmd = wl->v[w].cmd };
 	struct nplan plan;
 	char err[512];
 	if (!nplan_build(&plan, nw, wls, wl->n, true, err, sizeof(err)))
@@ -162,7 +163,7 @@ int cmd_run(int argc, char **argv)
 			sets[nsets++] = (struct setting){ name, eq + 1 };
 		} else if (!strcmp(a, "--memcg")) {
 			memcg = size_arg(a, need_arg(argc, argv, &i));
-			if (memcg < 16 * PAGE_SIZE)
+			if (memcg < RUNSPEC_MIN_MEMCG)
 				die_usage("--memcg %s: a cgroup needs at least 16 pages", argv[i]);
 		} else if (!strcmp(a, "--seed")) {
 			const char *v = need_arg(argc, argv, &i);
@@ -205,7 +206,7 @@ int cmd_run(int argc, char **argv)
 	 * them, or which wins would depend on an order nobody sees. */
 	for (int s = 0; s < nsets; s++)
 		if ((ram && !strcmp(sets[s].name, "ram")) || (swap != UINT64_MAX && !strcmp(sets[s].name, "swap")) ||
-		    (cpus && !strcmp(sets[s].name, "cpus")))
+		    (cpus && !strcmp(sets[s].name, "cpus")) || (memcg && !strcmp(sets[s].name, "memcg")))
 			die_usage("give --%s or --set %s=, not both", sets[s].name, sets[s].name);
 	const struct profile *base = profile_find(machine);
 	if (!base)
@@ -213,9 +214,7 @@ int cmd_run(int argc, char **argv)
 	struct profile prof = *base;
 	if (ram)
 		prof.ram = ram;
-	else if (memcg && prof.ram < memcg + memcg / 4 + (64ULL << 20))
-		prof.ram = memcg + memcg / 4 + (64ULL << 20);  /* room beside the cgroup */
-	mo.memcg_pages = memcg / PAGE_SIZE;
+	mo.memcg_pages = memcg / PAGE_SIZE;   /* sized once the --set are in */
 	if (swap != UINT64_MAX)
 		prof.swap = swap;
 	if (cpus)
@@ -230,36 +229,18 @@ int cmd_run(int argc, char **argv)
 	const struct policy_ops *pol = policy_lookup(policy, err, sizeof(err));
 	if (!pol)
 		die_usage("%s", err);
-	if (memcg && (pol->flags & POLICY_NO_MEMCG))
-		die_usage("policy %s cannot run under --memcg: its reclaim works only against the zones' free-page shortage, which a cgroup limit does not create", pol->name);
-	int ntun = policy_nr_tunables(pol);
-	double *tun = xcalloc((size_t)ntun + 1, sizeof(double));
-	for (int t = 0; t < ntun; t++)
-		tun[t] = pol->tunables[t].def;
+	double *tun = runspec_default_tunables(pol);
+	bool ram_given = ram != 0;
 	for (int s = 0; s < nsets; s++) {
-		if (!strcmp(sets[s].name, "memcg.v1")) {
-			if (strcmp(sets[s].value, "0") && strcmp(sets[s].value, "1"))
-				die_usage("bad value '%s' for memcg.v1 (0 or 1)", sets[s].value);
-			if (!memcg)
-				die_usage("--set memcg.v1 needs --memcg LIMIT");
-			mo.memcg_v1 = sets[s].value[0] == '1';
-			continue;
-		}
-		if (profile_has_param(sets[s].name)) {
-			if (!profile_set(&prof, sets[s].name, sets[s].value, err, sizeof(err)))
-				die_usage("%s", err);
-			machine_sets |= strcmp(sets[s].name, "ram") != 0;
-			continue;
-		}
-		int ti = policy_tunable_index(pol, sets[s].name);
-		if (ti < 0)
-			die_usage("unknown parameter '%s': not a machine parameter nor a tunable of %s",
-				  sets[s].name, pol->name);
-		double v;
-		if (!tunable_parse(&pol->tunables[ti], sets[s].value, &v, err, sizeof(err)))
+		enum runspec_set_kind k = runspec_set(&prof, &mo, pol, tun, sets[s].name, sets[s].value, err, sizeof(err));
+		if (k == RS_SET_BAD)
 			die_usage("%s", err);
-		tun[ti] = v;
+		machine_sets |= k == RS_SET_MACHINE && strcmp(sets[s].name, "ram") != 0;
+		ram_given |= !strcmp(sets[s].name, "ram");
 	}
+	runspec_set_memcg(&prof, &mo, memcg ? memcg : mo.memcg_pages * PAGE_SIZE, ram_given);
+	if (!runspec_memcg_ok(pol, &mo, err, sizeof(err)))
+		die_usage("%s", err);
 
 	if (pol->check_tunables && !pol->check_tunables(tun, err, sizeof(err)))
 		die_usage("%s", err);
@@ -287,9 +268,13 @@ int cmd_run(int argc, char **argv)
 	/* The cache-only replay: a trace alone on the ideal machine as it is
 	 * (no other machine option), under a cache policy, with nothing that
 	 * reads the machine's time or state (--vmstat, --check, --json, --html). */
-	if (wl.n == 1 && !strcmp(wl.v[0].ops->name, "trace") && !full_machine && !strcmp(machine, "ideal") &&
-	    swap == UINT64_MAX && !cpus && !disk && !memcg && !machine_sets && !mo.vmstat_ns && !mo.check &&
-	    !json && !html && !make_inputs && cachesim_policy_ok(pol)) {
+	struct runspec_cache_q cq = {
+		.machine = machine, .pol = pol, .wl_name = wl.n == 1 ? wl.v[0].ops->name : NULL,
+		.full_machine = full_machine,
+		.machine_options = swap != UINT64_MAX || cpus || disk || mo.memcg_pages || machine_sets,
+		.observed = mo.vmstat_ns || mo.check || json || html || make_inputs,
+	};
+	if (runspec_cache_only(&cq)) {
 		uint64_t reserve = profile_kernel_reserve(&prof);
 		if (prof.ram <= reserve || (prof.ram - reserve) / PAGE_SIZE >= PFN_NONE)
 			die_usage("RAM of %llu KiB: the cache-only replay takes 1 to %u pages",
@@ -308,14 +293,11 @@ int cmd_run(int argc, char **argv)
 
 	int nwl = wl.n;
 	void **wls = xcalloc((size_t)nwl, sizeof(void *));
-	for (int w = 0; w < nwl; w++)
-		if (!(wls[w] = wl_spec_create(&wl.v[w], mo.seed + (uint64_t)w, err, sizeof(err))))
+	struct runspec_wl *rw = xcalloc((size_t)nwl, sizeof(*rw));
+	for (int w = 0; w < nwl; w++) {
+		if (!(wls[w] = wl_spec_create(&wl.v[w], runspec_seed(mo.seed, w), err, sizeof(err))))
 			die_usage("%s", err);
-	const uint64_t *oracle = NULL;
-	uint64_t oracle_len = 0;
-	if (pol->flags & POLICY_NEEDS_ORACLE) {
-		if (nwl != 1 || !wl.v[0].ops->oracle || !wl.v[0].ops->oracle(wls[0], &oracle, &oracle_len))
-			die_usage("policy %s needs the whole reference string: it runs only when the only workload is a trace replay", pol->name);
+		rw[w] = (struct runspec_wl){ .ops = wl.v[w].ops, .w = wls[w], .cmd = wl.v[w].cmd };
 	}
 
 	/* --html wants timelines: sample as vmstat would, without printing
@@ -328,21 +310,18 @@ int cmd_run(int argc, char **argv)
 	 * (--vmstat 1 on a 2 s run used to give timelines of 2 points). */
 	else if (html && mo.vmstat_ns > HTML_VMSTAT_NS)
 		mo.timeline_ns = HTML_VMSTAT_NS;
+	struct machine m;
+	struct runspec rs = { .prof = &prof, .mo = &mo, .pol = pol, .tun = tun };
+	if (runspec_machine(&m, &rs, rw, nwl, NULL, err, sizeof(err)) != RS_BUILT)
+		die_usage("%s", err);
 	/* Opened before the run, so a path that cannot be written is refused
 	 * at once (exit 2), not after hours of simulation. */
 	struct atomic_file af;
 	if (html && !atomic_open(&af, html, err, sizeof(err)))
 		die_usage("%s", err);
-	struct machine m;
-	if (!machine_init(&m, &prof, &mo, err, sizeof(err)))
-		die_usage("%s", err);
-	if (oracle)
-		mm_set_oracle(&m.mm, oracle, oracle_len);
-	machine_set_policy(&m, pol, tun);
-	for (int w = 0; w < nwl; w++)
-		machine_add_workload(&m, wl.v[w].ops, wls[w], wl.v[w].cmd);
 	if (make_inputs)
 		add_inputs(&m, &wl, wls, mo.seed);
+	free(rw);
 	free(wls);
 	wl_list_free(&wl);
 	output_catch_interrupts();

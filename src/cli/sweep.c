@@ -34,7 +34,10 @@ static void sweep_usage(FILE *out)
 "  --swap LIST         swap sizes\n"
 "  --cpus LIST         CPU counts\n"
 "  --disk LIST         disk models\n"
-"  --set NAME=LIST     a machine parameter or policy tunable (repeatable)\n"
+"  --memcg LIST        memory cgroup limits, as pagelab run --memcg (each\n"
+"                      cell's RAM at least LIMIT * 5/4 + 64M without --ram)\n"
+"  --set NAME=LIST     a machine parameter or policy tunable (repeatable);\n"
+"                      memcg.v1=0,1: cgroup v1 or v2 with --memcg\n"
 "  --seeds N           seeds 1..N (default 1)\n"
 "  --seed LIST         these seeds instead\n"
 "  --max-time SECONDS  stop each run after this much simulated time\n"
@@ -150,7 +153,7 @@ int cmd_sweep(int argc, char **argv)
 			policy = need_arg(argc, argv, &i);
 		} else if (!strcmp(a, "--machine")) {
 			machine = need_arg(argc, argv, &i);
-		} else if (!strcmp(a, "--ram") || !strcmp(a, "--swap")) {
+		} else if (!strcmp(a, "--ram") || !strcmp(a, "--swap") || !strcmp(a, "--memcg")) {
 			axis_fill(axis_add(&mx, a + 2, false), need_arg(argc, argv, &i), AXV_SIZE);
 		} else if (!strcmp(a, "--cpus")) {
 			axis_fill(axis_add(&mx, "cpus", false), need_arg(argc, argv, &i), AXV_NUMBER);

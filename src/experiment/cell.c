@@ -3,7 +3,7 @@
  * The seed of workload i is the cell's seed + i, as `pagelab run` gives
  * them, so a cell's figures are those of its `pagelab run` command line. */
 #include "cell.h"
-#include "delay.h"
+#include "runspec.h"
 #include "../lib/util.h"
 
 #include <stdio.h>
@@ -83,7 +83,7 @@ static bool prepare_workloads(const struct cell *c, struct prepared *p, char *er
 			return false;
 		}
 		werr[0] = 0;
-		void *w = ops->create(argc, argv, c->mo.seed + (uint64_t)i, werr, sizeof(werr));
+		void *w = ops->create(argc, argv, runspec_seed(c->mo.seed, i), werr, sizeof(werr));
 		if (!w) {
 			snprintf(err, errlen, "'%s' rejected by this build: %s", c->wl[i], werr[0] ? werr : "bad arguments");
 			prepared_free(p);
@@ -174,7 +174,7 @@ void cell_run(const struct cell *c, struct run_result *rr)
 {
 	char err[1200];
 	struct prepared p;
-	if (!prepare_workloads(c, &p, err, sizeof(err))) {
+	if (!prepare_workloads(c, &p, err, sizeof(err)) != RS_BUILT) {
 		rr->why = xstrdup(err);
 		return;
 	}
@@ -183,38 +183,22 @@ void cell_run(const struct cell *c, struct run_result *rr)
 	mo.sample_hook = sample_hook;
 	mo.sample_arg = &h;
 	mo.progress = false;
-	const uint64_t *oracle = NULL;
-	uint64_t oracle_len = 0;
-	if (c->pol->flags & POLICY_NEEDS_ORACLE) {
-		if (p.n != 1 || !p.ops[0]->oracle || !p.ops[0]->oracle(p.w[0], &oracle, &oracle_len)) {
-			rr->why = xstrdup("the policy needs the whole reference string: only a lone trace replay");
-			prepared_free(&p);
-			return;
-		}
-	}
+	struct runspec_wl rw[EXP_MAX_WL];
+	for (int i = 0; i < p.n; i++)
+		rw[i] = (struct runspec_wl){ .ops = p.ops[i], .w = p.w[i], .cmd = c->wl[i], .start_ns = c->start_ns[i] };
 	struct machine m;
-	if (!machine_init(&m, &c->prof, &mo, err, sizeof(err))) {
+	struct runspec rs = { .prof = &c->prof, .mo = &mo, .pol = c->pol, .tun = c->tun };
+	struct workload_ops wrap[EXP_MAX_WL];
+	if (runspec_machine(&m, &rs, rw, p.n, wrap, err, sizeof(err)) != RS_BUILT) {
 		rr->why = xstrdup(err);
 		prepared_free(&p);
 		return;
 	}
-	if (oracle)
-		mm_set_oracle(&m.mm, oracle, oracle_len);
+	for (int i = 0; i < p.n; i++)
+		p.w[i] = NULL;   /* the machine's now */
 	rr->available = true;
 	rr->vmstat_ns = mo.vmstat_ns;
 	rr->prof = m.prof;
-	machine_set_policy(&m, c->pol, c->tun);
-	struct workload_ops wrap[EXP_MAX_WL];
-	for (int i = 0; i < p.n; i++) {
-		const struct workload_ops *ops = p.ops[i];
-		void *w = p.w[i];
-		if (c->start_ns[i]) {
-			w = delay_wrap(ops, w, c->start_ns[i], &wrap[i]);
-			ops = &wrap[i];
-		}
-		machine_add_workload(&m, ops, w, c->wl[i]);
-		p.w[i] = NULL;
-	}
 	machine_run(&m);
 	collect(&m, rr, c->start_ns);
 	uint64_t sw = (uint64_t)m.mm.swap.used * (PAGE_SIZE / 1024);

@@ -1,4 +1,5 @@
 /* exp_check.c - see exp_check.h. */
+#include "runspec.h"
 #include "exp_check.h"
 #include "cell.h"
 #include "experiment.h"
@@ -37,7 +38,8 @@ bool exp_check_workload(const char *tmpl, double scale, char *err, size_t errlen
 	return true;
 }
 
-bool exp_check_machine_sets(struct profile *p, const char *tmpl, double scale, char *err, size_t errlen)
+bool exp_check_machine_sets(struct profile *p, struct machine_opts *mo, const char *tmpl, double scale, char *err,
+			    size_t errlen)
 {
 	struct exp_result r = { .scale = scale };
 	char line[512], why[300];
@@ -49,7 +51,7 @@ bool exp_check_machine_sets(struct profile *p, const char *tmpl, double scale, c
 		if (!eq)
 			continue;      /* refused by the reader already */
 		*eq = 0;
-		if (!profile_set(p, argv[i], eq + 1, why, sizeof(why))) {
+		if (runspec_set_machine(p, mo, argv[i], eq + 1, why, sizeof(why)) == RS_SET_BAD) {
 			snprintf(err, errlen, "machine-set '%.200s': %s", tmpl, why);
 			return false;
 		}

@@ -8,14 +8,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../machine/profile.h"
+#include "../machine/machine.h"
 
 /* The workload command line tmpl ("usemem -m {M:1000}"), its template
  * expanded at scale, through the workload's own parser: false with one
  * line in err. */
 bool exp_check_workload(const char *tmpl, double scale, char *err, size_t errlen);
-/* The settings tmpl ("ram={S:836M} swap=64M") expanded at scale and set
- * on p (the experiment's machine), as a run sets them. */
-bool exp_check_machine_sets(struct profile *p, const char *tmpl, double scale, char *err, size_t errlen);
+/* The settings tmpl ("ram={S:836M} swap=64M memcg=64M") expanded at scale
+ * and set on p (the experiment's machine) and mo (its cgroup), as a run
+ * sets them. */
+bool exp_check_machine_sets(struct profile *p, struct machine_opts *mo, const char *tmpl, double scale, char *err,
+			    size_t errlen);
 
 #endif

@@ -5,6 +5,7 @@
  * describe that run.  Everything a later stage would panic on (a
  * template, a machine setting, a name) is checked here, so a bad file is
  * one clear message and exit 2. */
+#include "runspec.h"
 #include "exp_file.h"
 #include "exp_check.h"
 #include "exp_named.h"
@@ -154,7 +155,7 @@ static bool machine_sets_ok(struct parse *p, const char *s)
 		if (!eq || eq == argv[i])
 			return fail(p, "machine setting '%s' is not NAME=VALUE", argv[i], NULL);
 		*eq = 0;
-		if (!profile_has_param(argv[i]))
+		if (!runspec_is_machine_key(argv[i]))
 			return fail(p, "'%s' is not a machine parameter (see pagelab machines --show NAME)", argv[i], NULL);
 	}
 	return true;
@@ -445,10 +446,11 @@ static bool check_lines(struct parse *p)
 			const struct later *l = &p->later[i];
 			char why[300];
 			struct profile prof = *base;
+			struct machine_opts mo = { 0 };
 			p->line = l->line;
 			if (l->machine && l->run >= 0 && p->e->machine_sets)
-				exp_check_machine_sets(&prof, p->e->machine_sets, scales[k], why, sizeof(why));
-			if (l->machine ? !exp_check_machine_sets(&prof, l->s, scales[k], why, sizeof(why))
+				exp_check_machine_sets(&prof, &mo, p->e->machine_sets, scales[k], why, sizeof(why));
+			if (l->machine ? !exp_check_machine_sets(&prof, &mo, l->s, scales[k], why, sizeof(why))
 				       : !exp_check_workload(l->s, scales[k], why, sizeof(why)))
 				return fail(p, "%s%s", why, k ? " (in quick mode)" : "");
 		}

@@ -3,6 +3,7 @@
  * reads the figures back).  Every machine is independent and its seed
  * depends only on the run and repeat, never on the thread that ran it, so
  * the output is the same for any --jobs. */
+#include "runspec.h"
 #include "experiment.h"
 #include "exp_file.h"
 #include "pool.h"
@@ -142,7 +143,10 @@ static char *fmt_why(const char *fmt, const char *a, const char *b)
 
 /* ---- one machine -------------------------------------------------------- */
 
-static bool apply_machine_sets(const struct exp_result *r, const char *tmpl, struct profile *p, char **why)
+/* A machine-set line onto the machine p and the cgroup of mo; *ram_set
+ * says whether it gave ram= (the cgroup's RAM rule then stands aside). */
+static bool apply_machine_sets(const struct exp_result *r, const char *tmpl, struct profile *p,
+			       struct machine_opts *mo, bool *ram_set, char **why)
 {
 	if (!tmpl)
 		return true;
@@ -155,10 +159,11 @@ static bool apply_machine_sets(const struct exp_result *r, const char *tmpl, str
 		if (!eq)
 			panic("experiment %d: machine setting '%s' lacks '='", r->e->id, argv[i]);
 		*eq = 0;
-		if (!profile_set(p, argv[i], eq + 1, err, sizeof(err))) {
+		if (runspec_set_machine(p, mo, argv[i], eq + 1, err, sizeof(err)) == RS_SET_BAD) {
 			*why = xstrdup(err);
 			return false;
 		}
+		*ram_set |= !strcmp(argv[i], "ram");
 	}
 	return true;
 }
@@ -230,12 +235,10 @@ static void run_one(struct exp_result *r, int d, int run, int rep)
 	if (!tun)
 		return;
 	struct cell c = { .prof = r->prof, .pol = pol, .tun = tun, .residency_wl = x->residency_wl };
-	if (!apply_machine_sets(r, x->machine_sets, &c.prof, &rr->why)) {
-		free(tun);
-		return;
-	}
 	/* Same seeds for every design: they face the same workload. */
 	c.mo = (struct machine_opts){
+		.memcg_pages = r->cg.memcg_pages,
+		.memcg_v1 = r->cg.memcg_v1,
 		.seed = exp_seed(rep),
 		.vmstat_ns = scaled_ns(r, x->vmstat_s, 0.01),
 		.max_time_ns = x->max_time_unscaled ? (uint64_t)(x->max_time_s * 1e9)
@@ -245,6 +248,12 @@ static void run_one(struct exp_result *r, int d, int run, int rep)
 	};
 	if (r->max_time_ns && (!c.mo.max_time_ns || r->max_time_ns < c.mo.max_time_ns))
 		c.mo.max_time_ns = r->max_time_ns;
+	bool ram_set = r->ram_set;
+	if (!apply_machine_sets(r, x->machine_sets, &c.prof, &c.mo, &ram_set, &rr->why)) {
+		free(tun);
+		return;
+	}
+	runspec_set_memcg(&c.prof, &c.mo, c.mo.memcg_pages * PAGE_SIZE, ram_set);
 	char buf[EXP_MAX_WL][512];
 	if (x->delayed >= 0) {
 		/* First the filler alone, to learn when it has filled memory. */
@@ -365,7 +374,7 @@ static struct exp_result *exp_setup(const struct experiment *e, const struct rep
 		r->prof.kernel_base = (uint64_t)((double)base->kernel_base * r->scale) / PAGE_SIZE * PAGE_SIZE;
 	}
 	char *why = NULL;
-	if (!apply_machine_sets(r, e->machine_sets, &r->prof, &why))
+	if (!apply_machine_sets(r, e->machine_sets, &r->prof, &r->cg, &r->ram_set, &why))
 		panic("experiment %d: %s", e->id, why);
 	for (int i = 0; i < o->nr_factors; i++) {
 		uint64_t v;

@@ -144,6 +144,8 @@ struct exp_result {
 	double scale;             /* 1 in --full mode */
 	uint64_t max_time_ns;     /* --max-time: cap on every run's simulated time, or 0 */
 	struct profile prof;      /* the machine, scaled */
+	struct machine_opts cg;   /* the experiment's cgroup (memcg_pages, memcg_v1) */
+	bool ram_set;             /* its machine-set gave ram= */
 	int reps;                 /* repeats of each run in this mode (max) */
 	struct run_result *rr;    /* [design][run][repeat] */
 	bool *design_ok;          /* per design: policy and tunables exist */

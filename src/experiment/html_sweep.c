@@ -88,7 +88,7 @@ static void view_build(struct sweep_view *sv, const struct records *rs, const ch
 	if (sv->xa >= 0) {
 		struct axis_vals *x = &sv->ax[sv->xa];
 		sv->xnum = xcalloc((size_t)x->n, sizeof(double));
-		sv->sizes = !strcmp(x->name, "ram") || !strcmp(x->name, "swap");
+		sv->sizes = !strcmp(x->name, "ram") || !strcmp(x->name, "swap") || !strcmp(x->name, "memcg");
 		sv->numeric = true;
 		for (int i = 0; i < x->n && sv->numeric; i++) {
 			uint64_t b;

@@ -3,6 +3,7 @@
  * options (profile, then --ram/--swap/--cpus/--disk, then each --set in
  * order), so a record's command line reproduces its figures. */
 #include "matrix.h"
+#include "runspec.h"
 #include "../lib/share.h"
 #include "../lib/util.h"
 
@@ -215,6 +216,27 @@ static void sb_add(struct sbuf *b, const char *fmt, const char *a, const char *c
 	b->n += (size_t)k;
 }
 
+/* The cell's --memcg (or --set memcg=), before the other axes: a --set
+ * memcg.v1 needs it, wherever it stands in the order. */
+static bool cell_limit(const struct matrix *mx, const int *pick, struct cell *c, char *err, size_t errlen)
+{
+	for (int a = 2; a < mx->nr_axes; a++)
+		if (!strcmp(mx->axes[a].name, "memcg") &&
+		    runspec_set_machine(&c->prof, &c->mo, "memcg", mx->axes[a].values[pick[a]], err, errlen) == RS_SET_BAD)
+			return false;
+	return true;
+}
+
+/* A RAM the user gave (--ram or --set ram=): the cgroup's RAM rule then
+ * stands aside, as in pagelab run. */
+static bool ram_axis(const struct matrix *mx)
+{
+	for (int a = 2; a < mx->nr_axes; a++)
+		if (!strcmp(mx->axes[a].name, "ram"))
+			return true;
+	return false;
+}
+
 /* Build cell idx's machine and design from the chosen values. */
 static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, struct matrix_cell *mc,
 		       char *err, size_t errlen)
@@ -244,7 +266,7 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 	mc->param_values = xcalloc((size_t)mx->nr_axes, sizeof(char *));
 	mc->param_values[0] = policy;
 	mc->param_values[1] = machine;
-	bool ok = true;
+	bool ok = cell_limit(mx, pick, c, err, errlen);
 	for (int a = 2; ok && a < mx->nr_axes; a++) {
 		const struct axis *ax = &mx->axes[a];
 		const char *v = ax->values[pick[a]];
@@ -273,6 +295,8 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 					break;
 				}
 				c->prof.cpus = (unsigned)b;
+			} else if (!strcmp(ax->name, "memcg")) {
+				/* set by cell_limit() */
 			} else if (!strcmp(ax->name, "disk")) {
 				const struct disk_params *d = disk_preset_find(v);
 				if (!d) {
@@ -286,26 +310,16 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 			sb_add(&mopt, " %s", v, NULL);
 			continue;
 		}
-		if (profile_has_param(ax->name)) {
-			ok = profile_set(&c->prof, ax->name, v, err, errlen);
+		enum runspec_set_kind k = runspec_set(&c->prof, &c->mo, pol, mc->tun, ax->name, v, err, errlen);
+		ok = k != RS_SET_BAD;
+		if (k == RS_SET_MACHINE || k == RS_SET_CGROUP)
 			sb_add(&mopt, " --set %s=%s", ax->name, v);
-			continue;
-		}
-		int ti = policy_tunable_index(pol, ax->name);
-		double x;
-		if (ti < 0) {
-			snprintf(err, errlen, "unknown parameter '%s': not a machine parameter nor a tunable of %s",
-				 ax->name, pol->name);
-			ok = false;
-		} else if (!parse_double(v, &x) || x < pol->tunables[ti].min || x > pol->tunables[ti].max) {
-			snprintf(err, errlen, "bad value '%s' for %s (%g..%g)", v, ax->name,
-				 pol->tunables[ti].min, pol->tunables[ti].max);
-			ok = false;
-		} else {
-			mc->tun[ti] = x;
+		else if (k == RS_SET_TUNABLE)
 			sb_add(&dopt, " %s=%s", ax->name, v);
-		}
 	}
+	runspec_set_memcg(&c->prof, &c->mo, c->mo.memcg_pages * PAGE_SIZE, ram_axis(mx));
+	if (ok)
+		ok = runspec_memcg_ok(pol, &c->mo, err, errlen);   /* refused before anything runs, as run does */
 	c->mo.seed = seed;
 	c->mo.max_time_ns = mx->max_time_ns ? mx->max_time_ns : 100000ULL * 1000000000ULL;
 	c->mo.check = mx->check;
@@ -325,7 +339,7 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 	sb_add(&cmd, "pagelab run %s", mopt.s, NULL);
 	sb_add(&cmd, " --policy %s", policy, NULL);
 	for (int a = 2; a < mx->nr_axes; a++)
-		if (mx->axes[a].is_set && !profile_has_param(mx->axes[a].name))
+		if (mx->axes[a].is_set && !runspec_is_machine_key(mx->axes[a].name))
 			sb_add(&cmd, " --set %s=%s", mx->axes[a].name, mc->param_values[a]);
 	sb_add(&cmd, " --seed %s%s", seedbuf, mt);
 	if (mx->check)

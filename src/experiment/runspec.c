@@ -1,0 +1,154 @@
+/* runspec.c - the one path from a run's description to a ready machine
+ * (runspec.h). */
+#include "runspec.h"
+#include "delay.h"
+#include "../cachesim/cachesim.h"
+#include "../lib/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t runspec_seed(uint64_t seed, int k)
+{
+	return seed + (uint64_t)k;
+}
+
+void runspec_set_memcg(struct profile *prof, struct machine_opts *mo, uint64_t limit, bool ram_given)
+{
+	uint64_t room = limit + limit / 4 + (64ULL << 20);  /* room beside the cgroup */
+	if (limit && !ram_given && prof->ram < room)
+		prof->ram = room;
+	mo->memcg_pages = limit / PAGE_SIZE;
+}
+
+double *runspec_default_tunables(const struct policy_ops *pol)
+{
+	int n = policy_nr_tunables(pol);
+	double *tun = xcalloc((size_t)n + 1, sizeof(double));
+	for (int t = 0; t < n; t++)
+		tun[t] = pol->tunables[t].def;
+	return tun;
+}
+
+/* memcg=LIMIT: the cgroup's limit, sized beside the RAM later (by
+ * runspec_set_memcg(), once the RAM is known). */
+static enum runspec_set_kind set_limit(struct machine_opts *mo, const char *value, char *err, size_t errlen)
+{
+	uint64_t b;
+	if (!parse_size(value, &b) || b > (1ULL << 50)) {
+		snprintf(err, errlen, "bad size '%s' for memcg", value);
+		return RS_SET_BAD;
+	}
+	if (b < RUNSPEC_MIN_MEMCG) {
+		snprintf(err, errlen, "memcg %s: a cgroup needs at least 16 pages", value);
+		return RS_SET_BAD;
+	}
+	mo->memcg_pages = b / PAGE_SIZE;
+	return RS_SET_CGROUP;
+}
+
+enum runspec_set_kind runspec_set_machine(struct profile *prof, struct machine_opts *mo, const char *name,
+					  const char *value, char *err, size_t errlen)
+{
+	if (!strcmp(name, "memcg"))
+		return set_limit(mo, value, err, errlen);
+	if (!strcmp(name, "memcg.v1")) {
+		if (strcmp(value, "0") && strcmp(value, "1")) {
+			snprintf(err, errlen, "bad value '%s' for memcg.v1 (0 or 1)", value);
+			return RS_SET_BAD;
+		}
+		if (!mo->memcg_pages) {
+			snprintf(err, errlen, "--set memcg.v1 needs --memcg LIMIT");
+			return RS_SET_BAD;
+		}
+		mo->memcg_v1 = value[0] == '1';
+		return RS_SET_CGROUP;
+	}
+	if (!profile_has_param(name)) {
+		snprintf(err, errlen, "'%s' is not a machine parameter (see pagelab machines --show NAME)", name);
+		return RS_SET_BAD;
+	}
+	return profile_set(prof, name, value, err, errlen) ? RS_SET_MACHINE : RS_SET_BAD;
+}
+
+bool runspec_is_machine_key(const char *name)
+{
+	return !strcmp(name, "memcg") || !strcmp(name, "memcg.v1") || profile_has_param(name);
+}
+
+enum runspec_set_kind runspec_set(struct profile *prof, struct machine_opts *mo, const struct policy_ops *pol,
+				  double *tun, const char *name, const char *value, char *err, size_t errlen)
+{
+	if (runspec_is_machine_key(name))
+		return runspec_set_machine(prof, mo, name, value, err, errlen);
+	int ti = policy_tunable_index(pol, name);
+	if (ti < 0) {
+		snprintf(err, errlen, "unknown parameter '%s': not a machine parameter nor a tunable of %s", name,
+			 pol->name);
+		return RS_SET_BAD;
+	}
+	double v;
+	if (!tunable_parse(&pol->tunables[ti], value, &v, err, errlen))
+		return RS_SET_BAD;
+	tun[ti] = v;
+	return RS_SET_TUNABLE;
+}
+
+bool runspec_memcg_ok(const struct policy_ops *pol, const struct machine_opts *mo, char *err, size_t errlen)
+{
+	if (!mo->memcg_pages || !(pol->flags & POLICY_NO_MEMCG))
+		return true;
+	snprintf(err, errlen,
+		 "policy %s cannot run under --memcg: its reclaim works only against the zones' free-page shortage, which a cgroup limit does not create",
+		 pol->name);
+	return false;
+}
+
+/* The reference string of a lone trace replay, for a policy that needs
+ * it; false if the policy needs one and the run has none. */
+static bool find_oracle(const struct runspec *rs, const struct runspec_wl *wl, int n, const uint64_t **oracle,
+			uint64_t *len, char *err, size_t errlen)
+{
+	*oracle = NULL;
+	*len = 0;
+	if (!(rs->pol->flags & POLICY_NEEDS_ORACLE))
+		return true;
+	if (n == 1 && wl[0].ops->oracle && wl[0].ops->oracle(wl[0].w, oracle, len))
+		return true;
+	snprintf(err, errlen,
+		 "policy %s needs the whole reference string: it runs only when the only workload is a trace replay",
+		 rs->pol->name);
+	return false;
+}
+
+enum runspec_built runspec_machine(struct machine *m, const struct runspec *rs, struct runspec_wl *wl, int n,
+		     struct workload_ops *wrap, char *err, size_t errlen)
+{
+	const uint64_t *oracle;
+	uint64_t oracle_len;
+	if (!runspec_memcg_ok(rs->pol, rs->mo, err, errlen) ||
+	    !find_oracle(rs, wl, n, &oracle, &oracle_len, err, errlen))
+		return RS_REFUSED;
+	if (!machine_init(m, rs->prof, rs->mo, err, errlen))
+		return RS_NO_MACHINE;
+	if (oracle)
+		mm_set_oracle(&m->mm, oracle, oracle_len);
+	machine_set_policy(m, rs->pol, rs->tun);
+	for (int k = 0; k < n; k++) {
+		const struct workload_ops *ops = wl[k].ops;
+		void *w = wl[k].w;
+		if (wl[k].start_ns) {
+			w = delay_wrap(ops, w, wl[k].start_ns, &wrap[k]);
+			ops = &wrap[k];
+		}
+		machine_add_workload(m, ops, w, wl[k].cmd);
+	}
+	return RS_BUILT;
+}
+
+bool runspec_cache_only(const struct runspec_cache_q *q)
+{
+	return q->wl_name && !strcmp(q->wl_name, "trace") && !q->full_machine && !strcmp(q->machine, "ideal") &&
+	       !q->machine_options && !q->observed && cachesim_policy_ok(q->pol);
+}
