@@ -8,6 +8,7 @@
 #include "test.h"
 #include "../src/cachesim/cachesim.h"
 #include "../src/mm/internal.h"
+#include "../src/policy/policy.h"
 
 /* The frame page `id` (of the first region) is mapped to. */
 static pfn_t frame_of(const struct mm *mm, uint64_t id)

@@ -7,6 +7,7 @@
 #include "../src/machine/machine.h"
 #include "../src/policy/linux6.h"
 #include "../src/lib/util.h"
+#include "../src/policy/policy.h"
 
 #include <stdlib.h>
 #include <string.h>

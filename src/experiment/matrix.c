@@ -5,6 +5,7 @@
 #include "matrix.h"
 #include "../lib/share.h"
 #include "../lib/util.h"
+#include "../policy/policy.h"
 
 #include <math.h>
 #include <stdio.h>

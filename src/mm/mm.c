@@ -111,6 +111,8 @@ void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tu
 		mm->vm.fault_mark_accessed = 1;
 	if (ops->flags & POLICY_MLOCK_HALF_RAM)
 		mm->vm.mlock_half_ram = 1;
+	unsigned flags = ops->flags | (ops->tunable_flags ? ops->tunable_flags(tun) : 0);
+	mm->fault_not_young = flags & POLICY_FAULT_NOT_YOUNG;
 	mm->pol.priv = ops->init(mm, tun);
 	mm->access_hook = (ops->flags & POLICY_ACCESS_HOOK) && ops->access;
 	if (ops->evict_shadow && !mm->swap.shadow)
@@ -301,7 +303,7 @@ static pfn_t alloc_classzone(struct mm *mm, struct mm_ctx *ctx, enum fault_statu
 	if (top->wmark_low) {
 		if (!top->need_balance)
 			top->need_balance = 1;
-		mm->kswapd_wanted = true;
+		mm_wake_kswapd(mm);
 	}
 	if ((z = zonelist_pick(mm, 0, 0)) >= 0)
 		return take_zone_frame(mm, z);
@@ -378,7 +380,7 @@ static pfn_t alloc_frame(struct mm *mm, struct mm_ctx *ctx, enum fault_status *s
 	if (mm->nr_free > z->wmark_low || (ctx && ctx->kswapd && mm->nr_free))
 		return take_free_frame(mm);
 	if (z->wmark_low)
-		mm->kswapd_wanted = true;
+		mm_wake_kswapd(mm);
 	if (mm->nr_free > z->wmark_min)
 		return take_free_frame(mm);
 	/* Direct reclaim. */

@@ -19,7 +19,7 @@
 #include "pte.h"
 #include "lru.h"
 #include "counters.h"
-#include "../policy/policy.h"
+#include "policy_ops.h"
 
 #define DEF_PRIORITY 12
 #define SWAP_CLUSTER_MAX 32
@@ -282,7 +282,8 @@ struct mm {
 	uint64_t nr_writeback;
 	uint64_t nr_reading;
 	uint64_t nr_mlock;
-	/* signals to the machine */
+	/* signals to the machine: set through mm_wake_kswapd() and
+	 * mm_want_oom(), cleared by the machine when it acts on them */
 	bool kswapd_wanted;
 	bool oom_wanted;           /* a policy asks kswapd to run the OOM killer */
 	uint64_t nr_pending_free;  /* under writeback with PG_reclaim: free soon */
@@ -308,9 +309,11 @@ struct mm {
 	uint32_t fault_owner;   /* page->owner the new page will have */
 	bool fault_file;        /* ... and whether it is a page-cache page */
 	uint64_t fault_index;   /* ... and its page->index */
-	/* A policy's choice (libCacheSim's Clock): the faulting reference of a
-	 * single-reference touch does not leave the PTE accessed bit set, so
-	 * a new page starts unreferenced.  The MMU-faithful default is false. */
+	/* The policy's POLICY_FAULT_NOT_YOUNG (libCacheSim's Clock): the
+	 * faulting reference of a single-reference touch does not leave the
+	 * PTE accessed bit set, so a new page starts unreferenced.  Set by
+	 * mm_set_policy() from the policy's flags, read on faults only.  The
+	 * MMU-faithful default is false. */
 	bool fault_not_young;
 	/* the page cache (filemap.h) */
 	struct fs *fs;
@@ -352,6 +355,13 @@ struct mm_config {
 
 void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *cost);
 void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tun);
+/* wakeup_kswapd(): the allocator or a policy (2.2's and 2.4's timed aging
+ * finding a shortage) asks the machine to run kswapd; the core cannot
+ * run it itself, the machine schedules it as a task. */
+static inline void mm_wake_kswapd(struct mm *mm) { mm->kswapd_wanted = true; }
+/* A policy asks kswapd to run the OOM killer (MGLRU's min_ttl_ms: every
+ * generation too young to evict); the machine owns the killer. */
+static inline void mm_want_oom(struct mm *mm) { mm->oom_wanted = true; }
 void mm_destroy(struct mm *mm);
 
 /* Address spaces and mappings. */
