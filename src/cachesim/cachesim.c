@@ -116,7 +116,7 @@ static void grow_ptes(struct cachesim *cs, uint64_t cap)
 		memcpy(pte, cs->pte, cs->mapped * sizeof(pte_t));
 	free(cs->pte);
 	cs->pte = pte;
-	cs->mm.cache_ptes = pte; /* a cache page's PTE: cache_ptes[id] */
+	cs->mm.cache.ptes = pte; /* a cache page's PTE: cache.ptes[id] */
 	cs->cap = cap;
 	for (uint32_t j = 0; j < cs->nregions; j++)
 		cs->as->vmas[j].pte = pte + region_base(j);

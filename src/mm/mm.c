@@ -516,8 +516,8 @@ uint64_t shrink_pass(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, 
 	if (sc.who == RECLAIM_KSWAPD && mm->zones[sc.zone].need_balance)
 		mm->zones[sc.zone].need_balance = 2;
 	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);
-	if (sc.nr_writeback > mm->max_pass_writeback)
-		mm->max_pass_writeback = sc.nr_writeback;
+	if (sc.nr_writeback > mm->test.max_pass_writeback)
+		mm->test.max_pass_writeback = sc.nr_writeback;
 	account_pass(mm, &sc, refill_before);
 	if (res)
 		*res = (struct pass_result){ sc.nr_wait_writeback, sc.skipped_deactivate };
