@@ -100,9 +100,9 @@ void cachesim_free(struct cachesim *cs)
 
 void cachesim_set_next_use(struct cachesim *cs, const uint64_t *next, uint64_t first, uint64_t n)
 {
-	cs->mm.oracle = next;
-	cs->mm.oracle_base = first;
-	cs->mm.oracle_len = n;
+	cs->mm.oracle.next = next;
+	cs->mm.oracle.base = first;
+	cs->mm.oracle.len = n;
 }
 
 /* Room for `cap` PTEs in the one array: a larger array, the mapped

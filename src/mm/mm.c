@@ -143,8 +143,8 @@ void mm_destroy(struct mm *mm)
 
 void mm_set_oracle(struct mm *mm, const uint64_t *next_use, uint64_t n)
 {
-	mm->oracle = next_use;
-	mm->oracle_len = n;
+	mm->oracle.next = next_use;
+	mm->oracle.len = n;
 }
 
 uint64_t mm_free_pages(const struct mm *mm) { return mm->nr_free; }

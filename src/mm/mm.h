@@ -22,6 +22,7 @@
 #include "fault_ctx.h"
 #include "cache_mode.h"
 #include "test_figures.h"
+#include "oracle.h"
 #include "policy_ops.h"
 
 #define DEF_PRIORITY 12
@@ -270,12 +271,8 @@ struct mm {
 	uint32_t nr_as;
 	struct policy pol;
 	bool access_hook;
-	/* OPT's oracle: oracle[i] is the position of the next reference to
-	 * the page of reference oracle_base + i (NEXT_USE_NEVER: none), for
-	 * oracle_len references; NULL without one.  The full path holds the
-	 * whole trace's (base 0); the cache-only replay a window it slides. */
-	const uint64_t *oracle;
-	uint64_t oracle_base, oracle_len;
+	/* OPT's oracle window (oracle.h); oracle.next NULL without one. */
+	struct mm_oracle oracle;
 	const struct mm_costs *cost;
 	struct mm_io io;
 	uint64_t ev[NR_VM_EVENTS];
