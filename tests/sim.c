@@ -3,6 +3,7 @@
 #include "test.h"
 #include "../src/lib/util.h"
 #include "../src/trace/trace.h"
+#include "../src/policy/policy.h"
 
 #include <stdlib.h>
 #include <string.h>

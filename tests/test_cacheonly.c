@@ -8,6 +8,7 @@
 #include "test.h"
 #include "../src/cachesim/cachesim.h"
 #include "../src/mm/internal.h"
+#include "../src/policy/policy.h"
 
 /* The frame page `id` (of the first region) is mapped to. */
 static pfn_t frame_of(const struct mm *mm, uint64_t id)
@@ -16,7 +17,7 @@ static pfn_t frame_of(const struct mm *mm, uint64_t id)
 }
 
 /* Two pages evicted in one go, as a pass that frees two would: the later
- * one waits in cache_freed, the earlier is linked ahead of the frames
+ * one waits in cache.freed, the earlier is linked ahead of the frames
  * that were free before, and new pages take them in the order the full
  * core's free list (LIFO) gives them: b, a, then the old free ones. */
 void test_cacheonly_free_order(void)
@@ -38,7 +39,7 @@ void test_cacheonly_free_order(void)
 	CHECK_EQ(sc.nr_reclaimed, 2);
 	CHECK_EQ(mm->nr_free, 4);
 	CHECK_EQ(mm->zones[0].nr_free, 4);
-	CHECK_EQ(mm->cache_freed, b);
+	CHECK_EQ(mm->cache.freed, b);
 	CHECK_EQ(lru_count(&mm->fr, fl), 3);
 	CHECK_EQ(lru_head(&mm->fr, fl), a);
 	const uint32_t next[] = { 2, 3, 4, 5 };
@@ -47,7 +48,7 @@ void test_cacheonly_free_order(void)
 	CHECK_EQ(frame_of(mm, 3), a);
 	CHECK_EQ(frame_of(mm, 4), h0);
 	CHECK_EQ(frame_of(mm, 5), h1);
-	CHECK_EQ(mm->cache_freed, PFN_NONE);
+	CHECK_EQ(mm->cache.freed, PFN_NONE);
 	CHECK_EQ(mm->nr_free, 0);
 	CHECK_EQ(mm->ev[PGFREE], 2);
 	CHECK_EQ(mm->ev[PGALLOC], 6);
@@ -83,7 +84,7 @@ void test_cacheonly_check_after_replay(void)
 		cachesim_refs(cs, refs, NULL, 4000);
 		struct mm *mm = (struct mm *)cachesim_mm(cs);
 		CHECK(mm->ev[PGFREE] > 1000);
-		CHECK_EQ(mm->cache_freed, PFN_NONE);
+		CHECK_EQ(mm->cache.freed, PFN_NONE);
 		if (!mm_check(mm, stderr)) {
 			fprintf(stderr, "mm_check failed after %s\n", pols[k]);
 			CHECK(0);

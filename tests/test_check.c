@@ -6,6 +6,7 @@
 #include "test.h"
 #include "../src/machine/machine.h"
 #include "../src/lib/util.h"
+#include "../src/policy/policy.h"
 
 #include <stdlib.h>
 #include <string.h>

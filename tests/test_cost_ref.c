@@ -5,6 +5,7 @@
 #include "test.h"
 #include "../src/machine/profile.h"
 #include "../src/mm/mm.h"
+#include "../src/policy/policy.h"
 
 #include <string.h>
 

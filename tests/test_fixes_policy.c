@@ -12,6 +12,7 @@
 #include "../src/policy/splitlru.h"
 #include "../src/workload/workload.h"
 #include "../src/lib/util.h"
+#include "../src/policy/policy.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,6 +7,7 @@
 #include "../src/lib/util.h"
 #include "../src/machine/machine.h"
 #include "../src/mm/integrity.h"
+#include "../src/policy/policy.h"
 
 #include <stdio.h>
 #include <stdlib.h>

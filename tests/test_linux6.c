@@ -7,6 +7,7 @@
 #include "../src/machine/machine.h"
 #include "../src/policy/linux6.h"
 #include "../src/lib/util.h"
+#include "../src/policy/policy.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -691,14 +692,14 @@ void test_linux6_no_write_storm_on_fast_disk(void)
 	const char *const lit[] = { "bailout_writeback", "0", NULL };
 	const char *const off[] = { "vm.io_in_reclaim", "0", NULL };
 	struct machine *m = run_usemem("modern", "linux6", lit, off, 3, av);
-	uint64_t storm = m->mm.max_pass_writeback;
+	uint64_t storm = m->mm.test.max_pass_writeback;
 	machine_free(m);
 	m = run_usemem("modern", "linux6", lit, NULL, 3, av);
-	uint64_t bounded = m->mm.max_pass_writeback;
+	uint64_t bounded = m->mm.test.max_pass_writeback;
 	CHECK(m->mm.ev[PSWPOUT] > 4000);
 	machine_free(m);
 	m = run_usemem("modern", "linux6", NULL, NULL, 3, av);
-	uint64_t dflt = m->mm.max_pass_writeback;
+	uint64_t dflt = m->mm.test.max_pass_writeback;
 	machine_free(m);
 	if (storm <= 4000 || bounded >= 1000 || dflt > 256)
 		fprintf(stderr, "max pages written by one pass: %llu without I/O in passes, %llu with, %llu default\n",

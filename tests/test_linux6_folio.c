@@ -6,6 +6,7 @@
 #include "../src/mm/mm.h"
 #include "../src/mm/filemap.h"
 #include "../src/policy/linux6.h"
+#include "../src/policy/policy.h"
 
 #include <string.h>
 

@@ -9,6 +9,7 @@
 #include "../src/mm/internal.h"
 #include "../src/policy/linux6.h"
 #include "../src/lib/util.h"
+#include "../src/policy/policy.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,6 +7,7 @@
 #include "../src/mm/mm.h"
 #include "../src/policy/mglru.h"
 #include "../src/lib/util.h"
+#include "../src/policy/policy.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,6 +5,7 @@
 #include "../src/machine/machine.h"
 #include "../src/policy/splitlru.h"
 #include "../src/lib/util.h"
+#include "../src/policy/policy.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,6 +7,7 @@
 #include "../src/mm/filemap.h"
 #include "../src/policy/textbook.h"
 #include "../src/lib/util.h"
+#include "../src/policy/policy.h"
 
 #include <stdlib.h>
 #include <string.h>

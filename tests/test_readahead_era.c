@@ -8,6 +8,7 @@
 #include "../src/machine/machine.h"
 #include "../src/mm/filemap.h"
 #include "../src/lib/util.h"
+#include "../src/policy/policy.h"
 
 #include <stdlib.h>
 #include <string.h>

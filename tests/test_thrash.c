@@ -3,6 +3,7 @@
 #include "test.h"
 #include "../src/mm/internal.h"
 #include "../src/lib/util.h"
+#include "../src/policy/policy.h"
 
 #include <string.h>
 

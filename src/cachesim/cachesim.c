@@ -100,9 +100,9 @@ void cachesim_free(struct cachesim *cs)
 
 void cachesim_set_next_use(struct cachesim *cs, const uint64_t *next, uint64_t first, uint64_t n)
 {
-	cs->mm.oracle = next;
-	cs->mm.oracle_base = first;
-	cs->mm.oracle_len = n;
+	cs->mm.oracle.next = next;
+	cs->mm.oracle.base = first;
+	cs->mm.oracle.len = n;
 }
 
 /* Room for `cap` PTEs in the one array: a larger array, the mapped
@@ -116,7 +116,7 @@ static void grow_ptes(struct cachesim *cs, uint64_t cap)
 		memcpy(pte, cs->pte, cs->mapped * sizeof(pte_t));
 	free(cs->pte);
 	cs->pte = pte;
-	cs->mm.cache_ptes = pte; /* a cache page's PTE: cache_ptes[id] */
+	cs->mm.cache.ptes = pte; /* a cache page's PTE: cache.ptes[id] */
 	cs->cap = cap;
 	for (uint32_t j = 0; j < cs->nregions; j++)
 		cs->as->vmas[j].pte = pte + region_base(j);

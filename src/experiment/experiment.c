@@ -8,6 +8,7 @@
 #include "exp_file.h"
 #include "pool.h"
 #include "../lib/util.h"
+#include "../policy/policy.h"
 #include "../lib/output.h"
 
 #include <math.h>

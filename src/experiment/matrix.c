@@ -6,6 +6,7 @@
 #include "runspec.h"
 #include "../lib/share.h"
 #include "../lib/util.h"
+#include "../policy/policy.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -263,14 +263,14 @@ static enum fault_status handle_fault_page(struct mm *mm, struct mm_ctx *ctx, st
 enum fault_status handle_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace *as,
 			       uint32_t vma, uint64_t off, bool write)
 {
-	/* Tell the policy which page is coming in (mm->fault_owner). */
+	/* Tell the policy which page is coming in (mm->fault.owner). */
 	const struct vma *v = &as->vmas[vma];
 	bool file = v->ino && !pte_is_swap(v->pte[off]);
-	mm->fault_owner = file ? v->ino : as->id + 1;
-	mm->fault_file = file;
-	mm->fault_index = file ? v->pgoff + off : ANON_INDEX(vma, off);
+	mm->fault.owner = file ? v->ino : as->id + 1;
+	mm->fault.file = file;
+	mm->fault.index = file ? v->pgoff + off : ANON_INDEX(vma, off);
 	enum fault_status st = handle_fault_page(mm, ctx, as, vma, off, write);
-	mm->fault_owner = 0;
+	mm->fault.owner = 0;
 	return st;
 }
 

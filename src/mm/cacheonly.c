@@ -22,8 +22,8 @@ void mm_cache_only_enable(struct mm *mm)
 	if (mm->nr_zones != 1 || z->wmark_min || z->wmark_low || mm->memcg.limit || !mm->untimed || mm->integrity ||
 	    mm->cost->scan_ns)
 		panic("cache-only mm: needs one zone, no watermarks, no memcg, untimed, no costs, no integrity check");
-	mm->cache_only = true;
-	mm->cache_freed = PFN_NONE;
+	mm->cache.only = true;
+	mm->cache.freed = PFN_NONE;
 }
 
 /* The allocator and direct reclaim of a cache: alloc_frame() and

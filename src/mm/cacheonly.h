@@ -15,9 +15,9 @@
 /* take_zone_frame() of the cache's one zone: the frame freed last. */
 static inline pfn_t cache_take_frame(struct mm *mm)
 {
-	pfn_t pfn = mm->cache_freed;
+	pfn_t pfn = mm->cache.freed;
 	if (pfn != PFN_NONE) {
-		mm->cache_freed = PFN_NONE;
+		mm->cache.freed = PFN_NONE;
 	} else {
 		pfn = lru_head(&mm->fr, mm->zones[0].free_list);
 		lru_del(&mm->fr, pfn);
@@ -73,8 +73,8 @@ __attribute__((always_inline)) static inline pfn_t cache_alloc(struct mm *mm, st
 	return mm_cache_alloc_retry(mm, ctx, st, got);
 }
 
-/* mm->cache_only: the fault of page `off` of vma (never touched, or
- * PTE_EVICTED), whose PTE is mm->cache_ptes[id], served at once:
+/* mm->cache.only: the fault of page `off` of vma (never touched, or
+ * PTE_EVICTED), whose PTE is mm->cache.ptes[id], served at once:
  * FAULT_DONE with the page mapped, or the allocator's failure (a policy
  * that found no victim).
  *
@@ -85,15 +85,15 @@ __attribute__((always_inline)) static inline enum fault_status mm_cache_fault(st
 									     struct aspace *as, uint32_t vma,
 									     uint64_t off, uint32_t id)
 {
-	pte_t *pt = &mm->cache_ptes[id];
+	pte_t *pt = &mm->cache.ptes[id];
 	bool again = (*pt & PTE_EVICTED) != 0;
-	mm->fault_owner = as->id + 1;
-	mm->fault_file = false;
-	mm->fault_index = ANON_INDEX(vma, off);
+	mm->fault.owner = as->id + 1;
+	mm->fault.file = false;
+	mm->fault.index = ANON_INDEX(vma, off);
 	enum fault_status st;
 	pfn_t pfn = cache_alloc(mm, ctx, &st);
 	if (pfn == PFN_NONE) {
-		mm->fault_owner = 0;
+		mm->fault.owner = 0;
 		return st;
 	}
 	struct page *p = mm_page(mm, pfn);
@@ -120,7 +120,7 @@ __attribute__((always_inline)) static inline enum fault_status mm_cache_fault(st
 		ctx->minflt++;
 		mm->pol.ops->add(mm->pol.priv, pfn, ADD_NEW_ANON);
 	}
-	mm->fault_owner = 0;
+	mm->fault.owner = 0;
 	return FAULT_DONE;
 }
 

@@ -1,4 +1,4 @@
-/* cachepage.h - the cache-only core's (cacheonly.c, mm->cache_only)
+/* cachepage.h - the cache-only core's (cacheonly.c, mm->cache.only)
  * eviction of a page, inline where the policy calls it: every miss of a
  * cache-only replay evicts and frees a page (mm_cache_evict, from
  * textbook_evict), and as a call into cacheonly.c its call, entry and
@@ -25,7 +25,7 @@ static inline void page_remove_rmap(struct mm *mm, struct page *p)
 /* free_frame() of an anonymous page nobody maps, less the tests a cache
  * cannot fail (no memcg, no file pages), and with one step of the free
  * list kept aside: the frame freed last is the one the fault takes next
- * (the free list is LIFO), so it waits in mm->cache_freed instead of being
+ * (the free list is LIFO), so it waits in mm->cache.freed instead of being
  * linked onto the list and unlinked again a moment later.  Only an older
  * free frame is linked, behind it - the list's order is the same. */
 static inline void cache_free_frame(struct mm *mm, struct page *p, pfn_t pfn)
@@ -34,9 +34,9 @@ static inline void cache_free_frame(struct mm *mm, struct page *p, pfn_t pfn)
 	/* All zero but these, as free_frame() leaves it; an assignment, not
 	 * memset(): gcc calls libc's for it, a tenth of an eviction. */
 	*p = (struct page){ .flags = PG_free, .zone = p->zone };
-	if (mm->cache_freed != PFN_NONE)
-		lru_add_head(&mm->fr, mm->zones[0].free_list, mm->cache_freed);
-	mm->cache_freed = pfn;
+	if (mm->cache.freed != PFN_NONE)
+		lru_add_head(&mm->fr, mm->zones[0].free_list, mm->cache.freed);
+	mm->cache.freed = pfn;
 	mm->zones[0].nr_free++;
 	mm->nr_free++;
 	mm->ev[PGFREE]++;
@@ -64,7 +64,7 @@ static inline enum evict_result cache_drop(struct mm *mm, struct scan_control *s
 }
 
 /* mm_evict() of the cache-only core, which always frees the page: for a
- * caller that tests mm->cache_only itself (textbook_evict).  A cache page
+ * caller that tests mm->cache.only itself (textbook_evict).  A cache page
  * is never locked, under writeback or mlocked: of reclaim_one()'s tests
  * only the first applies. */
 static inline void mm_cache_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn)

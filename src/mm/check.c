@@ -173,7 +173,7 @@ bool mm_check(struct mm *mm, FILE *err)
 			uint32_t slot = p->swap - 1;
 			if (!p->swap || slot >= mm->swap.nr_slots || mm->swap.cache[slot] != pfn)
 				FAIL("pfn %u: in swap cache at slot %u but the cache disagrees", pfn, slot);
-		} else if (p->swap && !mm->cache_only) {
+		} else if (p->swap && !mm->cache.only) {
 			FAIL("pfn %u: swap slot without PG_swapcache", pfn);
 		}
 		if (lru_on(f, pfn) == mm->list_wb_free && !(p->flags & PG_writeback))
@@ -203,8 +203,8 @@ bool mm_check(struct mm *mm, FILE *err)
 		}
 	}
 	/* Between faults a cache's frame freed last has been taken again. */
-	if (mm->cache_only && mm->cache_freed != PFN_NONE)
-		FAIL("pfn %u freed by a cache's reclaim and never taken", mm->cache_freed);
+	if (mm->cache.only && mm->cache.freed != PFN_NONE)
+		FAIL("pfn %u freed by a cache's reclaim and never taken", mm->cache.freed);
 	if (nfree != mm->nr_free) FAIL("nr_free %llu but %llu frames free", (unsigned long long)mm->nr_free, (unsigned long long)nfree);
 	for (int z = 0; z < mm->nr_zones; z++)
 		if (lru_count(f, mm->zones[z].free_list) != mm->zones[z].nr_free)
@@ -259,7 +259,7 @@ bool mm_check(struct mm *mm, FILE *err)
 							FAIL("as %u vma %u off %llu: file PTE write protection disagrees with MAP_SHARED", a, vi, (unsigned long long)off);
 					} else if (p->owner != a + 1 || p->index != ANON_INDEX(vi, off)) {
 						FAIL("rmap of pfn %u does not point back to as %u vma %u off %llu", pfn, a, vi, (unsigned long long)off);
-					} else if (mm->cache_only && cache_pte(mm, p) != &v->pte[off]) {
+					} else if (mm->cache.only && cache_pte(mm, p) != &v->pte[off]) {
 						FAIL("pfn %u: cache PTE index %u is not as %u vma %u off %llu", pfn, p->swap, a, vi, (unsigned long long)off);
 					} else if (v->ino && (v->flags & VMA_SHARED)) {
 						FAIL("as %u vma %u: anonymous page in a shared file mapping", a, vi);
@@ -275,7 +275,7 @@ bool mm_check(struct mm *mm, FILE *err)
 					if (slot >= mm->swap.nr_slots) { FAIL("as %u: bad swap slot %u", a, slot); continue; }
 					slotrefs[slot]++;
 					swapents++;
-				} else if (pte == PTE_EVICTED && mm->cache_only) {
+				} else if (pte == PTE_EVICTED && mm->cache.only) {
 					swapents++; /* a cache's evicted page (cacheonly.c) */
 				}
 			}

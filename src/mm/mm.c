@@ -111,6 +111,8 @@ void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tu
 		mm->vm.fault_mark_accessed = 1;
 	if (ops->flags & POLICY_MLOCK_HALF_RAM)
 		mm->vm.mlock_half_ram = 1;
+	unsigned flags = ops->flags | (ops->tunable_flags ? ops->tunable_flags(tun) : 0);
+	mm->fault_not_young = flags & POLICY_FAULT_NOT_YOUNG;
 	mm->pol.priv = ops->init(mm, tun);
 	mm->access_hook = (ops->flags & POLICY_ACCESS_HOOK) && ops->access;
 	if (ops->evict_shadow && !mm->swap.shadow)
@@ -141,8 +143,8 @@ void mm_destroy(struct mm *mm)
 
 void mm_set_oracle(struct mm *mm, const uint64_t *next_use, uint64_t n)
 {
-	mm->oracle = next_use;
-	mm->oracle_len = n;
+	mm->oracle.next = next_use;
+	mm->oracle.len = n;
 }
 
 uint64_t mm_free_pages(const struct mm *mm) { return mm->nr_free; }
@@ -301,7 +303,7 @@ static pfn_t alloc_classzone(struct mm *mm, struct mm_ctx *ctx, enum fault_statu
 	if (top->wmark_low) {
 		if (!top->need_balance)
 			top->need_balance = 1;
-		mm->kswapd_wanted = true;
+		mm_wake_kswapd(mm);
 	}
 	if ((z = zonelist_pick(mm, 0, 0)) >= 0)
 		return take_zone_frame(mm, z);
@@ -378,7 +380,7 @@ static pfn_t alloc_frame(struct mm *mm, struct mm_ctx *ctx, enum fault_status *s
 	if (mm->nr_free > z->wmark_low || (ctx && ctx->kswapd && mm->nr_free))
 		return take_free_frame(mm);
 	if (z->wmark_low)
-		mm->kswapd_wanted = true;
+		mm_wake_kswapd(mm);
 	if (mm->nr_free > z->wmark_min)
 		return take_free_frame(mm);
 	/* Direct reclaim. */
@@ -514,8 +516,8 @@ uint64_t shrink_pass(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, 
 	if (sc.who == RECLAIM_KSWAPD && mm->zones[sc.zone].need_balance)
 		mm->zones[sc.zone].need_balance = 2;
 	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);
-	if (sc.nr_writeback > mm->max_pass_writeback)
-		mm->max_pass_writeback = sc.nr_writeback;
+	if (sc.nr_writeback > mm->test.max_pass_writeback)
+		mm->test.max_pass_writeback = sc.nr_writeback;
 	account_pass(mm, &sc, refill_before);
 	if (res)
 		*res = (struct pass_result){ sc.nr_wait_writeback, sc.skipped_deactivate };

@@ -19,7 +19,11 @@
 #include "pte.h"
 #include "lru.h"
 #include "counters.h"
-#include "../policy/policy.h"
+#include "fault_ctx.h"
+#include "cache_mode.h"
+#include "test_figures.h"
+#include "oracle.h"
+#include "policy_ops.h"
 
 #define DEF_PRIORITY 12
 #define SWAP_CLUSTER_MAX 32
@@ -267,12 +271,8 @@ struct mm {
 	uint32_t nr_as;
 	struct policy pol;
 	bool access_hook;
-	/* OPT's oracle: oracle[i] is the position of the next reference to
-	 * the page of reference oracle_base + i (NEXT_USE_NEVER: none), for
-	 * oracle_len references; NULL without one.  The full path holds the
-	 * whole trace's (base 0); the cache-only replay a window it slides. */
-	const uint64_t *oracle;
-	uint64_t oracle_base, oracle_len;
+	/* OPT's oracle window (oracle.h); oracle.next NULL without one. */
+	struct mm_oracle oracle;
 	const struct mm_costs *cost;
 	struct mm_io io;
 	uint64_t ev[NR_VM_EVENTS];
@@ -282,7 +282,8 @@ struct mm {
 	uint64_t nr_writeback;
 	uint64_t nr_reading;
 	uint64_t nr_mlock;
-	/* signals to the machine */
+	/* signals to the machine: set through mm_wake_kswapd() and
+	 * mm_want_oom(), cleared by the machine when it acts on them */
 	bool kswapd_wanted;
 	bool oom_wanted;           /* a policy asks kswapd to run the OOM killer */
 	uint64_t nr_pending_free;  /* under writeback with PG_reclaim: free soon */
@@ -291,26 +292,16 @@ struct mm {
 	bool untimed;           /* I/O completes synchronously (trace mode) */
 	uint64_t seed;          /* the run's seed: what the kernel leaves to chance
 				 * (a periodic worker's phase) is drawn from it */
-	/* The cache-only mm of src/cachesim (cacheonly.c): anonymous pages
-	 * only, no swap area; an evicted page's PTE becomes PTE_EVICTED. */
-	bool cache_only;
-	pfn_t cache_freed;      /* the frame freed last, not linked yet (cacheonly.h) */
-	/* Every PTE of the cache's address space lies in this one array (the
-	 * cache-only replay lends its VMAs slices of it, src/cachesim), and a
-	 * cache page's page->swap (no swap slot can be held here) is its
-	 * PTE's index in it: reclaim finds the PTE in one step, not through
-	 * the address space, its VMA and the VMA's table (cache_pte). */
-	pte_t *cache_ptes;
-	/* The page a fault is being served for, from handle_fault() until it
-	 * returns (fault_owner 0: none).  A policy with history of evicted
-	 * pages (ARC's REPLACE) must know, while it picks a victim, whether
-	 * the page coming in is one it remembers. */
-	uint32_t fault_owner;   /* page->owner the new page will have */
-	bool fault_file;        /* ... and whether it is a page-cache page */
-	uint64_t fault_index;   /* ... and its page->index */
-	/* A policy's choice (libCacheSim's Clock): the faulting reference of a
-	 * single-reference touch does not leave the PTE accessed bit set, so
-	 * a new page starts unreferenced.  The MMU-faithful default is false. */
+	/* The cache-only mode of src/cachesim (cache_mode.h). */
+	struct mm_cache_mode cache;
+	/* The page a fault is being served for (fault_ctx.h: ARC's and the
+	 * ghost lists' question "is the page coming in one I remember?"). */
+	struct mm_fault fault;
+	/* The policy's POLICY_FAULT_NOT_YOUNG (libCacheSim's Clock): the
+	 * faulting reference of a single-reference touch does not leave the
+	 * PTE accessed bit set, so a new page starts unreferenced.  Set by
+	 * mm_set_policy() from the policy's flags, read on faults only.  The
+	 * MMU-faithful default is false. */
 	bool fault_not_young;
 	/* the page cache (filemap.h) */
 	struct fs *fs;
@@ -320,7 +311,6 @@ struct mm {
 	bool flusher_wanted;    /* above the background threshold: wake the flusher */
 	uint64_t nr_dirtied;    /* pages write() made dirty (filemap_write) */
 	uint64_t dirtied_balanced; /* nr_dirtied at the last balance_dirty call */
-	bool no_swap_write;     /* debugging: never write */
 	/* the swap token (thrash.c), when vm.swap_token */
 	uint32_t swap_token_mm; /* aspace id + 1 of the holder, 0 = nobody */
 	uint32_t global_faults; /* swap-ins that missed the swap cache */
@@ -333,9 +323,8 @@ struct mm {
 	uint64_t nr_anon_mapped;
 	/* --check's content versions (integrity.h), NULL without --check. */
 	struct integrity *integrity;
-	/* The most pages one reclaim pass (mm_shrink) put under writeback:
-	 * the size of the largest write storm (not printed; tests). */
-	uint64_t max_pass_writeback;
+	/* Figures no report prints, kept for tests (test_figures.h). */
+	struct mm_test_figures test;
 	struct memcg memcg;
 };
 
@@ -352,6 +341,13 @@ struct mm_config {
 
 void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *cost);
 void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tun);
+/* wakeup_kswapd(): the allocator or a policy (2.2's and 2.4's timed aging
+ * finding a shortage) asks the machine to run kswapd; the core cannot
+ * run it itself, the machine schedules it as a task. */
+static inline void mm_wake_kswapd(struct mm *mm) { mm->kswapd_wanted = true; }
+/* A policy asks kswapd to run the OOM killer (MGLRU's min_ttl_ms: every
+ * generation too young to evict); the machine owns the killer. */
+static inline void mm_want_oom(struct mm *mm) { mm->oom_wanted = true; }
 void mm_destroy(struct mm *mm);
 
 /* Address spaces and mappings. */
@@ -403,7 +399,7 @@ uint32_t swap_cluster_ra_window(struct swap_area *sw, uint32_t target, uint32_t 
  * untimed, with no watermarks, one zone and no memcg (panics otherwise),
  * which lets its allocator skip what cannot happen there (cacheonly.c). */
 void mm_cache_only_enable(struct mm *mm);
-/* mm->cache_only's fault is mm_cache_fault() (cacheonly.h), inline in the
+/* mm->cache.only's fault is mm_cache_fault() (cacheonly.h), inline in the
  * cache-only replay's reference loop. */
 
 /* Allocation with watermarks; may run direct reclaim in ctx. */
@@ -442,10 +438,10 @@ void mm_tick(struct mm *mm, struct mm_ctx *ctx);
 /* --- Reclaim mechanics for policies ------------------------------------- */
 /* The PTE of a page of the cache-only core (mm_cache_only_enable): every
  * page is anonymous, mapped by the one PTE its owner and index name, which
- * is mm->cache_ptes[page->swap] (mm_cache_fault). */
+ * is mm->cache.ptes[page->swap] (mm_cache_fault). */
 static inline pte_t *cache_pte(const struct mm *mm, const struct page *p)
 {
-	return &mm->cache_ptes[p->swap];
+	return &mm->cache.ptes[p->swap];
 }
 
 /* page_referenced() of the cache-only core: the full core's for an
@@ -474,7 +470,7 @@ int mm_page_referenced_vmflags(struct mm *mm, pfn_t pfn, uint32_t *vm_flags);
  * Returns the number of young PTEs found. */
 static inline int mm_page_referenced(struct mm *mm, pfn_t pfn)
 {
-	if (mm->cache_only)
+	if (mm->cache.only)
 		return cache_page_referenced(mm, pfn, NULL);
 	return mm_page_referenced_vmflags(mm, pfn, NULL);
 }
@@ -570,7 +566,7 @@ __attribute__((always_inline)) static inline void mm_prefetch_pte(const struct m
 	const struct page *p = &mm->fr.pages[pfn];
 	/* In a cache every page on a policy's list is anonymous and mapped
 	 * by one PTE (cache_pte() finds it): no tests. */
-	if (mm->cache_only) {
+	if (mm->cache.only) {
 		__builtin_prefetch(cache_pte(mm, p));
 		return;
 	}

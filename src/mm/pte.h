@@ -5,7 +5,7 @@
  *   PTE_ZERO               mapped read-only to the shared zero page
  *   PTE_PRESENT|PTE_WP|..  mapped read-only (private file page: a write COWs)
  *   PTE_SWAP|slot          swapped out: the page lives in swap slot `slot`
- *   PTE_EVICTED            evicted by the cache-only mm (mm->cache_only, no
+ *   PTE_EVICTED            evicted by the cache-only mm (mm->cache.only, no
  *                          swap): a reference faults it back (cacheonly.c)
  */
 #ifndef PAGELAB_PTE_H

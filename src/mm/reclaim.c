@@ -32,7 +32,7 @@ int mm_page_young(const struct mm *mm, pfn_t pfn)
 
 int mm_page_referenced_vmflags(struct mm *mm, pfn_t pfn, uint32_t *vm_flags)
 {
-	if (mm->cache_only)
+	if (mm->cache.only)
 		return cache_page_referenced(mm, pfn, vm_flags);
 	struct page *p = mm_page(mm, pfn);
 	if (p->flags & PG_file)
@@ -153,7 +153,7 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 		return EVICT_BUSY;
 	if (p->flags & PG_mlocked)
 		return EVICT_MLOCKED;
-	if (mm->cache_only)
+	if (mm->cache.only)
 		return cache_drop(mm, sc, pfn);
 	if (p->flags & PG_file) {
 		/* A file page outside any page cache (truncated pages are,
@@ -209,7 +209,7 @@ enum evict_result mm_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn)
 {
 	/* A cache page is never locked, under writeback or mlocked: only
 	 * reclaim_one()'s first test applies. */
-	if (mm->cache_only) {
+	if (mm->cache.only) {
 		mm_cache_evict(mm, sc, pfn);
 		return EVICT_FREED;
 	}

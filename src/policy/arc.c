@@ -11,7 +11,7 @@
  * divisions ask.
  *
  * REPLACE needs to know whether the page being faulted in is in B2, so the
- * victim is chosen with mm->fault_owner/fault_index (research.h).  A page
+ * victim is chosen with mm->fault.owner/.index (research.h).  A page
  * that comes back while memory is free (after an exit) is adapted for and
  * promoted the same way, without a REPLACE.  libCacheSim's ARC follows the
  * paper step for step; its miss counts are pagelab's

@@ -30,9 +30,15 @@ static const struct tunable clock_tunables[] = {
 	{ 0 },
 };
 
+/* first_ref=0: the core leaves a faulted page's accessed bit clear. */
+static unsigned clock_tunable_flags(const double *tun)
+{
+	return tun && tun[0] == 0 ? POLICY_FAULT_NOT_YOUNG : 0;
+}
+
 static void *clock_init(struct mm *mm, const double *tun)
 {
-	mm->fault_not_young = tun && tun[0] == 0;
+	(void)tun;
 	struct clock *c = xcalloc(1, sizeof(*c));
 	c->mm = mm;
 	c->list = lru_register(&mm->fr, "clock");
@@ -100,4 +106,5 @@ const struct policy_ops clock_policy = {
 	.add = clock_add,
 	.remove = clock_remove,
 	.shrink = clock_shrink,
+	.tunable_flags = clock_tunable_flags,
 };

@@ -36,7 +36,7 @@
  * in evict_folios() is not needed because the mm core never returns a
  * clean unmapped page it refused.  lru_gen_min_ttl: when every generation
  * is younger than min_ttl_ms kswapd invokes the OOM killer (through
- * mm->oom_wanted); the victim's exit is immediate, so there is no
+ * mm_want_oom()); the victim's exit is immediate, so there is no
  * oom_lock / existing-victim wait.  Shadows carry no memcg or node id.
  */
 #include "policy.h"

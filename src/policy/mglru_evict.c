@@ -424,7 +424,7 @@ void mg_shrink(void *priv, struct scan_control *sc)
 	 * evicting would thrash the working set the user asked to protect:
 	 * kswapd calls the OOM killer instead. */
 	if (g->min_ttl_ns && sc->who == RECLAIM_KSWAPD && sc->priority < DEF_PRIORITY && !old_enough(g)) {
-		g->mm->oom_wanted = true;
+		mm_want_oom(g->mm);
 		return;
 	}
 	/* set_initial_priority(): aim one pass at roughly nr_to_reclaim. */

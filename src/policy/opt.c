@@ -26,7 +26,7 @@ static void set_next(struct opt *o, pfn_t pfn, uint64_t next) { ph_set(&o->h, pf
 static void *opt_init(struct mm *mm, const double *tun)
 {
 	(void)tun;
-	if (!mm->oracle)
+	if (!mm->oracle.next)
 		die_usage("policy opt needs the whole reference string: it runs only when the only workload is a trace replay");
 	struct opt *o = xcalloc(1, sizeof(*o));
 	o->mm = mm;
@@ -63,10 +63,10 @@ static void opt_access(void *p, pfn_t pfn, bool write)
 	struct opt *o = p;
 	(void)write;
 	const struct mm *mm = o->mm;
-	uint64_t i = o->pos - mm->oracle_base;
-	if (i >= mm->oracle_len && mm->oracle_base + mm->oracle_len > o->pos)
+	uint64_t i = o->pos - mm->oracle.base;
+	if (i >= mm->oracle.len && mm->oracle.base + mm->oracle.len > o->pos)
 		panic("opt: reference %llu is outside the oracle's window", (unsigned long long)o->pos);
-	uint64_t next = i < mm->oracle_len ? mm->oracle[i] : UINT64_MAX;
+	uint64_t next = i < mm->oracle.len ? mm->oracle.next[i] : UINT64_MAX;
 	o->pos++;
 	if (!ph_has(&o->h, pfn))
 		return; /* culled or under writeback: not ours right now */

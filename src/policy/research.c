@@ -40,9 +40,9 @@ uint32_t rp_add(struct rp_base *b, pfn_t pfn, bool *known)
 	lru_add_head(&mm->fr, b->list, pfn);
 	/* The reference that faulted follows at once; readahead pages added
 	 * alongside it are not referenced. */
-	if (!mm->fault_owner ||
-	    (mm->fault_owner == p->owner && mm->fault_index == p->index &&
-	     mm->fault_file == ((p->flags & PG_file) != 0)))
+	if (!mm->fault.owner ||
+	    (mm->fault.owner == p->owner && mm->fault.index == p->index &&
+	     mm->fault.file == ((p->flags & PG_file) != 0)))
 		b->fresh = pfn;
 	return i;
 }
@@ -98,9 +98,9 @@ enum victim_outcome rp_evict_tail(struct rp_base *b, struct scan_control *sc, in
 uint32_t rp_incoming(const struct rp_base *b)
 {
 	const struct mm *mm = b->mm;
-	if (!mm->fault_owner)
+	if (!mm->fault.owner)
 		return GH_NONE;
-	return ghost_find(&b->g, ghost_okey(mm->fault_owner, mm->fault_file), mm->fault_index);
+	return ghost_find(&b->g, ghost_okey(mm->fault.owner, mm->fault.file), mm->fault.index);
 }
 
 bool rp_check(struct rp_base *b, const char *name, FILE *err)

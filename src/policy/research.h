@@ -6,7 +6,7 @@
  *
  * They are cache-replacement algorithms: every reference is an event, so
  * they use the idealized-MMU access hook (POLICY_ACCESS_HOOK).  A miss is a
- * fault: the core calls shrink() for a frame (mm->fault_owner/fault_index
+ * fault: the core calls shrink() for a frame (mm->fault.owner/.index
  * name the page coming in), then add() for the new page, then access() for
  * the reference that faulted, which rp_fault_ref() filters out: in a cache
  * simulator the missing reference is the insertion, not a hit. */

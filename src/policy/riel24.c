@@ -479,7 +479,7 @@ static void r24_tick(void *p, struct scan_control *sc)
 		r->memory_pressure -= r->memory_pressure >> 6;
 		/* kswapd's one-second timeout and background aging. */
 		if (inactive_shortage(r) && free_shortage(r))
-			mm->kswapd_wanted = true;
+			mm_wake_kswapd(mm);
 		refill_inactive_scan(r, (int)r->t[T_PRIO], false);
 	}
 	r->sc = NULL;

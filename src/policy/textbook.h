@@ -23,7 +23,7 @@ enum victim_outcome textbook_evict_machine(struct mm *mm, struct scan_control *s
  * instructions (callgrind). */
 static inline enum victim_outcome textbook_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn)
 {
-	if (mm->cache_only) {
+	if (mm->cache.only) {
 		sc_scanned(sc, mm_page(mm, pfn), 1);
 		mm_cache_evict(mm, sc, pfn);
 		return VICTIM_GONE;

@@ -1,0 +1,27 @@
+/* cache_mode.h - the mm core's cache-only mode (cacheonly.c), owned by
+ * the cache-only replay of `--machine ideal` (src/cachesim).
+ *
+ * mm_cache_only_enable() turns it on: anonymous pages only, no swap area;
+ * an evicted page's PTE becomes PTE_EVICTED and its fault is served at
+ * once (mm_cache_fault, cacheonly.h).  Off (the zeroed default) on the
+ * full machine.
+ */
+#ifndef PAGELAB_MM_CACHE_MODE_H
+#define PAGELAB_MM_CACHE_MODE_H
+
+#include <stdbool.h>
+#include "page.h"
+#include "pte.h"
+
+struct mm_cache_mode {
+	bool only;       /* the mm is the cache-only one */
+	pfn_t freed;     /* the frame freed last, not linked yet (cachepage.h) */
+	/* Every PTE of the cache's address space lies in this one array (the
+	 * cache-only replay lends its VMAs slices of it, src/cachesim), and a
+	 * cache page's page->swap (no swap slot can be held here) is its
+	 * PTE's index in it: reclaim finds the PTE in one step, not through
+	 * the address space, its VMA and the VMA's table (cache_pte). */
+	pte_t *ptes;
+};
+
+#endif

@@ -1,0 +1,62 @@
+# The layers' include rule (docs/design.md, issue 37): a layer includes
+# only from the layers below it.  src/lib is the bottom and includes from
+# no other layer; src/trace sits on src/lib alone; the mm core (src/mm)
+# includes only src/lib: what it needs of a policy is declared in its own
+# src/mm/policy_ops.h, so src/policy (which includes src/mm) is above it;
+# src/policy includes only src/mm, src/lib and the plugin ABI of the
+# public headers (include/pagelab_policy.h, named as ".." below).  Reads the sources, runs
+# no binary.  Cost: well under 1 s.
+
+S="$(dirname "$0")/../src"
+
+# upward DIR ALLOWED...: the #include lines of src/DIR naming another
+# layer (../X/) that is not DIR and not one of ALLOWED.
+upward() {
+	dir=$1; shift
+	grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\.\./' "$S/$dir"/*.[ch] |
+	while IFS= read -r line; do
+		layer=$(printf '%s\n' "$line" | sed 's|.*#[[:space:]]*include[[:space:]]*"\.\./\([^/"]*\)/.*|\1|')
+		ok_layer=0
+		for a in "$dir" "$@"; do [ "$layer" = "$a" ] && ok_layer=1; done
+		[ $ok_layer = 1 ] || printf '%s\n' "$line"
+	done
+}
+
+layer_rule() {
+	t "src/$1 includes only from: ${2:-(none)}"
+	# shellcheck disable=SC2086
+	hits=$(upward $1 $2)
+	if [ ! -d "$S/$1" ]; then bad "no $S/$1"
+	elif [ -z "$hits" ]; then ok
+	else bad "$(printf '%s\n' "$hits" | head -3 | tr '\n' ' ')"
+	fi
+}
+
+layer_rule lib ""
+layer_rule trace "lib"
+layer_rule mm "lib"
+layer_rule policy "mm lib .."
+
+t "no file under src/mm includes \"../policy/"
+if grep -rn '#[[:space:]]*include[[:space:]]*"\.\./policy/' "$S/mm" >"$T/mm_policy"; then
+	bad "$(head -1 "$T/mm_policy")"
+else ok
+fi
+
+# A policy changes how the core behaves through its policy_ops (flags,
+# tunable_flags()) or a call into mm (mm_wake_kswapd(), mm_want_oom(),
+# mm_flusher_era()), never by writing a field of struct mm: the one
+# exception is struct vm_sysctl (mm->vm.NAME), the era's sysctl defaults a
+# policy's init() may set and --set vm.NAME overrides (mm.h); and a
+# policy counts its own /proc/vmstat events (mm->ev[PGACTIVATE]++), which
+# only reports what it did.
+t "src/policy writes no struct mm field but vm.NAME, ev[]"
+S_POL="$S/policy"
+# mm->NAME, mm->PART.NAME (the fault in progress, mm->fault, is the
+# core's to write: a policy only reads it) and mm->PART.NAME[i].
+grep -nE 'mm->[a-z_]+(\.[a-z_]+)*(\[[^]]*\])?[[:space:]]*([-+|&^]?=[^=]|\+\+|--)' \
+	"$S_POL"/*.c "$S_POL"/*.h | grep -v -e 'mm->vm\.' -e 'mm->ev\[' >"$T/pol_writes"
+if [ -s "$T/pol_writes" ]; then
+	bad "$(head -1 "$T/pol_writes")"
+else ok
+fi
