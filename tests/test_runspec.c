@@ -4,6 +4,7 @@
 #include "../include/pagelab.h"
 #include "../src/experiment/cell.h"
 #include "../src/experiment/runspec.h"
+#include "../src/policy/policy.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,6 +3,7 @@
 #include "runspec.h"
 #include "delay.h"
 #include "../cachesim/cachesim.h"
+#include "../policy/policy.h"
 #include "../lib/util.h"
 
 #include <stdio.h>
