@@ -1,5 +1,5 @@
 # Compressed traces on any build (issues 35, 36).  Sourced by tests/cli.sh:
-# uses P, T, t, ok, bad, skip.  --version says which decompressors the
+# uses P, T, t, ok, bad, skip and codec (tests/cli_lib.sh).  --version says which decompressors the
 # build has (pagelab VERSION (zstd, zlib) / (no zstd, no zlib)): a
 # compressed trace is read with its library and refused in one line
 # without it; a stream cut short is never a shorter trace.
@@ -7,7 +7,6 @@
 
 D="$(dirname "$0")/data"
 codecs=$($P --version | sed -n 's/^pagelab [^ ]* (\(.*\))$/\1/p')
-has() { case ", $codecs" in *", $1"*) return 0 ;; esac; return 1; }
 
 t "--version says which decompressors are built in"
 case $codecs in
@@ -27,7 +26,7 @@ EOF
 	for src in file pipe; do
 		if [ $src = file ]; then $P trace info "$T/$f" >"$T/out" 2>"$T/err"; rc=$?; name=$T/$f
 		else $P trace info - <"$T/$f" >"$T/out" 2>"$T/err"; rc=$?; name=-; fi
-		if has "$lib"; then
+		if codec "$lib"; then
 			[ $rc -eq 0 ] && grep -q '^references  2$' "$T/out" || msg="$msg $kind $src: rc $rc $(cat "$T/err");"
 		else
 			want="pagelab: $name: $kind-compressed trace, but this pagelab was built without $lib (install $pkg and rebuild)"
@@ -45,7 +44,7 @@ done
 # through a pipe: each cut is exit 2 with one line saying the stream is
 # truncated, the whole stream the trace's count.
 t "a truncated zstd or gzip stream: exit 2 in every format, file or pipe"
-if ! has zstd || ! has zlib; then
+if ! codec zstd || ! codec zlib; then
 	skip "this pagelab was built without zstd or zlib ($codecs)"
 elif ! command -v zstd >/dev/null || ! command -v gzip >/dev/null; then
 	skip "no zstd or gzip tool"
