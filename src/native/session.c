@@ -322,6 +322,8 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 	}
 	if (!ncg_create(&g->cg, s->limit, err, errlen))
 		return false;
+	if (s->knobs && !nknob_apply(&g->cg, s->knobs, err, errlen))
+		return false;
 	if (!nplan_make_inputs(s->plan, g->dir, err, errlen))
 		return false;
 
@@ -385,6 +387,10 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 	r->elapsed_s = (double)(native_now_ns() - t0) / 1e9;
 	r->peak_bytes = ncg_peak(&g->cg);
 	r->oom_kills = ncg_oom_kills(&g->cg);
+	/* What the cgroup was reclaimed with, from its own files. */
+	r->swappiness = nknob_swappiness(&g->cg);
+	if (s->knobs)
+		nknob_read(&g->cg, s->knobs, r->knob);
 	snapshot(&g->cg, &vm1, &mem1, &some1, &full1);
 	ntracer_stop(&tr, g, &r->traced);
 	nstat_delta(&r->vmstat, &vm0, &vm1);
