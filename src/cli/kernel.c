@@ -33,6 +33,14 @@ static void kernel_usage(FILE *out)
 "  --repeat N        run N times; print each run and median/min/max\n"
 "  --timeout T       kill the workload after T seconds (default 600)\n"
 "  --seed N          the workloads' random seed, as in pagelab run (default 1)\n"
+"  --set NAME=VALUE  a knob of the run's own cgroup (repeatable).  cgroup v1:\n"
+"                    swappiness=0..200 (default 60), memory.soft_limit_in_bytes,\n"
+"                    memory.memsw.limit_in_bytes (>= --memcg; default\n"
+"                    unlimited).  v2: memory.high, memory.low, memory.min,\n"
+"                    memory.swap.max (default max), memory.swap.high,\n"
+"                    memory.zswap.max (a size or max), memory.zswap.writeback\n"
+"                    (0/1); v2 has no per-cgroup swappiness.  Sizes as\n"
+"                    --memcg.  Another host's knob: refused (docs/native.md)\n"
 "  --json            print everything as JSON\n"
 "  --cold            in a guest whose host takes its free pages back (a\n"
 "                    virtio balloon's free page reporting), do not warm\n"
@@ -160,6 +168,7 @@ static void time_figs(const struct nwl_result *w, struct time_figures *tf)
 struct kopts {
 	uint64_t limit, swap, seed;
 	bool cold;
+	struct nknobs knobs;     /* --set */
 	int cg_version;
 	int argc;                /* the command line, for --json */
 	char **argv;
@@ -170,9 +179,15 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 {
 	fprintf(out, "pagelab: kernel Linux %s, %ld CPUs, %llu MiB RAM, %s\n", h->release, h->cpus,
 		(unsigned long long)(h->ram >> 20), h->lru);
-	fprintf(out, "pagelab: memcg v%d limit %llu MiB, swappiness 60; swapfile %llu MiB; seed %llu%s\n",
-		o->cg_version, (unsigned long long)(o->limit >> 20), (unsigned long long)(o->swap >> 20),
+	char sw[16];
+	snprintf(sw, sizeof(sw), r->swappiness >= 0 ? "%d" : "?", r->swappiness);
+	fprintf(out, "pagelab: memcg v%d limit %llu MiB, swappiness %s; swapfile %llu MiB; seed %llu%s\n",
+		o->cg_version, (unsigned long long)(o->limit >> 20), sw, (unsigned long long)(o->swap >> 20),
 		(unsigned long long)o->seed, r->warmed ? "; warmed" : o->cold ? "; cold" : "");
+	/* The other --set knobs, as the cgroup's files held them at the end. */
+	for (int i = 0; i < o->knobs.n; i++)
+		if (strcmp(nknob_name(o->knobs.idx[i]), "swappiness"))
+			fprintf(out, "pagelab: memcg %s %s\n", nknob_file(o->knobs.idx[i]), r->knob[i]);
 	char buf[1024];
 	for (int w = 0; w < r->nwl; w++) {
 		const struct nwl_result *x = &r->wl[w];
@@ -234,9 +249,16 @@ static void print_json(const struct host *h, const struct kopts *o, const struct
 	fprintf(out, "},\n%s  \"machine_params\": ", indent);
 	json_host_params(h, out);
 	fprintf(out, ",\n%s  \"memcg\": {\"version\": %d, \"limit_bytes\": %llu, \"swap_bytes\": %llu, "
-		"\"peak_bytes\": %llu, \"oom_kill\": %llu},\n", indent, o->cg_version,
+		"\"peak_bytes\": %llu, \"oom_kill\": %llu, \"swappiness\": %d, \"set\": {", indent, o->cg_version,
 		(unsigned long long)o->limit, (unsigned long long)o->swap, (unsigned long long)r->peak_bytes,
-		(unsigned long long)r->oom_kills);
+		(unsigned long long)r->oom_kills, r->swappiness);
+	for (int i = 0; i < o->knobs.n; i++) {
+		fputs(i ? ", " : "", out);
+		json_str(out, nknob_file(o->knobs.idx[i]));
+		fputs(": ", out);
+		json_str(out, r->knob[i]);
+	}
+	fputs("}},\n", out);
 	fprintf(out, "%s  \"warmed\": %s,\n", indent, r->warmed ? "true" : "false");
 	fprintf(out, "%s  \"seed\": %llu,\n%s  \"finished\": %s,\n%s  \"elapsed_s\": %.6f,\n", indent,
 		(unsigned long long)o->seed, indent, r->timed_out ? "false" : "true", indent, r->elapsed_s);
@@ -341,6 +363,7 @@ int cmd_kernel(int argc, char **argv)
 	struct kopts o = { .limit = 512ULL << 20, .swap = 512ULL << 20, .seed = 1, .argc = cli_argc, .argv = cli_argv };
 	uint64_t repeat = 1, timeout_ns = 600ULL * 1000000000ULL;
 	bool json = false;
+	char err[512] = "";
 	int i;
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		const char *a = argv[i];
@@ -369,6 +392,10 @@ int cmd_kernel(int argc, char **argv)
 			const char *v = need_arg(argc, argv, &i);
 			if (!parse_u64(v, &o.seed))
 				die_usage("bad --seed '%s'", v);
+		} else if (!strcmp(a, "--set")) {
+			const char *v = need_arg(argc, argv, &i);
+			if (!nknob_parse(&o.knobs, v, err, sizeof(err)))
+				die_usage("%s", err);
 		} else if (!strcmp(a, "--json")) {
 			json = true;
 		} else if (!strcmp(a, "--cold")) {
@@ -383,7 +410,6 @@ int cmd_kernel(int argc, char **argv)
 		die_usage("kernel: no workload given (see pagelab workloads)");
 
 	/* Workloads, separated by '+', seeded as pagelab run seeds them. */
-	char err[512] = "";
 	struct wl_list wll;
 	if (!wl_list_parse(argc - i, argv + i, &wll, err, sizeof(err)))
 		die_usage("%s", err);
@@ -414,6 +440,9 @@ int cmd_kernel(int argc, char **argv)
 	struct nplan plan;
 	if (!nplan_build(&plan, wl, inst, nwl, false, err, sizeof(err)))
 		die_usage("%s", err);
+	/* The knobs against this host's cgroup version: no root needed. */
+	if (o.knobs.n && !nknob_check(&o.knobs, ncg_host_version(), o.limit, err, sizeof(err)))
+		die_usage("%s", err);
 	if (geteuid() != 0)
 		die_usage("kernel: needs root (it creates a memory cgroup and a swapfile)");
 	if (h.ram && o.limit > h.ram / 2)
@@ -429,7 +458,8 @@ int cmd_kernel(int argc, char **argv)
 	struct nguard *g = nguard_begin(&cg);
 
 	struct nsession s = { .wl = wl, .inst = inst, .nwl = nwl, .limit = o.limit, .swap = o.swap,
-			      .timeout_s = (double)timeout_ns / 1e9, .plan = &plan, .guard = g, .cold = o.cold };
+			      .timeout_s = (double)timeout_ns / 1e9, .plan = &plan, .guard = g, .cold = o.cold,
+			      .knobs = &o.knobs };
 	struct nrun *runs = xcalloc(repeat, sizeof(*runs));
 	int rc = 0, done = 0;
 	if (json && repeat > 1)
