@@ -43,9 +43,9 @@ static void run_cell(void *arg, int i)
 		.seed = mc->seed, .nr_params = s->o->nr_axes, .param_names = s->o->axis_names,
 		.param_values = mc->param_values, .kernel = mc->c.executor == EXEC_KERNEL,
 	};
-	/* A kernel run that failed is no result to resume: it is not kept
-	 * (the next sweep runs it again). */
-	s->keep[i] = rr.available || mc->c.executor != EXEC_KERNEL;
+	/* A kernel run that failed or stopped at its time limit is no
+	 * result to resume: it is not kept (the next sweep runs it again). */
+	s->keep[i] = (rr.available && !rr.timed_out) || mc->c.executor != EXEC_KERNEL;
 	s->lines[i] = record_format(&m, &rr);
 	run_result_free(&rr);
 }
