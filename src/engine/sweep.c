@@ -69,9 +69,48 @@ static void cell_done(void *arg, int i)
 	}
 }
 
+/* The cells to run on the host kernel run one at a time (jobs 1), and
+ * only if the host takes every one (s->refused, s->why if not). */
+static int kernel_jobs(struct sweep_state *s, int jobs)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->todo[i]->c.executor == EXEC_KERNEL) {
+			jobs = 1;
+			if (!s->refused && !kexec_check(&s->todo[i]->c, s->why, sizeof(s->why)))
+				s->refused = true;
+		}
+	return jobs;
+}
+
 static bool in_shard(const struct sweep_opts *o, int index)
 {
 	return o->nshards <= 1 || index % o->nshards == o->shard - 1;
+}
+
+/* The shard's records in cell order: from the file or just run. */
+static void records_back(const struct matrix_cell *cells, int n, const struct sweep_opts *o,
+			 const struct records *have, const struct sweep_state *s, struct records *rs)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		if (!in_shard(o, cells[i].index))
+			continue;
+		const struct record *old = records_find_cmd(have, cells[i].cmd);
+		const char *line = old ? old->line : NULL;
+		char *fresh = NULL;
+		if (!old) {
+			fresh = xstrdup(s->lines[k++]);
+			fresh[strcspn(fresh, "\n")] = 0;
+			line = fresh;
+		}
+		struct record r;
+		char e[200];
+		if (!record_parse(line, &r, e, sizeof(e)))
+			panic("sweep: a record does not read back: %s", e);
+		free(fresh);
+		rs->r = xrealloc(rs->r, (size_t)(rs->n + 1) * sizeof(*rs->r));
+		rs->r[rs->n++] = r;
+	}
 }
 
 int sweep_run(const struct matrix_cell *cells, int n, const struct sweep_opts *o, struct records *rs,
@@ -105,13 +144,7 @@ int sweep_run(const struct matrix_cell *cells, int n, const struct sweep_opts *o
 	s.keep = xcalloc((size_t)ntodo + 1, sizeof(bool));
 	if (o->resumed)
 		*o->resumed = nshard - ntodo;
-	int rc = 0, jobs = o->jobs;
-	for (int i = 0; i < ntodo; i++)
-		if (todo[i]->c.executor == EXEC_KERNEL) {
-			jobs = 1;     /* the host kernel: one run at a time */
-			if (!s.refused && !kexec_check(&todo[i]->c, s.why, sizeof(s.why)))
-				s.refused = true;
-		}
+	int rc = 0, jobs = kernel_jobs(&s, o->jobs);
 	if (s.refused) {
 		snprintf(err, errlen, "%s", s.why);
 		rc = 2;
@@ -143,27 +176,8 @@ int sweep_run(const struct matrix_cell *cells, int n, const struct sweep_opts *o
 		snprintf(err, errlen, "error writing %s: %s", o->out, strerror(s.write_errno));
 		rc = 1;
 	}
-	/* The shard's records in cell order: from the file or just run. */
-	int k = 0;
-	for (int i = 0; !rc && i < n; i++) {
-		if (!in_shard(o, cells[i].index))
-			continue;
-		const struct record *old = records_find_cmd(&have, cells[i].cmd);
-		const char *line = old ? old->line : NULL;
-		char *fresh = NULL;
-		if (!old) {
-			fresh = xstrdup(s.lines[k++]);
-			fresh[strcspn(fresh, "\n")] = 0;
-			line = fresh;
-		}
-		struct record r;
-		char e[200];
-		if (!record_parse(line, &r, e, sizeof(e)))
-			panic("sweep: a record does not read back: %s", e);
-		free(fresh);
-		rs->r = xrealloc(rs->r, (size_t)(rs->n + 1) * sizeof(*rs->r));
-		rs->r[rs->n++] = r;
-	}
+	if (!rc)
+		records_back(cells, n, o, &have, &s, rs);
 	for (int i = 0; i < ntodo; i++)
 		free(s.lines[i]);
 	free(s.lines);
