@@ -191,8 +191,8 @@ static bool option(struct kcompare *k, struct copts *o, const char *a, const cha
 /* The options up to "--", then the workloads after it: false for --help. */
 static bool parse(int argc, char **argv, struct kcompare *k, struct copts *o)
 {
-	int i;
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+	int i = 1;
+	while (i < argc && strcmp(argv[i], "--")) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
 			return false;
@@ -200,7 +200,7 @@ static bool parse(int argc, char **argv, struct kcompare *k, struct copts *o)
 			die_usage("compare: option %s needs a value", a);
 		if (!option(k, o, a, v))
 			die_usage("compare: unknown option '%s' (see pagelab compare --help)", a);
-		i++;
+		i += 2;
 	}
 	if (i + 1 >= argc)
 		die_usage("compare: no workload after '--' (see pagelab compare --help)");
