@@ -66,9 +66,9 @@ static void kwl_free(struct kwl *k)
 	wl_list_free(&k->wll);
 }
 
+/* k zeroed by the caller; kwl_free() after, whatever it returns. */
 static bool kwl_prepare(struct kwl *k, const struct cell *c, char *err, size_t errlen)
 {
-	memset(k, 0, sizeof(*k));
 	int n = 0;
 	for (int i = 0; i < c->nr_wl; i++) {
 		snprintf(k->copy[i], sizeof(k->copy[i]), "%s", c->wl[i]);
@@ -143,6 +143,7 @@ static void take_result(const struct kwl *k, struct nrun *r, struct run_result *
 bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t errlen)
 {
 	struct kwl k;
+	memset(&k, 0, sizeof(k));
 	if (!kexec_check(c, err, errlen) || !kwl_prepare(&k, c, err, errlen)) {
 		kwl_free(&k);
 		return false;
