@@ -68,3 +68,15 @@ rc=$?
 # 32 MB read from the disk once, then from the cache: as the kernel's.
 [ $rc -eq 0 ] && grep -Eq '^pgpgin +32768 \(32768\.\.32768\) +32768 +1\.00  yes$' "$T/f" &&
 	ok || bad "exit $rc: $(cat "$T/f.err") $(grep '^pgpgin' "$T/f")"
+
+# As root the host is taken, and the walk over the op streams refuses what
+# cannot run natively, before any cgroup, swapfile or lock: nothing runs.
+t "sweep --executor kernel -- dd if=/dev/sda: refused, exit 2, no record"
+if [ "$(id -u)" -ne 0 ]; then
+	skip "not root (the refusal before the walk is tested above)"
+else
+	$P sweep --executor kernel --memcg 32M -o "$T/sda.jsonl" -- dd if=/dev/sda bs=1M count=1 >"$T/s" 2>"$T/s.err"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$T/s" ] && [ ! -s "$T/sda.jsonl" ] && [ "$(wc -l <"$T/s.err")" -eq 1 ] &&
+		grep -q 'reads /dev/sda, the simulated raw disk' "$T/s.err" && ok || bad "exit $rc: $(cat "$T/s.err")"
+fi
