@@ -79,14 +79,19 @@ static bool side_cells(const struct kcompare *k, bool kernel, struct matrix *mx,
 	return cell_check(&(*cells)[0].c, err, errlen);
 }
 
-/* Every record ran: a kernel run that failed is exit 1, a simulation
- * that could not run bad input. */
+/* Every record ran: a kernel run that failed or stopped at --timeout is
+ * exit 1, a simulation that could not run bad input. */
 static int side_ran(const struct records *rs, int from, bool kernel, char *err, size_t errlen)
 {
 	for (int i = from; i < rs->n; i++) {
-		bool avail = false;
+		bool avail = false, timed_out = false;
 		json_get_bool(rs->r[i].j, "available", &avail);
+		json_get_bool(rs->r[i].j, "timed_out", &timed_out);
 		const char *why = json_get_str(rs->r[i].j, "why");
+		if (avail && kernel && timed_out) {
+			snprintf(err, errlen, "kernel run %d stopped at --timeout", i - from + 1);
+			return 1;
+		}
 		if (avail)
 			continue;
 		if (kernel)

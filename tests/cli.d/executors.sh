@@ -80,3 +80,16 @@ else
 	[ $rc -eq 2 ] && [ ! -s "$T/s" ] && [ ! -s "$T/sda.jsonl" ] && [ "$(wc -l <"$T/s.err")" -eq 1 ] &&
 		grep -q 'reads /dev/sda, the simulated raw disk' "$T/s.err" && ok || bad "exit $rc: $(cat "$T/s.err")"
 fi
+
+# A kernel run stopped at --timeout is no result: compare says so, exit 1
+# (sweep keeps no such record; this one is written by hand).
+t "compare: a kernel run stopped at its --timeout is exit 1"
+mkdir -p "$T/to"
+echo "cost.tlb_ipi=4200ns cost.tlb_ipi_recv=1300ns" >"$T/to/tlb_cost"
+kernel_record 1 "--memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 40" c:pswpout=0 |
+	sed 's/"finished": true/"finished": false, "timed_out": true/' >"$T/to/kernel.jsonl"
+$P compare --repeat 1 --kernel-cache "$T/to" --memcg 64M --swap 128M --policy linux6 -- usemem -m 40 \
+	>"$T/t" 2>"$T/t.err"
+rc=$?
+[ $rc -eq 1 ] && [ ! -s "$T/t" ] && [ "$(cat "$T/t.err")" = "pagelab: compare: kernel run 1 stopped at --timeout" ] &&
+	ok || bad "exit $rc: $(cat "$T/t.err")"
