@@ -25,6 +25,15 @@ static void kernel_names(const struct cell *c, int run, char **cmd, char **confi
 	snprintf(*config, len, "--memcg %s --swap %s %s", memcg, swap, wl);
 }
 
+/* By command, then cell: two equal commands come out in cell order. */
+static int cmp_cmd(const void *a, const void *b)
+{
+	const struct matrix_cell *x = *(const struct matrix_cell *const *)a;
+	const struct matrix_cell *y = *(const struct matrix_cell *const *)b;
+	int c = strcmp(x->cmd, y->cmd);
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
 bool kexec_cells(struct matrix_cell **cells, int *n, int nr_axes, int repeat, uint64_t timeout_ns,
 		 char *err, size_t errlen)
 {
@@ -49,12 +58,17 @@ bool kexec_cells(struct matrix_cell **cells, int *n, int nr_axes, int repeat, ui
 	matrix_cells_free(old, *n);
 	*cells = mc;
 	*n = nk;
+	const struct matrix_cell **by = xcalloc((size_t)nk + 1, sizeof(*by));
 	for (int i = 0; i < nk; i++)
-		for (int j = i + 1; j < nk; j++)
-			if (!strcmp(mc[i].cmd, mc[j].cmd)) {
-				snprintf(err, errlen, "cells %d and %d are the same kernel run (the host kernel takes "
-					 "only --memcg, --swap and the seeds of a sweep)", i, j);
-				return false;
-			}
-	return true;
+		by[i] = &mc[i];
+	qsort(by, (size_t)nk, sizeof(*by), cmp_cmd);
+	bool ok = true;
+	for (int i = 1; i < nk && ok; i++)
+		if (!strcmp(by[i - 1]->cmd, by[i]->cmd)) {
+			snprintf(err, errlen, "cells %d and %d are the same kernel run (the host kernel takes "
+				 "only --memcg, --swap and the seeds of a sweep)", by[i - 1]->index, by[i]->index);
+			ok = false;
+		}
+	free(by);
+	return ok;
 }
