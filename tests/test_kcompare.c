@@ -5,9 +5,12 @@
  * own counters (memory.stat, traced) taken when every run has them. */
 #include "test.h"
 #include "../src/engine/kcompare.h"
+#include "../src/engine/json.h"
+#include "../src/engine/kexec.h"
 #include "../src/lib/util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,4 +90,47 @@ void test_kcompare_p_note(void)
 	CHECK(kcmp_p_note(&st, head, sizeof(head), &tail) && strstr(head, "Welch's t-test"));
 	st.seeds = 1;
 	CHECK(!kcmp_p_note(&st, head, sizeof(head), &tail));
+}
+
+/* A kernel run's record (src/engine/record.c): "executor": "kernel", the
+ * host's /proc/vmstat deltas as its counters (names the simulator does
+ * not count too), "kernel" with memory.stat and the traced counts, no
+ * simulated machine's parameters; and it reads back into the table. */
+void test_kcompare_kernel_record(void)
+{
+	struct run_result rr = { .available = true, .finished = true, .nr_wl = 1 };
+	rr.wl[0].cmd = xstrdup("usemem -m 40");
+	rr.wl[0].tf.user = 0.25;
+	struct kernel_result *k = rr.kernel = xcalloc(1, sizeof(*k));
+	nstat_parse(&k->vmstat, "pswpout 2237\nnr_foll_pin_acquired 3\n");
+	nstat_parse(&k->memstat, "pgfault 10328\n");
+	nstat_parse(&k->traced, "pgactivate 5\n");
+	k->cg_version = 1;
+	k->warmed = true;
+	struct record_meta m = { .cmd = "pagelab kernel x # run 1, executor 2", .design = "kernel", .config = "x",
+				 .seed = 1, .kernel = true };
+	char *line = record_format(&m, &rr), err[200];
+	line[strcspn(line, "\n")] = 0;
+	struct record r;
+	CHECK(record_parse(line, &r, err, sizeof(err)));
+	double v;
+	bool w = false;
+	CHECK(!strcmp(json_get_str(r.j, "executor"), "kernel") && !json_get(r.j, "machine_params"));
+	CHECK(record_metric(&r, "pswpout", &v) && v == 2237);
+	CHECK(record_metric(&r, "nr_foll_pin_acquired", &v) && v == 3);
+	CHECK(record_metric(&r, "user_s", &v) && v == 0.25);
+	CHECK(json_get_bool(json_get(r.j, "kernel"), "warmed", &w) && w);
+	CHECK(json_get_num(json_get(json_get(r.j, "kernel"), "memory_stat"), "pgfault", &v) && v == 10328);
+	CHECK(json_get_num(json_get(json_get(r.j, "kernel"), "traced"), "pgactivate", &v) && v == 5);
+	const struct record *kp[] = { &r }, *sp[] = { &r };
+	const char *pol[] = { "p" };
+	struct kcmp_setup st = { .repeat = 1, .seeds = 1, .tol = 25 };
+	struct kcmp x;
+	kcmp_build(&x, kp, sp, 1, pol, &st);
+	CHECK(row(&x, "pgactivate")->kfound && row(&x, "pgactivate")->med == 5);
+	CHECK(!strcmp(x.own, "pgfault") && !strcmp(x.traced, "pgactivate"));
+	kcmp_free(&x);
+	record_free(&r);
+	free(line);
+	run_result_free(&rr);
 }
