@@ -10,7 +10,7 @@
 #                      beside a working set, whose anonymous scan depends on
 #                      where the periodic memcg stats flush falls)
 #   FIDELITY_POLICIES  default linux6,workingset,mglru
-#   FIDELITY_KERNEL_CACHE  directory keeping each case's kernel reports
+#   FIDELITY_KERNEL_CACHE  directory keeping each case's kernel runs' records
 #                      (default build/fidelity-kernel): a case whose kernel
 #                      command is unchanged is not run again, so the
 #                      simulator side can be rerun alone.  make fidelity
@@ -191,7 +191,8 @@ case_() {
 	echo "fidelity: $title" >&2
 	mkdir -p "$CACHE/$ncase"
 	if [ "${FIDELITY_CACHED:-0}" = 1 ]; then
-		have=$(ls "$CACHE/$ncase" | grep -c '^kernel\.[0-9]*$')
+		have=$(grep -c '"executor": "kernel"' "$CACHE/$ncase/kernel.jsonl" 2>/dev/null)
+		have=${have:-0}
 		if [ "$have" -lt 1 ]; then
 			printf '\n### %s\n\n(no kernel run was cached: not measured in this regeneration)\n' "$title" >>"$OUT"
 			return
