@@ -7,6 +7,7 @@
 #include "../workload/wlshare.h"
 #include "../lib/share.h"
 #include "../engine/sweep.h"
+#include "../engine/kexec.h"
 #include "../engine/html_sweep.h"
 #include "../lib/output.h"
 #include "../lib/version.h"
@@ -42,6 +43,11 @@ static void sweep_usage(FILE *out)
 "  --seed LIST         these seeds instead\n"
 "  --max-time SECONDS  stop each run after this much simulated time\n"
 "  --check             verify the mm invariants in every run (slow)\n"
+"  --executor kernel   run the cells on this host's kernel instead (root; one\n"
+"                      at a time; as pagelab kernel: --memcg, --swap and the\n"
+"                      seeds are what it takes, --max-time is each run's\n"
+"                      timeout, default 600 s; docs/sweeps.md)\n"
+"  --repeat N          with --executor kernel, each cell N times\n"
 "Running and output:\n"
 "  --jobs N            run N cells in parallel (default: the number of CPUs);\n"
 "                      the results are the same for every N\n"
@@ -136,7 +142,8 @@ int cmd_sweep(int argc, char **argv)
 	o.jobs = ncpu > 0 ? (int)ncpu : 1;
 	const char *policy = "clock", *machine = "vmm-2008", *seed_list = NULL;
 	uint64_t nseeds = 1;
-	bool csv = false, list = false;
+	bool csv = false, list = false, kernel = false;
+	uint64_t repeat = 0;
 	const char *html = NULL;
 	/* axes[0] policy and axes[1] machine, the others in the order given */
 	axis_add(&mx, "policy", false);
@@ -181,6 +188,15 @@ int cmd_sweep(int argc, char **argv)
 				die_usage("bad --max-time '%s'", s);
 		} else if (!strcmp(a, "--check")) {
 			mx.check = true;
+		} else if (!strcmp(a, "--executor")) {
+			const char *s = need_arg(argc, argv, &i);
+			if (strcmp(s, "sim") && strcmp(s, "kernel"))
+				die_usage("bad --executor '%s' (sim or kernel)", s);
+			kernel = !strcmp(s, "kernel");
+		} else if (!strcmp(a, "--repeat")) {
+			const char *s = need_arg(argc, argv, &i);
+			if (!parse_u64(s, &repeat) || repeat < 1 || repeat > 100)
+				die_usage("bad --repeat '%s' (1..100)", s);
 		} else if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
 			const char *s = need_arg(argc, argv, &i);
 			if (!parse_u64(s, &v) || v < 1 || v > 256)
@@ -258,6 +274,11 @@ int cmd_sweep(int argc, char **argv)
 		die_usage("%s", err);
 	if (!cell_check(&cells[0].c, err, sizeof(err)))
 		die_usage("%s", err);
+	if (repeat && !kernel)
+		die_usage("sweep: --repeat is for --executor kernel (a simulation is the same every time)");
+	if (kernel && !kexec_cells(&cells, &n, mx.nr_axes, repeat ? (int)repeat : 1,
+				   mx.max_time_ns ? mx.max_time_ns : KEXEC_TIMEOUT_NS, err, sizeof(err)))
+		die_usage("sweep: --executor kernel: %s", err);
 	const char **names = xcalloc((size_t)mx.nr_axes, sizeof(char *));
 	for (int a = 0; a < mx.nr_axes; a++)
 		names[a] = mx.axes[a].name;

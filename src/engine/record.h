@@ -25,6 +25,10 @@ struct record_meta {
 	uint64_t seed;
 	int nr_params;           /* the sweep's axes and their values in this cell */
 	const char *const *param_names, *const *param_values;
+	bool kernel;             /* run on the host kernel (kexec.h): written
+				  * "executor": "kernel", with the kernel's
+				  * own counters; a simulated run has no
+				  * "executor" */
 };
 
 /* One line, ending in '\n', into a new string. */

@@ -270,9 +270,10 @@ void native_file_path(char *buf, size_t len, const char *dir, const char *name);
 /* ---- executor.c -------------------------------------------------------- */
 
 /* The executor's revision, raised whenever a change makes the kernel run
- * a workload's ops differently (what faults, what is stored or read), so
- * that compare's kernel cache (--kernel-cache) does not reuse the runs of
- * an older executor.  2: a write that loads first loads before it stores
+ * a workload's ops differently (what faults, what is stored or read): it
+ * is part of a kernel cell's command (src/engine/kexec_cells.c), so that a
+ * records file (sweep -o, compare's --kernel-cache) does not resume the
+ * runs of an older executor; tests/cli_lib.sh's kernel_record writes it.  2: a write that loads first loads before it stores
  * (2026-12-06; before, qsbench's sort took write faults in the kernel). */
 #define NATIVE_EXECUTOR_REV 2
 
