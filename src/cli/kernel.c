@@ -8,6 +8,7 @@
 #include "../workload/wlist.h"
 #include "../native/native.h"
 #include "../report/report.h"
+#include "../engine/stats.h"
 #include "../lib/json.h"
 #include "../lib/util.h"
 #include "../lib/version.h"
@@ -268,16 +269,10 @@ static void print_json(const struct host *h, const struct kopts *o, const struct
 	fprintf(out, "}\n%s}", indent);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* Median, min and max of v[0..n) (sorts v). */
 static void stats3(double *v, int n, double *med, double *lo, double *hi)
 {
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	qsort(v, (size_t)n, sizeof(*v), cmp_double_asc);
 	*lo = v[0];
 	*hi = v[n - 1];
 	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
