@@ -26,9 +26,14 @@ static const struct opt *find(const struct opt *t, char *dest, const char *a, ch
 	return NULL;
 }
 
+const char *opt_prefix(void)
+{
+	return current && current->prefix ? current->prefix : "";
+}
+
 _Noreturn void opt_bad(const struct opt *o, const char *value)
 {
-	die_usage("%sbad %s '%s'%s%s", current && current->prefix ? current->prefix : "", o->name, value,
+	die_usage("%sbad %s '%s'%s%s", opt_prefix(), o->name, value,
 		  o->range ? " " : "", o->range ? o->range : "");
 }
 
@@ -114,7 +119,7 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *dest, int *n
 		if (takes) {
 			if (i + 1 >= argc || ((o->flags & OPT_NONEMPTY) && !argv[i + 1][0])) {
 				if (o->missing)
-					die_usage("%s", o->missing);
+					die_usage(o->missing, opt_prefix());
 				die_usage("option %s needs a value", a);
 			}
 			value = argv[++i];

@@ -59,7 +59,8 @@ struct opt {
 	opt_call_fn *call;       /* OPT_CALL */
 	const struct opt *group; /* OPT_GROUP */
 	const char *missing;     /* the line when the value is missing, if
-				    not "option NAME needs a value" */
+				    not "option NAME needs a value" (a format:
+				    %s the command's prefix) */
 	const char *list_arg, *list_help;  /* in an OPT_LISTS group */
 	unsigned flags;
 };
@@ -103,6 +104,8 @@ void opt_dump(const struct opt_cmd *c, FILE *out);
 /* die_usage() in the table's words: the command's prefix, "bad NAME
  * 'VALUE'" and the option's range (for an OPT_CALL, while parsing). */
 _Noreturn void opt_bad(const struct opt *o, const char *value);
+/* The prefix of the command being parsed: "mrc: ", or "". */
+const char *opt_prefix(void);
 
 /* The commands with a table, for --dump-options; NULL-terminated. */
 extern const struct opt_cmd *const opt_commands[];
