@@ -52,6 +52,16 @@ for c in $($P --dump-options | awk -F '\t' '$1 == "arg" { print $2 }'); do
 done
 [ -z "$msg" ] && [ $ncmd -ge 10 ] && [ $nopt -ge 60 ] && ok || bad "$ncmd commands, $nopt options:$msg"
 
+# A name twice in a command's table (its groups included): the parser
+# would take the first and the second could never be given.
+t "no option name or alias twice in a command's table"
+msg=
+for c in $($P --dump-options | awk -F '\t' '$1 == "arg" { print $2 }'); do
+	d=$($P --dump-options "$c" | awk -F '\t' '$1 == "option" { print $2; if ($3 != "-") print $3 }' | sort | uniq -d)
+	[ -z "$d" ] || msg="$msg $c: $d;"
+done
+[ -z "$msg" ] && ok || bad "$msg"
+
 t "--dump-options of an unknown command: exit 2, one line"
 $P --dump-options bogus >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(cat "$T/err")" = "pagelab: unknown command 'bogus' (try pagelab --help)" ] &&
