@@ -90,9 +90,9 @@ static const struct opt reproduce_table[] = {
 	{ "--jobs", "-j", OPT_INT, AT(o.jobs), "N", 1, 256, "(1..256)", .help = "run N simulations in parallel "
 	  "(default: the number of CPUs);\nthe output is the same for every N" },
 	{ "--check", NULL, OPT_FLAG, AT(o.check), .help = "verify the mm invariants after every step of every run (slow)" },
-	{ "--max-time", NULL, OPT_DURATION, AT(max_time_ns), "T", .range = "(a duration: 30, 10m, 2h)",
-	  .help = "stop every run after T of simulated time (30, 10m, 2h); a run\n"
-	  "stopped so is marked in the tables and verdicts; exit status 3" },
+	{ "--max-time", NULL, OPT_DURATION, AT(max_time_ns), "T", .range = "(a duration: 30, 7200s, 500ms)",
+	  .help = "stop every run after T of simulated time (30, 7200s,\n"
+	  "500ms); a run stopped so is marked in the tables and\nverdicts; exit status 3" },
 	{ "--calibrate", NULL, OPT_FLAG, AT(calibrate), .help = "fit the machine parameters the thread does not state "
 	  "(machines\n--show NAME lists them) to the baseline design's published\n"
 	  "figures, then print the fit and both the raw verdicts and those\nwith the fitted values (a few minutes in quick mode)" },

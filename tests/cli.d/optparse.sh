@@ -94,7 +94,7 @@ sweep foo -- usemem|unknown option 'foo' (see pagelab sweep --help)
 reproduce --only 6|bad --only '6' (1..5)
 reproduce --html|option --html needs a file name
 reproduce --print-file|option --print-file needs an experiment number
-reproduce --max-time x|bad --max-time 'x' (a duration: 30, 10m, 2h)
+reproduce --max-time x|bad --max-time 'x' (a duration: 30, 7200s, 500ms)
 reproduce a b|unknown option 'b' (see pagelab reproduce --help)
 kernel --memcg 1M usemem|--memcg 1M: a limit below 16 MiB leaves no room for the program itself
 kernel --swap 10K usemem|--swap 10K: a swapfile needs at least 1 MiB (or 0 for none)
@@ -119,3 +119,16 @@ END
 t "an option that is a whole command runs at once: reproduce --print-file 3 --bogus"
 $P reproduce --print-file 3 --bogus >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 0 ] && [ ! -s "$T/err" ] && grep -q . "$T/out" && ok || bad "rc $rc: $(head -1 "$T/err")"
+
+# Bug (main before this branch): reproduce --help and its message gave
+# "30, 10m, 2h" as durations --max-time takes, and 10m and 2h were refused
+# (parse_duration_ns() reads ns, us, ms, s or plain seconds).  Every
+# example the message gives must be taken.
+t "reproduce --max-time: every example its message gives is taken"
+$P reproduce --max-time x 2>"$T/err"
+ex=$(sed -n 's/.*(a duration: \(.*\))$/\1/p' "$T/err" | tr -d ',')
+msg=
+for d in $ex; do
+	$P reproduce --max-time "$d" --print-file 3 >/dev/null 2>"$T/err" || msg="$msg $d: $(cat "$T/err");"
+done
+[ -n "$ex" ] && [ -z "$msg" ] && ok || bad "examples '$ex':$msg"
