@@ -31,7 +31,7 @@ sh "$R/tools/genman.sh" "$P" "$T/man" && sh "$R/tools/gencompletion.sh" "$P" "$T
 # roff's \- read as -.
 words() { sed 's/\\-/-/g' "$1" | tr ' ,/()"\t' '\n\n\n\n\n\n\n' | grep -v '^$' | sort -u; }
 
-t "every table's options are in its --help, man page and completion"
+t "every table option in --help, the man page and completion"
 msg=
 ncmd=0 nopt=0
 for c in $($P --dump-options | awk -F '\t' '$1 == "arg" { print $2 }'); do
@@ -67,7 +67,7 @@ $P --dump-options bogus >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(cat "$T/err")" = "pagelab: unknown command 'bogus' (try pagelab --help)" ] &&
 	ok || bad "rc $rc: $(cat "$T/err")"
 
-t "--help rows come from the table: -j, --jobs and -o, --output in sweep"
+t "sweep --help rows from its table: -j, --jobs; -o, --output"
 $P sweep --help >"$T/h"
 grep -q '^  -j, --jobs N        run N cells in parallel' "$T/h" && grep -q '^  -o, --output FILE   append results' "$T/h" &&
 	grep -q '^  --progress / --no-progress  progress and ETA' "$T/h" && ok || bad "$(grep -e jobs -e output "$T/h")"
@@ -116,7 +116,7 @@ trace info --bogus t|trace: unknown option '--bogus' (see pagelab trace --help)
 END
 [ -z "$msg" ] && ok || bad "$msg"
 
-t "an option that is a whole command runs at once: reproduce --print-file 3 --bogus"
+t "reproduce --print-file 3 --bogus: prints at once, exit 0"
 $P reproduce --print-file 3 --bogus >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 0 ] && [ ! -s "$T/err" ] && grep -q . "$T/out" && ok || bad "rc $rc: $(head -1 "$T/err")"
 
