@@ -42,6 +42,20 @@ static int stop_call(void *dest, const struct opt *o, const char *typed, const c
 	return 7;
 }
 
+/* run's --vmstat [-a] SECONDS: "-a" sets a flag and asks for the value. */
+static int vmstat_call(void *dest, const struct opt *o, const char *typed, const char *value)
+{
+	struct targs *ta = dest;
+	(void)o;
+	(void)typed;
+	if (!strcmp(value, "-a") && !ta->flag) {
+		ta->flag = true;
+		return OPT_AGAIN;
+	}
+	ta->str = value;
+	return OPT_GO;
+}
+
 #define AT(f) offsetof(struct targs, f)
 static const struct opt topts[] = {
 	{ "--flag", NULL, OPT_FLAG, AT(flag), .help = "a flag" },
@@ -54,6 +68,7 @@ static const struct opt topts[] = {
 	{ "--call", NULL, OPT_CALL, 0, .call = count_call, .help = "counted" },
 	{ "--no-call", NULL, OPT_CALL, 0, .call = count_call, .flags = OPT_JOINED },
 	{ "--stop", NULL, OPT_CALL, 0, .call = stop_call, .help = "a whole command" },
+	{ "--vmstat", NULL, OPT_CALL, 0, "[-a] SECONDS", .call = vmstat_call, .help = "a prefix, then the value" },
 	{ "Machine:", .kind = OPT_SECTION },
 	{ .kind = OPT_GROUP, .group = machine_opts, .at = AT(ma) },
 	{ .kind = OPT_END },
@@ -139,6 +154,22 @@ void test_optparse_modes(void)
 	const char *word[] = { "t", "word", "--", NULL };
 	parse(OPT_DASHDASH, &ta, &next, word);
 	CHECK(!strcmp(die_msg, "t: unknown option 'word'"));
+}
+
+void test_optparse_again(void)
+{
+	struct targs ta;
+	int next;
+	const char *both[] = { "t", "--vmstat", "-a", "0.5", "w", NULL };
+	CHECK_EQ(parse(OPT_LEADING, &ta, &next, both), OPT_GO);
+	CHECK(ta.flag && ta.str && !strcmp(ta.str, "0.5"));
+	CHECK_EQ(next, 4);
+	const char *one[] = { "t", "--vmstat", "1", NULL };
+	CHECK_EQ(parse(OPT_LEADING, &ta, &next, one), OPT_GO);
+	CHECK(!ta.flag && ta.str && !strcmp(ta.str, "1"));
+	const char *cut[] = { "t", "--vmstat", "-a", NULL };
+	parse(OPT_LEADING, &ta, &next, cut);
+	CHECK(!strcmp(die_msg, "option --vmstat needs a value"));
 }
 
 void test_optparse_bad_input(void)

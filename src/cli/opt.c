@@ -88,6 +88,22 @@ static bool is_option(const struct opt_cmd *c, const char *a)
 	return a[0] == '-' && a[1] && !(c->mode == OPT_DASHDASH && !strcmp(a, "--"));
 }
 
+static bool takes_value(const struct opt *o)
+{
+	return o->arg != NULL && o->kind != OPT_FLAG && o->kind != OPT_UNFLAG;
+}
+
+/* The value of option a at argv[*i], which it moves past. */
+static const char *next_value(const struct opt *o, const char *a, int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc || ((o->flags & OPT_NONEMPTY) && !argv[*i + 1][0])) {
+		if (o->missing)
+			die_usage(o->missing, opt_prefix());
+		die_usage("option %s needs a value", a);
+	}
+	return argv[++*i];
+}
+
 int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *dest, int *next)
 {
 	current = c;
@@ -114,17 +130,11 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *dest, int *n
 		const struct opt *o = find(c->opts, dest, a, &base);
 		if (!o)
 			die_usage(c->unknown, a);
-		const char *value = NULL;
-		bool takes = o->arg != NULL && o->kind != OPT_FLAG && o->kind != OPT_UNFLAG;
-		if (takes) {
-			if (i + 1 >= argc || ((o->flags & OPT_NONEMPTY) && !argv[i + 1][0])) {
-				if (o->missing)
-					die_usage(o->missing, opt_prefix());
-				die_usage("option %s needs a value", a);
-			}
-			value = argv[++i];
+		int rc = OPT_AGAIN;
+		while (rc == OPT_AGAIN) {
+			const char *value = takes_value(o) ? next_value(o, a, argc, argv, &i) : NULL;
+			rc = store(o, base, a, value);
 		}
-		int rc = store(o, base, a, value);
 		if (rc != OPT_GO)
 			return rc;
 	}

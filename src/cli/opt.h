@@ -38,6 +38,10 @@ enum opt_kind {
  * Returns OPT_GO on, or the exit status the command returns at once
  * (an option that is a whole command: --print-file, --tlb-cost). */
 #define OPT_GO (-1)
+/* ... or OPT_AGAIN: the value was a prefix of the option (run's
+ * --vmstat [-a] SECONDS: "-a"); the next argument is its value, given to
+ * the same call. */
+#define OPT_AGAIN (-2)
 struct opt;
 typedef int opt_call_fn(void *dest, const struct opt *o, const char *typed, const char *value);
 
