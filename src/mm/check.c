@@ -255,7 +255,9 @@ bool mm_check(struct mm *mm, FILE *err)
 					if (p->flags & PG_file) {
 						if (p->owner != v->ino || p->index != v->pgoff + off)
 							FAIL("as %u vma %u off %llu maps pfn %u of another file page", a, vi, (unsigned long long)off, pfn);
-						if (!!(pte & PTE_WP) == !!(v->flags & VMA_SHARED))
+						/* vm.dirty_fault: shared PTEs of clean pages are WP too. */
+						if (!(pte & PTE_WP) ? !(v->flags & VMA_SHARED) :
+						    (v->flags & VMA_SHARED) && !mm->vm.dirty_fault)
 							FAIL("as %u vma %u off %llu: file PTE write protection disagrees with MAP_SHARED", a, vi, (unsigned long long)off);
 					} else if (p->owner != a + 1 || p->index != ANON_INDEX(vi, off)) {
 						FAIL("rmap of pfn %u does not point back to as %u vma %u off %llu", pfn, a, vi, (unsigned long long)off);

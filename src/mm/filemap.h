@@ -237,6 +237,9 @@ int file_page_referenced(struct mm *mm, pfn_t pfn, bool clear);
 /* The same, ORing the flags of each VMA with a young PTE into *vm_flags. */
 int file_page_referenced_vmflags(struct mm *mm, pfn_t pfn, bool clear, uint32_t *vm_flags);
 void file_page_unmap(struct mm *mm, pfn_t pfn);
+/* vm.dirty_fault: folio_mkclean() of a page being written back - every
+ * shared PTE mapping it clean and write-protected again. */
+void file_page_mkclean(struct mm *mm, pfn_t pfn);
 bool file_page_mlocked(struct mm *mm, pfn_t pfn);
 void file_vma_unlink(struct mm *mm, struct aspace *as, uint32_t vma);
 /* Fault on a file vma at (vma, off). */

@@ -1,0 +1,193 @@
+/* test_dirty_reclaim.c - dirty file pages meeting linux6's limit reclaim
+ * (6.18 mm/vmscan.c shrink_folio_list() and shrink_inactive_list(),
+ * mm/memory.c fault_dirty_shared_page(), fs/fs-writeback.c
+ * wb_start_writeback()): reclaim outside kswapd never writes a file page,
+ * it marks it PG_reclaim and activates it (nr_vmscan_immediate_reclaim),
+ * a batch of nothing but unqueued dirty pages wakes the flusher, which
+ * writes them all, and each write's end rotates its page to the inactive
+ * tail (pgrotated), where the next look frees it.  Small hand-built mms
+ * with a fake disk whose writes complete only when the test says. */
+#include "test.h"
+#include "../src/mm/internal.h"
+#include "../src/mm/filemap.h"
+#include "../src/policy/linux6.h"
+#include "../src/lib/util.h"
+#include "../src/policy/policy.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct dr {
+	struct mm mm;
+	struct mm_costs cost;
+	struct mm_ctx ctx;
+	struct linux6 *l;
+	uint64_t writes;        /* block writes queued, none completed */
+	pfn_t written[8];
+};
+
+static void dr_submit_block(void *arg, enum io_dir dir, uint64_t block, pfn_t pfn, uint64_t t)
+{
+	(void)block; (void)t;
+	struct dr *d = arg;
+	if (dir == IO_WRITE && d->writes < 8)
+		d->written[d->writes] = pfn;
+	d->writes += dir == IO_WRITE;
+}
+
+/* linux6 on 256 frames (stats read live); a file of n pages written and
+ * fsync'ed while I/O is instant, so its pages are clean in the cache,
+ * then mapped MAP_SHARED; from then on writes go to the fake disk. */
+static uint32_t dr_init(struct dr *d, uint64_t n, struct aspace **as)
+{
+	memset(d, 0, sizeof(*d));
+	struct mm_config cfg = { .ram_pages = 256, .swap_pages = 256, .untimed = true };
+	mm_init(&d->mm, &cfg, &d->cost);
+	const struct policy_ops *ops = policy_find("linux6");
+	int nt = policy_nr_tunables(ops);
+	double *tun = xcalloc((size_t)nt, sizeof(double));
+	for (int i = 0; i < nt; i++)
+		tun[i] = ops->tunables[i].def;
+	tun[policy_tunable_index(ops, "stats_flush_ms")] = 0;
+	mm_set_policy(&d->mm, ops, tun);
+	free(tun);
+	d->l = d->mm.pol.priv;
+	d->ctx = (struct mm_ctx){ .task = -1, .wait_pfn = PFN_NONE };
+	d->mm.cur = &d->ctx;
+	enum fault_status st;
+	struct inode *ino = filemap_create(&d->mm, &d->ctx, "f");
+	CHECK_EQ(filemap_write(&d->mm, &d->ctx, ino, 0, n, UINT64_MAX / 2, &st), n);
+	while (!filemap_fsync(&d->mm, &d->ctx, ino))
+		;
+	/* write() marked them accessed: start from pages nobody used. */
+	for (uint64_t i = 0; i < n; i++)
+		mm_page(&d->mm, pc_page(ino, i))->flags &= ~PG_referenced;
+	CHECK_EQ(l6_size(d->l, L6_INACTIVE_FILE), n);
+	*as = mm_aspace_new(&d->mm, -1);
+	uint32_t v = mm_mmap_file(&d->mm, *as, ino, 0, n, true);
+	d->mm.untimed = false;
+	d->mm.io = (struct mm_io){ .arg = d, .submit_block = dr_submit_block };
+	return v;
+}
+
+/* Touch n pages of the mapping from the start: stores or loads. */
+static uint64_t touch(struct dr *d, struct aspace *as, uint32_t v, uint64_t n, bool store)
+{
+	enum fault_status st;
+	return mm_touch(&d->mm, &d->ctx, as, v, 0, n, 1, store ? TOUCH_WRITE : TOUCH_READ, UINT64_MAX / 2, &st);
+}
+
+static uint64_t limit_look(struct dr *d, uint64_t nr)
+{
+	struct scan_control sc = { .nr_to_reclaim = 32, .priority = DEF_PRIORITY, .who = RECLAIM_DIRECT,
+				   .cgroup = true, .may_swap = true, .may_writepage = true };
+	return l6_shrink_inactive_list(d->l, nr, &sc, 1, NULL);
+}
+
+/* Four clean cached pages of a shared mapping, each written once through
+ * it.  linux6 sets vm.dirty_fault: the write faults dirty them (nr_dirty
+ * 4).  First look: young PTEs, kept with PG_referenced; the batch is all
+ * unqueued dirty, so the flusher is asked for.  Second look: unmapped,
+ * dirty, so limit reclaim writes nothing (nr_vmscan_write 0) and activates
+ * all four (nr_vmscan_immediate_reclaim 4, pgactivate 4).  The flusher
+ * writes the four; as each write ends, its page rotates to the inactive
+ * tail (pgrotated 4), and a third look frees them. */
+void test_dirty_shared_mapping_limit_reclaim(void)
+{
+	struct dr d;
+	struct aspace *as;
+	uint32_t v = dr_init(&d, 4, &as);
+	CHECK_EQ(d.mm.vm.dirty_fault, 1);
+	CHECK_EQ(d.mm.nr_dirty, 0);
+	CHECK_EQ(touch(&d, as, v, 4, true), 4);
+	CHECK_EQ(d.mm.nr_dirty, 4);
+	CHECK_EQ(limit_look(&d, 32), 0);
+	CHECK_EQ(d.mm.flush_all, FLUSH_ALL_ASKED);
+	CHECK_EQ(d.mm.ev[PGACTIVATE], 0);
+	CHECK_EQ(limit_look(&d, 32), 0);
+	CHECK_EQ(d.writes, 0);
+	CHECK_EQ(d.mm.ev[NR_VMSCAN_WRITE], 0);
+	CHECK_EQ(d.mm.ev[NR_VMSCAN_IMMEDIATE], 4);
+	CHECK_EQ(d.mm.ev[PGACTIVATE], 4);
+	CHECK_EQ(l6_size(d.l, L6_ACTIVE_FILE), 4);
+	CHECK_EQ(as->rss, 0);
+	CHECK_EQ(pdflush_run(&d.mm, &d.ctx), FLUSH_SLEEP);
+	CHECK_EQ(d.writes, 4);
+	CHECK_EQ(d.mm.flush_all, 0);
+	for (unsigned i = 0; i < 4; i++)
+		mm_io_done(&d.mm, IO_WRITE, d.written[i]);
+	CHECK_EQ(d.mm.ev[PGROTATED], 4);
+	CHECK_EQ(l6_size(d.l, L6_INACTIVE_FILE), 4);
+	CHECK_EQ(limit_look(&d, 32), 4);
+	CHECK_EQ(d.mm.nr_file, 0);
+	mm_destroy(&d.mm);
+}
+
+/* The same without vm.dirty_fault (the pre-2.6.19 scheme: the write only
+ * sets the PTE dirty bit, nr_dirty stays 0): the unmap before the dirty
+ * test still finds the page dirty, so limit reclaim activates it rather
+ * than write it, and the flusher is not asked for (no page was dirty when
+ * the batch was taken). */
+void test_dirty_pte_found_by_unmap(void)
+{
+	struct dr d;
+	struct aspace *as;
+	uint32_t v = dr_init(&d, 4, &as);
+	d.mm.vm.dirty_fault = 0;
+	CHECK_EQ(touch(&d, as, v, 4, true), 4);
+	CHECK_EQ(d.mm.nr_dirty, 0);
+	CHECK_EQ(limit_look(&d, 32), 0);
+	CHECK_EQ(limit_look(&d, 32), 0);
+	CHECK_EQ(d.writes, 0);
+	CHECK_EQ(d.mm.nr_dirty, 4);
+	CHECK_EQ(d.mm.ev[NR_VMSCAN_IMMEDIATE], 4);
+	CHECK_EQ(d.mm.ev[PGACTIVATE], 4);
+	CHECK_EQ(d.mm.flush_all, 0);
+	mm_destroy(&d.mm);
+}
+
+/* vm.dirty_fault: a page written back is write-protected again, and the
+ * next write faults (a minor fault) and dirties it once more. */
+void test_dirty_fault_after_writeback(void)
+{
+	struct dr d;
+	struct aspace *as;
+	uint32_t v = dr_init(&d, 1, &as);
+	CHECK_EQ(touch(&d, as, v, 1, false), 1);
+	CHECK(as->vmas[v].pte[0] & PTE_WP);
+	CHECK_EQ(d.mm.nr_dirty, 0);
+	uint64_t faults = d.mm.ev[PGFAULT];
+	CHECK_EQ(touch(&d, as, v, 1, true), 1);
+	CHECK_EQ(d.mm.ev[PGFAULT], faults + 1);
+	CHECK_EQ(d.mm.nr_dirty, 1);
+	CHECK(!(as->vmas[v].pte[0] & PTE_WP));
+	struct inode *ino = filemap_lookup(&d.mm, "f");
+	CHECK_EQ(filemap_writeback(&d.mm, &d.ctx, ino, 0), 1);
+	CHECK_EQ(d.mm.nr_dirty, 0);
+	CHECK_EQ(as->vmas[v].pte[0] & (PTE_WP | PTE_DIRTY), PTE_WP);
+	mm_io_done(&d.mm, IO_WRITE, d.written[0]);
+	CHECK_EQ(touch(&d, as, v, 1, true), 1);
+	CHECK_EQ(d.mm.ev[PGFAULT], faults + 2);
+	CHECK_EQ(d.mm.nr_dirty, 1);
+	mm_destroy(&d.mm);
+}
+
+/* vm.dirty_bytes and vm.dirty_background_bytes replace the ratios,
+ * rounded up to pages; a background limit not below the limit is halved
+ * (domain_dirty_limits()). */
+void test_dirty_bytes_limits(void)
+{
+	struct dr d;
+	struct aspace *as;
+	dr_init(&d, 1, &as);
+	uint64_t bg, thr;
+	d.mm.vm.dirty_bytes = 10 * PAGE_SIZE + 1;
+	d.mm.vm.dirty_background_bytes = 4 * PAGE_SIZE;
+	mm_dirty_limits(&d.mm, &bg, &thr);
+	CHECK_EQ(thr, 11);
+	CHECK_EQ(bg, 4);
+	d.mm.vm.dirty_background_bytes = 12 * PAGE_SIZE;
+	mm_dirty_limits(&d.mm, &bg, &thr);
+	CHECK_EQ(bg, 5);
+	mm_destroy(&d.mm);
+}
