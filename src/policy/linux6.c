@@ -30,7 +30,8 @@
  *    folio_rotate_reclaimable(): to the inactive tail, PGROTATED.
  *  - a batch whose every folio is dirty and not under writeback wakes the
  *    flushers (shrink_inactive_list, wakeup_flusher_threads(WB_REASON_
- *    VMSCAN)), which then write every dirty page (writeback.c).
+ *    VMSCAN)), which then write every dirty page (writeback.c); cgroup
+ *    v1 limit reclaim then sleeps (reclaim_throttle) as for case 3.
  *  - dirty file pages are written by kswapd only, and only on a second
  *    look (PG_reclaim already set); direct and limit reclaim mark and
  *    activate them (nr_vmscan_immediate_reclaim).  As in 6.18's
@@ -439,8 +440,15 @@ uint64_t l6_shrink_inactive_list(struct linux6 *l, uint64_t nr, struct scan_cont
 	sc->nr_activated += activated;
 	/* Every folio taken dirty and not queued for I/O: the flushers are
 	 * not doing their job, nudge them (WB_REASON_VMSCAN). */
-	if (taken && unqueued_dirty == taken)
+	if (taken && unqueued_dirty == taken) {
 		mm_wakeup_flusher_threads(l->mm);
+		/* cgroup v1 (!writeback_throttling_sane()): reclaim_throttle(
+		 * VMSCAN_THROTTLE_WRITEBACK), the reclaimer sleeps until
+		 * writes complete or HZ/10 passes, so that the flusher it
+		 * woke can start: reported as a wait, like case 3. */
+		if (sc->cgroup && l->mm->memcg.v1)
+			sc->nr_wait_writeback++;
+	}
 	/* Reclaim I/O weighs SWAP_CLUSTER_MAX rotations (cost_io). */
 	l6_lru_note_cost(l, file, pageout, taken - reclaimed);
 	if (nr_pageout)
