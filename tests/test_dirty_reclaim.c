@@ -77,11 +77,21 @@ static uint64_t touch(struct dr *d, struct aspace *as, uint32_t v, uint64_t n, b
 	return mm_touch(&d->mm, &d->ctx, as, v, 0, n, 1, store ? TOUCH_WRITE : TOUCH_READ, UINT64_MAX / 2, &st);
 }
 
-static uint64_t limit_look(struct dr *d, uint64_t nr)
+/* One batch of limit reclaim from the inactive file list; *waits: the
+ * folios or throttles it reported (sc->nr_wait_writeback). */
+static uint64_t limit_look_waits(struct dr *d, uint64_t nr, uint64_t *waits)
 {
 	struct scan_control sc = { .nr_to_reclaim = 32, .priority = DEF_PRIORITY, .who = RECLAIM_DIRECT,
 				   .cgroup = true, .may_swap = true, .may_writepage = true };
-	return l6_shrink_inactive_list(d->l, nr, &sc, 1, NULL);
+	uint64_t got = l6_shrink_inactive_list(d->l, nr, &sc, 1, NULL);
+	*waits = sc.nr_wait_writeback;
+	return got;
+}
+
+static uint64_t limit_look(struct dr *d, uint64_t nr)
+{
+	uint64_t waits;
+	return limit_look_waits(d, nr, &waits);
 }
 
 /* Four clean cached pages of a shared mapping, each written once through
@@ -190,4 +200,29 @@ void test_dirty_bytes_limits(void)
 	mm_dirty_limits(&d.mm, &bg, &thr);
 	CHECK_EQ(bg, 5);
 	mm_destroy(&d.mm);
+}
+
+/* cgroup v1 (!writeback_throttling_sane()): after waking the flushers on a
+ * batch of nothing but unqueued dirty pages, limit reclaim sleeps
+ * (reclaim_throttle): the pass reports one wait.  v2 does not; nor does
+ * v1 once the pages are under writeback (not unqueued). */
+void test_dirty_batch_throttles_v1(void)
+{
+	for (int v1 = 0; v1 < 2; v1++) {
+		struct dr d;
+		struct aspace *as;
+		uint32_t v = dr_init(&d, 4, &as);
+		d.mm.memcg.v1 = v1;
+		CHECK_EQ(touch(&d, as, v, 4, true), 4);
+		uint64_t waits;
+		CHECK_EQ(limit_look_waits(&d, 32, &waits), 0);
+		CHECK_EQ(waits, (uint64_t)v1);
+		CHECK_EQ(d.mm.flush_all, FLUSH_ALL_ASKED);
+		CHECK_EQ(pdflush_run(&d.mm, &d.ctx), FLUSH_SLEEP);
+		CHECK_EQ(d.writes, 4);
+		CHECK_EQ(limit_look_waits(&d, 32, &waits), 0);
+		CHECK_EQ(waits, 0);
+		CHECK_EQ(d.mm.ev[PGACTIVATE], 4);   /* case 2: under writeback */
+		mm_destroy(&d.mm);
+	}
 }
