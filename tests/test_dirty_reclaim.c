@@ -226,3 +226,46 @@ void test_dirty_batch_throttles_v1(void)
 		mm_destroy(&d.mm);
 	}
 }
+
+/* The cgroup's dirty domain (mdtc_calc_avail, domain_dirty_limits): a
+ * node of 10 000 free and 500 file pages (100 dirty), a cgroup of 1 000
+ * pages with 600 charged.  Its clean file pages 400, the node's clean
+ * dirtyable 10 400, so 10 000 clean beside the cgroup's; its room 400:
+ * dirtyable 500 + min(400, 10 000) = 900, limits 20 % = 180 and 10 % =
+ * 90.  vm.dirty_bytes of 2 100 pages is 2 100 / 10 500 of the node's
+ * dirtyable memory: 180 again.  None under cgroup v1, nor without
+ * vm.cgroup_writeback. */
+void test_dirty_memcg_domain(void)
+{
+	struct dr d;
+	struct aspace *as;
+	dr_init(&d, 1, &as);
+	struct mm saved = d.mm;
+	d.mm.vm.flusher = FLUSHER_PERBDI;
+	d.mm.vm.dirty_ratio = 20;
+	d.mm.vm.dirty_background_ratio = 10;
+	d.mm.nr_free = 10000;
+	d.mm.nr_file = 500;
+	d.mm.nr_dirty = 100;
+	d.mm.nr_writeback = 0;
+	d.mm.memcg = (struct memcg){ .limit = 1000, .charged = 600 };
+	uint64_t bg = 0, thr = 0;
+	CHECK(d.mm.vm.cgroup_writeback);
+	CHECK(mm_memcg_dirty_limits(&d.mm, &bg, &thr));
+	CHECK_EQ(thr, 180);
+	CHECK_EQ(bg, 90);
+	CHECK(mm_over_bg_thresh(&d.mm));
+	d.mm.nr_dirty = 90;
+	CHECK(!mm_over_bg_thresh(&d.mm));
+	d.mm.nr_dirty = 100;
+	d.mm.vm.dirty_bytes = 2100 * PAGE_SIZE;
+	CHECK(mm_memcg_dirty_limits(&d.mm, &bg, &thr));
+	CHECK_EQ(thr, 180);
+	d.mm.memcg.v1 = true;
+	CHECK(!mm_memcg_dirty_limits(&d.mm, &bg, &thr));
+	d.mm.memcg.v1 = false;
+	d.mm.vm.cgroup_writeback = 0;
+	CHECK(!mm_memcg_dirty_limits(&d.mm, &bg, &thr));
+	d.mm = saved;
+	mm_destroy(&d.mm);
+}

@@ -164,9 +164,7 @@ void file_page_mkclean(struct mm *mm, pfn_t pfn)
 static void dirty_shared_page(struct mm *mm, pfn_t pfn)
 {
 	set_page_dirty(mm, pfn);
-	uint64_t bg, thr;
-	mm_dirty_limits(mm, &bg, &thr);
-	if (mm->nr_dirty > bg)
+	if (mm_over_bg_thresh(mm))
 		mm->flusher_wanted = true;
 }
 

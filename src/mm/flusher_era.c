@@ -377,12 +377,16 @@ bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx)
 		return writer_writes(mm, ctx, dirtied * NRSYNC);
 	}
 	case FLUSHER_PERBDI: {
-		uint64_t bg, thr;
+		uint64_t bg, thr, mbg, mthr;
 		mm_dirty_limits(mm, &bg, &thr);
-		if (mm->nr_dirty > bg)
+		if (mm_over_bg_thresh(mm))
 			mm->flusher_wanted = true;  /* bdi_start_background_writeback */
-		if (mm->nr_dirty + mm->nr_writeback <= (bg + thr) / 2)
-			return false;               /* below the freerun ceiling */
+		/* Below the freerun ceiling of the node and of the cgroup
+		 * (memcg_dirty.c, a v2 cgroup's own domain). */
+		uint64_t dirty = mm->nr_dirty + mm->nr_writeback;
+		bool memcg = mm_memcg_dirty_limits(mm, &mbg, &mthr);
+		if (dirty <= (bg + thr) / 2 && (!memcg || dirty <= (mbg + mthr) / 2))
+			return false;
 		mm->flusher_wanted = true;
 		mm->ev[NR_DIRTY_THROTTLED]++;
 		return true;

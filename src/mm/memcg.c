@@ -76,7 +76,10 @@ bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 	}
 	if (charge_one(cg))
 		return true;
-	if (mm->nr_writeback || mm->nr_reading) {
+	/* Writes in flight, or a flusher woken by reclaim that has not
+	 * started them yet (it runs beside the charging task in the kernel,
+	 * so its writes end during the retries): wait for them. */
+	if (mm->nr_writeback || mm->nr_reading || mm->flush_all) {
 		*st = FAULT_WAIT_RECLAIM;
 		return false;
 	}

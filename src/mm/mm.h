@@ -78,6 +78,7 @@ struct vm_sysctl {
 	uint64_t dirty_fault;                /* 1 = 2.6.19+ write-fault dirtying of shared file pages */
 	uint64_t dirty_bytes;                /* bytes: writers throttle (0 = dirty_ratio) */
 	uint64_t dirty_background_bytes;     /* bytes: the flusher writes (0 = dirty_background_ratio) */
+	uint64_t cgroup_writeback;           /* 1 = 4.2+ cgroup writeback: a v2 --memcg's own dirty limits */
 };
 /* The largest page-cache folio, as an order (MAX_PAGECACHE_ORDER, x86-64). */
 #define PAGECACHE_FOLIO_ORDER_MAX 9
@@ -109,7 +110,8 @@ struct vm_sysctl {
 	X(pagecache_folio_order, 0, 0, PAGECACHE_FOLIO_ORDER_MAX, "largest page-cache folio on-demand readahead allocates, as an order (6.x page_cache_ra_order() on a large-folio filesystem, MAX_PAGECACHE_ORDER 9 on x86-64; 0 = 4 KiB pages, as before 5.18)") \
 	X(dirty_fault, 0, 0, 1, "1 = shared file mappings track dirty pages at the write fault (2.6.19+, 6.x fault_dirty_shared_page()): a clean page is mapped write-protected, the first write dirties it, writeback write-protects it again; 0 = the dirty PTE bit moves to the page only when it is unmapped or written back") \
 	X(dirty_bytes, 0, 0, UINT64_MAX / 2, "/proc/sys/vm/dirty_bytes: when set, writers throttle above this many bytes of dirty data instead of dirty_ratio") \
-	X(dirty_background_bytes, 0, 0, UINT64_MAX / 2, "/proc/sys/vm/dirty_background_bytes: when set, the flusher writes above this many bytes instead of dirty_background_ratio")
+	X(dirty_background_bytes, 0, 0, UINT64_MAX / 2, "/proc/sys/vm/dirty_background_bytes: when set, the flusher writes above this many bytes instead of dirty_background_ratio") \
+	X(cgroup_writeback, 0, 0, 1, "1 = cgroup writeback (4.2+, cgroup v2 only): writers in a --memcg cgroup are also throttled, and the flusher also writes, by limits of the cgroup's own dirtyable memory (its file pages + its room left); 0 = the node's limits only (cgroup v1, or before 4.2)")
 
 /* vm.flusher: the era of the writeback threads (src/mm/flusher_era.c). */
 enum flusher_era {

@@ -23,10 +23,7 @@
 
 void mm_dirty_limits(const struct mm *mm, uint64_t *background, uint64_t *throttle)
 {
-	/* determine_dirtyable_memory(): free + LRU pages; since 3.14
-	 * ("mm: don't count anon pages as dirtyable") free + file pages. */
-	uint64_t dirtyable = mm->nr_free + mm->nr_file +
-			     (mm->vm.flusher == FLUSHER_PERBDI ? 0 : mm->nr_anon);
+	uint64_t dirtyable = mm_dirtyable(mm);
 	uint64_t ratio = mm->vm.dirty_ratio, bg = mm->vm.dirty_background_ratio;
 	if (ratio < 5)
 		ratio = 5;
@@ -113,7 +110,7 @@ uint64_t writeback_inodes(struct mm *mm, struct mm_ctx *ctx, uint64_t max, uint6
 	inode_walk_start(&w, mm->fs);
 	struct inode *ino;
 	while (done < max && (ino = inode_walk_next(&w))) {
-		if (background && mm->nr_dirty <= bg)
+		if (background && !mm_over_bg_thresh(mm))
 			break;
 		if (ino->nrdirty && ino->dirtied_when > older_than)
 			continue;
@@ -161,8 +158,9 @@ enum flush_next pdflush_run(struct mm *mm, struct mm_ctx *ctx)
 	uint64_t bg, thr, done = 0;
 	mm_dirty_limits(mm, &bg, &thr);
 	uint64_t budget = MAX_WRITEBACK_PAGES;
-	/* background_writeout(): down to the background threshold. */
-	if (mm->nr_dirty > bg)
+	/* background_writeout(): down to the background threshold (of both
+	 * domains: wb_over_bg_thresh(), memcg_dirty.c). */
+	if (mm_over_bg_thresh(mm))
 		done += writeback_inodes(mm, ctx, budget, UINT64_MAX, true);
 	/* wb_kupdate(): everything dirtied longer ago than the expiry. */
 	uint64_t now = ctx_now(ctx), expire = mm->vm.dirty_expire_centisecs * 10000000ULL;

@@ -277,6 +277,7 @@ static void *mglru_init(struct mm *mm, const double *tun)
 	struct mglru *g = xcalloc(1, sizeof(*g));
 	mm_flusher_era(mm, FLUSHER_PERBDI); /* flush-8:0, IO-less throttling, 20/10 */
 	mm->vm.dirty_fault = 1;             /* fault_dirty_shared_page() */
+	mm->vm.cgroup_writeback = 1;        /* a v2 cgroup's own dirty limits */
 	double def[ARRAY_SIZE(mglru_tunables)];
 	if (!tun) {
 		for (size_t i = 0; i + 1 < ARRAY_SIZE(mglru_tunables); i++)
