@@ -126,6 +126,8 @@ uint64_t writeback_inodes(struct mm *mm, struct mm_ctx *ctx, uint64_t max, uint6
  * runs, with no background threshold: WB_SYNC_NONE, range_cyclic. */
 void mm_wakeup_flusher_threads(struct mm *mm)
 {
+	if (mm->untimed)
+		return; /* trace mode runs no flusher */
 	if (!mm->flush_all)
 		mm->flush_all = FLUSH_ALL_ASKED;
 	mm->flusher_wanted = true;
