@@ -1,7 +1,9 @@
 /* check.c - the --check invariants, verified between simulation steps:
  *  - every frame is free or on exactly one list, and list links are sound;
  *  - PTEs and rmap agree: each present PTE's frame points back to it, and
- *    mapcounts equal the number of PTEs mapping each frame;
+ *    mapcounts equal the number of PTEs mapping each frame; a private file
+ *    PTE is write-protected, a shared one only under vm.dirty_fault (6.x
+ *    write notification: a clean page is mapped read-only);
  *  - swap slot references equal the swap PTEs, the swap cache is consistent
  *    both ways, and slots in use = slots referenced by a PTE or cached;
  *  - the gauges (free, writeback, reading, mapped file / anon) match the

@@ -49,7 +49,11 @@
  *     3.2+ IO-less balance_dirty_pages(): writers never write; a writer
  *     above the freerun ceiling (background + limit) / 2 wakes the
  *     flusher and pauses.  Defaults dirty_ratio 20, dirty_background_ratio
- *     10 (mm/page-writeback.c of today; set by the policies' init).
+ *     10 (mm/page-writeback.c of today; set by the policies' init).  With
+ *     vm.cgroup_writeback a v2 --memcg is a second domain with limits of
+ *     its own, and the pause and the background writeback follow
+ *     whichever domain is over (6.18 balance_dirty_pages(),
+ *     wb_over_bg_thresh(); memcg_dirty.c).
  *
  * Simplified: 2.2/2.4 kept dirty file data in buffers on a chronological
  * dirty list (BUF_DIRTY); pagelab has dirty page-cache pages, so a buffer

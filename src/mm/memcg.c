@@ -24,7 +24,10 @@
  * (sc->nr_wait_writeback) and the task sleeps until a write completes;
  * for the other policies v1 stalls as soon as a pass falls short with
  * writeback pending, at any priority - far more often than the kernel,
- * which waits only for a folio met again while still being written. */
+ * which waits only for a folio met again while still being written.
+ * Out of retries, a charge also waits (rather than OOM-kill) while a
+ * flusher woken by reclaim (6.18 wakeup_flusher_threads(WB_REASON_VMSCAN))
+ * has not started its writes: the kernel's runs beside the charging task. */
 #include "internal.h"
 
 #define MAX_RECLAIM_RETRIES 16

@@ -1,7 +1,10 @@
 /* reclaim.c - the mechanics of reclaim that every policy shares:
  * page_referenced() through rmap, try_to_unmap(), add_to_swap(), pageout()
  * with asynchronous completion, and freeing.  Policies choose the pages;
- * this file does what the kernel's shrink_page_list() does to each one. */
+ * this file does what the kernel's shrink_page_list() does to each one.
+ * mm_try_to_unmap_file() is 6.18 shrink_folio_list()'s try_to_unmap()
+ * before its dirty test; nr_vmscan_write counts pageout()'s writes
+ * (6.18 mm/vmscan.c, NR_VMSCAN_WRITE). */
 #include "internal.h"
 #include "swap.h"
 #include "filemap.h"

@@ -11,7 +11,11 @@
  * get_dirty_limits(): a percentage of the dirtyable memory (free pages plus
  * the pages on the LRU lists).  Simplified: one disk, so the per-bdi limits
  * of 2.6.24+ are the global ones; writers are throttled once per write()
- * call rather than every ratelimit_pages pages; no unmapped_ratio clamp. */
+ * call rather than every ratelimit_pages pages; no unmapped_ratio clamp.
+ *
+ * Also used by the per-bdi era: vm.dirty_bytes / dirty_background_bytes
+ * (domain_dirty_limits(), 2.6.29+), and reclaim's wake-up of the flusher
+ * (6.18 fs/fs-writeback.c wb_start_writeback(), wb_check_start_all()). */
 #include "filemap.h"
 #include "internal.h"
 #include "inode_index.h"

@@ -2,6 +2,9 @@
  * (mm/vmscan.c "multi-gen LRU" part, include/linux/mm_inline.h
  * lru_gen_add_folio, mm/swap.c folio_inc_refs, mm/workingset.c
  * lru_gen_eviction / lru_gen_refault; Documentation/mm/multigen_lru.rst).
+ * Its init turns on 6.x's write-fault dirtying of shared file pages
+ * (vm.dirty_fault, mm/memory.c fault_dirty_shared_page()) and cgroup
+ * writeback (vm.cgroup_writeback, 6.18 mm/page-writeback.c).
  *
  * Pages live in generations numbered by sequence: max_seq is the
  * youngest (shared by anon and file), min_seq[type] the oldest of each
