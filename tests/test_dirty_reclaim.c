@@ -11,6 +11,7 @@
 #include "../src/mm/internal.h"
 #include "../src/mm/filemap.h"
 #include "../src/policy/linux6.h"
+#include "../src/policy/mglru.h"
 #include "../src/lib/util.h"
 #include "../src/policy/policy.h"
 
@@ -38,20 +39,33 @@ static void dr_submit_block(void *arg, enum io_dir dir, uint64_t block, pfn_t pf
 /* linux6 on 256 frames (stats read live); a file of n pages written and
  * fsync'ed while I/O is instant, so its pages are clean in the cache,
  * then mapped MAP_SHARED; from then on writes go to the fake disk. */
-static uint32_t dr_init(struct dr *d, uint64_t n, struct aspace **as)
+/* pol's tunables at their defaults but `off`, each set to 0. */
+static void dr_policy(struct dr *d, const char *pol, const char *const *off)
 {
-	memset(d, 0, sizeof(*d));
-	struct mm_config cfg = { .ram_pages = 256, .swap_pages = 256, .untimed = true };
-	mm_init(&d->mm, &cfg, &d->cost);
-	const struct policy_ops *ops = policy_find("linux6");
+	const struct policy_ops *ops = policy_find(pol);
 	int nt = policy_nr_tunables(ops);
 	double *tun = xcalloc((size_t)nt, sizeof(double));
 	for (int i = 0; i < nt; i++)
 		tun[i] = ops->tunables[i].def;
-	tun[policy_tunable_index(ops, "stats_flush_ms")] = 0;
+	for (; *off; off++)
+		tun[policy_tunable_index(ops, *off)] = 0;
 	mm_set_policy(&d->mm, ops, tun);
 	free(tun);
-	d->l = d->mm.pol.priv;
+}
+
+static const char *const l6_off[] = { "stats_flush_ms", NULL };
+/* mglru ages by generation numbers alone: no page-table walk or
+ * look-around to see (and clear) the accessed bits. */
+static const char *const mg_off[] = { "walk_mmu", "look_around", NULL };
+
+static uint32_t dr_init_pol(struct dr *d, const char *pol, uint64_t n, struct aspace **as)
+{
+	memset(d, 0, sizeof(*d));
+	struct mm_config cfg = { .ram_pages = 256, .swap_pages = 256, .untimed = true };
+	mm_init(&d->mm, &cfg, &d->cost);
+	bool l6 = !strcmp(pol, "linux6");
+	dr_policy(d, pol, l6 ? l6_off : mg_off);
+	d->l = l6 ? d->mm.pol.priv : NULL;
 	d->ctx = (struct mm_ctx){ .task = -1, .wait_pfn = PFN_NONE };
 	d->mm.cur = &d->ctx;
 	enum fault_status st;
@@ -62,12 +76,18 @@ static uint32_t dr_init(struct dr *d, uint64_t n, struct aspace **as)
 	/* write() marked them accessed: start from pages nobody used. */
 	for (uint64_t i = 0; i < n; i++)
 		mm_page(&d->mm, pc_page(ino, i))->flags &= ~PG_referenced;
-	CHECK_EQ(l6_size(d->l, L6_INACTIVE_FILE), n);
+	if (l6)
+		CHECK_EQ(l6_size(d->l, L6_INACTIVE_FILE), n);
 	*as = mm_aspace_new(&d->mm, -1);
 	uint32_t v = mm_mmap_file(&d->mm, *as, ino, 0, n, true);
 	d->mm.untimed = false;
 	d->mm.io = (struct mm_io){ .arg = d, .submit_block = dr_submit_block };
 	return v;
+}
+
+static uint32_t dr_init(struct dr *d, uint64_t n, struct aspace **as)
+{
+	return dr_init_pol(d, "linux6", n, as);
 }
 
 /* Touch n pages of the mapping from the start: stores or loads. */
@@ -267,5 +287,37 @@ void test_dirty_memcg_domain(void)
 	d.mm.vm.cgroup_writeback = 0;
 	CHECK(!mm_memcg_dirty_limits(&d.mm, &bg, &thr));
 	d.mm = saved;
+	mm_destroy(&d.mm);
+}
+
+/* mglru shares shrink_folio_list(): without vm.dirty_fault, four pages
+ * written through a shared mapping are dirty in their PTEs only.  Their
+ * accessed bits cleared and three agings later they are the oldest
+ * generation; eviction unmaps them before the dirty test, so limit
+ * reclaim writes none of them (it did: pageout) and activates all four
+ * (nr_vmscan_immediate_reclaim 4). */
+void test_dirty_mglru_unmaps_before_dirty_test(void)
+{
+	struct dr d;
+	struct aspace *as;
+	uint32_t v = dr_init_pol(&d, "mglru", 4, &as);
+	d.mm.vm.dirty_fault = 0;
+	CHECK_EQ(touch(&d, as, v, 4, true), 4);
+	CHECK_EQ(d.mm.nr_dirty, 0);
+	for (uint64_t i = 0; i < 4; i++)
+		as->vmas[v].pte[i] &= ~PTE_ACCESSED;
+	struct mglru *g = mglru_of(&d.mm);
+	for (int i = 0; i < 3; i++)
+		CHECK(mglru_age(g, true));
+	struct scan_control sc = { .nr_to_reclaim = 32, .priority = DEF_PRIORITY, .who = RECLAIM_DIRECT,
+				   .cgroup = true, .may_swap = true, .may_writepage = true };
+	mglru_evict(g, &sc);
+	CHECK_EQ(sc.nr_scanned, 4);
+	CHECK_EQ(sc.nr_reclaimed, 0);
+	CHECK_EQ(d.writes, 0);
+	CHECK_EQ(d.mm.ev[NR_VMSCAN_WRITE], 0);
+	CHECK_EQ(d.mm.ev[NR_VMSCAN_IMMEDIATE], 4);
+	CHECK_EQ(d.mm.ev[PGACTIVATE], 4);
+	CHECK_EQ(d.mm.nr_dirty, 4);
 	mm_destroy(&d.mm);
 }

@@ -317,6 +317,18 @@ static void reclaim_isolated(struct mglru *g, struct scan_control *sc, pfn_t pfn
 			return;
 		}
 	}
+	/* try_to_unmap() before the dirty test (6.18 shrink_folio_list,
+	 * shared with the classic LRU): outside kswapd a dirty file folio is
+	 * not written but marked PG_reclaim and activated, to rotate to the
+	 * oldest generation when the flusher has written it. */
+	mm_try_to_unmap_file(mm, pfn);
+	if ((p->flags & (PG_file | PG_dirty)) == (PG_file | PG_dirty) && sc->who != RECLAIM_KSWAPD) {
+		mm->ev[NR_VMSCAN_IMMEDIATE]++;
+		mm->ev[PGACTIVATE]++;
+		putback(g, pfn, false);
+		p->pol32[2] |= MG_ROTATE;
+		return;
+	}
 	switch (mm_reclaim_page(mm, sc, pfn)) {
 	case EVICT_FREED:
 		return;
