@@ -10,8 +10,8 @@
 #include "test.h"
 #include "../src/mm/internal.h"
 #include "../src/mm/filemap.h"
-#include "../src/policy/linux6.h"
-#include "../src/policy/mglru.h"
+#include "../src/policy/linux6/linux6.h"
+#include "../src/policy/mglru/mglru.h"
 #include "../src/lib/util.h"
 #include "../src/policy/policy.h"
 

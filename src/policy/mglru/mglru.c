@@ -42,9 +42,9 @@
  * mm_want_oom()); the victim's exit is immediate, so there is no
  * oom_lock / existing-victim wait.  Shadows carry no memcg or node id.
  */
-#include "policy.h"
+#include "../policy.h"
 #include "mglru.h"
-#include "../lib/util.h"
+#include "../../lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,9 +7,9 @@
  * wake-up on a pass that took only unqueued dirty file pages (sc->nr's
  * file_taken and unqueued_dirty, counted by sort_folio and scan_folios)
  * is 6.18's. */
-#include "policy.h"
+#include "../policy.h"
 #include "mglru.h"
-#include "../lib/util.h"
+#include "../../lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>
