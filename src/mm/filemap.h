@@ -182,6 +182,13 @@ enum flush_next mm_flusher_run(struct mm *mm, struct mm_ctx *ctx, int role);
 void mm_flusher_writer_stalled(struct mm *mm);
 /* get_dirty_limits(): background and throttle thresholds, in pages. */
 void mm_dirty_limits(const struct mm *mm, uint64_t *background, uint64_t *throttle);
+/* The node's dirtyable memory (free + file pages, + anon before 3.14). */
+uint64_t mm_dirtyable(const struct mm *mm);
+/* The cgroup's own dirty limits (memcg_dirty.c); false where it has none
+ * (no --memcg, cgroup v1, not vm.cgroup_writeback). */
+bool mm_memcg_dirty_limits(const struct mm *mm, uint64_t *background, uint64_t *throttle);
+/* wb_over_bg_thresh(): dirty pages above either domain's background limit. */
+bool mm_over_bg_thresh(const struct mm *mm);
 /* After a write(): the era's balance_dirty() / balance_dirty_pages().  A
  * writer may wake the flusher and write some dirty pages itself; returns
  * true if it must then wait (for a write to complete, or congestion_wait). */
@@ -237,6 +244,9 @@ int file_page_referenced(struct mm *mm, pfn_t pfn, bool clear);
 /* The same, ORing the flags of each VMA with a young PTE into *vm_flags. */
 int file_page_referenced_vmflags(struct mm *mm, pfn_t pfn, bool clear, uint32_t *vm_flags);
 void file_page_unmap(struct mm *mm, pfn_t pfn);
+/* vm.dirty_fault: folio_mkclean() of a page being written back - every
+ * shared PTE mapping it clean and write-protected again. */
+void file_page_mkclean(struct mm *mm, pfn_t pfn);
 bool file_page_mlocked(struct mm *mm, pfn_t pfn);
 void file_vma_unlink(struct mm *mm, struct aspace *as, uint32_t vma);
 /* Fault on a file vma at (vma, off). */

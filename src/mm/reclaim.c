@@ -1,7 +1,10 @@
 /* reclaim.c - the mechanics of reclaim that every policy shares:
  * page_referenced() through rmap, try_to_unmap(), add_to_swap(), pageout()
  * with asynchronous completion, and freeing.  Policies choose the pages;
- * this file does what the kernel's shrink_page_list() does to each one. */
+ * this file does what the kernel's shrink_page_list() does to each one.
+ * mm_try_to_unmap_file() is 6.18 shrink_folio_list()'s try_to_unmap()
+ * before its dirty test; nr_vmscan_write counts pageout()'s writes
+ * (6.18 mm/vmscan.c, NR_VMSCAN_WRITE). */
 #include "internal.h"
 #include "swap.h"
 #include "filemap.h"
@@ -100,9 +103,10 @@ void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn)
 {
 	struct page *p = mm_page(mm, pfn);
 	bool file = p->flags & PG_file;
-	if (file)
+	if (file) {
+		file_page_mkclean(mm, pfn);
 		clear_page_dirty(mm, pfn);
-	else
+	} else
 		p->flags &= ~PG_dirty;
 	p->flags |= PG_writeback;
 	mm->nr_writeback++;
@@ -191,6 +195,7 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 				sc->nr_reclaimed_file++;
 			lru_add_tail(&mm->fr, mm->list_wb_free, pfn);
 		}
+		mm->ev[NR_VMSCAN_WRITE]++;      /* pageout() */
 		page_writeback(mm, mm->cur, pfn);
 		if (p->flags & PG_free)
 			return EVICT_FREED;   /* untimed: written and freed already */
@@ -203,6 +208,16 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 		sc->nr_reclaimed_file++;
 	remove_mapping_and_free(mm, pfn);
 	return EVICT_FREED;
+}
+
+void mm_try_to_unmap_file(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	if (!(p->flags & PG_file) || p->mapcount <= 0 || mm->cache.only)
+		return;
+	struct inode *ino = page_inode(mm, p);
+	if (ino && !(ino->flags & INODE_UNEVICTABLE))
+		file_page_unmap(mm, pfn);
 }
 
 enum evict_result mm_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn)

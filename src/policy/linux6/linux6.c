@@ -28,8 +28,15 @@
  *  - pages under writeback found again are activated (shrink_folio_list
  *    case 2), and writeback of a page reclaim wrote ends with
  *    folio_rotate_reclaimable(): to the inactive tail, PGROTATED.
+ *  - a batch whose every folio is dirty and not under writeback wakes the
+ *    flushers (shrink_inactive_list, wakeup_flusher_threads(WB_REASON_
+ *    VMSCAN)), which then write every dirty page (writeback.c); cgroup
+ *    v1 limit reclaim then sleeps (reclaim_throttle) as for case 3.
  *  - dirty file pages are written by kswapd only, and only on a second
- *    look (PG_reclaim already set); direct reclaim marks and activates them.
+ *    look (PG_reclaim already set); direct and limit reclaim mark and
+ *    activate them (nr_vmscan_immediate_reclaim).  As in 6.18's
+ *    shrink_folio_list(), the folio is unmapped before that test, so a
+ *    page dirtied through a shared mapping is dirty by then.
  *  - the inactive:active target of both types is inactive_is_low()'s
  *    int_sqrt(10 x GB of the type's pages).
  *
@@ -362,12 +369,17 @@ static enum outcome shrink_folio(struct linux6 *l, pfn_t pfn, struct scan_contro
 		return O_ACTIVATE;
 	if (ref == FOLIOREF_KEEP)
 		return O_KEEP;
+	/* try_to_unmap() comes before the dirty test: a write through a
+	 * shared mapping (a dirty PTE) makes the folio dirty here. */
+	mm_try_to_unmap_file(l->mm, pfn);
 	if ((p->flags & PG_file) && (p->flags & PG_dirty)) {
 		/* Only kswapd writes file folios, and only dirty ones it
 		 * has seen before: otherwise mark it to be reclaimed as soon
-		 * as the flusher has written it, and activate it. */
+		 * as the flusher has written it, and activate it
+		 * (NR_VMSCAN_IMMEDIATE). */
 		if (sc->who != RECLAIM_KSWAPD || !(p->pol32[0] & L6_RECLAIM)) {
 			p->pol32[0] |= L6_RECLAIM;
+			l->mm->ev[NR_VMSCAN_IMMEDIATE]++;
 			return O_ACTIVATE;
 		}
 		if (ref == FOLIOREF_RECLAIM_CLEAN)
@@ -395,13 +407,16 @@ uint64_t l6_shrink_inactive_list(struct linux6 *l, uint64_t nr, struct scan_cont
 {
 	pfn_t batch[L6_BATCH];
 	unsigned taken = isolate(l, lru_of(file, 0), nr, batch);
-	uint64_t reclaimed = 0, pageout = 0, activated = 0;
+	uint64_t reclaimed = 0, pageout = 0, activated = 0, unqueued_dirty = 0;
 	sc->nr_scanned += taken;
 	if (file)
 		sc->nr_scanned_file += taken;
 	for (unsigned i = 0; i < taken; i++) {
 		pfn_t pfn = batch[i];
 		struct page *p = mm_page(l->mm, pfn);
+		/* folio_check_dirty_writeback(): file folios only. */
+		if ((p->flags & (PG_file | PG_dirty | PG_writeback)) == (PG_file | PG_dirty))
+			unqueued_dirty++;
 		switch (shrink_folio(l, pfn, sc)) {
 		case O_FREED:
 			reclaimed++;
@@ -423,6 +438,17 @@ uint64_t l6_shrink_inactive_list(struct linux6 *l, uint64_t nr, struct scan_cont
 	}
 	l->mm->ev[PGACTIVATE] += activated;
 	sc->nr_activated += activated;
+	/* Every folio taken dirty and not queued for I/O: the flushers are
+	 * not doing their job, nudge them (WB_REASON_VMSCAN). */
+	if (taken && unqueued_dirty == taken) {
+		mm_wakeup_flusher_threads(l->mm);
+		/* cgroup v1 (!writeback_throttling_sane()): reclaim_throttle(
+		 * VMSCAN_THROTTLE_WRITEBACK), the reclaimer sleeps until
+		 * writes complete or HZ/10 passes, so that the flusher it
+		 * woke can start: reported as a wait, like case 3. */
+		if (sc->cgroup && l->mm->memcg.v1)
+			sc->nr_wait_writeback++;
+	}
 	/* Reclaim I/O weighs SWAP_CLUSTER_MAX rotations (cost_io). */
 	l6_lru_note_cost(l, file, pageout, taken - reclaimed);
 	if (nr_pageout)
@@ -591,6 +617,8 @@ static void *l6_init(struct mm *mm, const double *tun)
 	mm_flusher_era(mm, FLUSHER_PERBDI); /* per-bdi flusher, IO-less throttling */
 	mm->vm.swap_vma_ra = 1;             /* /sys/kernel/mm/swap/vma_ra_enabled */
 	mm->vm.anon_exclusive = 1;          /* 5.19+ do_swap_page(): a read fault keeps the slot */
+	mm->vm.dirty_fault = 1;             /* fault_dirty_shared_page() */
+	mm->vm.cgroup_writeback = 1;        /* a v2 cgroup's own dirty limits */
 	mm->vm.pagecache_folio_order = PAGECACHE_FOLIO_ORDER_MAX; /* ext4, xfs, btrfs: large folios (6.x) */
 	return l;
 }

@@ -2,6 +2,9 @@
  * (mm/vmscan.c "multi-gen LRU" part, include/linux/mm_inline.h
  * lru_gen_add_folio, mm/swap.c folio_inc_refs, mm/workingset.c
  * lru_gen_eviction / lru_gen_refault; Documentation/mm/multigen_lru.rst).
+ * Its init turns on 6.x's write-fault dirtying of shared file pages
+ * (vm.dirty_fault, mm/memory.c fault_dirty_shared_page()) and cgroup
+ * writeback (vm.cgroup_writeback, 6.18 mm/page-writeback.c).
  *
  * Pages live in generations numbered by sequence: max_seq is the
  * youngest (shared by anon and file), min_seq[type] the oldest of each
@@ -276,6 +279,8 @@ static void *mglru_init(struct mm *mm, const double *tun)
 {
 	struct mglru *g = xcalloc(1, sizeof(*g));
 	mm_flusher_era(mm, FLUSHER_PERBDI); /* flush-8:0, IO-less throttling, 20/10 */
+	mm->vm.dirty_fault = 1;             /* fault_dirty_shared_page() */
+	mm->vm.cgroup_writeback = 1;        /* a v2 cgroup's own dirty limits */
 	double def[ARRAY_SIZE(mglru_tunables)];
 	if (!tun) {
 		for (size_t i = 0; i + 1 < ARRAY_SIZE(mglru_tunables); i++)
