@@ -87,7 +87,9 @@ char *record_format(const struct record_meta *m, const struct run_result *rr)
 	fputs("], \"counters\": {", out);
 	for (int i = 0; i < NR_VM_EVENTS; i++)
 		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", vm_event_names[i], (unsigned long long)rr->ev[i]);
-	fputs("}}\n", out);
+	fputs("}, \"reclaim_work\": ", out);
+	report_work_json(&rr->work, out);
+	fputs("}\n", out);
 	fclose(out);
 	return buf;
 }
