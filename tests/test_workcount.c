@@ -9,6 +9,7 @@
 #include "../src/workload/workload.h"
 #include "../src/mm/internal.h"
 #include "../src/mm/filemap.h"
+#include "../src/mm/ptescan.h"
 #include "../src/policy/policy.h"
 #include "../src/policy/linux6/linux6.h"
 #include "../src/policy/mglru/mglru.h"
@@ -21,6 +22,7 @@ void test_work_rmap_two_mappers(void);
 void test_work_mglru_page_table_walk(void);
 void test_work_counted_for_its_reclaimer(void);
 void test_work_invariants_usemem(void);
+void test_work_swap_out_ptes(void);
 
 struct wk {
 	struct mm mm;
@@ -235,4 +237,37 @@ void test_work_invariants_usemem(void)
 		CHECK_EQ(reclaim_work_total(rw, W_CLEAR_BYTES), 1000ULL << 20);
 		machine_free(&m);
 	}
+}
+
+/* 2.2's swap_out() walk (src/mm/ptescan.c) over two mappings: 4 pages
+ * all written, and 3 of which only the first was: 7 PTEs read, 5 present
+ * ones handed to try_to_swap_out(); unmapping two counts two.  The rows
+ * are linux22's (and vhand's, riel24's, aa24's), not linux6's. */
+void test_work_swap_out_ptes(void)
+{
+	struct wk w;
+	wk_init(&w, "linux22", 256);
+	struct aspace *as = mm_aspace_new(&w.mm, -1);
+	wk_anon(&w, as, 4);
+	uint32_t v2 = mm_mmap_anon(&w.mm, as, 3, 0);
+	enum fault_status st;
+	CHECK_EQ(mm_touch(&w.mm, &w.ctx, as, v2, 0, 1, 1, TOUCH_WRITE, UINT64_MAX / 2, &st), 1);
+	struct pte_cursor c = { 0, 0 };
+	struct pte_ref r, first[2];
+	int n = 0;
+	while (ptescan_next(&w.mm, as, &c, &r))
+		if (n++ < 2)
+			first[n - 1] = r;
+	CHECK_EQ(n, 5);
+	CHECK_EQ(wk(&w, WHO_OTHER, W_SWAP_OUT_PTES), 7);
+	CHECK_EQ(wk(&w, WHO_OTHER, W_TRY_TO_SWAP_OUT), 5);
+	CHECK_EQ(ptescan_unmap(&w.mm, &first[0]), UNMAP_SWAPCACHE);
+	CHECK_EQ(ptescan_unmap(&w.mm, &first[1]), UNMAP_SWAPCACHE);
+	CHECK_EQ(wk(&w, WHO_OTHER, W_TRY_TO_SWAP_OUT_UNMAP), 2);
+	CHECK(reclaim_work_present(&w.mm.work, W_SWAP_OUT_PTES));
+	CHECK(!reclaim_work_present(&w.mm.work, W_ISOLATE_LRU_FOLIOS));
+	mm_destroy(&w.mm);
+	wk_init(&w, "linux6", 64);
+	CHECK(!reclaim_work_present(&w.mm.work, W_SWAP_OUT_PTES));
+	mm_destroy(&w.mm);
 }

@@ -58,6 +58,12 @@
 	/* lru_gen_look_around() from the rmap walk, and the PTEs it read */ \
 	X(W_LOOK_AROUND, "lru_gen_look_around", WK_DESIGN) \
 	X(W_LOOK_AROUND_PTES, "lru_gen_look_around_ptes", WK_DESIGN) \
+	/* before rmap (2.2/2.4 swap_out, src/mm/ptescan.c): PTEs the page \
+	 * table walk read (swap_out_pmd), present ones handed to \
+	 * try_to_swap_out(), and those it unmapped */ \
+	X(W_SWAP_OUT_PTES, "swap_out_ptes", WK_DESIGN) \
+	X(W_TRY_TO_SWAP_OUT, "try_to_swap_out", WK_DESIGN) \
+	X(W_TRY_TO_SWAP_OUT_UNMAP, "try_to_swap_out_unmapped", WK_DESIGN) \
 	/* bytes the CPU cleared (an anonymous fault's folio_zero_user, a \
 	 * hole read) and copied (a COW fault, read() and write()) */ \
 	X(W_CLEAR_BYTES, "clear_page_bytes", WK_CORE) \
@@ -86,5 +92,7 @@ int reclaim_work_present(const struct reclaim_work *w, enum work_op i);
 uint64_t reclaim_work_total(const struct reclaim_work *w, enum work_op i);
 
 #define WORK_BIT(id) (1ULL << (id))
+/* The rows of the page-table scanners before rmap (ptescan.h's users). */
+#define WORK_SWAP_OUT_ROWS (WORK_BIT(W_SWAP_OUT_PTES) | WORK_BIT(W_TRY_TO_SWAP_OUT) | WORK_BIT(W_TRY_TO_SWAP_OUT_UNMAP))
 
 #endif
