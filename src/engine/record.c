@@ -285,6 +285,9 @@ bool record_metric(const struct record *r, const char *name, double *v)
 		return true;
 	if (counter(r, name, v))
 		return true;
+	/* reclaim's work, counted (src/mm/work.h): the row's total */
+	if (json_get_num(json_get(json_get(r->j, "reclaim_work"), "total"), name, v))
+		return true;
 	double el = 0, a = 0, b = 0, c = 0, d = 0;
 	json_get_num(r->j, "elapsed_s", &el);
 	const double mb = (double)PAGE_SIZE / (1 << 20);

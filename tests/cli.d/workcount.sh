@@ -82,3 +82,9 @@ echo "$rows" | while IFS='|' read -r _ op a b _; do
 done >"$T/docdiff"
 [ -s "$T/docdiff" ] && msg="$msg; $(head -3 "$T/docdiff" | tr '\n' ';')"
 [ -z "$msg" ] && ok || bad "$msg"
+
+t "compare --metric: a work row's total per design, absent ones as -"
+$P compare --metric walk_pte_range,lru_lock "$T/sw.jsonl" >"$T/cmp" 2>/dev/null
+awk '$1 == "Amean" && $2 == "walk_pte_range" && $3 == "-" && $4 > 0 { w = 1 }
+	$1 == "Amean" && $2 == "lru_lock" && $3 > 0 && $4 > 0 { l = 1 } END { exit !(w && l) }' "$T/cmp" &&
+	ok || bad "$(grep Amean "$T/cmp" | tr '\n' ';')"
