@@ -7,6 +7,7 @@
 #include "test.h"
 #include "../src/machine/machine.h"
 #include "../src/workload/workload.h"
+#include "sim.h"
 #include "../src/mm/internal.h"
 #include "../src/mm/filemap.h"
 #include "../src/mm/ptescan.h"
@@ -23,6 +24,7 @@ void test_work_mglru_page_table_walk(void);
 void test_work_counted_for_its_reclaimer(void);
 void test_work_invariants_usemem(void);
 void test_work_swap_out_ptes(void);
+void test_work_isolate_lru_pages_26(void);
 
 struct wk {
 	struct mm mm;
@@ -270,4 +272,26 @@ void test_work_swap_out_ptes(void)
 	wk_init(&w, "linux6", 64);
 	CHECK(!reclaim_work_present(&w.mm.work, W_SWAP_OUT_PTES));
 	mm_destroy(&w.mm);
+}
+
+/* The 2.6 designs (linux26; splitlru and workingset share one engine):
+ * every page isolate_lru_pages() took was counted by the kernel's own
+ * scan counters, pgscan for the inactive lists and pgrefill for the
+ * active ones, so the two agree exactly on a run with global reclaim
+ * (usemem -m 80 in 64 MB). */
+void test_work_isolate_lru_pages_26(void)
+{
+	static const char *const designs[] = { "linux26", "splitlru", "workingset" };
+	for (int d = 0; d < 3; d++) {
+		char *argv[] = { "usemem", "-m", "80", NULL };
+		struct machine *m = sim_run_workload("vmm-2008", 64ULL << 20, designs[d], NULL, NULL, 3, argv);
+		const struct reclaim_work *rw = &m->mm.work;
+		uint64_t iso = reclaim_work_total(rw, W_ISOLATE_LRU_PAGES);
+		CHECK(iso > 0);
+		CHECK_EQ(iso, m->mm.ev[PGSCAN_ANON] + m->mm.ev[PGSCAN_FILE] + m->mm.ev[PGREFILL]);
+		CHECK(reclaim_work_total(rw, W_ISOLATE_BATCHES) * SWAP_CLUSTER_MAX >= iso);
+		CHECK(reclaim_work_present(rw, W_ISOLATE_BATCHES));
+		CHECK(!reclaim_work_present(rw, W_LRU_LOCK));
+		machine_free(m);
+	}
 }

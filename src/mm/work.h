@@ -23,6 +23,9 @@
 #define RECLAIM_WORK(X) \
 	/* classic LRU (linux6): shrink_inactive_list / shrink_active_list */ \
 	X(W_ISOLATE_LRU_FOLIOS, "isolate_lru_folios", WK_DESIGN) \
+	/* 2.6 (linux26, splitlru, workingset): pages isolate_lru_pages() \
+	 * took, a call each isolation batch, under zone->lru_lock */ \
+	X(W_ISOLATE_LRU_PAGES, "isolate_lru_pages", WK_DESIGN) \
 	/* MGLRU: evict_folios -> isolate_folios -> scan_folios */ \
 	X(W_ISOLATE_FOLIOS, "isolate_folios", WK_DESIGN) \
 	/* isolation batches: one lruvec->lru_lock hold each */ \
@@ -92,6 +95,8 @@ int reclaim_work_present(const struct reclaim_work *w, enum work_op i);
 uint64_t reclaim_work_total(const struct reclaim_work *w, enum work_op i);
 
 #define WORK_BIT(id) (1ULL << (id))
+/* The rows of the 2.6 designs' isolate_lru_pages(). */
+#define WORK_ISOLATE_26_ROWS (WORK_BIT(W_ISOLATE_LRU_PAGES) | WORK_BIT(W_ISOLATE_BATCHES))
 /* The rows of the page-table scanners before rmap (ptescan.h's users). */
 #define WORK_SWAP_OUT_ROWS (WORK_BIT(W_SWAP_OUT_PTES) | WORK_BIT(W_TRY_TO_SWAP_OUT) | WORK_BIT(W_TRY_TO_SWAP_OUT_UNMAP))
 
