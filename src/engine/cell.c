@@ -142,6 +142,7 @@ static void collect(const struct machine *m, struct run_result *rr, const uint64
 		}
 	}
 	memcpy(rr->ev, m->mm.ev, sizeof(rr->ev));
+	rr->work = m->mm.work;
 	uint64_t kns = 0;
 	/* Reclaim threads only: the writeback threads (pdflush, bdflush...)
 	 * are no part of the design's reclaim cost. */

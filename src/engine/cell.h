@@ -53,6 +53,7 @@ struct run_result {
 	int nr_wl;
 	struct wl_result wl[EXP_MAX_WL];
 	uint64_t ev[NR_VM_EVENTS];
+	struct reclaim_work work;  /* reclaim's work, counted (src/mm/work.h) */
 	double kthread_cpu_s;     /* kswapd and the design's aging thread */
 	char *kmsgs;              /* kernel messages, one per line */
 	struct vmstat_sample *samples;

@@ -115,7 +115,8 @@ char *record_format(const struct record_meta *m, const struct run_result *rr)
 		for (int i = 0; i < NR_VM_EVENTS; i++)
 			fprintf(out, "%s\"%s\": %llu", i ? ", " : "", vm_event_names[i],
 				(unsigned long long)rr->ev[i]);
-		fputc('}', out);
+		fputs("}, \"reclaim_work\": ", out);
+		report_work_json(&rr->work, out);
 	}
 	fputs("}\n", out);
 	fclose(out);
@@ -312,6 +313,9 @@ bool record_metric(const struct record *r, const char *name, double *v)
 	if (json_get_num(r->j, name, v) && strcmp(name, "cell") && strcmp(name, "seed"))
 		return true;
 	if (counter(r, name, v))
+		return true;
+	/* reclaim's work, counted (src/mm/work.h): the row's total */
+	if (json_get_num(json_get(json_get(r->j, "reclaim_work"), "total"), name, v))
 		return true;
 	double el = 0, a = 0, b = 0, c = 0, d = 0;
 	json_get_num(r->j, "elapsed_s", &el);

@@ -83,7 +83,8 @@ const struct record **records_by_cell(const struct records *rs);
 void records_mixed(const struct records *rs, char *buf, size_t len);
 
 /* A figure of a record by name: "elapsed_s", "user_s", "sys_s", every
- * counter by its /proc/vmstat name, and the derived ones of mmtests:
+ * counter by its /proc/vmstat name, every row of reclaim's work counted
+ * (its total; src/mm/work.h), and the derived ones of mmtests:
  * "kswapd_efficiency" (pgsteal_kswapd / pgscan_kswapd, %),
  * "direct_reclaim" (pgsteal_direct / all pgsteal, %), "scan_velocity"
  * (pgscan_kswapd + pgscan_direct per second), "swapin_mbs", "swapout_mbs",

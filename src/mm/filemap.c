@@ -212,8 +212,10 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 			fl |= PG_readahead;
 		pagecache_add(mm, ino, idx, pfn, fl);
 		mm_page(mm, pfn)->folio_order = (uint8_t)folio_order;
-		if (hole)
+		if (hole) {
 			charge(ctx, mm->cost->zero_page_ns);
+			mm_work(mm, W_CLEAR_BYTES, PAGE_SIZE);
+		}
 		else if (!(mm->untimed && idx == target))
 			submit_read(mm, ctx, ino, pfn);
 	}
@@ -378,6 +380,7 @@ uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, stru
 		if (pfn == PFN_NONE)
 			break;
 		charge(ctx, mm->cost->copy_page_ns);
+		mm_work(mm, W_COPY_BYTES, PAGE_SIZE);
 		mark_accessed(mm, pfn, false);
 		if (ra)
 			ra->prev = index + 1;
@@ -436,6 +439,7 @@ uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		}
 		filemap_rescue(mm, pfn);
 		charge(ctx, mm->cost->copy_page_ns);
+		mm_work(mm, W_COPY_BYTES, PAGE_SIZE);
 		uint64_t was = mm->nr_dirty;
 		set_page_dirty(mm, pfn);
 		mm->nr_dirtied += mm->nr_dirty - was; /* for 2.4's per-page balance_dirty() */

@@ -218,6 +218,7 @@ static enum fault_status cow_page(struct mm *mm, struct mm_ctx *ctx, struct aspa
 	mlock_if_locked(mm, v, pfn);
 	count_fault(mm, ctx, false);
 	charge(ctx, mm->cost->fault_ns + mm->cost->copy_page_ns);
+	mm_work(mm, W_COPY_BYTES, PAGE_SIZE);
 	mm->pol.ops->add(mm->pol.priv, pfn, ADD_NEW_ANON);
 	return FAULT_DONE;
 }

@@ -19,6 +19,7 @@
 #include "pte.h"
 #include "lru.h"
 #include "counters.h"
+#include "work.h"
 #include "fault_ctx.h"
 #include "cache_mode.h"
 #include "test_figures.h"
@@ -284,6 +285,10 @@ struct mm {
 	const struct mm_costs *cost;
 	struct mm_io io;
 	uint64_t ev[NR_VM_EVENTS];
+	/* reclaim's work, counted (work.h), and whose it is now: set for
+	 * the length of a reclaim pass, WHO_OTHER outside one */
+	struct reclaim_work work;
+	enum work_who work_who;
 	/* gauges */
 	uint64_t nr_free;
 	uint64_t nr_anon;
@@ -358,6 +363,14 @@ static inline void mm_wake_kswapd(struct mm *mm) { mm->kswapd_wanted = true; }
 /* A policy asks kswapd to run the OOM killer (MGLRU's min_ttl_ms: every
  * generation too young to evict); the machine owns the killer. */
 static inline void mm_want_oom(struct mm *mm) { mm->oom_wanted = true; }
+/* n operations of row w of reclaim's work, by whoever runs now (work.h). */
+static inline void mm_work(struct mm *mm, enum work_op w, uint64_t n)
+{
+	mm->work.n[mm->work_who][w] += n;
+}
+/* A design's init(): the WK_DESIGN rows of work.h it counts itself
+ * (WORK_BIT(W_...) ORed); the rest are absent from its reports. */
+static inline void mm_work_keep(struct mm *mm, uint64_t rows) { mm->work.kept |= rows; }
 void mm_destroy(struct mm *mm);
 
 /* Address spaces and mappings. */

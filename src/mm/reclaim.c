@@ -38,11 +38,20 @@ int mm_page_referenced_vmflags(struct mm *mm, pfn_t pfn, uint32_t *vm_flags)
 	if (mm->cache.only)
 		return cache_page_referenced(mm, pfn, vm_flags);
 	struct page *p = mm_page(mm, pfn);
-	if (p->flags & PG_file)
+	if (p->flags & PG_file) {
+		/* The file rmap checks PTEs until it has found all mapcount
+		 * of them (file_page_referenced_vmflags). */
+		if (p->mapcount > 0 && page_inode(mm, p)) {
+			mm_work(mm, W_FOLIO_REFERENCED, 1);
+			mm_work(mm, W_FOLIO_REFERENCED_PTES, (uint64_t)p->mapcount);
+		}
 		return file_page_referenced_vmflags(mm, pfn, true, vm_flags);
+	}
 	pte_t *pte = anon_pte(mm, p);
 	if (!pte)
 		return 0;
+	mm_work(mm, W_FOLIO_REFERENCED, 1);
+	mm_work(mm, W_FOLIO_REFERENCED_PTES, 1);
 	charge(mm->cur, mm->cost->rmap_ns);
 	int young = 0;
 	if (*pte & PTE_ACCESSED) {
@@ -75,6 +84,8 @@ static bool unmap_anon(struct mm *mm, pfn_t pfn)
 	as->nswap++;
 	page_remove_rmap(mm, p);
 	charge(mm->cur, mm->cost->rmap_ns);
+	mm_work(mm, W_TRY_TO_UNMAP, 1);
+	mm_work(mm, W_TRY_TO_UNMAP_PTES, 1);
 	return true;
 }
 
@@ -89,12 +100,19 @@ static bool unmap_anon(struct mm *mm, pfn_t pfn)
  * under qsbench), none without reclaim.  The asking CPU waits for every
  * ack (cost.tlb_ipi, system time); the interrupted CPU's task loses
  * cost.tlb_ipi_recv.  The batched flush of clean pages at the end of a
- * shrink_folio_list() is left out: one IPI a batch, not a page. */
+ * shrink_folio_list() is left out: one IPI a batch, not a page.
+ * The flushes and their IPIs are counted (work.h) whatever they cost: a
+ * remote flush that costs nothing changes nothing on the other CPUs. */
 static void flush_tlb_dirty(struct mm *mm, struct mm_ctx *ctx)
 {
-	if (!mm->io.remote_tlb_flush || !(mm->cost->tlb_ipi_ns | mm->cost->tlb_ipi_recv_ns))
+	if (!mm->io.remote_tlb_flush)
 		return;
-	unsigned n = mm->io.remote_tlb_flush(mm->io.arg, ctx_now(ctx), mm->cost->tlb_ipi_recv_ns);
+	bool costed = mm->cost->tlb_ipi_ns | mm->cost->tlb_ipi_recv_ns;
+	unsigned n = mm->io.remote_tlb_flush(mm->io.arg, ctx_now(ctx), costed ? mm->cost->tlb_ipi_recv_ns : 0);
+	mm_work(mm, W_TLB_FLUSH_DIRTY, 1);
+	mm_work(mm, W_TLB_IPI, n);
+	if (!costed)
+		return;
 	mm->nr_tlb_remote_flush += n;
 	charge(ctx, n * mm->cost->tlb_ipi_ns);
 }
@@ -168,6 +186,11 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 			return EVICT_BUSY;
 		if (ino && (ino->flags & INODE_UNEVICTABLE))
 			return EVICT_MLOCKED;
+		if (ino && p->mapcount > 0) {
+			/* try_to_unmap(): every PTE of the file rmap */
+			mm_work(mm, W_TRY_TO_UNMAP, 1);
+			mm_work(mm, W_TRY_TO_UNMAP_PTES, (uint64_t)p->mapcount);
+		}
 		if (ino)
 			file_page_unmap(mm, pfn);
 	} else if ((p->flags & PG_anon) && !(p->flags & PG_swapcache)) {
@@ -196,6 +219,7 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 			lru_add_tail(&mm->fr, mm->list_wb_free, pfn);
 		}
 		mm->ev[NR_VMSCAN_WRITE]++;      /* pageout() */
+		mm_work(mm, W_PAGEOUT, 1);
 		page_writeback(mm, mm->cur, pfn);
 		if (p->flags & PG_free)
 			return EVICT_FREED;   /* untimed: written and freed already */

@@ -295,6 +295,13 @@ void l6_shrink_active_list(struct linux6 *l, uint64_t nr, struct scan_control *s
 	}
 	l->mm->ev[PGREFILL] += taken_total;
 	l->mm->ev[PGDEACTIVATE] += deactivated;
+	/* One lru_lock hold to isolate, one to put back (taken even when
+	 * nothing was isolated); culled folios go back outside it. */
+	mm_work(l->mm, W_ISOLATE_LRU_FOLIOS, taken_total);
+	mm_work(l->mm, W_ISOLATE_BATCHES, 1);
+	mm_work(l->mm, W_PUTBACK_BATCHES, 1);
+	mm_work(l->mm, W_MOVE_FOLIOS_TO_LRU, rotated + deactivated);
+	mm_work(l->mm, W_LRU_LOCK, 2);
 	if (rotated)
 		l6_lru_note_cost(l, file, 0, rotated);
 	charge_scan(l, taken_total);
@@ -407,7 +414,10 @@ uint64_t l6_shrink_inactive_list(struct linux6 *l, uint64_t nr, struct scan_cont
 {
 	pfn_t batch[L6_BATCH];
 	unsigned taken = isolate(l, lru_of(file, 0), nr, batch);
-	uint64_t reclaimed = 0, pageout = 0, activated = 0, unqueued_dirty = 0;
+	uint64_t reclaimed = 0, pageout = 0, activated = 0, unqueued_dirty = 0, culled = 0;
+	mm_work(l->mm, W_ISOLATE_LRU_FOLIOS, taken);
+	mm_work(l->mm, W_ISOLATE_BATCHES, 1);
+	mm_work(l->mm, W_LRU_LOCK, 1);
 	sc->nr_scanned += taken;
 	if (file)
 		sc->nr_scanned_file += taken;
@@ -423,6 +433,7 @@ uint64_t l6_shrink_inactive_list(struct linux6 *l, uint64_t nr, struct scan_cont
 			continue;
 		case O_CULL:
 			cull(l, pfn);
+			culled++;
 			continue;
 		case O_ACTIVATE:
 			p->flags |= PG_active;
@@ -448,6 +459,13 @@ uint64_t l6_shrink_inactive_list(struct linux6 *l, uint64_t nr, struct scan_cont
 		 * woke can start: reported as a wait, like case 3. */
 		if (sc->cgroup && l->mm->memcg.v1)
 			sc->nr_wait_writeback++;
+	}
+	/* move_folios_to_lru() under one more hold, which it drops and
+	 * takes again around each unevictable folio's folio_putback_lru(). */
+	if (taken) {
+		mm_work(l->mm, W_PUTBACK_BATCHES, 1);
+		mm_work(l->mm, W_LRU_LOCK, 1 + culled);
+		mm_work(l->mm, W_MOVE_FOLIOS_TO_LRU, taken - reclaimed - culled);
 	}
 	/* Reclaim I/O weighs SWAP_CLUSTER_MAX rotations (cost_io). */
 	l6_lru_note_cost(l, file, pageout, taken - reclaimed);
@@ -620,6 +638,8 @@ static void *l6_init(struct mm *mm, const double *tun)
 	mm->vm.dirty_fault = 1;             /* fault_dirty_shared_page() */
 	mm->vm.cgroup_writeback = 1;        /* a v2 cgroup's own dirty limits */
 	mm->vm.pagecache_folio_order = PAGECACHE_FOLIO_ORDER_MAX; /* ext4, xfs, btrfs: large folios (6.x) */
+	mm_work_keep(mm, WORK_BIT(W_ISOLATE_LRU_FOLIOS) | WORK_BIT(W_ISOLATE_BATCHES) |
+		     WORK_BIT(W_MOVE_FOLIOS_TO_LRU) | WORK_BIT(W_PUTBACK_BATCHES) | WORK_BIT(W_LRU_LOCK));
 	return l;
 }
 

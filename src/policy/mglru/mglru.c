@@ -324,6 +324,11 @@ static void *mglru_init(struct mm *mm, const double *tun)
 	g->mm_seq = g->min_nr_gens;
 	mg_set_active_gens(g);
 	mg_walk_init(g);
+	mm_work_keep(mm, WORK_BIT(W_ISOLATE_FOLIOS) | WORK_BIT(W_ISOLATE_BATCHES) | WORK_BIT(W_MOVE_FOLIOS_TO_LRU) |
+		     WORK_BIT(W_PUTBACK_BATCHES) | WORK_BIT(W_LRU_LOCK) | WORK_BIT(W_INC_MAX_SEQ) |
+		     WORK_BIT(W_WALK_MM) | WORK_BIT(W_WALK_PMD_FOUND) | WORK_BIT(W_WALK_PMD_SKIPPED) |
+		     WORK_BIT(W_WALK_PTES) | WORK_BIT(W_WALK_PTES_YOUNG) | WORK_BIT(W_LOOK_AROUND) |
+		     WORK_BIT(W_LOOK_AROUND_PTES));
 	return g;
 }
 

@@ -267,6 +267,7 @@ static bool try_to_inc_min_seq(struct mglru *g, bool can_swap)
 static void putback(struct mglru *g, pfn_t pfn, bool wrote)
 {
 	struct page *p = mm_page(g->mm, pfn);
+	mm_work(g->mm, W_MOVE_FOLIOS_TO_LRU, 1);
 	if (wrote) {
 		/* pageout() started: rotated to the oldest generation when the
 		 * write completes (PG_reclaim in the kernel). */
@@ -357,6 +358,14 @@ uint64_t mg_evict_folios(struct mglru *g, struct scan_control *sc, int swappines
 	unsigned n = 0;
 	uint64_t scanned = isolate_folios(g, swappiness, iso, &n);
 	scanned += try_to_inc_min_seq(g, swappiness != 0);
+	/* evict_folios(): one lru_lock hold to isolate; one to put the
+	 * survivors back (move_folios_to_lru, counted in putback()) when
+	 * anything was isolated. */
+	mm_work(g->mm, W_ISOLATE_FOLIOS, n);
+	mm_work(g->mm, W_ISOLATE_BATCHES, 1);
+	mm_work(g->mm, W_LRU_LOCK, n ? 2 : 1);
+	if (n)
+		mm_work(g->mm, W_PUTBACK_BATCHES, 1);
 	if (mg_nr_gens(g, !swappiness) == g->min_nr_gens)
 		scanned = 0;
 	/* pgscan counts isolated pages, as the kernel's scan_folios() does */
