@@ -81,7 +81,7 @@ static void direct_io(struct machine *m, struct task *t, struct mm_ctx *ctx, str
 	enum io_dir dir = op->kind == OP_WRITE ? IO_WRITE : IO_READ;
 	uint64_t n = op->npages;
 	if (dir == IO_WRITE) {
-		filemap_extend(mm, ino, op->first + n);
+		filemap_extend_write(mm, ino, op->first, op->first + n);
 		filemap_invalidate_range(mm, ctx, ino, op->first, n);
 	}
 	for (uint64_t i = 0; i < n; i++) {

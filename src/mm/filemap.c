@@ -225,10 +225,18 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 	return st;
 }
 
-enum fault_status filemap_readaround(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
-				     uint64_t start, uint64_t nr, uint64_t target)
+enum fault_status filemap_ra_submit(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+				    struct file_ra *ra, uint64_t start, uint64_t nr, uint64_t async,
+				    uint64_t target)
 {
-	enum fault_status st = do_readahead(mm, ctx, ino, start, nr, 0, target, 0);
+	return do_readahead(mm, ctx, ino, start, nr, async, target, ra_window_order(mm, ra, nr));
+}
+
+enum fault_status filemap_readaround(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+				     struct file_ra *ra, uint64_t start, uint64_t nr, uint64_t async,
+				     uint64_t target)
+{
+	enum fault_status st = filemap_ra_submit(mm, ctx, ino, ra, start, nr, async, target);
 	if (pc_lookup(ino, target) == PFN_NONE && st == FAULT_DONE)
 		st = do_readahead(mm, ctx, ino, target, 1, 0, target, 0);
 	return st;
@@ -387,13 +395,18 @@ uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, stru
 	return i;
 }
 
-void filemap_extend(struct mm *mm, struct inode *ino, uint64_t npages)
+void filemap_extend_write(struct mm *mm, struct inode *ino, uint64_t first, uint64_t end)
 {
-	if (npages <= ino->size || (ino->flags & INODE_BLKDEV))
+	if (end <= ino->size || (ino->flags & INODE_BLKDEV))
 		return;
 	if (!(ino->flags & INODE_RAMFS))
-		inode_add_blocks(mm, ino, npages);
-	ino->size = npages;
+		inode_add_blocks(mm, ino, first > ino->size ? first : ino->size, end);
+	ino->size = end;
+}
+
+void filemap_extend(struct mm *mm, struct inode *ino, uint64_t npages)
+{
+	filemap_extend_write(mm, ino, ino->size, npages);
 }
 
 uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
@@ -406,7 +419,7 @@ uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		if (first + n > ino->size)
 			n = ino->size - first;
 	} else {
-		filemap_extend(mm, ino, first + n);
+		filemap_extend_write(mm, ino, first, first + n);
 	}
 	struct mm_ctx *saved = mm->cur;
 	mm->cur = ctx;

@@ -41,6 +41,7 @@
  */
 #include "policy.h"
 #include "mglru.h"
+#include "../mm/filemap.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -276,6 +277,7 @@ static void *mglru_init(struct mm *mm, const double *tun)
 {
 	struct mglru *g = xcalloc(1, sizeof(*g));
 	mm_flusher_era(mm, FLUSHER_PERBDI); /* flush-8:0, IO-less throttling, 20/10 */
+	ra_set_era(mm, 30);                 /* 3.0+ mmap fault readahead */
 	double def[ARRAY_SIZE(mglru_tunables)];
 	if (!tun) {
 		for (size_t i = 0; i + 1 < ARRAY_SIZE(mglru_tunables); i++)
