@@ -169,14 +169,16 @@ static unsigned ra_window_order(const struct mm *mm, struct file_ra *ra, uint64_
  * the cache, reading the missing ones (ascending, so that they merge into
  * few disk requests); the page at start+nr-async gets PG_readahead.  The
  * page at `target` (if inside) must come in: its allocation may reclaim and
- * its failure is returned; the others are given up when memory is short.
+ * its failure is returned; the others are given up when memory is short
+ * (with no target, UINT64_MAX, the failure that cut the window short is
+ * returned).
  * Each new page records the order of the folio it falls in (filemap_ra_folio_order,
  * up to `order`): the policy may reclaim the folio as one. */
 static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 				      uint64_t start, uint64_t nr, uint64_t async, uint64_t target,
 				      unsigned order)
 {
-	enum fault_status st = FAULT_DONE;
+	enum fault_status st = FAULT_DONE, cut = FAULT_DONE;
 	uint64_t end = start + nr;
 	if (end > ino->size)
 		end = ino->size;
@@ -197,6 +199,8 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 		if (pfn == PFN_NONE) {
 			if (idx == target)
 				st = ast;
+			else if (!give_up)
+				cut = ast;
 			give_up = true;
 			continue;
 		}
@@ -222,7 +226,7 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 	pfn_t tp = target < ino->size ? pc_lookup(ino, target) : PFN_NONE;
 	if (mm->untimed && tp != PFN_NONE && (mm_page(mm, tp)->flags & PG_locked))
 		submit_read(mm, ctx, ino, tp);
-	return st;
+	return target == UINT64_MAX ? cut : st;
 }
 
 enum fault_status filemap_ra_submit(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,

@@ -244,11 +244,12 @@ enum fault_status filemap_readaround(struct mm *mm, struct mm_ctx *ctx, struct i
 /* A fault on a file mapping (filemap_mmap_ra.c, the era's readahead):
  * mmap_sync_readahead() for a miss at index (the page must come in);
  * mmap_async_readahead() for a hit on pfn at index, not on a fault's
- * retry. */
+ * retry: FAULT_DONE, or FAULT_WAIT_RECLAIM when the fault must wait for
+ * reclaim and come again (its window could not be charged yet). */
 enum fault_status mmap_sync_readahead(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 				      uint64_t index);
-void mmap_async_readahead(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pfn_t pfn,
-			  uint64_t index);
+enum fault_status mmap_async_readahead(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+				       pfn_t pfn, uint64_t index);
 /* The order (up to `order`) of the page-cache folio readahead allocates
  * at index in a window ending at end (exclusive, EOF applied). */
 unsigned filemap_ra_folio_order(uint64_t index, uint64_t end, unsigned order);

@@ -196,7 +196,9 @@ enum fault_status fault_file(struct mm *mm, struct mm_ctx *ctx, struct aspace *a
 	if (pfn != PFN_NONE && !ctx->retry) {
 		/* filemap_fault(): found, so maybe read further ahead before
 		 * waiting for it (3.0+: filemap_mmap_ra.c). */
-		mmap_async_readahead(mm, ctx, ino, pfn, index);
+		enum fault_status st = mmap_async_readahead(mm, ctx, ino, pfn, index);
+		if (st != FAULT_DONE)
+			return st;
 	} else if (pfn == PFN_NONE) {
 		/* filemap_fault(): a major fault; read around the faulting
 		 * page, the era's way (filemap_mmap_ra.c). */
