@@ -3,8 +3,10 @@
  * and sparse files (a hole reads as zeroes without I/O and gets its block
  * when first written back: src/mm/fs.c), on hand-checked cases. */
 #include "test.h"
+#include "../src/machine/machine.h"
 #include "../src/mm/filemap.h"
 #include "../src/policy/policy.h"
+#include "../src/workload/workload.h"
 
 #include <string.h>
 
@@ -181,4 +183,30 @@ void test_mmap_ra_sparse_read(void)
 	CHECK_EQ(filemap_block(r.ino, 41), UINT64_MAX);
 	CHECK_EQ(filemap_block(r.ino, 39), UINT64_MAX);
 	mra_free(&r);
+}
+
+/* O_DIRECT reads of a hole: zeroes, no I/O, and the read goes on past it
+ * (it stopped at the hole: 0 pages read).  fileio -d -b 64 reads "s", 64
+ * pages of which only page 63 was ever written, in one call. */
+void test_mmap_ra_direct_read_hole(void);
+void test_mmap_ra_direct_read_hole(void)
+{
+	static struct machine m;
+	struct profile prof = *profile_find("vmm-2008");
+	prof.ram = 64ULL << 20;
+	struct machine_opts mo = { .seed = 1, .check = true, .max_time_ns = 100ULL * 1000000000ULL };
+	char err[256];
+	CHECK(machine_init(&m, &prof, &mo, err, sizeof(err)));
+	machine_set_policy(&m, policy_find("linux6"), NULL);
+	filemap_extend_write(&m.mm, filemap_create(&m.mm, NULL, "s"), 63, 64);
+	char *argv[] = { "fileio", "-d", "-b", "64", "s", "64p", NULL };
+	const struct workload_ops *wo = workload_find("fileio");
+	void *w = wo->create(6, argv, 1, err, sizeof(err));
+	CHECK(w != NULL);
+	machine_add_workload(&m, wo, w, "fileio");
+	machine_run(&m);
+	CHECK(!m.check_failed);
+	CHECK_EQ(m.mm.ev[PGPGIN], 4);
+	CHECK_EQ(m.mm.nr_file, 0);
+	machine_free(&m);
 }

@@ -42,3 +42,11 @@ for pol in linux6 workingset; do
 	maj=$(counter pgmajfault "$T/o") st=$(counter pgsteal_file "$T/o")
 	[ "$maj" = 2 ] && [ "$st" -gt 8000 ] && ok || bad "pgmajfault $maj, pgsteal_file $st"
 done
+
+# Random O_DIRECT writes to a new file: each write past the end leaves a
+# hole behind it, and a later write into that hole must still reach the
+# disk (it gets its blocks at once): 1024 pages written, 4096 KB out.
+t "fileio -w -d -R: direct writes into holes reach the disk"
+$P run --machine modern --ram 1G --policy linux6 fileio -w -d -R /f 4M >"$T/o" 2>&1
+out=$(counter pgpgout "$T/o")
+[ "$out" = 4096 ] && ok || bad "pgpgout $out"
