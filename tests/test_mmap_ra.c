@@ -20,13 +20,14 @@ struct mra {
 	uint32_t vma;
 };
 
-/* An untimed mm of 8192 frames (reads complete at once) under `policy`,
- * and a shared mapping of "f", a file of `pages` pages: cold on the disk,
- * or (sparse) made by writing only its page `pages` - 1. */
-static void mra_init(struct mra *r, const char *policy, uint64_t pages, bool sparse)
+/* An untimed mm of `frames` frames (reads complete at once) under
+ * `policy`, and a shared mapping of "f", a file of `pages` pages: cold on
+ * the disk, or (sparse) made by writing only its page `pages` - 1. */
+static void mra_init_frames(struct mra *r, const char *policy, uint64_t frames, uint64_t pages,
+			    bool sparse)
 {
 	memset(r, 0, sizeof(*r));
-	struct mm_config cfg = { .ram_pages = 8192, .swap_pages = 256, .no_watermarks = true,
+	struct mm_config cfg = { .ram_pages = frames, .swap_pages = 256, .no_watermarks = true,
 				 .untimed = true };
 	mm_init(&r->mm, &cfg, &mra_cost);
 	mm_set_policy(&r->mm, policy_find(policy), NULL); /* its tunables' defaults */
@@ -40,6 +41,11 @@ static void mra_init(struct mra *r, const char *policy, uint64_t pages, bool spa
 	}
 	r->as = mm_aspace_new(&r->mm, 0);
 	r->vma = mm_mmap_file(&r->mm, r->as, r->ino, 0, pages, true);
+}
+
+static void mra_init(struct mra *r, const char *policy, uint64_t pages, bool sparse)
+{
+	mra_init_frames(r, policy, 8192, pages, sparse);
 }
 
 static void mra_touch(struct mra *r, uint64_t index, bool write)
@@ -209,4 +215,22 @@ void test_mmap_ra_direct_read_hole(void)
 	CHECK_EQ(m.mm.ev[PGPGIN], 4);
 	CHECK_EQ(m.mm.nr_file, 0);
 	machine_free(&m);
+}
+
+/* The page a fault found stays while its window is read: 48 frames, the
+ * fault at 0 read 0-31 and 1-23 are mapped, so the window 32-63 that the
+ * fault on 24 (the marker) starts must reclaim, and 24 - unmapped, the
+ * oldest page not referenced - would be its first victim if the fault
+ * did not hold it (filemap_fault's folio reference). */
+void test_mmap_ra_holds_page(void);
+void test_mmap_ra_holds_page(void)
+{
+	struct mra r;
+	mra_init_frames(&r, "linux6", 48, 256, false);
+	mra_walk(&r, 0, 25);
+	pte_t pte = r.mm.as[r.as->id]->vmas[r.vma].pte[24];
+	CHECK(pte_present(pte));
+	CHECK_EQ(pte_pfn(pte), pc_page(r.ino, 24));
+	CHECK(r.mm.ev[PGSTEAL_KSWAPD] + r.mm.ev[PGSTEAL_DIRECT] > 0);
+	mra_free(&r);
 }
