@@ -43,7 +43,7 @@ LDLIBS = $(CODEC_LIBS) -lm -pthread -ldl
 
 # Every folder of src/ but cli is a layer of the library; a new layer is a
 # new folder, no Makefile edit.
-LIB_SRC = $(filter-out src/cli/%,$(wildcard src/*/*.c))
+LIB_SRC = $(filter-out src/cli/%,$(wildcard src/*/*.c src/*/*/*.c))
 CLI_SRC = $(wildcard src/cli/*.c)
 # tests/fuzz/*.c but the fuzz_*.c entry points: the properties the
 # harnesses and the mutation test share.

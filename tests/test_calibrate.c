@@ -2,8 +2,8 @@
  * published figures and nothing else.  Cost: three fits of 46 runs of a
  * usemem on a 24 MB machine, about a second of CPU in all. */
 #include "test.h"
-#include "../src/experiment/calibrate.h"
-#include "../src/experiment/exp_file.h"
+#include "../src/reproduce/calibrate.h"
+#include "../src/reproduce/exp_file.h"
 #include "../src/machine/profile.h"
 
 #include <math.h>

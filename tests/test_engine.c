@@ -2,10 +2,10 @@
  * list and range expansion of sweep axes, the JSON reader, the derived
  * reclaim figures of a results record, and the cell order of a matrix. */
 #include "test.h"
-#include "../src/experiment/matrix.h"
-#include "../src/experiment/record.h"
-#include "../src/experiment/stats.h"
-#include "../src/experiment/exp_file.h"
+#include "../src/engine/matrix.h"
+#include "../src/engine/record.h"
+#include "../src/engine/stats.h"
+#include "../src/reproduce/exp_file.h"
 #include "../src/cli/compare_table.h"
 #include <stdio.h>
 #include "../src/lib/util.h"

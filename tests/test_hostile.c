@@ -2,7 +2,7 @@
  * (issue 36): what a bad argument may build before it is refused; and
  * cache sizes as shares of a trace's pages (issue 35). */
 #include "test.h"
-#include "../src/experiment/matrix.h"
+#include "../src/engine/matrix.h"
 #include "../src/lib/share.h"
 #include "../src/lib/util.h"
 #include "../src/mrc/mrc.h"

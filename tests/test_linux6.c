@@ -5,7 +5,7 @@
 #include "test.h"
 #include "sim.h"
 #include "../src/machine/machine.h"
-#include "../src/policy/linux6.h"
+#include "../src/policy/linux6/linux6.h"
 #include "../src/lib/util.h"
 #include "../src/policy/policy.h"
 

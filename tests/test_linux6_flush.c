@@ -1,9 +1,9 @@
 /* test_linux6_flush.c - when linux6's first memcg statistics flush falls
- * (stats_flush_phase_ms, src/policy/linux6.c l6_first_flush_ns()): at the
+ * (stats_flush_phase_ms, src/policy/linux6/linux6.c l6_first_flush_ns()): at the
  * phase given, at the period for 0, and for -1 at a time drawn from the
  * run's seed - the same for the same seed, spread over [0, period). */
 #include "test.h"
-#include "../src/policy/linux6.h"
+#include "../src/policy/linux6/linux6.h"
 
 void test_linux6_first_flush(void);
 

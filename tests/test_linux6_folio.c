@@ -5,7 +5,7 @@
 #include "test.h"
 #include "../src/mm/mm.h"
 #include "../src/mm/filemap.h"
-#include "../src/policy/linux6.h"
+#include "../src/policy/linux6/linux6.h"
 #include "../src/policy/policy.h"
 
 #include <string.h>

@@ -7,7 +7,7 @@
  * Cost: well under a second (an mm of 256 frames, untimed). */
 #include "test.h"
 #include "../src/mm/internal.h"
-#include "../src/policy/linux6.h"
+#include "../src/policy/linux6/linux6.h"
 #include "../src/lib/util.h"
 #include "../src/policy/policy.h"
 

@@ -4,7 +4,7 @@
  * says.  Cost: well under a second (mms of 256 and 8704 frames). */
 #include "test.h"
 #include "../src/mm/internal.h"
-#include "../src/policy/linux6.h"
+#include "../src/policy/linux6/linux6.h"
 #include "../src/lib/util.h"
 #include "../src/policy/policy.h"
 

@@ -5,7 +5,7 @@
 #include "test.h"
 #include "sim.h"
 #include "../src/mm/mm.h"
-#include "../src/policy/mglru.h"
+#include "../src/policy/mglru/mglru.h"
 #include "../src/lib/util.h"
 #include "../src/policy/policy.h"
 

@@ -2,7 +2,7 @@
  * records_load's line limit, NUL bytes, the offset of a cut last line
  * with CRLF ends, and records_dedupe / records_mixed. */
 #include "test.h"
-#include "../src/experiment/record.h"
+#include "../src/engine/record.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * workloads missing from the build, a delayed start beside a filler, the
  * residency hook, and the same output for any number of jobs. */
 #include "test.h"
-#include "../src/experiment/experiment.h"
+#include "../src/reproduce/experiment.h"
 #include "../src/lib/util.h"
 
 #include <math.h>

@@ -1,9 +1,9 @@
-/* test_runspec.c - the run spec (src/experiment/runspec.c): the rules a
+/* test_runspec.c - the run spec (src/engine/runspec.c): the rules a
  * run, a sweep cell and a libpagelab handle share. */
 #include "test.h"
 #include "../include/pagelab.h"
-#include "../src/experiment/cell.h"
-#include "../src/experiment/runspec.h"
+#include "../src/engine/cell.h"
+#include "../src/engine/runspec.h"
 #include "../src/policy/policy.h"
 
 #include <stdlib.h>

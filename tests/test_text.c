@@ -2,7 +2,7 @@
  * program's output kept verbatim beside its label or moved below it as
  * a block, and prose word-wrapped under its label. */
 #include "test.h"
-#include "../src/experiment/exp_text.h"
+#include "../src/reproduce/exp_text.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * both winners.  Three repeats of a 1 MB usemem (cheap); the figures are
  * set by hand per repeat. */
 #include "test.h"
-#include "../src/experiment/experiment.h"
+#include "../src/reproduce/experiment.h"
 
 #include <math.h>
 #include <string.h>

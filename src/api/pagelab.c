@@ -8,7 +8,7 @@
 #include "../workload/workload.h"
 #include "../workload/wlist.h"
 #include "../report/report.h"
-#include "../experiment/runspec.h"
+#include "../engine/runspec.h"
 #include "../lib/util.h"
 #include "../lib/version.h"
 

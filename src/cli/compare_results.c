@@ -1,10 +1,10 @@
 /* compare_results.c - pagelab compare RESULTS...: designs against each
- * other over seeds from results files (src/experiment/compare.h), in
+ * other over seeds from results files (src/engine/compare.h), in
  * mmtests' compare-kernels shape.  With "-- WORKLOAD" compare.c sends the
  * command to the kernel comparison (compare_kernel.c) instead. */
 #include "cli.h"
-#include "../experiment/compare.h"
-#include "../experiment/html_compare.h"
+#include "../engine/compare.h"
+#include "../engine/html_compare.h"
 #include "../lib/output.h"
 #include "../lib/version.h"
 #include "../lib/util.h"

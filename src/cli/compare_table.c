@@ -3,7 +3,7 @@
  * pgrefill: 6.x's "if (!cgroup_reclaim(sc))") are listed as such, never
  * compared. */
 #include "compare_table.h"
-#include "../experiment/stats.h"
+#include "../engine/stats.h"
 #include "../lib/util.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
  * of equal command lines), in cell order, so merging a sweep's shards
  * gives the file the unsharded sweep would have written. */
 #include "cli.h"
-#include "../experiment/record.h"
+#include "../engine/record.h"
 #include "../lib/output.h"
 #include "../lib/util.h"
 

@@ -1,12 +1,12 @@
 /* reproduce.c - pagelab reproduce: re-run the five threads' experiments and
  * print, for each, the thread's figures next to pagelab's with a verdict per
- * comparison (src/experiment/experiment.h). */
+ * comparison (src/reproduce/experiment.h). */
 #include "cli.h"
 #include "../lib/wrap.h"
-#include "../experiment/experiment.h"
-#include "../experiment/calibrate.h"
-#include "../experiment/html.h"
-#include "../experiment/exp_file.h"
+#include "../reproduce/experiment.h"
+#include "../reproduce/calibrate.h"
+#include "../reproduce/html.h"
+#include "../reproduce/exp_file.h"
 #include "../lib/util.h"
 #include "../lib/output.h"
 #include "../lib/version.h"

@@ -6,7 +6,7 @@
 #include "../workload/wlshare.h"
 #include "../lib/share.h"
 #include "../machine/machine.h"
-#include "../experiment/runspec.h"
+#include "../engine/runspec.h"
 #include "../native/native.h"
 #include "../report/report.h"
 #include "../report/html_run.h"

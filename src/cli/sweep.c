@@ -1,13 +1,13 @@
 /* sweep.c - pagelab sweep: run a matrix of designs x machines x seeds over
  * one workload command line, on a pool of threads, into a resumable
- * results file (src/experiment/sweep.h), optionally one shard of it, and
+ * results file (src/engine/sweep.h), optionally one shard of it, and
  * print the results as JSON lines or CSV. */
 #include "cli.h"
 #include "../workload/wlist.h"
 #include "../workload/wlshare.h"
 #include "../lib/share.h"
-#include "../experiment/sweep.h"
-#include "../experiment/html_sweep.h"
+#include "../engine/sweep.h"
+#include "../engine/html_sweep.h"
 #include "../lib/output.h"
 #include "../lib/version.h"
 #include "../lib/util.h"

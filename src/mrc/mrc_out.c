@@ -1,6 +1,6 @@
 /* mrc_out.c - table, CSV and JSON of miss-ratio curves (mrc_out.h). */
 #include "mrc_out.h"
-#include "../experiment/matrix.h"
+#include "../engine/matrix.h"
 #include "../lib/json.h"
 #include "../lib/util.h"
 #include "../lib/version.h"

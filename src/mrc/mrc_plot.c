@@ -4,7 +4,7 @@
  * (the page frame of every pagelab report, src/report/htmlpage.h, with the
  * figures in a table under the plot). */
 #include "mrc_out.h"
-#include "../experiment/matrix.h"
+#include "../engine/matrix.h"
 #include "../report/chart.h"
 #include "../report/htmlpage.h"
 #include "../lib/util.h"

@@ -9,13 +9,24 @@
 
 S="$(dirname "$0")/../src"
 
-# upward DIR ALLOWED...: the #include lines of src/DIR naming another
-# layer (../X/) that is not DIR and not one of ALLOWED.
+# upward DIR ALLOWED...: the #include lines of src/DIR (and of its
+# folders, e.g. src/policy/mglru/) naming a file of another layer that is
+# not DIR and not one of ALLOWED.  An include is resolved from the
+# including file's folder; its layer is the first folder under src/ ("..",
+# for the public headers of include/).
 upward() {
 	dir=$1; shift
-	grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"\.\./' "$S/$dir"/*.[ch] |
+	find "$S/$dir" -name '*.[ch]' | sort | xargs grep -Hn \
+		'^[[:space:]]*#[[:space:]]*include[[:space:]]*"\.\./' |
 	while IFS= read -r line; do
-		layer=$(printf '%s\n' "$line" | sed 's|.*#[[:space:]]*include[[:space:]]*"\.\./\([^/"]*\)/.*|\1|')
+		file=${line%%:*}
+		inc=$(printf '%s\n' "$line" | sed 's|.*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*|\1|')
+		path=$(cd "$(dirname "$file")" && realpath -m "$inc")
+		src=$(cd "$S" && pwd -P)
+		case $path in
+		"$src"/*) layer=${path#"$src"/}; layer=${layer%%/*} ;;
+		*) layer=.. ;;
+		esac
 		ok_layer=0
 		for a in "$dir" "$@"; do [ "$layer" = "$a" ] && ok_layer=1; done
 		[ $ok_layer = 1 ] || printf '%s\n' "$line"
@@ -23,7 +34,7 @@ upward() {
 }
 
 layer_rule() {
-	t "src/$1 includes only from: ${2:-(none)}"
+	t "layers: src/$1 includes no layer above it"
 	# shellcheck disable=SC2086
 	hits=$(upward $1 $2)
 	if [ ! -d "$S/$1" ]; then bad "no $S/$1"
@@ -36,6 +47,10 @@ layer_rule lib ""
 layer_rule trace "lib"
 layer_rule mm "lib"
 layer_rule policy "mm lib .."
+# the experiment engine runs machines; reproduce sits on the engine, never
+# the other way round
+layer_rule engine "lib trace mm policy workload machine cachesim report native"
+layer_rule reproduce "lib trace mm policy workload machine cachesim report native engine"
 
 t "no file under src/mm includes \"../policy/"
 if grep -rn '#[[:space:]]*include[[:space:]]*"\.\./policy/' "$S/mm" >"$T/mm_policy"; then
@@ -55,7 +70,7 @@ S_POL="$S/policy"
 # mm->NAME, mm->PART.NAME (the fault in progress, mm->fault, is the
 # core's to write: a policy only reads it) and mm->PART.NAME[i].
 grep -nE 'mm->[a-z_]+(\.[a-z_]+)*(\[[^]]*\])?[[:space:]]*([-+|&^]?=[^=]|\+\+|--)' \
-	"$S_POL"/*.c "$S_POL"/*.h | grep -v -e 'mm->vm\.' -e 'mm->ev\[' >"$T/pol_writes"
+	$(find "$S_POL" -name '*.[ch]' | sort) | grep -v -e 'mm->vm\.' -e 'mm->ev\[' >"$T/pol_writes"
 if [ -s "$T/pol_writes" ]; then
 	bad "$(head -1 "$T/pol_writes")"
 else ok

@@ -338,7 +338,7 @@ OUT_CALLERS="
 src/cli/run.c run
 src/cli/reproduce.c reproduce
 src/cli/sweep.c sweep-html
-src/experiment/sweep.c sweep-o
+src/engine/sweep.c sweep-o
 src/cli/merge.c merge
 src/cli/compare_results.c compare-html
 src/cli/mrc.c mrc-html

@@ -1,4 +1,4 @@
-# One run spec (src/experiment/runspec.c): a cgroup given to sweep, to an
+# One run spec (src/engine/runspec.c): a cgroup given to sweep, to an
 # experiment file and to pagelab run is the same run.  About 2 s.
 
 # A figure of a JSON line: "NAME": N.

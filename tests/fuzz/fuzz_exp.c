@@ -1,8 +1,8 @@
 /* fuzz_exp.c - libFuzzer harness for the experiment-file parser
- * (src/experiment/exp_file.c): any input is refused with a message or
+ * (src/reproduce/exp_file.c): any input is refused with a message or
  * parsed; a parsed experiment written back out parses again to the same
  * text (make fuzz). */
-#include "../../src/experiment/exp_file.h"
+#include "../../src/reproduce/exp_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>

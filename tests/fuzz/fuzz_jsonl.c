@@ -1,8 +1,8 @@
 /* fuzz_jsonl.c - libFuzzer harness for the results-file readers
- * (src/experiment/json.c, record.c): any line is a record, refused JSON or
+ * (src/engine/json.c, record.c): any line is a record, refused JSON or
  * refused as no record, and a record's figures read without a crash
  * (make fuzz). */
-#include "../../src/experiment/record.h"
+#include "../../src/engine/record.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 #include "records_target.h"
 #include "targets.h"
 #include "../../src/cli/cli.h"
-#include "../../src/experiment/record.h"
+#include "../../src/engine/record.h"
 #include "../../src/lib/util.h"
 
 #include <dirent.h>

@@ -1,7 +1,7 @@
 /* exp_check.c - see exp_check.h. */
-#include "runspec.h"
+#include "../engine/runspec.h"
 #include "exp_check.h"
-#include "cell.h"
+#include "../engine/cell.h"
 #include "experiment.h"
 #include "../workload/workload.h"
 

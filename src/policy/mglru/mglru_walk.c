@@ -19,7 +19,7 @@
  * (aspace->ran, the kernel's lru_gen.bitmap) and the MIN_LRU_BATCH RSS
  * floor; file pages are walked like anon ones when their PTEs exist. */
 #include "mglru.h"
-#include "../lib/util.h"
+#include "../../lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,7 @@
  * describe that run.  Everything a later stage would panic on (a
  * template, a machine setting, a name) is checked here, so a bad file is
  * one clear message and exit 2. */
-#include "runspec.h"
+#include "../engine/runspec.h"
 #include "exp_file.h"
 #include "exp_check.h"
 #include "exp_named.h"

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cell.h"
+#include "../engine/cell.h"
 
 enum design_kind {
 	DESIGN_THREAD,    /* a kernel the thread measured */

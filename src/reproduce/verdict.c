@@ -3,7 +3,7 @@
  * verdict against the thread's (the ratio, its interval over the seeds,
  * agree / disagree / too noisy). */
 #include "experiment.h"
-#include "stats.h"
+#include "../engine/stats.h"
 #include "../lib/util.h"
 
 #include <math.h>

@@ -3,10 +3,10 @@
  * reads the figures back).  Every machine is independent and its seed
  * depends only on the run and repeat, never on the thread that ran it, so
  * the output is the same for any --jobs. */
-#include "runspec.h"
+#include "../engine/runspec.h"
 #include "experiment.h"
 #include "exp_file.h"
-#include "pool.h"
+#include "../engine/pool.h"
 #include "../lib/util.h"
 #include "../policy/policy.h"
 #include "../lib/output.h"

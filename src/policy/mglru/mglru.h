@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../mm/mm.h"
+#include "../../mm/mm.h"
 
 #define MG_GENS_CAP   8   /* largest max_nr_gens accepted */
 #define MG_TIERS_CAP  4   /* MAX_NR_TIERS: refs live in LRU_REFS_WIDTH = tiers - 2 bits */

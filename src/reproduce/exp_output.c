@@ -3,7 +3,7 @@
  * all of it as one JSON object. */
 #include "experiment.h"
 #include "exp_text.h"
-#include "json.h"
+#include "../engine/json.h"
 #include "../lib/util.h"
 
 #include <math.h>

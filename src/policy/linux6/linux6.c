@@ -53,10 +53,10 @@
  * demotion, kswapd's nr_to_reclaim is the core's SWAP_CLUSTER_MAX per
  * pass, refaults are snapshotted when a pass reaches its target or
  * priority 0 (the kernel: when do_try_to_free_pages/balance_pgdat end). */
-#include "policy.h"
+#include "../policy.h"
 #include "linux6.h"
-#include "../mm/filemap.h"
-#include "../lib/util.h"
+#include "../../mm/filemap.h"
+#include "../../lib/util.h"
 
 #include <stdlib.h>
 

@@ -46,10 +46,10 @@
  * anon pages hold data).  The core's 12..0 priority loop is collapsed: the
  * design runs once at the core's first priority.  Pages scanned = pages
  * looked at on the lists plus present PTEs visited by swap_out. */
-#include "policy.h"
+#include "../policy.h"
 #include "riel24.h"
-#include "../mm/filemap.h"
-#include "../lib/util.h"
+#include "../../mm/filemap.h"
+#include "../../lib/util.h"
 
 #include <stdlib.h>
 

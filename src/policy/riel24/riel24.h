@@ -6,7 +6,7 @@
 #ifndef PAGELAB_POLICY_RIEL24_H
 #define PAGELAB_POLICY_RIEL24_H
 
-#include "oldvm.h"
+#include "../oldvm.h"
 
 /* Indexes of r24_tunables (riel24.c). */
 enum { T_START, T_ADV, T_MAX, T_PRIO, T_INACTIVE_SHIFT, T_SWAP_SHIFT, T_SWAP_MIN, T_PAGE_CLUSTER,

@@ -39,10 +39,10 @@
  * mm_want_oom()); the victim's exit is immediate, so there is no
  * oom_lock / existing-victim wait.  Shadows carry no memcg or node id.
  */
-#include "policy.h"
+#include "../policy.h"
 #include "mglru.h"
-#include "../mm/filemap.h"
-#include "../lib/util.h"
+#include "../../mm/filemap.h"
+#include "../../lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>

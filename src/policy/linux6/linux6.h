@@ -7,7 +7,7 @@
 #ifndef PAGELAB_LINUX6_H
 #define PAGELAB_LINUX6_H
 
-#include "../mm/mm.h"
+#include "../../mm/mm.h"
 
 /* enum lru_list of 6.x, without LRU_UNEVICTABLE (the core's list). */
 enum { L6_INACTIVE_ANON, L6_ACTIVE_ANON, L6_INACTIVE_FILE, L6_ACTIVE_FILE, L6_NR_LRU };

@@ -27,9 +27,9 @@
  * Simplified: one lruvec (the cgroup's under --memcg), the
  * shadow holds the full counter (no bucket_order), refault detection has
  * no shadow-node shrinker. */
-#include "policy.h"
+#include "../policy.h"
 #include "linux6.h"
-#include "../lib/util.h"
+#include "../../lib/util.h"
 
 #define MAX_SWAPPINESS 200
 

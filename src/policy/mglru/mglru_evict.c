@@ -4,9 +4,9 @@
  * sort_folio, scan_folios, isolate_folios, evict_folios,
  * try_to_shrink_lruvec).  The generations, the policy hooks and the
  * version followed are mglru.c's; aging is mglru_walk.c's. */
-#include "policy.h"
+#include "../policy.h"
 #include "mglru.h"
-#include "../lib/util.h"
+#include "../../lib/util.h"
 
 #include <stdlib.h>
 #include <string.h>

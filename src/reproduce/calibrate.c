@@ -26,7 +26,7 @@
  * own figures relate to full mode's (roughly: docs/reproduce.md).
  * --full --calibrate fits at the threads' sizes. */
 #include "calibrate.h"
-#include "json.h"
+#include "../engine/json.h"
 #include "../lib/util.h"
 #include "../lib/output.h"
 
