@@ -66,9 +66,10 @@ struct inode {
 	uint64_t *wbmap;         /* bit per index: PG_writeback (the writeback
 				  * tag: a page redirtied while being written is
 				  * skipped without touching its struct page) */
-	struct extent *ext;      /* sorted by index; cover [0, nblocks) */
+	struct extent *ext;      /* sorted by index; a page in none is a hole */
 	uint32_t nr_ext, cap_ext;
-	uint64_t nblocks;        /* pages with a disk block (>= size, preallocation) */
+	uint64_t nblocks;        /* pages with a disk block (preallocated ones
+				  * past the end too) */
 	struct file_map *maps;   /* i_mmap: the VMAs mapping this file */
 	uint32_t nr_maps, cap_maps;
 	uint64_t dirtied_when;   /* time the first of its dirty pages was dirtied */
@@ -130,9 +131,13 @@ void filemap_unlink(struct mm *mm, struct mm_ctx *ctx, struct inode *ino);
 void filemap_truncate(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, uint64_t npages);
 /* SHM_LOCK / SHM_UNLOCK: pages of an unevictable file are refused by reclaim. */
 void filemap_set_unevictable(struct mm *mm, struct inode *ino, bool on);
-/* Give the file disk blocks for its first npages pages (a hole made by
- * truncate gets its blocks when first written back). */
-void inode_add_blocks(struct mm *mm, struct inode *ino, uint64_t npages);
+/* Give disk blocks to the pages of [first, end) that have none (a write;
+ * at the end of the file, preallocating).  A hole - pages never written,
+ * left by a write past the end or a truncate that grew the file - has no
+ * blocks and reads as zeroes; inode_fill_hole() gives one page of it its
+ * block when it is first written back, and returns the block. */
+void inode_add_blocks(struct mm *mm, struct inode *ino, uint64_t first, uint64_t end);
+uint64_t inode_fill_hole(struct mm *mm, struct inode *ino, uint64_t index);
 /* Give back the blocks of pages at and beyond npages (truncate). */
 void inode_trim_blocks(struct mm *mm, struct inode *ino, uint64_t npages);
 /* Disk block of page `index`, or UINT64_MAX (a hole: reads as zeroes). */
@@ -147,7 +152,11 @@ uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, stru
 		      uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st);
 uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		       uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st);
-/* Grow the file to npages (allocating blocks). */
+/* A write of pages [first, end): the file grows to end, with blocks for
+ * the pages from max(first, its old end); those between its old end and
+ * first stay a hole (a sparse file: lseek past the end, then write).
+ * filemap_extend(): the same for a write from the old end to npages. */
+void filemap_extend_write(struct mm *mm, struct inode *ino, uint64_t first, uint64_t end);
 void filemap_extend(struct mm *mm, struct inode *ino, uint64_t npages);
 /* O_DIRECT: drop the cached copies of [first, first+n) a direct write replaces. */
 void filemap_invalidate_range(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
@@ -217,8 +226,9 @@ void ra_old_miss(const struct vm_sysctl *vs, struct file_ra *ra);
 uint64_t ra_old_readahead(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t index, bool locked,
 			  uint64_t size, uint64_t *start);
 uint64_t ra_old_cluster(const struct vm_sysctl *vs, uint64_t index, uint64_t *start);
-/* A policy's init(): the readahead sysctls of its era (22 or 24; see
- * readahead_old.c for the values and their sources). */
+/* A policy's init(): the readahead sysctls of its era (22 or 24: see
+ * readahead_old.c for the values and their sources; 30: 3.0+ mmap fault
+ * readahead, filemap_mmap_ra.c, with 2.6's sysctls). */
 void ra_set_era(struct mm *mm, int era);
 
 /* Internal to the mm core (reclaim.c, aspace.c, check.c). */
@@ -226,9 +236,27 @@ static inline pfn_t pc_page(const struct inode *ino, uint64_t index)
 {
 	return index < ino->cap ? ino->pages[index] : PFN_NONE;
 }
-/* Read pages [start, start+nr) around target (which must come in). */
+/* Read the missing pages of [start, start+nr) (ascending), the page at
+ * start + nr - async (if read now) marked PG_readahead; target (if inside;
+ * UINT64_MAX: none) must come in: its allocation may reclaim and its
+ * failure is returned.  ra (or NULL: order 0) gives the folio order
+ * (ra_folio_order).  filemap_readaround() also reads target alone if the
+ * window's own allocations reclaimed it. */
+enum fault_status filemap_ra_submit(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+				    struct file_ra *ra, uint64_t start, uint64_t nr, uint64_t async,
+				    uint64_t target);
 enum fault_status filemap_readaround(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
-				     uint64_t start, uint64_t nr, uint64_t target);
+				     struct file_ra *ra, uint64_t start, uint64_t nr, uint64_t async,
+				     uint64_t target);
+/* A fault on a file mapping (filemap_mmap_ra.c, the era's readahead):
+ * mmap_sync_readahead() for a miss at index (the page must come in);
+ * mmap_async_readahead() for a hit on pfn at index, not on a fault's
+ * retry: FAULT_DONE, or FAULT_WAIT_RECLAIM when the fault must wait for
+ * reclaim and come again (its window could not be charged yet). */
+enum fault_status mmap_sync_readahead(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+				      uint64_t index);
+enum fault_status mmap_async_readahead(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+				       pfn_t pfn, uint64_t index);
 /* The order (up to `order`) of the page-cache folio readahead allocates
  * at index in a window ending at end (exclusive, EOF applied). */
 unsigned filemap_ra_folio_order(uint64_t index, uint64_t end, unsigned order);

@@ -1,8 +1,9 @@
 /* filemap_mmap.c - file mappings: mmap of a file, the file rmap (i_mmap:
  * every VMA mapping the file) that page_referenced() and try_to_unmap()
  * walk for page-cache pages, and the file fault handler (filemap_fault with
- * 2.6's read-around or 2.2/2.4's aligned cluster, and the copy-on-write
- * of MAP_PRIVATE pages).
+ * the era's readahead of filemap_mmap_ra.c: 2.2/2.4's aligned cluster,
+ * 2.6's read-around, 3.0+'s read-around and asynchronous readahead; and
+ * the copy-on-write of MAP_PRIVATE pages).
  *
  * Private mappings map page-cache pages write-protected (PTE_WP); a write
  * copies the page into a new anonymous page, as do_wp_page() does.  Shared
@@ -237,18 +238,16 @@ enum fault_status fault_file(struct mm *mm, struct mm_ctx *ctx, struct aspace *a
 	if (pte_present(pte))
 		return cow_page(mm, ctx, as, vma, off, pte_pfn(pte)); /* write to PTE_WP */
 	pfn_t pfn = pc_page(ino, index);
-	if (pfn == PFN_NONE) {
+	if (pfn != PFN_NONE && !ctx->retry) {
+		/* filemap_fault(): found, so maybe read further ahead before
+		 * waiting for it (3.0+: filemap_mmap_ra.c). */
+		enum fault_status st = mmap_async_readahead(mm, ctx, ino, pfn, index);
+		if (st != FAULT_DONE)
+			return st;
+	} else if (pfn == PFN_NONE) {
 		/* filemap_fault(): a major fault; read around the faulting
-		 * page (ra_pages centred on it, 2.6.26 do_page_cache_readahead);
-		 * 2.2/2.4 filemap_nopage(): its aligned page_cluster. */
-		uint64_t ra, start;
-		if (mm->vm.ra_era < 26) {
-			ra = ra_old_cluster(&mm->vm, index, &start);
-		} else {
-			ra = mm->vm.ra_pages ? mm->vm.ra_pages : 1;
-			start = index > ra / 2 ? index - ra / 2 : 0;
-		}
-		enum fault_status st = filemap_readaround(mm, ctx, ino, start, ra, index);
+		 * page, the era's way (filemap_mmap_ra.c). */
+		enum fault_status st = mmap_sync_readahead(mm, ctx, ino, index);
 		pfn = pc_page(ino, index);
 		if (pfn == PFN_NONE)
 			return st == FAULT_DONE ? FAULT_WAIT_RECLAIM : st;

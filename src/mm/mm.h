@@ -56,7 +56,7 @@ struct vm_sysctl {
 	uint64_t ra_pages;                   /* max readahead window (read_ahead_kb / 4) */
 	uint64_t ra_init_pages;              /* 0 = 2.6 get_init_ra_size(); else fixed */
 	uint64_t page_cluster;               /* swap readahead: 1 << page_cluster slots */
-	uint64_t ra_era;                     /* file readahead logic: 22, 24 or 26 (readahead_old.c) */
+	uint64_t ra_era;                     /* file readahead logic: 22, 24, 26 or 30 (filemap_mmap_ra.c) */
 	uint64_t min_readahead;              /* 2.2/2.4 MIN_READAHEAD / vm_min_readahead (pages) */
 	uint64_t swap_token;                 /* 1 = thrash.c's swap token (2.6.9-3.4) */
 	uint64_t fault_mark_accessed;        /* 1 = file faults call mark_page_accessed */
@@ -91,7 +91,7 @@ struct vm_sysctl {
 	X(ra_pages, 32, 0, 65536, "max readahead window in pages (2.6: read_ahead_kb / 4 = 32; 2.4: max-readahead 31; 2.2: MAX_READAHEAD 18)") \
 	X(ra_init_pages, 0, 0, 65536, "initial readahead window (0 = 2.6 get_init_ra_size)") \
 	X(page_cluster, 3, 0, 10, "/proc/sys/vm/page-cluster: swap readahead of 1 << N slots (and ra_era 22/24 mmap fault clusters)") \
-	X(ra_era, 26, 22, 26, "file readahead: 22 = 2.2, 24 = 2.4 (generic_file_readahead, filemap_nopage clusters), 26 = 2.6.23+ on-demand (23, 25 round down)") \
+	X(ra_era, 26, 22, 30, "file readahead: 22 = 2.2, 24 = 2.4 (generic_file_readahead, filemap_nopage clusters), 26 = 2.6.23+ on-demand, 30 = 3.0+ (mmap faults: async readahead on PG_readahead); others round down") \
 	X(min_readahead, 3, 0, 65536, "ra_era 22/24: smallest window of a sequential reader (2.4.10+ /proc/sys/vm/min-readahead)") \
 	X(swap_token, 0, 0, 1, "1 = mm/thrash.c's swap token protects one thrashing process (2.6.9-3.4; no sysctl)") \
 	X(fault_mark_accessed, 0, 0, 1, "1 = filemap_nopage/filemap_fault call mark_page_accessed (2.4.10-2.6.28; no sysctl)") \

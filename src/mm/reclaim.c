@@ -134,18 +134,19 @@ void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn)
 		mm->ev[PSWPOUT]++;
 	mm->ev[PGPGOUT] += PAGE_SIZE / 1024;
 	charge(ctx, mm->cost->io_submit_ns);
+	uint64_t block = 0;
 	if (file) {
-		page_inode(mm, p)->nr_writeback++;
-		inode_set_wb(page_inode(mm, p), p->index);
+		struct inode *ino = page_inode(mm, p);
+		ino->nr_writeback++;
+		inode_set_wb(ino, p->index);
+		block = filemap_block(ino, p->index);
+		if (block == UINT64_MAX)
+			block = inode_fill_hole(mm, ino, p->index); /* its data needs a block now */
 	}
 	if (mm->untimed)
 		mm_io_done(mm, IO_WRITE, pfn);
-	else if (file) {
-		struct inode *ino = page_inode(mm, p);
-		if (!(ino->flags & INODE_BLKDEV) && p->index >= ino->nblocks)
-			inode_add_blocks(mm, ino, p->index + 1); /* filling a hole */
-		mm->io.submit_block(mm->io.arg, IO_WRITE, filemap_block(ino, p->index), pfn, ctx_now(ctx));
-	}
+	else if (file)
+		mm->io.submit_block(mm->io.arg, IO_WRITE, block, pfn, ctx_now(ctx));
 	else
 		mm->io.submit_swap(mm->io.arg, IO_WRITE, p->swap - 1, pfn, ctx_now(ctx));
 }

@@ -62,6 +62,7 @@
  * priority 0 (the kernel: when do_try_to_free_pages/balance_pgdat end). */
 #include "../policy.h"
 #include "linux6.h"
+#include "../../mm/filemap.h"
 #include "../../lib/util.h"
 
 #include <stdlib.h>
@@ -633,6 +634,7 @@ static void *l6_init(struct mm *mm, const double *tun)
 			lru_set_kind(&mm->fr, l->list[i], LRU_KIND_ACTIVE);
 	}
 	mm_flusher_era(mm, FLUSHER_PERBDI); /* per-bdi flusher, IO-less throttling */
+	ra_set_era(mm, 30);                 /* 3.0+ mmap fault readahead */
 	mm->vm.swap_vma_ra = 1;             /* /sys/kernel/mm/swap/vma_ra_enabled */
 	mm->vm.anon_exclusive = 1;          /* 5.19+ do_swap_page(): a read fault keeps the slot */
 	mm->vm.dirty_fault = 1;             /* fault_dirty_shared_page() */

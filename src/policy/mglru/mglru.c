@@ -44,6 +44,7 @@
  */
 #include "../policy.h"
 #include "mglru.h"
+#include "../../mm/filemap.h"
 #include "../../lib/util.h"
 
 #include <stdlib.h>
@@ -281,6 +282,7 @@ static void *mglru_init(struct mm *mm, const double *tun)
 	mm_flusher_era(mm, FLUSHER_PERBDI); /* flush-8:0, IO-less throttling, 20/10 */
 	mm->vm.dirty_fault = 1;             /* fault_dirty_shared_page() */
 	mm->vm.cgroup_writeback = 1;        /* a v2 cgroup's own dirty limits */
+	ra_set_era(mm, 30);                 /* 3.0+ mmap fault readahead */
 	double def[ARRAY_SIZE(mglru_tunables)];
 	if (!tun) {
 		for (size_t i = 0; i + 1 < ARRAY_SIZE(mglru_tunables); i++)
