@@ -5,6 +5,7 @@
 #include "../cachesim/cachesim.h"
 #include "../policy/policy.h"
 #include "../lib/util.h"
+#include "../workload/wlist.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,48 +105,6 @@ bool runspec_memcg_ok(const struct policy_ops *pol, const struct machine_opts *m
 		 "policy %s cannot run under --memcg: its reclaim works only against the zones' free-page shortage, which a cgroup limit does not create",
 		 pol->name);
 	return false;
-}
-
-/* The reference string of a lone trace replay, for a policy that needs
- * it; false if the policy needs one and the run has none. */
-static bool find_oracle(const struct runspec *rs, const struct runspec_wl *wl, int n, const uint64_t **oracle,
-			uint64_t *len, char *err, size_t errlen)
-{
-	*oracle = NULL;
-	*len = 0;
-	if (!(rs->pol->flags & POLICY_NEEDS_ORACLE))
-		return true;
-	if (n == 1 && wl[0].ops->oracle && wl[0].ops->oracle(wl[0].w, oracle, len))
-		return true;
-	snprintf(err, errlen,
-		 "policy %s needs the whole reference string: it runs only when the only workload is a trace replay",
-		 rs->pol->name);
-	return false;
-}
-
-enum runspec_built runspec_machine(struct machine *m, const struct runspec *rs, struct runspec_wl *wl, int n,
-		     struct workload_ops *wrap, char *err, size_t errlen)
-{
-	const uint64_t *oracle;
-	uint64_t oracle_len;
-	if (!runspec_memcg_ok(rs->pol, rs->mo, err, errlen) ||
-	    !find_oracle(rs, wl, n, &oracle, &oracle_len, err, errlen))
-		return RS_REFUSED;
-	if (!machine_init(m, rs->prof, rs->mo, err, errlen))
-		return RS_NO_MACHINE;
-	if (oracle)
-		mm_set_oracle(&m->mm, oracle, oracle_len);
-	machine_set_policy(m, rs->pol, rs->tun);
-	for (int k = 0; k < n; k++) {
-		const struct workload_ops *ops = wl[k].ops;
-		void *w = wl[k].w;
-		if (wl[k].start_ns) {
-			w = delay_wrap(ops, w, wl[k].start_ns, &wrap[k]);
-			ops = &wrap[k];
-		}
-		machine_add_workload(m, ops, w, wl[k].cmd);
-	}
-	return RS_BUILT;
 }
 
 bool runspec_cache_only(const struct runspec_cache_q *q)
