@@ -26,7 +26,8 @@ static void run_usage(FILE *out)
 "  --cpus N            number of CPUs\n"
 "  --disk MODEL        disk model (see pagelab machines)\n"
 "  --set NAME=VALUE    any machine parameter or policy tunable (memcg=LIMIT\n"
-"                      is --memcg LIMIT)\n"
+"                      is --memcg LIMIT; disk=, vmstat=, make-inputs=1 are\n"
+"                      --disk, --vmstat, --make-inputs)\n"
 "  --memcg LIMIT       run the workloads in one memory cgroup of LIMIT bytes:\n"
 "                      limit reclaim by the charging task, no kswapd\n"
 "                      (--ram defaults to at least LIMIT * 5/4 + 64M;\n"
@@ -172,7 +173,9 @@ int cmd_run(int argc, char **argv)
 	 * them, or which wins would depend on an order nobody sees. */
 	for (int s = 0; s < nsets; s++)
 		if ((ram && !strcmp(sets[s].name, "ram")) || (swap != UINT64_MAX && !strcmp(sets[s].name, "swap")) ||
-		    (cpus && !strcmp(sets[s].name, "cpus")) || (memcg && !strcmp(sets[s].name, "memcg")))
+		    (cpus && !strcmp(sets[s].name, "cpus")) || (memcg && !strcmp(sets[s].name, "memcg")) ||
+		    (disk && !strcmp(sets[s].name, "disk")) || (mo.vmstat_ns && !strcmp(sets[s].name, "vmstat")) ||
+		    (make_inputs && !strcmp(sets[s].name, "make-inputs")))
 			die_usage("give --%s or --set %s=, not both", sets[s].name, sets[s].name);
 	struct runspec spec;
 	struct run_opts ro = { .machine = machine, .policy = policy, .mo = &mo, .ram = ram, .swap = swap,

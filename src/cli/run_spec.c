@@ -51,7 +51,7 @@ const char *run_spec(struct runspec *s, struct run_opts *o)
 			runspec_free(s);
 			return spec_err;
 		}
-		o->machine_sets |= sk == RS_SET_MACHINE && strcmp(o->sets[k].name, "ram") != 0;
+		o->machine_sets |= (sk == RS_SET_MACHINE || sk == RS_SET_RUN) && strcmp(o->sets[k].name, "ram") != 0;
 	}
 	if (!runspec_size(s, spec_err, sizeof(spec_err))) {
 		runspec_free(s);
@@ -135,7 +135,7 @@ static int run_sim(struct runspec *s, const struct run_out *o, struct wl_list *w
 	wl_list_free(wl);
 	if (o->html)
 		runspec_sample_html(s);
-	s->make_inputs = o->make_inputs;
+	s->mo.make_inputs |= o->make_inputs;
 	s->notes = stderr;
 	struct html_file h = { .path = o->html };
 	if (o->html) {

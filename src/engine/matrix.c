@@ -313,7 +313,7 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 		}
 		enum runspec_set_kind k = runspec_set(&c->prof, &c->mo, pol, mc->tun, ax->name, v, err, errlen);
 		ok = k != RS_SET_BAD;
-		if (k == RS_SET_MACHINE || k == RS_SET_CGROUP)
+		if (k == RS_SET_MACHINE || k == RS_SET_CGROUP || k == RS_SET_RUN)
 			sb_add(&mopt, " --set %s=%s", ax->name, v);
 		else if (k == RS_SET_TUNABLE)
 			sb_add(&dopt, " %s=%s", ax->name, v);

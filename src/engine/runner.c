@@ -157,7 +157,7 @@ void runspec_run(struct runspec *s, struct run_result *rr)
 	if (!build(&m, s, &mo, wrap, rr, err, sizeof(err))) {
 		rr->why = xstrdup(err);
 	} else if ((s->before_run && !s->before_run(s->before_arg, err, sizeof(err))) ||
-		   (s->make_inputs && !make_inputs(&m, s, inst, err, sizeof(err)))) {
+		   (s->mo.make_inputs && !make_inputs(&m, s, inst, err, sizeof(err)))) {
 		rr->why = xstrdup(err);
 		rr->refused = true;
 		machine_free(&m);

@@ -50,9 +50,45 @@ static enum runspec_set_kind set_limit(struct machine_opts *mo, const char *valu
 	return RS_SET_CGROUP;
 }
 
+/* The run's options that are no machine parameter: vmstat, make-inputs;
+ * and disk, a model standing for every disk.* parameter. */
+static enum runspec_set_kind set_run_option(struct profile *prof, struct machine_opts *mo, const char *name,
+					    const char *value, char *err, size_t errlen)
+{
+	if (!strcmp(name, "disk")) {
+		const struct disk_params *d = disk_preset_find(value);
+		if (!d) {
+			snprintf(err, errlen, "unknown disk model '%s' (see pagelab machines)", value);
+			return RS_SET_BAD;
+		}
+		prof->disk = *d;
+		return RS_SET_MACHINE;
+	}
+	if (!strcmp(name, "vmstat")) {
+		if (!parse_duration_ns(value, &mo->vmstat_ns) || mo->vmstat_ns < 1000000) {
+			snprintf(err, errlen, "bad vmstat '%s' (seconds, at least 0.001)", value);
+			return RS_SET_BAD;
+		}
+		return RS_SET_RUN;
+	}
+	if (strcmp(value, "0") && strcmp(value, "1")) {
+		snprintf(err, errlen, "bad value '%s' for make-inputs (0 or 1)", value);
+		return RS_SET_BAD;
+	}
+	mo->make_inputs = value[0] == '1';
+	return RS_SET_RUN;
+}
+
+static bool is_run_option(const char *name)
+{
+	return !strcmp(name, "disk") || !strcmp(name, "vmstat") || !strcmp(name, "make-inputs");
+}
+
 enum runspec_set_kind runspec_set_machine(struct profile *prof, struct machine_opts *mo, const char *name,
 					  const char *value, char *err, size_t errlen)
 {
+	if (is_run_option(name))
+		return set_run_option(prof, mo, name, value, err, errlen);
 	if (!strcmp(name, "memcg"))
 		return set_limit(mo, value, err, errlen);
 	if (!strcmp(name, "memcg.v1")) {
@@ -76,7 +112,7 @@ enum runspec_set_kind runspec_set_machine(struct profile *prof, struct machine_o
 
 bool runspec_is_machine_key(const char *name)
 {
-	return !strcmp(name, "memcg") || !strcmp(name, "memcg.v1") || profile_has_param(name);
+	return !strcmp(name, "memcg") || !strcmp(name, "memcg.v1") || is_run_option(name) || profile_has_param(name);
 }
 
 enum runspec_set_kind runspec_set(struct profile *prof, struct machine_opts *mo, const struct policy_ops *pol,

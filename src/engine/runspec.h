@@ -33,13 +33,16 @@ void runspec_set_memcg(struct profile *prof, struct machine_opts *mo, uint64_t l
 #define RUNSPEC_MIN_MEMCG (16 * PAGE_SIZE)
 
 /* What runspec_set() set. */
-enum runspec_set_kind { RS_SET_BAD = -1, RS_SET_MACHINE, RS_SET_TUNABLE, RS_SET_CGROUP };
+enum runspec_set_kind { RS_SET_BAD = -1, RS_SET_MACHINE, RS_SET_TUNABLE, RS_SET_CGROUP, RS_SET_RUN };
 
 /* One --set NAME=VALUE, however given (--set, a sweep axis, an experiment
  * file, pagelab_set()): memcg (the cgroup's limit, a size of at least 16
  * pages: call runspec_set_memcg() once the RAM is known), memcg.v1 (0 or
- * 1, with a cgroup already set), a machine parameter of prof, or a
- * tunable of pol into tun.  RS_SET_BAD with one line in err on bad input. */
+ * 1, with a cgroup already set), a machine parameter of prof, disk (a
+ * disk model, as --disk), the run's own options that are no machine
+ * parameter (RS_SET_RUN: vmstat=SECONDS as --vmstat, make-inputs=0|1 as
+ * --make-inputs), or a tunable of pol into tun.  RS_SET_BAD with one line
+ * in err on bad input. */
 /* The machine part alone (memcg, memcg.v1, machine parameters), for an
  * experiment file's machine-set, which has no policy. */
 enum runspec_set_kind runspec_set_machine(struct profile *prof, struct machine_opts *mo, const char *name,
@@ -81,7 +84,6 @@ struct runspec {
 	bool sized;               /* runspec_size() done */
 	struct runspec_wl *wl;
 	int nr_wl;
-	bool make_inputs;         /* --make-inputs */
 	int residency_wl;         /* workload whose resident set is sampled, or -1 */
 	bool html_samples;        /* sample for --html's timelines (runspec_sample_html) */
 	FILE *notes;              /* where the inputs made are said, or NULL */

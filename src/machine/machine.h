@@ -109,6 +109,9 @@ struct machine_opts {
 	 * samples[] (the experiments' cells read them there). */
 	bool spill_samples;
 	bool vmstat_active;     /* --vmstat -a: inact/active instead of buff/cache */
+	/* --make-inputs: the runner (src/engine/runner.c) makes each file the
+	 * workloads read and none creates before the run; not the machine's. */
+	bool make_inputs;
 	/* run --html with --vmstat: samples for the page's timelines at their
 	 * own interval, apart from the printed lines' (0 = none); kept in
 	 * timeline[], at most TIMELINE_KEEP (vmstat.c). */

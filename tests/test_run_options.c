@@ -1,0 +1,105 @@
+/* test_run_options.c - every option of `pagelab run` through libpagelab
+ * (include/pagelab.h): the call that takes it, or why the library has
+ * none.  tests/cli.d/run_options.sh walks `pagelab run --help` and checks
+ * that each option has a row here, and takes the same options through
+ * sweep and an experiment file. */
+#include "test.h"
+#include "../include/pagelab.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void test_run_options_library_takes_each(void);
+void test_run_options_library_make_inputs_and_vmstat(void);
+
+/* How the library takes a run option: pagelab_set(name, value), one of
+ * its own calls (fn), or why not. */
+static const struct lib_row {
+	const char *opt, *name, *value, *fn, *why;
+} lib_rows[] = {
+	{ "--machine", NULL, NULL, "pagelab_new", NULL },
+	{ "--ram", "ram", "64M", NULL, NULL },
+	{ "--swap", "swap", "128M", NULL, NULL },
+	{ "--cpus", "cpus", "2", NULL, NULL },
+	{ "--disk", "disk", "ssd", NULL, NULL },
+	{ "--set", "vm.dirty_ratio", "5", NULL, NULL },
+	{ "--memcg", "memcg", "32M", NULL, NULL },
+	{ "--policy", NULL, NULL, "pagelab_set_policy", NULL },
+	{ "--seed", NULL, NULL, "pagelab_set_seed", NULL },
+	{ "--vmstat", "vmstat", "0.5", NULL, NULL },
+	{ "--check", NULL, NULL, "pagelab_set_check", NULL },
+	{ "--json", NULL, NULL, "pagelab_report", NULL },
+	{ "--html", NULL, NULL, NULL, "a page is a file the program writes: the library gives text and JSON "
+				      "(pagelab_report) and every figure by call" },
+	{ "--max-time", NULL, NULL, "pagelab_set_max_time", NULL },
+	{ "--progress", NULL, NULL, NULL, "a library prints nothing on its own" },
+	{ "--no-progress", NULL, NULL, NULL, "a library prints nothing on its own" },
+	{ "--make-inputs", "make-inputs", "1", NULL, NULL },
+	{ "--full-machine", NULL, NULL, NULL, "the library always runs the whole machine (the cache-only "
+					     "replay is pagelab run's shortcut)" },
+	{ "--help", NULL, NULL, NULL, "no help to print" },
+};
+
+/* Each row: the name is taken (0) and a bad value of it refused (-1 with
+ * one line); a function row names a function of the API; a why row says
+ * why. */
+void test_run_options_library_takes_each(void)
+{
+	for (size_t i = 0; i < sizeof(lib_rows) / sizeof(lib_rows[0]); i++) {
+		const struct lib_row *r = &lib_rows[i];
+		if (r->why) {
+			CHECK(strlen(r->why) > 10);
+			continue;
+		}
+		if (r->fn) {
+			CHECK(!strncmp(r->fn, "pagelab_", 8));
+			continue;
+		}
+		pagelab_sim *s = pagelab_new("vmm-2008");
+		int rc = pagelab_set(s, r->name, r->value);
+		if (rc)
+			fprintf(stderr, "%s: %s\n", r->opt, pagelab_error(s));
+		CHECK_EQ(rc, 0);
+		if (strcmp(r->name, "vm.dirty_ratio")) {
+			CHECK_EQ(pagelab_set(s, r->name, "bogus"), -1);
+			CHECK(strlen(pagelab_error(s)) > 10 && !strchr(pagelab_error(s), '\n'));
+		}
+		pagelab_free(s);
+	}
+}
+
+/* --make-inputs and --vmstat from the library: the input is made (a dd of
+ * it reads 2 MB from the disk) and the report has vmstat's lines. */
+void test_run_options_library_make_inputs_and_vmstat(void)
+{
+	pagelab_sim *s = pagelab_new("vmm-2008");
+	const char *w[] = { "dd", "if=data", "bs=64K", "count=32" };
+	CHECK_EQ(pagelab_set(s, "ram", "64M"), 0);
+	CHECK_EQ(pagelab_set(s, "vmstat", "0.01"), 0);
+	CHECK_EQ(pagelab_add_workload(s, 4, w), 0);
+	CHECK_EQ(pagelab_set(s, "make-inputs", "1"), 0);
+	int rc = pagelab_run(s);
+	if (rc)
+		fprintf(stderr, "%s\n", pagelab_error(s));
+	CHECK_EQ(rc, 0);
+	uint64_t in = 0;
+	CHECK_EQ(pagelab_counter(s, "pgpgin", &in), 0);
+	CHECK(in >= 2048);                  /* KB read from the disk */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK_EQ(pagelab_report(s, f, 0), 0);
+	fclose(f);
+	CHECK(buf && strstr(buf, " r  b   swpd   free   buff  cache"));
+	free(buf);
+	pagelab_free(s);
+
+	/* Without make-inputs, the file is missing: bad input, one line. */
+	s = pagelab_new("vmm-2008");
+	CHECK_EQ(pagelab_add_workload(s, 4, w), 0);
+	rc = pagelab_run(s);
+	CHECK_EQ(rc, -1);
+	CHECK(strlen(pagelab_error(s)) > 5);
+	pagelab_free(s);
+}
