@@ -75,6 +75,8 @@ c sweep --list --policy clock --ram 64M:128M:x2 -- usemem -m 60
 c reproduce --only 1
 c reproduce --only 3 --json
 c reproduce --only 4
+c reproduce --only 3 --html @.html
+c reproduce --only 2 --max-time 20 --html @.html
 c mrc --policy lru,arc --sizes 1%:16%:x2 "$tr/cloudPhysicsIO.txt"
 c mrc --json --policy clock --sizes 2%,8% "$tr/cloudPhysicsIO.txt"
 n=$((n + 1))

@@ -1,6 +1,7 @@
 /* html_run.c - see html_run.h. */
 #include "html_run.h"
 #include "chart.h"
+#include "timeline.h"
 #include "htmlpage.h"
 #include "../lib/util.h"
 #include "../lib/version.h"
@@ -13,59 +14,21 @@
 #define PLOT_W 480
 #define PLOT_H 130
 
-enum fig { F_FREE, F_SWPD, F_SI, F_SO, F_SCAN, F_INACT, F_ACTIVE, F_US, F_SY, F_WA, NR_FIGS };
-
-static double sample_value(const struct vmstat_sample *s, enum fig f)
-{
-	switch (f) {
-	case F_FREE: return (double)s->free / 1024.0;
-	case F_SWPD: return (double)s->swpd / 1024.0;
-	case F_SI: return (double)s->si;
-	case F_SO: return (double)s->so;
-	case F_SCAN: return (double)s->scan;
-	case F_INACT: return (double)s->inact / 1024.0;
-	case F_ACTIVE: return (double)s->active / 1024.0;
-	case F_US: return s->us;
-	case F_SY: return s->sy;
-	case F_WA: return s->wa;
-	default: return 0;
-	}
-}
-
 static const struct {
 	const char *title;
-	enum fig f[3];          /* its series, -1 after the last */
+	int f[3];               /* its series (enum tl_fig), -1 after the last */
 	const char *names[3];
 } charts[] = {
-	{ "memory (MB)", { F_FREE, F_SWPD, -1 }, { "free", "swap used (swpd)", NULL } },
+	{ "memory (MB)", { TL_FREE, TL_SWPD, -1 }, { "free", "swap used (swpd)", NULL } },
 	/* Swap in and out on their own axes: one is often a thousandth of the
 	 * other, and on a shared axis it would vanish. */
-	{ "swap out (KB/s)", { F_SO, -1, -1 }, { "so", NULL, NULL } },
-	{ "swap in (KB/s)", { F_SI, -1, -1 }, { "si", NULL, NULL } },
-	{ "pages scanned (pages/s)", { F_SCAN, -1, -1 }, { "pgscan", NULL, NULL } },
-	{ "LRU lists (MB)", { F_INACT, F_ACTIVE, -1 }, { "inactive", "active", NULL } },
-	{ "CPU (%)", { F_US, F_SY, F_WA }, { "user", "system", "iowait" } },
+	{ "swap out (KB/s)", { TL_SO, -1, -1 }, { "so", NULL, NULL } },
+	{ "swap in (KB/s)", { TL_SI, -1, -1 }, { "si", NULL, NULL } },
+	{ "pages scanned (pages/s)", { TL_SCAN, -1, -1 }, { "pgscan", NULL, NULL } },
+	{ "LRU lists (MB)", { TL_INACT, TL_ACTIVE, -1 }, { "inactive", "active", NULL } },
+	{ "CPU (%)", { TL_US, TL_SY, TL_WA }, { "user", "system", "iowait" } },
 };
 #define NR_CHARTS ((int)ARRAY_SIZE(charts))
-
-/* Where the run was cut short, on every timeline: a cross at the time a
- * workload was OOM-killed (its last task's end), a flag at --max-time. */
-static void stop_marks(struct chart *c, const struct run_result *rr)
-{
-	char t[600];
-	for (int w = 0; w < rr->nr_wl; w++) {
-		const struct wl_result *x = run_wl_c(rr, w);
-		if (x->times.killed) {
-			snprintf(t, sizeof(t), "%s %s at %.3f s", x->cmd,
-				 x->signal == SIGBUS ? "killed by SIGBUS" : "OOM-killed", task_seconds(x->end_ns));
-			chart_mark(c, CHART_MARK_OOM, task_seconds(x->end_ns), NAN, -1, t);
-		}
-	}
-	if (rr->timed_out) {
-		snprintf(t, sizeof(t), "stopped at --max-time %.9g s", (double)rr->max_time_ns / 1e9);
-		chart_mark(c, CHART_MARK_MAXTIME, (double)rr->sim_ns / 1e9, NAN, -1, t);
-	}
-}
 
 /* The samples a timeline is drawn from: one in timeline_stride(n), at
  * most TIMELINE_POINTS a line.  They are picked as they are read back, so
@@ -96,23 +59,20 @@ static void timelines(const struct run_result *rr, FILE *out)
 			(unsigned long long)((nr + stride - 1) / stride));
 	fprintf(out, "%s.</p>\n", it.timeline ? " (their own interval: --vmstat's lines keep theirs)" : "");
 	struct chart *cs[NR_CHARTS];
-	int ser[NR_CHARTS][3];
+	struct tl_line lines[NR_CHARTS * 3];
+	int n = 0;
 	for (int k = 0; k < NR_CHARTS; k++) {
 		cs[k] = chart_new(CHART_LINES, PLOT_W, PLOT_H);
 		chart_class(cs[k], "plot");
 		chart_title(cs[k], charts[k].title);
 		chart_axis(cs[k], 'x', "simulated time (s)", CHART_LINEAR);
-		for (int j = 0; j < 3; j++)
-			ser[k][j] = (int)charts[k].f[j] >= 0 ? chart_series(cs[k], charts[k].names[j], NULL) : -1;
+		for (int j = 0; j < 3 && charts[k].f[j] >= 0; j++)
+			lines[n++] = (struct tl_line){ cs[k], chart_series(cs[k], charts[k].names[j], NULL),
+						       (enum tl_fig)charts[k].f[j] };
 	}
-	struct vmstat_sample s;
-	for (uint64_t i = 0; run_sample_next(&it, &s); i++)
-		for (int k = 0; k < NR_CHARTS && i % stride == 0; k++)
-			for (int j = 0; j < 3 && ser[k][j] >= 0; j++)
-				chart_point(cs[k], ser[k][j], (double)s.t / 1e9, sample_value(&s, charts[k].f[j]), NAN, NAN,
-					    NULL);
+	timeline_draw(rr, lines, n, stride);
 	for (int k = 0; k < NR_CHARTS; k++)
-		stop_marks(cs[k], rr);
+		timeline_stop_marks(cs[k], rr, NULL);
 	chart_range(cs[NR_CHARTS - 1], 'y', 0, 100);
 	/* One time axis for every figure, so that an event reads down the page. */
 	chart_share(cs, NR_CHARTS, 'x');
