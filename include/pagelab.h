@@ -67,7 +67,8 @@ PAGELAB_EXPORT const char *pagelab_error(const pagelab_sim *s);
  * "disk" ("ssd") is a disk model, as --disk; "vmstat" ("0.5") samples
  * vmstat every 0.5 s of simulated time for pagelab_report(), as --vmstat;
  * "make-inputs" ("1") makes each file the workloads read and none
- * creates before the run, as --make-inputs.  pagelab_set_policy(s, NAME) picks a policy from `pagelab
+ * creates before the run, as --make-inputs; "start.K" ("2") starts
+ * workload K (from 0) 2 s into the run, its times counted from there.  pagelab_set_policy(s, NAME) picks a policy from `pagelab
  * policies` (default clock).  pagelab_add_workload takes a workload's
  * words, e.g. {"usemem", "-m", "300"}; several run together. */
 PAGELAB_EXPORT int pagelab_set(pagelab_sim *s, const char *name, const char *value);

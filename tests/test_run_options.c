@@ -12,6 +12,7 @@
 
 void test_run_options_library_takes_each(void);
 void test_run_options_library_make_inputs_and_vmstat(void);
+void test_run_options_library_delayed_start(void);
 
 /* How the library takes a run option: pagelab_set(name, value), one of
  * its own calls (fn), or why not. */
@@ -101,5 +102,35 @@ void test_run_options_library_make_inputs_and_vmstat(void)
 	rc = pagelab_run(s);
 	CHECK_EQ(rc, -1);
 	CHECK(strlen(pagelab_error(s)) > 5);
+	pagelab_free(s);
+}
+
+/* start.K=SECONDS, a delayed start (the cells' own until now): workload 1
+ * exits after its start, its time(1) counted from there; a K past the
+ * last workload is refused at pagelab_run() and leaves the handle as it
+ * was. */
+void test_run_options_library_delayed_start(void)
+{
+	pagelab_sim *s = pagelab_new("vmm-2008");
+	const char *w[] = { "usemem", "-m", "8" };
+	CHECK_EQ(pagelab_set(s, "ram", "64M"), 0);
+	CHECK_EQ(pagelab_set(s, "start.1", "2"), 0);
+	CHECK_EQ(pagelab_set(s, "start.x", "2"), -1);
+	CHECK_EQ(pagelab_add_workload(s, 3, w), 0);
+	CHECK_EQ(pagelab_run(s), -1);
+	CHECK(!strcmp(pagelab_error(s), "start.1: the run has 1 workload"));
+	CHECK_EQ(pagelab_add_workload(s, 3, w), 0);
+	CHECK_EQ(pagelab_run(s), 0);
+	double t0 = -1, t1 = -1, t;
+	int kind;
+	for (int i = 0; pagelab_event(s, i, &t, &kind, NULL) == 0; i++)
+		if (kind == PAGELAB_EVENT_EXIT)
+			*(t0 < 0 ? &t0 : &t1) = t;
+	CHECK(t0 >= 0 && t0 < 1);
+	CHECK(t1 > 2 && t1 < 3);
+	struct pagelab_times a, b;
+	CHECK_EQ(pagelab_workload_times(s, 0, &a), 0);
+	CHECK_EQ(pagelab_workload_times(s, 1, &b), 0);
+	CHECK(b.elapsed < 1 && b.elapsed > 0);
 	pagelab_free(s);
 }

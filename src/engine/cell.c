@@ -36,8 +36,8 @@ static bool cell_spec(const struct cell *c, struct runspec *s, char *err, size_t
 			runspec_free(s);
 			return false;
 		}
-		s->wl[i].start_ns = c->start_ns[i];
 	}
+	memcpy(s->start_ns, c->start_ns, sizeof(c->start_ns));
 	return true;
 }
 

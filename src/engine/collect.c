@@ -81,6 +81,8 @@ static void collect_wl(const struct machine *m, int i, struct wl_result *x, uint
 	double st = (double)start / 1e9;
 	x->tf.elapsed = x->tf.elapsed > st ? x->tf.elapsed - st : 0;
 	x->tf.cpu_pct = x->tf.elapsed > 0 ? (unsigned)((x->tf.user + x->tf.sys) * 100.0 / x->tf.elapsed) : 0;
+	if (start)
+		x->times = x->tf;   /* a delayed workload's time(1) counts from its start */
 	x->done = w->live == 0 && !x->tf.killed;
 	x->exited = w->live == 0;
 	x->signal = w->signal;

@@ -311,7 +311,9 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 			sb_add(&mopt, " %s", v, NULL);
 			continue;
 		}
-		enum runspec_set_kind k = runspec_set(&c->prof, &c->mo, pol, mc->tun, ax->name, v, err, errlen);
+		enum runspec_set_kind k = runspec_is_start_key(ax->name)
+			? runspec_set_start(ax->name, v, c->start_ns, EXP_MAX_WL, err, errlen)
+			: runspec_set(&c->prof, &c->mo, pol, mc->tun, ax->name, v, err, errlen);
 		ok = k != RS_SET_BAD;
 		if (k == RS_SET_MACHINE || k == RS_SET_CGROUP || k == RS_SET_RUN)
 			sb_add(&mopt, " --set %s=%s", ax->name, v);
@@ -340,7 +342,8 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 	sb_add(&cmd, "pagelab run %s", mopt.s, NULL);
 	sb_add(&cmd, " --policy %s", policy, NULL);
 	for (int a = 2; a < mx->nr_axes; a++)
-		if (mx->axes[a].is_set && !runspec_is_machine_key(mx->axes[a].name))
+		if (mx->axes[a].is_set && !runspec_is_machine_key(mx->axes[a].name) &&
+		    !runspec_is_start_key(mx->axes[a].name))
 			sb_add(&cmd, " --set %s=%s", mx->axes[a].name, mc->param_values[a]);
 	sb_add(&cmd, " --seed %s%s", seedbuf, mt);
 	if (mx->check)

@@ -133,9 +133,29 @@ static void sample_hook(const struct machine *m, void *arg)
 	h->rr->resident_kb[m->nr_samples - 1] = rss * (PAGE_SIZE / 1024);
 }
 
+/* start.K: each delayed workload's start; false if K is past the last. */
+static bool starts(struct runspec *s, char *err, size_t errlen)
+{
+	for (int k = 0; k < RUNSPEC_MAX_START; k++) {
+		if (!s->start_ns[k])
+			continue;
+		if (k >= s->nr_wl) {
+			snprintf(err, errlen, "start.%d: the run has %d workload%s", k, s->nr_wl, s->nr_wl == 1 ? "" : "s");
+			return false;
+		}
+		s->wl[k].start_ns = s->start_ns[k];
+	}
+	return true;
+}
+
 void runspec_run(struct runspec *s, struct run_result *rr)
 {
 	char err[1200];
+	if (!starts(s, err, sizeof(err))) {
+		rr->why = xstrdup(err);
+		rr->refused = true;
+		return;
+	}
 	if (!s->sized) {
 		runspec_set_memcg(&s->prof, &s->mo, s->memcg_bytes ? s->memcg_bytes : s->mo.memcg_pages * PAGE_SIZE,
 				  s->ram_given);

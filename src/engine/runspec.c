@@ -24,6 +24,27 @@ void runspec_set_memcg(struct profile *prof, struct machine_opts *mo, uint64_t l
 	mo->memcg_pages = limit / PAGE_SIZE;
 }
 
+bool runspec_is_start_key(const char *name)
+{
+	return !strncmp(name, "start.", 6);
+}
+
+enum runspec_set_kind runspec_set_start(const char *name, const char *value, uint64_t *start, int max, char *err,
+					size_t errlen)
+{
+	uint64_t k, ns;
+	if (!parse_u64(name + 6, &k) || k >= (uint64_t)max) {
+		snprintf(err, errlen, "bad %s: start.K, K a workload from 0 to %d", name, max - 1);
+		return RS_SET_BAD;
+	}
+	if (!parse_duration_ns(value, &ns)) {
+		snprintf(err, errlen, "bad %s '%s' (seconds)", name, value);
+		return RS_SET_BAD;
+	}
+	start[k] = ns;
+	return RS_SET_RUN;
+}
+
 double *runspec_default_tunables(const struct policy_ops *pol)
 {
 	int n = policy_nr_tunables(pol);

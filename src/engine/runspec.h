@@ -56,6 +56,15 @@ bool runspec_memcg_ok(const struct policy_ops *pol, const struct machine_opts *m
 enum runspec_set_kind runspec_set(struct profile *prof, struct machine_opts *mo, const struct policy_ops *pol,
 				  double *tun, const char *name, const char *value, char *err, size_t errlen);
 
+/* start.K=SECONDS: workload K (from 0) starts SECONDS into the run (a
+ * delayed start, as an experiment file's `delayed`), into start[K], K <
+ * max: RS_SET_RUN, or RS_SET_BAD with one line in err.  Only for a name
+ * runspec_is_start_key() takes. */
+#define RUNSPEC_MAX_START 16
+bool runspec_is_start_key(const char *name);
+enum runspec_set_kind runspec_set_start(const char *name, const char *value, uint64_t *start, int max, char *err,
+					size_t errlen);
+
 /* The policy's default tunables, in a new array of at least one value. */
 double *runspec_default_tunables(const struct policy_ops *pol);
 
@@ -85,6 +94,7 @@ struct runspec {
 	struct runspec_wl *wl;
 	int nr_wl;
 	int residency_wl;         /* workload whose resident set is sampled, or -1 */
+	uint64_t start_ns[RUNSPEC_MAX_START];  /* start.K: workload K's start, or 0 */
 	bool html_samples;        /* sample for --html's timelines (runspec_sample_html) */
 	FILE *notes;              /* where the inputs made are said, or NULL */
 	/* Called with the machine built, before it runs (run --html opens its
@@ -98,7 +108,7 @@ struct runspec {
 void runspec_init(struct runspec *s, const struct profile *prof, const struct policy_ops *pol);
 /* Change the policy: its tunables back to their defaults. */
 void runspec_set_policy(struct runspec *s, const struct policy_ops *pol);
-/* One NAME=VALUE (runspec_set() on the spec's parts). */
+/* One NAME=VALUE (runspec_set() on the spec's parts, and start.K). */
 enum runspec_set_kind runspec_spec_set(struct runspec *s, const char *name, const char *value, char *err,
 				       size_t errlen);
 /* --memcg LIMIT in bytes (at least RUNSPEC_MIN_MEMCG). */

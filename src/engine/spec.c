@@ -32,6 +32,8 @@ void runspec_set_policy(struct runspec *s, const struct policy_ops *pol)
 enum runspec_set_kind runspec_spec_set(struct runspec *s, const char *name, const char *value, char *err,
 				       size_t errlen)
 {
+	if (runspec_is_start_key(name))
+		return runspec_set_start(name, value, s->start_ns, RUNSPEC_MAX_START, err, errlen);
 	enum runspec_set_kind k = runspec_set(&s->prof, &s->mo, s->pol, s->tun, name, value, err, errlen);
 	if (k != RS_SET_BAD)
 		s->ram_given |= !strcmp(name, "ram");

@@ -95,3 +95,10 @@ $P run --set make-inputs=1 --ram 64M dd if=data bs=64K count=32 >"$T/ms" 2>/dev/
 $P run --disk ssd --set disk=ssd usemem -m 1 >/dev/null 2>"$T/dd.err"; rc=$?
 cmp -s "$T/mr" "$T/ms" && [ $rc -eq 2 ] && grep -q 'give --disk or --set disk=, not both' "$T/dd.err" && ok ||
 	bad "rc $rc: $(cat "$T/dd.err")"
+
+t "--set start.1=2: a delayed start in run and in a sweep cell"
+$P run --ram 64M --json --set start.1=2 usemem -m 8 + usemem -m 8 >"$T/st" 2>"$T/st.err"; rc=$?
+$P sweep --no-progress --ram 64M --set start.1=2 -- usemem -m 8 + usemem -m 8 >"$T/sst" 2>&1
+sim=$(sed -n 's/.*"simulated_s": \([0-9]*\)\..*/\1/p' "$T/st")
+grep -q '"cmd": "pagelab run --machine vmm-2008 --ram 64M --set start.1=2 --policy clock --seed 1 usemem' "$T/sst" &&
+	[ $rc -eq 0 ] && [ "$sim" = 2 ] && ok || bad "rc $rc, $sim s: $(head -c 300 "$T/sst")"
