@@ -67,11 +67,9 @@ static atomic_int live_handles;
 
 pagelab_sim *pagelab_new(const char *machine)
 {
-	const struct profile *p = machine ? profile_find(machine) : NULL;
-	if (!p) {
-		fail(NULL, "unknown machine '%s' (see pagelab machines)", machine ? machine : "(null)");
+	const struct profile *p = runspec_find_machine(machine, new_err, sizeof(new_err));
+	if (!p)
 		return NULL;
-	}
 	pagelab_sim *s = xcalloc(1, sizeof(*s));
 	runspec_init(&s->spec, p, policy_find("clock"));
 	s->machine_name = p->name;

@@ -18,16 +18,12 @@ static char spec_err[512];
 
 const char *run_spec(struct runspec *s, struct run_opts *o)
 {
-	const struct profile *base = profile_find(o->machine);
-	if (!base) {
-		snprintf(spec_err, sizeof(spec_err), "unknown machine '%s' (see pagelab machines)", o->machine);
+	const struct profile *base = runspec_find_machine(o->machine, spec_err, sizeof(spec_err));
+	if (!base)
 		return spec_err;
-	}
-	const struct disk_params *d = o->disk ? disk_preset_find(o->disk) : NULL;
-	if (o->disk && !d) {
-		snprintf(spec_err, sizeof(spec_err), "unknown disk model '%s' (see pagelab machines)", o->disk);
+	const struct disk_params *d = o->disk ? runspec_find_disk(o->disk, spec_err, sizeof(spec_err)) : NULL;
+	if (o->disk && !d)
 		return spec_err;
-	}
 	const struct policy_ops *pol = policy_lookup(o->policy, spec_err, sizeof(spec_err));
 	if (!pol)
 		return spec_err;

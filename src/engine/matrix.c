@@ -247,11 +247,9 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 	const struct policy_ops *pol = policy_lookup(policy, err, errlen);
 	if (!pol)
 		return false;
-	const struct profile *base = profile_find(machine);
-	if (!base) {
-		snprintf(err, errlen, "unknown machine '%s' (see pagelab machines)", machine);
+	const struct profile *base = runspec_find_machine(machine, err, errlen);
+	if (!base)
 		return false;
-	}
 	struct cell *c = &mc->c;
 	c->prof = *base;
 	c->pol = pol;
@@ -299,9 +297,8 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 			} else if (!strcmp(ax->name, "memcg")) {
 				/* set by cell_limit() */
 			} else if (!strcmp(ax->name, "disk")) {
-				const struct disk_params *d = disk_preset_find(v);
+				const struct disk_params *d = runspec_find_disk(v, err, errlen);
 				if (!d) {
-					snprintf(err, errlen, "unknown disk model '%s' (see pagelab machines)", v);
 					ok = false;
 					break;
 				}

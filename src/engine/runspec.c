@@ -11,6 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+const struct profile *runspec_find_machine(const char *name, char *err, size_t errlen)
+{
+	const struct profile *p = name ? profile_find(name) : NULL;
+	if (!p)
+		snprintf(err, errlen, "unknown machine '%s' (see pagelab machines)", name ? name : "(null)");
+	return p;
+}
+
+const struct disk_params *runspec_find_disk(const char *name, char *err, size_t errlen)
+{
+	const struct disk_params *d = disk_preset_find(name);
+	if (!d)
+		snprintf(err, errlen, "unknown disk model '%s' (see pagelab machines)", name);
+	return d;
+}
+
 uint64_t runspec_seed(uint64_t seed, int k)
 {
 	return seed + (uint64_t)k;
@@ -77,11 +93,9 @@ static enum runspec_set_kind set_run_option(struct profile *prof, struct machine
 					    const char *value, char *err, size_t errlen)
 {
 	if (!strcmp(name, "disk")) {
-		const struct disk_params *d = disk_preset_find(value);
-		if (!d) {
-			snprintf(err, errlen, "unknown disk model '%s' (see pagelab machines)", value);
+		const struct disk_params *d = runspec_find_disk(value, err, errlen);
+		if (!d)
 			return RS_SET_BAD;
-		}
 		prof->disk = *d;
 		return RS_SET_MACHINE;
 	}

@@ -19,6 +19,11 @@
 #include "../machine/machine.h"
 #include "../report/result.h"
 
+/* A machine profile or a disk model by name; NULL with the one line of
+ * every caller in err ("unknown machine 'X' (see pagelab machines)"). */
+const struct profile *runspec_find_machine(const char *name, char *err, size_t errlen);
+const struct disk_params *runspec_find_disk(const char *name, char *err, size_t errlen);
+
 /* The seed of workload k of a run seeded `seed`: every caller gives it,
  * so a sweep cell's figures are those of its `pagelab run` line. */
 uint64_t runspec_seed(uint64_t seed, int k);
