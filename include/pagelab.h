@@ -68,7 +68,9 @@ PAGELAB_EXPORT const char *pagelab_error(const pagelab_sim *s);
  * vmstat every 0.5 s of simulated time for pagelab_report(), as --vmstat;
  * "make-inputs" ("1") makes each file the workloads read and none
  * creates before the run, as --make-inputs; "start.K" ("2") starts
- * workload K (from 0) 2 s into the run, its times counted from there.  pagelab_set_policy(s, NAME) picks a policy from `pagelab
+ * workload K (from 0) 2 s into the run, its times counted from there;
+ * "residency" ("K") with "vmstat" samples workload K's resident set,
+ * "resident_kb" in each vmstat sample of pagelab_report()'s JSON.  pagelab_set_policy(s, NAME) picks a policy from `pagelab
  * policies` (default clock).  pagelab_add_workload takes a workload's
  * words, e.g. {"usemem", "-m", "300"}; several run together. */
 PAGELAB_EXPORT int pagelab_set(pagelab_sim *s, const char *name, const char *value);

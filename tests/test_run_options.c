@@ -6,6 +6,7 @@
 #include "test.h"
 #include "../include/pagelab.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 void test_run_options_library_takes_each(void);
 void test_run_options_library_make_inputs_and_vmstat(void);
 void test_run_options_library_delayed_start(void);
+void test_run_options_library_residency(void);
 
 /* How the library takes a run option: pagelab_set(name, value), one of
  * its own calls (fn), or why not. */
@@ -132,5 +134,31 @@ void test_run_options_library_delayed_start(void)
 	CHECK_EQ(pagelab_workload_times(s, 0, &a), 0);
 	CHECK_EQ(pagelab_workload_times(s, 1, &b), 0);
 	CHECK(b.elapsed < 1 && b.elapsed > 0);
+	pagelab_free(s);
+}
+
+/* residency=K (an experiment file's `residency` until now): with vmstat
+ * samples, the JSON report gives workload K's resident set in each. */
+void test_run_options_library_residency(void)
+{
+	pagelab_sim *s = pagelab_new("vmm-2008");
+	const char *w[] = { "usemem", "-m", "20", "-r", "4" };
+	CHECK_EQ(pagelab_set(s, "ram", "64M"), 0);
+	CHECK_EQ(pagelab_set(s, "vmstat", "0.001"), 0);
+	CHECK_EQ(pagelab_set(s, "residency", "0"), 0);
+	CHECK_EQ(pagelab_set(s, "residency", "-1"), -1);
+	CHECK_EQ(pagelab_add_workload(s, 5, w), 0);
+	CHECK_EQ(pagelab_run(s), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK_EQ(pagelab_report(s, f, 1), 0);
+	fclose(f);
+	/* 20 MB touched: some sample sees at least 10 MB of it resident. */
+	bool big = false;
+	for (const char *p = buf; p && (p = strstr(p, "\"resident_kb\": ")); p++)
+		big |= strtoull(p + 15, NULL, 10) >= 10240;
+	CHECK(big);
+	free(buf);
 	pagelab_free(s);
 }

@@ -133,7 +133,8 @@ static void sample_hook(const struct machine *m, void *arg)
 	h->rr->resident_kb[m->nr_samples - 1] = rss * (PAGE_SIZE / 1024);
 }
 
-/* start.K: each delayed workload's start; false if K is past the last. */
+/* start.K: each delayed workload's start; false if K (or residency's)
+ * is past the last workload. */
 static bool starts(struct runspec *s, char *err, size_t errlen)
 {
 	for (int k = 0; k < RUNSPEC_MAX_START; k++) {
@@ -144,6 +145,11 @@ static bool starts(struct runspec *s, char *err, size_t errlen)
 			return false;
 		}
 		s->wl[k].start_ns = s->start_ns[k];
+	}
+	if (s->residency_wl >= s->nr_wl) {
+		snprintf(err, errlen, "residency=%d: the run has %d workload%s", s->residency_wl, s->nr_wl,
+			 s->nr_wl == 1 ? "" : "s");
+		return false;
 	}
 	return true;
 }
@@ -156,13 +162,9 @@ void runspec_run(struct runspec *s, struct run_result *rr)
 		rr->refused = true;
 		return;
 	}
-	if (!s->sized) {
-		runspec_set_memcg(&s->prof, &s->mo, s->memcg_bytes ? s->memcg_bytes : s->mo.memcg_pages * PAGE_SIZE,
-				  s->ram_given);
-		s->sized = true;
-	}
+	runspec_size_ram(s);
 	struct machine_opts mo = s->mo;
-	struct hook_arg h = { .rr = rr, .wl = s->residency_wl < s->nr_wl ? s->residency_wl : -1 };
+	struct hook_arg h = { .rr = rr, .wl = s->residency_wl };
 	mo.sample_hook = sample_hook;
 	mo.sample_arg = &h;
 	sampling(s, &mo, rr);

@@ -113,7 +113,9 @@ struct runspec {
 void runspec_init(struct runspec *s, const struct profile *prof, const struct policy_ops *pol);
 /* Change the policy: its tunables back to their defaults. */
 void runspec_set_policy(struct runspec *s, const struct policy_ops *pol);
-/* One NAME=VALUE (runspec_set() on the spec's parts, and start.K). */
+/* One NAME=VALUE (runspec_set() on the spec's parts; start.K; and
+ * residency=K: sample workload K's resident set beside each vmstat
+ * sample, as an experiment file's `residency`). */
 enum runspec_set_kind runspec_spec_set(struct runspec *s, const char *name, const char *value, char *err,
 				       size_t errlen);
 /* --memcg LIMIT in bytes (at least RUNSPEC_MIN_MEMCG). */
@@ -122,6 +124,8 @@ void runspec_memcg(struct runspec *s, uint64_t bytes);
  * caller did not), then check the policy can run in it and its tunables
  * go together: false with one line in err if not. */
 bool runspec_size(struct runspec *s, char *err, size_t errlen);
+/* The RAM rule alone (once), as the runner applies it. */
+void runspec_size_ram(struct runspec *s);
 /* Add a workload from its words (argv[0] its name), created with seed
  * runspec_seed(seed, k): false with the workload's reason in err. */
 bool runspec_add_workload(struct runspec *s, int argc, char *const *argv, char *err, size_t errlen);

@@ -34,6 +34,15 @@ enum runspec_set_kind runspec_spec_set(struct runspec *s, const char *name, cons
 {
 	if (runspec_is_start_key(name))
 		return runspec_set_start(name, value, s->start_ns, RUNSPEC_MAX_START, err, errlen);
+	if (!strcmp(name, "residency")) {
+		uint64_t k;
+		if (!parse_u64(value, &k) || k >= RUNSPEC_MAX_START) {
+			snprintf(err, errlen, "bad residency '%s' (a workload, from 0 to %d)", value, RUNSPEC_MAX_START - 1);
+			return RS_SET_BAD;
+		}
+		s->residency_wl = (int)k;
+		return RS_SET_RUN;
+	}
 	enum runspec_set_kind k = runspec_set(&s->prof, &s->mo, s->pol, s->tun, name, value, err, errlen);
 	if (k != RS_SET_BAD)
 		s->ram_given |= !strcmp(name, "ram");
@@ -46,12 +55,17 @@ void runspec_memcg(struct runspec *s, uint64_t bytes)
 	s->mo.memcg_pages = bytes / PAGE_SIZE;
 }
 
-bool runspec_size(struct runspec *s, char *err, size_t errlen)
+void runspec_size_ram(struct runspec *s)
 {
 	if (!s->sized)
 		runspec_set_memcg(&s->prof, &s->mo, s->memcg_bytes ? s->memcg_bytes : s->mo.memcg_pages * PAGE_SIZE,
 				  s->ram_given);
 	s->sized = true;
+}
+
+bool runspec_size(struct runspec *s, char *err, size_t errlen)
+{
+	runspec_size_ram(s);
 	if (!runspec_memcg_ok(s->pol, &s->mo, err, errlen))
 		return false;
 	return !s->pol->check_tunables || s->pol->check_tunables(s->tun, err, errlen);

@@ -278,13 +278,17 @@ static void json_samples(const struct run_result *rr, FILE *out)
 	run_samples_rewind(rr, &it);
 	for (uint64_t i = 0; !rr->vmstat_hidden && run_sample_next(&it, &cur); i++) {
 		const struct vmstat_sample *s = &cur;
-		fprintf(out, "%s\n    {\"t\": %.3f, \"r\": %u, \"b\": %u, \"swpd\": %llu, \"free\": %llu, \"buff\": %llu, \"cache\": %llu, \"inact\": %llu, \"active\": %llu, \"si\": %llu, \"so\": %llu, \"bi\": %llu, \"bo\": %llu, \"in\": %llu, \"cs\": %llu, \"us\": %u, \"sy\": %u, \"id\": %u, \"wa\": %u, \"scan\": %llu}",
+		fprintf(out, "%s\n    {\"t\": %.3f, \"r\": %u, \"b\": %u, \"swpd\": %llu, \"free\": %llu, \"buff\": %llu, \"cache\": %llu, \"inact\": %llu, \"active\": %llu, \"si\": %llu, \"so\": %llu, \"bi\": %llu, \"bo\": %llu, \"in\": %llu, \"cs\": %llu, \"us\": %u, \"sy\": %u, \"id\": %u, \"wa\": %u, \"scan\": %llu",
 			i ? "," : "", (double)s->t / 1e9, s->r, s->b, (unsigned long long)s->swpd,
 			(unsigned long long)s->free, (unsigned long long)s->buff, (unsigned long long)s->cache,
 			(unsigned long long)s->inact, (unsigned long long)s->active,
 			(unsigned long long)s->si, (unsigned long long)s->so, (unsigned long long)s->bi,
 			(unsigned long long)s->bo, (unsigned long long)s->in, (unsigned long long)s->cs,
 			s->us, s->sy, s->id, s->wa, (unsigned long long)s->scan);
+		if (rr->resident_kb)   /* residency=K */
+			fprintf(out, ", \"resident_kb\": %llu}", (unsigned long long)rr->resident_kb[i]);
+		else
+			fputc('}', out);
 	}
 }
 

@@ -102,3 +102,10 @@ $P sweep --no-progress --ram 64M --set start.1=2 -- usemem -m 8 + usemem -m 8 >"
 sim=$(sed -n 's/.*"simulated_s": \([0-9]*\)\..*/\1/p' "$T/st")
 grep -q '"cmd": "pagelab run --machine vmm-2008 --ram 64M --set start.1=2 --policy clock --seed 1 usemem' "$T/sst" &&
 	[ $rc -eq 0 ] && [ "$sim" = 2 ] && ok || bad "rc $rc, $sim s: $(head -c 300 "$T/sst")"
+
+t "--set residency=0 --vmstat: resident_kb in --json's samples"
+$P run --ram 64M --vmstat 0.001 --set residency=0 --json usemem -m 20 -r 4 >"$T/rs" 2>"$T/rs.err"; rc=$?
+$P run --ram 64M --set residency=1 usemem -m 1 >/dev/null 2>"$T/rs2.err"; rc2=$?
+n=$(grep -c '"resident_kb": [1-9]' "$T/rs")
+[ $rc -eq 0 ] && [ "$n" -ge 1 ] && [ $rc2 -eq 2 ] && grep -q 'residency=1: the run has 1 workload' "$T/rs2.err" &&
+	ok || bad "rc $rc/$rc2, $n samples: $(cat "$T/rs.err" "$T/rs2.err")"
