@@ -109,3 +109,25 @@ $P run --ram 64M --set residency=1 usemem -m 1 >/dev/null 2>"$T/rs2.err"; rc2=$?
 n=$(grep -c '"resident_kb": [1-9]' "$T/rs")
 [ $rc -eq 0 ] && [ "$n" -ge 1 ] && [ $rc2 -eq 2 ] && grep -q 'residency=1: the run has 1 workload' "$T/rs2.err" &&
 	ok || bad "rc $rc/$rc2, $n samples: $(cat "$T/rs.err" "$T/rs2.err")"
+
+t "an experiment file's machine-set make-inputs=1 makes dd's input"
+msg=
+for mi in 1 0; do
+	cat >"$T/mi.exp" <<EXP
+experiment 7 make-inputs
+title "dd of an input made first"
+machine vmm-2008
+machine-set "ram=64M make-inputs=$mi"
+design A clock thread
+run d "dd"
+  wl "dd if=data bs=64K count=32"
+metric e d 0 counter:pgpgin lower "read"
+EXP
+	$P reproduce --json "$T/mi.exp" >"$T/mi$mi" 2>"$T/mi$mi.err"
+	echo "rc $?" >>"$T/mi$mi"
+done
+grep -q 'rc 0' "$T/mi1" || msg="make-inputs=1: $(head -c 200 "$T/mi1.err")"
+grep -q '"counters": {"pgpgin": 2048,' "$T/mi1" || msg="$msg; not the 2048 KB of the input read"
+grep -q 'rc 2' "$T/mi0" && grep -q 'workload dd opens data, which does not exist' "$T/mi0.err" ||
+	msg="$msg; without it: $(tail -c 200 "$T/mi0")"
+[ -z "$msg" ] && ok || bad "$msg"
