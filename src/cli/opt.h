@@ -40,7 +40,7 @@ enum opt_kind {
 #define OPT_GO (-1)
 /* ... or OPT_AGAIN: the value was a prefix of the option (run's
  * --vmstat [-a] SECONDS: "-a"); the next argument is its value, given to
- * the same call. */
+ * the same call (missing: "option -a needs a value"). */
 #define OPT_AGAIN (-2)
 struct opt;
 typedef int opt_call_fn(void *dest, const struct opt *o, const char *typed, const char *value);
