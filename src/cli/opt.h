@@ -111,7 +111,4 @@ _Noreturn void opt_bad(const struct opt *o, const char *value);
 /* The prefix of the command being parsed: "mrc: ", or "". */
 const char *opt_prefix(void);
 
-/* The commands with a table, for --dump-options; NULL-terminated. */
-extern const struct opt_cmd *const opt_commands[];
-
 #endif
