@@ -323,7 +323,8 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 	c->mo.seed = seed;
 	c->mo.max_time_ns = mx->max_time_ns ? mx->max_time_ns : 100000ULL * 1000000000ULL;
 	c->mo.check = mx->check;
-	c->mo.make_inputs |= mx->make_inputs;  /* compare -- makes them; or --set make-inputs=1 */
+	/* or a --set make-inputs=1 axis, which runspec_set() gave it above */
+	c->mo.make_inputs |= mx->make_inputs;
 	for (int w = 0; w < mx->nr_wl; w++)
 		c->wl[w] = mx->wl[w];
 	c->nr_wl = mx->nr_wl;
