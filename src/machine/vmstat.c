@@ -29,13 +29,13 @@ static void take_sample(struct machine *m, struct vmstat_base *b, struct vmstat_
 	}
 	uint64_t kb = PAGE_SIZE / 1024;
 	s.swpd = (uint64_t)m->mm.swap.used * kb;
-	s.free = m->mm.nr_free * kb;
+	s.free = m->mm.stat.nr_free * kb;
 	/* buff: the block device's page cache (2.6's "Buffers"); cache: the
 	 * other file pages plus the swap cache. */
 	struct inode *bdev = filemap_lookup_blkdev(&m->mm);
 	uint64_t buffers = bdev ? bdev->nrpages : 0;
 	s.buff = buffers * kb;
-	s.cache = (m->mm.nr_file - buffers + m->mm.swap.nr_cached) * kb;
+	s.cache = (m->mm.stat.nr_file - buffers + m->mm.swap.nr_cached) * kb;
 	struct lru_sizes lz;
 	mm_lru_sizes(&m->mm, &lz);
 	s.inact = (lz.inactive_anon + lz.inactive_file) * kb;

@@ -154,8 +154,8 @@ void report_gauges(const struct mm *mm, struct run_gauges *g)
 {
 	struct lru_sizes lz;
 	mm_lru_sizes(mm, &lz);
-	*g = (struct run_gauges){ .nr_free = mm->nr_free, .nr_anon = mm->nr_anon, .nr_mlock = mm->nr_mlock,
-				  .nr_writeback = mm->nr_writeback, .nr_file = mm->nr_file, .nr_dirty = mm->nr_dirty,
+	*g = (struct run_gauges){ .nr_free = mm->stat.nr_free, .nr_anon = mm->stat.nr_anon, .nr_mlock = mm->stat.nr_mlock,
+				  .nr_writeback = mm->stat.nr_writeback, .nr_file = mm->stat.nr_file, .nr_dirty = mm->stat.nr_dirty,
 				  .inactive_anon = lz.inactive_anon, .active_anon = lz.active_anon,
 				  .inactive_file = lz.inactive_file, .active_file = lz.active_file };
 }
