@@ -4,6 +4,7 @@
  * is drawn from their records. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "../engine/html_compare.h"
 #include "../engine/kcompare.h"
 #include "../lib/output.h"
 #include "../lib/util.h"
@@ -243,7 +244,8 @@ static int write_html(const char *html, const struct kcmp *x, const struct kcmp_
 	} else {
 		html_date(date, sizeof(date));
 		struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmdline, .date = date };
-		kcmp_html(af.f, x, s, cmd, &pv);
+		struct cmp_html_kernel kh = { .x = x, .s = s, .cmd = cmd };
+		compare_html(af.f, NULL, 0, NULL, &kh, &pv);
 		if (!atomic_commit(&af, err, sizeof(err))) {
 			fprintf(stderr, "pagelab: %s\n", err);
 			rc = 1;

@@ -168,7 +168,7 @@ int cmd_compare_results(int argc, char **argv)
 		char date[64], *cmd = html_cmdline(argc, argv);
 		html_date(date, sizeof(date));
 		struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmd, .date = date };
-		compare_html(af.f, t, nt, &rs, &pv);
+		compare_html(af.f, t, nt, &rs, NULL, &pv);
 		free(cmd);
 		if (!atomic_commit(&af, err, sizeof(err))) {
 			fprintf(stderr, "pagelab: %s\n", err);
