@@ -155,18 +155,19 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 		fprintf(out, "%s %lld\n", r->vmstat.name[i], (long long)r->vmstat.val[i]);
 }
 
-/* Each task as time(1) would show it alone (run --json's "tasks"); swaps
- * is 0 as in the workload's line: Linux does not count them. */
+/* Each task as time(1) would show it alone (run --json's "tasks", the one
+ * writer); swaps is 0 as in the workload's line: Linux does not count
+ * them. */
 static void json_tasks(const struct nwl_result *r, FILE *out)
 {
-	fprintf(out, ", \"tasks\": [");
-	for (int t = 0; t < r->ntasks; t++) {
-		const struct wl_task_result *x = &r->tasks[t];
-		fprintf(out, "%s{\"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"majflt\": %llu, "
-			"\"minflt\": %llu, \"swaps\": 0}", t ? ", " : "", x->user_s, x->sys_s, x->elapsed_s,
-			(unsigned long long)x->majflt, (unsigned long long)x->minflt);
+	struct task_times *t = xcalloc((size_t)r->ntasks + 1, sizeof(*t));
+	for (int i = 0; i < r->ntasks; i++) {
+		const struct wl_task_result *x = &r->tasks[i];
+		t[i] = (struct task_times){ .user_s = x->user_s, .sys_s = x->sys_s, .elapsed_s = x->elapsed_s,
+					    .majflt = x->majflt, .minflt = x->minflt };
 	}
-	fputc(']', out);
+	report_json_tasks(t, r->ntasks, out);
+	free(t);
 }
 
 static void print_json(const struct host *h, const struct kopts *o, const struct nsession *s,
