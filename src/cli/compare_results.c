@@ -51,7 +51,7 @@ const struct opt_cmd compare_cmd = {
 	.after =
 "The second form runs the workload on this host's kernel and on the\n"
 "simulator and compares them (docs/fidelity.md):\n\n",
-	.more = compare_kernel_usage,
+	.also = &compare_kernel_cmd,
 	.prefix = "",
 	.unknown = "unknown option '%s' (see pagelab compare --help)",
 	.mode = OPT_ANYWHERE,
