@@ -13,13 +13,11 @@ policies=$(names policies)
 workloads=$(names workloads)
 machines=$(names machines)
 disks=$("$P" machines | sed -n 's/^disk models (--disk)://p')
-# A command's options: its table's names and aliases, and those its text
-# after the table names (compare's kernel form, not a table yet).
+# A command's options: its table's names and aliases (compare's kernel
+# form included: its table follows compare's own in the dump).
 opts() {
-	"$P" --dump-options "$1" >"$out/.dump"
-	{ awk -F '\t' '$1 == "option" { print $2; if ($3 != "-") print $3 }' "$out/.dump"
-	  awk -F '\t' '$1 == "after"' "$out/.dump" | grep -o -- '--[a-z][a-z-]*'; } | sort -u | tr '\n' ' '
-	rm -f "$out/.dump"
+	"$P" --dump-options "$1" | awk -F '\t' '$1 == "option" { print $2; if ($3 != "-") print $3 }' |
+		sort -u | tr '\n' ' '
 }
 # The workloads, for the commands whose usage takes one.
 wl() { "$P" "$1" --help | grep -q 'WORKLOAD\|NAME \[--help\]' && echo "$workloads" || true; }

@@ -31,8 +31,8 @@ int cmd_mrc(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_compare_kernel(int argc, char **argv);
 int cmd_compare_results(int argc, char **argv);
-/* The kernel form's usage (pagelab compare -- WORKLOAD), which the
- * results form's --help ends with. */
-void compare_kernel_usage(FILE *out);
+/* The kernel form's options (pagelab compare -- WORKLOAD), which the
+ * results form's --help and --dump-options show after its own. */
+extern const struct opt_cmd compare_kernel_cmd;
 
 #endif

@@ -4,6 +4,7 @@
  * is drawn from their records. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "../engine/html_compare.h"
 #include "../engine/kcompare.h"
 #include "../lib/output.h"
 #include "../lib/util.h"
@@ -12,82 +13,13 @@
 #include "../report/htmlpage.h"
 #include "../workload/wlist.h"
 
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-void compare_kernel_usage(FILE *out)
-{
-	fputs(
-"usage: pagelab compare [OPTIONS] -- WORKLOAD [ARGS]\n"
-"Run WORKLOAD on this host's kernel (pagelab kernel, in a memory cgroup and\n"
-"with a swapfile of its own; needs root) and in the simulator on a machine\n"
-"sized like it, and print per policy: counter, kernel median (min..max over\n"
-"the runs), pagelab's value, pagelab/kernel and whether it is within +-T% of\n"
-"the kernel's median.  Both sides are one sweep (pagelab sweep --executor\n"
-"kernel for the kernel's runs); docs/fidelity.md has the statistics rule.\n"
-"\n"
-"  --memcg LIMIT      the cgroup limit on both sides (default 512M)\n"
-"  --swap SIZE        swapfile / simulated swap (default 512M)\n"
-"  --policy P[,P...]  simulator policies (default workingset); a path\n"
-"                     (./lifo.so) is a policy plugin\n"
-"  --repeat N         kernel runs (default 3); the simulator is deterministic\n"
-"  --seeds N          simulator runs per policy, seeds SEED..SEED+N-1; pagelab\n"
-"                     shows their median (default 1); with 2 or more runs\n"
-"                     and seeds, a column p says whether the runs and the\n"
-"                     seeds differ by more than their spread, apart from\n"
-"                     the verdict (exact Mann-Whitney U below 5 a side,\n"
-"                     else Welch's t-test: pagelab compare RESULTS' rule)\n"
-"  --tolerance T      percent (default 25)\n"
-"  --floor N          a counter under N on both sides agrees (default 0)\n"
-"  --jobs N           simulator runs at once (default 1; same output)\n"
-"  --html FILE        also write the tables as a self-contained HTML page,\n"
-"                     with a chart of each policy's ratios\n"
-"  --seed N           the workload's seed on both sides (default 1)\n"
-"  --timeout T        seconds per kernel run (default 600)\n"
-"  --fit-cpu LIMIT    first fit the simulated CPU to this host's on the same\n"
-"                     workload in a cgroup of LIMIT, where it runs without\n"
-"                     pressure (the kernel --repeat times, the first policy\n"
-"                     once): cost.ref scaled by the ratio of the user times,\n"
-"                     every other cost but cost.syscall by that of the system\n"
-"                     times; a cost given with --set is kept\n"
-"  --kernel-cache DIR keep the kernel runs' records in DIR/kernel.jsonl and\n"
-"                     resume from it: a run whose command (with the\n"
-"                     executor's revision) is there is not run again (so\n"
-"                     the simulator side can be rerun alone)\n"
-"  --sim-cache DIR    the same for the simulator's runs, in\n"
-"                     DIR/sim-VERSION.jsonl (a -dirty build's version does\n"
-"                     not change with its edits: do not use it there)\n"
-"  --machine NAME     simulated profile (default modern)\n"
-"  --cpus N           simulated CPUs (default: the host's)\n"
-"  --ram SIZE         simulated RAM (default LIMIT * 5/4 + 64M: room beside\n"
-"                     the cgroup, as on the host)\n"
-"  --disk MODEL       simulated disk (default: the profile's)\n"
-"  --set NAME=VALUE   passed to pagelab run; set by themselves unless given:\n"
-"                     memcg.v1=1 when the host's memory controller is\n"
-"                     cgroup v1, sched_eevdf=1 when the host runs 6.6 or\n"
-"                     later (EEVDF), vm.swap_rotational=1 when the swapfile's\n"
-"                     device is rotational (slot-cluster swap readahead),\n"
-"                     vm.ra_pages=KB/4 when its read_ahead_kb is not 128,\n"
-"                     cost.tlb_ipi and cost.tlb_ipi_recv measured on the\n"
-"                     host with two or more CPUs (pagelab kernel --tlb-cost;\n"
-"                     once per --kernel-cache, kept there as tlb_cost)\n"
-"\n"
-"A file that a workload reads and no earlier workload writes (dd if=FILE,\n"
-"fileio's) is made first, uncached, as large as it is read, on both sides\n"
-"(pagelab run --make-inputs).\n"
-"The kernel side's counters are the host's /proc/vmstat, except those the\n"
-"cgroup's memory.stat has in every run, and pgactivate/pgdeactivate from\n"
-"the tracepoints of the cgroup's own reclaim (docs/native.md) when every\n"
-"run traced them.\n"
-"Counters marked 'not counted' are ones the kernel does not count under\n"
-"cgroup limit reclaim; they are shown, not compared.  Exit status: 0; 1 if\n"
-"a kernel run failed; 2 on bad input or when the kernel side refuses (no\n"
-"root, no memory cgroup).  docs/fidelity.md has the method and results.\n",
-	      out);
-}
 
 /* Every name in the comma-separated list is a policy that can run under
  * --memcg (checked before anything runs): how many, their names in pol[]
@@ -118,90 +50,178 @@ struct copts {
 	double tol, floor;
 };
 
-static uint64_t num_opt(const char *a, const char *v, uint64_t lo, uint64_t hi)
-{
-	uint64_t n;
-	if (!parse_u64(v, &n) || n < lo || n > hi)
-		die_usage("compare: bad %s '%s' (%llu..%llu)", a, v, (unsigned long long)lo, (unsigned long long)hi);
-	return n;
-}
+struct cargs {
+	struct kcompare k;
+	struct copts o;
+};
 
-static const char *size_opt(const char *a, const char *v, uint64_t *b)
-{
-	if (!parse_size(v, b) || *b > (1ULL << 50) || (!*b && !strcmp(a, "--fit-cpu")))
-		die_usage("compare: bad size '%s' for %s", v, a);
-	return v;
-}
-
-static const char *dir_opt(const char *a, const char *v)
-{
-	struct stat st;
-	if (stat(v, &st) || !S_ISDIR(st.st_mode))
-		die_usage("compare: %s %s is not a directory", a, v);
-	return v;
-}
-
-/* One option and its value; false if a is none of compare's. */
-static bool option(struct kcompare *k, struct copts *o, const char *a, const char *v)
+/* --memcg, --swap, --fit-cpu (kept as written) and --ram (bytes). */
+static int size_opt(void *dest, const struct opt *o, const char *typed, const char *value)
 {
 	uint64_t b;
-	if (!strcmp(a, "--memcg"))
-		k->memcg = size_opt(a, v, &b);
-	else if (!strcmp(a, "--swap"))
-		k->swap = size_opt(a, v, &b);
-	else if (!strcmp(a, "--ram"))
-		size_opt(a, v, &k->ram);
-	else if (!strcmp(a, "--fit-cpu"))
-		o->fit = size_opt(a, v, &b);
-	else if (!strcmp(a, "--policy"))
-		k->policies = v;
-	else if (!strcmp(a, "--html"))
-		o->html = v;
-	else if (!strcmp(a, "--repeat"))
-		k->repeat = num_opt(a, v, 1, 100);
-	else if (!strcmp(a, "--seeds"))
-		k->seeds = num_opt(a, v, 1, 100);
-	else if (!strcmp(a, "--jobs"))
-		k->jobs = (int)num_opt(a, v, 1, 64);
-	else if (!strcmp(a, "--cpus"))
-		k->cpus = num_opt(a, v, 1, 1024);
-	else if (!strcmp(a, "--seed"))
-		k->seed0 = num_opt(a, v, 0, UINT64_MAX - 100);
-	else if (!strcmp(a, "--floor") && (!parse_double(v, &o->floor) || o->floor < 0))
-		die_usage("compare: bad --floor '%s'", v);
-	else if (!strcmp(a, "--tolerance") && (!parse_double(v, &o->tol) || o->tol < 0 || o->tol > 1000))
-		die_usage("compare: bad --tolerance '%s' (percent, 0..1000)", v);
-	else if (!strcmp(a, "--timeout") && (!parse_duration_ns(v, &k->timeout_ns) || !k->timeout_ns))
-		die_usage("compare: bad --timeout '%s'", v);
-	else if (!strcmp(a, "--kernel-cache"))
-		k->kernel_cache = dir_opt(a, v);
-	else if (!strcmp(a, "--sim-cache"))
-		k->sim_cache = dir_opt(a, v);
-	else if (!strcmp(a, "--machine"))
-		k->machine = v;
-	else if (!strcmp(a, "--disk"))
-		k->disk = v;
-	else if (!strcmp(a, "--set"))
-		kcompare_add_set(k, v);
+	bool fit = !strcmp(o->name, "--fit-cpu");
+	if (!parse_size(value, &b) || b > (1ULL << 50) || (!b && fit))
+		die_usage("compare: bad size '%s' for %s", value, typed);
+	if (!strcmp(o->name, "--ram"))
+		*(uint64_t *)dest = b;
 	else
-		return !strcmp(a, "--floor") || !strcmp(a, "--tolerance") || !strcmp(a, "--timeout");
-	return true;
+		*(const char **)dest = value;
+	return OPT_GO;
 }
 
-/* The options up to "--", then the workloads after it: false for --help. */
-static bool parse(int argc, char **argv, struct kcompare *k, struct copts *o)
+/* --kernel-cache DIR, --sim-cache DIR: a directory that exists. */
+static int dir_opt(void *dest, const struct opt *o, const char *typed, const char *value)
 {
-	int i = 1;
-	while (i < argc && strcmp(argv[i], "--")) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-			return false;
-		if (!v || !strcmp(v, "--"))
-			die_usage("compare: option %s needs a value", a);
-		if (!option(k, o, a, v))
-			die_usage("compare: unknown option '%s' (see pagelab compare --help)", a);
-		i += 2;
-	}
+	struct stat st;
+	(void)o;
+	if (stat(value, &st) || !S_ISDIR(st.st_mode))
+		die_usage("compare: %s %s is not a directory", typed, value);
+	*(const char **)dest = value;
+	return OPT_GO;
+}
+
+/* --floor, --tolerance: min <= v <= max (OPT_DOUBLE's min is exclusive,
+ * and both take 0). */
+static int limit_opt(void *dest, const struct opt *o, const char *typed, const char *value)
+{
+	double x;
+	(void)typed;
+	if (!parse_double(value, &x) || x < o->min || x > o->max)
+		opt_bad(o, value);
+	*(double *)dest = x;
+	return OPT_GO;
+}
+
+/* --seed: up to 2^64 - 101, so that SEED..SEED+N-1 fits (exact in
+ * integers, where OPT_U64's double bounds would round). */
+static int seed_opt(void *dest, const struct opt *o, const char *typed, const char *value)
+{
+	uint64_t n;
+	(void)typed;
+	if (!parse_u64(value, &n) || n > UINT64_MAX - 100)
+		opt_bad(o, value);
+	*(uint64_t *)dest = n;
+	return OPT_GO;
+}
+
+static int set_opt(void *dest, const struct opt *o, const char *typed, const char *value)
+{
+	(void)o;
+	(void)typed;
+	kcompare_add_set(dest, value);
+	return OPT_GO;
+}
+
+#define AT(f) offsetof(struct cargs, f)
+/* Every option takes a value, and "--" is none: the workload follows it. */
+#define VALUE(n) .missing = "%soption " n " needs a value", .flags = OPT_DASHDASH_MISSING
+static const struct opt compare_kernel_table[] = {
+	{ "--memcg", NULL, OPT_CALL, AT(k.memcg), "LIMIT", .call = size_opt,
+	  .help = "the cgroup limit on both sides (default 512M)", VALUE("--memcg") },
+	{ "--swap", NULL, OPT_CALL, AT(k.swap), "SIZE", .call = size_opt,
+	  .help = "swapfile / simulated swap (default 512M)", VALUE("--swap") },
+	{ "--policy", NULL, OPT_STR, AT(k.policies), "P[,P...]",
+	  .help = "simulator policies (default workingset); a path\n(./lifo.so) is a policy plugin", VALUE("--policy") },
+	{ "--repeat", NULL, OPT_U64, AT(k.repeat), "N", 1, 100, "(1..100)",
+	  .help = "kernel runs (default 3); the simulator is deterministic", VALUE("--repeat") },
+	{ "--seeds", NULL, OPT_U64, AT(k.seeds), "N", 1, 100, "(1..100)",
+	  .help = "simulator runs per policy, seeds SEED..SEED+N-1; pagelab\n"
+	  "shows their median (default 1); with 2 or more runs\n"
+	  "and seeds, a column p says whether the runs and the\n"
+	  "seeds differ by more than their spread, apart from\n"
+	  "the verdict (exact Mann-Whitney U below 5 a side,\n"
+	  "else Welch's t-test: pagelab compare RESULTS' rule)", VALUE("--seeds") },
+	{ "--tolerance", NULL, OPT_CALL, AT(o.tol), "T", 0, 1000, "(percent, 0..1000)", .call = limit_opt,
+	  .help = "percent (default 25)", VALUE("--tolerance") },
+	{ "--floor", NULL, OPT_CALL, AT(o.floor), "N", 0, HUGE_VAL, .call = limit_opt,
+	  .help = "a counter under N on both sides agrees (default 0)", VALUE("--floor") },
+	{ "--jobs", NULL, OPT_INT, AT(k.jobs), "N", 1, 64, "(1..64)",
+	  .help = "simulator runs at once (default 1; same output)", VALUE("--jobs") },
+	{ "--html", NULL, OPT_STR, AT(o.html), "FILE",
+	  .help = "also write the tables as a self-contained HTML page,\nwith a chart of each policy's ratios",
+	  VALUE("--html") },
+	{ "--seed", NULL, OPT_CALL, AT(k.seed0), "N", .range = "(0..18446744073709551515)", .call = seed_opt,
+	  .help = "the workload's seed on both sides (default 1)", VALUE("--seed") },
+	{ "--timeout", NULL, OPT_DURATION, AT(k.timeout_ns), "T",
+	  .help = "seconds per kernel run (default 600)", VALUE("--timeout") },
+	{ "--fit-cpu", NULL, OPT_CALL, AT(o.fit), "LIMIT", .call = size_opt,
+	  .help = "first fit the simulated CPU to this host's on the same\n"
+	  "workload in a cgroup of LIMIT, where it runs without\n"
+	  "pressure (the kernel --repeat times, the first policy\n"
+	  "once): cost.ref scaled by the ratio of the user times,\n"
+	  "every other cost but cost.syscall by that of the system\n"
+	  "times; a cost given with --set is kept", VALUE("--fit-cpu") },
+	{ "--kernel-cache", NULL, OPT_CALL, AT(k.kernel_cache), "DIR", .call = dir_opt,
+	  .help = "keep the kernel runs' records in DIR/kernel.jsonl and\n"
+	  "resume from it: a run whose command (with the\n"
+	  "executor's revision) is there is not run again (so\n"
+	  "the simulator side can be rerun alone)", VALUE("--kernel-cache") },
+	{ "--sim-cache", NULL, OPT_CALL, AT(k.sim_cache), "DIR", .call = dir_opt,
+	  .help = "the same for the simulator's runs, in\n"
+	  "DIR/sim-VERSION.jsonl (a -dirty build's version does\n"
+	  "not change with its edits: do not use it there)", VALUE("--sim-cache") },
+	{ "--machine", NULL, OPT_STR, AT(k.machine), "NAME",
+	  .help = "simulated profile (default modern)", VALUE("--machine") },
+	{ "--cpus", NULL, OPT_U64, AT(k.cpus), "N", 1, 1024, "(1..1024)",
+	  .help = "simulated CPUs (default: the host's)", VALUE("--cpus") },
+	{ "--ram", NULL, OPT_CALL, AT(k.ram), "SIZE", .call = size_opt,
+	  .help = "simulated RAM (default LIMIT * 5/4 + 64M: room beside\nthe cgroup, as on the host)", VALUE("--ram") },
+	{ "--disk", NULL, OPT_STR, AT(k.disk), "MODEL",
+	  .help = "simulated disk (default: the profile's)", VALUE("--disk") },
+	{ "--set", NULL, OPT_CALL, AT(k), "NAME=VALUE", .call = set_opt,
+	  .help = "passed to pagelab run; set by themselves unless given:\n"
+	  "memcg.v1=1 when the host's memory controller is\n"
+	  "cgroup v1, sched_eevdf=1 when the host runs 6.6 or\n"
+	  "later (EEVDF), vm.swap_rotational=1 when the swapfile's\n"
+	  "device is rotational (slot-cluster swap readahead),\n"
+	  "vm.ra_pages=KB/4 when its read_ahead_kb is not 128,\n"
+	  "cost.tlb_ipi and cost.tlb_ipi_recv measured on the\n"
+	  "host with two or more CPUs (pagelab kernel --tlb-cost;\n"
+	  "once per --kernel-cache, kept there as tlb_cost)", VALUE("--set") },
+	{ .kind = OPT_END },
+};
+
+/* The second form of compare (compare_results.c's compare_cmd shows it
+ * after its own in --help, --dump-options, the man page, completion). */
+const struct opt_cmd compare_kernel_cmd = {
+	.name = "compare",
+	.usage =
+"usage: pagelab compare [OPTIONS] -- WORKLOAD [ARGS]\n"
+"Run WORKLOAD on this host's kernel (pagelab kernel, in a memory cgroup and\n"
+"with a swapfile of its own; needs root) and in the simulator on a machine\n"
+"sized like it, and print per policy: counter, kernel median (min..max over\n"
+"the runs), pagelab's value, pagelab/kernel and whether it is within +-T% of\n"
+"the kernel's median.  Both sides are one sweep (pagelab sweep --executor\n"
+"kernel for the kernel's runs); docs/fidelity.md has the statistics rule.\n"
+"\n",
+	.opts = compare_kernel_table,
+	.col = 21,
+	.after =
+"\n"
+"A file that a workload reads and no earlier workload writes (dd if=FILE,\n"
+"fileio's) is made first, uncached, as large as it is read, on both sides\n"
+"(pagelab run --make-inputs).\n"
+"The kernel side's counters are the host's /proc/vmstat, except those the\n"
+"cgroup's memory.stat has in every run, and pgactivate/pgdeactivate from\n"
+"the tracepoints of the cgroup's own reclaim (docs/native.md) when every\n"
+"run traced them.\n"
+"Counters marked 'not counted' are ones the kernel does not count under\n"
+"cgroup limit reclaim; they are shown, not compared.  Exit status: 0; 1 if\n"
+"a kernel run failed; 2 on bad input or when the kernel side refuses (no\n"
+"root, no memory cgroup).  docs/fidelity.md has the method and results.\n",
+	.prefix = "compare: ",
+	.unknown = "compare: unknown option '%s' (see pagelab compare --help)",
+	.mode = OPT_DASHDASH,
+};
+
+/* The options up to "--", then the workloads after it: false after
+ * --help (printed). */
+static bool parse(int argc, char **argv, struct cargs *ca)
+{
+	int i;
+	if (opt_parse(&compare_kernel_cmd, argc, argv, ca, &i) != OPT_GO)
+		return false;
+	struct kcompare *k = &ca->k;
 	if (i + 1 >= argc)
 		die_usage("compare: no workload after '--' (see pagelab compare --help)");
 	struct wl_list wll;
@@ -243,7 +263,8 @@ static int write_html(const char *html, const struct kcmp *x, const struct kcmp_
 	} else {
 		html_date(date, sizeof(date));
 		struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmdline, .date = date };
-		kcmp_html(af.f, x, s, cmd, &pv);
+		struct cmp_html_kernel kh = { .x = x, .s = s, .cmd = cmd };
+		compare_html(af.f, NULL, 0, NULL, &kh, &pv);
 		if (!atomic_commit(&af, err, sizeof(err))) {
 			fprintf(stderr, "pagelab: %s\n", err);
 			rc = 1;
@@ -255,15 +276,16 @@ static int write_html(const char *html, const struct kcmp *x, const struct kcmp_
 
 int cmd_compare_kernel(int argc, char **argv)
 {
-	struct kcompare k = { .memcg = "512M", .swap = "512M", .machine = "modern", .policies = "workingset",
-			      .repeat = 3, .seeds = 1, .seed0 = 1, .timeout_ns = 600ULL * 1000000000ULL, .jobs = 1,
-			      .progress = isatty(2) };
-	struct copts o = { .tol = 25 };
-	if (!parse(argc, argv, &k, &o)) {
-		compare_kernel_usage(stdout);
-		kcompare_free(&k);
+	struct cargs ca = { .k = { .memcg = "512M", .swap = "512M", .machine = "modern", .policies = "workingset",
+				   .repeat = 3, .seeds = 1, .seed0 = 1, .timeout_ns = 600ULL * 1000000000ULL,
+				   .jobs = 1, .progress = isatty(2) },
+			    .o = { .tol = 25 } };
+	if (!parse(argc, argv, &ca)) {
+		kcompare_free(&ca.k);
 		return 0;
 	}
+	struct kcompare k = ca.k;   /* the run's, freed at its end */
+	const struct copts o = ca.o;
 	uint64_t limit = 0;
 	parse_size(k.memcg, &limit);
 	if (!k.cpus) {

@@ -51,7 +51,7 @@ const struct opt_cmd compare_cmd = {
 	.after =
 "The second form runs the workload on this host's kernel and on the\n"
 "simulator and compares them (docs/fidelity.md):\n\n",
-	.more = compare_kernel_usage,
+	.also = &compare_kernel_cmd,
 	.prefix = "",
 	.unknown = "unknown option '%s' (see pagelab compare --help)",
 	.mode = OPT_ANYWHERE,
@@ -168,7 +168,7 @@ int cmd_compare_results(int argc, char **argv)
 		char date[64], *cmd = html_cmdline(argc, argv);
 		html_date(date, sizeof(date));
 		struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmd, .date = date };
-		compare_html(af.f, t, nt, &rs, &pv);
+		compare_html(af.f, t, nt, &rs, NULL, &pv);
 		free(cmd);
 		if (!atomic_commit(&af, err, sizeof(err))) {
 			fprintf(stderr, "pagelab: %s\n", err);

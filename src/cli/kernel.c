@@ -1,5 +1,6 @@
 /* kernel.c - pagelab kernel: run workloads natively on the host kernel in
- * a memory cgroup and with a swapfile of their own (src/native/), and
+ * a memory cgroup and with a swapfile of their own (src/native/, through
+ * the kernel executor src/engine/kexec.h, as sweep --executor kernel), and
  * report in pagelab run's shapes: the workload's own lines, zsh's and GNU
  * time's lines, `name value` counters (deltas of /proc/vmstat), or --json
  * with run's keys ("workloads", "counters", "seed", "finished"). */
@@ -8,6 +9,7 @@
 #include "../workload/wlist.h"
 #include "../native/native.h"
 #include "../report/report.h"
+#include "../engine/kexec.h"
 #include "../engine/stats.h"
 #include "../lib/json.h"
 #include "../lib/util.h"
@@ -111,7 +113,7 @@ struct kopts {
 	char **argv;
 };
 
-static void print_text(const struct host *h, const struct kopts *o, const struct nsession *s,
+static void print_text(const struct host *h, const struct kopts *o, const struct kexec_work *s,
 		       const struct nrun *r, FILE *out)
 {
 	fprintf(out, "pagelab: kernel Linux %s, %ld CPUs, %llu MiB RAM, %s\n", h->release, h->cpus,
@@ -155,21 +157,22 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 		fprintf(out, "%s %lld\n", r->vmstat.name[i], (long long)r->vmstat.val[i]);
 }
 
-/* Each task as time(1) would show it alone (run --json's "tasks"); swaps
- * is 0 as in the workload's line: Linux does not count them. */
+/* Each task as time(1) would show it alone (run --json's "tasks", the one
+ * writer); swaps is 0 as in the workload's line: Linux does not count
+ * them. */
 static void json_tasks(const struct nwl_result *r, FILE *out)
 {
-	fprintf(out, ", \"tasks\": [");
-	for (int t = 0; t < r->ntasks; t++) {
-		const struct wl_task_result *x = &r->tasks[t];
-		fprintf(out, "%s{\"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"majflt\": %llu, "
-			"\"minflt\": %llu, \"swaps\": 0}", t ? ", " : "", x->user_s, x->sys_s, x->elapsed_s,
-			(unsigned long long)x->majflt, (unsigned long long)x->minflt);
+	struct task_times *t = xcalloc((size_t)r->ntasks + 1, sizeof(*t));
+	for (int i = 0; i < r->ntasks; i++) {
+		const struct wl_task_result *x = &r->tasks[i];
+		t[i] = (struct task_times){ .user_s = x->user_s, .sys_s = x->sys_s, .elapsed_s = x->elapsed_s,
+					    .majflt = x->majflt, .minflt = x->minflt };
 	}
-	fputc(']', out);
+	report_json_tasks(t, r->ntasks, out);
+	free(t);
 }
 
-static void print_json(const struct host *h, const struct kopts *o, const struct nsession *s,
+static void print_json(const struct host *h, const struct kopts *o, const struct kexec_work *s,
 		       const struct nrun *r, FILE *out, const char *indent)
 {
 	fprintf(out, "%s{\n%s  \"pagelab_version\": ", indent, indent);
@@ -238,7 +241,7 @@ static void stats3(double *v, int n, double *med, double *lo, double *hi)
 
 /* The summary of --repeat: per workload its times and faults, then every
  * counter, each as median, min and max over the runs. */
-static void print_summary(const struct nsession *s, const struct nrun *runs, int n, bool json, FILE *out)
+static void print_summary(const struct kexec_work *s, const struct nrun *runs, int n, bool json, FILE *out)
 {
 	double *v = xcalloc((size_t)n, sizeof(double));
 	double med, lo, hi;
@@ -399,60 +402,23 @@ static int tlb_cost_opt(void *dest, const struct opt *o, const char *typed, cons
 	return 0;
 }
 
-/* The workloads of the run: parsed, seeded as pagelab run seeds them,
- * created once and the files they read planned. */
-struct kwork {
-	struct wl_list wll;
-	struct nworkload *wl;
-	void **inst;
-	int nwl;
-	struct nplan plan;
-};
-
-/* false when a workload's --help was asked for (and printed). */
-static bool kernel_workloads(struct kwork *kw, const struct kopts *o, int argc, char **argv)
+/* The workloads of the run (kexec.h: parsed, seeded as pagelab run seeds
+ * them, created once and the files they read planned); false when a
+ * workload's --help was asked for (and printed). */
+static bool kernel_workloads(struct kexec_work *kw, const struct kopts *o, int argc, char **argv)
 {
 	char err[512] = "";
-	if (!wl_list_parse(argc, argv, &kw->wll, err, sizeof(err)))
+	if (!kexec_work_prepare(kw, argc, argv, true, o->seed, o->limit, o->swap, err, sizeof(err)))
 		die_usage("%s", err);
 	if (kw->wll.help) {
 		kw->wll.help->help(stdout);
-		wl_list_free(&kw->wll);
+		kexec_work_free(kw);
 		return false;
 	}
-	int nwl = kw->nwl = kw->wll.n;
-	const struct wl_list *l = &kw->wll;
-	kw->wl = xcalloc((size_t)nwl, sizeof(*kw->wl));
-	for (int w = 0; w < nwl; w++)
-		kw->wl[w] = (struct nworkload){ .ops = l->v[w].ops, .argc = l->v[w].argc, .argv = l->v[w].argv,
-						.seed = o->seed + (uint64_t)w, .cmd = l->v[w].cmd };
-	/* The generators, created once (qsbench records its sorts here) and
-	 * sized from what sysinfo() would say inside the cgroup: its limit as
-	 * RAM, our swapfile as swap.  Every use runs on a forked copy. */
-	struct wl_sysinfo si = { .totalram = o->limit, .freeram = o->limit, .totalswap = o->swap, .freeswap = o->swap };
-	kw->inst = xcalloc((size_t)nwl, sizeof(void *));
-	for (int w = 0; w < nwl; w++) {
-		if (!(kw->inst[w] = wl_spec_create(&l->v[w], kw->wl[w].seed, err, sizeof(err))))
-			die_usage("%s", err);
-		if (kw->wl[w].ops->attach)
-			kw->wl[w].ops->attach(kw->inst[w], &si);
-	}
-	if (!nplan_build(&kw->plan, kw->wl, kw->inst, nwl, false, err, sizeof(err)))
-		die_usage("%s", err);
 	/* The knobs against this host's cgroup version: no root needed. */
 	if (o->knobs.n && !nknob_check(&o->knobs, ncg_host_version(), o->limit, err, sizeof(err)))
 		die_usage("%s", err);
 	return true;
-}
-
-static void kwork_free(struct kwork *kw)
-{
-	nplan_free(&kw->plan);
-	for (int w = 0; w < kw->nwl; w++)
-		kw->wl[w].ops->destroy(kw->inst[w]);
-	wl_list_free(&kw->wll);
-	free(kw->inst);
-	free(kw->wl);
 }
 
 /* Root, limits within half the host's RAM, and a memory controller. */
@@ -474,8 +440,8 @@ static void kernel_host_checks(const struct host *h, struct kopts *o, struct ncg
 
 /* --repeat runs (fewer if one is stopped), each printed as it ends, then
  * the summary; the exit status, *done the runs made. */
-static int kernel_runs(const struct kernel_args *ka, const struct host *h, struct nsession *s, struct nrun *runs,
-		       int *done)
+static int kernel_runs(const struct kernel_args *ka, const struct host *h, struct kexec_work *s,
+		       const struct kexec_opts *ko, struct nrun *runs, int *done)
 {
 	char err[512] = "";
 	uint64_t repeat = ka->repeat;
@@ -486,7 +452,7 @@ static int kernel_runs(const struct kernel_args *ka, const struct host *h, struc
 		if (repeat > 1 && isatty(2))
 			fprintf(stderr, "pagelab: kernel: run %llu of %llu\n", (unsigned long long)k + 1,
 				(unsigned long long)repeat);
-		if (!nsession_run(s, &runs[k], err, sizeof(err)))
+		if (!kexec_session_run(s, ko, &runs[k], err, sizeof(err)))
 			die_usage("%s", err);
 		++*done;
 		const struct nrun *r = &runs[k];
@@ -527,27 +493,26 @@ int cmd_kernel(int argc, char **argv)
 		return rc;
 	if (i >= argc)
 		die_usage("kernel: no workload given (see pagelab workloads)");
-	struct kwork kw = { 0 };
+	struct kexec_work kw;
 	if (!kernel_workloads(&kw, &ka.o, argc - i, argv + i))
 		return 0;
 	struct host h;
 	host_info(&h);
 	struct ncgroup cg;
 	kernel_host_checks(&h, &ka.o, &cg);
-	struct nguard *g = nguard_begin(&cg);
-	struct nsession s = { .wl = kw.wl, .inst = kw.inst, .nwl = kw.nwl, .limit = ka.o.limit, .swap = ka.o.swap,
-			      .timeout_s = (double)ka.timeout_ns / 1e9, .plan = &kw.plan, .guard = g, .cold = ka.o.cold,
-			      .knobs = &ka.o.knobs };
+	struct nguard *g = kexec_guard();
+	struct kexec_opts ko = { .limit = ka.o.limit, .swap = ka.o.swap, .timeout_ns = ka.timeout_ns, .guard = g,
+				 .cold = ka.o.cold, .knobs = &ka.o.knobs };
 	struct nrun *runs = xcalloc(ka.repeat, sizeof(*runs));
 	int done = 0;
-	rc = kernel_runs(&ka, &h, &s, runs, &done);
+	rc = kernel_runs(&ka, &h, &kw, &ko, runs, &done);
 	const struct nrun *last = &runs[done - 1];
 	int sig = last->stop_signal;
 	bool timed_out = last->timed_out;
 	for (int k = 0; k < done; k++)
 		nrun_free(&runs[k]);
 	free(runs);
-	kwork_free(&kw);
+	kexec_work_free(&kw);
 	nguard_cleanup(g);
 	if (sig) {
 		fprintf(stderr, "pagelab: kernel: stopped by signal %d; the cgroup, swapfile and files are removed\n", sig);

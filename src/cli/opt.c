@@ -96,7 +96,8 @@ static bool takes_value(const struct opt *o)
 /* The value of option a at argv[*i], which it moves past. */
 static const char *next_value(const struct opt *o, const char *a, int argc, char **argv, int *i)
 {
-	if (*i + 1 >= argc || ((o->flags & OPT_NONEMPTY) && !argv[*i + 1][0])) {
+	if (*i + 1 >= argc || ((o->flags & OPT_NONEMPTY) && !argv[*i + 1][0]) ||
+	    ((o->flags & OPT_DASHDASH_MISSING) && !strcmp(argv[*i + 1], "--"))) {
 		if (o->missing)
 			die_usage(o->missing, opt_prefix());
 		die_usage("option %s needs a value", a);
@@ -204,6 +205,8 @@ void opt_usage(const struct opt_cmd *c, FILE *out)
 		fputs(c->after, out);
 	if (c->more)
 		c->more(out);
+	if (c->also)
+		opt_usage(c->also, out);
 }
 
 /* s with its line breaks as spaces. */
@@ -257,5 +260,13 @@ void opt_dump(const struct opt_cmd *c, FILE *out)
 			dump_lines("after", buf, out);
 			free(buf);
 		}
+	}
+	/* The second form: a line that says it starts (its options may be
+	 * named as the first form's), its usage as text, its options as rows. */
+	if (c->also) {
+		fprintf(out, "form\t%s\n", c->also->name);
+		dump_lines("after", c->also->usage, out);
+		dump_rows(c->also->opts, false, out);
+		dump_lines("after", c->also->after, out);
 	}
 }

@@ -50,6 +50,8 @@ typedef int opt_call_fn(void *dest, const struct opt *o, const char *typed, cons
 #define OPT_JOINED   2u   /* --help: on the line of the entry before ("A / B") */
 #define OPT_LISTS    4u   /* an OPT_GROUP of lists: its entries' list_arg
 			     and list_help in --help (sweep's machine options) */
+#define OPT_DASHDASH_MISSING 8u  /* a value "--" is missing (compare -- WORKLOAD:
+				     the workload follows it) */
 
 struct opt {
 	const char *name;        /* "--jobs": also the name in its messages */
@@ -84,6 +86,8 @@ struct opt_cmd {
 	int col;                  /* the column the options' help starts at */
 	const char *after;        /* the text after the options */
 	void (*more)(FILE *out);  /* then this, if any (a listing) */
+	const struct opt_cmd *also;  /* then a second form of the command, its
+					usage, table and text (compare -- WORKLOAD) */
 	const char *prefix;       /* before "bad --NAME": "mrc: " or "" */
 	const char *unknown;      /* the line for an unknown option, one %s */
 	enum opt_mode mode;
@@ -102,7 +106,8 @@ void opt_usage(const struct opt_cmd *c, FILE *out);
 /* pagelab --dump-options CMD: one line per entry, fields joined by tabs:
  *   usage TEXT | section TEXT | arg NAME HELP |
  *   option NAME ALIAS ARG HELP (ALIAS and ARG "-" when none) | after TEXT
- * (a help's line breaks become spaces), for the man page and completion. */
+ * (a help's line breaks become spaces), for the man page and completion;
+ * then a second form's (c->also), after a line `form NAME`. */
 void opt_dump(const struct opt_cmd *c, FILE *out);
 
 /* die_usage() in the table's words: the command's prefix, "bad NAME

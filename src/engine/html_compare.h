@@ -1,20 +1,42 @@
-/* html_compare.h - `pagelab compare RESULTS --html FILE`: compare.h's
- * tables as a self-contained page (src/report/htmlpage.h).  Per
- * configuration, the compare-kernels table (mean ± stddev, % change
- * against the baseline, * where significant) and per figure a bar chart:
- * each design's mean with its 95% interval as a whisker, the baseline's
- * interval shaded across, the % change printed at each bar's end and a
- * '*' where the difference is significant (p < CMP_ALPHA). */
+/* html_compare.h - the one page of pagelab's comparisons, both written
+ * by compare_html() in a self-contained page (src/report/htmlpage.h):
+ *
+ * - `pagelab compare RESULTS --html FILE`: compare.h's tables.  Per
+ *   configuration, the compare-kernels table (mean ± stddev, % change
+ *   against the baseline, * where significant) and per figure a bar
+ *   chart: each design's mean with its 95% interval as a whisker, the
+ *   baseline's interval shaded across, the % change printed at each bar's
+ *   end and a '*' where the difference is significant (p < CMP_ALPHA).
+ * - `pagelab compare --html FILE -- WORKLOAD`: with the kernel's columns
+ *   (kcompare.h's tables).  Per policy, the kernel's median and min..max
+ *   beside pagelab's, the ratio, whether it is within the tolerance and
+ *   the test's p, and a chart of pagelab/kernel for every counter both
+ *   sides count, on a log2 axis (1/2 and 2 are the same distance from
+ *   agreement), the tolerance as a shaded band and the kernel's min..max
+ *   over its runs as a whisker.
+ *
+ * Both share the page's frame, its style, the sections (one per table:
+ * a heading, the table, its charts) and the tables' markup. */
 #ifndef PAGELAB_HTML_COMPARE_H
 #define PAGELAB_HTML_COMPARE_H
 
 #include <stdio.h>
 
 #include "compare.h"
+#include "kcompare.h"
 #include "../report/htmlpage.h"
 
-/* rs: the results t was computed from, for their machine parameters. */
+/* The kernel's columns: the host kernel against the simulator. */
+struct cmp_html_kernel {
+	const struct kcmp *x;
+	const struct kcmp_setup *s;
+	const char *cmd;   /* the workloads' words */
+};
+
+/* t, n: the records comparison's tables (none with kernel); rs: the
+ * results they were computed from, for their machine parameters, or NULL;
+ * kernel: the kernel comparison's, or NULL. */
 void compare_html(FILE *out, const struct cmp_table *t, int n, const struct records *rs,
-		  const struct html_provenance *pv);
+		  const struct cmp_html_kernel *kernel, const struct html_provenance *pv);
 
 #endif

@@ -117,8 +117,5 @@ void kcmp_build(struct kcmp *x, const struct record *const *kern, const struct r
 void kcmp_free(struct kcmp *x);
 /* cmd: the workload's words. */
 void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cmd);
-struct html_provenance;
-void kcmp_html(FILE *out, const struct kcmp *x, const struct kcmp_setup *s, const char *cmd,
-	       const struct html_provenance *pv);
 
 #endif

@@ -1,6 +1,7 @@
-/* kexec.c - the host kernel executor (kexec.h): a cell's workloads as
- * `pagelab kernel` runs them (src/native/session.c), its figures into a
- * run_result. */
+/* kexec.c - the host kernel executor (kexec.h), the one path to the host
+ * kernel: a run's workloads prepared (kexec_work_prepare()) and run in a
+ * session (src/native/session.c), for pagelab kernel and for a kernel
+ * cell, whose figures go into a run_result. */
 #define _GNU_SOURCE
 #include "kexec.h"
 #include "runspec.h"
@@ -42,61 +43,52 @@ bool kexec_check(const struct cell *c, char *err, size_t errlen)
 	return false;
 }
 
-/* A cell's workloads as pagelab kernel takes them: created once, seeded
- * as pagelab run seeds them, sized from what sysinfo() says inside the
- * cgroup (its limit as RAM, the swapfile as swap), and walked for what
- * cannot run natively and the inputs to make. */
-struct kwl {
-	char copy[EXP_MAX_WL][1024];
-	char *words[EXP_MAX_WL * 128 + EXP_MAX_WL];
-	struct wl_list wll;
-	struct nworkload wl[EXP_MAX_WL];
-	void *inst[EXP_MAX_WL];
-	struct nplan plan;
-	bool planned;
-};
-
-static void kwl_free(struct kwl *k)
+void kexec_work_free(struct kexec_work *k)
 {
-	for (int w = 0; w < k->wll.n; w++)
+	for (int w = 0; w < k->nwl; w++)
 		if (k->inst[w])
 			k->wl[w].ops->destroy(k->inst[w]);
 	if (k->planned)
 		nplan_free(&k->plan);
 	wl_list_free(&k->wll);
+	free(k->inst);
+	free(k->wl);
+	memset(k, 0, sizeof(*k));
 }
 
-/* k zeroed by the caller; kwl_free() after, whatever it returns. */
-static bool kwl_prepare(struct kwl *k, const struct cell *c, char *err, size_t errlen)
+bool kexec_work_prepare(struct kexec_work *k, int argc, char **argv, bool help, uint64_t seed, uint64_t limit,
+			uint64_t swap, char *err, size_t errlen)
 {
-	int n = 0;
-	for (int i = 0; i < c->nr_wl; i++) {
-		snprintf(k->copy[i], sizeof(k->copy[i]), "%s", c->wl[i]);
-		if (i)
-			k->words[n++] = "+";
-		n += cell_split_args(k->copy[i], k->words + n, 127);
-	}
-	if (!wl_list_parse(n, k->words, &k->wll, err, errlen))
+	memset(k, 0, sizeof(*k));
+	if (!wl_list_parse(argc, argv, &k->wll, err, errlen))
 		return false;
-	uint64_t limit = c->mo.memcg_pages * PAGE_SIZE;
-	struct wl_sysinfo si = { .totalram = limit, .freeram = limit, .totalswap = c->prof.swap,
-				 .freeswap = c->prof.swap };
-	for (int w = 0; w < k->wll.n; w++) {
-		const struct wl_spec *s = &k->wll.v[w];
-		k->wl[w] = (struct nworkload){ .ops = s->ops, .argc = s->argc, .argv = s->argv,
-					       .seed = runspec_seed(c->mo.seed, w), .cmd = s->cmd };
-		if (!(k->inst[w] = wl_spec_create(s, k->wl[w].seed, err, errlen)))
+	if (help && k->wll.help)
+		return true;
+	int nwl = k->wll.n;
+	const struct wl_list *l = &k->wll;
+	k->wl = xcalloc((size_t)nwl + 1, sizeof(*k->wl));
+	k->inst = xcalloc((size_t)nwl + 1, sizeof(void *));
+	for (int w = 0; w < nwl; w++)
+		k->wl[w] = (struct nworkload){ .ops = l->v[w].ops, .argc = l->v[w].argc, .argv = l->v[w].argv,
+					       .seed = runspec_seed(seed, w), .cmd = l->v[w].cmd };
+	k->nwl = nwl;
+	/* The generators, created once (qsbench records its sorts here) and
+	 * sized from what sysinfo() would say inside the cgroup: its limit as
+	 * RAM, the swapfile as swap.  Every use runs on a forked copy. */
+	struct wl_sysinfo si = { .totalram = limit, .freeram = limit, .totalswap = swap, .freeswap = swap };
+	for (int w = 0; w < nwl; w++) {
+		if (!(k->inst[w] = wl_spec_create(&l->v[w], k->wl[w].seed, err, errlen)))
 			return false;
-		if (s->ops->attach)
-			s->ops->attach(k->inst[w], &si);
+		if (k->wl[w].ops->attach)
+			k->wl[w].ops->attach(k->inst[w], &si);
 	}
-	k->planned = nplan_build(&k->plan, k->wl, k->inst, k->wll.n, false, err, errlen);
+	k->planned = nplan_build(&k->plan, k->wl, k->inst, nwl, false, err, errlen);
 	return k->planned;
 }
 
 /* The guard of this process's kernel runs: the lock is taken at the
  * first and held to the end (nguard_begin() is once per process). */
-static struct nguard *guard(void)
+struct nguard *kexec_guard(void)
 {
 	static struct nguard *g;
 	char err[256];
@@ -106,7 +98,16 @@ static struct nguard *guard(void)
 	return g;
 }
 
-static void take_result(const struct kwl *k, struct nrun *r, struct run_result *rr)
+bool kexec_session_run(struct kexec_work *k, const struct kexec_opts *o, struct nrun *r, char *err, size_t errlen)
+{
+	struct nsession s = { .wl = k->wl, .inst = k->inst, .nwl = k->nwl, .limit = o->limit, .swap = o->swap,
+			      .timeout_s = (double)o->timeout_ns / 1e9, .plan = &k->plan, .guard = o->guard,
+			      .cold = o->cold, .knobs = o->knobs };
+	memset(r, 0, sizeof(*r));
+	return nsession_run(&s, r, err, errlen);
+}
+
+static void take_result(const struct kexec_work *k, struct nrun *r, struct run_result *rr)
 {
 	rr->available = !r->err[0];
 	if (r->err[0])
@@ -141,22 +142,44 @@ static void take_result(const struct kwl *k, struct nrun *r, struct run_result *
 	kr->oom_kills = r->oom_kills;
 }
 
+/* A cell's workload lines as one word list ("+" between them); the words
+ * point into copy, which outlives the run. */
+struct cell_words {
+	char copy[EXP_MAX_WL][1024];
+	char *words[EXP_MAX_WL * 128 + EXP_MAX_WL];
+	int n;
+};
+
+static void cell_words(const struct cell *c, struct cell_words *cw)
+{
+	cw->n = 0;
+	for (int i = 0; i < c->nr_wl; i++) {
+		snprintf(cw->copy[i], sizeof(cw->copy[i]), "%s", c->wl[i]);
+		if (i)
+			cw->words[cw->n++] = "+";
+		cw->n += cell_split_args(cw->copy[i], cw->words + cw->n, 127);
+	}
+}
+
 bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t errlen)
 {
-	struct kwl k;
+	struct cell_words *cw = xcalloc(1, sizeof(*cw));
+	struct kexec_work k;
+	uint64_t limit = c->mo.memcg_pages * PAGE_SIZE;
 	memset(&k, 0, sizeof(k));
-	if (!kexec_check(c, err, errlen) || !kwl_prepare(&k, c, err, errlen)) {
-		kwl_free(&k);
+	cell_words(c, cw);
+	if (!kexec_check(c, err, errlen) ||
+	    !kexec_work_prepare(&k, cw->n, cw->words, false, c->mo.seed, limit, c->prof.swap, err, errlen)) {
+		kexec_work_free(&k);
+		free(cw);
 		return false;
 	}
-	struct nguard *g = guard();
-	uint64_t timeout = c->mo.max_time_ns ? c->mo.max_time_ns : KEXEC_TIMEOUT_NS;
-	struct nsession s = { .wl = k.wl, .inst = k.inst, .nwl = k.wll.n, .limit = c->mo.memcg_pages * PAGE_SIZE,
-			      .swap = c->prof.swap, .timeout_s = (double)timeout / 1e9, .plan = &k.plan,
-			      .guard = g };
+	struct nguard *g = kexec_guard();
+	struct kexec_opts o = { .limit = limit, .swap = c->prof.swap, .guard = g,
+				.timeout_ns = c->mo.max_time_ns ? c->mo.max_time_ns : KEXEC_TIMEOUT_NS };
 	struct nrun r;
 	memset(&r, 0, sizeof(r));
-	bool ok = g && nsession_run(&s, &r, err, errlen);
+	bool ok = g && kexec_session_run(&k, &o, &r, err, errlen);
 	if (!g)
 		snprintf(err, errlen, "kernel: no memory controller");
 	if (ok) {
@@ -166,7 +189,8 @@ bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t er
 	int sig = ok ? r.stop_signal : 0;
 	if (ok)
 		nrun_free(&r);
-	kwl_free(&k);
+	kexec_work_free(&k);
+	free(cw);
 	if (sig) {
 		nguard_cleanup(g);
 		nguard_reraise(sig);

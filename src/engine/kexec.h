@@ -18,6 +18,7 @@
 #include "cell.h"
 #include "matrix.h"
 #include "../native/native.h"
+#include "../workload/wlist.h"
 
 /* What the kernel counted beyond a run_result's figures. */
 struct kernel_result {
@@ -43,6 +44,41 @@ bool kexec_check(const struct cell *c, char *err, size_t errlen);
  * room for the swapfile): nothing ran.  A run that started and failed (a
  * task's error) returns true with rr->available false and rr->why. */
 bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t errlen);
+
+/* The one path to the host kernel, pagelab kernel's and a kernel cell's:
+ * the workloads of a run (argv: words, "+" between workloads, outliving
+ * k), parsed, seeded as pagelab run seeds them (runspec_seed()), created
+ * once and sized from what sysinfo() says inside the cgroup (limit as
+ * RAM, swap as swap), the files they read planned (src/native/prepare.c).
+ * False with one line in err on bad input.  help: true with k->wll.help
+ * set and nothing created when a workload's --help was asked for (else
+ * "--help" goes to the workload as any argument).
+ * kexec_work_free() after, whatever it returned. */
+struct kexec_work {
+	struct wl_list wll;
+	struct nworkload *wl;
+	void **inst;
+	int nwl;
+	struct nplan plan;
+	bool planned;
+};
+bool kexec_work_prepare(struct kexec_work *k, int argc, char **argv, bool help, uint64_t seed, uint64_t limit,
+			uint64_t swap, char *err, size_t errlen);
+void kexec_work_free(struct kexec_work *k);
+
+/* This process's guard (the one-at-a-time lock, cleanup on every way
+ * out), begun at the first call; NULL without a memory controller. */
+struct nguard *kexec_guard(void);
+
+struct kexec_opts {
+	uint64_t limit, swap, timeout_ns;
+	struct nguard *guard;
+	bool cold;                    /* no warm-up of the host's pages */
+	const struct nknobs *knobs;   /* written into the cgroup, or NULL */
+};
+/* One run of k in a cgroup and swapfile of its own (nsession_run()):
+ * false with one line in err when refused before it started. */
+bool kexec_session_run(struct kexec_work *k, const struct kexec_opts *o, struct nrun *r, char *err, size_t errlen);
 
 /* Make cells (a matrix's of nr_axes axes, already built) kernel cells, each `repeat`
  * times (runs 1..repeat, one after the other), with time limit

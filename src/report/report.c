@@ -240,17 +240,13 @@ static void json_provenance(const struct run_result *rr, const struct run_info *
 	profile_json(&rr->prof, out);
 }
 
-/* Each task of workload x as time(1) would show it alone: a workload's
- * totals hide which of its tasks waited (qsbench's four sorts end apart). */
-static void json_tasks(const struct wl_result *x, FILE *out)
+void report_json_tasks(const struct task_times *t, int n, FILE *out)
 {
 	fprintf(out, ", \"tasks\": [");
-	for (int i = 0; i < x->ntasks; i++) {
-		const struct task_times *t = &x->tasks[i];
+	for (int i = 0; i < n; i++)
 		fprintf(out, "%s{\"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"majflt\": %llu, "
-			"\"minflt\": %llu, \"swaps\": %llu}", i ? ", " : "", t->user_s, t->sys_s, t->elapsed_s,
-			(unsigned long long)t->majflt, (unsigned long long)t->minflt, (unsigned long long)t->swaps);
-	}
+			"\"minflt\": %llu, \"swaps\": %llu}", i ? ", " : "", t[i].user_s, t[i].sys_s, t[i].elapsed_s,
+			(unsigned long long)t[i].majflt, (unsigned long long)t[i].minflt, (unsigned long long)t[i].swaps);
 	fputc(']', out);
 }
 
@@ -267,7 +263,7 @@ static void json_workloads(const struct run_result *rr, FILE *out)
 			tf->killed ? "true" : "false",
 			!tf->killed ? "null" : x->signal == SIGBUS ? "\"SIGBUS\"" : "\"SIGKILL\"",
 			x->exited ? "true" : "false");
-		json_tasks(x, out);
+		report_json_tasks(x->tasks, x->ntasks, out);
 		fputc('}', out);
 	}
 }

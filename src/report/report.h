@@ -50,5 +50,10 @@ void report_work_html(const struct reclaim_work *w, FILE *out);
 /* The run's reports, drawn from its result alone. */
 void report_text(const struct run_result *rr, const struct run_info *ri, FILE *out);
 void report_json(const struct run_result *rr, const struct run_info *ri, FILE *out);
+/* The "tasks" array of a workload in --json (run's and pagelab kernel's,
+ * this one writer): each of its n tasks as time(1) would show it alone,
+ * since a workload's totals hide which of its tasks waited (qsbench's four
+ * sorts end apart).  Written as `, "tasks": [...]`. */
+void report_json_tasks(const struct task_times *t, int n, FILE *out);
 
 #endif

@@ -52,11 +52,13 @@ done
 [ -z "$msg" ] && [ $ncmd -ge 10 ] && [ $nopt -ge 60 ] && ok || bad "$ncmd commands, $nopt options:$msg"
 
 # A name twice in a command's table (its groups included): the parser
-# would take the first and the second could never be given.
+# would take the first and the second could never be given.  A second
+# form (compare -- WORKLOAD, after a `form` line) is a table of its own.
 t "no option name or alias twice in a command's table"
 msg=
 for c in $($P --dump-options | awk -F '\t' '$1 == "arg" { print $2 }'); do
-	d=$($P --dump-options "$c" | awk -F '\t' '$1 == "option" { print $2; if ($3 != "-") print $3 }' | sort | uniq -d)
+	d=$($P --dump-options "$c" | awk -F '\t' '$1 == "form" { f++ }
+		$1 == "option" { print f + 0, $2; if ($3 != "-") print f + 0, $3 }' | sort | uniq -d)
 	[ -z "$d" ] || msg="$msg $c: $d;"
 done
 [ -z "$msg" ] && ok || bad "$msg"
