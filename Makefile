@@ -271,7 +271,8 @@ $(BUILD)/libpagelab.so: $(PIC_OBJ)
 	ln -sf $(SONAME) $@
 
 # Man pages and shell completion, generated from the built binary's own
-# listings and --help texts, so they cannot drift from it.
+# option tables (pagelab --dump-options CMD) and listings, so they cannot
+# drift from it.
 $(BUILD)/man/pagelab.1: $(BUILD)/pagelab tools/genman.sh
 	sh tools/genman.sh $(BUILD)/pagelab $(BUILD)/man
 $(BUILD)/completion/pagelab.bash: $(BUILD)/pagelab tools/gencompletion.sh

@@ -8,7 +8,7 @@
 #   bad "why"    it failed (sets fail=1)
 #   skip "why"   it could not run here: a missing tool or privilege
 #   counter NAME FILE   a /proc/vmstat counter of a report (-1 if absent)
-#   KTAG         the tag of hand-written kernel reports
+#   kernel_record N ARGS [FIELD...]   a hand-written kernel run's record
 #   needs WHAT...  true when every tool (codec:NAME: codec) is there, else
 #                skip "no WHAT" and false
 #   have CMD     CMD is on PATH
@@ -44,10 +44,32 @@ ok() { echo ok; _t_record pass; }
 bad() { echo "FAILED: $1"; fail=1; _t_record fail "$1"; }
 skip() { echo "skipped: $1"; _t_record skip "$1"; }
 
-# The tag compare's kernel cache puts after the command in a report's
-# first line (NATIVE_EXECUTOR_REV, src/native/native.h): the cli.d files
-# that write cached kernel reports by hand end the line with it.
-KTAG='[executor 2]'
+# kernel_record N ARGS [FIELD...]: run N of `pagelab kernel ARGS` as a
+# line of compare's kernel records file (DIR/kernel.jsonl: the sweep's
+# records, src/engine/record.c, "executor": "kernel"), named as the kernel
+# executor names it with its revision (NATIVE_EXECUTOR_REV,
+# src/native/native.h).  FIELDs: user=S sys=S (CPU seconds), warmed,
+# c:NAME=V (/proc/vmstat), m:NAME=V (memory.stat), t:NAME=V (traced).
+kernel_record() {
+	_kn=$1 _ka=$2 _ku=0 _ks=0 _kw=false _kc= _km= _kt=
+	shift 2
+	for _f; do
+		_kv="\"${_f#*:}" _kv="${_kv%%=*}\": ${_f#*=}"
+		case $_f in
+		user=*) _ku=${_f#user=} ;;
+		sys=*) _ks=${_f#sys=} ;;
+		warmed) _kw=true ;;
+		c:*) _kc="$_kc${_kc:+, }$_kv" ;;
+		m:*) _km="$_km${_km:+, }$_kv" ;;
+		t:*) _kt="$_kt${_kt:+, }$_kv" ;;
+		esac
+	done
+	printf '{"cell": %d, "cmd": "pagelab kernel %s # run %d, executor 2", "design": "kernel", ' \
+		"$((_kn - 1))" "$_ka" "$_kn"
+	printf '"config": "", "seed": 1, "executor": "kernel", "available": true, "finished": true, '
+	printf '"user_s": %s, "sys_s": %s, "counters": {%s}, "kernel": {"cgroup_version": 1, ' "$_ku" "$_ks" "$_kc"
+	printf '"warmed": %s, "memory_stat": {%s}, "traced": {%s}}}\n' "$_kw" "$_km" "$_kt"
+}
 
 # counter NAME FILE: the value of a /proc/vmstat counter in a report.
 counter() { awk -v n="$1" '$1 == n && NF == 2 { print $2; f = 1 } END { if (!f) print -1 }' "$2"; }

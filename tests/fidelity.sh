@@ -10,7 +10,7 @@
 #                      beside a working set, whose anonymous scan depends on
 #                      where the periodic memcg stats flush falls)
 #   FIDELITY_POLICIES  default linux6,workingset,mglru
-#   FIDELITY_KERNEL_CACHE  directory keeping each case's kernel reports
+#   FIDELITY_KERNEL_CACHE  directory keeping each case's kernel runs' records
 #                      (default build/fidelity-kernel): a case whose kernel
 #                      command is unchanged is not run again, so the
 #                      simulator side can be rerun alone.  make fidelity
@@ -102,6 +102,18 @@ cpu_times() {
 		END { if (n) printf "%.2f %.2f\n", med(u), med(y) }'
 }
 
+# record_times FILE: the median user and system seconds of the records of
+# a records file (compare's kernel cache: each line's first "user_s" and
+# "sys_s" are the run's, its workloads' come after).
+record_times() {
+	[ -s "$1" ] || return 0
+	awk 'match($0, /"user_s": [0-9.e+-]+/) { u[++n] = substr($0, RSTART + 10, RLENGTH - 10) + 0
+		if (match($0, /"sys_s": [0-9.e+-]+/)) y[n] = substr($0, RSTART + 9, RLENGTH - 9) + 0 }
+		function med(a,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		END { if (n) printf "%.2f %.2f\n", med(u), med(y) }' "$1"
+}
+
 # calibrate_on NCASE MEMCG SWAP REPEAT WORKLOAD...: the CPU of this host,
 # fitted on the workload's run without pressure (case NCASE, whose kernel
 # runs are made here if not cached) and used to predict the run with
@@ -122,8 +134,7 @@ calibrate_on() {
 		$P compare --repeat "$brep" --kernel-cache "$bdir" --sim-cache "$SIMCACHE" --set disk.bandwidth="$BW" $TLB \
 			--memcg "$bmemcg" --swap "$bswap" --policy linux6 --timeout 900 -- "$@" >/dev/null 2>&1 || return 0
 	fi
-	# shellcheck disable=SC2046 # the kernel reports' names have no blanks
-	kt=$(cpu_times $(ls "$bdir"/kernel.* 2>/dev/null))
+	kt=$(record_times "$bdir/kernel.jsonl")
 	[ -n "$kt" ] || return 0
 	st=$($P run --machine modern --cpus "$(nproc)" --ram "$((${bmemcg%M} * 5 / 4 + 64))M" --swap "$bswap" \
 		--memcg "$bmemcg" --set disk.bandwidth="$BW" --policy linux6 --no-progress "$@" 2>/dev/null >"$OUT.cal" &&
@@ -180,7 +191,8 @@ case_() {
 	echo "fidelity: $title" >&2
 	mkdir -p "$CACHE/$ncase"
 	if [ "${FIDELITY_CACHED:-0}" = 1 ]; then
-		have=$(ls "$CACHE/$ncase" | grep -c '^kernel\.[0-9]*$')
+		have=$(grep -c '"executor": "kernel"' "$CACHE/$ncase/kernel.jsonl" 2>/dev/null)
+		have=${have:-0}
 		if [ "$have" -lt 1 ]; then
 			printf '\n### %s\n\n(no kernel run was cached: not measured in this regeneration)\n' "$title" >>"$OUT"
 			return

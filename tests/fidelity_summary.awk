@@ -1,8 +1,8 @@
 # fidelity_summary.awk - from the compare tables fidelity.sh collected,
 # a summary in markdown: per case issue 11's counters, the kernel's median
-# beside each policy's value, how many of those met the bar (within the
-# tolerance, or both under the floor, or over seeds inside the kernel's
-# min..max) and how many of all counters agreed.
+# beside each policy's value, how many of those met the bar (the verdict:
+# within the tolerance of the kernel's median, or both under the floor)
+# and how many of all counters agreed.
 BEGIN {
 	nk = split("pswpout pswpin pgmajfault pgscan_anon pgsteal_anon pgscan_file pgsteal_file " \
 		   "pgactivate pgdeactivate workingset_refault_anon workingset_activate_anon", key, " ")

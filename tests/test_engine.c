@@ -6,7 +6,6 @@
 #include "../src/engine/record.h"
 #include "../src/engine/stats.h"
 #include "../src/reproduce/exp_file.h"
-#include "../src/cli/compare_table.h"
 #include <stdio.h>
 #include "../src/lib/util.h"
 
@@ -185,30 +184,6 @@ void test_engine_stats(void)
 	CHECK(significance(a, 5, b, 5, &p) == TEST_WELCH && fabs(p - 0.0805) < 1e-3);
 	CHECK(significance(x, 4, y, 4, &p) == TEST_MANN_WHITNEY && p < 0.05);
 	CHECK(significance(x, 1, y, 4, &p) == TEST_NONE && isnan(p));
-}
-
-/* pagelab compare -- WORKLOAD's p column: Mann-Whitney, exact, up to 20
- * values in all, whatever the sizes (5 and 5 is Welch's in a sweep);
- * Welch's above; none below two a side. */
-void test_compare_p(void)
-{
-	/* kernel runs 120000..170000 in one mode, seeds in the other: all
-	 * five above all five is 2 of C(10,5) = 252 splits */
-	const double k[] = { 120554, 157163, 168773, 150000, 140000 }, s[] = { 44, 68, 11892, 20918, 100792 };
-	CHECK(fabs(kcmp_p(k, 5, s, 5) - 2.0 / 252) < 1e-12);
-	/* one mode on both sides, interleaved: 1, 3, 5 against 2, 4, 6 has
-	 * rank sum 9 against a mean of 10.5; 14 of the 20 splits are as far */
-	const double a[] = { 1, 3, 5 }, b[] = { 2, 4, 6 };
-	CHECK(fabs(kcmp_p(a, 3, b, 3) - 14.0 / 20) < 1e-12);
-	/* 21 values: Welch's (means 10 and 11, sd 3.3 and 3.0: t = -0.72) */
-	double u[11], v[10];
-	for (int i = 0; i < 11; i++)
-		u[i] = 5 + i;
-	for (int i = 0; i < 10; i++)
-		v[i] = 6.5 + i;
-	CHECK(fabs(kcmp_p(u, 11, v, 10) - welch_p(u, 11, v, 10)) < 1e-15);
-	CHECK(kcmp_p(u, 11, v, 10) > 0.45 && kcmp_p(u, 11, v, 10) < 0.5);
-	CHECK(isnan(kcmp_p(k, 1, s, 5)) && isnan(kcmp_p(k, 5, s, 1)));
 }
 
 /* The five built-in experiment files through the parser: each written back

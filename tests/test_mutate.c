@@ -383,8 +383,8 @@ static int seeds_pass(const char *target, bool (*one)(const uint8_t *, size_t), 
 	return bad;
 }
 
-/* pagelab compare's cached reports (tests/fuzz/report_target.c): its
- * seeds, random inputs and mutations of them (about 0.1 s). */
+/* pagelab compare's cached kernel records (tests/fuzz/report_target.c):
+ * its seeds, random inputs and mutations of them (about 0.1 s). */
 void test_mutated_reports(void);
 void test_mutated_reports(void)
 {

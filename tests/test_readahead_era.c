@@ -313,7 +313,7 @@ void test_readahead_era_override(void)
 	prof.ram = 64ULL << 20;
 	char err[256];
 	CHECK(profile_set(&prof, "vm.ra_era", "26", err, sizeof(err)));
-	CHECK(!profile_set(&prof, "vm.ra_era", "27", err, sizeof(err)));
+	CHECK(!profile_set(&prof, "vm.ra_era", "31", err, sizeof(err)));
 	struct machine_opts mo = { .seed = 1 };
 	struct machine m;
 	CHECK(machine_init(&m, &prof, &mo, err, sizeof(err)));

@@ -1,20 +1,32 @@
 #!/bin/sh
 # gencompletion.sh PAGELAB OUTDIR - write bash (pagelab.bash) and zsh
-# (_pagelab) completion from the binary's listings and --help texts, so
-# they offer exactly the commands, options, policies, workloads and
-# machines of the build.
+# (_pagelab) completion from the binary's option tables (pagelab
+# --dump-options CMD: src/cli/opt.h) and listings, so they offer exactly
+# the commands, options, policies, workloads and machines of the build.
+# A command without a table (run) gives the options its --help names.
 set -eu
 P=$1
 out=$2
 mkdir -p "$out"
-commands=$("$P" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }' | tr '\n' ' ')
+commands=$("$P" --dump-options | awk -F '\t' '$1 == "arg" { print $2 }' | tr '\n' ' ')
 names() { "$P" "$@" --names | tr '\n' ' '; }
 policies=$(names policies)
 workloads=$(names workloads)
 machines=$(names machines)
 disks=$("$P" machines | sed -n 's/^disk models (--disk)://p')
-# The long options a command's --help mentions.
-opts() { "$P" "$1" --help | grep -o -- '--[a-z][a-z-]*' | sort -u | tr '\n' ' '; }
+# A command's options: its table's names and aliases, and those its text
+# after the table names (compare's kernel form, not a table yet); without
+# a table, the long options its --help mentions.
+opts() {
+	"$P" --dump-options "$1" >"$out/.dump"
+	if grep -q '^option' "$out/.dump"; then
+		{ awk -F '\t' '$1 == "option" { print $2; if ($3 != "-") print $3 }' "$out/.dump"
+		  awk -F '\t' '$1 == "after"' "$out/.dump" | grep -o -- '--[a-z][a-z-]*'; } | sort -u | tr '\n' ' '
+	else
+		"$P" "$1" --help | grep -o -- '--[a-z][a-z-]*' | sort -u | tr '\n' ' '
+	fi
+	rm -f "$out/.dump"
+}
 # The workloads, for the commands whose usage takes one.
 wl() { "$P" "$1" --help | grep -q 'WORKLOAD\|NAME \[--help\]' && echo "$workloads" || true; }
 

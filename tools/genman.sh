@@ -1,8 +1,9 @@
 #!/bin/sh
 # genman.sh PAGELAB OUTDIR - write pagelab.1 and pagelab-policies.7 from
-# the binary's own --help texts and listings, so that the manual lists
-# every command, option, workload, machine, policy and tunable the build
-# has and cannot drift from it.
+# the binary's own option tables (pagelab --dump-options CMD: src/cli/opt.h)
+# and listings, so that the manual lists every command, option, workload,
+# machine, policy and tunable the build has and cannot drift from it.  A
+# command without a table (run, compare -- WORKLOAD) gives its --help.
 set -eu
 P=$1
 out=$2
@@ -13,8 +14,34 @@ version=$("$P" --version | awk '{ print $2; exit }')
 esc() { sed -e 's/\\/\\e/g' -e 's/^\([.'"'"']\)/\\\&\1/' -e 's/-/\\-/g'; }
 # A --help text as a no-fill block.
 block() { echo '.nf'; echo '.ft CR'; esc; echo '.ft R'; echo '.fi'; }
-# The commands: the lines of `pagelab --help` under "Commands:".
-commands() { "$P" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }'; }
+# The commands: the rows of pagelab's own table.
+commands() { "$P" --dump-options | awk -F '\t' '$1 == "arg" { print $2 }'; }
+# A command from its table: the usage text, each option as a tagged
+# paragraph ("--jobs, -j N"; an option without help shares the row
+# before it: --progress, --no-progress), the headings and the text after.
+# Without a table: its --help.
+command_page() {
+	"$P" --dump-options "$1" >"$out/.dump"
+	if ! grep -q '^option' "$out/.dump"; then
+		"$P" "$1" --help | block
+		return
+	fi
+	# roff requests are written as @@.XX, so that esc leaves them alone.
+	awk -F '\t' '
+	function flush() { if (tag != "") { print "@@.TP"; print "@@.B " tag; print help; tag = "" } }
+	function text(s) { if (!nf) { print "@@.nf"; print "@@.ft CR"; nf = 1 } print s }
+	function fill() { if (nf) { print "@@.ft R"; print "@@.fi"; nf = 0 } }
+	$1 == "usage" || $1 == "after" { flush(); text($2); next }
+	$1 == "section" { flush(); fill(); print "@@.PP"; print $2; next }
+	$1 == "option" || $1 == "arg" {
+		fill()
+		name = $2; if ($1 == "option" && $3 != "-") name = name ", " $3
+		if ($1 == "option" && $4 != "-") name = name " " $4
+		if ($1 == "option" && $5 == "" && tag != "") { tag = tag " / " name; next }
+		flush(); tag = name; help = ($1 == "arg" ? $3 : $5); next }
+	END { flush(); fill() }' "$out/.dump" | esc | sed 's/^@@//'
+	rm -f "$out/.dump"
+}
 # The names of a registry, one a line (the listing's text wraps).
 names() { "$P" "$@" --names; }
 
@@ -51,7 +78,7 @@ END
 	echo '.SH COMMANDS'
 	for c in $(commands); do
 		echo ".SS pagelab $c"
-		"$P" "$c" --help | block
+		command_page "$c"
 	done
 	echo '.SH WORKLOADS'
 	echo 'Each workload takes its own options after its name;'

@@ -4,10 +4,16 @@
 
 #include <stdio.h>
 
+#include "opt.h"   /* (compare_*.c keep a cmp_double of their own) */
+
 /* The whole command line, as main() got it (argc 0 when a harness calls
  * a command directly), for the provenance a report records. */
 extern int cli_argc;
 extern char **cli_argv;
+
+/* The commands' option tables (opt.h). */
+extern const struct opt_cmd sweep_cmd, mrc_cmd, reproduce_cmd, kernel_cmd, record_cmd, compare_cmd, trace_cmd, merge_cmd,
+	policies_cmd, workloads_cmd, machines_cmd;
 
 int cmd_run(int argc, char **argv);
 int cmd_policies(int argc, char **argv);

@@ -9,13 +9,35 @@
 #include "../lib/version.h"
 #include "../lib/util.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void compare_usage(FILE *out)
-{
-	fputs(
+struct compare_args {
+	const char *baseline, *metric_list, *html;
+	bool json;
+	const char **files;
+	int nfiles;
+};
+
+static int compare_pos(void *dest, const char *arg);
+
+#define AT(f) offsetof(struct compare_args, f)
+static const struct opt compare_table[] = {
+	{ "--baseline", NULL, OPT_STR, AT(baseline), "DESIGN", .help = "the column the others are compared with "
+	  "(default: the\nfirst design in the file)" },
+	{ "--metric", NULL, OPT_STR, AT(metric_list), "LIST", .help = "figures to compare (default: the CSV figures of\n"
+	  "docs/sweeps.md; for trace replays the misses, pgfault\nand pgmajfault; any /proc/vmstat counter name works,\nand any row of reclaim's work: docs/cost.md)" },
+	{ "--json", NULL, OPT_FLAG, AT(json), .help = "print the tables, with every p-value, as JSON" },
+	{ "--html", NULL, OPT_STR, AT(html), "FILE", .help = "also write them as a self-contained HTML page, with a\n"
+	  "bar chart per figure (95% intervals, % change, *)" },
+	{ .kind = OPT_END },
+};
+
+const struct opt_cmd compare_cmd = {
+	.name = "compare",
+	.usage =
 "usage: pagelab compare [--baseline DESIGN] [--metric LIST] [--json]\n"
 "                       [--html FILE] RESULTS...\n"
 "       pagelab compare [machine options] -- WORKLOAD [ARGS]\n"
@@ -23,18 +45,25 @@ static void compare_usage(FILE *out)
 "mmtests' compare-kernels does: per configuration (machine and workloads),\n"
 "each figure's mean and standard deviation over seeds for the baseline and\n"
 "every other design, with its % change and a significance marker (Welch's\n"
-"t-test, or Mann-Whitney U for fewer than 5 seeds a side).\n"
-"  --baseline DESIGN  the column the others are compared with (default: the\n"
-"                     first design in the file)\n"
-"  --metric LIST      figures to compare (default: the CSV figures of\n"
-"                     docs/sweeps.md; for trace replays the misses, pgfault\n"
-"                     and pgmajfault; any /proc/vmstat counter name works)\n"
-"  --json             print the tables, with every p-value, as JSON\n"
-"  --html FILE        also write them as a self-contained HTML page, with a\n"
-"                     bar chart per figure (95% intervals, % change, *)\n"
+"t-test, or Mann-Whitney U for fewer than 5 seeds a side).\n",
+	.opts = compare_table,
+	.col = 21,
+	.after =
 "The second form runs the workload on this host's kernel and on the\n"
-"simulator and compares them (docs/fidelity.md):\n\n", out);
-	compare_kernel_usage(out);
+"simulator and compares them (docs/fidelity.md):\n\n",
+	.more = compare_kernel_usage,
+	.prefix = "",
+	.unknown = "unknown option '%s' (see pagelab compare --help)",
+	.mode = OPT_ANYWHERE,
+	.pos = compare_pos,
+};
+
+static int compare_pos(void *dest, const char *arg)
+{
+	struct compare_args *ca = dest;
+	ca->files = xrealloc(ca->files, (size_t)(ca->nfiles + 1) * sizeof(*ca->files));
+	ca->files[ca->nfiles++] = arg;
+	return OPT_GO;
 }
 
 /* Once, on stderr: seeds that changed nothing make every standard
@@ -49,67 +78,36 @@ static void warn_idle_seeds(const struct cmp_table *t, int nt)
 		}
 }
 
-int cmd_compare_results(int argc, char **argv)
+/* The records of every file, each once. */
+static void compare_load(const struct compare_args *ca, struct records *rs)
 {
-	const char *baseline = NULL, *metric_list = NULL, *html = NULL;
-	bool json = false;
-	struct records rs = { 0 };
-	const char **files = NULL;
-	int nfiles = 0;
 	char err[600];
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			compare_usage(stdout);
-			free(files);
-			return 0;
-		} else if (!strcmp(a, "--baseline") || !strcmp(a, "--metric")) {
-			if (i + 1 >= argc)
-				die_usage("option %s needs a value", a);
-			*(!strcmp(a, "--baseline") ? &baseline : &metric_list) = argv[++i];
-		} else if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--html")) {
-			if (i + 1 >= argc)
-				die_usage("option %s needs a value", a);
-			html = argv[++i];
-		} else if (a[0] == '-' && a[1]) {
-			die_usage("unknown option '%s' (see pagelab compare --help)", a);
-		} else {
-			files = xrealloc(files, (size_t)(nfiles + 1) * sizeof(*files));
-			files[nfiles++] = a;
-		}
-	}
-	if (!nfiles)
-		die_usage("compare: no results file (see pagelab compare --help)");
-	/* --html first: a path that cannot be written is refused before the
-	 * results are read, and its temporary file is there (removed on a
-	 * signal or an error) for the whole command. */
-	struct atomic_file af;
-	if (html && !atomic_open(&af, html, err, sizeof(err)))
-		die_usage("%s", err);
-	for (int k = 0; k < nfiles; k++)
-		if (!records_load(files[k], &rs, false, NULL, err, sizeof(err)))
+	for (int k = 0; k < ca->nfiles; k++)
+		if (!records_load(ca->files[k], rs, false, NULL, err, sizeof(err)))
 			die_usage("%s", err);
-	free(files);
 	/* A record given twice (a file named twice, overlapping shards) is
 	 * one run, not another seed: counted once, as merge does. */
-	int dup = records_dedupe(&rs);
+	int dup = records_dedupe(rs);
 	if (dup)
 		fprintf(stderr, "pagelab compare: %d record%s repeated (the same command line), counted once\n", dup,
 			dup == 1 ? "" : "s");
-	records_mixed(&rs, err, sizeof(err));
+	records_mixed(rs, err, sizeof(err));
 	if (err[0])
 		fprintf(stderr, "pagelab compare: note: %s\n", err);
-	if (!rs.n)
-		die_usage("compare: no results in the file%s", nfiles > 1 ? "s" : "");
+	if (!rs->n)
+		die_usage("compare: no results in the file%s", ca->nfiles > 1 ? "s" : "");
+}
+
+/* --metric LIST, split in *mcopy: NULL-terminated names (NULL: none
+ * given), each a figure some result has; --baseline a design in them. */
+static const char **compare_metrics(const struct compare_args *ca, const struct records *rs, char **mcopy)
+{
 	const char **metrics = NULL;
-	char *mcopy = NULL;
-	if (metric_list) {
-		mcopy = xstrdup(metric_list);
+	if (ca->metric_list) {
+		*mcopy = xstrdup(ca->metric_list);
 		int n = 0;
 		char *save = NULL;
-		for (char *m = strtok_r(mcopy, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+		for (char *m = strtok_r(*mcopy, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
 			metrics = xrealloc(metrics, (size_t)(n + 2) * sizeof(char *));
 			metrics[n++] = m;
 		}
@@ -119,32 +117,54 @@ int cmd_compare_results(int argc, char **argv)
 	}
 	/* A figure asked for by name must exist somewhere. */
 	for (int m = 0; metrics && metrics[m]; m++) {
-		bool any = false;
-		for (int i = 0; i < rs.n && !any; i++) {
-			double v;
-			any = record_metric(&rs.r[i], metrics[m], &v);
-		}
-		bool avail = false;
-		for (int i = 0; i < rs.n && !avail; i++)
-			json_get_bool(rs.r[i].j, "available", &avail);
+		bool any = false, avail = false;
+		double v;
+		for (int i = 0; i < rs->n && !any; i++)
+			any = record_metric(&rs->r[i], metrics[m], &v);
+		for (int i = 0; i < rs->n && !avail; i++)
+			json_get_bool(rs->r[i].j, "available", &avail);
 		if (!any && avail)
 			die_usage("compare: no result has a figure '%s'", metrics[m]);
 	}
-	if (baseline) {
-		bool found = false;
-		for (int i = 0; i < rs.n && !found; i++)
-			found = !strcmp(rs.r[i].design, baseline);
-		if (!found)
-			die_usage("compare: no design '%s' in the results", baseline);
+	bool found = !ca->baseline;
+	for (int i = 0; i < rs->n && !found; i++)
+		found = !strcmp(rs->r[i].design, ca->baseline);
+	if (!found)
+		die_usage("compare: no design '%s' in the results", ca->baseline);
+	return metrics;
+}
+
+int cmd_compare_results(int argc, char **argv)
+{
+	struct compare_args ca = { 0 };
+	struct records rs = { 0 };
+	char err[600];
+	int next, rc = opt_parse(&compare_cmd, argc, argv, &ca, &next);
+	if (rc != OPT_GO) {
+		free(ca.files);
+		return rc;
 	}
-	int nt, rc = 0;
-	struct cmp_table *t = compare_records(&rs, baseline, metrics, &nt);
+	if (!ca.nfiles)
+		die_usage("compare: no results file (see pagelab compare --help)");
+	rc = 0;
+	/* --html first: a path that cannot be written is refused before the
+	 * results are read, and its temporary file is there (removed on a
+	 * signal or an error) for the whole command. */
+	struct atomic_file af;
+	if (ca.html && !atomic_open(&af, ca.html, err, sizeof(err)))
+		die_usage("%s", err);
+	compare_load(&ca, &rs);
+	free(ca.files);
+	char *mcopy = NULL;
+	const char **metrics = compare_metrics(&ca, &rs, &mcopy);
+	int nt;
+	struct cmp_table *t = compare_records(&rs, ca.baseline, metrics, &nt);
 	warn_idle_seeds(t, nt);
-	if (json)
+	if (ca.json)
 		compare_print_json(t, nt, stdout);
 	else
 		compare_print_text(t, nt, stdout);
-	if (html) {
+	if (ca.html) {
 		char date[64], *cmd = html_cmdline(argc, argv);
 		html_date(date, sizeof(date));
 		struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmd, .date = date };

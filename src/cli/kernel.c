@@ -8,72 +8,17 @@
 #include "../workload/wlist.h"
 #include "../native/native.h"
 #include "../report/report.h"
+#include "../engine/stats.h"
 #include "../lib/json.h"
 #include "../lib/util.h"
 #include "../lib/version.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-
-static void kernel_usage(FILE *out)
-{
-	fputs(
-"usage: pagelab kernel [OPTIONS] WORKLOAD [ARGS] [+ WORKLOAD [ARGS]]...\n"
-"Run pagelab's workloads as real processes on this host's kernel, inside a\n"
-"memory cgroup and with a swapfile of their own, and print what the kernel\n"
-"counted, in the shapes of pagelab run.  Needs root.  One run at a time:\n"
-"a second one waits.  Everything it creates is removed on every way out.\n"
-"\n"
-"  --memcg LIMIT     the cgroup's memory limit (default 512M; at most half\n"
-"                    of the host's RAM)\n"
-"  --swap SIZE       swapfile size (default 512M; 0: no swapfile)\n"
-"  --repeat N        run N times; print each run and median/min/max\n"
-"  --timeout T       kill the workload after T seconds (default 600)\n"
-"  --seed N          the workloads' random seed, as in pagelab run (default 1)\n"
-"  --json            print everything as JSON\n"
-"  --cold            in a guest whose host takes its free pages back (a\n"
-"                    virtio balloon's free page reporting), do not warm\n"
-"                    them first: by default as much memory as the limit\n"
-"                    is touched and freed just before each run, so that it\n"
-"                    meets no faults in the host (docs/native.md)\n"
-"  --tlb-cost        run no workload: measure what one remote TLB flush\n"
-"                    costs here (~1.5 s, no cgroup, no root) and print it\n"
-"                    as pagelab run's --set arguments (0 where there is\n"
-"                    none to measure: one CPU, not x86; why on stderr)\n"
-"\n"
-"Workloads run natively: usemem, mtest01, qsbench, memeater, workingset,\n"
-"fileio, dd (of files, not /dev/sda), mmap001, trace, and the others whose\n"
-"ops map to syscalls (docs/native.md).  Files a workload reads but none\n"
-"creates (dd if=FILE) are made first, uncached.  Beside the host's\n"
-"/proc/vmstat and the cgroup's memory.stat, traced.* lines give the cgroup's\n"
-"own reclaim and activations, from tracepoints (tracefs is mounted for the\n"
-"run if it is not; docs/native.md).\n"
-"Exit status: 0 on success, 1 if a workload failed, 2 on bad input or a\n"
-"refusal (no root, no memory controller, a limit too big, no room for the\n"
-"swapfile), 3 on --timeout; killed by SIGINT/SIGTERM after cleaning up.\n", out);
-}
-
-/* --tlb-cost: the host's remote TLB flush (src/native/tlbprobe.c). */
-static int print_tlb_cost(void)
-{
-	uint64_t send = 0, recv = 0;
-	char why[256];
-	if (!nhost_tlb_ipi_cost(&send, &recv, why, sizeof(why)))
-		fprintf(stderr, "pagelab: kernel: --tlb-cost: %s\n", why);
-	printf("--set cost.tlb_ipi=%lluns --set cost.tlb_ipi_recv=%lluns\n", (unsigned long long)send,
-	       (unsigned long long)recv);
-	return 0;
-}
-
-static const char *need_arg(int argc, char **argv, int *i)
-{
-	if (*i + 1 >= argc)
-		die_usage("option %s needs a value", argv[*i]);
-	return argv[++*i];
-}
 
 struct host {
 	char release[128];
@@ -160,6 +105,7 @@ static void time_figs(const struct nwl_result *w, struct time_figures *tf)
 struct kopts {
 	uint64_t limit, swap, seed;
 	bool cold;
+	struct nknobs knobs;     /* --set */
 	int cg_version;
 	int argc;                /* the command line, for --json */
 	char **argv;
@@ -170,9 +116,15 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 {
 	fprintf(out, "pagelab: kernel Linux %s, %ld CPUs, %llu MiB RAM, %s\n", h->release, h->cpus,
 		(unsigned long long)(h->ram >> 20), h->lru);
-	fprintf(out, "pagelab: memcg v%d limit %llu MiB, swappiness 60; swapfile %llu MiB; seed %llu%s\n",
-		o->cg_version, (unsigned long long)(o->limit >> 20), (unsigned long long)(o->swap >> 20),
+	char sw[16];
+	snprintf(sw, sizeof(sw), r->swappiness >= 0 ? "%d" : "?", r->swappiness);
+	fprintf(out, "pagelab: memcg v%d limit %llu MiB, swappiness %s; swapfile %llu MiB; seed %llu%s\n",
+		o->cg_version, (unsigned long long)(o->limit >> 20), sw, (unsigned long long)(o->swap >> 20),
 		(unsigned long long)o->seed, r->warmed ? "; warmed" : o->cold ? "; cold" : "");
+	/* The other --set knobs, as the cgroup's files held them at the end. */
+	for (int i = 0; i < o->knobs.n; i++)
+		if (strcmp(nknob_name(o->knobs.idx[i]), "swappiness"))
+			fprintf(out, "pagelab: memcg %s %s\n", nknob_file(o->knobs.idx[i]), r->knob[i]);
 	char buf[1024];
 	for (int w = 0; w < r->nwl; w++) {
 		const struct nwl_result *x = &r->wl[w];
@@ -234,9 +186,16 @@ static void print_json(const struct host *h, const struct kopts *o, const struct
 	fprintf(out, "},\n%s  \"machine_params\": ", indent);
 	json_host_params(h, out);
 	fprintf(out, ",\n%s  \"memcg\": {\"version\": %d, \"limit_bytes\": %llu, \"swap_bytes\": %llu, "
-		"\"peak_bytes\": %llu, \"oom_kill\": %llu},\n", indent, o->cg_version,
+		"\"peak_bytes\": %llu, \"oom_kill\": %llu, \"swappiness\": %d, \"set\": {", indent, o->cg_version,
 		(unsigned long long)o->limit, (unsigned long long)o->swap, (unsigned long long)r->peak_bytes,
-		(unsigned long long)r->oom_kills);
+		(unsigned long long)r->oom_kills, r->swappiness);
+	for (int i = 0; i < o->knobs.n; i++) {
+		fputs(i ? ", " : "", out);
+		json_str(out, nknob_file(o->knobs.idx[i]));
+		fputs(": ", out);
+		json_str(out, r->knob[i]);
+	}
+	fputs("}},\n", out);
 	fprintf(out, "%s  \"warmed\": %s,\n", indent, r->warmed ? "true" : "false");
 	fprintf(out, "%s  \"seed\": %llu,\n%s  \"finished\": %s,\n%s  \"elapsed_s\": %.6f,\n", indent,
 		(unsigned long long)o->seed, indent, r->timed_out ? "false" : "true", indent, r->elapsed_s);
@@ -268,16 +227,10 @@ static void print_json(const struct host *h, const struct kopts *o, const struct
 	fprintf(out, "}\n%s}", indent);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* Median, min and max of v[0..n) (sorts v). */
 static void stats3(double *v, int n, double *med, double *lo, double *hi)
 {
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	qsort(v, (size_t)n, sizeof(*v), cmp_double_asc);
 	*lo = v[0];
 	*hi = v[n - 1];
 	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -336,119 +289,214 @@ static void print_summary(const struct nsession *s, const struct nrun *runs, int
 	free(v);
 }
 
-int cmd_kernel(int argc, char **argv)
+struct kernel_args {
+	struct kopts o;
+	uint64_t repeat, timeout_ns;
+	bool json;
+};
+
+static int size_opt(void *dest, const struct opt *o, const char *typed, const char *value);
+static int knob_opt(void *dest, const struct opt *o, const char *typed, const char *value);
+static int tlb_cost_opt(void *dest, const struct opt *o, const char *typed, const char *value);
+
+#define AT(f) offsetof(struct kernel_args, f)
+static const struct opt kernel_table[] = {
+	{ "--memcg", NULL, OPT_CALL, AT(o.limit), "LIMIT", .call = size_opt,
+	  .help = "the cgroup's memory limit (default 512M; at most half\nof the host's RAM)" },
+	{ "--swap", NULL, OPT_CALL, AT(o.swap), "SIZE", .call = size_opt,
+	  .help = "swapfile size (default 512M; 0: no swapfile)" },
+	{ "--repeat", NULL, OPT_U64, AT(repeat), "N", 1, 1000, "(1..1000)",
+	  .help = "run N times; print each run and median/min/max" },
+	{ "--timeout", NULL, OPT_DURATION, AT(timeout_ns), "T", .range = "(seconds)",
+	  .help = "kill the workload after T seconds (default 600)" },
+	{ "--seed", NULL, OPT_U64, AT(o.seed), "N", 0, (double)UINT64_MAX,
+	  .help = "the workloads' random seed, as in pagelab run (default 1)" },
+	{ "--set", NULL, OPT_CALL, AT(o.knobs), "NAME=VALUE", .call = knob_opt,
+	  .help = "a knob of the run's own cgroup (repeatable).  cgroup v1:\n"
+	  "swappiness=0..200 (default 60), memory.soft_limit_in_bytes,\n"
+	  "memory.memsw.limit_in_bytes (>= --memcg; default\n"
+	  "unlimited).  v2: memory.high, memory.low, memory.min,\n"
+	  "memory.swap.max (default max), memory.swap.high,\n"
+	  "memory.zswap.max (a size or max), memory.zswap.writeback\n"
+	  "(0/1); v2 has no per-cgroup swappiness.  Sizes as\n"
+	  "--memcg.  Another host's knob: refused (docs/native.md)" },
+	{ "--json", NULL, OPT_FLAG, AT(json), .help = "print everything as JSON" },
+	{ "--cold", NULL, OPT_FLAG, AT(o.cold), .help = "in a guest whose host takes its free pages back (a\n"
+	  "virtio balloon's free page reporting), do not warm\nthem first: by default as much memory as the limit\n"
+	  "is touched and freed just before each run, so that it\nmeets no faults in the host (docs/native.md)" },
+	{ "--tlb-cost", NULL, OPT_CALL, 0, .call = tlb_cost_opt, .help = "run no workload: measure what one remote "
+	  "TLB flush\ncosts here (~1.5 s, no cgroup, no root) and print it\nas pagelab run's --set arguments (0 where "
+	  "there is\nnone to measure: one CPU, not x86; why on stderr)" },
+	{ .kind = OPT_END },
+};
+
+const struct opt_cmd kernel_cmd = {
+	.name = "kernel",
+	.usage =
+"usage: pagelab kernel [OPTIONS] WORKLOAD [ARGS] [+ WORKLOAD [ARGS]]...\n"
+"Run pagelab's workloads as real processes on this host's kernel, inside a\n"
+"memory cgroup and with a swapfile of their own, and print what the kernel\n"
+"counted, in the shapes of pagelab run.  Needs root.  One run at a time:\n"
+"a second one waits.  Everything it creates is removed on every way out.\n"
+"\n",
+	.opts = kernel_table,
+	.col = 20,
+	.after =
+"\n"
+"Workloads run natively: usemem, mtest01, qsbench, memeater, workingset,\n"
+"fileio, dd (of files, not /dev/sda), mmap001, trace, and the others whose\n"
+"ops map to syscalls (docs/native.md).  Files a workload reads but none\n"
+"creates (dd if=FILE) are made first, uncached.  Beside the host's\n"
+"/proc/vmstat and the cgroup's memory.stat, traced.* lines give the cgroup's\n"
+"own reclaim and activations, from tracepoints (tracefs is mounted for the\n"
+"run if it is not; docs/native.md).\n"
+"Exit status: 0 on success, 1 if a workload failed, 2 on bad input or a\n"
+"refusal (no root, no memory controller, a limit too big, no room for the\n"
+"swapfile), 3 on --timeout; killed by SIGINT/SIGTERM after cleaning up.\n",
+	.prefix = "",
+	.unknown = "unknown option '%s' (see pagelab kernel --help)",
+	.mode = OPT_LEADING,
+};
+
+/* --memcg LIMIT (room for the program itself) and --swap SIZE. */
+static int size_opt(void *dest, const struct opt *o, const char *typed, const char *value)
 {
-	struct kopts o = { .limit = 512ULL << 20, .swap = 512ULL << 20, .seed = 1, .argc = cli_argc, .argv = cli_argv };
-	uint64_t repeat = 1, timeout_ns = 600ULL * 1000000000ULL;
-	bool json = false;
-	int i;
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			kernel_usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "--memcg") || !strcmp(a, "--swap")) {
-			const char *v = need_arg(argc, argv, &i);
-			uint64_t b;
-			if (!parse_size(v, &b) || b > (1ULL << 50))
-				die_usage("bad size '%s' for %s", v, a);
-			if (a[2] == 'm' && b < (16ULL << 20))
-				die_usage("--memcg %s: a limit below 16 MiB leaves no room for the program itself", v);
-			if (a[2] == 's' && b && b < (1ULL << 20))
-				die_usage("--swap %s: a swapfile needs at least 1 MiB (or 0 for none)", v);
-			*(a[2] == 'm' ? &o.limit : &o.swap) = b;
-		} else if (!strcmp(a, "--repeat")) {
-			const char *v = need_arg(argc, argv, &i);
-			if (!parse_u64(v, &repeat) || !repeat || repeat > 1000)
-				die_usage("bad --repeat '%s' (1..1000)", v);
-		} else if (!strcmp(a, "--timeout")) {
-			const char *v = need_arg(argc, argv, &i);
-			if (!parse_duration_ns(v, &timeout_ns) || !timeout_ns)
-				die_usage("bad --timeout '%s' (seconds)", v);
-		} else if (!strcmp(a, "--seed")) {
-			const char *v = need_arg(argc, argv, &i);
-			if (!parse_u64(v, &o.seed))
-				die_usage("bad --seed '%s'", v);
-		} else if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--cold")) {
-			o.cold = true;
-		} else if (!strcmp(a, "--tlb-cost")) {
-			return print_tlb_cost();
-		} else {
-			die_usage("unknown option '%s' (see pagelab kernel --help)", a);
-		}
-	}
-	if (i >= argc)
-		die_usage("kernel: no workload given (see pagelab workloads)");
+	uint64_t b;
+	if (!parse_size(value, &b) || b > (1ULL << 50))
+		die_usage("bad size '%s' for %s", value, typed);
+	if (o->name[2] == 'm' && b < (16ULL << 20))
+		die_usage("--memcg %s: a limit below 16 MiB leaves no room for the program itself", value);
+	if (o->name[2] == 's' && b && b < (1ULL << 20))
+		die_usage("--swap %s: a swapfile needs at least 1 MiB (or 0 for none)", value);
+	*(uint64_t *)dest = b;
+	return OPT_GO;
+}
 
-	/* Workloads, separated by '+', seeded as pagelab run seeds them. */
+/* --set NAME=VALUE: a knob of the run's own cgroup (src/native/knobs.c). */
+static int knob_opt(void *dest, const struct opt *o, const char *typed, const char *value)
+{
 	char err[512] = "";
-	struct wl_list wll;
-	if (!wl_list_parse(argc - i, argv + i, &wll, err, sizeof(err)))
+	(void)o;
+	(void)typed;
+	if (!nknob_parse(dest, value, err, sizeof(err)))
 		die_usage("%s", err);
-	if (wll.help) {
-		wll.help->help(stdout);
-		wl_list_free(&wll);
-		return 0;
-	}
-	int nwl = wll.n;
-	struct nworkload *wl = xcalloc((size_t)nwl, sizeof(*wl));
-	for (int w = 0; w < nwl; w++)
-		wl[w] = (struct nworkload){ .ops = wll.v[w].ops, .argc = wll.v[w].argc, .argv = wll.v[w].argv,
-					    .seed = o.seed + (uint64_t)w, .cmd = wll.v[w].cmd };
+	return OPT_GO;
+}
 
-	struct host h;
-	host_info(&h);
+/* --tlb-cost: the host's remote TLB flush (src/native/tlbprobe.c). */
+static int tlb_cost_opt(void *dest, const struct opt *o, const char *typed, const char *value)
+{
+	uint64_t send = 0, recv = 0;
+	char why[256];
+	(void)dest;
+	(void)o;
+	(void)typed;
+	(void)value;
+	if (!nhost_tlb_ipi_cost(&send, &recv, why, sizeof(why)))
+		fprintf(stderr, "pagelab: kernel: --tlb-cost: %s\n", why);
+	printf("--set cost.tlb_ipi=%lluns --set cost.tlb_ipi_recv=%lluns\n", (unsigned long long)send,
+	       (unsigned long long)recv);
+	return 0;
+}
+
+/* The workloads of the run: parsed, seeded as pagelab run seeds them,
+ * created once and the files they read planned. */
+struct kwork {
+	struct wl_list wll;
+	struct nworkload *wl;
+	void **inst;
+	int nwl;
+	struct nplan plan;
+};
+
+/* false when a workload's --help was asked for (and printed). */
+static bool kernel_workloads(struct kwork *kw, const struct kopts *o, int argc, char **argv)
+{
+	char err[512] = "";
+	if (!wl_list_parse(argc, argv, &kw->wll, err, sizeof(err)))
+		die_usage("%s", err);
+	if (kw->wll.help) {
+		kw->wll.help->help(stdout);
+		wl_list_free(&kw->wll);
+		return false;
+	}
+	int nwl = kw->nwl = kw->wll.n;
+	const struct wl_list *l = &kw->wll;
+	kw->wl = xcalloc((size_t)nwl, sizeof(*kw->wl));
+	for (int w = 0; w < nwl; w++)
+		kw->wl[w] = (struct nworkload){ .ops = l->v[w].ops, .argc = l->v[w].argc, .argv = l->v[w].argv,
+						.seed = o->seed + (uint64_t)w, .cmd = l->v[w].cmd };
 	/* The generators, created once (qsbench records its sorts here) and
 	 * sized from what sysinfo() would say inside the cgroup: its limit as
 	 * RAM, our swapfile as swap.  Every use runs on a forked copy. */
-	struct wl_sysinfo si = { .totalram = o.limit, .freeram = o.limit, .totalswap = o.swap, .freeswap = o.swap };
-	void **inst = xcalloc((size_t)nwl, sizeof(void *));
+	struct wl_sysinfo si = { .totalram = o->limit, .freeram = o->limit, .totalswap = o->swap, .freeswap = o->swap };
+	kw->inst = xcalloc((size_t)nwl, sizeof(void *));
 	for (int w = 0; w < nwl; w++) {
-		if (!(inst[w] = wl_spec_create(&wll.v[w], wl[w].seed, err, sizeof(err))))
+		if (!(kw->inst[w] = wl_spec_create(&l->v[w], kw->wl[w].seed, err, sizeof(err))))
 			die_usage("%s", err);
-		if (wl[w].ops->attach)
-			wl[w].ops->attach(inst[w], &si);
+		if (kw->wl[w].ops->attach)
+			kw->wl[w].ops->attach(kw->inst[w], &si);
 	}
-	struct nplan plan;
-	if (!nplan_build(&plan, wl, inst, nwl, false, err, sizeof(err)))
+	if (!nplan_build(&kw->plan, kw->wl, kw->inst, nwl, false, err, sizeof(err)))
 		die_usage("%s", err);
+	/* The knobs against this host's cgroup version: no root needed. */
+	if (o->knobs.n && !nknob_check(&o->knobs, ncg_host_version(), o->limit, err, sizeof(err)))
+		die_usage("%s", err);
+	return true;
+}
+
+static void kwork_free(struct kwork *kw)
+{
+	nplan_free(&kw->plan);
+	for (int w = 0; w < kw->nwl; w++)
+		kw->wl[w].ops->destroy(kw->inst[w]);
+	wl_list_free(&kw->wll);
+	free(kw->inst);
+	free(kw->wl);
+}
+
+/* Root, limits within half the host's RAM, and a memory controller. */
+static void kernel_host_checks(const struct host *h, struct kopts *o, struct ncgroup *cg)
+{
+	char err[512];
 	if (geteuid() != 0)
 		die_usage("kernel: needs root (it creates a memory cgroup and a swapfile)");
-	if (h.ram && o.limit > h.ram / 2)
+	if (h->ram && o->limit > h->ram / 2)
 		die_usage("kernel: --memcg %llu MiB is above half of this host's %llu MiB of RAM",
-			  (unsigned long long)(o.limit >> 20), (unsigned long long)(h.ram >> 20));
-	if (h.ram && o.swap > h.ram / 2)
+			  (unsigned long long)(o->limit >> 20), (unsigned long long)(h->ram >> 20));
+	if (h->ram && o->swap > h->ram / 2)
 		die_usage("kernel: --swap %llu MiB is above half of this host's %llu MiB of RAM",
-			  (unsigned long long)(o.swap >> 20), (unsigned long long)(h.ram >> 20));
-	struct ncgroup cg;
-	if (!ncg_detect(&cg, err, sizeof(err)))
+			  (unsigned long long)(o->swap >> 20), (unsigned long long)(h->ram >> 20));
+	if (!ncg_detect(cg, err, sizeof(err)))
 		die_usage("%s", err);
-	o.cg_version = cg.version;
-	struct nguard *g = nguard_begin(&cg);
+	o->cg_version = cg->version;
+}
 
-	struct nsession s = { .wl = wl, .inst = inst, .nwl = nwl, .limit = o.limit, .swap = o.swap,
-			      .timeout_s = (double)timeout_ns / 1e9, .plan = &plan, .guard = g, .cold = o.cold };
-	struct nrun *runs = xcalloc(repeat, sizeof(*runs));
-	int rc = 0, done = 0;
-	if (json && repeat > 1)
+/* --repeat runs (fewer if one is stopped), each printed as it ends, then
+ * the summary; the exit status, *done the runs made. */
+static int kernel_runs(const struct kernel_args *ka, const struct host *h, struct nsession *s, struct nrun *runs,
+		       int *done)
+{
+	char err[512] = "";
+	uint64_t repeat = ka->repeat;
+	int rc = 0;
+	if (ka->json && repeat > 1)
 		printf("{\n  \"runs\": [\n");
 	for (uint64_t k = 0; k < repeat; k++) {
 		if (repeat > 1 && isatty(2))
 			fprintf(stderr, "pagelab: kernel: run %llu of %llu\n", (unsigned long long)k + 1,
 				(unsigned long long)repeat);
-		if (!nsession_run(&s, &runs[k], err, sizeof(err)))
+		if (!nsession_run(s, &runs[k], err, sizeof(err)))
 			die_usage("%s", err);
-		done++;
+		++*done;
 		const struct nrun *r = &runs[k];
-		if (repeat > 1 && !json)
+		if (repeat > 1 && !ka->json)
 			printf("# run %llu of %llu\n", (unsigned long long)k + 1, (unsigned long long)repeat);
-		if (json) {
-			print_json(&h, &o, &s, r, stdout, repeat > 1 ? "  " : "");
+		if (ka->json) {
+			print_json(h, &ka->o, s, r, stdout, repeat > 1 ? "  " : "");
 			fputs(repeat > 1 && k + 1 < repeat ? ",\n" : "\n", stdout);
 		} else {
-			print_text(&h, &o, &s, r, stdout);
+			print_text(h, &ka->o, s, r, stdout);
 		}
 		if (r->err[0]) {
 			fprintf(stderr, "pagelab: %s\n", r->err);
@@ -457,28 +505,49 @@ int cmd_kernel(int argc, char **argv)
 		if (r->stop_signal || r->timed_out)
 			break;
 	}
-	const struct nrun *last = &runs[done - 1];
-	if (json && repeat > 1) {
+	if (ka->json && repeat > 1) {
 		printf("  ]");
-		if (done > 1)
-			print_summary(&s, runs, done, true, stdout);
+		if (*done > 1)
+			print_summary(s, runs, *done, true, stdout);
 		printf("\n}\n");
-	} else if (done > 1) {
-		print_summary(&s, runs, done, false, stdout);
+	} else if (*done > 1) {
+		print_summary(s, runs, *done, false, stdout);
 	}
 	fflush(stdout);
+	return rc;
+}
+
+int cmd_kernel(int argc, char **argv)
+{
+	struct kernel_args ka = { .o = { .limit = 512ULL << 20, .swap = 512ULL << 20, .seed = 1, .argc = cli_argc,
+					 .argv = cli_argv },
+				  .repeat = 1, .timeout_ns = 600ULL * 1000000000ULL };
+	int i, rc = opt_parse(&kernel_cmd, argc, argv, &ka, &i);
+	if (rc != OPT_GO)
+		return rc;
+	if (i >= argc)
+		die_usage("kernel: no workload given (see pagelab workloads)");
+	struct kwork kw = { 0 };
+	if (!kernel_workloads(&kw, &ka.o, argc - i, argv + i))
+		return 0;
+	struct host h;
+	host_info(&h);
+	struct ncgroup cg;
+	kernel_host_checks(&h, &ka.o, &cg);
+	struct nguard *g = nguard_begin(&cg);
+	struct nsession s = { .wl = kw.wl, .inst = kw.inst, .nwl = kw.nwl, .limit = ka.o.limit, .swap = ka.o.swap,
+			      .timeout_s = (double)ka.timeout_ns / 1e9, .plan = &kw.plan, .guard = g, .cold = ka.o.cold,
+			      .knobs = &ka.o.knobs };
+	struct nrun *runs = xcalloc(ka.repeat, sizeof(*runs));
+	int done = 0;
+	rc = kernel_runs(&ka, &h, &s, runs, &done);
+	const struct nrun *last = &runs[done - 1];
 	int sig = last->stop_signal;
 	bool timed_out = last->timed_out;
 	for (int k = 0; k < done; k++)
 		nrun_free(&runs[k]);
 	free(runs);
-	nplan_free(&plan);
-	for (int w = 0; w < nwl; w++) {
-		wl[w].ops->destroy(inst[w]);
-	}
-	wl_list_free(&wll);
-	free(inst);
-	free(wl);
+	kwork_free(&kw);
 	nguard_cleanup(g);
 	if (sig) {
 		fprintf(stderr, "pagelab: kernel: stopped by signal %d; the cgroup, swapfile and files are removed\n", sig);
@@ -486,7 +555,7 @@ int cmd_kernel(int argc, char **argv)
 	}
 	if (timed_out) {
 		fprintf(stderr, "pagelab: kernel: timed out after %g s; the workload was killed and everything removed\n",
-			(double)timeout_ns / 1e9);
+			(double)ka.timeout_ns / 1e9);
 		return 3;
 	}
 	return rc;

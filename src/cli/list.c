@@ -13,15 +13,68 @@
  * man page and completion generators): the listing's text wraps. */
 #define PUT_NAMES(reg) for (int i_ = 0; (reg)[i_]; i_++) puts((reg)[i_]->name)
 
+/* The listings take one option or none, each alone: their tables give
+ * --help, the man page and completion; the forms are checked below. */
+static const struct opt policies_table[] = {
+	{ "--tunables", NULL, OPT_STR, 0, "POLICY", .help = "that policy's tunables and their defaults" },
+	{ "--names", NULL, OPT_FLAG, 0, .help = "only the policies' names, one a line" },
+	{ .kind = OPT_END },
+};
+
+const struct opt_cmd policies_cmd = {
+	.name = "policies",
+	.usage =
+"usage: pagelab policies [--tunables POLICY | --names]\n"
+"List every reclaim policy with its one-line summary, or one policy's\n"
+"tunables (settable with pagelab run --set NAME=VALUE) with their defaults.\n",
+	.opts = policies_table,
+	.col = 21,
+};
+
+static const struct opt workloads_table[] = {
+	{ "NAME [--help]", .kind = OPT_POS, .help = "that workload's options and what it models" },
+	{ "--names", NULL, OPT_FLAG, 0, .help = "only the workloads' names, one a line" },
+	{ .kind = OPT_END },
+};
+
+const struct opt_cmd workloads_cmd = {
+	.name = "workloads",
+	.usage =
+"usage: pagelab workloads [NAME [--help] | --names]\n"
+"List the workloads, or show one workload's options and what it models.\n",
+	.opts = workloads_table,
+	.col = 17,
+};
+
+static const struct opt machines_table[] = {
+	{ "--show", NULL, OPT_STR, 0, "NAME", .help = "every parameter of that profile" },
+	{ "--names", NULL, OPT_FLAG, 0, .help = "only the profiles' names, one a line" },
+	{ .kind = OPT_END },
+};
+
+const struct opt_cmd machines_cmd = {
+	.name = "machines",
+	.usage =
+"usage: pagelab machines [--show NAME | --names]\n"
+"List the machine profiles, or every parameter of one (each settable with\n"
+"pagelab run --set NAME=VALUE).  Disk models for --disk are listed too.\n",
+	.opts = machines_table,
+	.col = 15,
+};
+
+/* --help or -h as the first argument. */
+static bool wants_help(int argc, char **argv, const struct opt_cmd *c)
+{
+	if (argc < 2 || (strcmp(argv[1], "--help") && strcmp(argv[1], "-h")))
+		return false;
+	opt_usage(c, stdout);
+	return true;
+}
+
 int cmd_policies(int argc, char **argv)
 {
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		puts("usage: pagelab policies [--tunables POLICY | --names]\n"
-		     "List every reclaim policy with its one-line summary, or one policy's\n"
-		     "tunables (settable with pagelab run --set NAME=VALUE) with their defaults.\n"
-		     "--names: only the policies' names, one a line.");
+	if (wants_help(argc, argv, &policies_cmd))
 		return 0;
-	}
 	if (argc == 2 && !strcmp(argv[1], "--names")) {
 		PUT_NAMES(policy_registry);
 		return 0;
@@ -61,12 +114,8 @@ int cmd_policies(int argc, char **argv)
 
 int cmd_workloads(int argc, char **argv)
 {
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		puts("usage: pagelab workloads [NAME [--help] | --names]\n"
-		     "List the workloads, or show one workload's options and what it models.\n"
-		     "--names: only the workloads' names, one a line.");
+	if (wants_help(argc, argv, &workloads_cmd))
 		return 0;
-	}
 	if (argc == 2 && !strcmp(argv[1], "--names")) {
 		PUT_NAMES(workload_registry);
 		return 0;
@@ -88,13 +137,8 @@ int cmd_workloads(int argc, char **argv)
 
 int cmd_machines(int argc, char **argv)
 {
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		puts("usage: pagelab machines [--show NAME | --names]\n"
-		     "List the machine profiles, or every parameter of one (each settable with\n"
-		     "pagelab run --set NAME=VALUE).  Disk models for --disk are listed too.\n"
-		     "--names: only the profiles' names, one a line.");
+	if (wants_help(argc, argv, &machines_cmd))
 		return 0;
-	}
 	if (argc == 2 && !strcmp(argv[1], "--names")) {
 		PUT_NAMES(profile_presets);
 		return 0;

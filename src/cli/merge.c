@@ -12,22 +12,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void merge_usage(FILE *out)
-{
-	fputs(
+static const struct opt merge_table[] = {
+	{ .kind = OPT_END },
+};
+
+/* No options: every argument is a file (--help aside). */
+const struct opt_cmd merge_cmd = {
+	.name = "merge",
+	.usage =
 "usage: pagelab merge OUT IN...\n"
 "Join results files (JSON lines from pagelab sweep -o) into OUT: each cell\n"
 "once (the first record of a command line wins), ordered by cell number.\n"
 "OUT is written whole to a temporary file and renamed, so it may be one\n"
 "of the inputs; a device or FIFO is written in place, a symbolic link's\n"
-"target is replaced.  See docs/sweeps.md.\n", out);
-}
+"target is replaced.  See docs/sweeps.md.\n",
+	.opts = merge_table,
+};
 
 int cmd_merge(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			merge_usage(stdout);
+			opt_usage(&merge_cmd, stdout);
 			return 0;
 		}
 	if (argc < 3)

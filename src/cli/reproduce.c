@@ -13,67 +13,12 @@
 
 #include <signal.h>
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static void reproduce_usage(FILE *out)
-{
-	fputs(
-"usage: pagelab reproduce [--full] [--only N] [--json] [--html F] [--jobs N]\n"
-"                         [--calibrate] [EXP]\n"
-"Re-run the experiments of the five mailing-list threads with the designs they\n"
-"compared, and print for each a table in the thread's own shape: the figures\n"
-"the thread published next to pagelab's, and per comparison a verdict: does\n"
-"pagelab agree on which design wins, and by roughly how much?\n"
-"\n"
-"  --full        the threads' machines and sizes (default: quick mode, machines\n"
-"                and sizes scaled down together, under a minute)\n"
-"  --only N      run experiment N only (1-5)\n"
-"  --json        print everything as one JSON object\n"
-"  --html FILE   also write a self-contained HTML report: per experiment the\n"
-"                verdicts with the thread's ratios beside pagelab's as bars,\n"
-"                the timelines of every design, the text report folded\n"
-"  --jobs N      run N simulations in parallel (default: the number of CPUs);\n"
-"                the output is the same for every N\n"
-"  --check       verify the mm invariants after every step of every run (slow)\n"
-"  --max-time T  stop every run after T of simulated time (30, 10m, 2h); a run\n"
-"                stopped so is marked in the tables and verdicts; exit status 3\n"
-"  --calibrate   fit the machine parameters the thread does not state (machines\n"
-"                --show NAME lists them) to the baseline design's published\n"
-"                figures, then print the fit and both the raw verdicts and those\n"
-"                with the fitted values (a few minutes in quick mode)\n"
-"  --print-file N  print experiment N as an experiment file, to start your own\n"
-"  EXP           run the experiment file EXP instead (docs/experiments.md)\n"
-"  --progress / --no-progress  progress on stderr (default: on a terminal)\n"
-"\n"
-"Experiments:\n", out);
-	const struct experiment *const *ex = builtin_experiments();
-	for (int i = 0; ex[i]; i++) {
-		char left[16], text[600];
-		snprintf(left, sizeof(left), "  %d", ex[i]->id);
-		snprintf(text, sizeof(text), "%s (%s)", ex[i]->title, ex[i]->thread);
-		wrap_row(out, left, 5, text, "", WRAP_WIDTH);
-	}
-	fputs(
-"\n"
-"A design or workload this build does not have is reported as not available,\n"
-"with verdict n/a.  Many comparisons disagree, and are expected to:\n"
-"docs/reproduce.md lists the verdict each comparison gives in this version and\n"
-"explains every disagreement; the threads' messages are in docs/threads/.\n"
-"\n"
-"Each experiment is printed as soon as it and those before it are done; its\n"
-"host time goes to stderr (with --full or --progress), with progress and an\n"
-"estimate of the time left when stderr is a terminal.\n"
-"\n"
-"Exit status: 0; 1 if --check found a broken invariant or an output could not\n"
-"be written; 2 on bad input; 3 if a run was stopped at its simulated time\n"
-"limit (--max-time, or the experiment's own); 130 / 143 on SIGINT / SIGTERM,\n"
-"after writing the experiments that had finished (--html FILE is replaced\n"
-"only by a complete report).\n", out);
-}
 
 /* Streaming: each experiment is written (and stdout flushed) as soon as it
  * and every one before it have finished, so a long --full run shows its
@@ -120,114 +65,200 @@ static void stream_one(const struct exp_result *r, void *arg)
 			r->e->id, host_now() - st->t0, r->host_cpu_s, st->done, st->total);
 }
 
-int cmd_reproduce(int argc, char **argv)
+struct reproduce_args {
+	struct reproduce_opts o;
+	bool json, calibrate, quiet;
+	const char *html, *file;
+	uint64_t max_time_ns;
+};
+
+static int only_opt(void *dest, const struct opt *o, const char *typed, const char *value);
+static int print_file_opt(void *dest, const struct opt *o, const char *typed, const char *value);
+static int quiet_opt(void *dest, const struct opt *o, const char *typed, const char *value);
+static int reproduce_pos(void *dest, const char *arg);
+static void reproduce_more(FILE *out);
+
+#define AT(f) offsetof(struct reproduce_args, f)
+static const struct opt reproduce_table[] = {
+	{ "--full", NULL, OPT_FLAG, AT(o.full), .help = "the threads' machines and sizes (default: quick mode, machines\n"
+	  "and sizes scaled down together, under a minute)" },
+	{ "--only", NULL, OPT_CALL, 0, "N", .call = only_opt, .help = "run experiment N only (1-5)" },
+	{ "--json", NULL, OPT_FLAG, AT(json), .help = "print everything as one JSON object" },
+	{ "--html", NULL, OPT_STR, AT(html), "FILE", .missing = "option --html needs a file name",
+	  .help = "also write a self-contained HTML report: per experiment the\n"
+	  "verdicts with the thread's ratios beside pagelab's as bars,\nthe timelines of every design, the text report folded" },
+	{ "--jobs", "-j", OPT_INT, AT(o.jobs), "N", 1, 256, "(1..256)", .help = "run N simulations in parallel "
+	  "(default: the number of CPUs);\nthe output is the same for every N" },
+	{ "--check", NULL, OPT_FLAG, AT(o.check), .help = "verify the mm invariants after every step of every run (slow)" },
+	{ "--max-time", NULL, OPT_DURATION, AT(max_time_ns), "T", .range = "(a duration: 30, 7200s, 500ms)",
+	  .help = "stop every run after T of simulated time (30, 7200s,\n"
+	  "500ms); a run stopped so is marked in the tables and\nverdicts; exit status 3" },
+	{ "--calibrate", NULL, OPT_FLAG, AT(calibrate), .help = "fit the machine parameters the thread does not state "
+	  "(machines\n--show NAME lists them) to the baseline design's published\n"
+	  "figures, then print the fit and both the raw verdicts and those\nwith the fitted values (a few minutes in quick mode)" },
+	{ "--print-file", NULL, OPT_CALL, 0, "N", .call = print_file_opt,
+	  .missing = "option --print-file needs an experiment number",
+	  .help = "print experiment N as an experiment file, to start your own" },
+	{ "EXP", .kind = OPT_POS, .help = "run the experiment file EXP instead (docs/experiments.md)" },
+	{ "--progress", NULL, OPT_FLAG, AT(o.progress), .help = "progress on stderr (default: on a terminal)" },
+	{ "--no-progress", NULL, OPT_CALL, 0, .call = quiet_opt, .flags = OPT_JOINED },
+	{ .kind = OPT_END },
+};
+
+const struct opt_cmd reproduce_cmd = {
+	.name = "reproduce",
+	.usage =
+"usage: pagelab reproduce [--full] [--only N] [--json] [--html F] [--jobs N]\n"
+"                         [--calibrate] [EXP]\n"
+"Re-run the experiments of the five mailing-list threads with the designs they\n"
+"compared, and print for each a table in the thread's own shape: the figures\n"
+"the thread published next to pagelab's, and per comparison a verdict: does\n"
+"pagelab agree on which design wins, and by roughly how much?\n"
+"\n",
+	.opts = reproduce_table,
+	.col = 16,
+	.after = "\nExperiments:\n",
+	.more = reproduce_more,
+	.prefix = "",
+	.unknown = "unknown option '%s' (see pagelab reproduce --help)",
+	.mode = OPT_ANYWHERE,
+	.pos = reproduce_pos,
+};
+
+/* The experiments, and what the report says about them. */
+static void reproduce_more(FILE *out)
 {
-	struct reproduce_opts o = { .progress = isatty(2) };
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	o.jobs = ncpu > 0 ? (int)ncpu : 1;
-	bool json = false, calibrate = false, quiet = false;
-	const char *html = NULL, *file = NULL;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		uint64_t v;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			reproduce_usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "--full")) {
-			o.full = true;
-		} else if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--only")) {
-			if (i + 1 >= argc)
-				die_usage("option --only needs a value");
-			const char *s = argv[++i];
-			if (!parse_u64(s, &v) || v < 1 || v > (uint64_t)nr_experiments())
-				die_usage("bad --only '%s' (1..%d)", s, nr_experiments());
-			o.only = (int)v;
-		} else if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
-			if (i + 1 >= argc)
-				die_usage("option %s needs a value", a);
-			const char *s = argv[++i];
-			if (!parse_u64(s, &v) || v < 1 || v > 256)
-				die_usage("bad --jobs '%s' (1..256)", s);
-			o.jobs = (int)v;
-		} else if (!strcmp(a, "--html")) {
-			if (i + 1 >= argc)
-				die_usage("option --html needs a file name");
-			html = argv[++i];
-		} else if (!strcmp(a, "--print-file")) {
-			if (i + 1 >= argc)
-				die_usage("option --print-file needs an experiment number");
-			const char *s = argv[++i];
-			if (!parse_u64(s, &v) || v < 1 || v > (uint64_t)nr_experiments())
-				die_usage("bad --print-file '%s' (1..%d)", s, nr_experiments());
-			exp_file_write(builtin_experiments()[v - 1], stdout);
-			return 0;
-		} else if (!strcmp(a, "--check")) {
-			o.check = true;
-		} else if (!strcmp(a, "--max-time")) {
-			uint64_t ns;
-			if (i + 1 >= argc)
-				die_usage("option --max-time needs a value");
-			if (!parse_duration_ns(argv[++i], &ns) || !ns)
-				die_usage("bad --max-time '%s' (a duration: 30, 10m, 2h)", argv[i]);
-			o.max_time_s = (double)ns / 1e9;
-		} else if (!strcmp(a, "--calibrate")) {
-			calibrate = true;
-		} else if (!strcmp(a, "--progress")) {
-			o.progress = true;
-		} else if (!strcmp(a, "--no-progress")) {
-			o.progress = false;
-			quiet = true;
-		} else if (a[0] != '-' && !file) {
-			file = a;
-		} else {
-			die_usage("unknown option '%s' (see pagelab reproduce --help)", a);
-		}
+	const struct experiment *const *ex = builtin_experiments();
+	for (int i = 0; ex[i]; i++) {
+		char left[16], text[600];
+		snprintf(left, sizeof(left), "  %d", ex[i]->id);
+		snprintf(text, sizeof(text), "%s (%s)", ex[i]->title, ex[i]->thread);
+		wrap_row(out, left, 5, text, "", WRAP_WIDTH);
 	}
-	struct experiment *own = NULL;
-	const struct experiment *one[2] = { NULL, NULL };
+	fputs(
+"\n"
+"A design or workload this build does not have is reported as not available,\n"
+"with verdict n/a.  Many comparisons disagree, and are expected to:\n"
+"docs/reproduce.md lists the verdict each comparison gives in this version and\n"
+"explains every disagreement; the threads' messages are in docs/threads/.\n"
+"\n"
+"Each experiment is printed as soon as it and those before it are done; its\n"
+"host time goes to stderr (with --full or --progress), with progress and an\n"
+"estimate of the time left when stderr is a terminal.\n"
+"\n"
+"Exit status: 0; 1 if --check found a broken invariant or an output could not\n"
+"be written; 2 on bad input; 3 if a run was stopped at its simulated time\n"
+"limit (--max-time, or the experiment's own); 130 / 143 on SIGINT / SIGTERM,\n"
+"after writing the experiments that had finished (--html FILE is replaced\n"
+"only by a complete report).\n", out);
+}
+
+/* An experiment's number, 1..nr_experiments(). */
+static int experiment_number(const struct opt *o, const char *value)
+{
+	uint64_t v;
+	if (!parse_u64(value, &v) || v < 1 || v > (uint64_t)nr_experiments())
+		die_usage("bad %s '%s' (1..%d)", o->name, value, nr_experiments());
+	return (int)v;
+}
+
+static int only_opt(void *dest, const struct opt *o, const char *typed, const char *value)
+{
+	(void)typed;
+	((struct reproduce_args *)dest)->o.only = experiment_number(o, value);
+	return OPT_GO;
+}
+
+static int print_file_opt(void *dest, const struct opt *o, const char *typed, const char *value)
+{
+	(void)dest;
+	(void)typed;
+	exp_file_write(builtin_experiments()[experiment_number(o, value) - 1], stdout);
+	return 0;
+}
+
+static int quiet_opt(void *dest, const struct opt *o, const char *typed, const char *value)
+{
+	struct reproduce_args *ra = dest;
+	(void)o;
+	(void)typed;
+	(void)value;
+	ra->o.progress = false;
+	ra->quiet = true;
+	return OPT_GO;
+}
+
+/* EXP: one experiment file; "-" or a second one is no option here. */
+static int reproduce_pos(void *dest, const char *arg)
+{
+	struct reproduce_args *ra = dest;
+	if (!strcmp(arg, "-") || ra->file)
+		die_usage(reproduce_cmd.unknown, arg);
+	ra->file = arg;
+	return OPT_GO;
+}
+
+/* --calibrate: the fit, then the verdicts with it. */
+static int reproduce_calibrate(const struct reproduce_args *ra, const struct experiment *const *list)
+{
+	output_catch_interrupts();
+	struct calib_result **cr = calibrate_run(list, &ra->o);
+	int sig = output_interrupted();
+	if (ra->json)
+		calibrate_print_json(cr, stdout);
+	else
+		calibrate_print_text(cr, stdout);
+	calibrate_free(cr);
+	if (sig)
+		fprintf(stderr, "pagelab: interrupted by %s: the fit is incomplete\n", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+	return sig ? 128 + sig : 0;
+}
+
+/* --html FILE of the experiments that finished, renamed over FILE only
+ * when complete; after a signal none (README: an existing report
+ * survives an interrupted run; a page of the experiments that finished
+ * would read as the whole report, and stdout has them). */
+static int reproduce_html(const struct reproduce_args *ra, struct atomic_file *af, struct exp_result **fin, int sig,
+			  bool builtin, int argc, char **argv)
+{
 	char err[700];
-	if (file) {
-		own = exp_file_load(file, err, sizeof(err));
-		if (!own)
-			die_usage("%s", err);
-		if (o.only && o.only != own->id)
-			die_usage("--only %d: %s is experiment %d", o.only, file, own->id);
-		one[0] = own;
+	if (sig) {
+		atomic_abort(af);
+		fprintf(stderr, "pagelab: %s not written (interrupted): left as it was\n", ra->html);
+		return 0;
 	}
-	if (calibrate && html)
-		die_usage("--calibrate does not write --html (use --json for the fit)");
-	if (calibrate) {
-		output_catch_interrupts();
-		struct calib_result **cr = calibrate_run(own ? one : builtin_experiments(), &o);
-		int sig = output_interrupted();
-		if (json)
-			calibrate_print_json(cr, stdout);
-		else
-			calibrate_print_text(cr, stdout);
-		calibrate_free(cr);
-		exp_file_free(own);
-		if (sig)
-			fprintf(stderr, "pagelab: interrupted by %s: the fit is incomplete\n",
-				sig == SIGTERM ? "SIGTERM" : "SIGINT");
-		return sig ? 128 + sig : 0;
+	char date[64], *cmdline = html_cmdline(argc, argv);
+	html_date(date, sizeof(date));
+	struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmdline, .date = date };
+	html_report(fin, &pv, builtin, af->f);
+	free(cmdline);
+	if (!atomic_commit(af, err, sizeof(err))) {
+		fprintf(stderr, "pagelab: %s\n", err);
+		return 1;
 	}
+	return 0;
+}
+
+/* Run the experiments, each written as it finishes; the exit status. */
+static int reproduce_run(struct reproduce_args *ra, const struct experiment *const *list, bool own, int argc,
+			 char **argv)
+{
 	/* The report goes to FILE.tmp.PID, renamed over FILE only once it is
 	 * complete: an existing report survives a failed or interrupted run
 	 * (interrupted, FILE is not written at all). */
 	struct atomic_file af;
-	FILE *hf = NULL;
-	if (html && !(hf = atomic_open(&af, html, err, sizeof(err))))
+	char err[700];
+	if (ra->html && !atomic_open(&af, ra->html, err, sizeof(err)))
 		die_usage("%s", err);
 	output_catch_interrupts();
-	struct stream st = { .json = json, .host_times = !quiet && (o.full || o.progress), .progress = o.progress,
-			     .total = own ? 1 : o.only ? 1 : nr_experiments(), .t0 = host_now() };
-	(json ? exp_print_json_start : exp_print_text_start)(o.full, stdout);
+	struct reproduce_opts *o = &ra->o;
+	struct stream st = { .json = ra->json, .host_times = !ra->quiet && (o->full || o->progress),
+			     .progress = o->progress, .total = own || o->only ? 1 : nr_experiments(), .t0 = host_now() };
+	(ra->json ? exp_print_json_start : exp_print_text_start)(o->full, stdout);
 	fflush(stdout);
-	o.on_done = stream_one;
-	o.on_done_arg = &st;
-	struct exp_result **res = experiments_run(own ? one : builtin_experiments(), &o);
+	o->on_done = stream_one;
+	o->on_done_arg = &st;
+	struct exp_result **res = experiments_run(list, o);
 	/* After SIGINT/SIGTERM only the experiments whose every run finished
 	 * are written: a half-run experiment's verdicts would be wrong. */
 	int n = 0, nfin = 0;
@@ -238,8 +269,8 @@ int cmd_reproduce(int argc, char **argv)
 		if (res[k]->jobs_done == res[k]->nr_jobs)
 			fin[nfin++] = res[k];
 	int sig = output_interrupted();
-	(json ? exp_print_json_end : exp_print_text_end)(st.counts, stdout);
-	if (!json && !own)
+	(ra->json ? exp_print_json_end : exp_print_text_end)(st.counts, stdout);
+	if (!ra->json && !own)
 		exp_print_expectations(stdout);
 	if (st.host_times)
 		fprintf(stderr, "pagelab reproduce: %d experiment%s in %.1f s of host time (%.1f s of CPU)\n", st.done,
@@ -248,23 +279,8 @@ int cmd_reproduce(int argc, char **argv)
 	if (rc == 3)
 		fprintf(stderr, "pagelab: %d run%s stopped at the simulated time limit (marked in the output)\n",
 			st.counts[6], st.counts[6] == 1 ? "" : "s");
-	if (hf && sig) {
-		/* README: an existing report survives an interrupted run; a
-		 * page of the experiments that finished would read as the
-		 * whole report, so none is written (stdout has them). */
-		atomic_abort(&af);
-		fprintf(stderr, "pagelab: %s not written (interrupted): left as it was\n", html);
-	} else if (hf) {
-		char date[64], *cmdline = html_cmdline(argc, argv);
-		html_date(date, sizeof(date));
-		struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmdline, .date = date };
-		html_report(fin, &pv, !own, hf);
-		free(cmdline);
-		if (!atomic_commit(&af, err, sizeof(err))) {
-			fprintf(stderr, "pagelab: %s\n", err);
-			rc = 1;
-		}
-	}
+	if (ra->html && reproduce_html(ra, &af, fin, sig, !own, argc, argv))
+		rc = 1;
 	if (sig) {
 		fprintf(stderr, "pagelab: interrupted by %s: %d of %d experiments finished; %s written\n",
 			sig == SIGTERM ? "SIGTERM" : "SIGINT", nfin, n, nfin == 1 ? "it is" : "those are");
@@ -272,6 +288,34 @@ int cmd_reproduce(int argc, char **argv)
 	}
 	free(fin);
 	experiments_free(res);
+	return rc;
+}
+
+int cmd_reproduce(int argc, char **argv)
+{
+	struct reproduce_args ra = { .o = { .progress = isatty(2) } };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	ra.o.jobs = ncpu > 0 ? (int)ncpu : 1;
+	int next, rc = opt_parse(&reproduce_cmd, argc, argv, &ra, &next);
+	if (rc != OPT_GO)
+		return rc;
+	if (ra.max_time_ns)
+		ra.o.max_time_s = (double)ra.max_time_ns / 1e9;
+	struct experiment *own = NULL;
+	const struct experiment *one[2] = { NULL, NULL };
+	char err[700];
+	if (ra.file) {
+		own = exp_file_load(ra.file, err, sizeof(err));
+		if (!own)
+			die_usage("%s", err);
+		if (ra.o.only && ra.o.only != own->id)
+			die_usage("--only %d: %s is experiment %d", ra.o.only, ra.file, own->id);
+		one[0] = own;
+	}
+	if (ra.calibrate && ra.html)
+		die_usage("--calibrate does not write --html (use --json for the fit)");
+	const struct experiment *const *list = own ? one : builtin_experiments();
+	rc = ra.calibrate ? reproduce_calibrate(&ra, list) : reproduce_run(&ra, list, own != NULL, argc, argv);
 	exp_file_free(own);
 	return rc;
 }

@@ -3,74 +3,91 @@
  * results file (src/engine/sweep.h), optionally one shard of it, and
  * print the results as JSON lines or CSV. */
 #include "cli.h"
+#include "machine_opts.h"
 #include "../workload/wlist.h"
 #include "../workload/wlshare.h"
 #include "../lib/share.h"
 #include "../engine/sweep.h"
+#include "../engine/kexec.h"
 #include "../engine/html_sweep.h"
 #include "../lib/output.h"
 #include "../lib/version.h"
 #include "../lib/util.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static void sweep_usage(FILE *out)
-{
-	fputs(
+struct sweep_args {
+	struct machine_args ma;
+	struct matrix mx;
+	struct sweep_opts o;
+	const char *seed_list, *html;
+	uint64_t nseeds;
+	bool csv, list;
+	bool kernel;     /* --executor kernel */
+	uint64_t repeat; /* --repeat N, 0 if not given */
+};
+
+static int shard_opt(void *dest, const struct opt *o, const char *typed, const char *value);
+static int executor_opt(void *dest, const struct opt *o, const char *typed, const char *value);
+
+#define AT(f) offsetof(struct sweep_args, f)
+static const struct opt sweep_table[] = {
+	{ .kind = OPT_GROUP, .group = machine_opts, .at = AT(ma), .flags = OPT_LISTS },
+	{ "--seeds", NULL, OPT_U64, AT(nseeds), "N", 1, 100000, "(1..100000)", .help = "seeds 1..N (default 1)" },
+	{ "--seed", NULL, OPT_STR, AT(seed_list), "LIST", .help = "these seeds instead" },
+	{ "--max-time", NULL, OPT_DURATION, AT(mx.max_time_ns), "SECONDS",
+	  .help = "stop each run after this much simulated time" },
+	{ "--check", NULL, OPT_FLAG, AT(mx.check), .help = "verify the mm invariants in every run (slow)" },
+	{ "--executor", NULL, OPT_CALL, AT(kernel), "kernel", .range = "(sim or kernel)", .call = executor_opt,
+	  .help = "run the cells on this host's kernel instead (root; one\n"
+	  "at a time; as pagelab kernel: --memcg, --swap and the\nseeds are what it takes, --max-time is each run's\n"
+	  "timeout, default 600 s; docs/sweeps.md)" },
+	{ "--repeat", NULL, OPT_U64, AT(repeat), "N", 1, 100, "(1..100)",
+	  .help = "with --executor kernel, each cell N times" },
+	{ "Running and output:", .kind = OPT_SECTION },
+	{ "--jobs", "-j", OPT_INT, AT(o.jobs), "N", 1, 256, "(1..256)", .help =
+	  "run N cells in parallel (default: the number of CPUs);\nthe results are the same for every N" },
+	{ "-o", "--output", OPT_STR, AT(o.out), "FILE", .help = "append results to FILE (JSON lines); a rerun skips the\n"
+	  "cells FILE already holds, so an interrupted sweep resumes" },
+	{ "--shard", NULL, OPT_CALL, 0, "I/N", .call = shard_opt, .range = "(I/N with 1 <= I <= N)",
+	  .help = "run only cells I, I+N, I+2N... (1 <= I <= N)" },
+	{ "--csv", NULL, OPT_FLAG, AT(csv), .help = "print one CSV row per cell (of this shard) on stdout" },
+	{ "--html", NULL, OPT_STR, AT(html), "FILE", .help = "also write the results as a self-contained HTML page:\n"
+	  "a chart per figure, every design against the swept\nparameter, mean and 95% interval over seeds, markers\n"
+	  "for OOM kills and --max-time (with -o FILE of a\nfinished sweep: its page, nothing rerun)" },
+	{ "--list", NULL, OPT_FLAG, AT(list), .help = "print the cells' pagelab run command lines, run nothing" },
+	{ "--progress", NULL, OPT_FLAG, AT(o.progress), .help = "progress and ETA on stderr (default: on a tty)" },
+	{ "--no-progress", NULL, OPT_UNFLAG, AT(o.progress), .flags = OPT_JOINED },
+	{ .kind = OPT_END },
+};
+
+const struct opt_cmd sweep_cmd = {
+	.name = "sweep",
+	.usage =
 "usage: pagelab sweep [OPTIONS] -- WORKLOAD [ARGS] [+ WORKLOAD [ARGS]]...\n"
 "Run every combination of the listed designs, machines and seeds, each as\n"
 "`pagelab run` would, and collect one result per combination (a cell).\n"
 "\n"
 "Lists are comma-separated; an item may be a range A:B:+STEP or A:B:xFACTOR\n"
-"(--ram 256M:1G:x2 is 256M,512M,1G; --set swappiness=0:100:+50 is 0,50,100).\n"
-"  --policy LIST       reclaim policies (default clock); a path (./lifo.so)\n"
-"                      is a policy plugin\n"
-"  --machine LIST      machine profiles (default vmm-2008)\n"
-"  --ram LIST          physical memory sizes; with a trace replay alone, shares\n"
-"                      of its distinct pages too (10%,50%; 1%:64%:x2)\n"
-"  --swap LIST         swap sizes\n"
-"  --cpus LIST         CPU counts\n"
-"  --disk LIST         disk models\n"
-"  --memcg LIST        memory cgroup limits, as pagelab run --memcg (each\n"
-"                      cell's RAM at least LIMIT * 5/4 + 64M without --ram)\n"
-"  --set NAME=LIST     a machine parameter or policy tunable (repeatable);\n"
-"                      memcg.v1=0,1: cgroup v1 or v2 with --memcg\n"
-"  --seeds N           seeds 1..N (default 1)\n"
-"  --seed LIST         these seeds instead\n"
-"  --max-time SECONDS  stop each run after this much simulated time\n"
-"  --check             verify the mm invariants in every run (slow)\n"
-"Running and output:\n"
-"  --jobs N            run N cells in parallel (default: the number of CPUs);\n"
-"                      the results are the same for every N\n"
-"  -o FILE             append results to FILE (JSON lines); a rerun skips the\n"
-"                      cells FILE already holds, so an interrupted sweep resumes\n"
-"  --shard I/N         run only cells I, I+N, I+2N... (1 <= I <= N)\n"
-"  --csv               print one CSV row per cell (of this shard) on stdout\n"
-"  --html FILE         also write the results as a self-contained HTML page:\n"
-"                      a chart per figure, every design against the swept\n"
-"                      parameter, mean and 95% interval over seeds, markers\n"
-"                      for OOM kills and --max-time (with -o FILE of a\n"
-"                      finished sweep: its page, nothing rerun)\n"
-"  --list              print the cells' pagelab run command lines, run nothing\n"
-"  --progress / --no-progress  progress and ETA on stderr (default: on a tty)\n"
+"(--ram 256M:1G:x2 is 256M,512M,1G; --set swappiness=0:100:+50 is 0,50,100).\n",
+	.opts = sweep_table,
+	.col = 22,
+	.after =
 "\n"
 "Without -o the results go to stdout as JSON lines (or CSV with --csv).\n"
 "Exit status: 0; 1 if an output could not be written or --check found a broken\n"
 "invariant in a cell; 2 on bad input; 3 if a cell stopped at --max-time (its\n"
 "record says \"timed_out\": true).\n"
 "Join shards with pagelab merge; compare designs with pagelab compare FILE.\n"
-"See docs/sweeps.md.\n", out);
-}
-
-static const char *need_arg(int argc, char **argv, int *i)
-{
-	if (*i + 1 >= argc)
-		die_usage("option %s needs a value", argv[*i]);
-	return argv[++*i];
-}
+"See docs/sweeps.md.\n",
+	.prefix = "",
+	.unknown = "unknown option '%s' (see pagelab sweep --help)",
+	.mode = OPT_DASHDASH,
+};
 
 static struct axis *axis_add(struct matrix *mx, const char *name, bool is_set)
 {
@@ -128,182 +145,188 @@ static int stopped_cells(const struct records *rs)
 	return broken ? 1 : timed_out ? 3 : 0;
 }
 
-int cmd_sweep(int argc, char **argv)
+static int shard_opt(void *dest, const struct opt *o, const char *typed, const char *value)
 {
-	struct matrix mx = { 0 };
-	struct sweep_opts o = { .progress = isatty(2), .nshards = 1, .shard = 1 };
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	o.jobs = ncpu > 0 ? (int)ncpu : 1;
-	const char *policy = "clock", *machine = "vmm-2008", *seed_list = NULL;
-	uint64_t nseeds = 1;
-	bool csv = false, list = false;
-	const char *html = NULL;
-	/* axes[0] policy and axes[1] machine, the others in the order given */
-	axis_add(&mx, "policy", false);
-	axis_add(&mx, "machine", false);
-	int i;
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		const char *a = argv[i];
-		uint64_t v;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			sweep_usage(stdout);
-			matrix_free(&mx);
-			return 0;
-		} else if (!strcmp(a, "--policy")) {
-			policy = need_arg(argc, argv, &i);
-		} else if (!strcmp(a, "--machine")) {
-			machine = need_arg(argc, argv, &i);
-		} else if (!strcmp(a, "--ram") || !strcmp(a, "--swap") || !strcmp(a, "--memcg")) {
-			axis_fill(axis_add(&mx, a + 2, false), need_arg(argc, argv, &i), AXV_SIZE);
-		} else if (!strcmp(a, "--cpus")) {
-			axis_fill(axis_add(&mx, "cpus", false), need_arg(argc, argv, &i), AXV_NUMBER);
-		} else if (!strcmp(a, "--disk")) {
-			axis_fill(axis_add(&mx, "disk", false), need_arg(argc, argv, &i), AXV_WORD);
-		} else if (!strcmp(a, "--set")) {
-			const char *kv = need_arg(argc, argv, &i);
-			const char *eq = strchr(kv, '=');
-			if (!eq || eq == kv)
-				die_usage("--set wants NAME=LIST, got '%s'", kv);
-			char name[128];
-			snprintf(name, sizeof(name), "%.*s", (int)(eq - kv), kv);
-			if (!strcmp(name, "policy") || !strcmp(name, "machine") || !strcmp(name, "seed"))
-				die_usage("--set %s: use --%s", name, name);
-			axis_fill(axis_add(&mx, name, true), eq + 1, AXV_ANY);
-		} else if (!strcmp(a, "--seeds")) {
-			const char *s = need_arg(argc, argv, &i);
-			if (!parse_u64(s, &nseeds) || nseeds < 1 || nseeds > 100000)
-				die_usage("bad --seeds '%s' (1..100000)", s);
-		} else if (!strcmp(a, "--seed")) {
-			seed_list = need_arg(argc, argv, &i);
-		} else if (!strcmp(a, "--max-time")) {
-			const char *s = need_arg(argc, argv, &i);
-			if (!parse_duration_ns(s, &mx.max_time_ns) || !mx.max_time_ns)
-				die_usage("bad --max-time '%s'", s);
-		} else if (!strcmp(a, "--check")) {
-			mx.check = true;
-		} else if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
-			const char *s = need_arg(argc, argv, &i);
-			if (!parse_u64(s, &v) || v < 1 || v > 256)
-				die_usage("bad --jobs '%s' (1..256)", s);
-			o.jobs = (int)v;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			o.out = need_arg(argc, argv, &i);
-		} else if (!strcmp(a, "--shard")) {
-			const char *s = need_arg(argc, argv, &i);
-			unsigned si, sn;
-			char extra;
-			if (sscanf(s, "%u/%u%c", &si, &sn, &extra) != 2 || si < 1 || sn < 1 || si > sn || sn > 100000)
-				die_usage("bad --shard '%s' (I/N with 1 <= I <= N)", s);
-			o.shard = (int)si;
-			o.nshards = (int)sn;
-		} else if (!strcmp(a, "--csv")) {
-			csv = true;
-		} else if (!strcmp(a, "--html")) {
-			html = need_arg(argc, argv, &i);
-		} else if (!strcmp(a, "--list")) {
-			list = true;
-		} else if (!strcmp(a, "--progress")) {
-			o.progress = true;
-		} else if (!strcmp(a, "--no-progress")) {
-			o.progress = false;
-		} else {
-			die_usage("unknown option '%s' (see pagelab sweep --help)", a);
-		}
-	}
-	if (i >= argc || i + 1 >= argc)
-		die_usage("sweep: no workload: put it after '--' (see pagelab sweep --help)");
-	axis_fill(&mx.axes[0], policy, AXV_WORD);
-	axis_fill(&mx.axes[1], machine, AXV_WORD);
-	if (seed_list) {
+	struct sweep_args *sa = dest;
+	unsigned si, sn;
+	char extra;
+	(void)typed;
+	if (sscanf(value, "%u/%u%c", &si, &sn, &extra) != 2 || si < 1 || sn < 1 || si > sn || sn > 100000)
+		opt_bad(o, value);
+	sa->o.shard = (int)si;
+	sa->o.nshards = (int)sn;
+	return OPT_GO;
+}
+
+/* --executor sim|kernel: where the cells run (src/engine/kexec.c). */
+static int executor_opt(void *dest, const struct opt *o, const char *typed, const char *value)
+{
+	(void)typed;
+	if (strcmp(value, "sim") && strcmp(value, "kernel"))
+		opt_bad(o, value);
+	*(bool *)dest = !strcmp(value, "kernel");
+	return OPT_GO;
+}
+
+/* --executor kernel: the cells become `pagelab kernel` runs, checked
+ * before any runs (root, the cgroup, axes the kernel cannot take). */
+static void sweep_kernel_cells(const struct sweep_args *sa, struct matrix_cell **cells, int *n)
+{
+	char err[1200];
+	if (sa->repeat && !sa->kernel)
+		die_usage("sweep: --repeat is for --executor kernel (a simulation is the same every time)");
+	if (sa->kernel && !kexec_cells(cells, n, sa->mx.nr_axes, sa->repeat ? (int)sa->repeat : 1,
+				       sa->mx.max_time_ns ? sa->mx.max_time_ns : KEXEC_TIMEOUT_NS, err, sizeof(err)))
+		die_usage("sweep: --executor kernel: %s", err);
+}
+
+/* A machine option: an axis, in the order given. */
+static int sweep_take(struct machine_args *ma, const struct machine_arg *a)
+{
+	static const enum axis_values kinds[] = { [MO_WORD] = AXV_WORD, [MO_SIZE] = AXV_SIZE,
+						  [MO_NUMBER] = AXV_NUMBER, [MO_SET] = AXV_ANY };
+	struct matrix *mx = ma->ctx;
+	bool is_set = a->kind == MO_SET;
+	if (is_set && (!strcmp(a->name, "policy") || !strcmp(a->name, "machine") || !strcmp(a->name, "seed")))
+		die_usage("--set %s: use --%s", a->name, a->name);
+	axis_fill(axis_add(mx, a->name, is_set), a->value, kinds[a->kind]);
+	return OPT_GO;
+}
+
+/* --seed LIST, or seeds 1..--seeds N. */
+static void sweep_seeds(struct sweep_args *sa)
+{
+	struct matrix *mx = &sa->mx;
+	if (sa->seed_list) {
 		struct axis sx = { .name = xstrdup("seed") };
-		axis_fill(&sx, seed_list, AXV_NUMBER);
-		mx.seeds = xcalloc((size_t)sx.n, sizeof(uint64_t));
+		axis_fill(&sx, sa->seed_list, AXV_NUMBER);
+		mx->seeds = xcalloc((size_t)sx.n, sizeof(uint64_t));
 		for (int k = 0; k < sx.n; k++)
-			if (!parse_u64(sx.values[k], &mx.seeds[k]))
+			if (!parse_u64(sx.values[k], &mx->seeds[k]))
 				die_usage("bad --seed '%s'", sx.values[k]);
-		mx.nr_seeds = sx.n;
+		mx->nr_seeds = sx.n;
 		axis_free(&sx);
 	} else {
-		mx.seeds = xcalloc(nseeds, sizeof(uint64_t));
-		for (uint64_t k = 0; k < nseeds; k++)
-			mx.seeds[k] = k + 1;
-		mx.nr_seeds = (int)nseeds;
+		mx->seeds = xcalloc(sa->nseeds, sizeof(uint64_t));
+		for (uint64_t k = 0; k < sa->nseeds; k++)
+			mx->seeds[k] = k + 1;
+		mx->nr_seeds = (int)sa->nseeds;
 	}
-	/* Workloads, separated by '+'. */
+}
+
+/* The workloads after "--", separated by '+', into mx; true when one
+ * asked for its --help (printed). */
+static bool sweep_workloads(struct matrix *mx, int argc, char **argv)
+{
 	struct wl_list wll;
 	char lerr[256];
-	if (!wl_list_parse(argc - i - 1, argv + i + 1, &wll, lerr, sizeof(lerr)))
+	if (!wl_list_parse(argc, argv, &wll, lerr, sizeof(lerr)))
 		die_usage("sweep: %s", lerr);
 	if (wll.help) {
 		wll.help->help(stdout);
 		wl_list_free(&wll);
-		matrix_free(&mx);
-		return 0;
+		return true;
 	}
 	if (wll.n > EXP_MAX_WL)
 		die_usage("sweep: at most %d workloads", EXP_MAX_WL);
-	count_trace_pages(&mx, &wll);
+	count_trace_pages(mx, &wll);
 	for (int w = 0; w < wll.n; w++) {
 		/* a cell's workloads are command strings split on blanks again */
 		for (int k = 0; k < wll.v[w].argc; k++)
 			if (strchr(wll.v[w].argv[k], ' ') || !wll.v[w].argv[k][0])
 				die_usage("sweep: workload argument '%s' is empty or has a blank", wll.v[w].argv[k]);
-		mx.wl[mx.nr_wl++] = xstrdup(wll.v[w].cmd);
+		mx->wl[mx->nr_wl++] = xstrdup(wll.v[w].cmd);
 	}
 	wl_list_free(&wll);
+	return false;
+}
+
+/* Run the cells (of this shard) and write the results; the exit status. */
+static int sweep_execute(struct sweep_args *sa, struct matrix_cell *cells, int n, const char **names, int argc,
+			 char **argv)
+{
+	struct sweep_opts *o = &sa->o;
+	char err[1200];
+	o->axis_names = names;
+	o->nr_axes = sa->mx.nr_axes;
+	if (!o->out && !sa->csv)
+		o->stream = stdout;
+	struct records rs = { 0 };
+	/* Opened first: a path that cannot be written is refused before
+	 * the sweep runs. */
+	struct atomic_file af;
+	if (sa->html && !atomic_open(&af, sa->html, err, sizeof(err)))
+		die_usage("%s", err);
+	int rc = sweep_run(cells, n, o, &rs, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "pagelab: %s\n", err);
+	else if (sa->csv)
+		sweep_csv(stdout, &rs, names, sa->mx.nr_axes);
+	int stop_rc = rc ? 0 : stopped_cells(&rs);
+	if (sa->html && rc) {
+		atomic_abort(&af);
+	} else if (sa->html) {
+		char date[64], *cmd = html_cmdline(argc, argv);
+		html_date(date, sizeof(date));
+		struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmd, .date = date };
+		sweep_html(af.f, &rs, names, sa->mx.nr_axes, &pv);
+		free(cmd);
+		if (!atomic_commit(&af, err, sizeof(err))) {
+			fprintf(stderr, "pagelab: %s\n", err);
+			rc = 1;
+		}
+	}
+	records_free(&rs);
+	return rc ? rc : stop_rc;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	struct sweep_args sa = { .o = { .progress = isatty(2), .nshards = 1, .shard = 1 }, .nseeds = 1,
+				 .ma = { .lists = true, .policy = "clock", .machine = "vmm-2008", .take = sweep_take } };
+	struct matrix *mx = &sa.mx;
+	sa.ma.ctx = mx;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	sa.o.jobs = ncpu > 0 ? (int)ncpu : 1;
+	/* axes[0] policy and axes[1] machine, the others in the order given */
+	axis_add(mx, "policy", false);
+	axis_add(mx, "machine", false);
+	int i, rc = opt_parse(&sweep_cmd, argc, argv, &sa, &i);
+	if (rc != OPT_GO) {
+		matrix_free(mx);
+		return rc;
+	}
+	if (i >= argc || i + 1 >= argc)
+		die_usage("sweep: no workload: put it after '--' (see pagelab sweep --help)");
+	axis_fill(&mx->axes[0], sa.ma.policy, AXV_WORD);
+	axis_fill(&mx->axes[1], sa.ma.machine, AXV_WORD);
+	sweep_seeds(&sa);
+	if (sweep_workloads(mx, argc - i - 1, argv + i + 1)) {
+		matrix_free(mx);
+		return 0;
+	}
 	struct matrix_cell *cells;
 	int n;
 	char err[1200];
-	if (!matrix_cells(&mx, &cells, &n, err, sizeof(err)))
+	if (!matrix_cells(mx, &cells, &n, err, sizeof(err)))
 		die_usage("%s", err);
 	if (!cell_check(&cells[0].c, err, sizeof(err)))
 		die_usage("%s", err);
-	const char **names = xcalloc((size_t)mx.nr_axes, sizeof(char *));
-	for (int a = 0; a < mx.nr_axes; a++)
-		names[a] = mx.axes[a].name;
-	int rc = 0;
-	if (list) {
+	sweep_kernel_cells(&sa, &cells, &n);
+	const char **names = xcalloc((size_t)mx->nr_axes, sizeof(char *));
+	for (int a = 0; a < mx->nr_axes; a++)
+		names[a] = mx->axes[a].name;
+	rc = 0;
+	if (sa.list) {
 		for (int k = 0; k < n; k++)
-			if (o.nshards <= 1 || cells[k].index % o.nshards == o.shard - 1)
+			if (sa.o.nshards <= 1 || cells[k].index % sa.o.nshards == sa.o.shard - 1)
 				printf("%s\n", cells[k].cmd);
 	} else {
-		o.axis_names = names;
-		o.nr_axes = mx.nr_axes;
-		if (!o.out && !csv)
-			o.stream = stdout;
-		struct records rs = { 0 };
-		/* Opened first: a path that cannot be written is refused before
-		 * the sweep runs. */
-		struct atomic_file af;
-		if (html && !atomic_open(&af, html, err, sizeof(err)))
-			die_usage("%s", err);
-		rc = sweep_run(cells, n, &o, &rs, err, sizeof(err));
-		if (rc) {
-			fprintf(stderr, "pagelab: %s\n", err);
-		} else if (csv) {
-			sweep_csv(stdout, &rs, names, mx.nr_axes);
-		}
-		int stop_rc = rc ? 0 : stopped_cells(&rs);
-		if (html && rc) {
-			atomic_abort(&af);
-		} else if (html) {
-			char date[64], *cmd = html_cmdline(argc, argv);
-			html_date(date, sizeof(date));
-			struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmd, .date = date };
-			sweep_html(af.f, &rs, names, mx.nr_axes, &pv);
-			free(cmd);
-			if (!atomic_commit(&af, err, sizeof(err))) {
-				fprintf(stderr, "pagelab: %s\n", err);
-				rc = 1;
-			}
-		}
-		if (!rc)
-			rc = stop_rc;
-		records_free(&rs);
+		rc = sweep_execute(&sa, cells, n, names, argc, argv);
 	}
 	/* A stdout write error: one line and exit 1 at exit (output.c). */
 	free(names);
 	matrix_cells_free(cells, n);
-	matrix_free(&mx);
+	matrix_free(mx);
 	return rc;
 }

@@ -2,6 +2,7 @@
  * pagelab's binary one (dense page ids, counts in the header), and the
  * figures of a trace read the way the replay reads it. */
 #include "cli.h"
+#include "reader_opts.h"
 #include "../trace/trace_reader.h"
 #include "../trace/bintrace.h"
 #include "../trace/pagemap.h"
@@ -13,51 +14,40 @@
 
 #define BATCH 4096
 
-static void usage(FILE *out)
-{
-	fputs(
+static const struct opt trace_table[] = {
+	{ .kind = OPT_GROUP, .group = reader_opts },
+	{ .kind = OPT_END },
+};
+
+const struct opt_cmd trace_cmd = {
+	.name = "trace",
+	.usage =
 "usage: pagelab trace convert [READER OPTIONS] IN OUT\n"
 "       pagelab trace info [READER OPTIONS] FILE\n"
 "convert writes IN (any format, '-' for stdin, zstd/gzip) as a pagelab binary\n"
 "trace: 8-byte records of dense page ids, with the counts in its header, that\n"
 "the replay reads without a hash (docs/trace-format.md).  info reads FILE as\n"
 "the replay does and prints its references, distinct pages, writes, format\n"
-"and the host memory reading it took.\n"
-"Reader options:\n"
-"  --format F         " TRACE_FORMAT_NAMES "\n"
-"                     (default: detect)\n"
-"  --spec SPEC        csv/block columns: \"obj-id-col=5, time-col=2, op-col=3\"\n"
-"  --no-instructions  lackey: leave out instruction fetches\n"
-"  --max-request SIZE the most pages one record (a block request, a lackey\n"
-"                     access) may cover: pages (4096p) or bytes (16M);\n"
-"                     default 262144p (1G)\n"
+"and the host memory reading it took.\n",
+	.opts = trace_table,
+	.col = 21,
+	.after =
 "A record over the --max-request bound is an error (FILE:RECORD: request of N\n"
 "pages is larger than ...): one bad row must not fill the host's memory.  A\n"
-"trace with no references is an error too, as in run and mrc.\n", out);
-}
+"trace with no references is an error too, as in run and mrc.\n",
+	.prefix = "trace: ",
+	.unknown = "trace: unknown option '%s' (see pagelab trace --help)",
+	.mode = OPT_LEADING,
+};
 
-/* Reader options from argv[i...]; returns the index of the first other
- * argument. */
-static int reader_opts(int argc, char **argv, int i, struct trace_opts *o)
+/* The reader options after "convert" or "info" (argv[1]); the index of
+ * the first other argument, or -1 after --help. */
+static int reader_opts_of(int argc, char **argv, struct trace_opts *o)
 {
-	for (; i < argc; i++) {
-		const char *a = argv[i];
-		char err[240];
-		int rc = trace_reader_option(argc, argv, &i, o, err, sizeof(err));
-		if (rc < 0)
-			die_usage("trace: %s", err);
-		if (rc > 0)
-			continue;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			exit(0);
-		} else if (a[0] == '-' && a[1]) {
-			die_usage("trace: unknown option '%s' (see pagelab trace --help)", a);
-		} else {
-			break;
-		}
-	}
-	return i;
+	int next;
+	if (opt_parse(&trace_cmd, argc - 1, argv + 1, o, &next) != OPT_GO)
+		return -1;
+	return next + 1;
 }
 
 struct pass {
@@ -147,7 +137,9 @@ static void end_pass(bool ok, struct pass *ps, const char *path, struct trace_re
 static int trace_convert(int argc, char **argv)
 {
 	struct trace_opts o = { .format = TRACE_FMT_AUTO };
-	int i = reader_opts(argc, argv, 2, &o);
+	int i = reader_opts_of(argc, argv, &o);
+	if (i < 0)
+		return 0;
 	if (argc - i != 2)
 		die_usage("trace convert: expected IN and OUT (see pagelab trace --help)");
 	const char *in = argv[i], *out = argv[i + 1];
@@ -183,7 +175,9 @@ static int trace_convert(int argc, char **argv)
 static int trace_info(int argc, char **argv)
 {
 	struct trace_opts o = { .format = TRACE_FMT_AUTO };
-	int i = reader_opts(argc, argv, 2, &o);
+	int i = reader_opts_of(argc, argv, &o);
+	if (i < 0)
+		return 0;
 	if (argc - i != 1)
 		die_usage("trace info: expected one FILE (see pagelab trace --help)");
 	const char *path = argv[i];
@@ -212,11 +206,11 @@ static int trace_info(int argc, char **argv)
 int cmd_trace(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage(stderr);
+		opt_usage(&trace_cmd, stderr);
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(stdout);
+		opt_usage(&trace_cmd, stdout);
 		return 0;
 	}
 	if (!strcmp(argv[1], "convert"))

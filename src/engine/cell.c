@@ -4,6 +4,8 @@
  * them, so a cell's figures are those of its `pagelab run` command line. */
 #include "cell.h"
 #include "runspec.h"
+#include "inputs.h"
+#include "kexec.h"
 #include "../lib/util.h"
 
 #include <stdio.h>
@@ -140,6 +142,7 @@ static void collect(const struct machine *m, struct run_result *rr, const uint64
 		}
 	}
 	memcpy(rr->ev, m->mm.ev, sizeof(rr->ev));
+	rr->work = m->mm.work;
 	uint64_t kns = 0;
 	/* Reclaim threads only: the writeback threads (pdflush, bdflush...)
 	 * are no part of the design's reclaim cost. */
@@ -194,6 +197,11 @@ void cell_run(const struct cell *c, struct run_result *rr)
 		prepared_free(&p);
 		return;
 	}
+	if (c->make_inputs && !cell_make_inputs(&m, c, p.ops, p.w, err, sizeof(err))) {
+		rr->why = xstrdup(err);
+		machine_free(&m);
+		return;
+	}
 	for (int i = 0; i < p.n; i++)
 		p.w[i] = NULL;   /* the machine's now */
 	rr->available = true;
@@ -217,5 +225,6 @@ void run_result_free(struct run_result *rr)
 	free(rr->kmsgs);
 	free(rr->samples);
 	free(rr->resident_kb);
+	kernel_result_free(rr->kernel);
 	memset(rr, 0, sizeof(*rr));
 }

@@ -18,6 +18,9 @@
 
 #define EXP_MAX_WL 4
 
+/* The simulator (cell_run), or this host's kernel (src/engine/kexec.c). */
+enum cell_executor { EXEC_SIM, EXEC_KERNEL };
+
 struct cell {
 	struct profile prof;
 	const struct policy_ops *pol;
@@ -27,6 +30,10 @@ struct cell {
 	uint64_t start_ns[EXP_MAX_WL];   /* a workload starting late, or 0 */
 	struct machine_opts mo;          /* seed, vmstat, max time, stop_with, check */
 	int residency_wl;                /* workload whose resident set is sampled, or -1 */
+	bool make_inputs;                /* make each file a workload only reads
+					  * (run --make-inputs, src/engine/inputs.c) */
+	enum cell_executor executor;     /* who runs it (executor.h) */
+	int run;                         /* the kernel's repeat of the same cell, from 1 */
 };
 
 struct wl_result {
@@ -46,6 +53,7 @@ struct run_result {
 	int nr_wl;
 	struct wl_result wl[EXP_MAX_WL];
 	uint64_t ev[NR_VM_EVENTS];
+	struct reclaim_work work;  /* reclaim's work, counted (src/mm/work.h) */
 	double kthread_cpu_s;     /* kswapd and the design's aging thread */
 	char *kmsgs;              /* kernel messages, one per line */
 	struct vmstat_sample *samples;
@@ -55,6 +63,8 @@ struct run_result {
 	uint64_t sim_ns;
 	uint64_t vmstat_ns;
 	struct profile prof;      /* the machine it ran on, every option applied */
+	struct kernel_result *kernel; /* the host kernel's own figures (kexec.h),
+				       * NULL for the simulator */
 };
 
 /* Run the cell into rr (zeroed by the caller).  A workload this build lacks

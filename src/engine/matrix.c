@@ -324,6 +324,7 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 	c->mo.seed = seed;
 	c->mo.max_time_ns = mx->max_time_ns ? mx->max_time_ns : 100000ULL * 1000000000ULL;
 	c->mo.check = mx->check;
+	c->make_inputs = mx->make_inputs;
 	for (int w = 0; w < mx->nr_wl; w++)
 		c->wl[w] = mx->wl[w];
 	c->nr_wl = mx->nr_wl;
@@ -345,6 +346,8 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 	sb_add(&cmd, " --seed %s%s", seedbuf, mt);
 	if (mx->check)
 		sb_add(&cmd, " --check", "", NULL);
+	if (mx->make_inputs)
+		sb_add(&cmd, " --make-inputs", "", NULL);
 	sb_add(&cmd, " %s", wls.s, NULL);
 	mc->cmd = cmd.s;
 	mc->design = dopt.s;
@@ -353,6 +356,22 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 	free(mopt.s);
 	free(wls.s);
 	return ok;
+}
+
+bool matrix_add_axis(struct matrix *mx, const char *name, bool is_set, const char *list, enum axis_values kind,
+		     char *err, size_t errlen)
+{
+	for (int a = 0; a < mx->nr_axes; a++)
+		if (!strcmp(mx->axes[a].name, name)) {
+			snprintf(err, errlen, "%s%s given twice", is_set ? "--set " : "--", name);
+			return false;
+		}
+	mx->axes = xrealloc(mx->axes, (size_t)(mx->nr_axes + 1) * sizeof(*mx->axes));
+	struct axis *ax = &mx->axes[mx->nr_axes++];
+	memset(ax, 0, sizeof(*ax));
+	ax->name = xstrdup(name);
+	ax->is_set = is_set;
+	return axis_expand(list, kind, ax, err, errlen);
 }
 
 bool matrix_cells(const struct matrix *mx, struct matrix_cell **cells, int *n, char *err, size_t errlen)

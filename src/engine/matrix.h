@@ -45,6 +45,7 @@ struct matrix {
 	int nr_wl;
 	uint64_t max_time_ns;   /* 0: pagelab run's default */
 	bool check;
+	bool make_inputs;       /* run --make-inputs: the files a workload only reads */
 	/* The trace's distinct pages, which a --ram of N% is a share of
 	 * (lib/share.h; the caller counts them); 0: no such --ram. */
 	uint64_t trace_pages;
@@ -63,6 +64,11 @@ struct matrix_cell {
 /* Every cell of the matrix, checked (machines that exist, parameters and
  * tunables in range): false with a message on bad input, which makes
  * sweep exit 2 before anything runs. */
+/* Append an axis named name (a --set NAME when is_set) with the values of
+ * list; false with a message on bad input or a name given twice. */
+bool matrix_add_axis(struct matrix *mx, const char *name, bool is_set, const char *list, enum axis_values kind,
+		     char *err, size_t errlen);
+
 bool matrix_cells(const struct matrix *mx, struct matrix_cell **cells, int *n, char *err, size_t errlen);
 void matrix_cells_free(struct matrix_cell *cells, int n);
 void matrix_free(struct matrix *mx);

@@ -1,5 +1,6 @@
 /* record.c - writing and reading results lines (record.h). */
 #include "record.h"
+#include "kexec.h"
 #include "../lib/util.h"
 #include "../lib/version.h"
 
@@ -16,6 +17,26 @@ static void put_num(FILE *out, double v)
 		fputs("null", out);
 	else
 		fprintf(out, "%.9g", v);
+}
+
+/* "name": value, ... of a kernel's counters (no braces). */
+static void put_nstat(FILE *out, const struct nstat *st)
+{
+	for (int i = 0; i < st->n; i++)
+		fprintf(out, "%s\"%s\": %lld", i ? ", " : "", st->name[i], (long long)st->val[i]);
+}
+
+/* After the kernel's counters (its /proc/vmstat deltas): what else it
+ * counted, as "kernel": {...}. */
+static void put_kernel(FILE *out, const struct kernel_result *k)
+{
+	fprintf(out, "}, \"kernel\": {\"cgroup_version\": %d, \"warmed\": %s, \"peak_bytes\": %llu, "
+		"\"oom_kill\": %llu, \"memory_stat\": {", k->cg_version, k->warmed ? "true" : "false",
+		(unsigned long long)k->peak_bytes, (unsigned long long)k->oom_kills);
+	put_nstat(out, &k->memstat);
+	fputs("}, \"traced\": {", out);
+	put_nstat(out, &k->traced);
+	fputs("}}", out);
 }
 
 char *record_format(const struct record_meta *m, const struct run_result *rr)
@@ -41,7 +62,9 @@ char *record_format(const struct record_meta *m, const struct run_result *rr)
 		json_put_str(out, m->param_values[i]);
 	}
 	fputc('}', out);
-	if (rr->available) {
+	if (m->kernel)
+		fputs(", \"executor\": \"kernel\"", out);
+	if (rr->available && !rr->kernel) {
 		fputs(", \"machine_params\": ", out);
 		profile_json(&rr->prof, out);
 	}
@@ -85,9 +108,17 @@ char *record_format(const struct record_meta *m, const struct run_result *rr)
 			(unsigned long long)x->tf.swaps, x->tf.killed ? "true" : "false", x->done ? "true" : "false");
 	}
 	fputs("], \"counters\": {", out);
-	for (int i = 0; i < NR_VM_EVENTS; i++)
-		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", vm_event_names[i], (unsigned long long)rr->ev[i]);
-	fputs("}}\n", out);
+	if (rr->kernel) {
+		put_nstat(out, &rr->kernel->vmstat);
+		put_kernel(out, rr->kernel);
+	} else {
+		for (int i = 0; i < NR_VM_EVENTS; i++)
+			fprintf(out, "%s\"%s\": %llu", i ? ", " : "", vm_event_names[i],
+				(unsigned long long)rr->ev[i]);
+		fputs("}, \"reclaim_work\": ", out);
+		report_work_json(&rr->work, out);
+	}
+	fputs("}\n", out);
 	fclose(out);
 	return buf;
 }
@@ -282,6 +313,9 @@ bool record_metric(const struct record *r, const char *name, double *v)
 	if (json_get_num(r->j, name, v) && strcmp(name, "cell") && strcmp(name, "seed"))
 		return true;
 	if (counter(r, name, v))
+		return true;
+	/* reclaim's work, counted (src/mm/work.h): the row's total */
+	if (json_get_num(json_get(json_get(r->j, "reclaim_work"), "total"), name, v))
 		return true;
 	double el = 0, a = 0, b = 0, c = 0, d = 0;
 	json_get_num(r->j, "elapsed_s", &el);

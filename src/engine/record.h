@@ -25,6 +25,10 @@ struct record_meta {
 	uint64_t seed;
 	int nr_params;           /* the sweep's axes and their values in this cell */
 	const char *const *param_names, *const *param_values;
+	bool kernel;             /* run on the host kernel (kexec.h): written
+				  * "executor": "kernel", with the kernel's
+				  * own counters; a simulated run has no
+				  * "executor" */
 };
 
 /* One line, ending in '\n', into a new string. */
@@ -79,7 +83,8 @@ const struct record **records_by_cell(const struct records *rs);
 void records_mixed(const struct records *rs, char *buf, size_t len);
 
 /* A figure of a record by name: "elapsed_s", "user_s", "sys_s", every
- * counter by its /proc/vmstat name, and the derived ones of mmtests:
+ * counter by its /proc/vmstat name, every row of reclaim's work counted
+ * (its total; src/mm/work.h), and the derived ones of mmtests:
  * "kswapd_efficiency" (pgsteal_kswapd / pgscan_kswapd, %),
  * "direct_reclaim" (pgsteal_direct / all pgsteal, %), "scan_velocity"
  * (pgscan_kswapd + pgscan_direct per second), "swapin_mbs", "swapout_mbs",

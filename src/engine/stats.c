@@ -117,7 +117,7 @@ double welch_p(const double *a, int na, const double *b, int nb)
 	return t_two_sided_p(t, df);
 }
 
-static int cmp_double(const void *p, const void *q)
+int cmp_double_asc(const void *p, const void *q)
 {
 	double x = *(const double *)p, y = *(const double *)q;
 	return x < y ? -1 : x > y;
@@ -132,7 +132,7 @@ double mann_whitney_p(const double *a, int na, const double *b, int nb)
 	memcpy(v, a, (size_t)na * sizeof(double));
 	memcpy(v + na, b, (size_t)nb * sizeof(double));
 	memcpy(sorted, v, (size_t)n * sizeof(double));
-	qsort(sorted, (size_t)n, sizeof(double), cmp_double);
+	qsort(sorted, (size_t)n, sizeof(double), cmp_double_asc);
 	for (int i = 0; i < n; i++) {
 		/* midrank: the mean of the positions of equal values (1-based) */
 		int lo = 0, hi = 0;

@@ -12,6 +12,9 @@ struct summary {
 };
 struct summary summarize(const double *x, int n);
 
+/* qsort()'s comparison of doubles, ascending: the one copy. */
+int cmp_double_asc(const void *p, const void *q);
+
 /* Two-sided P(|T| >= |t|) for Student's t with df degrees of freedom. */
 double t_two_sided_p(double t, double df);
 /* The t with P(T <= t) = p (0 < p < 1), df > 0. */

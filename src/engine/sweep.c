@@ -1,6 +1,7 @@
 /* sweep.c - resumable, shardable runs of a run matrix (sweep.h). */
 #include "sweep.h"
 #include "pool.h"
+#include "kexec.h"
 #include "../lib/output.h"
 #include "../lib/util.h"
 
@@ -18,6 +19,9 @@ struct sweep_state {
 	FILE *file, *stream;
 	bool write_failed;
 	int write_errno;
+	bool *keep;              /* written to the results file */
+	bool refused;            /* a kernel cell was refused: no more cells */
+	char why[512];           /* ... why */
 };
 
 static void run_cell(void *arg, int i)
@@ -25,12 +29,23 @@ static void run_cell(void *arg, int i)
 	struct sweep_state *s = arg;
 	const struct matrix_cell *mc = s->todo[i];
 	struct run_result rr = { 0 };
-	cell_run(&mc->c, &rr);
+	char why[512];
+	/* Kernel cells run one at a time (jobs 1): nothing races here. */
+	if (s->refused || !executor_run(&mc->c, &rr, why, sizeof(why))) {
+		if (!s->refused)
+			snprintf(s->why, sizeof(s->why), "%s", why);
+		s->refused = true;
+		run_result_free(&rr);
+		return;
+	}
 	struct record_meta m = {
 		.cell = mc->index, .cmd = mc->cmd, .design = mc->design, .config = mc->config,
 		.seed = mc->seed, .nr_params = s->o->nr_axes, .param_names = s->o->axis_names,
-		.param_values = mc->param_values,
+		.param_values = mc->param_values, .kernel = mc->c.executor == EXEC_KERNEL,
 	};
+	/* A kernel run that failed or stopped at its time limit is no
+	 * result to resume: it is not kept (the next sweep runs it again). */
+	s->keep[i] = (rr.available && !rr.timed_out) || mc->c.executor != EXEC_KERNEL;
 	s->lines[i] = record_format(&m, &rr);
 	run_result_free(&rr);
 }
@@ -41,8 +56,9 @@ static void cell_done(void *arg, int i)
 	struct sweep_state *s = arg;
 	(void)i;
 	while (s->next_write < s->n && s->lines[s->next_write]) {
+		bool keep = s->keep[s->next_write];
 		const char *l = s->lines[s->next_write++];
-		if (s->file && !s->write_failed && (fputs(l, s->file) < 0 || fflush(s->file) != 0)) {
+		if (s->file && keep && !s->write_failed && (fputs(l, s->file) < 0 || fflush(s->file) != 0)) {
 			s->write_failed = true;
 			s->write_errno = errno;
 		}
@@ -53,9 +69,48 @@ static void cell_done(void *arg, int i)
 	}
 }
 
+/* The cells to run on the host kernel run one at a time (jobs 1), and
+ * only if the host takes every one (s->refused, s->why if not). */
+static int kernel_jobs(struct sweep_state *s, int jobs)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->todo[i]->c.executor == EXEC_KERNEL) {
+			jobs = 1;
+			if (!s->refused && !kexec_check(&s->todo[i]->c, s->why, sizeof(s->why)))
+				s->refused = true;
+		}
+	return jobs;
+}
+
 static bool in_shard(const struct sweep_opts *o, int index)
 {
 	return o->nshards <= 1 || index % o->nshards == o->shard - 1;
+}
+
+/* The shard's records in cell order: from the file or just run. */
+static void records_back(const struct matrix_cell *cells, int n, const struct sweep_opts *o,
+			 const struct records *have, const struct sweep_state *s, struct records *rs)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		if (!in_shard(o, cells[i].index))
+			continue;
+		const struct record *old = records_find_cmd(have, cells[i].cmd);
+		const char *line = old ? old->line : NULL;
+		char *fresh = NULL;
+		if (!old) {
+			fresh = xstrdup(s->lines[k++]);
+			fresh[strcspn(fresh, "\n")] = 0;
+			line = fresh;
+		}
+		struct record r;
+		char e[200];
+		if (!record_parse(line, &r, e, sizeof(e)))
+			panic("sweep: a record does not read back: %s", e);
+		free(fresh);
+		rs->r = xrealloc(rs->r, (size_t)(rs->n + 1) * sizeof(*rs->r));
+		rs->r[rs->n++] = r;
+	}
 }
 
 int sweep_run(const struct matrix_cell *cells, int n, const struct sweep_opts *o, struct records *rs,
@@ -86,8 +141,15 @@ int sweep_run(const struct matrix_cell *cells, int n, const struct sweep_opts *o
 	}
 	struct sweep_state s = { .todo = todo, .o = o, .n = ntodo, .stream = o->stream };
 	s.lines = xcalloc((size_t)ntodo + 1, sizeof(char *));
-	int rc = 0;
-	if (o->out && ntodo) {
+	s.keep = xcalloc((size_t)ntodo + 1, sizeof(bool));
+	if (o->resumed)
+		*o->resumed = nshard - ntodo;
+	int rc = 0, jobs = kernel_jobs(&s, o->jobs);
+	if (s.refused) {
+		snprintf(err, errlen, "%s", s.why);
+		rc = 2;
+	}
+	if (!rc && o->out && ntodo) {
 		s.file = output_append(o->out, err, errlen);
 		if (!s.file)
 			rc = 1;
@@ -99,41 +161,27 @@ int sweep_run(const struct matrix_cell *cells, int n, const struct sweep_opts *o
 			o->out && nshard > ntodo ? o->out : "");
 	if (!rc) {
 		struct pool_job pj = { .run = run_cell, .done = cell_done, .arg = &s, .n = ntodo,
-				       .jobs = o->jobs, .progress = o->progress ? "pagelab sweep" : NULL };
+				       .jobs = jobs, .progress = o->progress ? "pagelab sweep" : NULL };
 		pool_run(&pj);
 	}
 	if (s.file && fclose(s.file) != 0 && !s.write_failed) {
 		s.write_failed = true;
 		s.write_errno = errno;
 	}
+	if (!rc && s.refused) {
+		snprintf(err, errlen, "%s", s.why);
+		rc = 2;
+	}
 	if (!rc && s.write_failed) {
 		snprintf(err, errlen, "error writing %s: %s", o->out, strerror(s.write_errno));
 		rc = 1;
 	}
-	/* The shard's records in cell order: from the file or just run. */
-	int k = 0;
-	for (int i = 0; !rc && i < n; i++) {
-		if (!in_shard(o, cells[i].index))
-			continue;
-		const struct record *old = records_find_cmd(&have, cells[i].cmd);
-		const char *line = old ? old->line : NULL;
-		char *fresh = NULL;
-		if (!old) {
-			fresh = xstrdup(s.lines[k++]);
-			fresh[strcspn(fresh, "\n")] = 0;
-			line = fresh;
-		}
-		struct record r;
-		char e[200];
-		if (!record_parse(line, &r, e, sizeof(e)))
-			panic("sweep: a record does not read back: %s", e);
-		free(fresh);
-		rs->r = xrealloc(rs->r, (size_t)(rs->n + 1) * sizeof(*rs->r));
-		rs->r[rs->n++] = r;
-	}
+	if (!rc)
+		records_back(cells, n, o, &have, &s, rs);
 	for (int i = 0; i < ntodo; i++)
 		free(s.lines[i]);
 	free(s.lines);
+	free(s.keep);
 	free(todo);
 	records_free(&have);
 	return rc;

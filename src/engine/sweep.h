@@ -20,10 +20,14 @@ struct sweep_opts {
 	bool progress;
 	const char *const *axis_names;  /* recorded as each record's params */
 	int nr_axes;
+	int *resumed;            /* if not NULL: set to how many cells the
+				  * results file already held */
 };
 
-/* Returns 0, or 1 with err set when the results file cannot be written, 2
- * when it cannot be read as results. */
+/* Cells run on their executor (kexec.h: the host kernel's one at a time,
+ * checked before any runs).  Returns 0, or 1 with err set when the
+ * results file cannot be written, 2 when it cannot be read as results or
+ * the host kernel refuses a cell (no root; nothing more runs). */
 int sweep_run(const struct matrix_cell *cells, int n, const struct sweep_opts *o, struct records *rs,
 	      char *err, size_t errlen);
 

@@ -81,13 +81,18 @@ static void direct_io(struct machine *m, struct task *t, struct mm_ctx *ctx, str
 	enum io_dir dir = op->kind == OP_WRITE ? IO_WRITE : IO_READ;
 	uint64_t n = op->npages;
 	if (dir == IO_WRITE) {
-		filemap_extend(mm, ino, op->first + n);
+		filemap_extend_write(mm, ino, op->first, op->first + n);
+		/* A direct write into a hole gives it blocks at once. */
+		if (!(ino->flags & (INODE_RAMFS | INODE_BLKDEV)))
+			inode_add_blocks(mm, ino, op->first, op->first + n);
 		filemap_invalidate_range(mm, ctx, ino, op->first, n);
 	}
 	for (uint64_t i = 0; i < n; i++) {
-		uint64_t block = filemap_block(ino, op->first + i);
-		if (op->first + i >= ino->size || block == UINT64_MAX || (ino->flags & INODE_RAMFS))
+		if (op->first + i >= ino->size || (ino->flags & INODE_RAMFS))
 			break;
+		uint64_t block = filemap_block(ino, op->first + i);
+		if (block == UINT64_MAX)
+			continue; /* a hole: zeroes, no I/O */
 		if (dir == IO_WRITE && mm->integrity)
 			integrity_direct_write(mm, ino, op->first + i);
 		mm->ev[dir == IO_READ ? PGPGIN : PGPGOUT] += PAGE_SIZE / 1024;

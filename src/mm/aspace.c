@@ -167,6 +167,7 @@ static enum fault_status fault_zero(struct mm *mm, struct mm_ctx *ctx, struct as
 	map_anon(mm, as, v, off, pfn);
 	count_fault(mm, ctx, false);
 	charge(ctx, mm->cost->fault_ns + mm->cost->zero_page_ns);
+	mm_work(mm, W_CLEAR_BYTES, PAGE_SIZE);
 	mm->pol.ops->add(mm->pol.priv, pfn, ADD_NEW_ANON);
 	return FAULT_DONE;
 }

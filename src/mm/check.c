@@ -1,7 +1,9 @@
 /* check.c - the --check invariants, verified between simulation steps:
  *  - every frame is free or on exactly one list, and list links are sound;
  *  - PTEs and rmap agree: each present PTE's frame points back to it, and
- *    mapcounts equal the number of PTEs mapping each frame;
+ *    mapcounts equal the number of PTEs mapping each frame; a private file
+ *    PTE is write-protected, a shared one only under vm.dirty_fault (6.x
+ *    write notification: a clean page is mapped read-only);
  *  - swap slot references equal the swap PTEs, the swap cache is consistent
  *    both ways, and slots in use = slots referenced by a PTE or cached;
  *  - the gauges (free, writeback, reading, mapped file / anon) match the
@@ -255,7 +257,9 @@ bool mm_check(struct mm *mm, FILE *err)
 					if (p->flags & PG_file) {
 						if (p->owner != v->ino || p->index != v->pgoff + off)
 							FAIL("as %u vma %u off %llu maps pfn %u of another file page", a, vi, (unsigned long long)off, pfn);
-						if (!!(pte & PTE_WP) == !!(v->flags & VMA_SHARED))
+						/* vm.dirty_fault: shared PTEs of clean pages are WP too. */
+						if (!(pte & PTE_WP) ? !(v->flags & VMA_SHARED) :
+						    (v->flags & VMA_SHARED) && !mm->vm.dirty_fault)
 							FAIL("as %u vma %u off %llu: file PTE write protection disagrees with MAP_SHARED", a, vi, (unsigned long long)off);
 					} else if (p->owner != a + 1 || p->index != ANON_INDEX(vi, off)) {
 						FAIL("rmap of pfn %u does not point back to as %u vma %u off %llu", pfn, a, vi, (unsigned long long)off);

@@ -50,6 +50,12 @@
 	X(UNEVICTABLE_PGS_MUNLOCKED, "unevictable_pgs_munlocked") \
 	X(SWAP_RA, "swap_ra") \
 	X(SWAP_RA_HIT, "swap_ra_hit") \
+	/* node counters of 6.x (NR_VMSCAN_WRITE, NR_VMSCAN_IMMEDIATE): pages \
+	 * reclaim wrote itself (pageout(), swap writes too), and dirty file \
+	 * folios shrink_folio_list() left to the flushers, marked PG_reclaim \
+	 * and activated. */ \
+	X(NR_VMSCAN_WRITE, "nr_vmscan_write") \
+	X(NR_VMSCAN_IMMEDIATE, "nr_vmscan_immediate_reclaim") \
 	/* pagelab's names (the kernel has no counter): writers that entered \
 	 * balance_dirty_pages() above dirty_ratio. */ \
 	X(NR_DIRTY_THROTTLED, "dirty_throttle")

@@ -169,14 +169,16 @@ static unsigned ra_window_order(const struct mm *mm, struct file_ra *ra, uint64_
  * the cache, reading the missing ones (ascending, so that they merge into
  * few disk requests); the page at start+nr-async gets PG_readahead.  The
  * page at `target` (if inside) must come in: its allocation may reclaim and
- * its failure is returned; the others are given up when memory is short.
+ * its failure is returned; the others are given up when memory is short
+ * (with no target, UINT64_MAX, the failure that cut the window short is
+ * returned).
  * Each new page records the order of the folio it falls in (filemap_ra_folio_order,
  * up to `order`): the policy may reclaim the folio as one. */
 static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 				      uint64_t start, uint64_t nr, uint64_t async, uint64_t target,
 				      unsigned order)
 {
-	enum fault_status st = FAULT_DONE;
+	enum fault_status st = FAULT_DONE, cut = FAULT_DONE;
 	uint64_t end = start + nr;
 	if (end > ino->size)
 		end = ino->size;
@@ -197,6 +199,8 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 		if (pfn == PFN_NONE) {
 			if (idx == target)
 				st = ast;
+			else if (!give_up)
+				cut = ast;
 			give_up = true;
 			continue;
 		}
@@ -212,8 +216,10 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 			fl |= PG_readahead;
 		pagecache_add(mm, ino, idx, pfn, fl);
 		mm_page(mm, pfn)->folio_order = (uint8_t)folio_order;
-		if (hole)
+		if (hole) {
 			charge(ctx, mm->cost->zero_page_ns);
+			mm_work(mm, W_CLEAR_BYTES, PAGE_SIZE);
+		}
 		else if (!(mm->untimed && idx == target))
 			submit_read(mm, ctx, ino, pfn);
 	}
@@ -222,13 +228,21 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 	pfn_t tp = target < ino->size ? pc_lookup(ino, target) : PFN_NONE;
 	if (mm->untimed && tp != PFN_NONE && (mm_page(mm, tp)->flags & PG_locked))
 		submit_read(mm, ctx, ino, tp);
-	return st;
+	return target == UINT64_MAX ? cut : st;
+}
+
+enum fault_status filemap_ra_submit(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+				    struct file_ra *ra, uint64_t start, uint64_t nr, uint64_t async,
+				    uint64_t target)
+{
+	return do_readahead(mm, ctx, ino, start, nr, async, target, ra_window_order(mm, ra, nr));
 }
 
 enum fault_status filemap_readaround(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
-				     uint64_t start, uint64_t nr, uint64_t target)
+				     struct file_ra *ra, uint64_t start, uint64_t nr, uint64_t async,
+				     uint64_t target)
 {
-	enum fault_status st = do_readahead(mm, ctx, ino, start, nr, 0, target, 0);
+	enum fault_status st = filemap_ra_submit(mm, ctx, ino, ra, start, nr, async, target);
 	if (pc_lookup(ino, target) == PFN_NONE && st == FAULT_DONE)
 		st = do_readahead(mm, ctx, ino, target, 1, 0, target, 0);
 	return st;
@@ -378,6 +392,7 @@ uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, stru
 		if (pfn == PFN_NONE)
 			break;
 		charge(ctx, mm->cost->copy_page_ns);
+		mm_work(mm, W_COPY_BYTES, PAGE_SIZE);
 		mark_accessed(mm, pfn, false);
 		if (ra)
 			ra->prev = index + 1;
@@ -387,13 +402,18 @@ uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, stru
 	return i;
 }
 
-void filemap_extend(struct mm *mm, struct inode *ino, uint64_t npages)
+void filemap_extend_write(struct mm *mm, struct inode *ino, uint64_t first, uint64_t end)
 {
-	if (npages <= ino->size || (ino->flags & INODE_BLKDEV))
+	if (end <= ino->size || (ino->flags & INODE_BLKDEV))
 		return;
 	if (!(ino->flags & INODE_RAMFS))
-		inode_add_blocks(mm, ino, npages);
-	ino->size = npages;
+		inode_add_blocks(mm, ino, first > ino->size ? first : ino->size, end);
+	ino->size = end;
+}
+
+void filemap_extend(struct mm *mm, struct inode *ino, uint64_t npages)
+{
+	filemap_extend_write(mm, ino, ino->size, npages);
 }
 
 uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
@@ -406,7 +426,7 @@ uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		if (first + n > ino->size)
 			n = ino->size - first;
 	} else {
-		filemap_extend(mm, ino, first + n);
+		filemap_extend_write(mm, ino, first, first + n);
 	}
 	struct mm_ctx *saved = mm->cur;
 	mm->cur = ctx;
@@ -436,6 +456,7 @@ uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		}
 		filemap_rescue(mm, pfn);
 		charge(ctx, mm->cost->copy_page_ns);
+		mm_work(mm, W_COPY_BYTES, PAGE_SIZE);
 		uint64_t was = mm->nr_dirty;
 		set_page_dirty(mm, pfn);
 		mm->nr_dirtied += mm->nr_dirty - was; /* for 2.4's per-page balance_dirty() */

@@ -66,9 +66,10 @@ struct inode {
 	uint64_t *wbmap;         /* bit per index: PG_writeback (the writeback
 				  * tag: a page redirtied while being written is
 				  * skipped without touching its struct page) */
-	struct extent *ext;      /* sorted by index; cover [0, nblocks) */
+	struct extent *ext;      /* sorted by index; a page in none is a hole */
 	uint32_t nr_ext, cap_ext;
-	uint64_t nblocks;        /* pages with a disk block (>= size, preallocation) */
+	uint64_t nblocks;        /* pages with a disk block (preallocated ones
+				  * past the end too) */
 	struct file_map *maps;   /* i_mmap: the VMAs mapping this file */
 	uint32_t nr_maps, cap_maps;
 	uint64_t dirtied_when;   /* time the first of its dirty pages was dirtied */
@@ -130,9 +131,13 @@ void filemap_unlink(struct mm *mm, struct mm_ctx *ctx, struct inode *ino);
 void filemap_truncate(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, uint64_t npages);
 /* SHM_LOCK / SHM_UNLOCK: pages of an unevictable file are refused by reclaim. */
 void filemap_set_unevictable(struct mm *mm, struct inode *ino, bool on);
-/* Give the file disk blocks for its first npages pages (a hole made by
- * truncate gets its blocks when first written back). */
-void inode_add_blocks(struct mm *mm, struct inode *ino, uint64_t npages);
+/* Give disk blocks to the pages of [first, end) that have none (a write;
+ * at the end of the file, preallocating).  A hole - pages never written,
+ * left by a write past the end or a truncate that grew the file - has no
+ * blocks and reads as zeroes; inode_fill_hole() gives one page of it its
+ * block when it is first written back, and returns the block. */
+void inode_add_blocks(struct mm *mm, struct inode *ino, uint64_t first, uint64_t end);
+uint64_t inode_fill_hole(struct mm *mm, struct inode *ino, uint64_t index);
 /* Give back the blocks of pages at and beyond npages (truncate). */
 void inode_trim_blocks(struct mm *mm, struct inode *ino, uint64_t npages);
 /* Disk block of page `index`, or UINT64_MAX (a hole: reads as zeroes). */
@@ -147,7 +152,11 @@ uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, stru
 		      uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st);
 uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		       uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st);
-/* Grow the file to npages (allocating blocks). */
+/* A write of pages [first, end): the file grows to end, with blocks for
+ * the pages from max(first, its old end); those between its old end and
+ * first stay a hole (a sparse file: lseek past the end, then write).
+ * filemap_extend(): the same for a write from the old end to npages. */
+void filemap_extend_write(struct mm *mm, struct inode *ino, uint64_t first, uint64_t end);
 void filemap_extend(struct mm *mm, struct inode *ino, uint64_t npages);
 /* O_DIRECT: drop the cached copies of [first, first+n) a direct write replaces. */
 void filemap_invalidate_range(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
@@ -182,6 +191,13 @@ enum flush_next mm_flusher_run(struct mm *mm, struct mm_ctx *ctx, int role);
 void mm_flusher_writer_stalled(struct mm *mm);
 /* get_dirty_limits(): background and throttle thresholds, in pages. */
 void mm_dirty_limits(const struct mm *mm, uint64_t *background, uint64_t *throttle);
+/* The node's dirtyable memory (free + file pages, + anon before 3.14). */
+uint64_t mm_dirtyable(const struct mm *mm);
+/* The cgroup's own dirty limits (memcg_dirty.c); false where it has none
+ * (no --memcg, cgroup v1, not vm.cgroup_writeback). */
+bool mm_memcg_dirty_limits(const struct mm *mm, uint64_t *background, uint64_t *throttle);
+/* wb_over_bg_thresh(): dirty pages above either domain's background limit. */
+bool mm_over_bg_thresh(const struct mm *mm);
 /* After a write(): the era's balance_dirty() / balance_dirty_pages().  A
  * writer may wake the flusher and write some dirty pages itself; returns
  * true if it must then wait (for a write to complete, or congestion_wait). */
@@ -210,8 +226,9 @@ void ra_old_miss(const struct vm_sysctl *vs, struct file_ra *ra);
 uint64_t ra_old_readahead(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t index, bool locked,
 			  uint64_t size, uint64_t *start);
 uint64_t ra_old_cluster(const struct vm_sysctl *vs, uint64_t index, uint64_t *start);
-/* A policy's init(): the readahead sysctls of its era (22 or 24; see
- * readahead_old.c for the values and their sources). */
+/* A policy's init(): the readahead sysctls of its era (22 or 24: see
+ * readahead_old.c for the values and their sources; 30: 3.0+ mmap fault
+ * readahead, filemap_mmap_ra.c, with 2.6's sysctls). */
 void ra_set_era(struct mm *mm, int era);
 
 /* Internal to the mm core (reclaim.c, aspace.c, check.c). */
@@ -219,9 +236,27 @@ static inline pfn_t pc_page(const struct inode *ino, uint64_t index)
 {
 	return index < ino->cap ? ino->pages[index] : PFN_NONE;
 }
-/* Read pages [start, start+nr) around target (which must come in). */
+/* Read the missing pages of [start, start+nr) (ascending), the page at
+ * start + nr - async (if read now) marked PG_readahead; target (if inside;
+ * UINT64_MAX: none) must come in: its allocation may reclaim and its
+ * failure is returned.  ra (or NULL: order 0) gives the folio order
+ * (ra_folio_order).  filemap_readaround() also reads target alone if the
+ * window's own allocations reclaimed it. */
+enum fault_status filemap_ra_submit(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+				    struct file_ra *ra, uint64_t start, uint64_t nr, uint64_t async,
+				    uint64_t target);
 enum fault_status filemap_readaround(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
-				     uint64_t start, uint64_t nr, uint64_t target);
+				     struct file_ra *ra, uint64_t start, uint64_t nr, uint64_t async,
+				     uint64_t target);
+/* A fault on a file mapping (filemap_mmap_ra.c, the era's readahead):
+ * mmap_sync_readahead() for a miss at index (the page must come in);
+ * mmap_async_readahead() for a hit on pfn at index, not on a fault's
+ * retry: FAULT_DONE, or FAULT_WAIT_RECLAIM when the fault must wait for
+ * reclaim and come again (its window could not be charged yet). */
+enum fault_status mmap_sync_readahead(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+				      uint64_t index);
+enum fault_status mmap_async_readahead(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
+				       pfn_t pfn, uint64_t index);
 /* The order (up to `order`) of the page-cache folio readahead allocates
  * at index in a window ending at end (exclusive, EOF applied). */
 unsigned filemap_ra_folio_order(uint64_t index, uint64_t end, unsigned order);
@@ -237,6 +272,9 @@ int file_page_referenced(struct mm *mm, pfn_t pfn, bool clear);
 /* The same, ORing the flags of each VMA with a young PTE into *vm_flags. */
 int file_page_referenced_vmflags(struct mm *mm, pfn_t pfn, bool clear, uint32_t *vm_flags);
 void file_page_unmap(struct mm *mm, pfn_t pfn);
+/* vm.dirty_fault: folio_mkclean() of a page being written back - every
+ * shared PTE mapping it clean and write-protected again. */
+void file_page_mkclean(struct mm *mm, pfn_t pfn);
 bool file_page_mlocked(struct mm *mm, pfn_t pfn);
 void file_vma_unlink(struct mm *mm, struct aspace *as, uint32_t vma);
 /* Fault on a file vma at (vma, off). */

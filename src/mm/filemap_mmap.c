@@ -1,15 +1,22 @@
 /* filemap_mmap.c - file mappings: mmap of a file, the file rmap (i_mmap:
  * every VMA mapping the file) that page_referenced() and try_to_unmap()
  * walk for page-cache pages, and the file fault handler (filemap_fault with
- * 2.6's read-around or 2.2/2.4's aligned cluster, and the copy-on-write
- * of MAP_PRIVATE pages).
+ * the era's readahead of filemap_mmap_ra.c: 2.2/2.4's aligned cluster,
+ * 2.6's read-around, 3.0+'s read-around and asynchronous readahead; and
+ * the copy-on-write of MAP_PRIVATE pages).
  *
  * Private mappings map page-cache pages write-protected (PTE_WP); a write
  * copies the page into a new anonymous page, as do_wp_page() does.  Shared
- * mappings map them writable: a write sets the PTE dirty bit, which moves
- * to PG_dirty when the PTE is unmapped, by reclaim, or by writeback's
- * page_mkclean() (fsync, the flusher) - the pre-2.6.19 scheme, without the
- * write-fault dirty accounting of later kernels. */
+ * mappings, by default, map them writable: a write sets the PTE dirty bit,
+ * which moves to PG_dirty when the PTE is unmapped, by reclaim, or by
+ * writeback's page_mkclean() (fsync, the flusher) - the pre-2.6.19 scheme.
+ * With vm.dirty_fault (2.6.19's shared dirty accounting, as 6.18
+ * mm/memory.c has it: do_shared_fault(), wp_page_shared() and
+ * fault_dirty_shared_page(); folio_mkclean() in mm/rmap.c) a clean page is
+ * mapped write-protected, the write fault marks it dirty and maps it
+ * writable, and writeback write-protects it again (file_page_mkclean()).
+ * The writer's pause in balance_dirty_pages_ratelimited() at that fault is
+ * left out: the fault only wakes the flusher above the background limit. */
 #include "filemap.h"
 #include "internal.h"
 #include "inode_index.h"
@@ -137,6 +144,42 @@ static void mlock_if_locked(struct mm *mm, struct vma *v, pfn_t pfn)
 	}
 }
 
+void file_page_mkclean(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	struct inode *ino = page_inode(mm, p);
+	if (!ino || !mm->vm.dirty_fault)
+		return;
+	for (uint32_t i = 0, seen = 0; i < ino->nr_maps && (int)seen < p->mapcount; i++) {
+		pte_t *pte = map_pte(mm, &ino->maps[i], p->index, pfn);
+		if (!pte)
+			continue;
+		seen++;
+		*pte = (*pte & ~PTE_DIRTY) | PTE_WP;
+		charge(mm->cur, mm->cost->rmap_ns);
+	}
+}
+
+/* fault_dirty_shared_page(): the page is dirtied at its write fault, and
+ * the writer wakes the flusher above the background limit. */
+static void dirty_shared_page(struct mm *mm, pfn_t pfn)
+{
+	set_page_dirty(mm, pfn);
+	if (mm_over_bg_thresh(mm))
+		mm->flusher_wanted = true;
+}
+
+/* wp_page_shared(): a write to a clean page of a shared mapping. */
+static enum fault_status wp_shared(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off)
+{
+	pfn_t pfn = pte_pfn(v->pte[off]);
+	dirty_shared_page(mm, pfn);
+	v->pte[off] &= ~PTE_WP;
+	count_fault(mm, ctx, false);
+	charge(ctx, mm->cost->fault_ns);
+	return FAULT_DONE;
+}
+
 /* Copy-on-write of a private file page into a new anonymous page. */
 static enum fault_status cow_page(struct mm *mm, struct mm_ctx *ctx, struct aspace *as,
 				  uint32_t vma, uint64_t off, pfn_t src)
@@ -176,6 +219,7 @@ static enum fault_status cow_page(struct mm *mm, struct mm_ctx *ctx, struct aspa
 	mlock_if_locked(mm, v, pfn);
 	count_fault(mm, ctx, false);
 	charge(ctx, mm->cost->fault_ns + mm->cost->copy_page_ns);
+	mm_work(mm, W_COPY_BYTES, PAGE_SIZE);
 	mm->pol.ops->add(mm->pol.priv, pfn, ADD_NEW_ANON);
 	return FAULT_DONE;
 }
@@ -189,21 +233,21 @@ enum fault_status fault_file(struct mm *mm, struct mm_ctx *ctx, struct aspace *a
 	if (index >= ino->size)
 		return FAULT_SIGBUS; /* filemap_fault(): VM_FAULT_SIGBUS past EOF */
 	pte_t pte = v->pte[off];
+	if (pte_present(pte) && (v->flags & VMA_SHARED))
+		return wp_shared(mm, ctx, v, off);   /* vm.dirty_fault's PTE_WP */
 	if (pte_present(pte))
 		return cow_page(mm, ctx, as, vma, off, pte_pfn(pte)); /* write to PTE_WP */
 	pfn_t pfn = pc_page(ino, index);
-	if (pfn == PFN_NONE) {
+	if (pfn != PFN_NONE && !ctx->retry) {
+		/* filemap_fault(): found, so maybe read further ahead before
+		 * waiting for it (3.0+: filemap_mmap_ra.c). */
+		enum fault_status st = mmap_async_readahead(mm, ctx, ino, pfn, index);
+		if (st != FAULT_DONE)
+			return st;
+	} else if (pfn == PFN_NONE) {
 		/* filemap_fault(): a major fault; read around the faulting
-		 * page (ra_pages centred on it, 2.6.26 do_page_cache_readahead);
-		 * 2.2/2.4 filemap_nopage(): its aligned page_cluster. */
-		uint64_t ra, start;
-		if (mm->vm.ra_era < 26) {
-			ra = ra_old_cluster(&mm->vm, index, &start);
-		} else {
-			ra = mm->vm.ra_pages ? mm->vm.ra_pages : 1;
-			start = index > ra / 2 ? index - ra / 2 : 0;
-		}
-		enum fault_status st = filemap_readaround(mm, ctx, ino, start, ra, index);
+		 * page, the era's way (filemap_mmap_ra.c). */
+		enum fault_status st = mmap_sync_readahead(mm, ctx, ino, index);
 		pfn = pc_page(ino, index);
 		if (pfn == PFN_NONE)
 			return st == FAULT_DONE ? FAULT_WAIT_RECLAIM : st;
@@ -226,9 +270,12 @@ enum fault_status fault_file(struct mm *mm, struct mm_ctx *ctx, struct aspace *a
 		mm->pol.ops->mark_accessed(mm->pol.priv, pfn);
 	if (write && !(v->flags & VMA_SHARED))
 		return cow_page(mm, ctx, as, vma, off, pfn);
+	bool clean_wp = (v->flags & VMA_SHARED) && mm->vm.dirty_fault && !write;
+	if ((v->flags & VMA_SHARED) && mm->vm.dirty_fault && write)
+		dirty_shared_page(mm, pfn);
 	page_add_rmap(mm, p);
 	as->rss++;
-	v->pte[off] = mk_pte(pfn) | (v->flags & VMA_SHARED ? 0 : PTE_WP);
+	v->pte[off] = mk_pte(pfn) | (v->flags & VMA_SHARED && !clean_wp ? 0 : PTE_WP);
 	mlock_if_locked(mm, v, pfn);
 	count_fault(mm, ctx, false);
 	charge(ctx, mm->cost->fault_ns);

@@ -49,7 +49,11 @@
  *     3.2+ IO-less balance_dirty_pages(): writers never write; a writer
  *     above the freerun ceiling (background + limit) / 2 wakes the
  *     flusher and pauses.  Defaults dirty_ratio 20, dirty_background_ratio
- *     10 (mm/page-writeback.c of today; set by the policies' init).
+ *     10 (mm/page-writeback.c of today; set by the policies' init).  With
+ *     vm.cgroup_writeback a v2 --memcg is a second domain with limits of
+ *     its own, and the pause and the background writeback follow
+ *     whichever domain is over (6.18 balance_dirty_pages(),
+ *     wb_over_bg_thresh(); memcg_dirty.c).
  *
  * Simplified: 2.2/2.4 kept dirty file data in buffers on a chronological
  * dirty list (BUF_DIRTY); pagelab has dirty page-cache pages, so a buffer
@@ -377,12 +381,16 @@ bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx)
 		return writer_writes(mm, ctx, dirtied * NRSYNC);
 	}
 	case FLUSHER_PERBDI: {
-		uint64_t bg, thr;
+		uint64_t bg, thr, mbg, mthr;
 		mm_dirty_limits(mm, &bg, &thr);
-		if (mm->nr_dirty > bg)
+		if (mm_over_bg_thresh(mm))
 			mm->flusher_wanted = true;  /* bdi_start_background_writeback */
-		if (mm->nr_dirty + mm->nr_writeback <= (bg + thr) / 2)
-			return false;               /* below the freerun ceiling */
+		/* Below the freerun ceiling of the node and of the cgroup
+		 * (memcg_dirty.c, a v2 cgroup's own domain). */
+		uint64_t dirty = mm->nr_dirty + mm->nr_writeback;
+		bool memcg = mm_memcg_dirty_limits(mm, &mbg, &mthr);
+		if (dirty <= (bg + thr) / 2 && (!memcg || dirty <= (mbg + mthr) / 2))
+			return false;
 		mm->flusher_wanted = true;
 		mm->ev[NR_DIRTY_THROTTLED]++;
 		return true;

@@ -53,6 +53,21 @@ static void free_runs_insert(struct fs *fs, uint64_t block, uint64_t len)
 	fs->nr_free++;
 }
 
+/* Split free run i at block `at` (inside it) into two runs.  (Not
+ * free_runs_insert(): it would merge the halves straight back.) */
+static void free_run_split(struct fs *fs, uint32_t i, uint64_t at)
+{
+	if (fs->nr_free == fs->cap_free) {
+		fs->cap_free = fs->cap_free * 2;
+		fs->free = xrealloc(fs->free, fs->cap_free * sizeof(*fs->free));
+	}
+	struct extent *r = &fs->free[i];
+	memmove(r + 2, r + 1, (fs->nr_free - i - 1) * sizeof(*r));
+	r[1] = (struct extent){ .block = at, .len = r->block + r->len - at };
+	r->len = at - r->block;
+	fs->nr_free++;
+}
+
 /* Take up to `want` contiguous blocks, at `goal` if it is free, else from
  * the first free run after it (wrapping round).  Returns the count. */
 static uint64_t blocks_alloc(struct fs *fs, uint64_t goal, uint64_t want, uint64_t *block)
@@ -64,17 +79,9 @@ static uint64_t blocks_alloc(struct fs *fs, uint64_t goal, uint64_t want, uint64
 	for (uint32_t i = 0; i < fs->nr_free; i++) {
 		struct extent *r = &fs->free[i];
 		if (goal >= r->block && goal < r->block + r->len) {
-			/* Split the run at the goal. */
-			uint64_t before = goal - r->block;
-			if (before) {
-				uint64_t len = r->len;
-				r->len = before;
-				fs->blocks_free -= len - before;
-				free_runs_insert(fs, goal, len - before);
-				pick = i + 1;
-			} else {
-				pick = i;
-			}
+			if (goal > r->block)
+				free_run_split(fs, i++, goal);
+			pick = i;
 			found = true;
 			break;
 		}
@@ -163,34 +170,106 @@ uint64_t filemap_block(const struct inode *ino, uint64_t index)
 	return UINT64_MAX;
 }
 
-void inode_add_blocks(struct mm *mm, struct inode *ino, uint64_t npages)
+/* Where ext4_ext_find_goal() would look for the block of page idx: in
+ * line with the nearest extent (the one before it, else the one after),
+ * so that a file filled in later stays in order on the disk; the start of
+ * the file system for a file without blocks. */
+static uint64_t block_goal(const struct fs *fs, const struct inode *ino, uint32_t i, uint64_t idx)
+{
+	if (i > 0) {
+		const struct extent *e = &ino->ext[i - 1];
+		return e->block + (idx - e->index);
+	}
+	if (i < ino->nr_ext) {
+		const struct extent *e = &ino->ext[i];
+		uint64_t back = e->index - idx;
+		if (e->block >= fs->start + back)
+			return e->block - back;
+	}
+	return fs->start;
+}
+
+/* Record blocks [block, block+len) for pages [idx, idx+len) as ext[i],
+ * merged with the extent before and/or after where both run on. */
+static void ext_insert(struct inode *ino, uint32_t i, uint64_t idx, uint64_t block, uint64_t len)
+{
+	struct extent *prev = i > 0 ? &ino->ext[i - 1] : NULL;
+	if (prev && prev->index + prev->len == idx && prev->block + prev->len == block) {
+		prev->len += len;
+		struct extent *next = i < ino->nr_ext ? &ino->ext[i] : NULL;
+		if (next && idx + len == next->index && block + len == next->block) {
+			prev->len += next->len;
+			memmove(next, next + 1, (ino->nr_ext - i - 1) * sizeof(*next));
+			ino->nr_ext--;
+		}
+		return;
+	}
+	if (i < ino->nr_ext && idx + len == ino->ext[i].index && block + len == ino->ext[i].block) {
+		ino->ext[i].index = idx;
+		ino->ext[i].block = block;
+		ino->ext[i].len += len;
+		return;
+	}
+	if (ino->nr_ext == ino->cap_ext) {
+		ino->cap_ext = ino->cap_ext ? ino->cap_ext * 2 : 4;
+		ino->ext = xrealloc(ino->ext, ino->cap_ext * sizeof(*ino->ext));
+	}
+	memmove(&ino->ext[i + 1], &ino->ext[i], (ino->nr_ext - i) * sizeof(*ino->ext));
+	ino->ext[i] = (struct extent){ .index = idx, .block = block, .len = len };
+	ino->nr_ext++;
+}
+
+/* The first extent starting after idx (extents are sorted by index). */
+static uint32_t ext_after(const struct inode *ino, uint64_t idx)
+{
+	uint32_t lo = 0, hi = ino->nr_ext;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (ino->ext[mid].index <= idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Blocks for the pages of [first, end) that have none.  With prealloc, a
+ * run past the file's last extent takes at least FS_PREALLOC blocks (the
+ * reservation window); a hole before an extent gets exactly its pages. */
+static void map_blocks(struct mm *mm, struct inode *ino, uint64_t first, uint64_t end, bool prealloc)
 {
 	struct fs *fs = mm->fs;
-	while (ino->nblocks < npages) {
-		uint64_t want = npages - ino->nblocks;
-		if (want < FS_PREALLOC)
+	uint64_t idx = first;
+	while (idx < end) {
+		uint32_t i = ext_after(ino, idx);
+		if (i > 0 && idx < ino->ext[i - 1].index + ino->ext[i - 1].len) {
+			idx = ino->ext[i - 1].index + ino->ext[i - 1].len; /* mapped */
+			continue;
+		}
+		uint64_t want = (i < ino->nr_ext ? MIN(end, ino->ext[i].index) : end) - idx;
+		if (prealloc && i == ino->nr_ext && want < FS_PREALLOC)
 			want = FS_PREALLOC;
-		uint64_t goal = fs->start;
-		struct extent *last = ino->nr_ext ? &ino->ext[ino->nr_ext - 1] : NULL;
-		if (last)
-			goal = last->block + last->len;
 		uint64_t block;
-		uint64_t got = blocks_alloc(fs, goal, want, &block);
+		uint64_t got = blocks_alloc(fs, block_goal(fs, ino, i, idx), want, &block);
 		if (!got)
 			die_usage("file system full: %s needs %llu pages of %llu on the disk",
-				  ino->name, (unsigned long long)npages,
+				  ino->name, (unsigned long long)end,
 				  (unsigned long long)(fs->end - fs->start));
-		if (last && last->block + last->len == block) {
-			last->len += got;
-		} else {
-			if (ino->nr_ext == ino->cap_ext) {
-				ino->cap_ext = ino->cap_ext ? ino->cap_ext * 2 : 4;
-				ino->ext = xrealloc(ino->ext, ino->cap_ext * sizeof(*ino->ext));
-			}
-			ino->ext[ino->nr_ext++] = (struct extent){ .index = ino->nblocks, .block = block, .len = got };
-		}
+		ext_insert(ino, i, idx, block, got);
 		ino->nblocks += got;
+		idx += got;
 	}
+}
+
+void inode_add_blocks(struct mm *mm, struct inode *ino, uint64_t first, uint64_t end)
+{
+	map_blocks(mm, ino, first, end, true);
+}
+
+uint64_t inode_fill_hole(struct mm *mm, struct inode *ino, uint64_t index)
+{
+	map_blocks(mm, ino, index, index + 1, false);
+	return filemap_block(ino, index);
 }
 
 /* Give back the blocks of pages at and beyond npages (rounded up to keep
@@ -272,7 +351,7 @@ struct inode *filemap_make_uncached(struct mm *mm, const char *name, uint64_t np
 	if (filemap_lookup(mm, name))
 		return NULL;
 	struct inode *ino = inode_new(mm, name, 0);
-	inode_add_blocks(mm, ino, npages);
+	inode_add_blocks(mm, ino, 0, npages);
 	ino->size = npages;
 	return ino;
 }

@@ -68,6 +68,16 @@ static inline void page_add_rmap(struct mm *mm, struct page *p)
 	}
 }
 
+/* Whose reclaim work a pass is (work.h): limit reclaim runs in the
+ * charging task like direct reclaim but is counted apart, as the kernel's
+ * cgroup_reclaim() counts it apart. */
+static inline enum work_who work_who_of(const struct scan_control *sc)
+{
+	if (sc->cgroup)
+		return WHO_MEMCG;
+	return sc->who == RECLAIM_KSWAPD ? WHO_KSWAPD : sc->who == RECLAIM_DIRECT ? WHO_DIRECT : WHO_AGING;
+}
+
 /* The policy's shrink() for a pass run by ctx (shrink_pass, cacheonly.c's
  * cache_shrink_pass). */
 static inline void policy_shrink(struct mm *mm, struct mm_ctx *ctx, struct scan_control *sc)
@@ -77,9 +87,12 @@ static inline void policy_shrink(struct mm *mm, struct mm_ctx *ctx, struct scan_
 	if (sc->priority == 0)
 		mm->swap_token_mm = 0;
 	struct mm_ctx *saved = mm->cur;
+	enum work_who saved_who = mm->work_who;
 	mm->cur = ctx;
+	mm->work_who = work_who_of(sc);
 	mm->pol.ops->shrink(mm->pol.priv, sc);
 	mm->cur = saved;
+	mm->work_who = saved_who;
 }
 
 /* What a pass did, in /proc/vmstat's counters (mm.c's shrink_pass and

@@ -24,7 +24,10 @@
  * (sc->nr_wait_writeback) and the task sleeps until a write completes;
  * for the other policies v1 stalls as soon as a pass falls short with
  * writeback pending, at any priority - far more often than the kernel,
- * which waits only for a folio met again while still being written. */
+ * which waits only for a folio met again while still being written.
+ * Out of retries, a charge also waits (rather than OOM-kill) while a
+ * flusher woken by reclaim (6.18 wakeup_flusher_threads(WB_REASON_VMSCAN))
+ * has not started its writes: the kernel's runs beside the charging task. */
 #include "internal.h"
 
 #define MAX_RECLAIM_RETRIES 16
@@ -76,7 +79,10 @@ bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 	}
 	if (charge_one(cg))
 		return true;
-	if (mm->nr_writeback || mm->nr_reading) {
+	/* Writes in flight, or a flusher woken by reclaim that has not
+	 * started them yet (it runs beside the charging task in the kernel,
+	 * so its writes end during the retries): wait for them. */
+	if (mm->nr_writeback || mm->nr_reading || mm->flush_all) {
 		*st = FAULT_WAIT_RECLAIM;
 		return false;
 	}

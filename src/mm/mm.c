@@ -65,6 +65,7 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 		die_usage("swap of %llu pages is too large",
 			  (unsigned long long)cfg->swap_pages);
 	mm->cost = cost;
+	mm->work_who = WHO_OTHER;
 	mm->untimed = cfg->untimed;
 	mm->seed = cfg->seed;
 	mm->fr.nr = (pfn_t)cfg->ram_pages;
@@ -534,8 +535,11 @@ void mm_tick(struct mm *mm, struct mm_ctx *ctx)
 		.may_writepage = true,
 	};
 	struct mm_ctx *saved = mm->cur;
+	enum work_who saved_who = mm->work_who;
 	mm->cur = ctx;
+	mm->work_who = WHO_AGING;
 	mm->pol.ops->tick(mm->pol.priv, &sc);
+	mm->work_who = saved_who;
 	mm->cur = saved;
 	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);
 	account_pass(mm, &sc, mm->ev[PGREFILL]);

@@ -19,6 +19,7 @@
 #include "pte.h"
 #include "lru.h"
 #include "counters.h"
+#include "work.h"
 #include "fault_ctx.h"
 #include "cache_mode.h"
 #include "test_figures.h"
@@ -55,7 +56,7 @@ struct vm_sysctl {
 	uint64_t ra_pages;                   /* max readahead window (read_ahead_kb / 4) */
 	uint64_t ra_init_pages;              /* 0 = 2.6 get_init_ra_size(); else fixed */
 	uint64_t page_cluster;               /* swap readahead: 1 << page_cluster slots */
-	uint64_t ra_era;                     /* file readahead logic: 22, 24 or 26 (readahead_old.c) */
+	uint64_t ra_era;                     /* file readahead logic: 22, 24, 26 or 30 (filemap_mmap_ra.c) */
 	uint64_t min_readahead;              /* 2.2/2.4 MIN_READAHEAD / vm_min_readahead (pages) */
 	uint64_t swap_token;                 /* 1 = thrash.c's swap token (2.6.9-3.4) */
 	uint64_t fault_mark_accessed;        /* 1 = file faults call mark_page_accessed */
@@ -75,6 +76,10 @@ struct vm_sysctl {
 	uint64_t swap_rotational;            /* 1 = the swap device is rotational */
 	uint64_t anon_exclusive;             /* 1 = 5.19+ PG_anon_exclusive swap-in */
 	uint64_t pagecache_folio_order;      /* largest readahead folio (order) */
+	uint64_t dirty_fault;                /* 1 = 2.6.19+ write-fault dirtying of shared file pages */
+	uint64_t dirty_bytes;                /* bytes: writers throttle (0 = dirty_ratio) */
+	uint64_t dirty_background_bytes;     /* bytes: the flusher writes (0 = dirty_background_ratio) */
+	uint64_t cgroup_writeback;           /* 1 = 4.2+ cgroup writeback: a v2 --memcg's own dirty limits */
 };
 /* The largest page-cache folio, as an order (MAX_PAGECACHE_ORDER, x86-64). */
 #define PAGECACHE_FOLIO_ORDER_MAX 9
@@ -86,7 +91,7 @@ struct vm_sysctl {
 	X(ra_pages, 32, 0, 65536, "max readahead window in pages (2.6: read_ahead_kb / 4 = 32; 2.4: max-readahead 31; 2.2: MAX_READAHEAD 18)") \
 	X(ra_init_pages, 0, 0, 65536, "initial readahead window (0 = 2.6 get_init_ra_size)") \
 	X(page_cluster, 3, 0, 10, "/proc/sys/vm/page-cluster: swap readahead of 1 << N slots (and ra_era 22/24 mmap fault clusters)") \
-	X(ra_era, 26, 22, 26, "file readahead: 22 = 2.2, 24 = 2.4 (generic_file_readahead, filemap_nopage clusters), 26 = 2.6.23+ on-demand (23, 25 round down)") \
+	X(ra_era, 26, 22, 30, "file readahead: 22 = 2.2, 24 = 2.4 (generic_file_readahead, filemap_nopage clusters), 26 = 2.6.23+ on-demand, 30 = 3.0+ (mmap faults: async readahead on PG_readahead); others round down") \
 	X(min_readahead, 3, 0, 65536, "ra_era 22/24: smallest window of a sequential reader (2.4.10+ /proc/sys/vm/min-readahead)") \
 	X(swap_token, 0, 0, 1, "1 = mm/thrash.c's swap token protects one thrashing process (2.6.9-3.4; no sysctl)") \
 	X(fault_mark_accessed, 0, 0, 1, "1 = filemap_nopage/filemap_fault call mark_page_accessed (2.4.10-2.6.28; no sysctl)") \
@@ -103,7 +108,11 @@ struct vm_sysctl {
 	X(swap_vma_ra, 0, 0, 1, "1 = swap_vma_readahead(): window around the faulting address, sized by swapin_nr_pages() hits (4.14+ /sys/kernel/mm/swap/vma_ra_enabled); 0 = 2.6 slot clusters") \
 	X(swap_rotational, 0, 0, 1, "1 = the swap device is rotational (no SWP_SOLIDSTATE, nr_rotate_swap > 0): with swap_vma_ra 1, 4.14+'s swapin_readahead() falls back to swap_cluster_readahead(), the aligned cluster of swapin_nr_pages() slots around the faulting one") \
 	X(anon_exclusive, 0, 0, 1, "1 = 5.19+'s PG_anon_exclusive (6.x do_swap_page): a page read back on a read fault is mapped writable and its later store keeps the swap slot, so it is written back there if evicted again; 0 = the store frees the slot (before 5.19: reuse_swap_page()); only touches that load before they store (qsbench's sort) tell the two apart") \
-	X(pagecache_folio_order, 0, 0, PAGECACHE_FOLIO_ORDER_MAX, "largest page-cache folio on-demand readahead allocates, as an order (6.x page_cache_ra_order() on a large-folio filesystem, MAX_PAGECACHE_ORDER 9 on x86-64; 0 = 4 KiB pages, as before 5.18)")
+	X(pagecache_folio_order, 0, 0, PAGECACHE_FOLIO_ORDER_MAX, "largest page-cache folio on-demand readahead allocates, as an order (6.x page_cache_ra_order() on a large-folio filesystem, MAX_PAGECACHE_ORDER 9 on x86-64; 0 = 4 KiB pages, as before 5.18)") \
+	X(dirty_fault, 0, 0, 1, "1 = shared file mappings track dirty pages at the write fault (2.6.19+, 6.x fault_dirty_shared_page()): a clean page is mapped write-protected, the first write dirties it, writeback write-protects it again; 0 = the dirty PTE bit moves to the page only when it is unmapped or written back") \
+	X(dirty_bytes, 0, 0, UINT64_MAX / 2, "/proc/sys/vm/dirty_bytes: when set, writers throttle above this many bytes of dirty data instead of dirty_ratio") \
+	X(dirty_background_bytes, 0, 0, UINT64_MAX / 2, "/proc/sys/vm/dirty_background_bytes: when set, the flusher writes above this many bytes instead of dirty_background_ratio") \
+	X(cgroup_writeback, 0, 0, 1, "1 = cgroup writeback (4.2+, cgroup v2 only): writers in a --memcg cgroup are also throttled, and the flusher also writes, by limits of the cgroup's own dirtyable memory (its file pages + its room left); 0 = the node's limits only (cgroup v1, or before 4.2)")
 
 /* vm.flusher: the era of the writeback threads (src/mm/flusher_era.c). */
 enum flusher_era {
@@ -276,6 +285,10 @@ struct mm {
 	const struct mm_costs *cost;
 	struct mm_io io;
 	uint64_t ev[NR_VM_EVENTS];
+	/* reclaim's work, counted (work.h), and whose it is now: set for
+	 * the length of a reclaim pass, WHO_OTHER outside one */
+	struct reclaim_work work;
+	enum work_who work_who;
 	/* gauges */
 	uint64_t nr_free;
 	uint64_t nr_anon;
@@ -309,6 +322,8 @@ struct mm {
 	uint64_t nr_file;       /* pages in the page cache (NR_FILE_PAGES) */
 	uint64_t nr_dirty;      /* dirty page-cache pages (NR_FILE_DIRTY) */
 	bool flusher_wanted;    /* above the background threshold: wake the flusher */
+	uint64_t flush_all;     /* wb_start_writeback(): pages left to write,
+				 * FLUSH_ALL_ASKED before the flusher ran */
 	uint64_t nr_dirtied;    /* pages write() made dirty (filemap_write) */
 	uint64_t dirtied_balanced; /* nr_dirtied at the last balance_dirty call */
 	/* the swap token (thrash.c), when vm.swap_token */
@@ -348,6 +363,14 @@ static inline void mm_wake_kswapd(struct mm *mm) { mm->kswapd_wanted = true; }
 /* A policy asks kswapd to run the OOM killer (MGLRU's min_ttl_ms: every
  * generation too young to evict); the machine owns the killer. */
 static inline void mm_want_oom(struct mm *mm) { mm->oom_wanted = true; }
+/* n operations of row w of reclaim's work, by whoever runs now (work.h). */
+static inline void mm_work(struct mm *mm, enum work_op w, uint64_t n)
+{
+	mm->work.n[mm->work_who][w] += n;
+}
+/* A design's init(): the WK_DESIGN rows of work.h it counts itself
+ * (WORK_BIT(W_...) ORed); the rest are absent from its reports. */
+static inline void mm_work_keep(struct mm *mm, uint64_t rows) { mm->work.kept |= rows; }
 void mm_destroy(struct mm *mm);
 
 /* Address spaces and mappings. */
@@ -507,6 +530,16 @@ enum evict_result mm_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn);
  *                                     and freed, EVICT_FREED.
  * sc->nr_reclaimed counts freed pages only. */
 enum evict_result mm_reclaim_page(struct mm *mm, struct scan_control *sc, pfn_t pfn);
+/* try_to_unmap() of a page-cache page before shrink_folio_list()'s dirty
+ * test (6.x): every PTE mapping it is cleared and a dirty PTE moves to
+ * PG_dirty, so the test sees writes made through a shared mapping.  Anon
+ * pages are unmapped by mm_reclaim_page() once they have a swap slot. */
+void mm_try_to_unmap_file(struct mm *mm, pfn_t pfn);
+/* wakeup_flusher_threads(WB_REASON_VMSCAN): reclaim found a batch of
+ * dirty file pages nobody is writing; the flusher writes every dirty page
+ * (writeback.c). */
+#define FLUSH_ALL_ASKED UINT64_MAX
+void mm_wakeup_flusher_threads(struct mm *mm);
 /* Move an isolated mlocked page to the core's unevictable list. */
 void mm_cull_unevictable(struct mm *mm, pfn_t pfn);
 /* A PTE's hardware dirty bit moved to a page-cache page (a policy's own

@@ -11,15 +11,16 @@ bool ptescan_at_end(const struct aspace *as, const struct pte_cursor *c)
 
 bool ptescan_next(struct mm *mm, struct aspace *as, struct pte_cursor *c, struct pte_ref *r)
 {
-	(void)mm;
 	while (c->vma < as->nr_vmas) {
 		struct vma *v = &as->vmas[c->vma];
 		if (!(v->flags & VMA_DEAD) && v->pte) {
 			while (c->off < v->npages) {
 				uint64_t off = c->off++;
 				pte_t pte = v->pte[off];
+				mm_work(mm, W_SWAP_OUT_PTES, 1);
 				if (!pte_present(pte))
 					continue;
+				mm_work(mm, W_TRY_TO_SWAP_OUT, 1);
 				*r = (struct pte_ref){ .as = as, .vma = c->vma, .off = off,
 						       .pte = &v->pte[off], .pfn = pte_pfn(pte),
 						       .locked_vma = (v->flags & VMA_LOCKED) != 0 };
@@ -62,6 +63,7 @@ enum unmap_result ptescan_unmap(struct mm *mm, struct pte_ref *r)
 		*r->pte = 0;
 		r->as->rss--;
 		page_remove_rmap(mm, p);
+		mm_work(mm, W_TRY_TO_SWAP_OUT_UNMAP, 1);
 		return UNMAP_DROPPED;
 	}
 	if (!(p->flags & PG_swapcache)) {
@@ -78,5 +80,6 @@ enum unmap_result ptescan_unmap(struct mm *mm, struct pte_ref *r)
 	r->as->swapents++;
 	r->as->nswap++;
 	page_remove_rmap(mm, p);
+	mm_work(mm, W_TRY_TO_SWAP_OUT_UNMAP, 1);
 	return UNMAP_SWAPCACHE;
 }

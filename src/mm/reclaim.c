@@ -1,7 +1,10 @@
 /* reclaim.c - the mechanics of reclaim that every policy shares:
  * page_referenced() through rmap, try_to_unmap(), add_to_swap(), pageout()
  * with asynchronous completion, and freeing.  Policies choose the pages;
- * this file does what the kernel's shrink_page_list() does to each one. */
+ * this file does what the kernel's shrink_page_list() does to each one.
+ * mm_try_to_unmap_file() is 6.18 shrink_folio_list()'s try_to_unmap()
+ * before its dirty test; nr_vmscan_write counts pageout()'s writes
+ * (6.18 mm/vmscan.c, NR_VMSCAN_WRITE). */
 #include "internal.h"
 #include "swap.h"
 #include "filemap.h"
@@ -35,11 +38,20 @@ int mm_page_referenced_vmflags(struct mm *mm, pfn_t pfn, uint32_t *vm_flags)
 	if (mm->cache.only)
 		return cache_page_referenced(mm, pfn, vm_flags);
 	struct page *p = mm_page(mm, pfn);
-	if (p->flags & PG_file)
+	if (p->flags & PG_file) {
+		/* The file rmap checks PTEs until it has found all mapcount
+		 * of them (file_page_referenced_vmflags). */
+		if (p->mapcount > 0 && page_inode(mm, p)) {
+			mm_work(mm, W_FOLIO_REFERENCED, 1);
+			mm_work(mm, W_FOLIO_REFERENCED_PTES, (uint64_t)p->mapcount);
+		}
 		return file_page_referenced_vmflags(mm, pfn, true, vm_flags);
+	}
 	pte_t *pte = anon_pte(mm, p);
 	if (!pte)
 		return 0;
+	mm_work(mm, W_FOLIO_REFERENCED, 1);
+	mm_work(mm, W_FOLIO_REFERENCED_PTES, 1);
 	charge(mm->cur, mm->cost->rmap_ns);
 	int young = 0;
 	if (*pte & PTE_ACCESSED) {
@@ -72,6 +84,8 @@ static bool unmap_anon(struct mm *mm, pfn_t pfn)
 	as->nswap++;
 	page_remove_rmap(mm, p);
 	charge(mm->cur, mm->cost->rmap_ns);
+	mm_work(mm, W_TRY_TO_UNMAP, 1);
+	mm_work(mm, W_TRY_TO_UNMAP_PTES, 1);
 	return true;
 }
 
@@ -86,12 +100,19 @@ static bool unmap_anon(struct mm *mm, pfn_t pfn)
  * under qsbench), none without reclaim.  The asking CPU waits for every
  * ack (cost.tlb_ipi, system time); the interrupted CPU's task loses
  * cost.tlb_ipi_recv.  The batched flush of clean pages at the end of a
- * shrink_folio_list() is left out: one IPI a batch, not a page. */
+ * shrink_folio_list() is left out: one IPI a batch, not a page.
+ * The flushes and their IPIs are counted (work.h) whatever they cost: a
+ * remote flush that costs nothing changes nothing on the other CPUs. */
 static void flush_tlb_dirty(struct mm *mm, struct mm_ctx *ctx)
 {
-	if (!mm->io.remote_tlb_flush || !(mm->cost->tlb_ipi_ns | mm->cost->tlb_ipi_recv_ns))
+	if (!mm->io.remote_tlb_flush)
 		return;
-	unsigned n = mm->io.remote_tlb_flush(mm->io.arg, ctx_now(ctx), mm->cost->tlb_ipi_recv_ns);
+	bool costed = mm->cost->tlb_ipi_ns | mm->cost->tlb_ipi_recv_ns;
+	unsigned n = mm->io.remote_tlb_flush(mm->io.arg, ctx_now(ctx), costed ? mm->cost->tlb_ipi_recv_ns : 0);
+	mm_work(mm, W_TLB_FLUSH_DIRTY, 1);
+	mm_work(mm, W_TLB_IPI, n);
+	if (!costed)
+		return;
 	mm->nr_tlb_remote_flush += n;
 	charge(ctx, n * mm->cost->tlb_ipi_ns);
 }
@@ -100,9 +121,10 @@ void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn)
 {
 	struct page *p = mm_page(mm, pfn);
 	bool file = p->flags & PG_file;
-	if (file)
+	if (file) {
+		file_page_mkclean(mm, pfn);
 		clear_page_dirty(mm, pfn);
-	else
+	} else
 		p->flags &= ~PG_dirty;
 	p->flags |= PG_writeback;
 	mm->nr_writeback++;
@@ -112,18 +134,19 @@ void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn)
 		mm->ev[PSWPOUT]++;
 	mm->ev[PGPGOUT] += PAGE_SIZE / 1024;
 	charge(ctx, mm->cost->io_submit_ns);
+	uint64_t block = 0;
 	if (file) {
-		page_inode(mm, p)->nr_writeback++;
-		inode_set_wb(page_inode(mm, p), p->index);
+		struct inode *ino = page_inode(mm, p);
+		ino->nr_writeback++;
+		inode_set_wb(ino, p->index);
+		block = filemap_block(ino, p->index);
+		if (block == UINT64_MAX)
+			block = inode_fill_hole(mm, ino, p->index); /* its data needs a block now */
 	}
 	if (mm->untimed)
 		mm_io_done(mm, IO_WRITE, pfn);
-	else if (file) {
-		struct inode *ino = page_inode(mm, p);
-		if (!(ino->flags & INODE_BLKDEV) && p->index >= ino->nblocks)
-			inode_add_blocks(mm, ino, p->index + 1); /* filling a hole */
-		mm->io.submit_block(mm->io.arg, IO_WRITE, filemap_block(ino, p->index), pfn, ctx_now(ctx));
-	}
+	else if (file)
+		mm->io.submit_block(mm->io.arg, IO_WRITE, block, pfn, ctx_now(ctx));
 	else
 		mm->io.submit_swap(mm->io.arg, IO_WRITE, p->swap - 1, pfn, ctx_now(ctx));
 }
@@ -164,6 +187,11 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 			return EVICT_BUSY;
 		if (ino && (ino->flags & INODE_UNEVICTABLE))
 			return EVICT_MLOCKED;
+		if (ino && p->mapcount > 0) {
+			/* try_to_unmap(): every PTE of the file rmap */
+			mm_work(mm, W_TRY_TO_UNMAP, 1);
+			mm_work(mm, W_TRY_TO_UNMAP_PTES, (uint64_t)p->mapcount);
+		}
 		if (ino)
 			file_page_unmap(mm, pfn);
 	} else if ((p->flags & PG_anon) && !(p->flags & PG_swapcache)) {
@@ -191,6 +219,8 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 				sc->nr_reclaimed_file++;
 			lru_add_tail(&mm->fr, mm->list_wb_free, pfn);
 		}
+		mm->ev[NR_VMSCAN_WRITE]++;      /* pageout() */
+		mm_work(mm, W_PAGEOUT, 1);
 		page_writeback(mm, mm->cur, pfn);
 		if (p->flags & PG_free)
 			return EVICT_FREED;   /* untimed: written and freed already */
@@ -203,6 +233,16 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 		sc->nr_reclaimed_file++;
 	remove_mapping_and_free(mm, pfn);
 	return EVICT_FREED;
+}
+
+void mm_try_to_unmap_file(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	if (!(p->flags & PG_file) || p->mapcount <= 0 || mm->cache.only)
+		return;
+	struct inode *ino = page_inode(mm, p);
+	if (ino && !(ino->flags & INODE_UNEVICTABLE))
+		file_page_unmap(mm, pfn);
 }
 
 enum evict_result mm_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn)

@@ -11,7 +11,11 @@
  * get_dirty_limits(): a percentage of the dirtyable memory (free pages plus
  * the pages on the LRU lists).  Simplified: one disk, so the per-bdi limits
  * of 2.6.24+ are the global ones; writers are throttled once per write()
- * call rather than every ratelimit_pages pages; no unmapped_ratio clamp. */
+ * call rather than every ratelimit_pages pages; no unmapped_ratio clamp.
+ *
+ * Also used by the per-bdi era: vm.dirty_bytes / dirty_background_bytes
+ * (domain_dirty_limits(), 2.6.29+), and reclaim's wake-up of the flusher
+ * (6.18 fs/fs-writeback.c wb_start_writeback(), wb_check_start_all()). */
 #include "filemap.h"
 #include "internal.h"
 #include "inode_index.h"
@@ -23,10 +27,7 @@
 
 void mm_dirty_limits(const struct mm *mm, uint64_t *background, uint64_t *throttle)
 {
-	/* determine_dirtyable_memory(): free + LRU pages; since 3.14
-	 * ("mm: don't count anon pages as dirtyable") free + file pages. */
-	uint64_t dirtyable = mm->nr_free + mm->nr_file +
-			     (mm->vm.flusher == FLUSHER_PERBDI ? 0 : mm->nr_anon);
+	uint64_t dirtyable = mm_dirtyable(mm);
 	uint64_t ratio = mm->vm.dirty_ratio, bg = mm->vm.dirty_background_ratio;
 	if (ratio < 5)
 		ratio = 5;
@@ -34,6 +35,15 @@ void mm_dirty_limits(const struct mm *mm, uint64_t *background, uint64_t *thrott
 		bg = ratio / 2;
 	*background = dirtyable * bg / 100;
 	*throttle = dirtyable * ratio / 100;
+	/* domain_dirty_limits() (2.6.29+ vm.dirty_bytes and
+	 * vm.dirty_background_bytes): a byte count, when set, replaces
+	 * its ratio; a background limit not below the limit is halved. */
+	if (mm->vm.dirty_bytes)
+		*throttle = (mm->vm.dirty_bytes + PAGE_SIZE - 1) / PAGE_SIZE;
+	if (mm->vm.dirty_background_bytes)
+		*background = (mm->vm.dirty_background_bytes + PAGE_SIZE - 1) / PAGE_SIZE;
+	if ((mm->vm.dirty_bytes || mm->vm.dirty_background_bytes) && *background >= *throttle)
+		*background = *throttle / 2;
 }
 
 /* page_mkclean() for every page of ino in its shared mappings: the PTE
@@ -60,7 +70,10 @@ uint64_t filemap_writeback(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 {
 	struct mm_ctx *saved = mm->cur;
 	mm->cur = ctx;
-	file_mkclean(mm, ino);
+	/* vm.dirty_fault: a dirty PTE means a dirty page already, and each
+	 * page written is made clean in its PTEs (file_page_mkclean()). */
+	if (!mm->vm.dirty_fault)
+		file_mkclean(mm, ino);
 	uint64_t done = 0;
 	uint64_t words = ino->cap / 64;
 	uint64_t start = ino->wb_index < ino->cap ? ino->wb_index : 0;
@@ -101,7 +114,7 @@ uint64_t writeback_inodes(struct mm *mm, struct mm_ctx *ctx, uint64_t max, uint6
 	inode_walk_start(&w, mm->fs);
 	struct inode *ino;
 	while (done < max && (ino = inode_walk_next(&w))) {
-		if (background && mm->nr_dirty <= bg)
+		if (background && !mm_over_bg_thresh(mm))
 			break;
 		if (ino->nrdirty && ino->dirtied_when > older_than)
 			continue;
@@ -111,16 +124,49 @@ uint64_t writeback_inodes(struct mm *mm, struct mm_ctx *ctx, uint64_t max, uint6
 	return done;
 }
 
+/* 6.18 fs/fs-writeback.c wb_start_writeback() sets WB_start_all (a
+ * request while one is pending is dropped) and wakes the flusher, whose
+ * wb_check_start_all() writes get_nr_dirty_pages() pages, counted when it
+ * runs, with no background threshold: WB_SYNC_NONE, range_cyclic. */
+void mm_wakeup_flusher_threads(struct mm *mm)
+{
+	if (mm->untimed)
+		return; /* trace mode runs no flusher */
+	if (!mm->flush_all)
+		mm->flush_all = FLUSH_ALL_ASKED;
+	mm->flusher_wanted = true;
+}
+
+/* The start_all work, up to the disk queue's room: true if some is left. */
+static bool flush_all_run(struct mm *mm, struct mm_ctx *ctx, uint64_t *done)
+{
+	if (mm->flush_all == FLUSH_ALL_ASKED)
+		mm->flush_all = mm->nr_dirty;
+	uint64_t room = mm->nr_writeback < WRITEBACK_CONGESTED ? WRITEBACK_CONGESTED - mm->nr_writeback : 0;
+	uint64_t want = mm->flush_all < room ? mm->flush_all : room;
+	uint64_t n = want ? writeback_inodes(mm, ctx, want, UINT64_MAX, false) : 0;
+	*done += n;
+	/* Nothing more to write (the dirty pages went meanwhile): done. */
+	mm->flush_all = n < want ? 0 : mm->flush_all - n;
+	return mm->flush_all != 0;
+}
+
 enum flush_next pdflush_run(struct mm *mm, struct mm_ctx *ctx)
 {
 	mm->flusher_wanted = false;
 	if (mm->nr_writeback >= WRITEBACK_CONGESTED)
 		return FLUSH_CONGESTED;
+	uint64_t all = 0;
+	if (mm->flush_all && flush_all_run(mm, ctx, &all)) {
+		charge(ctx, all * mm->cost->scan_ns);
+		return FLUSH_CONGESTED; /* the queue is full: wait for it */
+	}
 	uint64_t bg, thr, done = 0;
 	mm_dirty_limits(mm, &bg, &thr);
 	uint64_t budget = MAX_WRITEBACK_PAGES;
-	/* background_writeout(): down to the background threshold. */
-	if (mm->nr_dirty > bg)
+	/* background_writeout(): down to the background threshold (of both
+	 * domains: wb_over_bg_thresh(), memcg_dirty.c). */
+	if (mm_over_bg_thresh(mm))
 		done += writeback_inodes(mm, ctx, budget, UINT64_MAX, true);
 	/* wb_kupdate(): everything dirtied longer ago than the expiry. */
 	uint64_t now = ctx_now(ctx), expire = mm->vm.dirty_expire_centisecs * 10000000ULL;
@@ -128,7 +174,7 @@ enum flush_next pdflush_run(struct mm *mm, struct mm_ctx *ctx)
 		done += writeback_inodes(mm, ctx, budget - done, now - expire, false);
 	else if (done < budget && expire == 0)
 		done += writeback_inodes(mm, ctx, budget - done, now, false);
-	charge(ctx, done * mm->cost->scan_ns);
+	charge(ctx, (done + all) * mm->cost->scan_ns);
 	return done >= budget ? FLUSH_CONGESTED : FLUSH_SLEEP;
 }
 

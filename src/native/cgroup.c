@@ -5,7 +5,8 @@
  * memory.swap.max, memory.peak); otherwise v1 (memory.limit_in_bytes with
  * memory.memsw.limit_in_bytes unlimited, so swap is bounded only by our
  * swapfile, and memory.swappiness set to 60 explicitly: a v1 child
- * inherits its parent's value, which need not be the default).  The cgroup
+ * inherits its parent's value, which need not be the default; --set
+ * swappiness=N and the other knobs of knobs.c are written after).  The cgroup
  * sits directly under the hierarchy's root, named pagelab-kernel-PID, so a
  * later run can tell whether its creator is still alive. */
 #define _GNU_SOURCE
@@ -54,7 +55,7 @@ static bool write_text(const char *path, const char *text)
 	return ok;
 }
 
-static bool cg_write(const struct ncgroup *cg, const char *file, const char *text)
+bool ncg_write(const struct ncgroup *cg, const char *file, const char *text)
 {
 	char p[640];
 	snprintf(p, sizeof(p), "%s/%s", cg->path, file);
@@ -77,30 +78,56 @@ static bool has_word(const char *list, const char *word)
 	return false;
 }
 
-bool ncg_detect(struct ncgroup *cg, char *err, size_t errlen)
+/* The memory hierarchy's version (0: none) and root, looking only: v2,
+ * the unified hierarchy at /sys/fs/cgroup or (hybrid) below it, where
+ * its memory controller is enabled, else v1. */
+static int find_root(char *root, size_t len)
 {
-	memset(cg, 0, sizeof(*cg));
 	char buf[512];
-	/* v2: the unified hierarchy, at /sys/fs/cgroup or (hybrid) below it. */
 	static const char *const v2roots[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };
 	for (size_t i = 0; i < sizeof(v2roots) / sizeof(v2roots[0]); i++) {
 		char p[300];
 		snprintf(p, sizeof(p), "%s/cgroup.controllers", v2roots[i]);
 		if (read_text(p, buf, sizeof(buf)) && has_word(buf, "memory")) {
-			cg->version = 2;
-			snprintf(cg->root, sizeof(cg->root), "%s", v2roots[i]);
-			/* Children get the controller only if the root delegates it. */
-			snprintf(p, sizeof(p), "%s/cgroup.subtree_control", v2roots[i]);
-			if (read_text(p, buf, sizeof(buf)) && !has_word(buf, "memory"))
-				write_text(p, "+memory");
-			return true;
+			snprintf(root, len, "%s", v2roots[i]);
+			return 2;
 		}
 	}
 	if (read_text("/sys/fs/cgroup/memory/memory.limit_in_bytes", buf, sizeof(buf))) {
-		cg->version = 1;
-		snprintf(cg->root, sizeof(cg->root), "/sys/fs/cgroup/memory");
-		return true;
+		snprintf(root, len, "/sys/fs/cgroup/memory");
+		return 1;
 	}
+	return 0;
+}
+
+int ncg_host_version(void)
+{
+	char root[256];
+	return find_root(root, sizeof(root));
+}
+
+bool ncg_host_has(const char *file)
+{
+	char root[256], p[512];
+	if (!find_root(root, sizeof(root)))
+		return false;
+	snprintf(p, sizeof(p), "%s/%s", root, file);
+	return access(p, F_OK) == 0;
+}
+
+bool ncg_detect(struct ncgroup *cg, char *err, size_t errlen)
+{
+	memset(cg, 0, sizeof(*cg));
+	cg->version = find_root(cg->root, sizeof(cg->root));
+	if (cg->version == 2) {
+		/* Children get the controller only if the root delegates it. */
+		char p[300], buf[512];
+		snprintf(p, sizeof(p), "%s/cgroup.subtree_control", cg->root);
+		if (read_text(p, buf, sizeof(buf)) && !has_word(buf, "memory"))
+			write_text(p, "+memory");
+	}
+	if (cg->version)
+		return true;
 	snprintf(err, errlen, "kernel: no memory cgroup controller (neither cgroup v2 with "
 		 "'memory' in cgroup.controllers nor v1 at /sys/fs/cgroup/memory)");
 	return false;
@@ -118,13 +145,13 @@ bool ncg_create(struct ncgroup *cg, uint64_t limit, char *err, size_t errlen)
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)limit);
 	bool ok;
 	if (cg->version == 2) {
-		ok = cg_write(cg, "memory.max", v);
-		cg_write(cg, "memory.swap.max", "max");
+		ok = ncg_write(cg, "memory.max", v);
+		ncg_write(cg, "memory.swap.max", "max");
 	} else {
 		/* memsw must stay >= the memory limit: raise it first. */
-		ok = cg_write(cg, "memory.memsw.limit_in_bytes", "-1") || errno == ENOENT;
-		ok = cg_write(cg, "memory.limit_in_bytes", v) && ok;
-		ok = cg_write(cg, "memory.swappiness", "60") && ok;
+		ok = ncg_write(cg, "memory.memsw.limit_in_bytes", "-1") || errno == ENOENT;
+		ok = ncg_write(cg, "memory.limit_in_bytes", v) && ok;
+		ok = ncg_write(cg, "memory.swappiness", "60") && ok;
 	}
 	if (!ok) {
 		snprintf(err, errlen, "kernel: cannot set the limit of %s: %s", cg->path, strerror(errno));
@@ -138,7 +165,7 @@ bool ncg_join(const struct ncgroup *cg, char *err, size_t errlen)
 {
 	char pid[32], buf[4096];
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	if (!cg_write(cg, "cgroup.procs", pid)) {
+	if (!ncg_write(cg, "cgroup.procs", pid)) {
 		snprintf(err, errlen, "kernel: cannot join %s: %s", cg->path, strerror(errno));
 		return false;
 	}

@@ -4,6 +4,7 @@
  *
  * One job per file: cgroup.c (create, limit, join, kill, remove a memory
  * cgroup, v1 or v2), swapfile.c (fallocate, mkswap, swapon, swapoff),
+ * knobs.c (the cgroup knobs of --set: swappiness, memory.high, ...),
  * guard.c (the one-at-a-time lock, signals, and the cleanup that runs on
  * every way out), counters.c (/proc/vmstat, PSI and memory.stat
  * snapshots), prepare.c (a dry pass over the op streams: what cannot run
@@ -84,12 +85,45 @@ void ncg_kill_all(const struct ncgroup *cg);
 bool ncg_remove(struct ncgroup *cg);
 /* Read a file of the cgroup into buf ("" on error). */
 bool ncg_read(const struct ncgroup *cg, const char *file, char *buf, size_t len);
+/* Write text to a file of the cgroup (false with errno on failure). */
+bool ncg_write(const struct ncgroup *cg, const char *file, const char *text);
+/* The host's memory cgroup version (0: none), only looking: nothing is
+ * written, no root needed. */
+int ncg_host_version(void);
+/* The memory hierarchy's root has this file. */
+bool ncg_host_has(const char *file);
 /* The peak usage in bytes (max_usage_in_bytes / memory.peak), 0 if unknown. */
 uint64_t ncg_peak(const struct ncgroup *cg);
 /* OOM kills inside the cgroup (memory.oom_control / memory.events). */
 uint64_t ncg_oom_kills(const struct ncgroup *cg);
 /* Remove cgroups named pagelab-kernel-PID whose PID is dead. */
 void ncg_sweep_stale(const struct ncgroup *cg);
+
+/* ---- knobs.c ----------------------------------------------------------- */
+
+/* The cgroup knobs of --set NAME=VALUE (knobs.c says which and why), in
+ * the order given, each value as its file takes it. */
+#define NKNOB_MAX 16
+#define NKNOB_VAL 24
+struct nknobs {
+	int n;
+	int idx[NKNOB_MAX];
+	char val[NKNOB_MAX][NKNOB_VAL];
+};
+const char *nknob_name(int idx);
+const char *nknob_file(int idx);
+/* Add NAME=VALUE: false with a one-line reason for an unknown name, a bad
+ * value or a name given twice (needs no host). */
+bool nknob_parse(struct nknobs *k, const char *assign, char *err, size_t errlen);
+/* Can this host's cgroup of `version` take them, with --memcg limit? */
+bool nknob_check(const struct nknobs *k, int version, uint64_t limit, char *err, size_t errlen);
+/* Write them into the cgroup (after its limit). */
+bool nknob_apply(const struct ncgroup *cg, const struct nknobs *k, char *err, size_t errlen);
+/* What the cgroup's files hold now, one value per knob. */
+void nknob_read(const struct ncgroup *cg, const struct nknobs *k, char (*out)[NKNOB_VAL]);
+/* The swappiness the cgroup is reclaimed with: v1 its memory.swappiness,
+ * v2 the host's vm.swappiness; -1 if unreadable. */
+int nknob_swappiness(const struct ncgroup *cg);
 
 /* ---- swapfile.c -------------------------------------------------------- */
 
@@ -236,9 +270,10 @@ void native_file_path(char *buf, size_t len, const char *dir, const char *name);
 /* ---- executor.c -------------------------------------------------------- */
 
 /* The executor's revision, raised whenever a change makes the kernel run
- * a workload's ops differently (what faults, what is stored or read), so
- * that compare's kernel cache (--kernel-cache) does not reuse the runs of
- * an older executor.  2: a write that loads first loads before it stores
+ * a workload's ops differently (what faults, what is stored or read): it
+ * is part of a kernel cell's command (src/engine/kexec_cells.c), so that a
+ * records file (sweep -o, compare's --kernel-cache) does not resume the
+ * runs of an older executor; tests/cli_lib.sh's kernel_record writes it.  2: a write that loads first loads before it stores
  * (2026-12-06; before, qsbench's sort took write faults in the kernel). */
 #define NATIVE_EXECUTOR_REV 2
 
@@ -297,6 +332,7 @@ struct nsession {
 	const struct nplan *plan;
 	struct nguard *guard;
 	bool cold;              /* --cold: no warm-up of the host's pages first */
+	const struct nknobs *knobs; /* --set: written into the cgroup */
 };
 
 struct nwl_result {
@@ -318,6 +354,8 @@ struct nrun {
 	int64_t psi_some_us, psi_full_us;   /* -1: not available */
 	double elapsed_s;
 	bool warmed;            /* the host's pages were warmed first (session.c) */
+	int swappiness;         /* the cgroup's, read back at the end */
+	char knob[NKNOB_MAX][NKNOB_VAL]; /* each --set file, read back at the end */
 	bool timed_out;
 	int stop_signal;
 	char err[256];          /* a task failed: why */

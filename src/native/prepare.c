@@ -90,6 +90,20 @@ static bool has_control(const char *s)
 	return false;
 }
 
+/* The walk's output, for walk_died(). */
+static FILE *walk_out;
+
+/* A generator that cannot go on (a trace that cannot be read, a stream
+ * whose bytes another process took: src/trace/input.c) calls
+ * die_usage(): in the walk, its message becomes the walk's refusal, the
+ * one line the command prints. */
+static _Noreturn void walk_died(const char *msg)
+{
+	fprintf(walk_out, "E\t%s\n", msg);
+	fclose(walk_out);
+	_exit(0);
+}
+
 /* In a forked child, on its copy of the generator (the parent's stays
  * untouched for the run): walk every task's stream and write to fd
  *   "C\tNAME" for each name created, "O\tNPAGES\tNAME" for each name
@@ -100,6 +114,8 @@ static _Noreturn void walk_child(const struct nworkload *w, void *inst, int fd, 
 	FILE *out = fdopen(fd, "w");
 	if (!out)
 		_exit(1);
+	walk_out = out;
+	die_usage_set_handler(walk_died);
 	char err[512] = "";
 	struct opened *op_names = NULL;
 	size_t nopened = 0;

@@ -37,6 +37,7 @@
 
 #define MAX_TASKS 4096
 #define RUNNER_NO_CGROUP 3
+#define REPORT_SHORT 4  /* replay_child: its copy's stream ended early */
 
 struct layout {
 	void **inst;
@@ -155,9 +156,9 @@ static _Noreturn void replay_child(const struct nsession *s, const struct layout
 	uint64_t nm = MIN(sh->nmarks, (uint64_t)NMARKS_MAX);
 	for (int t = 0; t < L->ntasks[w]; t++) {
 		int task = L->first[w] + t;
-		uint64_t m = 0;
+		uint64_t m = 0, i;
 		struct op op;
-		for (uint64_t i = 0; i < sh->task[task].nops && ops->next_op(inst, t, &op); i++) {
+		for (i = 0; i < sh->task[task].nops && ops->next_op(inst, t, &op); i++) {
 			if (op.kind != OP_MARK || !ops->mark)
 				continue;
 			while (m < nm && sh->marks[m].task != task)
@@ -167,6 +168,10 @@ static _Noreturn void replay_child(const struct nsession *s, const struct layout
 				m++;
 			}
 		}
+		/* Fewer ops than the task took: the report would count a
+		 * part of what ran (a trace this copy could not read whole). */
+		if (i < sh->task[task].nops)
+			_exit(REPORT_SHORT);
 	}
 	if (ops->report_tasks)
 		ops->report_tasks(inst, tr, L->ntasks[w], f);
@@ -182,9 +187,9 @@ static _Noreturn void replay_child(const struct nsession *s, const struct layout
 }
 
 /* The workload's own result lines, from a copy of its generator (ours
- * stays as created for the next --repeat). */
+ * stays as created for the next --repeat); *st the copy's wait status. */
 static char *workload_output(const struct nsession *s, const struct layout *L, const struct nshared *sh,
-			     int w, const struct wl_task_result *tr, bool killed)
+			     int w, const struct wl_task_result *tr, bool killed, int *st)
 {
 	int fd;
 	pid_t pid = native_fork_piped(&fd);
@@ -208,7 +213,7 @@ static char *workload_output(const struct nsession *s, const struct layout *L, c
 	}
 	buf[len] = 0;
 	close(fd);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+	while (waitpid(pid, st, 0) < 0 && errno == EINTR)
 		;
 	return buf;
 }
@@ -243,7 +248,12 @@ static void collect(const struct nsession *s, const struct layout *L, const stru
 					 s->wl[w].cmd, t, (unsigned)x->status);
 		}
 		o->elapsed_s = (double)end / 1e9;
-		o->output = workload_output(s, L, sh, w, tr, o->killed);
+		int st = -1;
+		o->output = workload_output(s, L, sh, w, tr, o->killed, &st);
+		if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0) && !r->err[0])
+			snprintf(r->err, sizeof(r->err), "kernel: %s: its report could not replay %s",
+				 s->wl[w].cmd, WIFEXITED(st) && WEXITSTATUS(st) == REPORT_SHORT ?
+				 "every op its tasks ran" : "its op stream");
 		o->tasks = tr;
 		o->ntasks = L->ntasks[w];
 	}
@@ -312,6 +322,8 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 	}
 	if (!ncg_create(&g->cg, s->limit, err, errlen))
 		return false;
+	if (s->knobs && !nknob_apply(&g->cg, s->knobs, err, errlen))
+		return false;
 	if (!nplan_make_inputs(s->plan, g->dir, err, errlen))
 		return false;
 
@@ -375,6 +387,10 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 	r->elapsed_s = (double)(native_now_ns() - t0) / 1e9;
 	r->peak_bytes = ncg_peak(&g->cg);
 	r->oom_kills = ncg_oom_kills(&g->cg);
+	/* What the cgroup was reclaimed with, from its own files. */
+	r->swappiness = nknob_swappiness(&g->cg);
+	if (s->knobs)
+		nknob_read(&g->cg, s->knobs, r->knob);
 	snapshot(&g->cg, &vm1, &mem1, &some1, &full1);
 	ntracer_stop(&tr, g, &r->traced);
 	nstat_delta(&r->vmstat, &vm0, &vm1);

@@ -133,6 +133,7 @@ static void *aa_init(struct mm *mm, const double *tun)
 		if (wm)
 			zone_watermarks_24(&mm->zones[z]);
 	a->swap_mm = -1;
+	mm_work_keep(mm, WORK_SWAP_OUT_ROWS); /* swap_out()'s page-table walk */
 	return a;
 }
 

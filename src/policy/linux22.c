@@ -78,6 +78,7 @@ static void *l22_init(struct mm *mm, const double *tun)
 		z->wmark_low = lo;
 		z->wmark_high = hi;
 	}
+	mm_work_keep(mm, WORK_SWAP_OUT_ROWS); /* swap_out()'s page-table walk */
 	return l;
 }
 

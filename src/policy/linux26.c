@@ -69,6 +69,7 @@ static void *linux26_init(struct mm *mm, const double *tun)
 	z->swappiness = (unsigned)(tun ? tun[0] : linux26_tunables[0].def);
 	z->near_oom = (unsigned)(tun ? tun[1] : linux26_tunables[1].def);
 	z->seen_pgfree = mm->ev[PGFREE];
+	mm_work_keep(mm, WORK_ISOLATE_26_ROWS);
 	return z;
 }
 
@@ -204,6 +205,8 @@ static unsigned isolate(struct linux26 *z, int list, uint64_t nr, pfn_t *batch)
 		lru_del(&z->mm->fr, pfn);
 		batch[n++] = pfn;
 	}
+	mm_work(z->mm, W_ISOLATE_LRU_PAGES, n);
+	mm_work(z->mm, W_ISOLATE_BATCHES, 1);
 	return n;
 }
 

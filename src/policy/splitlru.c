@@ -67,6 +67,7 @@ void splitlru_setup(struct splitlru *s, struct mm *mm, const struct splitlru_cfg
 	s->inactive_ratio = cfg->inactive_ratio ? cfg->inactive_ratio
 			    : splitlru_inactive_ratio(mm->zones[0].managed);
 	s->seen_pgfree = mm->ev[PGFREE];
+	mm_work_keep(mm, WORK_ISOLATE_26_ROWS);
 }
 
 /* Kernel work the mm core does not charge through sc->nr_scanned (active
@@ -253,6 +254,8 @@ static unsigned isolate(struct splitlru *s, int l, uint64_t nr, pfn_t *batch)
 		lru_del(fr, pfn);
 		batch[n++] = pfn;
 	}
+	mm_work(s->mm, W_ISOLATE_LRU_PAGES, n);
+	mm_work(s->mm, W_ISOLATE_BATCHES, 1);
 	return n;
 }
 

@@ -33,6 +33,7 @@
  * get_scan_ratio. */
 #include "policy.h"
 #include "splitlru.h"
+#include "../mm/filemap.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -132,6 +133,7 @@ static void *workingset_init(struct mm *mm, const double *tun)
 {
 	struct workingset *w = xcalloc(1, sizeof(*w));
 	mm_flusher_era(mm, FLUSHER_PERBDI); /* flush-8:0, IO-less throttling, 20/10 */
+	ra_set_era(mm, 30);                 /* 3.0+ mmap fault readahead */
 	double v[7];
 	for (int i = 0; i < 7; i++)
 		v[i] = tun ? tun[i] : workingset_tunables[i].def;

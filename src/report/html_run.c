@@ -234,5 +234,6 @@ void report_html(const struct machine *m, const struct run_info *ri, FILE *out)
 	timelines(m, out);
 	messages(m, out);
 	counters(m, out);
+	report_work_html(&m->mm.work, out);
 	html_page_end(out);
 }

@@ -231,6 +231,7 @@ void report_text(const struct machine *m, const struct run_info *ri, FILE *out)
 	report_vmstat(&m->mm, out);
 	if (m->mm.memcg.limit)
 		report_memcg_stat(m, out);
+	report_work_text(&m->mm.work, out);
 }
 
 
@@ -346,6 +347,8 @@ void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
 	fprintf(out, "}");
 	if (m->mm.memcg.limit)
 		report_memcg_json(m, out);
+	fputs(",\n  \"reclaim_work\": ", out);
+	report_work_json(&m->mm.work, out);
 	json_provenance(m, ri, out);
 	fprintf(out, "\n}\n");
 }

@@ -46,6 +46,11 @@ void report_memcg_json(const struct machine *m, FILE *out);
 
 /* The "# /proc/vmstat" section's lines: gauges, then every event counter. */
 void report_vmstat(const struct mm *mm, FILE *out);
+/* Reclaim's work, counted (src/mm/work.h; work_report.c): a table by
+ * reclaimer, a JSON object, an HTML table. */
+void report_work_text(const struct reclaim_work *w, FILE *out);
+void report_work_json(const struct reclaim_work *w, FILE *out);
+void report_work_html(const struct reclaim_work *w, FILE *out);
 
 void report_text(const struct machine *m, const struct run_info *ri, FILE *out);
 void report_json(const struct machine *m, const struct run_info *ri, FILE *out);

@@ -52,7 +52,9 @@ struct input {
 	ZSTD_DStream *zs;
 #endif
 	uint64_t consumed;
-	uint64_t raw_off;     /* file offset of buf[end] (CODEC_NONE) */
+	uint64_t raw_off;     /* file offset of the next raw byte */
+	bool positioned;      /* read with pread() at raw_off (raw_read) */
+	pid_t opener;         /* the process that opened it (stream_read) */
 	bool sized;           /* a regular file, size0 bytes long at the open */
 	uint64_t size0;
 	/* input_view() of a plain file: the window [map_off, map_off +
@@ -67,15 +69,65 @@ struct input {
 	char err[160];
 };
 
+/* A regular file (or block device) is read with pread() at raw_off, an
+ * offset of the input's own, never the descriptor's: a forked copy of the
+ * input (pagelab kernel's walk, its tasks, its report; run
+ * --make-inputs's walk) shares the descriptor, and with it the file
+ * offset, with every other copy.  Read through it, the first copy to
+ * read moved the offset to the end for all of them, and the next one
+ * met the end after the 64 KiB input_new() had buffered (issue 38).
+ * Returns the bytes read (fewer than n only at the end); -1 on error. */
+static ssize_t pread_all(int fd, uint8_t *dst, size_t n, uint64_t off)
+{
+	size_t done = 0;
+	while (done < n) {
+		ssize_t got = pread(fd, dst + done, n - done, (off_t)(off + done));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -1;
+		if (got == 0)
+			break;
+		done += (size_t)got;
+	}
+	return (ssize_t)done;
+}
+
+/* A pipe or a terminal has no offset to read at: its bytes go to one
+ * reader.  A copy forked after the open that needs more than was
+ * buffered before the fork would get what no other copy read, a part of
+ * the trace taken for the whole: an error instead. */
+static size_t stream_read(struct input *in, uint8_t *dst, size_t n)
+{
+	if (getpid() != in->opener) {
+		snprintf(in->err, sizeof(in->err), "not a regular file, and a forked process cannot read it "
+			 "again from its start: give the trace as a file");
+		in->raw_eof = true;
+		return 0;
+	}
+	return fread(dst, 1, n, in->f);
+}
+
 static size_t raw_read(struct input *in, uint8_t *dst, size_t n)
 {
 	if (in->raw_eof)
 		return 0;
-	size_t got = fread(dst, 1, n, in->f);
+	size_t got;
+	bool failed = false;
+	if (in->positioned) {
+		ssize_t k = pread_all(fileno(in->f), dst, n, in->raw_off);
+		failed = k < 0;
+		got = k < 0 ? 0 : (size_t)k;
+	} else {
+		got = stream_read(in, dst, n);
+		failed = ferror(in->f);
+	}
 	in->raw_off += got;
 	if (got < n) {
 		in->raw_eof = true;
-		if (ferror(in->f))
+		if (in->err[0])
+			return got;
+		if (failed)
 			snprintf(in->err, sizeof(in->err), "read error: %s", strerror(errno ? errno : EIO));
 		else if (in->sized && in->raw_off < in->size0)
 			/* read() ends early at a shrunk file's new end: not the
@@ -275,7 +327,10 @@ static struct input *input_new(FILE *f, bool own, const char *name)
 	struct stat st;
 	off_t at = ftello(f);
 	in->raw_off = at > 0 ? (uint64_t)at : 0;
-	if (fileno(f) >= 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+	in->opener = getpid();
+	if (fileno(f) >= 0 && fstat(fileno(f), &st) == 0 && (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)))
+		in->positioned = at >= 0;
+	if (in->positioned && S_ISREG(st.st_mode)) {
 		in->sized = true;
 		in->size0 = (uint64_t)st.st_size;
 	}
@@ -570,10 +625,7 @@ static void map_leave(struct input *in)
 	in->map_len = 0;
 	map_unregister(in);
 	in->eof = false;
-	if (fseeko(in->f, (off_t)in->pos, SEEK_SET) != 0) {
-		snprintf(in->err, sizeof(in->err), "seek error: %s", strerror(errno));
-		in->eof = true;
-	}
+	/* A mapped file is read with pread() (map_start): no seek. */
 	in->raw_off = in->pos;
 	in->raw_eof = false;
 	in->mapped = false;
@@ -585,7 +637,8 @@ static void map_leave(struct input *in)
 static bool map_start(struct input *in)
 {
 	struct stat st;
-	if (in->no_map || in->codec != CODEC_NONE || !in->own || in->err[0] || fstat(fileno(in->f), &st) != 0 ||
+	if (in->no_map || in->codec != CODEC_NONE || !in->own || !in->positioned || in->err[0] ||
+	    fstat(fileno(in->f), &st) != 0 ||
 	    !S_ISREG(st.st_mode) || (uint64_t)st.st_size <= in->raw_off) {
 		in->no_map = true;
 		return false;

@@ -1,6 +1,6 @@
 # pagelab compare's --kernel-cache, --seeds and --floor (src/cli/
-# compare_kernel.c), on kernel reports written by hand into the cache: no
-# kernel run, no root; the simulator side is usemem -m 80 in 64M, seven
+# compare_kernel.c, src/engine/kcompare*.c), on kernel runs' records
+# written by hand into the cache's records file: no kernel run, no root; the simulator side is usemem -m 80 in 64M, seven
 # times (about 2 s in all).
 
 for args in "--seeds 0 -- usemem -m 4" "--seeds x -- usemem -m 4" "--floor -1 -- usemem -m 4" "--jobs 0 -- usemem -m 4" \
@@ -12,20 +12,16 @@ for args in "--seeds 0 -- usemem -m 4" "--seeds x -- usemem -m 4" "--floor -1 --
 	[ $rc -eq 2 ] && [ ! -s "$T/o" ] && [ "$(wc -l <"$T/e")" -eq 1 ] && ok || bad "rc $rc: $(cat "$T/e")"
 done
 
-# cached_report DIR N PSWPOUT PGACTIVATE: a kernel report of the command
-# compare runs below, as pagelab kernel prints it.
+# cached_report DIR N PSWPOUT PGACTIVATE [FIELD...]: the record of kernel
+# run N of the command compare runs below, in DIR/kernel.jsonl (the
+# records of DIR/run.* in order).
 cached_report() {
-	{
-		echo "# cache: pagelab kernel --memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 80 $KTAG"
-		echo "usemem -m 80  0.01s user 0.05s system 90% cpu 0.070 total"
-		echo "# cgroup"
-		echo "memcg.pgfault $((20490 + 10 * $2))"
-		echo "memcg.pgpgin 999"
-		echo "# /proc/vmstat"
-		echo "pgfault 9000$2"
-		echo "pswpout $3"
-		echo "pgactivate $4"
-	} >"$1/kernel.$2"
+	d=$1 n=$2 so=$3 pa=$4
+	shift 4
+	kernel_record "$n" "--memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 80" user=0.01 sys=0.05 \
+		"m:pgfault=$((20490 + 10 * n))" m:pgpgin=999 "c:pgfault=9000$n" "c:pswpout=$so" \
+		"c:pgactivate=$pa" "$@" >"$d/run.$n"
+	cat "$d"/run.* >"$d/kernel.jsonl"
 }
 
 # The host's TLB flush cost, as compare keeps it in the kernel cache: a
@@ -54,12 +50,13 @@ grep -q '^memcg 64M, swap 128M; kernel: 2 runs of pagelab kernel (cached); ' "$T
 # The setup lines wrap where the host's --set options end (joined here).
 sed -n "2,/^kernel:/p" "$T/c2" | tr '\n' ' ' | grep -q 'median of seeds 1\.\.2 ' || msg="$msg; no seeds in the header"
 # pagelab swaps out about 4100 pages: not within 25% of the median 10500,
-# but inside the kernel's 1000..20000, which counts only over seeds.
+# though inside the kernel's 1000..20000, which is no part of the verdict
+# (docs/fidelity.md: strictly +-T of the median).
 grep -Eq '^pswpout +10500 \(1000\.\.20000\) +[0-9]+ +0\.[0-9]+  no$' "$T/c1" || msg="$msg; pswpout without --seeds"
 # With two runs and two seeds a side, the p of Mann-Whitney's U beside
-# the verdict: pagelab's two equal values rank between the kernel's 1000
-# and 20000, the middle of all six splits (p 1).
-grep -Eq '^pswpout +10500 \(1000\.\.20000\) +[0-9]+ +0\.[0-9]+  yes    1\.000$' "$T/c2" || msg="$msg; pswpout with --seeds"
+# the verdict, not merged into it: pagelab's two equal values rank
+# between the kernel's 1000 and 20000, the middle of all six splits (p 1).
+grep -Eq '^pswpout +10500 \(1000\.\.20000\) +[0-9]+ +0\.[0-9]+  no     1\.000$' "$T/c2" || msg="$msg; pswpout with --seeds"
 # pgactivate 55 in the kernel, 0 in pagelab: both under --floor 100.
 grep -Eq '^pgactivate +55 \(50\.\.60\) +0 +0\.00  no$' "$T/c1" || msg="$msg; pgactivate without --floor"
 # Both kernel runs above both seeds: 2 of the 6 splits are as far apart.
@@ -82,20 +79,19 @@ grep -Eq '^pgpgin +- +[0-9]+ +-  missing$' "$T/c1" || msg="$msg; pgpgin from mem
 
 # A report of another command is not reused: compare runs the kernel, which
 # refuses without root (as nobody when we are root).
-# A report whose header says its run was warmed (pagelab kernel on a host
-# that takes back a guest's free pages, docs/native.md): the setup line
-# says how many of the runs were.
+# A record that says its run was warmed (pagelab kernel on a host that
+# takes back a guest's free pages, docs/native.md): the setup line says
+# how many of the runs were.
 t "compare: the setup line counts the warmed kernel runs"
 mkdir -p "$T/kw"
 tlb_cost "$T/kw"
 cached_report "$T/kw" 1 1000 50
 cached_report "$T/kw" 2 20000 60
-warm_line='pagelab: memcg v1 limit 64 MiB, swappiness 60; swapfile 128 MiB; seed 1; warmed'
-sed -i "1a $warm_line" "$T/kw/kernel.1"
+cached_report "$T/kw" 1 1000 50 warmed
 $P compare --repeat 2 --kernel-cache "$T/kw" --memcg 64M --swap 128M --policy linux6 \
 	-- usemem -m 80 >"$T/w1" 2>"$T/w1.err"
 rc1=$?
-sed -i "1a $warm_line" "$T/kw/kernel.2"
+cached_report "$T/kw" 2 20000 60 warmed
 $P compare --repeat 2 --kernel-cache "$T/kw" --memcg 64M --swap 128M --policy linux6 \
 	-- usemem -m 80 >"$T/w2" 2>"$T/w2.err"
 rc2=$?
@@ -106,17 +102,17 @@ grep -q '^memcg 64M, swap 128M; kernel: 2 warmed runs of pagelab kernel (cached)
 [ "$(grep -c '^pswpout ' "$T/w2")" -eq "$(grep -c '^pswpout ' "$T/c1")" ] || msg="$msg; tables differ"
 [ -z "$msg" ] && ok || bad "$msg"
 
-# A report of another command, or of an older executor (written before
-# NATIVE_EXECUTOR_REV 2 they had no tag), is not reused: compare would
+# A record of another command, or of an older executor (its revision,
+# NATIVE_EXECUTOR_REV, is in the command), is not reused: compare would
 # run the kernel, which needs root, so an unprivileged compare exits 2.
-cp "$T/kc/kernel.1" "$T/kernel.1.good"
-for stale in 's/usemem -m 80 \[executor 2\]$/usemem -m 81 [executor 2]/' 's/ \[executor 2\]$//'; do
+cp "$T/kc/kernel.jsonl" "$T/kernel.jsonl.good"
+for stale in 's/usemem -m 80 # run 1, executor 2/usemem -m 81 # run 1, executor 2/' 's/# run 1, executor 2/# run 1, executor 1/'; do
 	case $stale in *81*) what="another command" ;; *) what="an older executor" ;; esac
-	t "compare --kernel-cache: not reused: $what's report"
-	cp "$T/kernel.1.good" "$T/kc/kernel.1"
-	sed -i "1$stale" "$T/kc/kernel.1"
+	t "compare --kernel-cache: not reused: $what's record"
+	cp "$T/kernel.jsonl.good" "$T/kc/kernel.jsonl"
+	sed -i "$stale" "$T/kc/kernel.jsonl"
 	chmod 755 "$T" "$T/kc"
-	chmod 644 "$T/kc/kernel.1" "$T/kc/kernel.2"
+	chmod 644 "$T/kc/kernel.jsonl" "$T/kc/tlb_cost"
 	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
 		setpriv --reuid=65534 --regid=65534 --clear-groups $P compare --repeat 2 --kernel-cache "$T/kc" \
 			--memcg 64M --swap 128M --policy linux6 -- usemem -m 80 >"$T/c3" 2>"$T/c3.err"
@@ -131,24 +127,24 @@ for stale in 's/usemem -m 80 \[executor 2\]$/usemem -m 81 [executor 2]/' 's/ \[e
 	chmod 700 "$T"
 	if [ "$rc" = skip ]; then
 		skip "root without setpriv"
-	elif head -1 "$T/kc/kernel.1" | grep -q 'usemem -m 80 \[executor 2\]$'; then
-		bad "the edit did not make the report stale"
+	elif head -1 "$T/kc/kernel.jsonl" | grep -q 'usemem -m 80 # run 1, executor 2'; then
+		bad "the edit did not make the record stale"
 	else
 		[ "$rc" -eq 2 ] && grep -q 'needs root' "$T/c3.err" && ok || bad "exit $rc: $(cat "$T/c3.err")"
 	fi
 done
-cp "$T/kernel.1.good" "$T/kc/kernel.1"
+cp "$T/kernel.jsonl.good" "$T/kc/kernel.jsonl"
 
-# --sim-cache: a second compare reads the simulator's report from the
-# cache (here edited by hand, so that the reuse shows in the table).
+# --sim-cache: a second compare reads the simulator's record from its
+# records file (here edited by hand, so that the reuse shows in the table).
 t "compare --sim-cache: reuses the simulator's reports"
 mkdir -p "$T/sc"
 cached_report "$T/kc" 1 1000 50
 $P compare --repeat 2 --kernel-cache "$T/kc" --sim-cache "$T/sc" --memcg 64M --swap 128M --policy linux6 \
 	-- usemem -m 80 >"$T/s1" 2>&1
 rc1=$?
-f=$(ls "$T/sc"/sim.* 2>/dev/null | head -1)
-[ -n "$f" ] && sed -i 's/^pswpout [0-9]*$/pswpout 7777/' "$f"
+f=$(ls "$T/sc"/sim-*.jsonl 2>/dev/null | head -1)
+[ -n "$f" ] && sed -i 's/"pswpout": [0-9]*/"pswpout": 7777/' "$f"
 $P compare --repeat 2 --kernel-cache "$T/kc" --sim-cache "$T/sc" --memcg 64M --swap 128M --policy linux6 \
 	-- usemem -m 80 >"$T/s2" 2>&1
 rc2=$?

@@ -1,15 +1,11 @@
 # pagelab compare runs the simulator as the host runs: sched_eevdf=1 on a
 # 6.6 or later kernel (EEVDF), unless --set says otherwise, and the setup
-# line says so.  A hand-written kernel report, no kernel run (about 1 s).
+# line says so.  A hand-written kernel run's record, no kernel run (about
+# 1 s).
 
 t "compare: the host's scheduler (sched_eevdf=1 from 6.6), --set wins"
 mkdir -p "$T/kh"
-{
-	echo "# cache: pagelab kernel --memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 40 $KTAG"
-	echo "usemem -m 40  0.01s user 0.05s system 90% cpu 0.070 total"
-	echo "# /proc/vmstat"
-	echo "pswpout 0"
-} >"$T/kh/kernel.1"
+kernel_record 1 "--memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 40" c:pswpout=0 >"$T/kh/kernel.jsonl"
 $P compare --repeat 1 --kernel-cache "$T/kh" --memcg 64M --swap 128M --policy linux6 \
 	-- usemem -m 40 >"$T/h1" 2>"$T/h1.err"
 rc1=$?
@@ -86,7 +82,7 @@ t "compare: the host's remote TLB flush, kept in the kernel cache, --set wins"
 # it in the kernel cache (tlb_cost), where a hand-written one is used as
 # it is; --set cost.tlb_ipi=... means no measurement.
 mkdir -p "$T/kt"
-cp "$T/kh/kernel.1" "$T/kt/kernel.1"
+cp "$T/kh/kernel.jsonl" "$T/kt/kernel.jsonl"
 echo "cost.tlb_ipi=4200ns cost.tlb_ipi_recv=1300ns" >"$T/kt/tlb_cost"
 $P compare --repeat 1 --cpus 2 --kernel-cache "$T/kt" --memcg 64M --swap 128M --policy linux6 \
 	-- usemem -m 40 >"$T/h5" 2>"$T/h5.err"

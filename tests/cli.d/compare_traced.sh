@@ -1,28 +1,21 @@
 # pagelab compare takes pgactivate/pgdeactivate from a kernel report's
 # traced counters (src/native/tracer.c: the cgroup's own reclaim and
 # activations) when every run has them and memory.stat does not (v1);
-# hand-written reports, no kernel run (about 1 s).
+# hand-written records of kernel runs, no kernel run (about 1 s).
 
+# traced_report DIR N PGACTIVATE [TRACED_PGACTIVATE]: run N's record,
+# appended to DIR/kernel.jsonl.
 traced_report() {
-	{
-		echo "# cache: pagelab kernel --memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 80 $KTAG"
-		echo "usemem -m 80  0.01s user 0.05s system 90% cpu 0.070 total"
-		echo "# cgroup"
-		echo "memcg.pgfault 20490"
-		[ -n "$3" ] && echo "traced.pgactivate $3"
-		echo "traced.pgdeactivate 0"
-		echo "# /proc/vmstat"
-		echo "pgactivate $2"
-		echo "pgdeactivate 400"
-	} >"$1"
+	kernel_record "$2" "--memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 80" m:pgfault=20490 \
+		${4:+"t:pgactivate=$4"} t:pgdeactivate=0 "c:pgactivate=$3" c:pgdeactivate=400 >>"$1/kernel.jsonl"
 }
 
 t "compare: traced pgactivate, or the host's if a run lacks it"
 mkdir -p "$T/kt" "$T/kt2"
-traced_report "$T/kt/kernel.1" 500 2
-traced_report "$T/kt/kernel.2" 700 4
-traced_report "$T/kt2/kernel.1" 500 2
-traced_report "$T/kt2/kernel.2" 700 ""
+traced_report "$T/kt" 1 500 2
+traced_report "$T/kt" 2 700 4
+traced_report "$T/kt2" 1 500 2
+traced_report "$T/kt2" 2 700 ""
 $P compare --repeat 2 --kernel-cache "$T/kt" --memcg 64M --swap 128M --policy linux6 \
 	-- usemem -m 80 >"$T/t1" 2>"$T/t1.err"
 rc1=$?

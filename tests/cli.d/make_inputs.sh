@@ -28,17 +28,13 @@ rc=$?
 
 t "compare makes the input on the simulator side too"
 mkdir -p "$T/mkc" "$T/msc"
-{
-	echo "# cache: pagelab kernel --memcg 64M --swap 128M --seed 1 --timeout 600 dd if=in bs=1M count=8 $KTAG"
-	echo "dd if=in bs=1M count=8  0.00s user 0.01s system 90% cpu 0.010 total"
-	echo "# /proc/vmstat"
-	echo "pgpgin 8192"
-} >"$T/mkc/kernel.1"
+kernel_record 1 "--memcg 64M --swap 128M --seed 1 --timeout 600 dd if=in bs=1M count=8" c:pgpgin=8192 \
+	>"$T/mkc/kernel.jsonl"
 $P compare --repeat 1 --kernel-cache "$T/mkc" --sim-cache "$T/msc" --memcg 64M --swap 128M \
 	--policy linux6 -- dd if=in bs=1M count=8 >"$T/cmp" 2>"$T/cmp.err"
 rc=$?
 msg=""
 [ $rc -eq 0 ] || msg="exit $rc: $(head -1 "$T/cmp.err")"
 grep -Eq "^pgpgin +8192 \(8192\.\.8192\) +8192 +1\.00  yes$" "$T/cmp" || msg="$msg; $(grep '^pgpgin' "$T/cmp")"
-grep -rqs -- '--no-progress --make-inputs dd if=in bs=1M count=8' "$T/msc" || msg="$msg; no --make-inputs in the simulator's command"
+grep -rqs -- '--make-inputs dd if=in bs=1M count=8' "$T/msc" || msg="$msg; no --make-inputs in the simulator's command"
 [ -z "$msg" ] && ok || bad "$msg"

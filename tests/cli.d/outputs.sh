@@ -347,7 +347,7 @@ src/trace/fmt_bin.c trace-convert
 src/cli/record.c record
 src/mrc/mrc.c - mrc's binary copy of a trace, in its private directory
 src/cli/compare_kernel.c - compare -- WORKLOAD --html, the kernel cache: host kernel runs (kernel.sh)
-src/cli/compare_run.c - the kernel cache of compare -- WORKLOAD (compare_cache.sh)
+src/engine/kcompare_host.c - the TLB cost kept in compare -- WORKLOAD's kernel cache (compare_host.sh)
 "
 t "outputs: every caller of output.c is a command checked here"
 msg=""

@@ -181,9 +181,8 @@ fi
 t "compare --policy LIFO.so -- WORKLOAD: a table for the plugin"
 mkdir -p "$T/plkc"
 for n in 1 2; do
-	printf '%s\n' "# cache: pagelab kernel --memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 80 ${KTAG:-[executor 2]}" \
-		"usemem -m 80  0.01s user 0.05s system 90% cpu 0.070 total" "# /proc/vmstat" "pgfault 9000$n" \
-		"pswpout 1000" >"$T/plkc/kernel.$n"
+	kernel_record "$n" "--memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 80" "c:pgfault=9000$n" \
+		c:pswpout=1000 >>"$T/plkc/kernel.jsonl"
 done
 $P compare --repeat 2 --kernel-cache "$T/plkc" --memcg 64M --swap 128M --policy "$LIFO" -- usemem -m 80 \
 	>"$T/out" 2>"$T/err"

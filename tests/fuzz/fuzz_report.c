@@ -1,5 +1,5 @@
-/* fuzz_report.c - libFuzzer harness for pagelab compare's cached reports
- * (make fuzz). */
+/* fuzz_report.c - libFuzzer harness for pagelab compare's cached kernel
+ * records (make fuzz). */
 #include "targets.h"
 #include <stdlib.h>
 

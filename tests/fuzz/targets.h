@@ -25,9 +25,9 @@ bool fuzz_trace_one(const uint8_t *data, size_t size);
  *      by spaces), and a few ops of a usemem that parses. */
 bool fuzz_parse_one(const uint8_t *data, size_t size);
 
-/* A report as pagelab compare reads it back from a cache (src/cli/
- * compare_run.c, compare_table.c): counters_parse() keeps terminated
- * names, report_cpu_times() finds times in 0..1e9 s or none. */
+/* A record of pagelab compare's kernel cache (a records file) as compare
+ * -- WORKLOAD takes it into its table (src/engine/kcompare_table.c): no
+ * crash, every verdict one of the four, agreements <= comparisons. */
 bool fuzz_report_one(const uint8_t *data, size_t size);
 
 /* Every workload's argument parser (tests/fuzz/targets_sim.c): data[0]

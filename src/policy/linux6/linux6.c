@@ -28,8 +28,15 @@
  *  - pages under writeback found again are activated (shrink_folio_list
  *    case 2), and writeback of a page reclaim wrote ends with
  *    folio_rotate_reclaimable(): to the inactive tail, PGROTATED.
+ *  - a batch whose every folio is dirty and not under writeback wakes the
+ *    flushers (shrink_inactive_list, wakeup_flusher_threads(WB_REASON_
+ *    VMSCAN)), which then write every dirty page (writeback.c); cgroup
+ *    v1 limit reclaim then sleeps (reclaim_throttle) as for case 3.
  *  - dirty file pages are written by kswapd only, and only on a second
- *    look (PG_reclaim already set); direct reclaim marks and activates them.
+ *    look (PG_reclaim already set); direct and limit reclaim mark and
+ *    activate them (nr_vmscan_immediate_reclaim).  As in 6.18's
+ *    shrink_folio_list(), the folio is unmapped before that test, so a
+ *    page dirtied through a shared mapping is dirty by then.
  *  - the inactive:active target of both types is inactive_is_low()'s
  *    int_sqrt(10 x GB of the type's pages).
  *
@@ -55,6 +62,7 @@
  * priority 0 (the kernel: when do_try_to_free_pages/balance_pgdat end). */
 #include "../policy.h"
 #include "linux6.h"
+#include "../../mm/filemap.h"
 #include "../../lib/util.h"
 
 #include <stdlib.h>
@@ -288,6 +296,13 @@ void l6_shrink_active_list(struct linux6 *l, uint64_t nr, struct scan_control *s
 	}
 	l->mm->ev[PGREFILL] += taken_total;
 	l->mm->ev[PGDEACTIVATE] += deactivated;
+	/* One lru_lock hold to isolate, one to put back (taken even when
+	 * nothing was isolated); culled folios go back outside it. */
+	mm_work(l->mm, W_ISOLATE_LRU_FOLIOS, taken_total);
+	mm_work(l->mm, W_ISOLATE_BATCHES, 1);
+	mm_work(l->mm, W_PUTBACK_BATCHES, 1);
+	mm_work(l->mm, W_MOVE_FOLIOS_TO_LRU, rotated + deactivated);
+	mm_work(l->mm, W_LRU_LOCK, 2);
 	if (rotated)
 		l6_lru_note_cost(l, file, 0, rotated);
 	charge_scan(l, taken_total);
@@ -362,12 +377,17 @@ static enum outcome shrink_folio(struct linux6 *l, pfn_t pfn, struct scan_contro
 		return O_ACTIVATE;
 	if (ref == FOLIOREF_KEEP)
 		return O_KEEP;
+	/* try_to_unmap() comes before the dirty test: a write through a
+	 * shared mapping (a dirty PTE) makes the folio dirty here. */
+	mm_try_to_unmap_file(l->mm, pfn);
 	if ((p->flags & PG_file) && (p->flags & PG_dirty)) {
 		/* Only kswapd writes file folios, and only dirty ones it
 		 * has seen before: otherwise mark it to be reclaimed as soon
-		 * as the flusher has written it, and activate it. */
+		 * as the flusher has written it, and activate it
+		 * (NR_VMSCAN_IMMEDIATE). */
 		if (sc->who != RECLAIM_KSWAPD || !(p->pol32[0] & L6_RECLAIM)) {
 			p->pol32[0] |= L6_RECLAIM;
+			l->mm->ev[NR_VMSCAN_IMMEDIATE]++;
 			return O_ACTIVATE;
 		}
 		if (ref == FOLIOREF_RECLAIM_CLEAN)
@@ -395,19 +415,26 @@ uint64_t l6_shrink_inactive_list(struct linux6 *l, uint64_t nr, struct scan_cont
 {
 	pfn_t batch[L6_BATCH];
 	unsigned taken = isolate(l, lru_of(file, 0), nr, batch);
-	uint64_t reclaimed = 0, pageout = 0, activated = 0;
+	uint64_t reclaimed = 0, pageout = 0, activated = 0, unqueued_dirty = 0, culled = 0;
+	mm_work(l->mm, W_ISOLATE_LRU_FOLIOS, taken);
+	mm_work(l->mm, W_ISOLATE_BATCHES, 1);
+	mm_work(l->mm, W_LRU_LOCK, 1);
 	sc->nr_scanned += taken;
 	if (file)
 		sc->nr_scanned_file += taken;
 	for (unsigned i = 0; i < taken; i++) {
 		pfn_t pfn = batch[i];
 		struct page *p = mm_page(l->mm, pfn);
+		/* folio_check_dirty_writeback(): file folios only. */
+		if ((p->flags & (PG_file | PG_dirty | PG_writeback)) == (PG_file | PG_dirty))
+			unqueued_dirty++;
 		switch (shrink_folio(l, pfn, sc)) {
 		case O_FREED:
 			reclaimed++;
 			continue;
 		case O_CULL:
 			cull(l, pfn);
+			culled++;
 			continue;
 		case O_ACTIVATE:
 			p->flags |= PG_active;
@@ -423,6 +450,24 @@ uint64_t l6_shrink_inactive_list(struct linux6 *l, uint64_t nr, struct scan_cont
 	}
 	l->mm->ev[PGACTIVATE] += activated;
 	sc->nr_activated += activated;
+	/* Every folio taken dirty and not queued for I/O: the flushers are
+	 * not doing their job, nudge them (WB_REASON_VMSCAN). */
+	if (taken && unqueued_dirty == taken) {
+		mm_wakeup_flusher_threads(l->mm);
+		/* cgroup v1 (!writeback_throttling_sane()): reclaim_throttle(
+		 * VMSCAN_THROTTLE_WRITEBACK), the reclaimer sleeps until
+		 * writes complete or HZ/10 passes, so that the flusher it
+		 * woke can start: reported as a wait, like case 3. */
+		if (sc->cgroup && l->mm->memcg.v1)
+			sc->nr_wait_writeback++;
+	}
+	/* move_folios_to_lru() under one more hold, which it drops and
+	 * takes again around each unevictable folio's folio_putback_lru(). */
+	if (taken) {
+		mm_work(l->mm, W_PUTBACK_BATCHES, 1);
+		mm_work(l->mm, W_LRU_LOCK, 1 + culled);
+		mm_work(l->mm, W_MOVE_FOLIOS_TO_LRU, taken - reclaimed - culled);
+	}
 	/* Reclaim I/O weighs SWAP_CLUSTER_MAX rotations (cost_io). */
 	l6_lru_note_cost(l, file, pageout, taken - reclaimed);
 	if (nr_pageout)
@@ -589,9 +634,14 @@ static void *l6_init(struct mm *mm, const double *tun)
 			lru_set_kind(&mm->fr, l->list[i], LRU_KIND_ACTIVE);
 	}
 	mm_flusher_era(mm, FLUSHER_PERBDI); /* per-bdi flusher, IO-less throttling */
+	ra_set_era(mm, 30);                 /* 3.0+ mmap fault readahead */
 	mm->vm.swap_vma_ra = 1;             /* /sys/kernel/mm/swap/vma_ra_enabled */
 	mm->vm.anon_exclusive = 1;          /* 5.19+ do_swap_page(): a read fault keeps the slot */
+	mm->vm.dirty_fault = 1;             /* fault_dirty_shared_page() */
+	mm->vm.cgroup_writeback = 1;        /* a v2 cgroup's own dirty limits */
 	mm->vm.pagecache_folio_order = PAGECACHE_FOLIO_ORDER_MAX; /* ext4, xfs, btrfs: large folios (6.x) */
+	mm_work_keep(mm, WORK_BIT(W_ISOLATE_LRU_FOLIOS) | WORK_BIT(W_ISOLATE_BATCHES) |
+		     WORK_BIT(W_MOVE_FOLIOS_TO_LRU) | WORK_BIT(W_PUTBACK_BATCHES) | WORK_BIT(W_LRU_LOCK));
 	return l;
 }
 

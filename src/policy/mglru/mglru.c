@@ -2,6 +2,9 @@
  * (mm/vmscan.c "multi-gen LRU" part, include/linux/mm_inline.h
  * lru_gen_add_folio, mm/swap.c folio_inc_refs, mm/workingset.c
  * lru_gen_eviction / lru_gen_refault; Documentation/mm/multigen_lru.rst).
+ * Its init turns on 6.x's write-fault dirtying of shared file pages
+ * (vm.dirty_fault, mm/memory.c fault_dirty_shared_page()) and cgroup
+ * writeback (vm.cgroup_writeback, 6.18 mm/page-writeback.c).
  *
  * Pages live in generations numbered by sequence: max_seq is the
  * youngest (shared by anon and file), min_seq[type] the oldest of each
@@ -41,6 +44,7 @@
  */
 #include "../policy.h"
 #include "mglru.h"
+#include "../../mm/filemap.h"
 #include "../../lib/util.h"
 
 #include <stdlib.h>
@@ -276,6 +280,9 @@ static void *mglru_init(struct mm *mm, const double *tun)
 {
 	struct mglru *g = xcalloc(1, sizeof(*g));
 	mm_flusher_era(mm, FLUSHER_PERBDI); /* flush-8:0, IO-less throttling, 20/10 */
+	mm->vm.dirty_fault = 1;             /* fault_dirty_shared_page() */
+	mm->vm.cgroup_writeback = 1;        /* a v2 cgroup's own dirty limits */
+	ra_set_era(mm, 30);                 /* 3.0+ mmap fault readahead */
 	double def[ARRAY_SIZE(mglru_tunables)];
 	if (!tun) {
 		for (size_t i = 0; i + 1 < ARRAY_SIZE(mglru_tunables); i++)
@@ -319,6 +326,11 @@ static void *mglru_init(struct mm *mm, const double *tun)
 	g->mm_seq = g->min_nr_gens;
 	mg_set_active_gens(g);
 	mg_walk_init(g);
+	mm_work_keep(mm, WORK_BIT(W_ISOLATE_FOLIOS) | WORK_BIT(W_ISOLATE_BATCHES) | WORK_BIT(W_MOVE_FOLIOS_TO_LRU) |
+		     WORK_BIT(W_PUTBACK_BATCHES) | WORK_BIT(W_LRU_LOCK) | WORK_BIT(W_INC_MAX_SEQ) |
+		     WORK_BIT(W_WALK_MM) | WORK_BIT(W_WALK_PMD_FOUND) | WORK_BIT(W_WALK_PMD_SKIPPED) |
+		     WORK_BIT(W_WALK_PTES) | WORK_BIT(W_WALK_PTES_YOUNG) | WORK_BIT(W_LOOK_AROUND) |
+		     WORK_BIT(W_LOOK_AROUND_PTES));
 	return g;
 }
 

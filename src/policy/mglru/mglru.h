@@ -48,6 +48,9 @@ struct mglru {
 	uint64_t *filter[2];       /* Bloom filters, NR_BLOOM_FILTERS == 2 */
 	bool have_walk;            /* reclaimer owns an mm_walk (kswapd) */
 	uint64_t wb_pass;          /* pages this reclaim pass left under writeback */
+	/* sc->nr of a pass (6.18): dirty and isolated file pages taken, and
+	 * the dirty ones not under writeback, for the flusher wake-up */
+	uint64_t file_taken, unqueued_dirty;
 
 	/* statistics (pagelab's, printed nowhere yet; tests read them) */
 	uint64_t nr_agings, nr_walks, ptes_walked, ptes_young, walk_promoted;

@@ -3,7 +3,10 @@
  * and "eviction" parts: read_ctrl_pos, get_tier_idx, get_type_to_scan,
  * sort_folio, scan_folios, isolate_folios, evict_folios,
  * try_to_shrink_lruvec).  The generations, the policy hooks and the
- * version followed are mglru.c's; aging is mglru_walk.c's. */
+ * version followed are mglru.c's; aging is mglru_walk.c's.  The flusher
+ * wake-up on a pass that took only unqueued dirty file pages (sc->nr's
+ * file_taken and unqueued_dirty, counted by sort_folio and scan_folios)
+ * is 6.18's. */
 #include "../policy.h"
 #include "mglru.h"
 #include "../../lib/util.h"
@@ -149,6 +152,10 @@ static bool sort_folio(struct mglru *g, pfn_t pfn, int tier_idx)
 		refile(g, pfn, true);
 		return true;
 	}
+	if (type == MG_FILE && (p->flags & PG_dirty)) {
+		g->file_taken++;
+		g->unqueued_dirty += !(p->flags & PG_writeback);
+	}
 	if ((p->flags & (PG_locked | PG_writeback)) || (type == MG_FILE && (p->flags & PG_dirty))) {
 		/* waiting for I/O: next generation, rotated when the write ends */
 		mg_inc_gen(g, pfn);
@@ -194,6 +201,8 @@ static uint64_t scan_folios(struct mglru *g, int type, int tier, pfn_t *iso, uns
 		if (!--remaining || *nr_iso >= g->min_lru_batch)
 			break;
 	}
+	if (type == MG_FILE)
+		g->file_taken += *nr_iso;
 	/* Sorting looked at each page like any scanner (pgrefill). */
 	g->nr_sorted += sorted;
 	g->mm->ev[PGREFILL] += sorted;
@@ -258,6 +267,7 @@ static bool try_to_inc_min_seq(struct mglru *g, bool can_swap)
 static void putback(struct mglru *g, pfn_t pfn, bool wrote)
 {
 	struct page *p = mm_page(g->mm, pfn);
+	mm_work(g->mm, W_MOVE_FOLIOS_TO_LRU, 1);
 	if (wrote) {
 		/* pageout() started: rotated to the oldest generation when the
 		 * write completes (PG_reclaim in the kernel). */
@@ -308,6 +318,18 @@ static void reclaim_isolated(struct mglru *g, struct scan_control *sc, pfn_t pfn
 			return;
 		}
 	}
+	/* try_to_unmap() before the dirty test (6.18 shrink_folio_list,
+	 * shared with the classic LRU): outside kswapd a dirty file folio is
+	 * not written but marked PG_reclaim and activated, to rotate to the
+	 * oldest generation when the flusher has written it. */
+	mm_try_to_unmap_file(mm, pfn);
+	if ((p->flags & (PG_file | PG_dirty)) == (PG_file | PG_dirty) && sc->who != RECLAIM_KSWAPD) {
+		mm->ev[NR_VMSCAN_IMMEDIATE]++;
+		mm->ev[PGACTIVATE]++;
+		putback(g, pfn, false);
+		p->pol32[2] |= MG_ROTATE;
+		return;
+	}
 	switch (mm_reclaim_page(mm, sc, pfn)) {
 	case EVICT_FREED:
 		return;
@@ -336,6 +358,14 @@ uint64_t mg_evict_folios(struct mglru *g, struct scan_control *sc, int swappines
 	unsigned n = 0;
 	uint64_t scanned = isolate_folios(g, swappiness, iso, &n);
 	scanned += try_to_inc_min_seq(g, swappiness != 0);
+	/* evict_folios(): one lru_lock hold to isolate; one to put the
+	 * survivors back (move_folios_to_lru, counted in putback()) when
+	 * anything was isolated. */
+	mm_work(g->mm, W_ISOLATE_FOLIOS, n);
+	mm_work(g->mm, W_ISOLATE_BATCHES, 1);
+	mm_work(g->mm, W_LRU_LOCK, n ? 2 : 1);
+	if (n)
+		mm_work(g->mm, W_PUTBACK_BATCHES, 1);
 	if (mg_nr_gens(g, !swappiness) == g->min_nr_gens)
 		scanned = 0;
 	/* pgscan counts isolated pages, as the kernel's scan_folios() does */
@@ -420,6 +450,7 @@ void mg_shrink(void *priv, struct scan_control *sc)
 		return;
 	g->have_walk = sc->who == RECLAIM_KSWAPD;
 	g->wb_pass = 0;
+	g->file_taken = g->unqueued_dirty = 0;
 	/* lru_gen_age_node(): every generation is younger than min_ttl, so
 	 * evicting would thrash the working set the user asked to protect:
 	 * kswapd calls the OOM killer instead. */
@@ -450,6 +481,10 @@ void mg_shrink(void *priv, struct scan_control *sc)
 		if (should_abort_scan(g, sc))
 			break;
 	}
+	/* try_to_shrink_lruvec() (6.18): the file pages this pass took were
+	 * all dirty and not being written: wake the flushers. */
+	if (g->unqueued_dirty && g->unqueued_dirty == g->file_taken)
+		mm_wakeup_flusher_threads(g->mm);
 	g->have_walk = false;
 }
 

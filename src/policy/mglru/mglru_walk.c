@@ -125,10 +125,27 @@ static bool suitable_to_scan(const struct mglru *g, uint64_t total, uint64_t you
 
 /* ---- the walk --------------------------------------------------------- */
 
+/* PTRS_PER_PMD (x86-64): walk_pud_range() checks its batch once a PUD. */
+#define MG_PTRS_PER_PMD 512
+
+/* walk_mm()'s lru_lock: walk_pud_range() ends the walk with -EAGAIN after
+ * a PUD (one VMA's part of it) once MAX_LRU_BATCH folios changed
+ * generation, and walk_mm() takes the lock to apply them
+ * (reset_batch_size) before it goes on; the last batch once more. */
+static void walk_batch_check(struct mglru *g, uint64_t *batched, bool last)
+{
+	if (*batched && (last || *batched >= g->max_lru_batch)) {
+		mm_work(g->mm, W_LRU_LOCK, 1);
+		*batched = 0;
+	}
+}
+
 static void walk_mm(struct mglru *g, struct aspace *as, uint64_t max_seq, bool can_swap, bool force_scan)
 {
 	int new_gen = mg_gen(g, max_seq);
-	uint64_t ptes = 0, young_all = 0;
+	uint64_t ptes = 0, young_all = 0, batched = 0;
+	uint64_t pud_pages = (uint64_t)g->ptrs_per_pte * MG_PTRS_PER_PMD;
+	mm_work(g->mm, W_WALK_MM, 1);
 	for (uint32_t vi = 0; vi < as->nr_vmas; vi++) {
 		struct vma *v = &as->vmas[vi];
 		/* should_skip_vma(): mlocked pages are unevictable anyway;
@@ -143,10 +160,15 @@ static void walk_mm(struct mglru *g, struct aspace *as, uint64_t max_seq, bool c
 			uint64_t end = (pmd + 1) * g->ptrs_per_pte - v->start;
 			if (end > v->npages)
 				end = v->npages;
+			bool pud_end = (vpn / pud_pages) != ((v->start + end) / pud_pages) || end == v->npages;
 			if (!force_scan && !test_bloom(g, max_seq, as, pmd)) {
+				mm_work(g->mm, W_WALK_PMD_SKIPPED, 1);
 				off = end;
+				if (pud_end)
+					walk_batch_check(g, &batched, false);
 				continue;
 			}
+			mm_work(g->mm, W_WALK_PMD_FOUND, 1);
 			uint64_t young = 0;
 			for (uint64_t i = off; i < end; i++) {
 				pfn_t pfn = harvest(g, &v->pte[i], can_swap);
@@ -154,16 +176,23 @@ static void walk_mm(struct mglru *g, struct aspace *as, uint64_t max_seq, bool c
 					continue;
 				young++;
 				int old = mg_update_gen(g, pfn, new_gen);
-				if (old >= 0 && old != new_gen)
+				if (old >= 0 && old != new_gen) {
 					g->walk_promoted++;
+					batched++;  /* update_batch_size() */
+				}
 			}
 			ptes += end - off;
 			young_all += young;
 			if (suitable_to_scan(g, end - off, young))
 				update_bloom(g, max_seq + 1, as, pmd);
 			off = end;
+			if (pud_end)
+				walk_batch_check(g, &batched, false);
 		}
 	}
+	walk_batch_check(g, &batched, true);
+	mm_work(g->mm, W_WALK_PTES, ptes);
+	mm_work(g->mm, W_WALK_PTES_YOUNG, young_all);
 	charge_ptes(g, ptes, young_all);
 	g->nr_walks++;
 }
@@ -175,11 +204,16 @@ static void inc_min_seq(struct mglru *g, int type, bool can_swap)
 	struct frames *fr = &g->mm->fr;
 	if (!(type == MG_ANON && !can_swap)) {
 		int l = g->list[mg_gen(g, g->min_seq[type])][type];
+		uint64_t moved = 0;
 		while (lru_count(fr, l)) {
 			pfn_t pfn = lru_tail(fr, l);
 			int gen = mg_inc_gen(g, pfn);
 			lru_move_head(fr, g->list[gen][type], pfn);
+			moved++;
 		}
+		/* The kernel moves MAX_LRU_BATCH folios a hold, then drops
+		 * the lock and inc_max_seq() takes it again. */
+		mm_work(g->mm, W_LRU_LOCK, moved / g->max_lru_batch);
 	}
 	mg_reset_ctrl_pos(g, type);
 	g->min_seq[type]++;
@@ -187,6 +221,8 @@ static void inc_min_seq(struct mglru *g, int type, bool can_swap)
 
 void mg_inc_max_seq(struct mglru *g, bool can_swap)
 {
+	mm_work(g->mm, W_INC_MAX_SEQ, 1);
+	mm_work(g->mm, W_LRU_LOCK, 1);
 	for (int type = 1; type >= 0; type--)
 		if (g->max_seq - g->min_seq[type] + 1 == g->max_nr_gens)
 			inc_min_seq(g, type, can_swap);
@@ -293,6 +329,8 @@ void mg_look_around(struct mglru *g, pfn_t pfn)
 		}
 	}
 	charge_ptes(g, end - start, young);
+	mm_work(mm, W_LOOK_AROUND, 1);
+	mm_work(mm, W_LOOK_AROUND_PTES, end - start);
 	g->la_young += young;
 	if (suitable_to_scan(g, end - start, young))
 		update_bloom(g, g->max_seq, as, pmd);

@@ -96,6 +96,7 @@ static void *r24_init(struct mm *mm, const double *tun)
 	for (int z = 0; z < mm->nr_zones; z++)
 		if (mm->zones[z].wmark_min)
 			zone_watermarks_24(&mm->zones[z]);
+	mm_work_keep(mm, WORK_SWAP_OUT_ROWS); /* swap_out()'s page-table walk */
 	return r;
 }
 

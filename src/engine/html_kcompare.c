@@ -1,9 +1,9 @@
-/* compare_khtml.c - pagelab compare -- WORKLOAD --html: the tables of
- * compare_table.c as a page, with a chart per policy of pagelab/kernel
+/* html_kcompare.c - pagelab compare -- WORKLOAD --html: the tables of
+ * kcompare_table.c as a page, with a chart per policy of pagelab/kernel
  * for every counter both sides count, on a log2 axis (1/2 and 2 are the
  * same distance from agreement), the tolerance as a shaded band and the
  * kernel's min..max over its runs as a whisker. */
-#include "compare_table.h"
+#include "kcompare.h"
 #include "../report/chart.h"
 #include "../report/htmlpage.h"
 
@@ -18,8 +18,7 @@ static const char *const verdict_text[] = { "yes", "no", "missing", "not counted
 
 static void num(FILE *out, double v) { fprintf(out, "<td class=\"n\">%.0f</td>", v); }
 
-/* tested: the p column of compare_table.c's kcmp_p (both sides have two
- * or more values). */
+/* tested: the p column (both sides have two or more values). */
 static void table(FILE *out, const struct kcmp *x, int p, bool tested)
 {
 	fputs("<table class=\"t\"><tr><th>counter</th><th>kernel median</th><th>min..max</th>"
@@ -114,9 +113,9 @@ void kcmp_html(FILE *out, const struct kcmp *x, const struct kcmp_setup *s, cons
 	if (s->seeds > 1)
 		fprintf(out, ", the median of seeds %llu..%llu", (unsigned long long)s->seed0,
 			(unsigned long long)(s->seed0 + s->seeds - 1));
-	fprintf(out, ". A counter agrees within &plusmn;%g%%%s%s. <em>Not counted</em>: the kernel leaves it out "
-		"of cgroup limit reclaim (6.x: <code>if (!cgroup_reclaim(sc))</code>).", s->tol,
-		s->seeds > 1 ? ", or inside the kernel's min..max" : "", s->floor > 0 ? ", or under the floor on both sides" : "");
+	fprintf(out, ". A counter agrees within &plusmn;%g%% of the kernel's median%s. <em>Not counted</em>: the "
+		"kernel leaves it out of cgroup limit reclaim (6.x: <code>if (!cgroup_reclaim(sc))</code>).", s->tol,
+		s->floor > 0 ? ", or under the floor on both sides" : "");
 	if (s->fit && s->fit[0]) {
 		fputc(' ', out);
 		html_escape(out, s->fit);

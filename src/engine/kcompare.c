@@ -1,0 +1,142 @@
+/* kcompare.c - the two sides of compare -- WORKLOAD as sweeps (kcompare.h):
+ * a run matrix per side, run by sweep_run() on its executor, each side's
+ * records file resumed. */
+#define _GNU_SOURCE
+#include "kcompare.h"
+#include "kexec.h"
+#include "matrix.h"
+#include "sweep.h"
+#include "../lib/output.h"
+#include "../lib/util.h"
+#include "../lib/version.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void kcompare_free(struct kcompare *k)
+{
+	for (int i = 0; i < k->nsets; i++)
+		free(k->sets[i]);
+	free(k->sets);
+	for (int w = 0; w < k->nr_wl; w++)
+		free(k->wl[w]);
+}
+
+char *kcompare_workloads(const struct kcompare *k)
+{
+	size_t len = 1;
+	for (int w = 0; w < k->nr_wl; w++)
+		len += strlen(k->wl[w]) + 3;
+	char *s = xcalloc(len, 1);
+	for (int w = 0; w < k->nr_wl; w++)
+		snprintf(s + strlen(s), len - strlen(s), "%s%s", w ? " + " : "", k->wl[w]);
+	return s;
+}
+
+/* The axes of one side: the kernel takes its cgroup, its swap and the
+ * seed; the simulator the machine sized like it and every --set. */
+static bool side_axes(const struct kcompare *k, bool kernel, const char *policies, const char *memcg,
+		      uint64_t ram, struct matrix *mx, char *err, size_t errlen)
+{
+	char num[32], *pol = xstrdup(policies);
+	if (kernel)
+		pol[strcspn(pol, ",")] = 0;   /* any that runs in a cgroup: none is used */
+	bool ok = matrix_add_axis(mx, "policy", false, pol, AXV_WORD, err, errlen) &&
+		  matrix_add_axis(mx, "machine", false, k->machine, AXV_WORD, err, errlen);
+	free(pol);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)ram);
+	if (ok && !kernel)
+		ok = matrix_add_axis(mx, "ram", false, num, AXV_SIZE, err, errlen);
+	ok = ok && matrix_add_axis(mx, "swap", false, k->swap, AXV_SIZE, err, errlen);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)k->cpus);
+	if (ok && !kernel)
+		ok = matrix_add_axis(mx, "cpus", false, num, AXV_NUMBER, err, errlen);
+	if (ok && !kernel && k->disk)
+		ok = matrix_add_axis(mx, "disk", false, k->disk, AXV_WORD, err, errlen);
+	ok = ok && matrix_add_axis(mx, "memcg", false, memcg, AXV_SIZE, err, errlen);
+	for (int i = 0; ok && !kernel && i < k->nsets; i++) {
+		char *name = xstrdup(k->sets[i]), *eq = strchr(name, '=');
+		if (!eq || strchr(eq, ',')) {
+			snprintf(err, errlen, "--set %s: want NAME=VALUE, one value", k->sets[i]);
+			ok = false;
+		} else {
+			*eq = 0;
+			ok = matrix_add_axis(mx, name, true, eq + 1, AXV_ANY, err, errlen);
+		}
+		free(name);
+	}
+	return ok;
+}
+
+/* The side's cells: the matrix's, or the kernel's runs of its one cell. */
+static bool side_cells(const struct kcompare *k, bool kernel, struct matrix *mx, struct matrix_cell **cells,
+		       int *n, char *err, size_t errlen)
+{
+	if (!matrix_cells(mx, cells, n, err, errlen))
+		return false;
+	if (kernel)
+		return kexec_cells(cells, n, mx->nr_axes, (int)k->repeat, k->timeout_ns, err, errlen);
+	return cell_check(&(*cells)[0].c, err, errlen);
+}
+
+/* Every record ran: a kernel run that failed or stopped at --timeout is
+ * exit 1, a simulation that could not run bad input. */
+static int side_ran(const struct records *rs, int from, bool kernel, char *err, size_t errlen)
+{
+	for (int i = from; i < rs->n; i++) {
+		bool avail = false, timed_out = false;
+		json_get_bool(rs->r[i].j, "available", &avail);
+		json_get_bool(rs->r[i].j, "timed_out", &timed_out);
+		const char *why = json_get_str(rs->r[i].j, "why");
+		if (avail && kernel && timed_out) {
+			snprintf(err, errlen, "kernel run %d stopped at --timeout", i - from + 1);
+			return 1;
+		}
+		if (avail)
+			continue;
+		if (kernel)
+			snprintf(err, errlen, "kernel run %d failed: %s", i - from + 1, why ? why : "?");
+		else
+			snprintf(err, errlen, "simulator (%s): %s", rs->r[i].design, why ? why : "?");
+		return kernel ? 1 : 2;
+	}
+	return 0;
+}
+
+int kcompare_side(const struct kcompare *k, bool kernel, const char *policies, const char *memcg,
+		  uint64_t ram, uint64_t nseeds, struct records *rs, int *resumed, char *err, size_t errlen)
+{
+	struct matrix mx = { 0 };
+	mx.nr_seeds = (int)nseeds;
+	mx.seeds = xcalloc(nseeds, sizeof(uint64_t));
+	for (uint64_t s = 0; s < nseeds; s++)
+		mx.seeds[s] = k->seed0 + s;
+	for (int w = 0; w < k->nr_wl; w++)
+		mx.wl[mx.nr_wl++] = xstrdup(k->wl[w]);
+	mx.make_inputs = !kernel;   /* the kernel's executor makes them always */
+	struct matrix_cell *cells = NULL;
+	int n = 0, rc = 2;
+	if (side_axes(k, kernel, policies, memcg, ram, &mx, err, errlen) &&
+	    side_cells(k, kernel, &mx, &cells, &n, err, errlen)) {
+		const char **names = xcalloc((size_t)mx.nr_axes, sizeof(char *));
+		for (int a = 0; a < mx.nr_axes; a++)
+			names[a] = mx.axes[a].name;
+		char path[4096];
+		const char *dir = kernel ? k->kernel_cache : k->sim_cache;
+		if (kernel)
+			snprintf(path, sizeof(path), "%s/kernel.jsonl", dir ? dir : "");
+		else
+			snprintf(path, sizeof(path), "%s/sim-%s.jsonl", dir ? dir : "", pagelab_version());
+		struct sweep_opts o = { .jobs = kernel ? 1 : k->jobs, .out = dir ? path : NULL, .nshards = 1,
+					.progress = k->progress, .axis_names = names, .nr_axes = mx.nr_axes,
+					.resumed = resumed };
+		int from = rs->n;
+		rc = sweep_run(cells, n, &o, rs, err, errlen);
+		if (!rc)
+			rc = side_ran(rs, from, kernel, err, errlen);
+		free(names);
+	}
+	matrix_cells_free(cells, n);
+	matrix_free(&mx);
+	return rc;
+}

@@ -1,0 +1,58 @@
+/* kexec.h - the runner's second executor: a cell run on this host's
+ * kernel (src/native: a memory cgroup and a swapfile of its own, the
+ * one-at-a-time lock, cleanup on every way out), returning the same
+ * run_result as the simulator's cell_run() and written as the same
+ * records.  The kernel takes of a cell its workloads with their seeds,
+ * its --memcg limit, its swap size and its time limit (wall seconds);
+ * every input file a workload only reads is made first, uncached, as the
+ * simulator's --make-inputs makes it.  A cell run here is named by the
+ * `pagelab kernel` command that runs it alone, followed by "# run R,
+ * executor V": repeats of one cell are distinct records, and a record of
+ * an older executor (NATIVE_EXECUTOR_REV) is not resumed. */
+#ifndef PAGELAB_KEXEC_H
+#define PAGELAB_KEXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cell.h"
+#include "matrix.h"
+#include "../native/native.h"
+
+/* What the kernel counted beyond a run_result's figures. */
+struct kernel_result {
+	struct nstat vmstat;     /* the host's /proc/vmstat deltas */
+	struct nstat memstat;    /* the cgroup's memory.stat at the end */
+	struct nstat traced;     /* its own reclaim and activations (tracer.c) */
+	int cg_version;
+	bool warmed;             /* the host's pages were warmed first */
+	uint64_t peak_bytes, oom_kills;
+};
+void kernel_result_free(struct kernel_result *k);
+
+/* The default time limit of a kernel cell, as pagelab kernel's. */
+#define KEXEC_TIMEOUT_NS (600ULL * 1000000000ULL)
+
+/* Whether this host can run kernel cells at all (root, a memory
+ * controller) and cell c's limits fit it (at most half of its RAM): false
+ * with one line in err if not.  Nothing is created. */
+bool kexec_check(const struct cell *c, char *err, size_t errlen);
+
+/* Run cell c on the kernel into rr (zeroed by the caller).  False with
+ * one line in err when the run is refused before it starts (bad input, no
+ * room for the swapfile): nothing ran.  A run that started and failed (a
+ * task's error) returns true with rr->available false and rr->why. */
+bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t errlen);
+
+/* Make cells (a matrix's of nr_axes axes, already built) kernel cells, each `repeat`
+ * times (runs 1..repeat, one after the other), with time limit
+ * timeout_ns: their commands become pagelab kernel's, their design
+ * "kernel".  False with one line in err when two cells would be the same
+ * kernel run (axes the kernel does not take: policies, machines). */
+bool kexec_cells(struct matrix_cell **cells, int *n, int nr_axes, int repeat, uint64_t timeout_ns,
+		 char *err, size_t errlen);
+
+/* Run a cell on its executor: cell_run() or kexec_run(). */
+bool executor_run(const struct cell *c, struct run_result *rr, char *err, size_t errlen);
+
+#endif
