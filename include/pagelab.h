@@ -63,7 +63,14 @@ PAGELAB_EXPORT const char *pagelab_error(const pagelab_sim *s);
  * the chosen policy, as `--set NAME=VALUE`; set the policy first for its
  * tunables.  "memcg" ("256M") runs the workloads in one memory cgroup of
  * that limit, as `pagelab run --memcg` (without a "ram", the machine gets
- * at least LIMIT * 5/4 + 64M), and then "memcg.v1" ("1") makes it v1.  pagelab_set_policy(s, NAME) picks a policy from `pagelab
+ * at least LIMIT * 5/4 + 64M), and then "memcg.v1" ("1") makes it v1;
+ * "disk" ("ssd") is a disk model, as --disk; "vmstat" ("0.5") samples
+ * vmstat every 0.5 s of simulated time for pagelab_report(), as --vmstat;
+ * "make-inputs" ("1") makes each file the workloads read and none
+ * creates before the run, as --make-inputs; "start.K" ("2") starts
+ * workload K (from 0) 2 s into the run, its times counted from there;
+ * "residency" ("K") with "vmstat" samples workload K's resident set,
+ * "resident_kb" in each vmstat sample of pagelab_report()'s JSON.  pagelab_set_policy(s, NAME) picks a policy from `pagelab
  * policies` (default clock).  pagelab_add_workload takes a workload's
  * words, e.g. {"usemem", "-m", "300"}; several run together. */
 PAGELAB_EXPORT int pagelab_set(pagelab_sim *s, const char *name, const char *value);

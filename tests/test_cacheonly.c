@@ -30,14 +30,14 @@ void test_cacheonly_free_order(void)
 	pfn_t h0 = lru_head(&mm->fr, fl);
 	pfn_t h1 = lru_next(&mm->fr, h0);
 	pfn_t a = frame_of(mm, 0), b = frame_of(mm, 1);
-	CHECK_EQ(mm->nr_free, 2);
+	CHECK_EQ(mm->stat.nr_free, 2);
 	mm->pol.ops->remove(mm->pol.priv, a);
 	mm->pol.ops->remove(mm->pol.priv, b);
 	struct scan_control sc = { .nr_to_reclaim = 2 };
 	CHECK_EQ(mm_evict(mm, &sc, a), EVICT_FREED);
 	CHECK_EQ(mm_evict(mm, &sc, b), EVICT_FREED);
 	CHECK_EQ(sc.nr_reclaimed, 2);
-	CHECK_EQ(mm->nr_free, 4);
+	CHECK_EQ(mm->stat.nr_free, 4);
 	CHECK_EQ(mm->zones[0].nr_free, 4);
 	CHECK_EQ(mm->cache.freed, b);
 	CHECK_EQ(lru_count(&mm->fr, fl), 3);
@@ -49,7 +49,7 @@ void test_cacheonly_free_order(void)
 	CHECK_EQ(frame_of(mm, 4), h0);
 	CHECK_EQ(frame_of(mm, 5), h1);
 	CHECK_EQ(mm->cache.freed, PFN_NONE);
-	CHECK_EQ(mm->nr_free, 0);
+	CHECK_EQ(mm->stat.nr_free, 0);
 	CHECK_EQ(mm->ev[PGFREE], 2);
 	CHECK_EQ(mm->ev[PGALLOC], 6);
 	CHECK(mm_check(mm, stderr));

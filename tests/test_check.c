@@ -123,9 +123,9 @@ void test_check_catches_corruption(void)
 	mm.swap.used--;
 
 	/* A gauge out of step with the frames. */
-	mm.nr_free++;
+	mm.stat.nr_free++;
 	CHECK(check_fails_with(&mm, "nr_free"));
-	mm.nr_free--;
+	mm.stat.nr_free--;
 
 	/* A frame that fell off every list. */
 	lru_del(fr, mid);

@@ -128,9 +128,9 @@ void test_dirty_shared_mapping_limit_reclaim(void)
 	struct aspace *as;
 	uint32_t v = dr_init(&d, 4, &as);
 	CHECK_EQ(d.mm.vm.dirty_fault, 1);
-	CHECK_EQ(d.mm.nr_dirty, 0);
+	CHECK_EQ(d.mm.stat.nr_dirty, 0);
 	CHECK_EQ(touch(&d, as, v, 4, true), 4);
-	CHECK_EQ(d.mm.nr_dirty, 4);
+	CHECK_EQ(d.mm.stat.nr_dirty, 4);
 	CHECK_EQ(limit_look(&d, 32), 0);
 	CHECK_EQ(d.mm.flush_all, FLUSH_ALL_ASKED);
 	CHECK_EQ(d.mm.ev[PGACTIVATE], 0);
@@ -149,7 +149,7 @@ void test_dirty_shared_mapping_limit_reclaim(void)
 	CHECK_EQ(d.mm.ev[PGROTATED], 4);
 	CHECK_EQ(l6_size(d.l, L6_INACTIVE_FILE), 4);
 	CHECK_EQ(limit_look(&d, 32), 4);
-	CHECK_EQ(d.mm.nr_file, 0);
+	CHECK_EQ(d.mm.stat.nr_file, 0);
 	mm_destroy(&d.mm);
 }
 
@@ -165,11 +165,11 @@ void test_dirty_pte_found_by_unmap(void)
 	uint32_t v = dr_init(&d, 4, &as);
 	d.mm.vm.dirty_fault = 0;
 	CHECK_EQ(touch(&d, as, v, 4, true), 4);
-	CHECK_EQ(d.mm.nr_dirty, 0);
+	CHECK_EQ(d.mm.stat.nr_dirty, 0);
 	CHECK_EQ(limit_look(&d, 32), 0);
 	CHECK_EQ(limit_look(&d, 32), 0);
 	CHECK_EQ(d.writes, 0);
-	CHECK_EQ(d.mm.nr_dirty, 4);
+	CHECK_EQ(d.mm.stat.nr_dirty, 4);
 	CHECK_EQ(d.mm.ev[NR_VMSCAN_IMMEDIATE], 4);
 	CHECK_EQ(d.mm.ev[PGACTIVATE], 4);
 	CHECK_EQ(d.mm.flush_all, 0);
@@ -185,20 +185,20 @@ void test_dirty_fault_after_writeback(void)
 	uint32_t v = dr_init(&d, 1, &as);
 	CHECK_EQ(touch(&d, as, v, 1, false), 1);
 	CHECK(as->vmas[v].pte[0] & PTE_WP);
-	CHECK_EQ(d.mm.nr_dirty, 0);
+	CHECK_EQ(d.mm.stat.nr_dirty, 0);
 	uint64_t faults = d.mm.ev[PGFAULT];
 	CHECK_EQ(touch(&d, as, v, 1, true), 1);
 	CHECK_EQ(d.mm.ev[PGFAULT], faults + 1);
-	CHECK_EQ(d.mm.nr_dirty, 1);
+	CHECK_EQ(d.mm.stat.nr_dirty, 1);
 	CHECK(!(as->vmas[v].pte[0] & PTE_WP));
 	struct inode *ino = filemap_lookup(&d.mm, "f");
 	CHECK_EQ(filemap_writeback(&d.mm, &d.ctx, ino, 0), 1);
-	CHECK_EQ(d.mm.nr_dirty, 0);
+	CHECK_EQ(d.mm.stat.nr_dirty, 0);
 	CHECK_EQ(as->vmas[v].pte[0] & (PTE_WP | PTE_DIRTY), PTE_WP);
 	mm_io_done(&d.mm, IO_WRITE, d.written[0]);
 	CHECK_EQ(touch(&d, as, v, 1, true), 1);
 	CHECK_EQ(d.mm.ev[PGFAULT], faults + 2);
-	CHECK_EQ(d.mm.nr_dirty, 1);
+	CHECK_EQ(d.mm.stat.nr_dirty, 1);
 	mm_destroy(&d.mm);
 }
 
@@ -264,10 +264,10 @@ void test_dirty_memcg_domain(void)
 	d.mm.vm.flusher = FLUSHER_PERBDI;
 	d.mm.vm.dirty_ratio = 20;
 	d.mm.vm.dirty_background_ratio = 10;
-	d.mm.nr_free = 10000;
-	d.mm.nr_file = 500;
-	d.mm.nr_dirty = 100;
-	d.mm.nr_writeback = 0;
+	d.mm.stat.nr_free = 10000;
+	d.mm.stat.nr_file = 500;
+	d.mm.stat.nr_dirty = 100;
+	d.mm.stat.nr_writeback = 0;
 	d.mm.memcg = (struct memcg){ .limit = 1000, .charged = 600 };
 	uint64_t bg = 0, thr = 0;
 	CHECK(d.mm.vm.cgroup_writeback);
@@ -275,9 +275,9 @@ void test_dirty_memcg_domain(void)
 	CHECK_EQ(thr, 180);
 	CHECK_EQ(bg, 90);
 	CHECK(mm_over_bg_thresh(&d.mm));
-	d.mm.nr_dirty = 90;
+	d.mm.stat.nr_dirty = 90;
 	CHECK(!mm_over_bg_thresh(&d.mm));
-	d.mm.nr_dirty = 100;
+	d.mm.stat.nr_dirty = 100;
 	d.mm.vm.dirty_bytes = 2100 * PAGE_SIZE;
 	CHECK(mm_memcg_dirty_limits(&d.mm, &bg, &thr));
 	CHECK_EQ(thr, 180);
@@ -303,7 +303,7 @@ void test_dirty_mglru_unmaps_before_dirty_test(void)
 	uint32_t v = dr_init_pol(&d, "mglru", 4, &as);
 	d.mm.vm.dirty_fault = 0;
 	CHECK_EQ(touch(&d, as, v, 4, true), 4);
-	CHECK_EQ(d.mm.nr_dirty, 0);
+	CHECK_EQ(d.mm.stat.nr_dirty, 0);
 	for (uint64_t i = 0; i < 4; i++)
 		as->vmas[v].pte[i] &= ~PTE_ACCESSED;
 	struct mglru *g = mglru_of(&d.mm);
@@ -318,6 +318,6 @@ void test_dirty_mglru_unmaps_before_dirty_test(void)
 	CHECK_EQ(d.mm.ev[NR_VMSCAN_WRITE], 0);
 	CHECK_EQ(d.mm.ev[NR_VMSCAN_IMMEDIATE], 4);
 	CHECK_EQ(d.mm.ev[PGACTIVATE], 4);
-	CHECK_EQ(d.mm.nr_dirty, 4);
+	CHECK_EQ(d.mm.stat.nr_dirty, 4);
 	mm_destroy(&d.mm);
 }

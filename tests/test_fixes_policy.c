@@ -98,37 +98,37 @@ void test_mapped_gauges(void)
 	fx_init(&f, "linux26", 256, NULL);
 	struct aspace *as = mm_aspace_new(&f.mm, -1);
 	struct inode *ino = fx_file(&f, "g", 10);
-	CHECK_EQ(f.mm.nr_file_mapped, 0);          /* cached, not mapped */
+	CHECK_EQ(f.mm.stat.nr_file_mapped, 0);          /* cached, not mapped */
 	uint32_t a = fx_map(&f, as, ino, 10, false);
-	CHECK_EQ(f.mm.nr_file_mapped, 10);
+	CHECK_EQ(f.mm.stat.nr_file_mapped, 10);
 	/* A second mapping of the same pages: still 10 pages mapped. */
 	uint32_t b = fx_map(&f, as, ino, 4, false);
-	CHECK_EQ(f.mm.nr_file_mapped, 10);
+	CHECK_EQ(f.mm.stat.nr_file_mapped, 10);
 	CHECK_EQ(mm_page(&f.mm, vma_pfn(as, a, 0))->mapcount, 2);
 	mm_munmap(&f.mm, &f.ctx, as, a);
-	CHECK_EQ(f.mm.nr_file_mapped, 4);          /* b still maps 4 */
+	CHECK_EQ(f.mm.stat.nr_file_mapped, 4);          /* b still maps 4 */
 	fx_anon(&f, as, 7);
-	CHECK_EQ(f.mm.nr_anon_mapped, 7);
+	CHECK_EQ(f.mm.stat.nr_anon_mapped, 7);
 	CHECK(mm_check(&f.mm, stderr));
 	/* A write to the private file mapping copies the page: one anon page
 	 * more, one file page unmapped. */
 	enum fault_status st;
 	CHECK_EQ(mm_touch(&f.mm, &f.ctx, as, b, 0, 1, 1, true, UINT64_MAX / 2, &st), 1);
-	CHECK_EQ(f.mm.nr_file_mapped, 3);
-	CHECK_EQ(f.mm.nr_anon_mapped, 8);
+	CHECK_EQ(f.mm.stat.nr_file_mapped, 3);
+	CHECK_EQ(f.mm.stat.nr_anon_mapped, 8);
 	CHECK(mm_check(&f.mm, stderr));
 	/* --check catches a gauge that drifts. */
-	f.mm.nr_file_mapped++;
+	f.mm.stat.nr_file_mapped++;
 	FILE *devnull = fopen("/dev/null", "w");
 	CHECK(!mm_check(&f.mm, devnull));
-	f.mm.nr_file_mapped--;
-	f.mm.nr_anon_mapped--;
+	f.mm.stat.nr_file_mapped--;
+	f.mm.stat.nr_anon_mapped--;
 	CHECK(!mm_check(&f.mm, devnull));
-	f.mm.nr_anon_mapped++;
+	f.mm.stat.nr_anon_mapped++;
 	fclose(devnull);
 	mm_aspace_exit(&f.mm, &f.ctx, as);
-	CHECK_EQ(f.mm.nr_file_mapped, 0);
-	CHECK_EQ(f.mm.nr_anon_mapped, 0);
+	CHECK_EQ(f.mm.stat.nr_file_mapped, 0);
+	CHECK_EQ(f.mm.stat.nr_anon_mapped, 0);
 	CHECK(mm_check(&f.mm, stderr));
 	mm_destroy(&f.mm);
 }
@@ -158,8 +158,8 @@ static uint64_t linux26_deactivated(uint64_t file)
 		mm_page_referenced(&f.mm, vma_pfn(as, v, i));
 	struct inode *ino = fx_file(&f, "m", file);
 	fx_map(&f, as, ino, file, false);
-	CHECK_EQ(f.mm.nr_anon_mapped, 410);
-	CHECK_EQ(f.mm.nr_file_mapped, file);
+	CHECK_EQ(f.mm.stat.nr_anon_mapped, 410);
+	CHECK_EQ(f.mm.stat.nr_file_mapped, file);
 	CHECK_EQ(f.mm.zones[0].managed, 1024);
 	uint64_t refill0 = f.mm.ev[PGREFILL];
 	for (int i = 0; i < 32; i++)
@@ -289,7 +289,7 @@ static struct fx *oom_mm(uint64_t swap_pages, bool locked)
 		CHECK_EQ(mm_mlock(&f->mm, &f->ctx, as, v, 0, 64, UINT64_MAX / 2, &st), 64);
 	else
 		CHECK_EQ(mm_touch(&f->mm, &f->ctx, as, v, 0, 64, 1, true, UINT64_MAX / 2, &st), 64);
-	CHECK_EQ(f->mm.nr_free, 0);
+	CHECK_EQ(f->mm.stat.nr_free, 0);
 	return f;
 }
 
@@ -374,7 +374,7 @@ void test_riel24_lockstep_swapout(void)
 	uint32_t v = mm_mmap_anon(&f.mm, as, 240, 0);
 	enum fault_status st;
 	CHECK_EQ(mm_touch(&f.mm, &ctx, as, v, 0, 240, 1, true, UINT64_MAX / 2, &st), 240);
-	CHECK_EQ(f.mm.nr_free, 16);
+	CHECK_EQ(f.mm.stat.nr_free, 16);
 	struct mm_ctx kswapd = { .task = -1, .kswapd = true, .wait_pfn = PFN_NONE };
 	mm_shrink(&f.mm, &kswapd, SWAP_CLUSTER_MAX, DEF_PRIORITY);
 	CHECK_EQ(f.mm.ev[PGDEACTIVATE], 214);
@@ -388,7 +388,7 @@ void test_riel24_lockstep_swapout(void)
 	mm_shrink(&f.mm, &ctx, SWAP_CLUSTER_MAX, DEF_PRIORITY);
 	CHECK_EQ(f.mm.ev[PSWPOUT], 214);             /* all of them, once each */
 	CHECK_EQ(f.mm.ev[PGSTEAL_DIRECT], 214);
-	CHECK_EQ(f.mm.nr_free, 16 + 214);
+	CHECK_EQ(f.mm.stat.nr_free, 16 + 214);
 	CHECK(mm_check(&f.mm, stderr));
 	mm_destroy(&f.mm);
 }

@@ -141,21 +141,21 @@ void test_flusher_era_22_kflushd(void)
 	/* refile_buffer(): wake kflushd once dirty > 40 % of the cache. */
 	write_pages(&m, "a", 100, 0);
 	CHECK(!balance(&m, 0));             /* 2.2 never throttles on a ratio */
-	CHECK(m.mm.flusher_wanted);
+	CHECK(m.mm.wake.flusher);
 	/* kflushd: at most ndirty (500) per cycle; 100 dirty: all written. */
 	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_SLEEP);
 	CHECK_EQ(written(&m), 100);
-	CHECK(!m.mm.flusher_wanted);
+	CHECK(!m.mm.wake.flusher);
 	/* 100 clean cache pages: 40 more dirty of 140 is 28 % (limit 56). */
 	write_pages(&m, "b", 40, 0);
 	CHECK(!balance(&m, 0));
-	CHECK(!m.mm.flusher_wanted);
+	CHECK(!m.mm.wake.flusher);
 	write_pages(&m, "b", 20, 0);        /* 60 of 160: the limit is 64 */
 	balance(&m, 0);
-	CHECK(!m.mm.flusher_wanted);
+	CHECK(!m.mm.wake.flusher);
 	write_pages(&m, "b", 10, 0);        /* 70 of 170 > 68 */
 	balance(&m, 0);
-	CHECK(m.mm.flusher_wanted);
+	CHECK(m.mm.wake.flusher);
 	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_SLEEP);
 	CHECK_EQ(written(&m), 170);
 	/* 1000 dirty of 1170: a cycle writes 500, 500 > 468 still dirty:
@@ -163,7 +163,7 @@ void test_flusher_era_22_kflushd(void)
 	write_pages(&m, "c", 1000, 0);
 	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_AGAIN);
 	CHECK_EQ(written(&m), 670);
-	CHECK_EQ(m.mm.nr_dirty, 500);
+	CHECK_EQ(m.mm.stat.nr_dirty, 500);
 	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_SLEEP);
 	CHECK_EQ(written(&m), 1170);
 	CHECK_EQ(m.mm.ev[NR_DIRTY_THROTTLED], 0);
@@ -204,10 +204,10 @@ void test_flusher_era_240_balance_dirty(void)
 	/* nr_free_buffer_pages() = 1000: nfract 300 pages, nfract_sync 600. */
 	write_pages(&m, "a", 300, 0);
 	CHECK(!balance(&m, 0));
-	CHECK(!m.mm.flusher_wanted);        /* 300 is not above 30 % */
+	CHECK(!m.mm.wake.flusher);        /* 300 is not above 30 % */
 	write_pages(&m, "a", 1, 0);
 	CHECK(!balance(&m, 0));
-	CHECK(m.mm.flusher_wanted);         /* wakeup_bdflush(0) */
+	CHECK(m.mm.wake.flusher);         /* wakeup_bdflush(0) */
 	CHECK_EQ(written(&m), 0);           /* the writer writes nothing */
 	write_pages(&m, "a", 299, 0);       /* 600 dirty: still async */
 	balance(&m, 0);
@@ -216,7 +216,7 @@ void test_flusher_era_240_balance_dirty(void)
 	write_pages(&m, "a", 1, 0);
 	CHECK(!balance(&m, 0));             /* no wait: only a full queue would */
 	CHECK_EQ(written(&m), 64);
-	CHECK_EQ(m.mm.nr_dirty, 537);
+	CHECK_EQ(m.mm.stat.nr_dirty, 537);
 	CHECK_EQ(m.mm.ev[NR_DIRTY_THROTTLED], 1);
 	/* A write() over pages already dirty turns no buffer dirty: no
 	 * balance_dirty(), though above nfract_sync (now 50 %). */
@@ -228,11 +228,11 @@ void test_flusher_era_240_balance_dirty(void)
 	m.mm.vm.bdflush_nfract_sync = 60;
 	/* bdflush: 64 a cycle, again while above 30 %. */
 	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_AGAIN);
-	CHECK_EQ(m.mm.nr_dirty, 473);
+	CHECK_EQ(m.mm.stat.nr_dirty, 473);
 	while (run_thread(&m, 0, 0) == FLUSH_AGAIN)
 		;
 	/* 473 - 3 * 64 = 281: the third cycle took it below 300. */
-	CHECK_EQ(m.mm.nr_dirty, 281);
+	CHECK_EQ(m.mm.stat.nr_dirty, 281);
 	machine_free(&m);
 }
 
@@ -257,15 +257,15 @@ void test_flusher_era_240_buffer_pages(void)
 	}
 	CHECK_EQ(active, n);
 	CHECK_EQ(inactive, 0);
-	CHECK(mm->nr_free > mm->zones[0].wmark_high);
-	uint64_t tot = mm->nr_free + n / 16;
+	CHECK(mm->stat.nr_free > mm->zones[0].wmark_high);
+	uint64_t tot = mm->stat.nr_free + n / 16;
 	CHECK(n * 100 > tot * 60);
 	CHECK(n * 100 < mm->fr.nr * 60);
 	CHECK(!balance(&m, 0));
-	CHECK(mm->flusher_wanted);
+	CHECK(mm->wake.flusher);
 	/* 3000 pages dirtied since the last call x 64: all of them written. */
-	CHECK_EQ(mm->nr_writeback, n);
-	CHECK_EQ(mm->nr_dirty, 0);
+	CHECK_EQ(mm->stat.nr_writeback, n);
+	CHECK_EQ(mm->stat.nr_dirty, 0);
 	CHECK_EQ(mm->ev[NR_DIRTY_THROTTLED], 1);
 	machine_free(&m);
 }
@@ -286,31 +286,31 @@ void test_flusher_era_2410_balance_dirty(void)
 	write_pages(&m, "a", 1, 0);
 	CHECK(!balance(&m, 0));
 	CHECK_EQ(written(&m), 32);
-	CHECK_EQ(m.mm.nr_dirty, 369);
-	CHECK(!m.mm.flusher_wanted);
+	CHECK_EQ(m.mm.stat.nr_dirty, 369);
+	CHECK(!m.mm.wake.flusher);
 	CHECK_EQ(m.mm.ev[NR_DIRTY_THROTTLED], 0);
 	/* 32 pages dirtied in one write() back to 401: 32 x 32 = 1024 may
 	 * be written, so all 401 are. */
 	write_pages(&m, "a", 32, 0);
 	CHECK(!balance(&m, 0));
 	CHECK_EQ(written(&m), 433);
-	CHECK_EQ(m.mm.nr_dirty, 0);
+	CHECK_EQ(m.mm.stat.nr_dirty, 0);
 	/* bdflush: NRSYNC batches while above nfract. */
 	write_pages(&m, "b", 476, 0);       /* balance() not called */
 	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_AGAIN);
-	CHECK_EQ(m.mm.nr_dirty, 444);
+	CHECK_EQ(m.mm.stat.nr_dirty, 444);
 	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_AGAIN);
 	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_SLEEP);
-	CHECK_EQ(m.mm.nr_dirty, 380);       /* below 400 after the third */
+	CHECK_EQ(m.mm.stat.nr_dirty, 380);       /* below 400 after the third */
 	/* A short batch (fewer than 32 dirty) ends the loop too. */
 	m.mm.vm.bdflush_nfract = 0;
 	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_AGAIN);
-	CHECK_EQ(m.mm.nr_dirty, 348);
-	while (m.mm.nr_dirty >= 32)
+	CHECK_EQ(m.mm.stat.nr_dirty, 348);
+	while (m.mm.stat.nr_dirty >= 32)
 		CHECK_EQ(run_thread(&m, 0, 0), FLUSH_AGAIN);
-	CHECK_EQ(m.mm.nr_dirty, 28);
+	CHECK_EQ(m.mm.stat.nr_dirty, 28);
 	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_SLEEP);
-	CHECK_EQ(m.mm.nr_dirty, 0);
+	CHECK_EQ(m.mm.stat.nr_dirty, 0);
 	machine_free(&m);
 }
 
@@ -327,12 +327,12 @@ void test_flusher_era_2410_writer_waits(void)
 	uint64_t sync = tot * 60 / 100;
 	write_pages(&m, "a", sync, 0);
 	CHECK(!balance(&m, 0));             /* state 0: writes, no wait */
-	CHECK_EQ(mm->nr_writeback, sync);   /* sync x 32 > sync: all */
-	CHECK(!mm->flusher_wanted);
+	CHECK_EQ(mm->stat.nr_writeback, sync);   /* sync x 32 > sync: all */
+	CHECK(!mm->wake.flusher);
 	write_pages(&m, "a", 1, 0);         /* dirty + locked above 60 % */
 	CHECK(balance(&m, 0));              /* wait_for_some_buffers() */
-	CHECK(mm->flusher_wanted);
-	CHECK_EQ(mm->nr_writeback, sync + 1);
+	CHECK(mm->wake.flusher);
+	CHECK_EQ(mm->stat.nr_writeback, sync + 1);
 	CHECK_EQ(mm->ev[NR_DIRTY_THROTTLED], 1);
 	machine_free(&m);
 }
@@ -352,10 +352,10 @@ void test_flusher_era_perbdi_ioless(void)
 	CHECK_EQ(thr, 200);
 	write_pages(&m, "a", 100, 0);
 	CHECK(!balance(&m, 0));
-	CHECK(!m.mm.flusher_wanted);
+	CHECK(!m.mm.wake.flusher);
 	write_pages(&m, "a", 50, 0);
 	CHECK(!balance(&m, 0));             /* 150: at the ceiling, no pause */
-	CHECK(m.mm.flusher_wanted);         /* above background: wake it */
+	CHECK(m.mm.wake.flusher);         /* above background: wake it */
 	write_pages(&m, "a", 1, 0);
 	CHECK(balance(&m, 0));              /* 151: pause */
 	CHECK_EQ(written(&m), 0);           /* IO-less: the writer never writes */
@@ -372,16 +372,16 @@ void test_flusher_era_22_writer_stall_wakes_kflushd(void)
 	struct machine m;
 	setup(&m, "ideal", 1000, "fifo", sets);
 	mm_flusher_writer_stalled(&m.mm);
-	CHECK(!m.mm.flusher_wanted);        /* nothing dirty: nothing to do */
+	CHECK(!m.mm.wake.flusher);        /* nothing dirty: nothing to do */
 	write_pages(&m, "a", 10, 0);        /* 10 of 10 dirty; no balance call */
-	m.mm.flusher_wanted = false;
+	m.mm.wake.flusher = false;
 	mm_flusher_writer_stalled(&m.mm);   /* refill_freelist: wakeup_bdflush(1) */
-	CHECK(m.mm.flusher_wanted);
+	CHECK(m.mm.wake.flusher);
 	/* Other eras leave it to their dirty thresholds. */
 	m.mm.vm.flusher = FLUSHER_2410;
-	m.mm.flusher_wanted = false;
+	m.mm.wake.flusher = false;
 	mm_flusher_writer_stalled(&m.mm);
-	CHECK(!m.mm.flusher_wanted);
+	CHECK(!m.mm.wake.flusher);
 	machine_free(&m);
 }
 
@@ -396,10 +396,10 @@ void test_flusher_era_late24_hysteresis(void)
 	 * nfract 300, nfract_sync 600, nfract_stop_bdflush 200. */
 	write_pages(&m, "a", 300, 0);
 	CHECK(!balance(&m, 0));
-	CHECK(!mm->flusher_wanted);
+	CHECK(!mm->wake.flusher);
 	write_pages(&m, "a", 1, 0);
 	CHECK(!balance(&m, 0));
-	CHECK(mm->flusher_wanted);          /* above 30 %: wake bdflush */
+	CHECK(mm->wake.flusher);          /* above 30 %: wake bdflush */
 	CHECK_EQ(written(&m), 0);
 	write_pages(&m, "a", 299, 0);
 	balance(&m, 0);
@@ -412,7 +412,7 @@ void test_flusher_era_late24_hysteresis(void)
 	 * 57 left is below 20 %: sleep. */
 	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_SLEEP);
 	CHECK_EQ(written(&m), 544);
-	CHECK_EQ(mm->nr_dirty, 57);
+	CHECK_EQ(mm->stat.nr_dirty, 57);
 	/* Hysteresis: woken above 30 %, it writes on down to 20 %. */
 	mm->vm.bdflush_ndirty = 64;
 	write_pages(&m, "b", 400, 0);       /* 457 dirty */
@@ -421,11 +421,11 @@ void test_flusher_era_late24_hysteresis(void)
 	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_AGAIN);   /* 265 */
 	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_AGAIN);   /* 201 */
 	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_SLEEP);   /* 137 */
-	CHECK_EQ(mm->nr_dirty, 137);
+	CHECK_EQ(mm->stat.nr_dirty, 137);
 	/* The dirty list running dry ends a cycle: 4 batches and 9 pages. */
 	mm->vm.bdflush_ndirty = 500;
 	mm->vm.bdflush_nfract_stop = 0;
 	CHECK_EQ(run_thread(&m, 0, 0), FLUSH_SLEEP);
-	CHECK_EQ(mm->nr_dirty, 0);
+	CHECK_EQ(mm->stat.nr_dirty, 0);
 	machine_free(&m);
 }

@@ -76,11 +76,11 @@ static pfn_t h6_page(struct h6 *h, uint32_t flags, enum add_reason why)
 	struct mm *mm = &h->mm;
 	pfn_t pfn = lru_head(&mm->fr, mm->zones[0].free_list);
 	lru_del(&mm->fr, pfn);
-	mm->nr_free--;
+	mm->stat.nr_free--;
 	mm->zones[0].nr_free--;
 	mm_page(mm, pfn)->flags = flags;
 	if (flags & PG_anon)
-		mm->nr_anon++;
+		mm->stat.nr_anon++;
 	h->ops->add(h->mm.pol.priv, pfn, why);
 	return pfn;
 }

@@ -50,14 +50,14 @@ static pfn_t folio_page(struct mm *mm, uint32_t flags, uint64_t index, unsigned 
 {
 	pfn_t pfn = lru_head(&mm->fr, mm->zones[0].free_list);
 	lru_del(&mm->fr, pfn);
-	mm->nr_free--;
+	mm->stat.nr_free--;
 	mm->zones[0].nr_free--;
 	struct page *p = mm_page(mm, pfn);
 	p->flags = flags;
 	p->index = index;
 	p->folio_order = (uint8_t)order;
 	if (flags & PG_anon)
-		mm->nr_anon++;
+		mm->stat.nr_anon++;
 	mm->pol.ops->add(mm->pol.priv, pfn, (flags & PG_anon) ? ADD_NEW_ANON : ADD_PAGECACHE);
 	return pfn;
 }

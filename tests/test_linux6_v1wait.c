@@ -140,7 +140,7 @@ void test_memcg_v1_stall_follows_case3(void)
 		CHECK_EQ(st, FAULT_WAIT_RECLAIM);
 		CHECK_EQ(h.submitted, want_written[i]);
 		CHECK_EQ(h.mm.ev[PGSCAN_ANON], want_written[i]);
-		CHECK_EQ(h.mm.nr_pending_free, want_written[i]);
+		CHECK_EQ(h.mm.stat.nr_pending_free, want_written[i]);
 		mm_destroy(&h.mm);
 	}
 }

@@ -213,7 +213,7 @@ void test_mmap_ra_direct_read_hole(void)
 	machine_run(&m);
 	CHECK(!m.check_failed);
 	CHECK_EQ(m.mm.ev[PGPGIN], 4);
-	CHECK_EQ(m.mm.nr_file, 0);
+	CHECK_EQ(m.mm.stat.nr_file, 0);
 	machine_free(&m);
 }
 

@@ -59,11 +59,11 @@ static pfn_t hmm_page(struct hmm *h, uint32_t flags)
 	if (pfn == PFN_NONE)
 		panic("test mm out of frames");
 	lru_del(&mm->fr, pfn);
-	mm->nr_free--;
+	mm->stat.nr_free--;
 	struct page *p = mm_page(mm, pfn);
 	p->flags = flags;
 	if (flags & PG_anon)
-		mm->nr_anon++;
+		mm->stat.nr_anon++;
 	return pfn;
 }
 
@@ -150,7 +150,7 @@ void test_splitlru_swappiness0(void)
 	CHECK_EQ(splitlru_size(s, LRU_ACTIVE_ANON), 512);
 	CHECK_EQ(splitlru_size(s, LRU_INACTIVE_ANON), 512);
 	CHECK_EQ(h.mm.ev[PSWPOUT], 0);
-	CHECK_EQ(h.mm.nr_anon, 1024);
+	CHECK_EQ(h.mm.stat.nr_anon, 1024);
 	mm_destroy(&h.mm);
 
 	/* The same with swappiness 100: ap = 101*513/257 = 201, fp =
@@ -162,7 +162,7 @@ void test_splitlru_swappiness0(void)
 	for (int i = 0; i < 20; i++)
 		hmm_reclaim(&h);
 	CHECK(h.mm.ev[PSWPOUT] > 0);
-	CHECK(h.mm.nr_anon < 1024);
+	CHECK(h.mm.stat.nr_anon < 1024);
 	mm_destroy(&h.mm);
 }
 
@@ -210,7 +210,7 @@ static void mlock_scenario(struct hmm *h, const char *policy, struct aspace **as
 	hmm_anon(h, as, 32);
 	enum fault_status st;
 	CHECK_EQ(mm_mlock(&h->mm, &h->ctx, as, *locked, 0, 32, UINT64_MAX / 2, &st), 32);
-	CHECK_EQ(h->mm.nr_mlock, 32);
+	CHECK_EQ(h->mm.stat.nr_mlock, 32);
 	*asp = as;
 }
 
@@ -222,10 +222,10 @@ void test_splitlru_unevictable(void)
 	uint32_t locked;
 	mlock_scenario(&h, "splitlru", &as, &locked);
 	struct splitlru *s = hmm_priv(&h);
-	for (int i = 0; i < 8 && h.mm.nr_anon > 32; i++)
+	for (int i = 0; i < 8 && h.mm.stat.nr_anon > 32; i++)
 		hmm_reclaim(&h);
 	/* Every evictable page is gone, every mlocked page culled once. */
-	CHECK_EQ(h.mm.nr_anon, 32);
+	CHECK_EQ(h.mm.stat.nr_anon, 32);
 	CHECK_EQ(h.mm.ev[UNEVICTABLE_PGS_CULLED], 32);
 	CHECK_EQ(on_list(&h, h.mm.list_unevictable), 32);
 	for (int l = 0; l < NR_EVICTABLE_LRU; l++)
@@ -248,9 +248,9 @@ void test_splitlru_unevictable(void)
 	/* 2.6.26: the mlocked pages stay on the LRU and every reclaim cycle
 	 * scans them again. */
 	mlock_scenario(&h, "linux26", &as, &locked);
-	for (int i = 0; i < 8 && h.mm.nr_anon > 32; i++)
+	for (int i = 0; i < 8 && h.mm.stat.nr_anon > 32; i++)
 		hmm_reclaim(&h);
-	CHECK_EQ(h.mm.nr_anon, 32);
+	CHECK_EQ(h.mm.stat.nr_anon, 32);
 	CHECK_EQ(h.mm.ev[UNEVICTABLE_PGS_CULLED], 0);
 	before = scanned(&h);
 	for (int i = 0; i < 10; i++)

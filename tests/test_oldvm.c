@@ -113,7 +113,7 @@ void test_linux22_clock_clears_referenced(void)
 	 * the 6 locked PTEs it skips, twice. */
 	CHECK_EQ(mm->ev[PGSCAN_DIRECT], 8 + 2 * 6);
 	CHECK_EQ(mm->ev[PGSTEAL_DIRECT], 0);
-	CHECK_EQ(mm->nr_free, 2);
+	CHECK_EQ(mm->stat.nr_free, 2);
 	/* The next pass starts where the hand stopped (frame 3). */
 	mm_page(mm, 3)->flags &= ~PG_locked;
 	mm_page(mm, 4)->flags |= PG_referenced;
@@ -230,7 +230,7 @@ void test_aa24_zones(void)
 	mm_page(mm, pfn)->flags = PG_file;
 	CHECK_EQ(mm_page(mm, pfn)->zone, 0);   /* falls back to DMA */
 	CHECK_EQ(mm->zones[1].need_balance, 0);
-	CHECK(!mm->kswapd_wanted);
+	CHECK(!mm->wake.kswapd);
 	/* DMA keeps 1 + 64 + 64 free for allocations that need it. */
 	while (mm->zones[0].nr_free > 129)
 		mm_page(mm, mm_alloc_page(mm, &ctx, &st))->flags = PG_file;
@@ -240,7 +240,7 @@ void test_aa24_zones(void)
 	pfn = mm_alloc_page(mm, &ctx, &st);
 	CHECK_EQ(mm_page(mm, pfn)->zone, 1);
 	CHECK_EQ(mm->zones[1].need_balance, 1);
-	CHECK(mm->kswapd_wanted);
+	CHECK(mm->wake.kswapd);
 	CHECK(!mm_kswapd_balanced(mm, 0));  /* owed one pass first */
 	free_mm(mm);
 	struct mm *one = mk_mm(8192, "linux22", NULL, 0);

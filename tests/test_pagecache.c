@@ -129,9 +129,9 @@ static void run(const char *policy, uint64_t ram, const char *cmd, uint64_t cold
 	machine_run(&m);
 	memset(r, 0, sizeof(*r));
 	memcpy(r->ev, m.mm.ev, sizeof(r->ev));
-	r->nr_file = m.mm.nr_file;
-	r->nr_dirty = m.mm.nr_dirty;
-	r->nr_anon = m.mm.nr_anon;
+	r->nr_file = m.mm.stat.nr_file;
+	r->nr_dirty = m.mm.stat.nr_dirty;
+	r->nr_anon = m.mm.stat.nr_anon;
 	r->requests = m.disk.nr_requests;
 	r->check_failed = m.check_failed;
 	struct inode *cold = filemap_lookup(&m.mm, "cold");
@@ -233,7 +233,7 @@ static void truncate_cold(struct machine *m)
 	filemap_truncate(&m->mm, NULL, ino, 0);
 	CHECK_EQ(ino->nrshadows, 0);
 	CHECK_EQ(ino->nrpages, 0);
-	CHECK_EQ(m->mm.nr_file, 0);
+	CHECK_EQ(m->mm.stat.nr_file, 0);
 	CHECK(mm_check(&m->mm, stderr));
 }
 

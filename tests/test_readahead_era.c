@@ -353,8 +353,8 @@ static uint64_t timed_cached(const char *policy, const char *size)
 	machine_add_workload(&m, wo, wl, "fileio");
 	machine_run(&m);
 	CHECK(!m.check_failed);
-	CHECK_EQ(m.mm.ev[PGPGIN], m.mm.nr_file * 4); /* each page read once */
-	uint64_t n = m.mm.nr_file;
+	CHECK_EQ(m.mm.ev[PGPGIN], m.mm.stat.nr_file * 4); /* each page read once */
+	uint64_t n = m.mm.stat.nr_file;
 	machine_free(&m);
 	return n;
 }

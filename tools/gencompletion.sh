@@ -3,7 +3,6 @@
 # (_pagelab) completion from the binary's option tables (pagelab
 # --dump-options CMD: src/cli/opt.h) and listings, so they offer exactly
 # the commands, options, policies, workloads and machines of the build.
-# A command without a table (run) gives the options its --help names.
 set -eu
 P=$1
 out=$2
@@ -15,16 +14,11 @@ workloads=$(names workloads)
 machines=$(names machines)
 disks=$("$P" machines | sed -n 's/^disk models (--disk)://p')
 # A command's options: its table's names and aliases, and those its text
-# after the table names (compare's kernel form, not a table yet); without
-# a table, the long options its --help mentions.
+# after the table names (compare's kernel form, not a table yet).
 opts() {
 	"$P" --dump-options "$1" >"$out/.dump"
-	if grep -q '^option' "$out/.dump"; then
-		{ awk -F '\t' '$1 == "option" { print $2; if ($3 != "-") print $3 }' "$out/.dump"
-		  awk -F '\t' '$1 == "after"' "$out/.dump" | grep -o -- '--[a-z][a-z-]*'; } | sort -u | tr '\n' ' '
-	else
-		"$P" "$1" --help | grep -o -- '--[a-z][a-z-]*' | sort -u | tr '\n' ' '
-	fi
+	{ awk -F '\t' '$1 == "option" { print $2; if ($3 != "-") print $3 }' "$out/.dump"
+	  awk -F '\t' '$1 == "after"' "$out/.dump" | grep -o -- '--[a-z][a-z-]*'; } | sort -u | tr '\n' ' '
 	rm -f "$out/.dump"
 }
 # The workloads, for the commands whose usage takes one.

@@ -2,8 +2,7 @@
 # genman.sh PAGELAB OUTDIR - write pagelab.1 and pagelab-policies.7 from
 # the binary's own option tables (pagelab --dump-options CMD: src/cli/opt.h)
 # and listings, so that the manual lists every command, option, workload,
-# machine, policy and tunable the build has and cannot drift from it.  A
-# command without a table (run, compare -- WORKLOAD) gives its --help.
+# machine, policy and tunable the build has and cannot drift from it.
 set -eu
 P=$1
 out=$2
@@ -19,13 +18,8 @@ commands() { "$P" --dump-options | awk -F '\t' '$1 == "arg" { print $2 }'; }
 # A command from its table: the usage text, each option as a tagged
 # paragraph ("--jobs, -j N"; an option without help shares the row
 # before it: --progress, --no-progress), the headings and the text after.
-# Without a table: its --help.
 command_page() {
 	"$P" --dump-options "$1" >"$out/.dump"
-	if ! grep -q '^option' "$out/.dump"; then
-		"$P" "$1" --help | block
-		return
-	fi
 	# roff requests are written as @@.XX, so that esc leaves them alone.
 	awk -F '\t' '
 	function flush() { if (tag != "") { print "@@.TP"; print "@@.B " tag; print help; tag = "" } }

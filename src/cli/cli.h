@@ -12,7 +12,7 @@ extern int cli_argc;
 extern char **cli_argv;
 
 /* The commands' option tables (opt.h). */
-extern const struct opt_cmd sweep_cmd, mrc_cmd, reproduce_cmd, kernel_cmd, record_cmd, compare_cmd, trace_cmd, merge_cmd,
+extern const struct opt_cmd run_cmd, sweep_cmd, mrc_cmd, reproduce_cmd, kernel_cmd, record_cmd, compare_cmd, trace_cmd, merge_cmd,
 	policies_cmd, workloads_cmd, machines_cmd;
 
 int cmd_run(int argc, char **argv);

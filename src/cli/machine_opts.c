@@ -5,6 +5,7 @@
 #include "../lib/util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int machine_opt(void *dest, const struct opt *o, const char *typed, const char *value);
@@ -35,7 +36,12 @@ const struct opt machine_opts[] = {
 	   "writeback); prints memory.stat",
 	   "LIST", "memory cgroup limits, as pagelab run --memcg (each\n"
 	   "cell's RAM at least LIMIT * 5/4 + 64M without --ram)"),
-	MO("--set", "NAME=VALUE", "any machine parameter or policy tunable (memcg=LIMIT\nis --memcg LIMIT)",
+	MO("--set", "NAME=VALUE", "any machine parameter or policy tunable (memcg=LIMIT\n"
+	   "is --memcg LIMIT; disk=, vmstat=, make-inputs=1 are\n"
+	   "--disk, --vmstat, --make-inputs; start.K=SECONDS:\n"
+	   "workload K, from 0, starts SECONDS into the run;\n"
+	   "residency=K: --json's vmstat samples give workload\n"
+	   "K's resident set, resident_kb)",
 	   "NAME=LIST", "a machine parameter or policy tunable (repeatable);\n"
 	   "memcg.v1=0,1: cgroup v1 or v2 with --memcg"),
 	{ .kind = OPT_END },
@@ -59,14 +65,18 @@ static int machine_opt(void *dest, const struct opt *o, const char *typed, const
 		return OPT_GO;
 	}
 	struct machine_arg a = { .name = o->name + 2, .value = value, .typed = o->name, .kind = kind_of(o->name) };
-	char name[128];
-	if (!strcmp(o->name, "--set")) {
-		/* NAME=VALUE (a sweep: NAME=LIST) */
-		const char *eq = strchr(value, '=');
-		if (!eq || eq == value)
-			die_usage("--set wants %s, got '%s'", ma->lists ? o->list_arg : o->arg, value);
-		snprintf(name, sizeof(name), "%.*s", (int)(eq - value), value);
-		a = (struct machine_arg){ .name = name, .value = eq + 1, .typed = value, .kind = MO_SET };
-	}
-	return ma->take(ma, &a);
+	if (strcmp(o->name, "--set"))
+		return ma->take(ma, &a);
+	/* NAME=VALUE (a sweep: NAME=LIST); NAME a copy of any length (a
+	 * fixed buffer cut a long one, and "unknown parameter" then named
+	 * another) */
+	const char *eq = strchr(value, '=');
+	if (!eq || eq == value)
+		die_usage("--set wants %s, got '%s'", ma->lists ? o->list_arg : o->arg, value);
+	char *name = xstrdup(value);
+	name[eq - value] = 0;
+	a = (struct machine_arg){ .name = name, .value = eq + 1, .typed = value, .kind = MO_SET };
+	int rc = ma->take(ma, &a);
+	free(name);
+	return rc;
 }

@@ -9,14 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Every command: its name, what runs it and its option table (NULL for
- * the ones that parse their own: run, compare -- WORKLOAD). */
+/* Every command: its name, what runs it and its option table. */
 static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const struct opt_cmd *opts;
 } commands[] = {
-	{ "run", cmd_run, NULL },
+	{ "run", cmd_run, &run_cmd },
 	{ "policies", cmd_policies, &policies_cmd },
 	{ "workloads", cmd_workloads, &workloads_cmd },
 	{ "machines", cmd_machines, &machines_cmd },
@@ -76,8 +75,7 @@ static int dump_options(int argc, char **argv)
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[2], commands[i].name)) {
-			if (commands[i].opts)
-				opt_dump(commands[i].opts, stdout);
+			opt_dump(commands[i].opts, stdout);
 			return 0;
 		}
 	die_usage("unknown command '%s' (try pagelab --help)", argv[2]);

@@ -131,8 +131,10 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *dest, int *n
 		if (!o)
 			die_usage(c->unknown, a);
 		int rc = OPT_AGAIN;
-		while (rc == OPT_AGAIN) {
-			const char *value = takes_value(o) ? next_value(o, a, argc, argv, &i) : NULL;
+		/* After a prefix (--vmstat -a), a missing value is the
+		 * prefix's: "option -a needs a value", as run said it. */
+		for (const char *last = a; rc == OPT_AGAIN; last = argv[i]) {
+			const char *value = takes_value(o) ? next_value(o, last, argc, argv, &i) : NULL;
 			rc = store(o, base, a, value);
 		}
 		if (rc != OPT_GO)

@@ -40,7 +40,7 @@ enum opt_kind {
 #define OPT_GO (-1)
 /* ... or OPT_AGAIN: the value was a prefix of the option (run's
  * --vmstat [-a] SECONDS: "-a"); the next argument is its value, given to
- * the same call. */
+ * the same call (missing: "option -a needs a value"). */
 #define OPT_AGAIN (-2)
 struct opt;
 typedef int opt_call_fn(void *dest, const struct opt *o, const char *typed, const char *value);
@@ -110,8 +110,5 @@ void opt_dump(const struct opt_cmd *c, FILE *out);
 _Noreturn void opt_bad(const struct opt *o, const char *value);
 /* The prefix of the command being parsed: "mrc: ", or "". */
 const char *opt_prefix(void);
-
-/* The commands with a table, for --dump-options; NULL-terminated. */
-extern const struct opt_cmd *const opt_commands[];
 
 #endif

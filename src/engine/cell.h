@@ -14,9 +14,8 @@
 #include <stdint.h>
 
 #include "../report/report.h"
+#include "../report/result.h"
 #include "../machine/machine.h"
-
-#define EXP_MAX_WL 4
 
 /* The simulator (cell_run), or this host's kernel (src/engine/kexec.c). */
 enum cell_executor { EXEC_SIM, EXEC_KERNEL };
@@ -30,41 +29,8 @@ struct cell {
 	uint64_t start_ns[EXP_MAX_WL];   /* a workload starting late, or 0 */
 	struct machine_opts mo;          /* seed, vmstat, max time, stop_with, check */
 	int residency_wl;                /* workload whose resident set is sampled, or -1 */
-	bool make_inputs;                /* make each file a workload only reads
-					  * (run --make-inputs, src/engine/inputs.c) */
 	enum cell_executor executor;     /* who runs it (executor.h) */
 	int run;                         /* the kernel's repeat of the same cell, from 1 */
-};
-
-struct wl_result {
-	char *cmd;
-	struct time_figures tf;   /* times from the workload's own start */
-	char *output;             /* the program's own output lines */
-	bool done;                /* it finished (not killed, not cut short) */
-	uint64_t start_ns, end_ns;
-};
-
-struct run_result {
-	bool available;           /* design and workloads exist in this build */
-	char *why;                /* if not: why (one line) */
-	bool finished;            /* every workload finished */
-	bool timed_out;
-	bool check_failed;        /* --check found a broken invariant */
-	int nr_wl;
-	struct wl_result wl[EXP_MAX_WL];
-	uint64_t ev[NR_VM_EVENTS];
-	struct reclaim_work work;  /* reclaim's work, counted (src/mm/work.h) */
-	double kthread_cpu_s;     /* kswapd and the design's aging thread */
-	char *kmsgs;              /* kernel messages, one per line */
-	struct vmstat_sample *samples;
-	uint64_t nr_samples;
-	uint64_t *resident_kb;    /* per sample: residency of residency_wl */
-	uint64_t swap_peak_kb;
-	uint64_t sim_ns;
-	uint64_t vmstat_ns;
-	struct profile prof;      /* the machine it ran on, every option applied */
-	struct kernel_result *kernel; /* the host kernel's own figures (kexec.h),
-				       * NULL for the simulator */
 };
 
 /* Run the cell into rr (zeroed by the caller).  A workload this build lacks
@@ -74,7 +40,6 @@ void cell_run(const struct cell *c, struct run_result *rr);
 /* Check that the cell's workloads accept their command lines; false with a
  * message in err if not (for callers that must refuse bad input first). */
 bool cell_check(const struct cell *c, char *err, size_t errlen);
-void run_result_free(struct run_result *rr);
 
 /* Split a command line on blanks (no quoting: no workload needs it). */
 int cell_split_args(char *s, char **argv, int max);

@@ -129,6 +129,7 @@ static void take_result(const struct kwl *k, struct nrun *r, struct run_result *
 		rr->finished &= o->done;
 	}
 	struct kernel_result *kr = rr->kernel = xcalloc(1, sizeof(*kr));
+	rr->kernel_free = kernel_result_free;
 	kr->vmstat = r->vmstat;
 	kr->memstat = r->memstat;
 	kr->traced = r->traced;

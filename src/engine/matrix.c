@@ -247,11 +247,9 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 	const struct policy_ops *pol = policy_lookup(policy, err, errlen);
 	if (!pol)
 		return false;
-	const struct profile *base = profile_find(machine);
-	if (!base) {
-		snprintf(err, errlen, "unknown machine '%s' (see pagelab machines)", machine);
+	const struct profile *base = runspec_find_machine(machine, err, errlen);
+	if (!base)
 		return false;
-	}
 	struct cell *c = &mc->c;
 	c->prof = *base;
 	c->pol = pol;
@@ -299,9 +297,8 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 			} else if (!strcmp(ax->name, "memcg")) {
 				/* set by cell_limit() */
 			} else if (!strcmp(ax->name, "disk")) {
-				const struct disk_params *d = disk_preset_find(v);
+				const struct disk_params *d = runspec_find_disk(v, err, errlen);
 				if (!d) {
-					snprintf(err, errlen, "unknown disk model '%s' (see pagelab machines)", v);
 					ok = false;
 					break;
 				}
@@ -311,9 +308,11 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 			sb_add(&mopt, " %s", v, NULL);
 			continue;
 		}
-		enum runspec_set_kind k = runspec_set(&c->prof, &c->mo, pol, mc->tun, ax->name, v, err, errlen);
+		enum runspec_set_kind k = runspec_is_start_key(ax->name)
+			? runspec_set_start(ax->name, v, c->start_ns, EXP_MAX_WL, err, errlen)
+			: runspec_set(&c->prof, &c->mo, pol, mc->tun, ax->name, v, err, errlen);
 		ok = k != RS_SET_BAD;
-		if (k == RS_SET_MACHINE || k == RS_SET_CGROUP)
+		if (k == RS_SET_MACHINE || k == RS_SET_CGROUP || k == RS_SET_RUN)
 			sb_add(&mopt, " --set %s=%s", ax->name, v);
 		else if (k == RS_SET_TUNABLE)
 			sb_add(&dopt, " %s=%s", ax->name, v);
@@ -324,7 +323,8 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 	c->mo.seed = seed;
 	c->mo.max_time_ns = mx->max_time_ns ? mx->max_time_ns : 100000ULL * 1000000000ULL;
 	c->mo.check = mx->check;
-	c->make_inputs = mx->make_inputs;
+	/* or a --set make-inputs=1 axis, which runspec_set() gave it above */
+	c->mo.make_inputs |= mx->make_inputs;
 	for (int w = 0; w < mx->nr_wl; w++)
 		c->wl[w] = mx->wl[w];
 	c->nr_wl = mx->nr_wl;
@@ -341,7 +341,8 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 	sb_add(&cmd, "pagelab run %s", mopt.s, NULL);
 	sb_add(&cmd, " --policy %s", policy, NULL);
 	for (int a = 2; a < mx->nr_axes; a++)
-		if (mx->axes[a].is_set && !runspec_is_machine_key(mx->axes[a].name))
+		if (mx->axes[a].is_set && !runspec_is_machine_key(mx->axes[a].name) &&
+		    !runspec_is_start_key(mx->axes[a].name))
 			sb_add(&cmd, " --set %s=%s", mx->axes[a].name, mc->param_values[a]);
 	sb_add(&cmd, " --seed %s%s", seedbuf, mt);
 	if (mx->check)

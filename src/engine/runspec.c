@@ -5,10 +5,27 @@
 #include "../cachesim/cachesim.h"
 #include "../policy/policy.h"
 #include "../lib/util.h"
+#include "../workload/wlist.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+const struct profile *runspec_find_machine(const char *name, char *err, size_t errlen)
+{
+	const struct profile *p = name ? profile_find(name) : NULL;
+	if (!p)
+		snprintf(err, errlen, "unknown machine '%s' (see pagelab machines)", name ? name : "(null)");
+	return p;
+}
+
+const struct disk_params *runspec_find_disk(const char *name, char *err, size_t errlen)
+{
+	const struct disk_params *d = disk_preset_find(name);
+	if (!d)
+		snprintf(err, errlen, "unknown disk model '%s' (see pagelab machines)", name);
+	return d;
+}
 
 uint64_t runspec_seed(uint64_t seed, int k)
 {
@@ -21,6 +38,27 @@ void runspec_set_memcg(struct profile *prof, struct machine_opts *mo, uint64_t l
 	if (limit && !ram_given && prof->ram < room)
 		prof->ram = room;
 	mo->memcg_pages = limit / PAGE_SIZE;
+}
+
+bool runspec_is_start_key(const char *name)
+{
+	return !strncmp(name, "start.", 6);
+}
+
+enum runspec_set_kind runspec_set_start(const char *name, const char *value, uint64_t *start, int max, char *err,
+					size_t errlen)
+{
+	uint64_t k, ns;
+	if (!parse_u64(name + 6, &k) || k >= (uint64_t)max) {
+		snprintf(err, errlen, "bad %s: start.K, K a workload from 0 to %d", name, max - 1);
+		return RS_SET_BAD;
+	}
+	if (!parse_duration_ns(value, &ns)) {
+		snprintf(err, errlen, "bad %s '%s' (seconds)", name, value);
+		return RS_SET_BAD;
+	}
+	start[k] = ns;
+	return RS_SET_RUN;
 }
 
 double *runspec_default_tunables(const struct policy_ops *pol)
@@ -49,9 +87,43 @@ static enum runspec_set_kind set_limit(struct machine_opts *mo, const char *valu
 	return RS_SET_CGROUP;
 }
 
+/* The run's options that are no machine parameter: vmstat, make-inputs;
+ * and disk, a model standing for every disk.* parameter. */
+static enum runspec_set_kind set_run_option(struct profile *prof, struct machine_opts *mo, const char *name,
+					    const char *value, char *err, size_t errlen)
+{
+	if (!strcmp(name, "disk")) {
+		const struct disk_params *d = runspec_find_disk(value, err, errlen);
+		if (!d)
+			return RS_SET_BAD;
+		prof->disk = *d;
+		return RS_SET_MACHINE;
+	}
+	if (!strcmp(name, "vmstat")) {
+		if (!parse_duration_ns(value, &mo->vmstat_ns) || mo->vmstat_ns < 1000000) {
+			snprintf(err, errlen, "bad vmstat '%s' (seconds, at least 0.001)", value);
+			return RS_SET_BAD;
+		}
+		return RS_SET_RUN;
+	}
+	if (strcmp(value, "0") && strcmp(value, "1")) {
+		snprintf(err, errlen, "bad value '%s' for make-inputs (0 or 1)", value);
+		return RS_SET_BAD;
+	}
+	mo->make_inputs = value[0] == '1';
+	return RS_SET_RUN;
+}
+
+static bool is_run_option(const char *name)
+{
+	return !strcmp(name, "disk") || !strcmp(name, "vmstat") || !strcmp(name, "make-inputs");
+}
+
 enum runspec_set_kind runspec_set_machine(struct profile *prof, struct machine_opts *mo, const char *name,
 					  const char *value, char *err, size_t errlen)
 {
+	if (is_run_option(name))
+		return set_run_option(prof, mo, name, value, err, errlen);
 	if (!strcmp(name, "memcg"))
 		return set_limit(mo, value, err, errlen);
 	if (!strcmp(name, "memcg.v1")) {
@@ -75,7 +147,7 @@ enum runspec_set_kind runspec_set_machine(struct profile *prof, struct machine_o
 
 bool runspec_is_machine_key(const char *name)
 {
-	return !strcmp(name, "memcg") || !strcmp(name, "memcg.v1") || profile_has_param(name);
+	return !strcmp(name, "memcg") || !strcmp(name, "memcg.v1") || is_run_option(name) || profile_has_param(name);
 }
 
 enum runspec_set_kind runspec_set(struct profile *prof, struct machine_opts *mo, const struct policy_ops *pol,
@@ -104,48 +176,6 @@ bool runspec_memcg_ok(const struct policy_ops *pol, const struct machine_opts *m
 		 "policy %s cannot run under --memcg: its reclaim works only against the zones' free-page shortage, which a cgroup limit does not create",
 		 pol->name);
 	return false;
-}
-
-/* The reference string of a lone trace replay, for a policy that needs
- * it; false if the policy needs one and the run has none. */
-static bool find_oracle(const struct runspec *rs, const struct runspec_wl *wl, int n, const uint64_t **oracle,
-			uint64_t *len, char *err, size_t errlen)
-{
-	*oracle = NULL;
-	*len = 0;
-	if (!(rs->pol->flags & POLICY_NEEDS_ORACLE))
-		return true;
-	if (n == 1 && wl[0].ops->oracle && wl[0].ops->oracle(wl[0].w, oracle, len))
-		return true;
-	snprintf(err, errlen,
-		 "policy %s needs the whole reference string: it runs only when the only workload is a trace replay",
-		 rs->pol->name);
-	return false;
-}
-
-enum runspec_built runspec_machine(struct machine *m, const struct runspec *rs, struct runspec_wl *wl, int n,
-		     struct workload_ops *wrap, char *err, size_t errlen)
-{
-	const uint64_t *oracle;
-	uint64_t oracle_len;
-	if (!runspec_memcg_ok(rs->pol, rs->mo, err, errlen) ||
-	    !find_oracle(rs, wl, n, &oracle, &oracle_len, err, errlen))
-		return RS_REFUSED;
-	if (!machine_init(m, rs->prof, rs->mo, err, errlen))
-		return RS_NO_MACHINE;
-	if (oracle)
-		mm_set_oracle(&m->mm, oracle, oracle_len);
-	machine_set_policy(m, rs->pol, rs->tun);
-	for (int k = 0; k < n; k++) {
-		const struct workload_ops *ops = wl[k].ops;
-		void *w = wl[k].w;
-		if (wl[k].start_ns) {
-			w = delay_wrap(ops, w, wl[k].start_ns, &wrap[k]);
-			ops = &wrap[k];
-		}
-		machine_add_workload(m, ops, w, wl[k].cmd);
-	}
-	return RS_BUILT;
 }
 
 bool runspec_cache_only(const struct runspec_cache_q *q)

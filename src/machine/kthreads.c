@@ -17,19 +17,19 @@ static enum step_result run_kswapd(struct machine *m, struct task *t, struct mm_
 		/* Completions due while kswapd ran its earlier passes. */
 		mm_reclaim_io_catch_up(mm, ctx, NULL);
 		if (mm_kswapd_balanced(mm, 0)) {
-			mm->kswapd_wanted = false;
+			mm->wake.kswapd = false;
 			t->prio = DEF_PRIORITY;
 			machine_block(m, t, W_IDLE, 0);
 			return STEP_BLOCKED;
 		}
-		if (mm->nr_pending_free && mm_kswapd_balanced(mm, mm->nr_pending_free)) {
+		if (mm->stat.nr_pending_free && mm_kswapd_balanced(mm, mm->stat.nr_pending_free)) {
 			machine_block(m, t, W_MEMORY, ctx->t0 + ctx->user_ns + ctx->sys_ns + m->prof.congestion_wait_ns);
 			return STEP_BLOCKED;
 		}
 		uint64_t got = mm_shrink(mm, ctx, SWAP_CLUSTER_MAX, t->prio);
-		if (mm->oom_wanted) {
+		if (mm->wake.oom) {
 			/* MGLRU's min_ttl: kswapd itself calls out_of_memory(). */
-			mm->oom_wanted = false;
+			mm->wake.oom = false;
 			if (!task_oom_kill(m, ctx->t0 + ctx->user_ns + ctx->sys_ns)) {
 				machine_block(m, t, W_IDLE, 0);
 				return STEP_BLOCKED;
@@ -45,7 +45,7 @@ static enum step_result run_kswapd(struct machine *m, struct task *t, struct mm_
 		 * DEF_PRIORITY - 2 with pages already being written, sleep in
 		 * congestion_wait() rather than start writeback on ever more of
 		 * memory; the scan resumes at this priority afterwards. */
-		if (t->prio < DEF_PRIORITY - 2 && mm->nr_pending_free) {
+		if (t->prio < DEF_PRIORITY - 2 && mm->stat.nr_pending_free) {
 			t->prio--;
 			if (t->prio < 0)
 				t->prio = 0;
@@ -59,10 +59,10 @@ static enum step_result run_kswapd(struct machine *m, struct task *t, struct mm_
 		/* Nothing reclaimable at priority 0: wait for I/O, or give up
 		 * until the allocator wakes us again. */
 		t->prio = DEF_PRIORITY;
-		if (mm->nr_writeback || mm->nr_reading) {
+		if (mm->stat.nr_writeback || mm->stat.nr_reading) {
 			machine_block(m, t, W_MEMORY, ctx->t0 + ctx->user_ns + ctx->sys_ns + m->prof.congestion_wait_ns);
 		} else {
-			mm->kswapd_wanted = false;
+			mm->wake.kswapd = false;
 			machine_block(m, t, W_IDLE, 0);
 		}
 		return STEP_BLOCKED;
@@ -100,12 +100,12 @@ static enum step_result run_flusher(struct machine *m, struct task *t, struct mm
  * flusher: wake the one that sleeps. */
 void kthreads_wake(struct machine *m, uint64_t now)
 {
-	if (m->flusher >= 0 && m->mm.flusher_wanted) {
+	if (m->flusher >= 0 && m->mm.wake.flusher) {
 		struct task *f = &m->tasks[m->flusher];
 		if (f->state == T_BLOCKED && f->wait == W_SLEEP)
 			machine_wake(m, f, now);
 	}
-	if (m->kswapd < 0 || !m->mm.kswapd_wanted)
+	if (m->kswapd < 0 || !m->mm.wake.kswapd)
 		return;
 	struct task *k = &m->tasks[m->kswapd];
 	if (k->state == T_BLOCKED && k->wait == W_IDLE) {

@@ -438,7 +438,7 @@ void machine_add_workload(struct machine *m, const struct workload_ops *ops, voi
 	struct wl_inst *wl = &m->wls[m->nr_wls];
 	if (ops->attach) {
 		struct wl_sysinfo si = {
-			.totalram = m->ram_pages * PAGE_SIZE, .freeram = m->mm.nr_free * PAGE_SIZE,
+			.totalram = m->ram_pages * PAGE_SIZE, .freeram = m->mm.stat.nr_free * PAGE_SIZE,
 			.totalswap = (uint64_t)m->mm.swap.nr_slots * PAGE_SIZE,
 			.freeswap = (uint64_t)(m->mm.swap.nr_slots - m->mm.swap.used) * PAGE_SIZE,
 			.disk_bytes = m->prof.disk.capacity,

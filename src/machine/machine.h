@@ -109,6 +109,9 @@ struct machine_opts {
 	 * samples[] (the experiments' cells read them there). */
 	bool spill_samples;
 	bool vmstat_active;     /* --vmstat -a: inact/active instead of buff/cache */
+	/* --make-inputs: the runner (src/engine/runner.c) makes each file the
+	 * workloads read and none creates before the run; not the machine's. */
+	bool make_inputs;
 	/* run --html with --vmstat: samples for the page's timelines at their
 	 * own interval, apart from the printed lines' (0 = none); kept in
 	 * timeline[], at most TIMELINE_KEEP (vmstat.c). */
@@ -202,6 +205,12 @@ void machine_samples_rewind(const struct machine *m, struct sample_iter *it);
  * number and interval. */
 void machine_timeline_rewind(const struct machine *m, struct sample_iter *it, uint64_t *n, uint64_t *interval_ns);
 bool machine_sample_next(struct sample_iter *it, struct vmstat_sample *s);
+/* A series of samples as kept: the first nr_spilled in spill, the rest in
+ * mem.  Sample *i into s and on to the next, false past the last (a run's
+ * result reads its series so too); the spill file back to its start. */
+struct sample_series { const struct vmstat_sample *mem; uint64_t nr, nr_spilled; FILE *spill; };
+bool sample_series_next(const struct sample_series *ss, uint64_t *i, struct vmstat_sample *s);
+void sample_spill_rewind(FILE *spill);
 /* Take the sample of now (src/machine/vmstat.c, as are the two above). */
 void machine_vmstat_sample(struct machine *m);
 /* Take a timeline sample of now; returns the time to the next one. */

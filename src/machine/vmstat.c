@@ -29,13 +29,13 @@ static void take_sample(struct machine *m, struct vmstat_base *b, struct vmstat_
 	}
 	uint64_t kb = PAGE_SIZE / 1024;
 	s.swpd = (uint64_t)m->mm.swap.used * kb;
-	s.free = m->mm.nr_free * kb;
+	s.free = m->mm.stat.nr_free * kb;
 	/* buff: the block device's page cache (2.6's "Buffers"); cache: the
 	 * other file pages plus the swap cache. */
 	struct inode *bdev = filemap_lookup_blkdev(&m->mm);
 	uint64_t buffers = bdev ? bdev->nrpages : 0;
 	s.buff = buffers * kb;
-	s.cache = (m->mm.nr_file - buffers + m->mm.swap.nr_cached) * kb;
+	s.cache = (m->mm.stat.nr_file - buffers + m->mm.swap.nr_cached) * kb;
 	struct lru_sizes lz;
 	mm_lru_sizes(&m->mm, &lz);
 	s.inact = (lz.inactive_anon + lz.inactive_file) * kb;
@@ -126,32 +126,40 @@ void machine_timeline_rewind(const struct machine *m, struct sample_iter *it, ui
 	*interval_ns = it->timeline ? m->timeline_ns : m->opt.vmstat_ns;
 }
 
+void sample_spill_rewind(FILE *spill)
+{
+	if (spill && (fflush(spill) != 0 || fseek(spill, 0, SEEK_SET) != 0))
+		die_usage("cannot read back vmstat samples: %s", strerror(errno));
+}
+
 void machine_samples_rewind(const struct machine *m, struct sample_iter *it)
 {
 	it->m = m;
 	it->i = 0;
 	it->timeline = false;
-	if (m->sample_spill && (fflush(m->sample_spill) != 0 || fseek(m->sample_spill, 0, SEEK_SET) != 0))
-		die_usage("cannot read back vmstat samples: %s", strerror(errno));
+	sample_spill_rewind(m->sample_spill);
+}
+
+bool sample_series_next(const struct sample_series *ss, uint64_t *i, struct vmstat_sample *s)
+{
+	if (*i >= ss->nr)
+		return false;
+	if (*i < ss->nr_spilled) {
+		if (fread(s, sizeof(*s), 1, ss->spill) != 1)
+			die_usage("cannot read back vmstat samples: %s", ferror(ss->spill) ? strerror(errno) : "short file");
+	} else {
+		*s = ss->mem[*i - ss->nr_spilled];
+	}
+	++*i;
+	return true;
 }
 
 bool machine_sample_next(struct sample_iter *it, struct vmstat_sample *s)
 {
 	const struct machine *m = it->m;
-	if (it->timeline) {
-		if (it->i >= m->nr_timeline)
-			return false;
-		*s = m->timeline[it->i++];
-		return true;
-	}
-	if (it->i >= m->nr_samples)
-		return false;
-	if (it->i < m->nr_spilled) {
-		if (fread(s, sizeof(*s), 1, m->sample_spill) != 1)
-			die_usage("cannot read back vmstat samples: %s", ferror(m->sample_spill) ? strerror(errno) : "short file");
-	} else {
-		*s = m->samples[it->i - m->nr_spilled];
-	}
-	it->i++;
-	return true;
+	struct sample_series ss = { .mem = m->timeline, .nr = m->nr_timeline };
+	if (!it->timeline)
+		ss = (struct sample_series){ .mem = m->samples, .nr = m->nr_samples, .nr_spilled = m->nr_spilled,
+					     .spill = m->sample_spill };
+	return sample_series_next(&ss, &it->i, s);
 }

@@ -60,7 +60,7 @@ static void zap_present(struct mm *mm, struct aspace *as, pte_t pte)
 		page_remove_rmap(mm, p);
 		if ((p->flags & PG_mlocked) && !file_page_mlocked(mm, pfn)) {
 			p->flags &= ~PG_mlocked;
-			mm->nr_mlock--;
+			mm->stat.nr_mlock--;
 		}
 		free_if_orphan(mm, pfn);
 		return;
@@ -70,7 +70,7 @@ static void zap_present(struct mm *mm, struct aspace *as, pte_t pte)
 		return;
 	if (p->flags & PG_mlocked) {
 		p->flags &= ~PG_mlocked;
-		mm->nr_mlock--;
+		mm->stat.nr_mlock--;
 	}
 	/* Exiting: the page's contents die with the mapping, so the swap copy
 	 * (if any) is stale and the slot can go. */
@@ -139,7 +139,7 @@ static void map_anon(struct mm *mm, struct aspace *as, struct vma *v, uint64_t o
 	v->pte[off] = mk_pte(pfn);
 	if ((v->flags & VMA_LOCKED) && !(p->flags & PG_mlocked)) {
 		p->flags |= PG_mlocked;
-		mm->nr_mlock++;
+		mm->stat.nr_mlock++;
 		mm->ev[UNEVICTABLE_PGS_MLOCKED]++;
 	}
 }
@@ -163,7 +163,7 @@ static enum fault_status fault_zero(struct mm *mm, struct mm_ctx *ctx, struct as
 	p->flags = PG_anon;
 	p->owner = as->id + 1;
 	p->index = ANON_INDEX(vma, off);
-	mm->nr_anon++;
+	mm->stat.nr_anon++;
 	map_anon(mm, as, v, off, pfn);
 	count_fault(mm, ctx, false);
 	charge(ctx, mm->cost->fault_ns + mm->cost->zero_page_ns);
@@ -229,7 +229,7 @@ static enum fault_status fault_swap(struct mm *mm, struct mm_ctx *ctx, struct as
 		/* Evicted, still being written: rescue it (a minor fault). */
 		lru_del(&mm->fr, pfn);
 		p->flags &= ~PG_reclaim;
-		mm->nr_pending_free--;
+		mm->stat.nr_pending_free--;
 		mm->pol.ops->add(mm->pol.priv, pfn, ADD_SWAPCACHE);
 	}
 	p->owner = as->id + 1;
@@ -393,7 +393,7 @@ uint64_t mm_mlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 		struct page *p = mm_page(mm, pte_pfn(v->pte[off + i]));
 		if (!(p->flags & PG_mlocked)) {
 			p->flags |= PG_mlocked;
-			mm->nr_mlock++;
+			mm->stat.nr_mlock++;
 			mm->ev[UNEVICTABLE_PGS_MLOCKED]++;
 		}
 		bool file_page = mm_page(mm, pte_pfn(v->pte[off + i]))->flags & PG_file;
@@ -425,7 +425,7 @@ void mm_munlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t v
 		if ((p->flags & PG_file) && file_page_mlocked(mm, pfn))
 			continue; /* another locked VMA maps it */
 		p->flags &= ~PG_mlocked;
-		mm->nr_mlock--;
+		mm->stat.nr_mlock--;
 		mm->ev[UNEVICTABLE_PGS_MUNLOCKED]++;
 		if (lru_on(&mm->fr, pfn) == mm->list_unevictable) {
 			lru_del(&mm->fr, pfn);

@@ -50,16 +50,16 @@ pfn_t mm_cache_alloc_retry(struct mm *mm, struct mm_ctx *ctx, enum fault_status 
 	for (int tries = 0; tries < 16; tries++) {
 		for (int prio = tries ? DEF_PRIORITY : DEF_PRIORITY - 1; prio >= 0 && !got; prio--)
 			got += cache_shrink_pass(mm, ctx, prio);
-		if (mm->nr_free)
+		if (mm->stat.nr_free)
 			return cache_take_frame(mm);
-		if (!got && !mm->nr_writeback && ++fruitless >= 2)
+		if (!got && !mm->stat.nr_writeback && ++fruitless >= 2)
 			break;
 		got = 0;
 	}
 	/* As alloc_frame(): wait if I/O could still free a page (never here),
 	 * else OOM unless the design says to retry. */
 	const struct policy_ops *ops = mm->pol.ops;
-	*st = mm->nr_writeback || mm->nr_reading || (ops->out_of_memory && !ops->out_of_memory(mm->pol.priv, ctx_now(ctx)))
+	*st = mm->stat.nr_writeback || mm->stat.nr_reading || (ops->out_of_memory && !ops->out_of_memory(mm->pol.priv, ctx_now(ctx)))
 		      ? FAULT_WAIT_RECLAIM : FAULT_OOM;
 	return PFN_NONE;
 }

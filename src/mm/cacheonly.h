@@ -24,7 +24,7 @@ static inline pfn_t cache_take_frame(struct mm *mm)
 	}
 	mm_page(mm, pfn)->flags = 0;
 	mm->zones[0].nr_free--;
-	mm->nr_free--;
+	mm->stat.nr_free--;
 	mm->ev[PGALLOC]++;
 	return pfn;
 }
@@ -64,11 +64,11 @@ pfn_t mm_cache_alloc_retry(struct mm *mm, struct mm_ctx *ctx, enum fault_status 
 __attribute__((always_inline)) static inline pfn_t cache_alloc(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 {
 	*st = FAULT_DONE;
-	if (mm->nr_free)
+	if (mm->stat.nr_free)
 		return cache_take_frame(mm);
 	count_allocstall(mm, 0);
 	uint64_t got = cache_shrink_pass(mm, ctx, DEF_PRIORITY);
-	if (__builtin_expect(mm->nr_free != 0, 1))
+	if (__builtin_expect(mm->stat.nr_free != 0, 1))
 		return cache_take_frame(mm);
 	return mm_cache_alloc_retry(mm, ctx, st, got);
 }
@@ -103,7 +103,7 @@ __attribute__((always_inline)) static inline enum fault_status mm_cache_fault(st
 	p->owner = as->id + 1;
 	p->index = ANON_INDEX(vma, off);
 	p->swap = id; /* cache_pte() */
-	mm->nr_anon++;
+	mm->stat.nr_anon++;
 	mm->ev[PGFAULT]++;
 	if (again) {
 		mm->ev[PGMAJFAULT]++;

@@ -16,9 +16,9 @@ static inline void page_remove_rmap(struct mm *mm, struct page *p)
 {
 	if (--p->mapcount == 0) {
 		if (p->flags & PG_file)
-			mm->nr_file_mapped--;
+			mm->stat.nr_file_mapped--;
 		else
-			mm->nr_anon_mapped--;
+			mm->stat.nr_anon_mapped--;
 	}
 }
 
@@ -30,7 +30,7 @@ static inline void page_remove_rmap(struct mm *mm, struct page *p)
  * free frame is linked, behind it - the list's order is the same. */
 static inline void cache_free_frame(struct mm *mm, struct page *p, pfn_t pfn)
 {
-	mm->nr_anon--;
+	mm->stat.nr_anon--;
 	/* All zero but these, as free_frame() leaves it; an assignment, not
 	 * memset(): gcc calls libc's for it, a tenth of an eviction. */
 	*p = (struct page){ .flags = PG_free, .zone = p->zone };
@@ -38,7 +38,7 @@ static inline void cache_free_frame(struct mm *mm, struct page *p, pfn_t pfn)
 		lru_add_head(&mm->fr, mm->zones[0].free_list, mm->cache.freed);
 	mm->cache.freed = pfn;
 	mm->zones[0].nr_free++;
-	mm->nr_free++;
+	mm->stat.nr_free++;
 	mm->ev[PGFREE]++;
 }
 

@@ -207,15 +207,15 @@ bool mm_check(struct mm *mm, FILE *err)
 	/* Between faults a cache's frame freed last has been taken again. */
 	if (mm->cache.only && mm->cache.freed != PFN_NONE)
 		FAIL("pfn %u freed by a cache's reclaim and never taken", mm->cache.freed);
-	if (nfree != mm->nr_free) FAIL("nr_free %llu but %llu frames free", (unsigned long long)mm->nr_free, (unsigned long long)nfree);
+	if (nfree != mm->stat.nr_free) FAIL("nr_free %llu but %llu frames free", (unsigned long long)mm->stat.nr_free, (unsigned long long)nfree);
 	for (int z = 0; z < mm->nr_zones; z++)
 		if (lru_count(f, mm->zones[z].free_list) != mm->zones[z].nr_free)
 			FAIL("zone %s: nr_free %llu but %llu frames on its free list", mm->zones[z].name,
 			     (unsigned long long)mm->zones[z].nr_free,
 			     (unsigned long long)lru_count(f, mm->zones[z].free_list));
-	if (nwb != mm->nr_writeback) FAIL("nr_writeback %llu but %llu pages", (unsigned long long)mm->nr_writeback, (unsigned long long)nwb);
-	if (nrd != mm->nr_reading) FAIL("nr_reading %llu but %llu pages", (unsigned long long)mm->nr_reading, (unsigned long long)nrd);
-	if (npend != mm->nr_pending_free) FAIL("nr_pending_free %llu but %llu pages", (unsigned long long)mm->nr_pending_free, (unsigned long long)npend);
+	if (nwb != mm->stat.nr_writeback) FAIL("nr_writeback %llu but %llu pages", (unsigned long long)mm->stat.nr_writeback, (unsigned long long)nwb);
+	if (nrd != mm->stat.nr_reading) FAIL("nr_reading %llu but %llu pages", (unsigned long long)mm->stat.nr_reading, (unsigned long long)nrd);
+	if (npend != mm->stat.nr_pending_free) FAIL("nr_pending_free %llu but %llu pages", (unsigned long long)mm->stat.nr_pending_free, (unsigned long long)npend);
 	/* --memcg: every frame in use is the workloads' - their anonymous
 	 * pages (mapped or in the swap cache) and their page cache - and is
 	 * charged exactly once; nothing is charged beyond the limit. */
@@ -231,12 +231,12 @@ bool mm_check(struct mm *mm, FILE *err)
 			FAIL("memcg: %llu pages charged (peak %llu) above the limit of %llu", (unsigned long long)cg->charged,
 			     (unsigned long long)cg->peak, (unsigned long long)cg->limit);
 	}
-	if (nanon != mm->nr_anon) FAIL("nr_anon %llu but %llu pages", (unsigned long long)mm->nr_anon, (unsigned long long)nanon);
-	if (nfile != mm->nr_file) FAIL("nr_file %llu but %llu page-cache pages", (unsigned long long)mm->nr_file, (unsigned long long)nfile);
-	if (ndirty != mm->nr_dirty) FAIL("nr_dirty %llu but %llu dirty page-cache pages", (unsigned long long)mm->nr_dirty, (unsigned long long)ndirty);
-	if (nfile_mapped != mm->nr_file_mapped) FAIL("nr_file_mapped %llu but %llu mapped file pages", (unsigned long long)mm->nr_file_mapped, (unsigned long long)nfile_mapped);
-	if (nanon_mapped != mm->nr_anon_mapped) FAIL("nr_anon_mapped %llu but %llu mapped anonymous pages", (unsigned long long)mm->nr_anon_mapped, (unsigned long long)nanon_mapped);
-	if (nmlock != mm->nr_mlock) FAIL("nr_mlock %llu but %llu pages", (unsigned long long)mm->nr_mlock, (unsigned long long)nmlock);
+	if (nanon != mm->stat.nr_anon) FAIL("nr_anon %llu but %llu pages", (unsigned long long)mm->stat.nr_anon, (unsigned long long)nanon);
+	if (nfile != mm->stat.nr_file) FAIL("nr_file %llu but %llu page-cache pages", (unsigned long long)mm->stat.nr_file, (unsigned long long)nfile);
+	if (ndirty != mm->stat.nr_dirty) FAIL("nr_dirty %llu but %llu dirty page-cache pages", (unsigned long long)mm->stat.nr_dirty, (unsigned long long)ndirty);
+	if (nfile_mapped != mm->stat.nr_file_mapped) FAIL("nr_file_mapped %llu but %llu mapped file pages", (unsigned long long)mm->stat.nr_file_mapped, (unsigned long long)nfile_mapped);
+	if (nanon_mapped != mm->stat.nr_anon_mapped) FAIL("nr_anon_mapped %llu but %llu mapped anonymous pages", (unsigned long long)mm->stat.nr_anon_mapped, (unsigned long long)nanon_mapped);
+	if (nmlock != mm->stat.nr_mlock) FAIL("nr_mlock %llu but %llu pages", (unsigned long long)mm->stat.nr_mlock, (unsigned long long)nmlock);
 
 	/* Page tables against frames and swap. */
 	for (uint32_t a = 0; a < mm->nr_as; a++) {

@@ -44,7 +44,7 @@ void set_page_dirty(struct mm *mm, pfn_t pfn)
 	p->flags |= PG_dirty;
 	if (!ino)
 		return;
-	mm->nr_dirty++;
+	mm->stat.nr_dirty++;
 	ino->nrdirty_wb += !!(p->flags & PG_writeback);
 	ino->dirtymap[p->index / 64] |= 1ULL << (p->index % 64);
 	if (ino->nrdirty++ == 0)
@@ -61,7 +61,7 @@ void clear_page_dirty(struct mm *mm, pfn_t pfn)
 	struct inode *ino = page_inode(mm, p);
 	if (!ino)
 		return;
-	mm->nr_dirty--;
+	mm->stat.nr_dirty--;
 	ino->nrdirty_wb -= !!(p->flags & PG_writeback);
 	ino->dirtymap[p->index / 64] &= ~(1ULL << (p->index % 64));
 	ino->nrdirty--;
@@ -79,7 +79,7 @@ static pfn_t pagecache_add(struct mm *mm, struct inode *ino, uint64_t index, pfn
 	p->index = index;
 	ino->pages[index] = pfn;
 	ino->nrpages++;
-	mm->nr_file++;
+	mm->stat.nr_file++;
 	uint64_t shadow = ino->shadow ? ino->shadow[index] : 0;
 	if (shadow) {
 		ino->shadow[index] = 0;
@@ -106,7 +106,7 @@ void pagecache_delete(struct mm *mm, pfn_t pfn, bool shadow)
 		ino->nr_writeback--; /* the orphan's write no longer counts for fsync */
 		inode_clear_wb(ino, p->index);
 	}
-	mm->nr_file--;
+	mm->stat.nr_file--;
 	if (shadow && mm->pol.ops->evict_shadow && ino->shadow) {
 		uint64_t s = mm->pol.ops->evict_shadow(mm->pol.priv, pfn);
 		if (s) {
@@ -120,7 +120,7 @@ void pagecache_delete(struct mm *mm, pfn_t pfn, bool shadow)
 static void submit_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pfn_t pfn)
 {
 	struct page *p = mm_page(mm, pfn);
-	mm->nr_reading++;
+	mm->stat.nr_reading++;
 	mm->ev[PGPGIN] += PAGE_SIZE / 1024;
 	charge(ctx, mm->cost->io_submit_ns);
 	if (mm->integrity)
@@ -140,7 +140,7 @@ void filemap_rescue(struct mm *mm, pfn_t pfn)
 		return;
 	lru_del(&mm->fr, pfn);
 	p->flags &= ~PG_reclaim;
-	mm->nr_pending_free--;
+	mm->stat.nr_pending_free--;
 	mm->pol.ops->add(mm->pol.priv, pfn, ADD_PUTBACK);
 }
 
@@ -457,9 +457,9 @@ uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		filemap_rescue(mm, pfn);
 		charge(ctx, mm->cost->copy_page_ns);
 		mm_work(mm, W_COPY_BYTES, PAGE_SIZE);
-		uint64_t was = mm->nr_dirty;
+		uint64_t was = mm->stat.nr_dirty;
 		set_page_dirty(mm, pfn);
-		mm->nr_dirtied += mm->nr_dirty - was; /* for 2.4's per-page balance_dirty() */
+		mm->stat.nr_dirtied += mm->stat.nr_dirty - was; /* for 2.4's per-page balance_dirty() */
 		if (mm->integrity)
 			integrity_write(mm, pfn);
 		mark_accessed(mm, pfn, true);
@@ -479,7 +479,7 @@ static void truncate_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, 
 	clear_page_dirty(mm, pfn); /* cancel_dirty_page(): the data is gone */
 	if (p->flags & PG_mlocked) {
 		p->flags &= ~PG_mlocked;
-		mm->nr_mlock--;
+		mm->stat.nr_mlock--;
 	}
 	pagecache_delete(mm, pfn, false);
 	/* Under I/O, the page stays (owner 0) until the I/O completes. */

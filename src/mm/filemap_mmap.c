@@ -139,7 +139,7 @@ static void mlock_if_locked(struct mm *mm, struct vma *v, pfn_t pfn)
 	struct page *p = mm_page(mm, pfn);
 	if ((v->flags & VMA_LOCKED) && !(p->flags & PG_mlocked)) {
 		p->flags |= PG_mlocked;
-		mm->nr_mlock++;
+		mm->stat.nr_mlock++;
 		mm->ev[UNEVICTABLE_PGS_MLOCKED]++;
 	}
 }
@@ -166,7 +166,7 @@ static void dirty_shared_page(struct mm *mm, pfn_t pfn)
 {
 	set_page_dirty(mm, pfn);
 	if (mm_over_bg_thresh(mm))
-		mm->flusher_wanted = true;
+		mm->wake.flusher = true;
 }
 
 /* wp_page_shared(): a write to a clean page of a shared mapping. */
@@ -203,7 +203,7 @@ static enum fault_status cow_page(struct mm *mm, struct mm_ctx *ctx, struct aspa
 		as->rss--;
 		if ((sp->flags & PG_mlocked) && !file_page_mlocked(mm, src)) {
 			sp->flags &= ~PG_mlocked;
-			mm->nr_mlock--;
+			mm->stat.nr_mlock--;
 		}
 	}
 	struct page *p = mm_page(mm, pfn);
@@ -213,7 +213,7 @@ static enum fault_status cow_page(struct mm *mm, struct mm_ctx *ctx, struct aspa
 	if (mm->integrity)
 		integrity_cow(mm, pfn, src);
 	page_add_rmap(mm, p);
-	mm->nr_anon++;
+	mm->stat.nr_anon++;
 	as->rss++;
 	v->pte[off] = mk_pte(pfn);
 	mlock_if_locked(mm, v, pfn);

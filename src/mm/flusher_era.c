@@ -90,7 +90,7 @@ static enum flusher_era era(const struct mm *mm)
 /* Room left in the request queue before writers/flushers would sleep. */
 static uint64_t queue_room(const struct mm *mm)
 {
-	return mm->nr_writeback < WRITEBACK_CONGESTED ? WRITEBACK_CONGESTED - mm->nr_writeback : 0;
+	return mm->stat.nr_writeback < WRITEBACK_CONGESTED ? WRITEBACK_CONGESTED - mm->stat.nr_writeback : 0;
 }
 
 /* Pages a bdflush cycle writes: ndirty (2.2, 2.4.0) or one NRSYNC batch. */
@@ -104,7 +104,7 @@ static uint64_t bdflush_batch(const struct mm *mm)
 /* 2.2 refile_buffer(): more than nfract % of the buffers are dirty. */
 static bool too_many_dirty_22(const struct mm *mm)
 {
-	return mm->nr_dirty > mm->nr_file * mm->vm.bdflush_nfract / 100;
+	return mm->stat.nr_dirty > mm->stat.nr_file * mm->vm.bdflush_nfract / 100;
 }
 
 /* 2.4.0 nr_free_buffer_pages(): free + inactive (clean and dirty), at
@@ -126,10 +126,10 @@ static uint64_t free_buffer_pages_240(const struct mm *mm)
 		}
 	}
 	if (!found)
-		inactive = mm->nr_file + mm->nr_anon;
+		inactive = mm->stat.nr_file + mm->stat.nr_anon;
 	for (int z = 0; z < mm->nr_zones; z++)
 		high += mm->zones[z].wmark_high;
-	uint64_t sum = mm->nr_free + inactive;
+	uint64_t sum = mm->stat.nr_free + inactive;
 	if (sum < high)
 		sum = high;
 	return sum + (active >> 4);
@@ -155,10 +155,10 @@ static uint64_t free_buffer_pages_2410(const struct mm *mm)
  * pages above pages_high of each zone. */
 static uint64_t free_buffer_pages_late(const struct mm *mm)
 {
-	uint64_t sum = mm->nr_file;
+	uint64_t sum = mm->stat.nr_file;
 	for (int z = 0; z < mm->nr_zones; z++) {
 		const struct zone *zn = &mm->zones[z];
-		uint64_t free = mm->nr_zones > 1 ? zn->nr_free : mm->nr_free;
+		uint64_t free = mm->nr_zones > 1 ? zn->nr_free : mm->stat.nr_free;
 		if (free > zn->wmark_high)
 			sum += free - zn->wmark_high;
 	}
@@ -170,13 +170,13 @@ static int balance_dirty_state(const struct mm *mm)
 {
 	uint64_t dirty, tot;
 	if (era(mm) == FLUSHER_240) {
-		dirty = mm->nr_dirty;
+		dirty = mm->stat.nr_dirty;
 		tot = free_buffer_pages_240(mm);
 	} else if (era(mm) == FLUSHER_24LATE) {
-		dirty = mm->nr_dirty;
+		dirty = mm->stat.nr_dirty;
 		tot = free_buffer_pages_late(mm);
 	} else {
-		dirty = mm->nr_dirty + mm->nr_writeback;
+		dirty = mm->stat.nr_dirty + mm->stat.nr_writeback;
 		tot = free_buffer_pages_2410(mm);
 	}
 	if (dirty * 100 > tot * mm->vm.bdflush_nfract)
@@ -288,7 +288,7 @@ static enum flush_next bdflush_late(struct mm *mm, struct mm_ctx *ctx)
 	}
 	charge(ctx, total * mm->cost->scan_ns);
 	uint64_t tot = free_buffer_pages_late(mm);
-	bool stop = mm->nr_dirty * 100 <= tot * mm->vm.bdflush_nfract_stop;
+	bool stop = mm->stat.nr_dirty * 100 <= tot * mm->vm.bdflush_nfract_stop;
 	return dry || ndirty > 0 || stop ? FLUSH_SLEEP : FLUSH_AGAIN;
 }
 
@@ -300,12 +300,12 @@ enum flush_next mm_flusher_run(struct mm *mm, struct mm_ctx *ctx, int role)
 	case FLUSHER_2410:
 		if (role)
 			return periodic_flush(mm, ctx);
-		mm->flusher_wanted = false;
+		mm->wake.flusher = false;
 		return bdflush_cycle(mm, ctx);
 	case FLUSHER_24LATE:
 		if (role)
 			return periodic_flush(mm, ctx);
-		mm->flusher_wanted = false;
+		mm->wake.flusher = false;
 		return bdflush_late(mm, ctx);
 	default:
 		return pdflush_run(mm, ctx);
@@ -314,8 +314,8 @@ enum flush_next mm_flusher_run(struct mm *mm, struct mm_ctx *ctx, int role)
 
 void mm_flusher_writer_stalled(struct mm *mm)
 {
-	if (era(mm) == FLUSHER_22 && mm->nr_dirty)
-		mm->flusher_wanted = true;
+	if (era(mm) == FLUSHER_22 && mm->stat.nr_dirty)
+		mm->wake.flusher = true;
 }
 
 /* ---- writers --------------------------------------------------------- */
@@ -325,7 +325,7 @@ void mm_flusher_writer_stalled(struct mm *mm)
 static bool writer_writes(struct mm *mm, struct mm_ctx *ctx, uint64_t want)
 {
 	uint64_t room = queue_room(mm);
-	if (!want || !mm->nr_dirty)
+	if (!want || !mm->stat.nr_dirty)
 		return false;
 	if (want > room)
 		want = room;
@@ -337,8 +337,8 @@ bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx)
 {
 	/* 2.4 calls balance_dirty() for every page a write dirties
 	 * (__block_commit_write): scale the per-call work by them. */
-	uint64_t dirtied = mm->nr_dirtied - mm->dirtied_balanced;
-	mm->dirtied_balanced = mm->nr_dirtied;
+	uint64_t dirtied = mm->stat.nr_dirtied - mm->dirtied_balanced;
+	mm->dirtied_balanced = mm->stat.nr_dirtied;
 	/* 2.2/2.4 balance only when a buffer turns dirty (refile_buffer,
 	 * need_balance_dirty): a write() over dirty pages does not call it. */
 	if (!dirtied && era(mm) != FLUSHER_PDFLUSH && era(mm) != FLUSHER_PERBDI)
@@ -346,13 +346,13 @@ bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx)
 	switch (era(mm)) {
 	case FLUSHER_22:
 		if (too_many_dirty_22(mm))
-			mm->flusher_wanted = true;
+			mm->wake.flusher = true;
 		return false;
 	case FLUSHER_240: {
 		int state = balance_dirty_state(mm);
 		if (state < 0)
 			return false;
-		mm->flusher_wanted = true;          /* wakeup_bdflush(state) */
+		mm->wake.flusher = true;          /* wakeup_bdflush(state) */
 		if (state == 0)
 			return false;
 		mm->ev[NR_DIRTY_THROTTLED]++;
@@ -367,14 +367,14 @@ bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx)
 			return full;
 		/* wait_for_some_buffers() + wakeup_bdflush() */
 		mm->ev[NR_DIRTY_THROTTLED]++;
-		mm->flusher_wanted = true;
-		return full || mm->nr_writeback;
+		mm->wake.flusher = true;
+		return full || mm->stat.nr_writeback;
 	}
 	case FLUSHER_24LATE: {
 		int state = balance_dirty_state(mm);
 		if (state < 0)
 			return false;
-		mm->flusher_wanted = true;          /* wakeup_bdflush() */
+		mm->wake.flusher = true;          /* wakeup_bdflush() */
 		if (state == 0)
 			return false;
 		mm->ev[NR_DIRTY_THROTTLED]++;
@@ -384,14 +384,14 @@ bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx)
 		uint64_t bg, thr, mbg, mthr;
 		mm_dirty_limits(mm, &bg, &thr);
 		if (mm_over_bg_thresh(mm))
-			mm->flusher_wanted = true;  /* bdi_start_background_writeback */
+			mm->wake.flusher = true;  /* bdi_start_background_writeback */
 		/* Below the freerun ceiling of the node and of the cgroup
 		 * (memcg_dirty.c, a v2 cgroup's own domain). */
-		uint64_t dirty = mm->nr_dirty + mm->nr_writeback;
+		uint64_t dirty = mm->stat.nr_dirty + mm->stat.nr_writeback;
 		bool memcg = mm_memcg_dirty_limits(mm, &mbg, &mthr);
 		if (dirty <= (bg + thr) / 2 && (!memcg || dirty <= (mbg + mthr) / 2))
 			return false;
-		mm->flusher_wanted = true;
+		mm->wake.flusher = true;
 		mm->ev[NR_DIRTY_THROTTLED]++;
 		return true;
 	}

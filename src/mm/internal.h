@@ -62,9 +62,9 @@ static inline void page_add_rmap(struct mm *mm, struct page *p)
 {
 	if (p->mapcount++ == 0) {
 		if (p->flags & PG_file)
-			mm->nr_file_mapped++;
+			mm->stat.nr_file_mapped++;
 		else
-			mm->nr_anon_mapped++;
+			mm->stat.nr_anon_mapped++;
 	}
 }
 

@@ -36,7 +36,7 @@ void mm_memcg_init(struct mm *mm, uint64_t limit_pages, bool v1)
 {
 	mm->memcg = (struct memcg){ .limit = limit_pages, .v1 = v1 };
 	/* Frames allocated before (none, normally) are the cgroup's too. */
-	mm->memcg.charged = mm->fr.nr - mm->nr_free;
+	mm->memcg.charged = mm->fr.nr - mm->stat.nr_free;
 	mm->memcg.peak = mm->memcg.charged;
 }
 
@@ -64,7 +64,7 @@ bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 	for (int retries = 0; retries < MAX_RECLAIM_RETRIES; retries++) {
 		/* Writes in flight will uncharge enough: wait for them rather
 		 * than evict more. */
-		if (mm->nr_pending_free && cg->charged - mm->nr_pending_free < cg->limit) {
+		if (mm->stat.nr_pending_free && cg->charged - mm->stat.nr_pending_free < cg->limit) {
 			*st = FAULT_WAIT_RECLAIM;
 			return false;
 		}
@@ -82,7 +82,7 @@ bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 	/* Writes in flight, or a flusher woken by reclaim that has not
 	 * started them yet (it runs beside the charging task in the kernel,
 	 * so its writes end during the retries): wait for them. */
-	if (mm->nr_writeback || mm->nr_reading || mm->flush_all) {
+	if (mm->stat.nr_writeback || mm->stat.nr_reading || mm->flush_all) {
 		*st = FAULT_WAIT_RECLAIM;
 		return false;
 	}

@@ -24,7 +24,7 @@ uint64_t mm_dirtyable(const struct mm *mm)
 {
 	/* determine_dirtyable_memory(): free + LRU pages; since 3.14
 	 * ("mm: don't count anon pages as dirtyable") free + file pages. */
-	return mm->nr_free + mm->nr_file + (mm->vm.flusher == FLUSHER_PERBDI ? 0 : mm->nr_anon);
+	return mm->stat.nr_free + mm->stat.nr_file + (mm->vm.flusher == FLUSHER_PERBDI ? 0 : mm->stat.nr_anon);
 }
 
 /* A limit of the memcg domain: the node's ratio, or its byte limit as a
@@ -45,8 +45,8 @@ bool mm_memcg_dirty_limits(const struct mm *mm, uint64_t *background, uint64_t *
 	if (!mm->vm.cgroup_writeback || !cg->limit || cg->v1 || mm->vm.flusher != FLUSHER_PERBDI)
 		return false;
 	uint64_t gavail = mm_dirtyable(mm);
-	uint64_t gdirty = mm->nr_dirty + mm->nr_writeback;
-	uint64_t filepages = mm->nr_file, mdirty = gdirty;
+	uint64_t gdirty = mm->stat.nr_dirty + mm->stat.nr_writeback;
+	uint64_t filepages = mm->stat.nr_file, mdirty = gdirty;
 	uint64_t headroom = cg->limit > cg->charged ? cg->limit - cg->charged : 0;
 	/* mdtc_calc_avail() */
 	uint64_t clean = filepages - (mdirty < filepages ? mdirty : filepages);
@@ -65,7 +65,7 @@ bool mm_over_bg_thresh(const struct mm *mm)
 {
 	uint64_t bg, thr;
 	mm_dirty_limits(mm, &bg, &thr);
-	if (mm->nr_dirty > bg)
+	if (mm->stat.nr_dirty > bg)
 		return true;
-	return mm_memcg_dirty_limits(mm, &bg, &thr) && mm->nr_dirty > bg;
+	return mm_memcg_dirty_limits(mm, &bg, &thr) && mm->stat.nr_dirty > bg;
 }

@@ -89,7 +89,7 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 		mm_page(mm, pfn)->flags = PG_free;
 		lru_add_head(&mm->fr, z->free_list, pfn);
 	}
-	mm->nr_free = mm->fr.nr;
+	mm->stat.nr_free = mm->fr.nr;
 	z->nr_free = mm->fr.nr;
 	swap_init(&mm->swap, (uint32_t)cfg->swap_pages);
 	mm->vm = (struct vm_sysctl){
@@ -148,20 +148,20 @@ void mm_set_oracle(struct mm *mm, const uint64_t *next_use, uint64_t n)
 	mm->oracle.len = n;
 }
 
-uint64_t mm_free_pages(const struct mm *mm) { return mm->nr_free; }
+uint64_t mm_free_pages(const struct mm *mm) { return mm->stat.nr_free; }
 
 bool mm_zone_ok(const struct mm *mm, int zone, uint64_t mark)
 {
 	if (mm->nr_zones > 1)
 		return mm->zones[zone].nr_free > mark;
-	return mm->nr_free > mark;
+	return mm->stat.nr_free > mark;
 }
 
 void mm_setup_zones(struct mm *mm, int n, const uint64_t *pages, const char *const *names)
 {
 	if (n < 1 || n > MAX_ZONES)
 		panic("mm_setup_zones: %d zones", n);
-	if (mm->nr_free != mm->fr.nr)
+	if (mm->stat.nr_free != mm->fr.nr)
 		panic("mm_setup_zones after the first allocation");
 	if (n == 1)
 		return;
@@ -211,7 +211,7 @@ void free_frame(struct mm *mm, pfn_t pfn)
 	if (lru_on(&mm->fr, pfn) != LRU_NONE)
 		panic("freeing pfn %u still on list %s", pfn, mm->fr.lists[lru_on(&mm->fr, pfn)].name);
 	if (p->flags & PG_anon)
-		mm->nr_anon--;
+		mm->stat.nr_anon--;
 	if (mm->memcg.limit)
 		mm->memcg.charged--;  /* uncharged as it is freed */
 	/* A file page leaves the page cache first, and only clean: dirty data
@@ -224,7 +224,7 @@ void free_frame(struct mm *mm, pfn_t pfn)
 	p->flags = PG_free;
 	lru_add_head(&mm->fr, mm->zones[zone].free_list, pfn);
 	mm->zones[zone].nr_free++;
-	mm->nr_free++;
+	mm->stat.nr_free++;
 	mm->ev[PGFREE]++;
 }
 
@@ -253,7 +253,7 @@ pfn_t take_zone_frame(struct mm *mm, int zone)
 	if (mm->integrity)
 		mm->integrity->frame[pfn] = 0; /* zeroes, or what a read puts there */
 	z->nr_free--;
-	mm->nr_free--;
+	mm->stat.nr_free--;
 	mm->ev[PGALLOC]++;
 	return pfn;
 }
@@ -311,19 +311,19 @@ static pfn_t alloc_classzone(struct mm *mm, struct mm_ctx *ctx, enum fault_statu
 	/* balance_classzone(): direct reclaim for the classzone. */
 	count_allocstall(mm, mm->nr_zones - 1);
 	for (int tries = 0; tries < 16; tries++) {
-		if (mm->nr_pending_free && zonelist_pick(mm, 0, mm->nr_pending_free) >= 0)
+		if (mm->stat.nr_pending_free && zonelist_pick(mm, 0, mm->stat.nr_pending_free) >= 0)
 			break;
 		uint64_t got = 0;
 		for (int prio = DEF_PRIORITY; prio >= 0 && got < SWAP_CLUSTER_MAX; prio--)
 			got += mm_shrink(mm, ctx, SWAP_CLUSTER_MAX - got, prio);
 		if ((z = zonelist_pick(mm, 0, 0)) >= 0)
 			return take_zone_frame(mm, z);
-		if (!got && !mm->nr_writeback)
+		if (!got && !mm->stat.nr_writeback)
 			break;
 	}
 	if ((z = zonelist_pick(mm, 0, 0)) >= 0)
 		return take_zone_frame(mm, z);
-	*st = mm->nr_writeback || mm->nr_reading || !policy_oom(mm, ctx) ? FAULT_WAIT_RECLAIM : FAULT_OOM;
+	*st = mm->stat.nr_writeback || mm->stat.nr_reading || !policy_oom(mm, ctx) ? FAULT_WAIT_RECLAIM : FAULT_OOM;
 	return PFN_NONE;
 }
 
@@ -340,7 +340,7 @@ static bool classzone_balanced(const struct mm *mm, int zone, uint64_t extra)
 bool mm_kswapd_balanced(struct mm *mm, uint64_t extra)
 {
 	if (mm->nr_zones == 1)
-		return mm->nr_free + extra > mm->zones[0].wmark_high;
+		return mm->stat.nr_free + extra > mm->zones[0].wmark_high;
 	bool ok = true;
 	for (int i = 0; i < mm->nr_zones; i++) {
 		struct zone *z = &mm->zones[i];
@@ -378,34 +378,34 @@ static pfn_t alloc_frame(struct mm *mm, struct mm_ctx *ctx, enum fault_status *s
 		return alloc_classzone(mm, ctx, st);
 	struct zone *z = &mm->zones[0];
 	*st = FAULT_DONE;
-	if (mm->nr_free > z->wmark_low || (ctx && ctx->kswapd && mm->nr_free))
+	if (mm->stat.nr_free > z->wmark_low || (ctx && ctx->kswapd && mm->stat.nr_free))
 		return take_free_frame(mm);
 	if (z->wmark_low)
 		mm_wake_kswapd(mm);
-	if (mm->nr_free > z->wmark_min)
+	if (mm->stat.nr_free > z->wmark_min)
 		return take_free_frame(mm);
 	/* Direct reclaim. */
 	count_allocstall(mm, 0);
 	int fruitless = 0;
 	for (int tries = 0; tries < 16; tries++) {
-		if (mm->nr_free + mm->nr_pending_free > z->wmark_min && mm->nr_pending_free)
+		if (mm->stat.nr_free + mm->stat.nr_pending_free > z->wmark_min && mm->stat.nr_pending_free)
 			break;
 		uint64_t want = z->wmark_min ? SWAP_CLUSTER_MAX : 1;
 		bool congested = false;
 		uint64_t got = do_try_to_free_pages(mm, ctx, want, false, DEF_PRIORITY - 2, &congested);
-		if (mm->nr_free > z->wmark_min)
+		if (mm->stat.nr_free > z->wmark_min)
 			return take_free_frame(mm);
 		if (congested)
 			break;
 		/* A cycle that only rotated referenced pages has cleared their
 		 * referenced bits: the kernel's allocator would loop and find
 		 * them reclaimable.  Give up after two fruitless cycles. */
-		if (!got && !mm->nr_writeback && ++fruitless >= 2)
+		if (!got && !mm->stat.nr_writeback && ++fruitless >= 2)
 			break;
 	}
-	if (mm->nr_free > z->wmark_min)
+	if (mm->stat.nr_free > z->wmark_min)
 		return take_free_frame(mm);
-	if (mm->nr_writeback || mm->nr_reading || !policy_oom(mm, ctx)) {
+	if (mm->stat.nr_writeback || mm->stat.nr_reading || !policy_oom(mm, ctx)) {
 		*st = FAULT_WAIT_RECLAIM;
 		return PFN_NONE;
 	}
@@ -446,7 +446,7 @@ retry:
 	for (int prio = DEF_PRIORITY; prio >= 0 && got < want; prio--) {
 		/* Writes of the earlier priorities that completed meanwhile
 		 * may have freed enough (I/O inside reclaim, design.md). */
-		if (mm_reclaim_io_catch_up(mm, ctx, NULL) && !cgroup && mm->nr_free > mm->zones[0].wmark_min)
+		if (mm_reclaim_io_catch_up(mm, ctx, NULL) && !cgroup && mm->stat.nr_free > mm->zones[0].wmark_min)
 			return got;
 		struct pass_result res = { 0 };
 		got += shrink_pass(mm, ctx, want - got, prio, cgroup, force_deactivate, &res);
@@ -462,7 +462,7 @@ retry:
 		 * for the allocator), with pages already under writeback,
 		 * congestion_wait() instead of starting writeback on ever
 		 * more pages. */
-		if (got < want && prio < stall_below && mm->nr_pending_free) {
+		if (got < want && prio < stall_below && mm->stat.nr_pending_free) {
 			*congested = true;
 			break;
 		}

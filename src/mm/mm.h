@@ -24,6 +24,8 @@
 #include "cache_mode.h"
 #include "test_figures.h"
 #include "oracle.h"
+#include "node_stat.h"
+#include "wakeups.h"
 #include "policy_ops.h"
 
 #define DEF_PRIORITY 12
@@ -285,21 +287,12 @@ struct mm {
 	const struct mm_costs *cost;
 	struct mm_io io;
 	uint64_t ev[NR_VM_EVENTS];
+	struct mm_node_stat stat;  /* the node's page counts (node_stat.h) */
+	struct mm_wakeups wake;    /* what the machine is asked to do (wakeups.h) */
 	/* reclaim's work, counted (work.h), and whose it is now: set for
 	 * the length of a reclaim pass, WHO_OTHER outside one */
 	struct reclaim_work work;
 	enum work_who work_who;
-	/* gauges */
-	uint64_t nr_free;
-	uint64_t nr_anon;
-	uint64_t nr_writeback;
-	uint64_t nr_reading;
-	uint64_t nr_mlock;
-	/* signals to the machine: set through mm_wake_kswapd() and
-	 * mm_want_oom(), cleared by the machine when it acts on them */
-	bool kswapd_wanted;
-	bool oom_wanted;           /* a policy asks kswapd to run the OOM killer */
-	uint64_t nr_pending_free;  /* under writeback with PG_reclaim: free soon */
 	uint64_t nr_tlb_remote_flush; /* IPIs sent by flush_tlb_dirty() (reclaim.c) */
 	struct mm_ctx *cur;        /* who runs the current reclaim pass */
 	bool untimed;           /* I/O completes synchronously (trace mode) */
@@ -319,23 +312,12 @@ struct mm {
 	/* the page cache (filemap.h) */
 	struct fs *fs;
 	struct vm_sysctl vm;
-	uint64_t nr_file;       /* pages in the page cache (NR_FILE_PAGES) */
-	uint64_t nr_dirty;      /* dirty page-cache pages (NR_FILE_DIRTY) */
-	bool flusher_wanted;    /* above the background threshold: wake the flusher */
 	uint64_t flush_all;     /* wb_start_writeback(): pages left to write,
 				 * FLUSH_ALL_ASKED before the flusher ran */
-	uint64_t nr_dirtied;    /* pages write() made dirty (filemap_write) */
 	uint64_t dirtied_balanced; /* nr_dirtied at the last balance_dirty call */
 	/* the swap token (thrash.c), when vm.swap_token */
 	uint32_t swap_token_mm; /* aspace id + 1 of the holder, 0 = nobody */
 	uint32_t global_faults; /* swap-ins that missed the swap cache */
-	/* rmap gauges, changed on a page's first map and last unmap
-	 * (page_add_*_rmap / page_remove_rmap): NR_FILE_MAPPED, and
-	 * NR_ANON_PAGES as 2.6 counts it (mapped anonymous pages; an
-	 * unmapped swap-cache page is not one).  nr_anon counts every
-	 * PG_anon frame. */
-	uint64_t nr_file_mapped;
-	uint64_t nr_anon_mapped;
 	/* --check's content versions (integrity.h), NULL without --check. */
 	struct integrity *integrity;
 	/* Figures no report prints, kept for tests (test_figures.h). */
@@ -359,10 +341,10 @@ void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tu
 /* wakeup_kswapd(): the allocator or a policy (2.2's and 2.4's timed aging
  * finding a shortage) asks the machine to run kswapd; the core cannot
  * run it itself, the machine schedules it as a task. */
-static inline void mm_wake_kswapd(struct mm *mm) { mm->kswapd_wanted = true; }
+static inline void mm_wake_kswapd(struct mm *mm) { mm->wake.kswapd = true; }
 /* A policy asks kswapd to run the OOM killer (MGLRU's min_ttl_ms: every
  * generation too young to evict); the machine owns the killer. */
-static inline void mm_want_oom(struct mm *mm) { mm->oom_wanted = true; }
+static inline void mm_want_oom(struct mm *mm) { mm->wake.oom = true; }
 /* n operations of row w of reclaim's work, by whoever runs now (work.h). */
 static inline void mm_work(struct mm *mm, enum work_op w, uint64_t n)
 {

@@ -127,7 +127,7 @@ void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn)
 	} else
 		p->flags &= ~PG_dirty;
 	p->flags |= PG_writeback;
-	mm->nr_writeback++;
+	mm->stat.nr_writeback++;
 	if (mm->integrity)
 		integrity_writeback(mm, pfn);
 	if (!file)
@@ -210,7 +210,7 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 		if (unmapped)
 			flush_tlb_dirty(mm, mm->cur);
 		p->flags |= PG_reclaim;
-		mm->nr_pending_free++;
+		mm->stat.nr_pending_free++;
 		sc->nr_writeback++;
 		if (textbook) {
 			/* Counted as reclaimed now; freed when the write is done. */
@@ -290,12 +290,12 @@ void mm_io_done(struct mm *mm, enum io_dir dir, pfn_t pfn)
 	struct page *p = mm_page(mm, pfn);
 	if (dir == IO_READ) {
 		p->flags &= ~PG_locked;
-		mm->nr_reading--;
+		mm->stat.nr_reading--;
 		free_if_orphan(mm, pfn);
 		return;
 	}
 	p->flags &= ~PG_writeback;
-	mm->nr_writeback--;
+	mm->stat.nr_writeback--;
 	if ((p->flags & PG_file) && p->owner) {
 		struct inode *ino = page_inode(mm, p);
 		ino->nr_writeback--;
@@ -306,7 +306,7 @@ void mm_io_done(struct mm *mm, enum io_dir dir, pfn_t pfn)
 	}
 	if (p->flags & PG_reclaim) {
 		p->flags &= ~PG_reclaim;
-		mm->nr_pending_free--;
+		mm->stat.nr_pending_free--;
 	}
 	if (lru_on(&mm->fr, pfn) == mm->list_wb_free) {
 		/* Evicted by a textbook policy: nobody mapped it again. */

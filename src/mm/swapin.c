@@ -17,11 +17,11 @@ void swapin_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot,
 	p->flags = PG_anon | PG_locked;
 	p->owner = owner;
 	p->index = index;
-	mm->nr_anon++;
+	mm->stat.nr_anon++;
 	swap_cache_add(mm, pfn, slot);
 	if (mm->integrity)
 		integrity_swapin(mm, pfn, slot);
-	mm->nr_reading++;
+	mm->stat.nr_reading++;
 	mm->ev[PSWPIN]++;
 	mm->ev[PGPGIN] += PAGE_SIZE / 1024;
 	charge(ctx, mm->cost->io_submit_ns);

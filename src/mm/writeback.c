@@ -134,15 +134,15 @@ void mm_wakeup_flusher_threads(struct mm *mm)
 		return; /* trace mode runs no flusher */
 	if (!mm->flush_all)
 		mm->flush_all = FLUSH_ALL_ASKED;
-	mm->flusher_wanted = true;
+	mm->wake.flusher = true;
 }
 
 /* The start_all work, up to the disk queue's room: true if some is left. */
 static bool flush_all_run(struct mm *mm, struct mm_ctx *ctx, uint64_t *done)
 {
 	if (mm->flush_all == FLUSH_ALL_ASKED)
-		mm->flush_all = mm->nr_dirty;
-	uint64_t room = mm->nr_writeback < WRITEBACK_CONGESTED ? WRITEBACK_CONGESTED - mm->nr_writeback : 0;
+		mm->flush_all = mm->stat.nr_dirty;
+	uint64_t room = mm->stat.nr_writeback < WRITEBACK_CONGESTED ? WRITEBACK_CONGESTED - mm->stat.nr_writeback : 0;
 	uint64_t want = mm->flush_all < room ? mm->flush_all : room;
 	uint64_t n = want ? writeback_inodes(mm, ctx, want, UINT64_MAX, false) : 0;
 	*done += n;
@@ -153,8 +153,8 @@ static bool flush_all_run(struct mm *mm, struct mm_ctx *ctx, uint64_t *done)
 
 enum flush_next pdflush_run(struct mm *mm, struct mm_ctx *ctx)
 {
-	mm->flusher_wanted = false;
-	if (mm->nr_writeback >= WRITEBACK_CONGESTED)
+	mm->wake.flusher = false;
+	if (mm->stat.nr_writeback >= WRITEBACK_CONGESTED)
 		return FLUSH_CONGESTED;
 	uint64_t all = 0;
 	if (mm->flush_all && flush_all_run(mm, ctx, &all)) {
@@ -194,14 +194,14 @@ bool pdflush_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx)
 {
 	uint64_t bg, thr;
 	mm_dirty_limits(mm, &bg, &thr);
-	if (mm->nr_dirty > bg)
-		mm->flusher_wanted = true;
-	if (mm->nr_dirty + mm->nr_writeback <= thr)
+	if (mm->stat.nr_dirty > bg)
+		mm->wake.flusher = true;
+	if (mm->stat.nr_dirty + mm->stat.nr_writeback <= thr)
 		return false;
 	uint64_t chunk = write_chunk(mm);
-	uint64_t done = mm->nr_dirty ? writeback_inodes(mm, ctx, chunk, UINT64_MAX, false) : 0;
+	uint64_t done = mm->stat.nr_dirty ? writeback_inodes(mm, ctx, chunk, UINT64_MAX, false) : 0;
 	mm->ev[NR_DIRTY_THROTTLED]++;
-	if (mm->nr_dirty + mm->nr_writeback <= thr || done >= chunk)
+	if (mm->stat.nr_dirty + mm->stat.nr_writeback <= thr || done >= chunk)
 		return false;
 	return true; /* congestion_wait() */
 }

@@ -301,7 +301,7 @@ static void l22_tick(void *p, struct scan_control *sc)
 {
 	struct l22 *l = p;
 	(void)sc;
-	if (l->mm->zones[0].wmark_high && l->mm->nr_free <= l->mm->zones[0].wmark_high)
+	if (l->mm->zones[0].wmark_high && l->mm->stat.nr_free <= l->mm->zones[0].wmark_high)
 		mm_wake_kswapd(l->mm);
 }
 

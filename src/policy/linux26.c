@@ -183,7 +183,7 @@ static bool calc_reclaim_mapped(struct linux26 *z, int priority)
 		total += mm->zones[zi].managed;
 	if (!total)
 		total = 1;
-	long mapped_ratio = (long)((mm->nr_file_mapped + mm->nr_anon_mapped) * 100 / total);
+	long mapped_ratio = (long)((mm->stat.nr_file_mapped + mm->stat.nr_anon_mapped) * 100 / total);
 	long swap_tendency = mapped_ratio / 2 + distress + (long)z->swappiness;
 	/* A huge active:inactive imbalance makes low swappiness values
 	 * graceful: it must be larger the lower swappiness is, and matters

@@ -402,7 +402,7 @@ void splitlru_get_scan_ratio(struct splitlru *s, unsigned long percent[2])
 	struct mm *mm = s->mm;
 	uint64_t anon = splitlru_size(s, LRU_ACTIVE_ANON) + splitlru_size(s, LRU_INACTIVE_ANON);
 	uint64_t file = splitlru_size(s, LRU_ACTIVE_FILE) + splitlru_size(s, LRU_INACTIVE_FILE);
-	uint64_t free = mm->nr_free;
+	uint64_t free = mm->stat.nr_free;
 	/* No swap space left: do not bother scanning anon pages. */
 	if (mm->swap.used >= mm->swap.nr_slots) {
 		percent[0] = 0;

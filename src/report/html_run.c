@@ -1,6 +1,7 @@
 /* html_run.c - see html_run.h. */
 #include "html_run.h"
 #include "chart.h"
+#include "timeline.h"
 #include "htmlpage.h"
 #include "../lib/util.h"
 #include "../lib/version.h"
@@ -13,57 +14,21 @@
 #define PLOT_W 480
 #define PLOT_H 130
 
-enum fig { F_FREE, F_SWPD, F_SI, F_SO, F_SCAN, F_INACT, F_ACTIVE, F_US, F_SY, F_WA, NR_FIGS };
-
-static double sample_value(const struct vmstat_sample *s, enum fig f)
-{
-	switch (f) {
-	case F_FREE: return (double)s->free / 1024.0;
-	case F_SWPD: return (double)s->swpd / 1024.0;
-	case F_SI: return (double)s->si;
-	case F_SO: return (double)s->so;
-	case F_SCAN: return (double)s->scan;
-	case F_INACT: return (double)s->inact / 1024.0;
-	case F_ACTIVE: return (double)s->active / 1024.0;
-	case F_US: return s->us;
-	case F_SY: return s->sy;
-	case F_WA: return s->wa;
-	default: return 0;
-	}
-}
-
 static const struct {
 	const char *title;
-	enum fig f[3];          /* its series, -1 after the last */
+	int f[3];               /* its series (enum tl_fig), -1 after the last */
 	const char *names[3];
 } charts[] = {
-	{ "memory (MB)", { F_FREE, F_SWPD, -1 }, { "free", "swap used (swpd)", NULL } },
+	{ "memory (MB)", { TL_FREE, TL_SWPD, -1 }, { "free", "swap used (swpd)", NULL } },
 	/* Swap in and out on their own axes: one is often a thousandth of the
 	 * other, and on a shared axis it would vanish. */
-	{ "swap out (KB/s)", { F_SO, -1, -1 }, { "so", NULL, NULL } },
-	{ "swap in (KB/s)", { F_SI, -1, -1 }, { "si", NULL, NULL } },
-	{ "pages scanned (pages/s)", { F_SCAN, -1, -1 }, { "pgscan", NULL, NULL } },
-	{ "LRU lists (MB)", { F_INACT, F_ACTIVE, -1 }, { "inactive", "active", NULL } },
-	{ "CPU (%)", { F_US, F_SY, F_WA }, { "user", "system", "iowait" } },
+	{ "swap out (KB/s)", { TL_SO, -1, -1 }, { "so", NULL, NULL } },
+	{ "swap in (KB/s)", { TL_SI, -1, -1 }, { "si", NULL, NULL } },
+	{ "pages scanned (pages/s)", { TL_SCAN, -1, -1 }, { "pgscan", NULL, NULL } },
+	{ "LRU lists (MB)", { TL_INACT, TL_ACTIVE, -1 }, { "inactive", "active", NULL } },
+	{ "CPU (%)", { TL_US, TL_SY, TL_WA }, { "user", "system", "iowait" } },
 };
 #define NR_CHARTS ((int)ARRAY_SIZE(charts))
-
-/* Where the run was cut short, on every timeline: a cross at the time a
- * workload was OOM-killed (its last task's end), a flag at --max-time. */
-static void stop_marks(struct chart *c, const struct machine *m)
-{
-	char t[600];
-	for (int w = 0; w < m->nr_wls; w++)
-		if (m->wls[w].killed) {
-			snprintf(t, sizeof(t), "%s %s at %.3f s", m->wls[w].cmd,
-				 m->wls[w].signal == SIGBUS ? "killed by SIGBUS" : "OOM-killed", task_seconds(m->wls[w].end));
-			chart_mark(c, CHART_MARK_OOM, task_seconds(m->wls[w].end), NAN, -1, t);
-		}
-	if (m->timed_out) {
-		snprintf(t, sizeof(t), "stopped at --max-time %.9g s", (double)m->opt.max_time_ns / 1e9);
-		chart_mark(c, CHART_MARK_MAXTIME, (double)m->now / 1e9, NAN, -1, t);
-	}
-}
 
 /* The samples a timeline is drawn from: one in timeline_stride(n), at
  * most TIMELINE_POINTS a line.  They are picked as they are read back, so
@@ -75,12 +40,12 @@ uint64_t timeline_stride(uint64_t nr_samples)
 	return nr_samples > TIMELINE_POINTS ? (nr_samples + TIMELINE_POINTS - 1) / TIMELINE_POINTS : 1;
 }
 
-static void timelines(const struct machine *m, FILE *out)
+static void timelines(const struct run_result *rr, FILE *out)
 {
 	fputs("<h2>Timelines</h2>\n", out);
-	struct sample_iter it;
+	struct run_sample_iter it;
 	uint64_t nr, every;
-	machine_timeline_rewind(m, &it, &nr, &every);
+	run_timeline_rewind(rr, &it, &nr, &every);
 	if (!nr) {
 		fputs("<p class=\"na\">No vmstat samples: the run ended before the first one (--vmstat SECONDS "
 		      "samples more often).</p>\n", out);
@@ -94,23 +59,20 @@ static void timelines(const struct machine *m, FILE *out)
 			(unsigned long long)((nr + stride - 1) / stride));
 	fprintf(out, "%s.</p>\n", it.timeline ? " (their own interval: --vmstat's lines keep theirs)" : "");
 	struct chart *cs[NR_CHARTS];
-	int ser[NR_CHARTS][3];
+	struct tl_line lines[NR_CHARTS * 3];
+	int n = 0;
 	for (int k = 0; k < NR_CHARTS; k++) {
 		cs[k] = chart_new(CHART_LINES, PLOT_W, PLOT_H);
 		chart_class(cs[k], "plot");
 		chart_title(cs[k], charts[k].title);
 		chart_axis(cs[k], 'x', "simulated time (s)", CHART_LINEAR);
-		for (int j = 0; j < 3; j++)
-			ser[k][j] = (int)charts[k].f[j] >= 0 ? chart_series(cs[k], charts[k].names[j], NULL) : -1;
+		for (int j = 0; j < 3 && charts[k].f[j] >= 0; j++)
+			lines[n++] = (struct tl_line){ cs[k], chart_series(cs[k], charts[k].names[j], NULL),
+						       (enum tl_fig)charts[k].f[j] };
 	}
-	struct vmstat_sample s;
-	for (uint64_t i = 0; machine_sample_next(&it, &s); i++)
-		for (int k = 0; k < NR_CHARTS && i % stride == 0; k++)
-			for (int j = 0; j < 3 && ser[k][j] >= 0; j++)
-				chart_point(cs[k], ser[k][j], (double)s.t / 1e9, sample_value(&s, charts[k].f[j]), NAN, NAN,
-					    NULL);
+	timeline_draw(rr, lines, n, stride);
 	for (int k = 0; k < NR_CHARTS; k++)
-		stop_marks(cs[k], m);
+		timeline_stop_marks(cs[k], rr, NULL);
 	chart_range(cs[NR_CHARTS - 1], 'y', 0, 100);
 	/* One time axis for every figure, so that an event reads down the page. */
 	chart_share(cs, NR_CHARTS, 'x');
@@ -120,75 +82,74 @@ static void timelines(const struct machine *m, FILE *out)
 	}
 }
 
-static void workloads(const struct machine *m, FILE *out)
+static void workloads(const struct run_result *rr, FILE *out)
 {
 	fputs("<h2>Workloads</h2>\n<table class=\"t\"><tr><th>workload</th><th>user s</th><th>system s</th>"
 	      "<th>elapsed s</th><th>CPU</th><th>major faults</th><th>minor faults</th><th>swaps</th>"
 	      "<th>outcome</th></tr>\n", out);
-	for (int w = 0; w < m->nr_wls; w++) {
-		struct time_figures tf;
-		workload_times(m, w, &tf);
+	for (int w = 0; w < rr->nr_wl; w++) {
+		const struct wl_result *x = run_wl_c(rr, w);
+		struct time_figures tf = x->times;
 		fputs("<tr><td><code>", out);
-		html_escape(out, m->wls[w].cmd);
+		html_escape(out, x->cmd);
 		fprintf(out, "</code></td><td class=\"n\">%.2f</td><td class=\"n\">%.2f</td><td class=\"n\">%.3f</td>"
 			"<td class=\"n\">%u%%</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td><td>",
 			tf.user, tf.sys, tf.elapsed, tf.cpu_pct, (unsigned long long)tf.majflt,
 			(unsigned long long)tf.minflt, (unsigned long long)tf.swaps);
 		if (tf.killed)
 			fprintf(out, "<span class=\"stop oom\">&#10005; %s</span>",
-				m->wls[w].signal == SIGBUS ? "killed by SIGBUS" : "OOM-killed");
-		else if (m->wls[w].live > 0)
+				x->signal == SIGBUS ? "killed by SIGBUS" : "OOM-killed");
+		else if (!x->exited)
 			fprintf(out, "<span class=\"stop unfinished\">&#9873; did not finish%s</span>",
-				m->timed_out ? " (--max-time)" : m->interrupted ? " (interrupted)" : "");
+				rr->timed_out ? " (--max-time)" : rr->interrupted ? " (interrupted)" : "");
 		else
 			fputs("finished", out);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n<pre>", out);
-	for (int w = 0; w < m->nr_wls; w++) {
-		struct time_figures tf;
+	for (int w = 0; w < rr->nr_wl; w++) {
+		const struct wl_result *x = run_wl_c(rr, w);
 		char buf[1024];
-		workload_times(m, w, &tf);
-		format_zsh_time(buf, sizeof(buf), m->wls[w].cmd, &tf);
+		format_zsh_time(buf, sizeof(buf), x->cmd, &x->times);
 		html_escape(out, buf);
 		fputc('\n', out);
-		format_gnu_time(buf, sizeof(buf), &tf);
+		format_gnu_time(buf, sizeof(buf), &x->times);
 		html_escape(out, buf);
 		fputc('\n', out);
 	}
 	fputs("</pre>\n", out);
 }
 
-static void machine_params(const struct machine *m, const struct run_info *ri, FILE *out)
+static void machine_params(const struct run_result *rr, const struct run_info *ri, FILE *out)
 {
-	const struct profile *p = &m->prof;
+	const struct profile *p = &rr->prof;
 	fprintf(out, "<p>Machine <b>");
 	html_escape(out, ri->machine);
 	fprintf(out, "</b>: %llu CPU%s, %llu MiB RAM (%llu pages for the page allocator), %llu MiB swap, disk ",
 		(unsigned long long)p->cpus, p->cpus == 1 ? "" : "s", (unsigned long long)(p->ram >> 20),
-		(unsigned long long)m->ram_pages, (unsigned long long)(p->swap >> 20));
+		(unsigned long long)rr->ram_pages, (unsigned long long)(p->swap >> 20));
 	html_escape(out, p->disk.model);
 	fputs("; policy <b>", out);
 	html_escape(out, ri->policy);
 	fprintf(out, "</b>; seed %llu; %.9g s of simulated time.</p>\n", (unsigned long long)ri->seed,
-		(double)m->now / 1e9);
+		(double)rr->sim_ns / 1e9);
 	html_profile_params(out, "every machine parameter", p);
 }
 
-static void messages(const struct machine *m, FILE *out)
+static void messages(const struct run_result *rr, FILE *out)
 {
 	bool any = false;
-	for (uint64_t i = 0; i < m->nr_log; i++) {
-		if (m->log[i].kind != LOG_KERNEL)
+	for (uint64_t i = 0; i < rr->nr_log; i++) {
+		if (rr->log[i].kind != RUN_EV_KERNEL)
 			continue;
 		if (!any)
 			fputs("<h2>Kernel messages</h2>\n<pre class=\"kmsg\">", out);
 		any = true;
 		char t[40];
-		snprintf(t, sizeof(t), "[%5llu.%06llu] ", (unsigned long long)(m->log[i].t / 1000000000ULL),
-			 (unsigned long long)(m->log[i].t % 1000000000ULL / 1000));
+		snprintf(t, sizeof(t), "[%5llu.%06llu] ", (unsigned long long)(rr->log[i].t / 1000000000ULL),
+			 (unsigned long long)(rr->log[i].t % 1000000000ULL / 1000));
 		fputs(t, out);
-		html_escape(out, m->log[i].text);
+		html_escape(out, rr->log[i].text);
 		fputc('\n', out);
 	}
 	if (any)
@@ -196,25 +157,25 @@ static void messages(const struct machine *m, FILE *out)
 }
 
 /* The counters that moved, by their /proc/vmstat names, four to a row. */
-static void counters(const struct machine *m, FILE *out)
+static void counters(const struct run_result *rr, FILE *out)
 {
 	fputs("<h2>/proc/vmstat</h2>\n<table class=\"t counters\">\n", out);
 	int n = 0, zero = 0;
 	for (int i = 0; i < NR_VM_EVENTS; i++) {
-		if (!m->mm.ev[i]) {
+		if (!rr->ev[i]) {
 			zero++;
 			continue;
 		}
 		fputs(n % 4 ? "" : "<tr>", out);
 		fprintf(out, "<td>%s</td><td class=\"n\">%llu</td>%s", vm_event_names[i],
-			(unsigned long long)m->mm.ev[i], n % 4 == 3 ? "</tr>\n" : "");
+			(unsigned long long)rr->ev[i], n % 4 == 3 ? "</tr>\n" : "");
 		n++;
 	}
 	fprintf(out, "%s</table>\n<p class=\"src\">%d counters are 0 and not shown (the text and --json reports "
 		"have every one).</p>\n", n % 4 ? "</tr>\n" : "", zero);
 }
 
-void report_html(const struct machine *m, const struct run_info *ri, FILE *out)
+void report_html(const struct run_result *rr, const struct run_info *ri, FILE *out)
 {
 	char date[64];
 	html_date(date, sizeof(date));
@@ -223,17 +184,17 @@ void report_html(const struct machine *m, const struct run_info *ri, FILE *out)
 	html_page_begin(out, "pagelab run", ".stop.oom{color:#d00}\n");
 	html_provenance(out, &pv);
 	free(cmd);
-	machine_params(m, ri, out);
-	if (m->timed_out)
+	machine_params(rr, ri, out);
+	if (rr->timed_out)
 		fprintf(out, "<p class=\"stop\">&#9873; Stopped at --max-time %.9g s of simulated time: the report covers "
-			"what ran until then.</p>\n", (double)m->opt.max_time_ns / 1e9);
-	if (m->interrupted)
+			"what ran until then.</p>\n", (double)rr->max_time_ns / 1e9);
+	if (rr->interrupted)
 		fprintf(out, "<p class=\"stop\">Interrupted by %s at %.9g s of simulated time.</p>\n",
-			m->interrupted == SIGTERM ? "SIGTERM" : "SIGINT", (double)m->now / 1e9);
-	workloads(m, out);
-	timelines(m, out);
-	messages(m, out);
-	counters(m, out);
-	report_work_html(&m->mm.work, out);
+			rr->interrupted == SIGTERM ? "SIGTERM" : "SIGINT", (double)rr->sim_ns / 1e9);
+	workloads(rr, out);
+	timelines(rr, out);
+	messages(rr, out);
+	counters(rr, out);
+	report_work_html(&rr->work, out);
 	html_page_end(out);
 }

@@ -22,6 +22,7 @@
 #define TIMELINE_POINTS 600
 uint64_t timeline_stride(uint64_t nr_samples);
 
-void report_html(const struct machine *m, const struct run_info *ri, FILE *out);
+/* Drawn from the run's result alone. */
+void report_html(const struct run_result *rr, const struct run_info *ri, FILE *out);
 
 #endif

@@ -9,12 +9,7 @@
 #include "report.h"
 #include "../lib/util.h"
 
-struct memstat {
-	const char *name;
-	uint64_t value;
-};
-
-static size_t memcg_stats(const struct machine *m, struct memstat *st)
+size_t report_memcg_stats(const struct machine *m, struct memstat *st)
 {
 	const struct mm *mm = &m->mm;
 	const uint64_t *ev = mm->ev;
@@ -33,17 +28,17 @@ static size_t memcg_stats(const struct machine *m, struct memstat *st)
 	S("memory.events.max", mm->memcg.failcnt);
 	S("memory.events.oom", mm->memcg.oom);
 	S("memory.events.oom_kill", mm->memcg.oom_kill);
-	S("memory.stat.anon", mm->nr_anon_mapped * pg);
-	S("memory.stat.file", mm->nr_file * pg);
-	S("memory.stat.file_mapped", mm->nr_file_mapped * pg);
-	S("memory.stat.file_dirty", mm->nr_dirty * pg);
-	S("memory.stat.file_writeback", mm->nr_writeback * pg);
+	S("memory.stat.anon", mm->stat.nr_anon_mapped * pg);
+	S("memory.stat.file", mm->stat.nr_file * pg);
+	S("memory.stat.file_mapped", mm->stat.nr_file_mapped * pg);
+	S("memory.stat.file_dirty", mm->stat.nr_dirty * pg);
+	S("memory.stat.file_writeback", mm->stat.nr_writeback * pg);
 	S("memory.stat.swapcached", swapcached * pg);
 	S("memory.stat.inactive_anon", lz.inactive_anon * pg);
 	S("memory.stat.active_anon", lz.active_anon * pg);
 	S("memory.stat.inactive_file", lz.inactive_file * pg);
 	S("memory.stat.active_file", lz.active_file * pg);
-	S("memory.stat.unevictable", mm->nr_mlock * pg);
+	S("memory.stat.unevictable", mm->stat.nr_mlock * pg);
 	S("memory.stat.pgscan", ev[PGSCAN_ANON] + ev[PGSCAN_FILE]);
 	S("memory.stat.pgsteal", ev[PGSTEAL_ANON] + ev[PGSTEAL_FILE]);
 	S("memory.stat.pgrefill", ev[PGREFILL] + mm->memcg.pgrefill);
@@ -61,23 +56,17 @@ static size_t memcg_stats(const struct machine *m, struct memstat *st)
 	return n;
 }
 
-#define MAX_MEMSTAT 40
-
-void report_memcg_stat(const struct machine *m, FILE *out)
+void report_memcg_stat(const struct run_result *rr, FILE *out)
 {
-	struct memstat st[MAX_MEMSTAT];
-	size_t n = memcg_stats(m, st);
 	fprintf(out, "# memory.stat (--memcg: the workloads' cgroup)\n");
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s %llu\n", st[i].name, (unsigned long long)st[i].value);
+	for (int i = 0; i < rr->nr_memcg; i++)
+		fprintf(out, "%s %llu\n", rr->memcg[i].name, (unsigned long long)rr->memcg[i].value);
 }
 
-void report_memcg_json(const struct machine *m, FILE *out)
+void report_memcg_json(const struct run_result *rr, FILE *out)
 {
-	struct memstat st[MAX_MEMSTAT];
-	size_t n = memcg_stats(m, st);
 	fprintf(out, ",\n  \"memcg\": {");
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", st[i].name, (unsigned long long)st[i].value);
+	for (int i = 0; i < rr->nr_memcg; i++)
+		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", rr->memcg[i].name, (unsigned long long)rr->memcg[i].value);
 	fputc('}', out);
 }

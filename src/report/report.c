@@ -99,146 +99,135 @@ void format_vmstat_line_mode(char *buf, size_t len, const struct vmstat_sample *
 		 (unsigned long long)s->in, (unsigned long long)s->cs, s->us, s->sy, s->id, s->wa);
 }
 
-static void print_machine(const struct machine *m, const struct run_info *ri, FILE *out)
+static void print_machine(const struct run_result *rr, const struct run_info *ri, FILE *out)
 {
-	const struct profile *p = &m->prof;
+	const struct profile *p = &rr->prof;
 	fprintf(out, "pagelab: machine %s: %llu CPU%s, %llu MiB RAM (%llu pages for the page allocator), %llu MiB swap, disk %s; policy %s; seed %llu\n",
 		ri->machine, (unsigned long long)p->cpus, p->cpus == 1 ? "" : "s",
-		(unsigned long long)(p->ram >> 20), (unsigned long long)m->ram_pages,
+		(unsigned long long)(p->ram >> 20), (unsigned long long)rr->ram_pages,
 		(unsigned long long)(p->swap >> 20), p->disk.model, ri->policy,
 		(unsigned long long)ri->seed);
-	if (!p->untimed && m->mm.nr_zones == 1)
+	if (!p->untimed && rr->nr_zones == 1)
 		fprintf(out, "pagelab: watermarks min %llu low %llu high %llu pages\n",
-			(unsigned long long)m->mm.zones[0].wmark_min,
-			(unsigned long long)m->mm.zones[0].wmark_low,
-			(unsigned long long)m->mm.zones[0].wmark_high);
-	for (int z = 0; !p->untimed && m->mm.nr_zones > 1 && z < m->mm.nr_zones; z++)
+			(unsigned long long)rr->zones[0].wmark_min,
+			(unsigned long long)rr->zones[0].wmark_low,
+			(unsigned long long)rr->zones[0].wmark_high);
+	for (int z = 0; !p->untimed && rr->nr_zones > 1 && z < rr->nr_zones; z++)
 		fprintf(out, "pagelab: zone %s: %llu pages, watermarks min %llu low %llu high %llu pages\n",
-			m->mm.zones[z].name, (unsigned long long)m->mm.zones[z].managed,
-			(unsigned long long)m->mm.zones[z].wmark_min,
-			(unsigned long long)m->mm.zones[z].wmark_low,
-			(unsigned long long)m->mm.zones[z].wmark_high);
+			rr->zones[z].name, (unsigned long long)rr->zones[z].managed,
+			(unsigned long long)rr->zones[z].wmark_min,
+			(unsigned long long)rr->zones[z].wmark_low,
+			(unsigned long long)rr->zones[z].wmark_high);
 }
 
 /* Kernel threads as ps(1) shows them (the 1997 vhand thread was judged by
  * its TIME column): CPU time the thread consumed. */
-static void print_kthreads(const struct machine *m, FILE *out)
+static void print_kthreads(const struct run_result *rr, FILE *out)
 {
 	fprintf(out, "# kernel threads\n  PID     TIME CMD\n");
-	for (int i = 0; i < m->nr_tasks; i++) {
-		const struct task *t = &m->tasks[i];
-		if (!t->kthread)
-			continue;
-		double sec = task_seconds(t->utime + t->stime);
+	for (int i = 0; i < rr->nr_kthreads; i++) {
+		const struct run_kthread *k = &rr->kthreads[i];
+		double sec = task_seconds(k->cpu_ns);
 		int min = (int)(sec / 60);
-		fprintf(out, "%5d %2d:%05.2f %s\n", i + 1, min, sec - min * 60, t->comm);
+		fprintf(out, "%5d %2d:%05.2f %s\n", k->pid, min, sec - min * 60, k->comm);
 	}
 }
 
-static void print_exit(const struct machine *m, int wl, FILE *out)
+static void print_exit(const struct wl_result *x, FILE *out)
 {
-	const struct wl_inst *w = &m->wls[wl];
-	struct time_figures tf;
 	char buf[512];
-	workload_times(m, wl, &tf);
-	if (w->ops->report_tasks) {
-		struct wl_task_result *r = xcalloc((size_t)w->ntasks, sizeof(*r));
-		for (int i = 0; i < w->ntasks; i++) {
-			const struct task *t = &m->tasks[w->first_task + i];
-			r[i] = (struct wl_task_result){
-				.elapsed_s = task_seconds(t->end), .user_s = task_seconds(t->utime),
-				.sys_s = task_seconds(t->stime), .stall_s = task_seconds(t->stall_ns),
-				.majflt = t->majflt, .minflt = t->minflt, .killed = t->killed,
-				.failed = t->failed,
-			};
-		}
-		w->ops->report_tasks(w->w, r, w->ntasks, out);
-		free(r);
-	}
-	if (tf.killed)
-		fprintf(out, "zsh: %-11s%s\n", w->signal == SIGBUS ? "bus error" : "killed", w->cmd);
-	else if (w->ops->report) {
-		double *el = xcalloc((size_t)w->ntasks, sizeof(double));
-		for (int i = 0; i < w->ntasks; i++)
-			el[i] = task_seconds(m->tasks[w->first_task + i].end);
-		w->ops->report(w->w, el, out);
-		free(el);
-	}
-	format_zsh_time(buf, sizeof(buf), w->cmd, &tf);
+	if (x->exit_text)
+		fputs(x->exit_text, out);
+	format_zsh_time(buf, sizeof(buf), x->cmd, &x->times);
 	fprintf(out, "%s\n", buf);
-	format_gnu_time(buf, sizeof(buf), &tf);
+	format_gnu_time(buf, sizeof(buf), &x->times);
 	fprintf(out, "%s\n", buf);
 }
 
-static void print_kernel(const struct log_entry *l, FILE *out)
+static void print_kernel(const struct run_event *l, FILE *out)
 {
 	fprintf(out, "[%5llu.%06llu] %s\n", (unsigned long long)(l->t / 1000000000ULL),
 		(unsigned long long)(l->t % 1000000000ULL / 1000), l->text);
 }
 
-void report_vmstat(const struct mm *mm, FILE *out)
+void report_gauges(const struct mm *mm, struct run_gauges *g)
 {
-	fprintf(out, "nr_free_pages %llu\n", (unsigned long long)mm->nr_free);
-	fprintf(out, "nr_anon_pages %llu\n", (unsigned long long)mm->nr_anon);
-	fprintf(out, "nr_mlock %llu\n", (unsigned long long)mm->nr_mlock);
-	fprintf(out, "nr_writeback %llu\n", (unsigned long long)mm->nr_writeback);
-	fprintf(out, "nr_file_pages %llu\n", (unsigned long long)mm->nr_file);
-	fprintf(out, "nr_dirty %llu\n", (unsigned long long)mm->nr_dirty);
 	struct lru_sizes lz;
 	mm_lru_sizes(mm, &lz);
-	fprintf(out, "nr_inactive_anon %llu\nnr_active_anon %llu\nnr_inactive_file %llu\nnr_active_file %llu\n",
-		(unsigned long long)lz.inactive_anon, (unsigned long long)lz.active_anon,
-		(unsigned long long)lz.inactive_file, (unsigned long long)lz.active_file);
-	for (int i = 0; i < NR_VM_EVENTS; i++)
-		fprintf(out, "%s %llu\n", vm_event_names[i], (unsigned long long)mm->ev[i]);
+	*g = (struct run_gauges){ .nr_free = mm->stat.nr_free, .nr_anon = mm->stat.nr_anon, .nr_mlock = mm->stat.nr_mlock,
+				  .nr_writeback = mm->stat.nr_writeback, .nr_file = mm->stat.nr_file, .nr_dirty = mm->stat.nr_dirty,
+				  .inactive_anon = lz.inactive_anon, .active_anon = lz.active_anon,
+				  .inactive_file = lz.inactive_file, .active_file = lz.active_file };
 }
 
-void report_text(const struct machine *m, const struct run_info *ri, FILE *out)
+void report_vmstat_lines(const struct run_gauges *g, const uint64_t *ev, FILE *out)
 {
-	print_machine(m, ri, out);
-	if (m->nr_samples && !ri->hide_vmstat)
-		fputs(m->opt.vmstat_active ? vmstat_header_active : vmstat_header, out);
+	fprintf(out, "nr_free_pages %llu\n", (unsigned long long)g->nr_free);
+	fprintf(out, "nr_anon_pages %llu\n", (unsigned long long)g->nr_anon);
+	fprintf(out, "nr_mlock %llu\n", (unsigned long long)g->nr_mlock);
+	fprintf(out, "nr_writeback %llu\n", (unsigned long long)g->nr_writeback);
+	fprintf(out, "nr_file_pages %llu\n", (unsigned long long)g->nr_file);
+	fprintf(out, "nr_dirty %llu\n", (unsigned long long)g->nr_dirty);
+	fprintf(out, "nr_inactive_anon %llu\nnr_active_anon %llu\nnr_inactive_file %llu\nnr_active_file %llu\n",
+		(unsigned long long)g->inactive_anon, (unsigned long long)g->active_anon,
+		(unsigned long long)g->inactive_file, (unsigned long long)g->active_file);
+	for (int i = 0; i < NR_VM_EVENTS; i++)
+		fprintf(out, "%s %llu\n", vm_event_names[i], (unsigned long long)ev[i]);
+}
+
+void report_vmstat(const struct mm *mm, FILE *out)
+{
+	struct run_gauges g;
+	report_gauges(mm, &g);
+	report_vmstat_lines(&g, mm->ev, out);
+}
+
+void report_text(const struct run_result *rr, const struct run_info *ri, FILE *out)
+{
+	print_machine(rr, ri, out);
+	if (rr->nr_samples && !rr->vmstat_hidden)
+		fputs(rr->vmstat_active ? vmstat_header_active : vmstat_header, out);
 	uint64_t l = 0;
 	char buf[256];
-	struct sample_iter it;
+	struct run_sample_iter it;
 	struct vmstat_sample cur;
-	machine_samples_rewind(m, &it);
-	bool have = !ri->hide_vmstat && machine_sample_next(&it, &cur);
+	run_samples_rewind(rr, &it);
+	bool have = !rr->vmstat_hidden && run_sample_next(&it, &cur);
 	/* Merge vmstat samples and log entries in time order (samples first on ties). */
-	while (have || l < m->nr_log) {
-		if (have && (l >= m->nr_log || cur.t <= m->log[l].t)) {
-			format_vmstat_line_mode(buf, sizeof(buf), &cur, m->opt.vmstat_active);
+	while (have || l < rr->nr_log) {
+		if (have && (l >= rr->nr_log || cur.t <= rr->log[l].t)) {
+			format_vmstat_line_mode(buf, sizeof(buf), &cur, rr->vmstat_active);
 			fprintf(out, "%s\n", buf);
-			have = machine_sample_next(&it, &cur);
+			have = run_sample_next(&it, &cur);
 			continue;
 		}
-		const struct log_entry *e = &m->log[l++];
-		if (e->kind == LOG_KERNEL)
+		const struct run_event *e = &rr->log[l++];
+		if (e->kind == RUN_EV_KERNEL)
 			print_kernel(e, out);
 		else
-			print_exit(m, e->wl, out);
+			print_exit(run_wl_c(rr, e->wl), out);
 	}
-	for (int w = 0; w < m->nr_wls; w++)
-		if (m->wls[w].live > 0)
-			fprintf(out, "pagelab: %s did not finish\n", m->wls[w].cmd);
-	if (m->timed_out)
-		fprintf(out, "pagelab: stopped at --max-time: %.9g s of simulated time\n", (double)m->opt.max_time_ns / 1e9);
-	if (m->interrupted)
+	for (int w = 0; w < rr->nr_wl; w++)
+		if (!run_wl_c(rr, w)->exited)
+			fprintf(out, "pagelab: %s did not finish\n", run_wl_c(rr, w)->cmd);
+	if (rr->timed_out)
+		fprintf(out, "pagelab: stopped at --max-time: %.9g s of simulated time\n", (double)rr->max_time_ns / 1e9);
+	if (rr->interrupted)
 		fprintf(out, "pagelab: interrupted by %s at %.9g s of simulated time\n",
-			m->interrupted == SIGTERM ? "SIGTERM" : "SIGINT", (double)m->now / 1e9);
-	print_kthreads(m, out);
+			rr->interrupted == SIGTERM ? "SIGTERM" : "SIGINT", (double)rr->sim_ns / 1e9);
+	print_kthreads(rr, out);
 	fprintf(out, "# /proc/vmstat\n");
-	report_vmstat(&m->mm, out);
-	if (m->mm.memcg.limit)
-		report_memcg_stat(m, out);
-	report_work_text(&m->mm.work, out);
+	report_vmstat_lines(&rr->gauges, rr->ev, out);
+	if (rr->nr_memcg)
+		report_memcg_stat(rr, out);
+	report_work_text(&rr->work, out);
 }
 
 
 /* Where a result comes from: the pagelab that computed it, the command
  * that asked for it and every parameter of the machine it ran on, so a
  * JSON file alone says how to get it again. */
-static void json_provenance(const struct machine *m, const struct run_info *ri, FILE *out)
+static void json_provenance(const struct run_result *rr, const struct run_info *ri, FILE *out)
 {
 	fprintf(out, ",\n  \"pagelab_version\": ");
 	json_str(out, pagelab_version());
@@ -248,107 +237,119 @@ static void json_provenance(const struct machine *m, const struct run_info *ri, 
 		json_str(out, ri->argv[i]);
 	}
 	fprintf(out, "],\n  \"machine_params\": ");
-	profile_json(&m->prof, out);
+	profile_json(&rr->prof, out);
 }
 
-/* Each task of workload w as time(1) would show it alone: a workload's
+/* Each task of workload x as time(1) would show it alone: a workload's
  * totals hide which of its tasks waited (qsbench's four sorts end apart). */
-static void json_tasks(const struct machine *m, int wl, FILE *out)
+static void json_tasks(const struct wl_result *x, FILE *out)
 {
-	const struct wl_inst *w = &m->wls[wl];
 	fprintf(out, ", \"tasks\": [");
-	for (int i = 0; i < w->ntasks; i++) {
-		const struct task *t = &m->tasks[w->first_task + i];
+	for (int i = 0; i < x->ntasks; i++) {
+		const struct task_times *t = &x->tasks[i];
 		fprintf(out, "%s{\"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"majflt\": %llu, "
-			"\"minflt\": %llu, \"swaps\": %llu}", i ? ", " : "", task_seconds(t->utime),
-			task_seconds(t->stime), task_seconds(t->end), (unsigned long long)t->majflt,
-			(unsigned long long)t->minflt, (unsigned long long)(t->as ? t->as->nswap : 0));
+			"\"minflt\": %llu, \"swaps\": %llu}", i ? ", " : "", t->user_s, t->sys_s, t->elapsed_s,
+			(unsigned long long)t->majflt, (unsigned long long)t->minflt, (unsigned long long)t->swaps);
 	}
 	fputc(']', out);
 }
 
-void report_json(const struct machine *m, const struct run_info *ri, FILE *out)
+static void json_workloads(const struct run_result *rr, FILE *out)
 {
-	const struct profile *p = &m->prof;
-	fprintf(out, "{\n  \"machine\": {\"name\": ");
-	json_str(out, ri->machine);
-	fprintf(out, ", \"cpus\": %llu, \"ram_bytes\": %llu, \"ram_pages\": %llu, \"swap_bytes\": %llu, \"disk\": ",
-		(unsigned long long)p->cpus, (unsigned long long)p->ram,
-		(unsigned long long)m->ram_pages, (unsigned long long)p->swap);
-	json_str(out, p->disk.model);
-	fprintf(out, ", \"wmark_min\": %llu, \"wmark_low\": %llu, \"wmark_high\": %llu},\n",
-		(unsigned long long)m->mm.zones[0].wmark_min, (unsigned long long)m->mm.zones[0].wmark_low,
-		(unsigned long long)m->mm.zones[0].wmark_high);
-	fprintf(out, "  \"policy\": ");
-	json_str(out, ri->policy);
-	fprintf(out, ",\n  \"seed\": %llu,\n  \"finished\": %s,\n  \"stopped\": %s,\n  \"simulated_s\": %.9f,\n  \"workloads\": [",
-		(unsigned long long)ri->seed, m->live_user == 0 ? "true" : "false",
-		m->interrupted ? (m->interrupted == SIGTERM ? "\"SIGTERM\"" : "\"SIGINT\"")
-		: m->timed_out ? "\"max-time\"" : "null", (double)m->now / 1e9);
-	for (int w = 0; w < m->nr_wls; w++) {
-		struct time_figures tf;
-		workload_times(m, w, &tf);
+	for (int w = 0; w < rr->nr_wl; w++) {
+		const struct wl_result *x = run_wl_c(rr, w);
+		const struct time_figures *tf = &x->times;
 		fprintf(out, "%s\n    {\"command\": ", w ? "," : "");
-		json_str(out, m->wls[w].cmd);
+		json_str(out, x->cmd);
 		fprintf(out, ", \"user_s\": %.6f, \"system_s\": %.6f, \"elapsed_s\": %.6f, \"cpu_pct\": %u, \"majflt\": %llu, \"minflt\": %llu, \"swaps\": %llu, \"killed\": %s, \"signal\": %s, \"finished\": %s",
-			tf.user, tf.sys, tf.elapsed, tf.cpu_pct, (unsigned long long)tf.majflt,
-			(unsigned long long)tf.minflt, (unsigned long long)tf.swaps,
-			tf.killed ? "true" : "false",
-			!tf.killed ? "null" : m->wls[w].signal == SIGBUS ? "\"SIGBUS\"" : "\"SIGKILL\"",
-			m->wls[w].live == 0 ? "true" : "false");
-		json_tasks(m, w, out);
+			tf->user, tf->sys, tf->elapsed, tf->cpu_pct, (unsigned long long)tf->majflt,
+			(unsigned long long)tf->minflt, (unsigned long long)tf->swaps,
+			tf->killed ? "true" : "false",
+			!tf->killed ? "null" : x->signal == SIGBUS ? "\"SIGBUS\"" : "\"SIGKILL\"",
+			x->exited ? "true" : "false");
+		json_tasks(x, out);
 		fputc('}', out);
 	}
-	fprintf(out, "\n  ],\n  \"vmstat\": [");
-	struct sample_iter it;
+}
+
+static void json_samples(const struct run_result *rr, FILE *out)
+{
+	struct run_sample_iter it;
 	struct vmstat_sample cur;
-	machine_samples_rewind(m, &it);
-	for (uint64_t i = 0; !ri->hide_vmstat && machine_sample_next(&it, &cur); i++) {
+	run_samples_rewind(rr, &it);
+	for (uint64_t i = 0; !rr->vmstat_hidden && run_sample_next(&it, &cur); i++) {
 		const struct vmstat_sample *s = &cur;
-		fprintf(out, "%s\n    {\"t\": %.3f, \"r\": %u, \"b\": %u, \"swpd\": %llu, \"free\": %llu, \"buff\": %llu, \"cache\": %llu, \"inact\": %llu, \"active\": %llu, \"si\": %llu, \"so\": %llu, \"bi\": %llu, \"bo\": %llu, \"in\": %llu, \"cs\": %llu, \"us\": %u, \"sy\": %u, \"id\": %u, \"wa\": %u, \"scan\": %llu}",
+		fprintf(out, "%s\n    {\"t\": %.3f, \"r\": %u, \"b\": %u, \"swpd\": %llu, \"free\": %llu, \"buff\": %llu, \"cache\": %llu, \"inact\": %llu, \"active\": %llu, \"si\": %llu, \"so\": %llu, \"bi\": %llu, \"bo\": %llu, \"in\": %llu, \"cs\": %llu, \"us\": %u, \"sy\": %u, \"id\": %u, \"wa\": %u, \"scan\": %llu",
 			i ? "," : "", (double)s->t / 1e9, s->r, s->b, (unsigned long long)s->swpd,
 			(unsigned long long)s->free, (unsigned long long)s->buff, (unsigned long long)s->cache,
 			(unsigned long long)s->inact, (unsigned long long)s->active,
 			(unsigned long long)s->si, (unsigned long long)s->so, (unsigned long long)s->bi,
 			(unsigned long long)s->bo, (unsigned long long)s->in, (unsigned long long)s->cs,
 			s->us, s->sy, s->id, s->wa, (unsigned long long)s->scan);
+		if (rr->resident_kb)   /* residency=K */
+			fprintf(out, ", \"resident_kb\": %llu}", (unsigned long long)rr->resident_kb[i]);
+		else
+			fputc('}', out);
 	}
+}
+
+static void json_counters(const struct run_result *rr, FILE *out)
+{
+	const struct run_gauges *g = &rr->gauges;
+	fprintf(out, "\n  ],\n  \"counters\": {\"nr_free_pages\": %llu, \"nr_anon_pages\": %llu, \"nr_mlock\": %llu, \"nr_writeback\": %llu, \"nr_file_pages\": %llu, \"nr_dirty\": %llu",
+		(unsigned long long)g->nr_free, (unsigned long long)g->nr_anon,
+		(unsigned long long)g->nr_mlock, (unsigned long long)g->nr_writeback,
+		(unsigned long long)g->nr_file, (unsigned long long)g->nr_dirty);
+	fprintf(out, ", \"nr_inactive_anon\": %llu, \"nr_active_anon\": %llu, \"nr_inactive_file\": %llu, \"nr_active_file\": %llu",
+		(unsigned long long)g->inactive_anon, (unsigned long long)g->active_anon,
+		(unsigned long long)g->inactive_file, (unsigned long long)g->active_file);
+	for (int i = 0; i < NR_VM_EVENTS; i++)
+		fprintf(out, ", \"%s\": %llu", vm_event_names[i], (unsigned long long)rr->ev[i]);
+	fprintf(out, "}");
+}
+
+void report_json(const struct run_result *rr, const struct run_info *ri, FILE *out)
+{
+	const struct profile *p = &rr->prof;
+	fprintf(out, "{\n  \"machine\": {\"name\": ");
+	json_str(out, ri->machine);
+	fprintf(out, ", \"cpus\": %llu, \"ram_bytes\": %llu, \"ram_pages\": %llu, \"swap_bytes\": %llu, \"disk\": ",
+		(unsigned long long)p->cpus, (unsigned long long)p->ram,
+		(unsigned long long)rr->ram_pages, (unsigned long long)p->swap);
+	json_str(out, p->disk.model);
+	fprintf(out, ", \"wmark_min\": %llu, \"wmark_low\": %llu, \"wmark_high\": %llu},\n",
+		(unsigned long long)rr->zones[0].wmark_min, (unsigned long long)rr->zones[0].wmark_low,
+		(unsigned long long)rr->zones[0].wmark_high);
+	fprintf(out, "  \"policy\": ");
+	json_str(out, ri->policy);
+	fprintf(out, ",\n  \"seed\": %llu,\n  \"finished\": %s,\n  \"stopped\": %s,\n  \"simulated_s\": %.9f,\n  \"workloads\": [",
+		(unsigned long long)ri->seed, rr->all_exited ? "true" : "false",
+		rr->interrupted ? (rr->interrupted == SIGTERM ? "\"SIGTERM\"" : "\"SIGINT\"")
+		: rr->timed_out ? "\"max-time\"" : "null", (double)rr->sim_ns / 1e9);
+	json_workloads(rr, out);
+	fprintf(out, "\n  ],\n  \"vmstat\": [");
+	json_samples(rr, out);
 	fprintf(out, "\n  ],\n  \"kthreads\": [");
-	int firstk = 1;
-	for (int i = 0; i < m->nr_tasks; i++) {
-		if (!m->tasks[i].kthread)
-			continue;
-		fprintf(out, "%s\n    {\"comm\": ", firstk ? "" : ",");
-		json_str(out, m->tasks[i].comm);
-		fprintf(out, ", \"cpu_s\": %.6f}", task_seconds(m->tasks[i].utime + m->tasks[i].stime));
-		firstk = 0;
+	for (int i = 0; i < rr->nr_kthreads; i++) {
+		fprintf(out, "%s\n    {\"comm\": ", i ? "," : "");
+		json_str(out, rr->kthreads[i].comm);
+		fprintf(out, ", \"cpu_s\": %.6f}", task_seconds(rr->kthreads[i].cpu_ns));
 	}
 	fprintf(out, "\n  ],\n  \"messages\": [");
 	int first = 1;
-	for (uint64_t i = 0; i < m->nr_log; i++) {
-		if (m->log[i].kind != LOG_KERNEL)
+	for (uint64_t i = 0; i < rr->nr_log; i++) {
+		if (rr->log[i].kind != RUN_EV_KERNEL)
 			continue;
-		fprintf(out, "%s\n    {\"t\": %.6f, \"text\": ", first ? "" : ",", (double)m->log[i].t / 1e9);
-		json_str(out, m->log[i].text);
+		fprintf(out, "%s\n    {\"t\": %.6f, \"text\": ", first ? "" : ",", (double)rr->log[i].t / 1e9);
+		json_str(out, rr->log[i].text);
 		fputc('}', out);
 		first = 0;
 	}
-	fprintf(out, "\n  ],\n  \"counters\": {\"nr_free_pages\": %llu, \"nr_anon_pages\": %llu, \"nr_mlock\": %llu, \"nr_writeback\": %llu, \"nr_file_pages\": %llu, \"nr_dirty\": %llu",
-		(unsigned long long)m->mm.nr_free, (unsigned long long)m->mm.nr_anon,
-		(unsigned long long)m->mm.nr_mlock, (unsigned long long)m->mm.nr_writeback,
-		(unsigned long long)m->mm.nr_file, (unsigned long long)m->mm.nr_dirty);
-	struct lru_sizes lz;
-	mm_lru_sizes(&m->mm, &lz);
-	fprintf(out, ", \"nr_inactive_anon\": %llu, \"nr_active_anon\": %llu, \"nr_inactive_file\": %llu, \"nr_active_file\": %llu",
-		(unsigned long long)lz.inactive_anon, (unsigned long long)lz.active_anon,
-		(unsigned long long)lz.inactive_file, (unsigned long long)lz.active_file);
-	for (int i = 0; i < NR_VM_EVENTS; i++)
-		fprintf(out, ", \"%s\": %llu", vm_event_names[i], (unsigned long long)m->mm.ev[i]);
-	fprintf(out, "}");
-	if (m->mm.memcg.limit)
-		report_memcg_json(m, out);
+	json_counters(rr, out);
+	if (rr->nr_memcg)
+		report_memcg_json(rr, out);
 	fputs(",\n  \"reclaim_work\": ", out);
-	report_work_json(&m->mm.work, out);
-	json_provenance(m, ri, out);
+	report_work_json(&rr->work, out);
+	json_provenance(rr, ri, out);
 	fprintf(out, "\n}\n");
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stddef.h>
 #include "../machine/machine.h"
+#include "result.h"
 
 struct run_info {
 	const char *machine;
@@ -16,18 +17,8 @@ struct run_info {
 	 * the JSON's provenance; argc 0 when there is none (the library). */
 	int argc;
 	char *const *argv;
-	/* The vmstat samples were taken for --html only: the text and JSON
-	 * reports leave them out, as without --vmstat. */
-	bool hide_vmstat;
 };
 
-/* Figures of one workload as time(1) would report them. */
-struct time_figures {
-	double user, sys, elapsed;
-	unsigned cpu_pct;
-	uint64_t majflt, minflt, swaps;
-	bool killed;
-};
 
 void workload_times(const struct machine *m, int wl, struct time_figures *tf);
 /* "usemem -m 1000  0.10s user 10.27s system 62% cpu 16.567 total" */
@@ -41,10 +32,14 @@ void format_vmstat_line_mode(char *buf, size_t len, const struct vmstat_sample *
 extern const char vmstat_header_active[];
 
 /* --memcg: the cgroup's memory.stat / memory.events (memstat.c). */
-void report_memcg_stat(const struct machine *m, FILE *out);
-void report_memcg_json(const struct machine *m, FILE *out);
+size_t report_memcg_stats(const struct machine *m, struct memstat *st);   /* at most MAX_MEMSTAT */
+void report_memcg_stat(const struct run_result *rr, FILE *out);
+void report_memcg_json(const struct run_result *rr, FILE *out);
 
-/* The "# /proc/vmstat" section's lines: gauges, then every event counter. */
+/* The "# /proc/vmstat" section's lines: gauges, then every event counter,
+ * of a result or of an mm (the cache-only replay's). */
+void report_gauges(const struct mm *mm, struct run_gauges *g);
+void report_vmstat_lines(const struct run_gauges *g, const uint64_t *ev, FILE *out);
 void report_vmstat(const struct mm *mm, FILE *out);
 /* Reclaim's work, counted (src/mm/work.h; work_report.c): a table by
  * reclaimer, a JSON object, an HTML table. */
@@ -52,7 +47,8 @@ void report_work_text(const struct reclaim_work *w, FILE *out);
 void report_work_json(const struct reclaim_work *w, FILE *out);
 void report_work_html(const struct reclaim_work *w, FILE *out);
 
-void report_text(const struct machine *m, const struct run_info *ri, FILE *out);
-void report_json(const struct machine *m, const struct run_info *ri, FILE *out);
+/* The run's reports, drawn from its result alone. */
+void report_text(const struct run_result *rr, const struct run_info *ri, FILE *out);
+void report_json(const struct run_result *rr, const struct run_info *ri, FILE *out);
 
 #endif

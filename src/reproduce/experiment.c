@@ -240,8 +240,11 @@ static void run_one(struct exp_result *r, int d, int run, int rep)
 	c.mo = (struct machine_opts){
 		.memcg_pages = r->cg.memcg_pages,
 		.memcg_v1 = r->cg.memcg_v1,
+		.make_inputs = r->cg.make_inputs,
 		.seed = exp_seed(rep),
-		.vmstat_ns = scaled_ns(r, x->vmstat_s, 0.01),
+		/* The experiment's machine-set vmstat= (unscaled) in place of
+		 * every run's own vmstat line. */
+		.vmstat_ns = r->cg.vmstat_ns ? r->cg.vmstat_ns : scaled_ns(r, x->vmstat_s, 0.01),
 		.max_time_ns = x->max_time_unscaled ? (uint64_t)(x->max_time_s * 1e9)
 						    : scaled_ns(r, x->max_time_s, 60),
 		.stop_with_wl = x->stop_with,

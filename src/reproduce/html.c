@@ -2,6 +2,7 @@
 #include "html.h"
 #include "../lib/util.h"
 #include "../report/chart.h"
+#include "../report/timeline.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -10,40 +11,8 @@
 #define PLOT_W 500
 #define PLOT_H 160
 
-enum series { S_FREE, S_SI, S_SO, S_SCAN, S_RESIDENT };
-
-static double sample_value(const struct run_result *rr, uint64_t i, enum series s)
-{
-	const struct vmstat_sample *v = &rr->samples[i];
-	switch (s) {
-	case S_FREE: return (double)v->free / 1024.0;
-	case S_SI: return (double)v->si;
-	case S_SO: return (double)v->so;
-	case S_SCAN: return (double)v->scan;
-	case S_RESIDENT: return rr->resident_kb ? (double)rr->resident_kb[i] / 1024.0 : 0;
-	}
-	return 0;
-}
-
-/* Where a design's run was cut short: a cross where a workload was
- * OOM-killed, a flag where the run hit the simulated time limit. */
-static void stop_marks(struct chart *c, const struct run_result *rr, const char *label)
-{
-	char t[300];
-	for (int w = 0; w < rr->nr_wl; w++)
-		if (rr->wl[w].tf.killed) {
-			snprintf(t, sizeof(t), "%s: %s OOM-killed at %.3g s", label, rr->wl[w].cmd,
-				 (double)rr->wl[w].end_ns / 1e9);
-			chart_mark(c, CHART_MARK_OOM, (double)rr->wl[w].end_ns / 1e9, NAN, -1, t);
-		}
-	if (rr->timed_out) {
-		snprintf(t, sizeof(t), "%s: stopped at --max-time, %.3g s", label, (double)rr->sim_ns / 1e9);
-		chart_mark(c, CHART_MARK_MAXTIME, (double)rr->sim_ns / 1e9, NAN, -1, t);
-	}
-}
-
 /* One figure of one run: every design's timeline on the same axes. */
-static struct chart *timeline(const struct exp_result *r, int run, const char *title, enum series s)
+static struct chart *timeline(const struct exp_result *r, int run, const char *title, enum tl_fig f)
 {
 	const struct experiment *e = r->e;
 	struct chart *c = chart_new(CHART_LINES, PLOT_W, PLOT_H);
@@ -56,9 +25,8 @@ static struct chart *timeline(const struct exp_result *r, int run, const char *t
 		int k = chart_series(c, e->designs[d].label, NULL);
 		if (!rr->available)
 			continue;
-		for (uint64_t i = 0; i < rr->nr_samples; i++)
-			chart_point(c, k, (double)rr->samples[i].t / 1e9, sample_value(rr, i, s), NAN, NAN, NULL);
-		stop_marks(c, rr, e->designs[d].label);
+		timeline_draw(rr, &(struct tl_line){ c, k, f }, 1, 1);
+		timeline_stop_marks(c, rr, e->designs[d].label);
 	}
 	return c;
 }
@@ -279,14 +247,14 @@ static void run_timelines(FILE *out, const struct exp_result *r, int run)
 	}
 	struct chart *cs[5];
 	int n = 0;
-	cs[n++] = timeline(r, run, "free memory (MB)", S_FREE);
-	cs[n++] = timeline(r, run, "swap out (KB/s)", S_SO);
-	cs[n++] = timeline(r, run, "swap in (KB/s)", S_SI);
-	cs[n++] = timeline(r, run, "pages scanned (pages/s)", S_SCAN);
+	cs[n++] = timeline(r, run, "free memory (MB)", TL_FREE);
+	cs[n++] = timeline(r, run, "swap out (KB/s)", TL_SO);
+	cs[n++] = timeline(r, run, "swap in (KB/s)", TL_SI);
+	cs[n++] = timeline(r, run, "pages scanned (pages/s)", TL_SCAN);
 	if (x->residency_wl >= 0) {
 		char t[300];
 		snprintf(t, sizeof(t), "resident (MB): %s", r0->nr_wl > x->residency_wl ? r0->wl[x->residency_wl].cmd : "");
-		cs[n++] = timeline(r, run, t, S_RESIDENT);
+		cs[n++] = timeline(r, run, t, TL_RESIDENT);
 	}
 	chart_share(cs, n, 'x');
 	fputs("<div class=\"plots\">\n", out);

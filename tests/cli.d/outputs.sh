@@ -335,7 +335,7 @@ msg=$(echo "$found" | awk -v allowed="$OUT_ALLOWED" '
 # commands checked here, or says why not ("-").  A new caller fails here
 # until its command joins OUT_CMDS.
 OUT_CALLERS="
-src/cli/run.c run
+src/cli/run_spec.c run
 src/cli/reproduce.c reproduce
 src/cli/sweep.c sweep-html
 src/engine/sweep.c sweep-o

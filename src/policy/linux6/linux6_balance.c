@@ -137,7 +137,7 @@ void l6_prepare_scan_control(struct linux6 *l, struct scan_control *sc)
 	uint64_t total_high_wmark = 0;
 	for (int z = 0; z < mm->nr_zones; z++)
 		total_high_wmark += mm->zones[z].wmark_high;
-	l->file_is_tiny = l->t[L6_T_FILE_IS_TINY] != 0 && file + mm->nr_free <= total_high_wmark &&
+	l->file_is_tiny = l->t[L6_T_FILE_IS_TINY] != 0 && file + mm->stat.nr_free <= total_high_wmark &&
 			  !(l->may_deactivate & L6_DEACTIVATE_ANON) &&
 			  (l6_size(l, L6_INACTIVE_ANON) >> sc->priority);
 }

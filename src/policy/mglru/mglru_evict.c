@@ -428,7 +428,7 @@ static bool should_abort_scan(const struct mglru *g, const struct scan_control *
 	if (sc->who != RECLAIM_KSWAPD)
 		return false;
 	const struct zone *z = &g->mm->zones[0];
-	return g->mm->nr_free > z->wmark_high + g->min_lru_batch;
+	return g->mm->stat.nr_free > z->wmark_high + g->min_lru_batch;
 }
 
 /* lruvec_is_reclaimable() for min_ttl: the oldest file generation was
@@ -446,7 +446,7 @@ void mg_shrink(void *priv, struct scan_control *sc)
 	/* Enough pages are already being written on their way to the free
 	 * list: a direct reclaimer waits for them (reclaim_throttle on
 	 * writeback) instead of writing more. */
-	if (sc->who == RECLAIM_DIRECT && g->mm->nr_pending_free >= sc->nr_to_reclaim)
+	if (sc->who == RECLAIM_DIRECT && g->mm->stat.nr_pending_free >= sc->nr_to_reclaim)
 		return;
 	g->have_walk = sc->who == RECLAIM_KSWAPD;
 	g->wb_pass = 0;

@@ -223,7 +223,7 @@ static uint64_t inactive_target(struct r24 *r)
 static int64_t free_shortage(struct r24 *r)
 {
 	struct mm *mm = r->mm;
-	int64_t freeable = (int64_t)(mm->nr_free + nr_inactive_clean(r));
+	int64_t freeable = (int64_t)(mm->stat.nr_free + nr_inactive_clean(r));
 	int64_t target = (int64_t)(r->fp_high + inactive_target(r) / 3);
 	if (freeable < target)
 		return target - freeable;
@@ -239,7 +239,7 @@ static int64_t free_shortage(struct r24 *r)
 
 static int64_t inactive_shortage(struct r24 *r)
 {
-	int64_t s = (int64_t)(r->fp_high + inactive_target(r)) - (int64_t)r->mm->nr_free -
+	int64_t s = (int64_t)(r->fp_high + inactive_target(r)) - (int64_t)r->mm->stat.nr_free -
 		    (int64_t)nr_inactive_clean(r) - (int64_t)lru_count(FR(r), r->inactive_dirty);
 	return s > 0 ? s : 0;
 }
@@ -409,7 +409,7 @@ done:
 static void do_try_to_free_pages(struct r24 *r, bool user)
 {
 	struct mm *mm = r->mm;
-	if (free_shortage(r) || lru_count(FR(r), r->inactive_dirty) > mm->nr_free + nr_inactive_clean(r))
+	if (free_shortage(r) || lru_count(FR(r), r->inactive_dirty) > mm->stat.nr_free + nr_inactive_clean(r))
 		page_launder(r);
 	if (free_shortage(r) || inactive_shortage(r))
 		refill_inactive(r, user);
