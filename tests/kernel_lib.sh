@@ -16,7 +16,19 @@ kernel_leftovers() {
 	find /sys/fs/cgroup -maxdepth 2 -name "pagelab-kernel-$1" 2>/dev/null
 	ls -d /var/tmp/pagelab-kernel."$1".* 2>/dev/null
 	ls -d /sys/kernel/tracing/instances/pagelab-kernel-"$1"-* /run/pagelab-kernel-tracefs."$1" 2>/dev/null
-	[ "$(grep -c ' tracefs ' /proc/mounts)" = "$kernel_tracefs" ] || echo "tracefs mounts: $(grep -c ' tracefs ' /proc/mounts)"
+	# A tracefs mount more than when this file was sourced, unless another
+	# engineer's run (its own marker) holds one now; fewer is no leftover
+	# (a run that was going when the count was taken has ended since).
+	kl_tracefs_now=$(grep -c ' tracefs ' /proc/mounts)
+	[ "$kl_tracefs_now" -le "$kernel_tracefs" ] || kernel_other_mount "$1" || echo "tracefs mounts: $kl_tracefs_now"
+}
+
+# kernel_other_mount PID: another run than PID has tracefs mounted now.
+kernel_other_mount() {
+	for f in /run/pagelab-kernel-tracefs.*; do
+		[ -e "$f" ] && [ "$f" != "/run/pagelab-kernel-tracefs.$1" ] && return 0
+	done
+	return 1
 }
 kernel_tracefs=$(grep -c ' tracefs ' /proc/mounts)
 
