@@ -125,7 +125,8 @@ END
 	echo '.SH FILES'
 	echo 'The documentation is installed in'
 	echo '.IR share/doc/pagelab/ :'
-	echo 'design.md, machines.md, workloads.md, reproduce.md and the others.'
+	echo 'architecture.md (read it first), design.md, machines.md, workloads.md,'
+	echo 'reproduce.md and the others.'
 	echo '.SH SEE ALSO'
 	echo '.BR pagelab\-policies (7)'
 } > "$out/pagelab.1"

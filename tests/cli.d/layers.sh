@@ -1,4 +1,4 @@
-# The layers' include rule (docs/design.md, issue 37): a layer includes
+# The layers' include rule (docs/architecture.md, issue 37): a layer includes
 # only from the layers below it.  src/lib is the bottom and includes from
 # no other layer; src/trace sits on src/lib alone; the mm core (src/mm)
 # includes only src/lib: what it needs of a policy is declared in its own
@@ -51,6 +51,18 @@ layer_rule policy "mm lib .."
 # the other way round
 layer_rule engine "lib trace mm policy workload machine cachesim report native"
 layer_rule reproduce "lib trace mm policy workload machine cachesim report native engine"
+# the other rows of docs/architecture.md's diagram: a workload never sees
+# frames (it sits on the trace readers alone), the machine runs workloads
+# and policies on the mm core, reports and the cache-only replay read a
+# machine, the host-kernel executor fills what they read; mrc and the
+# library sit on the engine (the library also on the public headers, "..")
+layer_rule workload "lib trace"
+layer_rule machine "lib trace mm policy workload"
+layer_rule report "lib trace mm policy workload machine"
+layer_rule cachesim "lib trace mm policy workload machine"
+layer_rule native "lib trace mm policy workload machine report cachesim"
+layer_rule mrc "lib trace mm policy workload machine report cachesim native engine"
+layer_rule api "lib trace mm policy workload machine report cachesim native engine .."
 
 t "no file under src/mm includes \"../policy/"
 if grep -rn '#[[:space:]]*include[[:space:]]*"\.\./policy/' "$S/mm" >"$T/mm_policy"; then
