@@ -1,0 +1,27 @@
+/* profile_file.h - a machine profile read from a file: a preset to start
+ * from and `NAME = VALUE` lines of the --set parameters, each beside a
+ * comment saying where its value comes from (what `pagelab kernel
+ * --calibrate` writes).  A --machine name with a '/' in it is such a file,
+ * as a --policy with one is a plugin. */
+#ifndef PAGELAB_PROFILE_FILE_H
+#define PAGELAB_PROFILE_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "profile.h"
+
+/* Is NAME a profile file's path rather than a preset's name? */
+bool profile_is_file(const char *name);
+
+/* Read PATH into *P: its first setting must be `machine = PRESET`, the
+ * preset every later line changes; `#` starts a comment.  false with
+ * "PATH:LINE: why" in err on a missing file, an unknown preset or
+ * parameter, or a bad value.  P's name is PATH (the caller keeps it). */
+bool profile_load_file(const char *path, struct profile *p, char *err, size_t errlen);
+
+/* The profile of PATH, read once per process and kept (thread-safe): what
+ * runspec_find_machine() hands out for a file. */
+const struct profile *profile_file_find(const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,107 @@
+/* calibrate_profile.c - --calibrate's table and the machine profile it
+ * writes (calibrate.h): the measured costs on modern's profile, every
+ * other parameter modern's, each cost.* line under a comment saying where
+ * its value comes from (`bench` or `default`, docs/cost.md). */
+#include "calibrate.h"
+#include "../machine/profile.h"
+#include "../lib/util.h"
+#include "../lib/wrap.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CAL_BASE "modern"
+
+void cal_report(const struct cal_fig *f, FILE *out)
+{
+	fprintf(out, "# pagelab kernel --calibrate: this host's costs, ns per operation,\n"
+		     "# the median of %d rounds (a round: PER_ROUND operations)\n", CAL_ROUNDS);
+	fprintf(out, "%-13s %9s %9s %9s %9s  %s\n", "OPERATION", "MEDIAN", "MIN", "MAX", "PER_ROUND", "PARAMETER");
+	for (int i = 0; i < NR_CAL; i++) {
+		if (!f[i].rounds) {
+			fprintf(out, "%-13s %9s %9s %9s %9s  %s\n", f[i].name, "-", "-", "-", "-",
+				f[i].param ? f[i].param : "-");
+			continue;
+		}
+		char per[24] = "-";
+		if (f[i].per_round)
+			snprintf(per, sizeof(per), "%llu", (unsigned long long)f[i].per_round);
+		fprintf(out, "%-13s %9.1f %9.1f %9.1f %9s  %s\n", f[i].name, f[i].median, f[i].min, f[i].max, per,
+			f[i].param ? f[i].param : "-");
+	}
+	fputs("\n", out);
+	for (int i = 0; i < NR_CAL; i++) {
+		char line[400];
+		snprintf(line, sizeof(line), "# %s: %s%s%s", f[i].name, f[i].method, f[i].rounds ? "" : "; not measured: ",
+			 f[i].rounds ? "" : f[i].why);
+		wrap_row(out, "", 0, line, "  ", WRAP_WIDTH);
+	}
+}
+
+static const struct cal_fig *fig_of(const struct cal_fig *f, const char *param)
+{
+	for (int i = 0; i < NR_CAL; i++)
+		if (f[i].param && !strcmp(f[i].param, param))
+			return &f[i];
+	return NULL;
+}
+
+/* One parameter: its source comment and its line. */
+static void write_param(const struct cal_fig *f, const struct profile *base, int i, FILE *out)
+{
+	char buf[64], line[600];
+	const char *name = profile_param(base, i, buf, sizeof(buf));
+	const struct cal_fig *c = fig_of(f, name);
+	if (c && c->rounds) {
+		uint64_t ps = (uint64_t)(c->value * 1000.0 + 0.5);
+		snprintf(line, sizeof(line), "# %s: bench %s, median of %d rounds (%.1f..%.1f ns a %s): %s", name,
+			 c->name, c->rounds, c->min, c->max, c->unit, c->method);
+		wrap_row(out, "", 0, line, "#   ", WRAP_WIDTH);
+		if (!strcmp(profile_param_unit(name), "ps"))
+			snprintf(buf, sizeof(buf), "%llups", (unsigned long long)ps);
+		else
+			snprintf(buf, sizeof(buf), "%lluns", (unsigned long long)((ps + 500) / 1000));
+	} else if (c) {
+		snprintf(line, sizeof(line), "# %s: default, %s's (not measured: %s)", name, CAL_BASE, c->why);
+		wrap_row(out, "", 0, line, "#   ", WRAP_WIDTH);
+	} else {
+		snprintf(line, sizeof(line), "# %s: default, %s's (no microbenchmark%s)", name, CAL_BASE,
+			 !strcmp(name, "cost.ref") ? "; compare --fit-cpu fits it per workload" : "");
+		wrap_row(out, "", 0, line, "#   ", WRAP_WIDTH);
+	}
+	fprintf(out, "%s = %s\n", name, buf);
+}
+
+void cal_write_profile(const struct cal_fig *f, FILE *out)
+{
+	const struct profile *base = profile_find(CAL_BASE);
+	fprintf(out, "# pagelab machine profile: this host's CPU costs, written by\n"
+		     "# `pagelab kernel --calibrate` (docs/cost.md).  Run with --machine\n"
+		     "# PATH (a name with a '/').  Every parameter not below is %s's.\n", CAL_BASE);
+	fprintf(out, "machine = %s\n", CAL_BASE);
+	char buf[64];
+	const char *name;
+	for (int i = 0; (name = profile_param(base, i, buf, sizeof(buf))); i++)
+		if (!strncmp(name, "cost.", 5))
+			write_param(f, base, i, out);
+}
+
+int cal_run(const char *path)
+{
+	FILE *out = fopen(path, "w");
+	if (!out) {
+		fprintf(stderr, "pagelab: kernel: --calibrate: cannot write %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	struct cal_fig f[NR_CAL];
+	cal_measure(f);
+	cal_report(f, stdout);
+	cal_write_profile(f, out);
+	if (fclose(out)) {
+		fprintf(stderr, "pagelab: kernel: --calibrate: cannot write %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	printf("\nwrote %s\nrun on it: --machine %s%s\n", path, strchr(path, '/') ? "" : "./", path);
+	return 0;
+}
