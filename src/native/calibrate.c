@@ -241,26 +241,28 @@ static void bench_tlb(struct cal_fig *send, struct cal_fig *recv)
 	recv->median = recv->min = recv->max = recv->value = (double)r;
 }
 
+/* What each figure is, before it is measured. */
+#define CAL(name_, param_, unit_, method_) { .name = name_, .param = param_, .unit = unit_, .method = method_ }
 static const struct cal_fig cal_defs[NR_CAL] = {
-	[CAL_ZERO] = { "zero_page", "cost.zero_page", "page",
-		       "memset() of each 4 KiB page of a 64 MiB buffer (clear_page: rep stosb)" },
-	[CAL_COPY] = { "copy_page", "cost.copy_page", "page",
-		       "memcpy() of each 4 KiB page of a 64 MiB buffer to another (copy_page)" },
-	[CAL_FAULT] = { "fault", "cost.fault", "page",
+	[CAL_ZERO] = CAL("zero_page", "cost.zero_page", "page",
+		       "memset() of each 4 KiB page of a 64 MiB buffer (clear_page: rep stosb)"),
+	[CAL_COPY] = CAL("copy_page", "cost.copy_page", "page",
+		       "memcpy() of each 4 KiB page of a 64 MiB buffer to another (copy_page)"),
+	[CAL_FAULT] = CAL("fault", "cost.fault", "page",
 			"first write to each page of a fresh 64 MiB anonymous mmap (THP off): trap, "
-			"do_anonymous_page(); the parameter is this less zero_page" },
-	[CAL_FREE] = { "free_page", "cost.free_page", "page", "munmap() of those 64 MiB, per page" },
-	[CAL_CHASE] = { "chase", NULL, "load", "dependent loads through a random cycle of 64-byte "
-			"nodes over 64 MiB (each a cache miss)" },
-	[CAL_LOCK] = { "lock_pair", NULL, "pair", "an uncontended test-and-set lock and its release" },
-	[CAL_RMAP] = { "rmap", "cost.rmap", "pte", "composed: 9 chase loads + 2 lock pairs (rmap_walk_anon -> "
-		       "page_vma_mapped_walk: mapping, anon_vma, avc, vma, mm, pgd, pud, pmd, pte)" },
-	[CAL_SCAN] = { "scan", "cost.scan", "page", "list_del(), a flags test and list_add() of each "
-		       "node of the random cycle (isolate_lru_folios)" },
-	[CAL_TLB_SEND] = { "tlb_ipi", "cost.tlb_ipi", "ipi", "pagelab kernel --tlb-cost: a zap with "
-			   "another CPU busy in the mm, less one with it idle, per IPI" },
-	[CAL_TLB_RECV] = { "tlb_ipi_recv", "cost.tlb_ipi_recv", "ipi", "the busy CPU's lost work per IPI "
-			   "(tlbprobe.c)" },
+			"do_anonymous_page(); the parameter is this less zero_page"),
+	[CAL_FREE] = CAL("free_page", "cost.free_page", "page", "munmap() of those 64 MiB, per page"),
+	[CAL_CHASE] = CAL("chase", NULL, "load", "dependent loads through a random cycle of 64-byte "
+			"nodes over 64 MiB (each a cache miss)"),
+	[CAL_LOCK] = CAL("lock_pair", NULL, "pair", "an uncontended test-and-set lock and its release"),
+	[CAL_RMAP] = CAL("rmap", "cost.rmap", "pte", "composed: 9 chase loads + 2 lock pairs (rmap_walk_anon -> "
+		       "page_vma_mapped_walk: mapping, anon_vma, avc, vma, mm, pgd, pud, pmd, pte)"),
+	[CAL_SCAN] = CAL("scan", "cost.scan", "page", "list_del(), a flags test and list_add() of each "
+		       "node of the random cycle (isolate_lru_folios)"),
+	[CAL_TLB_SEND] = CAL("tlb_ipi", "cost.tlb_ipi", "ipi", "pagelab kernel --tlb-cost: a zap with "
+			   "another CPU busy in the mm, less one with it idle, per IPI"),
+	[CAL_TLB_RECV] = CAL("tlb_ipi_recv", "cost.tlb_ipi_recv", "ipi", "the busy CPU's lost work per IPI "
+			   "(tlbprobe.c)"),
 };
 
 void cal_measure(struct cal_fig *f)
