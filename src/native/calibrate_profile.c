@@ -4,12 +4,11 @@
  * its value comes from (`bench` or `default`, docs/cost.md). */
 #include "calibrate.h"
 #include "../machine/profile.h"
+#include "../lib/output.h"
 #include "../lib/util.h"
 #include "../lib/wrap.h"
 
-#include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #define CAL_BASE "modern"
 
@@ -89,18 +88,21 @@ void cal_write_profile(const struct cal_fig *f, FILE *out)
 
 int cal_run(const char *path)
 {
-	FILE *out = fopen(path, "w");
-	if (!out) {
-		fprintf(stderr, "pagelab: kernel: --calibrate: cannot write %s: %s\n", path, strerror(errno));
+	/* Opened first: a path that cannot be written fails before the
+	 * measuring (output.c: written whole or not at all). */
+	struct atomic_file af;
+	char err[600];
+	if (!atomic_open(&af, path, err, sizeof(err))) {
+		fprintf(stderr, "pagelab: kernel: --calibrate: %s\n", err);
 		return 2;
 	}
 	struct cal_fig f[NR_CAL];
 	cal_measure(f);
 	cal_report(f, stdout);
-	cal_write_profile(f, out);
-	if (fclose(out)) {
-		fprintf(stderr, "pagelab: kernel: --calibrate: cannot write %s: %s\n", path, strerror(errno));
-		return 2;
+	cal_write_profile(f, af.f);
+	if (!atomic_commit(&af, err, sizeof(err))) {
+		fprintf(stderr, "pagelab: kernel: --calibrate: %s\n", err);
+		return 1;
 	}
 	printf("\nwrote %s\nrun on it: --machine %s%s\n", path, strchr(path, '/') ? "" : "./", path);
 	return 0;
