@@ -7,6 +7,7 @@
  * every parameter the file does not set keeps the preset's value. */
 #include "profile_file.h"
 #include "../lib/util.h"
+#include "../lib/wrap.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -129,4 +130,20 @@ const struct profile *profile_file_find(const char *path, char *err, size_t errl
 	}
 	pthread_mutex_unlock(&loaded_lock);
 	return l ? &l->p : NULL;
+}
+
+void profile_write_costs(FILE *out, const struct profile *p, const char *preset, profile_source_fn *source,
+			 void *arg)
+{
+	fprintf(out, "machine = %s\n", preset);
+	char buf[64], why[400], line[500];
+	const char *name;
+	for (int i = 0; (name = profile_param(p, i, buf, sizeof(buf))); i++) {
+		if (strncmp(name, "cost.", 5))
+			continue;
+		source(name, arg, why, sizeof(why));
+		snprintf(line, sizeof(line), "# %s: %s", name, why);
+		wrap_row(out, "", 0, line, "#   ", WRAP_WIDTH);
+		fprintf(out, "%s = %s\n", name, buf);
+	}
 }

@@ -24,4 +24,15 @@ bool profile_load_file(const char *path, struct profile *p, char *err, size_t er
  * runspec_find_machine() hands out for a file. */
 const struct profile *profile_file_find(const char *path, char *err, size_t errlen);
 
+/* What a written parameter's comment says it comes from: SOURCE for
+ * NAME into buf ("bench ...", "fit ...", "default, modern's"). */
+typedef void profile_source_fn(const char *name, void *arg, char *buf, size_t len);
+
+/* Write P as a profile file on PRESET (P is PRESET with some costs
+ * changed): `machine = PRESET`, then every cost.* parameter's value in P,
+ * each under a comment line "# NAME: SOURCE" wrapped to 80 columns.  The
+ * caller writes the file's opening comment first. */
+void profile_write_costs(FILE *out, const struct profile *p, const char *preset, profile_source_fn *source,
+			 void *arg);
+
 #endif

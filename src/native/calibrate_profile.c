@@ -3,7 +3,7 @@
  * other parameter modern's, each cost.* line under a comment saying where
  * its value comes from (`bench` or `default`, docs/cost.md). */
 #include "calibrate.h"
-#include "../machine/profile.h"
+#include "../machine/profile_file.h"
 #include "../lib/output.h"
 #include "../lib/util.h"
 #include "../lib/wrap.h"
@@ -46,44 +46,34 @@ static const struct cal_fig *fig_of(const struct cal_fig *f, const char *param)
 	return NULL;
 }
 
-/* One parameter: its source comment and its line. */
-static void write_param(const struct cal_fig *f, const struct profile *base, int i, FILE *out)
+/* Where NAME's value comes from (profile_source_fn). */
+static void cal_source(const char *name, void *arg, char *buf, size_t len)
 {
-	char buf[64], line[600];
-	const char *name = profile_param(base, i, buf, sizeof(buf));
-	const struct cal_fig *c = fig_of(f, name);
-	if (c && c->rounds) {
-		uint64_t ps = (uint64_t)(c->value * 1000.0 + 0.5);
-		snprintf(line, sizeof(line), "# %s: bench %s, median of %d rounds (%.1f..%.1f ns a %s): %s", name,
-			 c->name, c->rounds, c->min, c->max, c->unit, c->method);
-		wrap_row(out, "", 0, line, "#   ", WRAP_WIDTH);
-		if (!strcmp(profile_param_unit(name), "ps"))
-			snprintf(buf, sizeof(buf), "%llups", (unsigned long long)ps);
-		else
-			snprintf(buf, sizeof(buf), "%lluns", (unsigned long long)((ps + 500) / 1000));
-	} else if (c) {
-		snprintf(line, sizeof(line), "# %s: default, %s's (not measured: %s)", name, CAL_BASE, c->why);
-		wrap_row(out, "", 0, line, "#   ", WRAP_WIDTH);
-	} else {
-		snprintf(line, sizeof(line), "# %s: default, %s's (no microbenchmark%s)", name, CAL_BASE,
+	const struct cal_fig *c = fig_of(arg, name);
+	if (c && c->rounds)
+		snprintf(buf, len, "bench %s, median of %d rounds (%.1f..%.1f ns a %s): %s", c->name, c->rounds,
+			 c->min, c->max, c->unit, c->method);
+	else if (c)
+		snprintf(buf, len, "default, %s's (not measured: %s)", CAL_BASE, c->why);
+	else
+		snprintf(buf, len, "default, %s's (no microbenchmark%s)", CAL_BASE,
 			 !strcmp(name, "cost.ref") ? "; compare --fit-cpu fits it per workload" : "");
-		wrap_row(out, "", 0, line, "#   ", WRAP_WIDTH);
-	}
-	fprintf(out, "%s = %s\n", name, buf);
 }
 
 void cal_write_profile(const struct cal_fig *f, FILE *out)
 {
-	const struct profile *base = profile_find(CAL_BASE);
+	struct profile p = *profile_find(CAL_BASE);
+	for (int i = 0; i < NR_CAL; i++) {
+		if (!f[i].param || !f[i].rounds)
+			continue;
+		/* to the parameter's unit: ps for cost.ref, else whole ns */
+		bool ps = !strcmp(profile_param_unit(f[i].param), "ps");
+		profile_set_u64(&p, f[i].param, (uint64_t)(f[i].value * (ps ? 1000.0 : 1.0) + 0.5));
+	}
 	fprintf(out, "# pagelab machine profile: this host's CPU costs, written by\n"
 		     "# `pagelab kernel --calibrate` (docs/cost.md).  Run with --machine\n"
 		     "# PATH (a name with a '/').  Every parameter not below is %s's.\n", CAL_BASE);
-	fprintf(out, "machine = %s\n", CAL_BASE);
-	char buf[64];
-	const char *name;
-	for (int i = 0; (name = profile_param(base, i, buf, sizeof(buf))); i++)
-		if (!strncmp(name, "cost.", 5))
-			write_param(f, base, i, out);
+	profile_write_costs(out, &p, CAL_BASE, cal_source, (void *)f);
 }
 
 int cal_run(const char *path)
