@@ -53,6 +53,8 @@ void compare_kernel_usage(FILE *out)
 "                     once): cost.ref scaled by the ratio of the user times,\n"
 "                     every other cost but cost.syscall by that of the system\n"
 "                     times; a cost given with --set is kept\n"
+"  --fit-profile FILE with --fit-cpu: write the fitted costs to FILE as a\n"
+"                     machine profile (--machine FILE; docs/cost.md)\n"
 "  --kernel-cache DIR keep the kernel runs' records in DIR/kernel.jsonl and\n"
 "                     resume from it: a run whose command (with the\n"
 "                     executor's revision) is there is not run again (so\n"
@@ -114,7 +116,7 @@ static int pols_check(const char *list, const char **pol, int max, char **names)
 
 /* What the options give beside the kcompare. */
 struct copts {
-	const char *html, *fit;
+	const char *html, *fit, *fit_profile;
 	double tol, floor;
 };
 
@@ -141,6 +143,23 @@ static const char *dir_opt(const char *a, const char *v)
 	return v;
 }
 
+/* --fit-profile FILE: the fitted costs as a profile (kcompare_fit_profile.c). */
+static void write_fit_profile(const struct kcompare *k, const struct kfit *fit, const char *path)
+{
+	struct atomic_file af;
+	char err[600];
+	if (!atomic_open(&af, path, err, sizeof(err)))
+		die_usage("compare: %s", err);
+	if (!kcompare_fit_profile(k, fit, af.f, err, sizeof(err))) {
+		atomic_abort(&af);
+		die_usage("compare: %s", err);
+	}
+	if (!atomic_commit(&af, err, sizeof(err))) {
+		fprintf(stderr, "pagelab: compare: %s\n", err);
+		exit(1);
+	}
+}
+
 /* One option and its value; false if a is none of compare's. */
 static bool option(struct kcompare *k, struct copts *o, const char *a, const char *v)
 {
@@ -153,6 +172,8 @@ static bool option(struct kcompare *k, struct copts *o, const char *a, const cha
 		size_opt(a, v, &k->ram);
 	else if (!strcmp(a, "--fit-cpu"))
 		o->fit = size_opt(a, v, &b);
+	else if (!strcmp(a, "--fit-profile"))
+		o->fit_profile = v;
 	else if (!strcmp(a, "--policy"))
 		k->policies = v;
 	else if (!strcmp(a, "--html"))
@@ -283,8 +304,19 @@ int cmd_compare_kernel(int argc, char **argv)
 		die_usage("compare: %s", err);
 	if (o.html)
 		atomic_abort(&af);
-	if (o.fit)
-		kcompare_fit(&k, o.fit, note, sizeof(note));
+	if (o.fit_profile && !o.fit)
+		die_usage("compare: --fit-profile needs --fit-cpu");
+	if (o.fit_profile && (!kcompare_fit_profile_can(&k, err, sizeof(err)) ||
+			      !atomic_open(&af, o.fit_profile, err, sizeof(err))))
+		die_usage("compare: %s", err);
+	if (o.fit_profile)
+		atomic_abort(&af);
+	if (o.fit) {
+		struct kfit fit;
+		kcompare_fit(&k, o.fit, note, sizeof(note), &fit);
+		if (o.fit_profile)
+			write_fit_profile(&k, &fit, o.fit_profile);
+	}
 	/* The simulator first: bad input shows before minutes of kernel runs. */
 	struct records sim = { 0 }, kern = { 0 };
 	int sim_resumed = 0, cached = 0;

@@ -147,3 +147,12 @@ void profile_write_costs(FILE *out, const struct profile *p, const char *preset,
 		fprintf(out, "%s = %s\n", name, buf);
 	}
 }
+
+bool profile_param_value(const struct profile *p, const char *name, char *buf, size_t len)
+{
+	const char *n;
+	for (int i = 0; (n = profile_param(p, i, buf, len)); i++)
+		if (!strcmp(n, name))
+			return true;
+	return false;
+}

@@ -24,6 +24,10 @@ bool profile_load_file(const char *path, struct profile *p, char *err, size_t er
  * runspec_find_machine() hands out for a file. */
 const struct profile *profile_file_find(const char *path, char *err, size_t errlen);
 
+/* NAME's value in P as profile_param() prints it ("700ns"); false if
+ * NAME is no parameter. */
+bool profile_param_value(const struct profile *p, const char *name, char *buf, size_t len);
+
 /* What a written parameter's comment says it comes from: SOURCE for
  * NAME into buf ("bench ...", "fit ...", "default, modern's"). */
 typedef void profile_source_fn(const char *name, void *arg, char *buf, size_t len);

@@ -95,3 +95,44 @@ $P run --machine "$T/b1.profile" $RUN 2>"$T/e1" >/dev/null
 if [ -z "$res" ] && grep -q "b3.profile:2: unknown machine parameter 'cost.nosuch'" "$T/e3" &&
    grep -q "b1.profile:1: the first setting must be 'machine = PRESET', not 'cpus'" "$T/e1"; then ok
 else bad "$res: $(cat "$T/e3" "$T/e1")"; fi
+
+# compare --fit-cpu's fitted costs as a profile file: the kernel runs'
+# records written by hand into the cache (no kernel run, no root): the
+# fit's run has 2.00 s of user and 0.40 s of system time three times.
+mkdir -p "$T/kf"
+for n in 1 2 3; do
+	kernel_record "$n" "--memcg 256M --swap 128M --seed 1 --timeout 600 usemem -m 200 -r 8" \
+		user=2.00 sys=0.40 c:pswpout=0 >>"$T/kf/kernel.jsonl"
+	kernel_record "$n" "--memcg 128M --swap 128M --seed 1 --timeout 600 usemem -m 200 -r 8" \
+		user=0.50 sys=0.20 c:pswpout=30000 >>"$T/kf/kernel.jsonl"
+done
+FIT="--repeat 3 --kernel-cache $T/kf --memcg 128M --swap 128M --policy linux6 --fit-cpu 256M"
+
+t "compare --fit-profile FILE: the fitted machine, runs as compare's"
+# shellcheck disable=SC2086
+$P compare $FIT --set cost.rmap=90ns --fit-profile "$T/fit.profile" -- usemem -m 200 -r 8 >"$T/fc" 2>"$T/fc.err"
+rc=$?
+# The simulated side's --set costs, from the header: a run with them on
+# modern and one on the profile are the same run.
+sets=$(sed -n '2,/^CPU fitted/p' "$T/fc" | tr '\n' ' ' | grep -o 'cost\.[a-z_]*=[0-9]*[pnu]*s' |
+	sed 's/^/--set /' | tr '\n' ' ')
+# shellcheck disable=SC2086
+$P run --machine modern $sets $RUN 2>/dev/null | tail -n +2 >"$T/fs"
+# shellcheck disable=SC2086
+$P run --machine "$T/fit.profile" $RUN 2>/dev/null | tail -n +2 >"$T/ff"
+if [ $rc -eq 0 ] && [ "$(echo "$sets" | grep -o -- '--set' | wc -l)" -ge 9 ] && cmp -s "$T/fs" "$T/ff" &&
+   grep -q '^cost\.rmap = 90ns$' "$T/fit.profile" &&
+   grep -q '^# cost\.rmap: set, --set cost\.rmap=90ns' "$T/fit.profile" &&
+   grep -q "^# cost\.fault: fit, modern's 700ns x " "$T/fit.profile" &&
+   grep -q "^# cost\.syscall: default, modern's" "$T/fit.profile" &&
+   awk 'length > 80 { bad = 1 } END { exit bad }' "$T/fit.profile"; then ok
+else bad "exit $rc: $(head -2 "$T/fc.err") sets: $sets $(diff "$T/fs" "$T/ff" | head -3)"; fi
+
+t "compare --fit-profile: without --fit-cpu, or to a --machine FILE: exit 2"
+# shellcheck disable=SC2086
+$P compare --fit-profile "$T/x" -- usemem -m 200 -r 8 >"$T/o1" 2>"$T/e1"; rc1=$?
+# shellcheck disable=SC2086
+$P compare $FIT --machine "$T/hand.profile" --fit-profile "$T/x" -- usemem -m 200 -r 8 >"$T/o2" 2>"$T/e2"; rc2=$?
+if [ $rc1 -eq 2 ] && grep -q 'needs --fit-cpu' "$T/e1" && [ $rc2 -eq 2 ] && grep -q 'is a profile file' "$T/e2" &&
+   [ ! -e "$T/x" ] && [ "$(wc -l <"$T/e2")" -eq 1 ]; then ok
+else bad "exit $rc1 $rc2: $(cat "$T/e1" "$T/e2")"; fi
