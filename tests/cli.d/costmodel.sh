@@ -136,3 +136,11 @@ $P compare $FIT --machine "$T/hand.profile" --fit-profile "$T/x" -- usemem -m 20
 if [ $rc1 -eq 2 ] && grep -q 'needs --fit-cpu' "$T/e1" && [ $rc2 -eq 2 ] && grep -q 'is a profile file' "$T/e2" &&
    [ ! -e "$T/x" ] && [ "$(wc -l <"$T/e2")" -eq 1 ]; then ok
 else bad "exit $rc1 $rc2: $(cat "$T/e1" "$T/e2")"; fi
+
+t "--machine FILE in a sweep: the same cells on 1 and 2 threads"
+$P sweep --jobs 1 --machine "$T/hand.profile,modern" --ram 64M,48M -- usemem -m 60 >"$T/sw1" 2>/dev/null; rc1=$?
+$P sweep --jobs 2 --machine "$T/hand.profile,modern" --ram 64M,48M -- usemem -m 60 >"$T/sw2" 2>/dev/null; rc2=$?
+if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && cmp -s "$T/sw1" "$T/sw2" &&
+   [ "$(grep -c "\"machine\": \"$T/hand.profile\"" "$T/sw1")" -eq 2 ] &&
+   [ "$(grep -c '"cost.zero_page": "900ns"' "$T/sw1")" -eq 2 ]; then ok
+else bad "exit $rc1 $rc2: $(head -c 300 "$T/sw1")"; fi
