@@ -237,8 +237,9 @@ static void bench_tlb(struct cal_fig *send, struct cal_fig *recv)
 	/* tlbprobe.c keeps only its median of three rounds. */
 	send->rounds = recv->rounds = 3;
 	send->per_round = recv->per_round = 20000;
-	send->median = send->min = send->max = send->value = (double)s;
-	recv->median = recv->min = recv->max = recv->value = (double)r;
+	send->median = send->value = (double)s;
+	recv->median = recv->value = (double)r;
+	send->no_spread = recv->no_spread = true;
 }
 
 /* What each figure is, before it is measured. */

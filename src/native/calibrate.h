@@ -22,6 +22,7 @@ struct cal_fig {
 	int rounds;           /* rounds taken (0: not measured; why says) */
 	double median, min, max;  /* ns per operation */
 	double value;         /* what the parameter gets, ns */
+	bool no_spread;       /* only the median is known (tlbprobe.c's) */
 	char why[160];
 };
 

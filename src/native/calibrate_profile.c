@@ -26,7 +26,12 @@ void cal_report(const struct cal_fig *f, FILE *out)
 		char per[24] = "-";
 		if (f[i].per_round)
 			snprintf(per, sizeof(per), "%llu", (unsigned long long)f[i].per_round);
-		fprintf(out, "%-13s %9.1f %9.1f %9.1f %9s  %s\n", f[i].name, f[i].median, f[i].min, f[i].max, per,
+		char lo[24] = "-", hi[24] = "-";
+		if (!f[i].no_spread) {
+			snprintf(lo, sizeof(lo), "%.1f", f[i].min);
+			snprintf(hi, sizeof(hi), "%.1f", f[i].max);
+		}
+		fprintf(out, "%-13s %9.1f %9s %9s %9s  %s\n", f[i].name, f[i].median, lo, hi, per,
 			f[i].param ? f[i].param : "-");
 	}
 	fputs("\n", out);
@@ -50,7 +55,10 @@ static const struct cal_fig *fig_of(const struct cal_fig *f, const char *param)
 static void cal_source(const char *name, void *arg, char *buf, size_t len)
 {
 	const struct cal_fig *c = fig_of(arg, name);
-	if (c && c->rounds)
+	if (c && c->rounds && c->no_spread)
+		snprintf(buf, len, "bench %s, median of %d rounds (%.1f ns a %s; no spread kept): %s", c->name,
+			 c->rounds, c->median, c->unit, c->method);
+	else if (c && c->rounds)
 		snprintf(buf, len, "bench %s, median of %d rounds (%.1f..%.1f ns a %s): %s", c->name, c->rounds,
 			 c->min, c->max, c->unit, c->method);
 	else if (c)
