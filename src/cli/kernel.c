@@ -330,7 +330,7 @@ static const struct opt kernel_table[] = {
 	  "TLB flush\ncosts here (~1.5 s, no cgroup, no root) and print it\nas pagelab run's --set arguments (0 where "
 	  "there is\nnone to measure: one CPU, not x86; why on stderr)" },
 	{ "--calibrate", NULL, OPT_CALL, 0, "FILE", .call = calibrate_opt, .help = "run no workload: measure "
-	  "what the operations pagelab\ncharges CPU time for cost here (microbenchmarks, ~5 s,\nno root), print "
+	  "what the operations pagelab\ncharges CPU time for cost here (microbenchmarks, ~3 s,\nno root), print "
 	  "them and write them to FILE as a\nmachine profile for --machine FILE (docs/cost.md)" },
 	{ .kind = OPT_END },
 };
