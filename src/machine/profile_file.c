@@ -76,6 +76,13 @@ bool profile_load_file(const char *path, struct profile *p, char *err, size_t er
 	char line[1024], why[400];
 	bool based = false, ok = true;
 	for (int no = 1; ok && fgets(line, sizeof(line), f); no++) {
+		/* A longer line would be read as two: the rest of a comment
+		 * taken for a setting. */
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(err, errlen, "%s:%d: a line longer than %zu bytes", path, no, sizeof(line) - 2);
+			ok = false;
+			break;
+		}
 		line[strcspn(line, "#\n")] = 0;
 		char *s = trim(line), *value;
 		if (!*s)

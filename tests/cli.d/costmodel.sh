@@ -83,8 +83,10 @@ printf 'machine = modern\ncost.nosuch = 1ns\n' >"$T/b3.profile"
 printf 'machine = modern\ncost.rmap = fast\n' >"$T/b4.profile"
 printf 'machine = modern\ncost.rmap\n' >"$T/b5.profile"
 printf '# nothing\n' >"$T/b6.profile"
+# a comment of 1100 bytes whose end reads like a setting
+{ echo 'machine = modern'; printf '# %01090d cost.rmap = 1ns\n' 0; } >"$T/b7.profile"
 res=""
-for f in b1 b2 b3 b4 b5 b6 missing; do
+for f in b1 b2 b3 b4 b5 b6 b7 missing; do
 	# shellcheck disable=SC2086
 	$P run --machine "$T/$f.profile" $RUN >"$T/o" 2>"$T/e"; rc=$?
 	[ $rc -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && [ ! -s "$T/o" ] || res="$res $f:$rc"
@@ -92,7 +94,9 @@ done
 grep -q "b5.profile:2: 'cost.rmap' has no value" "$T/e" 2>/dev/null
 $P run --machine "$T/b3.profile" $RUN 2>"$T/e3" >/dev/null
 $P run --machine "$T/b1.profile" $RUN 2>"$T/e1" >/dev/null
-if [ -z "$res" ] && grep -q "b3.profile:2: unknown machine parameter 'cost.nosuch'" "$T/e3" &&
+$P run --machine "$T/b7.profile" $RUN 2>"$T/e7" >/dev/null
+if [ -z "$res" ] && grep -q "b7.profile:2: a line longer than 1022 bytes" "$T/e7" &&
+   grep -q "b3.profile:2: unknown machine parameter 'cost.nosuch'" "$T/e3" &&
    grep -q "b1.profile:1: the first setting must be 'machine = PRESET', not 'cpus'" "$T/e1"; then ok
 else bad "$res: $(cat "$T/e3" "$T/e1")"; fi
 
