@@ -176,10 +176,12 @@ int pagelab_run(pagelab_sim *s)
 	usage_escape = &escape;
 	die_usage_set_handler(usage_to_error);
 	if (setjmp(escape)) {
-		/* The machine stopped halfway: it can only be dropped (what it
-		 * holds is leaked rather than freed in an unknown state). */
+		/* The machine stopped halfway, at an op boundary (a workload
+		 * opened a file that does not exist, a trace turned bad, the
+		 * disk filled): it is freed and the handle can only be dropped. */
 		die_usage_set_handler(NULL);
 		usage_escape = outer;
+		runspec_abandon(&s->spec);
 		s->state = -2;
 		return fail(s, "%s", usage_msg);
 	}

@@ -46,7 +46,7 @@ static int pols_check(const char *list, const char **pol, int max, char **names)
 
 /* What the options give beside the kcompare. */
 struct copts {
-	const char *html, *fit;
+	const char *html, *fit, *fit_profile;
 	double tol, floor;
 };
 
@@ -54,6 +54,23 @@ struct cargs {
 	struct kcompare k;
 	struct copts o;
 };
+
+/* --fit-profile FILE: the fitted costs as a profile (kcompare_fit_profile.c). */
+static void write_fit_profile(const struct kcompare *k, const struct kfit *fit, const char *path)
+{
+	struct atomic_file af;
+	char err[600];
+	if (!atomic_open(&af, path, err, sizeof(err)))
+		die_usage("compare: %s", err);
+	if (!kcompare_fit_profile(k, fit, af.f, err, sizeof(err))) {
+		atomic_abort(&af);
+		die_usage("compare: %s", err);
+	}
+	if (!atomic_commit(&af, err, sizeof(err))) {
+		fprintf(stderr, "pagelab: compare: %s\n", err);
+		exit(1);
+	}
+}
 
 /* --memcg, --swap, --fit-cpu (kept as written) and --ram (bytes). */
 static int size_opt(void *dest, const struct opt *o, const char *typed, const char *value)
@@ -151,6 +168,9 @@ static const struct opt compare_kernel_table[] = {
 	  "once): cost.ref scaled by the ratio of the user times,\n"
 	  "every other cost but cost.syscall by that of the system\n"
 	  "times; a cost given with --set is kept", VALUE("--fit-cpu") },
+	{ "--fit-profile", NULL, OPT_STR, AT(o.fit_profile), "FILE",
+	  .help = "with --fit-cpu: write the fitted costs to FILE as a\n"
+	  "machine profile (--machine FILE; docs/cost.md)", VALUE("--fit-profile") },
 	{ "--kernel-cache", NULL, OPT_CALL, AT(k.kernel_cache), "DIR", .call = dir_opt,
 	  .help = "keep the kernel runs' records in DIR/kernel.jsonl and\n"
 	  "resume from it: a run whose command (with the\n"
@@ -305,8 +325,19 @@ int cmd_compare_kernel(int argc, char **argv)
 		die_usage("compare: %s", err);
 	if (o.html)
 		atomic_abort(&af);
-	if (o.fit)
-		kcompare_fit(&k, o.fit, note, sizeof(note));
+	if (o.fit_profile && !o.fit)
+		die_usage("compare: --fit-profile needs --fit-cpu");
+	if (o.fit_profile && (!kcompare_fit_profile_can(&k, err, sizeof(err)) ||
+			      !atomic_open(&af, o.fit_profile, err, sizeof(err))))
+		die_usage("compare: %s", err);
+	if (o.fit_profile)
+		atomic_abort(&af);
+	if (o.fit) {
+		struct kfit fit;
+		kcompare_fit(&k, o.fit, note, sizeof(note), &fit);
+		if (o.fit_profile)
+			write_fit_profile(&k, &fit, o.fit_profile);
+	}
 	/* The simulator first: bad input shows before minutes of kernel runs. */
 	struct records sim = { 0 }, kern = { 0 };
 	int sim_resumed = 0, cached = 0;

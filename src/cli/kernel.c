@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "../workload/wlist.h"
 #include "../native/native.h"
+#include "../native/calibrate.h"
 #include "../report/report.h"
 #include "../engine/kexec.h"
 #include "../engine/stats.h"
@@ -301,6 +302,7 @@ struct kernel_args {
 static int size_opt(void *dest, const struct opt *o, const char *typed, const char *value);
 static int knob_opt(void *dest, const struct opt *o, const char *typed, const char *value);
 static int tlb_cost_opt(void *dest, const struct opt *o, const char *typed, const char *value);
+static int calibrate_opt(void *dest, const struct opt *o, const char *typed, const char *value);
 
 #define AT(f) offsetof(struct kernel_args, f)
 static const struct opt kernel_table[] = {
@@ -330,6 +332,9 @@ static const struct opt kernel_table[] = {
 	{ "--tlb-cost", NULL, OPT_CALL, 0, .call = tlb_cost_opt, .help = "run no workload: measure what one remote "
 	  "TLB flush\ncosts here (~1.5 s, no cgroup, no root) and print it\nas pagelab run's --set arguments (0 where "
 	  "there is\nnone to measure: one CPU, not x86; why on stderr)" },
+	{ "--calibrate", NULL, OPT_CALL, 0, "FILE", .call = calibrate_opt, .help = "run no workload: measure "
+	  "what the operations pagelab\ncharges CPU time for cost here (microbenchmarks, ~3 s,\nno root), print "
+	  "them and write them to FILE as a\nmachine profile for --machine FILE (docs/cost.md)" },
 	{ .kind = OPT_END },
 };
 
@@ -400,6 +405,15 @@ static int tlb_cost_opt(void *dest, const struct opt *o, const char *typed, cons
 	printf("--set cost.tlb_ipi=%lluns --set cost.tlb_ipi_recv=%lluns\n", (unsigned long long)send,
 	       (unsigned long long)recv);
 	return 0;
+}
+
+/* --calibrate FILE: the host's costs (src/native/calibrate.c). */
+static int calibrate_opt(void *dest, const struct opt *o, const char *typed, const char *value)
+{
+	(void)dest;
+	(void)o;
+	(void)typed;
+	return cal_run(value);
 }
 
 /* The workloads of the run (kexec.h: parsed, seeded as pagelab run seeds

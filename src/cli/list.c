@@ -3,6 +3,7 @@
 #include "../policy/policy.h"
 #include "../workload/workload.h"
 #include "../machine/profile.h"
+#include "../engine/runspec.h"
 #include "../lib/util.h"
 #include "../lib/wrap.h"
 
@@ -146,9 +147,10 @@ int cmd_machines(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "--show")) {
 		if (argc != 3)
 			die_usage("machines --show needs exactly one machine name");
-		const struct profile *p = profile_find(argv[2]);
+		char err[512];
+		const struct profile *p = runspec_find_machine(argv[2], err, sizeof(err));
 		if (!p)
-			die_usage("unknown machine '%s' (see pagelab machines)", argv[2]);
+			die_usage("%s", err);
 		profile_print(p, stdout);
 		return 0;
 	}

@@ -18,8 +18,9 @@ const struct opt machine_opts[] = {
 	MO("--policy", "NAME", "reclaim policy (default clock; see pagelab policies);\n"
 	   "a path (./lifo.so) loads a policy plugin",
 	   "LIST", "reclaim policies (default clock); a path (./lifo.so)\nis a policy plugin"),
-	MO("--machine", "NAME", "profile (default vmm-2008; see pagelab machines)",
-	   "LIST", "machine profiles (default vmm-2008)"),
+	MO("--machine", "NAME", "profile (default vmm-2008; see pagelab machines); a\n"
+	   "path (./host.profile) is a profile file (kernel\n--calibrate writes one)",
+	   "LIST", "machine profiles (default vmm-2008); a path\n(./host.profile) is a profile file"),
 	MO("--ram", "SIZE", "physical memory (K/M/G/T suffixes are powers of 1024;\n"
 	   "a 'p' suffix counts 4 KiB pages); N% with a trace\n"
 	   "replay alone: N% of the trace's distinct pages\n"

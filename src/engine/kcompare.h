@@ -26,6 +26,7 @@
 
 #include "record.h"
 #include "stats.h"
+#include "../machine/profile.h"
 
 /* What compare -- WORKLOAD runs. */
 struct kcompare {
@@ -70,7 +71,29 @@ int kcompare_side(const struct kcompare *k, bool kernel, const char *policies, c
  * ratio of the user times (cost.ref) and of the system times (the others
  * but cost.syscall); a cost the user set is kept.  note: what was fitted,
  * for the header.  Too short a run to fit on is a one-line error, exit 2. */
-void kcompare_fit(struct kcompare *k, const char *limit, char *note, size_t len);
+/* What the fit found (for --fit-profile): the ratios, the median times
+ * they come from, and where in k->sets the fitted costs begin (those
+ * before are the user's and the host's). */
+struct kfit {
+	const char *limit;
+	double ru, rs;          /* kernel / pagelab: user, system time */
+	double kum, ksm, su, ss;  /* the median times, s */
+	int first_fitted;       /* index in k->sets */
+};
+void kcompare_fit(struct kcompare *k, const char *limit, char *note, size_t len, struct kfit *fit);
+/* Add k->sets the fitted costs of fit (ratios set) on the profile: the
+ * pure part of kcompare_fit, which sets fit->first_fitted. */
+void kcompare_fit_apply(struct kcompare *k, const struct profile *prof, struct kfit *fit);
+/* Is NAME a cost the fit scales by the user-time ratio (cost.ref)? */
+bool kcompare_fit_user(const char *name);
+/* The fitted machine as a profile file (kcompare_fit_profile.c): every
+ * cost.* parameter of k->machine with k->sets applied, each under a line
+ * saying whether it was fitted (and from what), set, or the preset's.
+ * false with a line in err: k->machine is a profile file (the written
+ * file names a preset), or a set cost does not parse. */
+bool kcompare_fit_profile(const struct kcompare *k, const struct kfit *fit, FILE *out, char *err, size_t len);
+/* Whether kcompare_fit_profile() can write k's (before the runs). */
+bool kcompare_fit_profile_can(const struct kcompare *k, char *err, size_t len);
 
 /* What the runs were, for the headers. */
 struct kcmp_setup {

@@ -15,6 +15,7 @@
 #include "kcompare.h"
 #include "../lib/util.h"
 #include "../machine/profile.h"
+#include "runspec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,14 @@ static const struct { const char *name; bool user; } fit_costs[] = {
 	{ "cost.copy_page", false }, { "cost.scan", false },      { "cost.rmap", false },
 	{ "cost.io_submit", false }, { "cost.free_page", false }, { "cost.io_complete", false },
 };
+
+bool kcompare_fit_user(const char *name)
+{
+	for (size_t i = 0; i < sizeof(fit_costs) / sizeof(fit_costs[0]); i++)
+		if (!strcmp(fit_costs[i].name, name))
+			return fit_costs[i].user;
+	return false;
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -70,11 +79,29 @@ static void side_times(struct kcompare *k, bool kernel, const char *limit, doubl
 	records_free(&rs);
 }
 
-void kcompare_fit(struct kcompare *k, const char *limit, char *note, size_t len)
+void kcompare_fit_apply(struct kcompare *k, const struct profile *prof, struct kfit *fit)
 {
-	const struct profile *prof = profile_find(k->machine);
+	fit->first_fitted = k->nsets;
+	for (size_t i = 0; i < sizeof(fit_costs) / sizeof(fit_costs[0]); i++) {
+		uint64_t v;
+		char prefix[48];
+		snprintf(prefix, sizeof(prefix), "%s=", fit_costs[i].name);
+		if (kcompare_has_set(k, prefix) || !profile_get_u64(prof, fit_costs[i].name, &v))
+			continue;
+		char arg[64];
+		double x = (double)v * (fit_costs[i].user ? fit->ru : fit->rs) + 0.5;
+		snprintf(arg, sizeof(arg), "%s=%llu%s", fit_costs[i].name, (unsigned long long)x,
+			 !strcmp(profile_param_unit(fit_costs[i].name), "ps") ? "ps" : "ns");
+		kcompare_add_set(k, arg);
+	}
+}
+
+void kcompare_fit(struct kcompare *k, const char *limit, char *note, size_t len, struct kfit *fit)
+{
+	char err[512];
+	const struct profile *prof = runspec_find_machine(k->machine, err, sizeof(err));
 	if (!prof)
-		die_usage("compare: unknown machine '%s' (see pagelab machines)", k->machine);
+		die_usage("compare: %s", err);
 	/* The simulator first: its bad input shows before the kernel runs. */
 	double su, ss, kum, ksm;
 	side_times(k, false, limit, &su, &ss);
@@ -88,22 +115,12 @@ void kcompare_fit(struct kcompare *k, const char *limit, char *note, size_t len)
 		die_usage("compare: --fit-cpu: too little CPU time to fit on in a %s cgroup (kernel %.2f s user, "
 			  "%.2f s system; pagelab %.2f s, %.2f s; at least 0.1 s and 0.05 s are needed)",
 			  limit, kum, ksm, su, ss);
-	double ru = kum / su, rs = ksm / ss;
-	for (size_t i = 0; i < sizeof(fit_costs) / sizeof(fit_costs[0]); i++) {
-		uint64_t v;
-		char prefix[48];
-		snprintf(prefix, sizeof(prefix), "%s=", fit_costs[i].name);
-		if (kcompare_has_set(k, prefix) || !profile_get_u64(prof, fit_costs[i].name, &v))
-			continue;
-		char arg[64];
-		double x = (double)v * (fit_costs[i].user ? ru : rs) + 0.5;
-		snprintf(arg, sizeof(arg), "%s=%llu%s", fit_costs[i].name, (unsigned long long)x,
-			 !strcmp(profile_param_unit(fit_costs[i].name), "ps") ? "ps" : "ns");
-		kcompare_add_set(k, arg);
-	}
+	*fit = (struct kfit){ .limit = limit, .ru = kum / su, .rs = ksm / ss, .kum = kum, .ksm = ksm, .su = su,
+			      .ss = ss };
+	kcompare_fit_apply(k, prof, fit);
 	snprintf(note, len,
 		 "CPU fitted on the run in a %s cgroup (kernel median %.2f s user, %.2f s system over %llu run%s; "
 		 "pagelab with %s's costs %.2f s, %.2f s): cost.ref x%.3f, the system costs x%.3f",
 		 limit, kum, ksm, (unsigned long long)k->repeat, k->repeat == 1 ? "" : "s", k->machine, su, ss,
-		 ru, rs);
+		 fit->ru, fit->rs);
 }

@@ -13,6 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+
+/* What one run holds while the machine runs (runspec.h: running). */
+struct runner_state {
+	struct machine m;
+	bool built;                 /* m was built: machine_free() it */
+	struct workload_ops *wrap;  /* a late workload's wrapper */
+	uint64_t *start;
+	void **inst;
+};
+
 /* The reference string of a lone trace replay, for a policy that needs
  * it; false if the policy needs one and the run has none. */
 static bool find_oracle(const struct runspec *s, const uint64_t **oracle, uint64_t *len, char *err, size_t errlen)
@@ -168,32 +178,48 @@ void runspec_run(struct runspec *s, struct run_result *rr)
 	mo.sample_hook = sample_hook;
 	mo.sample_arg = &h;
 	sampling(s, &mo, rr);
-	struct machine m;
-	struct workload_ops *wrap = xcalloc((size_t)s->nr_wl + 1, sizeof(*wrap));
-	uint64_t *start = xcalloc((size_t)s->nr_wl + 1, sizeof(*start));
-	void **inst = xcalloc((size_t)s->nr_wl + 1, sizeof(void *));
+	/* On the heap, where an escape by longjmp can still find it. */
+	struct runner_state *rs = s->running = xcalloc(1, sizeof(*rs));
+	struct machine *m = &rs->m;
+	struct workload_ops *wrap = rs->wrap = xcalloc((size_t)s->nr_wl + 1, sizeof(*wrap));
+	uint64_t *start = rs->start = xcalloc((size_t)s->nr_wl + 1, sizeof(*start));
+	void **inst = rs->inst = xcalloc((size_t)s->nr_wl + 1, sizeof(void *));
 	for (int k = 0; k < s->nr_wl; k++) {
 		start[k] = s->wl[k].start_ns;
 		inst[k] = s->wl[k].w;
 	}
-	if (!build(&m, s, &mo, wrap, rr, err, sizeof(err))) {
+	if (!build(m, s, &mo, wrap, rr, err, sizeof(err))) {
 		rr->why = xstrdup(err);
-	} else if ((s->before_run && !s->before_run(s->before_arg, err, sizeof(err))) ||
-		   (s->mo.make_inputs && !make_inputs(&m, s, inst, err, sizeof(err)))) {
+		runspec_abandon(s);
+		return;
+	}
+	rs->built = true;
+	if ((s->before_run && !s->before_run(s->before_arg, err, sizeof(err))) ||
+	    (s->mo.make_inputs && !make_inputs(m, s, inst, err, sizeof(err)))) {
 		rr->why = xstrdup(err);
 		rr->refused = true;
-		machine_free(&m);
 	} else {
 		rr->available = true;
 		rr->vmstat_ns = mo.vmstat_ns;
-		rr->prof = m.prof;
-		machine_run(&m);
-		runspec_collect(&m, rr, start);
-		uint64_t sw = (uint64_t)m.mm.swap.used * (PAGE_SIZE / 1024);
+		rr->prof = m->prof;
+		machine_run(m);
+		runspec_collect(m, rr, start);
+		uint64_t sw = (uint64_t)m->mm.swap.used * (PAGE_SIZE / 1024);
 		rr->swap_peak_kb = h.swap_peak > sw ? h.swap_peak : sw;
-		machine_free(&m);
 	}
-	free(inst);
-	free(start);
-	free(wrap);
+	runspec_abandon(s);
+}
+
+void runspec_abandon(struct runspec *s)
+{
+	struct runner_state *rs = s->running;
+	if (!rs)
+		return;
+	if (rs->built)
+		machine_free(&rs->m);
+	free(rs->inst);
+	free(rs->start);
+	free(rs->wrap);
+	free(rs);
+	s->running = NULL;
 }

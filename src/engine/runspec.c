@@ -2,6 +2,7 @@
  * (runspec.h). */
 #include "runspec.h"
 #include "delay.h"
+#include "../machine/profile_file.h"
 #include "../cachesim/cachesim.h"
 #include "../policy/policy.h"
 #include "../lib/util.h"
@@ -13,6 +14,8 @@
 
 const struct profile *runspec_find_machine(const char *name, char *err, size_t errlen)
 {
+	if (profile_is_file(name))
+		return profile_file_find(name, err, errlen);
 	const struct profile *p = name ? profile_find(name) : NULL;
 	if (!p)
 		snprintf(err, errlen, "unknown machine '%s' (see pagelab machines)", name ? name : "(null)");

@@ -106,6 +106,10 @@ struct runspec {
 	 * file there); false with one line in err stops the run. */
 	bool (*before_run)(void *arg, char *err, size_t errlen);
 	void *before_arg;
+	/* The run in progress (runner.c), NULL between runs: a caller that
+	 * escapes a run with longjmp (libpagelab's bad input found halfway)
+	 * frees it with runspec_abandon(). */
+	struct runner_state *running;
 };
 
 /* A spec of machine prof under policy pol (its default tunables), seed 1,
@@ -142,6 +146,10 @@ void runspec_sample_html(struct runspec *s);
  * that cannot run leaves rr->available false, rr->why saying why
  * (rr->refused if nothing was done). */
 void runspec_run(struct runspec *s, struct run_result *rr);
+/* Free the machine of a run left by longjmp out of runspec_run() (a
+ * die_usage() caught by libpagelab: a workload opened a file that does
+ * not exist, at an op boundary, where the machine is whole). */
+void runspec_abandon(struct runspec *s);
 void runspec_free(struct runspec *s);
 
 /* Fill rr from a machine that ran (collect.c); start[k]: workload k's

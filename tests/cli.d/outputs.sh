@@ -29,7 +29,7 @@ awk 'BEGIN { for (i = 0; i < 2000; i++) printf "%#x %s\n", i % 300, i % 3 ? "r" 
 # runs, root and cgroups: tests/cli.d/kernel.sh), which uses atomic_open
 # like compare --html.
 OUT_CMDS="run:any reproduce:any sweep-html:any sweep-o:regular merge:any compare-html:any mrc-html:any
-	mrc-svg:any trace-convert:regular record:any"
+	mrc-svg:any trace-convert:regular record:any calibrate:any"
 out_run() { $P run --ram 16M --html "$1" usemem -m 4; }
 out_reproduce() { $P reproduce --only 3 --jobs 1 --html "$1"; }
 out_sweep_html() { $P sweep --policy lru --ram 16M --html "$1" -- usemem -m 4; }
@@ -40,6 +40,7 @@ out_mrc_html() { $P mrc --html "$1" "$O/trace"; }
 out_mrc_svg() { $P mrc --svg "$1" "$O/trace"; }
 out_trace_convert() { $P trace convert "$O/trace" "$1"; }
 out_record() { $P record -o "$1" -- /bin/true; }
+out_calibrate() { $P kernel --calibrate "$1"; }
 have_valgrind=false
 command -v valgrind >/dev/null 2>&1 && have_valgrind=true
 
@@ -345,6 +346,7 @@ src/cli/mrc.c mrc-html
 src/cli/trace_cmd.c trace-convert
 src/trace/fmt_bin.c trace-convert
 src/cli/record.c record
+src/native/calibrate_profile.c calibrate
 src/mrc/mrc.c - mrc's binary copy of a trace, in its private directory
 src/cli/compare_kernel.c - compare -- WORKLOAD --html, the kernel cache: host kernel runs (kernel.sh)
 src/engine/kcompare_host.c - the TLB cost kept in compare -- WORKLOAD's kernel cache (compare_host.sh)

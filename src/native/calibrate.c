@@ -1,0 +1,287 @@
+/* calibrate.c - microbenchmarks of the operations pagelab's model charges
+ * CPU time for (struct mm_costs, src/mm/mm.h), run in user space on this
+ * host: calibrate.h.
+ *
+ * Each figure is the median of CAL_ROUNDS rounds, each round timing a
+ * batch of operations over memory larger than the caches (a reclaimed or
+ * freshly faulted page, a struct folio on a long LRU, a page table far
+ * from the last one are not cache-resident), with min and max beside it.
+ * What each stands for in the kernel (Linux 6.18):
+ *  - clear_page(): folio_zero_user() of an anonymous fault is rep stosb
+ *    on x86, the instruction glibc's memset() uses for 4 KiB;
+ *  - copy_page(): copy_mc_user_highpage() of a COW fault, rep movsb, as
+ *    memcpy() of 4 KiB;
+ *  - the fault: do_anonymous_page() on fresh anonymous memory (THP off
+ *    for the range, as pagelab's base pages), the trap and the handling;
+ *    the clearing is the page clear above, taken off;
+ *  - freeing: zap_pte_range() and the page allocator, from munmap();
+ *  - the rmap walk of one PTE, folio_referenced() -> rmap_walk_anon() ->
+ *    page_vma_mapped_walk(): RMAP_LOADS dependent loads (folio->mapping,
+ *    the anon_vma, its interval tree's anon_vma_chain, the vma, vma->vm_mm
+ *    and its pgd, the pud, the pmd, the PTE) and two lock pairs (the
+ *    anon_vma's read lock, the PTE lock), from a pointer chase of cache-
+ *    missing loads and an uncontended lock pair;
+ *  - a page scanned, isolate_lru_folios(): list_del() from one list and
+ *    list_add() to another of 64-byte nodes in random order;
+ *  - a remote TLB flush: tlbprobe.c. */
+#define _GNU_SOURCE
+#include "calibrate.h"
+#include "native.h"
+#include "../lib/util.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE 4096
+#define BIG (64u << 20)          /* larger than any LLC here */
+#define RMAP_LOADS 9
+#define RMAP_LOCKS 2
+#define CHASE_HOPS (1u << 18)
+#define LOCK_PAIRS (1u << 20)
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The rounds' ns per operation into f's median, min and max. */
+static void settle(struct cal_fig *f, double *ns, int n)
+{
+	qsort(ns, (size_t)n, sizeof(ns[0]), cmp_d);
+	f->rounds = n;
+	f->min = ns[0];
+	f->max = ns[n - 1];
+	f->median = ns[n / 2];
+	f->value = f->median;
+}
+
+static volatile uint64_t sink;
+
+static void bench_zero_copy(struct cal_fig *z, struct cal_fig *c)
+{
+	char *a = xcalloc(1, BIG), *b = xcalloc(1, BIG);
+	double zn[CAL_ROUNDS], cn[CAL_ROUNDS];
+	uint64_t pages = BIG / PAGE;
+	memset(a, 1, BIG);   /* faulted in before the clock runs */
+	memset(b, 1, BIG);
+	for (int r = 0; r < CAL_ROUNDS; r++) {
+		uint64_t t0 = now_ns();
+		for (uint64_t i = 0; i < pages; i++)
+			memset(a + i * PAGE, (int)r, PAGE);
+		uint64_t t1 = now_ns();
+		for (uint64_t i = 0; i < pages; i++)
+			memcpy(b + i * PAGE, a + i * PAGE, PAGE);
+		uint64_t t2 = now_ns();
+		sink += (uint64_t)a[r] + (uint64_t)b[BIG - 1 - r];
+		zn[r] = (double)(t1 - t0) / (double)pages;
+		cn[r] = (double)(t2 - t1) / (double)pages;
+	}
+	z->per_round = c->per_round = pages;
+	settle(z, zn, CAL_ROUNDS);
+	settle(c, cn, CAL_ROUNDS);
+	free(a);
+	free(b);
+}
+
+/* First touches of fresh anonymous pages, then their munmap(). */
+static void bench_fault(struct cal_fig *f, struct cal_fig *fr)
+{
+	double fn[CAL_ROUNDS], frn[CAL_ROUNDS];
+	uint64_t pages = BIG / PAGE;
+	int n = 0;
+	for (int r = 0; r < CAL_ROUNDS; r++) {
+		char *m = mmap(NULL, BIG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED) {
+			snprintf(f->why, sizeof(f->why), "mmap of %u MiB failed", BIG >> 20);
+			snprintf(fr->why, sizeof(fr->why), "%s", f->why);
+			return;
+		}
+		madvise(m, BIG, MADV_NOHUGEPAGE);
+		uint64_t t0 = now_ns();
+		for (uint64_t i = 0; i < pages; i++)
+			m[i * PAGE] = 1;
+		uint64_t t1 = now_ns();
+		munmap(m, BIG);
+		uint64_t t2 = now_ns();
+		fn[n] = (double)(t1 - t0) / (double)pages;
+		frn[n++] = (double)(t2 - t1) / (double)pages;
+	}
+	f->per_round = fr->per_round = pages;
+	settle(f, fn, n);
+	settle(fr, frn, n);
+}
+
+/* A random cycle through BIG bytes of 64-byte nodes: each load depends on
+ * the last and misses the caches. */
+struct node {
+	struct node *next, *prev;
+	uint64_t flags;
+	char pad[40];
+};
+
+static struct node *random_nodes(size_t *count)
+{
+	size_t n = BIG / sizeof(struct node);
+	struct node *v = xcalloc(n, sizeof(*v));
+	size_t *perm = xcalloc(n, sizeof(*perm));
+	uint64_t x = 88172645463325252ULL;  /* xorshift: the order, not a figure */
+	for (size_t i = 0; i < n; i++)
+		perm[i] = i;
+	for (size_t i = n - 1; i > 0; i--) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		size_t j = (size_t)(x % (i + 1)), t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (size_t i = 0; i < n; i++) {
+		v[perm[i]].next = &v[perm[(i + 1) % n]];
+		v[perm[(i + 1) % n]].prev = &v[perm[i]];
+	}
+	free(perm);
+	*count = n;
+	return v;
+}
+
+static void bench_chase(struct cal_fig *f, struct node *v)
+{
+	double ns[CAL_ROUNDS];
+	const struct node *p = v;
+	for (int r = 0; r < CAL_ROUNDS; r++) {
+		uint64_t t0 = now_ns();
+		for (unsigned i = 0; i < CHASE_HOPS; i++)
+			p = p->next;
+		ns[r] = (double)(now_ns() - t0) / CHASE_HOPS;
+	}
+	sink += p->flags;
+	f->per_round = CHASE_HOPS;
+	settle(f, ns, CAL_ROUNDS);
+}
+
+/* Every node moved from the cycle to a second list, in the cycle's
+ * (random) order: list_del(), a flags test, list_add(). */
+static void bench_scan(struct cal_fig *f, struct node *v, size_t n)
+{
+	double ns[CAL_ROUNDS];
+	uint64_t moves = n < CHASE_HOPS ? n : CHASE_HOPS;
+	struct node head = { .next = &head, .prev = &head };
+	struct node *p = v;
+	for (int r = 0; r < CAL_ROUNDS; r++) {
+		uint64_t t0 = now_ns();
+		for (uint64_t i = 0; i < moves; i++) {
+			struct node *q = p;
+			p = p->next;
+			q->prev->next = q->next;
+			q->next->prev = q->prev;
+			q->flags ^= 1;
+			q->next = head.next;
+			q->prev = &head;
+			head.next->prev = q;
+			head.next = q;
+		}
+		ns[r] = (double)(now_ns() - t0) / (double)moves;
+	}
+	sink += head.next->flags;
+	f->per_round = moves;
+	settle(f, ns, CAL_ROUNDS);
+}
+
+static void bench_lock(struct cal_fig *f)
+{
+	static atomic_flag lock = ATOMIC_FLAG_INIT;
+	double ns[CAL_ROUNDS];
+	for (int r = 0; r < CAL_ROUNDS; r++) {
+		uint64_t t0 = now_ns();
+		for (unsigned i = 0; i < LOCK_PAIRS; i++) {
+			while (atomic_flag_test_and_set_explicit(&lock, memory_order_acquire))
+				;
+			atomic_flag_clear_explicit(&lock, memory_order_release);
+		}
+		ns[r] = (double)(now_ns() - t0) / LOCK_PAIRS;
+	}
+	f->per_round = LOCK_PAIRS;
+	settle(f, ns, CAL_ROUNDS);
+}
+
+/* A figure made of others: a * x + b * y, its spread from theirs. */
+static void compose(struct cal_fig *f, double a, const struct cal_fig *x, double b, const struct cal_fig *y)
+{
+	f->rounds = x->rounds < y->rounds ? x->rounds : y->rounds;
+	f->per_round = 0;   /* no round of its own */
+	f->median = a * x->median + b * y->median;
+	f->min = a * x->min + b * y->min;
+	f->max = a * x->max + b * y->max;
+	f->value = f->median;
+}
+
+static void bench_tlb(struct cal_fig *send, struct cal_fig *recv)
+{
+	uint64_t s, r;
+	char why[160];
+	if (!nhost_tlb_ipi_cost(&s, &r, why, sizeof(why))) {
+		snprintf(send->why, sizeof(send->why), "%s", why);
+		snprintf(recv->why, sizeof(recv->why), "%s", why);
+		return;
+	}
+	/* tlbprobe.c keeps only its median of three rounds. */
+	send->rounds = recv->rounds = 3;
+	send->per_round = recv->per_round = 20000;
+	send->median = send->value = (double)s;
+	recv->median = recv->value = (double)r;
+	send->no_spread = recv->no_spread = true;
+}
+
+/* What each figure is, before it is measured. */
+#define CAL(name_, param_, unit_, method_) { .name = name_, .param = param_, .unit = unit_, .method = method_ }
+static const struct cal_fig cal_defs[NR_CAL] = {
+	[CAL_ZERO] = CAL("zero_page", "cost.zero_page", "page",
+		       "memset() of each 4 KiB page of a 64 MiB buffer (clear_page: rep stosb)"),
+	[CAL_COPY] = CAL("copy_page", "cost.copy_page", "page",
+		       "memcpy() of each 4 KiB page of a 64 MiB buffer to another (copy_page)"),
+	[CAL_FAULT] = CAL("fault", "cost.fault", "page",
+			"first write to each page of a fresh 64 MiB anonymous mmap (THP off): trap, "
+			"do_anonymous_page(); the parameter is this less zero_page"),
+	[CAL_FREE] = CAL("free_page", "cost.free_page", "page", "munmap() of those 64 MiB, per page"),
+	[CAL_CHASE] = CAL("chase", NULL, "load", "dependent loads through a random cycle of 64-byte "
+			"nodes over 64 MiB (each a cache miss)"),
+	[CAL_LOCK] = CAL("lock_pair", NULL, "pair", "an uncontended test-and-set lock and its release"),
+	[CAL_RMAP] = CAL("rmap", "cost.rmap", "pte", "composed: 9 chase loads + 2 lock pairs (rmap_walk_anon -> "
+		       "page_vma_mapped_walk: mapping, anon_vma, avc, vma, mm, pgd, pud, pmd, pte)"),
+	[CAL_SCAN] = CAL("scan", "cost.scan", "page", "list_del(), a flags test and list_add() of each "
+		       "node of the random cycle (isolate_lru_folios)"),
+	[CAL_TLB_SEND] = CAL("tlb_ipi", "cost.tlb_ipi", "ipi", "pagelab kernel --tlb-cost: a zap with "
+			   "another CPU busy in the mm, less one with it idle, per IPI"),
+	[CAL_TLB_RECV] = CAL("tlb_ipi_recv", "cost.tlb_ipi_recv", "ipi", "the busy CPU's lost work per IPI "
+			   "(tlbprobe.c)"),
+};
+
+void cal_measure(struct cal_fig *f)
+{
+	for (int i = 0; i < NR_CAL; i++)
+		f[i] = cal_defs[i];
+	bench_zero_copy(&f[CAL_ZERO], &f[CAL_COPY]);
+	bench_fault(&f[CAL_FAULT], &f[CAL_FREE]);
+	if (f[CAL_FAULT].rounds) {
+		double v = f[CAL_FAULT].median - f[CAL_ZERO].median;
+		f[CAL_FAULT].value = v > 0 ? v : 0;
+	}
+	size_t n;
+	struct node *v = random_nodes(&n);
+	bench_chase(&f[CAL_CHASE], v);
+	bench_scan(&f[CAL_SCAN], v, n);
+	free(v);
+	bench_lock(&f[CAL_LOCK]);
+	compose(&f[CAL_RMAP], RMAP_LOADS, &f[CAL_CHASE], RMAP_LOCKS, &f[CAL_LOCK]);
+	bench_tlb(&f[CAL_TLB_SEND], &f[CAL_TLB_RECV]);
+}
