@@ -101,7 +101,7 @@ void test_kcompare_kernel_record(void)
 	struct run_result rr = { .available = true, .finished = true, .nr_wl = 1 };
 	rr.wl[0].cmd = xstrdup("usemem -m 40");
 	rr.wl[0].tf.user = 0.25;
-	struct kernel_result *k = rr.kernel = xcalloc(1, sizeof(*k));
+	struct kernel_result *k = kernel_result_attach(&rr);
 	nstat_parse(&k->vmstat, "pswpout 2237\nnr_foll_pin_acquired 3\n");
 	nstat_parse(&k->memstat, "pgfault 10328\n");
 	nstat_parse(&k->traced, "pgactivate 5\n");

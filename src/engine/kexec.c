@@ -13,6 +13,13 @@
 #include <string.h>
 #include <unistd.h>
 
+struct kernel_result *kernel_result_attach(struct run_result *rr)
+{
+	rr->kernel = xcalloc(1, sizeof(*rr->kernel));
+	rr->kernel_free = kernel_result_free;
+	return rr->kernel;
+}
+
 void kernel_result_free(struct kernel_result *k)
 {
 	if (!k)
@@ -129,8 +136,7 @@ static void take_result(const struct kexec_work *k, struct nrun *r, struct run_r
 		o->end_ns = (uint64_t)(x->elapsed_s * 1e9);
 		rr->finished &= o->done;
 	}
-	struct kernel_result *kr = rr->kernel = xcalloc(1, sizeof(*kr));
-	rr->kernel_free = kernel_result_free;
+	struct kernel_result *kr = kernel_result_attach(rr);
 	kr->vmstat = r->vmstat;
 	kr->memstat = r->memstat;
 	kr->traced = r->traced;

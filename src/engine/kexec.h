@@ -30,6 +30,9 @@ struct kernel_result {
 	uint64_t peak_bytes, oom_kills;
 };
 void kernel_result_free(struct kernel_result *k);
+/* A new, zeroed kernel_result as rr->kernel, freed with rr (its
+ * kernel_free is kernel_result_free). */
+struct kernel_result *kernel_result_attach(struct run_result *rr);
 
 /* The default time limit of a kernel cell, as pagelab kernel's. */
 #define KEXEC_TIMEOUT_NS (600ULL * 1000000000ULL)
