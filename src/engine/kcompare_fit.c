@@ -13,6 +13,7 @@
  * included, an extrapolation the run with pressure then tests).  This is
  * make fidelity's calibrate_on() (tests/fidelity.sh) for any workload. */
 #include "kcompare.h"
+#include "stats.h"
 #include "../lib/util.h"
 #include "../machine/profile.h"
 #include "runspec.h"
@@ -35,12 +36,6 @@ bool kcompare_fit_user(const char *name)
 	return false;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The median user and system times of the records. */
 static void median_times(const struct records *rs, double *user, double *sys)
 {
@@ -50,8 +45,8 @@ static void median_times(const struct records *rs, double *user, double *sys)
 		if (!record_metric(&rs->r[i], "user_s", &u[i]) || !record_metric(&rs->r[i], "sys_s", &s[i]))
 			die_usage("compare: --fit-cpu: a run without CPU times");
 	}
-	qsort(u, (size_t)n, sizeof(double), cmp_double);
-	qsort(s, (size_t)n, sizeof(double), cmp_double);
+	qsort(u, (size_t)n, sizeof(double), cmp_double_asc);
+	qsort(s, (size_t)n, sizeof(double), cmp_double_asc);
 	*user = n % 2 ? u[n / 2] : (u[n / 2 - 1] + u[n / 2]) / 2;
 	*sys = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 	free(u);

@@ -3,6 +3,7 @@
  * limit reclaim (pgscan/pgsteal_kswapd/direct, allocstall, pgrefill:
  * 6.x's "if (!cgroup_reclaim(sc))") are listed as such, never compared. */
 #include "kcompare.h"
+#include "stats.h"
 #include "../lib/util.h"
 
 #include <math.h>
@@ -86,15 +87,9 @@ static bool own_counter(const struct record *const *kern, uint64_t repeat, const
 	return true;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 static double median_of(double *v, uint64_t n)
 {
-	qsort(v, n, sizeof(double), cmp_double);
+	qsort(v, n, sizeof(double), cmp_double_asc);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
