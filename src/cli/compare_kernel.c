@@ -195,6 +195,10 @@ static const struct opt compare_kernel_table[] = {
 	  "later (EEVDF), vm.swap_rotational=1 when the swapfile's\n"
 	  "device is rotational (slot-cluster swap readahead),\n"
 	  "vm.ra_pages=KB/4 when its read_ahead_kb is not 128,\n"
+	  "vm.dirty_* (ratio, background_ratio, bytes,\n"
+	  "background_bytes, writeback_centisecs,\n"
+	  "expire_centisecs) where the host's are not 6.x's\n"
+	  "defaults (20, 10, 0, 0, 500, 3000),\n"
 	  "cost.tlb_ipi and cost.tlb_ipi_recv measured on the\n"
 	  "host with two or more CPUs (pagelab kernel --tlb-cost;\n"
 	  "once per --kernel-cache, kept there as tlb_cost)", VALUE("--set") },

@@ -6,7 +6,9 @@
  * the faulting address (src/mm/swapin.c), and files read ahead in windows
  * of the device's read_ahead_kb (bdi->ra_pages), and what a remote TLB
  * flush costs on it (src/native/tlbprobe.c: reclaim's IPIs before it
- * writes a mapped page).  A --set of any wins. */
+ * writes a mapped page), and the host's writeback sysctls where they are
+ * not the kernel's defaults (the dirty limits both sides throttle and
+ * flush at).  A --set of any wins. */
 #include "kcompare.h"
 #include "../native/native.h"
 #include "../lib/output.h"
@@ -82,6 +84,15 @@ void kcompare_host_sets(struct kcompare *k)
 		char ra_arg[48];
 		snprintf(ra_arg, sizeof(ra_arg), "vm.ra_pages=%ld", ra_kb / 4);
 		kcompare_add_set(k, ra_arg);
+	}
+	char dirty[NHOST_DIRTY_SETTINGS][64];
+	int ndirty = nhost_dirty_settings("/proc/sys", dirty);
+	for (int i = 0; i < ndirty; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(dirty[i], "="), dirty[i]);
+		strcat(name, "=");
+		if (!kcompare_has_set(k, name))
+			kcompare_add_set(k, dirty[i]);
 	}
 	char tlb_args[2][48];
 	if (!tlb_set && k->cpus > 1 && host_tlb_cost(k->kernel_cache, tlb_args)) {

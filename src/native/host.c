@@ -11,6 +11,9 @@
  * reads slot clusters (mm/swap_state.c, vm.swap_rotational).  And the
  * device's read_ahead_kb, the largest readahead window of a file on it
  * (bdi->ra_pages, vm.ra_pages): a virtual disk may set megabytes.
+ * And the writeback sysctls, where the host's differ from the kernel's
+ * defaults: the simulator's flusher and dirty throttling
+ * (src/mm/writeback.c, memcg_dirty.c) then start where the host's do.
  * And, for pagelab kernel itself, whether the host is a guest whose free
  * pages its hypervisor takes back (session.c's warm-up). */
 #include "native.h"
@@ -116,3 +119,32 @@ bool nhost_dev_page_reporting(const char *sysfs)
 }
 
 bool nhost_page_reporting(void) { return nhost_dev_page_reporting("/sys"); }
+
+int nhost_dirty_settings(const char *procsys, char out[NHOST_DIRTY_SETTINGS][64])
+{
+	/* mm/page-writeback.c of 6.x: vm_dirty_ratio, dirty_background_ratio,
+	 * vm_dirty_bytes, dirty_background_bytes, dirty_writeback_interval
+	 * and dirty_expire_interval (the last two in centiseconds). */
+	static const struct {
+		const char *name;
+		unsigned long long def;
+	} vm[NHOST_DIRTY_SETTINGS] = {
+		{ "dirty_ratio", 20 },          { "dirty_background_ratio", 10 },
+		{ "dirty_bytes", 0 },           { "dirty_background_bytes", 0 },
+		{ "dirty_writeback_centisecs", 500 }, { "dirty_expire_centisecs", 3000 },
+	};
+	int n = 0;
+	for (int i = 0; i < NHOST_DIRTY_SETTINGS; i++) {
+		char path[512];
+		unsigned long long v;
+		snprintf(path, sizeof(path), "%s/vm/%s", procsys, vm[i].name);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		int got = fscanf(f, "%llu", &v);
+		fclose(f);
+		if (got == 1 && v != vm[i].def)
+			snprintf(out[n++], 64, "vm.%s=%llu", vm[i].name, v);
+	}
+	return n;
+}

@@ -52,6 +52,15 @@ long nhost_read_ahead_kb(void);
  * back and a page's next touch faults in the host too (session.c). */
 bool nhost_dev_page_reporting(const char *sysfs);
 bool nhost_page_reporting(void);
+/* The host's writeback sysctls that differ from 6.x's defaults, as
+ * `vm.NAME=VALUE` words for the simulator (PROCSYS: "/proc/sys" for this
+ * host's): dirty_ratio 20, dirty_background_ratio 10, dirty_bytes 0,
+ * dirty_background_bytes 0, dirty_writeback_centisecs 500,
+ * dirty_expire_centisecs 3000 (mm/page-writeback.c).  Returns how many
+ * were written into out (at most NHOST_DIRTY_SETTINGS); one that cannot
+ * be read is left out. */
+#define NHOST_DIRTY_SETTINGS 6
+int nhost_dirty_settings(const char *procsys, char out[NHOST_DIRTY_SETTINGS][64]);
 
 /* ---- tlbprobe.c ------------------------------------------------------ */
 
