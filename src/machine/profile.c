@@ -225,6 +225,25 @@ static const struct param params[] = {
 	{ "cost.io_complete", P_NS, F(cost.io_complete_ns), 0, 1000000000ULL, "interrupt and completion of one request" },
 	{ "cost.tlb_ipi", P_NS, F(cost.tlb_ipi_ns), 0, 1000000000ULL, "reclaim: a remote TLB flush before writing a mapped page, to the CPU that asks (0 = not modelled)" },
 	{ "cost.tlb_ipi_recv", P_NS, F(cost.tlb_ipi_recv_ns), 0, 1000000000ULL, "... to the task on each other busy CPU it interrupts" },
+	/* A row of reclaim's work no cost above is charged for (work.h,
+	 * docs/cost.md): ns of system time per operation, 0 = not charged
+	 * (every preset: a calibrated profile file sets the ones measured). */
+#define W(row, name, help) { "cost." name, P_NS, F(cost.work_ns[W_##row]), 0, 1000000000ULL, help " (0 = not charged)" },
+	W(LRU_LOCK, "lru_lock", "reclaim: one lruvec->lru_lock hold")
+	W(ISOLATE_BATCHES, "isolate_batches", "reclaim: one isolation batch beyond its lock")
+	W(PUTBACK_BATCHES, "putback_batches", "reclaim: one putback batch beyond its lock")
+	W(MOVE_FOLIOS_TO_LRU, "move_folios_to_lru", "reclaim: one folio put back on an LRU list")
+	W(FOLIO_REFERENCED, "folio_referenced", "reclaim: one folio_referenced() walk beyond its PTEs")
+	W(TRY_TO_UNMAP, "try_to_unmap", "reclaim: one try_to_unmap() walk beyond its PTEs")
+	W(TLB_FLUSH_DIRTY, "try_to_unmap_flush_dirty", "reclaim: one try_to_unmap_flush_dirty() beyond its IPIs")
+	W(INC_MAX_SEQ, "inc_max_seq", "MGLRU: one new generation")
+	W(WALK_MM, "walk_mm", "MGLRU: one mm walked by the aging")
+	W(WALK_PMD_FOUND, "walk_pmd_range", "MGLRU: one PTE table the walk entered")
+	W(WALK_PMD_SKIPPED, "walk_pmd_range_skipped", "MGLRU: one PTE table the Bloom filter let it skip")
+	W(LOOK_AROUND, "lru_gen_look_around", "MGLRU: one lru_gen_look_around() call beyond its PTEs")
+	W(SWAP_OUT_PTES, "swap_out_ptes", "2.2/2.4: one PTE swap_out()'s walk read")
+	W(TRY_TO_SWAP_OUT, "try_to_swap_out", "2.2/2.4: one present PTE try_to_swap_out() was handed")
+#undef W
 	/* A read()/write() call is a kernel entry and exit plus the VFS path
 	 * down to the page cache: the same order of work as the trap and
 	 * handling of a minor fault, so it defaults to cost.fault. */

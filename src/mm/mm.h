@@ -46,6 +46,11 @@ struct mm_costs {
 	uint64_t syscall_ns;      /* one read()/write()... call beyond its page work (0 = fault_ns) */
 	uint64_t tlb_ipi_ns;      /* a remote TLB flush, to the CPU that asks (reclaim.c) */
 	uint64_t tlb_ipi_recv_ns; /* ... and to the task running on a CPU that takes it */
+	/* ns per operation of a row of reclaim's work (work.h) that no cost
+	 * above is charged for (the LRU lock, MGLRU's walks...: the profile's
+	 * cost.ROW parameters); 0, every preset's value, charges nothing, so
+	 * a run's time changes only on a profile that sets one. */
+	uint64_t work_ns[NR_RECLAIM_WORK];
 };
 /* Tunables of the file-backed VM, named after the sysctls; 2.6.26 defaults.
  * A policy may change them in its init() (e.g. 2.4's readahead window) and
@@ -349,6 +354,10 @@ static inline void mm_want_oom(struct mm *mm) { mm->wake.oom = true; }
 static inline void mm_work(struct mm *mm, enum work_op w, uint64_t n)
 {
 	mm->work.n[mm->work_who][w] += n;
+	/* time = counted work x cost: the row's cost, where the profile
+	 * gives one, is system time of whoever does the work */
+	if (mm->cost->work_ns[w] && mm->cur)
+		mm->cur->sys_ns += n * mm->cost->work_ns[w];
 }
 /* A design's init(): the WK_DESIGN rows of work.h it counts itself
  * (WORK_BIT(W_...) ORed); the rest are absent from its reports. */

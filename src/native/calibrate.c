@@ -23,7 +23,17 @@
  *    missing loads and an uncontended lock pair;
  *  - a page scanned, isolate_lru_folios(): list_del() from one list and
  *    list_add() to another of 64-byte nodes in random order;
- *  - a remote TLB flush: tlbprobe.c. */
+ *  - a remote TLB flush: tlbprobe.c;
+ *  - the rows of reclaim's work with no cost of their own (docs/cost.md):
+ *    one hold of lruvec->lru_lock is the lock pair (spin_lock_irq adds
+ *    an interrupt disable, not measurable here), a folio put back by
+ *    move_folios_to_lru() is the list move of `scan`, a PTE table the
+ *    MGLRU walk enters (walk_pmd_range) is the load of its PMD entry far
+ *    from the last (a chase hop), a PTE a page-table walk reads
+ *    (swap_out_ptes) is a load of the next entry of a 4 KiB table of
+ *    8-byte entries with a test of its accessed bit (bench_pte: tables in
+ *    random order over BIG bytes), and lru_gen_look_around() beyond its
+ *    PTEs is its PMD's load and the PTE table's lock pair. */
 #define _GNU_SOURCE
 #include "calibrate.h"
 #include "native.h"
@@ -197,6 +207,58 @@ static void bench_scan(struct cal_fig *f, struct node *v, size_t n)
 	settle(f, ns, CAL_ROUNDS);
 }
 
+/* Page tables read in the order a walk reads them: each 512-entry table
+ * whole, the tables in a random order over BIG bytes (the next table is
+ * not the cached one), each entry loaded and its accessed bit (bit 5 of
+ * an x86 PTE) tested. */
+static void bench_pte(struct cal_fig *f)
+{
+	size_t ntab = BIG / PAGE, per = PAGE / sizeof(uint64_t);
+	uint64_t *pt = xcalloc(ntab * per, sizeof(*pt));
+	size_t *order = xcalloc(ntab, sizeof(*order));
+	uint64_t x = 2463534242ULL;  /* xorshift: the order and bits, not a figure */
+	for (size_t i = 0; i < ntab * per; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		pt[i] = x;
+	}
+	for (size_t i = 0; i < ntab; i++)
+		order[i] = i;
+	for (size_t i = ntab - 1; i > 0; i--) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		size_t j = (size_t)(x % (i + 1)), t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	double ns[CAL_ROUNDS];
+	uint64_t young = 0;
+	for (int r = 0; r < CAL_ROUNDS; r++) {
+		uint64_t t0 = now_ns();
+		for (size_t t = 0; t < ntab; t++) {
+			const uint64_t *e = pt + order[t] * per;
+			for (size_t i = 0; i < per; i++)
+				young += (e[i] >> 5) & 1;
+		}
+		ns[r] = (double)(now_ns() - t0) / (double)(ntab * per);
+	}
+	sink += young;
+	free(order);
+	free(pt);
+	f->per_round = ntab * per;
+	settle(f, ns, CAL_ROUNDS);
+}
+
+/* A figure that is another's, under its own parameter. */
+static void same_as(struct cal_fig *f, const struct cal_fig *x)
+{
+	f->rounds = x->rounds;
+	f->per_round = 0;
+	f->median = x->median;
+	f->min = x->min;
+	f->max = x->max;
+	f->value = x->value;
+	snprintf(f->why, sizeof(f->why), "%s", x->why);
+}
+
 static void bench_lock(struct cal_fig *f)
 {
 	static atomic_flag lock = ATOMIC_FLAG_INIT;
@@ -260,6 +322,16 @@ static const struct cal_fig cal_defs[NR_CAL] = {
 		       "page_vma_mapped_walk: mapping, anon_vma, avc, vma, mm, pgd, pud, pmd, pte)"),
 	[CAL_SCAN] = CAL("scan", "cost.scan", "page", "list_del(), a flags test and list_add() of each "
 		       "node of the random cycle (isolate_lru_folios)"),
+	[CAL_PTE] = CAL("pte_read", "cost.swap_out_ptes", "pte", "each 8-byte entry of 4 KiB tables read in "
+		      "order, its accessed bit tested, the tables in random order over 64 MiB"),
+	[CAL_LRU_LOCK] = CAL("lru_lock", "cost.lru_lock", "hold", "the lock pair above (spin_lock_irq's "
+			   "interrupt disable not measured)"),
+	[CAL_PUTBACK] = CAL("putback", "cost.move_folios_to_lru", "folio", "the list move of scan above "
+			  "(move_folios_to_lru: list_add of each folio back)"),
+	[CAL_PMD] = CAL("pmd", "cost.walk_pmd_range", "table", "one chase load above (the PMD entry of a "
+		      "table far from the last)"),
+	[CAL_LOOK] = CAL("look_around", "cost.lru_gen_look_around", "call", "composed: 1 chase load + 1 "
+		       "lock pair (its PMD entry and the PTE table's lock)"),
 	[CAL_TLB_SEND] = CAL("tlb_ipi", "cost.tlb_ipi", "ipi", "pagelab kernel --tlb-cost: a zap with "
 			   "another CPU busy in the mm, less one with it idle, per IPI"),
 	[CAL_TLB_RECV] = CAL("tlb_ipi_recv", "cost.tlb_ipi_recv", "ipi", "the busy CPU's lost work per IPI "
@@ -283,5 +355,10 @@ void cal_measure(struct cal_fig *f)
 	free(v);
 	bench_lock(&f[CAL_LOCK]);
 	compose(&f[CAL_RMAP], RMAP_LOADS, &f[CAL_CHASE], RMAP_LOCKS, &f[CAL_LOCK]);
+	bench_pte(&f[CAL_PTE]);
+	same_as(&f[CAL_LRU_LOCK], &f[CAL_LOCK]);
+	same_as(&f[CAL_PUTBACK], &f[CAL_SCAN]);
+	same_as(&f[CAL_PMD], &f[CAL_CHASE]);
+	compose(&f[CAL_LOOK], 1, &f[CAL_CHASE], 1, &f[CAL_LOCK]);
 	bench_tlb(&f[CAL_TLB_SEND], &f[CAL_TLB_RECV]);
 }

@@ -27,7 +27,7 @@ struct cal_fig {
 };
 
 enum cal_id { CAL_ZERO, CAL_COPY, CAL_FAULT, CAL_FREE, CAL_CHASE, CAL_LOCK, CAL_RMAP, CAL_SCAN,
-	      CAL_TLB_SEND, CAL_TLB_RECV, NR_CAL };
+	      CAL_PTE, CAL_LRU_LOCK, CAL_PUTBACK, CAL_PMD, CAL_LOOK, CAL_TLB_SEND, CAL_TLB_RECV, NR_CAL };
 
 /* Run every microbenchmark (a few seconds, no root) into f[NR_CAL]. */
 void cal_measure(struct cal_fig *f);
