@@ -18,6 +18,7 @@
 
 void test_costmodel_faults_and_rmap(void);
 void test_costmodel_linux6_run_per_reclaimer(void);
+void test_costmodel_rows_without_named_cost(void);
 
 /* Every charged cost of the rows below, distinct powers of 1000 (so
  * counts under 1000 each stay apart); every other cost 0. */
@@ -94,18 +95,25 @@ static void run_linux6(struct machine *m, struct profile *prof, int argc, char *
 	machine_run(m);
 }
 
-void test_costmodel_linux6_run_per_reclaimer(void)
+/* 64 MiB and 256 MiB of swap; times of the order of a machine's (a run
+ * of 1000 s of system time would stop at no limit but take long):
+ * distinct primes; user time as modern's (without it qsbench's pages age
+ * too fast to refill). */
+static struct profile small_profile(void)
 {
-	static struct machine m;
 	struct profile prof = *profile_find("modern");
 	prof.ram = 64ULL << 20;
 	prof.swap = 256ULL << 20;
-	/* times of the order of a machine's (a run of 1000 s of system time
-	 * would stop at no limit but take long): distinct primes; user time
-	 * as modern's (without it qsbench's pages age too fast to refill) */
 	prof.cost = (struct mm_costs){ .scan_ns = 101, .rmap_ns = 211, .io_submit_ns = 1009, .zero_page_ns = 307,
 				       .fault_ns = 701, .ref_ps = prof.cost.ref_ps };
 	prof.ctx_switch_ns = 0;
+	return prof;
+}
+
+void test_costmodel_linux6_run_per_reclaimer(void)
+{
+	static struct machine m;
+	struct profile prof = small_profile();
 	char *argv[] = { "usemem", "-m", "80", NULL };
 	run_linux6(&m, &prof, 3, argv, "usemem -m 80");
 	const struct reclaim_work *rw = &m.mm.work;
@@ -126,5 +134,43 @@ void test_costmodel_linux6_run_per_reclaimer(void)
 	run_linux6(&m, &prof, 5, qs, "qsbench -p 1 -m 36");
 	CHECK(m.mm.ev[PGREFILL] > 0);
 	CHECK_EQ(m.tasks[m.kswapd].stime, charged(&m.mm.work, WHO_KSWAPD, &prof.cost));
+	machine_free(&m);
+}
+
+/* The cost.ROW parameters of the rows no named cost carries (profile.c,
+ * mm_work() in src/mm/mm.h): each counted operation is that many ns of
+ * system time of whoever does it.  The usemem run above with every such
+ * row linux6 counts given a distinct prime: kswapd's system time is its
+ * column of the named rows times their costs plus its column of these
+ * rows times theirs, to the nanosecond; with them 0 (every preset) they
+ * charge nothing. */
+static const enum work_op rows[] = {
+	W_LRU_LOCK, W_ISOLATE_BATCHES, W_PUTBACK_BATCHES, W_MOVE_FOLIOS_TO_LRU, W_FOLIO_REFERENCED,
+	W_TRY_TO_UNMAP, W_TLB_FLUSH_DIRTY,
+};
+static const uint64_t primes[] = { 3, 5, 7, 11, 13, 17, 19 };
+#define NROWS (sizeof(rows) / sizeof(rows[0]))
+
+void test_costmodel_rows_without_named_cost(void)
+{
+	static struct machine m;
+	struct profile prof = small_profile();
+	char *argv[] = { "usemem", "-m", "80", NULL };
+	/* all 0: kswapd's time is the named rows' alone */
+	run_linux6(&m, &prof, 3, argv, "usemem -m 80");
+	const struct reclaim_work *rw = &m.mm.work;
+	CHECK(rw->n[WHO_KSWAPD][W_LRU_LOCK] > 0);
+	CHECK_EQ(m.tasks[m.kswapd].stime, charged(rw, WHO_KSWAPD, &prof.cost));
+	machine_free(&m);
+	for (size_t i = 0; i < NROWS; i++)
+		prof.cost.work_ns[rows[i]] = primes[i];
+	run_linux6(&m, &prof, 3, argv, "usemem -m 80");
+	uint64_t want = charged(rw, WHO_KSWAPD, &prof.cost), extra = 0;
+	for (size_t i = 0; i < NROWS; i++) {
+		CHECK(rw->n[WHO_KSWAPD][rows[i]] > 0 || rows[i] == W_TLB_FLUSH_DIRTY);
+		extra += rw->n[WHO_KSWAPD][rows[i]] * primes[i];
+	}
+	CHECK(extra > 0);
+	CHECK_EQ(m.tasks[m.kswapd].stime, want + extra);
 	machine_free(&m);
 }
