@@ -22,6 +22,14 @@ static void line(struct psi_group *g, enum psi_res r, uint64_t now, int full, ch
 	psi_format_line(buf, 128, full ? "full" : "some", &l[full]);
 }
 
+/* One CPU, HZ 1000; task a on it and in a memory stall from time 0. */
+static void stalled_from_0(struct psi_group *g, struct psi_task *a)
+{
+	psi_group_init(g, NULL, 1, 1000, 0);
+	psi_task_change(g, a, 0, TSK_RUNNING | TSK_ONCPU, 0);
+	psi_memstall_enter(g, a, 0);
+}
+
 void test_psi_some_full_states(void)
 {
 	struct psi_group g;
@@ -66,9 +74,7 @@ void test_psi_averages_two_periods(void)
 	struct psi_task a = { .cpu = 0 };
 	char buf[128];
 
-	psi_group_init(&g, NULL, 1, 1000, 0);
-	psi_task_change(&g, &a, 0, TSK_RUNNING | TSK_ONCPU, 0);
-	psi_memstall_enter(&g, &a, 0);
+	stalled_from_0(&g, &a);
 	/* The worker, armed at 0 for PSI_FREQ, runs at 2001 = the first
 	 * avg_next_update: sample 2001 ms of 2001, pct = 100 * 2048 =
 	 * 204800.  avg10 = (0 * 1677 + 204800 * 371 + 2047) / 2048 = 37100
@@ -94,9 +100,7 @@ void test_psi_missed_periods(void)
 	struct psi_task a = { .cpu = 0 };
 	char buf[128];
 
-	psi_group_init(&g, NULL, 1, 1000, 0);
-	psi_task_change(&g, &a, 0, TSK_RUNNING | TSK_ONCPU, 0);
-	psi_memstall_enter(&g, &a, 0);
+	stalled_from_0(&g, &a);
 	psi_memstall_leave(&g, &a, 1000 * MS);
 	psi_task_change(&g, &a, TSK_RUNNING | TSK_ONCPU, 0, 1000 * MS);
 	/* 2001: 1000 ms of 2001: pct = 49 (49.98), 49 * 2048 = 100352;
