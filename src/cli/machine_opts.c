@@ -42,7 +42,8 @@ const struct opt machine_opts[] = {
 	   "--disk, --vmstat, --make-inputs; start.K=SECONDS:\n"
 	   "workload K, from 0, starts SECONDS into the run;\n"
 	   "residency=K: --json's vmstat samples give workload\n"
-	   "K's resident set, resident_kb)",
+	   "K's resident set, resident_kb; psi=1: the machine's\n"
+	   "/proc/pressure/memory, docs/psi.md)",
 	   "NAME=LIST", "a machine parameter or policy tunable (repeatable);\n"
 	   "memcg.v1=0,1: cgroup v1 or v2 with --memcg"),
 	{ .kind = OPT_END },

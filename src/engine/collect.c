@@ -189,6 +189,8 @@ void runspec_collect(struct machine *m, struct run_result *rr, const uint64_t *s
 	collect_threads(m, rr);
 	collect_log(m, rr);
 	collect_memory(m, rr);
+	/* Read at the run's end, as cat /proc/pressure/memory would. */
+	rr->has_pressure = machine_psi_memory(m, m->now, rr->pressure);
 	take_samples(m, rr);
 	rr->timed_out = m->timed_out;
 	rr->check_failed = m->check_failed;

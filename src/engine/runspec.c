@@ -90,7 +90,8 @@ static enum runspec_set_kind set_limit(struct machine_opts *mo, const char *valu
 	return RS_SET_CGROUP;
 }
 
-/* The run's options that are no machine parameter: vmstat, make-inputs;
+/* The run's options that are no machine parameter: vmstat, make-inputs,
+ * psi (pressure stall information, src/machine/pressure.c);
  * and disk, a model standing for every disk.* parameter. */
 static enum runspec_set_kind set_run_option(struct profile *prof, struct machine_opts *mo, const char *name,
 					    const char *value, char *err, size_t errlen)
@@ -110,16 +111,17 @@ static enum runspec_set_kind set_run_option(struct profile *prof, struct machine
 		return RS_SET_RUN;
 	}
 	if (strcmp(value, "0") && strcmp(value, "1")) {
-		snprintf(err, errlen, "bad value '%s' for make-inputs (0 or 1)", value);
+		snprintf(err, errlen, "bad value '%s' for %s (0 or 1)", value, name);
 		return RS_SET_BAD;
 	}
-	mo->make_inputs = value[0] == '1';
+	*(!strcmp(name, "psi") ? &mo->psi : &mo->make_inputs) = value[0] == '1';
 	return RS_SET_RUN;
 }
 
 static bool is_run_option(const char *name)
 {
-	return !strcmp(name, "disk") || !strcmp(name, "vmstat") || !strcmp(name, "make-inputs");
+	return !strcmp(name, "disk") || !strcmp(name, "vmstat") || !strcmp(name, "make-inputs") ||
+	       !strcmp(name, "psi");
 }
 
 enum runspec_set_kind runspec_set_machine(struct profile *prof, struct machine_opts *mo, const char *name,

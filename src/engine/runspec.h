@@ -46,7 +46,8 @@ enum runspec_set_kind { RS_SET_BAD = -1, RS_SET_MACHINE, RS_SET_TUNABLE, RS_SET_
  * 1, with a cgroup already set), a machine parameter of prof, disk (a
  * disk model, as --disk), the run's own options that are no machine
  * parameter (RS_SET_RUN: vmstat=SECONDS as --vmstat, make-inputs=0|1 as
- * --make-inputs), or a tunable of pol into tun.  RS_SET_BAD with one line
+ * --make-inputs, psi=0|1: pressure stall information), or a tunable of
+ * pol into tun.  RS_SET_BAD with one line
  * in err on bad input. */
 /* The machine part alone (memcg, memcg.v1, machine parameters), for an
  * experiment file's machine-set, which has no policy. */

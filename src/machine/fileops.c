@@ -183,6 +183,7 @@ bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint
 		if (op->kind == OP_WRITE && mm_balance_dirty_pages(mm, ctx)) {
 			t->fop_phase = FOP_WAITING;
 			*st = FAULT_WAIT_RECLAIM;
+			ctx->reclaim_wait = false; /* the dirty throttle: no memory stall */
 			done = false;
 		}
 		break;
@@ -190,6 +191,7 @@ bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint
 	case OP_FSYNC:
 		if (!filemap_fsync(mm, ctx, fd_inode(t, op->fd))) {
 			*st = FAULT_WAIT_RECLAIM; /* woken as writes complete */
+			ctx->reclaim_wait = false;
 			done = false;
 		}
 		break;

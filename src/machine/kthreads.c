@@ -10,16 +10,27 @@
 /* kswapd: balance_pgdat() in SWAP_CLUSTER_MAX batches until the zone is
  * above its high watermark.  Pages already being written back on their way
  * to the free list count: rather than evict more, kswapd waits for them. */
+/* kswapd goes back to sleep: balance_pgdat() has returned, and with it
+ * its memory stall (PSI: psi_memstall_leave). */
+static void kswapd_sleep(struct machine *m, struct task *t, struct mm_ctx *ctx)
+{
+	machine_psi_memstall(m, t, false, ctx->t0 + ctx->user_ns + ctx->sys_ns);
+	machine_block(m, t, W_IDLE, 0);
+}
+
 static enum step_result run_kswapd(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t budget)
 {
 	struct mm *mm = &m->mm;
+	/* balance_pgdat() runs in a memory stall (psi_memstall_enter),
+	 * its congestion waits included. */
+	machine_psi_memstall(m, t, true, ctx->t0);
 	while (ctx->user_ns + ctx->sys_ns < budget) {
 		/* Completions due while kswapd ran its earlier passes. */
 		mm_reclaim_io_catch_up(mm, ctx, NULL);
 		if (mm_kswapd_balanced(mm, 0)) {
 			mm->wake.kswapd = false;
 			t->prio = DEF_PRIORITY;
-			machine_block(m, t, W_IDLE, 0);
+			kswapd_sleep(m, t, ctx);
 			return STEP_BLOCKED;
 		}
 		if (mm->stat.nr_pending_free && mm_kswapd_balanced(mm, mm->stat.nr_pending_free)) {
@@ -31,7 +42,7 @@ static enum step_result run_kswapd(struct machine *m, struct task *t, struct mm_
 			/* MGLRU's min_ttl: kswapd itself calls out_of_memory(). */
 			mm->wake.oom = false;
 			if (!task_oom_kill(m, ctx->t0 + ctx->user_ns + ctx->sys_ns)) {
-				machine_block(m, t, W_IDLE, 0);
+				kswapd_sleep(m, t, ctx);
 				return STEP_BLOCKED;
 			}
 			t->prio = DEF_PRIORITY;
@@ -63,7 +74,7 @@ static enum step_result run_kswapd(struct machine *m, struct task *t, struct mm_
 			machine_block(m, t, W_MEMORY, ctx->t0 + ctx->user_ns + ctx->sys_ns + m->prof.congestion_wait_ns);
 		} else {
 			mm->wake.kswapd = false;
-			machine_block(m, t, W_IDLE, 0);
+			kswapd_sleep(m, t, ctx);
 		}
 		return STEP_BLOCKED;
 	}

@@ -118,6 +118,7 @@ static void wake_task(struct machine *m, struct task *t, uint64_t when)
 	rq_push(m, t->id);
 	if (sched_is_percpu(m))
 		t->cpu = sched_select_cpu(m, t);
+	machine_psi_sync(m, t, when);
 	if (sched_is_eevdf(m))
 		sched_eevdf_wake(m, t);
 	if (sched_is_percpu(m)) {
@@ -264,6 +265,10 @@ static void cpu_event(struct machine *m, uint32_t c)
 		m->tasks[tid].slice_used = 0;
 		if (sched_is_eevdf(m))
 			sched_eevdf_new_slice(m, &m->tasks[tid]);
+		/* Back on a CPU: the stall its wait was part of ends. */
+		if (m->tasks[tid].psi_leave_on_run)
+			machine_psi_memstall(m, &m->tasks[tid], false, now);
+		machine_psi_sync(m, &m->tasks[tid], now);
 	}
 	struct task *t = &m->tasks[cpu->task];
 	if (t->state == T_EXITED) {
@@ -328,6 +333,7 @@ static void cpu_event(struct machine *m, uint32_t c)
 		cpu->task = -1;
 	}
 	cpu->busy_until = now + used;
+	machine_psi_sync(m, t, now + used); /* off the CPU, or asleep, at its chunk's end */
 	evq_push(&m->q, now + used, EV_CPU, c, 0);
 	kthreads_wake(m, now);
 }
@@ -410,6 +416,7 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 	m->kswapd = -1;
 	m->flusher = -1;
 	m->cur_task = -1;
+	machine_psi_init(m);
 	return true;
 }
 
@@ -582,4 +589,6 @@ void machine_free(struct machine *m)
 	disk_free(&m->disk);
 	evq_free(&m->q);
 	mm_destroy(&m->mm);
+	if (m->opt.psi)
+		psi_group_free(&m->psi);
 }

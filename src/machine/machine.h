@@ -14,6 +14,7 @@
 #include "event.h"
 #include "disk.h"
 #include "../mm/mm.h"
+#include "../mm/psi.h"
 #include "../workload/workload.h"
 
 enum task_state { T_RUNNABLE, T_RUNNING, T_BLOCKED, T_EXITED };
@@ -53,6 +54,11 @@ struct task {
 	uint64_t dio_pending;   /* O_DIRECT pages in flight */
 	uint64_t stall_ns;      /* time blocked on page I/O or reclaim (W_PAGE, W_MEMORY) */
 	uint64_t blocked_at;    /* when the current wait began */
+	/* --set psi=1 (pressure.c): the task's PSI flags, in_memstall and
+	 * CPU; psi_leave_on_run: a stall section that ends when the task
+	 * next gets a CPU (a refault's or reclaim's wait). */
+	struct psi_task psi;
+	bool psi_leave_on_run;
 };
 
 struct wl_inst {
@@ -116,6 +122,8 @@ struct machine_opts {
 	 * own interval, apart from the printed lines' (0 = none); kept in
 	 * timeline[], at most TIMELINE_KEEP (vmstat.c). */
 	uint64_t timeline_ns;
+	/* --set psi=1: account pressure stall information (pressure.c). */
+	bool psi;
 };
 
 /* The counters a sample's rates are taken against: those at the previous
@@ -181,6 +189,8 @@ struct machine {
 	/* kernel messages and exits, in time order */
 	struct log_entry *log;
 	uint64_t nr_log;
+	/* --set psi=1: the machine's PSI group (/proc/pressure/). */
+	struct psi_group psi;
 };
 
 /* Size the machine; returns false with a message in err if it cannot be
@@ -232,6 +242,15 @@ void fileops_dio_done(struct machine *m, uint64_t cookie, uint64_t now);
 void fileops_task_exit(struct machine *m, struct task *t, struct mm_ctx *ctx);
 /* Make a blocked task runnable. */
 void machine_wake(struct machine *m, struct task *t, uint64_t when);
+
+/* PSI (src/machine/pressure.c), all no-ops unless opt.psi: set up the
+ * machine's group; bring task t's PSI flags in line with its state at
+ * time when; enter (true) or leave its memory stall; read
+ * /proc/pressure/memory at time now. */
+void machine_psi_init(struct machine *m);
+void machine_psi_sync(struct machine *m, struct task *t, uint64_t when);
+void machine_psi_memstall(struct machine *m, struct task *t, bool enter, uint64_t when);
+bool machine_psi_memory(struct machine *m, uint64_t now, struct psi_line out[2]);
 
 /* Derived figures for reports. */
 double task_seconds(uint64_t ns);

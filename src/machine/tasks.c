@@ -109,6 +109,7 @@ static void exit_task(struct machine *m, struct task *t, struct mm_ctx *ctx, uin
 	fileops_task_exit(m, t, ctx);
 	t->state = T_EXITED;
 	t->end = at + ctx->user_ns + ctx->sys_ns;
+	machine_psi_sync(m, t, t->end);
 	struct wl_inst *wl = &m->wls[t->wl];
 	if (t->end > wl->end)
 		wl->end = t->end;
@@ -125,6 +126,15 @@ static void exit_task(struct machine *m, struct task *t, struct mm_ctx *ctx, uin
 	machine_wake_memory_waiters(m, at);
 }
 
+/* PSI: task t is in a memory stall from now until it next runs. */
+static void stall_until_run(struct machine *m, struct task *t, uint64_t now)
+{
+	if (!m->opt.psi)
+		return;
+	machine_psi_memstall(m, t, true, now);
+	t->psi_leave_on_run = t->psi.in_memstall;
+}
+
 /* React to a fault that could not complete.  Returns true if the task
  * stays runnable (the fault is retried). */
 static bool fault_blocked(struct machine *m, struct task *t, struct mm_ctx *ctx,
@@ -134,12 +144,20 @@ static bool fault_blocked(struct machine *m, struct task *t, struct mm_ctx *ctx,
 	switch (st) {
 	case FAULT_WAIT_PAGE:
 		t->wait_pfn = ctx->wait_pfn;
+		/* folio_wait_bit_common(): waiting for the read of a
+		 * workingset page is thrashing, a memory stall. */
+		if (t->wait_pfn != PFN_NONE && (mm_page(&m->mm, t->wait_pfn)->flags & PG_workingset))
+			stall_until_run(m, t, now);
 		machine_block(m, t, W_PAGE, 0);
 		t->blocked_at = now;
 		*res = STEP_BLOCKED;
 		return false;
 	case FAULT_WAIT_RECLAIM:
-		/* congestion_wait(): sleep until writeback completes or the timeout. */
+		/* congestion_wait(): sleep until writeback completes or the
+		 * timeout; reclaim's (reclaim_throttle(), in the stall of
+		 * the reclaim it ends), not the dirty throttle's. */
+		if (ctx->reclaim_wait)
+			stall_until_run(m, t, now);
 		machine_block(m, t, W_MEMORY, now + m->prof.congestion_wait_ns);
 		t->blocked_at = now;
 		*res = STEP_BLOCKED;

@@ -426,7 +426,7 @@ uint64_t mm_reclaim_io_catch_up(struct mm *mm, struct mm_ctx *ctx, const struct 
 /* The memcg charge comes first (mem_cgroup_charge() before the page
  * allocator in the kernel's fault paths); a frame the node cannot give
  * is uncharged again. */
-pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
+static pfn_t alloc_page_charged(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 {
 	if (mm->memcg.limit && !memcg_try_charge(mm, ctx, st))
 		return PFN_NONE;
@@ -436,8 +436,18 @@ pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 	return pfn;
 }
 
-uint64_t do_try_to_free_pages(struct mm *mm, struct mm_ctx *ctx, uint64_t want, bool cgroup,
-			      int stall_below, bool *congested)
+/* The wait that follows a FAULT_WAIT_RECLAIM from here is reclaim's
+ * (PSI: a memory stall), not the dirty throttle's. */
+pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
+{
+	pfn_t pfn = alloc_page_charged(mm, ctx, st);
+	if (ctx)
+		ctx->reclaim_wait = pfn == PFN_NONE && *st == FAULT_WAIT_RECLAIM;
+	return pfn;
+}
+
+static uint64_t try_to_free(struct mm *mm, struct mm_ctx *ctx, uint64_t want, bool cgroup,
+			   int stall_below, bool *congested)
 {
 	uint64_t got = 0;
 	bool force_deactivate = false, skipped_deactivate = false;
@@ -476,6 +486,19 @@ retry:
 		force_deactivate = true;
 		goto retry;
 	}
+	return got;
+}
+
+/* 6.x try_to_free_pages() via __perform_reclaim() and
+ * try_to_free_mem_cgroup_pages(): the reclaimer is in a memory stall
+ * (psi_memstall_enter/leave) for the length of the reclaim. */
+uint64_t do_try_to_free_pages(struct mm *mm, struct mm_ctx *ctx, uint64_t want, bool cgroup,
+			      int stall_below, bool *congested)
+{
+	bool stalled = ctx && mm->io.memstall && mm->io.memstall(mm->io.arg, ctx->task, true, ctx_now(ctx));
+	uint64_t got = try_to_free(mm, ctx, want, cgroup, stall_below, congested);
+	if (stalled)
+		mm->io.memstall(mm->io.arg, ctx->task, false, ctx_now(ctx));
 	return got;
 }
 

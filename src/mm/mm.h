@@ -150,6 +150,10 @@ struct mm_io {
 	 * CPU busy then; each of them loses recv_ns (out of the next chunk it
 	 * runs).  Returns the CPUs interrupted.  May be NULL (no machine: none). */
 	unsigned (*remote_tlb_flush)(void *arg, uint64_t t, uint64_t recv_ns);
+	/* psi_memstall_enter() (enter) / psi_memstall_leave() for task at
+	 * time t, around direct and limit reclaim; returns whether it
+	 * entered (false: already in a stall, or no PSI).  May be NULL. */
+	bool (*memstall)(void *arg, int task, bool enter, uint64_t t);
 };
 
 /* Who is running kernel code and what it costs them. */
@@ -161,6 +165,7 @@ struct mm_ctx {
 	bool kswapd;        /* PF_MEMALLOC + kswapd counters */
 	pfn_t wait_pfn;     /* FAULT_WAIT_PAGE: the locked page to wait for */
 	bool retry;         /* resuming a fault that blocked: don't count it twice */
+	bool reclaim_wait;  /* the last mm_alloc_page() failed with FAULT_WAIT_RECLAIM */
 	uint64_t majflt, minflt, nswap;
 };
 

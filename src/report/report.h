@@ -35,6 +35,9 @@ extern const char vmstat_header_active[];
 size_t report_memcg_stats(const struct machine *m, struct memstat *st);   /* at most MAX_MEMSTAT */
 void report_memcg_stat(const struct run_result *rr, FILE *out);
 void report_memcg_json(const struct run_result *rr, FILE *out);
+/* --set psi=1: /proc/pressure/memory (pressure.c). */
+void report_pressure_text(const struct run_result *rr, FILE *out);
+void report_pressure_json(const struct run_result *rr, FILE *out);
 
 /* The "# /proc/vmstat" section's lines: gauges, then every event counter,
  * of a result or of an mm (the cache-only replay's). */

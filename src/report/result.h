@@ -126,6 +126,10 @@ struct run_result {
 	struct run_gauges gauges;
 	struct memstat memcg[MAX_MEMSTAT];  /* with a cgroup: its files */
 	int nr_memcg;
+	/* --set psi=1: /proc/pressure/memory at the end ([0] some, [1]
+	 * full; averages in 1/2048ths of a percent, totals in us). */
+	bool has_pressure;
+	struct psi_line pressure[2];
 };
 
 void run_result_free(struct run_result *rr);
