@@ -78,6 +78,7 @@ struct kexec_opts {
 	struct nguard *guard;
 	bool cold;                    /* no warm-up of the host's pages */
 	const struct nknobs *knobs;   /* written into the cgroup, or NULL */
+	const struct nzram_spec *zram; /* swap on a zram device, or NULL */
 };
 /* One run of k in a cgroup and swapfile of its own (nsession_run()):
  * false with one line in err when refused before it started. */
