@@ -27,6 +27,8 @@ struct kernel_result {
 	struct nstat traced;     /* its own reclaim and activations (tracer.c) */
 	int cg_version;
 	bool warmed;             /* the host's pages were warmed first */
+	bool has_zram;           /* it swapped to a zram device: ... */
+	struct nzram_stats zram; /* ... its mm_stat and io_stat (zram.c) */
 	uint64_t peak_bytes, oom_kills;
 };
 void kernel_result_free(struct kernel_result *k);
