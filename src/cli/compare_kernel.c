@@ -9,6 +9,7 @@
 #include "../lib/output.h"
 #include "../lib/util.h"
 #include "../lib/version.h"
+#include "../native/native.h"
 #include "../policy/policy.h"
 #include "../report/htmlpage.h"
 #include "../workload/wlist.h"
@@ -72,11 +73,21 @@ static void write_fit_profile(const struct kcompare *k, const struct kfit *fit, 
 	}
 }
 
-/* --memcg, --swap, --fit-cpu (kept as written) and --ram (bytes). */
+/* --memcg, --swap (a size or zram:SIZE[,algo=NAME]), --fit-cpu (kept as
+ * written) and --ram (bytes). */
 static int size_opt(void *dest, const struct opt *o, const char *typed, const char *value)
 {
 	uint64_t b;
 	bool fit = !strcmp(o->name, "--fit-cpu");
+	struct nzram_spec z;
+	char err[256];
+	int zram = strcmp(o->name, "--swap") ? 0 : native_zram_parse(value, &z, err, sizeof(err));
+	if (zram < 0)
+		die_usage("compare: %s", err);
+	if (zram) {
+		*(const char **)dest = value;
+		return OPT_GO;
+	}
 	if (!parse_size(value, &b) || b > (1ULL << 50) || (!b && fit))
 		die_usage("compare: bad size '%s' for %s", value, typed);
 	if (!strcmp(o->name, "--ram"))
@@ -136,7 +147,10 @@ static const struct opt compare_kernel_table[] = {
 	{ "--memcg", NULL, OPT_CALL, AT(k.memcg), "LIMIT", .call = size_opt,
 	  .help = "the cgroup limit on both sides (default 512M)", VALUE("--memcg") },
 	{ "--swap", NULL, OPT_CALL, AT(k.swap), "SIZE", .call = size_opt,
-	  .help = "swapfile / simulated swap (default 512M)", VALUE("--swap") },
+	  .help = "swapfile / simulated swap (default 512M); zram:SIZE\n"
+	  "[,algo=NAME]: the kernel's on a zram device of its own\n"
+	  "(pagelab kernel --swap zram:..., its mm_stat and io_stat\n"
+	  "rows beside the simulator's: '-' where it has none)", VALUE("--swap") },
 	{ "--policy", NULL, OPT_STR, AT(k.policies), "P[,P...]",
 	  .help = "simulator policies (default workingset); a path\n(./lifo.so) is a policy plugin", VALUE("--policy") },
 	{ "--repeat", NULL, OPT_U64, AT(k.repeat), "N", 1, 100, "(1..100)",

@@ -107,6 +107,7 @@ static void time_figs(const struct nwl_result *w, struct time_figures *tf)
 
 struct kopts {
 	uint64_t limit, swap, seed;
+	struct nzram_spec zram;  /* --swap zram:...; size 0: a swapfile */
 	bool cold;
 	struct nknobs knobs;     /* --set */
 	int cg_version;
@@ -121,9 +122,15 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 		(unsigned long long)(h->ram >> 20), h->lru);
 	char sw[16];
 	snprintf(sw, sizeof(sw), r->swappiness >= 0 ? "%d" : "?", r->swappiness);
-	fprintf(out, "pagelab: memcg v%d limit %llu MiB, swappiness %s; swapfile %llu MiB; seed %llu%s\n",
-		o->cg_version, (unsigned long long)(o->limit >> 20), sw, (unsigned long long)(o->swap >> 20),
-		(unsigned long long)o->seed, r->warmed ? "; warmed" : o->cold ? "; cold" : "");
+	char dev[64];
+	if (r->has_zram)
+		snprintf(dev, sizeof(dev), "zram %llu MiB %s", (unsigned long long)(r->zram.disksize >> 20),
+			 r->zram.algo);
+	else
+		snprintf(dev, sizeof(dev), "swapfile %llu MiB", (unsigned long long)(o->swap >> 20));
+	fprintf(out, "pagelab: memcg v%d limit %llu MiB, swappiness %s; %s; seed %llu%s\n", o->cg_version,
+		(unsigned long long)(o->limit >> 20), sw, dev, (unsigned long long)o->seed,
+		r->warmed ? "; warmed" : o->cold ? "; cold" : "");
 	/* The other --set knobs, as the cgroup's files held them at the end. */
 	for (int i = 0; i < o->knobs.n; i++)
 		if (strcmp(nknob_name(o->knobs.idx[i]), "swappiness"))
@@ -153,6 +160,11 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 		fprintf(out, "memcg.%s %lld\n", r->memstat.name[i], (long long)r->memstat.val[i]);
 	for (int i = 0; i < r->traced.n; i++)
 		fprintf(out, "traced.%s %lld\n", r->traced.name[i], (long long)r->traced.val[i]);
+	if (r->has_zram) {
+		fprintf(out, "# zram\n");
+		for (int i = 0; i < r->zram.stat.n; i++)
+			fprintf(out, "zram.%s %lld\n", r->zram.stat.name[i], (long long)r->zram.stat.val[i]);
+	}
 	fprintf(out, "# /proc/vmstat\n");
 	for (int i = 0; i < r->vmstat.n; i++)
 		fprintf(out, "%s %lld\n", r->vmstat.name[i], (long long)r->vmstat.val[i]);
@@ -225,7 +237,16 @@ static void print_json(const struct host *h, const struct kopts *o, const struct
 	fprintf(out, "},\n%s  \"traced\": {", indent);
 	for (int i = 0; i < r->traced.n; i++)
 		fprintf(out, "%s\"%s\": %lld", i ? ", " : "", r->traced.name[i], (long long)r->traced.val[i]);
-	fprintf(out, "},\n%s  \"counters\": {", indent);
+	fputs("},\n", out);
+	if (r->has_zram) {
+		fprintf(out, "%s  \"zram\": {\"algorithm\": ", indent);
+		json_str(out, r->zram.algo);
+		fprintf(out, ", \"disksize\": %llu", (unsigned long long)r->zram.disksize);
+		for (int i = 0; i < r->zram.stat.n; i++)
+			fprintf(out, ", \"%s\": %lld", r->zram.stat.name[i], (long long)r->zram.stat.val[i]);
+		fputs("},\n", out);
+	}
+	fprintf(out, "%s  \"counters\": {", indent);
 	for (int i = 0; i < r->vmstat.n; i++)
 		fprintf(out, "%s\"%s\": %lld", i ? ", " : "", r->vmstat.name[i], (long long)r->vmstat.val[i]);
 	fprintf(out, "}\n%s}", indent);
@@ -309,7 +330,9 @@ static const struct opt kernel_table[] = {
 	{ "--memcg", NULL, OPT_CALL, AT(o.limit), "LIMIT", .call = size_opt,
 	  .help = "the cgroup's memory limit (default 512M; at most half\nof the host's RAM)" },
 	{ "--swap", NULL, OPT_CALL, AT(o.swap), "SIZE", .call = size_opt,
-	  .help = "swapfile size (default 512M; 0: no swapfile)" },
+	  .help = "swapfile size (default 512M; 0: no swapfile), or\n"
+	  "zram:SIZE[,algo=NAME]: a zram device of the run's own\n"
+	  "instead (its mm_stat and io_stat reported as zram.*)" },
 	{ "--repeat", NULL, OPT_U64, AT(repeat), "N", 1, 1000, "(1..1000)",
 	  .help = "run N times; print each run and median/min/max" },
 	{ "--timeout", NULL, OPT_DURATION, AT(timeout_ns), "T", .range = "(seconds)",
@@ -360,16 +383,28 @@ const struct opt_cmd kernel_cmd = {
 "run if it is not; docs/native.md).\n"
 "Exit status: 0 on success, 1 if a workload failed, 2 on bad input or a\n"
 "refusal (no root, no memory controller, a limit too big, no room for the\n"
-"swapfile), 3 on --timeout; killed by SIGINT/SIGTERM after cleaning up.\n",
+"swapfile, no zram), 3 on --timeout; killed by SIGINT/SIGTERM after cleaning up.\n",
 	.prefix = "",
 	.unknown = "unknown option '%s' (see pagelab kernel --help)",
 	.mode = OPT_LEADING,
 };
 
-/* --memcg LIMIT (room for the program itself) and --swap SIZE. */
+/* --memcg LIMIT (room for the program itself) and --swap SIZE or
+ * zram:SIZE[,algo=NAME] (src/native/zram.c). */
 static int size_opt(void *dest, const struct opt *o, const char *typed, const char *value)
 {
 	uint64_t b;
+	char err[256];
+	if (o->name[2] == 's') {
+		struct kernel_args *ka = (struct kernel_args *)((char *)dest - offsetof(struct kernel_args, o.swap));
+		int z = native_zram_parse(value, &ka->o.zram, err, sizeof(err));
+		if (z < 0)
+			die_usage("%s", err);
+		if (z > 0) {
+			ka->o.swap = ka->o.zram.size;
+			return OPT_GO;
+		}
+	}
 	if (!parse_size(value, &b) || b > (1ULL << 50))
 		die_usage("bad size '%s' for %s", value, typed);
 	if (o->name[2] == 'm' && b < (16ULL << 20))
@@ -449,6 +484,8 @@ static void kernel_host_checks(const struct host *h, struct kopts *o, struct ncg
 			  (unsigned long long)(o->swap >> 20), (unsigned long long)(h->ram >> 20));
 	if (!ncg_detect(cg, err, sizeof(err)))
 		die_usage("%s", err);
+	if (o->zram.size && !nzram_available(err, sizeof(err)))
+		die_usage("%s", err);
 	o->cg_version = cg->version;
 }
 
@@ -516,7 +553,7 @@ int cmd_kernel(int argc, char **argv)
 	kernel_host_checks(&h, &ka.o, &cg);
 	struct nguard *g = kexec_guard();
 	struct kexec_opts ko = { .limit = ka.o.limit, .swap = ka.o.swap, .timeout_ns = ka.timeout_ns, .guard = g,
-				 .cold = ka.o.cold, .knobs = &ka.o.knobs };
+				 .cold = ka.o.cold, .knobs = &ka.o.knobs, .zram = ka.o.zram.size ? &ka.o.zram : NULL };
 	struct nrun *runs = xcalloc(ka.repeat, sizeof(*runs));
 	int done = 0;
 	rc = kernel_runs(&ka, &h, &kw, &ko, runs, &done);

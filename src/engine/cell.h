@@ -31,6 +31,8 @@ struct cell {
 	int residency_wl;                /* workload whose resident set is sampled, or -1 */
 	enum cell_executor executor;     /* who runs it (executor.h) */
 	int run;                         /* the kernel's repeat of the same cell, from 1 */
+	char swap_dev[80];               /* kernel cells: --swap zram:SIZE[,algo=NAME] as
+					  * written (src/native/zram.c), "" for a swapfile */
 };
 
 /* Run the cell into rr (zeroed by the caller).  A workload this build lacks

@@ -33,6 +33,18 @@ char *kcompare_workloads(const struct kcompare *k)
 	return s;
 }
 
+/* The swap size of --swap zram:SIZE[,algo=NAME] (its SIZE as written),
+ * or --swap itself: the swap axis's value.  The kernel's cells are given
+ * the device afterwards (side_cells), since an axis's values are split at
+ * commas; the simulator's swap until it models zram is a swap device of
+ * that size (kcmp_print says so). */
+static void swap_size(const char *swap, char *buf, size_t len)
+{
+	bool zram = !strncmp(swap, "zram:", 5);
+	const char *from = zram ? swap + 5 : swap;
+	snprintf(buf, len, "%.*s", (int)(zram ? strcspn(from, ",") : strlen(from)), from);
+}
+
 /* The axes of one side: the kernel takes its cgroup, its swap and the
  * seed; the simulator the machine sized like it and every --set. */
 static bool side_axes(const struct kcompare *k, bool kernel, const char *policies, const char *memcg,
@@ -47,7 +59,9 @@ static bool side_axes(const struct kcompare *k, bool kernel, const char *policie
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)ram);
 	if (ok && !kernel)
 		ok = matrix_add_axis(mx, "ram", false, num, AXV_SIZE, err, errlen);
-	ok = ok && matrix_add_axis(mx, "swap", false, k->swap, AXV_SIZE, err, errlen);
+	char swap[64];
+	swap_size(k->swap, swap, sizeof(swap));
+	ok = ok && matrix_add_axis(mx, "swap", false, swap, AXV_SIZE, err, errlen);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)k->cpus);
 	if (ok && !kernel)
 		ok = matrix_add_axis(mx, "cpus", false, num, AXV_NUMBER, err, errlen);
@@ -74,6 +88,8 @@ static bool side_cells(const struct kcompare *k, bool kernel, struct matrix *mx,
 {
 	if (!matrix_cells(mx, cells, n, err, errlen))
 		return false;
+	for (int i = 0; kernel && i < *n && !strncmp(k->swap, "zram:", 5); i++)
+		snprintf((*cells)[i].c.swap_dev, sizeof((*cells)[i].c.swap_dev), "%s", k->swap);
 	if (kernel)
 		return kexec_cells(cells, n, mx->nr_axes, (int)k->repeat, k->timeout_ns, err, errlen);
 	return cell_check(&(*cells)[0].c, err, errlen);

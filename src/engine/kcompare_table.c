@@ -11,11 +11,16 @@
 #include <string.h>
 
 /* A counter of a record: "memcg.NAME" the kernel cgroup's memory.stat,
- * "traced.NAME" its tracepoints' counts, any other its counters. */
+ * "traced.NAME" its tracepoints' counts, "zram.NAME" its zram device's
+ * mm_stat or io_stat (a simulator's record: its own "zram" object, by
+ * the same names, when it models the device), any other its counters. */
 static double counters_get(const struct record *r, const char *name, bool *found)
 {
 	const struct json *kern = json_get(r->j, "kernel"), *from = json_get(r->j, "counters");
-	if (!strncmp(name, "memcg.", 6)) {
+	if (!strncmp(name, "zram.", 5)) {
+		from = json_get(kern ? kern : r->j, "zram");
+		name += 5;
+	} else if (!strncmp(name, "memcg.", 6)) {
 		from = json_get(kern, "memory_stat");
 		name += 6;
 	} else if (!strncmp(name, "traced.", 7)) {
@@ -44,6 +49,29 @@ static const struct { const char *name; bool not_counted; } rows[] = {
 	{ "pgscan_kswapd", 1 }, { "pgscan_direct", 1 }, { "pgsteal_kswapd", 1 }, { "pgsteal_direct", 1 },
 	{ "allocstall_normal", 1 }, { "pgrefill", 1 },
 };
+#define NROWS ARRAY_SIZE(rows)
+
+/* After them when the kernel swapped to a zram device (zram.c): its
+ * mm_stat and io_stat. */
+static const char *const zram_rows[] = {
+	"zram.orig_data_size", "zram.compr_data_size", "zram.mem_used_total", "zram.mem_limit",
+	"zram.mem_used_max", "zram.same_pages", "zram.pages_compacted", "zram.huge_pages",
+	"zram.huge_pages_since", "zram.failed_reads", "zram.failed_writes", "zram.invalid_io",
+	"zram.notify_free",
+};
+
+static const char *row_name(size_t k)
+{
+	return k < NROWS ? rows[k].name : zram_rows[k - NROWS];
+}
+
+static bool any_zram(const struct record *const *kern, uint64_t repeat)
+{
+	for (uint64_t r = 0; r < repeat; r++)
+		if (json_get(json_get(kern[r]->j, "kernel"), "zram"))
+			return true;
+	return false;
+}
 
 /* The kernel side's /proc/vmstat is the whole host's: on a shared machine
  * other processes' faults and page-cache activations land in it (pgfault
@@ -127,12 +155,13 @@ void kcmp_build(struct kcmp *x, const struct record *const *kern, const struct r
 	memset(x, 0, sizeof(*x));
 	x->npol = npol;
 	x->pol = pol;
-	x->nrows = (int)ARRAY_SIZE(rows);
-	x->row = xcalloc((size_t)npol * ARRAY_SIZE(rows), sizeof(*x->row));
+	size_t nrows = NROWS + (any_zram(kern, repeat) ? ARRAY_SIZE(zram_rows) : 0);
+	x->nrows = (int)nrows;
+	x->row = xcalloc((size_t)npol * nrows, sizeof(*x->row));
 	x->agree = xcalloc((size_t)npol, sizeof(int));
 	x->compared = xcalloc((size_t)npol, sizeof(int));
 	double *v = xcalloc(repeat, sizeof(double)), *sv = xcalloc(seeds, sizeof(double));
-	for (size_t k = 0; k < ARRAY_SIZE(rows); k++) {
+	for (size_t k = 0; k < NROWS; k++) {
 		char mname[64], src;
 		if (!own_counter(kern, repeat, rows[k].name, mname, sizeof(mname), &src))
 			continue;
@@ -141,12 +170,12 @@ void kcmp_build(struct kcmp *x, const struct record *const *kern, const struct r
 			sprintf(list + strlen(list), "%s%s", list[0] ? ", " : "", rows[k].name);
 	}
 	for (int p = 0; p < npol; p++)
-		for (size_t k = 0; k < ARRAY_SIZE(rows); k++) {
-			struct kcmp_row *r = &x->row[(size_t)p * ARRAY_SIZE(rows) + k];
+		for (size_t k = 0; k < nrows; k++) {
+			struct kcmp_row *r = &x->row[(size_t)p * nrows + k];
 			char mname[64], src;
-			const char *kname = own_counter(kern, repeat, rows[k].name, mname, sizeof(mname), &src) ?
-					    mname : rows[k].name;
-			r->name = rows[k].name;
+			const char *kname = own_counter(kern, repeat, row_name(k), mname, sizeof(mname), &src) ?
+					    mname : row_name(k);
+			r->name = row_name(k);
 			for (uint64_t i = 0; i < repeat; i++) {
 				bool f;
 				v[i] = counters_get(kern[i], kname, &f);
@@ -157,11 +186,11 @@ void kcmp_build(struct kcmp *x, const struct record *const *kern, const struct r
 			r->kmax = v[repeat - 1];
 			for (uint64_t sd = 0; sd < seeds; sd++) {
 				bool f;
-				sv[sd] = counters_get(sim[(size_t)p * seeds + sd], rows[k].name, &f);
+				sv[sd] = counters_get(sim[(size_t)p * seeds + sd], row_name(k), &f);
 				r->sfound |= f;
 			}
 			r->sim = median_of(sv, seeds);
-			r->verdict = judge(r, rows[k].not_counted, s);
+			r->verdict = judge(r, k < NROWS && rows[k].not_counted, s);
 			r->p = NAN;
 			if (r->verdict == KCMP_YES || r->verdict == KCMP_NO)
 				r->test = significance(v, (int)repeat, sv, (int)seeds, &r->p);
@@ -198,6 +227,21 @@ static void print_wrapped(const char *head, const char *list, const char *tail)
 	printf("%s\n", t);
 }
 
+/* zram's sizes in bytes are shown in KiB (the row named so), so that the
+ * kernel's min..max fits the column. */
+static double row_scale(const char *name, char *shown, size_t len)
+{
+	static const char *const bytes[] = { "zram.orig_data_size", "zram.compr_data_size", "zram.mem_used_total",
+					     "zram.mem_limit", "zram.mem_used_max" };
+	for (size_t i = 0; i < ARRAY_SIZE(bytes); i++)
+		if (!strcmp(name, bytes[i])) {
+			snprintf(shown, len, "%s KiB", name);
+			return 1024;
+		}
+	snprintf(shown, len, "%s", name);
+	return 1;
+}
+
 static const char *const verdict_names[] = { "yes", "no", "missing", "not counted" };
 
 void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cmd)
@@ -220,6 +264,11 @@ void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cm
 		snprintf(setup + n, sizeof(setup) - (size_t)n, ", median of seeds %llu..%llu",
 			 (unsigned long long)s->seed0, (unsigned long long)(s->seed0 + s->seeds - 1));
 	print_wrapped("", setup, "");
+	/* Until the simulator models zram (another branch's work), say what
+	 * its side swapped to. */
+	if (!strncmp(s->swap, "zram:", 5))
+		printf("pagelab: no zram simulated: its runs swap to a swap device of %.*s\n",
+		       (int)strcspn(s->swap + 5, ","), s->swap + 5);
 	if (s->fit && s->fit[0])
 		print_wrapped("", s->fit, "");
 	if (x->own[0] || x->traced[0]) {
@@ -241,13 +290,14 @@ void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cm
 		       tested ? "within     p" : "within");
 		for (int k = 0; k < x->nrows; k++) {
 			const struct kcmp_row *r = &x->row[p * x->nrows + k];
-			char kcol[64], scol[24], ratio[16];
+			char kcol[64], scol[24], ratio[16], name[48];
+			double u = row_scale(r->name, name, sizeof(name));
 			if (r->kfound)
-				snprintf(kcol, sizeof(kcol), "%.0f (%.0f..%.0f)", r->med, r->kmin, r->kmax);
+				snprintf(kcol, sizeof(kcol), "%.0f (%.0f..%.0f)", r->med / u, r->kmin / u, r->kmax / u);
 			else
 				snprintf(kcol, sizeof(kcol), "-");
 			if (r->sfound)
-				snprintf(scol, sizeof(scol), "%.0f", r->sim);
+				snprintf(scol, sizeof(scol), "%.0f", r->sim / u);
 			else
 				snprintf(scol, sizeof(scol), "-");
 			if (r->med > 0 && r->sfound && r->sim / r->med >= 99.995)
@@ -257,9 +307,9 @@ void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cm
 			else
 				snprintf(ratio, sizeof(ratio), "-");
 			if (isnan(r->p))
-				printf("%-24s %26s %9s %5s  %s\n", r->name, kcol, scol, ratio, verdict_names[r->verdict]);
+				printf("%-24s %26s %9s %5s  %s\n", name, kcol, scol, ratio, verdict_names[r->verdict]);
 			else
-				printf("%-24s %26s %9s %5s  %-6s %5.3f\n", r->name, kcol, scol, ratio,
+				printf("%-24s %26s %9s %5s  %-6s %5.3f\n", name, kcol, scol, ratio,
 				       verdict_names[r->verdict], r->p);
 		}
 		printf("%d of %d counters within +-%g%%; not counted: the kernel leaves them\n"

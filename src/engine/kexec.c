@@ -27,6 +27,7 @@ void kernel_result_free(struct kernel_result *k)
 	nstat_free(&k->vmstat);
 	nstat_free(&k->memstat);
 	nstat_free(&k->traced);
+	nstat_free(&k->zram.stat);
 	free(k);
 }
 
@@ -44,6 +45,8 @@ bool kexec_check(const struct cell *c, char *err, size_t errlen)
 		snprintf(err, errlen, "kernel: --memcg or --swap is above half of this host's %llu MiB of RAM",
 			 (unsigned long long)(ram >> 20));
 	else if (!ncg_detect(&cg, err, errlen))
+		return false;
+	else if (c->swap_dev[0] && !nzram_available(err, errlen))
 		return false;
 	else
 		return true;
@@ -109,7 +112,7 @@ bool kexec_session_run(struct kexec_work *k, const struct kexec_opts *o, struct 
 {
 	struct nsession s = { .wl = k->wl, .inst = k->inst, .nwl = k->nwl, .limit = o->limit, .swap = o->swap,
 			      .timeout_s = (double)o->timeout_ns / 1e9, .plan = &k->plan, .guard = o->guard,
-			      .cold = o->cold, .knobs = o->knobs };
+			      .cold = o->cold, .knobs = o->knobs, .zram = o->zram };
 	memset(r, 0, sizeof(*r));
 	return nsession_run(&s, r, err, errlen);
 }
@@ -143,6 +146,9 @@ static void take_result(const struct kexec_work *k, struct nrun *r, struct run_r
 	memset(&r->vmstat, 0, sizeof(r->vmstat));
 	memset(&r->memstat, 0, sizeof(r->memstat));
 	memset(&r->traced, 0, sizeof(r->traced));
+	kr->has_zram = r->has_zram;
+	kr->zram = r->zram;
+	memset(&r->zram, 0, sizeof(r->zram));
 	kr->warmed = r->warmed;
 	kr->peak_bytes = r->peak_bytes;
 	kr->oom_kills = r->oom_kills;
@@ -181,8 +187,10 @@ bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t er
 		return false;
 	}
 	struct nguard *g = kexec_guard();
+	struct nzram_spec z;
 	struct kexec_opts o = { .limit = limit, .swap = c->prof.swap, .guard = g,
-				.timeout_ns = c->mo.max_time_ns ? c->mo.max_time_ns : KEXEC_TIMEOUT_NS };
+				.timeout_ns = c->mo.max_time_ns ? c->mo.max_time_ns : KEXEC_TIMEOUT_NS,
+				.zram = native_zram_parse(c->swap_dev, &z, err, errlen) > 0 ? &z : NULL };
 	struct nrun r;
 	memset(&r, 0, sizeof(r));
 	bool ok = g && kexec_session_run(&k, &o, &r, err, errlen);

@@ -27,6 +27,8 @@ struct kernel_result {
 	struct nstat traced;     /* its own reclaim and activations (tracer.c) */
 	int cg_version;
 	bool warmed;             /* the host's pages were warmed first */
+	bool has_zram;           /* it swapped to a zram device: ... */
+	struct nzram_stats zram; /* ... its mm_stat and io_stat (zram.c) */
 	uint64_t peak_bytes, oom_kills;
 };
 void kernel_result_free(struct kernel_result *k);
@@ -78,6 +80,7 @@ struct kexec_opts {
 	struct nguard *guard;
 	bool cold;                    /* no warm-up of the host's pages */
 	const struct nknobs *knobs;   /* written into the cgroup, or NULL */
+	const struct nzram_spec *zram; /* swap on a zram device, or NULL */
 };
 /* One run of k in a cgroup and swapfile of its own (nsession_run()):
  * false with one line in err when refused before it started. */

@@ -11,9 +11,12 @@
  * run R, executor V" and its configuration "--memcg 64M --swap 128M WL". */
 static void kernel_names(const struct cell *c, int run, char **cmd, char **config)
 {
-	char memcg[32], swap[32], wl[4096] = "";
+	char memcg[32], swap[sizeof(c->swap_dev)], wl[4096] = "";
 	size_name(memcg, sizeof(memcg), c->mo.memcg_pages * PAGE_SIZE);
-	size_name(swap, sizeof(swap), c->prof.swap);
+	if (c->swap_dev[0])
+		snprintf(swap, sizeof(swap), "%s", c->swap_dev);
+	else
+		size_name(swap, sizeof(swap), c->prof.swap);
 	for (int w = 0; w < c->nr_wl; w++)
 		snprintf(wl + strlen(wl), sizeof(wl) - strlen(wl), "%s%s", w ? " + " : "", c->wl[w]);
 	size_t len = strlen(wl) + 200;

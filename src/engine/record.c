@@ -36,7 +36,15 @@ static void put_kernel(FILE *out, const struct kernel_result *k)
 	put_nstat(out, &k->memstat);
 	fputs("}, \"traced\": {", out);
 	put_nstat(out, &k->traced);
-	fputs("}}", out);
+	fputc('}', out);
+	if (k->has_zram) {
+		fputs(", \"zram\": {\"algorithm\": ", out);
+		json_put_str(out, k->zram.algo);
+		fprintf(out, ", \"disksize\": %llu%s", (unsigned long long)k->zram.disksize, k->zram.stat.n ? ", " : "");
+		put_nstat(out, &k->zram.stat);
+		fputc('}', out);
+	}
+	fputc('}', out);
 }
 
 char *record_format(const struct record_meta *m, const struct run_result *rr)

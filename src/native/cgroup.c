@@ -44,14 +44,16 @@ static bool read_text(const char *path, char *buf, size_t len)
 	return true;
 }
 
-static bool write_text(const char *path, const char *text)
+bool native_write_text(const char *path, const char *text)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
 	size_t n = strlen(text);
 	bool ok = write(fd, text, n) == (ssize_t)n;
+	int e = errno;   /* the write's, for the caller's message */
 	close(fd);
+	errno = e;
 	return ok;
 }
 
@@ -59,7 +61,7 @@ bool ncg_write(const struct ncgroup *cg, const char *file, const char *text)
 {
 	char p[640];
 	snprintf(p, sizeof(p), "%s/%s", cg->path, file);
-	return write_text(p, text);
+	return native_write_text(p, text);
 }
 
 bool ncg_read(const struct ncgroup *cg, const char *file, char *buf, size_t len)
@@ -124,7 +126,7 @@ bool ncg_detect(struct ncgroup *cg, char *err, size_t errlen)
 		char p[300], buf[512];
 		snprintf(p, sizeof(p), "%s/cgroup.subtree_control", cg->root);
 		if (read_text(p, buf, sizeof(buf)) && !has_word(buf, "memory"))
-			write_text(p, "+memory");
+			native_write_text(p, "+memory");
 	}
 	if (cg->version)
 		return true;

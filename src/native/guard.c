@@ -2,8 +2,9 @@
  *
  * The lock is flock(2) on /run/pagelab-kernel.lock: the kernel drops it
  * when the holder dies, however it dies, so a killed run never blocks the
- * next one.  What a run creates (cgroup, swapfile, temporary directory) is
- * (and the tracing instances and tracefs mount of tracer.c) is
+ * next one.  What a run creates (cgroup, swapfile or zram device,
+ * temporary directory, and the tracing instances and tracefs mount of
+ * tracer.c) is
  * recorded in a struct nguard and undone by nguard_cleanup(), which runs on
  * a normal return, from atexit() on every exit() (die_usage included) and
  * after SIGINT/SIGTERM/SIGHUP, whose handlers only set a flag that the
@@ -12,7 +13,10 @@
  * to; EOF means we died, and it undoes what the shared struct nguard
  * still records, then exits, releasing the lock it shares with us.  Should
  * the watchdog be killed too, the names carry our pid, and the next run,
- * holding the lock, sweeps what a dead pid left. */
+ * holding the lock, sweeps what a dead pid left.  A zram device has no
+ * name to carry a pid: its number is written in the lock file as it is
+ * made (a third line, "zram N") and its swap header's label names our
+ * pid (zram.c), which the next run checks before removing it. */
 #define _GNU_SOURCE
 #include "native.h"
 #include "../lib/output.h"
@@ -37,6 +41,7 @@ static struct nguard *active;
 static pid_t owner;
 static int lock_fd = -1;
 static int watch_fd = -1;    /* write end of the watchdog's pipe */
+static void write_lock(void);
 
 
 void native_remove_tree(const char *path)
@@ -74,6 +79,13 @@ static void undo(struct nguard *g)
 	if (g->swapfile[0]) {
 		nswap_off(g->swapfile);
 		g->swapfile[0] = 0;
+	}
+	if (g->zram_made) {
+		nzram_off(g->zram_dev);
+		g->zram_made = false;
+		g->zram_path[0] = 0;
+		if (lock_fd >= 0)
+			write_lock();   /* gone: nothing for the next run */
 	}
 	if (g->dir[0]) {
 		native_remove_tree(g->dir);
@@ -140,10 +152,14 @@ static void sweep_stale_dirs(void)
 
 static uint64_t last_end_ns; /* CLOCK_MONOTONIC; 0: not known */
 
+/* The lock file: our pid, when the last run ended, and "zram N" while a
+ * zram device of ours exists. */
 static void write_lock(void)
 {
-	char buf[64];
+	char buf[96];
 	int len = snprintf(buf, sizeof(buf), "%d\n%llu\n", (int)getpid(), (unsigned long long)last_end_ns);
+	if (active && active->zram_made)
+		len += snprintf(buf + len, sizeof(buf) - (size_t)len, "zram %d\n", active->zram_dev);
 	if (ftruncate(lock_fd, 0) || pwrite(lock_fd, buf, (size_t)len, 0) != len)
 		fprintf(stderr, "pagelab: kernel: cannot write our pid to %s\n", LOCK_PATH);
 }
@@ -152,6 +168,12 @@ void nguard_note_end(void)
 {
 	last_end_ns = native_now_ns();
 	if (lock_fd >= 0)
+		write_lock();
+}
+
+void nguard_note_zram(const struct nguard *g)
+{
+	if (lock_fd >= 0 && g == active)
 		write_lock();
 }
 
@@ -190,12 +212,14 @@ struct nguard *nguard_begin(const struct ncgroup *cg)
 				nguard_reraise(output_interrupted() ? output_interrupted() : SIGTERM);
 		}
 	}
-	/* The lock holds our pid, then when the last run ended. */
-	char buf[64] = "";
+	/* The lock holds our pid, then when the last run ended, then the
+	 * zram device its holder had, if any. */
+	char buf[96] = "";
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
 	buf[n > 0 ? n : 0] = 0;
-	char *nl = strchr(buf, '\n');
+	char *nl = strchr(buf, '\n'), *zl = strstr(buf, "\nzram ");
 	last_end_ns = nl ? strtoull(nl + 1, NULL, 10) : 0;
+	int stale_zram = zl ? atoi(zl + 6) : -1;
 	write_lock();
 	/* fd stays open (and locked) until we exit; forked children close
 	 * their copy (nguard_in_child), so the lock dies with us. */
@@ -203,6 +227,7 @@ struct nguard *nguard_begin(const struct ncgroup *cg)
 	/* What killed runs left: their swap areas first (swapoff needs the
 	 * file), then their cgroups and directories. */
 	nswap_sweep_stale();
+	nzram_sweep_stale(stale_zram);
 	ncg_sweep_stale(&g->cg);
 	sweep_stale_dirs();
 	ntracer_sweep_stale();

@@ -94,6 +94,8 @@ void ncg_kill_all(const struct ncgroup *cg);
 bool ncg_remove(struct ncgroup *cg);
 /* Read a file of the cgroup into buf ("" on error). */
 bool ncg_read(const struct ncgroup *cg, const char *file, char *buf, size_t len);
+/* Write text to a file (sysfs, cgroupfs): false with errno on failure. */
+bool native_write_text(const char *path, const char *text);
 /* Write text to a file of the cgroup (false with errno on failure). */
 bool ncg_write(const struct ncgroup *cg, const char *file, const char *text);
 /* The host's memory cgroup version (0: none), only looking: nothing is
@@ -145,6 +147,11 @@ void nswap_off(const char *path);
 bool nswap_active(const char *path);
 /* swapoff and delete swapfiles of dead pagelab kernel processes. */
 void nswap_sweep_stale(void);
+/* The swap areas' paths, from /proc/swaps (at most max); how many. */
+int nswap_list(char paths[][320], int max);
+/* Is a swap area active that is not a pagelab kernel's (swapfile or any
+ * zram device)?  Its path in path. */
+bool nswap_other_active(char *path, size_t len);
 
 /* ---- guard.c ----------------------------------------------------------- */
 
@@ -156,6 +163,9 @@ struct nguard {
 	char dir[256];          /* temporary directory, "" when none */
 	char swapfile[320];     /* "" when none */
 	bool swap_on;
+	bool zram_made;         /* zram device zram_dev is ours (zram.c) */
+	int zram_dev;
+	char zram_path[32];     /* "/dev/zramN" once swapped on */
 	char trace_inst[2][160]; /* tracing instances of ours, "" when none */
 	bool trace_mounted;     /* we mounted tracefs ... */
 	char trace_mark[64];    /* ... and left this file to say so */
@@ -177,6 +187,9 @@ void nguard_in_child(void);
  * run of any pagelab kernel did so (1e9 if none is known). */
 void nguard_note_end(void);
 double nguard_secs_since_end(void);
+/* Note g's zram device (or none) in the lock file, for the next run
+ * should both we and the watchdog be killed. */
+void nguard_note_zram(const struct nguard *g);
 /* rm -r */
 void native_remove_tree(const char *path);
 /* fork() with a pipe from the child to the parent: in the child returns 0
@@ -201,6 +214,41 @@ int64_t nstat_get(const struct nstat *s, const char *name);
 void nstat_free(struct nstat *s);
 /* PSI memory totals in microseconds (-1 when the file is missing). */
 bool npsi_read(const char *path, int64_t *some_us, int64_t *full_us);
+
+/* ---- zram.c ------------------------------------------------------------ */
+
+/* --swap zram:SIZE[,algo=NAME]: a zram device of the run's own. */
+struct nzram_spec {
+	uint64_t size;          /* its disksize, bytes */
+	char algo[32];          /* "": the device's default */
+};
+/* 1: spec is zram:..., parsed into z; 0: it is not (a plain size);
+ * -1: a bad zram spec, one line in err.  Needs no host. */
+int native_zram_parse(const char *spec, struct nzram_spec *z, char *err, size_t errlen);
+/* The host has zram (its control files): else false, one line in err. */
+bool nzram_available(char *err, size_t errlen);
+/* hot_add a device (recorded in g and the lock file at once), set its
+ * algorithm (refused, one line in err, when not in its list) and size,
+ * write a swap header labelled pagelab.PID, swapon at the swapfile's
+ * priority.  Refused when another swap area is active. */
+bool nzram_on(struct nguard *g, const struct nzram_spec *z, char *err, size_t errlen);
+/* swapoff, reset, hot_remove. */
+void nzram_off(int dev);
+/* Remove zram devices of dead pagelab kernel processes (their swap
+ * header's label): the one the lock file recorded (-1: none) and any
+ * in /proc/swaps. */
+void nzram_sweep_stale(int recorded);
+struct nzram_stats {
+	char algo[32];
+	uint64_t disksize;
+	struct nstat stat;      /* mm_stat's then io_stat's fields by name */
+};
+/* Read the device's algorithm, size, mm_stat and io_stat; keep them in
+ * *peak when it holds more pages than *peak says (or *peak is empty). */
+void nzram_poll(int dev, struct nzram_stats *peak);
+/* The last poll, then the figures counted over the device's life
+ * (mem_used_max, pages_compacted, huge_pages_since, io_stat) from now. */
+void nzram_finish(int dev, struct nzram_stats *s);
 
 /* ---- tracer.c --------------------------------------------------------- */
 
@@ -342,6 +390,7 @@ struct nsession {
 	struct nguard *guard;
 	bool cold;              /* --cold: no warm-up of the host's pages first */
 	const struct nknobs *knobs; /* --set: written into the cgroup */
+	const struct nzram_spec *zram; /* --swap zram:...: a zram device, not a swapfile */
 };
 
 struct nwl_result {
@@ -365,6 +414,8 @@ struct nrun {
 	bool warmed;            /* the host's pages were warmed first (session.c) */
 	int swappiness;         /* the cgroup's, read back at the end */
 	char knob[NKNOB_MAX][NKNOB_VAL]; /* each --set file, read back at the end */
+	bool has_zram;          /* the swap was a zram device: ... */
+	struct nzram_stats zram; /* ... its mm_stat and io_stat at the end */
 	bool timed_out;
 	int stop_signal;
 	char err[256];          /* a task failed: why */

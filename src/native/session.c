@@ -1,7 +1,8 @@
 /* session.c - one native run, following kernel-oracle-method.md:
  *
  *   pagelab kernel (stays outside the cgroup: it measures and cleans up)
- *     makes the directory, the swapfile, the cgroup, the input files;
+ *     makes the directory, the swapfile (or zram device: zram.c), the
+ *     cgroup, the input files;
  *     starts its tracing instances (tracer.c);
  *     snapshots /proc/vmstat, PSI, memory.stat;
  *     forks the runner, which joins the cgroup, checks /proc/self/cgroup
@@ -313,7 +314,10 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 		snprintf(err, errlen, "kernel: mkdir %s: %s", p, strerror(errno));
 		return false;
 	}
-	if (s->swap) {
+	if (s->zram) {
+		if (!nzram_on(g, s->zram, err, errlen))
+			return false;
+	} else if (s->swap) {
 		snprintf(g->swapfile, sizeof(g->swapfile), "%s/swapfile", g->dir);
 		if (!nswap_on(g->swapfile, s->swap, err, errlen)) {
 			g->swapfile[0] = 0;
@@ -381,6 +385,8 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 				kill(runner, SIGKILL);
 		}
 		ntracer_poll(&tr);
+		if (g->zram_made)
+			nzram_poll(g->zram_dev, &r->zram);
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 		nanosleep(&ts, NULL);
 	}
@@ -392,6 +398,9 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 	if (s->knobs)
 		nknob_read(&g->cg, s->knobs, r->knob);
 	snapshot(&g->cg, &vm1, &mem1, &some1, &full1);
+	if (g->zram_made)
+		nzram_finish(g->zram_dev, &r->zram);
+	r->has_zram = g->zram_made;
 	ntracer_stop(&tr, g, &r->traced);
 	nstat_delta(&r->vmstat, &vm0, &vm1);
 	/* The cgroup is new: its memory.stat at the end is the run's (a
@@ -431,5 +440,6 @@ void nrun_free(struct nrun *r)
 	nstat_free(&r->vmstat);
 	nstat_free(&r->memstat);
 	nstat_free(&r->traced);
+	nstat_free(&r->zram.stat);
 	memset(r, 0, sizeof(*r));
 }

@@ -27,8 +27,7 @@ static void copy_path(char *dst, size_t len, const char *src)
 	dst[n] = 0;
 }
 
-/* The swap areas' paths, one per line, from /proc/swaps. */
-static int proc_swaps(char paths[][320], int max)
+int nswap_list(char paths[][320], int max)
 {
 	FILE *f = fopen("/proc/swaps", "re");
 	if (!f)
@@ -52,10 +51,22 @@ static int proc_swaps(char paths[][320], int max)
 bool nswap_active(const char *path)
 {
 	char paths[64][320];
-	int n = proc_swaps(paths, 64);
+	int n = nswap_list(paths, 64);
 	for (int i = 0; i < n; i++)
 		if (!strcmp(paths[i], path))
 			return true;
+	return false;
+}
+
+bool nswap_other_active(char *path, size_t len)
+{
+	char paths[64][320];
+	int n = nswap_list(paths, 64);
+	for (int i = 0; i < n; i++)
+		if (!strstr(paths[i], "/pagelab-kernel.") && strncmp(paths[i], "/dev/zram", 9)) {
+			copy_path(path, len, paths[i]);
+			return true;
+		}
 	return false;
 }
 
@@ -145,7 +156,7 @@ void nswap_off(const char *path)
 void nswap_sweep_stale(void)
 {
 	char paths[64][320];
-	int n = proc_swaps(paths, 64);
+	int n = nswap_list(paths, 64);
 	for (int i = 0; i < n; i++) {
 		const char *p = strstr(paths[i], "/pagelab-kernel.");
 		if (!p)

@@ -1,0 +1,165 @@
+# pagelab kernel --swap zram:SIZE[,algo=NAME]: a zram device of the run's
+# own instead of a swapfile (src/native/zram.c).  The spec's refusals run
+# everywhere; the real runs only as kernel.sh's do (tests/kernel_lib.sh:
+# PAGELAB_KERNEL_TESTS=1, root, a memory controller) and where the host
+# has zram (/sys/class/zram-control).  After every run, stopped or not, no
+# zram device of its own may be left: none in /proc/swaps, none in
+# /sys/block beside those there before (other zram users' devices stay).
+. "$(dirname "$0")/kernel_lib.sh"
+
+t "kernel zram: bad specs exit 2 with one line"
+msg=""
+for spec in "zram:" "zram:1x" "zram:512k" "zram:64M," "zram:64M,algo=" "zram:64M,lvl=3" \
+	"zram:64M,algo=LZ4" "zram:64M,algo=lz4,algo=lzo" "zram:2000000T"; do
+	$P kernel --swap "$spec" usemem -m 1 >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 2 ] || msg="$msg '$spec': exit $rc;"
+	[ -s "$T/out" ] && msg="$msg '$spec': stdout not empty;"
+	[ "$(wc -l <"$T/err")" -eq 1 ] || msg="$msg '$spec': $(wc -l <"$T/err") lines on stderr;"
+	grep -q -- "--swap $spec" "$T/err" || msg="$msg '$spec': $(cat "$T/err");"
+done
+[ -z "$msg" ] && ok || bad "$msg"
+
+[ -z "$kernel_skip" ] && [ ! -e /sys/class/zram-control/hot_add ] && kernel_skip="no zram here (/sys/class/zram-control)"
+
+# zram_devs: the host's zram devices now, one per line.
+zram_devs() { ls /sys/block | grep '^zram' | sort; }
+# zram_left BEFORE: what a run left: a zram swap area, or a device that
+# was not there before it (BEFORE: zram_devs then).
+zram_left() {
+	grep '^/dev/zram' /proc/swaps
+	zram_devs | comm -13 "$1" -
+}
+# zram_bg ARGS...: pagelab kernel --memcg 64M ARGS in the background as
+# $pid (stdout $T/out, stderr $T/err), the devices before it in
+# $T/before; zram_gone: what it left, as kernel.sh's kernel_leftovers and
+# zram_left say.  A long usemem, to be stopped: $LONG.
+zram_bg() {
+	zram_devs >"$T/before"
+	$P kernel --memcg 64M "$@" >"$T/out" 2>"$T/err" &
+	pid=$!
+}
+LONG="--swap zram:128M usemem -m 100 -r 1000"
+zram_gone() { echo "$(kernel_leftovers $pid)$(zram_left "$T/before")"; }
+
+t "kernel zram: an algorithm not in its list: exit 2"
+kernel_ready
+if [ -n "$why" ]; then
+	skip "$why"
+else
+	zram_bg --swap zram:64M,algo=nosuch usemem -m 1
+	wait $pid
+	rc=$?
+	left=$(zram_gone)
+	[ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(kernel_err "$T/err" | wc -l)" -eq 1 ] &&
+		grep -q "no algorithm 'nosuch' in this kernel's zram (.*lz" "$T/err" && [ -z "$left" ] &&
+		ok || bad "exit $rc; left: $left; $(kernel_err "$T/err")"
+fi
+
+t "kernel zram: usemem swaps into it, mm_stat shown"
+kernel_ready
+if [ -n "$why" ]; then
+	skip "$why"
+else
+	zram_bg --swap zram:128M,algo=lz4 --timeout 60 --json usemem -m 100
+	wait $pid
+	rc=$?
+	msg=""
+	[ $rc -eq 0 ] || msg="exit $rc: $(kernel_err "$T/err" | head -2)"
+	left=$(zram_gone)
+	[ -z "$left" ] || msg="$msg; left: $left"
+	grep -q '"zram": {"algorithm": "lz4", "disksize": 134217728, "orig_data_size": [1-9]' "$T/out" ||
+		msg="$msg; json: $(grep '"zram"' "$T/out")"
+	# The text report: the device's line, then mm_stat and io_stat.
+	zram_bg --swap zram:128M --timeout 60 usemem -m 100
+	wait $pid
+	rc=$?
+	[ $rc -eq 0 ] || msg="$msg; text: exit $rc"
+	grep -q '^pagelab: memcg v[12] limit 64 MiB, swappiness [0-9?]*; zram 128 MiB [a-z0-9-]*; seed 1' "$T/out" ||
+		msg="$msg; no device line"
+	orig=$(counter zram.orig_data_size "$T/out")
+	out=$(counter pswpout "$T/out")
+	# Every page swapped out was stored, compressed or same-filled, at the
+	# fullest poll: at least most of them (a poll every 10 ms).
+	[ "$out" -gt 0 ] && [ $((orig / 4096 + $(counter zram.same_pages "$T/out"))) -gt $((out / 2)) ] ||
+		msg="$msg; orig_data_size $orig for pswpout $out"
+	[ "$(counter zram.notify_free "$T/out")" -ge 0 ] && [ "$(counter zram.failed_writes "$T/out")" -eq 0 ] ||
+		msg="$msg; no io_stat"
+	left=$(zram_gone)
+	[ -z "$left" ] || msg="$msg; left: $left"
+	[ -z "$msg" ] && ok || bad "$msg"
+fi
+
+t "kernel zram: SIGINT mid-run: exit 130, device removed"
+kernel_ready
+if [ -n "$why" ]; then
+	skip "$why"
+else
+	zram_bg --timeout 60 $LONG
+	kernel_wait_cgroup $pid; sleep 0.3
+	grep -q '^/dev/zram' /proc/swaps && on=1 || on=0
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	left=$(zram_gone)
+	[ $rc -eq 130 ] && [ $on = 1 ] && [ -z "$left" ] && grep -q 'stopped by signal 2' "$T/err" &&
+		ok || bad "exit $rc; swapped on: $on; left: $left; $(kernel_err "$T/err")"
+fi
+
+t "kernel zram: --timeout: exit 3, device removed"
+kernel_ready
+if [ -n "$why" ]; then
+	skip "$why"
+else
+	zram_bg --timeout 0.5 $LONG
+	wait $pid
+	rc=$?
+	left=$(zram_gone)
+	[ $rc -eq 3 ] && [ -z "$left" ] && grep -q '^zsh: killed     usemem' "$T/out" &&
+		ok || bad "exit $rc; left: $left; $(kernel_err "$T/err")"
+fi
+
+t "kernel zram: SIGKILL: the watchdog removes the device"
+kernel_ready
+if [ -n "$why" ]; then
+	skip "$why"
+else
+	zram_bg --timeout 60 $LONG
+	kernel_wait_cgroup $pid; sleep 0.3
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	gone=0
+	for _ in $(seq 100); do
+		[ -z "$(zram_gone)" ] && gone=1 && break
+		sleep 0.1
+	done
+	[ $gone = 1 ] && ok || bad "left: $(zram_gone)"
+fi
+
+# Both the run and its watchdog killed: the device stays, recorded in the
+# lock file and labelled with the dead pid; the next run removes it (and
+# the cgroup) before its own.
+t "kernel zram: run and watchdog killed: the next run removes it"
+kernel_ready
+if [ -n "$why" ]; then
+	skip "$why"
+else
+	zram_bg --timeout 60 $LONG
+	kernel_wait_cgroup $pid; sleep 0.3
+	cg=$(find /sys/fs/cgroup -maxdepth 2 -name "pagelab-kernel-$pid" | head -1)
+	# The watchdog: the child of ours that is not in the cgroup.
+	for c in $(pgrep -P $pid); do
+		grep -q "^$c\$" "$cg/cgroup.procs" || kill -KILL "$c"
+	done
+	kill -KILL $pid
+	wait $pid 2>/dev/null
+	sleep 0.5
+	dev=$(zram_devs | comm -13 "$T/before" - | head -1)
+	grep -q "^zram $(echo "$dev" | sed 's/zram//')\$" /run/pagelab-kernel.lock && rec=1 || rec=0
+	$P kernel --memcg 64M --swap 0 --timeout 60 usemem -m 1 >"$T/out2" 2>"$T/err2"
+	rc=$?
+	left=$(zram_gone)
+	[ -n "$dev" ] && [ $rec = 1 ] && [ $rc -eq 0 ] && [ -z "$left" ] &&
+		grep -q "removing /dev/$dev, left by a killed run" "$T/err2" &&
+		ok || bad "device '$dev', recorded $rec, exit $rc; left: $left; $(kernel_err "$T/err2")"
+fi
