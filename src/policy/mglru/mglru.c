@@ -53,6 +53,7 @@
 enum {
 	T_SWAPPINESS, T_MIN_NR_GENS, T_MAX_NR_GENS, T_MAX_NR_TIERS, T_MIN_LRU_BATCH,
 	T_MIN_TTL_MS, T_WALK_MMU, T_LOOK_AROUND, T_BLOOM, T_BLOOM_SHIFT, T_PTRS_PER_PTE, T_PTES_PER_LINE,
+	T_TIERS, T_AGING_TRIGGER,
 };
 
 static const struct tunable mglru_tunables[] = {
@@ -80,6 +81,15 @@ static const struct tunable mglru_tunables[] = {
 		"PTEs in one page-table page (PMD granularity of walks)" },
 	[T_PTES_PER_LINE] = { "ptes_per_line", "cache_line_size()/sizeof(pte_t), clamped 2..8", 8, 2, 8,
 		"a table is worth rewalking if 1/N of its PTEs were young" },
+	/* Mechanism switches (docs/policies.md): 1 = the kernel's code, 0 =
+	 * without the mechanism; walk_mmu, look_around and bloom above are
+	 * switches too. */
+	[T_TIERS] = { "tiers", "get_tier_idx() / sort_folio() protected (vmscan.c)", 1, 0, 1,
+		"1 = protect fd-accessed tiers that refault more than tier 0; 0 = no tier is protected, "
+		"sort_folio() evicts them like tier 0 (the controller still picks anon vs file)" },
+	[T_AGING_TRIGGER] = { "aging_trigger", "should_run_aging() young/old sizes (vmscan.c, 6.6)", 1, 0, 1,
+		"1 = at MIN_NR_GENS + 1 generations age early when the youngest is large or the oldest small; "
+		"0 = age only when eviction cannot go on (MIN_NR_GENS left)" },
 	{ 0 },
 };
 
@@ -276,6 +286,19 @@ static void mglru_refault(void *priv, pfn_t pfn, uint64_t shadow)
 	}
 }
 
+/* BUILD_BUG_ON(MIN_NR_GENS + 1 >= MAX_NR_GENS): eviction needs a
+ * generation beyond the MIN_NR_GENS it may not touch and the one aging
+ * is filling. */
+static bool mglru_check_tunables(const double *tun, char *err, size_t errlen)
+{
+	if (tun[T_MIN_NR_GENS] + 1 >= tun[T_MAX_NR_GENS]) {
+		snprintf(err, errlen, "mglru: max_nr_gens (%g) must exceed min_nr_gens + 1 (%g)",
+			 tun[T_MAX_NR_GENS], tun[T_MIN_NR_GENS] + 1);
+		return false;
+	}
+	return true;
+}
+
 static void *mglru_init(struct mm *mm, const double *tun)
 {
 	struct mglru *g = xcalloc(1, sizeof(*g));
@@ -308,10 +331,12 @@ static void *mglru_init(struct mm *mm, const double *tun)
 	g->bloom_shift = (unsigned)tun[T_BLOOM_SHIFT];
 	g->ptrs_per_pte = (unsigned)tun[T_PTRS_PER_PTE];
 	g->ptes_per_line = (unsigned)tun[T_PTES_PER_LINE];
-	/* BUILD_BUG_ON(MIN_NR_GENS + 1 >= MAX_NR_GENS) */
-	if (g->min_nr_gens + 1 >= g->max_nr_gens)
-		die_usage("mglru: max_nr_gens (%u) must exceed min_nr_gens + 1 (%u)",
-			  g->max_nr_gens, g->min_nr_gens + 1);
+	g->tiers = tun[T_TIERS] != 0;
+	g->aging_trigger = tun[T_AGING_TRIGGER] != 0;
+	/* run checks first; sweeps and experiment files reach init directly */
+	char why[160];
+	if (!mglru_check_tunables(tun, why, sizeof(why)))
+		die_usage("%s", why);
 	static const char *const names[MG_GENS_CAP][2] = {
 		{ "mglru gen0 anon", "mglru gen0 file" }, { "mglru gen1 anon", "mglru gen1 file" },
 		{ "mglru gen2 anon", "mglru gen2 file" }, { "mglru gen3 anon", "mglru gen3 file" },
@@ -434,6 +459,7 @@ const struct policy_ops mglru_policy = {
 	.name = "mglru",
 	.summary = "multi-gen LRU (6.1+, as of ~6.6): generations aged by page-table walks, tiers, refault PID control",
 	.tunables = mglru_tunables,
+	.check_tunables = mglru_check_tunables,
 	.init = mglru_init,
 	.destroy = mglru_destroy,
 	.add = mglru_add,
