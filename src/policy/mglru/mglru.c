@@ -29,6 +29,10 @@
  * page cache", which also protects saturated refs in sort_folio());
  * workingset accounting follows the later fix counting every refault in
  * workingset_refault_* and the recent ones in workingset_activate_*.
+ * mm/swap.c folio_add_lru() (6.1-6.18) marks every folio added during a
+ * page fault active (lru_gen_in_fault(), set by handle_mm_fault() for a
+ * VMA with recency): anon pages, and page-cache pages a fault on a file
+ * mapping reads or reads ahead; read() and write() add theirs inactive.
  *
  * Simplified: one node, one memcg, one zone (no memcg LRU, no per-zone
  * lists, no lruvec protection); NR_HIST_GENS is 1 (no debugfs history);
@@ -192,13 +196,25 @@ int mg_inc_gen(struct mglru *g, pfn_t pfn)
 
 /* ---- policy hooks --------------------------------------------------- */
 
+/* lru_gen_in_fault(): a page fault is being served (6.x handle_mm_fault()
+ * sets current->in_lru_fault around it for every VMA with recency, i.e.
+ * without MADV_SEQUENTIAL/RANDOM, which pagelab does not model).  Anon
+ * pages come in through faults only; a page-cache page does when a fault
+ * on a file mapping reads it, or reads it ahead (filemap_fault's sync
+ * and async readahead add their folios inside the fault), but not when
+ * read() or write() does. */
+static bool in_lru_fault(const struct mglru *g, const struct page *p)
+{
+	return mg_type(p) == MG_ANON || g->mm->fault.owner != 0;
+}
+
 static void mglru_add(void *priv, pfn_t pfn, enum add_reason why)
 {
 	struct mglru *g = priv;
 	struct page *p = mm_page(g->mm, pfn);
-	/* folio_add_lru(): pages added by a page fault are hot. */
+	/* folio_add_lru(): pages added during a page fault are hot. */
 	bool in_fault = why == ADD_NEW_ANON || why == ADD_SWAPIN || why == ADD_SWAPCACHE ||
-			(why == ADD_REFAULT && mg_type(p) == MG_ANON);
+			((why == ADD_REFAULT || why == ADD_PAGECACHE) && in_lru_fault(g, p));
 	if (in_fault)
 		p->flags |= PG_active;
 	mg_add_folio(g, pfn, false);
@@ -279,8 +295,7 @@ static void mglru_refault(void *priv, pfn_t pfn, uint64_t shadow)
 	g->mm->ev[type == MG_ANON ? WORKINGSET_ACTIVATE_ANON : WORKINGSET_ACTIVATE_FILE]++;
 	/* Stalls: hot mapped pages pushed out by hotter ones (refaulting in
 	 * a fault), and fd pages whose refs saturated. */
-	bool in_fault = type == MG_ANON;
-	if (in_fault || refs == (1u << g->refs_width)) {
+	if (in_lru_fault(g, p) || refs == (1u << g->refs_width)) {
 		p->flags |= PG_workingset;
 		g->mm->ev[type == MG_ANON ? WORKINGSET_RESTORE_ANON : WORKINGSET_RESTORE_FILE]++;
 	}
