@@ -521,7 +521,7 @@ void l6_shrink_lruvec(struct linux6 *l, struct scan_control *sc)
 			nr_reclaimed += shrink_list(l, lru, n, sc, &nr_pageout);
 		}
 		uint64_t progress = nr_reclaimed + (count_wb ? nr_pageout : 0);
-		if (progress < nr_to_reclaim || proportional_reclaim)
+		if (progress < nr_to_reclaim || proportional_reclaim || l->t[L6_T_BAILOUT] == 0)
 			continue;
 		/* Reclaim what was asked, then scan the two types in the
 		 * proportion get_scan_count() wanted: stop the smaller, cut
@@ -601,6 +601,17 @@ static const struct tunable linux6_tunables[] = {
 	  "time of the first flush (then every stats_flush_ms); 0 = at stats_flush_ms; -1 = drawn from the run's seed in [0, stats_flush_ms)" },
 	[L6_T_WAIT_WRITEBACK] = { "wait_writeback", "shrink_folio_list case 3: folio_wait_writeback (cgroup v1, !writeback_throttling_sane)", 1, 0, 1,
 	  "1 = v1 limit reclaim sleeps only on a PG_reclaim folio met again under writeback; 0 = never (as v2)" },
+	/* Mechanism switches (docs/policies.md): 1 = the kernel's code, 0 =
+	 * without the mechanism; two_touch and cache_trim above are too. */
+	[L6_T_REFAULT_ACTIVATE] = { "refault_activate", "workingset_refault() folio_set_active (workingset.c)", 1, 0, 1,
+	  "1 = a refault within the workingset size starts active; 0 = it starts inactive like a new folio "
+	  "(still counted in workingset_activate/restore and charged to the cost model)" },
+	[L6_T_COST_BALANCE] = { "cost_balance", "get_scan_count() SCAN_FRACT anon_cost/file_cost (5.9)", 1, 0, 1,
+	  "1 = split scanning between anon and file inversely to their recent reclaim cost; "
+	  "0 = a fixed split, swappiness : 200 - swappiness" },
+	[L6_T_BAILOUT] = { "bailout", "shrink_lruvec() nr_reclaimed >= nr_to_reclaim", 1, 0, 1,
+	  "1 = a pass stops once it has reclaimed nr_to_reclaim (after one nudge to proportionality); "
+	  "0 = it scans all get_scan_count() asked for" },
 	{ 0 },
 };
 

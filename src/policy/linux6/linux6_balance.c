@@ -168,6 +168,11 @@ void l6_get_scan_count(struct linux6 *l, struct scan_control *sc, uint64_t nr[L6
 		total_cost = anon_cost + file_cost;
 		uint64_t ap = swappiness * (total_cost + 1) / (anon_cost + 1);
 		uint64_t fp = (MAX_SWAPPINESS - swappiness) * (total_cost + 1) / (file_cost + 1);
+		if (l->t[L6_T_COST_BALANCE] == 0) {
+			/* cost_balance=0: swappiness alone splits the scan */
+			ap = swappiness;
+			fp = MAX_SWAPPINESS - swappiness;
+		}
 		fraction[0] = ap;
 		fraction[1] = fp;
 		denominator = ap + fp ? ap + fp : 1;
@@ -235,8 +240,12 @@ void l6_refault(void *p, pfn_t pfn, uint64_t shadow)
 	mm->ev[file ? WORKINGSET_REFAULT_FILE : WORKINGSET_REFAULT_ANON]++;
 	if (!(shadow & SHADOW_VALID) || !workingset_test_recent(l, file, shadow))
 		return;
-	pg->flags |= PG_active;
-	l->nonresident_age++;
+	/* refault_activate=0: judged and counted, but not activated (nor
+	 * the nonresident clock ticked by the activation). */
+	if (l->t[L6_T_REFAULT_ACTIVATE] != 0) {
+		pg->flags |= PG_active;
+		l->nonresident_age++;
+	}
 	mm->ev[file ? WORKINGSET_ACTIVATE_FILE : WORKINGSET_ACTIVATE_ANON]++;
 	if (shadow & SHADOW_WORKINGSET) {
 		/* Active before eviction: the workingset is thrashing. */

@@ -29,6 +29,10 @@
  * page cache", which also protects saturated refs in sort_folio());
  * workingset accounting follows the later fix counting every refault in
  * workingset_refault_* and the recent ones in workingset_activate_*.
+ * mm/swap.c folio_add_lru() (6.1-6.18) marks every folio added during a
+ * page fault active (lru_gen_in_fault(), set by handle_mm_fault() for a
+ * VMA with recency): anon pages, and page-cache pages a fault on a file
+ * mapping reads or reads ahead; read() and write() add theirs inactive.
  *
  * Simplified: one node, one memcg, one zone (no memcg LRU, no per-zone
  * lists, no lruvec protection); NR_HIST_GENS is 1 (no debugfs history);
@@ -53,6 +57,7 @@
 enum {
 	T_SWAPPINESS, T_MIN_NR_GENS, T_MAX_NR_GENS, T_MAX_NR_TIERS, T_MIN_LRU_BATCH,
 	T_MIN_TTL_MS, T_WALK_MMU, T_LOOK_AROUND, T_BLOOM, T_BLOOM_SHIFT, T_PTRS_PER_PTE, T_PTES_PER_LINE,
+	T_TIERS, T_AGING_TRIGGER,
 };
 
 static const struct tunable mglru_tunables[] = {
@@ -80,6 +85,15 @@ static const struct tunable mglru_tunables[] = {
 		"PTEs in one page-table page (PMD granularity of walks)" },
 	[T_PTES_PER_LINE] = { "ptes_per_line", "cache_line_size()/sizeof(pte_t), clamped 2..8", 8, 2, 8,
 		"a table is worth rewalking if 1/N of its PTEs were young" },
+	/* Mechanism switches (docs/policies.md): 1 = the kernel's code, 0 =
+	 * without the mechanism; walk_mmu, look_around and bloom above are
+	 * switches too. */
+	[T_TIERS] = { "tiers", "get_tier_idx() / sort_folio() protected (vmscan.c)", 1, 0, 1,
+		"1 = protect fd-accessed tiers that refault more than tier 0; 0 = no tier is protected, "
+		"sort_folio() evicts them like tier 0 (the controller still picks anon vs file)" },
+	[T_AGING_TRIGGER] = { "aging_trigger", "should_run_aging() young/old sizes (vmscan.c, 6.6)", 1, 0, 1,
+		"1 = at MIN_NR_GENS + 1 generations age early when the youngest is large or the oldest small; "
+		"0 = age only when eviction cannot go on (MIN_NR_GENS left)" },
 	{ 0 },
 };
 
@@ -182,13 +196,25 @@ int mg_inc_gen(struct mglru *g, pfn_t pfn)
 
 /* ---- policy hooks --------------------------------------------------- */
 
+/* lru_gen_in_fault(): a page fault is being served (6.x handle_mm_fault()
+ * sets current->in_lru_fault around it for every VMA with recency, i.e.
+ * without MADV_SEQUENTIAL/RANDOM, which pagelab does not model).  Anon
+ * pages come in through faults only; a page-cache page does when a fault
+ * on a file mapping reads it, or reads it ahead (filemap_fault's sync
+ * and async readahead add their folios inside the fault), but not when
+ * read() or write() does. */
+static bool in_lru_fault(const struct mglru *g, const struct page *p)
+{
+	return mg_type(p) == MG_ANON || g->mm->fault.owner != 0;
+}
+
 static void mglru_add(void *priv, pfn_t pfn, enum add_reason why)
 {
 	struct mglru *g = priv;
 	struct page *p = mm_page(g->mm, pfn);
-	/* folio_add_lru(): pages added by a page fault are hot. */
+	/* folio_add_lru(): pages added during a page fault are hot. */
 	bool in_fault = why == ADD_NEW_ANON || why == ADD_SWAPIN || why == ADD_SWAPCACHE ||
-			(why == ADD_REFAULT && mg_type(p) == MG_ANON);
+			((why == ADD_REFAULT || why == ADD_PAGECACHE) && in_lru_fault(g, p));
 	if (in_fault)
 		p->flags |= PG_active;
 	mg_add_folio(g, pfn, false);
@@ -269,11 +295,23 @@ static void mglru_refault(void *priv, pfn_t pfn, uint64_t shadow)
 	g->mm->ev[type == MG_ANON ? WORKINGSET_ACTIVATE_ANON : WORKINGSET_ACTIVATE_FILE]++;
 	/* Stalls: hot mapped pages pushed out by hotter ones (refaulting in
 	 * a fault), and fd pages whose refs saturated. */
-	bool in_fault = type == MG_ANON;
-	if (in_fault || refs == (1u << g->refs_width)) {
+	if (in_lru_fault(g, p) || refs == (1u << g->refs_width)) {
 		p->flags |= PG_workingset;
 		g->mm->ev[type == MG_ANON ? WORKINGSET_RESTORE_ANON : WORKINGSET_RESTORE_FILE]++;
 	}
+}
+
+/* BUILD_BUG_ON(MIN_NR_GENS + 1 >= MAX_NR_GENS): eviction needs a
+ * generation beyond the MIN_NR_GENS it may not touch and the one aging
+ * is filling. */
+static bool mglru_check_tunables(const double *tun, char *err, size_t errlen)
+{
+	if (tun[T_MIN_NR_GENS] + 1 >= tun[T_MAX_NR_GENS]) {
+		snprintf(err, errlen, "mglru: max_nr_gens (%g) must exceed min_nr_gens + 1 (%g)",
+			 tun[T_MAX_NR_GENS], tun[T_MIN_NR_GENS] + 1);
+		return false;
+	}
+	return true;
 }
 
 static void *mglru_init(struct mm *mm, const double *tun)
@@ -308,10 +346,12 @@ static void *mglru_init(struct mm *mm, const double *tun)
 	g->bloom_shift = (unsigned)tun[T_BLOOM_SHIFT];
 	g->ptrs_per_pte = (unsigned)tun[T_PTRS_PER_PTE];
 	g->ptes_per_line = (unsigned)tun[T_PTES_PER_LINE];
-	/* BUILD_BUG_ON(MIN_NR_GENS + 1 >= MAX_NR_GENS) */
-	if (g->min_nr_gens + 1 >= g->max_nr_gens)
-		die_usage("mglru: max_nr_gens (%u) must exceed min_nr_gens + 1 (%u)",
-			  g->max_nr_gens, g->min_nr_gens + 1);
+	g->tiers = tun[T_TIERS] != 0;
+	g->aging_trigger = tun[T_AGING_TRIGGER] != 0;
+	/* run checks first; sweeps and experiment files reach init directly */
+	char why[160];
+	if (!mglru_check_tunables(tun, why, sizeof(why)))
+		die_usage("%s", why);
 	static const char *const names[MG_GENS_CAP][2] = {
 		{ "mglru gen0 anon", "mglru gen0 file" }, { "mglru gen1 anon", "mglru gen1 file" },
 		{ "mglru gen2 anon", "mglru gen2 file" }, { "mglru gen3 anon", "mglru gen3 file" },
@@ -434,6 +474,7 @@ const struct policy_ops mglru_policy = {
 	.name = "mglru",
 	.summary = "multi-gen LRU (6.1+, as of ~6.6): generations aged by page-table walks, tiers, refault PID control",
 	.tunables = mglru_tunables,
+	.check_tunables = mglru_check_tunables,
 	.init = mglru_init,
 	.destroy = mglru_destroy,
 	.add = mglru_add,

@@ -30,6 +30,7 @@ struct mglru {
 	unsigned min_lru_batch, max_lru_batch;
 	uint64_t min_ttl_ns;
 	bool walk_mmu, look_around, bloom;
+	bool tiers, aging_trigger;  /* mechanism switches (mglru.c) */
 	unsigned bloom_shift;           /* BLOOM_FILTER_SHIFT */
 	unsigned ptrs_per_pte, ptes_per_line;
 

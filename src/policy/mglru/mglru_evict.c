@@ -227,6 +227,8 @@ static uint64_t isolate_folios(struct mglru *g, int swappiness, pfn_t *iso, unsi
 	for (int i = !swappiness; i < 2; i++) {
 		if (tier < 0)
 			tier = mg_get_tier_idx(g, type);
+		if (!g->tiers)
+			tier = (int)g->nr_tiers - 1;   /* no tier above it: none protected */
 		scanned = scan_folios(g, type, tier, iso, nr_iso);
 		if (scanned)
 			break;
@@ -398,7 +400,7 @@ static bool should_run_aging(struct mglru *g, const struct scan_control *sc, boo
 		}
 	}
 	*nr_to_scan = total >> sc->priority;
-	if (g->min_seq[!can_swap] + g->min_nr_gens < g->max_seq)
+	if (g->min_seq[!can_swap] + g->min_nr_gens < g->max_seq || !g->aging_trigger)
 		return false;
 	if (young * g->min_nr_gens > total)
 		return true;
