@@ -1,0 +1,79 @@
+# The benchmarks of today's reclaim debate as workloads (issue 41): fio,
+# memtier (a memcached-like store and its client), applaunch.  Exact
+# counts on small deterministic cases, the programs' output shapes,
+# --check under every policy, bad options.
+
+POLICIES=$($P policies | awk 'NR > 1 && /^[a-z0-9]/ { print $1 }')
+
+# check_all NAME ARGS...: the workload passes --check under every policy
+# (opt needs a whole trace: it refuses with exit 2 and one line).
+check_all() {
+	for pol in $POLICIES; do
+		$P run --policy $pol --ram 16M --swap 32M --check "$@" >"$T/c.out" 2>&1; rc=$?
+		if [ "$pol" = opt ]; then
+			[ $rc -eq 2 ] && [ "$(wc -l <"$T/c.out")" -eq 1 ] || { bad "opt: rc $rc"; return; }
+			continue
+		fi
+		[ $rc -eq 0 ] || { bad "$pol: rc $rc: $(tail -2 "$T/c.out")"; return; }
+	done
+	ok
+}
+
+# bad_args WORKLOAD-ARGS...: each quoted case exits 2 with one line.
+bad_args() {
+	for args in "$@"; do
+		# shellcheck disable=SC2086
+		$P run $args >"$T/b.out" 2>&1; rc=$?
+		[ $rc -eq 2 ] && [ "$(wc -l <"$T/b.out")" -eq 1 ] || { bad "'$args': rc $rc: $(cat "$T/b.out")"; return; }
+	done
+	ok
+}
+
+t "fio randread: every block once, fio's summary lines"
+out=$($P run --ram 64M fio --name=x --rw=randread --bs=4k --size=4M --numjobs=2 --group_reporting 2>&1)
+echo "$out" | grep -q '^x: (g=0): rw=randread, bs=(R) 4096B-4096B, ioengine=psync, iodepth=1$' &&
+echo "$out" | grep -q '^Starting 2 processes$' &&
+[ "$(echo "$out" | grep -c '^x: Laying out IO file (1 file / 4MiB)$')" -eq 2 ] &&
+echo "$out" | grep -q '^x: (groupid=0, jobs=2): err= 0$' &&
+echo "$out" | grep -Eq '^  read: IOPS=[0-9.]+k?, BW=[0-9.]+[KMG]iB/s \([0-9.]+[kMG]B/s\)\(8192KiB/[0-9]+msec\)$' &&
+echo "$out" | grep -Eq '^    clat \(usec\): min=[0-9]+, max=[0-9]+, avg=[0-9.]+, stdev=[0-9.]+$' &&
+echo "$out" | grep -Eq '^    clat percentiles \((usec|msec)\):$' &&
+echo "$out" | grep -Eq '^     \|  1\.00th=\[ *[0-9]+\],  5\.00th=\[ *[0-9]+\], 10\.00th=\[ *[0-9]+\], 20\.00th=\[ *[0-9]+\],$' &&
+echo "$out" | grep -Eq '^     \| 99\.99th=\[ *[0-9]+\]$' &&
+echo "$out" | grep -Eq '^   READ: bw=.*, io=8192KiB \(8389kB\), run=[0-9]+-[0-9]+msec$' &&
+echo "$out" | grep -q '^pgpgin 8192$' && ok || bad "$out"
+
+t "fio: per job blocks without group_reporting, 2 files each"
+out=$($P run --ram 64M fio --name=j --rw=read --bs=8k --size=2M --nrfiles=2 --numjobs=3 2>&1)
+[ "$(echo "$out" | grep -c '^j: (groupid=0, jobs=1): err= 0$')" -eq 3 ] &&
+[ "$(echo "$out" | grep -c '^j: Laying out IO files (2 files / total 2MiB)$')" -eq 3 ] &&
+[ "$(echo "$out" | grep -Ec '^  read: .*\(2048KiB/[0-9]+msec\)$')" -eq 3 ] && ok || bad "$out"
+
+t "fio randrw rwmixread=75: reads and writes add up, same seed same output"
+a=$($P run --ram 64M fio --name=m --rw=randrw --rwmixread=75 --size=4M 2>&1)
+b=$($P run --ram 64M fio --name=m --rw=randrw --rwmixread=75 --size=4M 2>&1)
+r=$(echo "$a" | sed -n 's/^   READ: .*io=\([0-9]*\)KiB.*/\1/p')
+w=$(echo "$a" | sed -n 's/^  WRITE: .*io=\([0-9]*\)KiB.*/\1/p')
+[ "$a" = "$b" ] && [ -n "$r" ] && [ -n "$w" ] && [ $((r + w)) -eq 4096 ] && [ "$r" -gt "$w" ] && ok || bad "$r $w $a"
+
+t "fio --runtime with --time_based stops at runtime, io_size and loops count"
+out=$($P run --ram 64M fio --name=t --rw=randread --size=1M --runtime=2 --time_based 2>&1)
+run=$(echo "$out" | sed -n 's/^   READ: .*run=\([0-9]*\)-.*/\1/p')
+out2=$($P run --ram 64M fio --name=l --rw=read --size=1M --io_size=512k --loops=3 2>&1)
+[ -n "$run" ] && [ "$run" -ge 2000 ] && [ "$run" -lt 2200 ] &&
+echo "$out2" | grep -Eq '^   READ: .*io=1536KiB \(1573kB\)' && ok || bad "$run $out2"
+
+t "fio in a memory cgroup: zipf reads under --memcg"
+out=$($P run --memcg 8M fio --name=z --rw=randread --size=16M --io_size=4M --random_distribution=zipf:1.2 2>&1)
+echo "$out" | grep -Eq '^  read: .*\(4096KiB/[0-9]+msec\)$' && echo "$out" | grep -q 'memory.stat\|^file ' && ok || bad "$out"
+
+t "fio passes --check under every policy"
+check_all fio --name=c --rw=randrw --size=2M --nrfiles=2 --numjobs=2
+
+t "fio: bad options exit 2 with one line"
+bad_args "fio --rw=read --size=1M" "fio --name=x" "fio --name=x --size=1M --bogus=1" \
+	"fio --name=x --size=1M --bs=1000" "fio --name=x --size=1M --rw=trim" \
+	"fio --name=x --size=1M --ioengine=libaio" "fio --name=x --size=1M --time_based" \
+	"fio --name=x --size=1M --name=y" "fio --name=x --size=4k --bs=8k" \
+	"fio --name=x --size=1M --rwmixread=101" "fio --name=x --size=1M --random_distribution=zipf:0" \
+	"fio --name=x --size=1M --nrfiles=65" "fio --name=x --size=1M jobfile"
