@@ -17,6 +17,7 @@ extern const struct workload_ops bonnie_workload;
 extern const struct workload_ops kbuild_workload;
 extern const struct workload_ops innodb_workload;
 extern const struct workload_ops fio_workload;
+extern const struct workload_ops memtier_workload;
 
 const struct workload_ops *const workload_registry[] = {
 	&usemem_workload,
@@ -33,6 +34,7 @@ const struct workload_ops *const workload_registry[] = {
 	&kbuild_workload,
 	&innodb_workload,
 	&fio_workload,
+	&memtier_workload,
 	NULL,
 };
 

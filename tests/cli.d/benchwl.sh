@@ -77,3 +77,36 @@ bad_args "fio --rw=read --size=1M" "fio --name=x" "fio --name=x --size=1M --bogu
 	"fio --name=x --size=1M --name=y" "fio --name=x --size=4k --bs=8k" \
 	"fio --name=x --size=1M --rwmixread=101" "fio --name=x --size=1M --random_distribution=zipf:0" \
 	"fio --name=x --size=1M --nrfiles=65" "fio --name=x --size=1M jobfile"
+
+t "memtier --preload: every item written once, the ALL STATS shape"
+# 4096 keys over 2 threads: 2048 items of 103 bytes in 120-byte chunks
+# (60 pages) and a 2^16-bucket hash table (128 pages, all written) each.
+out=$($P run --ram 64M memtier -t 2 -c 2 -n 50 --key-maximum=4095 --preload --ratio=0:1 2>&1)
+echo "$out" | grep -q '^2         Threads$' && echo "$out" | grep -q '^2         Connections per thread$' &&
+echo "$out" | grep -q '^50        Requests per client$' && echo "$out" | grep -q '^ALL STATS$' &&
+echo "$out" | grep -q '^Type        Ops/sec     Hits/sec   Misses/sec      Latency       KB/sec$' &&
+echo "$out" | grep -Eq '^Sets +0\.00 +--- +--- +0\.00000 +0\.00$' &&
+echo "$out" | grep -Eq '^Gets +[0-9.]+ +[0-9.]+ +0\.00 +[0-9.]+ +[0-9.]+$' &&
+echo "$out" | grep -Eq '^Waits +0\.00 +--- +--- +0\.00000 +---$' &&
+echo "$out" | grep -q '^Type    p50 Latency  p99 Latency  p99.9 Latency$' &&
+echo "$out" | grep -Eq '^Totals +[0-9.]+ +[0-9.]+ +[0-9.]+$' &&
+echo "$out" | grep -q '(0major+376minor)pagefaults' && ok || bad "$out"
+
+t "memtier without preload: every GET misses; same seed, same output"
+a=$($P run --ram 64M memtier -t 2 -c 3 -n 40 --key-maximum=9999 --ratio=0:1 --key-pattern=R:G 2>&1)
+b=$($P run --ram 64M memtier -t 2 -c 3 -n 40 --key-maximum=9999 --ratio=0:1 --key-pattern=R:G 2>&1)
+[ "$a" = "$b" ] && echo "$a" | grep -Eq '^Gets +[0-9.]+ +0\.00 +[0-9.]+ ' && ok || bad "$a"
+
+t "memtier under pressure: Zipf gets of a preloaded store swap, --test-time"
+out=$($P run --ram 16M --swap 64M memtier -t 2 -c 4 --test-time=3 --key-maximum=199999 --key-pattern=Z:Z --ratio=0:1 --preload 2>&1)
+echo "$out" | grep -q '^3         Seconds$' && echo "$out" | grep -Eq '^pswpin [1-9]' &&
+echo "$out" | grep -Eq '^Gets +[0-9.]+ +[0-9.]+ +0\.00 ' && ok || bad "$out"
+
+t "memtier passes --check under every policy"
+check_all memtier -t 2 -c 2 -n 200 --key-maximum=49999 --ratio=1:4 --key-pattern=G:G --preload
+
+t "memtier: bad options exit 2 with one line"
+bad_args "memtier --bogus" "memtier -t 0" "memtier --ratio=1" "memtier --ratio=0:0" \
+	"memtier --key-pattern=X:R" "memtier --key-pattern=G" "memtier --key-minimum=10 --key-maximum=5" \
+	"memtier -n 10 --test-time=5" "memtier -n allkeys" "memtier --key-zipf-exp=5" \
+	"memtier --key-maximum=1 -t 4" "memtier --preload=1" "memtier --key-median=20000000" "memtier -d"
