@@ -18,6 +18,7 @@ extern const struct workload_ops kbuild_workload;
 extern const struct workload_ops innodb_workload;
 extern const struct workload_ops fio_workload;
 extern const struct workload_ops memtier_workload;
+extern const struct workload_ops applaunch_workload;
 
 const struct workload_ops *const workload_registry[] = {
 	&usemem_workload,
@@ -35,6 +36,7 @@ const struct workload_ops *const workload_registry[] = {
 	&innodb_workload,
 	&fio_workload,
 	&memtier_workload,
+	&applaunch_workload,
 	NULL,
 };
 

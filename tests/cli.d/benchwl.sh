@@ -110,3 +110,45 @@ bad_args "memtier --bogus" "memtier -t 0" "memtier --ratio=1" "memtier --ratio=0
 	"memtier --key-pattern=X:R" "memtier --key-pattern=G" "memtier --key-minimum=10 --key-maximum=5" \
 	"memtier -n 10 --test-time=5" "memtier -n allkeys" "memtier --key-zipf-exp=5" \
 	"memtier --key-maximum=1 -t 4" "memtier --preload=1" "memtier --key-median=20000000" "memtier -d"
+
+# al_sum OUT: launch + switch major faults == the run's major faults (every
+# touch lies between a slot's two marks).
+al_sum() {
+	l=$(echo "$1" | sed -n 's/^launch major faults: .*(total \([0-9]*\))$/\1/p')
+	s=$(echo "$1" | sed -n 's/^switch major faults: .*(total \([0-9]*\))$/\1/p')
+	m=$(echo "$1" | sed -n 's/.*elapsed.* (\([0-9]*\)major+.*/\1/p')
+	[ -n "$l" ] && [ -n "$s" ] && [ -n "$m" ] && [ $((l + s)) -eq "$m" ]
+}
+
+t "applaunch with room to spare: cold launches fault, switches do not"
+out=$($P run --ram 256M applaunch -n 2 -a 1 -f 1 -l 1 -s 3 -t 10 2>&1)
+echo "$out" | grep -q '^applaunch: 2 apps, 1 + 1 + 1 MiB each, 3 switches (round robin)$' &&
+echo "$out" | grep -Eq '^  launch +0 +[0-9.]+ +30$' && echo "$out" | grep -Eq '^  launch +1 +[0-9.]+ +15$' &&
+[ "$(echo "$out" | grep -Ec '^  switch [123] +[01] +[0-9.]+ +0$')" -eq 3 ] &&
+echo "$out" | grep -Eq '^switch time \(ms\): p50 [0-9.]+ p90 [0-9.]+ p99 [0-9.]+ max [0-9.]+$' &&
+echo "$out" | grep -q '^switch major faults: p50 0 p90 0 p99 0 max 0 (total 0)$' && al_sum "$out" && ok || bad "$out"
+
+t "applaunch under pressure: switches fault, the counts add up"
+out=$($P run --ram 64M --swap 128M applaunch -n 4 -a 16 -f 4 -l 8 -s 8 2>&1)
+sw=$(echo "$out" | sed -n 's/^switch major faults: .*(total \([0-9]*\))$/\1/p')
+[ -n "$sw" ] && [ "$sw" -gt 0 ] && al_sum "$out" && ok || bad "$out"
+
+t "applaunch -r: a seeded order, never the same app twice in a row"
+a=$($P run --ram 64M applaunch -n 3 -a 2 -f 1 -l 0 -s 12 -r -t 0 2>&1)
+b=$($P run --ram 64M applaunch -n 3 -a 2 -f 1 -l 0 -s 12 -r -t 0 2>&1)
+apps=$(echo "$a" | awk '$1 == "switch" && $2 ~ /^[0-9]+$/ { print $3 }' | tr '\n' ' ')
+[ "$a" = "$b" ] && [ "$(echo $apps | wc -w)" -eq 12 ] &&
+echo "$apps" | awk '{ for (i = 2; i <= NF; i++) if ($i == $(i-1)) exit 1 }' && ok || bad "$apps"
+
+t "applaunch passes --check under every policy"
+check_all applaunch -n 3 -a 4 -f 2 -l 2 -s 4 -t 100
+
+t "applaunch: bad options exit 2 with one line"
+bad_args "applaunch -n 1" "applaunch -x" "applaunch -w 0" "applaunch -w 101" "applaunch -a" \
+	"applaunch -s 0" "applaunch -d 101" "applaunch extra" "applaunch -f 0"
+
+t "arc: a faulted-back ghost keeps |T1|+|T2|+|B1|+|B2| <= 2c (regression)"
+# Other pages were added between the fault's REPLACE and its page coming
+# in: the ghost went to T2 past the bound (check: arc lists ... 2c + 1).
+$P run --policy arc --ram 16M --swap 32M --check applaunch -n 3 -a 4 -f 2 -l 0 -s 4 -t 100 >"$T/arc.out" 2>&1 &&
+! grep -q '^check:' "$T/arc.out" && ok || bad "$(grep -m1 '^check:' "$T/arc.out")"
