@@ -333,6 +333,8 @@ enum step_result task_run_user(struct machine *m, struct task *t, struct mm_ctx 
 			if (wl->ops->mark)
 				wl->ops->mark(wl->w, t->wl_task, op->region, ctx->t0 + ctx->user_ns + ctx->sys_ns,
 					      t->utime + t->stime + ctx->user_ns + ctx->sys_ns);
+			if (wl->ops->mark_faults)
+				wl->ops->mark_faults(wl->w, t->wl_task, op->region, t->majflt);
 			break;
 		case OP_CREATE:
 		case OP_OPEN:

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -342,9 +343,19 @@ static int run_op(struct xtask *x, const struct op *op)
 	}
 	case OP_MARK: {
 		uint64_t i = __atomic_fetch_add(&c->sh->nmarks, 1, __ATOMIC_RELAXED);
+		struct nmark m = { .task = c->task, .id = op->region, .now_ns = native_now_ns() - c->t0,
+				   .cpu_ns = cpu_ns(CLOCK_PROCESS_CPUTIME_ID) };
+		struct rusage ru;
+		if (c->ops->mark_faults && !getrusage(RUSAGE_SELF, &ru))
+			m.majflt = (uint64_t)ru.ru_majflt;
 		if (i < NMARKS_MAX)
-			c->sh->marks[i] = (struct nmark){ .task = c->task, .id = op->region,
-				.now_ns = native_now_ns() - c->t0, .cpu_ns = cpu_ns(CLOCK_PROCESS_CPUTIME_ID) };
+			c->sh->marks[i] = m;
+		/* This process's copy of the generator learns the time too:
+		 * a time-bound loop (fio --runtime=, workingset -d) ends. */
+		if (c->ops->mark)
+			c->ops->mark(c->w, c->wl_task, op->region, m.now_ns, m.cpu_ns);
+		if (c->ops->mark_faults)
+			c->ops->mark_faults(c->w, c->wl_task, op->region, m.majflt);
 		return 0;
 	}
 	default:

@@ -352,6 +352,7 @@ struct nmark {
 	int task;
 	uint32_t id;
 	uint64_t now_ns, cpu_ns;
+	uint64_t majflt;        /* the task's ru_majflt, for ops->mark_faults */
 };
 #define NMARKS_MAX 65536
 

@@ -166,6 +166,8 @@ static _Noreturn void replay_child(const struct nsession *s, const struct layout
 				m++;
 			if (m < nm) {
 				ops->mark(inst, t, op.region, sh->marks[m].now_ns, sh->marks[m].cpu_ns);
+				if (ops->mark_faults)
+					ops->mark_faults(inst, t, op.region, sh->marks[m].majflt);
 				m++;
 			}
 		}

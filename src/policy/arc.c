@@ -215,6 +215,11 @@ static void arc_add(void *p, pfn_t pfn, enum add_reason why)
 	uint32_t i = rp_add(&a->b, pfn, &known);
 	if (known && i == a->pending) {
 		a->pending = GH_NONE;
+		/* The REPLACE of this fault took it off B1/B2; other pages
+		 * (readahead, other tasks) may have been added since and
+		 * filled the directory to 2c: keep the bound. */
+		if (N(t1) + N(t2) + N(b1) + N(b2) >= 2 * a->c)
+			forget_tail(a, N(b2) ? a->b2 : a->b1);
 		ghost_add_head(g, a->t2, i);
 		return;
 	}

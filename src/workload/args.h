@@ -13,5 +13,12 @@
 const char *wl_optval(int argc, char **argv, int *i);
 /* Parse an unsigned integer in [lo, hi]. */
 bool wl_u64_in(const char *s, uint64_t lo, uint64_t hi, uint64_t *v);
+/* getopt_long's shapes: is argv[*i] option `name` ("--name=V", "--name V",
+ * or, with a short letter, "-cV" / "-c V")?  If so *val is its value
+ * (NULL when missing; *i advanced past a separate value) and true is
+ * returned.  A flag (has_arg false) takes no value: "--name" alone, or
+ * "--name=V" with V handed back for the caller to judge. */
+bool wl_longopt(int argc, char **argv, int *i, const char *name, char letter, bool has_arg,
+		const char **val);
 
 #endif

@@ -16,6 +16,9 @@ extern const struct workload_ops mmap001_workload;
 extern const struct workload_ops bonnie_workload;
 extern const struct workload_ops kbuild_workload;
 extern const struct workload_ops innodb_workload;
+extern const struct workload_ops fio_workload;
+extern const struct workload_ops memtier_workload;
+extern const struct workload_ops applaunch_workload;
 
 const struct workload_ops *const workload_registry[] = {
 	&usemem_workload,
@@ -31,6 +34,9 @@ const struct workload_ops *const workload_registry[] = {
 	&bonnie_workload,
 	&kbuild_workload,
 	&innodb_workload,
+	&fio_workload,
+	&memtier_workload,
+	&applaunch_workload,
 	NULL,
 };
 

@@ -108,6 +108,9 @@ struct workload_ops {
 	void (*read_done)(void *w, int task, uint64_t pages_read);
 	/* Optional, used instead of report(): per-task figures. */
 	void (*report_tasks)(void *w, const struct wl_task_result *r, int ntasks, FILE *out);
+	/* Optional: at an OP_MARK, after mark(): the task's major faults so
+	 * far (getrusage's ru_majflt natively), for per-phase fault counts. */
+	void (*mark_faults)(void *w, int task, uint32_t id, uint64_t majflt);
 };
 
 const struct workload_ops *workload_find(const char *name);

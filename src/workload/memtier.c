@@ -1,0 +1,544 @@
+/* memtier.c - memtier_benchmark (RedisLabs, memcache_text protocol)
+ * driving a memcached-like store of items in anonymous memory: the
+ * key-value cache of today's reclaim threads (`memtier_benchmark -P
+ * memcache_text --key-pattern=G:G --ratio=1:10 -t 4 -c 50`).
+ *
+ * The client, from memtier_benchmark.cpp's usage and obj_gen.cpp:
+ * --threads (default 4) threads of --clients (default 50) connections,
+ * each doing --requests (default 10000) requests or for --test-time
+ * seconds, one outstanding request per connection; --ratio=SET:GET
+ * (default 1:10) cycles SET SETs then GET GETs; keys "memtier-ID" with ID
+ * in [--key-minimum, --key-maximum] (default 0..10000000) drawn per
+ * --key-pattern=SET:GET (default R:R): R uniform, G Gaussian around
+ * --key-median with --key-stddev (defaults: the centre, range / 6,
+ * redrawn until in range), Z Zipf with --key-zipf-exp (default 1; rank 1
+ * is the lowest ID), S sequential; -d/--data-size bytes of data
+ * (default 32).
+ * The store, after memcached 1.6 (items.c, slabs.c): an item is the
+ * 48-byte header, 8 bytes of CAS, the key and its NUL, the data and
+ * "\r\n", kept in the smallest slab class that holds it (96 bytes, each
+ * class 1.25 times the last, 8-aligned), chunks packed in 1 MiB slab
+ * pages; a SET of a new key takes the next chunk, a GET or SET first
+ * reads the key's hash-table bucket (8 bytes a bucket, 2^16 buckets or
+ * the power of two memcached grows to for the key range at 1.5 items a
+ * bucket).  A GET of a key never SET is a miss.
+ *
+ * pagelab: each of --threads is a task that is both a memtier thread and
+ * the memcached worker serving it, and owns the keys with (ID - min) %
+ * threads == its number (pagelab tasks do not share an address space, so
+ * memcached's one item store is split among them by key; each part sees
+ * the whole distribution's shape).  Its clients take turns (closed loop,
+ * one outstanding request each): a request's latency is the simulated
+ * time from that client's previous reply to its reply, measured with an
+ * OP_MARK after every request.  --preload (pagelab's) first SETs every key
+ * of the range, as a `--ratio=1:0 -n allkeys --key-pattern=P:P` run before
+ * the measured one would; it is not counted.
+ * Not modeled: the network and its CPU (latency is the store's memory
+ * time), memcached's -m limit and LRU eviction, a SET of an existing key
+ * rewriting in place (memcached allocates a new chunk and frees the old
+ * one), expiry, pipelining, --run-count, the redis protocol.
+ * Output: memtier's "N Threads / N Connections per thread / N Requests
+ * per client" lines and the ALL STATS table of memtier 1.2 (Type
+ * Ops/sec Hits/sec Misses/sec Latency KB/sec, latency in msec), then its
+ * p50/p99/p99.9 latency columns as a second table (80 columns). */
+#include "workload.h"
+#include "args.h"
+#include "wldist.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MT_MAX_THREADS 256
+#define MT_MAX_CLIENTS 100000
+#define MT_SLAB_PAGE (1u << 20)
+#define MT_ITEM_HDR (48 + 8)
+#define MT_NOSLOT UINT32_MAX
+
+enum mt_pat { PAT_R, PAT_G, PAT_Z, PAT_S };
+enum mt_phase { M_MAP, M_HASH, M_PRELOAD, M_START, M_RUN, M_DONE };
+
+struct mt_task {
+	enum mt_phase ph;
+	uint64_t nkeys;             /* keys of this task's part */
+	uint32_t *slot;             /* chunk of each key of the part */
+	uint64_t nalloc;            /* chunks taken */
+	uint64_t req, pre;          /* requests issued; preload cursor */
+	uint64_t seq;               /* S pattern cursor */
+	uint32_t step;              /* 0: request's hash touch, 1: item touch, 2: mark */
+	uint32_t kind;              /* of the request in flight: 1 set, 2 hit, 3 miss */
+	uint64_t key;               /* its key index within the part */
+	uint64_t start_ns, now_ns, last_ns;
+	uint64_t *done_ns;          /* each client's last reply */
+	uint64_t ops[3];            /* sets, hits, misses issued */
+	uint64_t marks;             /* request marks seen */
+	struct wl_hist lat[2];      /* sets, gets */
+	bool stop;
+	struct rng rng;
+};
+
+struct memtier {
+	uint64_t threads, clients, requests, test_ns, data, kmin, kmax, set_r, get_r;
+	enum mt_pat pat[2];
+	double stddev, median, zexp;
+	bool preload, allkeys;
+	uint64_t chunk, per_page, buckets, keylen;
+	struct wl_zipf zipf;
+	struct mt_task *t;
+};
+
+static void mt_help(FILE *out)
+{
+	fputs(
+"usage: memtier [-t THREADS] [-c CLIENTS] [-n REQUESTS|allkeys | --test-time=S]\n"
+"               [--ratio=SET:GET] [-d BYTES] [--key-minimum=N] [--key-maximum=N]\n"
+"               [--key-pattern=P:P] [--key-stddev=X] [--key-median=X]\n"
+"               [--key-zipf-exp=X] [--preload]\n"
+"memtier_benchmark against a memcached-like store of items in anonymous\n"
+"memory.  Each of THREADS (default 4) tasks is a memtier thread and the\n"
+"memcached worker that owns its share of the keys; its CLIENTS (default 50)\n"
+"connections take turns, one request each.  REQUESTS per client (default\n"
+"10000), or S seconds of simulated time.  --ratio SET:GET (default 1:10);\n"
+"patterns R (uniform, default), G (Gaussian), Z (Zipf), S (sequential) for\n"
+"SETs:GETs; keys default 0..10000000; -d data bytes (default 32).\n"
+"--preload: SET every key first (not counted).  Latency: the store's\n"
+"simulated memory time (no network).  Output: memtier's ALL STATS table\n"
+"and its p50/p99/p99.9 latencies (msec).\n", out);
+}
+
+static bool mt_pattern(struct memtier *m, const char *v)
+{
+	static const char codes[] = "RGZS";
+	if (!v || strlen(v) != 3 || v[1] != ':')
+		return false;
+	for (int k = 0; k < 2; k++) {
+		const char *c = v[2 * k] ? strchr(codes, v[2 * k]) : NULL;
+		if (!c)
+			return false;
+		m->pat[k] = (enum mt_pat)(c - codes);
+	}
+	return true;
+}
+
+static bool mt_ratio(struct memtier *m, const char *v)
+{
+	const char *c = v ? strchr(v, ':') : NULL;
+	char b[24];
+	if (!c || (size_t)(c - v) >= sizeof(b))
+		return false;
+	memcpy(b, v, (size_t)(c - v));
+	b[c - v] = 0;
+	return wl_u64_in(b, 0, 1000000, &m->set_r) && wl_u64_in(c + 1, 0, 1000000, &m->get_r) &&
+	       m->set_r + m->get_r > 0;
+}
+
+static bool mt_dbl(const char *v, double lo, double hi, double *x)
+{
+	return v && parse_double(v, x) && *x > lo && *x < hi;
+}
+
+/* One option at argv[*i]; false with err set when bad or unknown. */
+static bool mt_opt(struct memtier *m, int argc, char **argv, int *i, char *err, size_t errlen)
+{
+	const char *v, *a = argv[*i];
+	bool ok;
+	if (wl_longopt(argc, argv, i, "threads", 't', true, &v))
+		ok = wl_u64_in(v, 1, MT_MAX_THREADS, &m->threads);
+	else if (wl_longopt(argc, argv, i, "clients", 'c', true, &v))
+		ok = wl_u64_in(v, 1, MT_MAX_CLIENTS, &m->clients);
+	else if (wl_longopt(argc, argv, i, "requests", 'n', true, &v))
+		ok = (v && !strcmp(v, "allkeys") && (m->allkeys = true)) ||
+		     wl_u64_in(v, 1, 1ULL << 40, &m->requests);
+	else if (wl_longopt(argc, argv, i, "test-time", 0, true, &v))
+		ok = wl_u64_in(v, 1, 1000000, &m->test_ns) && (m->test_ns *= 1000000000ULL);
+	else if (wl_longopt(argc, argv, i, "ratio", 0, true, &v))
+		ok = mt_ratio(m, v);
+	else if (wl_longopt(argc, argv, i, "data-size", 'd', true, &v))
+		ok = wl_u64_in(v, 1, 1 << 19, &m->data);
+	else if (wl_longopt(argc, argv, i, "key-minimum", 0, true, &v))
+		ok = wl_u64_in(v, 0, 1ULL << 40, &m->kmin);
+	else if (wl_longopt(argc, argv, i, "key-maximum", 0, true, &v))
+		ok = wl_u64_in(v, 0, 1ULL << 40, &m->kmax);
+	else if (wl_longopt(argc, argv, i, "key-pattern", 0, true, &v))
+		ok = mt_pattern(m, v);
+	else if (wl_longopt(argc, argv, i, "key-stddev", 0, true, &v))
+		ok = mt_dbl(v, 0, 1e15, &m->stddev);
+	else if (wl_longopt(argc, argv, i, "key-median", 0, true, &v))
+		ok = mt_dbl(v, 0, 1e15, &m->median);
+	else if (wl_longopt(argc, argv, i, "key-zipf-exp", 0, true, &v))
+		ok = mt_dbl(v, 0, 5, &m->zexp);
+	else if (wl_longopt(argc, argv, i, "preload", 0, false, &v))
+		ok = !v && (m->preload = true);
+	else {
+		snprintf(err, errlen, "memtier: unrecognized option '%s' (see pagelab workloads memtier --help)", a);
+		return false;
+	}
+	if (!ok)
+		snprintf(err, errlen, "memtier: bad value '%s' for %s", v ? v : "", a);
+	return ok;
+}
+
+static bool mt_validate(struct memtier *m, char *err, size_t errlen)
+{
+	if (m->kmax < m->kmin) {
+		snprintf(err, errlen, "memtier: --key-maximum is below --key-minimum");
+		return false;
+	}
+	if (m->kmax - m->kmin + 1 > (1ULL << 31) || (m->kmax - m->kmin + 1) < m->threads) {
+		snprintf(err, errlen, "memtier: the key range must hold 1..2^31 keys, at least one a thread");
+		return false;
+	}
+	if (m->test_ns && (m->requests || m->allkeys)) {
+		snprintf(err, errlen, "memtier: give --requests or --test-time, not both");
+		return false;
+	}
+	if (m->allkeys && m->pat[0] != PAT_S && m->pat[1] != PAT_S) {
+		snprintf(err, errlen, "memtier: -n allkeys needs a sequential key pattern (S)");
+		return false;
+	}
+	if (m->median && ((uint64_t)m->median <= m->kmin || m->median >= (double)m->kmax)) {
+		snprintf(err, errlen, "memtier: --key-median must lie inside the key range");
+		return false;
+	}
+	if (!m->test_ns && !m->requests && !m->allkeys)
+		m->requests = 10000;
+	return true;
+}
+
+/* memcached's slab class for the largest item, and its hash table. */
+static void mt_geometry(struct memtier *m)
+{
+	char b[32];
+	m->keylen = (uint64_t)snprintf(b, sizeof(b), "memtier-%llu", (unsigned long long)m->kmax);
+	uint64_t item = MT_ITEM_HDR + m->keylen + 1 + m->data + 2, chunk = 96;
+	while (chunk < item && chunk < MT_SLAB_PAGE)
+		chunk = (chunk * 5 / 4 + 7) & ~7ULL;
+	m->chunk = chunk < item ? item : chunk;
+	m->per_page = MT_SLAB_PAGE / m->chunk ? MT_SLAB_PAGE / m->chunk : 1;
+}
+
+static uint64_t part_keys(const struct memtier *m, uint64_t t)
+{
+	uint64_t n = m->kmax - m->kmin + 1;
+	return n / m->threads + (t < n % m->threads);
+}
+
+static uint64_t mt_hash_buckets(uint64_t nkeys)
+{
+	uint64_t b = 1ULL << 16;
+	while ((double)nkeys > 1.5 * (double)b)
+		b <<= 1;
+	return b;
+}
+
+static void mt_free(struct memtier *m)
+{
+	if (m->t)
+		for (uint64_t i = 0; i < m->threads; i++) {
+			free(m->t[i].slot);
+			free(m->t[i].done_ns);
+		}
+	free(m->t);
+	free(m);
+}
+
+static void mt_destroy(void *p) { mt_free(p); }
+
+static void *mt_create(int argc, char **argv, uint64_t seed, char *err, size_t errlen)
+{
+	struct memtier *m = xcalloc(1, sizeof(*m));
+	*m = (struct memtier){ .threads = 4, .clients = 50, .data = 32, .kmax = 10000000, .set_r = 1,
+			       .get_r = 10, .zexp = 1 };
+	for (int i = 1; i < argc; i++)
+		if (!mt_opt(m, argc, argv, &i, err, errlen)) {
+			mt_free(m);
+			return NULL;
+		}
+	if (!mt_validate(m, err, errlen)) {
+		mt_free(m);
+		return NULL;
+	}
+	mt_geometry(m);
+	wl_zipf_init(&m->zipf, m->kmax - m->kmin + 1, m->zexp);
+	m->t = xcalloc(m->threads, sizeof(*m->t));
+	for (uint64_t i = 0; i < m->threads; i++) {
+		struct mt_task *t = &m->t[i];
+		t->nkeys = part_keys(m, i);
+		t->slot = xmalloc(t->nkeys * sizeof(*t->slot));
+		memset(t->slot, 0xff, t->nkeys * sizeof(*t->slot));
+		t->done_ns = xcalloc(m->clients, sizeof(*t->done_ns));
+		rng_seed(&t->rng, seed * 7919 + i);
+	}
+	m->buckets = mt_hash_buckets(m->t[0].nkeys);
+	return m;
+}
+
+static bool mt_check(int argc, char **argv, char *err, size_t errlen)
+{
+	struct memtier m = { .threads = 4, .clients = 50, .kmax = 10000000, .set_r = 1, .get_r = 10 };
+	for (int i = 1; i < argc; i++)
+		if (!mt_opt(&m, argc, argv, &i, err, errlen))
+			return false;
+	return mt_validate(&m, err, errlen);
+}
+
+static int mt_nr_tasks(void *p) { return (int)((struct memtier *)p)->threads; }
+
+/* The next key of task `ti`'s part for pattern `pat`, as an index within
+ * the part: part keys are min + ti + threads * index. */
+static uint64_t mt_key(struct memtier *m, uint64_t ti, struct mt_task *t, enum mt_pat pat)
+{
+	uint64_t key;
+	switch (pat) {
+	case PAT_R:
+		return rng_below(&t->rng, t->nkeys);
+	case PAT_S:
+		return t->seq++ % t->nkeys;
+	default:
+		/* The whole range's distribution, kept where it falls in
+		 * this part: the part sees its shape. */
+		do
+			key = pat == PAT_G ? wl_gauss_key(&t->rng, m->stddev, m->median, m->kmin, m->kmax)
+					   : m->kmin + wl_zipf_draw(&m->zipf, &t->rng) - 1;
+		while ((key - m->kmin) % m->threads != ti);
+		return (key - m->kmin) / m->threads;
+	}
+}
+
+static uint64_t mt_total(const struct memtier *m, const struct mt_task *t)
+{
+	return m->allkeys ? t->nkeys : m->requests * m->clients;
+}
+
+/* The chunk's first byte in the item area. */
+static uint64_t chunk_off(const struct memtier *m, uint64_t c)
+{
+	return c / m->per_page * MT_SLAB_PAGE + c % m->per_page * m->chunk;
+}
+
+static void touch(struct op *op, uint32_t region, uint64_t off, uint64_t len, bool write)
+{
+	op->kind = OP_TOUCH;
+	op->region = region;
+	op->refs = 1;
+	op->write = write;
+	op->first = off / PAGE_SIZE;
+	op->npages = (off + len - 1) / PAGE_SIZE - op->first + 1;
+}
+
+/* The hash bucket of key index k of the part (memcached hashes the key
+ * string: any well-mixed hash spreads the buckets the same way). */
+static uint64_t bucket_off(const struct memtier *m, uint64_t ti, uint64_t k)
+{
+	uint64_t h = (ti << 40 | k) * 0x9e3779b97f4a7c15ULL;
+	return (h >> 20) % m->buckets * 8;
+}
+
+/* One step of a request for key index k: its bucket, then its item. */
+static void mt_request_op(struct memtier *m, uint64_t ti, struct mt_task *t, struct op *op)
+{
+	bool set = t->kind == 1;
+	if (t->step == 0) {
+		touch(op, 1, bucket_off(m, ti, t->key), 8, set && t->slot[t->key] == MT_NOSLOT);
+		t->step = t->kind == 3 ? 2 : 1;
+		return;
+	}
+	if (set && t->slot[t->key] == MT_NOSLOT)
+		t->slot[t->key] = (uint32_t)t->nalloc++;
+	touch(op, 0, chunk_off(m, t->slot[t->key]), m->chunk, set);
+	t->step = 2;
+}
+
+/* Start the next measured request: its kind and key. */
+static void mt_begin(struct memtier *m, uint64_t ti, struct mt_task *t)
+{
+	uint64_t cyc = m->set_r + m->get_r;
+	bool set = t->req % cyc < m->set_r;
+	t->key = mt_key(m, ti, t, m->pat[set ? 0 : 1]);
+	t->kind = set ? 1 : t->slot[t->key] != MT_NOSLOT ? 2 : 3;
+	t->ops[t->kind - 1]++;
+	t->step = 0;
+	t->req++;
+}
+
+static bool mt_more(const struct memtier *m, const struct mt_task *t)
+{
+	if (m->test_ns)
+		return !t->stop && t->now_ns - t->start_ns < m->test_ns;
+	return t->req < mt_total(m, t);
+}
+
+static bool mt_next_op(void *p, int task, struct op *op)
+{
+	struct memtier *m = p;
+	uint64_t ti = (uint64_t)task;
+	struct mt_task *t = &m->t[ti];
+	memset(op, 0, sizeof(*op));
+	for (;;) {
+		switch (t->ph) {
+		case M_MAP:
+			/* The slab pages the part can need, taken as touched. */
+			t->ph = M_HASH;
+			op->kind = OP_MMAP_ANON;
+			op->npages = (chunk_off(m, t->nkeys - 1) + m->chunk + PAGE_SIZE - 1) / PAGE_SIZE;
+			return true;
+		case M_HASH:
+			/* memcached callocs its hash table: zero pages until written. */
+			t->ph = m->preload ? M_PRELOAD : M_START;
+			op->kind = OP_MMAP_ANON;
+			op->region = 1;
+			op->npages = (m->buckets * 8 + PAGE_SIZE - 1) / PAGE_SIZE;
+			return true;
+		case M_PRELOAD:
+			if (t->step == 2 || t->pre == 0) {
+				if (t->pre == t->nkeys) {
+					t->ph = M_START;
+					t->step = 0;
+					continue;
+				}
+				t->key = t->pre++;
+				t->kind = 1;
+				t->step = 0;
+			}
+			mt_request_op(m, ti, t, op);
+			return true;
+		case M_START:
+			t->ph = M_RUN;
+			t->step = 2;
+			t->kind = 0;
+			op->kind = OP_MARK;
+			return true;
+		case M_RUN:
+			if (t->step == 2) {
+				if (t->kind) {
+					op->kind = OP_MARK;
+					op->region = t->kind;
+					t->kind = 0;
+					return true;
+				}
+				if (!mt_more(m, t)) {
+					t->ph = M_DONE;
+					continue;
+				}
+				mt_begin(m, ti, t);
+			}
+			mt_request_op(m, ti, t, op);
+			return true;
+		case M_DONE:
+			return false;
+		}
+	}
+}
+
+/* The far future of the op-stream walk (src/native/prepare.c): a timed
+ * run stops there. */
+#define MT_FAR_FUTURE (UINT64_MAX / 8)
+
+static void mt_mark(void *p, int task, uint32_t id, uint64_t now, uint64_t cpu)
+{
+	struct memtier *m = p;
+	struct mt_task *t = &m->t[task];
+	(void)cpu;
+	t->stop = now >= MT_FAR_FUTURE;
+	t->now_ns = now;
+	if (id == 0) {
+		t->start_ns = t->last_ns = now;
+		for (uint64_t c = 0; c < m->clients; c++)
+			t->done_ns[c] = now;
+		return;
+	}
+	/* The clients take turns: this reply is client (marks % clients)'s,
+	 * whose request went out with its previous reply. */
+	uint64_t c = t->marks++ % m->clients;
+	wl_hist_add(&t->lat[id == 1 ? 0 : 1], now - t->done_ns[c]);
+	t->done_ns[c] = t->last_ns = now;
+}
+
+/* memcache_text bytes on the wire, both ways, of one request. */
+static uint64_t wire_bytes(const struct memtier *m, int kind)
+{
+	uint64_t k = m->keylen, d = m->data, dlen = 1;
+	for (uint64_t x = d; x >= 10; x /= 10)
+		dlen++;
+	if (kind == 0)      /* "set K 0 0 LEN\r\n" DATA "\r\n", "STORED\r\n" */
+		return 4 + k + 5 + dlen + 2 + d + 2 + 8;
+	if (kind == 1)      /* "get K\r\n", "VALUE K 0 LEN\r\n" DATA "\r\nEND\r\n" */
+		return 4 + k + 2 + 6 + k + 3 + dlen + 2 + d + 2 + 5;
+	return 4 + k + 2 + 5;  /* a miss: "END\r\n" */
+}
+
+static void stats_row(FILE *out, const char *type, double ops, double hits, double miss, bool hm,
+		      double lat_ms, double kb)
+{
+	char h[16] = "---", ms[16] = "---";
+	if (hm) {
+		snprintf(h, sizeof(h), "%.2f", hits);
+		snprintf(ms, sizeof(ms), "%.2f", miss);
+	}
+	fprintf(out, "%-6s %12.2f %12s %12s %12.5f %12.2f\n", type, ops, h, ms, lat_ms, kb);
+}
+
+static void pct_row(FILE *out, const char *type, const struct wl_hist *h)
+{
+	fprintf(out, "%-6s %12.5f %12.5f %14.5f\n", type, (double)wl_hist_pct(h, 50) / 1e6,
+		(double)wl_hist_pct(h, 99) / 1e6, (double)wl_hist_pct(h, 99.9) / 1e6);
+}
+
+static void mt_report_tasks(void *p, const struct wl_task_result *r, int n, FILE *out)
+{
+	struct memtier *m = p;
+	struct wl_hist *h = xcalloc(3, sizeof(*h));   /* sets, gets, all */
+	uint64_t ops[3] = { 0 }, run = 0;
+	for (int i = 0; i < n; i++) {
+		struct mt_task *t = &m->t[i];
+		uint64_t issued = t->ops[0] + t->ops[1] + t->ops[2];
+		uint64_t rn = t->marks == issued && issued ? t->last_ns - t->start_ns
+							    : (uint64_t)(r[i].elapsed_s * 1e9);
+		run = MAX(run, rn);
+		for (int k = 0; k < 3; k++)
+			ops[k] += t->ops[k];
+		wl_hist_merge(&h[0], &t->lat[0]);
+		wl_hist_merge(&h[1], &t->lat[1]);
+	}
+	wl_hist_merge(&h[2], &h[0]);
+	wl_hist_merge(&h[2], &h[1]);
+	double s = run ? (double)run / 1e9 : 1;
+	double kb_set = (double)(ops[0] * wire_bytes(m, 0)) / 1024 / s;
+	double kb_get = (double)(ops[1] * wire_bytes(m, 1) + ops[2] * wire_bytes(m, 2)) / 1024 / s;
+	fprintf(out, "%-9llu Threads\n%-9llu Connections per thread\n", (unsigned long long)m->threads,
+		(unsigned long long)m->clients);
+	if (m->test_ns)
+		fprintf(out, "%-9llu Seconds\n", (unsigned long long)(m->test_ns / 1000000000ULL));
+	else
+		fprintf(out, "%-9llu Requests per client\n", (unsigned long long)(m->allkeys ?
+			mt_total(m, &m->t[0]) / m->clients : m->requests));
+	fputs("\n\nALL STATS\n", out);
+	fputs("=========================================================================\n", out);
+	fputs("Type        Ops/sec     Hits/sec   Misses/sec      Latency       KB/sec\n", out);
+	fputs("-------------------------------------------------------------------------\n", out);
+	stats_row(out, "Sets", (double)ops[0] / s, 0, 0, false, wl_hist_avg(&h[0]) / 1e6, kb_set);
+	stats_row(out, "Gets", (double)(ops[1] + ops[2]) / s, (double)ops[1] / s, (double)ops[2] / s, true,
+		  wl_hist_avg(&h[1]) / 1e6, kb_get);
+	fprintf(out, "%-6s %12.2f %12s %12s %12.5f %12s\n", "Waits", 0.0, "---", "---", 0.0, "---");
+	stats_row(out, "Totals", (double)(ops[0] + ops[1] + ops[2]) / s, (double)ops[1] / s,
+		  (double)ops[2] / s, true, wl_hist_avg(&h[2]) / 1e6, kb_set + kb_get);
+	fputs("\nType    p50 Latency  p99 Latency  p99.9 Latency\n", out);
+	fputs("-----------------------------------------------\n", out);
+	pct_row(out, "Sets", &h[0]);
+	pct_row(out, "Gets", &h[1]);
+	pct_row(out, "Totals", &h[2]);
+	free(h);
+}
+
+const struct workload_ops memtier_workload = {
+	.name = "memtier",
+	.summary = "memtier_benchmark --ratio=1:10 --key-pattern=G:G against a memcached-like "
+		   "anonymous store",
+	.help = mt_help,
+	.create = mt_create,
+	.check = mt_check,
+	.destroy = mt_destroy,
+	.nr_tasks = mt_nr_tasks,
+	.next_op = mt_next_op,
+	.mark = mt_mark,
+	.report_tasks = mt_report_tasks,
+};
