@@ -169,6 +169,35 @@ class Cli(unittest.TestCase):
             pagelab.sweep("usemem -m 24", policy="nosuch")
 
 
+KERNEL_TESTS = (os.environ.get("PAGELAB_KERNEL_TESTS") == "1"
+                or os.environ.get("CI") == "true")
+
+
+class Kernel(unittest.TestCase):
+    """pagelab.kernel: on the host kernel only where make check runs the
+    kernel tests (KERNEL=1, or CI) and as root; a few seconds."""
+
+    @unittest.skipUnless(KERNEL_TESTS and os.geteuid() == 0,
+                         "the host-kernel tests: root, make check KERNEL=1")
+    def test_kernel_run(self):
+        k = pagelab.kernel("usemem -m 40", memcg="64M", swap="128M",
+                           timeout=300)
+        self.assertIs(k["finished"], True)
+        self.assertEqual(k["memcg"]["limit_bytes"], 64 << 20)
+        self.assertEqual(k["memcg"]["swap_bytes"], 128 << 20)
+        self.assertEqual(k["workloads"][0]["command"], "usemem -m 40")
+        self.assertGreaterEqual(k["counters"]["pgfault"], (40 << 20) >> 12)
+
+    def test_kernel_needs_root(self):
+        saved = os.geteuid
+        os.geteuid = lambda: 1000
+        try:
+            with self.assertRaisesRegex(pagelab.PagelabError, "needs root"):
+                pagelab.kernel("usemem -m 40")
+        finally:
+            os.geteuid = saved
+
+
 class NoPandas(unittest.TestCase):
     def test_lists_of_dicts(self):
         saved = _table.pandas
