@@ -26,8 +26,10 @@ self.params (a dict) when init() runs, set as any tunable
 An exception in a hook (or evict() returning a page the policy does not
 hold) does not stop the run at once - a Python error must not unwind
 through the simulator - the adapter finishes it evicting oldest-first,
-then run() raises PolicyError from the exception.  Each class takes one
-of the 8 plugin places of the process (registered on its first run).
+then run() raises PolicyError from the exception (a KeyboardInterrupt
+as itself, once the run has ended: Ctrl-C does not cut a run short).
+Each class takes one of the 8 plugin places of the process (registered
+on its first run).
 """
 import ctypes
 
@@ -136,7 +138,7 @@ def _init(cls):
         _live[handle] = inst
         try:
             obj.init(inst.nr)
-        except Exception as e:          # the run goes on oldest-first
+        except BaseException as e:      # the run goes on oldest-first
             _fail(inst, e)
         return handle
     return init
@@ -156,7 +158,7 @@ def _add(p, frame, why):
     if not inst.failed:
         try:
             inst.obj.insert(frame)
-        except Exception as e:
+        except BaseException as e:
             _fail(inst, e)
 
 
@@ -169,7 +171,7 @@ def _remove(p, frame):
     if not inst.failed:
         try:
             inst.obj.remove(frame)
-        except Exception as e:
+        except BaseException as e:
             _fail(inst, e)
 
 
@@ -178,7 +180,7 @@ def _access(p, frame, write):
     if not inst.failed:
         try:
             inst.obj.access(frame, write)
-        except Exception as e:
+        except BaseException as e:
             _fail(inst, e)
 
 
@@ -191,7 +193,7 @@ def _victim(inst):
                 return f
             raise PolicyError("%s.evict() returned %r: not a frame the "
                               "policy holds" % (type(inst.obj).__name__, f))
-        except Exception as e:
+        except BaseException as e:
             _fail(inst, e)
     return _lib.lib().pagelab_lru_tail(inst.mm, inst.list)
 
@@ -241,7 +243,7 @@ def _raise_pending(policy):
     if _pending:
         e = _pending[0]
         del _pending[:]
-        if isinstance(e, PolicyError):
+        if isinstance(e, (PolicyError, KeyboardInterrupt)):
             raise e
         raise PolicyError("%s: %s: %s" % (getattr(policy, "__name__", policy),
                           type(e).__name__, e)) from e

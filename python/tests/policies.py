@@ -59,3 +59,18 @@ class Stranger(LRU):
 
     def evict(self):
         return -1
+
+
+class Interrupted(LRU):
+    """access() sees Ctrl-C on its 100th call."""
+    name = "pyinterrupted"
+
+    def init(self, frames):
+        super().init(frames)
+        self.calls = 0
+
+    def access(self, frame, write):
+        self.calls += 1
+        if self.calls == 100:
+            raise KeyboardInterrupt
+        super().access(frame, write)

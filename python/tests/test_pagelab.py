@@ -12,7 +12,7 @@ import unittest
 import pagelab
 from pagelab import _table
 
-from policies import FIFO, LRU, Raises, Stranger
+from policies import FIFO, LRU, Interrupted, Raises, Stranger
 
 TREE = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CP = os.path.join(TREE, "tests", "data",
@@ -103,6 +103,13 @@ class PythonPolicies(unittest.TestCase):
         with self.assertRaisesRegex(pagelab.PolicyError,
                                     "KeyError: 'no victim'"):
             pagelab.run_trace(CP, 490, policy=Raises)
+
+    def test_interrupt(self):
+        """Ctrl-C in a hook: the run ends, then KeyboardInterrupt."""
+        with self.assertRaises(KeyboardInterrupt):
+            pagelab.run_trace(CP, 490, policy=Interrupted)
+        self.assertEqual(pagelab.run_trace(CP, 490, policy=LRU)["pgfault"],
+                         95415)
 
     def test_stranger_victim(self):
         with self.assertRaisesRegex(pagelab.PolicyError,
