@@ -9,6 +9,8 @@
 # make fuzz       build the libFuzzer harnesses (clang) and run each briefly
 # make valgrind   the unit tests and a few runs under valgrind's memcheck
 # make lib        build/libpagelab.a and build/libpagelab.so (include/pagelab.h)
+# make python     install the Python package (python/, docs/python.md) with
+#                 PYTHON's pip (default python3; PIPFLAGS=--user...)
 # make install    the binary, man pages, completion, docs, the library, its
 #                 headers and pagelab.pc under $(PREFIX) (default /usr/local;
 #                 DESTDIR for staging); make uninstall removes them
@@ -148,7 +150,8 @@ $(BUILD)/tests/plugins/library: tests/plugins/library.c include/pagelab.h $(BUIL
 # (and unit tests) whose names contain one of the words; KERNEL=1: also
 # the tests on the host kernel (root: cgroups, swap).  check-quick: without
 # the slow jobs and installcheck, for the inner loop.
-CHECK_DEPS = $(BUILD)/pagelab $(BUILD)/unit-tests $(BUILD)/examples/embed $(BUILD)/examples/lifo.so $(PLUGIN_SHAPES)
+CHECK_DEPS = $(BUILD)/pagelab $(BUILD)/unit-tests $(BUILD)/examples/embed $(BUILD)/examples/lifo.so $(PLUGIN_SHAPES) \
+	$(BUILD)/libpagelab.so
 CHECK_ENV = PAGELAB=$(BUILD)/pagelab EXAMPLES=$(BUILD)/examples UNIT_TESTS=$(BUILD)/unit-tests \
 	PAGELAB_TIMES=$(BUILD)/check-times PAGELAB_TESTS='$(T)' J='$(J)' \
 	$(if $(KERNEL),PAGELAB_KERNEL_TESTS='$(KERNEL)')
@@ -269,6 +272,14 @@ $(BUILD)/pic/src/lib/version.o: $(BUILD)/pagelab_version.h
 $(BUILD)/libpagelab.so: $(PIC_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -o $(BUILD)/$(SONAME) $^ $(LDLIBS)
 	ln -sf $(SONAME) $@
+
+# The Python package: setup.py builds the library and the binary and
+# bundles them (docs/python.md).  No build isolation: the build needs
+# only setuptools, already there, and no package index.
+PYTHON ?= python3
+python: $(BUILD)/libpagelab.so $(BUILD)/pagelab
+	PAGELAB_BUILD=$(BUILD) $(PYTHON) -m pip install --no-build-isolation $(PIPFLAGS) ./python
+.PHONY: python
 
 # Man pages and shell completion, generated from the built binary's own
 # option tables (pagelab --dump-options CMD) and listings, so they cannot

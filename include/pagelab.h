@@ -75,6 +75,14 @@ PAGELAB_EXPORT const char *pagelab_error(const pagelab_sim *s);
  * words, e.g. {"usemem", "-m", "300"}; several run together. */
 PAGELAB_EXPORT int pagelab_set(pagelab_sim *s, const char *name, const char *value);
 PAGELAB_EXPORT int pagelab_set_policy(pagelab_sim *s, const char *policy);
+/* A policy as a struct pagelab_policy in memory (pagelab_policy.h)
+ * rather than a plugin's path: for hooks made at run time (the Python
+ * package's policies through ctypes, docs/python.md).  It is held to a
+ * plugin's rules and named "memory:NAME" in their errors; it is
+ * registered once per address, takes one of the 8 plugin places of the
+ * process, and must stay valid for the life of the process. */
+struct pagelab_policy;
+PAGELAB_EXPORT int pagelab_set_policy_struct(pagelab_sim *s, const struct pagelab_policy *pol);
 PAGELAB_EXPORT int pagelab_set_seed(pagelab_sim *s, uint64_t seed);
 PAGELAB_EXPORT int pagelab_set_check(pagelab_sim *s, int on);
 PAGELAB_EXPORT int pagelab_set_max_time(pagelab_sim *s, double seconds);

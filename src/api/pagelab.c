@@ -5,6 +5,7 @@
 #include "../../include/pagelab.h"
 #include "../machine/machine.h"
 #include "../policy/policy.h"
+#include "../policy/plugin.h"
 #include "../workload/workload.h"
 #include "../workload/wlist.h"
 #include "../report/report.h"
@@ -116,6 +117,19 @@ int pagelab_set_policy(pagelab_sim *s, const char *policy)
 	if (!policy)
 		return fail(s, "no policy name");
 	const struct policy_ops *p = policy_lookup(policy, s->err, sizeof(s->err));
+	if (!p)
+		return -1;
+	runspec_set_policy(&s->spec, p);
+	return 0;
+}
+
+int pagelab_set_policy_struct(pagelab_sim *s, const struct pagelab_policy *pol)
+{
+	if (configuring(s))
+		return -1;
+	if (!pol)
+		return fail(s, "no policy struct");
+	const struct policy_ops *p = policy_plugin_struct(pol, s->err, sizeof(s->err));
 	if (!p)
 		return -1;
 	runspec_set_policy(&s->spec, p);

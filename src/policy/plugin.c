@@ -271,18 +271,56 @@ static bool valid_pub(const struct pagelab_policy *pub, const char *path, char *
 	return true;
 }
 
-static const struct policy_ops *load(const char *path, char *err, size_t errlen)
+/* A free slot of the 8, or -1 with the reason in err. */
+static int free_slot(const char *path, char *err, size_t errlen)
 {
-	for (struct plugin *pl = loaded; pl; pl = pl->next)
-		if (!strcmp(pl->path, path))
-			return &pl->ops;
 	int slot = 0;
 	while (slot < MAX_PLUGINS && slots[slot])
 		slot++;
 	if (slot == MAX_PLUGINS) {
 		fail(err, errlen, "%s: more than 8 policy plugins in one process%s", path, "");
-		return NULL;
+		return -1;
 	}
+	return slot;
+}
+
+/* A valid struct takes slot `slot` under `path`: its tunables copied to
+ * the core's type, the adapter's ops. */
+static const struct policy_ops *adopt(const struct pagelab_policy *pub, const char *path, int slot)
+{
+	struct plugin *pl = xcalloc(1, sizeof(*pl));
+	pl->pub = pub;
+	pl->path = xstrdup(path);
+	int n = 0;
+	while (pub->tunables && pub->tunables[n].name)
+		n++;
+	pl->tunables = xcalloc((size_t)n + 1, sizeof(*pl->tunables));
+	for (int i = 0; i < n; i++) {
+		const struct pagelab_tunable *t = &pub->tunables[i];
+		pl->tunables[i] = (struct tunable){ t->name, t->kernel_name ? t->kernel_name : "",
+						    t->def, t->min, t->max, t->help ? t->help : "" };
+	}
+	pl->ops = (struct policy_ops){
+		.name = pub->name, .summary = pub->summary, .tunables = pl->tunables,
+		.flags = (pub->flags & PAGELAB_POLICY_ACCESS_HOOK) ? POLICY_ACCESS_HOOK : 0,
+		.init = inits[slot], .destroy = fwd_destroy, .add = fwd_add,
+		.remove = fwd_remove, .mark_accessed = fwd_mark_accessed,
+		.access = fwd_access, .shrink = fwd_shrink, .check = fwd_check,
+	};
+	slots[slot] = pl;
+	pl->next = loaded;
+	loaded = pl;
+	return &pl->ops;
+}
+
+static const struct policy_ops *load(const char *path, char *err, size_t errlen)
+{
+	for (struct plugin *pl = loaded; pl; pl = pl->next)
+		if (!strcmp(pl->path, path))
+			return &pl->ops;
+	int slot = free_slot(path, err, errlen);
+	if (slot < 0)
+		return NULL;
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		fail(err, errlen, "cannot load policy plugin: %s%s", dlerror(), "");
@@ -293,45 +331,47 @@ static const struct policy_ops *load(const char *path, char *err, size_t errlen)
 	plugin_loading = path;
 	const struct pagelab_policy *pub = entry ? entry() : NULL;
 	plugin_loading = NULL;
-	if (!entry) {
+	if (!entry)
 		fail(err, errlen, "%s: not a pagelab policy plugin (no pagelab_policy_entry()%s)", path, "");
-	} else if (!pub) {
+	else if (!pub)
 		fail(err, errlen, "%s: pagelab_policy_entry() returned NULL%s", path, "");
-	} else if (valid_pub(pub, path, err, errlen)) {
-		struct plugin *pl = xcalloc(1, sizeof(*pl));
-		pl->pub = pub;
-		pl->path = xstrdup(path);
-		int n = 0;
-		while (pub->tunables && pub->tunables[n].name)
-			n++;
-		pl->tunables = xcalloc((size_t)n + 1, sizeof(*pl->tunables));
-		for (int i = 0; i < n; i++) {
-			const struct pagelab_tunable *t = &pub->tunables[i];
-			pl->tunables[i] = (struct tunable){ t->name, t->kernel_name ? t->kernel_name : "",
-							    t->def, t->min, t->max, t->help ? t->help : "" };
-		}
-		pl->ops = (struct policy_ops){
-			.name = pub->name, .summary = pub->summary, .tunables = pl->tunables,
-			.flags = (pub->flags & PAGELAB_POLICY_ACCESS_HOOK) ? POLICY_ACCESS_HOOK : 0,
-			.init = inits[slot], .destroy = fwd_destroy, .add = fwd_add,
-			.remove = fwd_remove, .mark_accessed = fwd_mark_accessed,
-			.access = fwd_access, .shrink = fwd_shrink, .check = fwd_check,
-		};
-		slots[slot] = pl;
-		pl->next = loaded;
-		loaded = pl;
-		return &pl->ops;
-	}
+	else if (valid_pub(pub, path, err, errlen))
+		return adopt(pub, path, slot);
 	dlclose(h);
 	return NULL;
 }
 
-/* Sweeps and mrc resolve policies on several threads. */
+/* A struct given in memory (pagelab_set_policy_struct): known by its
+ * address, named "memory:NAME" where a plugin's path would be. */
+static const struct policy_ops *load_struct(const struct pagelab_policy *pub, char *err, size_t errlen)
+{
+	for (struct plugin *pl = loaded; pl; pl = pl->next)
+		if (pl->pub == pub && !strncmp(pl->path, "memory:", 7))
+			return &pl->ops;
+	char path[96];
+	snprintf(path, sizeof(path), "memory:%.80s", pub->name ? pub->name : "");
+	int slot = free_slot(path, err, errlen);
+	if (slot < 0 || !valid_pub(pub, path, err, errlen))
+		return NULL;
+	return adopt(pub, path, slot);
+}
+
+/* Sweeps and mrc resolve policies on several threads: one lock for the
+ * slots and the list of loaded plugins. */
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+
 const struct policy_ops *policy_plugin_load(const char *path, char *err, size_t errlen)
 {
-	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-	pthread_mutex_lock(&lock);
+	pthread_mutex_lock(&load_lock);
 	const struct policy_ops *ops = load(path, err, errlen);
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&load_lock);
+	return ops;
+}
+
+const struct policy_ops *policy_plugin_struct(const struct pagelab_policy *pub, char *err, size_t errlen)
+{
+	pthread_mutex_lock(&load_lock);
+	const struct policy_ops *ops = load_struct(pub, err, errlen);
+	pthread_mutex_unlock(&load_lock);
 	return ops;
 }
