@@ -45,12 +45,17 @@ static void tree1(struct pc_node *n)
 	}
 }
 
+static void tree1_calculate(struct pc_node *n, int root, bool recursiveprot)
+{
+	tree1(n);
+	CHECK(pc_calculate_protection(n, NR1, root, recursiveprot));
+}
+
 void test_page_counter_overcommitted_low(void)
 {
 	struct pc_node n[NR1];
 
-	tree1(n);
-	CHECK(pc_calculate_protection(n, NR1, ROOT, false));
+	tree1_calculate(n, ROOT, false);
 	/* Level 1 (parent is the reclaim root): the declared values. */
 	CHECK_EQ(n[A].elow, 300);
 	CHECK_EQ(n[B].elow, 0);
@@ -86,8 +91,7 @@ void test_page_counter_overcommitted_min_recursive(void)
 {
 	struct pc_node n[NR1];
 
-	tree1(n);
-	CHECK(pc_calculate_protection(n, NR1, ROOT, true));
+	tree1_calculate(n, ROOT, true);
 	/* Overcommitted levels return before the recursive share: A's
 	 * children as without recursiveprot. */
 	CHECK_EQ(n[A1].elow, 133);
@@ -146,10 +150,9 @@ void test_page_counter_reclaim_below_top(void)
 {
 	struct pc_node n[NR1];
 
-	tree1(n);
 	/* Limit reclaim of A: A's children are the first level and get
 	 * their declared values; B is outside and keeps what it had. */
-	CHECK(pc_calculate_protection(n, NR1, A, false));
+	tree1_calculate(n, A, false);
 	CHECK_EQ(n[A1].elow, 200);
 	CHECK_EQ(n[A2].elow, 150);
 	CHECK_EQ(n[A3].elow, 100);
