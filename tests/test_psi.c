@@ -11,6 +11,7 @@ void test_psi_averages_two_periods(void);
 void test_psi_missed_periods(void);
 void test_psi_cpus_weighted_by_nonidle(void);
 void test_psi_fixed_point(void);
+void test_psi_cgroup_hierarchy(void);
 
 #define MS 1000000ull
 
@@ -154,4 +155,33 @@ void test_psi_fixed_point(void)
 	CHECK_EQ(psi_calc_load_n(37100, EXP_10s, 0, 2), 24872);
 	CHECK_EQ(psi_calc_load_n(37100, EXP_10s, 0, 0), psi_calc_load(37100, 2048, 0));
 	CHECK_EQ(psi_calc_load(0, EXP_10s, 204800), 37100);
+}
+
+void test_psi_cgroup_hierarchy(void)
+{
+	struct psi_group root, cg;
+	struct psi_task a = { .cpu = 0 }, b = { .cpu = 0 };
+	char buf[128];
+
+	psi_group_init(&root, NULL, 1, 1000, 0);
+	psi_group_init(&cg, &root, 1, 1000, 0);
+	/* A in the cgroup, runnable in a memory stall (off the CPU); B in
+	 * the root, on the CPU, 0..100 ms. */
+	psi_task_change(&cg, &a, 0, TSK_RUNNING, 0);
+	psi_task_change(&root, &b, 0, TSK_RUNNING | TSK_ONCPU, 0);
+	psi_memstall_enter(&cg, &a, 0);
+	psi_memstall_leave(&cg, &a, 100 * MS);
+	/* The cgroup: its one running task stalled, FULL 100 ms.  The root
+	 * sees both: B runs productively, SOME only. */
+	line(&cg, PSI_MEM, 200 * MS, 1, buf);
+	CHECK(!strcmp(buf, "full avg10=0.00 avg60=0.00 avg300=0.00 total=100000"));
+	line(&root, PSI_MEM, 200 * MS, 0, buf);
+	CHECK(!strcmp(buf, "some avg10=0.00 avg60=0.00 avg300=0.00 total=100000"));
+	line(&root, PSI_MEM, 200 * MS, 1, buf);
+	CHECK(!strcmp(buf, "full avg10=0.00 avg60=0.00 avg300=0.00 total=0"));
+	/* CPU full exists for a cgroup: A waited for the CPU B had. */
+	line(&cg, PSI_CPU, 200 * MS, 1, buf);
+	CHECK(!strcmp(buf, "full avg10=0.00 avg60=0.00 avg300=0.00 total=200000"));
+	psi_group_free(&cg);
+	psi_group_free(&root);
 }
