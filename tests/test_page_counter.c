@@ -10,6 +10,7 @@ void test_page_counter_overcommitted_min_recursive(void);
 void test_page_counter_recursiveprot_floating(void);
 void test_page_counter_reclaim_below_top(void);
 void test_page_counter_bad_tree(void);
+void test_page_counter_scan_target(void);
 
 enum { ROOT, A, A1, A2, A3, B, A1a, A1b, A4, NR1 };
 
@@ -45,12 +46,17 @@ static void tree1(struct pc_node *n)
 	}
 }
 
+static void tree1_calculate(struct pc_node *n, int root, bool recursiveprot)
+{
+	tree1(n);
+	CHECK(pc_calculate_protection(n, NR1, root, recursiveprot));
+}
+
 void test_page_counter_overcommitted_low(void)
 {
 	struct pc_node n[NR1];
 
-	tree1(n);
-	CHECK(pc_calculate_protection(n, NR1, ROOT, false));
+	tree1_calculate(n, ROOT, false);
 	/* Level 1 (parent is the reclaim root): the declared values. */
 	CHECK_EQ(n[A].elow, 300);
 	CHECK_EQ(n[B].elow, 0);
@@ -86,8 +92,7 @@ void test_page_counter_overcommitted_min_recursive(void)
 {
 	struct pc_node n[NR1];
 
-	tree1(n);
-	CHECK(pc_calculate_protection(n, NR1, ROOT, true));
+	tree1_calculate(n, ROOT, true);
 	/* Overcommitted levels return before the recursive share: A's
 	 * children as without recursiveprot. */
 	CHECK_EQ(n[A1].elow, 133);
@@ -146,10 +151,9 @@ void test_page_counter_reclaim_below_top(void)
 {
 	struct pc_node n[NR1];
 
-	tree1(n);
 	/* Limit reclaim of A: A's children are the first level and get
 	 * their declared values; B is outside and keeps what it had. */
-	CHECK(pc_calculate_protection(n, NR1, A, false));
+	tree1_calculate(n, A, false);
 	CHECK_EQ(n[A1].elow, 200);
 	CHECK_EQ(n[A2].elow, 150);
 	CHECK_EQ(n[A3].elow, 100);
@@ -179,4 +183,30 @@ void test_page_counter_bad_tree(void)
 	CHECK(!pc_calculate_protection(n, 3, 3, false)); /* no such root */
 	CHECK(pc_calculate_protection(n, 3, 0, false));
 	CHECK_EQ(n[1].elow, 5);
+}
+
+void test_page_counter_scan_target(void)
+{
+	/* A leaf of 5000 pages with elow 4000 under the reclaim root. */
+	struct pc_node n[2] = {
+		{ .parent = -1, .usage = 8000 },
+		{ .parent = 0, .usage = 5000, .low = 4000, .min = 100 },
+	};
+	bool skipped = false;
+
+	CHECK(pc_calculate_protection(n, 2, 0, false));
+	/* 1000 - 1000 * 4000 / 5001 = 1000 - 799.8 -> 1000 - 799 = 201. */
+	CHECK_EQ(pc_scan_target(n, 0, 1, 1000, false, &skipped), 201);
+	CHECK(skipped);
+	/* Breaking memory.low: emin 100: 1000 - 100000 / 5001 = 1000 - 19. */
+	skipped = false;
+	CHECK_EQ(pc_scan_target(n, 0, 1, 1000, true, &skipped), 981);
+	CHECK(!skipped);
+	/* All of it protected: 100 - 100 * 5000 / 5001 = 1, raised to 32. */
+	n[1].elow = 5000;
+	CHECK_EQ(pc_scan_target(n, 0, 1, 100, false, &skipped), 32);
+	/* The target itself and the root cgroup are scanned whole, even
+	 * below 32. */
+	CHECK_EQ(pc_scan_target(n, 1, 1, 10, false, &skipped), 10);
+	CHECK_EQ(pc_scan_target(n, 0, 0, 10, false, &skipped), 10);
 }

@@ -11,6 +11,7 @@ void test_psi_averages_two_periods(void);
 void test_psi_missed_periods(void);
 void test_psi_cpus_weighted_by_nonidle(void);
 void test_psi_fixed_point(void);
+void test_psi_cgroup_hierarchy(void);
 
 #define MS 1000000ull
 
@@ -20,6 +21,15 @@ static void line(struct psi_group *g, enum psi_res r, uint64_t now, int full, ch
 
 	psi_show(g, r, now, l);
 	psi_format_line(buf, 128, full ? "full" : "some", &l[full]);
+}
+
+/* The resource's some (full 0) or full line at time now is want. */
+static bool line_is(struct psi_group *g, enum psi_res r, uint64_t now, int full, const char *want)
+{
+	char buf[128];
+
+	line(g, r, now, full, buf);
+	return !strcmp(buf, want);
 }
 
 /* One CPU, HZ 1000; task a on it and in a memory stall from time 0. */
@@ -34,7 +44,6 @@ void test_psi_some_full_states(void)
 {
 	struct psi_group g;
 	struct psi_task a = { .cpu = 0 }, b = { .cpu = 0 };
-	char buf[128];
 
 	psi_group_init(&g, NULL, 1, 1000, 0);
 	psi_task_change(&g, &a, 0, TSK_RUNNING | TSK_ONCPU, 0);
@@ -53,17 +62,17 @@ void test_psi_some_full_states(void)
 	/* At 600, before the first average (2001): SOME 100..500 = 400 ms,
 	 * FULL 100..200 + 400..500 = 200 ms; one CPU, its non-idle 600
 	 * jiffies weigh 1. */
-	line(&g, PSI_MEM, 600 * MS, 0, buf);
-	CHECK(!strcmp(buf, "some avg10=0.00 avg60=0.00 avg300=0.00 total=400000"));
-	line(&g, PSI_MEM, 600 * MS, 1, buf);
-	CHECK(!strcmp(buf, "full avg10=0.00 avg60=0.00 avg300=0.00 total=200000"));
+	CHECK(line_is(&g, PSI_MEM, 600 * MS, 0,
+		      "some avg10=0.00 avg60=0.00 avg300=0.00 total=400000"));
+	CHECK(line_is(&g, PSI_MEM, 600 * MS, 1,
+		      "full avg10=0.00 avg60=0.00 avg300=0.00 total=200000"));
 	/* CPU: two running, one on the CPU, 0..400. */
-	line(&g, PSI_CPU, 600 * MS, 0, buf);
-	CHECK(!strcmp(buf, "some avg10=0.00 avg60=0.00 avg300=0.00 total=400000"));
-	line(&g, PSI_CPU, 600 * MS, 1, buf); /* undefined for the system */
-	CHECK(!strcmp(buf, "full avg10=0.00 avg60=0.00 avg300=0.00 total=0"));
-	line(&g, PSI_IO, 600 * MS, 0, buf);
-	CHECK(!strcmp(buf, "some avg10=0.00 avg60=0.00 avg300=0.00 total=0"));
+	CHECK(line_is(&g, PSI_CPU, 600 * MS, 0,
+		      "some avg10=0.00 avg60=0.00 avg300=0.00 total=400000"));
+	/* undefined for the system */
+	CHECK(line_is(&g, PSI_CPU, 600 * MS, 1,
+		      "full avg10=0.00 avg60=0.00 avg300=0.00 total=0"));
+	CHECK(line_is(&g, PSI_IO, 600 * MS, 0, "some avg10=0.00 avg60=0.00 avg300=0.00 total=0"));
 	CHECK_EQ(a.flags, TSK_RUNNING | TSK_ONCPU);
 	psi_group_free(&g);
 }
@@ -72,7 +81,6 @@ void test_psi_averages_two_periods(void)
 {
 	struct psi_group g;
 	struct psi_task a = { .cpu = 0 };
-	char buf[128];
 
 	stalled_from_0(&g, &a);
 	/* The worker, armed at 0 for PSI_FREQ, runs at 2001 = the first
@@ -81,15 +89,15 @@ void test_psi_averages_two_periods(void)
 	 * = 18 + 236/2048 -> 18.11; avg60 = (204800 * 67 + 2047) / 2048 =
 	 * 6700 -> 3.27; avg300 = (204800 * 14 + 2047) / 2048 = 1400 ->
 	 * 0.68. */
-	line(&g, PSI_MEM, 2001 * MS, 0, buf);
-	CHECK(!strcmp(buf, "some avg10=18.11 avg60=3.27 avg300=0.68 total=2001000"));
+	CHECK(line_is(&g, PSI_MEM, 2001 * MS, 0,
+		      "some avg10=18.11 avg60=3.27 avg300=0.68 total=2001000"));
 	/* Re-armed for nsecs_to_jiffies(4002 - 2001) + 1 jiffies: 4003.
 	 * Period 2.002 s, sample 2002 ms: 100% again.  avg10 = (37100 *
 	 * 1677 + 204800 * 371 + 2047) / 2048 = 138199547 / 2048 = 67480 =
 	 * 32 + 1944/2048 -> 32.94; avg60 = 13181 -> 6.43; avg300 = 2791 ->
 	 * 1.36. */
-	line(&g, PSI_MEM, 4003 * MS, 1, buf);
-	CHECK(!strcmp(buf, "full avg10=32.94 avg60=6.43 avg300=1.36 total=4003000"));
+	CHECK(line_is(&g, PSI_MEM, 4003 * MS, 1,
+		      "full avg10=32.94 avg60=6.43 avg300=1.36 total=4003000"));
 	CHECK_EQ(g.avg_next_update, 6003 * MS);
 	psi_group_free(&g);
 }
@@ -129,7 +137,6 @@ void test_psi_cpus_weighted_by_nonidle(void)
 {
 	struct psi_group g;
 	struct psi_task a = { .cpu = 0 }, b = { .cpu = 1 };
-	char buf[128];
 
 	psi_group_init(&g, NULL, 2, 1000, 0);
 	psi_task_change(&g, &a, 0, TSK_RUNNING | TSK_ONCPU, 0);
@@ -140,10 +147,10 @@ void test_psi_cpus_weighted_by_nonidle(void)
 	/* At 2000: CPU 0 stalled 1000 ms of its 1000 non-idle jiffies, CPU
 	 * 1 not at all in 2000: (1e9 * 1000 + 0 * 2000) / 3000 =
 	 * 333333333 ns.  FULL the same: A was alone on CPU 0. */
-	line(&g, PSI_MEM, 2000 * MS, 0, buf);
-	CHECK(!strcmp(buf, "some avg10=0.00 avg60=0.00 avg300=0.00 total=333333"));
-	line(&g, PSI_MEM, 2000 * MS, 1, buf);
-	CHECK(!strcmp(buf, "full avg10=0.00 avg60=0.00 avg300=0.00 total=333333"));
+	CHECK(line_is(&g, PSI_MEM, 2000 * MS, 0,
+		      "some avg10=0.00 avg60=0.00 avg300=0.00 total=333333"));
+	CHECK(line_is(&g, PSI_MEM, 2000 * MS, 1,
+		      "full avg10=0.00 avg60=0.00 avg300=0.00 total=333333"));
 	psi_group_free(&g);
 }
 
@@ -154,4 +161,32 @@ void test_psi_fixed_point(void)
 	CHECK_EQ(psi_calc_load_n(37100, EXP_10s, 0, 2), 24872);
 	CHECK_EQ(psi_calc_load_n(37100, EXP_10s, 0, 0), psi_calc_load(37100, 2048, 0));
 	CHECK_EQ(psi_calc_load(0, EXP_10s, 204800), 37100);
+}
+
+void test_psi_cgroup_hierarchy(void)
+{
+	struct psi_group root, cg;
+	struct psi_task a = { .cpu = 0 }, b = { .cpu = 0 };
+
+	psi_group_init(&root, NULL, 1, 1000, 0);
+	psi_group_init(&cg, &root, 1, 1000, 0);
+	/* A in the cgroup, runnable in a memory stall (off the CPU); B in
+	 * the root, on the CPU, 0..100 ms. */
+	psi_task_change(&cg, &a, 0, TSK_RUNNING, 0);
+	psi_task_change(&root, &b, 0, TSK_RUNNING | TSK_ONCPU, 0);
+	psi_memstall_enter(&cg, &a, 0);
+	psi_memstall_leave(&cg, &a, 100 * MS);
+	/* The cgroup: its one running task stalled, FULL 100 ms.  The root
+	 * sees both: B runs productively, SOME only. */
+	CHECK(line_is(&cg, PSI_MEM, 200 * MS, 1,
+		      "full avg10=0.00 avg60=0.00 avg300=0.00 total=100000"));
+	CHECK(line_is(&root, PSI_MEM, 200 * MS, 0,
+		      "some avg10=0.00 avg60=0.00 avg300=0.00 total=100000"));
+	CHECK(line_is(&root, PSI_MEM, 200 * MS, 1,
+		      "full avg10=0.00 avg60=0.00 avg300=0.00 total=0"));
+	/* CPU full exists for a cgroup: A waited for the CPU B had. */
+	CHECK(line_is(&cg, PSI_CPU, 200 * MS, 1,
+		      "full avg10=0.00 avg60=0.00 avg300=0.00 total=200000"));
+	psi_group_free(&cg);
+	psi_group_free(&root);
 }

@@ -1,6 +1,7 @@
 /* page_counter.c - effective memory.min / memory.low protection.
  *
- * Models 6.x (6.11 on, where the code moved from mm/memcontrol.c; the
+ * Models 6.x mm/vmscan.c apply_proportional_protection() (the scan
+ * target), and 6.x (6.11 on, where the code moved from mm/memcontrol.c; the
  * same arithmetic since 5.7's recursiveprot) mm/page_counter.c
  * effective_protection() and page_counter_calculate_protection(), and
  * mm/memcontrol.c mem_cgroup_calculate_protection(), which passes
@@ -117,4 +118,26 @@ bool pc_below_min(const struct pc_node *n, int root, int i)
 bool pc_below_low(const struct pc_node *n, int root, int i)
 {
 	return !unprotected(n, root, i) && n[i].elow >= n[i].usage;
+}
+
+uint64_t pc_scan_target(const struct pc_node *n, int root, int i, uint64_t scan, bool low_reclaim,
+			bool *low_skipped)
+{
+	uint64_t min = unprotected(n, root, i) ? 0 : n[i].emin;
+	uint64_t low = unprotected(n, root, i) ? 0 : n[i].elow;
+	uint64_t protection, size;
+
+	if (!min && !low)
+		return scan;
+	if (!low_reclaim && low > min) {
+		protection = low;
+		*low_skipped = true;
+	} else {
+		protection = min;
+	}
+	/* Pressure in proportion to the unprotected share of usage, not all
+	 * or nothing at the protection's edge. */
+	size = n[i].usage > protection ? n[i].usage : protection;
+	scan -= scan * protection / (size + 1);
+	return scan > 32 ? scan : 32; /* SWAP_CLUSTER_MAX: reclaim moves on */
 }

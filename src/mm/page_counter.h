@@ -46,6 +46,15 @@ bool pc_calculate_protection(struct pc_node *n, int nr, int root, bool recursive
 bool pc_below_min(const struct pc_node *n, int root, int i);
 bool pc_below_low(const struct pc_node *n, int root, int i);
 
+/* mm/vmscan.c apply_proportional_protection(): how much of scan (an LRU
+ * list's pages to scan) reclaim aimed at root scans in node i, over its
+ * protection (elow in the first pass, emin once low_reclaim: the retry
+ * that breaks memory.low; *low_skipped set when elow held it back), at
+ * least SWAP_CLUSTER_MAX.  mem_cgroup_protection(): none for the root
+ * cgroup and the target itself. */
+uint64_t pc_scan_target(const struct pc_node *n, int root, int i, uint64_t scan, bool low_reclaim,
+			bool *low_skipped);
+
 /* The kernel's effective_protection() for one counter: exported for the
  * tests' hand-checked steps. */
 uint64_t pc_effective_protection(uint64_t usage, uint64_t parent_usage, uint64_t setting,

@@ -73,7 +73,8 @@ void psi_group_init(struct psi_group *g, struct psi_group *parent, int nr_cpus, 
 void psi_group_free(struct psi_group *g);
 
 /* psi_task_change(): clear and set TSK_* bits of task t (on CPU t->cpu)
- * in its group g and every ancestor, at time now. */
+ * in its group g and every ancestor, at time now.  While t has TSK_ONCPU
+ * its CPU keeps a pointer to it (cpu_curr): t must not move meanwhile. */
 void psi_task_change(struct psi_group *g, struct psi_task *t, unsigned clear, unsigned set, uint64_t now);
 
 /* psi_memstall_enter() / psi_memstall_leave() for a task (nesting:

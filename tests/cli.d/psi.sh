@@ -50,3 +50,8 @@ for v in 2 x ""; do
 	rc=$?
 	[ $rc -eq 2 ] && [ ! -s "$T/o" ] && [ "$(wc -l <"$T/e")" -eq 1 ] && ok || bad "rc $rc: $(cat "$T/e")"
 done
+
+t "the dirty throttle and fsync are no memory stall"
+$P run --ram 256M --swap 64M --set psi=1 --policy linux6 dd if=/dev/zero of=big bs=1M count=150 conv=fsync >"$T/dd" 2>&1
+grep -q '^157286400 bytes (157 MB) copied' "$T/dd" && [ "$(counter pgscan_kswapd "$T/dd")" -eq 0 ] \
+	&& [ "$(psi_field some total "$T/dd")" -eq 0 ] && ok || bad "some $(psi_field some total "$T/dd")"
