@@ -31,6 +31,9 @@ struct cell {
 	int residency_wl;                /* workload whose resident set is sampled, or -1 */
 	enum cell_executor executor;     /* who runs it (executor.h) */
 	int run;                         /* the kernel's repeat of the same cell, from 1 */
+	const char *kset;                /* the kernel's: a knob of its cgroup,
+					  * NAME=VALUE (pagelab kernel --set), or
+					  * NULL; the simulator's is a tunable */
 };
 
 /* Run the cell into rr (zeroed by the caller).  A workload this build lacks
