@@ -1,12 +1,16 @@
 /* test_kmatrix.c - compare --matrix's strict rule and rank test
  * (src/engine/kmatrix.c, stats.c's spearman_rho): a cell's class at the
  * tolerance's edges and the floor, Spearman's rho with ties, and when a
- * case's kernel spread counts as wide. */
+ * case's kernel spread counts as wide; the load a kernel record keeps. */
 #include "test.h"
 #include "../src/engine/kmatrix.h"
+#include "../src/engine/json.h"
+#include "../src/engine/kexec.h"
 #include "../src/engine/stats.h"
+#include "../src/lib/util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void test_kmatrix_classify(void)
@@ -62,4 +66,30 @@ void test_kmatrix_wide(void)
 	struct kcmp_row other = { .name = "pgfault", .kfound = true, .kmin = 1, .kmax = 1000 };
 	struct kcmp x = { .npol = 1, .nrows = 1, .row = &other };
 	CHECK(!kmatrix_wide(&x, 1.5, 100));   /* not a headline counter */
+}
+
+/* A kernel run's record carries the host's 1-minute load when it was
+ * read (kexec.c), and none when it was not (-1, kernel_result_attach's). */
+void test_kmatrix_record_loadavg(void)
+{
+	for (int read = 0; read < 2; read++) {
+		struct run_result rr = { .available = true, .finished = true, .nr_wl = 1 };
+		rr.wl[0].cmd = xstrdup("usemem -m 40");
+		struct kernel_result *k = kernel_result_attach(&rr);
+		CHECK(k->loadavg == -1);
+		if (read)
+			k->loadavg = 7.25;
+		struct record_meta m = { .cmd = "pagelab kernel x # run 1, executor 2", .design = "kernel",
+					 .config = "x", .seed = 1, .kernel = true };
+		char *line = record_format(&m, &rr), err[200];
+		line[strcspn(line, "\n")] = 0;
+		struct record r;
+		double v = 0;
+		CHECK(record_parse(line, &r, err, sizeof(err)));
+		CHECK(json_get_num(json_get(r.j, "kernel"), "loadavg", &v) == (bool)read);
+		CHECK(!read || v == 7.25);
+		record_free(&r);
+		free(line);
+		run_result_free(&rr);
+	}
 }
