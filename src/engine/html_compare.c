@@ -325,7 +325,8 @@ static void kernel_intro(FILE *out, const struct cmp_html_kernel *kh)
  * verdicts (yes, no, missing or not counted). */
 static const char style[] = ".sig{color:#c00;font-weight:bold}\n"
 			    ".v0{color:#2ca02c}.v1{color:#d62728;font-weight:bold}.v2,.v3{color:#777}\n"
-			    ".hs{background:#eee;color:#777;text-align:center}\n";
+			    ".hs{background:#eee;color:#777;text-align:center}\n"
+			    ".heat td,.heat th{font-size:11px;white-space:nowrap;padding:1px 3px}\n";
 
 void compare_html(FILE *out, const struct cmp_table *t, int n, const struct records *rs,
 		  const struct cmp_html_kernel *kernel, const struct html_provenance *pv)
@@ -395,7 +396,7 @@ static bool heat_column(const struct kmatrix *m, int p, int k)
 
 static void heat_map(FILE *out, const struct kmatrix *m, int p)
 {
-	fputs("<table class=\"t\"><tr>", out);
+	fputs("<table class=\"t heat\"><tr>", out);
 	th(out, "case", "");
 	for (int k = 0; k < m->nrows; k++)
 		if (heat_column(m, p, k))

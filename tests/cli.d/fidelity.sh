@@ -66,7 +66,7 @@ awk 'length($0) > 80 { exit 1 }' "$T/doc1.md" || msg="$msg; over 80 columns"
 t "make fidelity's heat map: a table per design, cells coloured by class"
 f=$T/m1/heatmap.html
 msg=
-[ "$(grep -c '<table class="t">' "$f")" -eq 2 ] || msg="tables: $(grep -c '<table' "$f")"
+[ "$(grep -c '<table class="t heat">' "$f")" -eq 2 ] || msg="tables: $(grep -c '<table' "$f")"
 grep -q '<h2>linux6: page cells 6 of 8 (75.0%), 4 both under the floor; elapsed 0 of 2' "$f" || msg="$msg; heading"
 # per design and case: three cells within (green), pgscan_anon below
 # (blue, under 1/8: the darkest), pgmajfault and pswpin apart (grey)
