@@ -15,7 +15,8 @@
 #                      (default docs/fidelity-data)
 #   FIDELITY_SIM_CACHE the simulator's records (default build/fidelity-sim)
 #   FIDELITY_POLICIES  the designs (default linux6,mglru)
-#   FIDELITY_N, FIDELITY_SEED  the sample's size and seed (24, 38)
+#   FIDELITY_N, FIDELITY_SEED  the sample's size and seed (48, 38): 24 a
+#                      block, each balanced, a larger N keeping a smaller's
 #   FIDELITY_CASES     a file of cases to use instead of the sample
 #   FIDELITY_JOBS      simulator runs at once (default 2)
 set -u
@@ -35,7 +36,7 @@ trap 'exit 130' INT TERM
 if [ -n "${FIDELITY_CASES:-}" ]; then
 	[ "$FIDELITY_CASES" -ef "$DATA/cases.txt" ] || cp "$FIDELITY_CASES" "$DATA/cases.txt" || exit 2
 else
-	awk -v N="${FIDELITY_N:-24}" -v SEED="${FIDELITY_SEED:-38}" -f "$HERE/fidelity_cases.awk" >"$DATA/cases.txt" ||
+	awk -v N="${FIDELITY_N:-48}" -v SEED="${FIDELITY_SEED:-38}" -f "$HERE/fidelity_cases.awk" >"$DATA/cases.txt" ||
 		exit 2
 fi
 

@@ -15,8 +15,10 @@
 # The sample: a Fisher-Yates shuffle of the 216 indices by Park-Miller's
 # generator (x = 16807 x mod 2^31-1, exact in awk's doubles) from SEED,
 # walked in that order keeping a case while no level of any factor would
-# pass its share of N (N/3 or N/2, rounded up): a seeded sample balanced
-# on every factor; printed in index order.  One line a case:
+# pass its share of the block (N/3 or N/2, rounded up): a seeded sample
+# balanced on every factor.  Beyond 24, in blocks of 24, block b from
+# seed SEED + b and none picked twice, so that a larger N keeps the cases
+# (and the kernel runs) of a smaller one.  Printed in index order.  One line a case:
 #   NAME<TAB>compare's arguments (--memcg ... -- WORKLOAD [+ WORKLOAD]...)
 # Variables: N (24), SEED (38), LIMIT_MB (256), SWAP (512M).
 function rnd(m) { x = (x * 16807) % 2147483647; return x % m }
@@ -48,15 +50,21 @@ BEGIN {
 	split("10 60 150", t, " "); for (j = 0; j < 3; j++) swp[j] = t[j + 1]
 	split("3 3 3 2 2 2", nl, " "); for (j = 0; j < 6; j++) nl[j] = nl[j + 1]
 	total = 216
-	x = SEED % 2147483646 + 1
-	for (j = 0; j < total; j++) idx[j] = j
-	for (j = total - 1; j > 0; j--) { k = rnd(j + 1); tmp = idx[j]; idx[j] = idx[k]; idx[k] = tmp }
-	for (j = 0; j < total && n < N; j++) {
-		v = idx[j]; ok = 1
-		for (a = 0; a < 6; a++) { lv[a] = v % nl[a]; v = int(v / nl[a]); if (cnt[a, lv[a]] + 1 > int((N + nl[a] - 1) / nl[a])) ok = 0 }
-		if (!ok) continue
-		for (a = 0; a < 6; a++) cnt[a, lv[a]]++
-		keep[idx[j]] = 1; n++
+	for (b = 0; b * 24 < N; b++) {
+		# block b: 24 cases (or what is left of N) from seed SEED + b
+		nb = N - b * 24 < 24 ? N - b * 24 : 24
+		x = (SEED + b) % 2147483646 + 1
+		for (j = 0; j < total; j++) idx[j] = j
+		for (j = total - 1; j > 0; j--) { k = rnd(j + 1); tmp = idx[j]; idx[j] = idx[k]; idx[k] = tmp }
+		split("", cnt)
+		n = 0
+		for (j = 0; j < total && n < nb; j++) {
+			v = idx[j]; ok = !(v in keep)
+			for (a = 0; a < 6; a++) { lv[a] = v % nl[a]; v = int(v / nl[a]); if (cnt[a, lv[a]] + 1 > int((nb + nl[a] - 1) / nl[a])) ok = 0 }
+			if (!ok) continue
+			for (a = 0; a < 6; a++) cnt[a, lv[a]]++
+			keep[idx[j]] = 1; n++
+		}
 	}
 	for (j = 0; j < total; j++) if (keep[j]) print wl(j)
 }

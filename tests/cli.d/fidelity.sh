@@ -28,6 +28,16 @@ grep -q '^ws1.3-st0-sw10-c1-anon-w1	--memcg 256M --swap 512M --set swappiness=10
 awk -F'\t' '{ n = split($2, w, " + "); if (n > 4) exit 1 }' "$T/c1" || msg="$msg; over 4 workloads"
 [ -z "$msg" ] && ok || bad "$msg"
 
+t "fidelity cases: 48 keep the 24 and stay balanced"
+awk -v N=48 -f "$R/tools/fidelity_cases.awk" >"$T/c48"
+levels=$(cut -f1 "$T/c48" | tr '-' '\n' | sort | uniq -c | awk '{ printf "%s=%d ", $2, $1 }')
+want="anon=24 c1=24 c3=24 file=24 st0=16 st1=16 st3=16 sw10=16 sw150=16 sw60=16 w0.5=24 w1=24 ws0.5=16 ws0.9=16 ws1.3=16 "
+msg=
+[ "$(sort -u "$T/c48" | wc -l)" -eq 48 ] || msg="$(sort -u "$T/c48" | wc -l) distinct cases"
+[ "$levels" = "$want" ] || msg="$msg; levels $levels"
+[ "$(grep -Fxcf "$T/c1" "$T/c48")" -eq 24 ] || msg="$msg; the 24 are not all there"
+[ -z "$msg" ] && ok || bad "$msg"
+
 # fid DIR DOC: tools/fidelity.sh on a copy of the tiny cache in DIR.
 fid() {
 	PAGELAB=$P FIDELITY_DATA=$1 FIDELITY_SIM_CACHE=$1/sim FIDELITY_CASES=$D/cases.txt FIDELITY_JOBS=2 \
