@@ -4,6 +4,7 @@
  * is drawn from their records. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "compare_kernel.h"
 #include "../engine/html_compare.h"
 #include "../engine/kcompare.h"
 #include "../lib/output.h"
@@ -45,16 +46,6 @@ static int pols_check(const char *list, const char **pol, int max, char **names)
 	return n;
 }
 
-/* What the options give beside the kcompare. */
-struct copts {
-	const char *html, *fit, *fit_profile;
-	double tol, floor;
-};
-
-struct cargs {
-	struct kcompare k;
-	struct copts o;
-};
 
 /* --fit-profile FILE: the fitted costs as a profile (kcompare_fit_profile.c). */
 static void write_fit_profile(const struct kcompare *k, const struct kfit *fit, const char *path)
@@ -171,6 +162,12 @@ static const struct opt compare_kernel_table[] = {
 	{ "--html", NULL, OPT_STR, AT(o.html), "FILE",
 	  .help = "also write the tables as a self-contained HTML page,\nwith a chart of each policy's ratios",
 	  VALUE("--html") },
+	{ "--matrix", NULL, OPT_STR, AT(o.matrix), "FILE",
+	  .help = "run every case of FILE (a line each: NAME, a tab,\n"
+	  "then compare's options, -- and its workloads; the\n"
+	  "options given here come first) and print the strict\n"
+	  "count over them all (tools/fidelity.sh writes FILE;\n"
+	  "docs/fidelity.md, \"The matrix\")", VALUE("--matrix") },
 	{ "--seed", NULL, OPT_CALL, AT(k.seed0), "N", .range = "(0..18446744073709551515)", .call = seed_opt,
 	  .help = "the workload's seed on both sides (default 1)", VALUE("--seed") },
 	{ "--timeout", NULL, OPT_DURATION, AT(k.timeout_ns), "T",
@@ -203,7 +200,9 @@ static const struct opt compare_kernel_table[] = {
 	{ "--disk", NULL, OPT_STR, AT(k.disk), "MODEL",
 	  .help = "simulated disk (default: the profile's)", VALUE("--disk") },
 	{ "--set", NULL, OPT_CALL, AT(k), "NAME=VALUE", .call = set_opt,
-	  .help = "passed to pagelab run; set by themselves unless given:\n"
+	  .help = "passed to pagelab run (swappiness=N to the kernel's\n"
+	  "cgroup too, as pagelab kernel --set); set by themselves\n"
+	  "unless given:\n"
 	  "memcg.v1=1 when the host's memory controller is\n"
 	  "cgroup v1, sched_eevdf=1 when the host runs 6.6 or\n"
 	  "later (EEVDF), vm.swap_rotational=1 when the swapfile's\n"
@@ -225,6 +224,7 @@ const struct opt_cmd compare_kernel_cmd = {
 	.name = "compare",
 	.usage =
 "usage: pagelab compare [OPTIONS] -- WORKLOAD [ARGS]\n"
+"       pagelab compare [OPTIONS] --matrix FILE\n"
 "Run WORKLOAD on this host's kernel (pagelab kernel, in a memory cgroup and\n"
 "with a swapfile of its own; needs root) and in the simulator on a machine\n"
 "sized like it, and print per policy: counter, kernel median (min..max over\n"
@@ -252,14 +252,20 @@ const struct opt_cmd compare_kernel_cmd = {
 	.mode = OPT_DASHDASH,
 };
 
-/* The options up to "--", then the workloads after it: false after
- * --help (printed). */
-static bool parse(int argc, char **argv, struct cargs *ca)
+bool kcase_parse(int argc, char **argv, struct cargs *ca)
 {
 	int i;
+	*ca = (struct cargs){ .k = { .memcg = "512M", .swap = "512M", .machine = "modern", .policies = "workingset",
+				     .repeat = 3, .seeds = 1, .seed0 = 1, .timeout_ns = 600ULL * 1000000000ULL,
+				     .jobs = 1, .progress = isatty(2) },
+			      .o = { .tol = 25 } };
 	if (opt_parse(&compare_kernel_cmd, argc, argv, ca, &i) != OPT_GO)
 		return false;
 	struct kcompare *k = &ca->k;
+	if (ca->o.matrix && i < argc)
+		die_usage("compare: --matrix takes its workloads from its file, not after '--'");
+	if (ca->o.matrix)
+		return true;
 	if (i + 1 >= argc)
 		die_usage("compare: no workload after '--' (see pagelab compare --help)");
 	struct wl_list wll;
@@ -289,20 +295,18 @@ static void side(const struct kcompare *k, bool kernel, struct records *rs, int 
 	}
 }
 
-static int write_html(const char *html, const struct kcmp *x, const struct kcmp_setup *s, const char *cmd,
-		      int argc, char **argv)
+int compare_write_page(const char *path, int argc, char **argv, compare_page_fn *page, const void *arg)
 {
 	struct atomic_file af;
 	char err[512], date[64], *cmdline = html_cmdline(argc, argv);
 	int rc = 0;
-	if (!atomic_open(&af, html, err, sizeof(err))) {
+	if (!atomic_open(&af, path, err, sizeof(err))) {
 		fprintf(stderr, "pagelab: compare: %s\n", err);
 		rc = 1;
 	} else {
 		html_date(date, sizeof(date));
 		struct html_provenance pv = { .version = pagelab_version(), .cmdline = cmdline, .date = date };
-		struct cmp_html_kernel kh = { .x = x, .s = s, .cmd = cmd };
-		compare_html(af.f, NULL, 0, NULL, &kh, &pv);
+		page(af.f, arg, &pv);
 		if (!atomic_commit(&af, err, sizeof(err))) {
 			fprintf(stderr, "pagelab: %s\n", err);
 			rc = 1;
@@ -312,80 +316,130 @@ static int write_html(const char *html, const struct kcmp *x, const struct kcmp_
 	return rc;
 }
 
+/* compare -- WORKLOAD's page (a cmp_html_kernel). */
+static void kernel_page(FILE *out, const void *arg, const struct html_provenance *pv)
+{
+	compare_html(out, NULL, 0, NULL, arg, pv);
+}
+
+/* The machine sized like the host, the policies checked, the host's
+ * --set options added: a parsed case ready to run. */
+static void case_prepare(struct kcase *c)
+{
+	struct kcompare *k = &c->ca.k;
+	uint64_t limit = 0;
+	parse_size(k->memcg, &limit);
+	if (!k->cpus) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		k->cpus = n > 0 ? (uint64_t)n : 1;
+	}
+	if (!k->ram)
+		k->ram = limit + limit / 4 + (64ULL << 20);
+	c->npol = pols_check(k->policies, c->pol, 32, &c->pol_names);
+	kcompare_host_sets(k);
+}
+
+void kcase_sides(struct kcase *c)
+{
+	struct kcompare *k = &c->ca.k;
+	kcase_clear(c);
+	/* The simulator first: bad input shows before minutes of kernel runs. */
+	int sim_resumed = 0, cached = 0;
+	side(k, false, &c->sim, &sim_resumed);
+	side(k, true, &c->kern, &cached);
+	c->kr = xcalloc((size_t)c->kern.n + 1, sizeof(*c->kr));
+	c->sr = xcalloc((size_t)c->sim.n + 1, sizeof(*c->sr));
+	uint64_t warmed = 0;
+	for (int i = 0; i < c->kern.n; i++) {
+		bool w = false;
+		c->kr[i] = &c->kern.r[i];
+		warmed += json_get_bool(json_get(c->kern.r[i].j, "kernel"), "warmed", &w) && w;
+	}
+	for (int i = 0; i < c->sim.n; i++)
+		c->sr[i] = &c->sim.r[i];
+	c->cmd = kcompare_workloads(k);
+	c->setlist = join_words(k->nsets, k->sets);
+	c->setup = (struct kcmp_setup){ .memcg = k->memcg, .swap = k->swap, .machine = k->machine,
+					.sets = c->setlist, .repeat = k->repeat, .cached = (uint64_t)cached,
+					.warmed = warmed, .cpus = k->cpus, .seeds = k->seeds, .seed0 = k->seed0,
+					.tol = c->ca.o.tol, .floor = c->ca.o.floor, .fit = c->note };
+	kcmp_build(&c->x, c->kr, c->sr, c->npol, c->pol, &c->setup);
+	c->built = true;
+}
+
+void kcase_clear(struct kcase *c)
+{
+	if (c->built)
+		kcmp_free(&c->x);
+	c->built = false;
+	free(c->cmd);
+	free(c->setlist);
+	free(c->kr);
+	free(c->sr);
+	c->cmd = c->setlist = NULL;
+	c->kr = c->sr = NULL;
+	records_free(&c->kern);
+	records_free(&c->sim);
+	memset(&c->kern, 0, sizeof(c->kern));
+	memset(&c->sim, 0, sizeof(c->sim));
+}
+
+void kcase_free(struct kcase *c)
+{
+	kcase_clear(c);
+	free(c->pol_names);
+	kcompare_free(&c->ca.k);
+}
+
+void kcase_start(struct kcase *c, const struct cargs *ca)
+{
+	memset(c, 0, sizeof(*c));
+	c->ca = *ca;
+	case_prepare(c);
+}
+
+/* --html, --fit-cpu and --fit-profile: refused now, not after the runs,
+ * when a file cannot be written. */
+static void check_outputs(const struct kcase *c)
+{
+	const struct copts *o = &c->ca.o;
+	struct atomic_file af;
+	char err[512];
+	if (o->html && !atomic_open(&af, o->html, err, sizeof(err)))
+		die_usage("compare: %s", err);
+	if (o->html)
+		atomic_abort(&af);
+	if (o->fit_profile && !o->fit)
+		die_usage("compare: --fit-profile needs --fit-cpu");
+	if (o->fit_profile && (!kcompare_fit_profile_can(&c->ca.k, err, sizeof(err)) ||
+			       !atomic_open(&af, o->fit_profile, err, sizeof(err))))
+		die_usage("compare: %s", err);
+	if (o->fit_profile)
+		atomic_abort(&af);
+}
+
 int cmd_compare_kernel(int argc, char **argv)
 {
-	struct cargs ca = { .k = { .memcg = "512M", .swap = "512M", .machine = "modern", .policies = "workingset",
-				   .repeat = 3, .seeds = 1, .seed0 = 1, .timeout_ns = 600ULL * 1000000000ULL,
-				   .jobs = 1, .progress = isatty(2) },
-			    .o = { .tol = 25 } };
-	if (!parse(argc, argv, &ca)) {
+	struct cargs ca;
+	if (!kcase_parse(argc, argv, &ca)) {
 		kcompare_free(&ca.k);
 		return 0;
 	}
-	struct kcompare k = ca.k;   /* the run's, freed at its end */
-	const struct copts o = ca.o;
-	uint64_t limit = 0;
-	parse_size(k.memcg, &limit);
-	if (!k.cpus) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		k.cpus = n > 0 ? (uint64_t)n : 1;
-	}
-	if (!k.ram)
-		k.ram = limit + limit / 4 + (64ULL << 20);
-	const char *pol[32];
-	char *pol_names;
-	int npol = pols_check(k.policies, pol, 32, &pol_names);
-	kcompare_host_sets(&k);
-	/* A page that cannot be written is refused now, not after the runs. */
-	struct atomic_file af;
-	char err[512], note[512] = "";
-	if (o.html && !atomic_open(&af, o.html, err, sizeof(err)))
-		die_usage("compare: %s", err);
-	if (o.html)
-		atomic_abort(&af);
-	if (o.fit_profile && !o.fit)
-		die_usage("compare: --fit-profile needs --fit-cpu");
-	if (o.fit_profile && (!kcompare_fit_profile_can(&k, err, sizeof(err)) ||
-			      !atomic_open(&af, o.fit_profile, err, sizeof(err))))
-		die_usage("compare: %s", err);
-	if (o.fit_profile)
-		atomic_abort(&af);
-	if (o.fit) {
+	if (ca.o.matrix)
+		return compare_matrix(&ca, argc, argv);
+	struct kcase c;
+	kcase_start(&c, &ca);
+	check_outputs(&c);
+	if (c.ca.o.fit) {
 		struct kfit fit;
-		kcompare_fit(&k, o.fit, note, sizeof(note), &fit);
-		if (o.fit_profile)
-			write_fit_profile(&k, &fit, o.fit_profile);
+		kcompare_fit(&c.ca.k, c.ca.o.fit, c.note, sizeof(c.note), &fit);
+		if (c.ca.o.fit_profile)
+			write_fit_profile(&c.ca.k, &fit, c.ca.o.fit_profile);
 	}
-	/* The simulator first: bad input shows before minutes of kernel runs. */
-	struct records sim = { 0 }, kern = { 0 };
-	int sim_resumed = 0, cached = 0;
-	side(&k, false, &sim, &sim_resumed);
-	side(&k, true, &kern, &cached);
-	const struct record **kr = xcalloc((size_t)kern.n + 1, sizeof(*kr)), **sr = xcalloc((size_t)sim.n + 1, sizeof(*sr));
-	uint64_t warmed = 0;
-	for (int i = 0; i < kern.n; i++) {
-		bool w = false;
-		kr[i] = &kern.r[i];
-		warmed += json_get_bool(json_get(kern.r[i].j, "kernel"), "warmed", &w) && w;
-	}
-	for (int i = 0; i < sim.n; i++)
-		sr[i] = &sim.r[i];
-	char *cmd = kcompare_workloads(&k), *setlist = join_words(k.nsets, k.sets);
-	struct kcmp_setup setup = { .memcg = k.memcg, .swap = k.swap, .machine = k.machine, .sets = setlist,
-				    .repeat = k.repeat, .cached = (uint64_t)cached, .warmed = warmed, .cpus = k.cpus,
-				    .seeds = k.seeds, .seed0 = k.seed0, .tol = o.tol, .floor = o.floor, .fit = note };
-	struct kcmp x;
-	kcmp_build(&x, kr, sr, npol, pol, &setup);
-	kcmp_print(&x, &setup, cmd);
-	int rc = o.html ? write_html(o.html, &x, &setup, cmd, argc, argv) : 0;
-	kcmp_free(&x);
-	free(cmd);
-	free(setlist);
-	free(pol_names);
-	free(kr);
-	free(sr);
-	records_free(&kern);
-	records_free(&sim);
-	kcompare_free(&k);
+	kcase_sides(&c);
+	kcmp_print(&c.x, &c.setup, c.cmd);
+	struct cmp_html_kernel kh = { .x = &c.x, .s = &c.setup, .cmd = c.cmd };
+	int rc = c.ca.o.html ? compare_write_page(c.ca.o.html, argc, argv, kernel_page, &kh) : 0;
+	kcase_free(&c);
 	return rc;
 }

@@ -176,7 +176,8 @@ static void sweep_kernel_cells(const struct sweep_args *sa, struct matrix_cell *
 	if (sa->repeat && !sa->kernel)
 		die_usage("sweep: --repeat is for --executor kernel (a simulation is the same every time)");
 	if (sa->kernel && !kexec_cells(cells, n, sa->mx.nr_axes, sa->repeat ? (int)sa->repeat : 1,
-				       sa->mx.max_time_ns ? sa->mx.max_time_ns : KEXEC_TIMEOUT_NS, err, sizeof(err)))
+				       sa->mx.max_time_ns ? sa->mx.max_time_ns : KEXEC_TIMEOUT_NS, NULL, err,
+				       sizeof(err)))
 		die_usage("sweep: --executor kernel: %s", err);
 }
 

@@ -33,6 +33,9 @@ struct cell {
 	int run;                         /* the kernel's repeat of the same cell, from 1 */
 	char swap_dev[80];               /* kernel cells: --swap zram:SIZE[,algo=NAME] as
 					  * written (src/native/zram.c), "" for a swapfile */
+	const char *kset;                /* the kernel's: a knob of its cgroup,
+					  * NAME=VALUE (pagelab kernel --set), or
+					  * NULL; the simulator's is a tunable */
 };
 
 /* Run the cell into rr (zeroed by the caller).  A workload this build lacks

@@ -324,7 +324,9 @@ static void kernel_intro(FILE *out, const struct cmp_html_kernel *kh)
 /* The style of both: the records' significance mark, the kernel's
  * verdicts (yes, no, missing or not counted). */
 static const char style[] = ".sig{color:#c00;font-weight:bold}\n"
-			    ".v0{color:#2ca02c}.v1{color:#d62728;font-weight:bold}.v2,.v3{color:#777}\n";
+			    ".v0{color:#2ca02c}.v1{color:#d62728;font-weight:bold}.v2,.v3{color:#777}\n"
+			    ".hs{background:#eee;color:#777;text-align:center}\n"
+			    ".heat td,.heat th{font-size:11px;white-space:nowrap;padding:1px 3px}\n";
 
 void compare_html(FILE *out, const struct cmp_table *t, int n, const struct records *rs,
 		  const struct cmp_html_kernel *kernel, const struct html_provenance *pv)
@@ -350,5 +352,103 @@ void compare_html(FILE *out, const struct cmp_table *t, int n, const struct reco
 	}
 	if (rs)
 		html_records_params(out, rs);
+	html_page_end(out);
+}
+
+/* --- the matrix's heat map ------------------------------------------- */
+
+/* A cell of the heat map: ratio s/k coloured by its class. */
+static void heat_cell(FILE *out, double k, double s, enum km_class cl)
+{
+	if (cl == KM_NONE) {
+		na(out);
+		return;
+	}
+	if (cl == KM_SMALL) {
+		fprintf(out, "<td class=\"hs\" title=\"kernel %.6g, pagelab %.6g\">&middot;</td>", k, s);
+		return;
+	}
+	double r = k > 0 ? s / k : s > 0 ? INFINITY : 1;
+	/* 0 at agreement, 1 at a factor of 8 either way or beyond */
+	double d = fmin(1, fabs(log2(fmax(r, 1e-9))) / 3);
+	int shade = 235 - (int)(d * 150);
+	if (cl == KM_WITHIN)
+		fputs("<td class=\"n\" style=\"background:#b8e0b0\"", out);
+	else if (r > 1)
+		fprintf(out, "<td class=\"n\" style=\"background:rgb(255,%d,%d)\"", shade, shade);
+	else
+		fprintf(out, "<td class=\"n\" style=\"background:rgb(%d,%d,255)\"", shade, shade);
+	fprintf(out, " title=\"kernel %.6g, pagelab %.6g\">", k, s);
+	if (isinf(r))
+		fputs("k=0</td>", out);
+	else
+		fprintf(out, "%.2f</td>", r);
+}
+
+/* Whether any case has a cell in row k of design p. */
+static bool heat_column(const struct kmatrix *m, int p, int k)
+{
+	for (int c = 0; c < m->ncase; c++)
+		if (km_row_class(m, c, p, k) != KM_NONE)
+			return true;
+	return false;
+}
+
+static void heat_map(FILE *out, const struct kmatrix *m, int p)
+{
+	fputs("<table class=\"t heat\"><tr>", out);
+	th(out, "case", "");
+	for (int k = 0; k < m->nrows; k++)
+		if (heat_column(m, p, k))
+			th(out, m->c[0].x->row[k].name, "");
+	th(out, "elapsed", "");
+	th(out, "system", "");
+	fputs("</tr>\n", out);
+	for (int c = 0; c < m->ncase; c++) {
+		const struct kmatrix_case *kc = &m->c[c];
+		row_begin(out, kc->name);
+		for (int k = 0; k < m->nrows; k++) {
+			if (!heat_column(m, p, k))
+				continue;
+			const struct kcmp_row *r = &kc->x->row[p * m->nrows + k];
+			heat_cell(out, r->med, r->sim, km_row_class(m, c, p, k));
+		}
+		heat_cell(out, kc->kel, kc->sel[p], km_classify(kc->kel, kc->sel[p], m->tol, 0));
+		heat_cell(out, kc->ksys, kc->ssys[p], km_classify(kc->ksys, kc->ssys[p], m->tol, 0));
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+static void tally_text(FILE *out, const char *what, const struct km_tally *t)
+{
+	fprintf(out, "%s %d of %d", what, t->within, t->within + t->miss);
+	if (t->within + t->miss)
+		fprintf(out, " (%.1f%%)", 100.0 * t->within / (t->within + t->miss));
+}
+
+void compare_html_matrix(FILE *out, const struct kmatrix *m, const struct html_provenance *pv)
+{
+	html_page_begin(out, "pagelab compare --matrix: the kernel and the simulator", style);
+	html_provenance(out, pv);
+	fprintf(out, "<p>%d cases. A cell is the simulator's median over its seeds divided by the kernel's "
+		"median over its runs: <span style=\"background:#b8e0b0\">within &plusmn;%g%%</span>, "
+		"<span style=\"background:rgb(255,85,85)\">above</span> or <span style=\"background:rgb(85,85,255)"
+		"\">below</span> it, darker to a factor of 8; &middot;: both under %g (counted apart, not as "
+		"passes); -: not compared (a side lacks it, or the kernel does not count it under cgroup limit "
+		"reclaim). Hover a cell for its two medians.</p>\n", m->ncase, m->tol, m->floor);
+	for (int p = 0; p < m->npol; p++) {
+		fputs("<section class=\"policy\">\n<h2>", out);
+		html_escape(out, m->pol[p]);
+		fputs(": ", out);
+		tally_text(out, "page cells", &m->pages[p]);
+		fprintf(out, ", %d both under the floor; ", m->pages[p].small);
+		tally_text(out, "elapsed", &m->elapsed[p]);
+		fputs(", ", out);
+		tally_text(out, "system time", &m->sys[p]);
+		fputs("</h2>\n", out);
+		heat_map(out, m, p);
+		fputs("</section>\n", out);
+	}
 	html_page_end(out);
 }

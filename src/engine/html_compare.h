@@ -15,7 +15,9 @@
  *   agreement), the tolerance as a shaded band and the kernel's min..max
  *   over its runs as a whisker.
  *
- * Both share the page's frame, its style, the sections (one per table:
+ * - `pagelab compare --matrix FILE --html FILE`: the heat map below.
+ *
+ * All share the page's frame, its style, the sections (one per table:
  * a heading, the table, its charts) and the tables' markup. */
 #ifndef PAGELAB_HTML_COMPARE_H
 #define PAGELAB_HTML_COMPARE_H
@@ -24,6 +26,7 @@
 
 #include "compare.h"
 #include "kcompare.h"
+#include "kmatrix.h"
 #include "../report/htmlpage.h"
 
 /* The kernel's columns: the host kernel against the simulator. */
@@ -38,5 +41,12 @@ struct cmp_html_kernel {
  * kernel: the kernel comparison's, or NULL. */
 void compare_html(FILE *out, const struct cmp_table *t, int n, const struct records *rs,
 		  const struct cmp_html_kernel *kernel, const struct html_provenance *pv);
+
+/* `pagelab compare --matrix FILE --html PAGE`: per design its strict
+ * count and a heat map, a row per case and a column per counter (and the
+ * two times), each cell the simulated median over the kernel's coloured
+ * by how far it is: green within the tolerance, red above, blue below,
+ * darker to a factor of 8 (log2), grey where both are under the floor. */
+void compare_html_matrix(FILE *out, const struct kmatrix *m, const struct html_provenance *pv);
 
 #endif

@@ -45,6 +45,17 @@ static void swap_size(const char *swap, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)(zram ? strcspn(from, ",") : strlen(from)), from);
 }
 
+/* --set swappiness=N is the simulated policy's tunable and the kernel
+ * cgroup's memory.swappiness (cgroup v1: mm/memcontrol-v1.c,
+ * mem_cgroup_swappiness_write(); the one knob both sides name alike). */
+const char *kcompare_kernel_set(const struct kcompare *k)
+{
+	for (int i = k->nsets - 1; i >= 0; i--)
+		if (!strncmp(k->sets[i], "swappiness=", 11))
+			return k->sets[i];
+	return NULL;
+}
+
 /* The axes of one side: the kernel takes its cgroup, its swap and the
  * seed; the simulator the machine sized like it and every --set. */
 static bool side_axes(const struct kcompare *k, bool kernel, const char *policies, const char *memcg,
@@ -91,7 +102,8 @@ static bool side_cells(const struct kcompare *k, bool kernel, struct matrix *mx,
 	for (int i = 0; kernel && i < *n && !strncmp(k->swap, "zram:", 5); i++)
 		snprintf((*cells)[i].c.swap_dev, sizeof((*cells)[i].c.swap_dev), "%s", k->swap);
 	if (kernel)
-		return kexec_cells(cells, n, mx->nr_axes, (int)k->repeat, k->timeout_ns, err, errlen);
+		return kexec_cells(cells, n, mx->nr_axes, (int)k->repeat, k->timeout_ns, kcompare_kernel_set(k), err,
+				   errlen);
 	return cell_check(&(*cells)[0].c, err, errlen);
 }
 

@@ -52,6 +52,8 @@ void kcompare_host_sets(struct kcompare *k);
 /* Append a NAME=VALUE; whether one starts with prefix ("vm.ra_pages="). */
 void kcompare_add_set(struct kcompare *k, const char *set);
 bool kcompare_has_set(const struct kcompare *k, const char *prefix);
+/* The --set the kernel's cgroup takes too ("swappiness=N"), or NULL. */
+const char *kcompare_kernel_set(const struct kcompare *k);
 void kcompare_free(struct kcompare *k);
 /* The workloads joined by " + ", to free. */
 char *kcompare_workloads(const struct kcompare *k);
@@ -138,6 +140,9 @@ bool kcmp_p_note(const struct kcmp_setup *s, char *head, size_t headlen, const c
 void kcmp_build(struct kcmp *x, const struct record *const *kern, const struct record *const *sim, int npol,
 		const char *const *pol, const struct kcmp_setup *setup);
 void kcmp_free(struct kcmp *x);
+/* head, list and tail as one text on stdout, folded at 79 columns after a
+ * comma or a space. */
+void kcmp_print_wrapped(const char *head, const char *list, const char *tail);
 /* cmd: the workload's words. */
 void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cmd);
 

@@ -115,12 +115,6 @@ static bool own_counter(const struct record *const *kern, uint64_t repeat, const
 	return true;
 }
 
-static double median_of(double *v, uint64_t n)
-{
-	qsort(v, n, sizeof(double), cmp_double_asc);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static enum kcmp_verdict judge(const struct kcmp_row *r, bool not_counted, const struct kcmp_setup *s)
 {
 	if (not_counted)
@@ -181,7 +175,7 @@ void kcmp_build(struct kcmp *x, const struct record *const *kern, const struct r
 				v[i] = counters_get(kern[i], kname, &f);
 				r->kfound |= f;
 			}
-			r->med = median_of(v, repeat);
+			r->med = median_inplace(v, (int)repeat);
 			r->kmin = v[0];
 			r->kmax = v[repeat - 1];
 			for (uint64_t sd = 0; sd < seeds; sd++) {
@@ -189,7 +183,7 @@ void kcmp_build(struct kcmp *x, const struct record *const *kern, const struct r
 				sv[sd] = counters_get(sim[(size_t)p * seeds + sd], row_name(k), &f);
 				r->sfound |= f;
 			}
-			r->sim = median_of(sv, seeds);
+			r->sim = median_inplace(sv, (int)seeds);
 			r->verdict = judge(r, k < NROWS && rows[k].not_counted, s);
 			r->p = NAN;
 			if (r->verdict == KCMP_YES || r->verdict == KCMP_NO)
@@ -210,7 +204,7 @@ void kcmp_free(struct kcmp *x)
 
 /* head, the comma-separated list and tail as one text, folded at 79
  * columns after a comma or a space. */
-static void print_wrapped(const char *head, const char *list, const char *tail)
+void kcmp_print_wrapped(const char *head, const char *list, const char *tail)
 {
 	char text[1024];
 	snprintf(text, sizeof(text), "%s%s%s", head, list, tail);
@@ -263,20 +257,20 @@ void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cm
 	if (s->seeds > 1 && n > 0 && (size_t)n < sizeof(setup))
 		snprintf(setup + n, sizeof(setup) - (size_t)n, ", median of seeds %llu..%llu",
 			 (unsigned long long)s->seed0, (unsigned long long)(s->seed0 + s->seeds - 1));
-	print_wrapped("", setup, "");
+	kcmp_print_wrapped("", setup, "");
 	/* Until the simulator models zram (another branch's work), say what
 	 * its side swapped to. */
 	if (!strncmp(s->swap, "zram:", 5))
 		printf("pagelab: no zram simulated: its runs swap to a swap device of %.*s\n",
 		       (int)strcspn(s->swap + 5, ","), s->swap + 5);
 	if (s->fit && s->fit[0])
-		print_wrapped("", s->fit, "");
+		kcmp_print_wrapped("", s->fit, "");
 	if (x->own[0] || x->traced[0]) {
 		char list[600];
 		snprintf(list, sizeof(list), "%s%s%s%s%s", x->own[0] ? "the cgroup's own memory.stat for " : "",
 			 x->own, x->own[0] && x->traced[0] ? "; " : "",
 			 x->traced[0] ? "its tasks' reclaim and folios, traced, for " : "", x->traced);
-		print_wrapped("kernel: ", list, "; the host's /proc/vmstat for the rest");
+		kcmp_print_wrapped("kernel: ", list, "; the host's /proc/vmstat for the rest");
 	}
 	for (int p = 0; p < x->npol; p++) {
 		printf("\n# policy %s; within +-%g%% of the kernel's median", x->pol[p], s->tol);

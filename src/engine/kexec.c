@@ -16,6 +16,7 @@
 struct kernel_result *kernel_result_attach(struct run_result *rr)
 {
 	rr->kernel = xcalloc(1, sizeof(*rr->kernel));
+	rr->kernel->loadavg = -1;
 	rr->kernel_free = kernel_result_free;
 	return rr->kernel;
 }
@@ -117,6 +118,19 @@ bool kexec_session_run(struct kexec_work *k, const struct kexec_opts *o, struct 
 	return nsession_run(&s, r, err, errlen);
 }
 
+/* The host's 1-minute load average, or -1. */
+static double host_loadavg(void)
+{
+	double v = -1;
+	FILE *f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (fscanf(f, "%lf", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
 static void take_result(const struct kexec_work *k, struct nrun *r, struct run_result *rr)
 {
 	rr->available = !r->err[0];
@@ -152,6 +166,7 @@ static void take_result(const struct kexec_work *k, struct nrun *r, struct run_r
 	kr->warmed = r->warmed;
 	kr->peak_bytes = r->peak_bytes;
 	kr->oom_kills = r->oom_kills;
+	kr->loadavg = host_loadavg();
 }
 
 /* A cell's workload lines as one word list ("+" between them); the words
@@ -186,11 +201,18 @@ bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t er
 		free(cw);
 		return false;
 	}
+	struct nknobs knobs = { 0 };
+	if (c->kset && !nknob_parse(&knobs, c->kset, err, errlen)) {
+		kexec_work_free(&k);
+		free(cw);
+		return false;
+	}
 	struct nguard *g = kexec_guard();
 	struct nzram_spec z;
 	struct kexec_opts o = { .limit = limit, .swap = c->prof.swap, .guard = g,
 				.timeout_ns = c->mo.max_time_ns ? c->mo.max_time_ns : KEXEC_TIMEOUT_NS,
-				.zram = native_zram_parse(c->swap_dev, &z, err, errlen) > 0 ? &z : NULL };
+				.zram = native_zram_parse(c->swap_dev, &z, err, errlen) > 0 ? &z : NULL,
+				.knobs = c->kset ? &knobs : NULL };
 	struct nrun r;
 	memset(&r, 0, sizeof(r));
 	bool ok = g && kexec_session_run(&k, &o, &r, err, errlen);

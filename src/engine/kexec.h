@@ -30,6 +30,9 @@ struct kernel_result {
 	bool has_zram;           /* it swapped to a zram device: ... */
 	struct nzram_stats zram; /* ... its mm_stat and io_stat (zram.c) */
 	uint64_t peak_bytes, oom_kills;
+	double loadavg;          /* the host's 1-minute load at the run's end
+				  * (/proc/loadavg), -1 unread: its times were
+				  * taken beside that much other work */
 };
 void kernel_result_free(struct kernel_result *k);
 /* A new, zeroed kernel_result as rr->kernel, freed with rr (its
@@ -88,11 +91,13 @@ bool kexec_session_run(struct kexec_work *k, const struct kexec_opts *o, struct 
 
 /* Make cells (a matrix's of nr_axes axes, already built) kernel cells, each `repeat`
  * times (runs 1..repeat, one after the other), with time limit
- * timeout_ns: their commands become pagelab kernel's, their design
+ * timeout_ns and the cgroup knob kset (NAME=VALUE as pagelab kernel
+ * --set takes it, outliving the cells; NULL: none, the cgroup's
+ * defaults): their commands become pagelab kernel's, their design
  * "kernel".  False with one line in err when two cells would be the same
  * kernel run (axes the kernel does not take: policies, machines). */
 bool kexec_cells(struct matrix_cell **cells, int *n, int nr_axes, int repeat, uint64_t timeout_ns,
-		 char *err, size_t errlen);
+		 const char *kset, char *err, size_t errlen);
 
 /* Run a cell on its executor: cell_run() or kexec_run(). */
 bool executor_run(const struct cell *c, struct run_result *rr, char *err, size_t errlen);

@@ -8,10 +8,12 @@
 #include <string.h>
 
 /* "pagelab kernel --memcg 64M --swap 128M --seed 1 --timeout 600 WL #
- * run R, executor V" and its configuration "--memcg 64M --swap 128M WL". */
+ * run R, executor V" and its configuration "--memcg 64M --swap 128M WL";
+ * with a knob, "--set NAME=VALUE" after --swap in both (a run without
+ * one keeps the name it always had, so that caches still match). */
 static void kernel_names(const struct cell *c, int run, char **cmd, char **config)
 {
-	char memcg[32], swap[sizeof(c->swap_dev)], wl[4096] = "";
+	char memcg[32], swap[sizeof(c->swap_dev)], wl[4096] = "", set[160] = "";
 	size_name(memcg, sizeof(memcg), c->mo.memcg_pages * PAGE_SIZE);
 	if (c->swap_dev[0])
 		snprintf(swap, sizeof(swap), "%s", c->swap_dev);
@@ -19,13 +21,15 @@ static void kernel_names(const struct cell *c, int run, char **cmd, char **confi
 		size_name(swap, sizeof(swap), c->prof.swap);
 	for (int w = 0; w < c->nr_wl; w++)
 		snprintf(wl + strlen(wl), sizeof(wl) - strlen(wl), "%s%s", w ? " + " : "", c->wl[w]);
-	size_t len = strlen(wl) + 200;
+	if (c->kset)
+		snprintf(set, sizeof(set), " --set %s", c->kset);
+	size_t len = strlen(wl) + strlen(set) + 200;
 	*cmd = xmalloc(len);
-	snprintf(*cmd, len, "pagelab kernel --memcg %s --swap %s --seed %llu --timeout %.9g %s # run %d, executor %d",
-		 memcg, swap, (unsigned long long)c->mo.seed, (double)c->mo.max_time_ns / 1e9, wl, run,
+	snprintf(*cmd, len, "pagelab kernel --memcg %s --swap %s%s --seed %llu --timeout %.9g %s # run %d, executor %d",
+		 memcg, swap, set, (unsigned long long)c->mo.seed, (double)c->mo.max_time_ns / 1e9, wl, run,
 		 NATIVE_EXECUTOR_REV);
 	*config = xmalloc(len);
-	snprintf(*config, len, "--memcg %s --swap %s %s", memcg, swap, wl);
+	snprintf(*config, len, "--memcg %s --swap %s%s %s", memcg, swap, set, wl);
 }
 
 /* By command, then cell: two equal commands come out in cell order. */
@@ -38,7 +42,7 @@ static int cmp_cmd(const void *a, const void *b)
 }
 
 bool kexec_cells(struct matrix_cell **cells, int *n, int nr_axes, int repeat, uint64_t timeout_ns,
-		 char *err, size_t errlen)
+		 const char *kset, char *err, size_t errlen)
 {
 	struct matrix_cell *old = *cells, *mc = xcalloc((size_t)*n * (size_t)repeat + 1, sizeof(*mc));
 	int k = 0;
@@ -51,6 +55,7 @@ bool kexec_cells(struct matrix_cell **cells, int *n, int nr_axes, int repeat, ui
 			mc[k].c.pol = NULL;
 			mc[k].c.executor = EXEC_KERNEL;
 			mc[k].c.run = r;
+			mc[k].c.kset = kset;
 			mc[k].c.mo.max_time_ns = timeout_ns;
 			mc[k].param_values = xcalloc((size_t)nr_axes + 1, sizeof(char *));
 			memcpy(mc[k].param_values, old[i].param_values, (size_t)nr_axes * sizeof(char *));

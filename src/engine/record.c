@@ -31,8 +31,11 @@ static void put_nstat(FILE *out, const struct nstat *st)
 static void put_kernel(FILE *out, const struct kernel_result *k)
 {
 	fprintf(out, "}, \"kernel\": {\"cgroup_version\": %d, \"warmed\": %s, \"peak_bytes\": %llu, "
-		"\"oom_kill\": %llu, \"memory_stat\": {", k->cg_version, k->warmed ? "true" : "false",
+		"\"oom_kill\": %llu, ", k->cg_version, k->warmed ? "true" : "false",
 		(unsigned long long)k->peak_bytes, (unsigned long long)k->oom_kills);
+	if (k->loadavg >= 0)
+		fprintf(out, "\"loadavg\": %.2f, ", k->loadavg);
+	fputs("\"memory_stat\": {", out);
 	put_nstat(out, &k->memstat);
 	fputs("}, \"traced\": {", out);
 	put_nstat(out, &k->traced);

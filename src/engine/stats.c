@@ -123,27 +123,57 @@ int cmp_double_asc(const void *p, const void *q)
 	return x < y ? -1 : x > y;
 }
 
+void midranks(const double *v, int n, double *rank)
+{
+	for (int i = 0; i < n; i++) {
+		/* the mean of the positions of equal values (1-based) */
+		int lo = 0, hi = 0;
+		for (int k = 0; k < n; k++) {
+			lo += v[k] < v[i];
+			hi += v[k] <= v[i];
+		}
+		rank[i] = (lo + 1 + hi) / 2.0;
+	}
+}
+
+double median_inplace(double *v, int n)
+{
+	if (n < 1)
+		return NAN;
+	qsort(v, (size_t)n, sizeof(double), cmp_double_asc);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double spearman_rho(const double *a, const double *b, int n)
+{
+	if (n < 3)
+		return NAN;
+	double *ra = calloc((size_t)n * 2, sizeof(double));
+	if (!ra)
+		return NAN;
+	double *rb = ra + n, sa = 0, sb = 0, sab = 0, ma = (n + 1) / 2.0;
+	midranks(a, n, ra);
+	midranks(b, n, rb);
+	/* Pearson's r of the ranks (ties keep their midranks); both rank
+	 * means are (n + 1) / 2. */
+	for (int i = 0; i < n; i++) {
+		sab += (ra[i] - ma) * (rb[i] - ma);
+		sa += (ra[i] - ma) * (ra[i] - ma);
+		sb += (rb[i] - ma) * (rb[i] - ma);
+	}
+	free(ra);
+	return sa > 0 && sb > 0 ? sab / sqrt(sa * sb) : NAN;
+}
+
 double mann_whitney_p(const double *a, int na, const double *b, int nb)
 {
 	int n = na + nb;
 	if (na < 1 || nb < 1 || n > 20)
 		return NAN;
-	double v[20], sorted[20], rank[20];
+	double v[20], rank[20];
 	memcpy(v, a, (size_t)na * sizeof(double));
 	memcpy(v + na, b, (size_t)nb * sizeof(double));
-	memcpy(sorted, v, (size_t)n * sizeof(double));
-	qsort(sorted, (size_t)n, sizeof(double), cmp_double_asc);
-	for (int i = 0; i < n; i++) {
-		/* midrank: the mean of the positions of equal values (1-based) */
-		int lo = 0, hi = 0;
-		for (int k = 0; k < n; k++) {
-			if (sorted[k] < v[i])
-				lo++;
-			if (sorted[k] <= v[i])
-				hi++;
-		}
-		rank[i] = (lo + 1 + hi) / 2.0;
-	}
+	midranks(v, n, rank);
 	double mid = na * (n + 1) / 2.0, obs = 0;
 	for (int i = 0; i < na; i++)
 		obs += rank[i];

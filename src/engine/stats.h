@@ -15,6 +15,15 @@ struct summary summarize(const double *x, int n);
 /* qsort()'s comparison of doubles, ascending: the one copy. */
 int cmp_double_asc(const void *p, const void *q);
 
+/* The midranks of v[0..n) (1-based; equal values share the mean of
+ * their positions) into rank. */
+void midranks(const double *v, int n, double *rank);
+/* The median of v[0..n), which it sorts; NAN when n < 1. */
+double median_inplace(double *v, int n);
+/* Spearman's rank correlation of the pairs (a[i], b[i]): Pearson's r of
+ * their midranks; NAN below 3 pairs or when either side is constant. */
+double spearman_rho(const double *a, const double *b, int n);
+
 /* Two-sided P(|T| >= |t|) for Student's t with df degrees of freedom. */
 double t_two_sided_p(double t, double df);
 /* The t with P(T <= t) = p (0 < p < 1), df > 0. */
