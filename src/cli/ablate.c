@@ -232,6 +232,35 @@ static int ablate_execute(struct ablate_args *aa, const struct matrix_cell *cell
 	return rc;
 }
 
+/* Without --off: every switch of pol the user did not --set (a switch
+ * set is part of the design, not ablated), comma-separated in a new
+ * string; NULL when none is left. */
+static char *default_off(const struct policy_ops *pol, const struct matrix *given)
+{
+	int *idx = xcalloc((size_t)policy_nr_tunables(pol) + 1, sizeof(int));
+	int n = ablate_switches(pol, idx);
+	size_t len = 1, o = 0;
+	for (int k = 0; k < n; k++)
+		len += strlen(pol->tunables[idx[k]].name) + 1;
+	char *list = xcalloc(len, 1);
+	for (int k = 0; k < n; k++) {
+		const char *name = pol->tunables[idx[k]].name;
+		bool set = false;
+		for (int a = 0; a < given->nr_axes; a++)
+			set |= given->axes[a].is_set && !strcmp(given->axes[a].name, name);
+		if (!set)
+			o += (size_t)snprintf(list + o, len - o, "%s%s", o ? "," : "", name);
+	}
+	free(idx);
+	if (!o && n)
+		die_usage("ablate: every switch of %s is --set: nothing to turn off", pol->name);
+	if (!o) {
+		free(list);
+		return NULL;
+	}
+	return list;
+}
+
 int cmd_ablate(int argc, char **argv)
 {
 	struct ablate_args aa = { .progress = isatty(2), .nseeds = 5,
@@ -252,8 +281,10 @@ int cmd_ablate(int argc, char **argv)
 		die_usage("ablate: %s", err);
 	struct ablate_variant *v;
 	int nv;
-	if (!ablate_variants(pol, aa.off, aa.pairs, &v, &nv, err, sizeof(err)))
+	char *off = aa.off ? NULL : default_off(pol, &aa.mx);
+	if (!ablate_variants(pol, aa.off ? aa.off : off, aa.pairs, &v, &nv, err, sizeof(err)))
 		die_usage("%s", err);
+	free(off);
 	if (i >= argc || i + 1 >= argc)
 		die_usage("ablate: no workload: put it after '--' (see pagelab ablate --help)");
 	/* the full design's matrix: policy and machine first, as a sweep's */

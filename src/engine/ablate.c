@@ -6,6 +6,7 @@
 #include "ablate.h"
 #include "../mm/work.h"
 #include "../lib/util.h"
+#include "../lib/wrap.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -171,7 +172,7 @@ static void print_row(const struct cmp_table *x, int m, int d, FILE *out)
 		label = "";
 	}
 	char line[160];
-	snprintf(line, sizeof(line), "  %-30s %s %s %8s %7s%s", label, mean, sd, pc, p, sig ? " *" : "");
+	snprintf(line, sizeof(line), "  %-30s %s %s %9s %7s%s", label, mean, sd, pc, p, sig ? " *" : "");
 	size_t n = strlen(line);
 	while (n && line[n - 1] == ' ')
 		line[--n] = 0;
@@ -189,12 +190,14 @@ static void print_table(const struct cmp_table *x, FILE *out)
 				zo += (size_t)snprintf(zeros + zo, sizeof(zeros) - zo, " %s", x->metrics[m]);
 			continue;
 		}
-		fprintf(out, "\n%-32s %10s %10s %8s %7s\n", x->metrics[m], "mean", "stddev", "change", "p");
+		fprintf(out, "\n%-32s %10s %10s %9s %7s\n", x->metrics[m], "mean", "stddev", "change", "p");
 		for (int d = 0; d < x->nr_designs; d++)
 			print_row(x, m, d, out);
 	}
-	if (zeros[0])
-		fprintf(out, "\n0 in every run:%s\n", zeros);
+	if (zeros[0]) {
+		fputc('\n', out);
+		wrap_row(out, "0 in every run:", 16, zeros + 1, "", WRAP_WIDTH);
+	}
 }
 
 int ablate_killed(const struct records *rs, const char *config, const char *design)
@@ -211,15 +214,24 @@ int ablate_killed(const struct records *rs, const char *config, const char *desi
 	return n;
 }
 
+static bool ablate_killed_any(const struct records *rs, const struct cmp_table *x)
+{
+	for (int d = 0; d < x->nr_designs; d++)
+		if (ablate_killed(rs, x->config, x->designs[d]))
+			return true;
+	return false;
+}
+
 /* The variants in which the OOM killer ended a workload: their figures
  * are those of a shorter run, not of the design doing the same work. */
 static void print_killed(const struct cmp_table *x, const struct records *rs, FILE *out)
 {
 	for (int d = 0; d < x->nr_designs; d++) {
 		int k = ablate_killed(rs, x->config, x->designs[d]);
+		char left[64];
+		snprintf(left, sizeof(left), "OOM kill in %d run%s of", k, k == 1 ? "" : "s");
 		if (k)
-			fprintf(out, "OOM kill: %s, in %d of its runs (its figures are a shorter run's)\n",
-				x->designs[d], k);
+			wrap_row(out, left, (int)strlen(left) + 1, x->designs[d], "", WRAP_WIDTH);
 	}
 }
 
@@ -230,12 +242,14 @@ void ablate_print_text(const struct cmp_table *t, int n, const struct records *r
 		int seeds = x->nr_designs ? x->nr_runs / x->nr_designs : 0;
 		fprintf(out, "%sablate %s: %d variant%s and the full design, %d seed%s each\n", c ? "\n" : "", policy,
 			x->nr_designs - 1, x->nr_designs == 2 ? "" : "s", seeds, seeds == 1 ? "" : "s");
-		fprintf(out, "config: %s\n", x->config);
+		wrap_row(out, "config:", 8, x->config, "", WRAP_WIDTH);
 		if (x->nr_unavailable)
 			fprintf(out, "%d of %d runs could not run\n", x->nr_unavailable, x->nr_runs);
 		if (x->nr_unfinished)
 			fprintf(out, "%d of %d runs stopped at --max-time\n", x->nr_unfinished, x->nr_runs);
 		print_killed(x, rs, out);
+		if (x->nr_designs && ablate_killed_any(rs, x))
+			fprintf(out, "(an OOM-killed run's figures are those of a shorter run)\n");
 		if (compare_seeds_idle(x))
 			fprintf(out, "every seed gave the same figures: no difference can be significant\n");
 		if (x->nr_unavailable == x->nr_runs) {
