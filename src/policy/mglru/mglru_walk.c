@@ -5,7 +5,8 @@
  * opens a new generation (inc_max_seq), first retiring the oldest one
  * (inc_min_seq) if MAX_NR_GENS are in use.  And lru_gen_look_around():
  * when eviction's rmap walk finds a young PTE, the PTEs around it in the
- * same page-table page are harvested too, at the cost of one rmap walk.
+ * same page-table page are harvested too, at the cost of one rmap walk
+ * (anonymous and file folios: folio_referenced_one()).
  *
  * PTE tables are PTRS_PER_PTE consecutive virtual pages (PMD granularity).
  * A walk descends only into tables the Bloom filter of the previous walk
@@ -19,6 +20,7 @@
  * (aspace->ran, the kernel's lru_gen.bitmap) and the MIN_LRU_BATCH RSS
  * floor; file pages are walked like anon ones when their PTEs exist. */
 #include "mglru.h"
+#include "../../mm/filemap.h"
 #include "../../lib/util.h"
 
 #include <stdlib.h>
@@ -282,21 +284,12 @@ bool mg_try_to_inc_max_seq(struct mglru *g, uint64_t max_seq, bool can_swap, boo
 
 /* ---- rmap look-around ------------------------------------------------- */
 
-void mg_look_around(struct mglru *g, pfn_t pfn)
+/* The look-around of one young PTE: at vpn `addr` of VMA v of address
+ * space as, the PTEs around it in the same page table, MIN_LRU_BATCH at
+ * most, centred on it where the table allows. */
+static void look_around_pte(struct mglru *g, struct aspace *as, struct vma *v, uint64_t addr)
 {
 	struct mm *mm = g->mm;
-	const struct page *p = mm_page(mm, pfn);
-	/* Only anonymous rmap is modelled (one PTE per page). */
-	if (!(p->flags & PG_anon) || !p->owner)
-		return;
-	struct aspace *as = mm->as[p->owner - 1];
-	uint32_t vi = ANON_INDEX_VMA(p->index);
-	if (vi >= as->nr_vmas)
-		return;
-	struct vma *v = &as->vmas[vi];
-	if ((v->flags & VMA_DEAD) || !v->pte)
-		return;
-	uint64_t addr = v->start + ANON_INDEX_OFF(p->index);
 	uint64_t pmd = addr / g->ptrs_per_pte;
 	uint64_t start = MAX(pmd * g->ptrs_per_pte, v->start);
 	uint64_t end = MIN((pmd + 1) * g->ptrs_per_pte, v->start + v->npages);
@@ -334,4 +327,40 @@ void mg_look_around(struct mglru *g, pfn_t pfn)
 	g->la_young += young;
 	if (suitable_to_scan(g, end - start, young))
 		update_bloom(g, g->max_seq, as, pmd);
+}
+
+/* folio_referenced_one() calls lru_gen_look_around() for a young PTE of
+ * an anonymous or a file folio alike.  An anonymous page has one PTE; a
+ * file page one in each VMA mapping it (the i_mmap walk).  Simplified:
+ * eviction's rmap walk has cleared the accessed bits before this runs,
+ * so a file page mapped more than once is looked around in every
+ * mapping, not only those whose PTE was young. */
+void mg_look_around(struct mglru *g, pfn_t pfn)
+{
+	struct mm *mm = g->mm;
+	const struct page *p = mm_page(mm, pfn);
+	if (p->flags & PG_file) {
+		struct inode *ino = page_inode(mm, p);
+		for (uint32_t i = 0; ino && i < ino->nr_maps; i++) {
+			struct aspace *as = mm->as[ino->maps[i].as];
+			struct vma *v = &as->vmas[ino->maps[i].vma];
+			if ((v->flags & VMA_DEAD) || !v->pte || p->index < v->pgoff ||
+			    p->index >= v->pgoff + v->npages)
+				continue;
+			pte_t pte = v->pte[p->index - v->pgoff];
+			if (pte_present(pte) && pte_pfn(pte) == pfn)
+				look_around_pte(g, as, v, v->start + p->index - v->pgoff);
+		}
+		return;
+	}
+	if (!(p->flags & PG_anon) || !p->owner)
+		return;
+	struct aspace *as = mm->as[p->owner - 1];
+	uint32_t vi = ANON_INDEX_VMA(p->index);
+	if (vi >= as->nr_vmas)
+		return;
+	struct vma *v = &as->vmas[vi];
+	if ((v->flags & VMA_DEAD) || !v->pte)
+		return;
+	look_around_pte(g, as, v, v->start + ANON_INDEX_OFF(p->index));
 }
