@@ -101,3 +101,8 @@ chk "unknown policy" --policy nosuch -- usemem -m 8
 chk "ablate: bad --seeds '0' (1..1000)" --policy mglru --seeds 0 -- usemem -m 8
 chk "usemem" --policy mglru -- usemem --nosuch
 [ -z "$msg" ] && ok || bad "$msg"
+
+t "ablate: runs stopped at --max-time: said, exit 3 as sweep"
+$P ablate --policy mglru --seeds 1 --off bloom --max-time 0.01 -- usemem -m 40 >"$T/mt" 2>"$T/mt.err"; rc=$?
+[ $rc -eq 3 ] && grep -qx '2 of 2 runs stopped at --max-time' "$T/mt" && grep -q '2 of 2 cells stopped' "$T/mt.err" &&
+	ok || bad "rc $rc: $(cat "$T/mt.err")"
