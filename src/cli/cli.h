@@ -2,6 +2,7 @@
 #ifndef PAGELAB_CLI_H
 #define PAGELAB_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "opt.h"   /* (compare_*.c keep a cmp_double of their own) */
@@ -12,10 +13,21 @@ extern int cli_argc;
 extern char **cli_argv;
 
 /* The commands' option tables (opt.h). */
-extern const struct opt_cmd run_cmd, sweep_cmd, mrc_cmd, reproduce_cmd, kernel_cmd, record_cmd, compare_cmd, trace_cmd, merge_cmd,
+extern const struct opt_cmd run_cmd, sweep_cmd, ablate_cmd, mrc_cmd, reproduce_cmd, kernel_cmd, record_cmd, compare_cmd, trace_cmd, merge_cmd,
 	policies_cmd, workloads_cmd, machines_cmd;
 
+/* sweep.c's, which ablate shares: the workloads after "--", separated
+ * by '+', into mx (bad input: "CMD: ..." and exit 2); true when one asked
+ * for its --help (printed). */
+struct matrix;
+struct records;
+bool sweep_workloads(const char *cmd, struct matrix *mx, int argc, char **argv);
+/* As run's exit status: 1 if --check failed in a cell, else 3 if a cell
+ * stopped at --max-time (each said on stderr), else 0. */
+int sweep_stopped_cells(const struct records *rs);
+
 int cmd_run(int argc, char **argv);
+int cmd_ablate(int argc, char **argv);
 int cmd_policies(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
 int cmd_machines(int argc, char **argv);

@@ -21,6 +21,7 @@ static const struct command {
 	{ "machines", cmd_machines, &machines_cmd },
 	{ "reproduce", cmd_reproduce, &reproduce_cmd },
 	{ "sweep", cmd_sweep, &sweep_cmd },
+	{ "ablate", cmd_ablate, &ablate_cmd },
 	{ "merge", cmd_merge, &merge_cmd },
 	{ "mrc", cmd_mrc, &mrc_cmd },
 	{ "trace", cmd_trace, &trace_cmd },
@@ -38,6 +39,8 @@ static const struct opt command_rows[] = {
 	{ "machines", .kind = OPT_POS, .help = "list the machine profiles (and their parameters)" },
 	{ "reproduce", .kind = OPT_POS, .help = "re-run the five threads' experiments beside their published figures" },
 	{ "sweep", .kind = OPT_POS, .help = "run designs x machines x seeds into a results file (JSONL, CSV)" },
+	{ "ablate", .kind = OPT_POS, .help = "a design with each mechanism switch off in turn, over seeds,\n"
+	  "against the full design (significance)" },
 	{ "merge", .kind = OPT_POS, .help = "join results files (the shards of a sweep)" },
 	{ "mrc", .kind = OPT_POS, .help = "miss ratio against cache size for a trace (exact LRU, SHARDS, any\npolicy)" },
 	{ "trace", .kind = OPT_POS, .help = "convert a trace to pagelab's binary format, or print its figures" },

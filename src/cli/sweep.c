@@ -127,9 +127,7 @@ static void count_trace_pages(struct matrix *mx, const struct wl_list *wll)
 	}
 }
 
-/* As run's exit status: 1 if --check failed in a cell, else 3 if a cell
- * stopped at --max-time (each said on stderr), else 0. */
-static int stopped_cells(const struct records *rs)
+int sweep_stopped_cells(const struct records *rs)
 {
 	int timed_out = 0, broken = 0;
 	for (int i = 0; i < rs->n; i++) {
@@ -215,27 +213,25 @@ static void sweep_seeds(struct sweep_args *sa)
 	}
 }
 
-/* The workloads after "--", separated by '+', into mx; true when one
- * asked for its --help (printed). */
-static bool sweep_workloads(struct matrix *mx, int argc, char **argv)
+bool sweep_workloads(const char *cmd, struct matrix *mx, int argc, char **argv)
 {
 	struct wl_list wll;
 	char lerr[256];
 	if (!wl_list_parse(argc, argv, &wll, lerr, sizeof(lerr)))
-		die_usage("sweep: %s", lerr);
+		die_usage("%s: %s", cmd, lerr);
 	if (wll.help) {
 		wll.help->help(stdout);
 		wl_list_free(&wll);
 		return true;
 	}
 	if (wll.n > EXP_MAX_WL)
-		die_usage("sweep: at most %d workloads", EXP_MAX_WL);
+		die_usage("%s: at most %d workloads", cmd, EXP_MAX_WL);
 	count_trace_pages(mx, &wll);
 	for (int w = 0; w < wll.n; w++) {
 		/* a cell's workloads are command strings split on blanks again */
 		for (int k = 0; k < wll.v[w].argc; k++)
 			if (strchr(wll.v[w].argv[k], ' ') || !wll.v[w].argv[k][0])
-				die_usage("sweep: workload argument '%s' is empty or has a blank", wll.v[w].argv[k]);
+				die_usage("%s: workload argument '%s' is empty or has a blank", cmd, wll.v[w].argv[k]);
 		mx->wl[mx->nr_wl++] = xstrdup(wll.v[w].cmd);
 	}
 	wl_list_free(&wll);
@@ -263,7 +259,7 @@ static int sweep_execute(struct sweep_args *sa, struct matrix_cell *cells, int n
 		fprintf(stderr, "pagelab: %s\n", err);
 	else if (sa->csv)
 		sweep_csv(stdout, &rs, names, sa->mx.nr_axes);
-	int stop_rc = rc ? 0 : stopped_cells(&rs);
+	int stop_rc = rc ? 0 : sweep_stopped_cells(&rs);
 	if (sa->html && rc) {
 		atomic_abort(&af);
 	} else if (sa->html) {
@@ -302,7 +298,7 @@ int cmd_sweep(int argc, char **argv)
 	axis_fill(&mx->axes[0], sa.ma.policy, AXV_WORD);
 	axis_fill(&mx->axes[1], sa.ma.machine, AXV_WORD);
 	sweep_seeds(&sa);
-	if (sweep_workloads(mx, argc - i - 1, argv + i + 1)) {
+	if (sweep_workloads("sweep", mx, argc - i - 1, argv + i + 1)) {
 		matrix_free(mx);
 		return 0;
 	}

@@ -161,7 +161,7 @@ void compare_free(struct cmp_table *t, int n)
 }
 
 /* A value in 10 columns: enough digits to tell designs apart. */
-static void fmt_value(char *buf, size_t len, double v, int n)
+void compare_fmt_value(char *buf, size_t len, double v, int n)
 {
 	if (!n)
 		snprintf(buf, len, "%10s", "-");
@@ -200,11 +200,11 @@ static void print_part(const struct cmp_table *x, int first, int last, FILE *out
 			char label[40], v[32];
 			snprintf(label, sizeof(label), "%s %s", row ? "Stddev" : "Amean", x->metrics[m]);
 			const struct cmp_cell *b = &x->cells[m * x->nr_designs];
-			fmt_value(v, sizeof(v), row ? b->s.sd : b->s.mean, b->s.n);
+			compare_fmt_value(v, sizeof(v), row ? b->s.sd : b->s.mean, b->s.n);
 			o = (size_t)snprintf(line, sizeof(line), "%-24.24s %s", label, v);
 			for (int d = first; d < last; d++) {
 				const struct cmp_cell *cc = &x->cells[m * x->nr_designs + d];
-				fmt_value(v, sizeof(v), row ? cc->s.sd : cc->s.mean, cc->s.n);
+				compare_fmt_value(v, sizeof(v), row ? cc->s.sd : cc->s.mean, cc->s.n);
 				if (row || isnan(cc->change_pct)) {
 					o += (size_t)snprintf(line + o, sizeof(line) - o, " %s%11s", v, "");
 				} else {

@@ -48,6 +48,9 @@ void compare_free(struct cmp_table *t, int n);
 /* Significance below this p-value is marked. */
 #define CMP_ALPHA 0.05
 
+/* A figure in 10 columns ("-" when n is 0), as the tables print it. */
+void compare_fmt_value(char *buf, size_t len, double v, int n);
+
 void compare_print_text(const struct cmp_table *t, int n, FILE *out);
 void compare_print_json(const struct cmp_table *t, int n, FILE *out);
 

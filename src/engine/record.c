@@ -309,6 +309,35 @@ static bool ratio(double a, double b, double scale, double *v)
 	return true;
 }
 
+/* The anon + file pairs memory.stat sums (mm/memcontrol.c's pgscan,
+ * pgsteal; workingset_refault as before 5.9 split it). */
+static bool sum_pair(const struct record *r, const char *name, double *v)
+{
+	static const char *const pairs[][3] = {
+		{ "pgscan", "pgscan_anon", "pgscan_file" },
+		{ "pgsteal", "pgsteal_anon", "pgsteal_file" },
+		{ "workingset_refault", "workingset_refault_anon", "workingset_refault_file" },
+	};
+	double a, b;
+	for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++)
+		if (!strcmp(name, pairs[k][0]) && counter(r, pairs[k][1], &a) && counter(r, pairs[k][2], &b)) {
+			*v = a + b;
+			return true;
+		}
+	return false;
+}
+
+/* elapsed_s.K: workload K's (from 0) own elapsed time. */
+static bool workload_elapsed(const struct record *r, const char *k, double *v)
+{
+	const struct json *w = json_get(r->j, "workloads");
+	char *end;
+	long i = strtol(k, &end, 10);
+	if (!w || w->type != JSON_ARR || end == k || *end || i < 0 || i >= w->n || k[0] == '+' || k[0] == ' ')
+		return false;
+	return json_get_num(&w->items[i], "elapsed_s", v);
+}
+
 const char *const record_csv_metrics[] = {
 	"elapsed_s", "user_s", "sys_s", "pgmajfault", "pswpin", "pswpout",
 	"pgscan_kswapd", "pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",
@@ -329,6 +358,10 @@ bool record_metric(const struct record *r, const char *name, double *v)
 	if (json_get_num(json_get(json_get(r->j, "reclaim_work"), "total"), name, v))
 		return true;
 	double el = 0, a = 0, b = 0, c = 0, d = 0;
+	if (sum_pair(r, name, v))
+		return true;
+	if (!strncmp(name, "elapsed_s.", 10))
+		return workload_elapsed(r, name + 10, v);
 	json_get_num(r->j, "elapsed_s", &el);
 	const double mb = (double)PAGE_SIZE / (1 << 20);
 	if (!strcmp(name, "kswapd_efficiency"))

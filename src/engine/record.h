@@ -88,7 +88,9 @@ void records_mixed(const struct records *rs, char *buf, size_t len);
  * "kswapd_efficiency" (pgsteal_kswapd / pgscan_kswapd, %),
  * "direct_reclaim" (pgsteal_direct / all pgsteal, %), "scan_velocity"
  * (pgscan_kswapd + pgscan_direct per second), "swapin_mbs", "swapout_mbs",
- * "majflt_per_s".  False when undefined (0 / 0, a run that did not run). */
+ * "majflt_per_s"; memory.stat's sums "pgscan", "pgsteal" (anon + file)
+ * and "workingset_refault" (anon + file); "elapsed_s.K" workload K's own
+ * time (K from 0).  False when undefined (0 / 0, a run that did not run). */
 bool record_metric(const struct record *r, const char *name, double *v);
 
 /* The CSV figures, in column order. */
