@@ -152,3 +152,33 @@ t "arc: a faulted-back ghost keeps |T1|+|T2|+|B1|+|B2| <= 2c (regression)"
 # in: the ghost went to T2 past the bound (check: arc lists ... 2c + 1).
 $P run --policy arc --ram 16M --swap 32M --check applaunch -n 3 -a 4 -f 2 -l 0 -s 4 -t 100 >"$T/arc.out" 2>&1 &&
 ! grep -q '^check:' "$T/arc.out" && ok || bad "$(grep -m1 '^check:' "$T/arc.out")"
+
+# On the host kernel (only when asked: tests/kernel_lib.sh).
+. "$(dirname "$0")/kernel_lib.sh"
+
+t "kernel: fio --runtime ends natively (the task's generator is told its marks)"
+kernel_ready
+if [ -n "$why" ]; then
+	skip "$why"
+else
+	# Before the executor called mark() in the task, the loop never saw
+	# the time: it ran until --timeout killed it.
+	$P kernel --memcg 64M --swap 0 --timeout 60 fio --name=k --rw=randread --size=4M --runtime=1 --time_based >"$T/k.out" 2>"$T/k.err"
+	rc=$?
+	run=$(sed -n 's/^   READ: .*run=[0-9]*-\([0-9]*\)msec$/\1/p' "$T/k.out")
+	[ $rc -eq 0 ] && [ -n "$run" ] && [ "$run" -ge 1000 ] && [ "$run" -lt 10000 ] &&
+	grep -Eq '^    clat percentiles \((usec|msec)\):$' "$T/k.out" && ok || bad "rc $rc run '$run': $(kernel_err "$T/k.err")"
+fi
+
+t "kernel: memtier and applaunch run natively in their shapes"
+kernel_ready
+if [ -n "$why" ]; then
+	skip "$why"
+else
+	$P kernel --memcg 64M --swap 0 --timeout 60 memtier -t 2 -c 2 -n 500 --key-maximum=9999 --preload + \
+		applaunch -n 2 -a 2 -f 1 -l 1 -s 2 -t 10 >"$T/k.out" 2>"$T/k.err"
+	rc=$?
+	[ $rc -eq 0 ] && grep -Eq '^Gets +[0-9.]+ +[0-9.]+ +[0-9.]+ ' "$T/k.out" &&
+	[ "$(grep -Ec '^  switch [12] +[01] +[0-9.]+ +[0-9]+$' "$T/k.out")" -eq 2 ] && ok ||
+		bad "rc $rc: $(kernel_err "$T/k.err") $(head -c 300 "$T/k.out")"
+fi
