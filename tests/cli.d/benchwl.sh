@@ -67,6 +67,12 @@ t "fio in a memory cgroup: zipf reads under --memcg"
 out=$($P run --memcg 8M fio --name=z --rw=randread --size=16M --io_size=4M --random_distribution=zipf:1.2 2>&1)
 echo "$out" | grep -Eq '^  read: .*\(4096KiB/[0-9]+msec\)$' && echo "$out" | grep -q 'memory.stat\|^file ' && ok || bad "$out"
 
+t "fio --filename: one shared file laid out once, read from disk once; bs in pages"
+out=$($P run --ram 64M fio --name=s --filename=shared.dat --directory=/data --rw=randread --bs=2p --size=2M --numjobs=2 --group_reporting 2>&1)
+[ "$(echo "$out" | grep -c '^s: Laying out IO file (1 file / 2MiB)$')" -eq 1 ] &&
+echo "$out" | grep -q '^s: (g=0): rw=randread, bs=(R) 8192B-8192B, ioengine=psync, iodepth=1$' &&
+echo "$out" | grep -Eq '^   READ: .*io=4096KiB \(4194kB\)' && echo "$out" | grep -q '^pgpgin 2048$' && ok || bad "$out"
+
 t "fio passes --check under every policy"
 check_all fio --name=c --rw=randrw --size=2M --nrfiles=2 --numjobs=2
 
