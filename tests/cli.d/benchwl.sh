@@ -73,8 +73,16 @@ out=$($P run --ram 64M fio --name=s --filename=shared.dat --directory=/data --rw
 echo "$out" | grep -q '^s: (g=0): rw=randread, bs=(R) 8192B-8192B, ioengine=psync, iodepth=1$' &&
 echo "$out" | grep -Eq '^   READ: .*io=4096KiB \(4194kB\)' && echo "$out" | grep -q '^pgpgin 2048$' && ok || bad "$out"
 
+t "fio --ioengine=mmap: the files mapped MAP_SHARED, faults instead of reads"
+out=$($P run --ram 64M fio --name=m --ioengine=mmap --rw=randread --size=4M --numjobs=2 --group_reporting 2>&1)
+echo "$out" | grep -q '^m: (g=0): rw=randread, bs=(R) 4096B-4096B, ioengine=mmap, iodepth=1$' &&
+echo "$out" | grep -Eq '^   READ: .*io=8192KiB \(8389kB\)' && echo "$out" | grep -Eq '^pgmajfault [1-9]' &&
+echo "$out" | grep -q '^pgpgin 8192$' && ok || bad "$out"
+
 t "fio passes --check under every policy"
 check_all fio --name=c --rw=randrw --size=2M --nrfiles=2 --numjobs=2
+t "fio --ioengine=mmap passes --check under every policy"
+check_all fio --name=c --ioengine=mmap --rw=randrw --size=2M --nrfiles=2 --numjobs=2
 
 t "fio: bad options exit 2 with one line"
 bad_args "fio --rw=read --size=1M" "fio --name=x" "fio --name=x --size=1M --bogus=1" \
@@ -82,7 +90,8 @@ bad_args "fio --rw=read --size=1M" "fio --name=x" "fio --name=x --size=1M --bogu
 	"fio --name=x --size=1M --ioengine=libaio" "fio --name=x --size=1M --time_based" \
 	"fio --name=x --size=1M --name=y" "fio --name=x --size=4k --bs=8k" \
 	"fio --name=x --size=1M --rwmixread=101" "fio --name=x --size=1M --random_distribution=zipf:0" \
-	"fio --name=x --size=1M --nrfiles=65" "fio --name=x --size=1M jobfile"
+	"fio --name=x --size=1M --nrfiles=65" "fio --name=x --size=1M jobfile" \
+	"fio --name=x --size=1M --ioengine=mmap --direct=1"
 
 t "memtier --preload: every item written once, the ALL STATS shape"
 # 4096 keys over 2 threads: 2048 items of 103 bytes in 120-byte chunks,
