@@ -28,6 +28,8 @@
  * Latencies: an OP_MARK after every I/O gives its completion time, so a
  * completion latency (clat) is the simulated time between one I/O's end
  * and the next's: the read(2)/write(2) call, with any wait for the CPU.
+ * ioengine=mmap (engines/mmap.c) maps each whole file MAP_SHARED and
+ * copies between its buffer and the mapping: an OP_TOUCH of bs pages.
  * Not modeled: asynchronous engines and iodepth > 1 (refused), verify,
  * rate limits, submission latency (0 for psync), fio's own CPU per I/O.
  * Output: the job line, "Starting N processes", the layout lines, per job
@@ -51,14 +53,15 @@ static void fio_help(FILE *out)
 "           [--runtime=TIME [--time_based]] [--direct=0|1] [--invalidate=0|1]\n"
 "           [--norandommap] [--random_distribution=random|zipf:S]\n"
 "           [--filename=FILE] [--directory=DIR] [--group_reporting]\n"
-"           [--ioengine=psync|sync|pvsync] [--iodepth=1] [--thread]\n"
+"           [--ioengine=psync|sync|pvsync|mmap] [--iodepth=1] [--thread]\n"
 "fio with a synchronous engine: numjobs tasks each doing read(2)/write(2)\n"
 "of bs (default 4k) over its nrfiles files of size/nrfiles (NAME.JOB.FILE),\n"
-"laid out first and dropped from the page cache (invalidate=1); MODE is\n"
-"read, write, randread (default read), randwrite, rw or randrw.  Sizes take\n"
-"k/m/g/t (powers of 1024) or p (pages); bs is a multiple of 4 KiB.  TIME is\n"
-"seconds, or with s/ms/us/m/h.  Latencies are simulated: the time from\n"
+"laid out first and dropped from the page cache (invalidate=1); MODE\n"
+"(default read) is read, write, randread, randwrite, rw or randrw.  Sizes\n"
+"take k/m/g/t (powers of 1024) or p (pages); bs is a multiple of 4 KiB.\n"
+"TIME is seconds, or with s/ms/us/m/h.  Latencies are simulated: the time from\n"
 "one I/O's completion to the next's (psync has no submission latency).\n"
+"ioengine=mmap maps each file MAP_SHARED and copies to and from the mapping.\n"
 "Output: fio's per-job read:/write: IOPS and BW lines, clat and clat\n"
 "percentiles (usec), cpu, and the Run status group lines.\n", out);
 }
@@ -187,7 +190,9 @@ static bool fio_word(struct fio *f, const char *key, const char *v, bool *named,
 			*dst = xstrdup(v);
 		}
 	} else if (!strcmp(key, "ioengine")) {
-		ok = v && (!strcmp(v, "psync") || !strcmp(v, "sync") || !strcmp(v, "pvsync"));
+		ok = v && (!strcmp(v, "psync") || !strcmp(v, "sync") || !strcmp(v, "pvsync") ||
+			   !strcmp(v, "mmap"));
+		f->mmap = ok && !strcmp(v, "mmap");
 	} else if (!strcmp(key, "iodepth")) {
 		ok = v && !strcmp(v, "1");
 	} else if (!strcmp(key, "thread") || !strcmp(key, "randrepeat")) {
@@ -243,6 +248,10 @@ static bool fio_check_sizes(struct fio *f, char *err, size_t errlen)
 	}
 	if (!f->io_pages)
 		f->io_pages = f->size_pages;
+	if (f->mmap && f->direct) {
+		snprintf(err, errlen, "fio: --ioengine=mmap does not do --direct=1");
+		return false;
+	}
 	if (f->time_based && !f->runtime_ns) {
 		snprintf(err, errlen, "fio: --time_based needs --runtime=");
 		return false;
@@ -411,8 +420,38 @@ static void fio_io_op(struct fio *f, int task, struct fio_task *t, struct op *op
 	op->direct = f->direct;
 	op->first = fio_block(f, task, t, file, c) * f->bs_pages;
 	op->npages = f->bs_pages;
+	if (f->mmap) {
+		/* The mmap engine copies between its buffer and the mapping. */
+		op->kind = OP_TOUCH;
+		op->region = 1 + file;
+		op->refs = 1;
+		op->write = write;
+	}
 	t->ios[write]++;
 	t->k++;
+}
+
+/* Open file t->file; the mmap engine then maps all of it (MAP_SHARED,
+ * as its fio_mmap_file), as region 1 + file. */
+static bool fio_open_op(struct fio *f, int task, struct fio_task *t, struct op *op)
+{
+	op->fd = (int32_t)t->file;
+	if (f->mmap && t->lstep) {
+		op->kind = OP_MMAP_FILE;
+		op->region = 1 + t->file;
+		op->npages = f->file_pages;
+		op->shared = true;
+		t->lstep = 0;
+		t->file++;
+		return true;
+	}
+	op->kind = OP_OPEN;
+	op->name = f->fname[(size_t)task * f->nrfiles + t->file];
+	if (f->mmap)
+		t->lstep = 1;
+	else
+		t->file++;
+	return true;
 }
 
 static bool fio_next_op(void *p, int task, struct op *op)
@@ -451,10 +490,7 @@ static bool fio_next_op(void *p, int task, struct op *op)
 				t->ph = F_START;
 				continue;
 			}
-			op->kind = OP_OPEN;
-			op->fd = (int32_t)t->file;
-			op->name = f->fname[(size_t)task * f->nrfiles + t->file++];
-			return true;
+			return fio_open_op(f, task, t, op);
 		case F_START:
 			t->ph = F_IO;
 			op->kind = OP_MARK;

@@ -34,7 +34,7 @@ struct fio {
 	enum fio_rw rw;
 	uint64_t bs_pages, size_pages, file_pages, io_pages, loops, runtime_ns;
 	uint32_t nrfiles, numjobs, rwmixread;
-	bool time_based, direct, invalidate, norandommap, group, have_size;
+	bool time_based, direct, invalidate, norandommap, group, have_size, mmap;
 	double zipf_s;
 	struct wl_zipf zipf;
 	uint64_t seed;

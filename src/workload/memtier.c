@@ -18,8 +18,9 @@
  * 48-byte header, 8 bytes of CAS, the key and its NUL, the data and
  * "\r\n", kept in the smallest slab class that holds it (96 bytes, each
  * class 1.25 times the last, 8-aligned), chunks packed in 1 MiB slab
- * pages; a SET of a new key takes the next chunk, a GET or SET first
- * reads the key's hash-table bucket (8 bytes a bucket, 2^16 buckets or
+ * pages, handed out from each page's end; a SET takes the chunk the last
+ * replacing SET freed or a new one, a GET or SET first reads the key's
+ * hash-table bucket (8 bytes a bucket, 2^16 buckets or
  * the power of two memcached grows to for the key range at 1.5 items a
  * bucket).  A GET of a key never SET is a miss.
  *
@@ -34,9 +35,8 @@
  * of the range, as a `--ratio=1:0 -n allkeys --key-pattern=P:P` run before
  * the measured one would; it is not counted.
  * Not modeled: the network and its CPU (latency is the store's memory
- * time), memcached's -m limit and LRU eviction, a SET of an existing key
- * rewriting in place (memcached allocates a new chunk and frees the old
- * one), expiry, pipelining, --run-count, the redis protocol.
+ * time), memcached's -m limit and LRU eviction, expiry, pipelining,
+ * --run-count, the redis protocol.
  * Output: memtier's "N Threads / N Connections per thread / N Requests
  * per client" lines and the ALL STATS table of memtier 1.2 (Type
  * Ops/sec Hits/sec Misses/sec Latency KB/sec, latency in msec), then its
@@ -62,9 +62,10 @@ struct mt_task {
 	uint64_t nkeys;             /* keys of this task's part */
 	uint32_t *slot;             /* chunk of each key of the part */
 	uint64_t nalloc;            /* chunks taken */
+	uint32_t spare;             /* the chunk the last replacing SET freed */
 	uint64_t req, pre;          /* requests issued; preload cursor */
 	uint64_t seq;               /* S pattern cursor */
-	uint32_t step;              /* 0: request's hash touch, 1: item touch, 2: mark */
+	uint32_t step;              /* 0 bucket, 1 item, 3 new chunk, 2 mark */
 	uint32_t kind;              /* of the request in flight: 1 set, 2 hit, 3 miss */
 	uint64_t key;               /* its key index within the part */
 	uint64_t start_ns, now_ns, last_ns;
@@ -266,6 +267,7 @@ static void *mt_create(int argc, char **argv, uint64_t seed, char *err, size_t e
 		t->slot = xmalloc(t->nkeys * sizeof(*t->slot));
 		memset(t->slot, 0xff, t->nkeys * sizeof(*t->slot));
 		t->done_ns = xcalloc(m->clients, sizeof(*t->done_ns));
+		t->spare = MT_NOSLOT;
 		rng_seed(&t->rng, seed * 7919 + i);
 	}
 	m->buckets = mt_hash_buckets(m->t[0].nkeys);
@@ -309,10 +311,13 @@ static uint64_t mt_total(const struct memtier *m, const struct mt_task *t)
 	return m->allkeys ? t->nkeys : m->requests * m->clients;
 }
 
-/* The chunk's first byte in the item area. */
+/* The chunk's first byte in the item area.  memcached splits a new slab
+ * page into its free list chunk by chunk, each pushed at the head
+ * (split_slab_page_into_freelist, do_slabs_free), so a page's chunks are
+ * handed out from its end back. */
 static uint64_t chunk_off(const struct memtier *m, uint64_t c)
 {
-	return c / m->per_page * MT_SLAB_PAGE + c % m->per_page * m->chunk;
+	return c / m->per_page * MT_SLAB_PAGE + (m->per_page - 1 - c % m->per_page) * m->chunk;
 }
 
 static void touch(struct op *op, uint32_t region, uint64_t off, uint64_t len, bool write)
@@ -333,18 +338,27 @@ static uint64_t bucket_off(const struct memtier *m, uint64_t ti, uint64_t k)
 	return (h >> 20) % m->buckets * 8;
 }
 
-/* One step of a request for key index k: its bucket, then its item. */
+/* One step of a request for key index k: its bucket, the item there (a
+ * GET's, or the one a SET replaces), then a SET's new chunk: memcached
+ * allocates it (the chunk the previous replacing SET freed, at the head
+ * of the free list, or a new one), links it, frees the old one. */
 static void mt_request_op(struct memtier *m, uint64_t ti, struct mt_task *t, struct op *op)
 {
-	bool set = t->kind == 1;
+	bool set = t->kind == 1, fresh = t->slot[t->key] == MT_NOSLOT;
 	if (t->step == 0) {
-		touch(op, 1, bucket_off(m, ti, t->key), 8, set && t->slot[t->key] == MT_NOSLOT);
-		t->step = t->kind == 3 ? 2 : 1;
+		touch(op, 1, bucket_off(m, ti, t->key), 8, set && fresh);
+		t->step = t->kind == 3 ? 2 : set && fresh ? 3 : 1;
 		return;
 	}
-	if (set && t->slot[t->key] == MT_NOSLOT)
-		t->slot[t->key] = (uint32_t)t->nalloc++;
-	touch(op, 0, chunk_off(m, t->slot[t->key]), m->chunk, set);
+	if (t->step == 1) {
+		touch(op, 0, chunk_off(m, t->slot[t->key]), m->chunk, false);
+		t->step = set ? 3 : 2;
+		return;
+	}
+	uint32_t c = t->spare != MT_NOSLOT ? t->spare : (uint32_t)t->nalloc++;
+	t->spare = fresh ? MT_NOSLOT : t->slot[t->key];
+	t->slot[t->key] = c;
+	touch(op, 0, chunk_off(m, c), m->chunk, true);
 	t->step = 2;
 }
 
@@ -379,7 +393,7 @@ static bool mt_next_op(void *p, int task, struct op *op)
 			/* The slab pages the part can need, taken as touched. */
 			t->ph = M_HASH;
 			op->kind = OP_MMAP_ANON;
-			op->npages = (chunk_off(m, t->nkeys - 1) + m->chunk + PAGE_SIZE - 1) / PAGE_SIZE;
+			op->npages = (t->nkeys + m->per_page) / m->per_page * (MT_SLAB_PAGE / PAGE_SIZE);
 			return true;
 		case M_HASH:
 			/* memcached callocs its hash table: zero pages until written. */
