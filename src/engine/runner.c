@@ -66,6 +66,9 @@ static bool build(struct machine *m, struct runspec *s, const struct machine_opt
 		}
 		machine_add_workload(m, ops, w, s->wl[k].cmd);
 		s->wl[k].w = NULL;    /* the machine's now */
+		const struct wl_inst *wi = &m->wls[m->nr_wls - 1];
+		for (int i = 0; i < wi->ntasks; i++)   /* its @PATH */
+			mm_cgroup_attach(&m->mm, m->tasks[wi->first_task + i].id, s->wl[k].cgroup);
 	}
 	return true;
 }

@@ -84,6 +84,8 @@ static pfn_t pagecache_add(struct mm *mm, struct inode *ino, uint64_t index, pfn
 	if (shadow) {
 		ino->shadow[index] = 0;
 		ino->nrshadows--;
+		if (mm->cgt)
+			cgtree_count(mm, p->memcg, CGS_REFAULT_FILE, 1);
 		mm->pol.ops->refault(mm->pol.priv, pfn, shadow);
 		mm->pol.ops->add(mm->pol.priv, pfn, ADD_REFAULT);
 	} else {

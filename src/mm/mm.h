@@ -27,6 +27,7 @@
 #include "node_stat.h"
 #include "wakeups.h"
 #include "policy_ops.h"
+#include "cgtree.h"
 
 #define DEF_PRIORITY 12
 #define SWAP_CLUSTER_MAX 32
@@ -241,6 +242,7 @@ struct swap_area {
 	 * last, readahead hits since (mm/swap_state.c prev_offset,
 	 * last_readahead_pages, swapin_readahead_hits). */
 	uint32_t ra_prev, ra_win, ra_hits;
+	struct cgtree *cgt; /* --cgroup: slots are charged (cgtree.c) */
 };
 
 struct fs;
@@ -323,6 +325,8 @@ struct mm {
 	/* Figures no report prints, kept for tests (test_figures.h). */
 	struct mm_test_figures test;
 	struct memcg memcg;
+	/* --cgroup: the tree of memory cgroups (cgtree.c), NULL without one */
+	struct cgtree *cgt;
 };
 
 struct mm_config {
@@ -433,6 +437,13 @@ void mm_lru_sizes(const struct mm *mm, struct lru_sizes *out);
 
 /* --memcg: set the limit (pages) before the first allocation. */
 void mm_memcg_init(struct mm *mm, uint64_t limit_pages, bool v1);
+
+/* --cgroup: the tree (before the first allocation), freed by mm_destroy;
+ * task runs in cgroup id cg (cgtree.h). */
+void mm_cgtree_init(struct mm *mm, const struct cg_tree_conf *conf);
+void mm_cgtree_free(struct mm *mm);
+void mm_cgroup_attach(struct mm *mm, int task, int cg);
+void cgtree_swap_release(struct cgtree *t, uint32_t slot);
 
 /* One reclaim pass: runs the policy's shrink() and accounts it. */
 uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority);

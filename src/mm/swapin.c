@@ -28,6 +28,8 @@ void swapin_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot,
 	uint64_t shadow = mm->swap.shadow ? mm->swap.shadow[slot] : 0;
 	if (shadow) {
 		mm->swap.shadow[slot] = 0;
+		if (mm->cgt)
+			cgtree_count(mm, mm_page(mm, pfn)->memcg, CGS_REFAULT_ANON, 1);
 		mm->pol.ops->refault(mm->pol.priv, pfn, shadow);
 		mm->pol.ops->add(mm->pol.priv, pfn, ADD_REFAULT);
 	} else {
