@@ -10,6 +10,7 @@
 #include "../src/policy/policy.h"
 #include "../src/engine/cgspec.h"
 #include "../src/lib/util.h"
+#include "../include/pagelab.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ void test_cgtree_hierarchical_charge(void);
 void test_cgtree_limit_reclaim_ancestor(void);
 void test_cgtree_swap_max(void);
 void test_cgtree_oom_group(void);
+void test_cgtree_library(void);
 
 void test_cgspec_parse(void)
 {
@@ -242,4 +244,32 @@ void test_cgtree_oom_group(void)
 		CHECK_EQ(t->cg[1].current, 0);
 		machine_free(&m);
 	}
+}
+
+/* The library: pagelab_add_cgroup() and @PATH, the same run as
+ * `pagelab run --cgroup`; a bad spec is -1 with one line. */
+void test_cgtree_library(void)
+{
+	pagelab_sim *s = pagelab_new("vmm-2008");
+	CHECK(s != NULL);
+	CHECK_EQ(pagelab_set(s, "ram", "64M"), 0);
+	CHECK_EQ(pagelab_add_cgroup(s, "/a:max=4M"), 0);
+	CHECK_EQ(pagelab_add_cgroup(s, "/a:max=8M"), -1);
+	CHECK(strstr(pagelab_error(s), "given twice") != NULL);
+	CHECK_EQ(pagelab_add_workload(s, 4, (const char *const[]){ "usemem", "-m", "6", "@/b" }), -1);
+	CHECK_EQ(pagelab_add_workload(s, 4, (const char *const[]){ "usemem", "-m", "6", "@/a" }), 0);
+	CHECK_EQ(pagelab_run(s), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK_EQ(pagelab_report(s, f, 1), 0);
+	fclose(f);
+	CHECK(strstr(buf, "\"cgroups\": [{\"path\": \"/\", \"memory.max\": \"max\"") != NULL);
+	CHECK(strstr(buf, "{\"path\": \"/a\", \"memory.max\": 4194304, \"memory.current\": 0, \"memory.peak\": 4194304")
+	      != NULL);
+	uint64_t out;
+	CHECK_EQ(pagelab_counter(s, "pswpout", &out), 0);
+	CHECK(out >= 512);
+	free(buf);
+	pagelab_free(s);
 }

@@ -187,6 +187,12 @@ static int sweep_take(struct machine_args *ma, const struct machine_arg *a)
 						  [MO_NUMBER] = AXV_NUMBER, [MO_SET] = AXV_ANY };
 	struct matrix *mx = ma->ctx;
 	bool is_set = a->kind == MO_SET;
+	if (!is_set && !strcmp(a->name, "cgroup")) {   /* the whole tree in every cell */
+		if (mx->nr_cgroups == CG_MAX)
+			die_usage("sweep: more than %d --cgroup", CG_MAX);
+		mx->cgroups[mx->nr_cgroups++] = a->value;
+		return OPT_GO;
+	}
 	if (is_set && (!strcmp(a->name, "policy") || !strcmp(a->name, "machine") || !strcmp(a->name, "seed")))
 		die_usage("--set %s: use --%s", a->name, a->name);
 	axis_fill(axis_add(mx, a->name, is_set), a->value, kinds[a->kind]);

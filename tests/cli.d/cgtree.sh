@@ -40,3 +40,49 @@ for args in "--cgroup / usemem -m 4" "--cgroup a usemem -m 4" "--cgroup /a:max=x
 	rc=$?
 	[ $rc -eq 2 ] && [ ! -s "$T/o" ] && [ "$(wc -l <"$T/e")" -eq 1 ] && ok || bad "rc $rc: $(cat "$T/e")"
 done
+
+t "text report: the cgroups' tables, within 80 columns"
+sed -n '/^# cgroups: memory.current/,/^# reclaim work/p' "$T/ab" | sed '$d' >"$T/tab"
+msg=""
+grep -q '^/a  *[0-9]*  *16384  *16384 ' "$T/tab" || msg="no /a row peaking at its max"
+grep -q '^/b  *[0-9]*  *10240  *16384 ' "$T/tab" || msg="$msg; no /b row peaking at 10M"
+grep -q '^# cgroups: memory.stat' "$T/tab" || msg="$msg; no memory.stat table"
+awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$T/tab" || msg="$msg; a line over 80 columns"
+[ -z "$msg" ] && ok || bad "$msg: $(cat "$T/tab")"
+
+t "--json: cgroups with memory.current, peak, events, stat"
+$P run --ram 64M --json --cgroup /a:max=4M usemem -m 6 @/a >"$T/j" 2>&1
+grep -q '"cgroups": \[{"path": "/", "memory.max": "max"' "$T/j" \
+	&& grep -q '{"path": "/a", "memory.max": 4194304, "memory.current": 0, "memory.peak": 4194304' "$T/j" \
+	&& grep -q '"memory.events.oom_kill": 0, "memory.stat.anon": 0, "memory.stat.file": 0, "memory.stat.pgscan": [1-9]' "$T/j" \
+	&& ok || bad "$(grep -o '"cgroups.*' "$T/j" | head -c 400)"
+
+t "sweep --cgroup: the tree in every cell and in its records"
+$P sweep --ram 64M --policy clock,linux6 --cgroup /a:max=4M -o "$T/sw.jsonl" -- usemem -m 6 @/a >"$T/sw.out" 2>&1
+[ "$(grep -c '"cmd": "pagelab run --machine vmm-2008 --cgroup /a:max=4M --ram 64M' "$T/sw.jsonl")" -eq 2 ] \
+	&& [ "$(grep -c '"path": "/a", "memory.max": 4194304' "$T/sw.jsonl")" -eq 2 ] && ok || bad "$(head -c 300 "$T/sw.jsonl")"
+
+t "sweep: a bad --cgroup or @PATH is one line, exit 2"
+$P sweep --cgroup /a:max=1M,bogus=2 -- usemem -m 2 @/a >"$T/o" 2>"$T/e"
+rc1=$?
+n1=$(wc -l <"$T/e")
+$P sweep --cgroup /a -- usemem -m 2 @/z >"$T/o" 2>"$T/e"
+rc2=$?
+[ $rc1 -eq 2 ] && [ $rc2 -eq 2 ] && [ "$n1" -eq 1 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && ok || bad "rc $rc1 $rc2"
+
+t "experiment file: machine-set cgroup=, wl \"... @/a\""
+cat >"$T/cg.exp" <<'EXP'
+experiment 9 cgtree
+title "usemem in a cgroup of 8M"
+machine vmm-2008
+machine-set "ram=64M swap=64M cgroup=/a:max=8M"
+design A clock thread
+design B linux6 thread
+run u "usemem in /a"
+  wl "usemem -m 12 @/a"
+metric so u 0 counter:pswpout lower "pages swapped out"
+published A so 1024 "1024 pages" notes.txt:1
+published B so 1024 "1024 pages" notes.txt:2
+compare so A B ratio 0.25 0.03 0 notes.txt:1-2
+EXP
+$P reproduce "$T/cg.exp" >"$T/x" 2>&1 && grep -q '^experiment 9: 1 agree' "$T/x" && ok || bad "$(tail -3 "$T/x")"
