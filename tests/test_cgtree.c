@@ -23,6 +23,7 @@ void test_cgtree_limit_reclaim_ancestor(void);
 void test_cgtree_swap_max(void);
 void test_cgtree_oom_group(void);
 void test_cgtree_library(void);
+void test_cgtree_lruvec_per_cgroup(void);
 
 void test_cgspec_parse(void)
 {
@@ -106,6 +107,7 @@ struct tree_run {
 	const char *const *cmds;
 	const int *at;
 	int n;
+	const char *policy;         /* NULL: clock */
 };
 
 static void run_cmds(struct machine *m, const struct tree_run *r)
@@ -120,7 +122,7 @@ static void run_cmds(struct machine *m, const struct tree_run *r)
 			panic("%s", err);
 	if (!machine_init(m, &prof, &mo, err, sizeof(err)))
 		panic("%s", err);
-	machine_set_policy(m, policy_find("clock"), NULL);
+	machine_set_policy(m, policy_find(r->policy ? r->policy : "clock"), NULL);
 	for (int k = 0; k < r->n; k++) {
 		char name[16];
 		int nt;
@@ -151,9 +153,25 @@ static void run_tree(struct machine *m, const char *const *specs, const uint64_t
 		snprintf(cmd[k], sizeof(cmd[k]), "trace %s", path[k]);
 		cmds[k] = cmd[k];
 	}
-	run_cmds(m, &(struct tree_run){ "ideal", 256 * PAGE_SIZE, swap, specs, cmds, at, n });
+	run_cmds(m, &(struct tree_run){ "ideal", 256 * PAGE_SIZE, swap, specs, cmds, at, n, NULL });
 	for (int k = 0; k < n; k++)
 		unlink(path[k]);
+}
+
+/* /a (64 pages) holds /a/x and /a/y; /c is unlimited.  First dd writes
+ * 30 pages of a file in /c, which stay in the page cache, charged to /c;
+ * then a trace writes 100 pages in /a/x.  The ideal machine under
+ * policy (NULL: clock). */
+static void run_ancestor_case(struct machine *m, const char *policy)
+{
+	char path[32] = "/tmp/pagelab-cgt-XXXXXX", cmd[48];
+	trace_file(path, 100);
+	snprintf(cmd, sizeof(cmd), "trace %s", path);
+	run_cmds(m, &(struct tree_run){ "ideal", 256 * PAGE_SIZE, 1 << 20,
+					(const char *const[]){ "/a:max=64p", "/a/x", "/a/y", "/c", NULL },
+					(const char *const[]){ "dd if=/dev/zero of=/c.dat bs=4K count=30", cmd },
+					(const int[]){ 4, 2 }, 2, policy });
+	unlink(path);
 }
 
 /* 40 pages in /a/b: /a/b, /a and the root each peak at 40, and all is
@@ -181,15 +199,8 @@ void test_cgtree_hierarchical_charge(void)
  * pages are outside the subtree and stay, though older. */
 void test_cgtree_limit_reclaim_ancestor(void)
 {
-	char path[32] = "/tmp/pagelab-cgt-XXXXXX", cmd[48];
-	trace_file(path, 100);
-	snprintf(cmd, sizeof(cmd), "trace %s", path);
 	struct machine m;
-	run_cmds(&m, &(struct tree_run){ "ideal", 256 * PAGE_SIZE, 1 << 20,
-					 (const char *const[]){ "/a:max=64p", "/a/x", "/a/y", "/c", NULL },
-					 (const char *const[]){ "dd if=/dev/zero of=/c.dat bs=4K count=30", cmd },
-					 (const int[]){ 4, 2 }, 2 });
-	unlink(path);
+	run_ancestor_case(&m, NULL);
 	const struct cgtree *t = m.mm.cgt;
 	CHECK_EQ(t->cg[1].events[CGE_MAX], 2);
 	CHECK_EQ(t->cg[2].events[CGE_MAX], 0);
@@ -236,7 +247,7 @@ void test_cgtree_oom_group(void)
 		const char *spec = group ? "/g:max=8M,oom.group=1" : "/g:max=8M";
 		run_cmds(&m, &(struct tree_run){ "vmm-2008", 64 << 20, 4096, (const char *const[]){ spec, NULL },
 						 (const char *const[]){ "usemem -m 6", "usemem -m 6" },
-						 (const int[]){ 1, 1 }, 2 });
+						 (const int[]){ 1, 1 }, 2, NULL });
 		const struct cgtree *t = m.mm.cgt;
 		CHECK_EQ(t->cg[1].events[CGE_OOM], 1);
 		CHECK_EQ(t->cg[1].events[CGE_OOM_KILL], group ? 2 : 1);
@@ -271,4 +282,25 @@ void test_cgtree_library(void)
 	CHECK(out >= 512);
 	free(buf);
 	pagelab_free(s);
+}
+
+/* Per-cgroup lruvecs (cgtree_lru.c): as test_cgtree_limit_reclaim_ancestor
+ * under linux6, which keeps one lruvec per cgroup.  Limit reclaim of /a
+ * walks /a, /a/x, /a/y: /c's 30 file pages are on /c's lists and never
+ * scanned (pgscan_file 0; with one LRU for the node its inactive file
+ * list holds them first), /a/x's pages are scanned in /a/x's lruvec
+ * (its own pgscan), and nothing in /c is scanned or stolen. */
+void test_cgtree_lruvec_per_cgroup(void)
+{
+	struct machine m;
+	run_ancestor_case(&m, "linux6");
+	const struct cgtree *t = m.mm.cgt;
+	CHECK(t->per_cg);
+	CHECK_EQ(m.mm.ev[PGSCAN_FILE], 0);
+	CHECK_EQ(t->cg[4].stat[CGS_PGSCAN] + t->cg[4].stat[CGS_PGSTEAL], 0);
+	CHECK_EQ(t->cg[4].current, 30);
+	CHECK(t->cg[2].stat[CGS_PGSCAN] > 0);
+	CHECK_EQ(t->cg[2].stat[CGS_PGSCAN], m.mm.ev[PGSCAN_ANON]);
+	CHECK_EQ(t->cg[1].peak, 64);
+	machine_free(&m);
 }

@@ -57,6 +57,7 @@ void mm_cgtree_free(struct mm *mm)
 {
 	if (!mm->cgt)
 		return;
+	cgtree_lru_destroy(mm);
 	free(mm->cgt->task_cg);
 	free(mm->cgt->slot_cg);
 	free(mm->cgt);

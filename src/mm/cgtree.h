@@ -58,6 +58,12 @@ struct cgtree {
 	int target;
 	int oom_cg;              /* a charge failed here: the next OOM kill is its (0: none) */
 	uint16_t *slot_cg;       /* the cgroup a used swap slot is charged to */
+	/* Per-cgroup lruvecs (cgtree_lru.c): one instance of a
+	 * POLICY_MEMCG_LRU policy per cgroup, priv[id]; order[] the ids in
+	 * mem_cgroup_iter()'s pre-order. */
+	bool per_cg;
+	void *priv[CG_MAX + 1];
+	int order[CG_MAX + 1];
 };
 
 /* Is a in the subtree of b (a == b included)? */

@@ -46,5 +46,6 @@ bool cgtree_check(const struct mm *mm, FILE *err)
 		if (mm->swap.map[s] || mm->swap.cache[s] != PFN_NONE)
 			swap[t->slot_cg[s] < t->n ? t->slot_cg[s] : 0]++;
 	bool ok = balance(t, own, false, err);
-	return balance(t, swap, true, err) && ok;
+	ok &= balance(t, swap, true, err);
+	return cgtree_lru_check((struct mm *)mm, err) && ok;
 }

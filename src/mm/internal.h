@@ -61,6 +61,15 @@ void cgtree_uncharge(struct mm *mm, int cg);
 /* A swap slot for an anonymous page of cgroup cg, charged to its
  * memory.swap.max (UINT32_MAX: none; swap_alloc_slot() without a tree). */
 uint32_t cgtree_swap_alloc(struct mm *mm, int cg);
+/* Per-cgroup lruvecs (cgtree_lru.c): the instances of a POLICY_MEMCG_LRU
+ * policy beside the first (mm->pol.priv, the root's), made in
+ * mm_set_policy() and destroyed with the tree; check and tick each; a
+ * reclaim pass over the target's subtree. */
+void cgtree_lru_init(struct mm *mm, const double *tun);
+void cgtree_lru_destroy(struct mm *mm);
+bool cgtree_lru_check(struct mm *mm, FILE *err);
+void cgtree_lru_tick(struct mm *mm, struct scan_control *sc);
+void cgtree_lru_shrink(struct mm *mm, struct scan_control *sc);
 /* --check of the tree's charges (cgtree_check.c). */
 bool cgtree_check(const struct mm *mm, FILE *err);
 /* Limit reclaim passes over the page (cgtree.c). */
@@ -119,7 +128,10 @@ static inline void policy_shrink(struct mm *mm, struct mm_ctx *ctx, struct scan_
 	enum work_who saved_who = mm->work_who;
 	mm->cur = ctx;
 	mm->work_who = work_who_of(sc);
-	mm->pol.ops->shrink(mm->pol.priv, sc);
+	if (mm->cgt && mm->cgt->per_cg)
+		cgtree_lru_shrink(mm, sc);   /* each cgroup's lruvec of the subtree */
+	else
+		mm->pol.ops->shrink(mm->pol.priv, sc);
 	mm->cur = saved;
 	mm->work_who = saved_who;
 }
@@ -141,7 +153,7 @@ static inline void account_scan_steal(struct mm *mm, const struct scan_control *
 static inline void account_pass(struct mm *mm, const struct scan_control *sc, uint64_t refill_before)
 {
 	account_scan_steal(mm, sc);
-	if (mm->cgt)   /* memory.stat pgscan: the reclaim's target (the root's: the node's) */
+	if (mm->cgt && !mm->cgt->per_cg)   /* memory.stat pgscan: the reclaim's target (the root's: the node's) */
 		cgtree_count(mm, mm->cgt->target, CGS_PGSCAN, sc->nr_scanned);
 	if (sc->cgroup) {
 		mm->memcg.pgrefill += mm->ev[PGREFILL] - refill_before;

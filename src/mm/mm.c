@@ -115,6 +115,8 @@ void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tu
 	unsigned flags = ops->flags | (ops->tunable_flags ? ops->tunable_flags(tun) : 0);
 	mm->fault_not_young = flags & POLICY_FAULT_NOT_YOUNG;
 	mm->pol.priv = ops->init(mm, tun);
+	if (mm->cgt && (ops->flags & POLICY_MEMCG_LRU))
+		cgtree_lru_init(mm, tun);
 	mm->access_hook = (ops->flags & POLICY_ACCESS_HOOK) && ops->access;
 	if (ops->evict_shadow && !mm->swap.shadow)
 		mm->swap.shadow = xcalloc(mm->swap.nr_slots ? mm->swap.nr_slots : 1, sizeof(uint64_t));
@@ -240,7 +242,7 @@ void detach_page(struct mm *mm, pfn_t pfn)
 		return;
 	}
 	if (on != LRU_NONE && mm->pol.ops->remove)
-		mm->pol.ops->remove(mm->pol.priv, pfn);
+		mm->pol.ops->remove(mm_pol(mm, pfn), pfn);
 	lru_del(&mm->fr, pfn);
 }
 
@@ -560,7 +562,10 @@ void mm_tick(struct mm *mm, struct mm_ctx *ctx)
 	enum work_who saved_who = mm->work_who;
 	mm->cur = ctx;
 	mm->work_who = WHO_AGING;
-	mm->pol.ops->tick(mm->pol.priv, &sc);
+	if (mm->cgt && mm->cgt->per_cg)
+		cgtree_lru_tick(mm, &sc);
+	else
+		mm->pol.ops->tick(mm->pol.priv, &sc);
 	mm->work_who = saved_who;
 	mm->cur = saved;
 	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);

@@ -161,7 +161,7 @@ static void remove_mapping_and_free(struct mm *mm, pfn_t pfn)
 	if (p->flags & PG_swapcache) {
 		uint32_t slot = p->swap - 1;
 		if (mm->pol.ops->evict_shadow && mm->swap.shadow && mm->swap.map[slot])
-			mm->swap.shadow[slot] = mm->pol.ops->evict_shadow(mm->pol.priv, pfn);
+			mm->swap.shadow[slot] = mm_evict_shadow(mm, pfn);
 		swap_cache_del(mm, pfn);
 	}
 	free_frame(mm, pfn);
@@ -326,10 +326,10 @@ void mm_io_done(struct mm *mm, enum io_dir dir, pfn_t pfn)
 			remove_mapping_and_free(mm, pfn);
 			return;
 		}
-		mm->pol.ops->add(mm->pol.priv, pfn, ADD_PUTBACK);
+		mm->pol.ops->add(mm_pol(mm, pfn), pfn, ADD_PUTBACK);
 		return;
 	}
 	if (mm->pol.ops->end_writeback && lru_on(&mm->fr, pfn) != LRU_NONE)
-		mm->pol.ops->end_writeback(mm->pol.priv, pfn);
+		mm->pol.ops->end_writeback(mm_pol(mm, pfn), pfn);
 	free_if_orphan(mm, pfn);
 }
