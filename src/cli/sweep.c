@@ -173,6 +173,8 @@ static int executor_opt(void *dest, const struct opt *o, const char *typed, cons
 static void sweep_kernel_cells(const struct sweep_args *sa, struct matrix_cell **cells, int *n)
 {
 	char err[1200];
+	if (sa->kernel && sa->mx.nr_cgroups)
+		die_usage("sweep: --executor kernel does not take --cgroup (a tree runs in the simulator only)");
 	if (sa->repeat && !sa->kernel)
 		die_usage("sweep: --repeat is for --executor kernel (a simulation is the same every time)");
 	if (sa->kernel && !kexec_cells(cells, n, sa->mx.nr_axes, sa->repeat ? (int)sa->repeat : 1,
@@ -187,7 +189,7 @@ static int sweep_take(struct machine_args *ma, const struct machine_arg *a)
 						  [MO_NUMBER] = AXV_NUMBER, [MO_SET] = AXV_ANY };
 	struct matrix *mx = ma->ctx;
 	bool is_set = a->kind == MO_SET;
-	if (!is_set && !strcmp(a->name, "cgroup")) {   /* the whole tree in every cell */
+	if (!strcmp(a->name, "cgroup")) {   /* --cgroup or --set cgroup=: the whole tree in every cell */
 		if (mx->nr_cgroups == CG_MAX)
 			die_usage("sweep: more than %d --cgroup", CG_MAX);
 		mx->cgroups[mx->nr_cgroups++] = a->value;

@@ -64,6 +64,12 @@ struct cgtree {
 	bool per_cg;
 	void *priv[CG_MAX + 1];
 	int order[CG_MAX + 1];
+	/* The policy's "swappiness" tunable (its index, -1: none; how many
+	 * tunables; its largest value), which a cgroup's swappiness= sets
+	 * in its instance: the caller fills them in before mm_set_policy()
+	 * (src/engine/runner.c; src/mm knows no tunable by name). */
+	int swappiness_tun, nr_tun;
+	double swappiness_max;
 };
 
 /* Is a in the subtree of b (a == b included)? */

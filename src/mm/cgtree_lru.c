@@ -23,6 +23,9 @@
  * shadow uses, and mm_refault() hands it to that cgroup's instance. */
 #include "internal.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #define SHADOW_CG_SHIFT 56
 
 /* The ids in mem_cgroup_iter()'s pre-order: a parent, then each child's
@@ -36,13 +39,31 @@ static int preorder(struct cgtree *t, int cg, int k)
 	return k;
 }
 
+/* Cgroup c's instance.  swappiness=: cgroup v1's memory.swappiness,
+ * which 6.6 mem_cgroup_swappiness() gives get_scan_count() for a non-root
+ * memcg (cgroup v2 has no such file and uses vm.swappiness): the
+ * instance's swappiness tunable, at most the tunable's largest value. */
+static void *instance(struct mm *mm, int c, const double *tun)
+{
+	struct cgtree *t = mm->cgt;
+	int sw = t->cg[c].conf.swappiness;
+	if (sw < 0 || t->swappiness_tun < 0 || !tun)
+		return mm->pol.ops->init(mm, tun);
+	double *own = xcalloc((size_t)t->nr_tun + 1, sizeof(double));
+	memcpy(own, tun, (size_t)t->nr_tun * sizeof(double));
+	own[t->swappiness_tun] = sw < t->swappiness_max ? sw : t->swappiness_max;
+	void *p = mm->pol.ops->init(mm, own);
+	free(own);
+	return p;
+}
+
 void cgtree_lru_init(struct mm *mm, const double *tun)
 {
 	struct cgtree *t = mm->cgt;
 	preorder(t, 0, 0);
 	t->priv[0] = mm->pol.priv;
 	for (int c = 1; c < t->n; c++)
-		t->priv[c] = mm->pol.ops->init(mm, tun);
+		t->priv[c] = instance(mm, c, tun);
 	t->per_cg = true;
 }
 

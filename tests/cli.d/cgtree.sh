@@ -86,3 +86,18 @@ published B so 1024 "1024 pages" notes.txt:2
 compare so A B ratio 0.25 0.03 0 notes.txt:1-2
 EXP
 $P reproduce "$T/cg.exp" >"$T/x" 2>&1 && grep -q '^experiment 9: 1 agree' "$T/x" && ok || bad "$(tail -3 "$T/x")"
+
+t "swappiness=0 in a cgroup: linux6's limit reclaim never swaps"
+# get_scan_count(): cgroup reclaim with swappiness 0 scans file only
+# ("memcg users disable swapping this way"); 200 in the same run swaps.
+for sw in 0 200; do
+	$P run --ram 128M --policy linux6 --cgroup /a:max=16M,swappiness=$sw \
+		dd if=/dev/zero of=f bs=1M count=12 @/a + usemem -m 12 @/a >"$T/sw$sw" 2>&1
+done
+[ "$(counter pswpout "$T/sw0")" -eq 0 ] && [ "$(counter pswpout "$T/sw200")" -gt 0 ] \
+	&& [ "$(counter pgsteal_file "$T/sw0")" -gt 0 ] && ok \
+	|| bad "pswpout $(counter pswpout "$T/sw0") / $(counter pswpout "$T/sw200")"
+
+t "sweep --executor kernel --cgroup: one line, exit 2"
+$P sweep --executor kernel --cgroup /a -- usemem -m 2 @/a >"$T/o" 2>"$T/e"
+[ $? -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q 'does not take --cgroup' "$T/e" && ok || bad "$(cat "$T/e")"
