@@ -167,7 +167,7 @@ struct runspec_cache_q {
 	const struct policy_ops *pol;
 	const char *wl_name;        /* the only workload's name, or NULL if more */
 	bool full_machine;          /* --full-machine */
-	bool machine_options;       /* --swap, --cpus, --disk, --memcg or a machine --set other than ram */
+	bool machine_options;       /* --swap, --cpus, --disk, --memcg, --cgroup or a machine --set other than ram */
 	bool observed;              /* --vmstat, --check, --json, --html, --make-inputs */
 };
 bool runspec_cache_only(const struct runspec_cache_q *q);

@@ -101,3 +101,8 @@ done
 t "sweep --executor kernel --cgroup: one line, exit 2"
 $P sweep --executor kernel --cgroup /a -- usemem -m 2 @/a >"$T/o" 2>"$T/e"
 [ $? -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q 'does not take --cgroup' "$T/e" && ok || bad "$(cat "$T/e")"
+
+t "trace @/a on ideal, --ram 50%: the full machine, not the cache"
+seq 1 50 | sed 's/$/ w/' >"$T/t50"
+$P run --machine ideal --ram 50% --cgroup /a:max=8p trace "$T/t50" @/a >"$T/tr" 2>&1 \
+	&& grep -q '^/a  *0  *32  *32 ' "$T/tr" && ok || bad "$(tail -2 "$T/tr")"
