@@ -228,6 +228,10 @@ void test_cgtree_swap_max(void)
 		 1 << 20);
 	const struct cgtree *t = m.mm.cgt;
 	CHECK_EQ(m.mm.ev[PSWPOUT], 16);
+	/* memory.events max: one per reclaim from /a (try_charge_memcg()
+	 * raises it before each), 1 at the 65th charge + 16 retries at the
+	 * 81st; not one per failed charge (19). */
+	CHECK_EQ(t->cg[1].events[CGE_MAX], 17);
 	CHECK_EQ(t->cg[1].events[CGE_OOM], 1);
 	CHECK_EQ(t->cg[1].events[CGE_OOM_KILL], 1);
 	CHECK_EQ(m.mm.ev[OOM_KILL], 1);

@@ -6,9 +6,10 @@
  * peak); the first counter it would take past its max fails the charge,
  * and the counters below it are uncharged again.  6.6 mm/memcontrol.c
  * try_charge_memcg(): the failing counter's cgroup is mem_over_limit,
- * memory.events max is raised there, and the charging task reclaims from
- * that cgroup's subtree (try_to_free_mem_cgroup_pages(mem_over_limit)),
- * up to MAX_RECLAIM_RETRIES times (the loop is memcg.c's, shared with
+ * memory.events max is raised there before each reclaim from it, and the
+ * charging task reclaims from that cgroup's subtree
+ * (try_to_free_mem_cgroup_pages(mem_over_limit)), up to
+ * MAX_RECLAIM_RETRIES times (the loop is memcg.c's, shared with
  * --memcg), then mem_cgroup_oom() raises oom there and the OOM killer
  * picks among that subtree's tasks (src/machine/tasks.c; with
  * memory.oom.group, mem_cgroup_get_oom_group() and every task of the
@@ -145,8 +146,15 @@ static bool tree_charge(struct mm *mm, void *arg)
 		return true;
 	/* mem_over_limit: limit reclaim works on its subtree next */
 	tc->t->target = over;
-	cgtree_event(tc->t, over, CGE_MAX);
 	return false;
+}
+
+/* try_charge_memcg() raises memory.events max of mem_over_limit each
+ * time it goes to reclaim from it. */
+static void tree_reclaiming(void *arg)
+{
+	struct tree_charge *tc = arg;
+	cgtree_event(tc->t, tc->t->target, CGE_MAX);
 }
 
 static bool tree_pending_enough(struct mm *mm, void *arg)
@@ -162,7 +170,7 @@ bool cgtree_try_charge(struct mm *mm, struct mm_ctx *ctx, int cg, enum fault_sta
 	*st = FAULT_DONE;
 	if (tree_charge(mm, &tc))
 		return true;
-	bool ok = limit_charge(mm, ctx, st, DEF_PRIORITY - 2, &(struct charge_ops){ tree_charge, tree_pending_enough, &tc });
+	bool ok = limit_charge(mm, ctx, st, DEF_PRIORITY - 2, &(struct charge_ops){ tree_charge, tree_pending_enough, &tc, tree_reclaiming });
 	int over = mm->cgt->target;
 	mm->cgt->target = 0;
 	if (ok || *st != FAULT_OOM)

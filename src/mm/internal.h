@@ -50,6 +50,7 @@ struct charge_ops {
 	bool (*charge)(struct mm *mm, void *arg);          /* charge once: true if it fits */
 	bool (*pending_enough)(struct mm *mm, void *arg);  /* writes in flight would make room */
 	void *arg;
+	void (*reclaiming)(void *arg);                     /* before each reclaim (may be NULL) */
 };
 bool limit_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st, int stall_below,
 		  const struct charge_ops *co);

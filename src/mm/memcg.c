@@ -64,6 +64,8 @@ bool limit_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st, int 
 			return false;
 		}
 		bool congested;
+		if (co->reclaiming)
+			co->reclaiming(co->arg);
 		do_try_to_free_pages(mm, ctx, SWAP_CLUSTER_MAX, true, stall_below, &congested);
 		if (co->charge(mm, co->arg))
 			return true;
@@ -109,7 +111,7 @@ bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 	 * v1 stalls at the first pass that falls short with writes pending. */
 	bool coarse_v1 = cg->v1 && !(mm->pol.ops->flags & POLICY_V1_WAIT_WRITEBACK);
 	int stall_below = coarse_v1 ? DEF_PRIORITY + 1 : DEF_PRIORITY - 2;
-	if (limit_charge(mm, ctx, st, stall_below, &(struct charge_ops){ memcg_charge, memcg_pending_enough, cg }))
+	if (limit_charge(mm, ctx, st, stall_below, &(struct charge_ops){ memcg_charge, memcg_pending_enough, cg, NULL }))
 		return true;
 	if (*st != FAULT_OOM)
 		return false;
