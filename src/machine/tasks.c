@@ -80,7 +80,7 @@ static bool cgroup_oom_kill(struct machine *m, int dom, uint64_t now)
 	const struct cgroup *g = &t->cg[dom];
 	snprintf(msg, sizeof(msg), "memory: usage %llukB, limit %llukB, failcnt %llu (%s)",
 		 (unsigned long long)(g->current * (PAGE_SIZE / 1024)),
-		 (unsigned long long)(g->conf.max * (PAGE_SIZE / 1024)), (unsigned long long)g->events[CGE_MAX],
+		 (unsigned long long)(g->conf.max * (PAGE_SIZE / 1024)), (unsigned long long)g->failcnt,
 		 g->conf.path);
 	struct task *victim = oom_victim(m, dom);
 	if (!victim)

@@ -109,6 +109,8 @@ static int counter_try_charge(struct cgtree *t, int cg, bool swap)
 			return 0;
 	}
 	int fail = c;
+	if (!swap)
+		t->cg[fail].failcnt++;
 	for (c = cg; c != fail; c = t->cg[c].conf.parent)
 		--*(swap ? &t->cg[c].swap_current : &t->cg[c].current);
 	return fail;

@@ -44,6 +44,7 @@ struct cgroup {
 	uint64_t current;        /* memory.current: pages charged here and below */
 	uint64_t peak;           /* memory.peak */
 	uint64_t swap_current;   /* memory.swap.current: swap slots charged */
+	uint64_t failcnt;        /* charges its memory counter refused (page_counter's failcnt) */
 	uint64_t events[NR_CG_EVENTS];
 	uint64_t stat[NR_CG_STATS];
 };
