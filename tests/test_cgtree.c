@@ -24,6 +24,7 @@ void test_cgtree_swap_max(void);
 void test_cgtree_oom_group(void);
 void test_cgtree_library(void);
 void test_cgtree_lruvec_per_cgroup(void);
+void test_cgtree_shadow_keeps_cgroup(void);
 
 void test_cgspec_parse(void)
 {
@@ -307,4 +308,48 @@ void test_cgtree_lruvec_per_cgroup(void)
 	CHECK_EQ(t->cg[2].stat[CGS_PGSCAN], m.mm.ev[PGSCAN_ANON]);
 	CHECK_EQ(t->cg[1].peak, 64);
 	machine_free(&m);
+}
+
+/* A policy that only records what the core hands its refault(). */
+static void *refault_priv;
+static uint64_t refault_shadow;
+static uint64_t fake_evict_shadow(void *p, pfn_t pfn)
+{
+	(void)p;
+	return 4 * pfn + 1;
+}
+static void fake_refault(void *p, pfn_t pfn, uint64_t shadow)
+{
+	(void)pfn;
+	refault_priv = p;
+	refault_shadow = shadow;
+}
+
+/* workingset_eviction() keeps the memcg id in the shadow and
+ * workingset_refault() measures the distance in that memcg's lruvec: a
+ * page of /b (id 2) evicted, its shadow refaulting into a page of /a (id
+ * 1), is /b's instance's refault, with the policy's own shadow. */
+void test_cgtree_shadow_keeps_cgroup(void)
+{
+	static const struct policy_ops fake = { .name = "fake", .evict_shadow = fake_evict_shadow,
+						 .refault = fake_refault };
+	struct page pages[2] = { { .memcg = 2 }, { .memcg = 1 } };
+	struct cgtree t = { .n = 3, .per_cg = true };
+	int inst[3];
+	for (int c = 0; c < 3; c++)
+		t.priv[c] = &inst[c];
+	struct mm mm = { .cgt = &t };
+	mm.fr.pages = pages;
+	mm.pol.ops = &fake;
+	uint64_t shadow = mm_evict_shadow(&mm, 0);
+	CHECK_EQ(shadow, (2ULL << 56) | 1);
+	mm_refault(&mm, 1, shadow);
+	CHECK(refault_priv == &inst[2]);
+	CHECK_EQ(refault_shadow, 1);
+	/* Without per-cgroup instances the shadow is the policy's alone. */
+	t.per_cg = false;
+	mm.pol.priv = &inst[0];
+	CHECK_EQ(mm_evict_shadow(&mm, 1), 5);
+	mm_refault(&mm, 1, 5);
+	CHECK(refault_priv == &inst[0]);
 }
