@@ -25,6 +25,7 @@ void test_cgtree_oom_group(void);
 void test_cgtree_library(void);
 void test_cgtree_lruvec_per_cgroup(void);
 void test_cgtree_shadow_keeps_cgroup(void);
+void test_cgtree_check_catches_imbalance(void);
 
 void test_cgspec_parse(void)
 {
@@ -352,4 +353,28 @@ void test_cgtree_shadow_keeps_cgroup(void)
 	CHECK_EQ(mm_evict_shadow(&mm, 1), 5);
 	mm_refault(&mm, 1, 5);
 	CHECK(refault_priv == &inst[0]);
+}
+
+/* --check's balance: a counter off by one page, in a cgroup or in its
+ * swap, fails with one line naming the cgroup. */
+void test_cgtree_check_catches_imbalance(void)
+{
+	struct machine m;
+	run_tree(&m, (const char *const[]){ "/a/b:max=1M", NULL }, (uint64_t[]){ 40 }, (int[]){ 2 }, 1, 1 << 20);
+	struct cgtree *t = m.mm.cgt;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK(mm_check(&m.mm, f));
+	t->cg[1].current++;
+	CHECK(!mm_check(&m.mm, f));
+	t->cg[1].current--;
+	t->cg[2].swap_current++;
+	CHECK(!mm_check(&m.mm, f));
+	t->cg[2].swap_current--;
+	fclose(f);
+	CHECK(strstr(buf, "check: cgroup /a: memory.current 1 but its pages and its children's add up to 0\n") != NULL);
+	CHECK(strstr(buf, "check: cgroup /a/b: memory.swap.current 1 but") != NULL);
+	free(buf);
+	machine_free(&m);
 }
