@@ -106,3 +106,12 @@ t "trace @/a on ideal, --ram 50%: the full machine, not the cache"
 seq 1 50 | sed 's/$/ w/' >"$T/t50"
 $P run --machine ideal --ram 50% --cgroup /a:max=8p trace "$T/t50" @/a >"$T/tr" 2>&1 \
 	&& grep -q '^/a  *0  *32  *32 ' "$T/tr" && ok || bad "$(tail -2 "$T/tr")"
+
+t "/a, /b of 64M; usemem 80M in /a, 40M in /b: /a reclaims 16M"
+$P run --ram 512M --policy linux6 --cgroup /a:max=64M --cgroup /b:max=64M \
+	usemem -m 80 @/a + usemem -m 40 @/b >"$T/big" 2>&1
+msg=""
+grep -q '^/a  *[0-9]*  *65536  *65536 ' "$T/big" || msg="/a did not peak at its max"
+grep -q '^/b  *0  *40960  *65536  *0  *0  *0  *0  *0  *0$' "$T/big" || msg="$msg; /b not untouched"
+grep -q '^/a  *[0-9]*  *0  *[0-9]*  *4096 ' "$T/big" || msg="$msg; /a's pgsteal not the 16M over its max"
+[ -z "$msg" ] && ok || bad "$msg"
