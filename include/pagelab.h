@@ -87,6 +87,14 @@ PAGELAB_EXPORT int pagelab_set_seed(pagelab_sim *s, uint64_t seed);
 PAGELAB_EXPORT int pagelab_set_check(pagelab_sim *s, int on);
 PAGELAB_EXPORT int pagelab_set_max_time(pagelab_sim *s, double seconds);
 PAGELAB_EXPORT int pagelab_add_workload(pagelab_sim *s, int argc, const char *const *argv);
+/* One memory cgroup of a tree, as `pagelab run --cgroup SPEC`:
+ * "PATH[:max=SIZE,high=SIZE,low=SIZE,min=SIZE,swap.max=SIZE,swappiness=N,
+ * oom.group=1]" (parents not added are implied, without limits; not
+ * with "memcg").  Add it before the workloads placed in it: a workload's
+ * last word "@PATH" runs it there.  pagelab_report()'s JSON then has
+ * "cgroups", each cgroup's memory.current, peak, events and stat
+ * (docs/cgroups.md).  0, or -1 on a bad spec (see pagelab_error). */
+PAGELAB_EXPORT int pagelab_add_cgroup(pagelab_sim *s, const char *spec);
 
 /* Run to the end.  0: every workload finished (or was OOM-killed, which
  * the event log shows); 1: --check found a broken invariant; 3: stopped at

@@ -28,6 +28,7 @@ static const struct lib_row {
 	{ "--disk", "disk", "ssd", NULL, NULL },
 	{ "--set", "vm.dirty_ratio", "5", NULL, NULL },
 	{ "--memcg", "memcg", "32M", NULL, NULL },
+	{ "--cgroup", "cgroup", "/a:max=16M", NULL, NULL },   /* or pagelab_add_cgroup() */
 	{ "--policy", NULL, NULL, "pagelab_set_policy", NULL },
 	{ "--seed", NULL, NULL, "pagelab_set_seed", NULL },
 	{ "--vmstat", "vmstat", "0.5", NULL, NULL },

@@ -110,6 +110,15 @@ int pagelab_set(pagelab_sim *s, const char *name, const char *value)
 	return runspec_spec_set(&s->spec, name, value, s->err, sizeof(s->err)) == RS_SET_BAD ? -1 : 0;
 }
 
+int pagelab_add_cgroup(pagelab_sim *s, const char *spec)
+{
+	if (configuring(s))
+		return -1;
+	if (!spec)
+		return fail(s, "pagelab_add_cgroup needs a spec");
+	return pagelab_set(s, "cgroup", spec);
+}
+
 int pagelab_set_policy(pagelab_sim *s, const char *policy)
 {
 	if (configuring(s))

@@ -37,6 +37,15 @@ const struct opt machine_opts[] = {
 	   "writeback); prints memory.stat",
 	   "LIST", "memory cgroup limits, as pagelab run --memcg (each\n"
 	   "cell's RAM at least LIMIT * 5/4 + 64M without --ram)"),
+	MO("--cgroup", "PATH[:K=V,...]", "a memory cgroup of a tree (repeatable), PATH like\n"
+	   "/a/b; keys max=, high=, low=, min=, swap.max= (SIZE\n"
+	   "or max), swappiness=N, oom.group=1; parents not\n"
+	   "given are implied, without limits.  A workload's\n"
+	   "last word @PATH runs it there (else in the root).\n"
+	   "Prints each cgroup's memory.current, peak, events,\n"
+	   "stat (docs/cgroups.md); not with --memcg",
+	   "PATH[:K=V,...]", "a memory cgroup of a tree, as pagelab run --cgroup\n"
+	   "(repeatable; the same in every cell, not an axis)"),
 	MO("--set", "NAME=VALUE", "any machine parameter or policy tunable (memcg=LIMIT\n"
 	   "is --memcg LIMIT; disk=, vmstat=, make-inputs=1 are\n"
 	   "--disk, --vmstat, --make-inputs; start.K=SECONDS:\n"
@@ -53,7 +62,7 @@ static enum machine_opt_kind kind_of(const char *name)
 {
 	if (!strcmp(name, "--cpus"))
 		return MO_NUMBER;
-	if (!strcmp(name, "--disk"))
+	if (!strcmp(name, "--disk") || !strcmp(name, "--cgroup"))
 		return MO_WORD;
 	return MO_SIZE;
 }

@@ -117,7 +117,7 @@ static int run_take(struct machine_args *ma, const struct machine_arg *a)
 {
 	struct run_args *ra = ma->ctx;
 	struct run_opts *ro = &ra->ro;
-	if (a->kind == MO_SET) {
+	if (a->kind == MO_SET || !strcmp(a->name, "cgroup")) {   /* --cgroup SPEC is --set cgroup=SPEC */
 		ra->sets = xrealloc(ra->sets, (size_t)(ra->nsets + 1) * sizeof(*ra->sets));
 		ra->sets[ra->nsets++] = (struct run_set){ xstrdup(a->name), a->value };
 	} else if (!strcmp(a->name, "ram")) {

@@ -64,7 +64,7 @@ static bool cache_only(const struct runspec *s, const struct run_out *o, const s
 	struct runspec_cache_q cq = {
 		.machine = o->machine, .pol = s->pol, .wl_name = wl->n == 1 ? wl->v[0].ops->name : NULL,
 		.full_machine = o->full_machine,
-		.machine_options = o->machine_options || s->mo.memcg_pages,
+		.machine_options = o->machine_options || s->mo.memcg_pages || s->mo.cgroups.n,
 		.observed = s->mo.vmstat_ns || s->mo.check || o->json || o->html || o->make_inputs,
 	};
 	return runspec_cache_only(&cq);

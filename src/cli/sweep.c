@@ -171,6 +171,8 @@ static int executor_opt(void *dest, const struct opt *o, const char *typed, cons
 static void sweep_kernel_cells(const struct sweep_args *sa, struct matrix_cell **cells, int *n)
 {
 	char err[1200];
+	if (sa->kernel && sa->mx.nr_cgroups)
+		die_usage("sweep: --executor kernel does not take --cgroup (a tree runs in the simulator only)");
 	if (sa->repeat && !sa->kernel)
 		die_usage("sweep: --repeat is for --executor kernel (a simulation is the same every time)");
 	if (sa->kernel && !kexec_cells(cells, n, sa->mx.nr_axes, sa->repeat ? (int)sa->repeat : 1,
@@ -186,6 +188,12 @@ static int sweep_take(struct machine_args *ma, const struct machine_arg *a)
 						  [MO_NUMBER] = AXV_NUMBER, [MO_SET] = AXV_ANY };
 	struct matrix *mx = ma->ctx;
 	bool is_set = a->kind == MO_SET;
+	if (!strcmp(a->name, "cgroup")) {   /* --cgroup or --set cgroup=: the whole tree in every cell */
+		if (mx->nr_cgroups == CG_MAX)
+			die_usage("sweep: more than %d --cgroup", CG_MAX);
+		mx->cgroups[mx->nr_cgroups++] = a->value;
+		return OPT_GO;
+	}
 	if (is_set && (!strcmp(a->name, "policy") || !strcmp(a->name, "machine") || !strcmp(a->name, "seed")))
 		die_usage("--set %s: use --%s", a->name, a->name);
 	axis_fill(axis_add(mx, a->name, is_set), a->value, kinds[a->kind]);

@@ -156,6 +156,8 @@ static void collect_memory(const struct machine *m, struct run_result *rr)
 						  .wmark_high = mm->zones[z].wmark_high };
 	if (mm->memcg.limit)
 		rr->nr_memcg = (int)report_memcg_stats(m, rr->memcg);
+	if (mm->cgt)
+		report_cgroups_collect(m, rr);
 }
 
 /* The samples, as the machine kept them (in memory, a long run's first

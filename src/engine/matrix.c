@@ -266,6 +266,10 @@ static bool build_cell(const struct matrix *mx, const int *pick, uint64_t seed, 
 	mc->param_values[0] = policy;
 	mc->param_values[1] = machine;
 	bool ok = cell_limit(mx, pick, c, err, errlen);
+	for (int g = 0; ok && g < mx->nr_cgroups; g++) {
+		ok = runspec_set_machine(&c->prof, &c->mo, "cgroup", mx->cgroups[g], err, errlen) != RS_SET_BAD;
+		sb_add(&mopt, " --cgroup %s", mx->cgroups[g], NULL);
+	}
 	for (int a = 2; ok && a < mx->nr_axes; a++) {
 		const struct axis *ax = &mx->axes[a];
 		const char *v = ax->values[pick[a]];

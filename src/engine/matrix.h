@@ -49,6 +49,10 @@ struct matrix {
 	/* The trace's distinct pages, which a --ram of N% is a share of
 	 * (lib/share.h; the caller counts them); 0: no such --ram. */
 	uint64_t trace_pages;
+	/* --cgroup SPEC (repeatable): the same tree in every cell, not an
+	 * axis (a spec's commas are its keys'); the caller's strings. */
+	const char *cgroups[CG_MAX];
+	int nr_cgroups;
 };
 
 struct matrix_cell {

@@ -128,6 +128,10 @@ char *record_format(const struct record_meta *m, const struct run_result *rr)
 				(unsigned long long)rr->ev[i]);
 		fputs("}, \"reclaim_work\": ", out);
 		report_work_json(&rr->work, out);
+		if (rr->nr_cg) {
+			fputs(", \"cgroups\": ", out);
+			report_cgroups_json(rr, out);
+		}
 	}
 	fputs("}\n", out);
 	fclose(out);

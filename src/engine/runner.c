@@ -56,6 +56,12 @@ static bool build(struct machine *m, struct runspec *s, const struct machine_opt
 		return false;
 	if (oracle)
 		mm_set_oracle(&m->mm, oracle, oracle_len);
+	if (m->mm.cgt) {   /* a cgroup's swappiness= (cgtree_lru.c) */
+		int si = policy_tunable_index(s->pol, "swappiness");
+		m->mm.cgt->swappiness_tun = si;
+		m->mm.cgt->nr_tun = policy_nr_tunables(s->pol);
+		m->mm.cgt->swappiness_max = si >= 0 ? s->pol->tunables[si].max : 0;
+	}
 	machine_set_policy(m, s->pol, s->tun);
 	for (int k = 0; k < s->nr_wl; k++) {
 		const struct workload_ops *ops = s->wl[k].ops;
@@ -66,6 +72,9 @@ static bool build(struct machine *m, struct runspec *s, const struct machine_opt
 		}
 		machine_add_workload(m, ops, w, s->wl[k].cmd);
 		s->wl[k].w = NULL;    /* the machine's now */
+		const struct wl_inst *wi = &m->wls[m->nr_wls - 1];
+		for (int i = 0; i < wi->ntasks; i++)   /* its @PATH */
+			mm_cgroup_attach(&m->mm, m->tasks[wi->first_task + i].id, s->wl[k].cgroup);
 	}
 	return true;
 }

@@ -1,6 +1,7 @@
 /* runspec.c - the one path from a run's description to a ready machine
  * (runspec.h). */
 #include "runspec.h"
+#include "cgspec.h"
 #include "delay.h"
 #include "../machine/profile_file.h"
 #include "../cachesim/cachesim.h"
@@ -131,6 +132,8 @@ enum runspec_set_kind runspec_set_machine(struct profile *prof, struct machine_o
 		return set_run_option(prof, mo, name, value, err, errlen);
 	if (!strcmp(name, "memcg"))
 		return set_limit(mo, value, err, errlen);
+	if (!strcmp(name, "cgroup"))
+		return cgspec_add(&mo->cgroups, value, err, errlen) ? RS_SET_CGROUP : RS_SET_BAD;
 	if (!strcmp(name, "memcg.v1")) {
 		if (strcmp(value, "0") && strcmp(value, "1")) {
 			snprintf(err, errlen, "bad value '%s' for memcg.v1 (0 or 1)", value);
@@ -152,7 +155,8 @@ enum runspec_set_kind runspec_set_machine(struct profile *prof, struct machine_o
 
 bool runspec_is_machine_key(const char *name)
 {
-	return !strcmp(name, "memcg") || !strcmp(name, "memcg.v1") || is_run_option(name) || profile_has_param(name);
+	return !strcmp(name, "memcg") || !strcmp(name, "memcg.v1") || !strcmp(name, "cgroup") || is_run_option(name) ||
+	       profile_has_param(name);
 }
 
 enum runspec_set_kind runspec_set(struct profile *prof, struct machine_opts *mo, const struct policy_ops *pol,
@@ -175,6 +179,15 @@ enum runspec_set_kind runspec_set(struct profile *prof, struct machine_opts *mo,
 
 bool runspec_memcg_ok(const struct policy_ops *pol, const struct machine_opts *mo, char *err, size_t errlen)
 {
+	if (mo->memcg_pages && mo->cgroups.n) {
+		snprintf(err, errlen, "give --memcg (one cgroup) or --cgroup (a tree), not both");
+		return false;
+	}
+	if (mo->cgroups.n && (pol->flags & POLICY_NO_MEMCG)) {
+		snprintf(err, errlen, "policy %s cannot run under --cgroup: its reclaim works only against the zones' free-page shortage, which a cgroup limit does not create",
+			 pol->name);
+		return false;
+	}
 	if (!mo->memcg_pages || !(pol->flags & POLICY_NO_MEMCG))
 		return true;
 	snprintf(err, errlen,

@@ -43,7 +43,8 @@ enum runspec_set_kind { RS_SET_BAD = -1, RS_SET_MACHINE, RS_SET_TUNABLE, RS_SET_
 /* One --set NAME=VALUE, however given (--set, a sweep axis, an experiment
  * file, pagelab_set()): memcg (the cgroup's limit, a size of at least 16
  * pages: call runspec_set_memcg() once the RAM is known), memcg.v1 (0 or
- * 1, with a cgroup already set), a machine parameter of prof, disk (a
+ * 1, with a cgroup already set), cgroup (PATH[:KEY=VALUE,...], one more
+ * cgroup of a tree: src/engine/cgspec.h), a machine parameter of prof, disk (a
  * disk model, as --disk), the run's own options that are no machine
  * parameter (RS_SET_RUN: vmstat=SECONDS as --vmstat, make-inputs=0|1 as
  * --make-inputs, psi=0|1: pressure stall information), or a tunable of
@@ -85,6 +86,7 @@ struct runspec_wl {
 	int argc;
 	char **argv;              /* own copies: --make-inputs reads them */
 	uint64_t start_ns;        /* a workload starting late, or 0 */
+	int cgroup;               /* its trailing @PATH: the cgroup's id (0: the root) */
 };
 
 /* Everything one run is.  Built with runspec_init(), runspec_set...(),
@@ -166,7 +168,7 @@ struct runspec_cache_q {
 	const struct policy_ops *pol;
 	const char *wl_name;        /* the only workload's name, or NULL if more */
 	bool full_machine;          /* --full-machine */
-	bool machine_options;       /* --swap, --cpus, --disk, --memcg or a machine --set other than ram */
+	bool machine_options;       /* --swap, --cpus, --disk, --memcg, --cgroup or a machine --set other than ram */
 	bool observed;              /* --vmstat, --check, --json, --html, --make-inputs */
 };
 bool runspec_cache_only(const struct runspec_cache_q *q);

@@ -4,6 +4,7 @@
  * libpagelab's handle all fill one through these calls. */
 #include "runspec.h"
 #include "cell.h"
+#include "cgspec.h"
 #include "../policy/policy.h"
 #include "../workload/workload.h"
 #include "../lib/util.h"
@@ -76,21 +77,32 @@ bool runspec_size(struct runspec *s, char *err, size_t errlen)
 static bool add_created(struct runspec *s, const struct workload_ops *ops, int argc, char *const *argv, char *err,
 			size_t errlen)
 {
+	/* A last word @PATH places it in a cgroup: not the workload's. */
+	int words = argc;
+	int cg = cgspec_placement(&s->mo.cgroups, &argc, argv, err, errlen);
+	if (cg < 0)
+		return false;
 	/* The workloads' parsers take a mutable argv, as main() gets. */
-	char **av = xcalloc((size_t)argc + 1, sizeof(char *));
-	for (int i = 0; i < argc; i++)
+	char **av = xcalloc((size_t)words + 1, sizeof(char *));
+	for (int i = 0; i < words; i++)
 		av[i] = xstrdup(argv[i] ? argv[i] : "");
+	char *cmd = join_words(words, av);
+	if (words > argc) {
+		free(av[argc]);
+		av[argc] = NULL;
+	}
 	err[0] = 0;
 	void *w = ops->create(argc, av, runspec_seed(s->mo.seed, s->nr_wl), err, errlen);
 	if (!w) {
 		for (int i = 0; i < argc; i++)
 			free(av[i]);
 		free(av);
+		free(cmd);
 		return false;
 	}
 	s->wl = xrealloc(s->wl, (size_t)(s->nr_wl + 1) * sizeof(*s->wl));
-	s->wl[s->nr_wl++] = (struct runspec_wl){ .ops = ops, .w = w, .cmd = join_words(argc, av), .argc = argc,
-						 .argv = av };
+	s->wl[s->nr_wl++] = (struct runspec_wl){ .ops = ops, .w = w, .cmd = cmd, .argc = argc, .argv = av,
+						 .cgroup = cg };
 	return true;
 }
 

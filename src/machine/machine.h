@@ -109,6 +109,8 @@ struct machine_opts {
 	 * and its version (--set memcg.v1=1: v1 reclaim waits on writeback). */
 	uint64_t memcg_pages;
 	bool memcg_v1;
+	/* --cgroup: a tree of memory cgroups (n = 0: none; src/mm/cgtree.h) */
+	struct cg_tree_conf cgroups;
 	/* Keep at most VMSTAT_IN_MEMORY vmstat samples in memory and move
 	 * older ones to a temporary file (pagelab run: --vmstat 0.001 over
 	 * hours must not fill the host).  Off: every sample stays in

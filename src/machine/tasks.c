@@ -11,8 +11,9 @@
 static void exit_task(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t at);
 
 /* 2.6.36+ oom_badness(): resident pages plus swap entries; the highest
- * score dies.  Returns false when nothing can be killed. */
-bool task_oom_kill(struct machine *m, uint64_t now)
+ * score dies.  Only the tasks of cgroup `scope`'s subtree (0: all; --cgroup,
+ * mem_cgroup_scan_tasks()).  NULL when nothing can be killed. */
+static struct task *oom_victim(struct machine *m, int scope)
 {
 	struct task *victim = NULL;
 	uint64_t best = 0;
@@ -20,30 +21,21 @@ bool task_oom_kill(struct machine *m, uint64_t now)
 		struct task *t = &m->tasks[i];
 		if (t->kthread || t->state == T_EXITED || !t->as)
 			continue;
+		if (scope && !cg_in_subtree(m->mm.cgt, cgtree_task_cg(m->mm.cgt, t->id), scope))
+			continue;
 		uint64_t points = t->as->rss + t->as->swapents;
 		if (!victim || points > best) {
 			victim = t;
 			best = points;
 		}
 	}
+	return victim;
+}
+
+/* oom_kill_process() of one task: the kernel's line, then its exit. */
+static void oom_kill_task(struct machine *m, struct task *victim, uint64_t now, bool in_memcg)
+{
 	char msg[256];
-	if (!victim) {
-		machine_log(m, now, LOG_KERNEL, -1, "Kernel panic - not syncing: System is deadlocked on memory");
-		m->panicked = true;
-		return false;
-	}
-	/* A charge that failed at the cgroup's limit: mem_cgroup_out_of_memory()
-	 * picks among the cgroup's tasks (all of the workloads') and says so. */
-	bool in_memcg = m->mm.memcg.oom_pending;
-	if (in_memcg) {
-		m->mm.memcg.oom_pending = false;
-		m->mm.memcg.oom_kill++;
-		snprintf(msg, sizeof(msg), "memory: usage %llukB, limit %llukB, failcnt %llu",
-			 (unsigned long long)(m->mm.memcg.charged * (PAGE_SIZE / 1024)),
-			 (unsigned long long)(m->mm.memcg.limit * (PAGE_SIZE / 1024)),
-			 (unsigned long long)m->mm.memcg.failcnt);
-		machine_log(m, now, LOG_KERNEL, -1, msg);
-	}
 	snprintf(msg, sizeof(msg),
 		 "%s: Killed process %d (%s) total-vm:%llukB, anon-rss:%llukB, file-rss:0kB, shmem-rss:0kB",
 		 in_memcg ? "Memory cgroup out of memory" : "Out of memory",
@@ -52,6 +44,8 @@ bool task_oom_kill(struct machine *m, uint64_t now)
 		 (unsigned long long)(victim->as->rss * (PAGE_SIZE / 1024)));
 	machine_log(m, now, LOG_KERNEL, -1, msg);
 	m->mm.ev[OOM_KILL]++;
+	if (m->mm.cgt)
+		cgtree_event(m->mm.cgt, cgtree_task_cg(m->mm.cgt, victim->id), CGE_OOM_KILL);
 	victim->killed = true;
 	m->wls[victim->wl].killed = true;
 	m->wls[victim->wl].signal = SIGKILL;
@@ -71,6 +65,61 @@ bool task_oom_kill(struct machine *m, uint64_t now)
 	} else {
 		m->self_exit_ns += ctx.sys_ns;
 	}
+}
+
+/* A charge that failed in a tree's cgroup (cgtree.c): the kernel's
+ * mem_cgroup_out_of_memory() line, then its victim; with memory.oom.group
+ * set on the victim's cgroup or an ancestor inside the OOM domain, the
+ * highest such cgroup's every task (mem_cgroup_get_oom_group(),
+ * oom_kill_memcg_member()). */
+static bool cgroup_oom_kill(struct machine *m, int dom, uint64_t now)
+{
+	struct cgtree *t = m->mm.cgt;
+	t->oom_cg = 0;
+	char msg[256];
+	const struct cgroup *g = &t->cg[dom];
+	snprintf(msg, sizeof(msg), "memory: usage %llukB, limit %llukB, failcnt %llu (%s)",
+		 (unsigned long long)(g->current * (PAGE_SIZE / 1024)),
+		 (unsigned long long)(g->conf.max * (PAGE_SIZE / 1024)), (unsigned long long)g->failcnt,
+		 g->conf.path);
+	struct task *victim = oom_victim(m, dom);
+	if (!victim)
+		return task_oom_kill(m, now);   /* nothing in it: the node's killer */
+	machine_log(m, now, LOG_KERNEL, -1, msg);
+	int group = 0;
+	for (int c = cgtree_task_cg(t, victim->id); c; c = c == dom ? 0 : t->cg[c].conf.parent)
+		if (t->cg[c].conf.oom_group)
+			group = c;
+	oom_kill_task(m, victim, now, true);
+	for (struct task *k; group && (k = oom_victim(m, group));)
+		oom_kill_task(m, k, now, true);
+	return true;
+}
+
+bool task_oom_kill(struct machine *m, uint64_t now)
+{
+	if (m->mm.cgt && m->mm.cgt->oom_cg)
+		return cgroup_oom_kill(m, m->mm.cgt->oom_cg, now);
+	struct task *victim = oom_victim(m, 0);
+	char msg[256];
+	if (!victim) {
+		machine_log(m, now, LOG_KERNEL, -1, "Kernel panic - not syncing: System is deadlocked on memory");
+		m->panicked = true;
+		return false;
+	}
+	/* A charge that failed at the cgroup's limit: mem_cgroup_out_of_memory()
+	 * picks among the cgroup's tasks (all of the workloads') and says so. */
+	bool in_memcg = m->mm.memcg.oom_pending;
+	if (in_memcg) {
+		m->mm.memcg.oom_pending = false;
+		m->mm.memcg.oom_kill++;
+		snprintf(msg, sizeof(msg), "memory: usage %llukB, limit %llukB, failcnt %llu",
+			 (unsigned long long)(m->mm.memcg.charged * (PAGE_SIZE / 1024)),
+			 (unsigned long long)(m->mm.memcg.limit * (PAGE_SIZE / 1024)),
+			 (unsigned long long)m->mm.memcg.failcnt);
+		machine_log(m, now, LOG_KERNEL, -1, msg);
+	}
+	oom_kill_task(m, victim, now, in_memcg);
 	return true;
 }
 

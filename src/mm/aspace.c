@@ -168,7 +168,7 @@ static enum fault_status fault_zero(struct mm *mm, struct mm_ctx *ctx, struct as
 	count_fault(mm, ctx, false);
 	charge(ctx, mm->cost->fault_ns + mm->cost->zero_page_ns);
 	mm_work(mm, W_CLEAR_BYTES, PAGE_SIZE);
-	mm->pol.ops->add(mm->pol.priv, pfn, ADD_NEW_ANON);
+	mm->pol.ops->add(mm_pol(mm, pfn), pfn, ADD_NEW_ANON);
 	return FAULT_DONE;
 }
 
@@ -230,7 +230,7 @@ static enum fault_status fault_swap(struct mm *mm, struct mm_ctx *ctx, struct as
 		lru_del(&mm->fr, pfn);
 		p->flags &= ~PG_reclaim;
 		mm->stat.nr_pending_free--;
-		mm->pol.ops->add(mm->pol.priv, pfn, ADD_SWAPCACHE);
+		mm->pol.ops->add(mm_pol(mm, pfn), pfn, ADD_SWAPCACHE);
 	}
 	p->owner = as->id + 1;
 	p->index = ANON_INDEX(vma, off);
@@ -348,7 +348,7 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 		charge_refs(ctx, ucost_ns, ucost_rem, &carry_ps);
 		if (hook) {
 			if (mm->access_hook)
-				mm->pol.ops->access(mm->pol.priv, pte_pfn(pte), write);
+				mm->pol.ops->access(mm_pol(mm, pte_pfn(pte)), pte_pfn(pte), write);
 			if (versions)
 				integrity_write(mm, pte_pfn(pte));
 		}
@@ -431,7 +431,7 @@ void mm_munlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t v
 			lru_del(&mm->fr, pfn);
 			p->flags &= ~PG_unevictable;
 			mm->ev[UNEVICTABLE_PGS_RESCUED]++;
-			mm->pol.ops->add(mm->pol.priv, pfn, ADD_PUTBACK);
+			mm->pol.ops->add(mm_pol(mm, pfn), pfn, ADD_PUTBACK);
 		}
 	}
 }

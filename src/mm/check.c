@@ -315,6 +315,8 @@ bool mm_check(struct mm *mm, FILE *err)
 		FAIL("swap: %u slots counted in use, %u referenced or cached", mm->swap.used, used);
 	if (mm->pol.ops && mm->pol.ops->check && !mm->pol.ops->check(mm->pol.priv, err))
 		ok = false;
+	if (mm->cgt && !cgtree_check(mm, err))
+		ok = false;
 	/* The data: what each page holds is what was last written to it. */
 	if (!integrity_check(mm, err))
 		ok = false;

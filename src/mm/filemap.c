@@ -84,10 +84,12 @@ static pfn_t pagecache_add(struct mm *mm, struct inode *ino, uint64_t index, pfn
 	if (shadow) {
 		ino->shadow[index] = 0;
 		ino->nrshadows--;
-		mm->pol.ops->refault(mm->pol.priv, pfn, shadow);
-		mm->pol.ops->add(mm->pol.priv, pfn, ADD_REFAULT);
+		if (mm->cgt)
+			cgtree_count(mm, p->memcg, CGS_REFAULT_FILE, 1);
+		mm_refault(mm, pfn, shadow);
+		mm->pol.ops->add(mm_pol(mm, pfn), pfn, ADD_REFAULT);
 	} else {
-		mm->pol.ops->add(mm->pol.priv, pfn, ADD_PAGECACHE);
+		mm->pol.ops->add(mm_pol(mm, pfn), pfn, ADD_PAGECACHE);
 	}
 	return pfn;
 }
@@ -108,7 +110,7 @@ void pagecache_delete(struct mm *mm, pfn_t pfn, bool shadow)
 	}
 	mm->stat.nr_file--;
 	if (shadow && mm->pol.ops->evict_shadow && ino->shadow) {
-		uint64_t s = mm->pol.ops->evict_shadow(mm->pol.priv, pfn);
+		uint64_t s = mm_evict_shadow(mm, pfn);
 		if (s) {
 			ino->shadow[p->index] = s;
 			ino->nrshadows++;
@@ -141,7 +143,7 @@ void filemap_rescue(struct mm *mm, pfn_t pfn)
 	lru_del(&mm->fr, pfn);
 	p->flags &= ~PG_reclaim;
 	mm->stat.nr_pending_free--;
-	mm->pol.ops->add(mm->pol.priv, pfn, ADD_PUTBACK);
+	mm->pol.ops->add(mm_pol(mm, pfn), pfn, ADD_PUTBACK);
 }
 
 /* page_cache_ra_order(): a folio is naturally aligned, so an unaligned
@@ -251,9 +253,9 @@ enum fault_status filemap_readaround(struct mm *mm, struct mm_ctx *ctx, struct i
 static void mark_accessed(struct mm *mm, pfn_t pfn, bool write)
 {
 	if (mm->pol.ops->mark_accessed)
-		mm->pol.ops->mark_accessed(mm->pol.priv, pfn);
+		mm->pol.ops->mark_accessed(mm_pol(mm, pfn), pfn);
 	else if (mm->access_hook)
-		mm->pol.ops->access(mm->pol.priv, pfn, write);
+		mm->pol.ops->access(mm_pol(mm, pfn), pfn, write);
 }
 
 /* Find or read the page at index for a read; PFN_NONE with *st set if the
@@ -315,7 +317,7 @@ static void drop_behind(struct mm *mm, struct inode *ino, const struct file_ra *
 		pfn_t pfn = pc_lookup(ino, index);
 		if (pfn == PFN_NONE)
 			break;
-		mm->pol.ops->deactivate(mm->pol.priv, pfn);
+		mm->pol.ops->deactivate(mm_pol(mm, pfn), pfn);
 	}
 }
 

@@ -220,7 +220,7 @@ static enum fault_status cow_page(struct mm *mm, struct mm_ctx *ctx, struct aspa
 	count_fault(mm, ctx, false);
 	charge(ctx, mm->cost->fault_ns + mm->cost->copy_page_ns);
 	mm_work(mm, W_COPY_BYTES, PAGE_SIZE);
-	mm->pol.ops->add(mm->pol.priv, pfn, ADD_NEW_ANON);
+	mm->pol.ops->add(mm_pol(mm, pfn), pfn, ADD_NEW_ANON);
 	return FAULT_DONE;
 }
 
@@ -267,7 +267,7 @@ enum fault_status fault_file(struct mm *mm, struct mm_ctx *ctx, struct aspace *a
 	 * mark_page_accessed() on the page they return, so a page faulted in
 	 * by two processes (or twice) is activated like a twice-read one. */
 	if (mm->vm.fault_mark_accessed && mm->pol.ops->mark_accessed)
-		mm->pol.ops->mark_accessed(mm->pol.priv, pfn);
+		mm->pol.ops->mark_accessed(mm_pol(mm, pfn), pfn);
 	if (write && !(v->flags & VMA_SHARED))
 		return cow_page(mm, ctx, as, vma, off, pfn);
 	bool clean_wp = (v->flags & VMA_SHARED) && mm->vm.dirty_fault && !write;

@@ -399,7 +399,7 @@ void filemap_set_unevictable(struct mm *mm, struct inode *ino, bool on)
 			lru_del(&mm->fr, pfn);
 			mm_page(mm, pfn)->flags &= ~PG_unevictable;
 			mm->ev[UNEVICTABLE_PGS_RESCUED]++;
-			mm->pol.ops->add(mm->pol.priv, pfn, ADD_PUTBACK);
+			mm->pol.ops->add(mm_pol(mm, pfn), pfn, ADD_PUTBACK);
 		}
 	}
 	if (on)

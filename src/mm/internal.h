@@ -45,6 +45,45 @@ uint64_t do_try_to_free_pages(struct mm *mm, struct mm_ctx *ctx, uint64_t want, 
 /* memcg.c: charge one page to the cgroup (reclaiming from it at the
  * limit).  false: *st says why not (wait for writeback, or OOM). */
 bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st);
+/* What limit_charge()'s retries ask of the counter being charged. */
+struct charge_ops {
+	bool (*charge)(struct mm *mm, void *arg);          /* charge once: true if it fits */
+	bool (*pending_enough)(struct mm *mm, void *arg);  /* writes in flight would make room */
+	void *arg;
+	void (*reclaiming)(void *arg);                     /* before each reclaim (may be NULL) */
+};
+bool limit_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st, int stall_below,
+		  const struct charge_ops *co);
+
+/* cgtree.c: a tree of cgroups (cgtree.h). */
+bool cgtree_try_charge(struct mm *mm, struct mm_ctx *ctx, int cg, enum fault_status *st);
+bool cgtree_charge_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st, int *cg);
+void cgtree_uncharge(struct mm *mm, int cg);
+/* A swap slot for an anonymous page of cgroup cg, charged to its
+ * memory.swap.max (UINT32_MAX: none; swap_alloc_slot() without a tree). */
+uint32_t cgtree_swap_alloc(struct mm *mm, int cg);
+/* Per-cgroup lruvecs (cgtree_lru.c): the instances of a POLICY_MEMCG_LRU
+ * policy beside the first (mm->pol.priv, the root's), made in
+ * mm_set_policy() and destroyed with the tree; check and tick each; a
+ * reclaim pass over the target's subtree. */
+void cgtree_lru_init(struct mm *mm, const double *tun);
+void cgtree_lru_destroy(struct mm *mm);
+bool cgtree_lru_check(struct mm *mm, FILE *err);
+void cgtree_lru_tick(struct mm *mm, struct scan_control *sc);
+void cgtree_lru_shrink(struct mm *mm, struct scan_control *sc);
+/* --check of the tree's charges (cgtree_check.c). */
+bool cgtree_check(const struct mm *mm, FILE *err);
+/* Limit reclaim passes over the page (cgtree.c). */
+bool cgtree_skip(struct mm *mm, const struct page *p);
+void cgtree_count(struct mm *mm, int cg, enum cg_stat s, uint64_t n);
+/* The hooks where the protection and memory.high code plugs in
+ * (memcg_hooks.c): the effective memory.min (low false) or memory.low
+ * (low true) of cgroup cg in the reclaim running now, as 6.6
+ * mem_cgroup_calculate_protection() leaves it for mem_cgroup_below_min()
+ * and mem_cgroup_below_low(); and mem_cgroup_handle_over_high(), run as
+ * the charging task returns to user space. */
+uint64_t memcg_protection(struct mm *mm, int cg, bool low);
+void memcg_handle_over_high(struct mm *mm, struct mm_ctx *ctx, int cg);
 
 /* Start writing a dirty page (swap slot or file block); clears PG_dirty. */
 void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn);
@@ -90,7 +129,10 @@ static inline void policy_shrink(struct mm *mm, struct mm_ctx *ctx, struct scan_
 	enum work_who saved_who = mm->work_who;
 	mm->cur = ctx;
 	mm->work_who = work_who_of(sc);
-	mm->pol.ops->shrink(mm->pol.priv, sc);
+	if (mm->cgt && mm->cgt->per_cg)
+		cgtree_lru_shrink(mm, sc);   /* each cgroup's lruvec of the subtree */
+	else
+		mm->pol.ops->shrink(mm->pol.priv, sc);
 	mm->cur = saved;
 	mm->work_who = saved_who;
 }
@@ -112,6 +154,8 @@ static inline void account_scan_steal(struct mm *mm, const struct scan_control *
 static inline void account_pass(struct mm *mm, const struct scan_control *sc, uint64_t refill_before)
 {
 	account_scan_steal(mm, sc);
+	if (mm->cgt && !mm->cgt->per_cg)   /* memory.stat pgscan: the reclaim's target (the root's: the node's) */
+		cgtree_count(mm, mm->cgt->target, CGS_PGSCAN, sc->nr_scanned);
 	if (sc->cgroup) {
 		mm->memcg.pgrefill += mm->ev[PGREFILL] - refill_before;
 		mm->ev[PGREFILL] = refill_before;
@@ -155,6 +199,8 @@ static inline void count_fault(struct mm *mm, struct mm_ctx *ctx, bool major)
 	if (major) {
 		mm->ev[PGMAJFAULT]++;
 		ctx->majflt++;
+		if (mm->cgt)
+			cgtree_count(mm, cgtree_task_cg(mm->cgt, ctx->task), CGS_PGMAJFAULT, 1);
 	} else {
 		ctx->minflt++;
 	}

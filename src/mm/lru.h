@@ -20,7 +20,11 @@
 #include "page.h"
 
 #define LRU_NONE 0
-#define MAX_LRU_LISTS 24
+/* Room for a policy instance per cgroup of a --cgroup tree (cgtree.h;
+ * mglru's 8 lists each); a plugin registers within the first
+ * PLUGIN_MAX_LRU_LISTS (its lists are a 32-bit mask). */
+#define MAX_LRU_LISTS 160
+#define PLUGIN_MAX_LRU_LISTS 24
 
 /* What a list is in /proc/vmstat's LRU gauges (nr_active_anon...): a
  * policy's list is inactive unless it says otherwise; the core's free,

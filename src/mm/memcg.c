@@ -49,6 +49,56 @@ static bool charge_one(struct memcg *cg)
 	return true;
 }
 
+/* try_charge_memcg()'s retry loop after a failed charge, for --memcg's
+ * one cgroup and for a tree's (cgtree.c): limit reclaim, then the charge
+ * again, up to MAX_RECLAIM_RETRIES times.  false: *st says whether to
+ * wait for writes in flight or to OOM. */
+bool limit_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st, int stall_below,
+		  const struct charge_ops *co)
+{
+	for (int retries = 0; retries < MAX_RECLAIM_RETRIES; retries++) {
+		/* Writes in flight will uncharge enough: wait for them rather
+		 * than evict more. */
+		if (mm->stat.nr_pending_free && co->pending_enough(mm, co->arg)) {
+			*st = FAULT_WAIT_RECLAIM;
+			return false;
+		}
+		bool congested;
+		if (co->reclaiming)
+			co->reclaiming(co->arg);
+		do_try_to_free_pages(mm, ctx, SWAP_CLUSTER_MAX, true, stall_below, &congested);
+		if (co->charge(mm, co->arg))
+			return true;
+		if (congested) {
+			*st = FAULT_WAIT_RECLAIM;
+			return false;
+		}
+	}
+	if (co->charge(mm, co->arg))
+		return true;
+	/* Writes in flight, or a flusher woken by reclaim that has not
+	 * started them yet (it runs beside the charging task in the kernel,
+	 * so its writes end during the retries): wait for them. */
+	if (mm->stat.nr_writeback || mm->stat.nr_reading || mm->flush_all) {
+		*st = FAULT_WAIT_RECLAIM;
+		return false;
+	}
+	*st = FAULT_OOM;
+	return false;
+}
+
+static bool memcg_charge(struct mm *mm, void *arg)
+{
+	(void)mm;
+	return charge_one(arg);
+}
+
+static bool memcg_pending_enough(struct mm *mm, void *arg)
+{
+	const struct memcg *cg = arg;
+	return cg->charged - mm->stat.nr_pending_free < cg->limit;
+}
+
 bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 {
 	struct memcg *cg = &mm->memcg;
@@ -61,34 +111,12 @@ bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 	 * v1 stalls at the first pass that falls short with writes pending. */
 	bool coarse_v1 = cg->v1 && !(mm->pol.ops->flags & POLICY_V1_WAIT_WRITEBACK);
 	int stall_below = coarse_v1 ? DEF_PRIORITY + 1 : DEF_PRIORITY - 2;
-	for (int retries = 0; retries < MAX_RECLAIM_RETRIES; retries++) {
-		/* Writes in flight will uncharge enough: wait for them rather
-		 * than evict more. */
-		if (mm->stat.nr_pending_free && cg->charged - mm->stat.nr_pending_free < cg->limit) {
-			*st = FAULT_WAIT_RECLAIM;
-			return false;
-		}
-		bool congested;
-		do_try_to_free_pages(mm, ctx, SWAP_CLUSTER_MAX, true, stall_below, &congested);
-		if (charge_one(cg))
-			return true;
-		if (congested) {
-			*st = FAULT_WAIT_RECLAIM;
-			return false;
-		}
-	}
-	if (charge_one(cg))
+	if (limit_charge(mm, ctx, st, stall_below, &(struct charge_ops){ memcg_charge, memcg_pending_enough, cg, NULL }))
 		return true;
-	/* Writes in flight, or a flusher woken by reclaim that has not
-	 * started them yet (it runs beside the charging task in the kernel,
-	 * so its writes end during the retries): wait for them. */
-	if (mm->stat.nr_writeback || mm->stat.nr_reading || mm->flush_all) {
-		*st = FAULT_WAIT_RECLAIM;
+	if (*st != FAULT_OOM)
 		return false;
-	}
 	/* mem_cgroup_oom(): the kill happens inside the cgroup. */
 	cg->oom++;
 	cg->oom_pending = true;
-	*st = FAULT_OOM;
 	return false;
 }

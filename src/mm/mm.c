@@ -115,6 +115,8 @@ void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tu
 	unsigned flags = ops->flags | (ops->tunable_flags ? ops->tunable_flags(tun) : 0);
 	mm->fault_not_young = flags & POLICY_FAULT_NOT_YOUNG;
 	mm->pol.priv = ops->init(mm, tun);
+	if (mm->cgt && (ops->flags & POLICY_MEMCG_LRU))
+		cgtree_lru_init(mm, tun);
 	mm->access_hook = (ops->flags & POLICY_ACCESS_HOOK) && ops->access;
 	if (ops->evict_shadow && !mm->swap.shadow)
 		mm->swap.shadow = xcalloc(mm->swap.nr_slots ? mm->swap.nr_slots : 1, sizeof(uint64_t));
@@ -122,6 +124,7 @@ void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tu
 
 void mm_destroy(struct mm *mm)
 {
+	mm_cgtree_free(mm);
 	if (mm->pol.ops && mm->pol.ops->destroy)
 		mm->pol.ops->destroy(mm->pol.priv);
 	for (uint32_t i = 0; i < mm->nr_as; i++) {
@@ -214,6 +217,8 @@ void free_frame(struct mm *mm, pfn_t pfn)
 		mm->stat.nr_anon--;
 	if (mm->memcg.limit)
 		mm->memcg.charged--;  /* uncharged as it is freed */
+	if (mm->cgt)
+		cgtree_uncharge(mm, p->memcg);
 	/* A file page leaves the page cache first, and only clean: dirty data
 	 * is written before its frame is freed (or cancelled by truncate). */
 	if ((p->flags & PG_file) && (p->owner || (p->flags & PG_dirty)))
@@ -237,7 +242,7 @@ void detach_page(struct mm *mm, pfn_t pfn)
 		return;
 	}
 	if (on != LRU_NONE && mm->pol.ops->remove)
-		mm->pol.ops->remove(mm->pol.priv, pfn);
+		mm->pol.ops->remove(mm_pol(mm, pfn), pfn);
 	lru_del(&mm->fr, pfn);
 }
 
@@ -423,11 +428,30 @@ uint64_t mm_reclaim_io_catch_up(struct mm *mm, struct mm_ctx *ctx, const struct 
 	return mm->io.catch_up(mm->io.arg, ctx_now(ctx) + pending);
 }
 
+/* A tree's charge (cgtree.c): the frame records its cgroup; the charge
+ * over, the task meets memory.high's return-to-user work. */
+static pfn_t alloc_charged(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
+{
+	int cg;
+	if (!cgtree_charge_page(mm, ctx, st, &cg))
+		return PFN_NONE;
+	pfn_t pfn = alloc_frame(mm, ctx, st);
+	if (pfn == PFN_NONE) {
+		cgtree_uncharge(mm, cg);
+		return pfn;
+	}
+	mm_page(mm, pfn)->memcg = (uint16_t)cg;
+	memcg_handle_over_high(mm, ctx, cg);
+	return pfn;
+}
+
 /* The memcg charge comes first (mem_cgroup_charge() before the page
  * allocator in the kernel's fault paths); a frame the node cannot give
  * is uncharged again. */
 static pfn_t alloc_page_charged(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 {
+	if (mm->cgt)
+		return alloc_charged(mm, ctx, st);
 	if (mm->memcg.limit && !memcg_try_charge(mm, ctx, st))
 		return PFN_NONE;
 	pfn_t pfn = alloc_frame(mm, ctx, st);
@@ -561,7 +585,10 @@ void mm_tick(struct mm *mm, struct mm_ctx *ctx)
 	enum work_who saved_who = mm->work_who;
 	mm->cur = ctx;
 	mm->work_who = WHO_AGING;
-	mm->pol.ops->tick(mm->pol.priv, &sc);
+	if (mm->cgt && mm->cgt->per_cg)
+		cgtree_lru_tick(mm, &sc);
+	else
+		mm->pol.ops->tick(mm->pol.priv, &sc);
 	mm->work_who = saved_who;
 	mm->cur = saved;
 	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);

@@ -27,6 +27,7 @@
 #include "node_stat.h"
 #include "wakeups.h"
 #include "policy_ops.h"
+#include "cgtree.h"
 
 #define DEF_PRIORITY 12
 #define SWAP_CLUSTER_MAX 32
@@ -251,6 +252,7 @@ struct swap_area {
 	 * last, readahead hits since (mm/swap_state.c prev_offset,
 	 * last_readahead_pages, swapin_readahead_hits). */
 	uint32_t ra_prev, ra_win, ra_hits;
+	struct cgtree *cgt; /* --cgroup: slots are charged (cgtree.c) */
 };
 
 struct fs;
@@ -333,6 +335,8 @@ struct mm {
 	/* Figures no report prints, kept for tests (test_figures.h). */
 	struct mm_test_figures test;
 	struct memcg memcg;
+	/* --cgroup: the tree of memory cgroups (cgtree.c), NULL without one */
+	struct cgtree *cgt;
 };
 
 struct mm_config {
@@ -447,6 +451,33 @@ void mm_lru_sizes(const struct mm *mm, struct lru_sizes *out);
 
 /* --memcg: set the limit (pages) before the first allocation. */
 void mm_memcg_init(struct mm *mm, uint64_t limit_pages, bool v1);
+
+/* --cgroup: the tree (before the first allocation), freed by mm_destroy;
+ * task runs in cgroup id cg (cgtree.h). */
+void mm_cgtree_init(struct mm *mm, const struct cg_tree_conf *conf);
+void mm_cgtree_free(struct mm *mm);
+void mm_cgroup_attach(struct mm *mm, int task, int cg);
+void cgtree_swap_release(struct cgtree *t, uint32_t slot);
+
+/* The policy instance whose lists hold pfn: under a cgroup tree and a
+ * POLICY_MEMCG_LRU policy, the instance of the page's cgroup (its
+ * lruvec, cgtree_lru.c); else the one instance. */
+static inline void *mm_pol(const struct mm *mm, pfn_t pfn)
+{
+	if (mm->cgt && mm->cgt->per_cg)
+		return mm->cgt->priv[mm->fr.pages[pfn].memcg];
+	return mm->pol.priv;
+}
+/* evict_shadow() of the page's instance, the cgroup's id kept in the
+ * shadow; refault() of the instance the shadow's cgroup names (6.6
+ * workingset_eviction()/workingset_refault(): the memcg id in the
+ * shadow entry finds the eviction lruvec). */
+uint64_t mm_evict_shadow(struct mm *mm, pfn_t pfn);
+void mm_refault(struct mm *mm, pfn_t pfn, uint64_t shadow);
+/* A policy's page-table walk: is address space as in the lruvec of
+ * instance priv (6.6 MGLRU's per-memcg mm_list)?  Always, without
+ * per-cgroup instances. */
+bool mm_pol_owns_aspace(const struct mm *mm, const void *priv, const struct aspace *as);
 
 /* One reclaim pass: runs the policy's shrink() and accounts it. */
 uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority);

@@ -41,7 +41,7 @@ struct page {
 	uint32_t flags;
 	uint8_t zone;
 	uint8_t folio_order;    /* page cache: the order of the folio it is part of */
-	uint8_t pad0[2];
+	uint16_t memcg;        /* --cgroup: the id of the cgroup it is charged to (cgtree.h) */
 	uint32_t owner;         /* anon: address-space id + 1; file: file id + 1 */
 	int32_t mapcount;       /* number of PTEs mapping the frame */
 	uint64_t index;         /* anon: (vma << 40) | page offset; file: page index */

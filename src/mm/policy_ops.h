@@ -90,6 +90,10 @@ static inline void sc_scanned(struct scan_control *sc, const struct page *p, uin
 				       * the policy, sets the PTE bits on a fault
 				       * (aspace.c, and the cache-only replay) */
 
+#define POLICY_MEMCG_LRU (1u << 9) /* under a --cgroup tree, one instance per cgroup:
+				       * each cgroup's lruvec (src/mm/cgtree_lru.c);
+				       * without it, one LRU for the node, charges only */
+
 struct policy_ops {
 	const char *name;
 	const char *summary;

@@ -67,7 +67,7 @@ enum unmap_result ptescan_unmap(struct mm *mm, struct pte_ref *r)
 		return UNMAP_DROPPED;
 	}
 	if (!(p->flags & PG_swapcache)) {
-		uint32_t slot = swap_alloc_slot(&mm->swap);
+		uint32_t slot = cgtree_swap_alloc(mm, p->memcg);
 		if (slot == UINT32_MAX)
 			return UNMAP_NOSWAP;
 		swap_cache_add(mm, r->pfn, slot);

@@ -161,10 +161,17 @@ static void remove_mapping_and_free(struct mm *mm, pfn_t pfn)
 	if (p->flags & PG_swapcache) {
 		uint32_t slot = p->swap - 1;
 		if (mm->pol.ops->evict_shadow && mm->swap.shadow && mm->swap.map[slot])
-			mm->swap.shadow[slot] = mm->pol.ops->evict_shadow(mm->pol.priv, pfn);
+			mm->swap.shadow[slot] = mm_evict_shadow(mm, pfn);
 		swap_cache_del(mm, pfn);
 	}
 	free_frame(mm, pfn);
+}
+
+/* memory.stat pgsteal of the page's cgroup. */
+static void count_steal(struct mm *mm, const struct page *p)
+{
+	if (mm->cgt)
+		cgtree_count(mm, p->memcg, CGS_PGSTEAL, 1);
 }
 
 static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn_t pfn, bool textbook)
@@ -176,6 +183,8 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 		return EVICT_BUSY;
 	if (p->flags & PG_mlocked)
 		return EVICT_MLOCKED;
+	if (mm->cgt && cgtree_skip(mm, p))
+		return EVICT_BUSY;
 	if (mm->cache.only)
 		return cache_drop(mm, sc, pfn);
 	if (p->flags & PG_file) {
@@ -197,7 +206,7 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 	} else if ((p->flags & PG_anon) && !(p->flags & PG_swapcache)) {
 		if (!sc->may_swap)
 			return EVICT_NOSWAP;
-		uint32_t slot = swap_alloc_slot(&mm->swap);
+		uint32_t slot = cgtree_swap_alloc(mm, p->memcg);
 		if (slot == UINT32_MAX)
 			return EVICT_NOSWAP;
 		swap_cache_add(mm, pfn, slot);
@@ -214,6 +223,7 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 		sc->nr_writeback++;
 		if (textbook) {
 			/* Counted as reclaimed now; freed when the write is done. */
+			count_steal(mm, p);
 			sc->nr_reclaimed++;
 			if (!(p->flags & PG_anon))
 				sc->nr_reclaimed_file++;
@@ -228,6 +238,7 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 			return EVICT_WRITEBACK;
 		/* untimed, kernel-style: the write completed; free it now. */
 	}
+	count_steal(mm, p);
 	sc->nr_reclaimed++;
 	if (!(p->flags & PG_anon))
 		sc->nr_reclaimed_file++;
@@ -315,10 +326,10 @@ void mm_io_done(struct mm *mm, enum io_dir dir, pfn_t pfn)
 			remove_mapping_and_free(mm, pfn);
 			return;
 		}
-		mm->pol.ops->add(mm->pol.priv, pfn, ADD_PUTBACK);
+		mm->pol.ops->add(mm_pol(mm, pfn), pfn, ADD_PUTBACK);
 		return;
 	}
 	if (mm->pol.ops->end_writeback && lru_on(&mm->fr, pfn) != LRU_NONE)
-		mm->pol.ops->end_writeback(mm->pol.priv, pfn);
+		mm->pol.ops->end_writeback(mm_pol(mm, pfn), pfn);
 	free_if_orphan(mm, pfn);
 }

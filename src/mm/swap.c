@@ -55,6 +55,8 @@ static void slot_maybe_release(struct swap_area *sw, uint32_t s)
 {
 	if (!slot_busy(sw, s)) {
 		sw->used--;
+		if (sw->cgt)
+			cgtree_swap_release(sw->cgt, s);
 		if (sw->shadow)
 			sw->shadow[s] = 0; /* a shadow never outlives its slot */
 	}

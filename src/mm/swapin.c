@@ -28,10 +28,12 @@ void swapin_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot,
 	uint64_t shadow = mm->swap.shadow ? mm->swap.shadow[slot] : 0;
 	if (shadow) {
 		mm->swap.shadow[slot] = 0;
-		mm->pol.ops->refault(mm->pol.priv, pfn, shadow);
-		mm->pol.ops->add(mm->pol.priv, pfn, ADD_REFAULT);
+		if (mm->cgt)
+			cgtree_count(mm, mm_page(mm, pfn)->memcg, CGS_REFAULT_ANON, 1);
+		mm_refault(mm, pfn, shadow);
+		mm->pol.ops->add(mm_pol(mm, pfn), pfn, ADD_REFAULT);
 	} else {
-		mm->pol.ops->add(mm->pol.priv, pfn, ADD_SWAPIN);
+		mm->pol.ops->add(mm_pol(mm, pfn), pfn, ADD_SWAPIN);
 	}
 }
 

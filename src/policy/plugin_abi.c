@@ -78,7 +78,7 @@ static pfn_t own_arg(const struct plugin_inst *in, const char *fn, pagelab_pfn p
 
 static int list_arg(const struct plugin_inst *in, const char *fn, int list)
 {
-	if (list <= 0 || list >= MAX_LRU_LISTS || !(in->lists & (1u << list)))
+	if (list <= 0 || list >= PLUGIN_MAX_LRU_LISTS || !(in->lists & (1u << list)))
 		plugin_die(in, "%s(list %d): not a list the policy registered with pagelab_lru_register()", fn, list);
 	return list;
 }
@@ -96,9 +96,9 @@ int pagelab_lru_register(struct pagelab_mm *mm, const char *name)
 		plugin_die(in, "pagelab_lru_register: lists are registered in init()");
 	if (!name)
 		plugin_die(in, "pagelab_lru_register(NULL): a list needs a name");
-	if (in->mm->fr.nr_lists >= MAX_LRU_LISTS)
+	if (in->mm->fr.nr_lists >= PLUGIN_MAX_LRU_LISTS)
 		plugin_die(in, "pagelab_lru_register(\"%.40s\"): no room for another list (%d in all, the core's "
-			   "included)", name, MAX_LRU_LISTS);
+			   "included)", name, PLUGIN_MAX_LRU_LISTS);
 	/* The plugin's string may not outlive init(): keep a copy. */
 	char *copy = xstrdup(name);
 	int id = lru_register(&in->mm->fr, copy);

@@ -164,6 +164,7 @@ static bool ws_check(void *p, FILE *err) { return splitlru_check(&((struct worki
 const struct policy_ops workingset_policy = {
 	.name = "workingset",
 	.summary = "split LRU + refault distance: shadow entries, workingset activation (3.15 file, 5.9 anon)",
+	.flags = POLICY_MEMCG_LRU,
 	.tunables = workingset_tunables,
 	.init = workingset_init,
 	.destroy = ws_destroy,

@@ -222,6 +222,8 @@ void report_text(const struct run_result *rr, const struct run_info *ri, FILE *o
 		report_memcg_stat(rr, out);
 	if (rr->has_pressure)
 		report_pressure_text(rr, out);
+	if (rr->nr_cg)
+		report_cgroups_text(rr, out);
 	report_work_text(&rr->work, out);
 }
 
@@ -348,6 +350,10 @@ void report_json(const struct run_result *rr, const struct run_info *ri, FILE *o
 		report_memcg_json(rr, out);
 	if (rr->has_pressure)
 		report_pressure_json(rr, out);
+	if (rr->nr_cg) {
+		fputs(",\n  \"cgroups\": ", out);
+		report_cgroups_json(rr, out);
+	}
 	fputs(",\n  \"reclaim_work\": ", out);
 	report_work_json(&rr->work, out);
 	json_provenance(rr, ri, out);

@@ -39,6 +39,12 @@ void report_memcg_json(const struct run_result *rr, FILE *out);
 void report_pressure_text(const struct run_result *rr, FILE *out);
 void report_pressure_json(const struct run_result *rr, FILE *out);
 
+/* --cgroup: each cgroup's files into rr->cg, in text tables, as a JSON
+ * array (cgreport.c). */
+void report_cgroups_collect(const struct machine *m, struct run_result *rr);
+void report_cgroups_text(const struct run_result *rr, FILE *out);
+void report_cgroups_json(const struct run_result *rr, FILE *out);
+
 /* The "# /proc/vmstat" section's lines: gauges, then every event counter,
  * of a result or of an mm (the cache-only replay's). */
 void report_gauges(const struct mm *mm, struct run_gauges *g);

@@ -54,6 +54,7 @@ void run_result_free(struct run_result *rr)
 	if (rr->kernel && rr->kernel_free)
 		rr->kernel_free(rr->kernel);
 	free(rr->why);
+	free(rr->cg);
 	for (int w = 0; w < rr->nr_wl; w++)
 		wl_result_free(run_wl(rr, w));
 	free(rr->wl_more);

@@ -76,6 +76,17 @@ struct memstat {
 };
 #define MAX_MEMSTAT 40
 
+/* --cgroup: one cgroup at the end of a run; bytes, and memory.stat's
+ * counts its subtree's (cgreport.c). */
+struct cg_result {
+	char path[CG_PATH_MAX];
+	uint64_t max;             /* UINT64_MAX: none */
+	uint64_t current, peak, swap_current;
+	uint64_t events[NR_CG_EVENTS];
+	uint64_t anon, file;
+	uint64_t stat[NR_CG_STATS];
+};
+
 struct run_result {
 	bool available;           /* design and workloads exist in this build */
 	char *why;                /* if not: why (one line) */
@@ -130,6 +141,8 @@ struct run_result {
 	 * full; averages in 1/2048ths of a percent, totals in us). */
 	bool has_pressure;
 	struct psi_line pressure[2];
+	struct cg_result *cg;     /* --cgroup: each cgroup's files, the root first (cgreport.c) */
+	int nr_cg;
 };
 
 void run_result_free(struct run_result *rr);

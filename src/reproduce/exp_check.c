@@ -25,6 +25,10 @@ bool exp_check_workload(const char *tmpl, double scale, char *err, size_t errlen
 		snprintf(err, errlen, "no workload named '%.100s' (see pagelab workloads)", argv[0]);
 		return false;
 	}
+	/* A last word @PATH places it in a cgroup (cgspec.h): not the
+	 * workload's; the cgroup is looked up when the run is built. */
+	if (argc > 1 && argv[argc - 1][0] == '@')
+		argv[--argc] = NULL;
 	/* Created and destroyed at once: creating parses, a workload does
 	 * its work only when the machine asks for its ops (but for those
 	 * with a check()). */

@@ -240,6 +240,7 @@ static void run_one(struct exp_result *r, int d, int run, int rep)
 	c.mo = (struct machine_opts){
 		.memcg_pages = r->cg.memcg_pages,
 		.memcg_v1 = r->cg.memcg_v1,
+		.cgroups = r->cg.cgroups,
 		.make_inputs = r->cg.make_inputs,
 		.seed = exp_seed(rep),
 		/* The experiment's machine-set vmstat= (unscaled) in place of

@@ -145,7 +145,7 @@ struct exp_result {
 	uint64_t max_time_ns;     /* --max-time: cap on every run's simulated time, or 0 */
 	struct profile prof;      /* the machine, scaled */
 	struct machine_opts cg;   /* the experiment's machine-set beyond the profile: its cgroup
-				   * (memcg_pages, memcg_v1), make_inputs, vmstat_ns */
+				   * (memcg_pages, memcg_v1, cgroups), make_inputs, vmstat_ns */
 	bool ram_set;             /* its machine-set gave ram= */
 	int reps;                 /* repeats of each run in this mode (max) */
 	struct run_result *rr;    /* [design][run][repeat] */

@@ -16,7 +16,11 @@ bool wl_share_pages(const struct wl_list *l, double share, uint64_t *pages, char
 	}
 	struct trace_opts o;
 	const char *path;
-	if (!trace_parse_args(l->v[0].argc, l->v[0].argv, &o, &path, err, errlen))
+	/* a last word @PATH is the replay's cgroup (src/engine/cgspec.h) */
+	int argc = l->v[0].argc;
+	if (argc > 1 && l->v[0].argv[argc - 1][0] == '@')
+		argc--;
+	if (!trace_parse_args(argc, l->v[0].argv, &o, &path, err, errlen))
 		return false;
 	if (!strcmp(path, "-")) {
 		snprintf(err, errlen, "a share of a trace's distinct pages needs a trace file: standard input "

@@ -16,6 +16,7 @@ ROWS='--machine|--machine modern|why:an experiment has one machine line, its pro
 --disk|--disk ssd|  machine-set "disk=ssd"
 --set|--set vm.dirty_ratio=5|  machine-set "vm.dirty_ratio=5"
 --memcg|--memcg 16M|  machine-set "memcg=16M"
+--cgroup|--cgroup /a:max=16M|  machine-set "cgroup=/a:max=16M"
 --policy|--policy clock,fifo|why:a design line names its policy (design LABEL POLICY KIND)
 --seed|--seed 3,4|why:repeats give the seeds, 1 + 1000 k for every design alike, so designs face the same workloads
 --vmstat|--set vmstat=0.5|  vmstat 0.5

@@ -473,6 +473,7 @@ bool mglru_age(struct mglru *g, bool force_scan)
 const struct policy_ops mglru_policy = {
 	.name = "mglru",
 	.summary = "multi-gen LRU (6.1+, as of ~6.6): generations aged by page-table walks, tiers, refault PID control",
+	.flags = POLICY_MEMCG_LRU,
 	.tunables = mglru_tunables,
 	.check_tunables = mglru_check_tunables,
 	.init = mglru_init,

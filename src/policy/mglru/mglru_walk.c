@@ -98,6 +98,9 @@ static pfn_t harvest(struct mglru *g, pte_t *pte, bool can_swap)
 	struct page *p = mm_page(g->mm, pfn);
 	if (mg_type(p) == MG_ANON && !can_swap)
 		return PFN_NONE;
+	/* get_pfn_folio(): another memcg's folio is not this lruvec's */
+	if (mm_pol(g->mm, pfn) != g)
+		return PFN_NONE;
 	*pte = v & ~PTE_ACCESSED;
 	/* A file page's dirty state is also the page cache's (nr_dirty and
 	 * the inode's dirty bitmap, which the flusher walks): set_page_dirty(). */
@@ -261,7 +264,7 @@ bool mg_try_to_inc_max_seq(struct mglru *g, uint64_t max_seq, bool can_swap, boo
 			 * Bloom filter history: walk everything from here on. */
 			if (a >= g->nr_as_walked)
 				force_scan = true;
-			if (as->dead)
+			if (as->dead || !mm_pol_owns_aspace(mm, g, as))   /* the memcg's mm_list */
 				continue;
 			/* should_skip_mm() */
 			if (!force_scan && !as->ran)

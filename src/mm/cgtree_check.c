@@ -1,0 +1,51 @@
+/* cgtree_check.c - --check of a cgroup tree (cgtree.c): every cgroup's
+ * memory.current is its own pages plus its children's currents (each
+ * frame in use charged once, to the cgroup it records), never above its
+ * memory.max; and memory.swap.current the same over swap slots in use
+ * (the cgroup each slot was charged to) against memory.swap.max. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+/* own[c] less the children's currents: what c's counter should read. */
+static bool balance(const struct cgtree *t, uint64_t *own, bool swap, FILE *err)
+{
+	bool ok = true;
+	for (int c = t->n - 1; c >= 0; c--) {
+		const struct cgroup *g = &t->cg[c];
+		uint64_t cur = swap ? g->swap_current : g->current;
+		uint64_t max = swap ? g->conf.swap_max : g->conf.max;
+		if (cur != own[c]) {
+			fprintf(err, "check: cgroup %s: %s %llu but its pages and its children's add up to %llu\n",
+				g->conf.path, swap ? "memory.swap.current" : "memory.current", (unsigned long long)cur,
+				(unsigned long long)own[c]);
+			ok = false;
+		}
+		if (cur > max || (!swap && g->peak > max)) {
+			fprintf(err, "check: cgroup %s: %s %llu above its max %llu\n", g->conf.path,
+				swap ? "memory.swap.current" : "memory.current", (unsigned long long)cur,
+				(unsigned long long)max);
+			ok = false;
+		}
+		if (c)
+			own[g->conf.parent] += own[c];
+	}
+	return ok;
+}
+
+bool cgtree_check(const struct mm *mm, FILE *err)
+{
+	const struct cgtree *t = mm->cgt;
+	uint64_t own[CG_MAX + 1] = { 0 }, swap[CG_MAX + 1] = { 0 };
+	for (pfn_t pfn = 0; pfn < mm->fr.nr; pfn++) {
+		const struct page *p = &mm->fr.pages[pfn];
+		if (!(p->flags & PG_free))
+			own[p->memcg < t->n ? p->memcg : 0]++;
+	}
+	for (uint32_t s = 0; s < mm->swap.nr_slots; s++)
+		if (mm->swap.map[s] || mm->swap.cache[s] != PFN_NONE)
+			swap[t->slot_cg[s] < t->n ? t->slot_cg[s] : 0]++;
+	bool ok = balance(t, own, false, err);
+	ok &= balance(t, swap, true, err);
+	return cgtree_lru_check((struct mm *)mm, err) && ok;
+}
