@@ -7,6 +7,7 @@
  * (6.18 mm/vmscan.c, NR_VMSCAN_WRITE). */
 #include "internal.h"
 #include "swap.h"
+#include "zram.h"
 #include "filemap.h"
 #include "inode_index.h"
 #include "../lib/util.h"
@@ -143,7 +144,12 @@ void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn)
 		if (block == UINT64_MAX)
 			block = inode_fill_hole(mm, ino, p->index); /* its data needs a block now */
 	}
-	if (mm->untimed)
+	if (!file && mm->swap.zram) {
+		/* zram: compressed here, the write done on return (a
+		 * synchronous bdev's bio completes inside submit_bio) */
+		zram_write(mm->swap.zram, ctx, pfn, p->swap - 1);
+		mm_io_done(mm, IO_WRITE, pfn);
+	} else if (mm->untimed)
 		mm_io_done(mm, IO_WRITE, pfn);
 	else if (file)
 		mm->io.submit_block(mm->io.arg, IO_WRITE, block, pfn, ctx_now(ctx));
@@ -197,6 +203,8 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 	} else if ((p->flags & PG_anon) && !(p->flags & PG_swapcache)) {
 		if (!sc->may_swap)
 			return EVICT_NOSWAP;
+		if (mm->swap.zram && !zram_can_store(mm->swap.zram))
+			return EVICT_NOSWAP; /* no pool page: stays resident */
 		uint32_t slot = swap_alloc_slot(&mm->swap);
 		if (slot == UINT32_MAX)
 			return EVICT_NOSWAP;
