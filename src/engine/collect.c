@@ -156,6 +156,8 @@ static void collect_memory(const struct machine *m, struct run_result *rr)
 						  .wmark_high = mm->zones[z].wmark_high };
 	if (mm->memcg.limit)
 		rr->nr_memcg = (int)report_memcg_stats(m, rr->memcg);
+	if (mm->swap.zram)
+		rr->nr_zram = (int)report_zram_stats(m, rr->zram);
 }
 
 /* The samples, as the machine kept them (in memory, a long run's first

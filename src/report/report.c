@@ -220,6 +220,8 @@ void report_text(const struct run_result *rr, const struct run_info *ri, FILE *o
 	report_vmstat_lines(&rr->gauges, rr->ev, out);
 	if (rr->nr_memcg)
 		report_memcg_stat(rr, out);
+	if (rr->nr_zram)
+		report_zram_text(rr, out);
 	report_work_text(&rr->work, out);
 }
 
@@ -344,6 +346,8 @@ void report_json(const struct run_result *rr, const struct run_info *ri, FILE *o
 	json_counters(rr, out);
 	if (rr->nr_memcg)
 		report_memcg_json(rr, out);
+	if (rr->nr_zram)
+		report_zram_json(rr, out);
 	fputs(",\n  \"reclaim_work\": ", out);
 	report_work_json(&rr->work, out);
 	json_provenance(rr, ri, out);

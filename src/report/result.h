@@ -126,6 +126,8 @@ struct run_result {
 	struct run_gauges gauges;
 	struct memstat memcg[MAX_MEMSTAT];  /* with a cgroup: its files */
 	int nr_memcg;
+	struct memstat zram[MAX_MEMSTAT];   /* --swap zram: mm_stat, io_stat */
+	int nr_zram;
 };
 
 void run_result_free(struct run_result *rr);
