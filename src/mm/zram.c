@@ -39,6 +39,9 @@ struct zram *zram_create(struct mm *mm, uint32_t nr_slots, enum zalgo algo, unsi
 	z->comp_ps = comp_ps ? comp_ps : compress_cost_ps[algo][0];
 	z->decomp_ps = decomp_ps ? decomp_ps : compress_cost_ps[algo][1];
 	zs_create_pool(&z->pool, chain);
+	/* the pool's frames are on a list of their own: no LRU, no reclaim */
+	z->list = lru_register(&mm->fr, "zsmalloc");
+	lru_set_kind(&mm->fr, z->list, LRU_KIND_NONE);
 	z->nr_slots = nr_slots;
 	z->slot = xmalloc((nr_slots ? nr_slots : 1) * sizeof(*z->slot));
 	for (uint32_t i = 0; i < nr_slots; i++)
@@ -76,12 +79,15 @@ static void sync_frames(struct zram *z)
 			z->frames = xrealloc(z->frames, z->cap_frames * sizeof(*z->frames));
 		}
 		z->frames[z->nr_frames++] = pfn;
+		lru_add_head(&mm->fr, z->list, pfn);
 	}
 	while (z->nr_frames > z->pool.pages) {
 		/* free_frame() uncharges a memcg page; the pool's never were */
+		pfn_t pfn = z->frames[--z->nr_frames];
 		if (mm->memcg.limit)
 			mm->memcg.charged++;
-		free_frame(mm, z->frames[--z->nr_frames]);
+		lru_del(&mm->fr, pfn);
+		free_frame(mm, pfn);
 	}
 	if (z->pool.pages > z->st.mem_used_max)
 		z->st.mem_used_max = z->pool.pages;

@@ -33,6 +33,7 @@ struct zram {
 	struct zram_slot *slot;
 	uint32_t nr_slots;
 	pfn_t *frames;            /* the pool's pages, taken from free memory */
+	int list;                 /* ... and the frame list they are on */
 	uint64_t nr_frames, cap_frames;
 	uint64_t mem_limit;       /* pages; 0 = none */
 	struct zram_stats st;
