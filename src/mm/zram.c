@@ -41,6 +41,7 @@ struct zram *zram_create(struct mm *mm, uint32_t nr_slots, enum zalgo algo, unsi
 	zs_create_pool(&z->pool, chain);
 	/* the pool's frames are on a list of their own: no LRU, no reclaim */
 	z->list = lru_register(&mm->fr, "zsmalloc");
+	mm_work_keep(mm, WORK_BIT(W_ZRAM_COMPRESS) | WORK_BIT(W_ZRAM_DECOMPRESS));
 	lru_set_kind(&mm->fr, z->list, LRU_KIND_NONE);
 	z->nr_slots = nr_slots;
 	z->slot = xmalloc((nr_slots ? nr_slots : 1) * sizeof(*z->slot));
@@ -128,6 +129,7 @@ void zram_write(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)
 		return;
 	}
 	charge(ctx, z->comp_ps * PAGE_SIZE / 1000);
+	mm_work(z->mm, W_ZRAM_COMPRESS, PAGE_SIZE);
 	if (len >= z->pool.huge_class_size) {
 		len = PAGE_SIZE;
 		z->st.huge_pages++;
@@ -150,8 +152,10 @@ void zram_read(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)
 		charge(ctx, z->mm->cost->zero_page_ns);  /* zram_fill_page() */
 	else if (s->size == PAGE_SIZE)
 		charge(ctx, z->mm->cost->copy_page_ns);  /* a huge page is copied */
-	else
+	else {
 		charge(ctx, z->decomp_ps * PAGE_SIZE / 1000);
+		mm_work(z->mm, W_ZRAM_DECOMPRESS, PAGE_SIZE);
+	}
 }
 
 void zram_slot_free(struct zram *z, uint32_t slot)
