@@ -380,6 +380,11 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 			 (unsigned long long)(avail >> 20), limit);
 		return false;
 	}
+	if (p->zram && p->untimed) {
+		snprintf(err, errlen, "--swap zram needs a machine with watermarks: the pool's pages come from the reserve below them (profile %s has none)",
+			 p->name ? p->name : "?");
+		return false;
+	}
 	struct mm_config cfg = {
 		.ram_pages = m->ram_pages,
 		.swap_pages = swap_pages,

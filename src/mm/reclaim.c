@@ -184,6 +184,11 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 		return EVICT_MLOCKED;
 	if (mm->cache.only)
 		return cache_drop(mm, sc, pfn);
+	/* zram: a page to be written that the pool has no room for stays
+	 * resident (zram's -ENOMEM write), decided before it is unmapped */
+	if (mm->swap.zram && (p->flags & PG_anon) && !(p->flags & PG_file) &&
+	    (!(p->flags & PG_swapcache) || (p->flags & PG_dirty)) && !zram_can_store(mm->swap.zram, pfn))
+		return EVICT_NOSWAP;
 	if (p->flags & PG_file) {
 		/* A file page outside any page cache (truncated pages are,
 		 * only while their I/O is in flight; unit tests build such
@@ -203,8 +208,6 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 	} else if ((p->flags & PG_anon) && !(p->flags & PG_swapcache)) {
 		if (!sc->may_swap)
 			return EVICT_NOSWAP;
-		if (mm->swap.zram && !zram_can_store(mm->swap.zram))
-			return EVICT_NOSWAP; /* no pool page: stays resident */
 		uint32_t slot = swap_alloc_slot(&mm->swap);
 		if (slot == UINT32_MAX)
 			return EVICT_NOSWAP;

@@ -60,11 +60,22 @@ void zram_destroy(struct zram *z)
 	free(z);
 }
 
-bool zram_can_store(const struct zram *z)
+static unsigned page_size_drawn(const struct zram *z, const struct page *p);
+
+bool zram_can_store(const struct zram *z, pfn_t pfn)
 {
-	if (z->mem_limit && z->pool.pages + z->pool.chain > z->mem_limit)
+	unsigned len = page_size_drawn(z, mm_page(z->mm, pfn));
+	if (!len)
+		return true;  /* same-filled: no pool memory */
+	if (len >= z->pool.huge_class_size)
+		len = PAGE_SIZE;
+	/* room in a zspage of its class, or a new zspage's pages free */
+	const struct zs_class *c = zs_class_of(&z->pool, len);
+	if (c->objs < c->zspages * c->objs_per_zspage)
+		return true;
+	if (z->mem_limit && z->pool.pages + c->pages_per_zspage > z->mem_limit)
 		return false;
-	return z->mm->stat.nr_free >= z->pool.chain;
+	return z->mm->stat.nr_free >= c->pages_per_zspage;
 }
 
 /* Keep the frames taken from free memory equal to the pool's pages. */
@@ -72,7 +83,11 @@ static void sync_frames(struct zram *z)
 {
 	struct mm *mm = z->mm;
 	while (z->nr_frames < z->pool.pages) {
-		pfn_t pfn = take_zone_frame(mm, 0);
+		/* __GFP_HIGHMEM | __GFP_MOVABLE: the highest zone with room */
+		int zone = mm->nr_zones - 1;
+		while (zone > 0 && !mm->zones[zone].nr_free)
+			zone--;
+		pfn_t pfn = take_zone_frame(mm, zone);
 		if (pfn == PFN_NONE)
 			panic("zram: no free frame for the pool (zram_can_store said yes)");
 		if (z->nr_frames == z->cap_frames) {

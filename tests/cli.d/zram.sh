@@ -74,7 +74,18 @@ t "--set swap=zram:SIZE is --swap zram:SIZE"
 $P run --set swap=zram:64M --memcg 16M --max-time 0.6 qsbench -m 24 >"$T/s" 2>&1
 [ "$(counter mm_stat.huge_pages "$T/s")" -eq "$(counter mm_stat.huge_pages "$T/q")" ] && ok || bad "differs"
 
-for args in "--swap zram:1G,algo=lz5" "--swap zram:x" "--swap zram:1G,level=3" "--swap zram:" \
+t "a trace: zram.trace_ratio=200 stores halves, 0 whole pages"
+TR="$(dirname "$0")/data/cloudPhysicsIO.txt.zst"
+if needs codec:zstd; then
+	$P run --full-machine --ram 64M --swap zram:1G --set zram.trace_ratio=200 trace "$TR" >"$T/t2" 2>&1
+	$P run --full-machine --ram 64M --swap zram:1G trace "$TR" >"$T/t0" 2>&1
+	[ "$(counter pswpout "$T/t2")" -gt 0 ] && [ "$(counter mm_stat.huge_pages_since "$T/t2")" -eq 0 ] &&
+		[ "$(counter pswpout "$T/t0")" -gt 0 ] &&
+		[ "$(counter mm_stat.huge_pages_since "$T/t0")" -eq "$(counter pswpout "$T/t0")" ] && ok ||
+		bad "$(grep -e pswpout -e huge "$T/t2" "$T/t0" | tr '\n' ' ')"
+fi
+
+for args in "--machine ideal --swap zram:1G" "--swap zram:1G,algo=lz5" "--swap zram:x" "--swap zram:1G,level=3" "--swap zram:" \
 	    "--set swap=zram:1G,algo=lz5"; do
 	t "bad input: run $args"
 	# shellcheck disable=SC2086
