@@ -12,6 +12,7 @@
 #include "tasks.h"
 #include "sched.h"
 #include "../mm/filemap.h"
+#include "../mm/compress_table.h"
 #include "../lib/util.h"
 #include "../lib/output.h"
 #include "../lib/hostmem.h"
@@ -378,6 +379,11 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 			 (unsigned long long)(need >> 20), (unsigned long long)(frames_b >> 20),
 			 (unsigned long long)(swap_b >> 20), (unsigned long long)(pte_b >> 20),
 			 (unsigned long long)(avail >> 20), limit);
+		return false;
+	}
+	if (p->zram && !compress_table[DK_RANDOM][p->zram - 1].have) {
+		snprintf(err, errlen, "--swap zram: %s was not measured (src/mm/compress_table.c was made without its library: make compcal)",
+			 zalgo_name((enum zalgo)(p->zram - 1)));
 		return false;
 	}
 	if (p->zram && p->untimed) {
