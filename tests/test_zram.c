@@ -94,6 +94,7 @@ void test_zram_pool_not_memcg_charged(void)
 	const struct zram *z = mm.swap.zram;
 	/* incompressible: every stored page huge, a pool page each */
 	CHECK_EQ(z->st.huge_pages, as->swapents);
+	CHECK_EQ(z->st.failed_writes, 0);
 	CHECK_EQ(z->pool.pages, as->swapents);
 	/* the cgroup holds its resident pages alone */
 	CHECK_EQ(mm.memcg.charged, as->rss);
@@ -128,5 +129,29 @@ void test_zram_pool_from_highest_zone(void)
 	CHECK(mm.zones[1].nr_free + (dma_free - after_alloc_dma) == normal_free - 2);
 	zram_slot_free(z, 0);
 	CHECK_EQ(z->pool.pages, 0);
+	mm_destroy(&mm);
+}
+
+void test_zram_refused_write_keeps_page(void)
+{
+	/* 256 frames: the first text objects of each size class take a
+	 * zspage of up to 8 pages apiece, and the pool runs out of frames
+	 * below the watermark: a write it cannot store is refused (the
+	 * page stays resident, io_stat.failed_writes counts it) and the
+	 * task ends in the OOM path, not in a lost page */
+	struct mm mm;
+	struct mm_config cfg = { .ram_pages = 256, .swap_pages = 512, .min_free_kbytes = 128,
+				 .untimed = true, .zram = 1 + ZALGO_LZ4, .seed = 7 };
+	mm_init(&mm, &cfg, &zero_costs);
+	mm_set_policy(&mm, policy_find("fifo"), NULL);
+	struct aspace *as = mm_aspace_new(&mm, 0);
+	uint32_t v = mm_mmap_anon(&mm, as, 1000, (uint32_t)DK_TEXT << VMA_KIND_SHIFT);
+	struct mm_ctx ctx = { .task = 0, .wait_pfn = PFN_NONE };
+	enum fault_status st;
+	CHECK(mm_touch(&mm, &ctx, as, v, 0, 1000, 1, TOUCH_WRITE, UINT64_MAX, &st) < 1000);
+	CHECK_EQ(st, FAULT_OOM);
+	CHECK(mm.swap.zram->st.failed_writes > 0);
+	CHECK_EQ(mm.swap.zram->st.pages_stored, as->swapents);
+	CHECK(check_passes(&mm));
 	mm_destroy(&mm);
 }

@@ -62,7 +62,7 @@ void zram_destroy(struct zram *z)
 
 static unsigned page_size_drawn(const struct zram *z, const struct page *p);
 
-bool zram_can_store(const struct zram *z, pfn_t pfn)
+static bool pool_has_room(const struct zram *z, pfn_t pfn)
 {
 	unsigned len = page_size_drawn(z, mm_page(z->mm, pfn));
 	if (!len)
@@ -76,6 +76,15 @@ bool zram_can_store(const struct zram *z, pfn_t pfn)
 	if (z->mem_limit && z->pool.pages + c->pages_per_zspage > z->mem_limit)
 		return false;
 	return z->mm->stat.nr_free >= c->pages_per_zspage;
+}
+
+bool zram_can_store(struct zram *z, pfn_t pfn)
+{
+	if (pool_has_room(z, pfn))
+		return true;
+	/* the kernel's write would fail in zs_malloc(): -ENOMEM */
+	z->st.failed_writes++;
+	return false;
 }
 
 /* Keep the frames taken from free memory equal to the pool's pages. */

@@ -43,8 +43,9 @@ struct zram *zram_create(struct mm *mm, uint32_t nr_slots, enum zalgo algo, unsi
 			 unsigned trace_ratio, uint64_t comp_ps, uint64_t decomp_ps);
 void zram_destroy(struct zram *z);
 /* Could frame pfn's page be stored now: same-filled, room in a zspage
- * of its class, or free frames for a new zspage of it. */
-bool zram_can_store(const struct zram *z, pfn_t pfn);
+ * of its class, or free frames for a new zspage of it.  No: counted in
+ * io_stat's failed_writes (the write zram would have failed). */
+bool zram_can_store(struct zram *z, pfn_t pfn);
 /* zram_write_page(): frame pfn's contents into slot (swap-out). */
 void zram_write(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot);
 /* zram_read_page(): slot's contents into frame pfn (swap-in). */
