@@ -5,8 +5,10 @@
  * alone, in any order, by the simulator's tools or a kernel executor.
  *
  * The kinds:
- *   same   - a memset: one word, (seed mixed) & 0xff repeated in every
- *            byte; page index 0 of seed 0 is the zero page's contents;
+ *   same   - a memset: one byte, 1 to 255 (never 0: 6.12+ catches
+ *            zero-filled pages in the swap layer before any device,
+ *            swap_writepage()'s zeromap, and zram would never see them),
+ *            repeated;
  *   ints   - qsbench's array: 1024 ints in [0, 2^31), rand()'s range;
  *   text   - a compiler heap as docs/zram.md describes it: C-like words,
  *            runs of zeros, small ints and near pointers, in chunks;
@@ -114,7 +116,7 @@ void pagefill(enum data_kind k, uint64_t seed, uint64_t page_index,
 	s = mix64(&s) ^ (uint64_t)k;
 	switch (k) {
 	case DK_SAME:
-		memset(out, seed || page_index ? (int)(mix64(&s) & 0xff) : 0, PAGEFILL_SIZE);
+		memset(out, 1 + (int)(mix64(&s) % 255), PAGEFILL_SIZE);
 		break;
 	case DK_INTS:
 		fill_ints(&s, out);

@@ -17,12 +17,11 @@ struct compress_row {
 	unsigned have;             /* 0: the library was missing at measuring */
 	unsigned same;             /* pages of the sample page_same_filled() */
 	unsigned q[COMPRESS_NQ];   /* compressed bytes */
+	unsigned comp_ps, decomp_ps;  /* this host's time per byte */
 };
 
 extern const struct compress_row compress_table[DK_NR][ZALGO_NR];
 extern const unsigned compress_table_pages;  /* the sample per row */
-/* ps per byte on the measuring host: [algo][0] compress, [1] decompress */
-extern const unsigned compress_cost_ps[ZALGO_NR][2];
 
 const char *zalgo_name(enum zalgo a);
 bool zalgo_parse(const char *s, enum zalgo *a);

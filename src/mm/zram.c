@@ -36,8 +36,8 @@ struct zram *zram_create(struct mm *mm, uint32_t nr_slots, enum zalgo algo, unsi
 	z->mm = mm;
 	z->algo = algo;
 	z->trace_ratio = trace_ratio;
-	z->comp_ps = comp_ps ? comp_ps : compress_cost_ps[algo][0];
-	z->decomp_ps = decomp_ps ? decomp_ps : compress_cost_ps[algo][1];
+	z->comp_ps = comp_ps;
+	z->decomp_ps = decomp_ps;
 	zs_create_pool(&z->pool, chain);
 	/* the pool's frames are on a list of their own: no LRU, no reclaim */
 	z->list = lru_register(&mm->fr, "zsmalloc");
@@ -152,7 +152,8 @@ void zram_write(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)
 		z->st.same_pages++;
 		return;
 	}
-	charge(ctx, z->comp_ps * PAGE_SIZE / 1000);
+	const struct compress_row *row = &compress_table[p->data_kind][z->algo];
+	charge(ctx, (z->comp_ps ? z->comp_ps : row->comp_ps) * PAGE_SIZE / 1000);
 	mm_work(z->mm, W_ZRAM_COMPRESS, PAGE_SIZE);
 	if (len >= z->pool.huge_class_size) {
 		len = PAGE_SIZE;
@@ -177,7 +178,8 @@ void zram_read(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)
 	else if (s->size == PAGE_SIZE)
 		charge(ctx, z->mm->cost->copy_page_ns);  /* a huge page is copied */
 	else {
-		charge(ctx, z->decomp_ps * PAGE_SIZE / 1000);
+		const struct compress_row *row = &compress_table[s->kind][z->algo];
+		charge(ctx, (z->decomp_ps ? z->decomp_ps : row->decomp_ps) * PAGE_SIZE / 1000);
 		mm_work(z->mm, W_ZRAM_DECOMPRESS, PAGE_SIZE);
 	}
 }

@@ -28,7 +28,8 @@ struct zram {
 	struct mm *mm;
 	enum zalgo algo;
 	unsigned trace_ratio;     /* % for DK_RATIO pages */
-	uint64_t comp_ps, decomp_ps;  /* CPU per byte */
+	uint64_t comp_ps, decomp_ps;  /* CPU per byte; 0: the table's for the
+				       * page's kind (compress_table.h) */
 	struct zs_pool pool;
 	struct zram_slot *slot;
 	uint32_t nr_slots;
