@@ -70,3 +70,29 @@ void test_zsmalloc_pages(void)
 	CHECK_EQ(pool.pages, 0);
 	zs_destroy_pool(&pool);
 }
+
+void test_zsmalloc_fullest_first(void)
+{
+	struct zs_pool pool;
+	zs_create_pool(&pool, 8);
+	static uint32_t h[512];
+	/* two full zspages of class 112: ids 0 (A) and 1 (B) */
+	for (int i = 0; i < 512; i++)
+		h[i] = zs_malloc(&pool, 100);
+	CHECK_EQ(h[0] & 0xffffff, 0);
+	CHECK_EQ(h[511] & 0xffffff, 1);
+	/* B down to 246 of 256 (96%: group 10), then A to 56 (21%:
+	 * group 3): the next object goes to B, the fullest, though A
+	 * changed group last */
+	for (int i = 256; i < 266; i++)
+		zs_free(&pool, h[i]);
+	for (int i = 0; i < 200; i++)
+		zs_free(&pool, h[i]);
+	CHECK_EQ(zs_malloc(&pool, 100) & 0xffffff, 1);
+	/* B refilled to full: then A */
+	for (int i = 0; i < 9; i++)
+		CHECK_EQ(zs_malloc(&pool, 100) & 0xffffff, 1);
+	CHECK_EQ(zs_malloc(&pool, 100) & 0xffffff, 0);
+	CHECK_EQ(pool.pages, 14);
+	zs_destroy_pool(&pool);
+}

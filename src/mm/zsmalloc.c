@@ -10,9 +10,11 @@
  *
  * Modeled: which zspage each object is in, so freeing leaves holes
  * (fragmentation: pages held for fewer objects than they could hold) and
- * an empty zspage's pages go back (free_zspage()).  A new object goes to
- * the zspage of the class that last had room (the kernel prefers the
- * fullest: find_get_zspage() walks the fullness groups).  Not modeled:
+ * an empty zspage's pages go back (free_zspage()).  A new object goes,
+ * as find_get_zspage() sends it, to the zspage listed first in the
+ * fullest fullness group with room (tenths of the objects in use,
+ * get_fullness_group(); a zspage whose group changes goes to the head
+ * of its new list, insert_zspage()).  Not modeled:
  * compaction (zs_compact(), the shrinker), so no page is ever compacted. */
 #include "zsmalloc.h"
 #include "../lib/util.h"
@@ -62,6 +64,8 @@ void zs_create_pool(struct zs_pool *pool, unsigned chain)
 		c->pages_per_zspage = (uint8_t)ppz;
 		c->objs_per_zspage = (uint16_t)opz;
 		c->index = (uint8_t)i;
+		for (int g = 0; g < ZS_NR_GROUPS; g++)
+			c->head[g] = UINT32_MAX;
 		if (prev && prev->pages_per_zspage == ppz && prev->objs_per_zspage == opz)
 			c->index = prev->index;  /* can_merge(): shares prev's zspages */
 		else
@@ -74,8 +78,9 @@ void zs_destroy_pool(struct zs_pool *pool)
 	for (int i = 0; i < ZS_SIZE_CLASSES; i++) {
 		struct zs_class *c = &pool->class[i];
 		free(c->inuse);
-		free(c->partial);
-		free(c->in_partial);
+		free(c->next);
+		free(c->prev);
+		free(c->group);
 		free(c->free_ids);
 	}
 	memset(pool, 0, sizeof(*pool));
@@ -87,28 +92,52 @@ const struct zs_class *zs_class_of(const struct zs_pool *pool, unsigned size)
 	return &pool->class[c->index];
 }
 
-static void push_partial(struct zs_class *c, uint32_t id)
+/* get_fullness_group(): 0 empty, 1..10 by tenths in use, 11 full */
+static unsigned fullness(const struct zs_class *c, uint32_t inuse)
 {
-	if (c->in_partial[id])
-		return;
-	if (c->nr_partial == c->cap_partial) {
-		c->cap_partial = c->cap_partial ? 2 * c->cap_partial : 16;
-		c->partial = xrealloc(c->partial, c->cap_partial * sizeof(*c->partial));
-	}
-	c->partial[c->nr_partial++] = id;
-	c->in_partial[id] = 1;
+	if (!inuse)
+		return 0;
+	if (inuse == c->objs_per_zspage)
+		return ZS_NR_GROUPS;
+	return 100 * inuse / c->objs_per_zspage / 10 + 1;
 }
 
-/* A zspage id with room, or UINT32_MAX: stale entries (freed or filled
- * since they were pushed) are dropped on the way. */
-static uint32_t pop_partial(struct zs_class *c)
+static void unlink_zspage(struct zs_class *c, uint32_t id)
 {
-	while (c->nr_partial) {
-		uint32_t id = c->partial[--c->nr_partial];
-		c->in_partial[id] = 0;
-		if (c->inuse[id] != UINT32_MAX && c->inuse[id] < c->objs_per_zspage)
-			return id;
-	}
+	unsigned g = c->group[id];
+	if (!g || g >= ZS_NR_GROUPS)
+		return;  /* on no list */
+	if (c->prev[id] != UINT32_MAX)
+		c->next[c->prev[id]] = c->next[id];
+	else
+		c->head[g] = c->next[id];
+	if (c->next[id] != UINT32_MAX)
+		c->prev[c->next[id]] = c->prev[id];
+}
+
+/* fix_fullness_group(): relist zspage id if its group changed */
+static void fix_group(struct zs_class *c, uint32_t id)
+{
+	unsigned g = fullness(c, c->inuse[id]);
+	if (g == c->group[id])
+		return;
+	unlink_zspage(c, id);
+	c->group[id] = (uint8_t)g;
+	if (!g || g >= ZS_NR_GROUPS)
+		return;
+	c->prev[id] = UINT32_MAX;
+	c->next[id] = c->head[g];
+	if (c->head[g] != UINT32_MAX)
+		c->prev[c->head[g]] = id;
+	c->head[g] = id;
+}
+
+/* find_get_zspage(): the first zspage of the fullest group with room */
+static uint32_t find_zspage(const struct zs_class *c)
+{
+	for (unsigned g = ZS_NR_GROUPS - 1; g > 0; g--)
+		if (c->head[g] != UINT32_MAX)
+			return c->head[g];
 	return UINT32_MAX;
 }
 
@@ -121,15 +150,17 @@ static uint32_t new_zspage(struct zs_pool *pool, struct zs_class *c)
 		if (c->nr_ids == c->cap) {
 			c->cap = c->cap ? 2 * c->cap : 16;
 			c->inuse = xrealloc(c->inuse, c->cap * sizeof(*c->inuse));
-			c->in_partial = xrealloc(c->in_partial, c->cap);
+			c->next = xrealloc(c->next, c->cap * sizeof(*c->next));
+			c->prev = xrealloc(c->prev, c->cap * sizeof(*c->prev));
+			c->group = xrealloc(c->group, c->cap);
 			c->free_ids = xrealloc(c->free_ids, c->cap * sizeof(*c->free_ids));
 		}
 		id = c->nr_ids++;
-		c->in_partial[id] = 0;
 	}
 	if (id >= (1u << 24))
 		panic("zsmalloc: more than 2^24 zspages in one class");
 	c->inuse[id] = 0;
+	c->group[id] = 0;
 	c->zspages++;
 	pool->pages += c->pages_per_zspage;
 	return id;
@@ -138,13 +169,12 @@ static uint32_t new_zspage(struct zs_pool *pool, struct zs_class *c)
 uint32_t zs_malloc(struct zs_pool *pool, unsigned size)
 {
 	struct zs_class *c = (struct zs_class *)zs_class_of(pool, size);
-	uint32_t id = pop_partial(c);
+	uint32_t id = find_zspage(c);
 	if (id == UINT32_MAX)
 		id = new_zspage(pool, c);
 	c->inuse[id]++;
 	c->objs++;
-	if (c->inuse[id] < c->objs_per_zspage)
-		push_partial(c, id);
+	fix_group(c, id);
 	return (uint32_t)c->index << 24 | id;
 }
 
@@ -155,13 +185,13 @@ void zs_free(struct zs_pool *pool, uint32_t handle)
 	if (id >= c->nr_ids || c->inuse[id] == UINT32_MAX || !c->inuse[id])
 		panic("zs_free: handle %#x is not allocated", handle);
 	c->objs--;
-	if (--c->inuse[id] == 0) {
+	c->inuse[id]--;
+	fix_group(c, id);
+	if (c->inuse[id] == 0) {
 		/* free_zspage(): the empty zspage's pages go back */
 		c->inuse[id] = UINT32_MAX;
 		c->free_ids[c->nr_free_ids++] = id;
 		c->zspages--;
 		pool->pages -= c->pages_per_zspage;
-		return;
 	}
-	push_partial(c, id);
 }

@@ -12,6 +12,7 @@
 #define ZS_SIZE_CLASSES 255       /* (4096 - 32) / 16 rounded up, + 1 */
 #define ZS_HANDLE_SIZE 8          /* sizeof(unsigned long) on 64-bit */
 #define ZS_HANDLE_NONE UINT32_MAX
+#define ZS_NR_GROUPS 11           /* ZS_INUSE_RATIO_0 .. _99; _100 (full) unlisted */
 
 struct zs_class {
 	uint16_t size;              /* object bytes, the handle included */
@@ -21,9 +22,11 @@ struct zs_class {
 	/* zspages: objects in use per zspage id (UINT32_MAX: id free) */
 	uint32_t *inuse;
 	uint32_t nr_ids, cap;
-	uint32_t *partial;          /* stack of ids that may have room */
-	uint8_t *in_partial;
-	uint32_t nr_partial, cap_partial;
+	/* fullness groups 1..10 (ZS_INUSE_RATIO_10..99): doubly linked
+	 * lists of the zspages with room, head first (insert_zspage()) */
+	uint32_t head[ZS_NR_GROUPS];
+	uint32_t *next, *prev;
+	uint8_t *group;
 	uint32_t *free_ids;         /* ids of freed zspages, for reuse */
 	uint32_t nr_free_ids;
 	uint64_t objs, zspages;
