@@ -180,6 +180,20 @@ $(BUILD)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) -o $@ $< -lm
 
+# make compcal: bench/compress measures what each data kind's pages
+# (src/lib/pagefill.c) compress to with lz4, lzo and zstd, and the time
+# (docs/zram.md); each library only where its -dev package links (the
+# probes run only for this target).  COMPCAL_OUT=src/mm/compress_table.c
+# writes the simulator's table.
+COMPCAL_LIBS = $(if $(filter 1,$(call probe,lz4.h,LZ4_versionNumber(),-llz4)),-DHAVE_LZ4 -llz4) \
+	$(if $(filter 1,$(call probe,lzo/lzo1x.h,lzo_version(),-llzo2)),-DHAVE_LZO -llzo2) \
+	$(if $(filter 1,$(ZSTD)),-DHAVE_ZSTD -lzstd)
+$(BUILD)/bench/compress: bench/compress.c src/lib/pagefill.c src/lib/pagefill.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -o $@ bench/compress.c src/lib/pagefill.c $(COMPCAL_LIBS)
+compcal: $(BUILD)/bench/compress
+	$(BUILD)/bench/compress $(if $(COMPCAL_OUT),-o $(COMPCAL_OUT))
+
 bench: $(BUILD)/pagelab $(BUILD)/bench/gentrace $(BUILD)/bench/sizes $(BUILD)/bench/cputime
 	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace SIZES=$(BUILD)/bench/sizes sh bench/run.sh
 	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace sh bench/trace.sh
@@ -375,4 +389,4 @@ distcheck:
 clean:
 	rm -rf build build-san build-fuzz build-clang pagelab pagelab-*.tar.gz
 
-.PHONY: FORCE all check check-quick sancheck bench fuzz valgrind htmlcheck fidelity fidelity-cases fidelity-cases-sim install uninstall installcheck lib man dist distcheck clean
+.PHONY: FORCE all check check-quick sancheck bench compcal fuzz valgrind htmlcheck fidelity fidelity-cases fidelity-cases-sim install uninstall installcheck lib man dist distcheck clean

@@ -228,7 +228,7 @@ void test_optparse_usage(void)
 	CHECK(strstr(buf, "\n  -s, --str S a string\n              of two lines\n"));
 	CHECK(strstr(buf, "\n  --call / --no-call  counted\n"));
 	CHECK(strstr(buf, "\nMachine:\n  --policy NAME  reclaim policy"));
-	CHECK(strstr(buf, "\n  --swap SIZE swap space\n"));
+	CHECK(strstr(buf, "\n  --swap SIZE swap space; zram:SIZE"));
 	CHECK(len > 5 && !strcmp(buf + len - 4, "end\n"));
 	free(buf);
 }

@@ -27,7 +27,9 @@ const struct opt machine_opts[] = {
 	   "(10%, 0.5%; 0 < N <= 100), the pages counted first",
 	   "LIST", "physical memory sizes; with a trace replay alone, shares\n"
 	   "of its distinct pages too (10%,50%; 1%:64%:x2)"),
-	MO("--swap", "SIZE", "swap space", "LIST", "swap sizes"),
+	MO("--swap", "SIZE", "swap space; zram:SIZE[,algo=lz4|lzo-rle|zstd] a\n"
+	   "compressed RAM device (docs/zram.md)",
+	   "LIST", "swap sizes (zram: --swap SIZE --set zram=0,1,2,3)"),
 	MO("--cpus", "N", "number of CPUs", "LIST", "CPU counts"),
 	MO("--disk", "MODEL", "disk model (see pagelab machines)", "LIST", "disk models"),
 	MO("--memcg", "LIMIT", "run the workloads in one memory cgroup of LIMIT bytes:\n"

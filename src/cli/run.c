@@ -125,6 +125,15 @@ static int run_take(struct machine_args *ma, const struct machine_arg *a)
 		ro->ram = parse_share(a->value, &ra->out.ram_share) ? 1 : size_arg(a->typed, a->value);
 		if (!ro->ram)
 			die_usage("--ram 0: a machine needs memory");
+	} else if (!strcmp(a->name, "swap") && !strncmp(a->value, "zram:", 5)) {
+		/* a zram device: its size, and the device as --set zram=N */
+		static const char *const algo[] = { "0", "1", "2", "3" };
+		char err[160];
+		unsigned z;
+		if (!profile_zram_parse(a->value, &ro->swap, &z, err, sizeof(err)))
+			die_usage("--swap: %s", err);
+		ra->sets = xrealloc(ra->sets, (size_t)(ra->nsets + 1) * sizeof(*ra->sets));
+		ra->sets[ra->nsets++] = (struct run_set){ xstrdup("zram"), algo[z] };
 	} else if (!strcmp(a->name, "swap")) {
 		ro->swap = size_arg(a->typed, a->value);
 	} else if (!strcmp(a->name, "cpus")) {

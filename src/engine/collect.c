@@ -158,6 +158,8 @@ static void collect_memory(const struct machine *m, struct run_result *rr)
 		rr->nr_memcg = (int)report_memcg_stats(m, rr->memcg);
 	if (mm->cgt)
 		report_cgroups_collect(m, rr);
+	if (mm->swap.zram)
+		rr->nr_zram = (int)report_zram_stats(m, rr->zram);
 }
 
 /* The samples, as the machine kept them (in memory, a long run's first

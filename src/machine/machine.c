@@ -12,6 +12,7 @@
 #include "tasks.h"
 #include "sched.h"
 #include "../mm/filemap.h"
+#include "../mm/compress_table.h"
 #include "../lib/util.h"
 #include "../lib/output.h"
 #include "../lib/hostmem.h"
@@ -386,6 +387,16 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 			 (unsigned long long)(avail >> 20), limit);
 		return false;
 	}
+	if (p->zram && !compress_table[DK_RANDOM][p->zram - 1].have) {
+		snprintf(err, errlen, "--swap zram: %s was not measured (src/mm/compress_table.c was made without its library: make compcal)",
+			 zalgo_name((enum zalgo)(p->zram - 1)));
+		return false;
+	}
+	if (p->zram && p->untimed) {
+		snprintf(err, errlen, "--swap zram needs a machine with watermarks: the pool's pages come from the reserve below them (profile %s has none)",
+			 p->name ? p->name : "?");
+		return false;
+	}
 	struct mm_config cfg = {
 		.ram_pages = m->ram_pages,
 		.swap_pages = swap_pages,
@@ -395,6 +406,9 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		.disk_blocks = p->disk.capacity / PAGE_SIZE,
 		.check = o->check,
 		.seed = o->seed,
+		.zram = (unsigned)p->zram, .zram_chain = (unsigned)p->zram_chain,
+		.zram_trace_ratio = (unsigned)p->zram_trace_ratio,
+		.zram_comp_ps = p->zram_comp_ps, .zram_decomp_ps = p->zram_decomp_ps,
 	};
 	mm_init(&m->mm, &cfg, &m->prof.cost);
 	if (o->memcg_pages)

@@ -15,6 +15,7 @@
  * ISO C (and clang) does not take a const object as a constant initializer.
  */
 #include "profile.h"
+#include "../mm/compress_table.h"
 #include "../lib/json.h"
 #include "../lib/util.h"
 #include "../lib/wrap.h"
@@ -202,6 +203,11 @@ static const struct param params[] = {
 	{ "cpus", P_COUNT, F(cpus), 1, 1024, "number of CPUs" },
 	{ "ram", P_SIZE, F(ram), 1, 1ULL << 46, "physical memory" },
 	{ "swap", P_SIZE, F(swap), 0, 1ULL << 46, "swap space" },
+	{ "zram", P_COUNT, F(zram), 0, 3, "swap device: 0 = disk, 1/2/3 = zram with lz4/lzo-rle/zstd (--swap zram:SIZE,algo=NAME; docs/zram.md)" },
+	{ "zram.chain", P_COUNT, F(zram_chain), 0, 16, "zram: pages per zspage at most (CONFIG_ZSMALLOC_CHAIN_SIZE; 0 = 8, 6.3+; 4 before)" },
+	{ "zram.trace_ratio", P_COUNT, F(zram_trace_ratio), 0, 100000, "zram: a trace's pages compress to 100/N of a page (N in %; 0 = incompressible)" },
+	{ "zram.comp", P_PS, F(zram_comp_ps), 0, 1000000000ULL, "zram: compressing one byte (0 = what bench/compress measured for the algorithm, src/mm/compress_table.c)" },
+	{ "zram.decomp", P_PS, F(zram_decomp_ps), 0, 1000000000ULL, "zram: decompressing one byte (0 = measured, as zram.comp)" },
 	{ "kernel_base", P_SIZE, F(kernel_base), 0, 1ULL << 40, "memory the kernel image and boot data take" },
 	{ "page_struct", P_COUNT, F(page_struct), 0, 4096, "bytes of mem_map per page frame" },
 	{ "min_free_kbytes", P_COUNT, F(min_free_kbytes), 0, 1ULL << 32, "/proc/sys/vm/min_free_kbytes (0 = kernel formula)" },
@@ -274,8 +280,40 @@ static const struct param *param_find(const char *name)
 
 bool profile_has_param(const char *name) { return param_find(name) != NULL; }
 
+bool profile_zram_parse(const char *value, uint64_t *size, unsigned *zram, char *err, size_t errlen)
+{
+	if (strncmp(value, "zram:", 5)) {
+		snprintf(err, errlen, "'%s' is not zram:SIZE[,algo=NAME]", value);
+		return false;
+	}
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%s", value + 5);
+	char *comma = strchr(buf, ',');
+	enum zalgo a = ZALGO_LZ4;
+	if (comma) {
+		*comma = 0;
+		if (strncmp(comma + 1, "algo=", 5) || !zalgo_parse(comma + 6, &a)) {
+			snprintf(err, errlen, "zram: bad option '%s' (algo=lz4, lzo-rle or zstd)", comma + 1);
+			return false;
+		}
+	}
+	if (!parse_size(buf, size) || *size < 16 * PAGE_SIZE) {
+		snprintf(err, errlen, "zram: bad size '%s' (at least 64K)", buf);
+		return false;
+	}
+	*zram = 1 + (unsigned)a;
+	return true;
+}
+
 bool profile_set(struct profile *p, const char *name, const char *value, char *err, size_t errlen)
 {
+	if (!strcmp(name, "swap") && !strncmp(value, "zram:", 5)) {
+		unsigned z;
+		if (!profile_zram_parse(value, &p->swap, &z, err, errlen))
+			return false;
+		p->zram = z;
+		return true;
+	}
 	const struct param *pp = param_find(name);
 	if (!pp) {
 		snprintf(err, errlen, "unknown machine parameter '%s' (see pagelab machines --show NAME)", name);

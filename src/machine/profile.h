@@ -47,6 +47,12 @@ struct profile {
 	uint64_t sched_migration_cost_ns; /* sysctl_sched_migration_cost (0 = 500 us) */
 	uint64_t congestion_wait_ns; /* congestion_wait() timeout (HZ/10) */
 	bool untimed;             /* trace mode: no timing, no watermarks, no kswapd */
+	/* --swap zram:SIZE[,algo=NAME] (docs/zram.md): 1 + enum zalgo, 0 =
+	 * a disk swap area; its zspage chain (0 = 8), a trace's pages'
+	 * compression ratio in % (0 = incompressible), and the CPU per byte
+	 * of compressing and decompressing (0 = bench/compress's measure) */
+	uint64_t zram, zram_chain, zram_trace_ratio;
+	uint64_t zram_comp_ps, zram_decomp_ps;
 	struct mm_costs cost;
 	struct disk_params disk;
 	struct vm_sysctl vm;      /* --set vm.NAME=VALUE overrides ... */
@@ -86,6 +92,11 @@ const char *profile_param(const struct profile *p, int i, char *buf, size_t len)
 /* Every parameter as one JSON object, {"NAME": "VALUE", ...}, in the
  * order and spelling of profile_param (what --json records everywhere). */
 void profile_json(const struct profile *p, FILE *out);
+
+/* --swap zram:SIZE[,algo=lz4|lzo-rle|zstd]: the size and 1 + the
+ * algorithm (lz4 by default, zram's CONFIG_ZRAM_DEF_COMP); false with a
+ * message in err if VALUE is not of that form. */
+bool profile_zram_parse(const char *value, uint64_t *size, unsigned *zram, char *err, size_t errlen);
 
 /* Frames the kernel keeps for itself: kernel_base + mem_map. */
 uint64_t profile_kernel_reserve(const struct profile *p);

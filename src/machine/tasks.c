@@ -293,7 +293,8 @@ enum step_result task_run_user(struct machine *m, struct task *t, struct mm_ctx 
 		case OP_MMAP_ANON:
 		case OP_MMAP_DATA: {
 			uint32_t v = mm_mmap_anon(&m->mm, t->as, op->npages,
-						  op->kind == OP_MMAP_DATA ? VMA_NOZERO : 0);
+						  (op->kind == OP_MMAP_DATA ? VMA_NOZERO : 0) |
+						  (uint32_t)op->data_kind << VMA_KIND_SHIFT);
 			if (v != op->region)
 				panic("workload %s: region %u mapped as vma %u", wl->ops->name, op->region, v);
 			ctx->sys_ns += m->prof.cost.fault_ns;

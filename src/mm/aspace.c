@@ -36,7 +36,7 @@ uint32_t mm_mmap_anon_ptes(struct mm *mm, struct aspace *as, uint64_t npages, ui
 	v->start = as->next_vpn;
 	v->npages = npages;
 	v->pte = ptes ? ptes : xcalloc_huge(npages ? npages : 1, sizeof(pte_t));
-	v->flags = VMA_ANON | (flags & VMA_NOZERO) | (ptes ? VMA_PTE_LENT : 0);
+	v->flags = VMA_ANON | (flags & (VMA_NOZERO | 0xfu << VMA_KIND_SHIFT)) | (ptes ? VMA_PTE_LENT : 0);
 	v->ino = 0;
 	v->pgoff = 0;
 	integrity_vma_init(mm, v);
@@ -163,6 +163,8 @@ static enum fault_status fault_zero(struct mm *mm, struct mm_ctx *ctx, struct as
 	p->flags = PG_anon;
 	p->owner = as->id + 1;
 	p->index = ANON_INDEX(vma, off);
+	p->data_kind = (uint8_t)VMA_KIND(v->flags);
+	p->data_ver = 0;
 	mm->stat.nr_anon++;
 	map_anon(mm, as, v, off, pfn);
 	count_fault(mm, ctx, false);
@@ -237,12 +239,17 @@ static enum fault_status fault_swap(struct mm *mm, struct mm_ctx *ctx, struct as
 	swap_put_ref(&mm->swap, slot);
 	as->swapents--;
 	map_anon(mm, as, v, off, pfn);
+	p->data_kind = (uint8_t)VMA_KIND(v->flags);
+	p->data_ver += write; /* new contents: zram draws a new size */
 	count_fault(mm, ctx, false);
 	charge(ctx, mm->cost->fault_ns);
 	/* try_to_free_swap(): a page about to be dirtied, or a swap area more
 	 * than half full, gives its slot back; otherwise the clean swap copy
 	 * saves a write if the page is evicted again unchanged. */
-	if ((write || swap_full(&mm->swap) || (p->flags & PG_mlocked)) &&
+	/* zram (SWP_SYNCHRONOUS_IO): 6.x do_swap_page() read a page whose
+	 * slot had one user without the swap cache, and the slot is freed
+	 * (its zram copy with it): the page is written anew if evicted. */
+	if ((write || swap_full(&mm->swap) || (p->flags & PG_mlocked) || mm->swap.zram) &&
 	    !(p->flags & PG_writeback) && !mm->swap.map[slot]) {
 		swap_cache_del(mm, pfn);
 		p->flags |= PG_dirty;

@@ -15,6 +15,7 @@
 #include "internal.h"
 #include "filemap.h"
 #include "inode_index.h"
+#include "zram.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -145,7 +146,7 @@ bool mm_check(struct mm *mm, FILE *err)
 		goto out;
 	}
 	uint64_t nfile = 0, ndirty = 0;
-	uint64_t nfree = 0, nwb = 0, nrd = 0, npend = 0, nanon = 0, nmlock = 0;
+	uint64_t npool = 0, nfree = 0, nwb = 0, nrd = 0, npend = 0, nanon = 0, nmlock = 0;
 	uint64_t nfile_mapped = 0, nanon_mapped = 0, nfile_frames = 0;
 	for (pfn_t pfn = 0; pfn < f->nr; pfn++) {
 		struct page *p = &f->pages[pfn];
@@ -157,6 +158,10 @@ bool mm_check(struct mm *mm, FILE *err)
 			     f->lists[lru_on(f, pfn)].name);
 		if (p->flags & PG_free) {
 			nfree++;
+			continue;
+		}
+		if (mm->swap.zram && lru_on(f, pfn) == mm->swap.zram->list) {
+			npool++;  /* a zsmalloc page: no struct page state */
 			continue;
 		}
 		nwb += !!(p->flags & PG_writeback);
@@ -207,6 +212,9 @@ bool mm_check(struct mm *mm, FILE *err)
 	/* Between faults a cache's frame freed last has been taken again. */
 	if (mm->cache.only && mm->cache.freed != PFN_NONE)
 		FAIL("pfn %u freed by a cache's reclaim and never taken", mm->cache.freed);
+	if (mm->swap.zram && npool != mm->swap.zram->pool.pages)
+		FAIL("zram: %llu frames on the pool's list but zsmalloc holds %llu pages",
+		     (unsigned long long)npool, (unsigned long long)mm->swap.zram->pool.pages);
 	if (nfree != mm->stat.nr_free) FAIL("nr_free %llu but %llu frames free", (unsigned long long)mm->stat.nr_free, (unsigned long long)nfree);
 	for (int z = 0; z < mm->nr_zones; z++)
 		if (lru_count(f, mm->zones[z].free_list) != mm->zones[z].nr_free)
@@ -224,9 +232,10 @@ bool mm_check(struct mm *mm, FILE *err)
 		if (cg->charged != nanon + nfile_frames)
 			FAIL("memcg: %llu pages charged but the workloads hold %llu anonymous + %llu file pages",
 			     (unsigned long long)cg->charged, (unsigned long long)nanon, (unsigned long long)nfile_frames);
-		if (cg->charged != f->nr - nfree)
+		/* zram's pool pages are nobody's charge (zram.c) */
+		if (cg->charged != f->nr - nfree - npool)
 			FAIL("memcg: %llu pages charged but %llu frames in use", (unsigned long long)cg->charged,
-			     (unsigned long long)(f->nr - nfree));
+			     (unsigned long long)(f->nr - nfree - npool));
 		if (cg->charged > cg->limit || cg->peak > cg->limit)
 			FAIL("memcg: %llu pages charged (peak %llu) above the limit of %llu", (unsigned long long)cg->charged,
 			     (unsigned long long)cg->peak, (unsigned long long)cg->limit);

@@ -2,6 +2,7 @@
  * driver that runs a policy's shrink() for kswapd and direct reclaim. */
 #include "internal.h"
 #include "swap.h"
+#include "zram.h"
 #include "filemap.h"
 #include "../lib/util.h"
 
@@ -92,6 +93,10 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 	mm->stat.nr_free = mm->fr.nr;
 	z->nr_free = mm->fr.nr;
 	swap_init(&mm->swap, (uint32_t)cfg->swap_pages);
+	if (cfg->zram)
+		mm->swap.zram = zram_create(mm, (uint32_t)cfg->swap_pages, (enum zalgo)(cfg->zram - 1),
+					    cfg->zram_chain ? cfg->zram_chain : 8, cfg->zram_trace_ratio,
+					    cfg->zram_comp_ps, cfg->zram_decomp_ps);
 	mm->vm = (struct vm_sysctl){
 #define X(name, def, lo, hi, help) .name = def,
 		VM_SYSCTLS(X)

@@ -190,6 +190,9 @@ enum fault_status {
 #define VMA_NOZERO  (1u << 4)  /* reads of untouched pages allocate (trace data) */
 #define VMA_EXEC    (1u << 5)  /* PROT_EXEC (VM_EXEC): program text */
 #define VMA_PTE_LENT (1u << 6) /* its PTEs are the caller's (mm_mmap_anon_ptes): never freed here */
+/* bits 8-11: the data kind its pages are written with (pagefill.h) */
+#define VMA_KIND_SHIFT 8
+#define VMA_KIND(flags) (((flags) >> VMA_KIND_SHIFT) & 0xfu)
 
 struct vma {
 	uint64_t start;     /* first virtual page number */
@@ -238,7 +241,10 @@ struct zone {
 			       * pass for it (check_classzone_need_balance next) */
 };
 
+struct zram;
+
 struct swap_area {
+	struct zram *zram;  /* --swap zram: the device (zram.h), else NULL */
 	uint32_t nr_slots;
 	uint32_t used;      /* slots with a PTE reference or a swap-cache page */
 	uint16_t *map;      /* PTE references per slot */
@@ -348,6 +354,10 @@ struct mm_config {
 	bool untimed;
 	bool check;              /* --check: keep content versions (integrity.h) */
 	uint64_t seed;           /* the run's seed (mm->seed) */
+	/* --swap zram: 1 + enum zalgo (0: a disk swap area), zspage chain,
+	 * a trace's pages' ratio (%), CPU ps per byte (0: measured) */
+	unsigned zram, zram_chain, zram_trace_ratio;
+	uint64_t zram_comp_ps, zram_decomp_ps;
 };
 
 void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *cost);

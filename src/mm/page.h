@@ -42,6 +42,8 @@ struct page {
 	uint8_t zone;
 	uint8_t folio_order;    /* page cache: the order of the folio it is part of */
 	uint16_t memcg;        /* --cgroup: the id of the cgroup it is charged to (cgtree.h) */
+	uint8_t data_kind;      /* anon: enum data_kind (pagefill.h), from its VMA */
+	uint8_t data_ver;       /* anon: write faults so far, mod 256 (zram.c draws by it) */
 	uint32_t owner;         /* anon: address-space id + 1; file: file id + 1 */
 	int32_t mapcount;       /* number of PTEs mapping the frame */
 	uint64_t index;         /* anon: (vma << 40) | page offset; file: page index */

@@ -7,6 +7,7 @@
  * (6.18 mm/vmscan.c, NR_VMSCAN_WRITE). */
 #include "internal.h"
 #include "swap.h"
+#include "zram.h"
 #include "filemap.h"
 #include "inode_index.h"
 #include "../lib/util.h"
@@ -143,7 +144,12 @@ void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn)
 		if (block == UINT64_MAX)
 			block = inode_fill_hole(mm, ino, p->index); /* its data needs a block now */
 	}
-	if (mm->untimed)
+	if (!file && mm->swap.zram) {
+		/* zram: compressed here, the write done on return (a
+		 * synchronous bdev's bio completes inside submit_bio) */
+		zram_write(mm->swap.zram, ctx, pfn, p->swap - 1);
+		mm_io_done(mm, IO_WRITE, pfn);
+	} else if (mm->untimed)
 		mm_io_done(mm, IO_WRITE, pfn);
 	else if (file)
 		mm->io.submit_block(mm->io.arg, IO_WRITE, block, pfn, ctx_now(ctx));
@@ -187,6 +193,11 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 		return EVICT_BUSY;
 	if (mm->cache.only)
 		return cache_drop(mm, sc, pfn);
+	/* zram: a page to be written that the pool has no room for stays
+	 * resident (zram's -ENOMEM write), decided before it is unmapped */
+	if (mm->swap.zram && (p->flags & PG_anon) && !(p->flags & PG_file) &&
+	    (!(p->flags & PG_swapcache) || (p->flags & PG_dirty)) && !zram_can_store(mm->swap.zram, pfn))
+		return EVICT_NOSWAP;
 	if (p->flags & PG_file) {
 		/* A file page outside any page cache (truncated pages are,
 		 * only while their I/O is in flight; unit tests build such

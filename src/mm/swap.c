@@ -6,6 +6,7 @@
  * swap-out of a sequential sweep land in consecutive slots (scan_swap_map's
  * cluster_next). */
 #include "swap.h"
+#include "zram.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -25,6 +26,7 @@ void swap_init(struct swap_area *sw, uint32_t nr_slots)
 
 void swap_destroy(struct swap_area *sw)
 {
+	zram_destroy(sw->zram);
 	free(sw->map);
 	free(sw->cache);
 	free(sw->shadow);
@@ -59,6 +61,8 @@ static void slot_maybe_release(struct swap_area *sw, uint32_t s)
 			cgtree_swap_release(sw->cgt, s);
 		if (sw->shadow)
 			sw->shadow[s] = 0; /* a shadow never outlives its slot */
+		if (sw->zram)
+			zram_slot_free(sw->zram, s); /* zram_slot_free_notify() */
 	}
 }
 

@@ -6,6 +6,7 @@
  * do_swap_page() itself, which maps the page, is in aspace.c. */
 #include "internal.h"
 #include "swap.h"
+#include "zram.h"
 #include "../lib/util.h"
 
 /* Put frame pfn in the swap cache at slot, locked for the read, and tell
@@ -256,6 +257,14 @@ static void swap_cluster_readahead(struct mm *mm, struct mm_ctx *ctx, uint32_t t
 void swapin_read(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off, uint32_t slot,
 		 pfn_t pfn)
 {
+	if (mm->swap.zram) {
+		/* SWP_SYNCHRONOUS_IO: do_swap_page() reads the one page
+		 * synchronously, no readahead (swap_read_folio() ->
+		 * zram_read_page()) */
+		zram_read(mm->swap.zram, ctx, pfn, slot);
+		mm_io_done(mm, IO_READ, pfn);
+		return;
+	}
 	/* Trace mode is a cache simulator: a miss reads one page. */
 	if (mm->untimed)
 		swapin_submit(mm, ctx, pfn, slot);

@@ -70,7 +70,11 @@
 	/* bytes the CPU cleared (an anonymous fault's folio_zero_user, a \
 	 * hole read) and copied (a COW fault, read() and write()) */ \
 	X(W_CLEAR_BYTES, "clear_page_bytes", WK_CORE) \
-	X(W_COPY_BYTES, "copy_bytes", WK_CORE)
+	X(W_COPY_BYTES, "copy_bytes", WK_CORE) \
+	/* --swap zram (zram.c): bytes zram_write_page() compressed and \
+	 * zram_read_page() decompressed (kept when the device is zram) */ \
+	X(W_ZRAM_COMPRESS, "zram_compress_bytes", WK_DESIGN) \
+	X(W_ZRAM_DECOMPRESS, "zram_decompress_bytes", WK_DESIGN)
 
 enum work_op {
 #define X(id, name, kind) id,

@@ -224,6 +224,8 @@ void report_text(const struct run_result *rr, const struct run_info *ri, FILE *o
 		report_pressure_text(rr, out);
 	if (rr->nr_cg)
 		report_cgroups_text(rr, out);
+	if (rr->nr_zram)
+		report_zram_text(rr, out);
 	report_work_text(&rr->work, out);
 }
 
@@ -354,6 +356,8 @@ void report_json(const struct run_result *rr, const struct run_info *ri, FILE *o
 		fputs(",\n  \"cgroups\": ", out);
 		report_cgroups_json(rr, out);
 	}
+	if (rr->nr_zram)
+		report_zram_json(rr, out);
 	fputs(",\n  \"reclaim_work\": ", out);
 	report_work_json(&rr->work, out);
 	json_provenance(rr, ri, out);

@@ -143,6 +143,8 @@ struct run_result {
 	struct psi_line pressure[2];
 	struct cg_result *cg;     /* --cgroup: each cgroup's files, the root first (cgreport.c) */
 	int nr_cg;
+	struct memstat zram[MAX_MEMSTAT];   /* --swap zram: mm_stat, io_stat */
+	int nr_zram;
 };
 
 void run_result_free(struct run_result *rr);

@@ -20,6 +20,7 @@
 #include "workload.h"
 #include "args.h"
 #include "../lib/util.h"
+#include "../lib/pagefill.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -183,7 +184,9 @@ static bool slot_op(struct kbuild *w, int j, struct op *op)
 			op->npages = w->cc1_pages; op->refs = 16; return true;
 		case 5: s->step = 6;
 			s->heap = (2ULL << 20 >> PAGE_SHIFT) + rng_below(&s->rng, 14ULL << 20 >> PAGE_SHIFT);
-			op->kind = OP_MMAP_ANON; op->region = 1; op->npages = s->heap; return true;
+			op->kind = OP_MMAP_ANON; op->region = 1; op->npages = s->heap;
+			op->data_kind = DK_TEXT; /* cc1's heap: text-like (pagefill.h) */
+			return true;
 		case 6: s->step = 7; op->kind = OP_OPEN; op->fd = 1; op->name = w->sname[u]; return true;
 		case 7: s->step = 8; op->kind = OP_READ; op->fd = 1; op->npages = w->src_pages[u]; return true;
 		case 8: s->step = 9; s->k = 0; s->hdrs = 0; op->kind = OP_CLOSE; op->fd = 1; return true;

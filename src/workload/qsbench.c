@@ -42,6 +42,7 @@
 #include "qsbench_record.h"
 #include "args.h"
 #include "../lib/util.h"
+#include "../lib/pagefill.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,7 @@ static bool qs_next_op(void *w, int task, struct op *op)
 			t->phase = QS_FILL;
 			op->kind = OP_MMAP_ANON;
 			op->npages = q->npages;
+			op->data_kind = DK_INTS; /* rand()'s integers */
 			return true;
 		case QS_MFILE_CREATE:
 			/* mkstemp, unlink, extend with one byte at `size`, mmap. */

@@ -18,6 +18,7 @@
  * workload loads the rest of the trace into memory (13 bytes per
  * reference) and replays from there. */
 #include "workload.h"
+#include "../lib/pagefill.h"
 #include "../trace/trace.h"
 #include "../trace/pagemap.h"
 #include "../lib/util.h"
@@ -155,6 +156,7 @@ static bool next_loaded(struct replay *r, struct op *op)
 {
 	if (r->mapped == 0) {
 		op->kind = OP_MMAP_DATA;
+		op->data_kind = DK_RATIO; /* zram: --set zram.trace_ratio */
 		op->npages = r->t.npages;
 		r->mapped = r->t.npages;
 		return true;
@@ -208,6 +210,7 @@ static bool replay_next_op(void *p, int task, struct op *op)
 	r->have_pending = true;
 	memset(op, 0, sizeof(*op));
 	op->kind = OP_MMAP_DATA;
+	op->data_kind = DK_RATIO; /* zram: --set zram.trace_ratio */
 	op->region = r->nregions;
 	op->npages = REGION0 << r->nregions;
 	r->mapped += op->npages;

@@ -11,6 +11,7 @@
  * file-backed mappings (-f, needs the page cache), -u pieces, signals,
  * detach, msync, and the special modes (-g -L -D -E -N -H). */
 #include "workload.h"
+#include "../lib/pagefill.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -240,6 +241,7 @@ static bool usemem_next_op(void *p, int task, struct op *op)
 			op->kind = OP_MMAP_ANON;
 			op->region = 0;
 			op->npages = w->npages;
+			op->data_kind = DK_SAME; /* memset(): same-filled pages */
 			return true;
 		case PH_PREFAULT:
 			t->phase = PH_SWEEP;

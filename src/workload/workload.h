@@ -59,6 +59,8 @@ struct op {
 	uint64_t first, npages;
 	uint64_t ns;
 	bool exec;          /* OP_MMAP_FILE: PROT_EXEC, the mapping is program text */
+	uint8_t data_kind;  /* OP_MMAP_ANON: what its pages are written with
+			     * (enum data_kind, src/lib/pagefill.h; 0 = random) */
 };
 
 /* sysinfo(2), in bytes. */

@@ -1,0 +1,48 @@
+/* zramstat.c - `--swap zram`: the device's /sys/block/zram0/mm_stat and
+ * io_stat, field by field in the kernel's order (6.18
+ * drivers/block/zram/zram_drv.c mm_stat_show(), io_stat_show();
+ * Documentation/admin-guide/blockdev/zram.rst), as mm_stat.NAME and
+ * io_stat.NAME.  pages_compacted is always 0: compaction is not modeled
+ * (docs/zram.md). */
+#include "report.h"
+#include "../mm/zram.h"
+#include "../lib/util.h"
+
+size_t report_zram_stats(const struct machine *m, struct memstat *st)
+{
+	const struct zram *z = m->mm.swap.zram;
+	const struct zram_stats *s = &z->st;
+	size_t n = 0;
+#define S(nm, v) st[n++] = (struct memstat){ nm, v }
+	S("mm_stat.orig_data_size", s->pages_stored * PAGE_SIZE);
+	S("mm_stat.compr_data_size", s->compr_data_size);
+	S("mm_stat.mem_used_total", zram_mem_used(z));
+	S("mm_stat.mem_limit", z->mem_limit * PAGE_SIZE);
+	S("mm_stat.mem_used_max", s->mem_used_max * PAGE_SIZE);
+	S("mm_stat.same_pages", s->same_pages);
+	S("mm_stat.pages_compacted", s->pages_compacted);
+	S("mm_stat.huge_pages", s->huge_pages);
+	S("mm_stat.huge_pages_since", s->huge_pages_since);
+	S("io_stat.failed_reads", s->failed_reads);
+	S("io_stat.failed_writes", s->failed_writes);
+	S("io_stat.invalid_io", s->invalid_io);
+	S("io_stat.notify_free", s->notify_free);
+#undef S
+	return n;
+}
+
+void report_zram_text(const struct run_result *rr, FILE *out)
+{
+	fprintf(out, "# /sys/block/zram0 (--swap zram)\n");
+	for (int i = 0; i < rr->nr_zram; i++)
+		fprintf(out, "%s %llu\n", rr->zram[i].name, (unsigned long long)rr->zram[i].value);
+}
+
+void report_zram_json(const struct run_result *rr, FILE *out)
+{
+	fprintf(out, ",\n  \"zram\": {");
+	for (int i = 0; i < rr->nr_zram; i++)
+		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", rr->zram[i].name,
+			(unsigned long long)rr->zram[i].value);
+	fputc('}', out);
+}
