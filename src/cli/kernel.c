@@ -163,7 +163,7 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 	if (r->has_zram) {
 		fprintf(out, "# zram\n");
 		for (int i = 0; i < r->zram.stat.n; i++)
-			fprintf(out, "zram.%s %lld\n", r->zram.stat.name[i], (long long)r->zram.stat.val[i]);
+			fprintf(out, "%s %lld\n", r->zram.stat.name[i], (long long)r->zram.stat.val[i]);
 	}
 	fprintf(out, "# /proc/vmstat\n");
 	for (int i = 0; i < r->vmstat.n; i++)

@@ -232,7 +232,7 @@ void nzram_sweep_stale(int recorded);
 struct nzram_stats {
 	char algo[32];
 	uint64_t disksize;
-	struct nstat stat;      /* mm_stat's then io_stat's fields by name */
+	struct nstat stat;      /* mm_stat.NAME, io_stat.NAME: as pagelab run's */
 };
 /* Read the device's algorithm, size, mm_stat and io_stat; keep them in
  * *peak when it holds more pages than *peak says (or *peak is empty). */

@@ -10,7 +10,7 @@
 zram_report() {
 	kernel_record "$2" "--memcg 64M --swap zram:128M,algo=lz4 --seed 1 --timeout 600 usemem -m 80" \
 		c:pswpout=5000 m:pgfault=20490 |
-		sed "s/}}}\$/}, \"zram\": {\"algorithm\": \"lz4\", \"disksize\": 134217728, \"orig_data_size\": $3, \"compr_data_size\": 10240000, \"mem_used_total\": 10485760, \"mem_limit\": 0, \"mem_used_max\": 11534336, \"same_pages\": 7, \"pages_compacted\": 0, \"huge_pages\": 0, \"huge_pages_since\": 0, \"failed_reads\": 0, \"failed_writes\": 0, \"invalid_io\": 0, \"notify_free\": 5000}}}/" \
+		sed "s/}}}\$/}, \"zram\": {\"algorithm\": \"lz4\", \"disksize\": 134217728, \"mm_stat.orig_data_size\": $3, \"mm_stat.compr_data_size\": 10240000, \"mm_stat.mem_used_total\": 10485760, \"mm_stat.mem_limit\": 0, \"mm_stat.mem_used_max\": 11534336, \"mm_stat.same_pages\": 7, \"mm_stat.pages_compacted\": 0, \"mm_stat.huge_pages\": 0, \"mm_stat.huge_pages_since\": 0, \"io_stat.failed_reads\": 0, \"io_stat.failed_writes\": 0, \"io_stat.invalid_io\": 0, \"io_stat.notify_free\": 5000}}}/" \
 		>>"$1/kernel.jsonl"
 }
 

@@ -68,7 +68,7 @@ else
 	[ $rc -eq 0 ] || msg="exit $rc: $(kernel_err "$T/err" | head -2)"
 	left=$(zram_gone)
 	[ -z "$left" ] || msg="$msg; left: $left"
-	grep -q '"zram": {"algorithm": "lz4", "disksize": 134217728, "orig_data_size": [1-9]' "$T/out" ||
+	grep -q '"zram": {"algorithm": "lz4", "disksize": 134217728, "mm_stat.orig_data_size": [1-9]' "$T/out" ||
 		msg="$msg; json: $(grep '"zram"' "$T/out")"
 	# The text report: the device's line, then mm_stat and io_stat.
 	zram_bg --swap zram:128M --timeout 60 usemem -m 100
@@ -77,13 +77,13 @@ else
 	[ $rc -eq 0 ] || msg="$msg; text: exit $rc"
 	grep -q '^pagelab: memcg v[12] limit 64 MiB, swappiness [0-9?]*; zram 128 MiB [a-z0-9-]*; seed 1' "$T/out" ||
 		msg="$msg; no device line"
-	orig=$(counter zram.orig_data_size "$T/out")
+	orig=$(counter mm_stat.orig_data_size "$T/out")
 	out=$(counter pswpout "$T/out")
 	# Every page swapped out was stored, compressed or same-filled, at the
 	# fullest poll: at least most of them (a poll every 10 ms).
-	[ "$out" -gt 0 ] && [ $((orig / 4096 + $(counter zram.same_pages "$T/out"))) -gt $((out / 2)) ] ||
+	[ "$out" -gt 0 ] && [ $((orig / 4096 + $(counter mm_stat.same_pages "$T/out"))) -gt $((out / 2)) ] ||
 		msg="$msg; orig_data_size $orig for pswpout $out"
-	[ "$(counter zram.notify_free "$T/out")" -ge 0 ] && [ "$(counter zram.failed_writes "$T/out")" -eq 0 ] ||
+	[ "$(counter io_stat.notify_free "$T/out")" -ge 0 ] && [ "$(counter io_stat.failed_writes "$T/out")" -eq 0 ] ||
 		msg="$msg; no io_stat"
 	left=$(zram_gone)
 	[ -z "$left" ] || msg="$msg; left: $left"
