@@ -26,6 +26,8 @@ msg=""
 grep -q '^memcg 64M, swap zram:128M,algo=lz4; kernel: 2 runs of pagelab kernel (cached)' "$T/z1" ||
 	msg="$msg; setup line: $(sed -n 2p "$T/z1")"
 grep -q '^pagelab: no zram simulated: its runs swap to a swap device of 128M$' "$T/z1" || msg="$msg; no note"
+# A zram device is not rotational, whatever the swapfile's disk is.
+grep -q 'swap_rotational' "$T/z1" && msg="$msg; vm.swap_rotational set for zram"
 # Bytes in KiB: 20000 and 20400, their median 20200.
 grep -Eq '^zram\.orig_data_size KiB +20200 \(20000\.\.20400\) +- +- +missing$' "$T/z1" ||
 	msg="$msg; orig_data_size: $(grep orig_data "$T/z1")"
