@@ -281,10 +281,12 @@ static void nzram_read(int dev, struct nzram_stats *s)
 	nstat_parse(&s->stat, text);
 }
 
-/* Pages the device holds: compressed ones and same-filled ones. */
+/* Pages the device holds, compressed or same-filled: orig_data_size is
+ * pages_stored, which counts both (measured: 9 041 same_pages in 9 054
+ * pages of orig_data_size, usemem's memset pages). */
 static int64_t stored(const struct nzram_stats *s)
 {
-	return nstat_get(&s->stat, "mm_stat.orig_data_size") / 4096 + nstat_get(&s->stat, "mm_stat.same_pages");
+	return nstat_get(&s->stat, "mm_stat.orig_data_size") / 4096;
 }
 
 void nzram_poll(int dev, struct nzram_stats *peak)
