@@ -163,7 +163,7 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 	if (r->has_zram) {
 		fprintf(out, "# zram\n");
 		for (int i = 0; i < r->zram.stat.n; i++)
-			fprintf(out, "zram.%s %lld\n", r->zram.stat.name[i], (long long)r->zram.stat.val[i]);
+			fprintf(out, "%s %lld\n", r->zram.stat.name[i], (long long)r->zram.stat.val[i]);
 	}
 	fprintf(out, "# /proc/vmstat\n");
 	for (int i = 0; i < r->vmstat.n; i++)
@@ -332,7 +332,7 @@ static const struct opt kernel_table[] = {
 	{ "--swap", NULL, OPT_CALL, AT(o.swap), "SIZE", .call = size_opt,
 	  .help = "swapfile size (default 512M; 0: no swapfile), or\n"
 	  "zram:SIZE[,algo=NAME]: a zram device of the run's own\n"
-	  "instead (its mm_stat and io_stat reported as zram.*)" },
+	  "instead (its mm_stat and io_stat under # zram)" },
 	{ "--repeat", NULL, OPT_U64, AT(repeat), "N", 1, 1000, "(1..1000)",
 	  .help = "run N times; print each run and median/min/max" },
 	{ "--timeout", NULL, OPT_DURATION, AT(timeout_ns), "T", .range = "(seconds)",

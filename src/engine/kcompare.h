@@ -44,7 +44,8 @@ struct kcompare {
 
 /* Add k->sets the host's kind of run, unless a --set names it already:
  * memcg.v1=1 (a v1 memory controller), sched_eevdf=1 (6.6 or later),
- * vm.swap_rotational=1 (a rotational swapfile device), vm.ra_pages (its
+ * vm.swap_rotational=1 (a rotational swapfile device; never for --swap
+ * zram:), vm.ra_pages (its
  * read_ahead_kb / 4 when not 128), cost.tlb_ipi and cost.tlb_ipi_recv
  * (measured with two or more simulated CPUs; kept in the kernel cache's
  * tlb_cost, so that a rerun simulates the same machine). */

@@ -77,7 +77,9 @@ void kcompare_host_sets(struct kcompare *k)
 		kcompare_add_set(k, "memcg.v1=1");
 	if (!eevdf_set && nhost_kernel_at_least(6, 6))
 		kcompare_add_set(k, "sched_eevdf=1");
-	if (!rot_set && nhost_swap_rotational())
+	/* A zram device is never rotational (zram_drv.c sets no
+	 * BLK_FEAT_ROTATIONAL): only the swapfile's disk may be. */
+	if (!rot_set && strncmp(k->swap, "zram:", 5) && nhost_swap_rotational())
 		kcompare_add_set(k, "vm.swap_rotational=1");
 	long ra_kb = ra_set ? -1 : nhost_read_ahead_kb();
 	if (ra_kb >= 0 && ra_kb != 128 && ra_kb / 4 <= 65536) {

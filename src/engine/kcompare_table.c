@@ -10,24 +10,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Field NAME of a zram object: "mm_stat.NAME" or "io_stat.NAME". */
+static bool zram_get(const struct json *z, const char *name, double *v)
+{
+	char key[64];
+	snprintf(key, sizeof(key), "mm_stat.%s", name);
+	if (json_get_num(z, key, v))
+		return true;
+	snprintf(key, sizeof(key), "io_stat.%s", name);
+	return json_get_num(z, key, v);
+}
+
 /* A counter of a record: "memcg.NAME" the kernel cgroup's memory.stat,
  * "traced.NAME" its tracepoints' counts, "zram.NAME" its zram device's
- * mm_stat or io_stat (a simulator's record: its own "zram" object, by
- * the same names, when it models the device), any other its counters. */
+ * mm_stat or io_stat (a simulator's record: its own "zram" object, keyed
+ * as pagelab run --json's, when it models the device), any other its
+ * counters. */
 static double counters_get(const struct record *r, const char *name, bool *found)
 {
 	const struct json *kern = json_get(r->j, "kernel"), *from = json_get(r->j, "counters");
+	double v = 0;
 	if (!strncmp(name, "zram.", 5)) {
-		from = json_get(kern ? kern : r->j, "zram");
-		name += 5;
-	} else if (!strncmp(name, "memcg.", 6)) {
+		bool f = zram_get(json_get(kern ? kern : r->j, "zram"), name + 5, &v);
+		if (found)
+			*found = f;
+		return f ? v : 0;
+	}
+	if (!strncmp(name, "memcg.", 6)) {
 		from = json_get(kern, "memory_stat");
 		name += 6;
 	} else if (!strncmp(name, "traced.", 7)) {
 		from = json_get(kern, "traced");
 		name += 7;
 	}
-	double v = 0;
 	bool f = from && json_get_num(from, name, &v);
 	if (found)
 		*found = f;

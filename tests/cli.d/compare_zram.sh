@@ -10,7 +10,7 @@
 zram_report() {
 	kernel_record "$2" "--memcg 64M --swap zram:128M,algo=lz4 --seed 1 --timeout 600 usemem -m 80" \
 		c:pswpout=5000 m:pgfault=20490 |
-		sed "s/}}}\$/}, \"zram\": {\"algorithm\": \"lz4\", \"disksize\": 134217728, \"orig_data_size\": $3, \"compr_data_size\": 10240000, \"mem_used_total\": 10485760, \"mem_limit\": 0, \"mem_used_max\": 11534336, \"same_pages\": 7, \"pages_compacted\": 0, \"huge_pages\": 0, \"huge_pages_since\": 0, \"failed_reads\": 0, \"failed_writes\": 0, \"invalid_io\": 0, \"notify_free\": 5000}}}/" \
+		sed "s/}}}\$/}, \"zram\": {\"algorithm\": \"lz4\", \"disksize\": 134217728, \"mm_stat.orig_data_size\": $3, \"mm_stat.compr_data_size\": 10240000, \"mm_stat.mem_used_total\": 10485760, \"mm_stat.mem_limit\": 0, \"mm_stat.mem_used_max\": 11534336, \"mm_stat.same_pages\": 7, \"mm_stat.pages_compacted\": 0, \"mm_stat.huge_pages\": 0, \"mm_stat.huge_pages_since\": 0, \"io_stat.failed_reads\": 0, \"io_stat.failed_writes\": 0, \"io_stat.invalid_io\": 0, \"io_stat.notify_free\": 5000}}}/" \
 		>>"$1/kernel.jsonl"
 }
 
@@ -26,6 +26,8 @@ msg=""
 grep -q '^memcg 64M, swap zram:128M,algo=lz4; kernel: 2 runs of pagelab kernel (cached)' "$T/z1" ||
 	msg="$msg; setup line: $(sed -n 2p "$T/z1")"
 grep -q '^pagelab: no zram simulated: its runs swap to a swap device of 128M$' "$T/z1" || msg="$msg; no note"
+# A zram device is not rotational, whatever the swapfile's disk is.
+grep -q 'swap_rotational' "$T/z1" && msg="$msg; vm.swap_rotational set for zram"
 # Bytes in KiB: 20000 and 20400, their median 20200.
 grep -Eq '^zram\.orig_data_size KiB +20200 \(20000\.\.20400\) +- +- +missing$' "$T/z1" ||
 	msg="$msg; orig_data_size: $(grep orig_data "$T/z1")"
