@@ -159,7 +159,9 @@ static void collect_memory(const struct machine *m, struct run_result *rr)
 	if (mm->cgt)
 		report_cgroups_collect(m, rr);
 	if (mm->swap.zram)
-		rr->nr_zram = (int)report_zram_stats(m, rr->zram);
+		rr->nr_zram = (int)report_zram_stats(m, rr->zram, false);
+	if (mm->swap.zram)
+		rr->nr_zram_full = (int)report_zram_stats(m, rr->zram_full, true);
 }
 
 /* The samples, as the machine kept them (in memory, a long run's first

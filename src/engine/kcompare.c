@@ -9,6 +9,7 @@
 #include "../lib/output.h"
 #include "../lib/util.h"
 #include "../lib/version.h"
+#include "../mm/compress_table.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +37,7 @@ char *kcompare_workloads(const struct kcompare *k)
 /* The swap size of --swap zram:SIZE[,algo=NAME] (its SIZE as written),
  * or --swap itself: the swap axis's value.  The kernel's cells are given
  * the device afterwards (side_cells), since an axis's values are split at
- * commas; the simulator's swap until it models zram is a swap device of
- * that size (kcmp_print says so). */
+ * commas; the simulator's is that size of its own zram (sim_zram_axis). */
 static void swap_size(const char *swap, char *buf, size_t len)
 {
 	bool zram = !strncmp(swap, "zram:", 5);
@@ -54,6 +54,25 @@ const char *kcompare_kernel_set(const struct kcompare *k)
 		if (!strncmp(k->sets[i], "swappiness=", 11))
 			return k->sets[i];
 	return NULL;
+}
+
+/* --swap zram:SIZE[,algo=NAME]: the simulator's device is the `zram`
+ * parameter (1 + enum zalgo; an axis's values split at commas, so not
+ * the spec itself), of the algorithm named or, with none, the one the
+ * kernel's zram starts with: CONFIG_ZRAM_DEF_COMP, lzo-rle by default
+ * since 5.1 (drivers/block/zram/Kconfig), Debian's too. */
+static bool sim_zram_axis(const char *spec, struct matrix *mx, char *err, size_t errlen)
+{
+	const char *algo = strstr(spec, ",algo=");
+	enum zalgo a = ZALGO_LZO_RLE;
+	if (algo && !zalgo_parse(algo + 6, &a)) {
+		snprintf(err, errlen, "--swap %s: the simulator has no zram algorithm '%s' (lz4, lzo-rle, zstd)",
+			 spec, algo + 6);
+		return false;
+	}
+	char v[16];
+	snprintf(v, sizeof(v), "%d", 1 + (int)a);
+	return matrix_add_axis(mx, "zram", true, v, AXV_ANY, err, errlen);
 }
 
 /* The axes of one side: the kernel takes its cgroup, its swap and the
@@ -79,6 +98,8 @@ static bool side_axes(const struct kcompare *k, bool kernel, const char *policie
 	if (ok && !kernel && k->disk)
 		ok = matrix_add_axis(mx, "disk", false, k->disk, AXV_WORD, err, errlen);
 	ok = ok && matrix_add_axis(mx, "memcg", false, memcg, AXV_SIZE, err, errlen);
+	if (ok && !kernel && !strncmp(k->swap, "zram:", 5))
+		ok = sim_zram_axis(k->swap, mx, err, errlen);
 	for (int i = 0; ok && !kernel && i < k->nsets; i++) {
 		char *name = xstrdup(k->sets[i]), *eq = strchr(name, '=');
 		if (!eq || strchr(eq, ',')) {

@@ -273,11 +273,6 @@ void kcmp_print(const struct kcmp *x, const struct kcmp_setup *s, const char *cm
 		snprintf(setup + n, sizeof(setup) - (size_t)n, ", median of seeds %llu..%llu",
 			 (unsigned long long)s->seed0, (unsigned long long)(s->seed0 + s->seeds - 1));
 	kcmp_print_wrapped("", setup, "");
-	/* Until the simulator models zram (another branch's work), say what
-	 * its side swapped to. */
-	if (!strncmp(s->swap, "zram:", 5))
-		printf("pagelab: no zram simulated: its runs swap to a swap device of %.*s\n",
-		       (int)strcspn(s->swap + 5, ","), s->swap + 5);
 	if (s->fit && s->fit[0])
 		kcmp_print_wrapped("", s->fit, "");
 	if (x->own[0] || x->traced[0]) {

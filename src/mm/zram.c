@@ -134,7 +134,7 @@ static unsigned page_size_drawn(const struct zram *z, const struct page *p)
 	return compress_draw((enum data_kind)p->data_kind, z->algo, u, z->trace_ratio);
 }
 
-void zram_write(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)
+static void zram_store(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)
 {
 	const struct page *p = mm_page(z->mm, pfn);
 	struct zram_slot *s = &z->slot[slot];
@@ -164,6 +164,19 @@ void zram_write(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)
 	s->handle = zs_malloc(&z->pool, len);
 	z->st.compr_data_size += len;
 	sync_frames(z);
+}
+
+void zram_write(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)
+{
+	zram_store(z, ctx, pfn, slot);
+	struct zram_stats *st = &z->st;
+	if (st->pages_stored > st->full_stored) {
+		st->full_stored = st->pages_stored;
+		st->full_compr = st->compr_data_size;
+		st->full_mem_used = z->pool.pages;
+		st->full_same = st->same_pages;
+		st->full_huge = st->huge_pages;
+	}
 }
 
 void zram_read(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)

@@ -22,6 +22,11 @@ struct zram_stats {
 		 huge_pages_since, mem_used_max, pages_compacted;
 	uint64_t failed_reads, failed_writes, invalid_io, notify_free;
 	uint64_t num_reads, num_writes;
+	/* mm_stat at its fullest (the most pages stored): what `pagelab
+	 * kernel` reports of a host device, which it reads every 10 ms
+	 * (src/native/zram.c) because the tasks free their slots as they
+	 * exit; compare's records carry these for the simulator's side */
+	uint64_t full_stored, full_compr, full_mem_used, full_same, full_huge;
 };
 
 struct zram {

@@ -32,7 +32,7 @@ void format_vmstat_line_mode(char *buf, size_t len, const struct vmstat_sample *
 extern const char vmstat_header_active[];
 
 /* --memcg: the cgroup's memory.stat / memory.events (memstat.c). */
-size_t report_zram_stats(const struct machine *m, struct memstat *st);  /* zramstat.c */
+size_t report_zram_stats(const struct machine *m, struct memstat *st, bool fullest);  /* zramstat.c */
 void report_zram_text(const struct run_result *rr, FILE *out);
 void report_zram_json(const struct run_result *rr, FILE *out);
 size_t report_memcg_stats(const struct machine *m, struct memstat *st);   /* at most MAX_MEMSTAT */

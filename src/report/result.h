@@ -145,6 +145,8 @@ struct run_result {
 	int nr_cg;
 	struct memstat zram[MAX_MEMSTAT];   /* --swap zram: mm_stat, io_stat */
 	int nr_zram;
+	struct memstat zram_full[MAX_MEMSTAT]; /* ... at its fullest: a record's (zramstat.c) */
+	int nr_zram_full;
 };
 
 void run_result_free(struct run_result *rr);

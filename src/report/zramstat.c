@@ -3,25 +3,26 @@
  * drivers/block/zram/zram_drv.c mm_stat_show(), io_stat_show();
  * Documentation/admin-guide/blockdev/zram.rst), as mm_stat.NAME and
  * io_stat.NAME.  pages_compacted is always 0: compaction is not modeled
- * (docs/zram.md). */
+ * (docs/zram.md).  fullest: the first five of mm_stat when the device
+ * held the most pages (zram.h), as `pagelab kernel` reads a host's. */
 #include "report.h"
 #include "../mm/zram.h"
 #include "../lib/util.h"
 
-size_t report_zram_stats(const struct machine *m, struct memstat *st)
+size_t report_zram_stats(const struct machine *m, struct memstat *st, bool fullest)
 {
 	const struct zram *z = m->mm.swap.zram;
 	const struct zram_stats *s = &z->st;
 	size_t n = 0;
 #define S(nm, v) st[n++] = (struct memstat){ nm, v }
-	S("mm_stat.orig_data_size", s->pages_stored * PAGE_SIZE);
-	S("mm_stat.compr_data_size", s->compr_data_size);
-	S("mm_stat.mem_used_total", zram_mem_used(z));
+	S("mm_stat.orig_data_size", (fullest ? s->full_stored : s->pages_stored) * PAGE_SIZE);
+	S("mm_stat.compr_data_size", fullest ? s->full_compr : s->compr_data_size);
+	S("mm_stat.mem_used_total", fullest ? s->full_mem_used * PAGE_SIZE : zram_mem_used(z));
 	S("mm_stat.mem_limit", z->mem_limit * PAGE_SIZE);
 	S("mm_stat.mem_used_max", s->mem_used_max * PAGE_SIZE);
-	S("mm_stat.same_pages", s->same_pages);
+	S("mm_stat.same_pages", fullest ? s->full_same : s->same_pages);
 	S("mm_stat.pages_compacted", s->pages_compacted);
-	S("mm_stat.huge_pages", s->huge_pages);
+	S("mm_stat.huge_pages", fullest ? s->full_huge : s->huge_pages);
 	S("mm_stat.huge_pages_since", s->huge_pages_since);
 	S("io_stat.failed_reads", s->failed_reads);
 	S("io_stat.failed_writes", s->failed_writes);
