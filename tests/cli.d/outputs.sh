@@ -29,7 +29,7 @@ awk 'BEGIN { for (i = 0; i < 2000; i++) printf "%#x %s\n", i % 300, i % 3 ? "r" 
 # runs, root and cgroups: tests/cli.d/kernel.sh), which uses atomic_open
 # like compare --html.
 OUT_CMDS="run:any reproduce:any sweep-html:any sweep-o:regular merge:any compare-html:any mrc-html:any
-	mrc-svg:any trace-convert:regular record:any calibrate:any"
+	mrc-svg:any trace-convert:regular record:any calibrate:any ablate-html:any"
 out_run() { $P run --ram 16M --html "$1" usemem -m 4; }
 out_reproduce() { $P reproduce --only 3 --jobs 1 --html "$1"; }
 out_sweep_html() { $P sweep --policy lru --ram 16M --html "$1" -- usemem -m 4; }
@@ -38,6 +38,7 @@ out_merge() { $P merge "$1" "$O/res"; }
 out_compare_html() { $P compare --html "$1" "$O/res"; }
 out_mrc_html() { $P mrc --html "$1" "$O/trace"; }
 out_mrc_svg() { $P mrc --svg "$1" "$O/trace"; }
+out_ablate_html() { $P ablate --policy clock --seeds 2 --ram 16M --html "$1" -- usemem -m 4; }
 out_trace_convert() { $P trace convert "$O/trace" "$1"; }
 out_record() { $P record -o "$1" -- /bin/true; }
 out_calibrate() { $P kernel --calibrate "$1"; }
@@ -321,6 +322,7 @@ src/native/executor.c 2 the kernel workload's own files, as the real program ope
 src/native/tracer.c 2 tracefs control files
 src/native/guard.c 3 /dev/null, the kernel runs' lock file, their private directory
 src/native/cgroup.c 1 cgroupfs control files
+src/native/zram.c 1 the swap header of the kernel run's own zram device
 "
 t "outputs: no file write outside src/lib/output.c but allowed"
 found=$(grep -rnE 'fopen\([^)]*"[wa]|fdopen\([^)]*"[wa]|freopen\(|(^|[^a-z_])open\([^;]*(O_WRONLY|O_RDWR|O_CREAT|, 0[0-7]{3}\))|(^|[^a-z_])rename\(|mkstemp\(|mkdtemp\(|(^|[^a-z_])creat\(' \
@@ -347,6 +349,8 @@ src/cli/trace_cmd.c trace-convert
 src/trace/fmt_bin.c trace-convert
 src/cli/record.c record
 src/native/calibrate_profile.c calibrate
+src/cli/ablate.c ablate-html
+src/cli/compare_matrix.c - compare --matrix --html, the fidelity matrix from its caches (fidelity.sh)
 src/mrc/mrc.c - mrc's binary copy of a trace, in its private directory
 src/cli/compare_kernel.c - compare -- WORKLOAD --html, the kernel cache: host kernel runs (kernel.sh)
 src/engine/kcompare_host.c - the TLB cost kept in compare -- WORKLOAD's kernel cache (compare_host.sh)

@@ -5,7 +5,7 @@
 
 t "run's table: the options run took before it"
 got=$($P --dump-options run | awk -F '\t' '$1 == "option" { print $2 }' | sort | tr '\n' ' ')
-want="--check --cpus --disk --full-machine --html --json --machine --make-inputs --max-time --memcg \
+want="--cgroup --check --cpus --disk --full-machine --html --json --machine --make-inputs --max-time --memcg \
 --no-progress --policy --progress --ram --seed --set --swap --vmstat "
 [ "$got" = "$want" ] && ok || bad "got '$got'"
 
