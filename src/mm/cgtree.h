@@ -71,6 +71,19 @@ struct cgtree {
 	 * (src/engine/runner.c; src/mm knows no tunable by name). */
 	int swappiness_tun, nr_tun;
 	double swappiness_max;
+	/* Protection (memcg_hooks.c): the effective memory.min / memory.low
+	 * of the pass running (mem_cgroup_calculate_protection() from the
+	 * target), whether the pass skips each cgroup, and
+	 * do_try_to_free_pages()'s memcg_low_reclaim / memcg_low_skipped. */
+	uint64_t emin[CG_MAX + 1], elow[CG_MAX + 1];
+	bool prot_skip[CG_MAX + 1];
+	bool low_reclaim, low_skipped;
+	/* memory.high (memcg_hooks.c): per task, the pages charged over
+	 * high not yet handled (current->memcg_nr_pages_over_high) and the
+	 * penalty sleep owed on the return to user space; the tick rate. */
+	uint32_t *task_over_high;
+	uint64_t *task_sleep_ns;
+	unsigned hz;
 };
 
 /* Is a in the subtree of b (a == b included)? */

@@ -113,8 +113,7 @@ void cgtree_lru_shrink(struct mm *mm, struct scan_control *sc)
 		int c = t->order[i];
 		if (!cg_in_subtree(t, c, t->target))
 			continue;
-		uint64_t usage = t->cg[c].current;
-		if (usage <= memcg_protection(mm, c, false) || usage <= memcg_protection(mm, c, true))
+		if (t->prot_skip[c])
 			continue;
 		struct scan_control sub = *sc;
 		sub.nr_scanned = sub.nr_scanned_file = sub.nr_reclaimed = sub.nr_reclaimed_file = 0;
