@@ -592,7 +592,6 @@ void machine_free(struct machine *m)
 	free(m->runq);
 	disk_free(&m->disk);
 	evq_free(&m->q);
+	machine_psi_free(m);
 	mm_destroy(&m->mm);
-	if (m->opt.psi)
-		psi_group_free(&m->psi);
 }

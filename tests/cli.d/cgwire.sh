@@ -69,3 +69,22 @@ msg=""
 t "high with swap.max=0: penalty sleeps in elapsed"
 $P run --ram 64M --policy linux6 --cgroup /h:high=8M,swap.max=0 usemem -m 16 @/h >"$T/h2" 2>&1
 [ "$(elapsed_ms "$T/h2")" -ge 2000 ] && ok || bad "elapsed $(elapsed_ms "$T/h2") ms"
+
+# some's total (us) in cgroup $2's memory.pressure rows of report $1
+psome() { awk -v g="$2" '/^# cgroups: memory.pressure/ { s = 1; next } s && $1 == g && $2 == "some" {
+	sub("total=", "", $6); print $6; exit }' "$1"; }
+
+t "psi=1: memory.pressure per cgroup, stalls up the tree"
+$P run --ram 64M --policy linux6 --set psi=1 --cgroup /h:high=8M,swap.max=0 --cgroup /q \
+	usemem -m 12 @/h + usemem -m 2 @/q >"$T/p" 2>&1
+h=$(psome "$T/p" /h)
+q=$(psome "$T/p" /q)
+r=$(psome "$T/p" /)
+[ -n "$h" ] && [ "$h" -gt 0 ] && [ "$q" = 0 ] && [ "$r" -ge "$h" ] \
+	&& [ "$(grep -c '^              full avg10=' "$T/p")" -eq 3 ] && ok || bad "/h $h, /q $q, / $r"
+
+t "psi=1 --json: memory.pressure per cgroup; none without"
+$P run --ram 64M --json --set psi=1 --cgroup /a usemem -m 4 @/a >"$T/pj" 2>&1
+$P run --ram 64M --json --cgroup /a usemem -m 4 @/a >"$T/pj0" 2>&1
+[ "$(grep -o '"memory.pressure": {"some": {"avg10": [0-9.]*, "avg60": [0-9.]*, "avg300": [0-9.]*, "total": [0-9]*}, "full"' "$T/pj" | wc -l)" -eq 2 ] \
+	&& ! grep -q 'memory.pressure' "$T/pj0" && ok || bad "$(grep -o '"cgroups.*' "$T/pj" | head -c 300)"
