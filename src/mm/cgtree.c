@@ -24,7 +24,7 @@
  * walks mem_cgroup_iter(target) and reclaims only the subtree's lruvecs):
  * pagelab's policies keep one LRU for the node, so while t->target is set
  * a page outside the target's subtree is passed over as busy
- * (cgtree_skip()), and a page whose cgroup memcg_protection() protects is
+ * (cgtree_skip()), and a page of a cgroup the pass protects (memcg_hooks.c) is
  * passed over as mem_cgroup_below_min()/below_low() would.  The policy
  * still scans the other cgroups' pages it meets: its scan counts are the
  * node's, not the subtree's (docs/cgroups.md).

@@ -8,7 +8,7 @@
  * visits the target and every descendant in pre-order, each memcg at the
  * same priority; mem_cgroup_calculate_protection() and
  * mem_cgroup_below_min()/below_low() skip a protected one (the
- * memcg_protection() hook, memcg_hooks.c); shrink_lruvec() reclaims from
+ * verdict memcg_prot_begin() leaves, memcg_hooks.c); shrink_lruvec() reclaims from
  * its lruvec with its own count towards sc->nr_to_reclaim, scanning in
  * proportion to the lruvec's size at that priority (get_scan_count(),
  * the policy's own).  Global reclaim (kswapd, direct) walks from the
