@@ -48,6 +48,7 @@ void mm_cgtree_init(struct mm *mm, const struct cg_tree_conf *conf)
 		t->cg[i + 1].conf = conf->cg[i];
 	t->swappiness_tun = -1;
 	t->hz = 1000;
+	t->shrinking = -1;
 	t->slot_cg = xcalloc(mm->swap.nr_slots ? mm->swap.nr_slots : 1, sizeof(uint16_t));
 	/* Frames allocated before (none, normally) are the root's. */
 	t->cg[0].current = t->cg[0].peak = mm->fr.nr - mm->stat.nr_free;

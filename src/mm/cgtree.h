@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "page_counter.h"
+
 #define CG_MAX 16            /* cgroups of a run besides the root */
 #define CG_PATH_MAX 48       /* "/a/b", with its NUL */
 #define CG_UNLIMITED UINT64_MAX
@@ -75,8 +77,9 @@ struct cgtree {
 	 * of the pass running (mem_cgroup_calculate_protection() from the
 	 * target), whether the pass skips each cgroup, and
 	 * do_try_to_free_pages()'s memcg_low_reclaim / memcg_low_skipped. */
-	uint64_t emin[CG_MAX + 1], elow[CG_MAX + 1];
+	struct pc_node pc[CG_MAX + 1];
 	bool prot_skip[CG_MAX + 1];
+	int shrinking;           /* the cgroup whose lruvec is being shrunk (-1: none) */
 	bool low_reclaim, low_skipped;
 	/* memory.high (memcg_hooks.c): per task, the pages charged over
 	 * high not yet handled (current->memcg_nr_pages_over_high) and the

@@ -119,7 +119,9 @@ void cgtree_lru_shrink(struct mm *mm, struct scan_control *sc)
 		sub.nr_scanned = sub.nr_scanned_file = sub.nr_reclaimed = sub.nr_reclaimed_file = 0;
 		sub.nr_rotated = sub.nr_activated = sub.nr_writeback = sub.nr_wait_writeback = 0;
 		sub.skipped_deactivate = false;
+		t->shrinking = c;
 		mm->pol.ops->shrink(t->priv[c], &sub);
+		t->shrinking = -1;
 		cgtree_count(mm, c, CGS_PGSCAN, sub.nr_scanned);
 		add_pass(sc, &sub);
 	}

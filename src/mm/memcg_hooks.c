@@ -14,7 +14,11 @@
  * do_try_to_free_pages() retries with memcg_low_reclaim when its passes
  * reclaimed nothing and one skipped a cgroup below low ("Untapped cgroup
  * reserves?  Don't OOM, retry"); kswapd's balance_pgdat() never does.
- * memory_recursiveprot is off (the cgroup2 mount's default).
+ * memory_recursiveprot is off (the cgroup2 mount's default).  A
+ * cgroup above its protection is scanned less in proportion to it:
+ * get_scan_count()'s apply_proportional_protection() (pc_scan_target()),
+ * which a policy's own get_scan_count asks for with mm_scan_protected()
+ * (linux6: 6.x's; workingset's 3.15 and MGLRU's lru_gen have none).
  *
  * memory.high follows 6.6 mm/memcontrol.c: try_charge_memcg() adds the
  * charge to current->memcg_nr_pages_over_high when it leaves the cgroup
@@ -37,7 +41,7 @@
 uint64_t memcg_protection(struct mm *mm, int cg, bool low)
 {
 	const struct cgtree *t = mm->cgt;
-	return low ? t->elow[cg] : t->emin[cg];
+	return low ? t->pc[cg].elow : t->pc[cg].emin;
 }
 
 /* shrink_node_memcgs()'s verdict on every cgroup of the target's
@@ -45,7 +49,7 @@ uint64_t memcg_protection(struct mm *mm, int cg, bool low)
 void memcg_prot_begin(struct mm *mm)
 {
 	struct cgtree *t = mm->cgt;
-	struct pc_node n[CG_MAX + 1];
+	struct pc_node *n = t->pc;
 	int root = t->target;
 	for (int c = 0; c < t->n; c++)
 		n[c] = (struct pc_node){ .parent = c ? t->cg[c].conf.parent : -1, .usage = t->cg[c].current,
@@ -53,8 +57,6 @@ void memcg_prot_begin(struct mm *mm)
 	if (!pc_calculate_protection(n, t->n, root, false))
 		panic("cgroup tree: a parent after its child");
 	for (int c = 0; c < t->n; c++) {
-		t->emin[c] = n[c].emin;
-		t->elow[c] = n[c].elow;
 		t->prot_skip[c] = false;
 		if (!cg_in_subtree(t, c, root))
 			continue;
@@ -74,8 +76,18 @@ void memcg_prot_begin(struct mm *mm)
 void memcg_prot_end(struct mm *mm)
 {
 	struct cgtree *t = mm->cgt;
-	for (int c = 0; c < t->n; c++)
+	for (int c = 0; c < t->n; c++) {
 		t->prot_skip[c] = false;
+		t->pc[c].emin = t->pc[c].elow = 0;
+	}
+}
+
+uint64_t mm_scan_protected(struct mm *mm, uint64_t lruvec_size)
+{
+	struct cgtree *t = mm->cgt;
+	if (!t || t->shrinking < 0)
+		return lruvec_size;
+	return pc_scan_target(t->pc, t->target, t->shrinking, lruvec_size, t->low_reclaim, &t->low_skipped);
 }
 
 void memcg_low_reset(struct mm *mm)

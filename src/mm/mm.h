@@ -465,6 +465,11 @@ void mm_cgroup_attach(struct mm *mm, int task, int cg);
  * charges over high call for and returns the penalty sleep it owes, in
  * ns (0: none; no tree: always 0). */
 uint64_t mm_memcg_return_to_user(struct mm *mm, struct mm_ctx *ctx);
+/* get_scan_count()'s apply_proportional_protection() for the lruvec
+ * of the cgroup a tree's reclaim pass is shrinking (memcg_hooks.c): its
+ * size less its protected share (at least SWAP_CLUSTER_MAX); the size
+ * unchanged without a tree, protection or a pass. */
+uint64_t mm_scan_protected(struct mm *mm, uint64_t lruvec_size);
 void cgtree_swap_release(struct cgtree *t, uint32_t slot);
 
 /* The policy instance whose lists hold pfn: under a cgroup tree and a

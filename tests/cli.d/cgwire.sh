@@ -88,3 +88,12 @@ $P run --ram 64M --json --set psi=1 --cgroup /a usemem -m 4 @/a >"$T/pj" 2>&1
 $P run --ram 64M --json --cgroup /a usemem -m 4 @/a >"$T/pj0" 2>&1
 [ "$(grep -o '"memory.pressure": {"some": {"avg10": [0-9.]*, "avg60": [0-9.]*, "avg300": [0-9.]*, "total": [0-9]*}, "full"' "$T/pj" | wc -l)" -eq 2 ] \
 	&& ! grep -q 'memory.pressure' "$T/pj0" && ok || bad "$(grep -o '"cgroups.*' "$T/pj" | head -c 300)"
+
+t "linux6: /p/a above its low scanned less than /p/b"
+$P run --ram 128M --swap 128M --policy linux6 --check --cgroup /p:max=32M --cgroup /p/a:low=8M \
+	--cgroup /p/b usemem -m 20 -r 3 @/p/a + usemem -m 20 -r 3 @/p/b >"$T/prop" 2>&1
+rc=$?
+# field n of cgroup $1's memory.stat row
+pst() { awk -v g="$1" -v n="$2" '/^# cgroups: memory.stat/ { s = 1 } s && $1 == g { print $n; exit }' "$T/prop"; }
+[ $rc -eq 0 ] && [ "$(pst /p/a 4)" -lt "$(pst /p/b 4)" ] && [ "$(pst /p/a 5)" -lt "$(pst /p/b 5)" ] \
+	&& ok || bad "rc $rc; pgscan /p/a $(pst /p/a 4), /p/b $(pst /p/b 4)"
