@@ -18,7 +18,7 @@
  * cgroup above its protection is scanned less in proportion to it:
  * get_scan_count()'s apply_proportional_protection() (pc_scan_target()),
  * which a policy's own get_scan_count asks for with mm_scan_protected()
- * (linux6: 6.x's; workingset's 3.15 and MGLRU's lru_gen have none).
+ * (linux6; workingset's 3.15 and 6.6 MGLRU's lru_gen have none).
  *
  * memory.high follows 6.6 mm/memcontrol.c: try_charge_memcg() adds the
  * charge to current->memcg_nr_pages_over_high when it leaves the cgroup
