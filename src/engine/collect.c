@@ -197,6 +197,8 @@ void runspec_collect(struct machine *m, struct run_result *rr, const uint64_t *s
 	collect_memory(m, rr);
 	/* Read at the run's end, as cat /proc/pressure/memory would. */
 	rr->has_pressure = machine_psi_memory(m, m->now, rr->pressure);
+	for (int c = 0; c < rr->nr_cg; c++)
+		rr->cg[c].has_pressure = machine_psi_cgroup(m, c, m->now, rr->cg[c].pressure);
 	take_samples(m, rr);
 	rr->timed_out = m->timed_out;
 	rr->check_failed = m->check_failed;

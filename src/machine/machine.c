@@ -413,8 +413,10 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 	mm_init(&m->mm, &cfg, &m->prof.cost);
 	if (o->memcg_pages)
 		mm_memcg_init(&m->mm, o->memcg_pages, o->memcg_v1);
-	if (o->cgroups.n)
+	if (o->cgroups.n) {
 		mm_cgtree_init(&m->mm, &o->cgroups);
+		m->mm.cgt->hz = (unsigned)p->hz;
+	}
 	if (!p->untimed && m->mm.zones[0].wmark_high * 2 >= m->ram_pages) {
 		snprintf(err, errlen, "RAM of %llu pages leaves too little above the watermarks (high = %llu pages)",
 			 (unsigned long long)m->ram_pages, (unsigned long long)m->mm.zones[0].wmark_high);
@@ -604,7 +606,6 @@ void machine_free(struct machine *m)
 	free(m->runq);
 	disk_free(&m->disk);
 	evq_free(&m->q);
+	machine_psi_free(m);
 	mm_destroy(&m->mm);
-	if (m->opt.psi)
-		psi_group_free(&m->psi);
 }

@@ -59,6 +59,7 @@ struct task {
 	 * next gets a CPU (a refault's or reclaim's wait). */
 	struct psi_task psi;
 	bool psi_leave_on_run;
+	int psi_cg;             /* the cgroup whose PSI group holds its counts */
 };
 
 struct wl_inst {
@@ -193,6 +194,9 @@ struct machine {
 	uint64_t nr_log;
 	/* --set psi=1: the machine's PSI group (/proc/pressure/). */
 	struct psi_group psi;
+	/* --cgroup with psi=1: cgroup c's group is cg_psi[c] (c >= 1),
+	 * its parent its parent cgroup's, the root cgroup's the machine's. */
+	struct psi_group *cg_psi;
 };
 
 /* Size the machine; returns false with a message in err if it cannot be
@@ -253,6 +257,9 @@ void machine_psi_init(struct machine *m);
 void machine_psi_sync(struct machine *m, struct task *t, uint64_t when);
 void machine_psi_memstall(struct machine *m, struct task *t, bool enter, uint64_t when);
 bool machine_psi_memory(struct machine *m, uint64_t now, struct psi_line out[2]);
+/* A cgroup's memory.pressure (cg 0: the machine's); false without PSI. */
+bool machine_psi_cgroup(struct machine *m, int cg, uint64_t now, struct psi_line out[2]);
+void machine_psi_free(struct machine *m);
 
 /* Derived figures for reports. */
 double task_seconds(uint64_t ns);

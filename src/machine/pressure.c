@@ -18,6 +18,9 @@
  * one run queue of the older schedulers, the kernel's task_cpu() has no
  * counterpart for a task that waits for any CPU). */
 #include "machine.h"
+#include "../lib/util.h"
+
+#include <stdlib.h>
 
 static unsigned psi_wanted(const struct task *t)
 {
@@ -37,21 +40,36 @@ static unsigned psi_wanted(const struct task *t)
 	return f;
 }
 
+/* The group of cgroup cg: the machine's for the root. */
+static struct psi_group *cg_group(struct machine *m, int cg)
+{
+	return cg > 0 && m->cg_psi ? &m->cg_psi[cg] : &m->psi;
+}
+
+static int task_cgroup(const struct machine *m, const struct task *t)
+{
+	return m->cg_psi && !t->kthread ? cgtree_task_cg(m->mm.cgt, t->id) : 0;
+}
+
 void machine_psi_sync(struct machine *m, struct task *t, uint64_t when)
 {
 	if (!m->opt.psi)
 		return;
 	if (t->state == T_EXITED)
 		t->psi.in_memstall = t->psi_leave_on_run = false;
-	if (t->cpu != t->psi.cpu && t->cpu >= 0 && t->cpu < m->psi.nr_cpus) {
-		/* Migrated: its counts leave the old CPU for the new one. */
+	int cg = task_cgroup(m, t);
+	bool moved = cg != t->psi_cg;
+	if ((moved || t->cpu != t->psi.cpu) && t->cpu >= 0 && t->cpu < m->psi.nr_cpus) {
+		/* Migrated, or placed in its cgroup (cgroup_move_task()):
+		 * its counts leave the old CPU and group for the new. */
 		if (t->psi.flags)
-			psi_task_change(&m->psi, &t->psi, t->psi.flags, 0, when);
+			psi_task_change(cg_group(m, t->psi_cg), &t->psi, t->psi.flags, 0, when);
 		t->psi.cpu = t->cpu;
+		t->psi_cg = cg;
 	}
 	unsigned want = psi_wanted(t), have = t->psi.flags;
 	if (want != have)
-		psi_task_change(&m->psi, &t->psi, have & ~want, want & ~have, when);
+		psi_task_change(cg_group(m, t->psi_cg), &t->psi, have & ~want, want & ~have, when);
 }
 
 void machine_psi_memstall(struct machine *m, struct task *t, bool enter, uint64_t when)
@@ -84,6 +102,33 @@ void machine_psi_init(struct machine *m)
 		return;
 	psi_group_init(&m->psi, NULL, (int)m->prof.cpus, (unsigned)m->prof.hz, 0);
 	m->mm.io.memstall = io_memstall;
+	const struct cgtree *t = m->mm.cgt;
+	if (!t)
+		return;
+	/* Parents before children (a parent's id is below its own). */
+	m->cg_psi = xcalloc((size_t)t->n, sizeof(*m->cg_psi));
+	for (int c = 1; c < t->n; c++)
+		psi_group_init(&m->cg_psi[c], cg_group(m, t->cg[c].conf.parent), (int)m->prof.cpus,
+			       (unsigned)m->prof.hz, 0);
+}
+
+void machine_psi_free(struct machine *m)
+{
+	if (!m->opt.psi)
+		return;
+	for (int c = 1; m->cg_psi && c < m->mm.cgt->n; c++)
+		psi_group_free(&m->cg_psi[c]);
+	free(m->cg_psi);
+	m->cg_psi = NULL;
+	psi_group_free(&m->psi);
+}
+
+bool machine_psi_cgroup(struct machine *m, int cg, uint64_t now, struct psi_line out[2])
+{
+	if (!m->opt.psi)
+		return false;
+	psi_show(cg_group(m, cg), PSI_MEM, now, out);
+	return true;
 }
 
 bool machine_psi_memory(struct machine *m, uint64_t now, struct psi_line out[2])

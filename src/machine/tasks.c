@@ -259,6 +259,21 @@ static bool fault_blocked(struct machine *m, struct task *t, struct mm_ctx *ctx,
 	return true;
 }
 
+/* The step returns to user space: memory.high's penalty, if the task's
+ * charges owe one (mm_memcg_return_to_user()), is a sleep in a memory
+ * stall (schedule_timeout_killable() between psi_memstall_enter and
+ * leave); the task goes on with its op when it wakes. */
+static bool over_high_sleep(struct machine *m, struct task *t, struct mm_ctx *ctx)
+{
+	uint64_t ns = mm_memcg_return_to_user(&m->mm, ctx);
+	if (!ns)
+		return false;
+	uint64_t now = ctx->t0 + ctx->user_ns + ctx->sys_ns;
+	stall_until_run(m, t, now);
+	machine_block(m, t, W_SLEEP, now + ns);
+	return true;
+}
+
 /* sys_mlock() of 2.0 to 2.6.8: "we may lock at most half of physical
  * memory... (this check is pretty bogus, but doesn't hurt)" - locked_vm
  * plus the new range above num_physpages / 2 is -ENOMEM.  Those eras
@@ -402,6 +417,8 @@ enum step_result task_run_user(struct machine *m, struct task *t, struct mm_ctx 
 		}
 		if (done)
 			t->have_op = false;
+		if (m->mm.cgt && over_high_sleep(m, t, ctx))
+			return STEP_BLOCKED;
 	}
 	return res;
 }

@@ -329,7 +329,7 @@ uint64_t mm_touch(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t
 	*st = FAULT_DONE;
 	as->ran = true;
 	for (i = 0; i < n; i++) {
-		if (ctx->user_ns + ctx->sys_ns >= budget_ns)
+		if (ctx->user_ns + ctx->sys_ns >= budget_ns || ctx->high_sleep)
 			break;
 		pte_t pte = pt[i];
 		bool faulted = false;

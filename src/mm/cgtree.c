@@ -24,13 +24,12 @@
  * walks mem_cgroup_iter(target) and reclaims only the subtree's lruvecs):
  * pagelab's policies keep one LRU for the node, so while t->target is set
  * a page outside the target's subtree is passed over as busy
- * (cgtree_skip()), and a page whose cgroup memcg_protection() protects is
+ * (cgtree_skip()), and a page of a cgroup the pass protects (memcg_hooks.c) is
  * passed over as mem_cgroup_below_min()/below_low() would.  The policy
  * still scans the other cgroups' pages it meets: its scan counts are the
  * node's, not the subtree's (docs/cgroups.md).
  *
- * Simplified: no per-CPU charge stock (exact to the page), no kmem, no
- * memory.high throttling (memcg_handle_over_high() is a hook), the
+ * Simplified: no per-CPU charge stock (exact to the page), no kmem, the
  * pending-writeback test of the retry loop uses the node's pages under
  * writeback as an upper bound of the cgroup's. */
 #include "internal.h"
@@ -48,6 +47,8 @@ void mm_cgtree_init(struct mm *mm, const struct cg_tree_conf *conf)
 	for (int i = 0; i < conf->n; i++)
 		t->cg[i + 1].conf = conf->cg[i];
 	t->swappiness_tun = -1;
+	t->hz = 1000;
+	t->shrinking = -1;
 	t->slot_cg = xcalloc(mm->swap.nr_slots ? mm->swap.nr_slots : 1, sizeof(uint16_t));
 	/* Frames allocated before (none, normally) are the root's. */
 	t->cg[0].current = t->cg[0].peak = mm->fr.nr - mm->stat.nr_free;
@@ -61,6 +62,8 @@ void mm_cgtree_free(struct mm *mm)
 		return;
 	cgtree_lru_destroy(mm);
 	free(mm->cgt->task_cg);
+	free(mm->cgt->task_over_high);
+	free(mm->cgt->task_sleep_ns);
 	free(mm->cgt->slot_cg);
 	free(mm->cgt);
 	mm->cgt = NULL;
@@ -73,8 +76,13 @@ void mm_cgroup_attach(struct mm *mm, int task, int cg)
 	if (!t || task < 0 || cg <= 0 || cg >= t->n)
 		return;
 	if (task >= t->nr_task_cg) {
-		t->task_cg = xrealloc(t->task_cg, (size_t)(task + 1) * sizeof(uint16_t));
-		memset(t->task_cg + t->nr_task_cg, 0, (size_t)(task + 1 - t->nr_task_cg) * sizeof(uint16_t));
+		size_t was = (size_t)t->nr_task_cg, now = (size_t)task + 1;
+		t->task_cg = xrealloc(t->task_cg, now * sizeof(uint16_t));
+		memset(t->task_cg + was, 0, (now - was) * sizeof(uint16_t));
+		t->task_over_high = xrealloc(t->task_over_high, now * sizeof(uint32_t));
+		memset(t->task_over_high + was, 0, (now - was) * sizeof(uint32_t));
+		t->task_sleep_ns = xrealloc(t->task_sleep_ns, now * sizeof(uint64_t));
+		memset(t->task_sleep_ns + was, 0, (now - was) * sizeof(uint64_t));
 		t->nr_task_cg = task + 1;
 	}
 	t->task_cg[task] = (uint16_t)cg;
@@ -217,19 +225,16 @@ void cgtree_swap_release(struct cgtree *t, uint32_t slot)
 }
 
 /* shrink_node_memcgs()'s tests for the lruvec a page is on: outside the
- * limit reclaim's subtree it is not scanned at all; below memory.min it
- * is skipped, below memory.low skipped too (the kernel's second pass with
- * memcg_low_reclaim, which raises memory.events low, is left to the
- * protection code that plugs in memcg_protection()). */
+ * limit reclaim's subtree it is not scanned at all; a cgroup the pass
+ * protects (below memory.min, or below memory.low before the
+ * memcg_low_reclaim retry: memcg_prot_begin(), memcg_hooks.c) is
+ * skipped. */
 bool cgtree_skip(struct mm *mm, const struct page *p)
 {
 	struct cgtree *t = mm->cgt;
 	if (t->target && !cg_in_subtree(t, p->memcg, t->target))
 		return true;
-	if (!p->memcg)
-		return false;
-	uint64_t usage = t->cg[p->memcg].current;
-	return usage <= memcg_protection(mm, p->memcg, false) || usage <= memcg_protection(mm, p->memcg, true);
+	return t->prot_skip[p->memcg];
 }
 
 void cgtree_count(struct mm *mm, int cg, enum cg_stat s, uint64_t n)

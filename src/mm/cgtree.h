@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "page_counter.h"
+
 #define CG_MAX 16            /* cgroups of a run besides the root */
 #define CG_PATH_MAX 48       /* "/a/b", with its NUL */
 #define CG_UNLIMITED UINT64_MAX
@@ -71,6 +73,20 @@ struct cgtree {
 	 * (src/engine/runner.c; src/mm knows no tunable by name). */
 	int swappiness_tun, nr_tun;
 	double swappiness_max;
+	/* Protection (memcg_hooks.c): the effective memory.min / memory.low
+	 * of the pass running (mem_cgroup_calculate_protection() from the
+	 * target), whether the pass skips each cgroup, and
+	 * do_try_to_free_pages()'s memcg_low_reclaim / memcg_low_skipped. */
+	struct pc_node pc[CG_MAX + 1];
+	bool prot_skip[CG_MAX + 1];
+	int shrinking;           /* the cgroup whose lruvec is being shrunk (-1: none) */
+	bool low_reclaim, low_skipped;
+	/* memory.high (memcg_hooks.c): per task, the pages charged over
+	 * high not yet handled (current->memcg_nr_pages_over_high) and the
+	 * penalty sleep owed on the return to user space; the tick rate. */
+	uint32_t *task_over_high;
+	uint64_t *task_sleep_ns;
+	unsigned hz;
 };
 
 /* Is a in the subtree of b (a == b included)? */

@@ -8,7 +8,7 @@
  * visits the target and every descendant in pre-order, each memcg at the
  * same priority; mem_cgroup_calculate_protection() and
  * mem_cgroup_below_min()/below_low() skip a protected one (the
- * memcg_protection() hook, memcg_hooks.c); shrink_lruvec() reclaims from
+ * verdict memcg_prot_begin() leaves, memcg_hooks.c); shrink_lruvec() reclaims from
  * its lruvec with its own count towards sc->nr_to_reclaim, scanning in
  * proportion to the lruvec's size at that priority (get_scan_count(),
  * the policy's own).  Global reclaim (kswapd, direct) walks from the
@@ -113,14 +113,15 @@ void cgtree_lru_shrink(struct mm *mm, struct scan_control *sc)
 		int c = t->order[i];
 		if (!cg_in_subtree(t, c, t->target))
 			continue;
-		uint64_t usage = t->cg[c].current;
-		if (usage <= memcg_protection(mm, c, false) || usage <= memcg_protection(mm, c, true))
+		if (t->prot_skip[c])
 			continue;
 		struct scan_control sub = *sc;
 		sub.nr_scanned = sub.nr_scanned_file = sub.nr_reclaimed = sub.nr_reclaimed_file = 0;
 		sub.nr_rotated = sub.nr_activated = sub.nr_writeback = sub.nr_wait_writeback = 0;
 		sub.skipped_deactivate = false;
+		t->shrinking = c;
 		mm->pol.ops->shrink(t->priv[c], &sub);
+		t->shrinking = -1;
 		cgtree_count(mm, c, CGS_PGSCAN, sub.nr_scanned);
 		add_pass(sc, &sub);
 	}

@@ -382,7 +382,7 @@ uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, stru
 	}
 	uint64_t i;
 	for (i = 0; i < n; i++) {
-		if (ctx->user_ns + ctx->sys_ns >= budget_ns)
+		if (ctx->user_ns + ctx->sys_ns >= budget_ns || ctx->high_sleep)
 			break;
 		uint64_t index = first + i;
 		if (index >= ino->size) {
@@ -434,7 +434,7 @@ uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 	mm->cur = ctx;
 	uint64_t i;
 	for (i = 0; i < n; i++) {
-		if (ctx->user_ns + ctx->sys_ns >= budget_ns)
+		if (ctx->user_ns + ctx->sys_ns >= budget_ns || ctx->high_sleep)
 			break;
 		uint64_t index = first + i;
 		pfn_t pfn = pc_lookup(ino, index);

@@ -84,6 +84,13 @@ void cgtree_count(struct mm *mm, int cg, enum cg_stat s, uint64_t n);
  * the charging task returns to user space. */
 uint64_t memcg_protection(struct mm *mm, int cg, bool low);
 void memcg_handle_over_high(struct mm *mm, struct mm_ctx *ctx, int cg);
+/* A reclaim pass's protection (memcg_hooks.c): computed from the
+ * target at the pass's start, cleared at its end; the memcg_low_reclaim
+ * retry of do_try_to_free_pages() (true: retry breaking memory.low). */
+void memcg_prot_begin(struct mm *mm);
+void memcg_prot_end(struct mm *mm);
+void memcg_low_reset(struct mm *mm);
+bool memcg_low_retry(struct mm *mm);
 
 /* Start writing a dirty page (swap slot or file block); clears PG_dirty. */
 void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn);
@@ -129,10 +136,14 @@ static inline void policy_shrink(struct mm *mm, struct mm_ctx *ctx, struct scan_
 	enum work_who saved_who = mm->work_who;
 	mm->cur = ctx;
 	mm->work_who = work_who_of(sc);
+	if (mm->cgt)
+		memcg_prot_begin(mm);
 	if (mm->cgt && mm->cgt->per_cg)
 		cgtree_lru_shrink(mm, sc);   /* each cgroup's lruvec of the subtree */
 	else
 		mm->pol.ops->shrink(mm->pol.priv, sc);
+	if (mm->cgt)
+		memcg_prot_end(mm);
 	mm->cur = saved;
 	mm->work_who = saved_who;
 }

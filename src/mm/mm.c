@@ -481,12 +481,15 @@ static uint64_t try_to_free(struct mm *mm, struct mm_ctx *ctx, uint64_t want, bo
 	uint64_t got = 0;
 	bool force_deactivate = false, skipped_deactivate = false;
 	*congested = false;
+	memcg_low_reset(mm);
 retry:
 	for (int prio = DEF_PRIORITY; prio >= 0 && got < want; prio--) {
 		/* Writes of the earlier priorities that completed meanwhile
 		 * may have freed enough (I/O inside reclaim, design.md). */
-		if (mm_reclaim_io_catch_up(mm, ctx, NULL) && !cgroup && mm->stat.nr_free > mm->zones[0].wmark_min)
+		if (mm_reclaim_io_catch_up(mm, ctx, NULL) && !cgroup && mm->stat.nr_free > mm->zones[0].wmark_min) {
+			memcg_low_reset(mm);
 			return got;
+		}
 		struct pass_result res = { 0 };
 		got += shrink_pass(mm, ctx, want - got, prio, cgroup, force_deactivate, &res);
 		skipped_deactivate |= res.skipped_deactivate;
@@ -515,6 +518,13 @@ retry:
 		force_deactivate = true;
 		goto retry;
 	}
+	/* "Untapped cgroup reserves?  Don't OOM, retry": the passes
+	 * skipped a cgroup below its memory.low; again, breaking it. */
+	if (!got && !*congested && memcg_low_retry(mm)) {
+		force_deactivate = false;
+		goto retry;
+	}
+	memcg_low_reset(mm);
 	return got;
 }
 

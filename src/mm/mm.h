@@ -167,6 +167,9 @@ struct mm_ctx {
 	pfn_t wait_pfn;     /* FAULT_WAIT_PAGE: the locked page to wait for */
 	bool retry;         /* resuming a fault that blocked: don't count it twice */
 	bool reclaim_wait;  /* the last mm_alloc_page() failed with FAULT_WAIT_RECLAIM */
+	bool high_sleep;    /* memory.high's penalty is owed: the touch or read
+			     * loop returns so the task sleeps it at once
+			     * (mm_memcg_return_to_user()) */
 	uint64_t majflt, minflt, nswap;
 };
 
@@ -467,6 +470,16 @@ void mm_memcg_init(struct mm *mm, uint64_t limit_pages, bool v1);
 void mm_cgtree_init(struct mm *mm, const struct cg_tree_conf *conf);
 void mm_cgtree_free(struct mm *mm);
 void mm_cgroup_attach(struct mm *mm, int task, int cg);
+/* memory.high on the return to user space of the task of ctx (6.6
+ * mem_cgroup_handle_over_high(), memcg_hooks.c): reclaims what its
+ * charges over high call for and returns the penalty sleep it owes, in
+ * ns (0: none; no tree: always 0). */
+uint64_t mm_memcg_return_to_user(struct mm *mm, struct mm_ctx *ctx);
+/* get_scan_count()'s apply_proportional_protection() for the lruvec
+ * of the cgroup a tree's reclaim pass is shrinking (memcg_hooks.c): its
+ * size less its protected share (at least SWAP_CLUSTER_MAX); the size
+ * unchanged without a tree, protection or a pass. */
+uint64_t mm_scan_protected(struct mm *mm, uint64_t lruvec_size);
 void cgtree_swap_release(struct cgtree *t, uint32_t slot);
 
 /* The policy instance whose lists hold pfn: under a cgroup tree and a

@@ -87,6 +87,7 @@ void report_cgroups_text(const struct run_result *rr, FILE *out)
 			fprintf(out, " %8llu", (unsigned long long)r->stat[s]);
 		fputc('\n', out);
 	}
+	report_cgroups_pressure_text(rr, out);
 }
 
 /* [{"path": "/", "memory.current": ..., ...}, ...] */
@@ -109,6 +110,10 @@ void report_cgroups_json(const struct run_result *rr, FILE *out)
 			(unsigned long long)r->file);
 		for (int s = 0; s < NR_CG_STATS; s++)
 			fprintf(out, ", \"memory.stat.%s\": %llu", stat_names[s], (unsigned long long)r->stat[s]);
+		if (r->has_pressure) {
+			fputs(", \"memory.pressure\": ", out);
+			report_pressure_obj(r->pressure, out);
+		}
 		fputc('}', out);
 	}
 	fputc(']', out);

@@ -41,6 +41,9 @@ void report_memcg_json(const struct run_result *rr, FILE *out);
 /* --set psi=1: /proc/pressure/memory (pressure.c). */
 void report_pressure_text(const struct run_result *rr, FILE *out);
 void report_pressure_json(const struct run_result *rr, FILE *out);
+void report_pressure_obj(const struct psi_line l[2], FILE *out);
+/* --cgroup with psi=1: each cgroup's memory.pressure, text. */
+void report_cgroups_pressure_text(const struct run_result *rr, FILE *out);
 
 /* --cgroup: each cgroup's files into rr->cg, in text tables, as a JSON
  * array (cgreport.c). */

@@ -180,7 +180,9 @@ void l6_get_scan_count(struct linux6 *l, struct scan_control *sc, uint64_t nr[L6
 	l->balance = balance;
 	for (int lru = 0; lru < L6_NR_LRU; lru++) {
 		int file = lru >= L6_INACTIVE_FILE;
-		uint64_t scan = l6_size(l, lru) >> sc->priority;
+		/* a memcg's memory.min/low: mem_cgroup_protection() and
+		 * apply_proportional_protection() before the shift */
+		uint64_t scan = mm_scan_protected(l->mm, l6_size(l, lru)) >> sc->priority;
 		switch (balance) {
 		case SCAN_EQUAL:
 			break;
