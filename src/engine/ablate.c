@@ -171,7 +171,7 @@ static void print_row(const struct cmp_table *x, int m, int d, FILE *out)
 		fprintf(out, "  %s\n", label);
 		label = "";
 	}
-	char line[160];
+	char line[256];
 	snprintf(line, sizeof(line), "  %-30s %s %s %9s %7s%s", label, mean, sd, pc, p, sig ? " *" : "");
 	size_t n = strlen(line);
 	while (n && line[n - 1] == ' ')
