@@ -97,6 +97,12 @@ kernel_skip=""
 if [ "${PAGELAB_KERNEL_TESTS:-}" != 1 ] && [ "${CI:-}" != true ]; then
 	kernel_skip="on the host kernel (cgroups, swap): only with make check KERNEL=1"
 fi
+# CI's make sancheck leaves them to CI's make check: the same kernel
+# runs again, mostly waiting on the kernel, would take a worker for two
+# minutes of CI's twenty.  `make sancheck KERNEL=1` runs them sanitized.
+if [ -z "$kernel_skip" ] && [ -n "${PAGELAB_SANITIZED:-}" ] && [ "${PAGELAB_KERNEL_TESTS:-}" != 1 ]; then
+	kernel_skip="sanitizer build: the host-kernel runs are make check's (make sancheck KERNEL=1 runs them)"
+fi
 [ -z "$kernel_skip" ] && [ "$(id -u)" -ne 0 ] && kernel_skip="not root"
 if [ -z "$kernel_skip" ] && ! grep -qw memory /sys/fs/cgroup/cgroup.controllers /sys/fs/cgroup/unified/cgroup.controllers 2>/dev/null &&
 	[ ! -e /sys/fs/cgroup/memory/memory.limit_in_bytes ]; then
