@@ -134,11 +134,8 @@ char *record_format(const struct record_meta *m, const struct run_result *rr)
 		}
 		/* a zram device at its fullest, keyed as run --json's: compare
 		 * reads it beside the kernel's (kcompare_table.c) */
-		for (int i = 0; i < rr->nr_zram_full; i++)
-			fprintf(out, "%s\"%s\": %llu", i ? ", " : ", \"zram\": {", rr->zram_full[i].name,
-				(unsigned long long)rr->zram_full[i].value);
 		if (rr->nr_zram_full)
-			fputc('}', out);
+			report_memstat_json(", \"zram\": {", rr->zram_full, rr->nr_zram_full, out);
 	}
 	fputs("}\n", out);
 	fclose(out);

@@ -56,17 +56,27 @@ size_t report_memcg_stats(const struct machine *m, struct memstat *st)
 	return n;
 }
 
+void report_memstat_text(const char *title, const struct memstat *st, int n, FILE *out)
+{
+	fprintf(out, "# %s\n", title);
+	for (int i = 0; i < n; i++)
+		fprintf(out, "%s %llu\n", st[i].name, (unsigned long long)st[i].value);
+}
+
+void report_memstat_json(const char *open, const struct memstat *st, int n, FILE *out)
+{
+	fputs(open, out);
+	for (int i = 0; i < n; i++)
+		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", st[i].name, (unsigned long long)st[i].value);
+	fputc('}', out);
+}
+
 void report_memcg_stat(const struct run_result *rr, FILE *out)
 {
-	fprintf(out, "# memory.stat (--memcg: the workloads' cgroup)\n");
-	for (int i = 0; i < rr->nr_memcg; i++)
-		fprintf(out, "%s %llu\n", rr->memcg[i].name, (unsigned long long)rr->memcg[i].value);
+	report_memstat_text("memory.stat (--memcg: the workloads' cgroup)", rr->memcg, rr->nr_memcg, out);
 }
 
 void report_memcg_json(const struct run_result *rr, FILE *out)
 {
-	fprintf(out, ",\n  \"memcg\": {");
-	for (int i = 0; i < rr->nr_memcg; i++)
-		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", rr->memcg[i].name, (unsigned long long)rr->memcg[i].value);
-	fputc('}', out);
+	report_memstat_json(",\n  \"memcg\": {", rr->memcg, rr->nr_memcg, out);
 }

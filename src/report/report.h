@@ -37,6 +37,10 @@ void report_zram_text(const struct run_result *rr, FILE *out);
 void report_zram_json(const struct run_result *rr, FILE *out);
 size_t report_memcg_stats(const struct machine *m, struct memstat *st);   /* at most MAX_MEMSTAT */
 void report_memcg_stat(const struct run_result *rr, FILE *out);
+/* A list of memstat lines: "# TITLE" then NAME VALUE lines; or OPEN (the
+ * key and its brace) then "NAME": VALUE pairs and the closing brace. */
+void report_memstat_text(const char *title, const struct memstat *st, int n, FILE *out);
+void report_memstat_json(const char *open, const struct memstat *st, int n, FILE *out);
 void report_memcg_json(const struct run_result *rr, FILE *out);
 /* --set psi=1: /proc/pressure/memory (pressure.c). */
 void report_pressure_text(const struct run_result *rr, FILE *out);

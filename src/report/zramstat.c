@@ -34,16 +34,10 @@ size_t report_zram_stats(const struct machine *m, struct memstat *st, bool fulle
 
 void report_zram_text(const struct run_result *rr, FILE *out)
 {
-	fprintf(out, "# /sys/block/zram0 (--swap zram)\n");
-	for (int i = 0; i < rr->nr_zram; i++)
-		fprintf(out, "%s %llu\n", rr->zram[i].name, (unsigned long long)rr->zram[i].value);
+	report_memstat_text("/sys/block/zram0 (--swap zram)", rr->zram, rr->nr_zram, out);
 }
 
 void report_zram_json(const struct run_result *rr, FILE *out)
 {
-	fprintf(out, ",\n  \"zram\": {");
-	for (int i = 0; i < rr->nr_zram; i++)
-		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", rr->zram[i].name,
-			(unsigned long long)rr->zram[i].value);
-	fputc('}', out);
+	report_memstat_json(",\n  \"zram\": {", rr->zram, rr->nr_zram, out);
 }
