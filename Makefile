@@ -376,11 +376,15 @@ dist:
 	@echo pagelab-$(VERSION_STRING).tar.gz
 
 # The tarball of HEAD builds with make alone (no git) and knows its version.
+# DISTCHECK_TESTS=1: the unit tests are built and run in it too (CI runs it
+# with CC=clang: that build is its clang -Werror build, not a second one).
 distcheck:
 	$(MAKE) --no-print-directory dist >/dev/null
 	rm -rf $(BUILD)/distcheck && mkdir -p $(BUILD)/distcheck
 	tar -C $(BUILD)/distcheck -xzf pagelab-$(VERSION_STRING).tar.gz
-	cd $(BUILD)/distcheck/pagelab-$(VERSION_STRING) && GIT_DIR=/nonexistent $(MAKE) --no-print-directory -j2 >/dev/null
+	cd $(BUILD)/distcheck/pagelab-$(VERSION_STRING) && GIT_DIR=/nonexistent $(MAKE) --no-print-directory -j2 \
+		all $(if $(DISTCHECK_TESTS),build/unit-tests) >/dev/null
+	$(if $(DISTCHECK_TESTS),cd $(BUILD)/distcheck/pagelab-$(VERSION_STRING) && build/unit-tests >/dev/null)
 	v=$$($(BUILD)/distcheck/pagelab-$(VERSION_STRING)/pagelab --version | cut -d' ' -f1-2); \
 	[ "$$v" = "pagelab $(VERSION_STRING)" ] || { echo "distcheck: tarball says '$$v'"; exit 1; }
 	rm -rf $(BUILD)/distcheck pagelab-$(VERSION_STRING).tar.gz

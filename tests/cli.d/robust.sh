@@ -137,7 +137,11 @@ t "reproduce, SIGINT: exit 130, the old --html file kept"
 echo old >"$T/r.html"
 $P reproduce --only 1 --jobs 1 --html "$T/r.html" >"$T/out" 2>"$T/err" &
 pid=$!
-sleep 1
+# A background job of sh starts with SIGINT ignored: pagelab catches it
+# only once it starts the run, and prints the table's head right after;
+# a signal before that would be lost on a loaded host (sancheck).
+i=0
+while [ ! -s "$T/out" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 kill -INT $pid
 wait $pid
 rc=$?
