@@ -3,6 +3,7 @@
  * all of it as one JSON object. */
 #include "experiment.h"
 #include "exp_text.h"
+#include "cpu_claim.h"
 #include "../engine/json.h"
 #include "../lib/util.h"
 
@@ -148,6 +149,9 @@ void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts)
 			fmt_num(y, sizeof(y), pa->value);
 			fmt_num(z, sizeof(z), o.pub_ratio);
 			exp_wrap(out, VERDICT_THREAD, 22, "%s / %s = %s  (%s)", x, y, z, cm->source);
+		} else if (cm->kind == CMP_FIGURE) {
+			fmt_num(x, sizeof(x), exp_published_find(e, cm->b, cm->metric)->value);
+			exp_wrap(out, VERDICT_THREAD, 22, "%s: \"%s\"  (%s)", x, cm->statement, cm->source);
 		} else {
 			exp_wrap(out, VERDICT_THREAD, 22, "\"%s\"  (%s)", cm->statement, cm->source);
 		}
@@ -218,6 +222,7 @@ void exp_print_experiment(const struct exp_result *r, FILE *out, int *counts)
 	}
 	int k[4] = { 0 };
 	exp_print_verdicts(r, out, k);
+	cpu_claim_print(r, out);
 	fprintf(out, "experiment %d: %d agree, %d disagree, %d too noisy to tell, %d n/a\n", r->e->id,
 		k[V_AGREE], k[V_DISAGREE], k[V_NOISY], k[V_NA]);
 	if (c.oom || c.timed_out)

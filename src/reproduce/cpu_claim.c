@@ -1,0 +1,317 @@
+/* cpu_claim.c - see cpu_claim.h.  The threads' CPU claims (vhand's share
+ * of the CPU in 003, kswapd's load under 2.4.10-pre9 against the classzone
+ * VM in 000, the -mm's system time in usemem in 004) are read here from
+ * what the run counted, never from the time the run charged: each counted
+ * operation (src/mm/work.h, the rows of Linux 6.18's mm/vmscan.c and
+ * mm/rmap.c functions, and 2.2/2.4's swap_out_pmd() / try_to_swap_out()
+ * walk) times the cost the machine profile charges for it (docs/cost.md,
+ * "which rows carry which cost").  The charged time is printed beside it,
+ * so that work the breakdown misses shows as a residue.
+ *
+ * Work with no row is read from the vmstat events that count it: the
+ * 2.2/2.4 designs' list scans (shrink_mmap, page_launder,
+ * refill_inactive_scan, vhand's aging of mem_map) from pgscan_kswapd,
+ * pgscan_direct and pgscan_aging, which count sc->nr_scanned, the pages
+ * mm.c charges cost.scan for; a task's faults from pgfault (cost.fault)
+ * and its swap-in reads from pswpin (cost.io_submit). */
+#include "cpu_claim.h"
+#include "exp_named.h"
+#include "exp_text.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The clock of the host the bench figures were measured on (AMD EPYC,
+ * 2445 MHz in /proc/cpuinfo, 6 Dec 2026; docs/cost.md) and of each era's
+ * profile.  Only figures that are instructions, not memory latency, are
+ * scaled by them (a lock and release; PTEs read in order, 8 a line). */
+#define HOST_MHZ 2445.0
+static const struct { const char *profile; double mhz; const char *why; } era_clock[] = {
+	{ "p133-1997", 133, "P133 (thread 003)" },
+	{ "athlon-2001", 1200, "1.2 GHz Athlon (assumed, profile.c)" },
+	{ "osdl4way-2001", 700, "700 MHz Xeon (assumed)" },
+	{ "vmm-2008", 2400, "2.4 GHz Core 2 (assumed)" },
+	{ "pe1950-2008", 2330, "2.33 GHz Xeon 5345 (assumed)" },
+	{ "modern", HOST_MHZ, "this host" },
+};
+
+/* This host's figures (docs/cost.md, `pagelab kernel --calibrate`, one
+ * run on 6 Dec 2026) for the rows whose per-operation cost every preset
+ * leaves at 0. */
+static double host_figure(enum work_op w, const char **what)
+{
+	switch (w) {
+	case W_SWAP_OUT_PTES:
+		*what = "pte_read 1.0ns";
+		return 1.0;
+	case W_LRU_LOCK: case W_ISOLATE_BATCHES: case W_PUTBACK_BATCHES:
+		*what = "lock_pair 4.4ns";
+		return 4.4;
+	default:
+		return 0;
+	}
+}
+
+bool cpu_era_estimate(const struct profile *prof, enum work_op w, double *ns, const char **src)
+{
+	static _Thread_local char buf[96];
+	const char *what;
+	double h = host_figure(w, &what);
+	*ns = 0;
+	if (h <= 0 || !prof->name)
+		return false;
+	for (size_t i = 0; i < sizeof(era_clock) / sizeof(era_clock[0]); i++)
+		if (!strcmp(era_clock[i].profile, prof->name)) {
+			*ns = h * HOST_MHZ / era_clock[i].mhz;
+			snprintf(buf, sizeof(buf), "est.: host %s x %.0f/%.0f MHz", what, HOST_MHZ, era_clock[i].mhz);
+			*src = buf;
+			return true;
+		}
+	return false;
+}
+
+/* The cost the profile charges per operation of row w (docs/cost.md's
+ * table), beyond the row's own cost.ROW. */
+static double named_ns(const struct mm_costs *c, enum work_op w, const char **src)
+{
+	switch (w) {
+	case W_ISOLATE_LRU_FOLIOS: case W_ISOLATE_LRU_PAGES: case W_ISOLATE_FOLIOS: case W_WALK_PTES_YOUNG:
+		*src = "cost.scan";
+		return (double)c->scan_ns;
+	case W_WALK_PTES: case W_LOOK_AROUND_PTES:
+		*src = "cost.scan per 8 (a line)";
+		return (double)c->scan_ns / 8;
+	case W_FOLIO_REFERENCED_PTES: case W_TRY_TO_UNMAP_PTES: case W_TRY_TO_SWAP_OUT_UNMAP:
+		*src = "cost.rmap";
+		return (double)c->rmap_ns;
+	case W_TLB_IPI: *src = "cost.tlb_ipi"; return (double)c->tlb_ipi_ns;
+	case W_PAGEOUT: *src = "cost.io_submit"; return (double)c->io_submit_ns;
+	case W_CLEAR_BYTES: *src = "cost.zero_page / 4096"; return (double)c->zero_page_ns / 4096;
+	case W_COPY_BYTES: *src = "cost.copy_page / 4096"; return (double)c->copy_page_ns / 4096;
+	default: return 0;
+	}
+}
+
+static void add(struct cpu_part *p, int *n, double *total, const char *op, uint64_t cnt, double each,
+		const char *src)
+{
+	if (!cnt || *n >= CPU_MAX_PARTS)
+		return;
+	p[*n] = (struct cpu_part){ .op = op, .n = cnt, .ns_each = each, .ns = (double)cnt * each, .src = src };
+	*total += p[*n].ns;
+	(*n)++;
+}
+
+/* A design whose reclaim counts no isolation row scans lists of its own
+ * (2.2/2.4, the textbook policies): its pages scanned are in pgscan_*. */
+static bool has_isolation_rows(const struct reclaim_work *wk)
+{
+	return wk->kept & (WORK_BIT(W_ISOLATE_LRU_FOLIOS) | WORK_BIT(W_ISOLATE_LRU_PAGES) | WORK_BIT(W_ISOLATE_FOLIOS));
+}
+
+int cpu_work_parts(const struct run_result *rr, unsigned who, struct cpu_part *p, double *total_ns)
+{
+	const struct mm_costs *c = &rr->prof.cost;
+	int n = 0;
+	*total_ns = 0;
+	for (int w = 0; w < NR_RECLAIM_WORK; w++) {
+		if (!reclaim_work_present(&rr->work, (enum work_op)w))
+			continue;
+		uint64_t cnt = 0;
+		for (int k = 0; k < NR_WORK_WHO; k++)
+			if (who & CPU_WHO(k))
+				cnt += rr->work.n[k][w];
+		const char *src = "not priced: no cost known", *s2;
+		double each = named_ns(c, (enum work_op)w, &src);
+		if (c->work_ns[w]) {
+			each += (double)c->work_ns[w];
+			src = each > (double)c->work_ns[w] ? "cost.ROW + named" : "cost.ROW";
+		}
+		if (each <= 0 && cpu_era_estimate(&rr->prof, (enum work_op)w, &each, &s2))
+			src = s2;
+		add(p, &n, total_ns, reclaim_work_names[w], cnt, each, src);
+	}
+	if (!has_isolation_rows(&rr->work)) {
+		static const struct { enum work_who k; enum vm_event e; } scans[] = {
+			{ WHO_KSWAPD, PGSCAN_KSWAPD }, { WHO_DIRECT, PGSCAN_DIRECT }, { WHO_AGING, PGSCAN_AGING },
+		};
+		for (size_t i = 0; i < sizeof(scans) / sizeof(scans[0]); i++)
+			if (who & CPU_WHO(scans[i].k))
+				add(p, &n, total_ns, vm_event_names[scans[i].e], rr->ev[scans[i].e], (double)c->scan_ns,
+				    "cost.scan");
+	}
+	if (who & CPU_TASK_SIDE) {
+		add(p, &n, total_ns, "pgfault", rr->ev[PGFAULT], (double)c->fault_ns, "cost.fault");
+		add(p, &n, total_ns, "pswpin", rr->ev[PSWPIN], (double)c->io_submit_ns, "cost.io_submit");
+	}
+	return n;
+}
+
+unsigned cpu_who_parse(const char *name)
+{
+	if (!strcmp(name, "task"))
+		return CPU_TASK;
+	for (int k = 0; k < NR_WORK_WHO; k++)
+		if (!strcmp(name, work_who_names[k]))
+			return CPU_WHO(k);
+	return 0;
+}
+
+static bool work_s(const struct run_result *rr, const char *who, double *v)
+{
+	struct cpu_part p[CPU_MAX_PARTS];
+	double ns;
+	unsigned m = cpu_who_parse(who);
+	if (!rr->available || !m)
+		return false;
+	cpu_work_parts(rr, m, p, &ns);
+	*v = ns / 1e9;
+	return true;
+}
+
+static bool work_cpu(const struct exp_result *r, const struct exp_metric *mt, const struct run_result *rr,
+		     double *v)
+{
+	(void)r;
+	return mt->arg && work_s(rr, mt->arg, v);
+}
+
+/* % of the workload's elapsed time: a thread's "% of CPU" on one CPU. */
+static bool work_share(const struct exp_result *r, const struct exp_metric *mt, const struct run_result *rr,
+		       double *v)
+{
+	double s;
+	if (!work_cpu(r, mt, rr, &s) || mt->wl >= rr->nr_wl || !rr->wl[mt->wl].done)
+		return false;
+	double el = rr->wl[mt->wl].tf.elapsed;
+	if (!(el > 0))
+		return false;
+	*v = 100 * s / el;
+	return true;
+}
+
+/* "aging/kswapd": one column's CPU over the other's (ps's TIME lines). */
+static bool work_ratio(const struct exp_result *r, const struct exp_metric *mt, const struct run_result *rr,
+		       double *v)
+{
+	(void)r;
+	char a[32];
+	const char *sl = mt->arg ? strchr(mt->arg, '/') : NULL;
+	double x, y;
+	if (!sl || (size_t)(sl - mt->arg) >= sizeof(a))
+		return false;
+	memcpy(a, mt->arg, (size_t)(sl - mt->arg));
+	a[sl - mt->arg] = 0;
+	if (!work_s(rr, a, &x) || !work_s(rr, sl + 1, &y) || !(y > 0))
+		return false;
+	*v = x / y;
+	return true;
+}
+
+const struct exp_named_metric cpu_claim_metric_fns[] = {
+	{ "work_cpu", work_cpu },
+	{ "work_share", work_share },
+	{ "work_ratio", work_ratio },
+	{ NULL, NULL },
+};
+
+/* What the run charged the columns: kswapd's and the aging threads' own
+ * CPU (ps's TIME), the workloads' system time for the task side. */
+static double charged_s(const struct run_result *rr, unsigned who)
+{
+	double ks = 0, s = 0;
+	for (int i = 0; i < rr->nr_kthreads; i++)
+		if (!strncmp(rr->kthreads[i].comm, "kswapd", 6))
+			ks += (double)rr->kthreads[i].cpu_ns / 1e9;
+	if (who & CPU_WHO(WHO_KSWAPD))
+		s += ks;
+	if (who & CPU_WHO(WHO_AGING))
+		s += rr->kthread_cpu_s - ks;
+	if (who & CPU_TASK_SIDE)
+		for (int i = 0; i < rr->nr_wl; i++)
+			s += rr->wl[i].tf.sys;
+	return s;
+}
+
+static const char *who_label(unsigned m)
+{
+	if (m == CPU_TASK)
+		return "the workload's system time";
+	for (int k = 0; k < NR_WORK_WHO; k++)
+		if (m == CPU_WHO(k))
+			return k == WHO_AGING ? "the aging thread" : k == WHO_KSWAPD ? "kswapd" : work_who_names[k];
+	return "?";
+}
+
+static void print_parts(const struct run_result *rr, const char *label, unsigned who, FILE *out)
+{
+	struct cpu_part p[CPU_MAX_PARTS];
+	double ns;
+	int n = cpu_work_parts(rr, who, p, &ns);
+	exp_wrap(out, "  ", 4, "%s, %s: %.3f s from counted work, %.3f s charged", label, who_label(who), ns / 1e9,
+		 charged_s(rr, who));
+	for (int i = 0; i < n; i++) {
+		char left[80], each[16];
+		snprintf(each, sizeof(each), p[i].ns_each >= 100 ? "%.0fns" : "%.2gns", p[i].ns_each);
+		snprintf(left, sizeof(left), "    %-24s %10llu x %-7s%8.3fs ", p[i].op, (unsigned long long)p[i].n, each,
+			 p[i].ns / 1e9);
+		exp_wrap(out, left, (int)strlen(left), "%s", p[i].src);
+	}
+}
+
+static bool is_work_metric(const struct exp_metric *mt, unsigned *m1, unsigned *m2)
+{
+	if (mt->kind != MK_CUSTOM || !mt->arg)
+		return false;
+	*m2 = 0;
+	if (mt->fn == work_cpu || mt->fn == work_share) {
+		*m1 = cpu_who_parse(mt->arg);
+		return *m1 != 0;
+	}
+	if (mt->fn != work_ratio)
+		return false;
+	const char *sl = strchr(mt->arg, '/');
+	char a[32];
+	if (!sl || (size_t)(sl - mt->arg) >= sizeof(a))
+		return false;
+	memcpy(a, mt->arg, (size_t)(sl - mt->arg));
+	a[sl - mt->arg] = 0;
+	*m1 = cpu_who_parse(a);
+	*m2 = cpu_who_parse(sl + 1);
+	return *m1 && *m2;
+}
+
+void cpu_claim_print(const struct exp_result *r, FILE *out)
+{
+	const struct experiment *e = r->e;
+	int seen[16][3], ns = 0; /* (design, run, mask) printed already */
+	for (int c = 0; c < e->nr_cmps; c++) {
+		const struct exp_comparison *cm = &e->cmps[c];
+		const struct exp_metric *mt = &e->metrics[exp_metric_index(e, cm->metric)];
+		unsigned m[2];
+		if (!is_work_metric(mt, &m[0], &m[1]))
+			continue;
+		int run = exp_run_index(e, mt->run);
+		const char *lab[2] = { cm->a, cm->b };
+		for (int i = 0; i < 2; i++)
+			for (int j = 0; j < 2 && m[j]; j++) {
+				int d = lab[i] ? exp_design_index(e, lab[i]) : -1;
+				if (d < 0 || !r->design_ok[d])
+					continue;
+				bool dup = false;
+				for (int s = 0; s < ns; s++)
+					dup |= seen[s][0] == d && seen[s][1] == run && seen[s][2] == (int)m[j];
+				const struct run_result *rr = exp_rr(r, d, run, 0);
+				if (dup || !rr->available || ns >= 16)
+					continue;
+				if (!ns)
+					exp_wrap(out, "", 0, "CPU from counted work x %s's costs (each design's first seed; "
+						 "docs/reproduce.md, \"The threads' CPU claims\"):", r->prof.name);
+				seen[ns][0] = d, seen[ns][1] = run, seen[ns][2] = (int)m[j], ns++;
+				print_parts(rr, e->designs[d].label, m[j], out);
+			}
+	}
+	if (ns)
+		fputc('\n', out);
+}
