@@ -43,10 +43,10 @@ static double host_figure(enum work_op w, const char **what)
 {
 	switch (w) {
 	case W_SWAP_OUT_PTES:
-		*what = "pte_read 1.0ns";
+		*what = "pte_read 1.0 ns";
 		return 1.0;
 	case W_LRU_LOCK: case W_ISOLATE_BATCHES: case W_PUTBACK_BATCHES:
-		*what = "lock_pair 4.4ns";
+		*what = "lock_pair 4.4 ns";
 		return 4.4;
 	default:
 		return 0;
@@ -55,7 +55,7 @@ static double host_figure(enum work_op w, const char **what)
 
 bool cpu_era_estimate(const struct profile *prof, enum work_op w, double *ns, const char **src)
 {
-	static _Thread_local char buf[96];
+	static _Thread_local char buf[160];
 	const char *what;
 	double h = host_figure(w, &what);
 	*ns = 0;
@@ -64,7 +64,8 @@ bool cpu_era_estimate(const struct profile *prof, enum work_op w, double *ns, co
 	for (size_t i = 0; i < sizeof(era_clock) / sizeof(era_clock[0]); i++)
 		if (!strcmp(era_clock[i].profile, prof->name)) {
 			*ns = h * HOST_MHZ / era_clock[i].mhz;
-			snprintf(buf, sizeof(buf), "est.: host %s x %.0f/%.0f MHz", what, HOST_MHZ, era_clock[i].mhz);
+			snprintf(buf, sizeof(buf), "this host's %s (docs/cost.md) x %.0f MHz / %.0f MHz, a %s",
+				 what, HOST_MHZ, era_clock[i].mhz, era_clock[i].why);
 			*src = buf;
 			return true;
 		}
@@ -80,15 +81,15 @@ static double named_ns(const struct mm_costs *c, enum work_op w, const char **sr
 		*src = "cost.scan";
 		return (double)c->scan_ns;
 	case W_WALK_PTES: case W_LOOK_AROUND_PTES:
-		*src = "cost.scan per 8 (a line)";
+		*src = "cost.scan/8";
 		return (double)c->scan_ns / 8;
 	case W_FOLIO_REFERENCED_PTES: case W_TRY_TO_UNMAP_PTES: case W_TRY_TO_SWAP_OUT_UNMAP:
 		*src = "cost.rmap";
 		return (double)c->rmap_ns;
 	case W_TLB_IPI: *src = "cost.tlb_ipi"; return (double)c->tlb_ipi_ns;
 	case W_PAGEOUT: *src = "cost.io_submit"; return (double)c->io_submit_ns;
-	case W_CLEAR_BYTES: *src = "cost.zero_page / 4096"; return (double)c->zero_page_ns / 4096;
-	case W_COPY_BYTES: *src = "cost.copy_page / 4096"; return (double)c->copy_page_ns / 4096;
+	case W_CLEAR_BYTES: *src = "cost.zero_page/4096"; return (double)c->zero_page_ns / 4096;
+	case W_COPY_BYTES: *src = "cost.copy_page/4096"; return (double)c->copy_page_ns / 4096;
 	default: return 0;
 	}
 }
@@ -122,14 +123,15 @@ int cpu_work_parts(const struct run_result *rr, unsigned who, struct cpu_part *p
 		for (int k = 0; k < NR_WORK_WHO; k++)
 			if (who & CPU_WHO(k))
 				cnt += rr->work.n[k][w];
-		const char *src = "not priced: no cost known", *s2;
+		const char *src = "no cost known", *s2;
 		double each = named_ns(c, (enum work_op)w, &src);
 		if (c->work_ns[w]) {
 			each += (double)c->work_ns[w];
 			src = each > (double)c->work_ns[w] ? "cost.ROW + named" : "cost.ROW";
 		}
 		if (each <= 0 && cpu_era_estimate(&rr->prof, (enum work_op)w, &each, &s2))
-			src = s2;
+			src = "est., below";
+		(void)s2;
 		add(p, &n, total_ns, reclaim_work_names[w], cnt, each, src);
 	}
 	if (!has_isolation_rows(&rr->work)) {
@@ -254,10 +256,32 @@ static void print_parts(const struct run_result *rr, const char *label, unsigned
 	for (int i = 0; i < n; i++) {
 		char left[80], each[16];
 		snprintf(each, sizeof(each), p[i].ns_each >= 100 ? "%.0fns" : "%.2gns", p[i].ns_each);
-		snprintf(left, sizeof(left), "    %-24s %10llu x %-7s%8.3fs ", p[i].op, (unsigned long long)p[i].n, each,
-			 p[i].ns / 1e9);
+		snprintf(left, sizeof(left), "    %-24s %10llu x %-7s %8.3fs  ", p[i].op, (unsigned long long)p[i].n,
+			 each, p[i].ns / 1e9);
 		exp_wrap(out, left, (int)strlen(left), "%s", p[i].src);
 	}
+}
+
+/* The estimates the breakdowns used, each once, with where it comes from. */
+static void print_estimates(const struct exp_result *r, int (*seen)[3], int ns, FILE *out)
+{
+	for (int w = 0; w < NR_RECLAIM_WORK; w++) {
+		for (int s = 0; s < ns; s++) {
+			const struct run_result *rr = exp_rr(r, seen[s][0], seen[s][1], 0);
+			struct cpu_part p[CPU_MAX_PARTS];
+			double t, each;
+			const char *src;
+			int n = cpu_work_parts(rr, (unsigned)seen[s][2], p, &t);
+			bool used = false;
+			for (int i = 0; i < n; i++)
+				used |= !strcmp(p[i].op, reclaim_work_names[w]) && !strcmp(p[i].src, "est., below");
+			if (!used || !cpu_era_estimate(&rr->prof, (enum work_op)w, &each, &src))
+				continue;
+			exp_wrap(out, "  est.: ", 8, "%s %.3g ns: %s", reclaim_work_names[w], each, src);
+			break;
+		}
+	}
+	fputc('\n', out);
 }
 
 static bool is_work_metric(const struct exp_metric *mt, unsigned *m1, unsigned *m2)
@@ -313,5 +337,5 @@ void cpu_claim_print(const struct exp_result *r, FILE *out)
 			}
 	}
 	if (ns)
-		fputc('\n', out);
+		print_estimates(r, seen, ns, out);
 }

@@ -172,7 +172,10 @@ void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts)
 			} else if (o.nr_seeds == 1) {
 				snprintf(iv, sizeof(iv), " (1 seed)");
 			}
-			exp_wrap(out, VERDICT_PAGELAB, 22, "%s / %s = %s%s: %s", x, y, z, iv, o.note);
+			if (cm->kind == CMP_FIGURE)
+				exp_wrap(out, VERDICT_PAGELAB, 22, "%s, x%s the thread's%s: %s", x, z, iv, o.note);
+			else
+				exp_wrap(out, VERDICT_PAGELAB, 22, "%s / %s = %s%s: %s", x, y, z, iv, o.note);
 		}
 		print_cut_note(r, cm, mt, out);
 		if (cm->quick_note && !r->full)
