@@ -126,3 +126,42 @@ void test_cpu_claim_metrics(void)
 	rr.available = false;
 	CHECK(!metric("work_cpu", "kswapd", &rr, &v));
 }
+
+/* The 'figure' verdict on hand-built runs: kswapd's share over two seeds
+ * (work_share:kswapd) against a published 10 %, tolerance x4. */
+void test_cpu_claim_figure_verdict(void)
+{
+	static const struct exp_design designs[] = { { "B", "vhand", NULL, DESIGN_THREAD } };
+	static const struct exp_run runs[] = { { .key = "u", .title = "u", .wl = { "usemem -m 1" }, .repeats = 2,
+						 .quick_repeats = 2, .delayed = -1, .residency_wl = -1 } };
+	struct exp_metric metrics[] = { { .key = "s", .name = "share", .run = "u", .kind = MK_CUSTOM,
+					  .arg = "kswapd", .fn = NULL } };
+	for (int i = 0; cpu_claim_metric_fns[i].name; i++)
+		if (!strcmp(cpu_claim_metric_fns[i].name, "work_share"))
+			metrics[0].fn = cpu_claim_metric_fns[i].fn;
+	static const struct exp_published pub[] = { { "B", "s", 10, "10%", "n:1" } };
+	static const struct exp_comparison cmps[] = { { .metric = "s", .a = NULL, .b = "B", .kind = CMP_FIGURE,
+							.tol = 3, .statement = "up to 10%", .source = "n:1" } };
+	struct experiment e = { .id = 9, .designs = designs, .nr_designs = 1, .runs = runs, .nr_runs = 1,
+				.metrics = metrics, .nr_metrics = 1, .published = pub, .nr_published = 1,
+				.cmps = cmps, .nr_cmps = 1 };
+	struct run_result rr[2];
+	bool ok = true;
+	struct exp_result r = { .e = &e, .scale = 1, .reps = 2, .rr = rr, .design_ok = &ok };
+	old_run(&rr[0]);
+	old_run(&rr[1]);
+	/* 71 us in 1 ms and in 2 ms: 7.1 % and 3.55 % */
+	rr[1].wl[0].tf.elapsed = 0.002;
+	struct cmp_outcome o;
+	exp_compare(&r, 0, &o);
+	CHECK_EQ(o.v, V_AGREE);
+	CHECK_EQ(o.nr_seeds, 2);
+	CHECK(fabs(o.sim_b - 5.325) < 1e-9 && o.sim_a == 10);
+	CHECK(fabs(o.sim_ratio - 0.5325) < 1e-9);
+	/* 0.71 % in both seeds: 10 % is x14 above it */
+	rr[0].wl[0].tf.elapsed = rr[1].wl[0].tf.elapsed = 0.01;
+	exp_compare(&r, 0, &o);
+	CHECK_EQ(o.v, V_DISAGREE);
+	CHECK(strstr(o.note, "not within x4.00") != NULL);
+	CHECK(fabs(o.sim_ratio - 0.071) < 1e-9);
+}
