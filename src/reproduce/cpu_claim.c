@@ -17,6 +17,7 @@
 #include "cpu_claim.h"
 #include "exp_named.h"
 #include "exp_text.h"
+#include "../engine/json.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
  * profile.  Only figures that are instructions, not memory latency, are
  * scaled by them (a lock and release; PTEs read in order, 8 a line). */
 #define HOST_MHZ 2445.0
+#define EST_BELOW "est., below" /* a part priced by cpu_era_estimate() */
 static const struct { const char *profile; double mhz; const char *why; } era_clock[] = {
 	{ "p133-1997", 133, "P133 (thread 003)" },
 	{ "athlon-2001", 1200, "1.2 GHz Athlon (assumed, profile.c)" },
@@ -130,7 +132,7 @@ int cpu_work_parts(const struct run_result *rr, unsigned who, struct cpu_part *p
 			src = each > (double)c->work_ns[w] ? "cost.ROW + named" : "cost.ROW";
 		}
 		if (each <= 0 && cpu_era_estimate(&rr->prof, (enum work_op)w, &each, &s2))
-			src = "est., below";
+			src = EST_BELOW;
 		(void)s2;
 		add(p, &n, total_ns, reclaim_work_names[w], cnt, each, src);
 	}
@@ -261,29 +263,6 @@ static void print_parts(const struct run_result *rr, const char *label, unsigned
 		exp_wrap(out, left, (int)strlen(left), "%s", p[i].src);
 	}
 }
-
-/* The estimates the breakdowns used, each once, with where it comes from. */
-static void print_estimates(const struct exp_result *r, int (*seen)[3], int ns, FILE *out)
-{
-	for (int w = 0; w < NR_RECLAIM_WORK; w++) {
-		for (int s = 0; s < ns; s++) {
-			const struct run_result *rr = exp_rr(r, seen[s][0], seen[s][1], 0);
-			struct cpu_part p[CPU_MAX_PARTS];
-			double t, each;
-			const char *src;
-			int n = cpu_work_parts(rr, (unsigned)seen[s][2], p, &t);
-			bool used = false;
-			for (int i = 0; i < n; i++)
-				used |= !strcmp(p[i].op, reclaim_work_names[w]) && !strcmp(p[i].src, "est., below");
-			if (!used || !cpu_era_estimate(&rr->prof, (enum work_op)w, &each, &src))
-				continue;
-			exp_wrap(out, "  est.: ", 8, "%s %.3g ns: %s", reclaim_work_names[w], each, src);
-			break;
-		}
-	}
-	fputc('\n', out);
-}
-
 static bool is_work_metric(const struct exp_metric *mt, unsigned *m1, unsigned *m2)
 {
 	if (mt->kind != MK_CUSTOM || !mt->arg)
@@ -306,10 +285,15 @@ static bool is_work_metric(const struct exp_metric *mt, unsigned *m1, unsigned *
 	return *m1 && *m2;
 }
 
-void cpu_claim_print(const struct exp_result *r, FILE *out)
+/* The (design, run, columns) of the experiment's claims, each once, in
+ * the order of its comparisons: the runs are each design's first seed. */
+struct claim { int design, run; unsigned who; };
+#define MAX_CLAIMS 16
+
+static int claims_of(const struct exp_result *r, struct claim *cl)
 {
 	const struct experiment *e = r->e;
-	int seen[16][3], ns = 0; /* (design, run, mask) printed already */
+	int n = 0;
 	for (int c = 0; c < e->nr_cmps; c++) {
 		const struct exp_comparison *cm = &e->cmps[c];
 		const struct exp_metric *mt = &e->metrics[exp_metric_index(e, cm->metric)];
@@ -321,21 +305,95 @@ void cpu_claim_print(const struct exp_result *r, FILE *out)
 		for (int i = 0; i < 2; i++)
 			for (int j = 0; j < 2 && m[j]; j++) {
 				int d = lab[i] ? exp_design_index(e, lab[i]) : -1;
-				if (d < 0 || !r->design_ok[d])
+				if (d < 0 || !r->design_ok[d] || !exp_rr(r, d, run, 0)->available || n >= MAX_CLAIMS)
 					continue;
 				bool dup = false;
-				for (int s = 0; s < ns; s++)
-					dup |= seen[s][0] == d && seen[s][1] == run && seen[s][2] == (int)m[j];
-				const struct run_result *rr = exp_rr(r, d, run, 0);
-				if (dup || !rr->available || ns >= 16)
-					continue;
-				if (!ns)
-					exp_wrap(out, "", 0, "CPU from counted work x %s's costs (each design's first seed; "
-						 "docs/reproduce.md, \"The threads' CPU claims\"):", r->prof.name);
-				seen[ns][0] = d, seen[ns][1] = run, seen[ns][2] = (int)m[j], ns++;
-				print_parts(rr, e->designs[d].label, m[j], out);
+				for (int k = 0; k < n; k++)
+					dup |= cl[k].design == d && cl[k].run == run && cl[k].who == m[j];
+				if (!dup)
+					cl[n++] = (struct claim){ d, run, m[j] };
 			}
 	}
-	if (ns)
-		print_estimates(r, seen, ns, out);
+	return n;
+}
+
+/* The estimates the breakdowns used, each once, with where it comes from. */
+static void print_estimates(const struct exp_result *r, const struct claim *cl, int n, FILE *out)
+{
+	for (int w = 0; w < NR_RECLAIM_WORK; w++)
+		for (int k = 0; k < n; k++) {
+			const struct run_result *rr = exp_rr(r, cl[k].design, cl[k].run, 0);
+			struct cpu_part p[CPU_MAX_PARTS];
+			double t, each;
+			const char *src;
+			int np = cpu_work_parts(rr, cl[k].who, p, &t);
+			bool used = false;
+			for (int i = 0; i < np; i++)
+				used |= !strcmp(p[i].op, reclaim_work_names[w]) && !strcmp(p[i].src, EST_BELOW);
+			if (!used || !cpu_era_estimate(&rr->prof, (enum work_op)w, &each, &src))
+				continue;
+			exp_wrap(out, "  est.: ", 8, "%s %.3g ns: %s", reclaim_work_names[w], each, src);
+			break;
+		}
+	fputc('\n', out);
+}
+
+void cpu_claim_print(const struct exp_result *r, FILE *out)
+{
+	struct claim cl[MAX_CLAIMS];
+	int n = claims_of(r, cl);
+	if (!n)
+		return;
+	exp_wrap(out, "", 0, "CPU from counted work x %s's costs (each design's first seed; "
+		 "docs/reproduce.md, \"The threads' CPU claims\"):", r->prof.name);
+	for (int k = 0; k < n; k++)
+		print_parts(exp_rr(r, cl[k].design, cl[k].run, 0), r->e->designs[cl[k].design].label, cl[k].who, out);
+	print_estimates(r, cl, n, out);
+}
+
+static enum work_op work_op_of(const char *name)
+{
+	for (int w = 0; w < NR_RECLAIM_WORK; w++)
+		if (!strcmp(reclaim_work_names[w], name))
+			return (enum work_op)w;
+	return NR_RECLAIM_WORK;
+}
+
+static void json_parts(const struct run_result *rr, const struct cpu_part *p, int np, FILE *out)
+{
+	for (int i = 0; i < np; i++) {
+		const char *src = p[i].src;
+		double each;
+		if (!strcmp(src, EST_BELOW))
+			cpu_era_estimate(&rr->prof, work_op_of(p[i].op), &each, &src);
+		fprintf(out, "%s{\"op\": \"%s\", \"count\": %llu, \"ns_each\": %.6g, \"s\": %.9f, \"source\": ", i ? ", " : "",
+			p[i].op, (unsigned long long)p[i].n, p[i].ns_each, p[i].ns / 1e9);
+		json_put_str(out, src);
+		fputc('}', out);
+	}
+}
+
+void cpu_claim_json(const struct exp_result *r, FILE *out)
+{
+	struct claim cl[MAX_CLAIMS];
+	int n = claims_of(r, cl);
+	if (!n)
+		return;
+	fprintf(out, ",\n     \"cpu_claims\": [");
+	for (int k = 0; k < n; k++) {
+		const struct run_result *rr = exp_rr(r, cl[k].design, cl[k].run, 0);
+		struct cpu_part p[CPU_MAX_PARTS];
+		double ns;
+		int np = cpu_work_parts(rr, cl[k].who, p, &ns);
+		fprintf(out, "%s\n      {\"design\": ", k ? "," : "");
+		json_put_str(out, r->e->designs[cl[k].design].label);
+		fprintf(out, ", \"run\": ");
+		json_put_str(out, r->e->runs[cl[k].run].key);
+		fprintf(out, ", \"who\": ");
+		json_put_str(out, who_label(cl[k].who));
+		fprintf(out, ", \"counted_s\": %.9f, \"charged_s\": %.9f, \"parts\": [", ns / 1e9, charged_s(rr, cl[k].who));
+		json_parts(rr, p, np, out);
+		fprintf(out, "]}");
+	}
+	fputc(']', out);
 }

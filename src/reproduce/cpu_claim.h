@@ -47,5 +47,7 @@ extern const struct exp_named_metric cpu_claim_metric_fns[];
 /* Under the verdicts: for each comparison of a work_* metric, the
  * breakdown of each of its designs' figure (the first seed's run). */
 void cpu_claim_print(const struct exp_result *r, FILE *out);
+/* The same as --json's `,"cpu_claims": [...]` (nothing without a claim). */
+void cpu_claim_json(const struct exp_result *r, FILE *out);
 
 #endif

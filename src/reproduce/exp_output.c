@@ -4,6 +4,7 @@
 #include "experiment.h"
 #include "exp_text.h"
 #include "cpu_claim.h"
+#include "exp_file.h"
 #include "../engine/json.h"
 #include "../lib/util.h"
 
@@ -434,7 +435,8 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 		const struct exp_comparison *cm = &e->cmps[c];
 		struct cmp_outcome o;
 		exp_compare(r, c, &o);
-		static const char *const kinds[] = { "ratio", "worse", "not_worse", "zero" };
+		static const char *const kinds[] = { "ratio", "worse", "not_worse", "zero", "figure" };
+		_Static_assert(sizeof(kinds) / sizeof(kinds[0]) == NR_EXP_CMP_WORDS, "a JSON name per kind");
 		fprintf(out, "%s\n      {\"metric\": ", c ? "," : "");
 		json_put_str(out, cm->metric);
 		fprintf(out, ", \"a\": ");
@@ -468,7 +470,9 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 		}
 		fputc('}', out);
 	}
-	fprintf(out, "]}");
+	fputc(']', out);
+	cpu_claim_json(r, out);
+	fputc('}', out);
 }
 
 void exp_print_json_start(bool full, FILE *out)

@@ -44,6 +44,18 @@ $P reproduce --no-progress --jobs 2 --json "$T/claims.exp" >"$T/c2.json" 2>/dev/
 $P reproduce --no-progress --jobs 1 --json "$T/claims.exp" >"$T/c1.json" 2>/dev/null
 cmp -s "$T/c1.json" "$T/c2.json" && grep -q '"verdict": "disagree"' "$T/c1.json" && ok || bad "outputs differ"
 
+# --json named a comparison's kind from a table of four: 'figure' read
+# past its end.
+t "reproduce --json: the figure kind by name, each claim's parts"
+if grep -q '"kind": "figure", "tolerance": 3' "$T/c1.json" &&
+   grep -q '"cpu_claims": \[' "$T/c1.json" &&
+   grep -q '{"op": "pgfault", "count": 1536, "ns_each": 15000, "s": 0.023040000, "source": "cost.fault"}' "$T/c1.json" &&
+   grep -q '"source": "this host.s pte_read 1.0 ns (docs/cost.md) x 2445 MHz / 133 MHz, a P133 (thread 003)"' "$T/c1.json"; then
+	ok
+else
+	bad "$(grep -o '"kind": "[^"]*"' "$T/c1.json" | tr '\n' ' ')"
+fi
+
 t "reproduce: a figure comparison needs the design's published figure"
 sed 's/^published B share .*//' "$T/claims.exp" >"$T/nofig.exp"
 $P reproduce --no-progress "$T/nofig.exp" >/dev/null 2>"$T/err"; rc=$?
