@@ -285,6 +285,12 @@ static bool is_work_metric(const struct exp_metric *mt, unsigned *m1, unsigned *
 	return *m1 && *m2;
 }
 
+bool cpu_claim_metric(const struct exp_metric *mt)
+{
+	unsigned a, b;
+	return is_work_metric(mt, &a, &b);
+}
+
 /* The (design, run, columns) of the experiment's claims, each once, in
  * the order of its comparisons: the runs are each design's first seed. */
 struct claim { int design, run; unsigned who; };

@@ -44,6 +44,9 @@ bool cpu_era_estimate(const struct profile *prof, enum work_op w, double *ns, co
  * work_ratio:WHO/WHO (one column's CPU over another's). */
 extern const struct exp_named_metric cpu_claim_metric_fns[];
 
+/* The metric is one of the above (a CPU claim from counted work). */
+bool cpu_claim_metric(const struct exp_metric *mt);
+
 /* Under the verdicts: for each comparison of a work_* metric, the
  * breakdown of each of its designs' figure (the first seed's run). */
 void cpu_claim_print(const struct exp_result *r, FILE *out);

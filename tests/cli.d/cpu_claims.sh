@@ -67,3 +67,10 @@ sed 's/work_share:aging/work_share:nobody/' "$T/claims.exp" >"$T/nobody.exp"
 $P reproduce --no-progress "$T/nobody.exp" >"$T/nb.txt" 2>"$T/err"; rc=$?
 [ $rc -eq 0 ] && grep -q '^  \[n/a\]       aging share' "$T/nb.txt" && ok ||
 	bad "rc $rc: $(head -3 "$T/err")"
+
+# A claim's figure is the run's time rebuilt from counted work:
+# --calibrate fitted it beside the charged time it duplicates.
+t "reproduce --calibrate leaves the CPU claims out of the fit"
+$P reproduce --calibrate --no-progress "$T/claims.exp" >"$T/cal.txt" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && grep -q '^nothing fitted: the thread gives no figure for the baseline$' "$T/cal.txt" &&
+	grep -qE '^    thread 1\.1 +raw 1\.0[0-9]+ +agree' "$T/cal.txt" && ok || bad "rc $rc: $(head -4 "$T/cal.txt")"
