@@ -91,7 +91,7 @@ void test_cpu_claim_isolation_rows(void)
 	CHECK_EQ(n, 3);
 	/* a lock hold: 4.4 ns x 2445/2400 */
 	CHECK(fabs(p[1].ns_each - 4.4 * 2445 / 2400) < 1e-9);
-	CHECK(!strcmp(p[2].src, "cost.ROW") && p[2].ns == 27);
+	CHECK(!strcmp(p[2].src, "cost.<row>") && p[2].ns == 27);
 	CHECK(fabs(ns - (64 * 200 + 2 * 4.4 * 2445 / 2400 + 27)) < 1e-9);
 	/* no clock known for the profile: no estimate, the row unpriced */
 	rr.prof.name = "./host.profile";

@@ -129,13 +129,15 @@ int cpu_work_parts(const struct run_result *rr, unsigned who, struct cpu_part *p
 		double each = named_ns(c, (enum work_op)w, &src);
 		if (c->work_ns[w]) {
 			each += (double)c->work_ns[w];
-			src = each > (double)c->work_ns[w] ? "cost.ROW + named" : "cost.ROW";
+			/* the profile's cost.<row>, beside the named cost if any */
+			src = each > (double)c->work_ns[w] ? "cost.<row> + named" : "cost.<row>";
 		}
 		if (each <= 0 && cpu_era_estimate(&rr->prof, (enum work_op)w, &each, &s2))
 			src = EST_BELOW;
-		(void)s2;
 		add(p, &n, total_ns, reclaim_work_names[w], cnt, each, src);
 	}
+	/* memcg limit reclaim has no pgscan event of its own: under these
+	 * designs its list scans are left out (no experiment runs one). */
 	if (!has_isolation_rows(&rr->work)) {
 		static const struct { enum work_who k; enum vm_event e; } scans[] = {
 			{ WHO_KSWAPD, PGSCAN_KSWAPD }, { WHO_DIRECT, PGSCAN_DIRECT }, { WHO_AGING, PGSCAN_AGING },
