@@ -165,3 +165,18 @@ void test_cpu_claim_figure_verdict(void)
 	CHECK(strstr(o.note, "not within x4.00") != NULL);
 	CHECK(fabs(o.sim_ratio - 0.071) < 1e-9);
 }
+
+/* Lines the walks read: PTEs 8 a line (rounded up), a struct page per
+ * present PTE and per page the old designs' lists looked at. */
+void test_cpu_claim_lines_read(void)
+{
+	struct run_result rr;
+	old_run(&rr);
+	CHECK_EQ(cpu_lines_read(&rr, CPU_WHO(WHO_AGING)), 17 + 50 + 100);
+	CHECK_EQ(cpu_lines_read(&rr, CPU_WHO(WHO_KSWAPD)), 11);
+	CHECK_EQ(cpu_lines_read(&rr, CPU_WHO(WHO_AGING) | CPU_WHO(WHO_KSWAPD)), 178);
+	/* with an isolation row the pgscan events are not lines of their own */
+	rr.work.kept |= WORK_BIT(W_ISOLATE_LRU_PAGES);
+	rr.work.n[WHO_KSWAPD][W_ISOLATE_LRU_PAGES] = 5;
+	CHECK_EQ(cpu_lines_read(&rr, CPU_WHO(WHO_KSWAPD)), 5);
+}

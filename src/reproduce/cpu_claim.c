@@ -38,6 +38,55 @@ static const struct { const char *profile; double mhz; const char *why; } era_cl
 	{ "modern", HOST_MHZ, "this host" },
 };
 
+/* A design whose reclaim counts no isolation row scans lists of its own
+ * (2.2/2.4, the textbook policies): its pages scanned are in pgscan_*. */
+static bool has_isolation_rows(const struct reclaim_work *wk)
+{
+	return wk->kept & (WORK_BIT(W_ISOLATE_LRU_FOLIOS) | WORK_BIT(W_ISOLATE_LRU_PAGES) | WORK_BIT(W_ISOLATE_FOLIOS));
+}
+
+/* A cache line filled from memory on the era's machine, where a
+ * datasheet gives it: what a line reclaim's walks read could cost a
+ * workload that then misses on the line it evicted (cache pollution, the
+ * cause the 1997 thread's extra user time was put down to). */
+static const struct { const char *profile; double ns; const char *why; } era_miss[] = {
+	{ "p133-1997", 195, "a 32-byte line in x-2-2-2 clocks of the 66 MHz bus, lead-off 5-7 (430FX, EDO DRAM): "
+	  "at most 13 x 15 ns" },
+};
+
+static bool era_miss_ns(const struct profile *prof, double *ns, const char **why)
+{
+	for (size_t i = 0; prof->name && i < sizeof(era_miss) / sizeof(era_miss[0]); i++)
+		if (!strcmp(era_miss[i].profile, prof->name)) {
+			*ns = era_miss[i].ns;
+			*why = era_miss[i].why;
+			return true;
+		}
+	return false;
+}
+
+uint64_t cpu_lines_read(const struct run_result *rr, unsigned who)
+{
+	static const struct { enum work_op w; unsigned per_line; } rows[] = {
+		{ W_SWAP_OUT_PTES, 8 }, { W_TRY_TO_SWAP_OUT, 1 }, { W_ISOLATE_LRU_FOLIOS, 1 },
+		{ W_ISOLATE_LRU_PAGES, 1 }, { W_ISOLATE_FOLIOS, 1 }, { W_WALK_PTES, 8 },
+	};
+	uint64_t lines = 0;
+	for (int k = 0; k < NR_WORK_WHO; k++) {
+		if (!(who & CPU_WHO(k)))
+			continue;
+		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+			lines += (rr->work.n[k][rows[i].w] + rows[i].per_line - 1) / rows[i].per_line;
+	}
+	/* the old designs' list scans: a struct page each */
+	if (!has_isolation_rows(&rr->work)) {
+		lines += who & CPU_WHO(WHO_KSWAPD) ? rr->ev[PGSCAN_KSWAPD] : 0;
+		lines += who & CPU_WHO(WHO_DIRECT) ? rr->ev[PGSCAN_DIRECT] : 0;
+		lines += who & CPU_WHO(WHO_AGING) ? rr->ev[PGSCAN_AGING] : 0;
+	}
+	return lines;
+}
+
 /* This host's figures (docs/cost.md, `pagelab kernel --calibrate`, one
  * run on 6 Dec 2026) for the rows whose per-operation cost every preset
  * leaves at 0. */
@@ -106,12 +155,6 @@ static void add(struct cpu_part *p, int *n, double *total, const char *op, uint6
 	(*n)++;
 }
 
-/* A design whose reclaim counts no isolation row scans lists of its own
- * (2.2/2.4, the textbook policies): its pages scanned are in pgscan_*. */
-static bool has_isolation_rows(const struct reclaim_work *wk)
-{
-	return wk->kept & (WORK_BIT(W_ISOLATE_LRU_FOLIOS) | WORK_BIT(W_ISOLATE_LRU_PAGES) | WORK_BIT(W_ISOLATE_FOLIOS));
-}
 
 int cpu_work_parts(const struct run_result *rr, unsigned who, struct cpu_part *p, double *total_ns)
 {
@@ -264,6 +307,13 @@ static void print_parts(const struct run_result *rr, const char *label, unsigned
 			 each, p[i].ns / 1e9);
 		exp_wrap(out, left, (int)strlen(left), "%s", p[i].src);
 	}
+	double miss;
+	const char *why;
+	uint64_t lines = cpu_lines_read(rr, who & ~CPU_TASK_SIDE);
+	if (lines && era_miss_ns(&rr->prof, &miss, &why))
+		exp_wrap(out, "    ", 4, "cache lines these walks read: %llu; as many later misses of the workloads, "
+			 "%.0f ns each (est., below), would be %.3f s of their user time at most",
+			 (unsigned long long)lines, miss, (double)lines * miss / 1e9);
 }
 static bool is_work_metric(const struct exp_metric *mt, unsigned *m1, unsigned *m2)
 {
@@ -341,6 +391,14 @@ static void print_estimates(const struct exp_result *r, const struct claim *cl, 
 			if (!used || !cpu_era_estimate(&rr->prof, (enum work_op)w, &each, &src))
 				continue;
 			exp_wrap(out, "  est.: ", 8, "%s %.3g ns: %s", reclaim_work_names[w], each, src);
+			break;
+		}
+	double miss;
+	const char *why;
+	for (int k = 0; k < n; k++)
+		if (cpu_lines_read(exp_rr(r, cl[k].design, cl[k].run, 0), cl[k].who & ~CPU_TASK_SIDE) &&
+		    era_miss_ns(&r->prof, &miss, &why)) {
+			exp_wrap(out, "  est.: ", 8, "a cache miss %.0f ns: %s", miss, why);
 			break;
 		}
 	fputc('\n', out);

@@ -39,6 +39,11 @@ unsigned cpu_who_parse(const char *name);
  * false (and 0) when there is none; *src says where it comes from. */
 bool cpu_era_estimate(const struct profile *prof, enum work_op w, double *ns, const char **src);
 
+/* Cache lines the columns' walks read: PTEs 8 a line (swap_out_ptes,
+ * walk_pte_range), a struct page each per page or folio looked at
+ * (try_to_swap_out, the isolation rows, the old designs' pgscan_*). */
+uint64_t cpu_lines_read(const struct run_result *rr, unsigned who);
+
 /* The experiments' custom metrics (exp_named.c): work_cpu:WHO (seconds),
  * work_share:WHO (% of the workload's elapsed time) and
  * work_ratio:WHO/WHO (one column's CPU over another's). */
