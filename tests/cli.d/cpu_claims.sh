@@ -77,3 +77,8 @@ t "reproduce --calibrate leaves the CPU claims out of the fit"
 $P reproduce --calibrate --no-progress "$T/claims.exp" >"$T/cal.txt" 2>"$T/err"; rc=$?
 [ $rc -eq 0 ] && grep -q '^nothing fitted: the thread gives no figure for the baseline$' "$T/cal.txt" &&
 	grep -qE '^    thread 1\.1 +raw 1\.0[0-9]+ +agree' "$T/cal.txt" && ok || bad "rc $rc: $(head -4 "$T/cal.txt")"
+
+t "reproduce --html: the claims' breakdowns folded under the text report"
+$P reproduce --no-progress --html "$T/claims.html" "$T/claims.exp" >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && grep -q '<details class="output"><summary>CPU from counted work: each CPU claim' "$T/claims.html" &&
+	grep -q 'cache lines these walks read: 297; ' "$T/claims.html" && ok || bad "rc $rc: $(cat "$T/err")"
