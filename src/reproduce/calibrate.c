@@ -26,6 +26,7 @@
  * own figures relate to full mode's (roughly: docs/reproduce.md).
  * --full --calibrate fits at the threads' sizes. */
 #include "calibrate.h"
+#include "cpu_claim.h"
 #include "../engine/json.h"
 #include "../lib/util.h"
 #include "../lib/output.h"
@@ -60,7 +61,9 @@ static void collect_figures(struct calib_result *c, const struct exp_result *r)
 		if (strcmp(p->design, c->baseline) || isnan(p->value))
 			continue;
 		int mi = exp_metric_index(e, p->metric);
-		if (mi < 0)
+		/* A CPU claim's figure is the same run's time rebuilt from its
+		 * counted work: fitting it too would count that time twice. */
+		if (mi < 0 || cpu_claim_metric(&e->metrics[mi]))
 			continue;
 		double floor = 0;
 		for (int k = 0; k < e->nr_cmps; k++)

@@ -3,6 +3,8 @@
  * all of it as one JSON object. */
 #include "experiment.h"
 #include "exp_text.h"
+#include "cpu_claim.h"
+#include "exp_file.h"
 #include "../engine/json.h"
 #include "../lib/util.h"
 
@@ -148,6 +150,9 @@ void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts)
 			fmt_num(y, sizeof(y), pa->value);
 			fmt_num(z, sizeof(z), o.pub_ratio);
 			exp_wrap(out, VERDICT_THREAD, 22, "%s / %s = %s  (%s)", x, y, z, cm->source);
+		} else if (cm->kind == CMP_FIGURE) {
+			fmt_num(x, sizeof(x), exp_published_find(e, cm->b, cm->metric)->value);
+			exp_wrap(out, VERDICT_THREAD, 22, "%s: \"%s\"  (%s)", x, cm->statement, cm->source);
 		} else {
 			exp_wrap(out, VERDICT_THREAD, 22, "\"%s\"  (%s)", cm->statement, cm->source);
 		}
@@ -168,7 +173,10 @@ void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts)
 			} else if (o.nr_seeds == 1) {
 				snprintf(iv, sizeof(iv), " (1 seed)");
 			}
-			exp_wrap(out, VERDICT_PAGELAB, 22, "%s / %s = %s%s: %s", x, y, z, iv, o.note);
+			if (cm->kind == CMP_FIGURE)
+				exp_wrap(out, VERDICT_PAGELAB, 22, "%s, x%s the thread's%s: %s", x, z, iv, o.note);
+			else
+				exp_wrap(out, VERDICT_PAGELAB, 22, "%s / %s = %s%s: %s", x, y, z, iv, o.note);
 		}
 		print_cut_note(r, cm, mt, out);
 		if (cm->quick_note && !r->full)
@@ -218,6 +226,7 @@ void exp_print_experiment(const struct exp_result *r, FILE *out, int *counts)
 	}
 	int k[4] = { 0 };
 	exp_print_verdicts(r, out, k);
+	cpu_claim_print(r, out);
 	fprintf(out, "experiment %d: %d agree, %d disagree, %d too noisy to tell, %d n/a\n", r->e->id,
 		k[V_AGREE], k[V_DISAGREE], k[V_NOISY], k[V_NA]);
 	if (c.oom || c.timed_out)
@@ -426,7 +435,8 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 		const struct exp_comparison *cm = &e->cmps[c];
 		struct cmp_outcome o;
 		exp_compare(r, c, &o);
-		static const char *const kinds[] = { "ratio", "worse", "not_worse", "zero" };
+		static const char *const kinds[] = { "ratio", "worse", "not_worse", "zero", "figure" };
+		_Static_assert(sizeof(kinds) / sizeof(kinds[0]) == NR_EXP_CMP_WORDS, "a JSON name per kind");
 		fprintf(out, "%s\n      {\"metric\": ", c ? "," : "");
 		json_put_str(out, cm->metric);
 		fprintf(out, ", \"a\": ");
@@ -460,7 +470,9 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 		}
 		fputc('}', out);
 	}
-	fprintf(out, "]}");
+	fputc(']', out);
+	cpu_claim_json(r, out);
+	fputc('}', out);
 }
 
 void exp_print_json_start(bool full, FILE *out)

@@ -1,5 +1,6 @@
 /* html.c - see html.h. */
 #include "html.h"
+#include "cpu_claim.h"
 #include "../lib/util.h"
 #include "../report/chart.h"
 #include "../report/timeline.h"
@@ -328,6 +329,15 @@ static void program_output(FILE *out, const struct exp_result *r)
 	      "<pre>", out);
 	html_escape(out, buf);
 	fputs("</pre>\n</details>\n", out);
+	free(buf);
+	/* the CPU claims' breakdowns, as the text report prints them */
+	buf = text_of(cpu_claim_print, r);
+	if (buf && *buf) {
+		fputs("<details class=\"output\"><summary>CPU from counted work: each CPU claim's operations "
+		      "(the text report)</summary>\n<pre>", out);
+		html_escape(out, buf);
+		fputs("</pre>\n</details>\n", out);
+	}
 	free(buf);
 }
 

@@ -136,6 +136,30 @@ static void ratio_interval(const struct exp_result *r, const struct exp_comparis
 	out->hi = exp(s.mean + h);
 }
 
+/* CMP_FIGURE: one design's figure against the one its thread published
+ * (no second design): agree when the published figure is within x(1+tol)
+ * of pagelab's interval over the seeds (of the point, with one seed).
+ * The "ratio" printed is pagelab's over the thread's, sim_a the thread's. */
+static void figure_verdict(const struct exp_result *r, const struct exp_comparison *cm, int db, int mi,
+			   struct cmp_outcome *out)
+{
+	const struct exp_published *pb = exp_published_find(r->e, cm->b, cm->metric);
+	double pub = pb->value;
+	out->sim_a = pub;
+	out->pub_ratio = 1;
+	out->sim_ratio = ratio_of(pub, out->sim_b);
+	ratio_interval(r, cm, -1, db, mi, out); /* the figure's own interval */
+	double lo = out->nr_seeds > 1 ? fmin(out->lo, out->sim_b) : out->sim_b;
+	double hi = out->nr_seeds > 1 ? fmax(out->hi, out->sim_b) : out->sim_b;
+	out->lo = ratio_of(pub, lo);
+	out->hi = ratio_of(pub, hi);
+	double lr = pub < lo ? log(lo / pub) : pub > hi ? log(pub / hi) : 0;
+	bool close = isfinite(lr) && lr <= log(1 + cm->tol) + 1e-12;
+	out->v = close ? V_AGREE : V_DISAGREE;
+	snprintf(out->note, sizeof(out->note), close ? "within x%.2f of the thread's figure"
+		 : "not within x%.2f of the thread's figure", 1 + cm->tol);
+}
+
 void exp_compare(const struct exp_result *r, int c, struct cmp_outcome *out)
 {
 	const struct experiment *e = r->e;
@@ -178,6 +202,10 @@ void exp_compare(const struct exp_result *r, int c, struct cmp_outcome *out)
 	}
 	out->sim_a = sim[0];
 	out->sim_b = sim[1];
+	if (cm->kind == CMP_FIGURE) {
+		figure_verdict(r, cm, db, mi, out);
+		return;
+	}
 	double fl = cm->floor * r->scale;
 	double a = sim[0] < fl ? fl : sim[0], b = sim[1] < fl ? fl : sim[1];
 	out->sim_ratio = ratio_of(a, b);
@@ -235,6 +263,8 @@ void exp_compare(const struct exp_result *r, int c, struct cmp_outcome *out)
 			 ok ? "is not worse than" : "is worse than", cm->a, 1 + cm->tol);
 		break;
 	}
+	case CMP_FIGURE: /* figure_verdict() above */
+		break;
 	case CMP_ZERO:
 		out->sim_ratio = NAN;
 		out->v = sim[1] == 0 ? V_AGREE : V_DISAGREE;
