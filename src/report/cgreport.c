@@ -4,7 +4,8 @@
  * hierarchical, as memcg_memory_event() counts them) and a small
  * memory.stat (anon, file, pgscan, pgsteal, workingset_refault_anon/file,
  * pgmajfault: each the cgroup's and its descendants', as v2's recursive
- * memory.stat).  Sizes in bytes in --json and in sweep records, kB in
+ * memory.stat; pgscan_proactive / pgsteal_proactive of memory.reclaim,
+ * 6.15+, only in a run that wrote memory.reclaim).  Sizes in bytes in --json and in sweep records, kB in
  * the text tables (two, to fit 80 columns). */
 #include "report.h"
 #include "../lib/json.h"
@@ -34,10 +35,14 @@ void report_cgroups_collect(const struct machine *m, struct run_result *rr)
 		r->file += file * PAGE_SIZE;
 		for (int s = 0; s < NR_CG_STATS; s++)
 			r->stat[s] += g->stat[s];
+		r->pgscan_proactive += g->pgscan_proactive;
+		r->pgsteal_proactive += g->pgsteal_proactive;
 		if (c) {
 			struct cg_result *p = &rr->cg[g->conf.parent];
 			p->anon += r->anon;
 			p->file += r->file;
+			p->pgscan_proactive += r->pgscan_proactive;
+			p->pgsteal_proactive += r->pgsteal_proactive;
 			for (int s = 0; s < NR_CG_STATS; s++)
 				p->stat[s] += r->stat[s];
 		}
@@ -87,6 +92,15 @@ void report_cgroups_text(const struct run_result *rr, FILE *out)
 			fprintf(out, " %8llu", (unsigned long long)r->stat[s]);
 		fputc('\n', out);
 	}
+	if (rr->nr_cg && rr->cg[0].pgscan_proactive + rr->cg[0].pgsteal_proactive) {
+		fprintf(out, "# cgroups: memory.stat of memory.reclaim (pages)\n");
+		fprintf(out, "%-13s %17s %17s\n", "cgroup", "pgscan_proactive", "pgsteal_proactive");
+		for (int c = 0; c < rr->nr_cg; c++) {
+			put_path(rr->cg[c].path, out);
+			fprintf(out, " %17llu %17llu\n", (unsigned long long)rr->cg[c].pgscan_proactive,
+				(unsigned long long)rr->cg[c].pgsteal_proactive);
+		}
+	}
 	report_cgroups_pressure_text(rr, out);
 }
 
@@ -110,6 +124,9 @@ void report_cgroups_json(const struct run_result *rr, FILE *out)
 			(unsigned long long)r->file);
 		for (int s = 0; s < NR_CG_STATS; s++)
 			fprintf(out, ", \"memory.stat.%s\": %llu", stat_names[s], (unsigned long long)r->stat[s]);
+		if (rr->cg[0].pgscan_proactive + rr->cg[0].pgsteal_proactive)
+			fprintf(out, ", \"memory.stat.pgscan_proactive\": %llu, \"memory.stat.pgsteal_proactive\": %llu",
+				(unsigned long long)r->pgscan_proactive, (unsigned long long)r->pgsteal_proactive);
 		if (r->has_pressure) {
 			fputs(", \"memory.pressure\": ", out);
 			report_pressure_obj(r->pressure, out);
