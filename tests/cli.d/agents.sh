@@ -1,0 +1,38 @@
+# memory.reclaim and the agents (memreclaim, senpai, oomd: src/mm/
+# memcg_reclaim.c, src/machine/cgops.c, src/workload/; docs/cgroups.md,
+# "memory.reclaim and agents").  About 1 s.
+
+t "memreclaim: 1M from /a, counted as pgsteal_proactive"
+$P run --machine ideal --ram 1M --swap 1M --policy linux6 --cgroup /a --cgroup /b \
+	usemem -s 5 400k @/a + usemem -s 5 200k @/b + memreclaim -a 1s /a 100p >"$T/mr" 2>&1
+grep -qx 'memreclaim: 1 write(s) of 400 kB to /a/memory.reclaim: 400 kB reclaimed' "$T/mr" \
+	&& grep -q '^# cgroups: memory.stat of memory.reclaim (pages)$' "$T/mr" \
+	&& awk '$1 == "/a" && NF == 3 { a = $3 } $1 == "/b" && NF == 3 { b = $2 + $3 }
+		END { exit !(a == 100 && b == 0) }' "$T/mr" && ok || bad "$(grep -A3 memory.reclaim "$T/mr")"
+
+t "--json: pgsteal_proactive only where memory.reclaim ran"
+$P run --machine ideal --ram 1M --swap 1M --policy linux6 --cgroup /a --json \
+	usemem -s 5 400k @/a + memreclaim -a 1s /a 100p >"$T/j" 2>&1
+$P run --machine ideal --ram 1M --swap 1M --policy linux6 --cgroup /a --json usemem -s 5 400k @/a >"$T/j0" 2>&1
+grep -q '"path": "/a".*"memory.stat.pgsteal_proactive": 100' "$T/j" && ! grep -q proactive "$T/j0" \
+	&& ok || bad "$(grep -o '"path": "/a"[^}]*' "$T/j" | head -1)"
+
+t "memreclaim more than the cgroup has: EAGAIN"
+$P run --machine ideal --ram 1M --swap 1M --policy linux6 --cgroup /a \
+	usemem -s 5 400k @/a + memreclaim -a 1s /a 1M >"$T/ea" 2>&1
+grep -qx 'memreclaim: 1 write(s) failed: Resource temporarily unavailable (EAGAIN)' "$T/ea" && ok || bad "$(grep memreclaim "$T/ea")"
+
+t "oomd: pressure over --limit for 2 s kills /m/y"
+$P run --ram 32M --swap 64M --policy linux6 --set psi=1 --cgroup /m/x --cgroup /m/y:max=8M \
+	usemem -m 6 -s 20 @/m/x + usemem -m 12 -r 60 @/m/y + oomd --limit 10 --duration 2s /m >"$T/od" 2>&1
+grep -q '^oomd: /m: 1 kill(s), 1 task(s); the last: /m/y at ' "$T/od" && ok || bad "$(grep oomd "$T/od")"
+
+t "bad input: one line, exit 2"
+for a in "memreclaim /b 1M" "memreclaim /a" "memreclaim /a 0" "memreclaim -w 201 /a 1M" "senpai /a" \
+	"senpai --max-probe 2 /a" "oomd" "oomd --limit 100 /a" "senpai /b"; do
+	# shellcheck disable=SC2086
+	$P run --cgroup /a $a >"$T/o" 2>"$T/e"; rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] || { bad "$a: rc $rc $(cat "$T/e")"; continue 2; }
+done
+
+$P run --cgroup /a senpai /a 2>&1 | grep -qx "pagelab: senpai reads /a's memory.pressure: give --set psi=1" && ok || bad "psi message"
