@@ -53,6 +53,41 @@ static const char *const event_names[NR_CG_EVENTS] = { "low", "high", "max", "oo
 static const char *const stat_names[NR_CG_STATS] = { "pgscan", "pgsteal", "workingset_refault_anon",
 						     "workingset_refault_file", "pgmajfault" };
 
+bool report_cgroup_file(const struct run_result *rr, const char *path, const char *file, double *v)
+{
+	const struct cg_result *r = NULL;
+	for (int c = 0; c < rr->nr_cg; c++)
+		if (!strcmp(rr->cg[c].path, path))
+			r = &rr->cg[c];
+	if (!r)
+		return false;
+	const struct { const char *name; uint64_t bytes; } sizes[] = {
+		{ "memory.current", r->current }, { "memory.peak", r->peak }, { "memory.swap.current", r->swap_current },
+		{ "memory.stat.anon", r->anon }, { "memory.stat.file", r->file },
+	};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (!strcmp(file, sizes[i].name)) {
+			*v = (double)sizes[i].bytes / (1 << 20);
+			return true;
+		}
+	char name[64];
+	for (int e = 0; e < NR_CG_EVENTS; e++)
+		if (snprintf(name, sizeof(name), "memory.events.%s", event_names[e]) > 0 && !strcmp(file, name)) {
+			*v = (double)r->events[e];
+			return true;
+		}
+	for (int st = 0; st < NR_CG_STATS; st++)
+		if (snprintf(name, sizeof(name), "memory.stat.%s", stat_names[st]) > 0 && !strcmp(file, name)) {
+			*v = (double)r->stat[st];
+			return true;
+		}
+	if (!strcmp(file, "memory.stat.pgsteal_proactive") || !strcmp(file, "memory.stat.pgscan_proactive")) {
+		*v = (double)(file[14] == 't' ? r->pgsteal_proactive : r->pgscan_proactive);
+		return true;
+	}
+	return false;
+}
+
 /* The path in a 14-column field, or alone on its line when longer. */
 static void put_path(const char *path, FILE *out)
 {

@@ -153,7 +153,7 @@ void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts)
 		}
 		if (o.v == V_NA) {
 			exp_wrap(out, VERDICT_PAGELAB, 22, "n/a: %s", o.note);
-		} else if (cm->kind == CMP_ZERO) {
+		} else if (cm->kind == CMP_ZERO || cm->kind == CMP_NONZERO) {
 			exp_wrap(out, VERDICT_PAGELAB, 22, "%s", o.note);
 		} else {
 			fmt_num(x, sizeof(x), o.sim_b);

@@ -101,6 +101,7 @@ enum cmp_kind {
 	CMP_WORSE,      /* words: b is worse than a ("system noticeably slower") */
 	CMP_NOT_WORSE,  /* words: b is not worse than a by more than tol */
 	CMP_ZERO,       /* words: b's figure is zero ("the OOM killer was never invoked") */
+	CMP_NONZERO,    /* words: b's figure is above zero ("without low it is reclaimed") */
 };
 
 struct exp_comparison {
