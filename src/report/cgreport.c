@@ -81,11 +81,13 @@ bool report_cgroup_file(const struct run_result *rr, const char *path, const cha
 			*v = (double)r->stat[st];
 			return true;
 		}
-	if (!strcmp(file, "memory.stat.pgsteal_proactive") || !strcmp(file, "memory.stat.pgscan_proactive")) {
-		*v = (double)(file[14] == 't' ? r->pgsteal_proactive : r->pgscan_proactive);
-		return true;
-	}
-	return false;
+	if (!strcmp(file, "memory.stat.pgsteal_proactive"))
+		*v = (double)r->pgsteal_proactive;
+	else if (!strcmp(file, "memory.stat.pgscan_proactive"))
+		*v = (double)r->pgscan_proactive;
+	else
+		return false;
+	return true;
 }
 
 /* The path in a 14-column field, or alone on its line when longer. */

@@ -36,3 +36,23 @@ for a in "memreclaim /b 1M" "memreclaim /a" "memreclaim /a 0" "memreclaim -w 201
 done
 
 $P run --cgroup /a senpai /a 2>&1 | grep -qx "pagelab: senpai reads /a's memory.pressure: give --set psi=1" && ok || bad "psi message"
+
+t "experiment file: psi=1 reaches the runs, custom:cgroup, nonzero"
+cat >"$T/a.exp" <<'X'
+experiment 7 agents
+title "memory.reclaim in an experiment"
+machine ideal
+machine-set "ram=1M swap=1M psi=1 cgroup=/a"
+design linux6 linux6 modern
+run r "usemem in /a, memory.reclaim and senpai beside it"
+  wl "usemem -s 5 400k @/a"
+  wl "memreclaim -a 1s /a 100p"
+  wl "senpai --min-size 0 /a"
+metric st r 0 custom:cgroup:/a:memory.stat.pgsteal_proactive higher "pgsteal_proactive"
+metric ev r 0 custom:cgroup:/a:memory.events.oom lower "oom"
+compare st - linux6 nonzero 0 0 0 x:1 "memory.reclaim took pages"
+compare ev - linux6 zero 0 0 0 x:1 "no OOM"
+X
+$P reproduce "$T/a.exp" >"$T/ax" 2>&1
+grep -q 'linux6: pgsteal_proactive = 100$' "$T/ax" && grep -q '^experiment 7: 2 agree, 0 disagree' "$T/ax" \
+	&& ok || bad "$(grep -e agree -e 'n/a' "$T/ax" | head -3)"
