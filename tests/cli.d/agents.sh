@@ -56,3 +56,9 @@ X
 $P reproduce "$T/a.exp" >"$T/ax" 2>&1
 grep -q 'linux6: pgsteal_proactive = 100$' "$T/ax" && grep -q '^experiment 7: 2 agree, 0 disagree' "$T/ax" \
 	&& ok || bad "$(grep -e agree -e 'n/a' "$T/ax" | head -3)"
+
+t "--set start.1=2s: memreclaim starts late and still hears its write"
+$P run --ram 64M --swap 64M --policy linux6 --cgroup /a --set start.1=2s \
+	usemem -m 16 -s 5 @/a + memreclaim /a 4M >"$T/st" 2>&1
+grep -q '^memreclaim: 1 write(s) of 4096 kB to /a/memory.reclaim: [1-9][0-9]* kB reclaimed$' "$T/st" \
+	&& ! grep -q '^memreclaim: 0 write' "$T/st" && ok || bad "$(grep '^memreclaim' "$T/st")"
