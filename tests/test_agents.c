@@ -10,12 +10,14 @@
 #include "../src/policy/policy.h"
 #include "../src/engine/cgspec.h"
 #include "../src/lib/util.h"
+#include "../src/mm/pte.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 void test_memreclaim_takes_what_was_asked(void);
+void test_memreclaim_fifo_oldest_first(void);
 void test_memreclaim_eagain_when_short(void);
 void test_memreclaim_swappiness_zero_spares_anon(void);
 void test_senpai_steps_on_scripted_pressure(void);
@@ -23,13 +25,15 @@ void test_oomd_kills_after_duration(void);
 
 /* The workloads cmds[k] in cgroup at[k] on the ideal machine under
  * policy, cgroups of specs; the caller frees m. */
+static uint64_t max_time_ns = 1000000000000ULL;
+
 static void run_ideal(struct machine *m, const char *policy, const char *const *specs, const char *const *cmds,
 		      const int *at, int n)
 {
 	struct profile prof = *profile_find("ideal");
 	prof.ram = 256 * PAGE_SIZE;
 	prof.swap = 1 << 20;
-	struct machine_opts mo = { .seed = 1, .check = true, .max_time_ns = 1000000000000ULL };
+	struct machine_opts mo = { .seed = 1, .check = true, .max_time_ns = max_time_ns };
 	char err[256];
 	for (int i = 0; specs[i]; i++)
 		if (!cgspec_add(&mo.cgroups, specs[i], err, sizeof(err)))
@@ -94,6 +98,36 @@ void test_memreclaim_takes_what_was_asked(void)
 	char want[128];
 	snprintf(want, sizeof(want), "to /a/memory.reclaim: %llu kB reclaimed\n", (unsigned long long)got * 4);
 	CHECK(strstr(rep, want) != NULL);
+	machine_free(&m);
+}
+
+/* fifo's one LRU, stopped at 3 s with usemem still holding its 100
+ * pages (written in order) in /a and /b's 50 beside them: memory.reclaim
+ * of 60 pages asks try_to_free_mem_cgroup_pages() for max(60 / 4, 32) =
+ * 32, then max(28 / 4, 32) = 32: exactly 64 pages, the 64 oldest of
+ * /a's (its region's first 64, now swap entries; /b's, older still, are
+ * passed over as outside the target's subtree). */
+void test_memreclaim_fifo_oldest_first(void)
+{
+	struct machine m;
+	max_time_ns = 3000000000ULL;
+	run_ideal(&m, "fifo", (const char *const[]){ "/a", "/b", NULL },
+		  (const char *const[]){ "usemem -s 50 200k", "usemem -s 50 400k", "memreclaim -a 1s /a 60p" },
+		  (const int[]){ 2, 1, 0 }, 3);
+	max_time_ns = 1000000000000ULL;
+	const struct aspace *as = m.tasks[m.wls[1].first_task].as;
+	CHECK_EQ(m.mm.cgt->cg[1].pgsteal_proactive, 64);
+	CHECK_EQ(m.mm.cgt->cg[2].stat[CGS_PGSTEAL], 0);
+	int swapped = 0, first_present = -1;
+	for (uint64_t i = 0; i < as->vmas[0].npages; i++) {
+		pte_t p = as->vmas[0].pte[i];
+		swapped += pte_is_swap(p) && i < 64;
+		if (pte_present(p) && first_present < 0)
+			first_present = (int)i;
+	}
+	CHECK_EQ(as->vmas[0].npages, 100);
+	CHECK_EQ(swapped, 64);
+	CHECK_EQ(first_present, 64);
 	machine_free(&m);
 }
 
