@@ -45,7 +45,9 @@ const struct opt machine_opts[] = {
 	   "given are implied, without limits.  A workload's\n"
 	   "last word @PATH runs it there (else in the root).\n"
 	   "Prints each cgroup's memory.current, peak, events,\n"
-	   "stat (docs/cgroups.md); not with --memcg",
+	   "stat (docs/cgroups.md); not with --memcg.  The\n"
+	   "workloads memreclaim, senpai and oomd write a\n"
+	   "cgroup's memory.reclaim / cgroup.kill",
 	   "PATH[:K=V,...]", "a memory cgroup of a tree, as pagelab run --cgroup\n"
 	   "(repeatable; the same in every cell, not an axis)"),
 	MO("--set", "NAME=VALUE", "any machine parameter or policy tunable (memcg=LIMIT\n"

@@ -53,6 +53,19 @@ static void delay_report(void *p, const double *el, FILE *out)
 	free(own);
 }
 
+/* The agents' cgroup ops report to the program itself. */
+static void delay_cgroup_done(void *p, int task, const struct wl_cgroup_state *s)
+{
+	struct delayed *d = p;
+	d->inner->cgroup_done(d->w, task, s);
+}
+
+static const char *delay_cgroup_target(void *p, bool *reads_pressure)
+{
+	struct delayed *d = p;
+	return d->inner->cgroup_target(d->w, reads_pressure);
+}
+
 void *delay_wrap(const struct workload_ops *inner, void *w, uint64_t delay_ns,
 		 struct workload_ops *ops)
 {
@@ -70,6 +83,8 @@ void *delay_wrap(const struct workload_ops *inner, void *w, uint64_t delay_ns,
 		.nr_tasks = delay_nr_tasks,
 		.next_op = delay_next_op,
 		.report = delay_report,
+		.cgroup_done = inner->cgroup_done ? delay_cgroup_done : NULL,
+		.cgroup_target = inner->cgroup_target ? delay_cgroup_target : NULL,
 	};
 	return d;
 }

@@ -72,6 +72,25 @@ bool runspec_size(struct runspec *s, char *err, size_t errlen)
 	return !s->pol->check_tunables || s->pol->check_tunables(s->tun, err, errlen);
 }
 
+/* An agent (memreclaim, senpai, oomd: ops->cgroup_target) acts on a
+ * cgroup of the tree, and one that reads memory.pressure needs PSI. */
+static bool agent_ok(const struct runspec *s, const struct workload_ops *ops, void *w, char *err, size_t errlen)
+{
+	bool psi = false;
+	const char *path = ops->cgroup_target ? ops->cgroup_target(w, &psi) : NULL;
+	if (!path)
+		return true;
+	if (!s->mo.cgroups.n || cgspec_find(&s->mo.cgroups, path) < 0) {
+		snprintf(err, errlen, "%s: no cgroup %s (declare it with --cgroup %s)", ops->name, path, path);
+		return false;
+	}
+	if (psi && !s->mo.psi) {
+		snprintf(err, errlen, "%s reads %s's memory.pressure: give --set psi=1", ops->name, path);
+		return false;
+	}
+	return true;
+}
+
 /* Create workload ops from argv and add it; false with the workload's own
  * reason in err (empty if it gave none). */
 static bool add_created(struct runspec *s, const struct workload_ops *ops, int argc, char *const *argv, char *err,
@@ -94,6 +113,14 @@ static bool add_created(struct runspec *s, const struct workload_ops *ops, int a
 	err[0] = 0;
 	void *w = ops->create(argc, av, runspec_seed(s->mo.seed, s->nr_wl), err, errlen);
 	if (!w) {
+		for (int i = 0; i < argc; i++)
+			free(av[i]);
+		free(av);
+		free(cmd);
+		return false;
+	}
+	if (!agent_ok(s, ops, w, err, errlen)) {
+		ops->destroy(w);
 		for (int i = 0; i < argc; i++)
 			free(av[i]);
 		free(av);

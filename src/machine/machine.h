@@ -59,6 +59,7 @@ struct task {
 	 * next gets a CPU (a refault's or reclaim's wait). */
 	struct psi_task psi;
 	bool psi_leave_on_run;
+	struct memcg_reclaim cg_reclaim; /* its OP_CG_RECLAIM in progress (cgops.c) */
 	int psi_cg;             /* the cgroup whose PSI group holds its counts */
 };
 

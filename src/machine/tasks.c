@@ -46,6 +46,11 @@ static void oom_kill_task(struct machine *m, struct task *victim, uint64_t now, 
 	m->mm.ev[OOM_KILL]++;
 	if (m->mm.cgt)
 		cgtree_event(m->mm.cgt, cgtree_task_cg(m->mm.cgt, victim->id), CGE_OOM_KILL);
+	task_sigkill(m, victim, now);
+}
+
+void task_sigkill(struct machine *m, struct task *victim, uint64_t now)
+{
 	victim->killed = true;
 	m->wls[victim->wl].killed = true;
 	m->wls[victim->wl].signal = SIGKILL;
@@ -394,6 +399,14 @@ enum step_result task_run_user(struct machine *m, struct task *t, struct mm_ctx 
 			t->have_op = false;
 			machine_block(m, t, W_BARRIER, 0);
 			return STEP_BLOCKED;
+		case OP_CG_RECLAIM:
+		case OP_CG_READ:
+		case OP_CG_KILL:
+			if (!machine_cgroup_op(m, t, ctx))
+				return STEP_BLOCKED;
+			if (t->state == T_EXITED)
+				return STEP_EXITED;   /* it killed its own cgroup */
+			break;
 		case OP_MARK:
 			if (wl->ops->mark)
 				wl->ops->mark(wl->w, t->wl_task, op->region, ctx->t0 + ctx->user_ns + ctx->sys_ns,

@@ -13,6 +13,12 @@ enum step_result task_run_user(struct machine *m, struct task *t, struct mm_ctx 
 /* 2.6.36+ oom_badness(): kill the task with the most resident pages plus
  * swap entries; false when nothing can be killed (tasks.c). */
 bool task_oom_kill(struct machine *m, uint64_t now);
+/* SIGKILL to victim at now: it exits (its exit costs its own). */
+void task_sigkill(struct machine *m, struct task *victim, uint64_t now);
+/* An OP_CG_* op of t (cgops.c), its result handed to the workload's
+ * cgroup_done; false when t blocked (memory.reclaim waiting for
+ * writeback: the op goes on when t runs again). */
+bool machine_cgroup_op(struct machine *m, struct task *t, struct mm_ctx *ctx);
 
 /* Run kernel thread t (t->kkind != KT_NONE) for at most budget ns
  * (kthreads.c). */

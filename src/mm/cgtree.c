@@ -47,6 +47,7 @@ void mm_cgtree_init(struct mm *mm, const struct cg_tree_conf *conf)
 	for (int i = 0; i < conf->n; i++)
 		t->cg[i + 1].conf = conf->cg[i];
 	t->swappiness_tun = -1;
+	t->proactive_swappiness = -1;
 	t->hz = 1000;
 	t->shrinking = -1;
 	t->slot_cg = xcalloc(mm->swap.nr_slots ? mm->swap.nr_slots : 1, sizeof(uint16_t));

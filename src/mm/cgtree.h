@@ -49,6 +49,10 @@ struct cgroup {
 	uint64_t failcnt;        /* charges its memory counter refused (page_counter's failcnt) */
 	uint64_t events[NR_CG_EVENTS];
 	uint64_t stat[NR_CG_STATS];
+	/* memory.stat pgscan_proactive, pgsteal_proactive (6.15+): what
+	 * memory.reclaim scanned in this cgroup's lruvec and freed of its
+	 * pages (memcg_reclaim.c), also counted in pgscan / pgsteal. */
+	uint64_t pgscan_proactive, pgsteal_proactive;
 };
 
 struct cgtree {
@@ -87,6 +91,10 @@ struct cgtree {
 	uint32_t *task_over_high;
 	uint64_t *task_sleep_ns;
 	unsigned hz;
+	/* memory.reclaim in progress (memcg_reclaim.c): sc->proactive, and
+	 * its swappiness= (sc->proactive_swappiness; -1: none given). */
+	bool proactive;
+	int proactive_swappiness;
 };
 
 /* Is a in the subtree of b (a == b included)? */

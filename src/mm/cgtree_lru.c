@@ -123,6 +123,7 @@ void cgtree_lru_shrink(struct mm *mm, struct scan_control *sc)
 		mm->pol.ops->shrink(t->priv[c], &sub);
 		t->shrinking = -1;
 		cgtree_count(mm, c, CGS_PGSCAN, sub.nr_scanned);
+		cgtree_count_proactive(mm, c, sub.nr_scanned, 0);
 		add_pass(sc, &sub);
 	}
 }

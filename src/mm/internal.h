@@ -42,6 +42,9 @@ uint64_t shrink_pass(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, 
  * once more from DEF_PRIORITY with sc->force_deactivate. */
 uint64_t do_try_to_free_pages(struct mm *mm, struct mm_ctx *ctx, uint64_t want, bool cgroup,
 			      int stall_below, bool *congested);
+/* The same outside a memory stall (memory.reclaim: memcg_reclaim.c). */
+uint64_t try_to_free(struct mm *mm, struct mm_ctx *ctx, uint64_t want, bool cgroup, int stall_below,
+		     bool *congested);
 /* memcg.c: charge one page to the cgroup (reclaiming from it at the
  * limit).  false: *st says why not (wait for writeback, or OOM). */
 bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st);

@@ -475,8 +475,8 @@ pfn_t mm_alloc_page(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 	return pfn;
 }
 
-static uint64_t try_to_free(struct mm *mm, struct mm_ctx *ctx, uint64_t want, bool cgroup,
-			   int stall_below, bool *congested)
+uint64_t try_to_free(struct mm *mm, struct mm_ctx *ctx, uint64_t want, bool cgroup, int stall_below,
+		     bool *congested)
 {
 	uint64_t got = 0;
 	bool force_deactivate = false, skipped_deactivate = false;

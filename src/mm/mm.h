@@ -480,6 +480,27 @@ uint64_t mm_memcg_return_to_user(struct mm *mm, struct mm_ctx *ctx);
  * size less its protected share (at least SWAP_CLUSTER_MAX); the size
  * unchanged without a tree, protection or a pass. */
 uint64_t mm_scan_protected(struct mm *mm, uint64_t lruvec_size);
+/* memory.reclaim (memcg_reclaim.c): one write's state, kept by the
+ * writer across its waits for writeback. */
+struct memcg_reclaim {
+	int cg, swappiness;             /* the cgroup; swappiness= (-1: none) */
+	uint64_t nr_to_reclaim, done;   /* pages */
+	unsigned nr_retries;
+	bool short_try, waiting;
+	uint64_t current_before_wait;
+};
+#define MEMCG_RECLAIM_WAIT 1
+void mm_memcg_reclaim_begin(struct memcg_reclaim *r, int cg, uint64_t nr_to_reclaim, int swappiness);
+/* Reclaim for the task of ctx (a tree only): 0 when r->done reached
+ * nr_to_reclaim, -EAGAIN when it could not, MEMCG_RECLAIM_WAIT when the
+ * writer must wait for writeback and call again. */
+int mm_memcg_reclaim(struct mm *mm, struct mm_ctx *ctx, struct memcg_reclaim *r);
+/* get_scan_count()'s swappiness: memory.reclaim's swappiness= while one
+ * runs (sc->proactive_swappiness), else own (the lruvec's). */
+int mm_reclaim_swappiness(const struct mm *mm, int own);
+/* memory.stat pgscan_proactive / pgsteal_proactive of cgroup cg, while
+ * memory.reclaim runs. */
+void cgtree_count_proactive(struct mm *mm, int cg, uint64_t scanned, uint64_t stolen);
 void cgtree_swap_release(struct cgtree *t, uint32_t slot);
 
 /* The policy instance whose lists hold pfn: under a cgroup tree and a

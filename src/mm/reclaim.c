@@ -176,8 +176,10 @@ static void remove_mapping_and_free(struct mm *mm, pfn_t pfn)
 /* memory.stat pgsteal of the page's cgroup. */
 static void count_steal(struct mm *mm, const struct page *p)
 {
-	if (mm->cgt)
+	if (mm->cgt) {
 		cgtree_count(mm, p->memcg, CGS_PGSTEAL, 1);
+		cgtree_count_proactive(mm, p->memcg, 0, 1);
+	}
 }
 
 static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn_t pfn, bool textbook)

@@ -4,7 +4,8 @@
  * hierarchical, as memcg_memory_event() counts them) and a small
  * memory.stat (anon, file, pgscan, pgsteal, workingset_refault_anon/file,
  * pgmajfault: each the cgroup's and its descendants', as v2's recursive
- * memory.stat).  Sizes in bytes in --json and in sweep records, kB in
+ * memory.stat; pgscan_proactive / pgsteal_proactive of memory.reclaim,
+ * 6.15+, only in a run that wrote memory.reclaim).  Sizes in bytes in --json and in sweep records, kB in
  * the text tables (two, to fit 80 columns). */
 #include "report.h"
 #include "../lib/json.h"
@@ -34,10 +35,14 @@ void report_cgroups_collect(const struct machine *m, struct run_result *rr)
 		r->file += file * PAGE_SIZE;
 		for (int s = 0; s < NR_CG_STATS; s++)
 			r->stat[s] += g->stat[s];
+		r->pgscan_proactive += g->pgscan_proactive;
+		r->pgsteal_proactive += g->pgsteal_proactive;
 		if (c) {
 			struct cg_result *p = &rr->cg[g->conf.parent];
 			p->anon += r->anon;
 			p->file += r->file;
+			p->pgscan_proactive += r->pgscan_proactive;
+			p->pgsteal_proactive += r->pgsteal_proactive;
 			for (int s = 0; s < NR_CG_STATS; s++)
 				p->stat[s] += r->stat[s];
 		}
@@ -47,6 +52,43 @@ void report_cgroups_collect(const struct machine *m, struct run_result *rr)
 static const char *const event_names[NR_CG_EVENTS] = { "low", "high", "max", "oom", "oom_kill" };
 static const char *const stat_names[NR_CG_STATS] = { "pgscan", "pgsteal", "workingset_refault_anon",
 						     "workingset_refault_file", "pgmajfault" };
+
+bool report_cgroup_file(const struct run_result *rr, const char *path, const char *file, double *v)
+{
+	const struct cg_result *r = NULL;
+	for (int c = 0; c < rr->nr_cg; c++)
+		if (!strcmp(rr->cg[c].path, path))
+			r = &rr->cg[c];
+	if (!r)
+		return false;
+	const struct { const char *name; uint64_t bytes; } sizes[] = {
+		{ "memory.current", r->current }, { "memory.peak", r->peak }, { "memory.swap.current", r->swap_current },
+		{ "memory.stat.anon", r->anon }, { "memory.stat.file", r->file },
+	};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (!strcmp(file, sizes[i].name)) {
+			*v = (double)sizes[i].bytes / (1 << 20);
+			return true;
+		}
+	char name[64];
+	for (int e = 0; e < NR_CG_EVENTS; e++)
+		if (snprintf(name, sizeof(name), "memory.events.%s", event_names[e]) > 0 && !strcmp(file, name)) {
+			*v = (double)r->events[e];
+			return true;
+		}
+	for (int st = 0; st < NR_CG_STATS; st++)
+		if (snprintf(name, sizeof(name), "memory.stat.%s", stat_names[st]) > 0 && !strcmp(file, name)) {
+			*v = (double)r->stat[st];
+			return true;
+		}
+	if (!strcmp(file, "memory.stat.pgsteal_proactive"))
+		*v = (double)r->pgsteal_proactive;
+	else if (!strcmp(file, "memory.stat.pgscan_proactive"))
+		*v = (double)r->pgscan_proactive;
+	else
+		return false;
+	return true;
+}
 
 /* The path in a 14-column field, or alone on its line when longer. */
 static void put_path(const char *path, FILE *out)
@@ -87,6 +129,15 @@ void report_cgroups_text(const struct run_result *rr, FILE *out)
 			fprintf(out, " %8llu", (unsigned long long)r->stat[s]);
 		fputc('\n', out);
 	}
+	if (rr->nr_cg && rr->cg[0].pgscan_proactive + rr->cg[0].pgsteal_proactive) {
+		fprintf(out, "# cgroups: memory.stat of memory.reclaim (pages)\n");
+		fprintf(out, "%-13s %17s %17s\n", "cgroup", "pgscan_proactive", "pgsteal_proactive");
+		for (int c = 0; c < rr->nr_cg; c++) {
+			put_path(rr->cg[c].path, out);
+			fprintf(out, " %17llu %17llu\n", (unsigned long long)rr->cg[c].pgscan_proactive,
+				(unsigned long long)rr->cg[c].pgsteal_proactive);
+		}
+	}
 	report_cgroups_pressure_text(rr, out);
 }
 
@@ -110,6 +161,9 @@ void report_cgroups_json(const struct run_result *rr, FILE *out)
 			(unsigned long long)r->file);
 		for (int s = 0; s < NR_CG_STATS; s++)
 			fprintf(out, ", \"memory.stat.%s\": %llu", stat_names[s], (unsigned long long)r->stat[s]);
+		if (rr->cg[0].pgscan_proactive + rr->cg[0].pgsteal_proactive)
+			fprintf(out, ", \"memory.stat.pgscan_proactive\": %llu, \"memory.stat.pgsteal_proactive\": %llu",
+				(unsigned long long)r->pgscan_proactive, (unsigned long long)r->pgsteal_proactive);
 		if (r->has_pressure) {
 			fputs(", \"memory.pressure\": ", out);
 			report_pressure_obj(r->pressure, out);

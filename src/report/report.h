@@ -52,6 +52,10 @@ void report_cgroups_pressure_text(const struct run_result *rr, FILE *out);
 /* --cgroup: each cgroup's files into rr->cg, in text tables, as a JSON
  * array (cgreport.c). */
 void report_cgroups_collect(const struct machine *m, struct run_result *rr);
+/* One figure of cgroup path's files as collected: FILE memory.current,
+ * .peak, .swap.current, memory.stat.anon/.file (MB), memory.events.NAME,
+ * memory.stat.NAME (counts); false when no such cgroup or file. */
+bool report_cgroup_file(const struct run_result *rr, const char *path, const char *file, double *v);
 void report_cgroups_text(const struct run_result *rr, FILE *out);
 void report_cgroups_json(const struct run_result *rr, FILE *out);
 

@@ -85,6 +85,7 @@ struct cg_result {
 	uint64_t events[NR_CG_EVENTS];
 	uint64_t anon, file;
 	uint64_t stat[NR_CG_STATS];
+	uint64_t pgscan_proactive, pgsteal_proactive;   /* memory.reclaim's (6.15+) */
 	bool has_pressure;        /* --set psi=1: memory.pressure ([0] some, [1] full) */
 	struct psi_line pressure[2];
 };

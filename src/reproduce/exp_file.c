@@ -174,7 +174,7 @@ const struct exp_metric_word exp_metric_words[NR_EXP_METRIC_WORDS] = {
 	{ "majflt", MK_MAJFLT }, { "minflt", MK_MINFLT }, { "swaps", MK_SWAPS },
 	{ "swap-peak-mb", MK_SWAP_PEAK_MB }, { "kthread-cpu", MK_KTHREAD_CPU },
 };
-const char *const exp_cmp_words[NR_EXP_CMP_WORDS] = { "ratio", "worse", "not-worse", "zero", "figure" };
+const char *const exp_cmp_words[NR_EXP_CMP_WORDS] = { "ratio", "worse", "not-worse", "zero", "figure", "nonzero" };
 
 static bool run_line(struct parse *p, char **t, int n)
 {
@@ -341,7 +341,7 @@ static bool top_line(struct parse *p, char **t, int n, bool *in_run)
 			if (!strcmp(t[4], exp_cmp_words[i]))
 				kk = i;
 		if (kk < 0)
-			return fail(p, "comparison kind '%s' is not ratio, worse, not-worse, zero or figure", t[4], NULL);
+			return fail(p, "comparison kind '%s' is not ratio, worse, not-worse, zero, figure or nonzero", t[4], NULL);
 		c->kind = (enum cmp_kind)kk;
 		c->source = own_str(p->a, t[8]);
 		c->statement = n == 10 ? own_str(p->a, t[9]) : NULL;
@@ -414,7 +414,8 @@ static bool check_refs(struct parse *p)
 		for (int k = 0; k < p->nm; k++)
 			m |= !strcmp(p->metrics[k].key, c->metric);
 		if (!m || design_of(p, c->b) < 0 || (c->a && design_of(p, c->a) < 0) ||
-		    (!c->a && c->kind != CMP_ZERO && c->kind != CMP_FIGURE))
+		    (!c->a && c->kind != CMP_ZERO && c->kind != CMP_FIGURE &&
+		     c->kind != CMP_NONZERO))
 			return fail(p, "comparison of unknown metric or design ('%s', '%s')", c->metric, c->b);
 		if (c->kind == CMP_RATIO) {
 			int have = 0;

@@ -29,7 +29,7 @@ void exp_file_write(const struct experiment *e, FILE *out);
  * enum cmp_kind order). */
 #define NR_EXP_KIND_WORDS 3
 #define NR_EXP_METRIC_WORDS 9
-#define NR_EXP_CMP_WORDS 5
+#define NR_EXP_CMP_WORDS 6
 extern const char *const exp_kind_words[NR_EXP_KIND_WORDS];
 struct exp_metric_word { const char *word; enum metric_kind kind; };
 extern const struct exp_metric_word exp_metric_words[NR_EXP_METRIC_WORDS];

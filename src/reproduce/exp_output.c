@@ -158,7 +158,7 @@ void exp_print_verdicts(const struct exp_result *r, FILE *out, int *counts)
 		}
 		if (o.v == V_NA) {
 			exp_wrap(out, VERDICT_PAGELAB, 22, "n/a: %s", o.note);
-		} else if (cm->kind == CMP_ZERO) {
+		} else if (cm->kind == CMP_ZERO || cm->kind == CMP_NONZERO) {
 			exp_wrap(out, VERDICT_PAGELAB, 22, "%s", o.note);
 		} else {
 			fmt_num(x, sizeof(x), o.sim_b);
@@ -435,7 +435,7 @@ static void json_experiment(const struct exp_result *r, FILE *out)
 		const struct exp_comparison *cm = &e->cmps[c];
 		struct cmp_outcome o;
 		exp_compare(r, c, &o);
-		static const char *const kinds[] = { "ratio", "worse", "not_worse", "zero", "figure" };
+		static const char *const kinds[] = { "ratio", "worse", "not_worse", "zero", "figure", "nonzero" };
 		_Static_assert(sizeof(kinds) / sizeof(kinds[0]) == NR_EXP_CMP_WORDS, "a JSON name per kind");
 		fprintf(out, "%s\n      {\"metric\": ", c ? "," : "");
 		json_put_str(out, cm->metric);

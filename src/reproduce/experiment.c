@@ -242,6 +242,7 @@ static void run_one(struct exp_result *r, int d, int run, int rep)
 		.memcg_v1 = r->cg.memcg_v1,
 		.cgroups = r->cg.cgroups,
 		.make_inputs = r->cg.make_inputs,
+		.psi = r->cg.psi,       /* psi=1: the agents read memory.pressure */
 		.seed = exp_seed(rep),
 		/* The experiment's machine-set vmstat= (unscaled) in place of
 		 * every run's own vmstat line. */

@@ -102,6 +102,7 @@ enum cmp_kind {
 	CMP_NOT_WORSE,  /* words: b is not worse than a by more than tol */
 	CMP_ZERO,       /* words: b's figure is zero ("the OOM killer was never invoked") */
 	CMP_FIGURE,     /* b's figure within a factor (1+tol) of the one b's thread published */
+	CMP_NONZERO,    /* words: b's figure is above zero ("without low it is reclaimed") */
 };
 
 struct exp_comparison {

@@ -167,7 +167,7 @@ static void thread_cell(FILE *out, const struct experiment *e, const struct exp_
 
 static void pagelab_cell(FILE *out, const struct exp_comparison *cm, const struct cmp_outcome *o)
 {
-	if (o->v != V_NA && cm->kind != CMP_ZERO) {
+	if (o->v != V_NA && cm->kind != CMP_ZERO && cm->kind != CMP_NONZERO) {
 		fprintf(out, "%.4g / %.4g = <b>%.3g</b>", o->sim_b, o->sim_a, o->sim_ratio);
 		if (o->nr_seeds > 1)
 			fprintf(out, " <span class=\"src\">(95%%: %.3g-%.3g, %d seeds)</span>", o->lo, o->hi, o->nr_seeds);

@@ -266,8 +266,9 @@ void exp_compare(const struct exp_result *r, int c, struct cmp_outcome *out)
 	case CMP_FIGURE: /* figure_verdict() above */
 		break;
 	case CMP_ZERO:
+	case CMP_NONZERO:
 		out->sim_ratio = NAN;
-		out->v = sim[1] == 0 ? V_AGREE : V_DISAGREE;
+		out->v = (sim[1] == 0) == (cm->kind == CMP_ZERO) ? V_AGREE : V_DISAGREE;
 		snprintf(out->note, sizeof(out->note), "%s: %s = %g", cm->b, mt->name, sim[1]);
 		break;
 	}

@@ -2,6 +2,7 @@
 #include "args.h"
 #include "../lib/util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const char *wl_optval(int argc, char **argv, int *i)
@@ -42,4 +43,22 @@ bool wl_longopt(int argc, char **argv, int *i, const char *name, char letter, bo
 	else if (has_arg && *i + 1 < argc)
 		*val = argv[++*i];
 	return true;
+}
+
+void *wl_keep(const void *w, size_t size)
+{
+	void *p = xmalloc(size);
+	memcpy(p, w, size);
+	return p;
+}
+
+void wl_free(void *w)
+{
+	free(w);
+}
+
+int wl_one_task(void *w)
+{
+	(void)w;
+	return 1;
 }

@@ -21,4 +21,10 @@ bool wl_u64_in(const char *s, uint64_t lo, uint64_t hi, uint64_t *v);
 bool wl_longopt(int argc, char **argv, int *i, const char *name, char letter, bool has_arg,
 		const char **val);
 
+/* create()'s result: a heap copy of the parsed struct; its destroy()
+ * when it owns nothing else; nr_tasks() of a one-task workload. */
+void *wl_keep(const void *w, size_t size);
+void wl_free(void *w);
+int wl_one_task(void *w);
+
 #endif

@@ -19,6 +19,9 @@ extern const struct workload_ops innodb_workload;
 extern const struct workload_ops fio_workload;
 extern const struct workload_ops memtier_workload;
 extern const struct workload_ops applaunch_workload;
+extern const struct workload_ops memreclaim_workload;
+extern const struct workload_ops senpai_workload;
+extern const struct workload_ops oomd_workload;
 
 const struct workload_ops *const workload_registry[] = {
 	&usemem_workload,
@@ -37,6 +40,9 @@ const struct workload_ops *const workload_registry[] = {
 	&fio_workload,
 	&memtier_workload,
 	&applaunch_workload,
+	&memreclaim_workload,
+	&senpai_workload,
+	&oomd_workload,
 	NULL,
 };
 

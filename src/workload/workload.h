@@ -42,6 +42,13 @@ enum op_kind {
 	OP_MARK,        /* tell the workload (ops->mark) the time: phase `region` reached */
 	OP_BARRIER,     /* wait until every live task of this workload is at a
 			 * barrier (LTP's children stopping until all are done) */
+	/* Memory cgroups of a --cgroup tree, `name` the cgroup's path; each
+	 * reports back through ops->cgroup_done (src/machine/cgops.c). */
+	OP_CG_RECLAIM,  /* write "npages pages [swappiness=N]" to its memory.reclaim
+			 * (swappiness -1: none given) */
+	OP_CG_READ,     /* read its memory.current, memory.pressure, memory.stat */
+	OP_CG_KILL,     /* write 1 to its cgroup.kill: SIGKILL to every task of
+			 * its subtree */
 };
 
 struct op {
@@ -61,6 +68,28 @@ struct op {
 	bool exec;          /* OP_MMAP_FILE: PROT_EXEC, the mapping is program text */
 	uint8_t data_kind;  /* OP_MMAP_ANON: what its pages are written with
 			     * (enum data_kind, src/lib/pagefill.h; 0 = random) */
+	int16_t swappiness; /* OP_CG_RECLAIM: swappiness= (-1: none) */
+};
+
+/* What an OP_CG_* op found: the files of one cgroup at that moment. */
+#define WL_CG_LEAVES 16
+struct wl_cgroup_state {
+	uint64_t now_ns;
+	uint64_t current;               /* memory.current, bytes */
+	uint64_t pgscan;                /* memory.stat pgscan (recursive) */
+	int nr_tasks;                   /* live tasks in its subtree (cgroup.procs) */
+	bool psi;                       /* memory.pressure read (--set psi=1) */
+	uint64_t some_total_us, full_total_us;
+	double some_avg10, full_avg10;  /* percent, as the file prints them */
+	/* OP_CG_RECLAIM: pages reclaimed; 0 or -EAGAIN */
+	uint64_t reclaimed;
+	int ret;
+	/* OP_CG_READ: the leaf cgroups of its subtree (itself if a leaf),
+	 * each with memory.current and memory.stat pgscan; OP_CG_KILL:
+	 * tasks killed in nr_killed. */
+	int nr_leaves;
+	struct { char path[48]; uint64_t current, pgscan; } leaf[WL_CG_LEAVES];
+	int nr_killed;
 };
 
 /* sysinfo(2), in bytes. */
@@ -113,6 +142,12 @@ struct workload_ops {
 	/* Optional: at an OP_MARK, after mark(): the task's major faults so
 	 * far (getrusage's ru_majflt natively), for per-phase fault counts. */
 	void (*mark_faults)(void *w, int task, uint32_t id, uint64_t majflt);
+	/* Optional, for a workload with OP_CG_* ops: the cgroup path it
+	 * acts on (checked against the run's tree before it runs) and
+	 * whether it reads memory.pressure (then --set psi=1 is needed). */
+	const char *(*cgroup_target)(void *w, bool *reads_pressure);
+	/* Optional: an OP_CG_* op of `task` done, with what it found. */
+	void (*cgroup_done)(void *w, int task, const struct wl_cgroup_state *s);
 };
 
 const struct workload_ops *workload_find(const char *name);

@@ -144,7 +144,8 @@ void l6_prepare_scan_control(struct linux6 *l, struct scan_control *sc)
 
 void l6_get_scan_count(struct linux6 *l, struct scan_control *sc, uint64_t nr[L6_NR_LRU])
 {
-	uint64_t swappiness = (uint64_t)l->t[L6_T_SWAPPINESS];
+	/* sc->proactive_swappiness of memory.reclaim (6.9+), else the lruvec's */
+	uint64_t swappiness = (uint64_t)mm_reclaim_swappiness(l->mm, (int)l->t[L6_T_SWAPPINESS]);
 	uint64_t fraction[2] = { 0, 0 }, denominator = 1;
 	enum l6_balance balance;
 	if (!sc->may_swap || !l6_swap_available(l))

@@ -123,7 +123,8 @@ int mg_get_swappiness(const struct mglru *g, const struct scan_control *sc)
 	const struct swap_area *sw = &g->mm->swap;
 	if (!sc->may_swap || sw->nr_slots - sw->used < g->min_lru_batch)
 		return 0;
-	return g->swappiness;
+	/* sc->proactive_swappiness of memory.reclaim (6.9+), else the lruvec's */
+	return mm_reclaim_swappiness(g->mm, g->swappiness);
 }
 
 /* sort_folio(): true if the page was filed elsewhere instead of isolated. */
