@@ -18,7 +18,9 @@
  *     page would make S + 1, the pages of the largest hash are evicted and
  *     T lowered to that hash (section 4.2), and the histogram built so far
  *     is rescaled by T'/T so that earlier references weigh as if sampled
- *     at the new rate.
+ *     at the new rate.  SHARDS_adj as for fixed rate: a reference sampled
+ *     at rate R_i weighs R/R_i, so N x R are expected; the difference
+ *     from the histogram's weight goes to the smallest distance.
  *
  * Simplifications: the histogram has one bucket per scaled distance (the
  * paper bins them), and fixed-size mode's map of sampled pages keeps an
