@@ -1,0 +1,63 @@
+# warmup.sh - --warmup and --window of pagelab run on the cache-only
+# replay (src/cachesim/marks.c; docs/trace-format.md, "Warm-up and
+# windows"): counts worked out by hand, the same for every reader path.
+
+# 1 2 3 1 2 3 4 1 2 3 in 3 LRU frames: 1 2 3 miss, 1 2 3 hit, then 4 1 2
+# 3 each evict the page referenced next: 7 misses.  A warm-up of 3 takes
+# the first three misses; windows of 3 after it: 3..5 hit (0), 6..8 miss
+# (3), 9 misses (1 of 1).
+printf '%s\n' 1 2 3 1 2 3 4 1 2 3 >"$T/w.txt"
+t "run --warmup 3 --window 3: 4 misses of 7, windows 0 3 1"
+$P run --machine ideal --ram 3p --policy lru --warmup 3 --window 3 trace "$T/w.txt" >"$T/w.out" 2>&1
+got=$(awk '/^cache: warm-up/ { w = $3 " " $5 } /after the warm-up/ { a = $2 " " $5 }
+	/^window/ { on = 1; next } /^#/ { on = 0 } on { printf "%s/%s ", $3, $4 } END { print w, a }' "$T/w.out")
+[ "$got" = "3/0 3/3 1/1 3 (3 4 7" ] && ok || bad "got '$got'"
+
+# A fraction: floor(0.5 x 10) = 5 references (1 2 3 1 2: 3 misses), then
+# 3 hits and 4 1 2 3 miss.
+t "run --warmup 0.5: 5 references, then 4 misses of 5"
+$P run --machine ideal --ram 3p --policy lru --warmup 0.5 trace "$T/w.txt" >"$T/w.out" 2>&1
+grep -q '^cache: warm-up: 5 references (3 misses) not counted$' "$T/w.out" &&
+	grep -q '^cache: 4 misses in 5 references after the warm-up (miss ratio 0.800000)$' "$T/w.out" && ok ||
+	bad "$(grep '^cache' "$T/w.out")"
+
+# The CloudPhysics sample, text and binary (the reader's memory-speed
+# view), LRU and OPT (next uses streamed): the warm-up's misses and the
+# counted ones add up to the run's total, the same for both files.
+CPT="$(dirname "$0")/data/cloudPhysicsIO.txt.zst"
+CPB="$(dirname "$0")/data/cloudPhysicsIO.oracleGeneral.bin.zst"
+t "run --warmup 0.2 --window 30000: text = binary, parts add up"
+if codec zstd; then
+	msg=""
+	for pol in lru opt; do
+		for f in "$CPT" "$CPB"; do
+			$P run --machine ideal --ram 4897p --policy $pol --warmup 0.2 --window 30000 trace "$f" \
+				>"$T/$pol.$(basename "$f")" 2>&1 || msg="$msg $pol $f: exit $?;"
+		done
+		a=$(sed -n '/^cache: warm/,/^# \/proc/p' "$T/$pol.$(basename "$CPT")")
+		b=$(sed -n '/^cache: warm/,/^# \/proc/p' "$T/$pol.$(basename "$CPB")")
+		[ -n "$a" ] && [ "$a" = "$b" ] || msg="$msg $pol: text and binary differ;"
+		printf '%s\n' "$a" | awk -v pol=$pol '/^cache: warm-up/ { m = $5; sub(/\(/, "", m); w = m }
+			/after the warm-up/ { c = $2 } /^[0-9]/ { s += $4; n += $3 }
+			END { if (w + c == 0 || s != c || n != 91098) print pol ": windows " s "/" n " against " c }' >"$T/sum"
+		[ -s "$T/sum" ] && msg="$msg $(cat "$T/sum");"
+		total=$(sed -n 's/^cache: \([0-9]*\) misses in 113872 references (miss.*/\1/p' "$T/$pol.$(basename "$CPT")")
+		parts=$(printf '%s\n' "$a" | awk '/^cache: warm-up/ { m = $5; sub(/\(/, "", m); w = m }
+			/after the warm-up/ { print w + $2 }')
+		[ "$total" = "$parts" ] || msg="$msg $pol: total $total, warm-up + counted $parts;"
+	done
+	[ -z "$msg" ] && ok || bad "$msg"
+else
+	skip "pagelab was built without zstd"
+fi
+
+t "run --warmup/--window: bad input is one line, exit 2"
+msg=""
+for args in "--warmup 10" "--warmup 0.5x" "--warmup 1.5" "--warmup -1" "--window 0" "--warmup 2 --json" \
+	"--window 2 --full-machine"; do
+	# shellcheck disable=SC2086
+	$P run --machine ideal --ram 3p --policy lru $args trace "$T/w.txt" >"$T/o" 2>"$T/e"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && [ ! -s "$T/o" ] || msg="$msg '$args': exit $rc;"
+done
+[ -z "$msg" ] && ok || bad "$msg"
