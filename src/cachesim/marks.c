@@ -84,8 +84,7 @@ void marks_free(struct marks *m)
 	m->nwin = m->cap = 0;
 }
 
-/* N: the header's count if the trace has one, else a pass over it. */
-static bool count_refs(const char *path, const struct trace_opts *o, uint64_t *n, char *err, size_t errlen)
+bool trace_count_refs(const char *path, const struct trace_opts *o, uint64_t *n, char *err, size_t errlen)
 {
 	struct trace_reader *rd = trace_open(path, o, err, errlen);
 	if (!rd)
@@ -119,7 +118,7 @@ bool warmup_resolve(const struct warmup_arg *w, const char *path, const struct t
 		return false;
 	}
 	uint64_t n;
-	if (!count_refs(path, o, &n, err, errlen))
+	if (!trace_count_refs(path, o, &n, err, errlen))
 		return false;
 	*out = (uint64_t)floor(w->frac * (double)n);
 	return true;

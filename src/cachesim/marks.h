@@ -44,6 +44,9 @@ void marks_at(struct marks *m, uint64_t refs, uint64_t misses);
 void marks_end(struct marks *m, uint64_t refs, uint64_t misses);
 void marks_free(struct marks *m);
 
+/* N, a trace's references: its header's count if it has one, else a
+ * pass over it.  false with one line in err. */
+bool trace_count_refs(const char *path, const struct trace_opts *o, uint64_t *n, char *err, size_t errlen);
 /* W of a warm-up argument: its count, or floor(F x N) with N counted by
  * reading the trace (a binary trace's header, else a pass over it; not
  * stdin).  The caller refuses a W that leaves no reference counted.
