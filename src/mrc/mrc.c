@@ -27,11 +27,14 @@
 struct exact {
 	struct stackdist sd;
 	uint64_t *hist, hist_cap, cold;
+	uint64_t warmup, seen;  /* the first `warmup` references are not counted */
 };
 
 static void exact_add(struct exact *e, uint32_t page)
 {
 	uint64_t d = stackdist_access(&e->sd, page);
+	if (e->seen++ < e->warmup)
+		return;
 	if (!d) {
 		e->cold++;
 		return;
@@ -270,6 +273,13 @@ struct lockstep {
 	size_t n;
 };
 
+static uint64_t cache_misses(const struct cachesim *cs)
+{
+	struct cachesim_stats st;
+	cachesim_stats(cs, &st);
+	return st.misses;
+}
+
 static void lockstep_run(void *arg, int i)
 {
 	struct lockstep *ls = arg;
@@ -307,13 +317,18 @@ static bool simulate_caches(const struct mrc_opts *o, const char *bin, struct mr
 	uint8_t *writes = xmalloc(SIM_BATCH);
 	struct lockstep ls = { .cs = cs, .pages = pages, .writes = writes };
 	struct pool_job pj = { .run = lockstep_run, .arg = &ls, .n = n, .jobs = o->jobs > 0 ? o->jobs : 1 };
-	uint64_t done = 0;
+	uint64_t done = 0, *base = xcalloc((size_t)n, sizeof(*base));
 	long got;
 	bool ok = true;
-	while ((got = trace_next_dense(rd, pages, writes, SIM_BATCH)) > 0 && !output_interrupted()) {
+	/* a batch ends where the warm-up does: each cache's misses then are
+	 * its base, not counted */
+	while ((got = trace_next_dense(rd, pages, writes, done < r->warmup ? MIN(SIM_BATCH, r->warmup - done) : SIM_BATCH)) >
+		       0 && !output_interrupted()) {
 		ls.n = (size_t)got;
 		pool_run(&pj);
 		done += (uint64_t)got;
+		for (int i = 0; done == r->warmup && i < n; i++)
+			base[i] = cache_misses(cs[i]);
 		if (o->progress && (done & ((1u << 22) - 1)) < SIM_BATCH)
 			fprintf(stderr, "\rpagelab mrc: %llu of %llu references through %d caches",
 				(unsigned long long)done, (unsigned long long)r->nrefs, n);
@@ -327,9 +342,10 @@ static bool simulate_caches(const struct mrc_opts *o, const char *bin, struct mr
 	for (int i = 0; i < n; i++) {
 		struct cachesim_stats st;
 		cachesim_stats(cs[i], &st);
-		r->curves[curve[i / r->nr_sizes]].misses[i % r->nr_sizes] = (double)st.misses;
+		r->curves[curve[i / r->nr_sizes]].misses[i % r->nr_sizes] = (double)(st.misses - base[i]);
 		cachesim_free(cs[i]);
 	}
+	free(base);
 	free(cs);
 	free(pages);
 	free(writes);
@@ -354,6 +370,22 @@ static char *make_tmpdir(void)
 	return d;
 }
 
+/* A warm-up is counted by the exact curve, SHARDS and the caches in
+ * lockstep; the runs of the ideal machine (OPT, kernel designs, plugins)
+ * count the whole trace, so they are refused with one. */
+static bool warmup_policies_ok(const char **sim, int nsim, char *err, size_t errlen)
+{
+	for (int p = 0; p < nsim; p++) {
+		const struct policy_ops *ops = policy_lookup(sim[p], err, errlen);
+		if (ops && (!cachesim_policy_ok(ops) || (ops->flags & POLICY_NEEDS_ORACLE))) {
+			snprintf(err, errlen, "mrc: --warmup takes lru, SHARDS and the cache policies run in lockstep, "
+				 "not %s (pagelab run --warmup replays any cache policy)", sim[p]);
+			return false;
+		}
+	}
+	return true;
+}
+
 bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
@@ -365,6 +397,10 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 			want_exact = true;
 		else
 			sim[nsim++] = o->policies[p];
+	}
+	if (o->warmup && !warmup_policies_ok(sim, nsim, err, errlen)) {
+		free(sim);
+		return false;
 	}
 	struct trace_reader *rd = trace_open(o->path, &o->topts, err, errlen);
 	if (!rd) {
@@ -403,12 +439,13 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 			}
 		}
 	}
-	struct exact ex = { 0 };
+	struct exact ex = { .warmup = o->warmup };
 	struct shards sr = { 0 }, ss = { 0 };
 	if (o->shards_rate > 0)
 		shards_init_rate(&sr, o->shards_rate, o->seed);
 	if (o->shards_size > 0)
 		shards_init_size(&ss, o->shards_size, o->seed);
+	sr.warmup = ss.warmup = r->warmup = o->warmup;
 	struct pagemap map = { 0 };
 	struct trace_ref *b = xmalloc(BATCH * sizeof(*b));
 	double t0 = host_seconds();
@@ -460,6 +497,10 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 	stackdist_free(&ex.sd);
 	if (ok && !r->nrefs) {
 		snprintf(err, errlen, "trace '%s' holds no references", o->path);
+		ok = false;
+	} else if (ok && r->nrefs <= r->warmup && !r->interrupted) {
+		snprintf(err, errlen, "mrc: --warmup %llu: the trace holds only %llu references",
+			 (unsigned long long)r->warmup, (unsigned long long)r->nrefs);
 		ok = false;
 	}
 	if (w) {
@@ -514,7 +555,7 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 		struct shards *sh = c->method == MRC_SHARDS_SIZE ? &ss : &sr;
 		shards_curve(sh, r->sizes, r->nr_sizes, c->ratio);
 		for (int k = 0; k < r->nr_sizes; k++)
-			c->misses[k] = c->ratio[k] * (double)r->nrefs;
+			c->misses[k] = c->ratio[k] * (double)(r->nrefs - r->warmup);
 		c->rate = shards_rate(sh);
 		c->sampled = sh->nsampled;
 		c->host_bytes = shards_host_bytes(sh);
@@ -557,7 +598,7 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 			struct mrc_curve *c = &r->curves[i];
 			if (c->method != MRC_SHARDS_RATE && c->method != MRC_SHARDS_SIZE)
 				for (int k = 0; k < r->nr_sizes; k++)
-					c->ratio[k] = c->misses[k] / (double)r->nrefs;
+					c->ratio[k] = c->misses[k] / (double)(r->nrefs - r->warmup);
 		}
 		for (int i = 0; ec && i < r->nr_curves; i++) {
 			struct mrc_curve *c = &r->curves[i];

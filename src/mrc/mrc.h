@@ -37,6 +37,7 @@ struct mrc_opts {
 	uint64_t seed;               /* SHARDS' hash */
 	int jobs;                    /* threads for the simulated curves */
 	bool progress;               /* on stderr */
+	uint64_t warmup;             /* the first references, not counted (--warmup; marks.h) */
 };
 
 enum mrc_method { MRC_EXACT, MRC_SHARDS_RATE, MRC_SHARDS_SIZE, MRC_SIMULATED };
@@ -53,7 +54,8 @@ struct mrc_curve {
 };
 
 struct mrc_result {
-	uint64_t nrefs;
+	uint64_t nrefs;              /* all read, the warm-up's included */
+	uint64_t warmup;             /* of which not counted: ratios are misses / (nrefs - warmup) */
 	uint64_t npages;             /* distinct pages (0: not counted, SHARDS alone) */
 	uint64_t npages_estimated;   /* SHARDS alone: its estimate of them, for --auto */
 	const char *format;          /* the trace's format name */

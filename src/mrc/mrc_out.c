@@ -33,6 +33,9 @@ void mrc_print_table(FILE *out, const struct mrc_result *r, const char *path)
 	else
 		fprintf(out, "%s (%s): %llu references, about %llu distinct pages (SHARDS)\n", path, r->format,
 			(unsigned long long)r->nrefs, (unsigned long long)r->npages_estimated);
+	if (r->warmup)
+		fprintf(out, "warm-up: the first %llu references are not counted (%llu are)\n",
+			(unsigned long long)r->warmup, (unsigned long long)(r->nrefs - r->warmup));
 	for (int b = 0; b < r->nr_curves; b += CURVES_PER_BLOCK) {
 		int e = MIN(r->nr_curves, b + CURVES_PER_BLOCK);
 		fprintf(out, "\n%-7s %9s", "", "");
@@ -56,7 +59,7 @@ void mrc_print_table(FILE *out, const struct mrc_result *r, const char *path)
 		if (!estimated(c))
 			continue;
 		fprintf(out, "\n%s: rate %.4g, %llu of %llu references sampled, %.1f KiB\n", c->name, c->rate,
-			(unsigned long long)c->sampled, (unsigned long long)r->nrefs, (double)c->host_bytes / 1024);
+			(unsigned long long)c->sampled, (unsigned long long)(r->nrefs - r->warmup), (double)c->host_bytes / 1024);
 		if (c->mae >= 0)
 			fprintf(out, "  mean absolute error against the exact curve: %.4f (%d sizes)\n", c->mae,
 				r->nr_sizes);
@@ -100,7 +103,8 @@ void mrc_print_json(FILE *out, const struct mrc_result *r, const char *path, int
 	json_str(out, path);
 	fputs(",\n  \"format\": ", out);
 	json_str(out, r->format);
-	fprintf(out, ",\n  \"references\": %llu,\n  \"distinct_pages\": ", (unsigned long long)r->nrefs);
+	fprintf(out, ",\n  \"references\": %llu,\n  \"warmup\": %llu,\n  \"distinct_pages\": ", (unsigned long long)r->nrefs,
+		(unsigned long long)r->warmup);
 	if (r->npages)
 		fprintf(out, "%llu", (unsigned long long)r->npages);
 	else

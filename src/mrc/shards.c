@@ -110,7 +110,9 @@ static void hist_add(struct shards *s, uint64_t idx, double w)
 
 void shards_access(struct shards *s, uint64_t page, uint32_t pid)
 {
-	s->nrefs++;
+	/* a warm-up reference moves its page in the stack, counts nothing */
+	bool count = s->seen++ >= s->warmup;
+	s->nrefs += count;
 	uint64_t h = page_hash(page, pid, s->seed);
 	if (h >= s->t)
 		return;
@@ -132,8 +134,10 @@ void shards_access(struct shards *s, uint64_t page, uint32_t pid)
 				return;  /* the new page was one of them */
 		}
 	}
-	s->nsampled++;
 	uint64_t d = stackdist_access(&s->sd, id);
+	if (!count)
+		return;
+	s->nsampled++;
 	double w = 1 / s->scale;
 	if (!d) {
 		s->cold += w;

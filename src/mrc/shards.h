@@ -55,7 +55,8 @@ struct shards {
 	uint64_t hist_cap;
 	double cold;            /* weight of first references */
 	double scale;           /* a stored weight times scale is its weight (fixed size) */
-	uint64_t nrefs;         /* references seen (sampled or not) */
+	uint64_t warmup, seen;  /* the first `warmup` references update the sample, uncounted */
+	uint64_t nrefs;         /* references counted (sampled or not) */
 	uint64_t nsampled;      /* references sampled */
 };
 

@@ -61,3 +61,30 @@ for args in "--warmup 10" "--warmup 0.5x" "--warmup 1.5" "--warmup -1" "--window
 	[ $rc -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && [ ! -s "$T/o" ] || msg="$msg '$args': exit $rc;"
 done
 [ -z "$msg" ] && ok || bad "$msg"
+
+# mrc --warmup: the exact curve (stack distances of the counted
+# references, the warm-up's still moving the stack) and a cache in
+# lockstep give run --warmup's counts at each size.
+t "mrc --warmup 0.2: lru, arc = run --warmup at 490, 4897 pages"
+if codec zstd; then
+	$P mrc --warmup 0.2 --policy lru,arc --sizes 490p,4897p --csv "$CPT" >"$T/m.csv" 2>&1
+	msg=""
+	for pol in lru arc; do
+		for s in 490 4897; do
+			want=$($P run --machine ideal --ram ${s}p --policy $pol --warmup 0.2 trace "$CPT" |
+				sed -n 's/^cache: \([0-9]*\) misses in 91098 references after the warm-up.*/\1/p')
+			got=$(awk -F, -v c=$pol -v s=$s '$1 == c && $3 == s { print $5 }' "$T/m.csv")
+			[ -n "$want" ] && [ "$got" = "$want" ] || msg="$msg $pol $s: mrc '$got', run '$want';"
+		done
+	done
+	$P mrc --warmup 22774 --json --sizes 490p "$CPT" | grep -q '^  "warmup": 22774,$' || msg="$msg no warmup in JSON;"
+	[ -z "$msg" ] && ok || bad "$msg"
+else
+	skip "pagelab was built without zstd"
+fi
+
+t "mrc --warmup: opt refused, too long a warm-up refused"
+$P mrc --warmup 3 --policy lru,opt "$T/w.txt" >"$T/o" 2>"$T/e"; a=$?
+$P mrc --warmup 10 "$T/w.txt" >"$T/o2" 2>"$T/e2"; b=$?
+[ $a -eq 2 ] && [ $b -eq 2 ] && [ "$(cat "$T/e" "$T/e2" | wc -l)" -eq 2 ] && [ ! -s "$T/o" ] && [ ! -s "$T/o2" ] &&
+	grep -q 'not opt' "$T/e" && ok || bad "exit $a $b: $(cat "$T/e" "$T/e2")"
