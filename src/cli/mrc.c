@@ -43,6 +43,8 @@ static const struct opt mrc_table[] = {
 	{ "--seed", NULL, OPT_U64, AT(o.seed), "N", 0, (double)UINT64_MAX, .help = "SHARDS' hash seed (default 1)" },
 	{ "--warmup", NULL, OPT_STR, AT(warmup), "N|F", .help = "the first N references (or a fraction 0 < F < 1 of\n"
 	  "them) warm every curve and are not counted; not with\nopt, kernel designs or plugins (docs/mrc.md)" },
+	{ "--window", NULL, OPT_U64, AT(o.window), "N", 1, (double)UINT64_MAX, "(references, at least 1)",
+	  .help = "also the misses of every N references (after the\nwarm-up) at each size; needs --sizes" },
 	{ "--jobs", "-j", OPT_INT, AT(o.jobs), "N", 1, 256, "(1..256)", .help = "threads for the simulated curves "
 	  "(default: the CPUs);\nthe results are the same for every N" },
 	{ "Output (default: a table on stdout):", .kind = OPT_SECTION },

@@ -88,3 +88,38 @@ $P mrc --warmup 3 --policy lru,opt "$T/w.txt" >"$T/o" 2>"$T/e"; a=$?
 $P mrc --warmup 10 "$T/w.txt" >"$T/o2" 2>"$T/e2"; b=$?
 [ $a -eq 2 ] && [ $b -eq 2 ] && [ "$(cat "$T/e" "$T/e2" | wc -l)" -eq 2 ] && [ ! -s "$T/o" ] && [ ! -s "$T/o2" ] &&
 	grep -q 'not opt' "$T/e" && ok || bad "exit $a $b: $(cat "$T/e" "$T/e2")"
+
+# mrc --window: 1 2 3 1 2 3 4 1 2 3 at 1, 2, 3 and 5 pages, windows of 3.
+# 1 2 3: first references, 3 misses everywhere.  1 2 3: distance 3 each,
+# misses below 3 pages.  4 1 2: 4 first; 1 and 2 at distance 4 (3
+# others between), hits at 5 only.  3: distance 4.
+t "mrc --window 3: the exact curve's misses per window by hand"
+$P mrc --window 3 --sizes 1p,2p,3p,5p --json "$T/w.txt" >"$T/mw.json" 2>&1 &&
+	grep -q '"window_refs": \[3, 3, 3, 1\],' "$T/mw.json" &&
+	grep -q '"window_misses": \[\[3, 3, 3, 3\], \[3, 3, 0, 0\], \[3, 3, 3, 1\], \[1, 1, 1, 0\]\]' "$T/mw.json" &&
+	ok || bad "$(grep window "$T/mw.json")"
+
+t "mrc --warmup 0.2 --window 30000: lru, arc = run's windows"
+if codec zstd; then
+	msg=""
+	for pol in lru arc; do
+		want=$($P run --machine ideal --ram 4897p --policy $pol --warmup 0.2 --window 30000 trace "$CPT" |
+			awk '/^window/ { on = 1; next } /^#/ { on = 0 } on { printf "%s ", $4 }')
+		got=$($P mrc --policy $pol --warmup 0.2 --window 30000 --sizes 4897p --json "$CPT" |
+			sed -n 's/.*"window_misses": \[\(.*\)\]}.*/\1/p' | tr -d '[],' | tr -s ' ')
+		[ -n "$want" ] && [ "$got " = "$want" ] || msg="$msg $pol: mrc '$got', run '$want';"
+	done
+	[ -z "$msg" ] && ok || bad "$msg"
+else
+	skip "pagelab was built without zstd"
+fi
+
+t "mrc --window without --sizes, or with opt: one line, exit 2"
+msg=""
+for args in "--window 3" "--window 3 --sizes 50%" "--window 3 --sizes 2p --policy opt" "--window 0 --sizes 2p"; do
+	# shellcheck disable=SC2086
+	$P mrc $args "$T/w.txt" >"$T/o" 2>"$T/e"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && [ ! -s "$T/o" ] || msg="$msg '$args': exit $rc;"
+done
+[ -z "$msg" ] && ok || bad "$msg"
