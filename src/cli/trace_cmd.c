@@ -6,7 +6,7 @@
 #include "../trace/trace_reader.h"
 #include "../trace/bintrace.h"
 #include "../trace/pagemap.h"
-#include "../trace/tinfo.h"
+#include "../mrc/tinfo.h"
 #include "../cachesim/marks.h"
 #include "../lib/json.h"
 #include "../lib/version.h"

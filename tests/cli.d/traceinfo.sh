@@ -1,4 +1,4 @@
-# traceinfo.sh - pagelab trace info's analyses (src/trace/tinfo.c): reuse
+# traceinfo.sh - pagelab trace info's analyses (src/mrc/tinfo.c): reuse
 # distances, the Zipf fit, the working set and the shares, on strings
 # worked out by hand; text = binary; JSON; bad input.
 

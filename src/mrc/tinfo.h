@@ -23,8 +23,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "trace_reader.h"
-#include "../mrc/stackdist.h"
+#include "../trace/trace_reader.h"
+#include "stackdist.h"
 
 #define TINFO_BUCKETS 33        /* distances up to 2^32 */
 
