@@ -61,12 +61,11 @@ static const struct opt run_table[] = {
 	  "cache-only replay would do (--machine ideal with only\n"
 	  "--ram, --policy of a cache policy and its --set, and\n"
 	  "one trace workload: docs/trace-format.md)" },
-	{ "--warmup", NULL, OPT_STR, AT(out.warmup), "N|F", .help =
-	  "a trace on the cache-only replay: the first N references\n"
-	  "(or a fraction 0 < F < 1 of them) warm the cache and are\n"
-	  "not counted (as libCacheSim's warm-up)" },
+	/* Short: run --help stays under 4096 bytes, the size below which a
+	 * write error on stdout is reported with its reason (output.c). */
+	{ "--warmup", NULL, OPT_STR, AT(out.warmup), "N|F", .help = "first N (or share F) refs uncounted" },
 	{ "--window", NULL, OPT_U64, AT(out.window), "N", 1, (double)UINT64_MAX, "(references, at least 1)",
-	  .help = "a trace on the cache-only replay: also the miss ratio\nof every N references after the warm-up" },
+	  .help = "miss ratio per N refs too" },
 	{ .kind = OPT_END },
 };
 
