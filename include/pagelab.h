@@ -126,6 +126,20 @@ PAGELAB_EXPORT int pagelab_event(const pagelab_sim *s, int i, double *t, int *ki
 /* The whole report, as `pagelab run` prints it (json = 0) or --json. */
 PAGELAB_EXPORT int pagelab_report(const pagelab_sim *s, FILE *out, int json);
 
+/* The cache-only replay (no handle, no machine: docs/trace-format.md):
+ * TRACE (any format the readers know) through a cache of FRAMES frames
+ * under POLICY, a cache policy's name (lru, clock, arc, ...), or, when
+ * POLICY is NULL, the struct POL (pagelab_policy.h, as
+ * pagelab_set_policy_struct takes it).  The misses are those of `pagelab
+ * run --machine ideal --ram FRAMESp` on the same trace.  0, or -1 with
+ * one line in err. */
+struct pagelab_cache_result {
+	uint64_t refs, misses, major, evictions, writebacks, pages;
+};
+PAGELAB_EXPORT int pagelab_cache_replay(const char *trace, uint64_t frames, const char *policy,
+					const struct pagelab_policy *pol, struct pagelab_cache_result *out, char *err,
+					size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

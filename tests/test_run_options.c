@@ -42,6 +42,8 @@ static const struct lib_row {
 	{ "--make-inputs", "make-inputs", "1", NULL, NULL },
 	{ "--full-machine", NULL, NULL, NULL, "the library always runs the whole machine (the cache-only "
 					     "replay is pagelab run's shortcut)" },
+	{ "--warmup", NULL, NULL, NULL, "the cache-only replay's: pagelab_cache_replay counts a whole trace" },
+	{ "--window", NULL, NULL, NULL, "the cache-only replay's: pagelab_cache_replay counts a whole trace" },
 	{ "--help", NULL, NULL, NULL, "no help to print" },
 };
 

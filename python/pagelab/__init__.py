@@ -13,6 +13,7 @@ from ._table import have_pandas
 from .sim import Result, run, run_trace, version
 from .cli import sweep, mrc, kernel
 from .policy import Policy, PolicyError
+from .replay import replay
 
 __all__ = ["PagelabError", "PolicyError", "Policy", "Result", "run",
-           "run_trace", "version", "sweep", "mrc", "kernel", "have_pandas"]
+           "run_trace", "replay", "version", "sweep", "mrc", "kernel", "have_pandas"]

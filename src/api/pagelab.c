@@ -13,6 +13,7 @@
 #include "../engine/cell.h"
 #include "../lib/util.h"
 #include "../lib/version.h"
+#include "../cachesim/cachesim.h"
 
 #include <setjmp.h>
 #include <stdatomic.h>
@@ -287,4 +288,84 @@ int pagelab_report(const pagelab_sim *s, FILE *out, int json)
 	else
 		report_text(&s->rr, &ri, out);
 	return ferror(out) ? -1 : 0;
+}
+
+/* The policy of pagelab_cache_replay: a cache policy by name, or a
+ * struct, which the plugin adapter runs (it evicts only through
+ * pagelab_evict(), keeps no shadow entries and has no clock: what the
+ * cache-only replay asks). */
+static const struct policy_ops *cache_policy(const char *policy, const struct pagelab_policy *pol, char *err,
+					     size_t errlen)
+{
+	if (!policy) {
+		if (!pol)
+			snprintf(err, errlen, "no policy: a name or a struct");
+		return pol ? policy_plugin_struct(pol, err, errlen) : NULL;
+	}
+	const struct policy_ops *p = policy_lookup(policy, err, errlen);
+	if (p && !cachesim_policy_ok(p)) {
+		snprintf(err, errlen, "%s is not a cache policy: the cache-only replay runs %s", policy,
+			 "fifo, clock, lru, opt, arc, 2q, lirs, clockpro, s3fifo, sieve, lfu, lruk");
+		return NULL;
+	}
+	return p;
+}
+
+/* The replay, its die_usage() caught (a trace turned bad, host memory
+ * exhausted) into j->err. */
+struct cache_job {
+	const struct policy_ops *ops;
+	const char *trace;
+	uint64_t frames;
+	struct cachesim *cs;
+	bool ok;
+	char *err;
+	size_t errlen;
+};
+
+static void cache_job_run(struct cache_job *j)
+{
+	struct trace_opts o = { .format = TRACE_FMT_AUTO };
+	jmp_buf escape;
+	jmp_buf *outer = usage_escape;
+	usage_escape = &escape;
+	die_usage_set_handler(usage_to_error);
+	if (setjmp(escape)) {
+		snprintf(j->err, j->errlen, "%s", usage_msg);
+		j->ok = false;
+	} else {
+		j->cs = cachesim_new(j->ops, NULL, j->frames);
+		struct cachesim_trace tr;
+		j->ok = cachesim_replay(j->cs, j->trace, &o, false, &tr, j->err, j->errlen);
+	}
+	die_usage_set_handler(NULL);
+	usage_escape = outer;
+}
+
+int pagelab_cache_replay(const char *trace, uint64_t frames, const char *policy, const struct pagelab_policy *pol,
+			 struct pagelab_cache_result *out, char *err, size_t errlen)
+{
+	char none[8];
+	if (!err || !errlen) {
+		err = none;
+		errlen = sizeof(none);
+	}
+	if (!trace || !out)
+		return snprintf(err, errlen, "no trace or no result"), -1;
+	if (frames < 1 || frames >= PFN_NONE)
+		return snprintf(err, errlen, "the cache-only replay takes 1 to %u frames", PFN_NONE - 1), -1;
+	struct cache_job j = { .ops = cache_policy(policy, pol, err, errlen), .trace = trace, .frames = frames,
+			       .err = err, .errlen = errlen };
+	if (!j.ops)
+		return -1;
+	cache_job_run(&j);
+	if (j.cs) {
+		struct cachesim_stats st;
+		cachesim_stats(j.cs, &st);
+		*out = (struct pagelab_cache_result){ .refs = st.refs, .misses = st.misses, .major = st.major,
+						      .evictions = st.evictions, .writebacks = st.writebacks,
+						      .pages = st.pages };
+		cachesim_free(j.cs);
+	}
+	return j.ok ? 0 : -1;
 }

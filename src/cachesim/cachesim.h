@@ -106,5 +106,10 @@ struct cachesim_trace {
 };
 bool cachesim_replay(struct cachesim *cs, const char *path, const struct trace_opts *o, bool progress,
 		     struct cachesim_trace *tr, char *err, size_t errlen);
+/* The same with warm-up and windows (marks.h; mk's warmup and window set
+ * by the caller, the misses filled in), or mk NULL. */
+struct marks;
+bool cachesim_replay_marked(struct cachesim *cs, const char *path, const struct trace_opts *o, bool progress,
+			    struct marks *mk, struct cachesim_trace *tr, char *err, size_t errlen);
 
 #endif

@@ -3,6 +3,7 @@
  * numbers them ((pid, page) pairs in order of first reference; a binary
  * trace's ids as they are), handed to the reference loop in batches. */
 #include "cachesim.h"
+#include "marks.h"
 #include "nextuse.h"
 #include "../trace/pagemap.h"
 #include "../lib/output.h"
@@ -13,8 +14,22 @@
 #define BATCH 4096
 #define PROGRESS_EVERY (1ULL << 24)
 
+/* The cache's misses so far, for the marks. */
+static uint64_t misses_now(const struct cachesim *cs)
+{
+	struct cachesim_stats st;
+	cachesim_stats(cs, &st);
+	return st.misses;
+}
+
 bool cachesim_replay(struct cachesim *cs, const char *path, const struct trace_opts *o, bool progress,
 		     struct cachesim_trace *tr, char *err, size_t errlen)
+{
+	return cachesim_replay_marked(cs, path, o, progress, NULL, tr, err, errlen);
+}
+
+bool cachesim_replay_marked(struct cachesim *cs, const char *path, const struct trace_opts *o, bool progress,
+			    struct marks *mk, struct cachesim_trace *tr, char *err, size_t errlen)
 {
 	*tr = (struct cachesim_trace){ 0 };
 	const struct mm *mm = cachesim_mm(cs);
@@ -47,15 +62,17 @@ bool cachesim_replay(struct cachesim *cs, const char *path, const struct trace_o
 	uint64_t next_progress = PROGRESS_EVERY;
 	for (;;) {
 		long n;
+		/* a batch stops at the next mark, where the misses are read */
+		size_t want = mk ? marks_room(mk, tr->refs, BATCH) : BATCH;
 		if (nu) {
-			n = nextuse_next(nu, pages, writes, BATCH);
+			n = nextuse_next(nu, pages, writes, want);
 			if (n > 0) {
 				cachesim_set_next_use(cs, nextuse_window(nu), tr->refs, (uint64_t)n);
 				tr->host_bytes = MAX(tr->host_bytes, nextuse_host_bytes(nu));
 			}
 		} else if (view) {
 			const uint8_t *recs;
-			n = trace_view_dense(rd, &recs, BATCH, cachesim_pages(cs));
+			n = trace_view_dense(rd, &recs, want, cachesim_pages(cs));
 			/* Replayed here, where a misordered first reference
 			 * among them becomes the reader's error. */
 			if (n > 0 && (tr->interrupted = output_interrupted()))
@@ -69,7 +86,7 @@ bool cachesim_replay(struct cachesim *cs, const char *path, const struct trace_o
 			if (n == -1)
 				snprintf(err, errlen, "%s", trace_reader_error(rd));
 		} else {
-			n = dense ? trace_next_dense(rd, pages, writes, BATCH) : trace_next(rd, batch, BATCH);
+			n = dense ? trace_next_dense(rd, pages, writes, want) : trace_next(rd, batch, want);
 			for (long i = 0; i < n && !dense; i++) {
 				if (!pagemap_get(&map, batch[i].page, batch[i].pid, &pages[i])) {
 					snprintf(err, errlen, "%s: more than %u distinct pages", path, PAGEMAP_MAX);
@@ -98,6 +115,8 @@ bool cachesim_replay(struct cachesim *cs, const char *path, const struct trace_o
 		else
 			cachesim_refs(cs, pages, writes, (size_t)n);
 		tr->refs += (uint64_t)n;
+		if (mk)
+			marks_at(mk, tr->refs, misses_now(cs));
 		if (progress && tr->refs >= next_progress) {
 			fprintf(stderr, "\rpagelab: %llu M references replayed", (unsigned long long)(tr->refs >> 20));
 			next_progress += PROGRESS_EVERY;
@@ -112,6 +131,8 @@ bool cachesim_replay(struct cachesim *cs, const char *path, const struct trace_o
 	struct cachesim_stats st;
 	cachesim_stats(cs, &st);
 	tr->pages = st.pages;
+	if (mk)
+		marks_end(mk, tr->refs, st.misses);
 	size_t reader = rd ? trace_reader_host_bytes(rd) : 0;
 	tr->host_bytes = MAX(tr->host_bytes, reader + pagemap_host_bytes(&map)) +
 			 BATCH * (sizeof(*batch) + sizeof(*pages) + 1);

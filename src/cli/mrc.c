@@ -6,6 +6,7 @@
 #include "reader_opts.h"
 #include "../mrc/mrc.h"
 #include "../mrc/mrc_out.h"
+#include "../cachesim/marks.h"
 #include "../policy/policy.h"
 #include "../lib/output.h"
 #include "../lib/util.h"
@@ -18,7 +19,7 @@
 
 struct mrc_args {
 	struct mrc_opts o;
-	const char *policy_list, *svg, *html;
+	const char *policy_list, *svg, *html, *warmup;
 	uint64_t *sizes;
 	double *shares;
 	bool csv, json, sizes_given, auto_given;
@@ -40,6 +41,10 @@ static const struct opt mrc_table[] = {
 	{ "--shards-size", NULL, OPT_U64, AT(o.shards_size), "S", 1, UINT32_MAX, "(pages, 1..4294967295)",
 	  .help = "add SHARDS tracking at most S pages (fixed size)" },
 	{ "--seed", NULL, OPT_U64, AT(o.seed), "N", 0, (double)UINT64_MAX, .help = "SHARDS' hash seed (default 1)" },
+	{ "--warmup", NULL, OPT_STR, AT(warmup), "N|F", .help = "the first N references (or a fraction 0 < F < 1 of\n"
+	  "them) warm every curve and are not counted; not with\nopt, kernel designs or plugins (docs/mrc.md)" },
+	{ "--window", NULL, OPT_U64, AT(o.window), "N", 1, (double)UINT64_MAX, "(references, at least 1)",
+	  .help = "also the misses of every N references (after the\nwarm-up) at each size; needs --sizes" },
 	{ "--jobs", "-j", OPT_INT, AT(o.jobs), "N", 1, 256, "(1..256)", .help = "threads for the simulated curves "
 	  "(default: the CPUs);\nthe results are the same for every N" },
 	{ "Output (default: a table on stdout):", .kind = OPT_SECTION },
@@ -146,6 +151,13 @@ static char *mrc_prepare(struct mrc_args *ma, const char **pols, struct atomic_f
 		o->nr_policies = parse_policies(policy_list, pols, MAX_POLICIES);
 	}
 	o->policies = pols;
+	if (ma->warmup) {
+		struct warmup_arg w;
+		if (!warmup_parse(ma->warmup, &w))
+			die_usage("mrc: bad --warmup '%s' (references, 0 or more, or a fraction 0 < F < 1)", ma->warmup);
+		if (!warmup_resolve(&w, o->path, &o->topts, &o->warmup, err, sizeof(err)))
+			die_usage("mrc: %s", err);
+	}
 	o->sizes = ma->sizes;
 	o->shares = ma->shares;
 	if (ma->svg && ma->html && !strcmp(ma->svg, ma->html))

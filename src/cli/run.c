@@ -61,6 +61,11 @@ static const struct opt run_table[] = {
 	  "cache-only replay would do (--machine ideal with only\n"
 	  "--ram, --policy of a cache policy and its --set, and\n"
 	  "one trace workload: docs/trace-format.md)" },
+	/* Short: run --help stays under 4096 bytes, the size below which a
+	 * write error on stdout is reported with its reason (output.c). */
+	{ "--warmup", NULL, OPT_STR, AT(out.warmup), "N|F", .help = "first N (or share F) refs uncounted" },
+	{ "--window", NULL, OPT_U64, AT(out.window), "N", 1, (double)UINT64_MAX, "(references, at least 1)",
+	  .help = "miss ratio per N refs too" },
 	{ .kind = OPT_END },
 };
 

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "run_cache.h"
 #include "../cachesim/cachesim.h"
+#include "../cachesim/marks.h"
 #include "../report/report.h"
 #include "../lib/output.h"
 #include "../lib/util.h"
@@ -14,6 +15,41 @@
 #include <signal.h>
 
 #include <stdlib.h>
+
+/* --warmup and --window: their marks, the warm-up resolved against the
+ * trace (a fraction counts its references first). */
+static void marks_setup(const struct run_cache_args *a, const char *path, const struct trace_opts *o,
+			struct marks *mk)
+{
+	char err[512];
+	struct warmup_arg w = { 0 };
+	if (a->warmup && !warmup_parse(a->warmup, &w))
+		die_usage("bad --warmup '%s' (references, 0 or more, or a fraction 0 < F < 1)", a->warmup);
+	*mk = (struct marks){ .window = a->window };
+	if (!warmup_resolve(&w, path, o, &mk->warmup, err, sizeof(err)))
+		die_usage("%s", err);
+}
+
+/* The counted references' line, after the warm-up, and the windows. */
+static void print_marks(FILE *out, const struct marks *mk, const struct cachesim_stats *st)
+{
+	uint64_t refs = st->refs - mk->warmup, misses = st->misses - mk->warm_misses;
+	fprintf(out, "cache: warm-up: %llu references (%llu misses) not counted\n",
+		(unsigned long long)mk->warmup, (unsigned long long)mk->warm_misses);
+	fprintf(out, "cache: %llu misses in %llu references after the warm-up (miss ratio %.6f)\n",
+		(unsigned long long)misses, (unsigned long long)refs, refs ? (double)misses / (double)refs : 0);
+	if (!mk->window)
+		return;
+	fprintf(out, "# windows of %llu references\n%-8s %14s %10s %10s %9s\n", (unsigned long long)mk->window,
+		"window", "first ref", "refs", "misses", "ratio");
+	uint64_t first = mk->warmup;
+	for (size_t k = 0; k < mk->nwin; k++) {
+		fprintf(out, "%-8zu %14llu %10llu %10llu %9.6f\n", k, (unsigned long long)first,
+			(unsigned long long)mk->win_refs[k], (unsigned long long)mk->win_misses[k],
+			(double)mk->win_misses[k] / (double)mk->win_refs[k]);
+		first += mk->win_refs[k];
+	}
+}
 
 int run_cache(const struct run_cache_args *a)
 {
@@ -25,12 +61,18 @@ int run_cache(const struct run_cache_args *a)
 	struct cachesim *cs = cachesim_new(a->policy, a->tun, a->frames);
 	struct cachesim_trace tr;
 	output_catch_interrupts();
-	if (!cachesim_replay(cs, path, &o, a->progress, &tr, err, sizeof(err))) {
+	struct marks mk;
+	marks_setup(a, path, &o, &mk);
+	bool marked = a->warmup || a->window;
+	if (!cachesim_replay_marked(cs, path, &o, a->progress, marked ? &mk : NULL, &tr, err, sizeof(err))) {
 		cachesim_free(cs);
 		die_usage("%s", err);
 	}
 	struct cachesim_stats st;
 	cachesim_stats(cs, &st);
+	if (marked && !tr.interrupted && st.refs <= mk.warmup)
+		die_usage("--warmup %llu: the trace holds only %llu references", (unsigned long long)mk.warmup,
+			  (unsigned long long)st.refs);
 	FILE *out = stdout;
 	fprintf(out, "pagelab: machine %s: %llu MiB RAM (%llu pages for the page allocator), cache-only replay; policy %s; seed %llu\n",
 		a->machine, (unsigned long long)(a->frames * PAGE_SIZE >> 20), (unsigned long long)a->frames,
@@ -45,6 +87,9 @@ int run_cache(const struct run_cache_args *a)
 	fprintf(out, "cache: %llu evictions, %llu written back; %.1f MiB of host memory for the cache\n",
 		(unsigned long long)st.evictions, (unsigned long long)st.writebacks,
 		(double)st.host_bytes / (1 << 20));
+	if (marked && st.refs > mk.warmup)
+		print_marks(out, &mk, &st);
+	marks_free(&mk);
 	const char *sig = tr.interrupted == SIGTERM ? "SIGTERM" : "SIGINT";
 	if (tr.interrupted) {
 		fprintf(stderr, "pagelab: interrupted by %s; the report covers what ran until then\n", sig);

@@ -78,7 +78,8 @@ static int run_trace_cache(const struct runspec *s, const struct run_out *o, con
 			  (unsigned long long)(s->prof.ram / 1024), PFN_NONE - 1);
 	struct run_cache_args ca = { .machine = o->machine, .policy = s->pol, .tun = s->tun,
 				     .frames = (s->prof.ram - reserve) / PAGE_SIZE, .seed = s->mo.seed,
-				     .progress = s->mo.progress, .argc = wl->v[0].argc, .argv = wl->v[0].argv };
+				     .progress = s->mo.progress, .argc = wl->v[0].argc, .argv = wl->v[0].argv,
+				     .warmup = o->warmup, .window = o->window };
 	return run_cache(&ca);
 }
 
@@ -169,6 +170,9 @@ int run_workloads(struct runspec *s, const struct run_out *o, int argc, char **a
 		rc = run_trace_cache(s, o, &wl);
 		wl_list_free(&wl);
 	} else {
+		if (o->warmup || o->window)
+			die_usage("--warmup and --window are for a trace on the cache-only replay (--machine ideal, "
+				  "a cache policy, no --json, --html, --check, --vmstat or --full-machine)");
 		rc = run_sim(s, o, &wl);
 	}
 	runspec_free(s);

@@ -34,6 +34,8 @@ struct run_out {
 	bool machine_options;     /* --swap, --cpus, --disk or a machine --set other than ram */
 	bool full_machine, json, make_inputs;
 	const char *html;
+	const char *warmup;       /* --warmup N or F as given, or NULL */
+	uint64_t window;          /* --window N, or 0 */
 };
 
 /* Add the '+'-joined workloads of argv to s, run it and report: the exit

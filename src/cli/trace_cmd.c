@@ -6,8 +6,13 @@
 #include "../trace/trace_reader.h"
 #include "../trace/bintrace.h"
 #include "../trace/pagemap.h"
+#include "../mrc/tinfo.h"
+#include "../cachesim/marks.h"
+#include "../lib/json.h"
+#include "../lib/version.h"
 #include "../lib/util.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,18 +28,48 @@ const struct opt_cmd trace_cmd = {
 	.name = "trace",
 	.usage =
 "usage: pagelab trace convert [READER OPTIONS] IN OUT\n"
-"       pagelab trace info [READER OPTIONS] FILE\n"
+"       pagelab trace info [READER OPTIONS] [--json] [--window N] FILE\n"
 "convert writes IN (any format, '-' for stdin, zstd/gzip) as a pagelab binary\n"
 "trace: 8-byte records of dense page ids, with the counts in its header, that\n"
 "the replay reads without a hash (docs/trace-format.md).  info reads FILE as\n"
-"the replay does and prints its references, distinct pages, writes, format\n"
-"and the host memory reading it took.\n",
+"the replay does and prints its references, distinct pages, writes, format,\n"
+"the host memory reading it took, the read/write and anon/file shares, the Zipf\n"
+"alpha fitted to its popularity, a histogram of its reuse (LRU stack)\n"
+"distances in log2 buckets and its working set (distinct pages) per --window N\n"
+"references (default: a tenth of the trace; 65536 on stdin); --json: all of it\n"
+"as one JSON object (docs/trace-format.md, \"trace info\").\n",
 	.opts = trace_table,
 	.col = 21,
 	.after =
 "A record over the --max-request bound is an error (FILE:RECORD: request of N\n"
 "pages is larger than ...): one bad row must not fill the host's memory.  A\n"
 "trace with no references is an error too, as in run and mrc.\n",
+	.prefix = "trace: ",
+	.unknown = "trace: unknown option '%s' (see pagelab trace --help)",
+	.mode = OPT_LEADING,
+};
+
+/* trace info's options: the readers' and its own. */
+struct info_args {
+	struct trace_opts o;
+	bool json;
+	uint64_t window;
+};
+
+#define AT(f) offsetof(struct info_args, f)
+static const struct opt trace_info_table[] = {
+	{ .kind = OPT_GROUP, .group = reader_opts, .at = AT(o) },
+	{ "--json", NULL, OPT_FLAG, AT(json), .help = "print the figures as one JSON object" },
+	{ "--window", NULL, OPT_U64, AT(window), "N", 1, (double)UINT64_MAX, "(references, at least 1)",
+	  .help = "working set per N references (default: a tenth\nof the trace; 65536 on stdin)" },
+	{ .kind = OPT_END },
+};
+
+static const struct opt_cmd trace_info_cmd = {
+	.name = "trace info",
+	.usage = "usage: pagelab trace info [READER OPTIONS] [--json] [--window N] FILE\n",
+	.opts = trace_info_table,
+	.col = 21,
 	.prefix = "trace: ",
 	.unknown = "trace: unknown option '%s' (see pagelab trace --help)",
 	.mode = OPT_LEADING,
@@ -59,7 +94,7 @@ struct pass {
 /* Read every reference of rd, numbering pages densely into m; each goes
  * to w when there is one.  false with ps->err on a bad record. */
 static bool read_all(struct trace_reader *rd, const char *name, struct pagemap *m, bool dense,
-		     struct bintrace_writer *w, struct pass *ps)
+		     struct bintrace_writer *w, struct tinfo *ti, struct pass *ps)
 {
 	struct trace_ref *b = xmalloc(BATCH * sizeof(*b));
 	bool ok = true;
@@ -80,39 +115,19 @@ static bool read_all(struct trace_reader *rd, const char *name, struct pagemap *
 			if (!dense)
 				ref.page = idx;
 			ps->writes += ref.write;
+			if (ti)
+				tinfo_add(ti, (uint32_t)ref.page, ref.write, ref.kind);
 			if (w && !bintrace_put(w, &ref, ps->err, sizeof(ps->err)))
 				ok = false;
 		}
 		ps->nrefs += ok ? (uint64_t)n : 0;
-		size_t h = trace_reader_host_bytes(rd) + pagemap_host_bytes(m) + BATCH * sizeof(*b);
+		size_t h = trace_reader_host_bytes(rd) + pagemap_host_bytes(m) + BATCH * sizeof(*b) +
+			   (ti ? tinfo_host_bytes(ti) : 0);
 		if (h > ps->host)
 			ps->host = h;
 	}
 	free(b);
 	return ok;
-}
-
-/* info of a binary trace: its ids are dense already, so it is read the
- * way the cache-only replay reads it (trace_next_dense, no trace_ref
- * records: 0.05 s of CPU for 20 M records, where read_all() took 0.18). */
-static bool count_dense(struct trace_reader *rd, struct pass *ps)
-{
-	uint32_t *pages = xmalloc(BATCH * sizeof(*pages));
-	uint8_t *writes = xmalloc(BATCH);
-	long n;
-	while ((n = trace_next_dense(rd, pages, writes, BATCH)) > 0) {
-		for (long i = 0; i < n; i++)
-			ps->writes += writes[i];
-		ps->nrefs += (uint64_t)n;
-		size_t h = trace_reader_host_bytes(rd) + BATCH * (sizeof(*pages) + sizeof(*writes));
-		if (h > ps->host)
-			ps->host = h;
-	}
-	if (n < 0)
-		snprintf(ps->err, sizeof(ps->err), "%s", trace_reader_error(rd));
-	free(pages);
-	free(writes);
-	return n == 0;
 }
 
 /* The end of a pass that failed (ps->err says why) or read nothing: a
@@ -158,7 +173,7 @@ static int trace_convert(int argc, char **argv)
 	}
 	struct pagemap m = { 0 };
 	struct pass ps = { 0 };
-	end_pass(read_all(rd, in, &m, dense, w, &ps), &ps, in, rd, &m, w);
+	end_pass(read_all(rd, in, &m, dense, w, NULL, &ps), &ps, in, rd, &m, w);
 	uint64_t npages = dense ? hp : m.used;
 	if (!bintrace_finish(w, npages, err, sizeof(err))) {
 		fprintf(stderr, "pagelab: %s\n", err); /* a write error, not bad input */
@@ -172,32 +187,73 @@ static int trace_convert(int argc, char **argv)
 	return 0;
 }
 
+/* --window's default: a tenth of the trace (counted first: a binary
+ * trace's header, else a pass over the file), 65536 on stdin. */
+static uint64_t default_window(const char *path, const struct trace_opts *o)
+{
+	char err[320];
+	uint64_t n;
+	if (!strcmp(path, "-"))
+		return 65536;
+	if (!trace_count_refs(path, o, &n, err, sizeof(err)))
+		die_usage("%s", err);
+	return n ? (n + 9) / 10 : 1;
+}
+
+static void info_json(const char *path, const char *format, const struct pass *ps,
+		      uint64_t npages, const struct tinfo *ti)
+{
+	printf("{\n  \"pagelab_version\": ");
+	json_str(stdout, pagelab_version());
+	printf(",\n  \"trace\": ");
+	json_str(stdout, path);
+	printf(",\n  \"format\": \"%s\",\n", format);
+	printf("  \"references\": %llu,\n  \"distinct_pages\": %llu,\n  \"writes\": %llu,\n",
+	       (unsigned long long)ps->nrefs, (unsigned long long)npages, (unsigned long long)ps->writes);
+	tinfo_print_json(ti, stdout);
+	printf("}\n");
+}
+
 static int trace_info(int argc, char **argv)
 {
-	struct trace_opts o = { .format = TRACE_FMT_AUTO };
-	int i = reader_opts_of(argc, argv, &o);
-	if (i < 0)
+	struct info_args ia = { .o = { .format = TRACE_FMT_AUTO } };
+	int i, next;
+	if (opt_parse(&trace_info_cmd, argc - 1, argv + 1, &ia, &next) != OPT_GO)
 		return 0;
+	i = next + 1;
 	if (argc - i != 1)
 		die_usage("trace info: expected one FILE (see pagelab trace --help)");
 	const char *path = argv[i];
 	char err[320];
-	struct trace_reader *rd = trace_open(path, &o, err, sizeof(err));
+	uint64_t window = ia.window ? ia.window : default_window(path, &ia.o);
+	struct trace_reader *rd = trace_open(path, &ia.o, err, sizeof(err));
 	if (!rd)
 		die_usage("%s", err);
 	uint64_t hn, hp;
 	bool dense = trace_reader_counts(rd, &hn, &hp);
 	struct pagemap m = { 0 };
 	struct pass ps = { 0 };
-	bool ok = dense ? count_dense(rd, &ps) : read_all(rd, path, &m, dense, NULL, &ps);
+	struct tinfo ti;
+	tinfo_init(&ti, window);
+	bool ok = read_all(rd, path, &m, dense, NULL, &ti, &ps);
+	if (!ok || !ps.nrefs)
+		tinfo_free(&ti);
 	end_pass(ok, &ps, path, rd, &m, NULL);
+	tinfo_finish(&ti);
 	uint64_t npages = dense ? hp : m.used;
-	printf("format      %s\n", trace_format_name(trace_reader_format(rd)));
-	printf("references  %llu\n", (unsigned long long)ps.nrefs);
-	printf("distinct    %llu pages\n", (unsigned long long)npages);
-	printf("writes      %llu\n", (unsigned long long)ps.writes);
-	printf("host memory %.1f MiB while reading (%.2f bytes per reference)\n", (double)ps.host / (1 << 20),
-	       ps.nrefs ? (double)ps.host / (double)ps.nrefs : 0.0);
+	const char *format = trace_format_name(trace_reader_format(rd));
+	if (ia.json) {
+		info_json(path, format, &ps, npages, &ti);
+	} else {
+		printf("format      %s\n", format);
+		printf("references  %llu\n", (unsigned long long)ps.nrefs);
+		printf("distinct    %llu pages\n", (unsigned long long)npages);
+		printf("writes      %llu\n", (unsigned long long)ps.writes);
+		printf("host memory %.1f MiB while reading (%.2f bytes per reference)\n", (double)ps.host / (1 << 20),
+		       (double)ps.host / (double)ps.nrefs);
+		tinfo_print_text(&ti, stdout);
+	}
+	tinfo_free(&ti);
 	pagemap_free(&m);
 	trace_close(rd);
 	return 0;

@@ -8,6 +8,7 @@
 #include "../engine/matrix.h"
 #include "../engine/pool.h"
 #include "../cachesim/cachesim.h"
+#include "../cachesim/marks.h"
 #include "../policy/policy.h"
 #include "../lib/hostmem.h"
 #include "../lib/share.h"
@@ -27,11 +28,45 @@
 struct exact {
 	struct stackdist sd;
 	uint64_t *hist, hist_cap, cold;
+	uint64_t warmup, seen;  /* the first `warmup` references are not counted */
+	/* --window: per window, the differences of its misses from one size
+	 * to the next (a reference at distance d misses at every size below
+	 * d: +1 at the first size, -1 at the first size of d or more) */
+	uint64_t window;
+	const uint64_t *sizes;
+	int nsizes;
+	int64_t *win;
+	size_t nwin;
 };
+
+static void exact_window(struct exact *e, uint64_t d)
+{
+	size_t w = (size_t)((e->seen - 1 - e->warmup) / e->window), row = (size_t)e->nsizes + 1;
+	if (w >= e->nwin) {
+		e->win = xrealloc(e->win, (w + 1) * row * sizeof(*e->win));
+		memset(e->win + e->nwin * row, 0, (w + 1 - e->nwin) * row * sizeof(*e->win));
+		e->nwin = w + 1;
+	}
+	int lo = 0, hi = e->nsizes;      /* sizes below d: a first reference misses at all */
+	while (d && lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (e->sizes[mid] < d)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int m = d ? lo : e->nsizes;
+	e->win[w * row]++;
+	e->win[w * row + (size_t)m]--;
+}
 
 static void exact_add(struct exact *e, uint32_t page)
 {
 	uint64_t d = stackdist_access(&e->sd, page);
+	if (e->seen++ < e->warmup)
+		return;
+	if (e->window)
+		exact_window(e, d);
 	if (!d) {
 		e->cold++;
 		return;
@@ -177,6 +212,31 @@ static void curve_fill(struct mrc_curve *c, const struct mrc_result *r)
 {
 	c->misses = xcalloc((size_t)r->nr_sizes, sizeof(double));
 	c->ratio = xcalloc((size_t)r->nr_sizes, sizeof(double));
+	if (r->nwin && c->method != MRC_SHARDS_RATE && c->method != MRC_SHARDS_SIZE)
+		c->win_misses = xcalloc((size_t)r->nwin * (size_t)r->nr_sizes, sizeof(double));
+}
+
+/* --window: the windows' lengths, and the exact curve's misses in each
+ * (the running sum of its differences over the sizes). */
+static void windows_set(struct mrc_result *r)
+{
+	uint64_t counted = r->nrefs - r->warmup;
+	r->nwin = (int)((counted + r->window - 1) / r->window);
+	r->win_refs = xcalloc((size_t)r->nwin, sizeof(*r->win_refs));
+	for (int w = 0; w < r->nwin; w++)
+		r->win_refs[w] = MIN(r->window, counted - (uint64_t)w * r->window);
+}
+
+static void exact_windows(const struct exact *e, struct mrc_curve *c, const struct mrc_result *r)
+{
+	size_t row = (size_t)e->nsizes + 1;
+	for (size_t w = 0; w < e->nwin && w < (size_t)r->nwin; w++) {
+		int64_t run = 0;
+		for (int k = 0; k < r->nr_sizes; k++) {
+			run += e->win[w * row + (size_t)k];
+			c->win_misses[w * (size_t)r->nr_sizes + (size_t)k] = (double)run;
+		}
+	}
 }
 
 static void add_shards_curves(const struct mrc_opts *o, struct mrc_result *r)
@@ -270,6 +330,13 @@ struct lockstep {
 	size_t n;
 };
 
+static uint64_t cache_misses(const struct cachesim *cs)
+{
+	struct cachesim_stats st;
+	cachesim_stats(cs, &st);
+	return st.misses;
+}
+
 static void lockstep_run(void *arg, int i)
 {
 	struct lockstep *ls = arg;
@@ -310,10 +377,18 @@ static bool simulate_caches(const struct mrc_opts *o, const char *bin, struct mr
 	uint64_t done = 0;
 	long got;
 	bool ok = true;
-	while ((got = trace_next_dense(rd, pages, writes, SIM_BATCH)) > 0 && !output_interrupted()) {
+	/* a batch ends at the warm-up's end and each window's (marks.h),
+	 * where every cache's misses are taken */
+	struct marks *mk = xcalloc((size_t)n, sizeof(*mk));
+	for (int i = 0; i < n; i++)
+		mk[i] = (struct marks){ .warmup = r->warmup, .window = r->window };
+	while ((got = trace_next_dense(rd, pages, writes, marks_room(&mk[0], done, SIM_BATCH))) > 0 &&
+	       !output_interrupted()) {
 		ls.n = (size_t)got;
 		pool_run(&pj);
 		done += (uint64_t)got;
+		for (int i = 0; i < n; i++)
+			marks_at(&mk[i], done, cache_misses(cs[i]));
 		if (o->progress && (done & ((1u << 22) - 1)) < SIM_BATCH)
 			fprintf(stderr, "\rpagelab mrc: %llu of %llu references through %d caches",
 				(unsigned long long)done, (unsigned long long)r->nrefs, n);
@@ -327,9 +402,16 @@ static bool simulate_caches(const struct mrc_opts *o, const char *bin, struct mr
 	for (int i = 0; i < n; i++) {
 		struct cachesim_stats st;
 		cachesim_stats(cs[i], &st);
-		r->curves[curve[i / r->nr_sizes]].misses[i % r->nr_sizes] = (double)st.misses;
+		struct mrc_curve *c = &r->curves[curve[i / r->nr_sizes]];
+		int k = i % r->nr_sizes;
+		c->misses[k] = (double)(st.misses - mk[i].warm_misses);
+		marks_end(&mk[i], done, st.misses);
+		for (size_t w = 0; c->win_misses && w < mk[i].nwin && w < (size_t)r->nwin; w++)
+			c->win_misses[w * (size_t)r->nr_sizes + (size_t)k] = (double)mk[i].win_misses[w];
+		marks_free(&mk[i]);
 		cachesim_free(cs[i]);
 	}
+	free(mk);
 	free(cs);
 	free(pages);
 	free(writes);
@@ -354,6 +436,27 @@ static char *make_tmpdir(void)
 	return d;
 }
 
+/* A warm-up is counted by the exact curve, SHARDS and the caches in
+ * lockstep; the runs of the ideal machine (OPT, kernel designs, plugins)
+ * count the whole trace, so they are refused with one. */
+static bool warmup_policies_ok(const struct mrc_opts *o, const char **sim, int nsim, char *err, size_t errlen)
+{
+	const char *opt = o->warmup ? "--warmup" : "--window";
+	if (o->window && (!o->sizes || o->nr_shares)) {
+		snprintf(err, errlen, "mrc: --window needs --sizes in pages or bytes (not --auto or shares)");
+		return false;
+	}
+	for (int p = 0; p < nsim; p++) {
+		const struct policy_ops *ops = policy_lookup(sim[p], err, errlen);
+		if (ops && (!cachesim_policy_ok(ops) || (ops->flags & POLICY_NEEDS_ORACLE))) {
+			snprintf(err, errlen, "mrc: %s takes lru, SHARDS and the cache policies run in lockstep, "
+				 "not %s (pagelab run %s replays any cache policy)", opt, sim[p], opt);
+			return false;
+		}
+	}
+	return true;
+}
+
 bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
@@ -365,6 +468,10 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 			want_exact = true;
 		else
 			sim[nsim++] = o->policies[p];
+	}
+	if ((o->warmup || o->window) && !warmup_policies_ok(o, sim, nsim, err, errlen)) {
+		free(sim);
+		return false;
 	}
 	struct trace_reader *rd = trace_open(o->path, &o->topts, err, errlen);
 	if (!rd) {
@@ -403,12 +510,14 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 			}
 		}
 	}
-	struct exact ex = { 0 };
+	struct exact ex = { .warmup = o->warmup, .window = o->window, .sizes = o->sizes, .nsizes = o->nr_sizes };
 	struct shards sr = { 0 }, ss = { 0 };
 	if (o->shards_rate > 0)
 		shards_init_rate(&sr, o->shards_rate, o->seed);
 	if (o->shards_size > 0)
 		shards_init_size(&ss, o->shards_size, o->seed);
+	sr.warmup = ss.warmup = r->warmup = o->warmup;
+	r->window = o->window;
 	struct pagemap map = { 0 };
 	struct trace_ref *b = xmalloc(BATCH * sizeof(*b));
 	double t0 = host_seconds();
@@ -461,6 +570,10 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 	if (ok && !r->nrefs) {
 		snprintf(err, errlen, "trace '%s' holds no references", o->path);
 		ok = false;
+	} else if (ok && r->nrefs <= r->warmup && !r->interrupted) {
+		snprintf(err, errlen, "mrc: --warmup %llu: the trace holds only %llu references",
+			 (unsigned long long)r->warmup, (unsigned long long)r->nrefs);
+		ok = false;
 	}
 	if (w) {
 		if (ok && !bintrace_finish(w, r->npages, err, errlen))
@@ -487,6 +600,8 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 		} else {
 			r->nr_sizes = mrc_auto_sizes(d, &r->sizes);
 		}
+		if (r->window)
+			windows_set(r);
 	}
 	/* The curves in the order of --policy, SHARDS right after lru. */
 	int *simc = xcalloc((size_t)nsim + 1, sizeof(*simc));
@@ -501,6 +616,8 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 		struct mrc_curve *c = add_curve(r, "lru", MRC_EXACT);
 		curve_fill(c, r);
 		mrc_misses_from_hist(ex.hist, ex.hist_cap, ex.cold, r->sizes, r->nr_sizes, c->misses);
+		if (c->win_misses)
+			exact_windows(&ex, c, r);
 		c->host_bytes = exact_bytes;
 		add_shards_curves(o, r);
 	}
@@ -514,12 +631,13 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 		struct shards *sh = c->method == MRC_SHARDS_SIZE ? &ss : &sr;
 		shards_curve(sh, r->sizes, r->nr_sizes, c->ratio);
 		for (int k = 0; k < r->nr_sizes; k++)
-			c->misses[k] = c->ratio[k] * (double)r->nrefs;
+			c->misses[k] = c->ratio[k] * (double)(r->nrefs - r->warmup);
 		c->rate = shards_rate(sh);
 		c->sampled = sh->nsampled;
 		c->host_bytes = shards_host_bytes(sh);
 	}
 	free(ex.hist);
+	free(ex.win);
 	shards_free(&sr);
 	shards_free(&ss);
 	if (ok && nsim && !r->interrupted) {
@@ -557,7 +675,7 @@ bool mrc_compute(const struct mrc_opts *o, struct mrc_result *r, char *err, size
 			struct mrc_curve *c = &r->curves[i];
 			if (c->method != MRC_SHARDS_RATE && c->method != MRC_SHARDS_SIZE)
 				for (int k = 0; k < r->nr_sizes; k++)
-					c->ratio[k] = c->misses[k] / (double)r->nrefs;
+					c->ratio[k] = c->misses[k] / (double)(r->nrefs - r->warmup);
 		}
 		for (int i = 0; ec && i < r->nr_curves; i++) {
 			struct mrc_curve *c = &r->curves[i];
@@ -589,7 +707,9 @@ void mrc_result_free(struct mrc_result *r)
 		free(r->curves[i].name);
 		free(r->curves[i].misses);
 		free(r->curves[i].ratio);
+		free(r->curves[i].win_misses);
 	}
+	free(r->win_refs);
 	free(r->curves);
 	free(r->sizes);
 	memset(r, 0, sizeof(*r));

@@ -37,6 +37,8 @@ struct mrc_opts {
 	uint64_t seed;               /* SHARDS' hash */
 	int jobs;                    /* threads for the simulated curves */
 	bool progress;               /* on stderr */
+	uint64_t warmup;             /* the first references, not counted (--warmup; marks.h) */
+	uint64_t window;             /* > 0: misses per window of so many references (needs sizes) */
 };
 
 enum mrc_method { MRC_EXACT, MRC_SHARDS_RATE, MRC_SHARDS_SIZE, MRC_SIMULATED };
@@ -50,10 +52,15 @@ struct mrc_curve {
 	uint64_t sampled;            /* SHARDS: references in the sample */
 	double mae;                  /* SHARDS: mean |ratio - exact ratio| over the sizes, or -1 */
 	size_t host_bytes;           /* exact and SHARDS: memory the curve's structures took */
+	double *win_misses;          /* --window: nwin rows of nr_sizes misses; NULL for SHARDS */
 };
 
 struct mrc_result {
-	uint64_t nrefs;
+	uint64_t nrefs;              /* all read, the warm-up's included */
+	uint64_t warmup;             /* of which not counted: ratios are misses / (nrefs - warmup) */
+	uint64_t window;             /* --window, or 0 */
+	uint64_t *win_refs;          /* references in each window (the last may be short) */
+	int nwin;
 	uint64_t npages;             /* distinct pages (0: not counted, SHARDS alone) */
 	uint64_t npages_estimated;   /* SHARDS alone: its estimate of them, for --auto */
 	const char *format;          /* the trace's format name */

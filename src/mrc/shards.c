@@ -110,7 +110,9 @@ static void hist_add(struct shards *s, uint64_t idx, double w)
 
 void shards_access(struct shards *s, uint64_t page, uint32_t pid)
 {
-	s->nrefs++;
+	/* a warm-up reference moves its page in the stack, counts nothing */
+	bool count = s->seen++ >= s->warmup;
+	s->nrefs += count;
 	uint64_t h = page_hash(page, pid, s->seed);
 	if (h >= s->t)
 		return;
@@ -132,8 +134,10 @@ void shards_access(struct shards *s, uint64_t page, uint32_t pid)
 				return;  /* the new page was one of them */
 		}
 	}
-	s->nsampled++;
 	uint64_t d = stackdist_access(&s->sd, id);
+	if (!count)
+		return;
+	s->nsampled++;
 	double w = 1 / s->scale;
 	if (!d) {
 		s->cold += w;
@@ -148,11 +152,17 @@ void shards_curve(const struct shards *s, const uint64_t *sizes, int n, double *
 	double adj = 0, total = s->cold;
 	for (uint64_t i = 0; i < s->hist_cap; i++)
 		total += s->hist[i];
-	if (!s->fixed_size) {
-		/* SHARDS_adj: the references the sample should have held */
+	/* SHARDS_adj: the references the sample should have held less those
+	 * it holds, in the histogram's units.  Fixed rate: N x R expected,
+	 * N_s held.  Fixed size: a reference seen at rate R_i weighs 1/R_i
+	 * (scale is R now, and each is stored with 1/scale of its time), so
+	 * N references are expected whatever the rates were, and the
+	 * histogram's weight is what it holds. */
+	if (s->fixed_size)
+		adj = (double)s->nrefs - total;
+	else
 		adj = (double)s->nrefs * shards_rate(s) - (double)s->nsampled;
-		total += adj;
-	}
+	total += adj;
 	double hits = adj;
 	uint64_t d = 1;
 	for (int k = 0; k < n; k++) {

@@ -18,7 +18,9 @@
  *     page would make S + 1, the pages of the largest hash are evicted and
  *     T lowered to that hash (section 4.2), and the histogram built so far
  *     is rescaled by T'/T so that earlier references weigh as if sampled
- *     at the new rate.
+ *     at the new rate.  SHARDS_adj as for fixed rate: a reference sampled
+ *     at rate R_i weighs R/R_i, so N x R are expected; the difference
+ *     from the histogram's weight goes to the smallest distance.
  *
  * Simplifications: the histogram has one bucket per scaled distance (the
  * paper bins them), and fixed-size mode's map of sampled pages keeps an
@@ -53,7 +55,8 @@ struct shards {
 	uint64_t hist_cap;
 	double cold;            /* weight of first references */
 	double scale;           /* a stored weight times scale is its weight (fixed size) */
-	uint64_t nrefs;         /* references seen (sampled or not) */
+	uint64_t warmup, seen;  /* the first `warmup` references update the sample, uncounted */
+	uint64_t nrefs;         /* references counted (sampled or not) */
 	uint64_t nsampled;      /* references sampled */
 };
 

@@ -46,7 +46,7 @@ if ready; then
 	n=$(sed -n 's/^Ran \([0-9]*\) tests* in .*/\1/p' "$T/unit")
 	# A skipped test class (no zstd) counts as run: what was skipped
 	# shows in unittest's last line.
-	[ $rc -eq 0 ] && [ "${n:-0}" -eq 17 ] && ok || bad "exit $rc, ran ${n:-0}: $(tail -c 600 "$T/unit")"
+	[ $rc -eq 0 ] && [ "${n:-0}" -eq 22 ] && ok || bad "exit $rc, ran ${n:-0}: $(tail -c 600 "$T/unit")"
 fi
 
 t "python: python3 -c 'import pagelab; ...': a 3 x 3 DataFrame"

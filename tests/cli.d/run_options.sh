@@ -28,6 +28,8 @@ ROWS='--machine|--machine modern|why:an experiment has one machine line, its pro
 --no-progress|--no-progress|reproduce:--no-progress
 --make-inputs|--set make-inputs=1|  machine-set "make-inputs=1"
 --full-machine|why:every cell runs the whole machine (the cache-only replay is run'"'"'s shortcut; mrc draws its curves)|why:every run of an experiment runs the whole machine
+--warmup|why:a cell runs the whole machine, which counts whole runs (run and mrc take it on the cache-only replay)|why:every run of an experiment runs the whole machine
+--window|why:a cell runs the whole machine, which counts whole runs (run and mrc take it on the cache-only replay)|why:every run of an experiment runs the whole machine
 --help|why:not a run option|why:not a run option'
 
 opts=$($P run --help | grep -E '^  --' | grep -oE -- '--[a-z][a-z-]*')

@@ -6,7 +6,7 @@
 t "run's table: the options run took before it"
 got=$($P --dump-options run | awk -F '\t' '$1 == "option" { print $2 }' | sort | tr '\n' ' ')
 want="--cgroup --check --cpus --disk --full-machine --html --json --machine --make-inputs --max-time --memcg \
---no-progress --policy --progress --ram --seed --set --swap --vmstat "
+--no-progress --policy --progress --ram --seed --set --swap --vmstat --warmup --window "
 [ "$got" = "$want" ] && ok || bad "got '$got'"
 
 # ARGS | the stderr line; each exits 2 (the lines pagelab run printed
