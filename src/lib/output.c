@@ -50,6 +50,14 @@ void output_init(void)
 		fprintf(stderr, "pagelab: cannot write standard output: %s\n", strerror(EBADF));
 		exit(1);
 	}
+	/* A write larger than stdio's buffer goes to the file directly; when
+	 * it fails the buffer is left empty, fclose() succeeds and the
+	 * reason (ENOSPC, EFBIG) is lost.  With a buffer larger than any one
+	 * write pagelab makes (the longest --help is 4 KiB), every failure is
+	 * the buffer's, and fclose() meets it again with its errno.  Not for
+	 * a terminal, which stays line-buffered. */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	atexit(close_stdout_at_exit);
 	catch_fatal_signals();
 }
