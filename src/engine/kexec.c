@@ -4,6 +4,7 @@
  * cell, whose figures go into a run_result. */
 #define _GNU_SOURCE
 #include "kexec.h"
+#include "cgspec.h"
 #include "runspec.h"
 #include "../workload/wlist.h"
 #include "../lib/util.h"
@@ -64,19 +65,31 @@ void kexec_work_free(struct kexec_work *k)
 	wl_list_free(&k->wll);
 	free(k->inst);
 	free(k->wl);
+	free(k->place);
 	memset(k, 0, sizeof(*k));
 }
 
 bool kexec_work_prepare(struct kexec_work *k, int argc, char **argv, bool help, uint64_t seed, uint64_t limit,
 			uint64_t swap, char *err, size_t errlen)
 {
+	return kexec_work_prepare_tree(k, NULL, argc, argv, help, seed, limit, swap, err, errlen);
+}
+
+bool kexec_work_prepare_tree(struct kexec_work *k, const struct cg_tree_conf *tree, int argc, char **argv,
+			     bool help, uint64_t seed, uint64_t limit, uint64_t swap, char *err, size_t errlen)
+{
+	static const struct cg_tree_conf none;
 	memset(k, 0, sizeof(*k));
 	if (!wl_list_parse(argc, argv, &k->wll, err, errlen))
 		return false;
 	if (help && k->wll.help)
 		return true;
 	int nwl = k->wll.n;
-	const struct wl_list *l = &k->wll;
+	struct wl_list *l = &k->wll;
+	k->place = xcalloc((size_t)nwl + 1, sizeof(int));
+	for (int w = 0; w < nwl; w++)
+		if ((k->place[w] = cgspec_placement(tree ? tree : &none, &l->v[w].argc, l->v[w].argv, err, errlen)) < 0)
+			return false;
 	k->wl = xcalloc((size_t)nwl + 1, sizeof(*k->wl));
 	k->inst = xcalloc((size_t)nwl + 1, sizeof(void *));
 	for (int w = 0; w < nwl; w++)
@@ -113,7 +126,8 @@ bool kexec_session_run(struct kexec_work *k, const struct kexec_opts *o, struct 
 {
 	struct nsession s = { .wl = k->wl, .inst = k->inst, .nwl = k->nwl, .limit = o->limit, .swap = o->swap,
 			      .timeout_s = (double)o->timeout_ns / 1e9, .plan = &k->plan, .guard = o->guard,
-			      .cold = o->cold, .knobs = o->knobs, .zram = o->zram };
+			      .cold = o->cold, .knobs = o->knobs, .zram = o->zram, .tree = o->tree,
+			      .place = k->place };
 	memset(r, 0, sizeof(*r));
 	return nsession_run(&s, r, err, errlen);
 }
