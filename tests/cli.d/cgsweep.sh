@@ -1,0 +1,51 @@
+# One key of a --cgroup as a sweep axis: --set cgroup.PATH.KEY=LIST
+# (src/engine/cgspec.c cgspec_set(); issue 39 items 1 and 5): each cell's
+# record carries every cgroup's memory.events, memory.current/peak and,
+# with psi=1, memory.pressure, the figures pagelab run --json gives the
+# same tree with the key in the --cgroup spec.  Small: 64M, 20M workloads.
+
+sw() {
+	$P sweep --policy linux6 --ram 64M --swap 64M --set psi=1 --cgroup /a:max=24M --cgroup /b "$@" \
+		-- usemem -m 20 @/a + usemem -m 20 @/b
+}
+# The "cgroups" of a JSON record or report (one line of it) as one line.
+cgs() { python3 -c 'import json,sys; [print(json.dumps(json.loads(l)["cgroups"], sort_keys=True)) for l in sys.stdin if l.strip()]'; }
+
+t "cgsweep: --set cgroup./b.high=LIST: cells with run's figures"
+if needs python3; then
+	sw --set cgroup./b.high=8M,16M >"$T/sw" 2>"$T/err"
+	rc=$?
+	msg=""
+	[ $rc -eq 0 ] && [ "$(wc -l <"$T/sw")" -eq 2 ] || msg="exit $rc, $(wc -l <"$T/sw") records: $(cat "$T/err")"
+	for h in 8M 16M; do
+		$P run --json --policy linux6 --ram 64M --swap 64M --set psi=1 --cgroup /a:max=24M --cgroup /b:high=$h \
+			usemem -m 20 @/a + usemem -m 20 @/b | tr -d '\n' | cgs >"$T/run$h"
+		grep "\"cgroup./b.high\": \"$h\"" "$T/sw" | cgs >"$T/rec$h"
+		cmp -s "$T/run$h" "$T/rec$h" || msg="$msg; high=$h: the record's cgroups differ from run's"
+		# /b over its high: events high and pressure; /a below its max: none.
+		python3 -c 'import json,sys
+a, b = [c for c in json.loads(sys.stdin.read()) if c["path"] in ("/a", "/b")]
+assert b["memory.events.high"] > 0 and b["memory.pressure"]["some"]["total"] > 0, b
+assert a["memory.events.high"] == 0 and a["memory.pressure"]["some"]["total"] == 0, a' <"$T/rec$h" 2>"$T/py" ||
+			msg="$msg; high=$h: $(tail -1 "$T/py")"
+	done
+	# The record's command line runs the cell again: the same figures.
+	cmd=$(python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["cmd"])' <"$T/sw")
+	case $cmd in
+	*"--set cgroup./b.high=8M"*) ;;
+	*) msg="$msg; cmd: $cmd" ;;
+	esac
+	[ -z "$msg" ] && ok || bad "$msg"
+fi
+
+t "cgsweep: bad key, undeclared cgroup: one line, exit 2"
+msg=""
+for set in "cgroup./c.high=8M" "cgroup./b.nosuch=1" "cgroup./b.high=lots" "cgroup./b.low=max"; do
+	sw --set "$set" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] || msg="$msg '$set': exit $rc $(cat "$T/err");"
+	$P run --ram 64M --cgroup /b --set "$set" usemem -m 1 @/b >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] || msg="$msg run '$set': exit $rc $(cat "$T/err");"
+done
+[ -z "$msg" ] && ok || bad "$msg"
