@@ -370,6 +370,8 @@ bool record_metric(const struct record *r, const char *name, double *v)
 		return true;
 	if (!strncmp(name, "elapsed_s.", 10))
 		return workload_elapsed(r, name + 10, v);
+	if (!strncmp(name, "cgroup.", 7))
+		return record_cgroup_metric(r, name, v);
 	json_get_num(r->j, "elapsed_s", &el);
 	const double mb = (double)PAGE_SIZE / (1 << 20);
 	if (!strcmp(name, "kswapd_efficiency"))

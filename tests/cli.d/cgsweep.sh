@@ -49,3 +49,20 @@ for set in "cgroup./c.high=8M" "cgroup./b.nosuch=1" "cgroup./b.high=lots" "cgrou
 	[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] || msg="$msg run '$set': exit $rc $(cat "$T/err");"
 done
 [ -z "$msg" ] && ok || bad "$msg"
+
+t "cgsweep: --html: each cgroup's figures that are not all 0"
+sw --set cgroup./b.high=8M,16M -o "$T/h.jsonl" --html "$T/h.html" >/dev/null 2>"$T/err"
+rc=$?
+# The charts (their titles) under each cgroup's heading, one line each.
+awk '/<h3>cgroup / { sub(/.*<h3>cgroup /, ""); sub(/<\/h3>.*/, ""); cg = $0 }
+	cg != "" { while (match($0, /<title>cgroup\.[^<]*<\/title>/)) {
+		print cg, substr($0, RSTART + 7, RLENGTH - 15); $0 = substr($0, RSTART + RLENGTH) } }' "$T/h.html" >"$T/charts"
+msg=""
+[ $rc -eq 0 ] || msg="exit $rc: $(cat "$T/err")"
+for want in "/b cgroup./b.memory.events.high" "/b cgroup./b.memory.pressure.some.total" \
+	"/b cgroup./b.memory.pressure.full.total" "/a cgroup./a.memory.peak"; do
+	grep -qx "$want" "$T/charts" || msg="$msg; no $want"
+done
+# /a stays below its max: no events, no pressure, so no such charts.
+grep -q '^/a cgroup./a.memory.\(events\|pressure\)' "$T/charts" && msg="$msg; /a: $(grep '^/a' "$T/charts" | tr '\n' ' ')"
+[ -z "$msg" ] && ok || bad "$msg"
