@@ -41,7 +41,6 @@ int cmd_kernel(int argc, char **argv);
 struct ntree;
 struct nrun;
 void kernel_tree_text(const struct ntree *t, const struct nrun *r, FILE *out);
-void kernel_tree_json(const struct ntree *t, const struct nrun *r, FILE *out, const char *indent);
 int cmd_mrc(int argc, char **argv);
 /* compare.c dispatches: "-- WORKLOAD" -> the kernel against the simulator
  * (compare_kernel.c), else RESULTS.jsonl files (compare_results.c). */

@@ -123,6 +123,18 @@ static int seed_opt(void *dest, const struct opt *o, const char *typed, const ch
 	return OPT_GO;
 }
 
+/* --cgroup SPEC: the tree on both sides (kcompare.c side_axes()). */
+static int cgroup_opt(void *dest, const struct opt *o, const char *typed, const char *value)
+{
+	struct kcompare *k = dest;
+	(void)o;
+	(void)typed;
+	if (k->nr_cgroups == CG_MAX)
+		die_usage("compare: more than %d --cgroup", CG_MAX);
+	k->cgroups[k->nr_cgroups++] = value;
+	return OPT_GO;
+}
+
 static int set_opt(void *dest, const struct opt *o, const char *typed, const char *value)
 {
 	(void)o;
@@ -199,6 +211,12 @@ static const struct opt compare_kernel_table[] = {
 	  .help = "simulated RAM (default LIMIT * 5/4 + 64M: room beside\nthe cgroup, as on the host)", VALUE("--ram") },
 	{ "--disk", NULL, OPT_STR, AT(k.disk), "MODEL",
 	  .help = "simulated disk (default: the profile's)", VALUE("--disk") },
+	{ "--cgroup", NULL, OPT_CALL, AT(k), "PATH[:KEY=VALUE,...]", .call = cgroup_opt,
+	  .help = "a cgroup tree on both sides (repeatable; WORKLOAD ...\n"
+	  "@PATH): the kernel's below its run's own cgroup of\n"
+	  "--memcg, pagelab's in the machine's --ram (no --memcg);\n"
+	  "each cgroup's figures both sides have as rows\n"
+	  "'PATH FIGURE' (docs/native.md)", VALUE("--cgroup") },
 	{ "--set", NULL, OPT_CALL, AT(k), "NAME=VALUE", .call = set_opt,
 	  .help = "passed to pagelab run (swappiness=N to the kernel's\n"
 	  "cgroup too, as pagelab kernel --set); set by themselves\n"

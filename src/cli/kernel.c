@@ -243,7 +243,11 @@ static void print_json(const struct host *h, const struct kopts *o, const struct
 	for (int i = 0; i < r->traced.n; i++)
 		fprintf(out, "%s\"%s\": %lld", i ? ", " : "", r->traced.name[i], (long long)r->traced.val[i]);
 	fputs("},\n", out);
-	kernel_tree_json(&o->ntree, r, out, indent);
+	if (r->ncg) {
+		fprintf(out, "%s  \"cgroups\": ", indent);
+		kexec_tree_json(out, &o->ntree, r->cg, r->ncg);
+		fputs(",\n", out);
+	}
 	if (r->has_zram) {
 		fprintf(out, "%s  \"zram\": {\"algorithm\": ", indent);
 		json_str(out, r->zram.algo);

@@ -6,10 +6,10 @@
  * (v2; v1 has no pressure file of a cgroup's own) and its memory.stat,
  * named as pagelab run --json names a simulated cgroup's files
  * (src/report/cgreport.c): memory.current, memory.events.KEY,
- * memory.stat.KEY. */
+ * memory.stat.KEY.  --json's are kexec_tree_json()'s, a kernel
+ * record's too. */
 #include "cli.h"
 #include "../native/native.h"
-#include "../lib/json.h"
 
 #include <string.h>
 
@@ -36,39 +36,4 @@ void kernel_tree_text(const struct ntree *t, const struct nrun *r, FILE *out)
 				(long long)x->psi_some_us, (long long)x->psi_full_us);
 		stat_lines("memory.stat.", &x->memstat, out);
 	}
-}
-
-static void stat_json(const char *prefix, const struct nstat *s, FILE *out)
-{
-	for (int i = 0; i < s->n; i++)
-		fprintf(out, ", \"%s%s\": %lld", prefix, s->name[i], (long long)s->val[i]);
-}
-
-void kernel_tree_json(const struct ntree *t, const struct nrun *r, FILE *out, const char *indent)
-{
-	if (!r->ncg)
-		return;
-	fprintf(out, "%s  \"cgroups\": [", indent);
-	for (int c = 0; c < r->ncg; c++) {
-		const struct ncg_result *x = &r->cg[c];
-		const struct nknobs *k = &t->cg[c].knobs;
-		fprintf(out, "%s\n%s    {\"path\": ", c ? "," : "", indent);
-		json_str(out, x->path);
-		fputs(", \"set\": {", out);
-		for (int i = 0; i < k->n; i++) {
-			fputs(i ? ", " : "", out);
-			json_str(out, nknob_file(k->idx[i]));
-			fputs(": ", out);
-			json_str(out, x->knob[i]);
-		}
-		fprintf(out, "}, \"memory.current\": %llu, \"memory.peak\": %llu", (unsigned long long)x->current,
-			(unsigned long long)x->peak);
-		stat_json("memory.events.", &x->events, out);
-		if (x->psi_some_us >= 0)
-			fprintf(out, ", \"memory.pressure\": {\"some\": {\"total\": %lld}, \"full\": {\"total\": %lld}}",
-				(long long)x->psi_some_us, (long long)x->psi_full_us);
-		stat_json("memory.stat.", &x->memstat, out);
-		fputc('}', out);
-	}
-	fprintf(out, "\n%s  ],\n", indent);
 }

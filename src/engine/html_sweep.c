@@ -276,7 +276,7 @@ static void cgroup_figures(FILE *out, const struct sweep_view *sv, const struct 
 			continue;
 		fputs("<h3>cgroup ", out);
 		html_escape(out, paths[p]);
-		fputs(p ? "</h3>\n" : " (the machine)</h3>\n", out);
+		fputs(strcmp(paths[p], "/") ? "</h3>\n" : " (the machine)</h3>\n", out);
 		if (sv->xa >= 0 && sv->numeric)
 			chart_share(cs, n, 'x');
 		for (int k = 0; k < n; k++) {

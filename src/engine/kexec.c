@@ -30,12 +30,23 @@ void kernel_result_free(struct kernel_result *k)
 	nstat_free(&k->memstat);
 	nstat_free(&k->traced);
 	nstat_free(&k->zram.stat);
+	for (int i = 0; i < k->ncg; i++)
+		ncg_result_free(&k->cg[i]);
+	free(k->cg);
 	free(k);
+}
+
+/* The run's own cgroup's limit: --memcg, or with a --cgroup tree (which
+ * the simulator runs in the machine's RAM, never under --memcg) the
+ * cell's RAM: the tree's root on the host is then a machine that size. */
+uint64_t kexec_cell_limit(const struct cell *c)
+{
+	return c->mo.cgroups.n && !c->mo.memcg_pages ? c->prof.ram : c->mo.memcg_pages * PAGE_SIZE;
 }
 
 bool kexec_check(const struct cell *c, char *err, size_t errlen)
 {
-	uint64_t limit = c->mo.memcg_pages * PAGE_SIZE, ram = host_memory_bytes();
+	uint64_t limit = kexec_cell_limit(c), ram = host_memory_bytes();
 	struct ncgroup cg;
 	if (!limit)
 		snprintf(err, errlen, "kernel: a cell on the host kernel needs a --memcg limit");
@@ -177,6 +188,10 @@ static void take_result(const struct kexec_work *k, struct nrun *r, struct run_r
 	kr->has_zram = r->has_zram;
 	kr->zram = r->zram;
 	memset(&r->zram, 0, sizeof(r->zram));
+	kr->cg = r->cg;
+	kr->ncg = r->ncg;
+	r->cg = NULL;
+	r->ncg = 0;
 	kr->warmed = r->warmed;
 	kr->peak_bytes = r->peak_bytes;
 	kr->oom_kills = r->oom_kills;
@@ -206,11 +221,17 @@ bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t er
 {
 	struct cell_words *cw = xcalloc(1, sizeof(*cw));
 	struct kexec_work k;
-	uint64_t limit = c->mo.memcg_pages * PAGE_SIZE;
+	uint64_t limit = kexec_cell_limit(c);
+	struct ntree *nt = xcalloc(1, sizeof(*nt));
 	memset(&k, 0, sizeof(k));
 	cell_words(c, cw);
+	int version = ncg_host_version();
 	if (!kexec_check(c, err, errlen) ||
-	    !kexec_work_prepare(&k, cw->n, cw->words, false, c->mo.seed, limit, c->prof.swap, err, errlen)) {
+	    !kexec_tree_from_conf(&c->mo.cgroups, version, limit, nt, err, errlen) ||
+	    !kexec_work_prepare_tree(&k, &c->mo.cgroups, cw->n, cw->words, false, c->mo.seed, limit, c->prof.swap,
+				     err, errlen) ||
+	    !kexec_tree_places(&c->mo.cgroups, version, k.place, k.nwl, err, errlen)) {
+		free(nt);
 		kexec_work_free(&k);
 		free(cw);
 		return false;
@@ -219,6 +240,7 @@ bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t er
 	if (c->kset && !nknob_parse(&knobs, c->kset, err, errlen)) {
 		kexec_work_free(&k);
 		free(cw);
+		free(nt);
 		return false;
 	}
 	struct nguard *g = kexec_guard();
@@ -226,7 +248,7 @@ bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t er
 	struct kexec_opts o = { .limit = limit, .swap = c->prof.swap, .guard = g,
 				.timeout_ns = c->mo.max_time_ns ? c->mo.max_time_ns : KEXEC_TIMEOUT_NS,
 				.zram = native_zram_parse(c->swap_dev, &z, err, errlen) > 0 ? &z : NULL,
-				.knobs = c->kset ? &knobs : NULL };
+				.knobs = c->kset ? &knobs : NULL, .tree = nt->n ? nt : NULL };
 	struct nrun r;
 	memset(&r, 0, sizeof(r));
 	bool ok = g && kexec_session_run(&k, &o, &r, err, errlen);
@@ -235,7 +257,9 @@ bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t er
 	if (ok) {
 		take_result(&k, &r, rr);
 		rr->kernel->cg_version = g->cg.version;
+		rr->kernel->tree = *nt;
 	}
+	free(nt);
 	int sig = ok ? r.stop_signal : 0;
 	if (ok)
 		nrun_free(&r);

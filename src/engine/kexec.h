@@ -31,6 +31,9 @@ struct kernel_result {
 	bool has_zram;           /* it swapped to a zram device: ... */
 	struct nzram_stats zram; /* ... its mm_stat and io_stat (zram.c) */
 	uint64_t peak_bytes, oom_kills;
+	struct ntree tree;       /* --cgroup: the tree below the run's own, */
+	struct ncg_result *cg;   /* ... and what each of its cgroups counted */
+	int ncg;
 	double loadavg;          /* the host's 1-minute load at the run's end
 				  * (/proc/loadavg), -1 unread: its times were
 				  * taken beside that much other work */
@@ -39,6 +42,10 @@ void kernel_result_free(struct kernel_result *k);
 /* A new, zeroed kernel_result as rr->kernel, freed with rr (its
  * kernel_free is kernel_result_free). */
 struct kernel_result *kernel_result_attach(struct run_result *rr);
+
+/* The limit of a kernel cell's own cgroup: its --memcg, or with a
+ * --cgroup tree its RAM (the simulator's tree runs in the machine). */
+uint64_t kexec_cell_limit(const struct cell *c);
 
 /* The default time limit of a kernel cell, as pagelab kernel's. */
 #define KEXEC_TIMEOUT_NS (600ULL * 1000000000ULL)
@@ -86,6 +93,14 @@ bool kexec_work_prepare_tree(struct kexec_work *k, const struct cg_tree_conf *tr
  * lacks); limit: the run's own (--memcg). */
 bool kexec_tree_build(const char *const *specs, int n, int version, uint64_t limit, struct cg_tree_conf *conf,
 		      struct ntree *nt, char *err, size_t errlen);
+/* The same from a tree already read (a cell's; no --set knobs). */
+bool kexec_tree_from_conf(const struct cg_tree_conf *conf, int version, uint64_t limit, struct ntree *nt, char *err,
+			  size_t errlen);
+/* Each cgroup's figures as a JSON array, keyed as pagelab run --json
+ * keys a simulated cgroup's: "path", "set" (its knobs' files),
+ * "memory.current", "memory.peak", "memory.events.NAME",
+ * "memory.pressure" (v2), "memory.stat.NAME". */
+void kexec_tree_json(FILE *out, const struct ntree *t, const struct ncg_result *cg, int n);
 /* On v2, workloads only in leaves: false with one line if not. */
 bool kexec_tree_places(const struct cg_tree_conf *conf, int version, const int *place, int nwl, char *err,
 		       size_t errlen);

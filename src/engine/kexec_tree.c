@@ -19,6 +19,7 @@
  * A key the host lacks is one line naming it (knobs.c's refusal). */
 #include "kexec.h"
 #include "cgspec.h"
+#include "../lib/json.h"
 #include "../lib/util.h"
 
 #include <stdio.h>
@@ -146,4 +147,46 @@ bool kexec_tree_places(const struct cg_tree_conf *conf, int version, const int *
 			}
 	}
 	return true;
+}
+
+static void stat_json(const char *prefix, const struct nstat *s, FILE *out)
+{
+	for (int i = 0; i < s->n; i++)
+		fprintf(out, ", \"%s%s\": %lld", prefix, s->name[i], (long long)s->val[i]);
+}
+
+void kexec_tree_json(FILE *out, const struct ntree *t, const struct ncg_result *cg, int n)
+{
+	fputc('[', out);
+	for (int c = 0; c < n; c++) {
+		const struct ncg_result *x = &cg[c];
+		const struct nknobs *k = &t->cg[c].knobs;
+		fputs(c ? ", {\"path\": " : "{\"path\": ", out);
+		json_str(out, x->path);
+		fputs(", \"set\": {", out);
+		for (int i = 0; i < k->n; i++) {
+			fputs(i ? ", " : "", out);
+			json_str(out, nknob_file(k->idx[i]));
+			fputs(": ", out);
+			json_str(out, x->knob[i]);
+		}
+		fprintf(out, "}, \"memory.current\": %llu, \"memory.peak\": %llu", (unsigned long long)x->current,
+			(unsigned long long)x->peak);
+		stat_json("memory.events.", &x->events, out);
+		if (x->psi_some_us >= 0)
+			fprintf(out, ", \"memory.pressure\": {\"some\": {\"total\": %lld}, \"full\": {\"total\": %lld}}",
+				(long long)x->psi_some_us, (long long)x->psi_full_us);
+		stat_json("memory.stat.", &x->memstat, out);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
+bool kexec_tree_from_conf(const struct cg_tree_conf *conf, int version, uint64_t limit, struct ntree *nt, char *err,
+			  size_t errlen)
+{
+	char (*host)[512] = xcalloc(CG_MAX, sizeof(*host));
+	bool ok = tree_knobs(conf, host, version, limit, nt, err, errlen);
+	free(host);
+	return ok;
 }

@@ -40,6 +40,10 @@ static void put_kernel(FILE *out, const struct kernel_result *k)
 	fputs("}, \"traced\": {", out);
 	put_nstat(out, &k->traced);
 	fputc('}', out);
+	if (k->ncg) {
+		fputs(", \"cgroups\": ", out);
+		kexec_tree_json(out, &k->tree, k->cg, k->ncg);
+	}
 	if (k->has_zram) {
 		fputs(", \"zram\": {\"algorithm\": ", out);
 		json_put_str(out, k->zram.algo);

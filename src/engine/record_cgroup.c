@@ -2,7 +2,8 @@
  * "cgroup.PATH.FILE", FILE one of the keys pagelab run --json gives the
  * cgroup (src/report/cgreport.c: memory.peak, memory.events.high,
  * memory.stat.pgmajfault, ...) or memory.pressure.some|full.avg10|avg60|
- * avg300|total (--set psi=1), looked up in the record's "cgroups". */
+ * avg300|total (--set psi=1), looked up in the record's "cgroups" (a
+ * kernel record's: its "kernel" object's, whose FILEs are the host's). */
 #include "record.h"
 
 #include <stdlib.h>
@@ -10,10 +11,18 @@
 
 #define PREFIX "cgroup."
 
+/* A record's "cgroups": a simulated run's, or a kernel run's (under
+ * "kernel", written by kexec_tree_json()). */
+static const struct json *cgroups_of(const struct record *r)
+{
+	const struct json *a = json_get(r->j, "cgroups");
+	return a ? a : json_get(json_get(r->j, "kernel"), "cgroups");
+}
+
 /* The object of cgroup path[0..len) in r's "cgroups", or NULL. */
 static const struct json *cgroup_obj(const struct record *r, const char *path, size_t len)
 {
-	const struct json *a = json_get(r->j, "cgroups");
+	const struct json *a = cgroups_of(r);
 	for (int i = 0; a && a->type == JSON_ARR && i < a->n; i++) {
 		const char *p = json_get_str(&a->items[i], "path");
 		if (p && strlen(p) == len && !strncmp(p, path, len))
@@ -54,7 +63,7 @@ const char *const record_cgroup_metrics[] = {
 int record_cgroup_paths(const struct records *rs, const char **paths, int max)
 {
 	for (int i = 0; i < rs->n; i++) {
-		const struct json *a = json_get(rs->r[i].j, "cgroups");
+		const struct json *a = cgroups_of(&rs->r[i]);
 		if (!a || a->type != JSON_ARR || !a->n)
 			continue;
 		int n = 0;

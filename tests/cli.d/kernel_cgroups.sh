@@ -115,3 +115,25 @@ else
 	run_stopped kill
 	[ -n "$placed" ] && [ -z "$left" ] && ok || bad "in /a: '$placed'; left: $left"
 fi
+
+t "kernel_cgroups: sweep --executor kernel over a tree's key"
+kernel_ready
+if [ -n "$why" ]; then
+	skip "$why"
+else
+	# The run's own cgroup is the cell's RAM; /b's max the axis.
+	$P sweep --executor kernel --ram 128M --swap 128M --cgroup /a:max=32M --cgroup /b \
+		--set cgroup./b.max=16M,24M -o "$T/ks.jsonl" -- usemem -m 40 @/a + usemem -m 20 @/b >/dev/null 2>"$T/err"
+	rc=$?
+	python3 - "$T/ks.jsonl" >"$T/chk" 2>&1 <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert len(recs) == 2, len(recs)
+for r, bmax in zip(recs, (16 << 20, 24 << 20)):
+    assert r["cmd"].startswith("pagelab kernel --memcg 128M --swap 128M --cgroup /a:max=32M --cgroup /b:max="), r["cmd"]
+    a, b = r["kernel"]["cgroups"]
+    assert a["memory.peak"] == 32 << 20, a
+    assert 0 < b["memory.peak"] <= bmax, (b["memory.peak"], bmax)
+PY
+	[ $rc -eq 0 ] && [ ! -s "$T/chk" ] && ok || bad "exit $rc; $(cat "$T/chk") $(kernel_err "$T/err")"
+fi
