@@ -1,8 +1,9 @@
 /* kernel_tree.c - pagelab kernel --cgroup: each cgroup of the tree in the
  * report, after the run's own (the whole): the knobs it was given as its
- * files held them at the end, memory.current and memory.peak (v1:
- * usage_in_bytes and max_usage_in_bytes), memory.events (v1: failcnt,
- * memsw.failcnt and oom_control's oom_kill), memory.pressure's totals
+ * files held them at the end (# set FILE VALUE), memory.current and
+ * memory.peak (v1: usage_in_bytes and max_usage_in_bytes),
+ * memory.events (v1: failcnt, memsw.failcnt and oom_control's
+ * oom_kill), memory.pressure's totals
  * (v2; v1 has no pressure file of a cgroup's own) and its memory.stat,
  * named as pagelab run --json names a simulated cgroup's files
  * (src/report/cgreport.c): memory.current, memory.events.KEY,
@@ -24,10 +25,9 @@ void kernel_tree_text(const struct ntree *t, const struct nrun *r, FILE *out)
 	for (int c = 0; c < r->ncg; c++) {
 		const struct ncg_result *x = &r->cg[c];
 		const struct nknobs *k = &t->cg[c].knobs;
-		fprintf(out, "# cgroup %s", x->path);
+		fprintf(out, "# cgroup %s\n", x->path);
 		for (int i = 0; i < k->n; i++)
-			fprintf(out, "%s%s %s", i ? ", " : " (", nknob_file(k->idx[i]), x->knob[i]);
-		fputs(k->n ? ")\n" : "\n", out);
+			fprintf(out, "# set %s %s\n", nknob_file(k->idx[i]), x->knob[i]);
 		fprintf(out, "memory.current %llu\nmemory.peak %llu\n", (unsigned long long)x->current,
 			(unsigned long long)x->peak);
 		stat_lines("memory.events.", &x->events, out);

@@ -103,7 +103,8 @@ if [ -n "$why" ]; then
 	skip "$why"
 else
 	run_stopped timeout
-	[ $rc -eq 3 ] && [ -n "$placed" ] && [ -z "$left" ] && grep -q '^# cgroup /b/c' "$T/out" && ok ||
+	[ $rc -eq 3 ] && [ -n "$placed" ] && [ -z "$left" ] && grep -q '^# cgroup /b/c' "$T/out" &&
+		grep -q '^# set memory\.\(limit_in_bytes\|max\) 25165824$' "$T/out" && ok ||
 		bad "exit $rc; in /a: '$placed'; left: $left; $(kernel_err "$T/err")"
 fi
 
