@@ -66,3 +66,22 @@ done
 # /a stays below its max: no events, no pressure, so no such charts.
 grep -q '^/a cgroup./a.memory.\(events\|pressure\)' "$T/charts" && msg="$msg; /a: $(grep '^/a' "$T/charts" | tr '\n' ' ')"
 [ -z "$msg" ] && ok || bad "$msg"
+
+t "cgsweep: run --html: memory.current per cgroup over time"
+$P run --html "$T/r.html" --ram 64M --swap 64M --policy linux6 --cgroup /a:max=24M --cgroup /b \
+	usemem -m 20 -r 10 @/a + usemem -m 30 -r 10 @/b >/dev/null 2>"$T/err"
+rc=$?
+$P run --html "$T/r0.html" --ram 64M --swap 64M --policy linux6 usemem -m 20 -r 10 >/dev/null 2>&1
+# The chart's part of the page: its series' legend, /a's first point's y
+# and the y of the gridline labelled 20 (MB): /a holds its 20M at first.
+sed -n '/memory.current per cgroup (MB)<\/title>/,/<\/svg>/p' "$T/r.html" >"$T/cg.svg"
+legend=$(grep -o 'fill="#222">/[a-z]*<' "$T/cg.svg" | sed 's/.*>\(.*\)</\1/' | tr '\n' ' ')
+y20=$(grep -o 'y="[0-9.]*" font-size="10" fill="#555" text-anchor="end">20<' "$T/cg.svg" | sed 's/y="\([0-9.]*\)".*/\1/')
+ya=$(grep 'polyline' "$T/cg.svg" | sed -n 2p | sed 's/.*points="[0-9.]*,\([0-9.]*\) .*/\1/')
+msg=""
+[ $rc -eq 0 ] || msg="exit $rc: $(cat "$T/err")"
+[ "$legend" = "/ /a /b " ] || msg="$msg; legend '$legend'"
+[ -n "$y20" ] && [ "$(awk -v y="$y20" 'BEGIN { printf "%.1f", y - 3 }')" = "$ya" ] ||
+	msg="$msg; /a at y $ya, the label 20 (MB) at $y20 (3 below its line)"
+grep -q 'memory.current per cgroup' "$T/r0.html" && msg="$msg; a chart without --cgroup"
+[ -z "$msg" ] && ok || bad "$msg"
