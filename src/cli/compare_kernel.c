@@ -211,12 +211,13 @@ static const struct opt compare_kernel_table[] = {
 	  .help = "simulated RAM (default LIMIT * 5/4 + 64M: room beside\nthe cgroup, as on the host)", VALUE("--ram") },
 	{ "--disk", NULL, OPT_STR, AT(k.disk), "MODEL",
 	  .help = "simulated disk (default: the profile's)", VALUE("--disk") },
-	{ "--cgroup", NULL, OPT_CALL, AT(k), "PATH[:KEY=VALUE,...]", .call = cgroup_opt,
-	  .help = "a cgroup tree on both sides (repeatable; WORKLOAD ...\n"
-	  "@PATH): the kernel's below its run's own cgroup of\n"
-	  "--memcg, pagelab's in the machine's --ram (no --memcg);\n"
-	  "each cgroup's figures both sides have as rows\n"
-	  "'PATH FIGURE' (docs/native.md)", VALUE("--cgroup") },
+	{ "--cgroup", NULL, OPT_CALL, AT(k), "SPEC", .call = cgroup_opt,
+	  .help = "PATH[:KEY=VALUE,...], a cgroup tree on both sides\n"
+	  "(repeatable; WORKLOAD ... @PATH): the kernel's below\n"
+	  "its run's own cgroup of --memcg, pagelab's in the\n"
+	  "machine's --ram (no --memcg); each cgroup's figures\n"
+	  "both sides have as rows 'PATH FIGURE' (docs/native.md)",
+	  VALUE("--cgroup") },
 	{ "--set", NULL, OPT_CALL, AT(k), "NAME=VALUE", .call = set_opt,
 	  .help = "passed to pagelab run (swappiness=N to the kernel's\n"
 	  "cgroup too, as pagelab kernel --set); set by themselves\n"
@@ -377,7 +378,15 @@ void kcase_sides(struct kcase *c)
 	for (int i = 0; i < c->sim.n; i++)
 		c->sr[i] = &c->sim.r[i];
 	c->cmd = kcompare_workloads(k);
-	c->setlist = join_words(k->nsets, k->sets);
+	/* A tree has no --memcg on pagelab's side: memcg.v1 is not passed
+	 * (kcompare.c side_axes()), so not shown either. */
+	char **shown = xcalloc((size_t)k->nsets + 1, sizeof(char *));
+	int ns = 0;
+	for (int i = 0; i < k->nsets; i++)
+		if (!k->nr_cgroups || strncmp(k->sets[i], "memcg.v1=", 9))
+			shown[ns++] = k->sets[i];
+	c->setlist = join_words(ns, shown);
+	free(shown);
 	c->setup = (struct kcmp_setup){ .memcg = k->memcg, .swap = k->swap, .machine = k->machine,
 					.sets = c->setlist, .repeat = k->repeat, .cached = (uint64_t)cached,
 					.warmed = warmed, .cpus = k->cpus, .seeds = k->seeds, .seed0 = k->seed0,

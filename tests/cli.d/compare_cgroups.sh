@@ -34,4 +34,6 @@ grep -q '^/a peak KiB  *32768 (32768\.\.32768) ' "$T/out" || msg="$msg; $(grep '
 grep -q '^/a pgmajfault  *6 (6\.\.6) ' "$T/out" || msg="$msg; $(grep '^/a pgmajfault' "$T/out")"
 # The top cgroup's pgfault: v1's total_ (its subtree), not its own 75.
 grep -q '^pgfault  *15500 ' "$T/out" || msg="$msg; $(grep '^pgfault' "$T/out")"
+# pagelab's side has no --memcg under a tree: no memcg.v1 said passed.
+grep -q 'memcg\.v1' "$T/out" && msg="$msg; $(grep 'memcg.v1' "$T/out")"
 [ -z "$msg" ] && ok || bad "$msg"
