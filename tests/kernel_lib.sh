@@ -93,6 +93,19 @@ kernel_wait_cgroup() {
 	return 1
 }
 
+# kernel_cg_version: cgv, this host's memory cgroup version as pagelab
+# kernel picks it (v2 where the unified hierarchy has the memory
+# controller, else v1; 0: none), and cgroot, its root.
+kernel_cg_version() {
+	cgv=0
+	cgroot=""
+	for r in /sys/fs/cgroup /sys/fs/cgroup/unified; do
+		grep -qw memory "$r/cgroup.controllers" 2>/dev/null && { cgv=2; cgroot=$r; return 0; }
+	done
+	[ -e /sys/fs/cgroup/memory/memory.limit_in_bytes ] && { cgv=1; cgroot=/sys/fs/cgroup/memory; }
+	return 0
+}
+
 kernel_skip=""
 if [ "${PAGELAB_KERNEL_TESTS:-}" != 1 ] && [ "${CI:-}" != true ]; then
 	kernel_skip="on the host kernel (cgroups, swap): only with make check KERNEL=1"

@@ -37,6 +37,10 @@ int cmd_merge(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
+/* kernel_tree.c: pagelab kernel --cgroup's cgroups in the report. */
+struct ntree;
+struct nrun;
+void kernel_tree_text(const struct ntree *t, const struct nrun *r, FILE *out);
 int cmd_mrc(int argc, char **argv);
 /* compare.c dispatches: "-- WORKLOAD" -> the kernel against the simulator
  * (compare_kernel.c), else RESULTS.jsonl files (compare_results.c). */

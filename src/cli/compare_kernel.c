@@ -123,6 +123,18 @@ static int seed_opt(void *dest, const struct opt *o, const char *typed, const ch
 	return OPT_GO;
 }
 
+/* --cgroup SPEC: the tree on both sides (kcompare.c side_axes()). */
+static int cgroup_opt(void *dest, const struct opt *o, const char *typed, const char *value)
+{
+	struct kcompare *k = dest;
+	(void)o;
+	(void)typed;
+	if (k->nr_cgroups == CG_MAX)
+		die_usage("compare: more than %d --cgroup", CG_MAX);
+	k->cgroups[k->nr_cgroups++] = value;
+	return OPT_GO;
+}
+
 static int set_opt(void *dest, const struct opt *o, const char *typed, const char *value)
 {
 	(void)o;
@@ -199,6 +211,13 @@ static const struct opt compare_kernel_table[] = {
 	  .help = "simulated RAM (default LIMIT * 5/4 + 64M: room beside\nthe cgroup, as on the host)", VALUE("--ram") },
 	{ "--disk", NULL, OPT_STR, AT(k.disk), "MODEL",
 	  .help = "simulated disk (default: the profile's)", VALUE("--disk") },
+	{ "--cgroup", NULL, OPT_CALL, AT(k), "SPEC", .call = cgroup_opt,
+	  .help = "PATH[:KEY=VALUE,...], a cgroup tree on both sides\n"
+	  "(repeatable; WORKLOAD ... @PATH): the kernel's below\n"
+	  "its run's own cgroup of --memcg, pagelab's in the\n"
+	  "machine's --ram (no --memcg); each cgroup's figures\n"
+	  "both sides have as rows 'PATH FIGURE' (docs/native.md)",
+	  VALUE("--cgroup") },
 	{ "--set", NULL, OPT_CALL, AT(k), "NAME=VALUE", .call = set_opt,
 	  .help = "passed to pagelab run (swappiness=N to the kernel's\n"
 	  "cgroup too, as pagelab kernel --set); set by themselves\n"
@@ -359,7 +378,15 @@ void kcase_sides(struct kcase *c)
 	for (int i = 0; i < c->sim.n; i++)
 		c->sr[i] = &c->sim.r[i];
 	c->cmd = kcompare_workloads(k);
-	c->setlist = join_words(k->nsets, k->sets);
+	/* A tree has no --memcg on pagelab's side: memcg.v1 is not passed
+	 * (kcompare.c side_axes()), so not shown either. */
+	char **shown = xcalloc((size_t)k->nsets + 1, sizeof(char *));
+	int ns = 0;
+	for (int i = 0; i < k->nsets; i++)
+		if (!k->nr_cgroups || strncmp(k->sets[i], "memcg.v1=", 9))
+			shown[ns++] = k->sets[i];
+	c->setlist = join_words(ns, shown);
+	free(shown);
 	c->setup = (struct kcmp_setup){ .memcg = k->memcg, .swap = k->swap, .machine = k->machine,
 					.sets = c->setlist, .repeat = k->repeat, .cached = (uint64_t)cached,
 					.warmed = warmed, .cpus = k->cpus, .seeds = k->seeds, .seed0 = k->seed0,

@@ -110,6 +110,10 @@ struct kopts {
 	struct nzram_spec zram;  /* --swap zram:...; size 0: a swapfile */
 	bool cold;
 	struct nknobs knobs;     /* --set */
+	const char *cg_spec[CG_MAX]; /* --cgroup, as given */
+	int ncg_spec;
+	struct cg_tree_conf tree; /* ... as the simulator reads them */
+	struct ntree ntree;      /* ... and the host's files for them */
 	int cg_version;
 	int argc;                /* the command line, for --json */
 	char **argv;
@@ -160,6 +164,7 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 		fprintf(out, "memcg.%s %lld\n", r->memstat.name[i], (long long)r->memstat.val[i]);
 	for (int i = 0; i < r->traced.n; i++)
 		fprintf(out, "traced.%s %lld\n", r->traced.name[i], (long long)r->traced.val[i]);
+	kernel_tree_text(&o->ntree, r, out);
 	if (r->has_zram) {
 		fprintf(out, "# zram\n");
 		for (int i = 0; i < r->zram.stat.n; i++)
@@ -238,6 +243,11 @@ static void print_json(const struct host *h, const struct kopts *o, const struct
 	for (int i = 0; i < r->traced.n; i++)
 		fprintf(out, "%s\"%s\": %lld", i ? ", " : "", r->traced.name[i], (long long)r->traced.val[i]);
 	fputs("},\n", out);
+	if (r->ncg) {
+		fprintf(out, "%s  \"cgroups\": ", indent);
+		kexec_tree_json(out, &o->ntree, r->cg, r->ncg);
+		fputs(",\n", out);
+	}
 	if (r->has_zram) {
 		fprintf(out, "%s  \"zram\": {\"algorithm\": ", indent);
 		json_str(out, r->zram.algo);
@@ -322,6 +332,7 @@ struct kernel_args {
 
 static int size_opt(void *dest, const struct opt *o, const char *typed, const char *value);
 static int knob_opt(void *dest, const struct opt *o, const char *typed, const char *value);
+static int cgroup_opt(void *dest, const struct opt *o, const char *typed, const char *value);
 static int tlb_cost_opt(void *dest, const struct opt *o, const char *typed, const char *value);
 static int calibrate_opt(void *dest, const struct opt *o, const char *typed, const char *value);
 
@@ -348,6 +359,15 @@ static const struct opt kernel_table[] = {
 	  "memory.zswap.max (a size or max), memory.zswap.writeback\n"
 	  "(0/1); v2 has no per-cgroup swappiness.  Sizes as\n"
 	  "--memcg.  Another host's knob: refused (docs/native.md)" },
+	{ "--cgroup", NULL, OPT_CALL, AT(o), "PATH[:KEY=VALUE,...]", .call = cgroup_opt,
+	  .help = "a cgroup below the run's own (repeatable; a\n"
+	  "workload runs in it with a last word @PATH), as\n"
+	  "pagelab run --cgroup: max, high, low, min, swap.max,\n"
+	  "swappiness, oom.group, each as this host's file (v1:\n"
+	  "max, swappiness), and the --set knobs of its version\n"
+	  "(v1: memory.soft_limit_in_bytes,\n"
+	  "memory.memsw.limit_in_bytes).  A key the host lacks:\n"
+	  "refused.  Each cgroup's counters under # cgroup PATH" },
 	{ "--json", NULL, OPT_FLAG, AT(json), .help = "print everything as JSON" },
 	{ "--cold", NULL, OPT_FLAG, AT(o.cold), .help = "in a guest whose host takes its free pages back (a\n"
 	  "virtio balloon's free page reporting), do not warm\nthem first: by default as much memory as the limit\n"
@@ -426,6 +446,18 @@ static int knob_opt(void *dest, const struct opt *o, const char *typed, const ch
 	return OPT_GO;
 }
 
+/* --cgroup SPEC: kept as given; read once all are (kernel_workloads()). */
+static int cgroup_opt(void *dest, const struct opt *o, const char *typed, const char *value)
+{
+	struct kopts *k = dest;
+	(void)o;
+	(void)typed;
+	if (k->ncg_spec == CG_MAX)
+		die_usage("kernel: more than %d --cgroup", CG_MAX);
+	k->cg_spec[k->ncg_spec++] = value;
+	return OPT_GO;
+}
+
 /* --tlb-cost: the host's remote TLB flush (src/native/tlbprobe.c). */
 static int tlb_cost_opt(void *dest, const struct opt *o, const char *typed, const char *value)
 {
@@ -454,10 +486,14 @@ static int calibrate_opt(void *dest, const struct opt *o, const char *typed, con
 /* The workloads of the run (kexec.h: parsed, seeded as pagelab run seeds
  * them, created once and the files they read planned); false when a
  * workload's --help was asked for (and printed). */
-static bool kernel_workloads(struct kexec_work *kw, const struct kopts *o, int argc, char **argv)
+static bool kernel_workloads(struct kexec_work *kw, struct kopts *o, int argc, char **argv)
 {
 	char err[512] = "";
-	if (!kexec_work_prepare(kw, argc, argv, true, o->seed, o->limit, o->swap, err, sizeof(err)))
+	int version = ncg_host_version();
+	if (o->ncg_spec && !kexec_tree_build(o->cg_spec, o->ncg_spec, version, o->limit, &o->tree, &o->ntree, err,
+					     sizeof(err)))
+		die_usage("%s", err);
+	if (!kexec_work_prepare_tree(kw, &o->tree, argc, argv, true, o->seed, o->limit, o->swap, err, sizeof(err)))
 		die_usage("%s", err);
 	if (kw->wll.help) {
 		kw->wll.help->help(stdout);
@@ -465,7 +501,9 @@ static bool kernel_workloads(struct kexec_work *kw, const struct kopts *o, int a
 		return false;
 	}
 	/* The knobs against this host's cgroup version: no root needed. */
-	if (o->knobs.n && !nknob_check(&o->knobs, ncg_host_version(), o->limit, err, sizeof(err)))
+	if (o->knobs.n && !nknob_check(&o->knobs, version, o->limit, err, sizeof(err)))
+		die_usage("%s", err);
+	if (!kexec_tree_places(&o->tree, version, kw->place, kw->nwl, err, sizeof(err)))
 		die_usage("%s", err);
 	return true;
 }
@@ -553,7 +591,8 @@ int cmd_kernel(int argc, char **argv)
 	kernel_host_checks(&h, &ka.o, &cg);
 	struct nguard *g = kexec_guard();
 	struct kexec_opts ko = { .limit = ka.o.limit, .swap = ka.o.swap, .timeout_ns = ka.timeout_ns, .guard = g,
-				 .cold = ka.o.cold, .knobs = &ka.o.knobs, .zram = ka.o.zram.size ? &ka.o.zram : NULL };
+				 .cold = ka.o.cold, .knobs = &ka.o.knobs, .zram = ka.o.zram.size ? &ka.o.zram : NULL,
+				 .tree = ka.o.ntree.n ? &ka.o.ntree : NULL };
 	struct nrun *runs = xcalloc(ka.repeat, sizeof(*runs));
 	int done = 0;
 	rc = kernel_runs(&ka, &h, &kw, &ko, runs, &done);

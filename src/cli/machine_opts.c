@@ -45,11 +45,13 @@ const struct opt machine_opts[] = {
 	   "given are implied, without limits.  A workload's\n"
 	   "last word @PATH runs it there (else in the root).\n"
 	   "Prints each cgroup's memory.current, peak, events,\n"
-	   "stat (docs/cgroups.md); not with --memcg.  The\n"
+	   "stat (docs/cgroups.md); not with --memcg.  One\n"
+	   "key alone: --set cgroup.PATH.KEY=VALUE.  The\n"
 	   "workloads memreclaim, senpai and oomd write a\n"
 	   "cgroup's memory.reclaim / cgroup.kill",
 	   "PATH[:K=V,...]", "a memory cgroup of a tree, as pagelab run --cgroup\n"
-	   "(repeatable; the same in every cell, not an axis)"),
+	   "(repeatable; the same in every cell; one key as an\n"
+	   "axis: --set cgroup.PATH.KEY=LIST, cgroup./b.high=8M,16M)"),
 	MO("--set", "NAME=VALUE", "any machine parameter or policy tunable (memcg=LIMIT\n"
 	   "is --memcg LIMIT; disk=, vmstat=, make-inputs=1 are\n"
 	   "--disk, --vmstat, --make-inputs; start.K=SECONDS:\n"

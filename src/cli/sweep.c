@@ -171,8 +171,6 @@ static int executor_opt(void *dest, const struct opt *o, const char *typed, cons
 static void sweep_kernel_cells(const struct sweep_args *sa, struct matrix_cell **cells, int *n)
 {
 	char err[1200];
-	if (sa->kernel && sa->mx.nr_cgroups)
-		die_usage("sweep: --executor kernel does not take --cgroup (a tree runs in the simulator only)");
 	if (sa->repeat && !sa->kernel)
 		die_usage("sweep: --repeat is for --executor kernel (a simulation is the same every time)");
 	if (sa->kernel && !kexec_cells(cells, n, sa->mx.nr_axes, sa->repeat ? (int)sa->repeat : 1,

@@ -160,3 +160,49 @@ int cgspec_placement(const struct cg_tree_conf *t, int *argc, char *const *argv,
 	(*argc)--;
 	return id;
 }
+
+#define KEY_PREFIX "cgroup."
+
+/* The key KEY at the end of "cgroup.PATH.KEY": its offset, or 0. */
+static size_t key_at(const char *name)
+{
+	/* swap.max and oom.group before max: the longest that ends it. */
+	static const char *const keys[] = { "swap.max", "oom.group", "swappiness", "max", "high", "low", "min" };
+	size_t n = strlen(name), pl = strlen(KEY_PREFIX);
+	if (strncmp(name, KEY_PREFIX, pl) || name[pl] != '/')
+		return 0;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		size_t kl = strlen(keys[i]);
+		if (n > pl + kl + 1 && !strcmp(name + n - kl, keys[i]) && name[n - kl - 1] == '.')
+			return n - kl;
+	}
+	return 0;
+}
+
+bool cgspec_is_key_name(const char *name)
+{
+	return !strncmp(name, KEY_PREFIX "/", strlen(KEY_PREFIX) + 1);
+}
+
+bool cgspec_set(struct cg_tree_conf *t, const char *name, const char *value, char *err, size_t errlen)
+{
+	size_t k = key_at(name), pl = strlen(KEY_PREFIX);
+	if (!k) {
+		snprintf(err, errlen, "bad --set %s (cgroup.PATH.KEY, KEY max, high, low, min, swap.max, swappiness, "
+			 "oom.group)", name);
+		return false;
+	}
+	char path[CG_PATH_MAX + 1], kv[128];
+	snprintf(path, sizeof(path), "%.*s", (int)(k - 1 - pl < CG_PATH_MAX ? k - 1 - pl : CG_PATH_MAX), name + pl);
+	int id = cgspec_find(t, path);
+	if (id <= 0) {
+		snprintf(err, errlen, "--set %s: no cgroup %s (declare it with --cgroup %s first)", name, path, path);
+		return false;
+	}
+	snprintf(kv, sizeof(kv), "%s=%s", name + k, value);
+	struct cg_conf c = t->cg[id - 1];
+	if (!set_key(&c, kv, err, errlen))
+		return false;
+	t->cg[id - 1] = c;
+	return true;
+}

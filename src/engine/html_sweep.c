@@ -243,6 +243,49 @@ static struct chart *figure(const struct sweep_view *sv, const char *metric, boo
 	return c;
 }
 
+/* Some cell has metric, and not 0 (a cgroup's events low that never
+ * happen would be a flat chart each). */
+static bool any_nonzero(const struct records *rs, const char *metric)
+{
+	double v;
+	for (int i = 0; i < rs->n; i++)
+		if (record_metric(&rs->r[i], metric, &v) && v != 0)
+			return true;
+	return false;
+}
+
+/* --cgroup: each cgroup's figures (record_cgroup_metrics) that are not
+ * all 0, under a heading per cgroup, on the x axis of the others. */
+static void cgroup_figures(FILE *out, const struct sweep_view *sv, const struct records *rs)
+{
+	const char *paths[CG_MAX + 1];
+	int np = record_cgroup_paths(rs, paths, CG_MAX + 1);
+	for (int p = 0; p < np; p++) {
+		struct chart *cs[16];
+		int n = 0;
+		for (int m = 0; record_cgroup_metrics[m] && n < 16; m++) {
+			char name[160];
+			bool any;
+			snprintf(name, sizeof(name), "cgroup.%s.%s", paths[p], record_cgroup_metrics[m]);
+			if (!any_nonzero(rs, name))
+				continue;
+			struct chart *c = figure(sv, name, &any);
+			cs[n++] = c;
+		}
+		if (!n)
+			continue;
+		fputs("<h3>cgroup ", out);
+		html_escape(out, paths[p]);
+		fputs(strcmp(paths[p], "/") ? "</h3>\n" : " (the machine)</h3>\n", out);
+		if (sv->xa >= 0 && sv->numeric)
+			chart_share(cs, n, 'x');
+		for (int k = 0; k < n; k++) {
+			chart_svg(cs[k], out);
+			chart_free(cs[k]);
+		}
+	}
+}
+
 void sweep_html(FILE *out, const struct records *rs, const char *const *axis_names, int nr_axes,
 		const struct html_provenance *pv)
 {
@@ -284,6 +327,7 @@ void sweep_html(FILE *out, const struct records *rs, const char *const *axis_nam
 		chart_free(cs[k]);
 	}
 	free(cs);
+	cgroup_figures(out, &sv, rs);
 	view_free(&sv);
 	html_page_end(out);
 }

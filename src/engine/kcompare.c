@@ -87,8 +87,14 @@ static bool side_axes(const struct kcompare *k, bool kernel, const char *policie
 		  matrix_add_axis(mx, "machine", false, k->machine, AXV_WORD, err, errlen);
 	free(pol);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)ram);
-	if (ok && !kernel)
-		ok = matrix_add_axis(mx, "ram", false, num, AXV_SIZE, err, errlen);
+	/* A tree: the kernel's sits in its run's own cgroup of `memcg`
+	 * (a kernel cell's RAM, kexec_cell_limit()), pagelab's in the
+	 * machine, which takes no --memcg beside it. */
+	bool tree = k->nr_cgroups > 0;
+	for (int g = 0; g < k->nr_cgroups; g++)
+		mx->cgroups[mx->nr_cgroups++] = k->cgroups[g];
+	if (ok && (!kernel || tree))
+		ok = matrix_add_axis(mx, "ram", false, kernel ? memcg : num, AXV_SIZE, err, errlen);
 	char swap[64];
 	swap_size(k->swap, swap, sizeof(swap));
 	ok = ok && matrix_add_axis(mx, "swap", false, swap, AXV_SIZE, err, errlen);
@@ -97,10 +103,12 @@ static bool side_axes(const struct kcompare *k, bool kernel, const char *policie
 		ok = matrix_add_axis(mx, "cpus", false, num, AXV_NUMBER, err, errlen);
 	if (ok && !kernel && k->disk)
 		ok = matrix_add_axis(mx, "disk", false, k->disk, AXV_WORD, err, errlen);
-	ok = ok && matrix_add_axis(mx, "memcg", false, memcg, AXV_SIZE, err, errlen);
+	ok = ok && (tree || matrix_add_axis(mx, "memcg", false, memcg, AXV_SIZE, err, errlen));
 	if (ok && !kernel && !strncmp(k->swap, "zram:", 5))
 		ok = sim_zram_axis(k->swap, mx, err, errlen);
 	for (int i = 0; ok && !kernel && i < k->nsets; i++) {
+		if (tree && !strncmp(k->sets[i], "memcg.v1=", 9))
+			continue;   /* the --memcg model's; no --memcg with a tree */
 		char *name = xstrdup(k->sets[i]), *eq = strchr(name, '=');
 		if (!eq || strchr(eq, ',')) {
 			snprintf(err, errlen, "--set %s: want NAME=VALUE, one value", k->sets[i]);

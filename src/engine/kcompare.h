@@ -38,6 +38,8 @@ struct kcompare {
 	char *wl[EXP_MAX_WL];        /* workload command lines */
 	int nr_wl;
 	const char *kernel_cache, *sim_cache;   /* directories, or NULL */
+	const char *cgroups[CG_MAX]; /* --cgroup SPEC: a tree on both sides */
+	int nr_cgroups;
 	int jobs;
 	bool progress;
 };
@@ -127,6 +129,8 @@ struct kcmp {
 	int nrows;
 	struct kcmp_row *row;    /* [p * nrows + k] */
 	int *agree, *compared;   /* per policy */
+	char (*cgrow)[64];       /* --cgroup: "PATH FIGURE" rows (kcompare_cgroups.c) */
+	int ncgrow;
 	char own[256];           /* counters taken from the cgroup's memory.stat */
 	char traced[256];        /* ... from its tracepoints (src/native/tracer.c) */
 };
@@ -141,6 +145,11 @@ bool kcmp_p_note(const struct kcmp_setup *s, char *head, size_t headlen, const c
 void kcmp_build(struct kcmp *x, const struct record *const *kern, const struct record *const *sim, int npol,
 		const char *const *pol, const struct kcmp_setup *setup);
 void kcmp_free(struct kcmp *x);
+/* kcompare_cgroups.c: the rows "PATH FIGURE" (/a peak, /b events.high)
+ * of the simulator's cgroups that both records have; how many. */
+int kcmp_cgroup_rows(const struct record *kern, const struct record *sim, char (**rows)[64]);
+/* Row "PATH FIGURE" of a record (either side's). */
+bool kcmp_cgroup_get(const struct record *r, const char *row, double *v);
 /* head, list and tail as one text on stdout, folded at 79 columns after a
  * comma or a space. */
 void kcmp_print_wrapped(const char *head, const char *list, const char *tail);

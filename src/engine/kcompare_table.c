@@ -43,6 +43,12 @@ static double counters_get(const struct record *r, const char *name, bool *found
 		from = json_get(kern, "traced");
 		name += 7;
 	}
+	if (name[0] == '/') {   /* a cgroup's row (kcompare_cgroups.c) */
+		bool f = kcmp_cgroup_get(r, name, &v);
+		if (found)
+			*found = f;
+		return f ? v : 0;
+	}
 	bool f = from && json_get_num(from, name, &v);
 	if (found)
 		*found = f;
@@ -75,8 +81,10 @@ static const char *const zram_rows[] = {
 	"zram.notify_free",
 };
 
-static const char *row_name(size_t k)
+static const char *row_name(const struct kcmp *x, size_t k, size_t nzram)
 {
+	if (k >= NROWS + nzram)
+		return x->cgrow[k - NROWS - nzram];
 	return k < NROWS ? rows[k].name : zram_rows[k - NROWS];
 }
 
@@ -116,6 +124,14 @@ static bool own_counter(const struct record *const *kern, uint64_t repeat, const
 	*src = 0;
 	if (!strcmp(name, "pgpgin") || !strcmp(name, "pgpgout"))
 		return false;
+	/* With a --cgroup tree the tasks run below the run's own cgroup:
+	 * v1's memory.stat NAME counts its own pages only, total_NAME its
+	 * subtree's (v2's NAME is recursive already). */
+	snprintf(own_name, len, "memcg.total_%s", name);
+	if (json_get(json_get(kern[0]->j, "kernel"), "cgroups") && all_runs_have(kern, repeat, own_name)) {
+		*src = 'm';
+		return true;
+	}
 	snprintf(own_name, len, "memcg.%s", name);
 	if (all_runs_have(kern, repeat, own_name)) {
 		*src = 'm';
@@ -164,7 +180,9 @@ void kcmp_build(struct kcmp *x, const struct record *const *kern, const struct r
 	memset(x, 0, sizeof(*x));
 	x->npol = npol;
 	x->pol = pol;
-	size_t nrows = NROWS + (any_zram(kern, repeat) ? ARRAY_SIZE(zram_rows) : 0);
+	size_t nzram = any_zram(kern, repeat) ? ARRAY_SIZE(zram_rows) : 0;
+	x->ncgrow = npol ? kcmp_cgroup_rows(kern[0], sim[0], &x->cgrow) : 0;
+	size_t nrows = NROWS + nzram + (size_t)x->ncgrow;
 	x->nrows = (int)nrows;
 	x->row = xcalloc((size_t)npol * nrows, sizeof(*x->row));
 	x->agree = xcalloc((size_t)npol, sizeof(int));
@@ -182,9 +200,9 @@ void kcmp_build(struct kcmp *x, const struct record *const *kern, const struct r
 		for (size_t k = 0; k < nrows; k++) {
 			struct kcmp_row *r = &x->row[(size_t)p * nrows + k];
 			char mname[64], src;
-			const char *kname = own_counter(kern, repeat, row_name(k), mname, sizeof(mname), &src) ?
-					    mname : row_name(k);
-			r->name = row_name(k);
+			const char *name = row_name(x, k, nzram);
+			const char *kname = own_counter(kern, repeat, name, mname, sizeof(mname), &src) ? mname : name;
+			r->name = name;
 			for (uint64_t i = 0; i < repeat; i++) {
 				bool f;
 				v[i] = counters_get(kern[i], kname, &f);
@@ -195,7 +213,7 @@ void kcmp_build(struct kcmp *x, const struct record *const *kern, const struct r
 			r->kmax = v[repeat - 1];
 			for (uint64_t sd = 0; sd < seeds; sd++) {
 				bool f;
-				sv[sd] = counters_get(sim[(size_t)p * seeds + sd], row_name(k), &f);
+				sv[sd] = counters_get(sim[(size_t)p * seeds + sd], name, &f);
 				r->sfound |= f;
 			}
 			r->sim = median_inplace(sv, (int)seeds);
@@ -212,6 +230,7 @@ void kcmp_build(struct kcmp *x, const struct record *const *kern, const struct r
 
 void kcmp_free(struct kcmp *x)
 {
+	free(x->cgrow);
 	free(x->row);
 	free(x->agree);
 	free(x->compared);
@@ -242,8 +261,9 @@ static double row_scale(const char *name, char *shown, size_t len)
 {
 	static const char *const bytes[] = { "zram.orig_data_size", "zram.compr_data_size", "zram.mem_used_total",
 					     "zram.mem_limit", "zram.mem_used_max" };
+	size_t n = strlen(name);
 	for (size_t i = 0; i < ARRAY_SIZE(bytes); i++)
-		if (!strcmp(name, bytes[i])) {
+		if (!strcmp(name, bytes[i]) || (name[0] == '/' && n > 5 && !strcmp(name + n - 5, " peak"))) {
 			snprintf(shown, len, "%s KiB", name);
 			return 1024;
 		}

@@ -4,6 +4,7 @@
  * cell, whose figures go into a run_result. */
 #define _GNU_SOURCE
 #include "kexec.h"
+#include "cgspec.h"
 #include "runspec.h"
 #include "../workload/wlist.h"
 #include "../lib/util.h"
@@ -29,12 +30,23 @@ void kernel_result_free(struct kernel_result *k)
 	nstat_free(&k->memstat);
 	nstat_free(&k->traced);
 	nstat_free(&k->zram.stat);
+	for (int i = 0; i < k->ncg; i++)
+		ncg_result_free(&k->cg[i]);
+	free(k->cg);
 	free(k);
+}
+
+/* The run's own cgroup's limit: --memcg, or with a --cgroup tree (which
+ * the simulator runs in the machine's RAM, never under --memcg) the
+ * cell's RAM: the tree's root on the host is then a machine that size. */
+uint64_t kexec_cell_limit(const struct cell *c)
+{
+	return c->mo.cgroups.n && !c->mo.memcg_pages ? c->prof.ram : c->mo.memcg_pages * PAGE_SIZE;
 }
 
 bool kexec_check(const struct cell *c, char *err, size_t errlen)
 {
-	uint64_t limit = c->mo.memcg_pages * PAGE_SIZE, ram = host_memory_bytes();
+	uint64_t limit = kexec_cell_limit(c), ram = host_memory_bytes();
 	struct ncgroup cg;
 	if (!limit)
 		snprintf(err, errlen, "kernel: a cell on the host kernel needs a --memcg limit");
@@ -64,19 +76,31 @@ void kexec_work_free(struct kexec_work *k)
 	wl_list_free(&k->wll);
 	free(k->inst);
 	free(k->wl);
+	free(k->place);
 	memset(k, 0, sizeof(*k));
 }
 
 bool kexec_work_prepare(struct kexec_work *k, int argc, char **argv, bool help, uint64_t seed, uint64_t limit,
 			uint64_t swap, char *err, size_t errlen)
 {
+	return kexec_work_prepare_tree(k, NULL, argc, argv, help, seed, limit, swap, err, errlen);
+}
+
+bool kexec_work_prepare_tree(struct kexec_work *k, const struct cg_tree_conf *tree, int argc, char **argv,
+			     bool help, uint64_t seed, uint64_t limit, uint64_t swap, char *err, size_t errlen)
+{
+	static const struct cg_tree_conf none;
 	memset(k, 0, sizeof(*k));
 	if (!wl_list_parse(argc, argv, &k->wll, err, errlen))
 		return false;
 	if (help && k->wll.help)
 		return true;
 	int nwl = k->wll.n;
-	const struct wl_list *l = &k->wll;
+	struct wl_list *l = &k->wll;
+	k->place = xcalloc((size_t)nwl + 1, sizeof(int));
+	for (int w = 0; w < nwl; w++)
+		if ((k->place[w] = cgspec_placement(tree ? tree : &none, &l->v[w].argc, l->v[w].argv, err, errlen)) < 0)
+			return false;
 	k->wl = xcalloc((size_t)nwl + 1, sizeof(*k->wl));
 	k->inst = xcalloc((size_t)nwl + 1, sizeof(void *));
 	for (int w = 0; w < nwl; w++)
@@ -113,7 +137,8 @@ bool kexec_session_run(struct kexec_work *k, const struct kexec_opts *o, struct 
 {
 	struct nsession s = { .wl = k->wl, .inst = k->inst, .nwl = k->nwl, .limit = o->limit, .swap = o->swap,
 			      .timeout_s = (double)o->timeout_ns / 1e9, .plan = &k->plan, .guard = o->guard,
-			      .cold = o->cold, .knobs = o->knobs, .zram = o->zram };
+			      .cold = o->cold, .knobs = o->knobs, .zram = o->zram, .tree = o->tree,
+			      .place = k->place };
 	memset(r, 0, sizeof(*r));
 	return nsession_run(&s, r, err, errlen);
 }
@@ -163,6 +188,10 @@ static void take_result(const struct kexec_work *k, struct nrun *r, struct run_r
 	kr->has_zram = r->has_zram;
 	kr->zram = r->zram;
 	memset(&r->zram, 0, sizeof(r->zram));
+	kr->cg = r->cg;
+	kr->ncg = r->ncg;
+	r->cg = NULL;
+	r->ncg = 0;
 	kr->warmed = r->warmed;
 	kr->peak_bytes = r->peak_bytes;
 	kr->oom_kills = r->oom_kills;
@@ -192,11 +221,17 @@ bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t er
 {
 	struct cell_words *cw = xcalloc(1, sizeof(*cw));
 	struct kexec_work k;
-	uint64_t limit = c->mo.memcg_pages * PAGE_SIZE;
+	uint64_t limit = kexec_cell_limit(c);
+	struct ntree *nt = xcalloc(1, sizeof(*nt));
 	memset(&k, 0, sizeof(k));
 	cell_words(c, cw);
+	int version = ncg_host_version();
 	if (!kexec_check(c, err, errlen) ||
-	    !kexec_work_prepare(&k, cw->n, cw->words, false, c->mo.seed, limit, c->prof.swap, err, errlen)) {
+	    !kexec_tree_from_conf(&c->mo.cgroups, version, limit, nt, err, errlen) ||
+	    !kexec_work_prepare_tree(&k, &c->mo.cgroups, cw->n, cw->words, false, c->mo.seed, limit, c->prof.swap,
+				     err, errlen) ||
+	    !kexec_tree_places(&c->mo.cgroups, version, k.place, k.nwl, err, errlen)) {
+		free(nt);
 		kexec_work_free(&k);
 		free(cw);
 		return false;
@@ -205,6 +240,7 @@ bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t er
 	if (c->kset && !nknob_parse(&knobs, c->kset, err, errlen)) {
 		kexec_work_free(&k);
 		free(cw);
+		free(nt);
 		return false;
 	}
 	struct nguard *g = kexec_guard();
@@ -212,7 +248,7 @@ bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t er
 	struct kexec_opts o = { .limit = limit, .swap = c->prof.swap, .guard = g,
 				.timeout_ns = c->mo.max_time_ns ? c->mo.max_time_ns : KEXEC_TIMEOUT_NS,
 				.zram = native_zram_parse(c->swap_dev, &z, err, errlen) > 0 ? &z : NULL,
-				.knobs = c->kset ? &knobs : NULL };
+				.knobs = c->kset ? &knobs : NULL, .tree = nt->n ? nt : NULL };
 	struct nrun r;
 	memset(&r, 0, sizeof(r));
 	bool ok = g && kexec_session_run(&k, &o, &r, err, errlen);
@@ -221,7 +257,9 @@ bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t er
 	if (ok) {
 		take_result(&k, &r, rr);
 		rr->kernel->cg_version = g->cg.version;
+		rr->kernel->tree = *nt;
 	}
+	free(nt);
 	int sig = ok ? r.stop_signal : 0;
 	if (ok)
 		nrun_free(&r);

@@ -17,6 +17,7 @@
 
 #include "cell.h"
 #include "matrix.h"
+#include "../mm/cgtree.h"
 #include "../native/native.h"
 #include "../workload/wlist.h"
 
@@ -30,6 +31,9 @@ struct kernel_result {
 	bool has_zram;           /* it swapped to a zram device: ... */
 	struct nzram_stats zram; /* ... its mm_stat and io_stat (zram.c) */
 	uint64_t peak_bytes, oom_kills;
+	struct ntree tree;       /* --cgroup: the tree below the run's own, */
+	struct ncg_result *cg;   /* ... and what each of its cgroups counted */
+	int ncg;
 	double loadavg;          /* the host's 1-minute load at the run's end
 				  * (/proc/loadavg), -1 unread: its times were
 				  * taken beside that much other work */
@@ -38,6 +42,10 @@ void kernel_result_free(struct kernel_result *k);
 /* A new, zeroed kernel_result as rr->kernel, freed with rr (its
  * kernel_free is kernel_result_free). */
 struct kernel_result *kernel_result_attach(struct run_result *rr);
+
+/* The limit of a kernel cell's own cgroup: its --memcg, or with a
+ * --cgroup tree its RAM (the simulator's tree runs in the machine). */
+uint64_t kexec_cell_limit(const struct cell *c);
 
 /* The default time limit of a kernel cell, as pagelab kernel's. */
 #define KEXEC_TIMEOUT_NS (600ULL * 1000000000ULL)
@@ -64,6 +72,7 @@ bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t er
  * kexec_work_free() after, whatever it returned. */
 struct kexec_work {
 	struct wl_list wll;
+	int *place;              /* each workload's cgroup: 0 the run's own, i its --cgroup i */
 	struct nworkload *wl;
 	void **inst;
 	int nwl;
@@ -72,6 +81,29 @@ struct kexec_work {
 };
 bool kexec_work_prepare(struct kexec_work *k, int argc, char **argv, bool help, uint64_t seed, uint64_t limit,
 			uint64_t swap, char *err, size_t errlen);
+/* The same with a --cgroup tree: each workload's last word @PATH is
+ * taken off and its cgroup kept in k->place (cgspec_placement(); a @PATH
+ * naming no cgroup of tree, NULL for none, is refused). */
+bool kexec_work_prepare_tree(struct kexec_work *k, const struct cg_tree_conf *tree, int argc, char **argv,
+			     bool help, uint64_t seed, uint64_t limit, uint64_t swap, char *err, size_t errlen);
+
+/* kexec_tree.c: --cgroup SPEC... (n of them) for the host's cgroup
+ * `version`: the tree as the simulator reads it into conf, and in nt
+ * each cgroup's host files (refused with one line naming a key the host
+ * lacks); limit: the run's own (--memcg). */
+bool kexec_tree_build(const char *const *specs, int n, int version, uint64_t limit, struct cg_tree_conf *conf,
+		      struct ntree *nt, char *err, size_t errlen);
+/* The same from a tree already read (a cell's; no --set knobs). */
+bool kexec_tree_from_conf(const struct cg_tree_conf *conf, int version, uint64_t limit, struct ntree *nt, char *err,
+			  size_t errlen);
+/* Each cgroup's figures as a JSON array, keyed as pagelab run --json
+ * keys a simulated cgroup's: "path", "set" (its knobs' files),
+ * "memory.current", "memory.peak", "memory.events.NAME",
+ * "memory.pressure" (v2), "memory.stat.NAME". */
+void kexec_tree_json(FILE *out, const struct ntree *t, const struct ncg_result *cg, int n);
+/* On v2, workloads only in leaves: false with one line if not. */
+bool kexec_tree_places(const struct cg_tree_conf *conf, int version, const int *place, int nwl, char *err,
+		       size_t errlen);
 void kexec_work_free(struct kexec_work *k);
 
 /* This process's guard (the one-at-a-time lock, cleanup on every way
@@ -84,6 +116,7 @@ struct kexec_opts {
 	bool cold;                    /* no warm-up of the host's pages */
 	const struct nknobs *knobs;   /* written into the cgroup, or NULL */
 	const struct nzram_spec *zram; /* swap on a zram device, or NULL */
+	const struct ntree *tree;     /* --cgroup: below the run's own, or NULL */
 };
 /* One run of k in a cgroup and swapfile of its own (nsession_run()):
  * false with one line in err when refused before it started. */

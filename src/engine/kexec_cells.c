@@ -7,14 +7,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* " --cgroup PATH:KEY=VALUE,..." of each cgroup of the cell's tree, with
+ * the keys it was given (sizes as a user types them). */
+static void cgroup_words(const struct cg_tree_conf *t, char *buf, size_t len)
+{
+	buf[0] = 0;
+	for (int i = 0; i < t->n; i++) {
+		const struct cg_conf *c = &t->cg[i];
+		const uint64_t sz[] = { c->max, c->high, c->low, c->min, c->swap_max };
+		static const char *const key[] = { "max", "high", "low", "min", "swap.max" };
+		const uint64_t unset[] = { CG_UNLIMITED, CG_UNLIMITED, 0, 0, CG_UNLIMITED };
+		char sep = ':';
+		snprintf(buf + strlen(buf), len - strlen(buf), " --cgroup %s", c->path);
+		for (int k = 0; k < 5; k++) {
+			char v[32];
+			if (sz[k] == unset[k])
+				continue;
+			size_name(v, sizeof(v), sz[k] * PAGE_SIZE);
+			snprintf(buf + strlen(buf), len - strlen(buf), "%c%s=%s", sep, key[k], v);
+			sep = ',';
+		}
+		if (c->swappiness >= 0)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%cswappiness=%d", sep, c->swappiness), sep = ',';
+		if (c->oom_group)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%coom.group=1", sep);
+	}
+}
+
 /* "pagelab kernel --memcg 64M --swap 128M --seed 1 --timeout 600 WL #
  * run R, executor V" and its configuration "--memcg 64M --swap 128M WL";
- * with a knob, "--set NAME=VALUE" after --swap in both (a run without
- * one keeps the name it always had, so that caches still match). */
+ * with a knob, "--set NAME=VALUE" after --swap in both, and with a tree
+ * its --cgroup words (a run without either keeps the name it always
+ * had, so that caches still match). */
 static void kernel_names(const struct cell *c, int run, char **cmd, char **config)
 {
-	char memcg[32], swap[sizeof(c->swap_dev)], wl[4096] = "", set[160] = "";
-	size_name(memcg, sizeof(memcg), c->mo.memcg_pages * PAGE_SIZE);
+	char memcg[32], swap[sizeof(c->swap_dev)], wl[4096] = "", set[2200] = "";
+	size_name(memcg, sizeof(memcg), kexec_cell_limit(c));
 	if (c->swap_dev[0])
 		snprintf(swap, sizeof(swap), "%s", c->swap_dev);
 	else
@@ -23,6 +51,7 @@ static void kernel_names(const struct cell *c, int run, char **cmd, char **confi
 		snprintf(wl + strlen(wl), sizeof(wl) - strlen(wl), "%s%s", w ? " + " : "", c->wl[w]);
 	if (c->kset)
 		snprintf(set, sizeof(set), " --set %s", c->kset);
+	cgroup_words(&c->mo.cgroups, set + strlen(set), sizeof(set) - strlen(set));
 	size_t len = strlen(wl) + strlen(set) + 200;
 	*cmd = xmalloc(len);
 	snprintf(*cmd, len, "pagelab kernel --memcg %s --swap %s%s --seed %llu --timeout %.9g %s # run %d, executor %d",

@@ -40,6 +40,10 @@ static void put_kernel(FILE *out, const struct kernel_result *k)
 	fputs("}, \"traced\": {", out);
 	put_nstat(out, &k->traced);
 	fputc('}', out);
+	if (k->ncg) {
+		fputs(", \"cgroups\": ", out);
+		kexec_tree_json(out, &k->tree, k->cg, k->ncg);
+	}
 	if (k->has_zram) {
 		fputs(", \"zram\": {\"algorithm\": ", out);
 		json_put_str(out, k->zram.algo);
@@ -370,6 +374,8 @@ bool record_metric(const struct record *r, const char *name, double *v)
 		return true;
 	if (!strncmp(name, "elapsed_s.", 10))
 		return workload_elapsed(r, name + 10, v);
+	if (!strncmp(name, "cgroup.", 7))
+		return record_cgroup_metric(r, name, v);
 	json_get_num(r->j, "elapsed_s", &el);
 	const double mb = (double)PAGE_SIZE / (1 << 20);
 	if (!strcmp(name, "kswapd_efficiency"))

@@ -90,10 +90,21 @@ void records_mixed(const struct records *rs, char *buf, size_t len);
  * (pgscan_kswapd + pgscan_direct per second), "swapin_mbs", "swapout_mbs",
  * "majflt_per_s"; memory.stat's sums "pgscan", "pgsteal" (anon + file)
  * and "workingset_refault" (anon + file); "elapsed_s.K" workload K's own
- * time (K from 0).  False when undefined (0 / 0, a run that did not run). */
+ * time (K from 0); "cgroup.PATH.FILE" a cgroup's (record_cgroup_metric()).
+ * False when undefined (0 / 0, a run that did not run). */
 bool record_metric(const struct record *r, const char *name, double *v);
 
 /* The CSV figures, in column order. */
 extern const char *const record_csv_metrics[];
+
+/* record_cgroup.c: "cgroup.PATH.FILE", a --cgroup's figure (FILE as
+ * pagelab run --json names it: memory.peak, memory.events.high, ...,
+ * memory.pressure.some.total), also through record_metric(). */
+bool record_cgroup_metric(const struct record *r, const char *name, double *v);
+/* The FILEs a sweep's page draws per cgroup. */
+extern const char *const record_cgroup_metrics[];
+/* The paths of the records' cgroups (the first record with any); how
+ * many, at most max. */
+int record_cgroup_paths(const struct records *rs, const char **paths, int max);
 
 #endif

@@ -134,6 +134,8 @@ enum runspec_set_kind runspec_set_machine(struct profile *prof, struct machine_o
 		return set_limit(mo, value, err, errlen);
 	if (!strcmp(name, "cgroup"))
 		return cgspec_add(&mo->cgroups, value, err, errlen) ? RS_SET_CGROUP : RS_SET_BAD;
+	if (cgspec_is_key_name(name))
+		return cgspec_set(&mo->cgroups, name, value, err, errlen) ? RS_SET_CGROUP : RS_SET_BAD;
 	if (!strcmp(name, "memcg.v1")) {
 		if (strcmp(value, "0") && strcmp(value, "1")) {
 			snprintf(err, errlen, "bad value '%s' for memcg.v1 (0 or 1)", value);
@@ -156,7 +158,7 @@ enum runspec_set_kind runspec_set_machine(struct profile *prof, struct machine_o
 bool runspec_is_machine_key(const char *name)
 {
 	return !strcmp(name, "memcg") || !strcmp(name, "memcg.v1") || !strcmp(name, "cgroup") || is_run_option(name) ||
-	       profile_has_param(name);
+	       cgspec_is_key_name(name) || profile_has_param(name);
 }
 
 enum runspec_set_kind runspec_set(struct profile *prof, struct machine_opts *mo, const struct policy_ops *pol,

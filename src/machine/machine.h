@@ -81,6 +81,9 @@ struct vmstat_sample {
 	uint64_t si, so, bi, bo, in, cs;    /* per second */
 	unsigned us, sy, id, wa;            /* percent */
 	uint64_t scan;                      /* pages scanned per second (pgscan_*) */
+	/* --cgroup: each cgroup's memory.current (kB), the root first, as
+	 * cgtree.h numbers them (17: CG_MAX + 1); 0 past the tree's end. */
+	uint32_t cg_kb[17];
 };
 
 enum log_kind { LOG_KERNEL, LOG_EXIT };

@@ -3,6 +3,7 @@
  * in memory and, past VMSTAT_IN_MEMORY samples on a long run, spilled to a
  * temporary file; and reading them back in time order. */
 #include "machine.h"
+#include "../mm/cgtree.h"
 #include "../mm/filemap.h"
 #include "../lib/util.h"
 
@@ -64,6 +65,9 @@ static void take_sample(struct machine *m, struct vmstat_base *b, struct vmstat_
 		int id = 100 - (int)s.us - (int)s.sy - (int)s.wa;
 		s.id = id < 0 ? 0 : (unsigned)id;
 	}
+	_Static_assert(sizeof(s.cg_kb) / sizeof(s.cg_kb[0]) == CG_MAX + 1, "cg_kb: a cgroup each");
+	for (int c = 0; m->mm.cgt && c < m->mm.cgt->n; c++)
+		s.cg_kb[c] = (uint32_t)(m->mm.cgt->cg[c].current * kb);
 	memcpy(b->ev, m->mm.ev, sizeof(b->ev));
 	b->user = m->user_ns;
 	b->sys = m->sys_ns;

@@ -8,7 +8,10 @@
  * inherits its parent's value, which need not be the default; --set
  * swappiness=N and the other knobs of knobs.c are written after).  The cgroup
  * sits directly under the hierarchy's root, named pagelab-kernel-PID, so a
- * later run can tell whether its creator is still alive. */
+ * later run can tell whether its creator is still alive.  `--cgroup`
+ * makes cgroups below it (cgtree.c): killing and removing walk its
+ * subdirectories, which are its child cgroups, deepest first (a cgroup
+ * with children cannot be removed: cgroup_destroy_locked()'s EBUSY). */
 #define _GNU_SOURCE
 #include "native.h"
 
@@ -163,21 +166,24 @@ bool ncg_create(struct ncgroup *cg, uint64_t limit, char *err, size_t errlen)
 	return true;
 }
 
-bool ncg_join(const struct ncgroup *cg, char *err, size_t errlen)
+void ncg_child(const struct ncgroup *top, const char *rel, struct ncgroup *out)
 {
-	char pid[32], buf[4096];
-	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	if (!ncg_write(cg, "cgroup.procs", pid)) {
-		snprintf(err, errlen, "kernel: cannot join %s: %s", cg->path, strerror(errno));
-		return false;
-	}
-	/* /proc/self/cgroup: "0::/name" (v2) or "N:memory:/name" (v1). */
+	*out = *top;
+	snprintf(out->path, sizeof(out->path), "%s%s", top->path, rel);
+}
+
+/* /proc/PID/cgroup shows pid in cg: "0::/name" (v2) or "N:memory:/name"
+ * (v1). */
+static bool is_member(const struct ncgroup *cg, pid_t pid, char *err, size_t errlen)
+{
+	char p[64], buf[4096];
 	const char *name = cg->path + strlen(cg->root);
-	if (!read_text("/proc/self/cgroup", buf, sizeof(buf))) {
-		snprintf(err, errlen, "kernel: cannot read /proc/self/cgroup");
+	snprintf(p, sizeof(p), "/proc/%d/cgroup", (int)pid);
+	if (!read_text(p, buf, sizeof(buf))) {
+		snprintf(err, errlen, "kernel: cannot read %s", p);
 		return false;
 	}
-	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+	for (char *save = NULL, *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 		if (!c2)
 			continue;
@@ -191,16 +197,76 @@ bool ncg_join(const struct ncgroup *cg, char *err, size_t errlen)
 		if (mem && !strcmp(c2 + 1, name))
 			return true;
 	}
-	snprintf(err, errlen, "kernel: /proc/self/cgroup does not show %s after joining it", name);
+	snprintf(err, errlen, "kernel: %s does not show %s after joining it", p, name);
 	return false;
 }
 
+bool ncg_move(const struct ncgroup *cg, pid_t pid, char *err, size_t errlen)
+{
+	char v[32];
+	snprintf(v, sizeof(v), "%d", (int)pid);
+	if (!ncg_write(cg, "cgroup.procs", v)) {
+		snprintf(err, errlen, "kernel: cannot move %d into %s: %s", (int)pid, cg->path, strerror(errno));
+		return false;
+	}
+	return is_member(cg, pid, err, errlen);
+}
+
+bool ncg_join(const struct ncgroup *cg, char *err, size_t errlen)
+{
+	char pid[32];
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (!ncg_write(cg, "cgroup.procs", pid)) {
+		snprintf(err, errlen, "kernel: cannot join %s: %s", cg->path, strerror(errno));
+		return false;
+	}
+	char why[512];
+	if (is_member(cg, getpid(), why, sizeof(why)))
+		return true;
+	/* The message it always had: /proc/self/cgroup is the one read. */
+	snprintf(err, errlen, "kernel: /proc/self/cgroup does not show %s after joining it",
+		 cg->path + strlen(cg->root));
+	return false;
+}
+
+/* Call fn on each child cgroup of cg (its subdirectories). */
+static void each_child(const struct ncgroup *cg, void (*fn)(struct ncgroup *, void *), void *arg)
+{
+	DIR *d = opendir(cg->path);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t pl = strlen(cg->path), nl = strlen(e->d_name);
+		if (e->d_type != DT_DIR || e->d_name[0] == '.' || pl + nl + 2 > sizeof(cg->path))
+			continue;
+		struct ncgroup c = *cg;
+		memcpy(c.path + pl, "/", 1);
+		memcpy(c.path + pl + 1, e->d_name, nl + 1);
+		fn(&c, arg);
+	}
+	closedir(d);
+}
+
+struct kill_arg {
+	int spare, n;
+};
+static int kill_members(const struct ncgroup *cg, int spare);
+static void kill_child(struct ncgroup *c, void *arg)
+{
+	struct kill_arg *k = arg;
+	k->n += kill_members(c, k->spare);
+}
+
+/* SIGKILL the processes of cg and of its descendants but spare. */
 static int kill_members(const struct ncgroup *cg, int spare)
 {
 	char buf[65536];
+	struct kill_arg k = { spare, 0 };
+	each_child(cg, kill_child, &k);
 	if (!ncg_read(cg, "cgroup.procs", buf, sizeof(buf)))
-		return 0;
-	int n = 0;
+		return k.n;
+	int n = k.n;
 	for (char *s = buf; *s;) {
 		char *end;
 		long pid = strtol(s, &end, 10);
@@ -234,11 +300,19 @@ void ncg_kill_all(const struct ncgroup *cg)
 	}
 }
 
+static void remove_child(struct ncgroup *c, void *arg)
+{
+	bool *ok = arg;
+	*ok = ncg_remove(c) && *ok;
+}
+
 bool ncg_remove(struct ncgroup *cg)
 {
 	if (!cg->path[0])
 		return true;
 	ncg_kill_all(cg);
+	bool kids = true;
+	each_child(cg, remove_child, &kids);
 	/* rmdir fails with EBUSY until the killed tasks are gone. */
 	for (int i = 0; i < 500; i++) {
 		if (!rmdir(cg->path) || errno == ENOENT) {

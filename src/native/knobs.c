@@ -19,7 +19,9 @@
  *    hierarchy, so `swappiness` is refused there.
  * Left out: oom_control's oom_kill_disable (a task hangs instead of
  * dying), the deprecated move_charge_at_immigrate and kmem limits, and
- * memory.max / limit_in_bytes themselves (--memcg). */
+ * memory.max / limit_in_bytes themselves (--memcg).  Those two and v2's
+ * memory.oom.group are knobs of a --cgroup below the run's own only
+ * (`tree`: cgtree.c, src/engine/kexec_tree.c). */
 #define _GNU_SOURCE
 #include "native.h"
 #include "../lib/util.h"
@@ -35,29 +37,34 @@ static const struct knob {
 	const char *file;       /* in the cgroup */
 	int version;
 	enum kind kind;
+	bool tree;              /* a --cgroup's only, not --set's */
 } knobs[] = {
-	{ "swappiness", "memory.swappiness", 1, K_SWAPPINESS },
-	{ "memory.soft_limit_in_bytes", "memory.soft_limit_in_bytes", 1, K_BYTES },
-	{ "memory.memsw.limit_in_bytes", "memory.memsw.limit_in_bytes", 1, K_MEMSW },
-	{ "memory.high", "memory.high", 2, K_BYTES_OR_MAX },
-	{ "memory.low", "memory.low", 2, K_PROTECT },
-	{ "memory.min", "memory.min", 2, K_PROTECT },
-	{ "memory.swap.max", "memory.swap.max", 2, K_BYTES_OR_MAX },
-	{ "memory.swap.high", "memory.swap.high", 2, K_BYTES_OR_MAX },
-	{ "memory.zswap.max", "memory.zswap.max", 2, K_BYTES_OR_MAX },
-	{ "memory.zswap.writeback", "memory.zswap.writeback", 2, K_BOOL },
+	{ "swappiness", "memory.swappiness", 1, K_SWAPPINESS, false },
+	{ "memory.soft_limit_in_bytes", "memory.soft_limit_in_bytes", 1, K_BYTES, false },
+	{ "memory.memsw.limit_in_bytes", "memory.memsw.limit_in_bytes", 1, K_MEMSW, false },
+	{ "memory.high", "memory.high", 2, K_BYTES_OR_MAX, false },
+	{ "memory.low", "memory.low", 2, K_PROTECT, false },
+	{ "memory.min", "memory.min", 2, K_PROTECT, false },
+	{ "memory.swap.max", "memory.swap.max", 2, K_BYTES_OR_MAX, false },
+	{ "memory.swap.high", "memory.swap.high", 2, K_BYTES_OR_MAX, false },
+	{ "memory.zswap.max", "memory.zswap.max", 2, K_BYTES_OR_MAX, false },
+	{ "memory.zswap.writeback", "memory.zswap.writeback", 2, K_BOOL, false },
+	{ "memory.limit_in_bytes", "memory.limit_in_bytes", 1, K_BYTES, true },
+	{ "memory.max", "memory.max", 2, K_BYTES_OR_MAX, true },
+	{ "memory.oom.group", "memory.oom.group", 2, K_BOOL, true },
 };
 _Static_assert(sizeof(knobs) / sizeof(knobs[0]) <= NKNOB_MAX, "NKNOB_MAX");
 
 const char *nknob_name(int idx) { return knobs[idx].name; }
 const char *nknob_file(int idx) { return knobs[idx].file; }
+int nknob_version(int idx) { return knobs[idx].version; }
 
 /* The names of one version's knobs, comma-separated. */
 static void names_of(int version, char *buf, size_t len)
 {
 	buf[0] = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(knobs); i++)
-		if (!version || knobs[i].version == version)
+		if ((!version || knobs[i].version == version) && !knobs[i].tree)
 			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? ", " : "", knobs[i].name);
 }
 
@@ -93,13 +100,13 @@ static const char *const value_help[] = {
 	[K_PROTECT] = "a size, 64M, or max", [K_MEMSW] = "a size, 1G", [K_BOOL] = "0 or 1",
 };
 
-bool nknob_parse(struct nknobs *ks, const char *assign, char *err, size_t errlen)
+static bool parse_knob(struct nknobs *ks, const char *assign, bool tree, char *err, size_t errlen)
 {
 	const char *eq = strchr(assign, '=');
 	size_t nlen = eq ? (size_t)(eq - assign) : strlen(assign);
 	char names[512];
 	for (size_t i = 0; i < ARRAY_SIZE(knobs); i++) {
-		if (strlen(knobs[i].name) != nlen || strncmp(knobs[i].name, assign, nlen))
+		if (strlen(knobs[i].name) != nlen || strncmp(knobs[i].name, assign, nlen) || (knobs[i].tree && !tree))
 			continue;
 		char val[NKNOB_VAL];
 		if (!eq || !value_of(&knobs[i], eq + 1, val, sizeof(val))) {
@@ -122,33 +129,45 @@ bool nknob_parse(struct nknobs *ks, const char *assign, char *err, size_t errlen
 	return false;
 }
 
+bool nknob_parse(struct nknobs *ks, const char *assign, char *err, size_t errlen)
+{
+	return parse_knob(ks, assign, false, err, errlen);
+}
+
+bool nknob_parse_tree(struct nknobs *ks, const char *assign, char *err, size_t errlen)
+{
+	return parse_knob(ks, assign, true, err, errlen);
+}
+
 /* One knob against the host: its cgroup version, the kernel, the limit. */
-static bool check_one(const struct knob *k, const char *val, int version, uint64_t limit, char *err, size_t errlen)
+static bool check_one(const struct knob *k, const char *val, int version, uint64_t limit, const char *what,
+		      char *err, size_t errlen)
 {
 	char names[512];
 	uint64_t n = strcmp(val, "max") ? strtoull(val, NULL, 10) : UINT64_MAX;
 	if (!version) {
-		snprintf(err, errlen, "kernel: --set %s: this host has no memory cgroup controller", k->name);
+		snprintf(err, errlen, "kernel: %s %s: this host has no memory cgroup controller", what, k->name);
 		return false;
 	}
 	if (k->version != version) {
 		names_of(version, names, sizeof(names));
-		snprintf(err, errlen, "kernel: --set %s: %s; this host's memory cgroup is v%d (%s)", k->name,
+		snprintf(err, errlen, "kernel: %s %s: %s; this host's memory cgroup is v%d (%s)", what, k->name,
 			 k->kind == K_SWAPPINESS ? "cgroup v2 has no per-cgroup swappiness (the host's vm.swappiness"
 			 " applies)" : k->version == 1 ? "a cgroup v1 file" : "a cgroup v2 file", version, names);
 		return false;
 	}
 	if (k->kind == K_SWAPPINESS && n > 100 && !nhost_kernel_at_least(5, 8)) {
-		snprintf(err, errlen, "kernel: --set swappiness=%s: this kernel takes 0..100 (200 since 5.8)", val);
+		snprintf(err, errlen, "kernel: %s swappiness=%s: this kernel takes 0..100 (200 since 5.8)", what, val);
 		return false;
 	}
 	if (k->kind == K_MEMSW && n < limit) {
-		snprintf(err, errlen, "kernel: --set %s=%s: below the --memcg limit (%llu bytes): memory + swap "
-			 "cannot be less than memory", k->name, val, (unsigned long long)limit);
+		snprintf(err, errlen, "kernel: %s %s=%s: below the %s limit (%llu bytes): memory + swap "
+			 "cannot be less than memory", what, k->name, val, strcmp(what, "--set") ? "cgroup's" : "--memcg",
+			 (unsigned long long)limit);
 		return false;
 	}
 	if (k->kind == K_PROTECT && n > limit && n != UINT64_MAX) {
-		snprintf(err, errlen, "kernel: --set %s=%s: above the --memcg limit (%llu bytes)", k->name, val,
+		snprintf(err, errlen, "kernel: %s %s=%s: above the --memcg limit (%llu bytes)", what, k->name, val,
 			 (unsigned long long)limit);
 		return false;
 	}
@@ -157,15 +176,21 @@ static bool check_one(const struct knob *k, const char *val, int version, uint64
 
 bool nknob_check(const struct nknobs *ks, int version, uint64_t limit, char *err, size_t errlen)
 {
+	return nknob_check_as(ks, version, limit, "--set", err, errlen);
+}
+
+bool nknob_check_as(const struct nknobs *ks, int version, uint64_t limit, const char *what, char *err,
+		    size_t errlen)
+{
 	for (int i = 0; i < ks->n; i++)
-		if (!check_one(&knobs[ks->idx[i]], ks->val[i], version, limit, err, errlen))
+		if (!check_one(&knobs[ks->idx[i]], ks->val[i], version, limit, what, err, errlen))
 			return false;
 	if (version == 1 && ks->n) {
 		/* memsw files exist only with swap accounting on. */
 		for (int i = 0; i < ks->n; i++)
 			if (knobs[ks->idx[i]].kind == K_MEMSW && !ncg_host_has("memory.memsw.limit_in_bytes")) {
-				snprintf(err, errlen, "kernel: --set %s: this host's cgroup v1 has no swap accounting "
-					 "(swapaccount=0?)", knobs[ks->idx[i]].name);
+				snprintf(err, errlen, "kernel: %s %s: this host's cgroup v1 has no swap accounting "
+					 "(swapaccount=0?)", what, knobs[ks->idx[i]].name);
 				return false;
 			}
 	}

@@ -109,6 +109,10 @@ uint64_t ncg_peak(const struct ncgroup *cg);
 uint64_t ncg_oom_kills(const struct ncgroup *cg);
 /* Remove cgroups named pagelab-kernel-PID whose PID is dead. */
 void ncg_sweep_stale(const struct ncgroup *cg);
+/* Move process pid into the cgroup and check /proc/PID/cgroup. */
+bool ncg_move(const struct ncgroup *cg, pid_t pid, char *err, size_t errlen);
+/* The cgroup top's descendant REL ("/a/b"): its path, not created. */
+void ncg_child(const struct ncgroup *top, const char *rel, struct ncgroup *out);
 
 /* ---- knobs.c ----------------------------------------------------------- */
 
@@ -126,8 +130,16 @@ const char *nknob_file(int idx);
 /* Add NAME=VALUE: false with a one-line reason for an unknown name, a bad
  * value or a name given twice (needs no host). */
 bool nknob_parse(struct nknobs *k, const char *assign, char *err, size_t errlen);
+/* The same with a --cgroup's own knobs too (memory.limit_in_bytes,
+ * memory.max, memory.oom.group). */
+bool nknob_parse_tree(struct nknobs *k, const char *assign, char *err, size_t errlen);
+int nknob_version(int idx);
 /* Can this host's cgroup of `version` take them, with --memcg limit? */
 bool nknob_check(const struct nknobs *k, int version, uint64_t limit, char *err, size_t errlen);
+/* The same, the refusal naming `what` ("--cgroup /a") for "--set";
+ * limit: the cgroup's own (memsw at least it). */
+bool nknob_check_as(const struct nknobs *k, int version, uint64_t limit, const char *what, char *err,
+		    size_t errlen);
 /* Write them into the cgroup (after its limit). */
 bool nknob_apply(const struct ncgroup *cg, const struct nknobs *k, char *err, size_t errlen);
 /* What the cgroup's files hold now, one value per knob. */
@@ -214,6 +226,36 @@ int64_t nstat_get(const struct nstat *s, const char *name);
 void nstat_free(struct nstat *s);
 /* PSI memory totals in microseconds (-1 when the file is missing). */
 bool npsi_read(const char *path, int64_t *some_us, int64_t *full_us);
+
+/* ---- cgtree.c: `--cgroup PATH:...`, cgroups below the run's own ---- */
+
+#define NTREE_MAX 16
+struct ntree_cg {
+	char path[48];          /* "/a/b", below the run's own cgroup */
+	struct nknobs knobs;    /* written in this order once it exists */
+};
+/* Parents before children (cgspec.c declares them so). */
+struct ntree {
+	int n;
+	struct ntree_cg cg[NTREE_MAX];
+};
+/* The name of cgroup i of t (0: the run's own, "/"). */
+const char *ntree_path(const struct ntree *t, int i);
+/* mkdir each cgroup of t below top and write its knobs (v1: top's
+ * memory.use_hierarchy 1 first; v2: +memory in every parent's
+ * cgroup.subtree_control).  False with one line in err. */
+bool ntree_create(const struct ncgroup *top, const struct ntree *t, char *err, size_t errlen);
+/* What one cgroup of the tree counted, read at the end of the run. */
+struct ncg_result {
+	char path[48];
+	uint64_t current, peak;     /* usage_in_bytes / memory.current ... */
+	struct nstat events;        /* v2 memory.events; v1 failcnt, oom_kill */
+	struct nstat memstat;       /* its memory.stat */
+	int64_t psi_some_us, psi_full_us; /* v2 memory.pressure; -1 on v1 */
+	char knob[NKNOB_MAX][NKNOB_VAL];  /* its knobs, read back */
+};
+void ntree_read(const struct ncgroup *top, const struct ntree *t, int i, struct ncg_result *r);
+void ncg_result_free(struct ncg_result *r);
 
 /* ---- zram.c ------------------------------------------------------------ */
 
@@ -392,6 +434,8 @@ struct nsession {
 	bool cold;              /* --cold: no warm-up of the host's pages first */
 	const struct nknobs *knobs; /* --set: written into the cgroup */
 	const struct nzram_spec *zram; /* --swap zram:...: a zram device, not a swapfile */
+	const struct ntree *tree;   /* --cgroup: cgroups below the run's own, or NULL */
+	const int *place;           /* each workload's: 0 the run's own, i tree->cg[i-1] */
 };
 
 struct nwl_result {
@@ -417,6 +461,8 @@ struct nrun {
 	char knob[NKNOB_MAX][NKNOB_VAL]; /* each --set file, read back at the end */
 	bool has_zram;          /* the swap was a zram device: ... */
 	struct nzram_stats zram; /* ... its mm_stat and io_stat at the end */
+	struct ncg_result *cg;  /* --cgroup: each tree cgroup's, at the end */
+	int ncg;
 	bool timed_out;
 	int stop_signal;
 	char err[256];          /* a task failed: why */

@@ -7,8 +7,10 @@
  *     snapshots /proc/vmstat, PSI, memory.stat;
  *     forks the runner, which joins the cgroup, checks /proc/self/cgroup
  *     (or exits at once: nothing runs outside the cgroup), then forks one
- *     process per task of every workload, gives them a common start and
- *     reaps them with wait4() (user/sys time, faults);
+ *     process per task of every workload, moves each into its workload's
+ *     cgroup of the --cgroup tree (cgtree.c) and checks /proc/PID/cgroup
+ *     (or kills them all and exits: nothing runs), gives them a common
+ *     start and reaps them with wait4() (user/sys time, faults);
  *     waits for the runner, polling its stop signal and the timeout (on
  *     either it SIGKILLs everything in the cgroup);
  *     snapshots again and cleans up.
@@ -75,6 +77,40 @@ static _Noreturn void run_task(const struct nsession *s, const struct layout *L,
 	_exit(nexec_task(&c));
 }
 
+/* The cgroup of workload w (-1: the runner's): the run's own, or its
+ * --cgroup.  On v2 the runner sits in the first workload's: a cgroup
+ * with children may hold no process (kexec_tree.c keeps the workloads of
+ * a v2 tree in leaves). */
+static void cgroup_of(const struct nsession *s, int w, struct ncgroup *out)
+{
+	const struct ncgroup *top = &s->guard->cg;
+	bool tree = s->tree && s->tree->n && s->place;
+	if (w < 0)
+		w = tree && top->version == 2 ? 0 : -1;
+	if (w < 0 || !tree || !s->place[w])
+		*out = *top;
+	else
+		ncg_child(top, s->tree->cg[s->place[w] - 1].path, out);
+}
+
+/* Each task into its workload's cgroup before the start: false (every
+ * task killed, why in sh->runner_err) if one cannot be moved. */
+static bool place_tasks(const struct nsession *s, const struct layout *L, struct nshared *sh, const pid_t *pid)
+{
+	struct ncgroup mine, cg;
+	cgroup_of(s, -1, &mine);
+	for (int w = 0, k = 0; w < s->nwl; k += L->ntasks[w], w++) {
+		cgroup_of(s, w, &cg);
+		for (int t = 0; t < L->ntasks[w] && strcmp(cg.path, mine.path); t++)
+			if (!ncg_move(&cg, pid[k + t], sh->runner_err, sizeof(sh->runner_err))) {
+				for (int j = 0; j < L->total; j++)
+					kill(pid[j], SIGKILL);
+				return false;
+			}
+	}
+	return true;
+}
+
 static _Noreturn void run_runner(const struct nsession *s, const struct layout *L, struct nshared *sh,
 				 pid_t parent)
 {
@@ -83,7 +119,9 @@ static _Noreturn void run_runner(const struct nsession *s, const struct layout *
 	if (getppid() != parent)
 		_exit(1);
 	char err[256];
-	if (!ncg_join(&s->guard->cg, err, sizeof(err))) {
+	struct ncgroup mine;
+	cgroup_of(s, -1, &mine);
+	if (!ncg_join(&mine, err, sizeof(err))) {
 		snprintf(sh->runner_err, sizeof(sh->runner_err), "%s", err);
 		_exit(RUNNER_NO_CGROUP);
 	}
@@ -116,6 +154,8 @@ static _Noreturn void run_runner(const struct nsession *s, const struct layout *
 	for (k = 0; k < L->total; k++)
 		close(done[2 * k + 1]);
 	close(go[0]);
+	if (!place_tasks(s, L, sh, pid))
+		_exit(RUNNER_NO_CGROUP);
 	sh->t0 = native_now_ns();
 	close(go[1]);   /* EOF: every task starts */
 	for (int left = L->total; left > 0;) {
@@ -330,6 +370,8 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 		return false;
 	if (s->knobs && !nknob_apply(&g->cg, s->knobs, err, errlen))
 		return false;
+	if (s->tree && !ntree_create(&g->cg, s->tree, err, errlen))
+		return false;
 	if (!nplan_make_inputs(s->plan, g->dir, err, errlen))
 		return false;
 
@@ -399,6 +441,10 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 	r->swappiness = nknob_swappiness(&g->cg);
 	if (s->knobs)
 		nknob_read(&g->cg, s->knobs, r->knob);
+	r->ncg = s->tree ? s->tree->n : 0;
+	r->cg = r->ncg ? xcalloc((size_t)r->ncg, sizeof(*r->cg)) : NULL;
+	for (int i = 0; i < r->ncg; i++)
+		ntree_read(&g->cg, s->tree, i, &r->cg[i]);
 	snapshot(&g->cg, &vm1, &mem1, &some1, &full1);
 	if (g->zram_made)
 		nzram_finish(g->zram_dev, &r->zram);
@@ -443,5 +489,8 @@ void nrun_free(struct nrun *r)
 	nstat_free(&r->memstat);
 	nstat_free(&r->traced);
 	nstat_free(&r->zram.stat);
+	for (int i = 0; i < r->ncg; i++)
+		ncg_result_free(&r->cg[i]);
+	free(r->cg);
 	memset(r, 0, sizeof(*r));
 }

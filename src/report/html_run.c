@@ -58,25 +58,30 @@ static void timelines(const struct run_result *rr, FILE *out)
 		fprintf(out, ", one in %llu drawn (%llu points a line)", (unsigned long long)stride,
 			(unsigned long long)((nr + stride - 1) / stride));
 	fprintf(out, "%s.</p>\n", it.timeline ? " (their own interval: --vmstat's lines keep theirs)" : "");
-	struct chart *cs[NR_CHARTS];
-	struct tl_line lines[NR_CHARTS * 3];
-	int n = 0;
-	for (int k = 0; k < NR_CHARTS; k++) {
+	struct chart *cs[NR_CHARTS + 1];
+	struct tl_line lines[NR_CHARTS * 3 + CG_MAX + 1];
+	int n = 0, nc = NR_CHARTS + (rr->nr_cg > 0);
+	for (int k = 0; k < nc; k++) {
 		cs[k] = chart_new(CHART_LINES, PLOT_W, PLOT_H);
 		chart_class(cs[k], "plot");
-		chart_title(cs[k], charts[k].title);
+		chart_title(cs[k], k < NR_CHARTS ? charts[k].title : "memory.current per cgroup (MB)");
 		chart_axis(cs[k], 'x', "simulated time (s)", CHART_LINEAR);
-		for (int j = 0; j < 3 && charts[k].f[j] >= 0; j++)
+		for (int j = 0; k < NR_CHARTS && j < 3 && charts[k].f[j] >= 0; j++)
 			lines[n++] = (struct tl_line){ cs[k], chart_series(cs[k], charts[k].names[j], NULL),
 						       (enum tl_fig)charts[k].f[j] };
 	}
+	/* --cgroup: each cgroup's memory.current, the root's the machine's
+	 * charged pages. */
+	for (int c = 0; c < rr->nr_cg && c <= CG_MAX; c++)
+		lines[n++] = (struct tl_line){ cs[NR_CHARTS], chart_series(cs[NR_CHARTS], rr->cg[c].path, NULL),
+					       (enum tl_fig)(TL_CG0 + c) };
 	timeline_draw(rr, lines, n, stride);
-	for (int k = 0; k < NR_CHARTS; k++)
+	for (int k = 0; k < nc; k++)
 		timeline_stop_marks(cs[k], rr, NULL);
 	chart_range(cs[NR_CHARTS - 1], 'y', 0, 100);
 	/* One time axis for every figure, so that an event reads down the page. */
-	chart_share(cs, NR_CHARTS, 'x');
-	for (int k = 0; k < NR_CHARTS; k++) {
+	chart_share(cs, nc, 'x');
+	for (int k = 0; k < nc; k++) {
 		chart_svg(cs[k], out);
 		chart_free(cs[k]);
 	}

@@ -19,7 +19,10 @@ static double value(const struct run_result *rr, uint64_t i, const struct vmstat
 	case TL_SY: return s->sy;
 	case TL_WA: return s->wa;
 	case TL_RESIDENT: return rr->resident_kb ? (double)rr->resident_kb[i] / 1024.0 : 0;
+	case TL_CG0: break;
 	}
+	if (f >= TL_CG0 && f - TL_CG0 < (int)(sizeof(s->cg_kb) / sizeof(s->cg_kb[0])))
+		return (double)s->cg_kb[f - TL_CG0] / 1024.0;
 	return 0;
 }
 

@@ -16,6 +16,7 @@ enum tl_fig {
 	TL_INACT, TL_ACTIVE,      /* MB */
 	TL_US, TL_SY, TL_WA,      /* % */
 	TL_RESIDENT,              /* MB: the sampled workload's resident set */
+	TL_CG0,                   /* MB: cgroup 0's memory.current; cgroup c's is TL_CG0 + c */
 };
 
 /* One line to draw: figure f of the run onto series k of chart c. */

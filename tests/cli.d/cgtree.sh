@@ -98,9 +98,12 @@ done
 	&& [ "$(counter pgsteal_file "$T/sw0")" -gt 0 ] && ok \
 	|| bad "pswpout $(counter pswpout "$T/sw0") / $(counter pswpout "$T/sw200")"
 
-t "sweep --executor kernel --cgroup: one line, exit 2"
-$P sweep --executor kernel --cgroup /a -- usemem -m 2 @/a >"$T/o" 2>"$T/e"
-[ $? -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && grep -q 'does not take --cgroup' "$T/e" && ok || bad "$(cat "$T/e")"
+t "sweep --executor kernel --cgroup: pagelab kernel's tree (--list)"
+$P sweep --executor kernel --list --ram 64M --cgroup /a:max=8M,swappiness=30 --cgroup /b/c \
+	--set cgroup./b.high=4M -- usemem -m 2 @/a + usemem -m 1 @/b/c >"$T/o" 2>"$T/e"
+[ $? -eq 0 ] && [ "$(cat "$T/o")" = "pagelab kernel --memcg 64M --swap 2G --cgroup /a:max=8M,swappiness=30 \
+--cgroup /b:high=4M --cgroup /b/c --seed 1 --timeout 600 usemem -m 2 @/a + usemem -m 1 @/b/c # run 1, executor 2" ] &&
+	ok || bad "$(cat "$T/o" "$T/e")"
 
 t "trace @/a on ideal, --ram 50%: the full machine, not the cache"
 seq 1 50 | sed 's/$/ w/' >"$T/t50"

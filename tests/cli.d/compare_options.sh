@@ -12,7 +12,7 @@ sh "$R/tools/genman.sh" "$P" "$T/man" >/dev/null 2>&1
 sh "$R/tools/gencompletion.sh" "$P" "$T/compl" >/dev/null 2>&1
 second=$(awk -F '\t' '$1 == "form" { f = 1; next } f && $1 == "option" { print $2 }' "$T/dump" | tr '\n' ' ')
 msg=
-[ "$second" = "--memcg --swap --policy --repeat --seeds --tolerance --floor --jobs --html --matrix --seed --timeout --fit-cpu --fit-profile --kernel-cache --sim-cache --machine --cpus --ram --disk --set " ] ||
+[ "$second" = "--memcg --swap --policy --repeat --seeds --tolerance --floor --jobs --html --matrix --seed --timeout --fit-cpu --fit-profile --kernel-cache --sim-cache --machine --cpus --ram --disk --cgroup --set " ] ||
 	msg="second form: $second"
 grep -q '^\.B \\-\\-kernel\\-cache DIR$' "$T/man/pagelab.1" || msg="$msg; no --kernel-cache entry in the man page"
 line=$(grep '^	compare)' "$T/compl/pagelab.bash")

@@ -8,11 +8,7 @@
 
 # This host's memory cgroup version, as pagelab kernel picks it: v2 where
 # the unified hierarchy has the memory controller, else v1.
-cgv=0
-for r in /sys/fs/cgroup /sys/fs/cgroup/unified; do
-	grep -qw memory "$r/cgroup.controllers" 2>/dev/null && { cgv=2; cgroot=$r; break; }
-done
-[ $cgv = 0 ] && [ -e /sys/fs/cgroup/memory/memory.limit_in_bytes ] && { cgv=1; cgroot=/sys/fs/cgroup/memory; }
+kernel_cg_version
 
 t "kernel_knobs: bad or foreign --set: one line, exit 2, nothing run"
 msg=""
