@@ -3,6 +3,7 @@
 #include "internal.h"
 #include "swap.h"
 #include "zram.h"
+#include "zswap.h"
 #include "filemap.h"
 #include "../lib/util.h"
 
@@ -576,6 +577,8 @@ uint64_t shrink_pass(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, 
 	};
 	uint64_t refill_before = mm->ev[PGREFILL];
 	policy_shrink(mm, ctx, &sc);
+	if (mm->swap.zswap)  /* shrink_slab(): zswap's shrinker */
+		zswap_shrink_slab(mm->swap.zswap, ctx, priority);
 	if (sc.who == RECLAIM_KSWAPD && mm->zones[sc.zone].need_balance)
 		mm->zones[sc.zone].need_balance = 2;
 	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);

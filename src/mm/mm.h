@@ -245,9 +245,11 @@ struct zone {
 };
 
 struct zram;
+struct zswap;
 
 struct swap_area {
 	struct zram *zram;  /* --swap zram: the device (zram.h), else NULL */
+	struct zswap *zswap; /* --set zswap=1: zswap (zswap.h), else NULL */
 	uint32_t nr_slots;
 	uint32_t used;      /* slots with a PTE reference or a swap-cache page */
 	uint16_t *map;      /* PTE references per slot */

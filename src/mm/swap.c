@@ -7,6 +7,7 @@
  * cluster_next). */
 #include "swap.h"
 #include "zram.h"
+#include "zswap.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -27,6 +28,7 @@ void swap_init(struct swap_area *sw, uint32_t nr_slots)
 void swap_destroy(struct swap_area *sw)
 {
 	zram_destroy(sw->zram);
+	zswap_destroy(sw->zswap);
 	free(sw->map);
 	free(sw->cache);
 	free(sw->shadow);
@@ -63,6 +65,8 @@ static void slot_maybe_release(struct swap_area *sw, uint32_t s)
 			sw->shadow[s] = 0; /* a shadow never outlives its slot */
 		if (sw->zram)
 			zram_slot_free(sw->zram, s); /* zram_slot_free_notify() */
+		if (sw->zswap)
+			zswap_invalidate(sw->zswap, s);
 	}
 }
 

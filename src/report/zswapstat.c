@@ -1,0 +1,47 @@
+/* zswapstat.c - `--set zswap=N`: zswap's figures under the kernel's
+ * names (6.12-6.18): the vmstat events zswpin, zswpout and zswpwb, the
+ * debugfs files of /sys/kernel/debug/zswap (pool_total_size in bytes,
+ * stored_pages, pool_limit_hit, written_back_pages and the reject_
+ * counters; same_filled_pages only with zswap.same_filled=1, 6.8-6.11's),
+ * the pool's peak, and with --memcg the cgroup's memory.stat zswap
+ * (bytes) and zswapped (pages) (docs/zram.md). */
+#include "report.h"
+#include "../mm/zswap.h"
+#include "../lib/util.h"
+
+size_t report_zswap_stats(const struct machine *m, struct memstat *st)
+{
+	const struct zswap *z = m->mm.swap.zswap;
+	const struct zswap_stats *s = &z->st;
+	size_t n = 0;
+#define S(nm, v) st[n++] = (struct memstat){ nm, v }
+	S("zswpin", s->zswpin);
+	S("zswpout", s->zswpout);
+	S("zswpwb", s->zswpwb);
+	S("pool_total_size", zswap_pool_pages(z) * PAGE_SIZE);
+	S("pool_max_size", s->pool_pages_max * PAGE_SIZE);
+	S("stored_pages", s->stored_pages);
+	if (z->cfg.same_filled)
+		S("same_filled_pages", s->same_filled_pages);
+	S("pool_limit_hit", s->pool_limit_hit);
+	S("written_back_pages", s->written_back_pages);
+	S("reject_compress_poor", s->reject_compress_poor);
+	S("reject_alloc_fail", s->reject_alloc_fail);
+	S("reject_reclaim_fail", s->reject_reclaim_fail);
+	if (m->mm.memcg.limit) {
+		S("memory.stat.zswap", z->lru[0].bytes);
+		S("memory.stat.zswapped", z->lru[0].stored);
+	}
+#undef S
+	return n;
+}
+
+void report_zswap_text(const struct run_result *rr, FILE *out)
+{
+	report_memstat_text("zswap (--set zswap; debugfs and vmstat names)", rr->zswap, rr->nr_zswap, out);
+}
+
+void report_zswap_json(const struct run_result *rr, FILE *out)
+{
+	report_memstat_json(",\n  \"zswap\": {", rr->zswap, rr->nr_zswap, out);
+}
