@@ -4,6 +4,7 @@
 #include "swap.h"
 #include "zram.h"
 #include "zswap.h"
+#include "swap_cluster.h"
 #include "filemap.h"
 #include "../lib/util.h"
 
@@ -94,6 +95,10 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 	mm->stat.nr_free = mm->fr.nr;
 	z->nr_free = mm->fr.nr;
 	swap_init(&mm->swap, (uint32_t)cfg->swap_pages);
+	if (cfg->swap_cluster) {
+		mm->swap.cl = xmalloc(sizeof(*mm->swap.cl));
+		swap_cl_init(mm->swap.cl, (uint32_t)cfg->swap_pages);
+	}
 	if (cfg->zram)
 		mm->swap.zram = zram_create(mm, (uint32_t)cfg->swap_pages, (enum zalgo)(cfg->zram - 1),
 					    cfg->zram_chain ? cfg->zram_chain : 8, cfg->zram_trace_ratio,
