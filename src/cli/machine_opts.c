@@ -28,7 +28,10 @@ const struct opt machine_opts[] = {
 	   "LIST", "physical memory sizes; with a trace replay alone, shares\n"
 	   "of its distinct pages too (10%,50%; 1%:64%:x2)"),
 	MO("--swap", "SIZE", "swap space; zram:SIZE[,algo=lz4|lzo-rle|zstd] a\n"
-	   "compressed RAM device (docs/zram.md)",
+	   "compressed RAM device; --set zswap=1 (2 lzo-rle, 3\n"
+	   "zstd) puts zswap in front of a disk area, --set\n"
+	   "swap.cluster=1 allocates its slots by clusters\n"
+	   "(docs/zram.md)",
 	   "LIST", "swap sizes (zram: --swap SIZE --set zram=0,1,2,3)"),
 	MO("--cpus", "N", "number of CPUs", "LIST", "CPU counts"),
 	MO("--disk", "MODEL", "disk model (see pagelab machines)", "LIST", "disk models"),
