@@ -217,7 +217,7 @@ void mm_setup_zones(struct mm *mm, int n, const uint64_t *pages, const char *con
 	}
 }
 
-void free_frame(struct mm *mm, pfn_t pfn)
+static void release_frame(struct mm *mm, pfn_t pfn, bool charged)
 {
 	struct page *p = mm_page(mm, pfn);
 	if (p->flags & PG_free)
@@ -226,9 +226,9 @@ void free_frame(struct mm *mm, pfn_t pfn)
 		panic("freeing pfn %u still on list %s", pfn, mm->fr.lists[lru_on(&mm->fr, pfn)].name);
 	if (p->flags & PG_anon)
 		mm->stat.nr_anon--;
-	if (mm->memcg.limit)
+	if (mm->memcg.limit && charged)
 		mm->memcg.charged--;  /* uncharged as it is freed */
-	if (mm->cgt)
+	if (mm->cgt && charged)
 		cgtree_uncharge(mm, p->memcg);
 	/* A file page leaves the page cache first, and only clean: dirty data
 	 * is written before its frame is freed (or cancelled by truncate). */
@@ -243,6 +243,12 @@ void free_frame(struct mm *mm, pfn_t pfn)
 	mm->stat.nr_free++;
 	mm->ev[PGFREE]++;
 }
+
+void free_frame(struct mm *mm, pfn_t pfn) { release_frame(mm, pfn, true); }
+
+/* A frame taken by take_zone_frame() for the kernel's own use (a
+ * zsmalloc pool's, a zswap writeback's): nobody's charge. */
+void free_frame_uncharged(struct mm *mm, pfn_t pfn) { release_frame(mm, pfn, false); }
 
 void detach_page(struct mm *mm, pfn_t pfn)
 {

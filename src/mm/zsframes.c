@@ -49,9 +49,7 @@ void zs_frames_sync(struct mm *mm, struct zs_frames *zf, uint64_t pages)
 	}
 	while (zf->nr > pages) {
 		pfn_t pfn = zf->frames[--zf->nr];
-		if (mm->memcg.limit)
-			mm->memcg.charged++;
 		lru_del(&mm->fr, pfn);
-		free_frame(mm, pfn);
+		free_frame_uncharged(mm, pfn);
 	}
 }

@@ -224,8 +224,6 @@ bool zswap_wb_done(struct zswap *z, pfn_t pfn)
 	/* the written folio is clean and reclaimed at once (it was marked
 	 * PG_reclaim): its frame goes back, nobody's charge */
 	lru_del(&mm->fr, pfn);
-	if (mm->memcg.limit)
-		mm->memcg.charged++;
-	free_frame(mm, pfn);
+	free_frame_uncharged(mm, pfn);
 	return true;
 }

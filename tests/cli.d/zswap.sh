@@ -73,3 +73,16 @@ $P run --ram 128M --swap 64M --set zswap=4 usemem -m 8 >"$T/e2" 2>&1
 rc2=$?
 [ $rc1 -eq 2 ] && [ $rc2 -eq 2 ] && [ "$(wc -l <"$T/e1")" -eq 1 ] && [ "$(wc -l <"$T/e2")" -eq 1 ] && ok ||
 	bad "exit $rc1/$rc2: $(cat "$T/e1" "$T/e2")"
+
+# Regression: a zsmalloc pool's frames are nobody's charge.  Freed, they
+# were uncharged from the root cgroup of a --cgroup tree all the same,
+# and --check found memory.current below the root's pages.
+t "zram and zswap pools under --cgroup: --check passes"
+$P run --ram 64M --cgroup /a:max=6M --swap zram:32M --check kbuild -j 2 --units 3 --headers 50 @/a >"$T/c1" 2>&1
+rc1=$?
+$P run --ram 64M --cgroup /a:max=6M --swap 32M --set zswap=1 --set zswap.max_pool_percent=1 --check \
+	kbuild -j 2 --units 3 --headers 50 @/a >"$T/c2" 2>&1
+rc2=$?
+[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ "$(counter mm_stat.mem_used_max "$T/c1")" -gt 0 ] &&
+	[ "$(counter zswpout "$T/c2")" -gt 0 ] && ok ||
+	bad "exit $rc1/$rc2: $(grep -h 'check:' "$T/c1" "$T/c2" | head -2)"
