@@ -43,12 +43,12 @@ const struct opt machine_opts[] = {
 	   "LIST", "memory cgroup limits, as pagelab run --memcg (each\n"
 	   "cell's RAM at least LIMIT * 5/4 + 64M without --ram)"),
 	MO("--cgroup", "PATH[:K=V,...]", "a memory cgroup of a tree (repeatable), PATH like\n"
-	   "/a/b; keys max=, high=, low=, min=, swap.max= (SIZE\n"
-	   "or max), swappiness=N, oom.group=1; parents not\n"
-	   "given are implied, without limits.  A workload's\n"
-	   "last word @PATH runs it there (else in the root).\n"
-	   "Prints each cgroup's memory.current, peak, events,\n"
-	   "stat (docs/cgroups.md); not with --memcg",
+	   "/a/b; keys max=, high=, low=, min=, swap.max=,\n"
+	   "zswap.max= (SIZE or max), swappiness=N, oom.group=1;\n"
+	   "parents not given are implied, without limits.  A\n"
+	   "workload's last word @PATH runs it there (else in\n"
+	   "the root).  Prints each cgroup's memory.current,\n"
+	   "peak, events, stat (docs/cgroups.md); not with --memcg",
 	   "PATH[:K=V,...]", "a memory cgroup of a tree, as pagelab run --cgroup\n"
 	   "(repeatable; the same in every cell, not an axis)"),
 	MO("--set", "NAME=VALUE", "any machine parameter or policy tunable (memcg=LIMIT\n"

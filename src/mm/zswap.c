@@ -26,10 +26,13 @@
  * bytes are charged to the page's memory cgroup (obj_cgroup_charge_zswap,
  * forced: it runs in reclaim, PF_MEMALLOC), under --memcg rounded up to
  * pages of memory.current.  The compressor's cost per byte is zram's
- * (the same table, zram.comp / zram.decomp).  memory.zswap.max is not
- * modelled. */
+ * (the same table, zram.comp / zram.decomp).  With --cgroup, a cgroup
+ * (or an ancestor) at its memory.zswap.max has one of its entries
+ * written back first, and the page is refused if none could be
+ * (reject_zswap_max, pagelab's count). */
 #include "zswap.h"
 #include "internal.h"
+#include "cgtree.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -137,17 +140,41 @@ static bool same_filled(const struct zswap *z, struct mm_ctx *ctx, const struct 
 			      z->cfg.trace_ratio);
 }
 
+/* obj_cgroup_may_zswap(): cg and every ancestor below the root under
+ * its memory.zswap.max (pages of MEMCG_ZSWAP_B, its subtree's) */
+static bool may_zswap(const struct zswap *z, int cg)
+{
+	const struct cgtree *t = z->mm->cgt;
+	for (int c = cg; t && c; c = t->cg[c].conf.parent) {
+		uint64_t max = t->cg[c].conf.zswap_max, bytes = 0;
+		if (max == CG_UNLIMITED)
+			continue;
+		for (int d = 0; max && d < z->nr_cg; d++)
+			if (cg_in_subtree(t, d, c))
+				bytes += z->lru[d].bytes;
+		if (!max || bytes / PAGE_SIZE >= max)
+			return false;
+	}
+	return true;
+}
+
 bool zswap_store(struct zswap *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)
 {
 	const struct page *p = mm_page(z->mm, pfn);
 	if (zswap_has(z, slot))
 		zswap_entry_free(z, slot);  /* check_old: a stale copy */
+	int cg = z->mm->cgt && p->memcg < z->nr_cg ? p->memcg : 0;
+	/* over memory.zswap.max: one entry of the cgroup written back
+	 * first (shrink_memcg()), else refused */
+	if (!may_zswap(z, cg) && zswap_shrink_memcg(z, ctx, cg)) {
+		z->st.reject_zswap_max++;
+		return false;
+	}
 	if (check_limits(z)) {
 		zswap_shrink_worker(z, ctx);  /* queue_work(shrink_wq) */
 		return false;
 	}
 	struct zswap_entry *e = &z->e[slot];
-	int cg = z->mm->cgt && p->memcg < z->nr_cg ? p->memcg : 0;
 	*e = (struct zswap_entry){ .handle = ZS_HANDLE_NONE, .length = 0, .kind = p->data_kind,
 				   .ver = p->data_ver, .cg = (uint16_t)cg };
 	if (same_filled(z, ctx, p)) {

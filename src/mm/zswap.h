@@ -38,7 +38,7 @@ struct zswap_stats {
 	uint64_t zswpin, zswpout, zswpwb;
 	uint64_t pool_limit_hit, reject_compress_poor, reject_alloc_fail,
 		 reject_reclaim_fail, written_back_pages, same_filled_pages,
-		 stored_pages, pool_pages_max;
+		 stored_pages, pool_pages_max, reject_zswap_max;
 };
 
 struct zswap_config {
@@ -96,6 +96,9 @@ uint64_t zswap_shrinker_scan(struct zswap *z, struct mm_ctx *ctx, int cg, uint64
 void zswap_shrink_slab(struct zswap *z, struct mm_ctx *ctx, int priority);
 /* shrink_worker(): write back until the pool is under the threshold. */
 void zswap_shrink_worker(struct zswap *z, struct mm_ctx *ctx);
+/* shrink_memcg(): write back one entry of cg's LRU; 0 written, 1 not,
+ * -1 none there */
+int zswap_shrink_memcg(struct zswap *z, struct mm_ctx *ctx, int cg);
 /* Free the entry at slot and its pool memory (zswap_entry_free()). */
 void zswap_entry_free(struct zswap *z, uint32_t slot);
 

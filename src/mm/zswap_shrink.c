@@ -191,8 +191,7 @@ void zswap_shrink_slab(struct zswap *z, struct mm_ctx *ctx, int priority)
 		shrink_one(z, ctx, cg, priority);
 }
 
-/* shrink_memcg(): one entry of cg's LRU; 0 written, 1 not, -1 empty */
-static int shrink_memcg(struct zswap *z, struct mm_ctx *ctx, int cg)
+int zswap_shrink_memcg(struct zswap *z, struct mm_ctx *ctx, int cg)
 {
 	if (z->lru[cg].head == ZSWAP_NIL)
 		return -1;  /* -ENOENT */
@@ -206,7 +205,7 @@ void zswap_shrink_worker(struct zswap *z, struct mm_ctx *ctx)
 	while (zswap_pool_pages(z) > thr && empty < z->nr_cg) {
 		int cg = z->next_shrink;
 		z->next_shrink = (cg + 1) % z->nr_cg;
-		int r = shrink_memcg(z, ctx, cg);
+		int r = zswap_shrink_memcg(z, ctx, cg);
 		if (r < 0) {
 			empty++;  /* no candidate: the next memcg */
 			continue;

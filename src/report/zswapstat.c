@@ -31,6 +31,8 @@ size_t report_zswap_stats(const struct machine *m, struct memstat *st)
 	S("reject_compress_poor", s->reject_compress_poor);
 	S("reject_alloc_fail", s->reject_alloc_fail);
 	S("reject_reclaim_fail", s->reject_reclaim_fail);
+	if (m->mm.cgt)
+		S("reject_zswap_max", s->reject_zswap_max);
 	if (m->mm.memcg.limit) {
 		S("memory.stat.zswap", z->lru[0].bytes);
 		S("memory.stat.zswapped", z->lru[0].stored);

@@ -86,3 +86,9 @@ rc2=$?
 [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ "$(counter mm_stat.mem_used_max "$T/c1")" -gt 0 ] &&
 	[ "$(counter zswpout "$T/c2")" -gt 0 ] && ok ||
 	bad "exit $rc1/$rc2: $(grep -h 'check:' "$T/c1" "$T/c2" | head -2)"
+
+t "--cgroup /a:zswap.max=0: every page of /a refused, to disk"
+$P run --ram 64M --cgroup /a:max=6M,zswap.max=0 --swap 32M --set zswap=1 kbuild -j 2 --units 3 --headers 50 @/a >"$T/zm" 2>&1
+out=$(counter pswpout "$T/zm")
+[ "$out" -gt 1000 ] && [ "$(counter reject_zswap_max "$T/zm")" -eq "$out" ] && [ "$(counter zswpout "$T/zm")" -eq 0 ] && ok ||
+	bad "$(grep -E '^(pswpout|zswpout|reject_zswap)' "$T/zm" | tr '\n' ' ')"
