@@ -28,7 +28,10 @@ const struct opt machine_opts[] = {
 	   "LIST", "physical memory sizes; with a trace replay alone, shares\n"
 	   "of its distinct pages too (10%,50%; 1%:64%:x2)"),
 	MO("--swap", "SIZE", "swap space; zram:SIZE[,algo=lz4|lzo-rle|zstd] a\n"
-	   "compressed RAM device (docs/zram.md)",
+	   "compressed RAM device; --set zswap=1 (2 lzo-rle, 3\n"
+	   "zstd) puts zswap in front of a disk area, --set\n"
+	   "swap.cluster=1 allocates its slots by clusters\n"
+	   "(docs/zram.md)",
 	   "LIST", "swap sizes (zram: --swap SIZE --set zram=0,1,2,3)"),
 	MO("--cpus", "N", "number of CPUs", "LIST", "CPU counts"),
 	MO("--disk", "MODEL", "disk model (see pagelab machines)", "LIST", "disk models"),
@@ -40,14 +43,14 @@ const struct opt machine_opts[] = {
 	   "LIST", "memory cgroup limits, as pagelab run --memcg (each\n"
 	   "cell's RAM at least LIMIT * 5/4 + 64M without --ram)"),
 	MO("--cgroup", "PATH[:K=V,...]", "a memory cgroup of a tree (repeatable), PATH like\n"
-	   "/a/b; keys max=, high=, low=, min=, swap.max= (SIZE\n"
-	   "or max), swappiness=N, oom.group=1; parents not\n"
-	   "given are implied, without limits.  A workload's\n"
-	   "last word @PATH runs it there (else in the root).\n"
-	   "Prints each cgroup's memory.current, peak, events,\n"
-	   "stat (docs/cgroups.md); not with --memcg.  One\n"
-	   "key alone: --set cgroup.PATH.KEY=VALUE.  The\n"
-	   "workloads memreclaim, senpai and oomd write a\n"
+	   "/a/b; keys max=, high=, low=, min=, swap.max=,\n"
+	   "zswap.max= (SIZE or max), swappiness=N, oom.group=1;\n"
+	   "parents not given are implied, without limits.  A\n"
+	   "workload's last word @PATH runs it there (else in\n"
+	   "the root).  Prints each cgroup's memory.current,\n"
+	   "peak, events, stat (docs/cgroups.md); not with\n"
+	   "--memcg.  One key alone: --set cgroup.PATH.KEY=VALUE.\n"
+	   "The workloads memreclaim, senpai and oomd write a\n"
 	   "cgroup's memory.reclaim / cgroup.kill",
 	   "PATH[:K=V,...]", "a memory cgroup of a tree, as pagelab run --cgroup\n"
 	   "(repeatable; the same in every cell; one key as an\n"

@@ -54,7 +54,8 @@ static int declare(struct cg_tree_conf *t, const char *path)
 		return -1;
 	struct cg_conf *c = &t->cg[t->n++];
 	*c = (struct cg_conf){ .parent = pid, .max = CG_UNLIMITED, .high = CG_UNLIMITED,
-			       .swap_max = CG_UNLIMITED, .swappiness = -1, .implied = true };
+			       .swap_max = CG_UNLIMITED, .zswap_max = CG_UNLIMITED, .swappiness = -1,
+			       .implied = true };
 	snprintf(c->path, sizeof(c->path), "%s", path);
 	return t->n;
 }
@@ -78,9 +79,9 @@ static bool set_key(struct cg_conf *c, const char *kv, char *err, size_t errlen)
 	const char *eq = strchr(kv, '=');
 	size_t kl = eq ? (size_t)(eq - kv) : strlen(kv);
 	const char *v = eq ? eq + 1 : "";
-	static const char *const sizes[] = { "max", "high", "low", "min", "swap.max" };
-	uint64_t *dest[] = { &c->max, &c->high, &c->low, &c->min, &c->swap_max };
-	for (int i = 0; i < 5; i++) {
+	static const char *const sizes[] = { "max", "high", "low", "min", "swap.max", "zswap.max" };
+	uint64_t *dest[] = { &c->max, &c->high, &c->low, &c->min, &c->swap_max, &c->zswap_max };
+	for (int i = 0; i < 6; i++) {
 		if (strlen(sizes[i]) != kl || strncmp(kv, sizes[i], kl))
 			continue;
 		bool plain = i == 2 || i == 3;   /* low, min: a size, "max" means all */
@@ -108,7 +109,7 @@ static bool set_key(struct cg_conf *c, const char *kv, char *err, size_t errlen)
 		return false;
 	}
 	snprintf(err, errlen,
-		 "--cgroup %s: unknown key '%.*s' (max, high, low, min, swap.max, swappiness, oom.group)", c->path,
+		 "--cgroup %s: unknown key '%.*s' (max, high, low, min, swap.max, zswap.max, swappiness, oom.group)", c->path,
 		 (int)kl, kv);
 	return false;
 }

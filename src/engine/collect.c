@@ -162,6 +162,10 @@ static void collect_memory(const struct machine *m, struct run_result *rr)
 		rr->nr_zram = (int)report_zram_stats(m, rr->zram, false);
 	if (mm->swap.zram)
 		rr->nr_zram_full = (int)report_zram_stats(m, rr->zram_full, true);
+	if (mm->swap.zswap)
+		rr->nr_zswap = (int)report_zswap_stats(m, rr->zswap);
+	if (mm->swap.cl)
+		rr->nr_swapcl = (int)report_swapcl_stats(m, rr->swapcl);
 }
 
 /* The samples, as the machine kept them (in memory, a long run's first

@@ -13,6 +13,8 @@
 #include "sched.h"
 #include "../mm/filemap.h"
 #include "../mm/compress_table.h"
+#include "../mm/zswap.h"
+#include "../mm/cgtree.h"
 #include "../lib/util.h"
 #include "../lib/output.h"
 #include "../lib/hostmem.h"
@@ -341,6 +343,23 @@ static void cpu_event(struct machine *m, uint32_t c)
 
 /* ---- setup and main loop ---------------------------------------------- */
 
+/* --set zswap=N: zswap in front of the disk swap area, one LRU per
+ * memory cgroup of --cgroup (src/mm/zswap.c) */
+static void machine_zswap_init(struct machine *m, const struct profile *p)
+{
+	struct zswap_config c = {
+		.max_pool_percent = p->zswap_max_pool ? (unsigned)p->zswap_max_pool : 20,
+		.accept_thr_percent = p->zswap_accept ? (unsigned)p->zswap_accept : 90,
+		.shrinker = p->zswap_shrinker, .same_filled = p->zswap_same_filled,
+		.algo = (enum zalgo)(p->zswap - 1),
+		.chain = p->zram_chain ? (unsigned)p->zram_chain : 8,
+		.trace_ratio = (unsigned)p->zram_trace_ratio,
+		.comp_ps = p->zram_comp_ps, .decomp_ps = p->zram_decomp_ps,
+	};
+	struct mm *mm = &m->mm;
+	mm->swap.zswap = zswap_create(mm, mm->swap.nr_slots, mm->cgt ? mm->cgt->n : 1, &c);
+}
+
 bool machine_init(struct machine *m, const struct profile *p, const struct machine_opts *o,
 		  char *err, size_t errlen)
 {
@@ -387,6 +406,16 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 			 (unsigned long long)(avail >> 20), limit);
 		return false;
 	}
+	if (p->zswap && (p->zram || p->untimed)) {
+		snprintf(err, errlen, "--set zswap=%llu needs a disk swap area (not --swap zram:) and a machine with watermarks",
+			 (unsigned long long)p->zswap);
+		return false;
+	}
+	if (p->zswap && !compress_table[DK_RANDOM][p->zswap - 1].have) {
+		snprintf(err, errlen, "--set zswap: %s was not measured (make compcal)",
+			 zalgo_name((enum zalgo)(p->zswap - 1)));
+		return false;
+	}
 	if (p->zram && !compress_table[DK_RANDOM][p->zram - 1].have) {
 		snprintf(err, errlen, "--swap zram: %s was not measured (src/mm/compress_table.c was made without its library: make compcal)",
 			 zalgo_name((enum zalgo)(p->zram - 1)));
@@ -406,6 +435,7 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		.disk_blocks = p->disk.capacity / PAGE_SIZE,
 		.check = o->check,
 		.seed = o->seed,
+		.swap_cluster = p->swap_cluster,
 		.zram = (unsigned)p->zram, .zram_chain = (unsigned)p->zram_chain,
 		.zram_trace_ratio = (unsigned)p->zram_trace_ratio,
 		.zram_comp_ps = p->zram_comp_ps, .zram_decomp_ps = p->zram_decomp_ps,
@@ -417,6 +447,8 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		mm_cgtree_init(&m->mm, &o->cgroups);
 		m->mm.cgt->hz = (unsigned)p->hz;
 	}
+	if (p->zswap)
+		machine_zswap_init(m, p);
 	if (!p->untimed && m->mm.zones[0].wmark_high * 2 >= m->ram_pages) {
 		snprintf(err, errlen, "RAM of %llu pages leaves too little above the watermarks (high = %llu pages)",
 			 (unsigned long long)m->ram_pages, (unsigned long long)m->mm.zones[0].wmark_high);

@@ -53,6 +53,11 @@ struct profile {
 	 * of compressing and decompressing (0 = bench/compress's measure) */
 	uint64_t zram, zram_chain, zram_trace_ratio;
 	uint64_t zram_comp_ps, zram_decomp_ps;
+	/* --set zswap=1 (docs/zram.md): zswap in front of the disk swap
+	 * area, its limits in % (0 = the kernel's 20 and 90), the shrinker
+	 * and 6.8-6.11's same-filled pages (both 0: the kernel's default) */
+	uint64_t zswap, zswap_max_pool, zswap_accept, zswap_shrinker, zswap_same_filled;
+	uint64_t swap_cluster;    /* 1: 6.12+'s cluster slot allocator */
 	struct mm_costs cost;
 	struct disk_params disk;
 	struct vm_sysctl vm;      /* --set vm.NAME=VALUE overrides ... */

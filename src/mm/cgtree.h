@@ -18,11 +18,13 @@
 #define CG_UNLIMITED UINT64_MAX
 
 /* One cgroup as declared (src/engine/cgspec.c parses it).  Sizes in
- * pages; max, high and swap_max CG_UNLIMITED unless given ("max"). */
+ * pages; max, high, swap_max and zswap_max CG_UNLIMITED unless given
+ * ("max"). */
 struct cg_conf {
 	char path[CG_PATH_MAX];
 	int parent;              /* its parent's id: 0 = the root */
 	uint64_t max, high, low, min, swap_max;
+	uint64_t zswap_max;      /* memory.zswap.max (--set zswap=N) */
 	int swappiness;          /* memory.swappiness (v1 file, 6.x per-memcg): -1 = vm's */
 	bool oom_group;          /* memory.oom.group */
 	bool implied;            /* named only as a parent of another */

@@ -4,6 +4,8 @@
  * memory.max; and memory.swap.current the same over swap slots in use
  * (the cgroup each slot was charged to) against memory.swap.max. */
 #include "internal.h"
+#include "zram.h"
+#include "zswap.h"
 
 #include <stdlib.h>
 
@@ -33,13 +35,22 @@ static bool balance(const struct cgtree *t, uint64_t *own, bool swap, FILE *err)
 	return ok;
 }
 
+/* A frame the kernel took for itself, charged to no cgroup: a zsmalloc
+ * pool's (zram, zswap), a zswap writeback's (zsframes.c, zswap_shrink.c) */
+static bool kernel_frame(const struct mm *mm, pfn_t pfn)
+{
+	int l = lru_on(&mm->fr, pfn);
+	const struct zswap *z = mm->swap.zswap;
+	return (mm->swap.zram && l == mm->swap.zram->fr.list) || (z && (l == z->fr.list || l == z->wb_list));
+}
+
 bool cgtree_check(const struct mm *mm, FILE *err)
 {
 	const struct cgtree *t = mm->cgt;
 	uint64_t own[CG_MAX + 1] = { 0 }, swap[CG_MAX + 1] = { 0 };
 	for (pfn_t pfn = 0; pfn < mm->fr.nr; pfn++) {
 		const struct page *p = &mm->fr.pages[pfn];
-		if (!(p->flags & PG_free))
+		if (!(p->flags & PG_free) && !kernel_frame(mm, pfn))
 			own[p->memcg < t->n ? p->memcg : 0]++;
 	}
 	for (uint32_t s = 0; s < mm->swap.nr_slots; s++)

@@ -16,6 +16,7 @@
 #include "filemap.h"
 #include "inode_index.h"
 #include "zram.h"
+#include "zswap.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -146,6 +147,8 @@ bool mm_check(struct mm *mm, FILE *err)
 		goto out;
 	}
 	uint64_t nfile = 0, ndirty = 0;
+	const struct zswap *zsw = mm->swap.zswap;
+	uint64_t nzpool = 0, nzwb = 0, zcharged = zsw ? zsw->memcg_pages : 0;
 	uint64_t npool = 0, nfree = 0, nwb = 0, nrd = 0, npend = 0, nanon = 0, nmlock = 0;
 	uint64_t nfile_mapped = 0, nanon_mapped = 0, nfile_frames = 0;
 	for (pfn_t pfn = 0; pfn < f->nr; pfn++) {
@@ -160,8 +163,17 @@ bool mm_check(struct mm *mm, FILE *err)
 			nfree++;
 			continue;
 		}
-		if (mm->swap.zram && lru_on(f, pfn) == mm->swap.zram->list) {
+		if (mm->swap.zram && lru_on(f, pfn) == mm->swap.zram->fr.list) {
 			npool++;  /* a zsmalloc page: no struct page state */
+			continue;
+		}
+		if (zsw && lru_on(f, pfn) == zsw->fr.list) {
+			nzpool++;  /* zswap's zsmalloc page */
+			continue;
+		}
+		if (zsw && lru_on(f, pfn) == zsw->wb_list) {
+			nzwb++;  /* a zswap writeback's folio, being written */
+			nwb += !!(p->flags & PG_writeback);
 			continue;
 		}
 		nwb += !!(p->flags & PG_writeback);
@@ -212,6 +224,9 @@ bool mm_check(struct mm *mm, FILE *err)
 	/* Between faults a cache's frame freed last has been taken again. */
 	if (mm->cache.only && mm->cache.freed != PFN_NONE)
 		FAIL("pfn %u freed by a cache's reclaim and never taken", mm->cache.freed);
+	if (zsw && nzpool != zsw->pool.pages)
+		FAIL("zswap: %llu frames on the pool's list but zsmalloc holds %llu pages",
+		     (unsigned long long)nzpool, (unsigned long long)zsw->pool.pages);
 	if (mm->swap.zram && npool != mm->swap.zram->pool.pages)
 		FAIL("zram: %llu frames on the pool's list but zsmalloc holds %llu pages",
 		     (unsigned long long)npool, (unsigned long long)mm->swap.zram->pool.pages);
@@ -229,14 +244,16 @@ bool mm_check(struct mm *mm, FILE *err)
 	 * charged exactly once; nothing is charged beyond the limit. */
 	if (mm->memcg.limit) {
 		const struct memcg *cg = &mm->memcg;
-		if (cg->charged != nanon + nfile_frames)
+		/* zswap's compressed bytes are charged too, in pages, and
+		 * forced (obj_cgroup_charge_zswap() in PF_MEMALLOC) */
+		if (cg->charged != nanon + nfile_frames + zcharged)
 			FAIL("memcg: %llu pages charged but the workloads hold %llu anonymous + %llu file pages",
 			     (unsigned long long)cg->charged, (unsigned long long)nanon, (unsigned long long)nfile_frames);
 		/* zram's pool pages are nobody's charge (zram.c) */
-		if (cg->charged != f->nr - nfree - npool)
+		if (cg->charged != f->nr - nfree - npool - nzpool - nzwb + zcharged)
 			FAIL("memcg: %llu pages charged but %llu frames in use", (unsigned long long)cg->charged,
-			     (unsigned long long)(f->nr - nfree - npool));
-		if (cg->charged > cg->limit || cg->peak > cg->limit)
+			     (unsigned long long)(f->nr - nfree - npool - nzpool - nzwb + zcharged));
+		if (cg->charged > cg->limit + zcharged || (!zsw && cg->peak > cg->limit))
 			FAIL("memcg: %llu pages charged (peak %llu) above the limit of %llu", (unsigned long long)cg->charged,
 			     (unsigned long long)cg->peak, (unsigned long long)cg->limit);
 	}

@@ -47,3 +47,18 @@ unsigned compress_draw(enum data_kind k, enum zalgo a, uint64_t u, unsigned rati
 	uint64_t a0 = r->q[i], a1 = r->q[i + 1];
 	return (unsigned)(a0 + (((a1 - a0) * frac) >> 32));
 }
+
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+unsigned compress_page(uint64_t seed, uint32_t owner, uint64_t index, unsigned ver, unsigned kind,
+		       enum zalgo a, unsigned ratio_pct)
+{
+	uint64_t u = mix(seed ^ mix(owner ^ mix(index ^ mix((uint64_t)ver << 8 | kind))));
+	return compress_draw((enum data_kind)kind, a, u, ratio_pct);
+}

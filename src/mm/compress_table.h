@@ -32,4 +32,10 @@ bool zalgo_parse(const char *s, enum zalgo *a);
  * u's position; ratio (a trace's pages): 4096 * 100 / ratio_pct. */
 unsigned compress_draw(enum data_kind k, enum zalgo a, uint64_t u, unsigned ratio_pct);
 
+/* The draw for one page: a hash of the run's seed, the page's owner and
+ * index, its write version and kind (zram and zswap alike: the same page
+ * written as often always draws the same size, whatever runs beside). */
+unsigned compress_page(uint64_t seed, uint32_t owner, uint64_t index, unsigned ver, unsigned kind,
+		       enum zalgo a, unsigned ratio_pct);
+
 #endif

@@ -9,6 +9,7 @@
 
 /* Return a frame to its zone's free list. */
 void free_frame(struct mm *mm, pfn_t pfn);
+void free_frame_uncharged(struct mm *mm, pfn_t pfn);
 /* Take the frame at the head of a zone's free list (PFN_NONE if empty). */
 pfn_t take_zone_frame(struct mm *mm, int zone);
 /* An allocation entered direct reclaim: ALLOCSTALL and its zone's counter. */

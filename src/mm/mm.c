@@ -3,6 +3,8 @@
 #include "internal.h"
 #include "swap.h"
 #include "zram.h"
+#include "zswap.h"
+#include "swap_cluster.h"
 #include "filemap.h"
 #include "../lib/util.h"
 
@@ -93,6 +95,10 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 	mm->stat.nr_free = mm->fr.nr;
 	z->nr_free = mm->fr.nr;
 	swap_init(&mm->swap, (uint32_t)cfg->swap_pages);
+	if (cfg->swap_cluster) {
+		mm->swap.cl = xmalloc(sizeof(*mm->swap.cl));
+		swap_cl_init(mm->swap.cl, (uint32_t)cfg->swap_pages);
+	}
 	if (cfg->zram)
 		mm->swap.zram = zram_create(mm, (uint32_t)cfg->swap_pages, (enum zalgo)(cfg->zram - 1),
 					    cfg->zram_chain ? cfg->zram_chain : 8, cfg->zram_trace_ratio,
@@ -211,7 +217,7 @@ void mm_setup_zones(struct mm *mm, int n, const uint64_t *pages, const char *con
 	}
 }
 
-void free_frame(struct mm *mm, pfn_t pfn)
+static void release_frame(struct mm *mm, pfn_t pfn, bool charged)
 {
 	struct page *p = mm_page(mm, pfn);
 	if (p->flags & PG_free)
@@ -220,9 +226,9 @@ void free_frame(struct mm *mm, pfn_t pfn)
 		panic("freeing pfn %u still on list %s", pfn, mm->fr.lists[lru_on(&mm->fr, pfn)].name);
 	if (p->flags & PG_anon)
 		mm->stat.nr_anon--;
-	if (mm->memcg.limit)
+	if (mm->memcg.limit && charged)
 		mm->memcg.charged--;  /* uncharged as it is freed */
-	if (mm->cgt)
+	if (mm->cgt && charged)
 		cgtree_uncharge(mm, p->memcg);
 	/* A file page leaves the page cache first, and only clean: dirty data
 	 * is written before its frame is freed (or cancelled by truncate). */
@@ -237,6 +243,12 @@ void free_frame(struct mm *mm, pfn_t pfn)
 	mm->stat.nr_free++;
 	mm->ev[PGFREE]++;
 }
+
+void free_frame(struct mm *mm, pfn_t pfn) { release_frame(mm, pfn, true); }
+
+/* A frame taken by take_zone_frame() for the kernel's own use (a
+ * zsmalloc pool's, a zswap writeback's): nobody's charge. */
+void free_frame_uncharged(struct mm *mm, pfn_t pfn) { release_frame(mm, pfn, false); }
 
 void detach_page(struct mm *mm, pfn_t pfn)
 {
@@ -576,6 +588,8 @@ uint64_t shrink_pass(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, 
 	};
 	uint64_t refill_before = mm->ev[PGREFILL];
 	policy_shrink(mm, ctx, &sc);
+	if (mm->swap.zswap)  /* shrink_slab(): zswap's shrinker */
+		zswap_shrink_slab(mm->swap.zswap, ctx, priority);
 	if (sc.who == RECLAIM_KSWAPD && mm->zones[sc.zone].need_balance)
 		mm->zones[sc.zone].need_balance = 2;
 	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);

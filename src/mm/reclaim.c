@@ -8,6 +8,7 @@
 #include "internal.h"
 #include "swap.h"
 #include "zram.h"
+#include "zswap.h"
 #include "filemap.h"
 #include "inode_index.h"
 #include "../lib/util.h"
@@ -131,6 +132,11 @@ void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn)
 	mm->stat.nr_writeback++;
 	if (mm->integrity)
 		integrity_writeback(mm, pfn);
+	if (!file && mm->swap.zswap && zswap_store(mm->swap.zswap, ctx, pfn, p->swap - 1)) {
+		/* swap_writepage(): kept compressed, no disk write */
+		mm_io_done(mm, IO_WRITE, pfn);
+		return;
+	}
 	if (!file)
 		mm->ev[PSWPOUT]++;
 	mm->ev[PGPGOUT] += PAGE_SIZE / 1024;
@@ -320,6 +326,8 @@ void mm_io_done(struct mm *mm, enum io_dir dir, pfn_t pfn)
 	}
 	p->flags &= ~PG_writeback;
 	mm->stat.nr_writeback--;
+	if (mm->swap.zswap && zswap_wb_done(mm->swap.zswap, pfn))
+		return;  /* a zswap writeback's folio */
 	if ((p->flags & PG_file) && p->owner) {
 		struct inode *ino = page_inode(mm, p);
 		ino->nr_writeback--;

@@ -7,6 +7,8 @@
  * cluster_next). */
 #include "swap.h"
 #include "zram.h"
+#include "zswap.h"
+#include "swap_cluster.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -27,6 +29,10 @@ void swap_init(struct swap_area *sw, uint32_t nr_slots)
 void swap_destroy(struct swap_area *sw)
 {
 	zram_destroy(sw->zram);
+	zswap_destroy(sw->zswap);
+	if (sw->cl)
+		swap_cl_destroy(sw->cl);
+	free(sw->cl);
 	free(sw->map);
 	free(sw->cache);
 	free(sw->shadow);
@@ -37,10 +43,14 @@ static bool slot_busy(const struct swap_area *sw, uint32_t s)
 	return sw->map[s] || sw->cache[s] != PFN_NONE;
 }
 
+static bool slot_busy_cb(const void *arg, uint32_t s) { return slot_busy(arg, s); }
+
 uint32_t swap_alloc_slot(struct swap_area *sw)
 {
 	if (sw->used >= sw->nr_slots)
 		return UINT32_MAX;
+	if (sw->cl)
+		return swap_cl_alloc(sw->cl, slot_busy_cb, sw);
 	uint32_t s = sw->cursor;
 	for (uint32_t n = 0; n < sw->nr_slots; n++, s++) {
 		if (s >= sw->nr_slots)
@@ -63,6 +73,10 @@ static void slot_maybe_release(struct swap_area *sw, uint32_t s)
 			sw->shadow[s] = 0; /* a shadow never outlives its slot */
 		if (sw->zram)
 			zram_slot_free(sw->zram, s); /* zram_slot_free_notify() */
+		if (sw->zswap)
+			zswap_invalidate(sw->zswap, s);
+		if (sw->cl)
+			swap_cl_free(sw->cl, s);
 	}
 }
 

@@ -7,6 +7,7 @@
 #include "internal.h"
 #include "swap.h"
 #include "zram.h"
+#include "zswap.h"
 #include "../lib/util.h"
 
 /* Put frame pfn in the swap cache at slot, locked for the read, and tell
@@ -23,9 +24,12 @@ void swapin_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot,
 	if (mm->integrity)
 		integrity_swapin(mm, pfn, slot);
 	mm->stat.nr_reading++;
-	mm->ev[PSWPIN]++;
-	mm->ev[PGPGIN] += PAGE_SIZE / 1024;
-	charge(ctx, mm->cost->io_submit_ns);
+	if (!mm->swap.zswap || !zswap_has(mm->swap.zswap, slot)) {
+		/* zswap_load() reads no device: no pswpin */
+		mm->ev[PSWPIN]++;
+		mm->ev[PGPGIN] += PAGE_SIZE / 1024;
+		charge(ctx, mm->cost->io_submit_ns);
+	}
 	uint64_t shadow = mm->swap.shadow ? mm->swap.shadow[slot] : 0;
 	if (shadow) {
 		mm->swap.shadow[slot] = 0;
@@ -40,6 +44,15 @@ void swapin_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot,
 
 static void swapin_submit(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)
 {
+	struct zswap *z = mm->swap.zswap;
+	if (z && zswap_has(z, slot)) {
+		/* swap_read_folio(): zswap_load() first, synchronous */
+		zswap_load(z, ctx, pfn, slot);
+		mm_io_done(mm, IO_READ, pfn);
+		return;
+	}
+	if (z)  /* zswap_folio_swapin(): a read from the disk */
+		zswap_disk_swapin(z, mm_page(mm, pfn)->memcg);
 	if (mm->untimed)
 		mm_io_done(mm, IO_READ, pfn);
 	else

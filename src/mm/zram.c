@@ -40,9 +40,8 @@ struct zram *zram_create(struct mm *mm, uint32_t nr_slots, enum zalgo algo, unsi
 	z->decomp_ps = decomp_ps;
 	zs_create_pool(&z->pool, chain);
 	/* the pool's frames are on a list of their own: no LRU, no reclaim */
-	z->list = lru_register(&mm->fr, "zsmalloc");
+	zs_frames_init(mm, &z->fr, "zsmalloc");
 	mm_work_keep(mm, WORK_BIT(W_ZRAM_COMPRESS) | WORK_BIT(W_ZRAM_DECOMPRESS));
-	lru_set_kind(&mm->fr, z->list, LRU_KIND_NONE);
 	z->nr_slots = nr_slots;
 	z->slot = xmalloc((nr_slots ? nr_slots : 1) * sizeof(*z->slot));
 	for (uint32_t i = 0; i < nr_slots; i++)
@@ -56,7 +55,7 @@ void zram_destroy(struct zram *z)
 		return;
 	zs_destroy_pool(&z->pool);
 	free(z->slot);
-	free(z->frames);
+	zs_frames_free(&z->fr);
 	free(z);
 }
 
@@ -69,13 +68,7 @@ static bool pool_has_room(const struct zram *z, pfn_t pfn)
 		return true;  /* same-filled: no pool memory */
 	if (len >= z->pool.huge_class_size)
 		len = PAGE_SIZE;
-	/* room in a zspage of its class, or a new zspage's pages free */
-	const struct zs_class *c = zs_class_of(&z->pool, len);
-	if (c->objs < c->zspages * c->objs_per_zspage)
-		return true;
-	if (z->mem_limit && z->pool.pages + c->pages_per_zspage > z->mem_limit)
-		return false;
-	return z->mm->stat.nr_free >= c->pages_per_zspage;
+	return zs_frames_room(z->mm, &z->pool, len, z->mem_limit);
 }
 
 bool zram_can_store(struct zram *z, pfn_t pfn)
@@ -90,48 +83,16 @@ bool zram_can_store(struct zram *z, pfn_t pfn)
 /* Keep the frames taken from free memory equal to the pool's pages. */
 static void sync_frames(struct zram *z)
 {
-	struct mm *mm = z->mm;
-	while (z->nr_frames < z->pool.pages) {
-		/* __GFP_HIGHMEM | __GFP_MOVABLE: the highest zone with room */
-		int zone = mm->nr_zones - 1;
-		while (zone > 0 && !mm->zones[zone].nr_free)
-			zone--;
-		pfn_t pfn = take_zone_frame(mm, zone);
-		if (pfn == PFN_NONE)
-			panic("zram: no free frame for the pool (zram_can_store said yes)");
-		if (z->nr_frames == z->cap_frames) {
-			z->cap_frames = z->cap_frames ? 2 * z->cap_frames : 256;
-			z->frames = xrealloc(z->frames, z->cap_frames * sizeof(*z->frames));
-		}
-		z->frames[z->nr_frames++] = pfn;
-		lru_add_head(&mm->fr, z->list, pfn);
-	}
-	while (z->nr_frames > z->pool.pages) {
-		/* free_frame() uncharges a memcg page; the pool's never were */
-		pfn_t pfn = z->frames[--z->nr_frames];
-		if (mm->memcg.limit)
-			mm->memcg.charged++;
-		lru_del(&mm->fr, pfn);
-		free_frame(mm, pfn);
-	}
+	zs_frames_sync(z->mm, &z->fr, z->pool.pages);
 	if (z->pool.pages > z->st.mem_used_max)
 		z->st.mem_used_max = z->pool.pages;
-}
-
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
 }
 
 /* The page's compressed size under z's algorithm (0: same-filled). */
 static unsigned page_size_drawn(const struct zram *z, const struct page *p)
 {
-	uint64_t u = mix(z->mm->seed ^ mix(p->owner ^ mix(p->index ^ mix(
-		(uint64_t)p->data_ver << 8 | p->data_kind))));
-	return compress_draw((enum data_kind)p->data_kind, z->algo, u, z->trace_ratio);
+	return compress_page(z->mm->seed, p->owner, p->index, p->data_ver, p->data_kind, z->algo,
+			     z->trace_ratio);
 }
 
 static void zram_store(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)

@@ -5,6 +5,7 @@
 
 #include "mm.h"
 #include "zsmalloc.h"
+#include "zsframes.h"
 #include "compress_table.h"
 
 #define ZRAM_EMPTY UINT16_MAX
@@ -38,9 +39,7 @@ struct zram {
 	struct zs_pool pool;
 	struct zram_slot *slot;
 	uint32_t nr_slots;
-	pfn_t *frames;            /* the pool's pages, taken from free memory */
-	int list;                 /* ... and the frame list they are on */
-	uint64_t nr_frames, cap_frames;
+	struct zs_frames fr;      /* the pool's pages, taken from free memory */
 	uint64_t mem_limit;       /* pages; 0 = none */
 	struct zram_stats st;
 };

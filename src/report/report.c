@@ -226,6 +226,10 @@ void report_text(const struct run_result *rr, const struct run_info *ri, FILE *o
 		report_cgroups_text(rr, out);
 	if (rr->nr_zram)
 		report_zram_text(rr, out);
+	if (rr->nr_zswap)
+		report_zswap_text(rr, out);
+	if (rr->nr_swapcl)
+		report_memstat_text("swap clusters (--set swap.cluster=1)", rr->swapcl, rr->nr_swapcl, out);
 	report_work_text(&rr->work, out);
 }
 
@@ -358,6 +362,10 @@ void report_json(const struct run_result *rr, const struct run_info *ri, FILE *o
 	}
 	if (rr->nr_zram)
 		report_zram_json(rr, out);
+	if (rr->nr_zswap)
+		report_zswap_json(rr, out);
+	if (rr->nr_swapcl)
+		report_memstat_json(",\n  \"swap_clusters\": {", rr->swapcl, rr->nr_swapcl, out);
 	fputs(",\n  \"reclaim_work\": ", out);
 	report_work_json(&rr->work, out);
 	json_provenance(rr, ri, out);

@@ -35,6 +35,10 @@ extern const char vmstat_header_active[];
 size_t report_zram_stats(const struct machine *m, struct memstat *st, bool fullest);  /* zramstat.c */
 void report_zram_text(const struct run_result *rr, FILE *out);
 void report_zram_json(const struct run_result *rr, FILE *out);
+size_t report_zswap_stats(const struct machine *m, struct memstat *st);  /* zswapstat.c */
+void report_zswap_text(const struct run_result *rr, FILE *out);
+void report_zswap_json(const struct run_result *rr, FILE *out);
+size_t report_swapcl_stats(const struct machine *m, struct memstat *st);  /* zswapstat.c */
 size_t report_memcg_stats(const struct machine *m, struct memstat *st);   /* at most MAX_MEMSTAT */
 void report_memcg_stat(const struct run_result *rr, FILE *out);
 /* A list of memstat lines: "# TITLE" then NAME VALUE lines; or OPEN (the

@@ -150,6 +150,10 @@ struct run_result {
 	int nr_zram;
 	struct memstat zram_full[MAX_MEMSTAT]; /* ... at its fullest: a record's (zramstat.c) */
 	int nr_zram_full;
+	struct memstat zswap[MAX_MEMSTAT];  /* --set zswap: its counters */
+	int nr_zswap;
+	struct memstat swapcl[8];           /* --set swap.cluster=1: its lists */
+	int nr_swapcl;
 };
 
 void run_result_free(struct run_result *rr);

@@ -169,6 +169,33 @@ static bool apply_machine_sets(const struct exp_result *r, const char *tmpl, str
 	return true;
 }
 
+/* A design's machine parameters (its sets that name no tunable of its
+ * policy but a machine parameter: `swap=zram:1G`, `zswap=1`), applied
+ * after the run's own: the design is the swap device, say. */
+static bool design_machine(const struct policy_ops *pol, const char *sets, struct profile *p,
+			   struct machine_opts *mo, char **why)
+{
+	if (!sets)
+		return true;
+	char line[256], err[300];
+	snprintf(line, sizeof(line), "%s", sets);
+	char *argv[16];
+	int n = cell_split_args(line, argv, 16);
+	for (int i = 0; i < n; i++) {
+		char *eq = strchr(argv[i], '=');
+		if (!eq)
+			continue;
+		*eq = 0;
+		if (policy_tunable_index(pol, argv[i]) >= 0 || !profile_has_param(argv[i]))
+			continue;
+		if (runspec_set_machine(p, mo, argv[i], eq + 1, err, sizeof(err)) == RS_SET_BAD) {
+			*why = xstrdup(err);
+			return false;
+		}
+	}
+	return true;
+}
+
 /* Policy tunables of a design, defaults first. */
 static double *design_tunables(const struct policy_ops *pol, const char *sets, char **why)
 {
@@ -188,6 +215,8 @@ static double *design_tunables(const struct policy_ops *pol, const char *sets, c
 			*eq = 0;
 		int ti = policy_tunable_index(pol, argv[i]);
 		double v;
+		if (ti < 0 && eq && profile_has_param(argv[i]))
+			continue;  /* a machine parameter: design_machine() */
 		if (ti < 0 || !eq || !parse_double(eq + 1, &v)) {
 			*why = fmt_why("policy %s has no tunable %s in this build", pol->name, argv[i]);
 			free(tun);
@@ -255,7 +284,8 @@ static void run_one(struct exp_result *r, int d, int run, int rep)
 	if (r->max_time_ns && (!c.mo.max_time_ns || r->max_time_ns < c.mo.max_time_ns))
 		c.mo.max_time_ns = r->max_time_ns;
 	bool ram_set = r->ram_set;
-	if (!apply_machine_sets(r, x->machine_sets, &c.prof, &c.mo, &ram_set, &rr->why)) {
+	if (!apply_machine_sets(r, x->machine_sets, &c.prof, &c.mo, &ram_set, &rr->why) ||
+	    !design_machine(pol, ds->sets, &c.prof, &c.mo, &rr->why)) {
 		free(tun);
 		return;
 	}
