@@ -291,7 +291,8 @@ __attribute__((always_inline)) static inline size_t refs_plain_loop(struct cache
  * is_lru, ahead and rec are constants at each call (always_inline). */
 __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, pte_t *ptes, const struct refs *r,
 							   size_t i, bool ahead, bool is_lru, bool rec,
-							   void (*access)(void *, pfn_t, bool), void *priv, int list)
+							   void (*access)(void *, pfn_t, bool), void *priv, int list,
+							   void *const *recs)
 {
 	struct frames *const fr = &cs->mm.fr;
 	if (ahead) {
@@ -308,6 +309,14 @@ __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, 
 		 * tests were 4 of a hit's 62 instructions. */
 		__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->prev * sizeof(*links)));
 		__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->next * sizeof(*links)));
+		if (!is_lru && recs) {
+			/* The policy's record (cache_mode.h).  A page not
+			 * present has pol32[0] 0: the address is then one
+			 * no object is at, only a prefetch's. */
+			pfn_t q = pte_pfn(pte_peek(ptes, ref_page(r, i + AHEAD_LINKS, rec)));
+			uint32_t k1 = fr->pages[q].pol32[0] - 1;
+			__builtin_prefetch((const void *)((uintptr_t)*recs + (uintptr_t)k1 * cs->mm.cache.rec_size));
+		}
 	}
 	pte_t bits = ref_bits(r, i, rec), old;
 	if (!ref_one(cs, ptes, ref_page(r, i, rec), bits, &old))
@@ -325,13 +334,14 @@ __attribute__((always_inline)) static inline size_t refs_hook_loop(struct caches
 	void (*const access)(void *, pfn_t, bool) = cs->access;
 	void *const priv = cs->priv;
 	const int list = is_lru ? ((const struct lru *)priv)->list : 0;
+	void *const *const recs = cs->mm.cache.recs;
 	pte_t *const ptes = cs->pte;
 	size_t i = 0;
 	for (; i + AHEAD_PTE < n; i++)
-		if (!hook_one(cs, ptes, r, i, true, is_lru, rec, access, priv, list))
+		if (!hook_one(cs, ptes, r, i, true, is_lru, rec, access, priv, list, recs))
 			return i;
 	for (; i < n; i++)
-		if (!hook_one(cs, ptes, r, i, false, is_lru, rec, access, priv, list))
+		if (!hook_one(cs, ptes, r, i, false, is_lru, rec, access, priv, list, recs))
 			return i;
 	return n;
 }

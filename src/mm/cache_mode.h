@@ -10,6 +10,7 @@
 #define PAGELAB_MM_CACHE_MODE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include "page.h"
 #include "pte.h"
 
@@ -22,6 +23,18 @@ struct mm_cache_mode {
 	 * PTE's index in it: reclaim finds the PTE in one step, not through
 	 * the address space, its VMA and the VMA's table (cache_pte). */
 	pte_t *ptes;
+	/* The id (index in ptes) of the page a fault is bringing in, while
+	 * mm->fault names it: the research policies' page history is kept
+	 * by id here (ghost_dense), not hashed by owner and index. */
+	uint32_t fault_id;
+	/* A policy's per-page records, record r - 1 for a frame whose
+	 * page->pol32[0] is r (the research policies' ghost entries,
+	 * research.c): *recs is the array (it moves as it grows), rec_size a
+	 * record's bytes.  The replay's loop prefetches a reference's record
+	 * a few references ahead, as it does its struct page: a hit's hook
+	 * reads it right after.  NULL: none. */
+	void *const *recs;
+	size_t rec_size;
 };
 
 #endif
