@@ -94,6 +94,7 @@ void cachesim_free(struct cachesim *cs)
 	if (!cs)
 		return;
 	mm_destroy(&cs->mm);
+	free(cs->mm.cache.recmap);
 	free(cs->pte);
 	free(cs);
 }
@@ -116,6 +117,15 @@ static void grow_ptes(struct cachesim *cs, uint64_t cap)
 		memcpy(pte, cs->pte, cs->mapped * sizeof(pte_t));
 	free(cs->pte);
 	cs->pte = pte;
+	if (cs->mm.cache.recs) {
+		/* The policy's record map, as long (cache_mode.h). */
+		uint32_t *map = xcalloc_huge(cap, sizeof(uint32_t));
+		if (cs->mapped)
+			memcpy(map, cs->mm.cache.recmap, cs->cap * sizeof(uint32_t));
+		memset(map + (cs->mapped ? cs->cap : 0), 0xff, (cap - (cs->mapped ? cs->cap : 0)) * sizeof(uint32_t));
+		free(cs->mm.cache.recmap);
+		cs->mm.cache.recmap = map;
+	}
 	cs->mm.cache.ptes = pte; /* a cache page's PTE: cache.ptes[id] */
 	cs->cap = cap;
 	for (uint32_t j = 0; j < cs->nregions; j++)
@@ -310,11 +320,13 @@ __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, 
 		__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->prev * sizeof(*links)));
 		__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->next * sizeof(*links)));
 		if (!is_lru && recs) {
-			/* The policy's record (cache_mode.h).  A page not
-			 * present has pol32[0] 0: the address is then one
-			 * no object is at, only a prefetch's. */
-			pfn_t q = pte_pfn(pte_peek(ptes, ref_page(r, i + AHEAD_LINKS, rec)));
-			uint32_t k1 = fr->pages[q].pol32[0] - 1;
+			/* The policy's record (cache_mode.h): its slot in
+			 * recmap, then the record.  A page with none has
+			 * slot UINT32_MAX: the address is then one no
+			 * object is at, only a prefetch's. */
+			const uint32_t *map = cs->mm.cache.recmap;
+			__builtin_prefetch(&map[ref_page(r, i + AHEAD_PTE, rec)]);
+			uint32_t k1 = map[ref_page(r, i + AHEAD_LINKS, rec)];
 			__builtin_prefetch((const void *)((uintptr_t)*recs + (uintptr_t)k1 * cs->mm.cache.rec_size));
 		}
 	}

@@ -27,14 +27,18 @@ struct mm_cache_mode {
 	 * mm->fault names it: the research policies' page history is kept
 	 * by id here (ghost_dense), not hashed by owner and index. */
 	uint32_t fault_id;
-	/* A policy's per-page records, record r - 1 for a frame whose
-	 * page->pol32[0] is r (the research policies' ghost entries,
-	 * research.c): *recs is the array (it moves as it grows), rec_size a
-	 * record's bytes.  The replay's loop prefetches a reference's record
-	 * a few references ahead, as it does its struct page: a hit's hook
-	 * reads it right after.  NULL: none. */
+	/* A policy's per-page records (the research policies' ghost
+	 * entries, research.c): *recs is the array (it moves as it grows),
+	 * rec_size a record's bytes, and recmap[id] the record of page id
+	 * (UINT32_MAX: none), kept by the policy.  The replay allocates
+	 * recmap beside ptes, as long (so every id it hands the policy has a
+	 * slot), when recs is set, and its loop prefetches a reference's
+	 * slot, then its record, references ahead, as it does the struct
+	 * page: a hit's hook and a miss's history lookup read it.  NULL:
+	 * none. */
 	void *const *recs;
 	size_t rec_size;
+	uint32_t *recmap;
 };
 
 #endif

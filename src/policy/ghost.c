@@ -40,23 +40,20 @@ void ghost_init(struct ghost *g, uint64_t expect)
 	rehash(g, n);
 }
 
-void ghost_dense(struct ghost *g)
+void ghost_dense(struct ghost *g, uint32_t *const *byid)
 {
 	if (g->live)
 		panic("ghost: dense mode on a table in use");
 	free(g->bucket);
 	g->bucket = NULL;
 	g->nbucket = 0;
-	g->nbyid = 1024;
-	g->byid = xmalloc(g->nbyid * sizeof(uint32_t));
-	memset(g->byid, 0xff, g->nbyid * sizeof(uint32_t));
+	g->byid = byid;
 }
 
 void ghost_destroy(struct ghost *g)
 {
 	free(g->e);
 	free(g->bucket);
-	free(g->byid);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -107,18 +104,10 @@ static uint32_t pool_take(struct ghost *g, uint64_t okey, uint64_t index)
 
 uint32_t ghost_new_id(struct ghost *g, uint64_t id)
 {
-	if (id >= g->nbyid) {
-		uint64_t n = g->nbyid;
-		while (n <= id)
-			n *= 2;
-		g->byid = xrealloc(g->byid, n * sizeof(uint32_t));
-		memset(g->byid + g->nbyid, 0xff, (n - g->nbyid) * sizeof(uint32_t));
-		g->nbyid = n;
-	}
 	/* The key of an anonymous page of the one address space: only
 	 * nonzero matters (0 marks a free entry); index is the id. */
 	uint32_t i = pool_take(g, ghost_okey(1, false), id);
-	g->byid[id] = i;
+	(*g->byid)[id] = i;
 	return i;
 }
 
@@ -140,7 +129,7 @@ void ghost_free(struct ghost *g, uint32_t i)
 	ghost_unlink(g, i, 1);
 	struct gh_entry *e = &g->e[i];
 	if (g->byid) {
-		g->byid[e->index] = GH_NONE;
+		(*g->byid)[e->index] = GH_NONE;
 	} else {
 		uint32_t *link = &g->bucket[hash_of(g, e->okey, e->index)];
 		while (*link != i)

@@ -8,7 +8,7 @@ void rp_init(struct rp_base *b, struct mm *mm, const char *name)
 	ghost_init(&b->g, 2ULL * mm->fr.nr);
 	/* A cache's pages are dense ids, page->swap (cache_pte). */
 	if (mm->cache.only) {
-		ghost_dense(&b->g);
+		ghost_dense(&b->g, &mm->cache.recmap);
 		mm->cache.recs = (void *const *)&b->g.e;
 		mm->cache.rec_size = sizeof(struct gh_entry);
 	}
