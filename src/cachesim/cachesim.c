@@ -213,6 +213,24 @@ __attribute__((noinline)) static pte_t ref_miss(struct cachesim *cs, uint64_t id
 #define AHEAD_PTE 24
 #define AHEAD_PAGE 12
 #define AHEAD_LINKS 6
+#define AHEAD_NEIGH 3
+
+/* A policy's record k's list neighbours (cache_mode.h: rec_prev,
+ * rec_next), prefetched.  k is UINT32_MAX for a page with none, and a
+ * record a reference earlier evicted is still a record: its neighbours
+ * are read in the array, never past it - only where it ends a list is
+ * the neighbour UINT32_MAX, an address only a prefetch sees. */
+__attribute__((always_inline)) static inline void rec_links(const struct cachesim *cs, const void *recs, uint32_t k)
+{
+	if (k == UINT32_MAX)
+		return;
+	const char *e = (const char *)recs + (size_t)k * cs->mm.cache.rec_size;
+	uint32_t p, n;
+	memcpy(&p, e + cs->mm.cache.rec_prev, sizeof(p));
+	memcpy(&n, e + cs->mm.cache.rec_next, sizeof(n));
+	__builtin_prefetch((const void *)((uintptr_t)recs + (uintptr_t)p * cs->mm.cache.rec_size));
+	__builtin_prefetch((const void *)((uintptr_t)recs + (uintptr_t)n * cs->mm.cache.rec_size));
+}
 
 /* A batch of references as the loops read them: ids and write flags in
  * two arrays (cachesim_refs), or the binary format's 8-byte records where
@@ -302,7 +320,7 @@ __attribute__((always_inline)) static inline size_t refs_plain_loop(struct cache
 __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, pte_t *ptes, const struct refs *r,
 							   size_t i, bool ahead, bool is_lru, bool rec,
 							   void (*access)(void *, pfn_t, bool), void *priv, int list,
-							   void *const *recs)
+							   void *const *recs, bool moves)
 {
 	struct frames *const fr = &cs->mm.fr;
 	if (ahead) {
@@ -328,6 +346,8 @@ __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, 
 			__builtin_prefetch(&map[ref_page(r, i + AHEAD_PTE, rec)]);
 			uint32_t k1 = map[ref_page(r, i + AHEAD_LINKS, rec)];
 			__builtin_prefetch((const void *)((uintptr_t)*recs + (uintptr_t)k1 * cs->mm.cache.rec_size));
+			if (moves)
+				rec_links(cs, *recs, map[ref_page(r, i + AHEAD_NEIGH, rec)]);
 		}
 	}
 	pte_t bits = ref_bits(r, i, rec), old;
@@ -347,13 +367,14 @@ __attribute__((always_inline)) static inline size_t refs_hook_loop(struct caches
 	void *const priv = cs->priv;
 	const int list = is_lru ? ((const struct lru *)priv)->list : 0;
 	void *const *const recs = cs->mm.cache.recs;
+	const bool moves = cs->mm.cache.rec_next != 0;
 	pte_t *const ptes = cs->pte;
 	size_t i = 0;
 	for (; i + AHEAD_PTE < n; i++)
-		if (!hook_one(cs, ptes, r, i, true, is_lru, rec, access, priv, list, recs))
+		if (!hook_one(cs, ptes, r, i, true, is_lru, rec, access, priv, list, recs, moves))
 			return i;
 	for (; i < n; i++)
-		if (!hook_one(cs, ptes, r, i, false, is_lru, rec, access, priv, list, recs))
+		if (!hook_one(cs, ptes, r, i, false, is_lru, rec, access, priv, list, recs, moves))
 			return i;
 	return n;
 }

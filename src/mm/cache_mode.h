@@ -39,6 +39,12 @@ struct mm_cache_mode {
 	void *const *recs;
 	size_t rec_size;
 	uint32_t *recmap;
+	/* A policy whose hit moves the record on a list (ARC, 2Q's Am,
+	 * LIRS's stack) sets these: the byte offsets in a record of its two
+	 * neighbours' record numbers (u32), which the loop prefetches too, a
+	 * few references ahead, as it does exact LRU's list neighbours.
+	 * 0: hits move nothing. */
+	size_t rec_prev, rec_next;
 };
 
 #endif

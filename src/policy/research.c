@@ -2,6 +2,8 @@
 #include "research.h"
 #include "../mm/mm.h"
 
+#include <stddef.h>
+
 void rp_init(struct rp_base *b, struct mm *mm, const char *name)
 {
 	b->mm = mm;
@@ -14,6 +16,14 @@ void rp_init(struct rp_base *b, struct mm *mm, const char *name)
 	}
 	b->list = lru_register(&mm->fr, name);
 	b->fresh = PFN_NONE;
+}
+
+void rp_hits_move(struct rp_base *b)
+{
+	if (!b->g.byid)
+		return;
+	b->mm->cache.rec_prev = offsetof(struct gh_entry, prev);
+	b->mm->cache.rec_next = offsetof(struct gh_entry, next);
 }
 
 void rp_destroy(struct rp_base *b) { ghost_destroy(&b->g); }

@@ -69,6 +69,10 @@ __attribute__((always_inline)) static inline void rp_prefetch_victim(const struc
 	__builtin_prefetch(&mm->cache.ptes[e->index]); /* dense: index is the id */
 }
 
+/* In a cache: the policy's hits move entries on the lists of slot 0,
+ * whose neighbours the replay then prefetches (cache_mode.h). */
+void rp_hits_move(struct rp_base *b);
+
 /* The entry of the page a fault is bringing in, if it has one. */
 uint32_t rp_incoming(const struct rp_base *b);
 /* --check of the ghost lists and frame/entry agreement. */
