@@ -58,7 +58,7 @@ $GENTRACE --zipf 1 --out bin $PAGES "$N" 1 >"$T/z.pgtrace" || exit 1
 printf '   %-9s %9s %9s %6s %11s %10s\n' policy pagelab limit ratio libCacheSim misses
 # policy, its limit's file, libCacheSim's algorithm (- none)
 for row in "arc arc ARC" "2q twoq TwoQ" "lirs - LIRS" "s3fifo s3fifo S3FIFO" "sieve sieve Sieve" \
-	"lfu lfu LFU" "opt opt Belady" "clockpro - -" "lruk - -"; do
+	"lfu lfu LFU" "opt opt Belady" "clockpro - -" "lruk lruk -"; do
 	set -- $row
 	pol=$1 lim=$2 algo=$3
 	[ -x "$LIMITS/$lim" ] || lim=-
