@@ -137,4 +137,50 @@ static inline void q_move(struct qs *s, int k, uint32_t id)
 	q_push(s, k, id);
 }
 
+/* A binary min-heap over page ids on two keys, (k1, k2) in order: LFU's
+ * (count, when), LRU-K's (HIST 2, HIST 1).  slot[id]: its index. */
+struct hent {
+	uint64_t k1, k2;
+	uint32_t id;
+};
+
+static inline int h_before(const struct hent *a, const struct hent *b)
+{
+	return a->k1 != b->k1 ? a->k1 < b->k1 : a->k2 < b->k2;
+}
+
+/* The entry at k moved down the heap of n to its place (keys grew). */
+static inline void h_down(struct hent *h, uint32_t *slot, uint64_t n, uint64_t k)
+{
+	struct hent e = h[k];
+	for (;;) {
+		uint64_t l = 2 * k + 1, b = k;
+		const struct hent *best = &e;
+		if (l < n && h_before(&h[l], best))
+			b = l, best = &h[l];
+		if (l + 1 < n && h_before(&h[l + 1], best))
+			b = l + 1;
+		if (b == k)
+			break;
+		h[k] = h[b];
+		slot[h[k].id] = (uint32_t)k;
+		k = b;
+	}
+	h[k] = e;
+	slot[e.id] = (uint32_t)k;
+}
+
+/* The entry at k moved up to its place (a new one). */
+static inline void h_up(struct hent *h, uint32_t *slot, uint64_t k)
+{
+	struct hent e = h[k];
+	while (k > 0 && h_before(&e, &h[(k - 1) / 2])) {
+		h[k] = h[(k - 1) / 2];
+		slot[h[k].id] = (uint32_t)k;
+		k = (k - 1) / 2;
+	}
+	h[k] = e;
+	slot[e.id] = (uint32_t)k;
+}
+
 #endif
