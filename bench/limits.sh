@@ -39,8 +39,10 @@ lcs_build() {
 		[ -r "$c" ] && { cache=$c; break; }
 	done
 	flags="no CMakeCache.txt found"
-	[ -n "$cache" ] && flags=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=\(.*\)/build type \1/p; s/^CMAKE_C_FLAGS:[A-Z]*=\(..*\)/C flags \1/p; s/^CMAKE_C_COMPILER:[A-Z]*=\(.*\)/compiler \1/p; s/^USE_TCMALLOC:[A-Z]*=\(.*\)/tcmalloc \1/p' "$cache" | paste -sd, -)
-	echo "   libCacheSim: $LCS, commit $commit, $flags"
+	[ -n "$cache" ] && flags=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=\(.*\)/build type \1/p; s/^CMAKE_C_FLAGS:[A-Z]*=\(..*\)/C flags \1/p; s/^CMAKE_C_COMPILER:[A-Z]*=\(.*\)/compiler \1/p; s/^USE_TCMALLOC:[A-Z]*=\(.*\)/tcmalloc \1/p' "$cache")
+	echo "   libCacheSim: $LCS"
+	echo "   commit $commit"
+	echo "$flags" | sed 's/^/   /'
 }
 
 # cpu CMD...: $secs = CPU seconds of CMD (stdout+stderr to $T/out)
