@@ -194,11 +194,17 @@ $(BUILD)/bench/compress: bench/compress.c src/lib/pagefill.c src/lib/pagefill.h
 compcal: $(BUILD)/bench/compress
 	$(BUILD)/bench/compress $(if $(COMPCAL_OUT),-o $(COMPCAL_OUT))
 
-bench: $(BUILD)/pagelab $(BUILD)/bench/gentrace $(BUILD)/bench/sizes $(BUILD)/bench/cputime
+# bench/limit/<policy>.c: the least code of each research policy (make
+# bench's limit column, bench/limits.sh).
+BENCH_LIMITS = $(patsubst bench/limit/%.c,$(BUILD)/bench/limit/%,$(wildcard bench/limit/*.c))
+$(BENCH_LIMITS): bench/limit/limit.h
+bench: $(BUILD)/pagelab $(BUILD)/bench/gentrace $(BUILD)/bench/sizes $(BUILD)/bench/cputime $(BENCH_LIMITS)
 	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace SIZES=$(BUILD)/bench/sizes sh bench/run.sh
 	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace sh bench/trace.sh
 	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace LIBCACHESIM="$(LIBCACHESIM)" \
 		CPUTIME=$(BUILD)/bench/cputime sh bench/cache.sh
+	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace LIBCACHESIM="$(LIBCACHESIM)" \
+		CPUTIME=$(BUILD)/bench/cputime LIMITS=$(BUILD)/bench/limit sh bench/limits.sh
 	PAGELAB=$(BUILD)/pagelab GENTRACE=$(BUILD)/bench/gentrace sh bench/mrc.sh
 
 # libFuzzer harnesses (tests/fuzz/): not part of make check.  Each runs

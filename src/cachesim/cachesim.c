@@ -94,6 +94,7 @@ void cachesim_free(struct cachesim *cs)
 	if (!cs)
 		return;
 	mm_destroy(&cs->mm);
+	free(cs->mm.cache.recmap);
 	free(cs->pte);
 	free(cs);
 }
@@ -116,6 +117,15 @@ static void grow_ptes(struct cachesim *cs, uint64_t cap)
 		memcpy(pte, cs->pte, cs->mapped * sizeof(pte_t));
 	free(cs->pte);
 	cs->pte = pte;
+	if (cs->mm.cache.recs) {
+		/* The policy's record map, as long (cache_mode.h). */
+		uint32_t *map = xcalloc_huge(cap, sizeof(uint32_t));
+		if (cs->mapped)
+			memcpy(map, cs->mm.cache.recmap, cs->cap * sizeof(uint32_t));
+		memset(map + (cs->mapped ? cs->cap : 0), 0xff, (cap - (cs->mapped ? cs->cap : 0)) * sizeof(uint32_t));
+		free(cs->mm.cache.recmap);
+		cs->mm.cache.recmap = map;
+	}
 	cs->mm.cache.ptes = pte; /* a cache page's PTE: cache.ptes[id] */
 	cs->cap = cap;
 	for (uint32_t j = 0; j < cs->nregions; j++)
@@ -203,6 +213,24 @@ __attribute__((noinline)) static pte_t ref_miss(struct cachesim *cs, uint64_t id
 #define AHEAD_PTE 24
 #define AHEAD_PAGE 12
 #define AHEAD_LINKS 6
+#define AHEAD_NEIGH 3
+
+/* A policy's record k's list neighbours (cache_mode.h: rec_prev,
+ * rec_next), prefetched.  k is UINT32_MAX for a page with none, and a
+ * record a reference earlier evicted is still a record: its neighbours
+ * are read in the array, never past it - only where it ends a list is
+ * the neighbour UINT32_MAX, an address only a prefetch sees. */
+__attribute__((always_inline)) static inline void rec_links(const struct cachesim *cs, const void *recs, uint32_t k)
+{
+	if (k == UINT32_MAX)
+		return;
+	const char *e = (const char *)recs + (size_t)k * cs->mm.cache.rec_size;
+	uint32_t p, n;
+	memcpy(&p, e + cs->mm.cache.rec_prev, sizeof(p));
+	memcpy(&n, e + cs->mm.cache.rec_next, sizeof(n));
+	__builtin_prefetch((const void *)((uintptr_t)recs + (uintptr_t)p * cs->mm.cache.rec_size));
+	__builtin_prefetch((const void *)((uintptr_t)recs + (uintptr_t)n * cs->mm.cache.rec_size));
+}
 
 /* A batch of references as the loops read them: ids and write flags in
  * two arrays (cachesim_refs), or the binary format's 8-byte records where
@@ -291,7 +319,8 @@ __attribute__((always_inline)) static inline size_t refs_plain_loop(struct cache
  * is_lru, ahead and rec are constants at each call (always_inline). */
 __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, pte_t *ptes, const struct refs *r,
 							   size_t i, bool ahead, bool is_lru, bool rec,
-							   void (*access)(void *, pfn_t, bool), void *priv, int list)
+							   void (*access)(void *, pfn_t, bool), void *priv, int list,
+							   void *const *recs, bool moves)
 {
 	struct frames *const fr = &cs->mm.fr;
 	if (ahead) {
@@ -308,6 +337,18 @@ __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, 
 		 * tests were 4 of a hit's 62 instructions. */
 		__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->prev * sizeof(*links)));
 		__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->next * sizeof(*links)));
+		if (!is_lru && recs) {
+			/* The policy's record (cache_mode.h): its slot in
+			 * recmap, then the record.  A page with none has
+			 * slot UINT32_MAX: the address is then one no
+			 * object is at, only a prefetch's. */
+			const uint32_t *map = cs->mm.cache.recmap;
+			__builtin_prefetch(&map[ref_page(r, i + AHEAD_PTE, rec)]);
+			uint32_t k1 = map[ref_page(r, i + AHEAD_LINKS, rec)];
+			__builtin_prefetch((const void *)((uintptr_t)*recs + (uintptr_t)k1 * cs->mm.cache.rec_size));
+			if (moves)
+				rec_links(cs, *recs, map[ref_page(r, i + AHEAD_NEIGH, rec)]);
+		}
 	}
 	pte_t bits = ref_bits(r, i, rec), old;
 	if (!ref_one(cs, ptes, ref_page(r, i, rec), bits, &old))
@@ -325,13 +366,15 @@ __attribute__((always_inline)) static inline size_t refs_hook_loop(struct caches
 	void (*const access)(void *, pfn_t, bool) = cs->access;
 	void *const priv = cs->priv;
 	const int list = is_lru ? ((const struct lru *)priv)->list : 0;
+	void *const *const recs = cs->mm.cache.recs;
+	const bool moves = cs->mm.cache.rec_next != 0;
 	pte_t *const ptes = cs->pte;
 	size_t i = 0;
 	for (; i + AHEAD_PTE < n; i++)
-		if (!hook_one(cs, ptes, r, i, true, is_lru, rec, access, priv, list))
+		if (!hook_one(cs, ptes, r, i, true, is_lru, rec, access, priv, list, recs, moves))
 			return i;
 	for (; i < n; i++)
-		if (!hook_one(cs, ptes, r, i, false, is_lru, rec, access, priv, list))
+		if (!hook_one(cs, ptes, r, i, false, is_lru, rec, access, priv, list, recs, moves))
 			return i;
 	return n;
 }

@@ -10,6 +10,7 @@
 #define PAGELAB_MM_CACHE_MODE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include "page.h"
 #include "pte.h"
 
@@ -22,6 +23,28 @@ struct mm_cache_mode {
 	 * PTE's index in it: reclaim finds the PTE in one step, not through
 	 * the address space, its VMA and the VMA's table (cache_pte). */
 	pte_t *ptes;
+	/* The id (index in ptes) of the page a fault is bringing in, while
+	 * mm->fault names it: the research policies' page history is kept
+	 * by id here (ghost_dense), not hashed by owner and index. */
+	uint32_t fault_id;
+	/* A policy's per-page records (the research policies' ghost
+	 * entries, research.c): *recs is the array (it moves as it grows),
+	 * rec_size a record's bytes, and recmap[id] the record of page id
+	 * (UINT32_MAX: none), kept by the policy.  The replay allocates
+	 * recmap beside ptes, as long (so every id it hands the policy has a
+	 * slot), when recs is set, and its loop prefetches a reference's
+	 * slot, then its record, references ahead, as it does the struct
+	 * page: a hit's hook and a miss's history lookup read it.  NULL:
+	 * none. */
+	void *const *recs;
+	size_t rec_size;
+	uint32_t *recmap;
+	/* A policy whose hit moves the record on a list (ARC, 2Q's Am,
+	 * LIRS's stack) sets these: the byte offsets in a record of its two
+	 * neighbours' record numbers (u32), which the loop prefetches too, a
+	 * few references ahead, as it does exact LRU's list neighbours.
+	 * 0: hits move nothing. */
+	size_t rec_prev, rec_next;
 };
 
 #endif

@@ -90,6 +90,7 @@ __attribute__((always_inline)) static inline enum fault_status mm_cache_fault(st
 	mm->fault.owner = as->id + 1;
 	mm->fault.file = false;
 	mm->fault.index = ANON_INDEX(vma, off);
+	mm->cache.fault_id = id;
 	enum fault_status st;
 	pfn_t pfn = cache_alloc(mm, ctx, &st);
 	if (pfn == PFN_NONE) {

@@ -40,6 +40,7 @@ static void *arc_init(struct mm *mm, const double *tun)
 	(void)tun;
 	struct arc *a = xcalloc(1, sizeof(*a));
 	rp_init(&a->b, mm, "arc");
+	rp_hits_move(&a->b);
 	a->t1 = ghost_list_new(&a->b.g, 0);
 	a->t2 = ghost_list_new(&a->b.g, 0);
 	a->b1 = ghost_list_new(&a->b.g, 0);

@@ -40,6 +40,16 @@ void ghost_init(struct ghost *g, uint64_t expect)
 	rehash(g, n);
 }
 
+void ghost_dense(struct ghost *g, uint32_t *const *byid)
+{
+	if (g->live)
+		panic("ghost: dense mode on a table in use");
+	free(g->bucket);
+	g->bucket = NULL;
+	g->nbucket = 0;
+	g->byid = byid;
+}
+
 void ghost_destroy(struct ghost *g)
 {
 	free(g->e);
@@ -66,7 +76,8 @@ uint32_t ghost_find(const struct ghost *g, uint64_t okey, uint64_t index)
 	return GH_NONE;
 }
 
-uint32_t ghost_new(struct ghost *g, uint64_t okey, uint64_t index)
+/* A fresh entry of the pool for (okey, index), on no list. */
+static uint32_t pool_take(struct ghost *g, uint64_t okey, uint64_t index)
 {
 	uint32_t i;
 	if (g->free_head != GH_NONE) {
@@ -87,10 +98,27 @@ uint32_t ghost_new(struct ghost *g, uint64_t okey, uint64_t index)
 	e->index = index;
 	e->pfn = PFN_NONE;
 	e->next[0] = e->next[1] = e->prev[0] = e->prev[1] = GH_NONE;
+	g->live++;
+	return i;
+}
+
+uint32_t ghost_new_id(struct ghost *g, uint64_t id)
+{
+	/* The key of an anonymous page of the one address space: only
+	 * nonzero matters (0 marks a free entry); index is the id. */
+	uint32_t i = pool_take(g, ghost_okey(1, false), id);
+	(*g->byid)[id] = i;
+	return i;
+}
+
+uint32_t ghost_new(struct ghost *g, uint64_t okey, uint64_t index)
+{
+	uint32_t i = pool_take(g, okey, index);
+	struct gh_entry *e = &g->e[i];
 	uint32_t b = hash_of(g, okey, index);
 	e->hnext = g->bucket[b];
 	g->bucket[b] = i;
-	if (++g->live > g->nbucket && g->nbucket < (1u << 31))
+	if (g->live > g->nbucket && g->nbucket < (1u << 31))
 		rehash(g, g->nbucket * 2);
 	return i;
 }
@@ -100,10 +128,14 @@ void ghost_free(struct ghost *g, uint32_t i)
 	ghost_unlink(g, i, 0);
 	ghost_unlink(g, i, 1);
 	struct gh_entry *e = &g->e[i];
-	uint32_t *link = &g->bucket[hash_of(g, e->okey, e->index)];
-	while (*link != i)
-		link = &g->e[*link].hnext;
-	*link = e->hnext;
+	if (g->byid) {
+		(*g->byid)[e->index] = GH_NONE;
+	} else {
+		uint32_t *link = &g->bucket[hash_of(g, e->okey, e->index)];
+		while (*link != i)
+			link = &g->e[*link].hnext;
+		*link = e->hnext;
+	}
 	e->okey = 0;
 	e->hnext = g->free_head;
 	g->free_head = i;

@@ -59,6 +59,7 @@ static void *lirs_init(struct mm *mm, const double *tun)
 	for (int i = 0; i < 3; i++)
 		t[i] = tun ? tun[i] : lirs_tunables[i].def;
 	rp_init(&l->b, mm, "lirs");
+	rp_hits_move(&l->b); /* a hit moves the page to the top of S (slot 0) */
 	l->s = ghost_list_new(&l->b.g, 0);
 	l->q = ghost_list_new(&l->b.g, 1);
 	l->nh = ghost_list_new(&l->b.g, 1);

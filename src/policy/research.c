@@ -2,19 +2,55 @@
 #include "research.h"
 #include "../mm/mm.h"
 
+#include <stddef.h>
+
 void rp_init(struct rp_base *b, struct mm *mm, const char *name)
 {
 	b->mm = mm;
 	ghost_init(&b->g, 2ULL * mm->fr.nr);
+	/* A cache's pages are dense ids, page->swap (cache_pte). */
+	if (mm->cache.only) {
+		ghost_dense(&b->g, &mm->cache.recmap);
+		mm->cache.recs = (void *const *)&b->g.e;
+		mm->cache.rec_size = sizeof(struct gh_entry);
+	}
 	b->list = lru_register(&mm->fr, name);
 	b->fresh = PFN_NONE;
 }
 
+void rp_hits_move(struct rp_base *b)
+{
+	if (!b->g.byid)
+		return;
+	b->mm->cache.rec_prev = offsetof(struct gh_entry, prev);
+	b->mm->cache.rec_next = offsetof(struct gh_entry, next);
+}
+
 void rp_destroy(struct rp_base *b) { ghost_destroy(&b->g); }
+
+/* rp_add() in a cache: one address space, every page added for its own
+ * fault, none resident twice. */
+static uint32_t rp_add_id(struct rp_base *b, pfn_t pfn, bool *known)
+{
+	struct mm *mm = b->mm;
+	uint32_t id = (uint32_t)mm->fr.pages[pfn].swap;
+	uint32_t i = ghost_find_id(&b->g, id);
+	*known = i != GH_NONE;
+	if (i == GH_NONE)
+		i = ghost_new_id(&b->g, id);
+	else if (ghost_e(&b->g, i)->pfn != PFN_NONE)
+		panic("%s: page %u resident twice", mm->pol.ops->name, id);
+	ghost_attach(&b->g, i, mm->fr.pages, pfn);
+	lru_add_head(&mm->fr, b->list, pfn);
+	b->fresh = pfn;
+	return i;
+}
 
 uint32_t rp_add(struct rp_base *b, pfn_t pfn, bool *known)
 {
 	struct mm *mm = b->mm;
+	if (b->g.byid)
+		return rp_add_id(b, pfn, known);
 	struct page *p = &mm->fr.pages[pfn];
 	uint64_t okey = ghost_page_okey(p), index = p->index;
 	uint32_t i = p->owner ? ghost_find(&b->g, okey, index) : GH_NONE;
@@ -92,6 +128,7 @@ enum victim_outcome rp_evict_tail(struct rp_base *b, struct scan_control *sc, in
 		ghost_free(g, i);
 	else
 		ghost_move_head(g, from, i);
+	rp_prefetch_victim(b, ghost_tail(g, from));
 	return o;
 }
 
@@ -100,6 +137,8 @@ uint32_t rp_incoming(const struct rp_base *b)
 	const struct mm *mm = b->mm;
 	if (!mm->fault.owner)
 		return GH_NONE;
+	if (b->g.byid)
+		return ghost_find_id(&b->g, mm->cache.fault_id);
 	return ghost_find(&b->g, ghost_okey(mm->fault.owner, mm->fault.file), mm->fault.index);
 }
 

@@ -103,6 +103,7 @@ static void evict_m(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 		enum victim_outcome o = rp_evict(&f->b, sc, t);
 		if (o == VICTIM_GONE || o == VICTIM_CULLED) {
 			ghost_free(g, t);
+			rp_prefetch_victim(&f->b, ghost_tail(g, f->m));
 			return;
 		}
 		keep(f, f->m, t); /* refused: the budget bounds the pass */
@@ -129,6 +130,7 @@ static void evict_s(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 		if (o == VICTIM_GONE) {
 			e->u32 = 0;
 			ghost_move_head(g, f->g, t);
+			rp_prefetch_victim(&f->b, ghost_tail(g, f->s));
 			if (N(g) > f->g_cap)
 				ghost_free(g, ghost_tail(g, f->g));
 			return;

@@ -104,6 +104,8 @@ static void sieve_shrink(void *p, struct scan_control *sc)
 		}
 	}
 	s->hand = i;
+	/* The next search starts there: most often its victim. */
+	rp_prefetch_victim(&s->b, i == GH_NONE ? ghost_tail(g, s->q) : i);
 }
 
 static bool sieve_check(void *p, FILE *err)

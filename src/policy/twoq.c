@@ -39,6 +39,7 @@ static void *twoq_init(struct mm *mm, const double *tun)
 {
 	struct twoq *q = xcalloc(1, sizeof(*q));
 	rp_init(&q->b, mm, "2q");
+	rp_hits_move(&q->b);
 	q->a1in = ghost_list_new(&q->b.g, 0);
 	q->am = ghost_list_new(&q->b.g, 0);
 	q->a1out = ghost_list_new(&q->b.g, 0);

@@ -1,0 +1,96 @@
+#!/bin/sh
+# make bench, limits part: each research policy's cache-only replay beside
+# its limit (bench/limit/<policy>.c: the least code of the same algorithm,
+# the same misses) and, when LIBCACHESIM names a cachesim binary built
+# outside this repository, libCacheSim's cachesim, on one Zipf(1.0) trace.
+# Printed, never asserted.  PAGELAB, GENTRACE, CPUTIME and LIMITS (the
+# directory of the built limits) name the binaries; BENCH_ZIPF_REFS
+# (default 20 M) and BENCH_PAIRED_RUNS (default 5) set the length and the
+# runs.  Rates are requests per CPU second (user + system, bench/cputime),
+# the least of the paired runs: pagelab, the limit and libCacheSim run one
+# after the other in each round, so a loaded host weighs on all three.
+set -u
+P=${PAGELAB:-./pagelab}
+GENTRACE=${GENTRACE:-build/bench/gentrace}
+CPUTIME=${CPUTIME:-build/bench/cputime}
+LIMITS=${LIMITS:-build/bench/limit}
+LCS=${LIBCACHESIM:-}
+N=${BENCH_ZIPF_REFS:-20000000}
+RUNS=${BENCH_PAIRED_RUNS:-5}
+PAGES=1048576
+FRAMES=100000
+T=$(mktemp -d "${TMPDIR:-/tmp}/pagelab-bench-limits.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+if [ -n "$LCS" ] && [ ! -x "$LCS" ]; then
+	echo "== limits: LIBCACHESIM=$LCS is not an executable; no libCacheSim column"
+	LCS=
+fi
+case $LCS in ""|/*) ;; *) LCS=$(pwd)/$LCS;; esac
+
+# lcs_build: libCacheSim's commit and build flags, from the git checkout
+# and the CMake cache around its binary (it is never built here).
+lcs_build() {
+	d=$(dirname "$LCS")
+	commit=$(git -C "$d" rev-parse --short=12 HEAD 2>/dev/null || echo "unknown commit")
+	cache=
+	for c in "$d/CMakeCache.txt" "$d/../CMakeCache.txt" "$d/../../CMakeCache.txt"; do
+		[ -r "$c" ] && { cache=$c; break; }
+	done
+	flags="no CMakeCache.txt found"
+	[ -n "$cache" ] && flags=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=\(.*\)/build type \1/p; s/^CMAKE_C_FLAGS:[A-Z]*=\(..*\)/C flags \1/p; s/^CMAKE_C_COMPILER:[A-Z]*=\(.*\)/compiler \1/p; s/^USE_TCMALLOC:[A-Z]*=\(.*\)/tcmalloc \1/p' "$cache")
+	echo "   libCacheSim: $LCS"
+	echo "   commit $commit"
+	echo "$flags" | sed 's/^/   /'
+}
+
+# cpu CMD...: $secs = CPU seconds of CMD (stdout+stderr to $T/out)
+cpu() {
+	"$CPUTIME" "$T/time" "$@" >"$T/out" 2>&1
+	secs=$(awk '{ s = $1 + $2; if (s <= 0) s = 0.005; print s }' "$T/time")
+}
+mps() { [ -n "$1" ] && awk -v n="$N" -v s="$1" 'BEGIN { printf "%.2f", n / s / 1e6 }' || echo -; }
+least() { [ -z "$1" ] || awk -v a="$1" -v b="$2" 'BEGIN { exit !(b < a) }' && echo "$2" || echo "$1"; }
+
+echo "== limits: Zipf(1.0), $N requests over $PAGES pages, $FRAMES frames"
+[ -r /proc/loadavg ] && echo "   host load average (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
+$GENTRACE --zipf 1 --out bin $PAGES "$N" 1 >"$T/z.pgtrace" || exit 1
+[ -n "$LCS" ] && { $GENTRACE --zipf 1 --out oracle $PAGES "$N" 1 >"$T/z.oracleGeneral.bin" || exit 1; lcs_build; }
+printf '   %-9s %9s %9s %6s %11s %10s\n' policy pagelab limit ratio libCacheSim misses
+# policy, its limit's file, libCacheSim's algorithm (- none)
+for row in "arc arc ARC" "2q twoq TwoQ" "lirs - LIRS" "s3fifo s3fifo S3FIFO" "sieve sieve Sieve" \
+	"lfu lfu LFU" "opt opt Belady" "clockpro - -" "lruk lruk -"; do
+	set -- $row
+	pol=$1 lim=$2 algo=$3
+	[ -x "$LIMITS/$lim" ] || lim=-
+	[ -n "$LCS" ] || algo=-
+	ps= ls= cs= note=
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		cpu $P run --machine ideal --ram ${FRAMES}p --policy $pol trace "$T/z.pgtrace"
+		ps=$(least "$ps" "$secs")
+		pm=$(awk '$1 == "pgfault" { print $2 }' "$T/out")
+		if [ "$lim" != - ]; then
+			cpu "$LIMITS/$lim" "$T/z.pgtrace" $FRAMES
+			ls=$(least "$ls" "$secs")
+			lm=$(sed -n 's/^misses //p' "$T/out")
+			[ "$lm" = "$pm" ] || note=" (the limit's misses: $lm)"
+		fi
+		if [ "$algo" != - ]; then
+			cpu env -C "$T" "$LCS" "$T/z.oracleGeneral.bin" oracleGeneral "$algo" $FRAMES --ignore-obj-size 1
+			cs=$(least "$cs" "$secs")
+		fi
+		i=$((i + 1))
+	done
+	ratio=-
+	[ -n "$ls" ] && ratio=$(awk -v a="$ps" -v b="$ls" 'BEGIN { printf "%.2fx", a / b }')
+	printf '   %-9s %9s %9s %6s %11s %10s%s\n' "$pol" "$(mps "$ps")" "$(mps "$ls")" "$ratio" \
+		"$(mps "$cs")" "$pm" "$note"
+done
+echo "   (M requests per CPU second, user + system, reading the trace included;"
+echo "   the least of $RUNS rounds, each running pagelab, the limit and libCacheSim"
+echo "   one after the other.  ratio: pagelab's CPU time over the limit's; a"
+echo "   limit reads the whole trace into memory first.  - : no limit written or"
+echo "   no libCacheSim given.  libCacheSim's S3FIFO is pagelab's variant=1 and"
+echo "   its LIRS differs in one case (docs/trace-format.md): its time only)"
