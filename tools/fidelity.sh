@@ -19,6 +19,9 @@
 #                      block, each balanced, a larger N keeping a smaller's
 #   FIDELITY_CASES     a file of cases to use instead of the sample
 #   FIDELITY_JOBS      simulator runs at once (default 2)
+#   FIDELITY_MACHINE   the simulated machine (default FIDELITY_DATA/profile,
+#                      this host's costs by pagelab kernel --calibrate,
+#                      measured once; "modern" for the preset)
 set -u
 P=${PAGELAB:-build/pagelab}
 DOC=${1:-docs/fidelity.md}
@@ -60,10 +63,21 @@ if [ ! -s "$DATA/disk_bandwidth" ] && [ "$(id -u)" -eq 0 ]; then
 		mv "$DATA/disk_bandwidth.tmp" "$DATA/disk_bandwidth" || rm -f "$DATA/disk_bandwidth.tmp"
 fi
 [ -s "$DATA/disk_bandwidth" ] && BW="--set disk.bandwidth=$(cat "$DATA/disk_bandwidth")"
+# The simulated CPU costs are this host's (pagelab kernel --calibrate:
+# microbenchmarks of the operations pagelab charges, docs/cost.md),
+# measured once at normal priority like the rate above and kept with the
+# records as a machine profile; FIDELITY_MACHINE=modern runs the preset.
+if [ -z "${FIDELITY_MACHINE:-}" ] && [ ! -s "$DATA/profile" ]; then
+	echo "fidelity: measuring this host's CPU costs (pagelab kernel --calibrate)" >&2
+	$P kernel --calibrate "$DATA/profile.tmp" >/dev/null 2>&1 && mv "$DATA/profile.tmp" "$DATA/profile" ||
+		{ rm -f "$DATA/profile.tmp"; exit 1; }
+fi
+MACHINE=${FIDELITY_MACHINE:-$DATA/profile}
+case $MACHINE in */*) ;; *[!A-Za-z0-9_.-]*) echo "fidelity: bad FIDELITY_MACHINE" >&2; exit 2 ;; esac
 
 # shellcheck disable=SC2086 # BW is one --set argument or none
 $P compare --matrix "$DATA/cases.txt" --repeat 3 --seeds 3 --policy "$POL" --floor 100 --timeout 120 \
-	--jobs "${FIDELITY_JOBS:-2}" --kernel-cache "$DATA" --sim-cache "$SIM" $BW --html "$DATA/heatmap.html" \
+	--machine "$MACHINE" --jobs "${FIDELITY_JOBS:-2}" --kernel-cache "$DATA" --sim-cache "$SIM" $BW --html "$DATA/heatmap.html" \
 	>"$OUT" || exit $?
 
 {

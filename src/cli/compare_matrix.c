@@ -87,16 +87,22 @@ static double records_median(const struct record *const *r, int from, int to, co
 static void case_figures(const struct kcase *c, const char *name, struct kmatrix_case *mc)
 {
 	int seeds = (int)c->ca.k.seeds;
-	double *sel = xcalloc((size_t)c->npol + 1, sizeof(double)), *ssys = xcalloc((size_t)c->npol + 1, sizeof(double));
+	size_t np = (size_t)c->npol + 1;
+	double *sel = xcalloc(np, sizeof(double)), *ssys = xcalloc(np, sizeof(double));
+	double *scpu = xcalloc(np, sizeof(double)), *swait = xcalloc(np, sizeof(double));
 	for (int p = 0; p < c->npol; p++) {
 		sel[p] = records_median(c->sr, p * seeds, (p + 1) * seeds, "elapsed_s", false);
 		ssys[p] = records_median(c->sr, p * seeds, (p + 1) * seeds, "sys_s", false);
+		scpu[p] = km_records_split(c->sr, p * seeds, (p + 1) * seeds, false);
+		swait[p] = km_records_split(c->sr, p * seeds, (p + 1) * seeds, true);
 	}
 	double load = records_median(c->kr, 0, c->kern.n, "loadavg", true);
 	*mc = (struct kmatrix_case){ .name = name, .x = &c->x, .runs = c->kern.n, .sel = sel, .ssys = ssys,
 				     .kel = records_median(c->kr, 0, c->kern.n, "elapsed_s", false),
 				     .ksys = records_median(c->kr, 0, c->kern.n, "sys_s", false),
-				     .load = isnan(load) ? -1 : load };
+				     .load = isnan(load) ? -1 : load, .scpu = scpu, .swait = swait,
+				     .kcpu = km_records_split(c->kr, 0, c->kern.n, false),
+				     .kwait = km_records_split(c->kr, 0, c->kern.n, true) };
 }
 
 /* One case: parsed, run, and run again to WIDE_RUNS kernel runs when its
@@ -201,11 +207,14 @@ int compare_matrix(struct cargs *ca, int argc, char **argv)
 	kmatrix_build(&m, mc, n, ca->o.tol, ca->o.floor);
 	print_header(&m, c, n, widened);
 	kmatrix_print(&m, stdout);
+	kmatrix_print_times(&m, stdout);
 	int rc = ca->o.html ? compare_write_page(ca->o.html, argc, argv, matrix_page, &m) : 0;
 	kmatrix_free(&m);
 	for (int i = 0; i < n; i++) {
 		free((void *)mc[i].sel);
 		free((void *)mc[i].ssys);
+		free((void *)mc[i].scpu);
+		free((void *)mc[i].swait);
 		kcase_free(&c[i]);
 		free(l[i].line);
 	}

@@ -29,6 +29,11 @@ struct kmatrix_case {
 	double kel, ksys;       /* the kernel's medians, s */
 	const double *sel, *ssys;   /* per design: the simulator's medians */
 	double load;            /* median 1-minute load of its runs, or -1 */
+	/* The longest workload's CPU (user + system) and wait (its elapsed
+	 * less its CPU, 0 when its tasks ran in parallel), medians, s: the
+	 * kernel's, then per design the simulator's (kmatrix_time.c). */
+	double kcpu, kwait;
+	const double *scpu, *swait;
 };
 
 enum km_class { KM_NONE, KM_WITHIN, KM_MISS, KM_SMALL };
@@ -67,5 +72,19 @@ void kmatrix_free(struct kmatrix *m);
 /* The tables, 80 columns: the strict count per design, each counter's
  * count and rho, each case's count. */
 void kmatrix_print(const struct kmatrix *m, FILE *out);
+
+/* kmatrix_time.c: where a time misses, waits or work. */
+enum km_cause { KM_CAUSE_NONE, KM_CAUSE_WORK, KM_CAUSE_WAITS, KM_CAUSE_BOTH, KM_CAUSE_UNSPLIT };
+struct record;
+/* The median over records r[from..to) of their longest workload's CPU
+ * (wait false) or wait (true), s; NAN when none has the figures. */
+double km_records_split(const struct record *const *r, int from, int to, bool wait);
+/* Which part of an elapsed time misses: the CPU (work), the wait, both,
+ * neither, or unsplit (a figure is NAN); a part misses when it is outside +-tol % of the kernel's
+ * and differs by more than tol % of the kernel's elapsed kel. */
+enum km_cause km_time_cause(double kel, double kcpu, double scpu, double kwait, double swait, double tol);
+/* Per design, the cases that miss on a time, each time split into CPU
+ * and wait on both sides, and the counts by cause (80 columns). */
+void kmatrix_print_times(const struct kmatrix *m, FILE *out);
 
 #endif

@@ -87,6 +87,7 @@ static void direct_io(struct machine *m, struct task *t, struct mm_ctx *ctx, str
 			inode_add_blocks(mm, ino, op->first, op->first + n);
 		filemap_invalidate_range(mm, ctx, ino, op->first, n);
 	}
+	struct io_run run = { 0 }; /* iomap_dio_bio_iter(): a bio per extent */
 	for (uint64_t i = 0; i < n; i++) {
 		if (op->first + i >= ino->size || (ino->flags & INODE_RAMFS))
 			break;
@@ -96,7 +97,8 @@ static void direct_io(struct machine *m, struct task *t, struct mm_ctx *ctx, str
 		if (dir == IO_WRITE && mm->integrity)
 			integrity_direct_write(mm, ino, op->first + i);
 		mm->ev[dir == IO_READ ? PGPGIN : PGPGOUT] += PAGE_SIZE / 1024;
-		ctx->sys_ns += mm->cost->io_submit_ns + mm->cost->copy_page_ns / 4; /* get_user_pages */
+		io_request(mm, ctx, &run, block);
+		ctx->sys_ns += mm->cost->copy_page_ns / 4; /* get_user_pages */
 		if (m->prof.untimed)
 			continue;
 		t->dio_pending++;

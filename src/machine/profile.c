@@ -232,7 +232,7 @@ static const struct param params[] = {
 	{ "cost.copy_page", P_NS, F(cost.copy_page_ns), 0, 1000000000ULL, "copying one page" },
 	{ "cost.scan", P_NS, F(cost.scan_ns), 0, 1000000000ULL, "reclaim: one page scanned" },
 	{ "cost.rmap", P_NS, F(cost.rmap_ns), 0, 1000000000ULL, "reclaim: one PTE visited through rmap" },
-	{ "cost.io_submit", P_NS, F(cost.io_submit_ns), 0, 1000000000ULL, "queueing one page of I/O" },
+	{ "cost.io_submit", P_NS, F(cost.io_submit_ns), 0, 1000000000ULL, "building and queueing one I/O request: a contiguous run of up to 256 pages (6.x bios), a page in 2.2/2.4 (src/mm/io_request.c)" },
 	{ "cost.free_page", P_NS, F(cost.free_page_ns), 0, 1000000000ULL, "unmapping and freeing a page at exit" },
 	{ "cost.io_complete", P_NS, F(cost.io_complete_ns), 0, 1000000000ULL, "interrupt and completion of one request" },
 	{ "cost.tlb_ipi", P_NS, F(cost.tlb_ipi_ns), 0, 1000000000ULL, "reclaim: a remote TLB flush before writing a mapped page, to the CPU that asks (0 = not modelled)" },

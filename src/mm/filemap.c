@@ -119,18 +119,19 @@ void pagecache_delete(struct mm *mm, pfn_t pfn, bool shadow)
 	p->owner = 0;
 }
 
+/* Read pfn's block (its cost charged by the caller: io_request()). */
 static void submit_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pfn_t pfn)
 {
 	struct page *p = mm_page(mm, pfn);
+	uint64_t block = filemap_block(ino, p->index);
 	mm->stat.nr_reading++;
 	mm->ev[PGPGIN] += PAGE_SIZE / 1024;
-	charge(ctx, mm->cost->io_submit_ns);
 	if (mm->integrity)
 		integrity_file_read(mm, pfn);
 	if (mm->untimed)
 		mm_io_done(mm, IO_READ, pfn);
 	else
-		mm->io.submit_block(mm->io.arg, IO_READ, filemap_block(ino, p->index), pfn, ctx_now(ctx));
+		mm->io.submit_block(mm->io.arg, IO_READ, block, pfn, ctx_now(ctx));
 }
 
 /* A page evicted by a textbook policy and still being written: found again
@@ -185,6 +186,7 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 	if (end > ino->size)
 		end = ino->size;
 	bool give_up = false;
+	struct io_run run = { 0 };
 	uint64_t folio_end = start;
 	unsigned folio_order = 0;
 	for (uint64_t idx = start; idx < end; idx++) {
@@ -222,8 +224,14 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 			charge(ctx, mm->cost->zero_page_ns);
 			mm_work(mm, W_CLEAR_BYTES, PAGE_SIZE);
 		}
-		else if (!(mm->untimed && idx == target))
-			submit_read(mm, ctx, ino, pfn);
+		else {
+			/* read_pages(): the window's reads, one request per
+			 * contiguous run of blocks (io_request.c); an untimed
+			 * target is read last but is part of its run. */
+			io_request(mm, ctx, &run, filemap_block(ino, idx));
+			if (!(mm->untimed && idx == target))
+				submit_read(mm, ctx, ino, pfn);
+		}
 	}
 	/* Untimed reads complete at once: the target's waits for the end, so
 	 * that the readahead allocations cannot reclaim it meanwhile. */

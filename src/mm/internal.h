@@ -96,8 +96,9 @@ void memcg_prot_end(struct mm *mm);
 void memcg_low_reset(struct mm *mm);
 bool memcg_low_retry(struct mm *mm);
 
-/* Start writing a dirty page (swap slot or file block); clears PG_dirty. */
-void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn);
+/* Start writing a dirty page (swap slot or file block); clears PG_dirty.
+ * run: the request ->writepages is building (NULL: a bio of its own). */
+void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, struct io_run *run);
 
 /* The swap token (thrash.c). */
 void grab_swap_token(struct mm *mm, struct aspace *as);

@@ -41,7 +41,7 @@ struct mm_costs {
 	uint64_t copy_page_ns;    /* copying one page (COW) */
 	uint64_t scan_ns;         /* one page looked at by a reclaim scanner */
 	uint64_t rmap_ns;         /* one PTE visited through rmap (referenced/unmap) */
-	uint64_t io_submit_ns;    /* building and queueing one I/O request */
+	uint64_t io_submit_ns;    /* building and queueing one I/O request (io_request.c) */
 	uint64_t free_page_ns;    /* unmapping and freeing one page at exit */
 	uint64_t io_complete_ns;  /* interrupt + completion handling per request */
 	uint64_t syscall_ns;      /* one read()/write()... call beyond its page work (0 = fault_ns) */
@@ -155,6 +155,13 @@ struct mm_io {
 	 * time t, around direct and limit reclaim; returns whether it
 	 * entered (false: already in a stall, or no PSI).  May be NULL. */
 	bool (*memstall)(void *arg, int task, bool enter, uint64_t t);
+};
+
+/* A run of pages submitted together (io_request.c): the block after the
+ * run's last and the folios in it; zero-initialised, it is empty. */
+struct io_run {
+	uint64_t next;
+	unsigned n;
 };
 
 /* Who is running kernel code and what it costs them. */
@@ -320,6 +327,7 @@ struct mm {
 	struct reclaim_work work;
 	enum work_who work_who;
 	uint64_t nr_tlb_remote_flush; /* IPIs sent by flush_tlb_dirty() (reclaim.c) */
+	uint64_t nr_io_requests;   /* requests io_request() charged cost.io_submit for */
 	struct mm_ctx *cur;        /* who runs the current reclaim pass */
 	bool untimed;           /* I/O completes synchronously (trace mode) */
 	uint64_t seed;          /* the run's seed: what the kernel leaves to chance
@@ -638,6 +646,9 @@ uint64_t mm_reclaim_io_catch_up(struct mm *mm, struct mm_ctx *ctx, const struct 
 
 /* Completion of an I/O the core queued through mm_io. */
 void mm_io_done(struct mm *mm, enum io_dir dir, pfn_t pfn);
+/* Charge ctx cost.io_submit for a page of I/O at `block` unless it joins
+ * `run`, the request being built (NULL: a request of its own). */
+void io_request(struct mm *mm, struct mm_ctx *ctx, struct io_run *run, uint64_t block);
 
 /* --check: every frame free or on exactly one list, PTEs and rmap agree,
  * swap slot references match.  Prints problems to err; false on failure. */

@@ -119,7 +119,7 @@ static void flush_tlb_dirty(struct mm *mm, struct mm_ctx *ctx)
 	charge(ctx, n * mm->cost->tlb_ipi_ns);
 }
 
-void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn)
+void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, struct io_run *run)
 {
 	struct page *p = mm_page(mm, pfn);
 	bool file = p->flags & PG_file;
@@ -140,8 +140,7 @@ void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn)
 	if (!file)
 		mm->ev[PSWPOUT]++;
 	mm->ev[PGPGOUT] += PAGE_SIZE / 1024;
-	charge(ctx, mm->cost->io_submit_ns);
-	uint64_t block = 0;
+	uint64_t block = p->swap - 1;
 	if (file) {
 		struct inode *ino = page_inode(mm, p);
 		ino->nr_writeback++;
@@ -150,6 +149,7 @@ void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn)
 		if (block == UINT64_MAX)
 			block = inode_fill_hole(mm, ino, p->index); /* its data needs a block now */
 	}
+	io_request(mm, ctx, run, block);
 	if (!file && mm->swap.zram) {
 		/* zram: compressed here, the write done on return (a
 		 * synchronous bdev's bio completes inside submit_bio) */
@@ -250,7 +250,7 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 		}
 		mm->ev[NR_VMSCAN_WRITE]++;      /* pageout() */
 		mm_work(mm, W_PAGEOUT, 1);
-		page_writeback(mm, mm->cur, pfn);
+		page_writeback(mm, mm->cur, pfn, NULL); /* pageout(): a bio of its own */
 		if (p->flags & PG_free)
 			return EVICT_FREED;   /* untimed: written and freed already */
 		if (p->flags & PG_writeback)

@@ -75,6 +75,7 @@ uint64_t filemap_writeback(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 	if (!mm->vm.dirty_fault)
 		file_mkclean(mm, ino);
 	uint64_t done = 0;
+	struct io_run run = { 0 }; /* ->writepages: a bio per contiguous run */
 	uint64_t words = ino->cap / 64;
 	uint64_t start = ino->wb_index < ino->cap ? ino->wb_index : 0;
 	/* Cyclic over the dirty bits from wb_index: [start, cap) then [0, start). */
@@ -93,7 +94,7 @@ uint64_t filemap_writeback(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 				pfn_t pfn = ino->pages[idx];
 				if (mm_page(mm, pfn)->flags & (PG_writeback | PG_locked))
 					continue;
-				page_writeback(mm, ctx, pfn);
+				page_writeback(mm, ctx, pfn, &run);
 				done++;
 				ino->wb_index = idx + 1;
 			}

@@ -96,7 +96,7 @@ static int writeback_entry(struct zswap *z, struct mm_ctx *ctx, uint32_t slot, b
 	mm->ev[PSWPOUT]++;
 	mm->ev[PGPGOUT] += PAGE_SIZE / 1024;
 	if (charged)
-		charge(ctx, mm->cost->io_submit_ns);
+		io_request(mm, ctx, NULL, slot); /* a bio per folio */
 	if (mm->untimed)
 		mm_io_done(mm, IO_WRITE, pfn);
 	else

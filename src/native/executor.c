@@ -16,10 +16,18 @@
  * means it exited.  OP_BARRIER polls (1 ms) the other tasks' barrier
  * counts in shared memory.  OP_EXEC unmaps every region (a new image in
  * the slot).
+ * A write to a region whose workload declares what its pages hold
+ * (op->data_kind: usemem's same-filled pages, qsbench's ints, kbuild's
+ * text; src/lib/pagefill.h) writes the page's whole contents, the bytes
+ * pagefill() makes for that kind, which the simulator's compression table
+ * was measured on: a zram device then compresses what the simulator's
+ * does.  A trace's pages (DK_RATIO) have no bytes, only the ratio the
+ * simulator is given, and keep the word stores.
  * Not like the program: read()/write() go through one scratch buffer of
  * the executor's (up to 1 MiB, resident), not the program's own buffer. */
 #define _GNU_SOURCE
 #include "native.h"
+#include "../lib/pagefill.h"
 #include "../lib/util.h"
 
 #include <errno.h>
@@ -40,6 +48,8 @@ struct region {
 	char *addr;
 	uint64_t npages;
 	uint8_t *touched;       /* OP_MMAP_DATA: pages stored to once */
+	uint8_t kind;           /* its declared data kind; DK_RANDOM: none */
+	uint64_t seed;          /* pagefill()'s seed for its pages */
 };
 
 struct xtask {
@@ -93,7 +103,9 @@ static int map_region(struct xtask *x, const struct op *op, int fd, off_t off, i
 	if (a == MAP_FAILED)
 		return fail(x, "mmap of %llu pages: %s", (unsigned long long)op->npages, strerror(errno));
 	x->reg[x->nreg++] = (struct region){ .addr = a, .npages = op->npages,
-		.touched = op->kind == OP_MMAP_DATA ? xcalloc(op->npages / 8 + 1, 1) : NULL };
+		.touched = op->kind == OP_MMAP_DATA ? xcalloc(op->npages / 8 + 1, 1) : NULL,
+		.kind = nexec_written_kind(op),
+		.seed = x->c->seed ^ ((uint64_t)op->region + 1) * 0x9e3779b97f4a7c15ULL };
 	return 0;
 }
 
@@ -113,6 +125,28 @@ static inline uint64_t word_value(uint64_t page, uint32_t k)
 	return (page + 1) * 0x9e3779b97f4a7c15ULL ^ k ^ 1;
 }
 
+uint8_t nexec_written_kind(const struct op *op)
+{
+	/* Only OP_MMAP_ANON's and OP_MMAP_DATA's declare a kind, and only
+	 * kinds with bytes are written (DK_RATIO has none). */
+	bool anon = op->kind == OP_MMAP_ANON || op->kind == OP_MMAP_DATA;
+	return anon && op->data_kind != DK_RATIO && op->data_kind < DK_NR ? op->data_kind : DK_RANDOM;
+}
+
+void nexec_fill_page(unsigned char *page, uint8_t kind, uint64_t seed, uint64_t index, uint32_t refs,
+		     bool load_first)
+{
+	uint64_t sum = 0;
+	volatile uint64_t *w = (volatile uint64_t *)(void *)page;
+	if (load_first)
+		sum += w[0];
+	pagefill((enum data_kind)kind, seed, index, page);
+	/* The rest of its references read what was written. */
+	for (uint32_t k = 1; k < refs; k++)
+		sum += w[k & 511];
+	native_sink += sum;
+}
+
 /* A write that loads first (op->load_first: qsbench's sort compares
  * before it swaps) makes its first reference a load, so a page that is
  * not present takes a read fault, as the program's does: 6.x keeps the
@@ -128,6 +162,13 @@ static void touch(struct region *g, uint64_t first, uint64_t n, uint32_t refs, b
 	for (uint64_t p = first; p < first + n; p++) {
 		volatile uint64_t *w = (volatile uint64_t *)(g->addr + p * PAGE_SIZE);
 		uint32_t k = 0;
+		if (write && g->kind != DK_RANDOM) {
+			if (g->touched)
+				g->touched[p / 8] |= (uint8_t)(1u << (p % 8));
+			nexec_fill_page((unsigned char *)g->addr + p * PAGE_SIZE, g->kind, g->seed, p, refs,
+					load_first);
+			continue;
+		}
 		if (g->touched && !(g->touched[p / 8] & (1u << (p % 8)))) {
 			g->touched[p / 8] |= (uint8_t)(1u << (p % 8));
 			w[0] = word_value(p, 0);

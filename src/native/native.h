@@ -373,8 +373,9 @@ void native_file_path(char *buf, size_t len, const char *dir, const char *name);
  * is part of a kernel cell's command (src/engine/kexec_cells.c), so that a
  * records file (sweep -o, compare's --kernel-cache) does not resume the
  * runs of an older executor; tests/cli_lib.sh's kernel_record writes it.  2: a write that loads first loads before it stores
- * (2026-12-06; before, qsbench's sort took write faults in the kernel). */
-#define NATIVE_EXECUTOR_REV 2
+ * (2026-12-06; before, qsbench's sort took write faults in the kernel).
+ * 3: a write to a region of declared data kind writes pagefill()'s page. */
+#define NATIVE_EXECUTOR_REV 3
 
 /* What a task process records for the parent (in shared memory). */
 struct ntask_result {
@@ -416,7 +417,18 @@ struct nexec_ctx {
 	int first_task, ntasks; /* this workload's tasks among all */
 	uint64_t t0;            /* sh->t0, read once the start is given */
 	struct nshared *sh;
+	uint64_t seed;          /* the workload's: pagefill()'s for its pages */
 };
+/* The data kind whose bytes the writes to the region that op maps get
+ * (DK_RANDOM: none, the word stores): its declared one, but a trace's
+ * DK_RATIO, which has no bytes. */
+uint8_t nexec_written_kind(const struct op *op);
+/* A write touch of a page of a region of declared data kind KIND
+ * (src/lib/pagefill.h): the page's contents, pagefill(KIND, seed, index),
+ * written whole (after a load of its first word with load_first), then
+ * refs - 1 loads of them. */
+void nexec_fill_page(unsigned char *page, uint8_t kind, uint64_t seed, uint64_t index, uint32_t refs,
+		     bool load_first);
 /* Carry out the task's op stream; returns the exit status for _exit(). */
 int nexec_task(const struct nexec_ctx *c);
 uint64_t native_now_ns(void);

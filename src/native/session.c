@@ -71,7 +71,7 @@ static _Noreturn void run_task(const struct nsession *s, const struct layout *L,
 	struct nexec_ctx c = {
 		.ops = s->wl[wl].ops, .w = L->inst[wl], .wl_task = task - L->first[wl], .task = task,
 		.dir = s->guard->dir, .done_fd = rd, .first_task = L->first[wl], .ntasks = L->ntasks[wl],
-		.t0 = sh->t0, .sh = sh,
+		.t0 = sh->t0, .sh = sh, .seed = s->wl[wl].seed,
 	};
 	sh->task[task].start_ns = native_now_ns() - sh->t0;
 	_exit(nexec_task(&c));

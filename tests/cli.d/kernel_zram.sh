@@ -90,6 +90,28 @@ else
 	[ -z "$msg" ] && ok || bad "$msg"
 fi
 
+# usemem declares its pages same-filled (a memset: DK_SAME), and the
+# executor writes them so (src/native/executor.c, pagefill()): zram keeps
+# them as same_pages, with no compressed data for them.
+t "kernel zram: usemem's same-filled pages are zram's same_pages"
+kernel_ready
+if [ -n "$why" ]; then
+	skip "$why"
+else
+	zram_bg --swap zram:128M --timeout 60 usemem -m 100
+	wait $pid
+	rc=$?
+	same=$(counter mm_stat.same_pages "$T/out")
+	out=$(counter pswpout "$T/out")
+	orig=$(counter mm_stat.orig_data_size "$T/out")
+	left=$(zram_gone)
+	# At the fullest poll (every 10 ms) most of what was swapped out, and
+	# compressed pages only for the rest (the program's own stack, libc):
+	# orig_data_size counts both (6.18's pages_stored).
+	[ $rc -eq 0 ] && [ "$out" -gt 0 ] && [ $((same * 2)) -gt "$out" ] && [ $((orig / 4096 - same)) -lt $((out / 10)) ] &&
+		[ -z "$left" ] && ok || bad "exit $rc: same_pages $same, orig_data_size $orig, pswpout $out; left: $left"
+fi
+
 t "kernel zram: SIGINT mid-run: exit 130, device removed"
 kernel_ready
 if [ -n "$why" ]; then
