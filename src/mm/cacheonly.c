@@ -63,3 +63,15 @@ pfn_t mm_cache_alloc_retry(struct mm *mm, struct mm_ctx *ctx, enum fault_status 
 		      ? FAULT_WAIT_RECLAIM : FAULT_OOM;
 	return PFN_NONE;
 }
+
+void mm_cache_records(struct mm *mm, void *const *recs, size_t rec_size)
+{
+	mm->cache.recs = recs;
+	mm->cache.rec_size = rec_size;
+}
+
+void mm_cache_record_links(struct mm *mm, size_t prev, size_t next)
+{
+	mm->cache.rec_prev = prev;
+	mm->cache.rec_next = next;
+}

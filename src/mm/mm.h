@@ -449,6 +449,11 @@ uint32_t swap_cluster_ra_window(struct swap_area *sw, uint32_t target, uint32_t 
  * untimed, with no watermarks, one zone and no memcg (panics otherwise),
  * which lets its allocator skip what cannot happen there (cacheonly.c). */
 void mm_cache_only_enable(struct mm *mm);
+/* A research policy's per-page records, for the replay's prefetches
+ * (cache_mode.h: recs, rec_size; prev/next the offsets of a record's list
+ * neighbours, 0 when hits move nothing). */
+void mm_cache_records(struct mm *mm, void *const *recs, size_t rec_size);
+void mm_cache_record_links(struct mm *mm, size_t prev, size_t next);
 /* mm->cache.only's fault is mm_cache_fault() (cacheonly.h), inline in the
  * cache-only replay's reference loop. */
 

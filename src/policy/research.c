@@ -11,8 +11,7 @@ void rp_init(struct rp_base *b, struct mm *mm, const char *name)
 	/* A cache's pages are dense ids, page->swap (cache_pte). */
 	if (mm->cache.only) {
 		ghost_dense(&b->g, &mm->cache.recmap);
-		mm->cache.recs = (void *const *)&b->g.e;
-		mm->cache.rec_size = sizeof(struct gh_entry);
+		mm_cache_records(mm, (void *const *)&b->g.e, sizeof(struct gh_entry));
 	}
 	b->list = lru_register(&mm->fr, name);
 	b->fresh = PFN_NONE;
@@ -22,8 +21,7 @@ void rp_hits_move(struct rp_base *b)
 {
 	if (!b->g.byid)
 		return;
-	b->mm->cache.rec_prev = offsetof(struct gh_entry, prev);
-	b->mm->cache.rec_next = offsetof(struct gh_entry, next);
+	mm_cache_record_links(b->mm, offsetof(struct gh_entry, prev), offsetof(struct gh_entry, next));
 }
 
 void rp_destroy(struct rp_base *b) { ghost_destroy(&b->g); }
