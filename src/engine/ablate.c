@@ -214,6 +214,19 @@ int ablate_killed(const struct records *rs, const char *config, const char *desi
 	return n;
 }
 
+/* How many runs of config stopped at --max-time (an OOM-killed run is
+ * unfinished too, but said on its own line). */
+static int ablate_timed_out(const struct records *rs, const char *config)
+{
+	int n = 0;
+	for (int i = 0; i < rs->n; i++) {
+		bool t = false;
+		json_get_bool(rs->r[i].j, "timed_out", &t);
+		n += t && !strcmp(rs->r[i].config, config);
+	}
+	return n;
+}
+
 static bool ablate_killed_any(const struct records *rs, const struct cmp_table *x)
 {
 	for (int d = 0; d < x->nr_designs; d++)
@@ -245,8 +258,9 @@ void ablate_print_text(const struct cmp_table *t, int n, const struct records *r
 		wrap_row(out, "config:", 8, x->config, "", WRAP_WIDTH);
 		if (x->nr_unavailable)
 			fprintf(out, "%d of %d runs could not run\n", x->nr_unavailable, x->nr_runs);
-		if (x->nr_unfinished)
-			fprintf(out, "%d of %d runs stopped at --max-time\n", x->nr_unfinished, x->nr_runs);
+		int stopped = ablate_timed_out(rs, x->config);
+		if (stopped)
+			fprintf(out, "%d of %d runs stopped at --max-time\n", stopped, x->nr_runs);
 		print_killed(x, rs, out);
 		if (x->nr_designs && ablate_killed_any(rs, x))
 			fprintf(out, "(an OOM-killed run's figures are those of a shorter run)\n");
