@@ -297,7 +297,7 @@ void ablate_print_text(const struct cmp_table *t, int n, const struct records *r
 	}
 	fprintf(out, "\nA variant is the full design with the switches named off (=0).  Mean,\n"
 		"median and standard deviation over seeds; %% change against the full\n"
-		"design's mean;\n"
-		"p of Welch's t-test (5 or more seeds a side) or an exact Mann-Whitney U\n"
-		"test (fewer; it cannot reach p < 0.05 below 4 seeds a side); * p < %.2f.\n", CMP_ALPHA);
+		"design's mean; p of Welch's t-test (5 or more seeds a side) or an exact\n"
+		"Mann-Whitney U test (fewer; it cannot reach p < 0.05 below 4 seeds a\n"
+		"side); * p < %.2f.\n", CMP_ALPHA);
 }
