@@ -7,7 +7,7 @@
 # every seed, whatever the design.
 OOM="--policy linux6 --seeds 2 --off bailout --memcg 16M --swap 0"
 
-t "ablate -o: every run's record, OOM-killed ones \"finished\": false"
+t "ablate -o: the records; OOM-killed runs \"finished\": false"
 $P ablate $OOM -o "$T/oom.jsonl" -- usemem -m 24 >"$T/oom.txt" 2>"$T/oom.err"; rc=$?
 n=$(wc -l <"$T/oom.jsonl")
 fin=$(grep -c '"finished": true' "$T/oom.jsonl")

@@ -5,7 +5,7 @@
 
 CE="${EXAMPLES:-build/examples}/cache_ext_fifo.so"
 
-t "cache_ext_fifo.so: usemem beyond RAM under --check, exact swap-outs"
+t "cache_ext_fifo.so: usemem beyond RAM, --check, exact swap-outs"
 if [ ! -f "$CE" ]; then skip "no $CE (make $CE)"; else
 $P run --ram 16M --swap 32M --policy "$CE" --check usemem -m 24 >"$T/ce" 2>"$T/ce.err"; rc=$?
 # 24M written into 16M: the pages that do not fit go to swap; the count
@@ -15,7 +15,7 @@ if [ $rc -eq 0 ] && [ ! -s "$T/ce.err" ] && grep -qx 'pswpout 4263' "$T/ce" && g
 then ok; else bad "rc $rc: $(grep '^pswpout' "$T/ce") $(head -2 "$T/ce.err")"; fi
 fi
 
-t "cache_ext_fifo.so: buffered random reads under --check, the same twice"
+t "cache_ext_fifo.so: random reads, --check, the same twice"
 if [ ! -f "$CE" ]; then skip "no $CE"; else
 $P run --ram 16M --policy "$CE" --check fileio -c -R -r 2 /data 24M >"$T/cf" 2>&1; rc=$?
 $P run --ram 16M --policy "$CE" --check fileio -c -R -r 2 /data 24M >"$T/cf2" 2>&1

@@ -10,7 +10,7 @@ if [ $rc -eq 0 ] && grep -qx 'experiment 7: 0 agree, 3 disagree, 1 too noisy to 
 	grep -q 'thread  15 / 38 = 0.393 (mglru_v7_05.txt:133-148)' "$T/mc"
 then ok; else bad "rc $rc: $(grep '^experiment' "$T/mc") $(head -2 "$T/mc.err")"; fi
 
-t "an experiment file with an unknown work function: one line, exit 2"
+t "an unknown metric function: one line, exit 2"
 sed 's/custom:rmap_per_100/custom:rmap_per_1000/' docs/mglru/memcached.exp >"$T/bad.exp"
 $P reproduce "$T/bad.exp" >"$T/bad" 2>&1; rc=$?
 if [ $rc -eq 2 ] && [ "$(wc -l <"$T/bad")" -eq 1 ] && grep -q "no metric function named 'rmap_per_1000'" "$T/bad"
