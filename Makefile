@@ -150,7 +150,7 @@ $(BUILD)/tests/plugins/library: tests/plugins/library.c include/pagelab.h $(BUIL
 # (and unit tests) whose names contain one of the words; KERNEL=1: also
 # the tests on the host kernel (root: cgroups, swap).  check-quick: without
 # the slow jobs and installcheck, for the inner loop.
-CHECK_DEPS = $(BUILD)/pagelab $(BUILD)/unit-tests $(BUILD)/examples/embed $(BUILD)/examples/lifo.so $(PLUGIN_SHAPES) \
+CHECK_DEPS = $(BUILD)/pagelab $(BUILD)/unit-tests $(BUILD)/examples/embed $(BUILD)/examples/lifo.so $(BUILD)/examples/cache_ext_fifo.so $(PLUGIN_SHAPES) \
 	$(BUILD)/libpagelab.so
 CHECK_ENV = PAGELAB=$(BUILD)/pagelab EXAMPLES=$(BUILD)/examples UNIT_TESTS=$(BUILD)/unit-tests \
 	PAGELAB_TIMES=$(BUILD)/check-times PAGELAB_TESTS='$(T)' J='$(J)' \
@@ -169,6 +169,9 @@ $(BUILD)/examples/embed: examples/embed/embed.c include/pagelab.h $(BUILD)/libpa
 $(BUILD)/examples/lifo.so: examples/policy-lifo/lifo.c include/pagelab_policy.h
 	@mkdir -p $(dir $@)
 	$(MAKE) --no-print-directory -C examples/policy-lifo OUT=$(abspath $(dir $@)) CC="$(CC)" CFLAGS="$(CFLAGS)"
+$(BUILD)/examples/cache_ext_fifo.so: examples/policy-cache-ext/cache_ext_fifo.c include/pagelab_policy.h
+	@mkdir -p $(dir $@)
+	$(MAKE) --no-print-directory -C examples/policy-cache-ext OUT=$(abspath $(dir $@)) CC="$(CC)" CFLAGS="$(CFLAGS)"
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 sancheck:

@@ -4,6 +4,7 @@
  * figure, the full design and its variants one under the other, so any
  * number of variants fits in 80 columns. */
 #include "ablate.h"
+#include "stats.h"
 #include "../mm/work.h"
 #include "../lib/util.h"
 #include "../lib/wrap.h"
@@ -131,6 +132,10 @@ const char **ablate_metrics(int nr_wl)
 
 /* A figure no run has (a work row the design does not count) or that is
  * 0 in every run says nothing about the switches. */
+/* The label column: the longest single switch of today's designs
+ * (aging_trigger=0) fits; a pair goes on a line of its own. */
+#define ABLATE_LABEL_W 19
+
 static bool figure_shown(const struct cmp_table *x, int m, bool *zero)
 {
 	bool any = false;
@@ -145,15 +150,30 @@ static bool figure_shown(const struct cmp_table *x, int m, bool *zero)
 	return any && !*zero;
 }
 
+/* The median of figure m over the runs of design d (NAN when none has
+ * it): beside the mean, it says whether one seed pulls the mean away. */
+static double row_median(const struct cmp_table *x, const struct records *rs, int m, int d)
+{
+	double *v = xcalloc((size_t)rs->n + 1, sizeof(double));
+	int n = 0;
+	for (int i = 0; i < rs->n; i++)
+		if (!strcmp(rs->r[i].config, x->config) && !strcmp(rs->r[i].design, x->designs[d]) &&
+		    record_metric(&rs->r[i], x->metrics[m], &v[n]))
+			n++;
+	double med = median_inplace(v, n);
+	free(v);
+	return med;
+}
+
 /* One design's row: its label (the switches off, as --set would say it),
- * then the mean, standard deviation, % change and p; a label too long
- * for its column goes on a line of its own. */
-static void print_row(const struct cmp_table *x, int m, int d, FILE *out)
+ * then the mean, median, standard deviation, % change and p; a label too
+ * long for its column goes on a line of its own. */
+static void print_row(const struct cmp_table *x, const struct records *rs, int m, int d, FILE *out)
 {
 	const struct cmp_cell *c = &x->cells[m * x->nr_designs + d];
 	const char *label = x->designs[d];
 	size_t base = strlen(x->designs[0]);
-	char full[64], mean[32], sd[32], pc[16] = "", p[16] = "";
+	char full[64], mean[32], med[32], sd[32], pc[16] = "", p[16] = "";
 	if (d == 0) {
 		snprintf(full, sizeof(full), "%.40s (full)", label);
 		label = full;
@@ -161,25 +181,27 @@ static void print_row(const struct cmp_table *x, int m, int d, FILE *out)
 		label += base + 1;
 	}
 	compare_fmt_value(mean, sizeof(mean), c->s.mean, c->s.n);
+	compare_fmt_value(med, sizeof(med), row_median(x, rs, m, d), c->s.n);
 	compare_fmt_value(sd, sizeof(sd), c->s.sd, c->s.n);
 	if (d && !isnan(c->change_pct))
 		snprintf(pc, sizeof(pc), "%+.1f%%", c->change_pct);
 	if (d && !isnan(c->p))
 		snprintf(p, sizeof(p), "%.4f", c->p);
 	bool sig = d && !isnan(c->p) && c->p < CMP_ALPHA;
-	if (strlen(label) > 30) {
+	if (strlen(label) > ABLATE_LABEL_W) {
 		fprintf(out, "  %s\n", label);
 		label = "";
 	}
 	char line[256];
-	snprintf(line, sizeof(line), "  %-30s %s %s %9s %7s%s", label, mean, sd, pc, p, sig ? " *" : "");
+	snprintf(line, sizeof(line), "  %-*s %s %s %s %9s %7s%s", ABLATE_LABEL_W, label, mean, med, sd, pc, p,
+		 sig ? " *" : "");
 	size_t n = strlen(line);
 	while (n && line[n - 1] == ' ')
 		line[--n] = 0;
 	fprintf(out, "%s\n", line);
 }
 
-static void print_table(const struct cmp_table *x, FILE *out)
+static void print_table(const struct cmp_table *x, const struct records *rs, FILE *out)
 {
 	char zeros[2000] = "";
 	size_t zo = 0;
@@ -190,9 +212,10 @@ static void print_table(const struct cmp_table *x, FILE *out)
 				zo += (size_t)snprintf(zeros + zo, sizeof(zeros) - zo, " %s", x->metrics[m]);
 			continue;
 		}
-		fprintf(out, "\n%-32s %10s %10s %9s %7s\n", x->metrics[m], "mean", "stddev", "change", "p");
+		fprintf(out, "\n%-*s %10s %10s %10s %9s %7s\n", ABLATE_LABEL_W + 2, x->metrics[m], "mean", "median",
+			"stddev", "change", "p");
 		for (int d = 0; d < x->nr_designs; d++)
-			print_row(x, m, d, out);
+			print_row(x, rs, m, d, out);
 	}
 	if (zeros[0]) {
 		fputc('\n', out);
@@ -210,6 +233,19 @@ int ablate_killed(const struct records *rs, const char *config, const char *desi
 		for (int j = 0; w && w->type == JSON_ARR && j < w->n && !k; j++)
 			json_get_bool(&w->items[j], "killed", &k);
 		n += k && !strcmp(r->config, config) && !strcmp(r->design, design);
+	}
+	return n;
+}
+
+/* How many runs of config stopped at --max-time (an OOM-killed run is
+ * unfinished too, but said on its own line). */
+static int ablate_timed_out(const struct records *rs, const char *config)
+{
+	int n = 0;
+	for (int i = 0; i < rs->n; i++) {
+		bool t = false;
+		json_get_bool(rs->r[i].j, "timed_out", &t);
+		n += t && !strcmp(rs->r[i].config, config);
 	}
 	return n;
 }
@@ -245,8 +281,9 @@ void ablate_print_text(const struct cmp_table *t, int n, const struct records *r
 		wrap_row(out, "config:", 8, x->config, "", WRAP_WIDTH);
 		if (x->nr_unavailable)
 			fprintf(out, "%d of %d runs could not run\n", x->nr_unavailable, x->nr_runs);
-		if (x->nr_unfinished)
-			fprintf(out, "%d of %d runs stopped at --max-time\n", x->nr_unfinished, x->nr_runs);
+		int stopped = ablate_timed_out(rs, x->config);
+		if (stopped)
+			fprintf(out, "%d of %d runs stopped at --max-time\n", stopped, x->nr_runs);
 		print_killed(x, rs, out);
 		if (x->nr_designs && ablate_killed_any(rs, x))
 			fprintf(out, "(an OOM-killed run's figures are those of a shorter run)\n");
@@ -256,10 +293,11 @@ void ablate_print_text(const struct cmp_table *t, int n, const struct records *r
 			fprintf(out, "none to compare\n");
 			continue;
 		}
-		print_table(x, out);
+		print_table(x, rs, out);
 	}
-	fprintf(out, "\nA variant is the full design with the switches named off (=0).  Mean and\n"
-		"standard deviation over seeds; %% change against the full design's mean;\n"
-		"p of Welch's t-test (5 or more seeds a side) or an exact Mann-Whitney U\n"
-		"test (fewer; it cannot reach p < 0.05 below 4 seeds a side); * p < %.2f.\n", CMP_ALPHA);
+	fprintf(out, "\nA variant is the full design with the switches named off (=0).  Mean,\n"
+		"median and standard deviation over seeds; %% change against the full\n"
+		"design's mean; p of Welch's t-test (5 or more seeds a side) or an exact\n"
+		"Mann-Whitney U test (fewer; it cannot reach p < 0.05 below 4 seeds a\n"
+		"side); * p < %.2f.\n", CMP_ALPHA);
 }

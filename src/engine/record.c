@@ -92,14 +92,20 @@ char *record_format(const struct record_meta *m, const struct run_result *rr)
 		return buf;
 	}
 	double elapsed = 0, user = 0, sys = 0;
+	bool killed = false;
 	for (int w = 0; w < rr->nr_wl; w++) {
-		const struct time_figures *tf = &rr->wl[w].tf;
+		const struct time_figures *tf = &run_wl_c(rr, w)->tf;
 		elapsed = tf->elapsed > elapsed ? tf->elapsed : elapsed;
 		user += tf->user;
 		sys += tf->sys;
+		killed |= tf->killed;
 	}
+	/* A run whose workload the OOM killer ended did not finish its work
+	 * (rr->finished only says no workload was left running, as the
+	 * kernel executor's o->done already does): compare counts it among
+	 * the runs that did not finish. */
 	fprintf(out, ", \"finished\": %s, \"timed_out\": %s, \"check_failed\": %s, \"simulated_s\": ",
-		rr->finished ? "true" : "false", rr->timed_out ? "true" : "false", rr->check_failed ? "true" : "false");
+		rr->finished && !killed ? "true" : "false", rr->timed_out ? "true" : "false", rr->check_failed ? "true" : "false");
 	put_num(out, (double)rr->sim_ns / 1e9);
 	fputs(", \"elapsed_s\": ", out);
 	put_num(out, elapsed);
@@ -109,7 +115,7 @@ char *record_format(const struct record_meta *m, const struct run_result *rr)
 	put_num(out, sys);
 	fprintf(out, ", \"swap_peak_kb\": %llu, \"workloads\": [", (unsigned long long)rr->swap_peak_kb);
 	for (int w = 0; w < rr->nr_wl; w++) {
-		const struct wl_result *x = &rr->wl[w];
+		const struct wl_result *x = run_wl_c(rr, w);
 		fprintf(out, "%s{\"command\": ", w ? ", " : "");
 		json_put_str(out, x->cmd);
 		fputs(", \"elapsed_s\": ", out);

@@ -6,14 +6,15 @@
 
 extern const struct exp_named_printer exp1_printer, exp2_printer, exp3_printer, exp4_printer, exp5_printer;
 extern const struct exp_named_metric exp1_metric_fns[], exp2_metric_fns[], exp3_metric_fns[], exp4_metric_fns[],
-	exp5_metric_fns[], cpu_claim_metric_fns[], exp_cgroup_metric_fns[], swappool_metric_fns[];
+	exp5_metric_fns[], cpu_claim_metric_fns[], exp_cgroup_metric_fns[], swappool_metric_fns[],
+	exp_mglru_metric_fns[];
 
 static const struct exp_named_printer *const printers[] = {
 	&exp1_printer, &exp2_printer, &exp3_printer, &exp4_printer, &exp5_printer, NULL,
 };
 static const struct exp_named_metric *const metric_tables[] = {
 	exp1_metric_fns, exp2_metric_fns, exp3_metric_fns, exp4_metric_fns, exp5_metric_fns, cpu_claim_metric_fns,
-	exp_cgroup_metric_fns, swappool_metric_fns, NULL,
+	exp_cgroup_metric_fns, swappool_metric_fns, exp_mglru_metric_fns, NULL,
 };
 
 exp_metric_fn *exp_metric_fn_find(const char *name)

@@ -29,7 +29,7 @@ awk 'BEGIN { for (i = 0; i < 2000; i++) printf "%#x %s\n", i % 300, i % 3 ? "r" 
 # runs, root and cgroups: tests/cli.d/kernel.sh), which uses atomic_open
 # like compare --html.
 OUT_CMDS="run:any reproduce:any sweep-html:any sweep-o:regular merge:any compare-html:any mrc-html:any
-	mrc-svg:any trace-convert:regular record:any calibrate:any ablate-html:any"
+	mrc-svg:any trace-convert:regular record:any calibrate:any ablate-html:any ablate-o:regular"
 out_run() { $P run --ram 16M --html "$1" usemem -m 4; }
 out_reproduce() { $P reproduce --only 3 --jobs 1 --html "$1"; }
 out_sweep_html() { $P sweep --policy lru --ram 16M --html "$1" -- usemem -m 4; }
@@ -39,6 +39,7 @@ out_compare_html() { $P compare --html "$1" "$O/res"; }
 out_mrc_html() { $P mrc --html "$1" "$O/trace"; }
 out_mrc_svg() { $P mrc --svg "$1" "$O/trace"; }
 out_ablate_html() { $P ablate --policy clock --seeds 2 --ram 16M --html "$1" -- usemem -m 4; }
+out_ablate_o() { $P ablate --policy clock --seeds 2 --ram 16M -o "$1" -- usemem -m 4; }
 out_trace_convert() { $P trace convert "$O/trace" "$1"; }
 out_record() { $P record -o "$1" -- /bin/true; }
 out_calibrate() { $P kernel --calibrate "$1"; }
