@@ -54,7 +54,7 @@ static void grow(uint64_t reserve, uint64_t below)
 	CHECK(pte_of(mm, 20000) & PTE_PRESENT);
 	CHECK_EQ(pte_of(mm, 10000), PTE_EVICTED);
 	/* The regions mapped, no more: what the minimum says for 20001 ids. */
-	CHECK_EQ(st.host_bytes, cachesim_host_bytes_min(4, 20001));
+	CHECK_EQ(st.host_bytes, cachesim_host_bytes_min(policy_find("lru"), 4, 20001));
 	cachesim_free(cs);
 }
 

@@ -473,11 +473,13 @@ size_t cachesim_recs_below(struct cachesim *cs, const uint8_t *recs, size_t n, u
 
 uint64_t cachesim_pages(const struct cachesim *cs) { return cs->pages; }
 
-/* A cache's struct, frames and page tables (the policy's tables aside). */
-static size_t cache_bytes(uint64_t frames, uint64_t ptes)
+/* A cache's struct, frames and page tables, and the research policies'
+ * record map (cache_mode.h: a u32 per PTE slot, grown beside the PTEs)
+ * when it has one (the policy's own tables aside). */
+static size_t cache_bytes(uint64_t frames, uint64_t ptes, bool recmap)
 {
 	return sizeof(struct cachesim) + (size_t)frames * (sizeof(struct page) + sizeof(struct lru_link)) +
-	       (size_t)ptes * sizeof(pte_t);
+	       (size_t)ptes * (sizeof(pte_t) + (recmap ? sizeof(uint32_t) : 0));
 }
 
 void cachesim_stats(const struct cachesim *cs, struct cachesim_stats *st)
@@ -490,14 +492,24 @@ void cachesim_stats(const struct cachesim *cs, struct cachesim_stats *st)
 		.evictions = mm->ev[PGSTEAL_DIRECT] + mm->ev[PGSTEAL_KSWAPD],
 		.writebacks = mm->ev[PSWPOUT],
 		.pages = cs->pages,
-		.host_bytes = cache_bytes(mm->fr.nr, cs->mapped),
+		.host_bytes = cache_bytes(mm->fr.nr, cs->mapped, mm->cache.recs != NULL),
 	};
 }
 
-uint64_t cachesim_host_bytes_min(uint64_t frames, uint64_t pages)
+/* Whether ops keeps a record map in a cache: its init says so
+ * (mm_cache_records, research.c), so a small cache is made to ask it. */
+static bool keeps_recmap(const struct policy_ops *ops)
+{
+	struct cachesim *cs = cachesim_new(ops, NULL, 16);
+	bool r = cs->mm.cache.recs != NULL;
+	cachesim_free(cs);
+	return r;
+}
+
+uint64_t cachesim_host_bytes_min(const struct policy_ops *ops, uint64_t frames, uint64_t pages)
 {
 	/* Regions are mapped whole, up to the one holding the last id. */
-	return cache_bytes(frames, pages ? region_base(region_of(pages - 1) + 1) : 0);
+	return cache_bytes(frames, pages ? region_base(region_of(pages - 1) + 1) : 0, keeps_recmap(ops));
 }
 
 const struct mm *cachesim_mm(const struct cachesim *cs) { return &cs->mm; }

@@ -79,14 +79,16 @@ struct cachesim_stats {
 	uint64_t writebacks;    /* evictions of pages written since they came in
 				 * (or never stored): what a write-back cache writes */
 	uint64_t pages;         /* distinct pages seen */
-	size_t host_bytes;      /* frames, page tables and the policy's tables */
+	size_t host_bytes;      /* frames, page tables, record map (not the
+				 * policy's own tables) */
 };
 void cachesim_stats(const struct cachesim *cs, struct cachesim_stats *st);
-/* The least host memory a cache of `frames` frames holds by the end of a
- * trace of `pages` distinct pages: its struct, frames and page tables
- * (cachesim_stats' host_bytes before the policy's own tables), for
- * whoever must know before building many (pagelab mrc in lockstep). */
-uint64_t cachesim_host_bytes_min(uint64_t frames, uint64_t pages);
+/* The least host memory a cache of `frames` frames run by ops holds by
+ * the end of a trace of `pages` distinct pages: its struct, frames, page
+ * tables and (a research policy) record map: cachesim_stats' host_bytes,
+ * before the policy's own tables, for whoever must know before building
+ * many (pagelab mrc in lockstep). */
+uint64_t cachesim_host_bytes_min(const struct policy_ops *ops, uint64_t frames, uint64_t pages);
 /* The mm core of the cache, for its /proc/vmstat counters and gauges. */
 const struct mm *cachesim_mm(const struct cachesim *cs);
 

@@ -84,6 +84,28 @@ void marks_free(struct marks *m)
 	m->nwin = m->cap = 0;
 }
 
+static void json_list(FILE *out, const uint64_t *v, size_t n)
+{
+	fputc('[', out);
+	for (size_t k = 0; k < n; k++)
+		fprintf(out, "%s%llu", k ? ", " : "", (unsigned long long)v[k]);
+	fputc(']', out);
+}
+
+void marks_json(FILE *out, const struct marks *m, uint64_t refs, uint64_t misses, const char *indent)
+{
+	fprintf(out, ",\n%s\"warmup\": %llu,\n%s\"warmup_misses\": %llu", indent, (unsigned long long)m->warmup,
+		indent, (unsigned long long)m->warm_misses);
+	fprintf(out, ",\n%s\"counted_references\": %llu,\n%s\"counted_misses\": %llu", indent,
+		(unsigned long long)(refs - m->warmup), indent, (unsigned long long)(misses - m->warm_misses));
+	if (!m->window)
+		return;
+	fprintf(out, ",\n%s\"window\": %llu,\n%s\"window_refs\": ", indent, (unsigned long long)m->window, indent);
+	json_list(out, m->win_refs, m->nwin);
+	fprintf(out, ",\n%s\"window_misses\": ", indent);
+	json_list(out, m->win_misses, m->nwin);
+}
+
 bool trace_count_refs(const char *path, const struct trace_opts *o, uint64_t *n, char *err, size_t errlen)
 {
 	struct trace_reader *rd = trace_open(path, o, err, errlen);

@@ -9,6 +9,7 @@
 #include "../cachesim/cachesim.h"
 #include "../cachesim/marks.h"
 #include "../report/report.h"
+#include "../lib/json.h"
 #include "../lib/output.h"
 #include "../lib/util.h"
 
@@ -51,6 +52,57 @@ static void print_marks(FILE *out, const struct marks *mk, const struct cachesim
 	}
 }
 
+/* The text report: the full path's header and trace lines, the cache's
+ * figures, the marks (mk, or NULL), /proc/vmstat. */
+static void print_text(FILE *out, const struct run_cache_args *a, const struct cachesim *cs,
+		       const struct cachesim_trace *tr, const struct cachesim_stats *st, const struct marks *mk)
+{
+	fprintf(out, "pagelab: machine %s: %llu MiB RAM (%llu pages for the page allocator), cache-only replay; policy %s; seed %llu\n",
+		a->machine, (unsigned long long)(a->frames * PAGE_SIZE >> 20), (unsigned long long)a->frames,
+		a->policy->name, (unsigned long long)a->seed);
+	fprintf(out, "trace: %llu references to %llu distinct pages\n", (unsigned long long)tr->refs,
+		(unsigned long long)tr->pages);
+	fprintf(out, "trace: replay held %.1f MiB of host memory (%.2f bytes per reference)\n",
+		(double)tr->host_bytes / (1 << 20), (double)tr->host_bytes / (double)tr->refs);
+	fprintf(out, "cache: %llu misses in %llu references (miss ratio %.6f); %llu refaulted evicted pages\n",
+		(unsigned long long)st->misses, (unsigned long long)st->refs, (double)st->misses / (double)st->refs,
+		(unsigned long long)st->major);
+	fprintf(out, "cache: %llu evictions, %llu written back; %.1f MiB of host memory for the cache\n",
+		(unsigned long long)st->evictions, (unsigned long long)st->writebacks,
+		(double)st->host_bytes / (1 << 20));
+	if (mk)
+		print_marks(out, mk, st);
+	if (tr->interrupted)
+		fprintf(out, "pagelab: interrupted by %s after %llu references\n",
+			tr->interrupted == SIGTERM ? "SIGTERM" : "SIGINT", (unsigned long long)tr->refs);
+	fprintf(out, "# /proc/vmstat\n");
+	report_vmstat(cachesim_mm(cs), out);
+}
+
+/* --json (taken here only with --warmup or --window, run_spec.c): the
+ * text report's figures as one object, the marks in mrc's keys. */
+static void print_json(FILE *out, const struct run_cache_args *a, const struct cachesim_trace *tr,
+		       const struct cachesim_stats *st, const struct marks *mk)
+{
+	fprintf(out, "{\n  \"machine\": {\"name\": ");
+	json_str(out, a->machine);
+	fprintf(out, ", \"ram_pages\": %llu},\n  \"replay\": \"cache-only\",\n  \"policy\": ",
+		(unsigned long long)a->frames);
+	json_str(out, a->policy->name);
+	fprintf(out, ",\n  \"seed\": %llu,\n  \"stopped\": %s,\n  \"references\": %llu,\n  \"distinct_pages\": %llu",
+		(unsigned long long)a->seed,
+		!tr->interrupted ? "null" : tr->interrupted == SIGTERM ? "\"SIGTERM\"" : "\"SIGINT\"",
+		(unsigned long long)tr->refs, (unsigned long long)tr->pages);
+	fprintf(out, ",\n  \"misses\": %llu,\n  \"major\": %llu,\n  \"evictions\": %llu,\n  \"writebacks\": %llu",
+		(unsigned long long)st->misses, (unsigned long long)st->major, (unsigned long long)st->evictions,
+		(unsigned long long)st->writebacks);
+	fprintf(out, ",\n  \"replay_host_bytes\": %llu,\n  \"cache_host_bytes\": %llu",
+		(unsigned long long)tr->host_bytes, (unsigned long long)st->host_bytes);
+	if (mk)
+		marks_json(out, mk, st->refs, st->misses, "  ");
+	fputs("\n}\n", out);
+}
+
 int run_cache(const struct run_cache_args *a)
 {
 	char err[512];
@@ -73,30 +125,15 @@ int run_cache(const struct run_cache_args *a)
 	if (marked && !tr.interrupted && st.refs <= mk.warmup)
 		die_usage("--warmup %llu: the trace holds only %llu references", (unsigned long long)mk.warmup,
 			  (unsigned long long)st.refs);
-	FILE *out = stdout;
-	fprintf(out, "pagelab: machine %s: %llu MiB RAM (%llu pages for the page allocator), cache-only replay; policy %s; seed %llu\n",
-		a->machine, (unsigned long long)(a->frames * PAGE_SIZE >> 20), (unsigned long long)a->frames,
-		a->policy->name, (unsigned long long)a->seed);
-	fprintf(out, "trace: %llu references to %llu distinct pages\n", (unsigned long long)tr.refs,
-		(unsigned long long)tr.pages);
-	fprintf(out, "trace: replay held %.1f MiB of host memory (%.2f bytes per reference)\n",
-		(double)tr.host_bytes / (1 << 20), (double)tr.host_bytes / (double)tr.refs);
-	fprintf(out, "cache: %llu misses in %llu references (miss ratio %.6f); %llu refaulted evicted pages\n",
-		(unsigned long long)st.misses, (unsigned long long)st.refs, (double)st.misses / (double)st.refs,
-		(unsigned long long)st.major);
-	fprintf(out, "cache: %llu evictions, %llu written back; %.1f MiB of host memory for the cache\n",
-		(unsigned long long)st.evictions, (unsigned long long)st.writebacks,
-		(double)st.host_bytes / (1 << 20));
-	if (marked && st.refs > mk.warmup)
-		print_marks(out, &mk, &st);
+	if (tr.interrupted)
+		fprintf(stderr, "pagelab: interrupted by %s; the report covers what ran until then\n",
+			tr.interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
+	const struct marks *shown = marked && st.refs > mk.warmup ? &mk : NULL;
+	if (a->json)
+		print_json(stdout, a, &tr, &st, shown);
+	else
+		print_text(stdout, a, cs, &tr, &st, shown);
 	marks_free(&mk);
-	const char *sig = tr.interrupted == SIGTERM ? "SIGTERM" : "SIGINT";
-	if (tr.interrupted) {
-		fprintf(stderr, "pagelab: interrupted by %s; the report covers what ran until then\n", sig);
-		fprintf(out, "pagelab: interrupted by %s after %llu references\n", sig, (unsigned long long)tr.refs);
-	}
-	fprintf(out, "# /proc/vmstat\n");
-	report_vmstat(cachesim_mm(cs), out);
 	cachesim_free(cs);
 	return tr.interrupted ? 128 + tr.interrupted : 0;
 }

@@ -13,6 +13,7 @@ struct run_cache_args {
 	const double *tun;
 	uint64_t frames, seed;
 	bool progress;
+	bool json;                         /* --json: the report as JSON */
 	const char *warmup;                /* --warmup as given, or NULL */
 	uint64_t window;                   /* --window, or 0 */
 	int argc;                          /* the trace workload's arguments, */

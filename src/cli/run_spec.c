@@ -58,14 +58,17 @@ const char *run_spec(struct runspec *s, struct run_opts *o)
 
 /* The cache-only replay: a trace alone on the ideal machine as it is (no
  * other machine option), under a cache policy, with nothing that reads
- * the machine's time or state (--vmstat, --check, --json, --html). */
+ * the machine's time or state (--vmstat, --check, --json, --html; but
+ * --json with --warmup or --window prints the replay's own figures). */
 static bool cache_only(const struct runspec *s, const struct run_out *o, const struct wl_list *wl)
 {
 	struct runspec_cache_q cq = {
 		.machine = o->machine, .pol = s->pol, .wl_name = wl->n == 1 ? wl->v[0].ops->name : NULL,
 		.full_machine = o->full_machine,
 		.machine_options = o->machine_options || s->mo.memcg_pages || s->mo.cgroups.n,
-		.observed = s->mo.vmstat_ns || s->mo.check || o->json || o->html || o->make_inputs,
+		/* --json with --warmup or --window: the replay's own JSON */
+		.observed = s->mo.vmstat_ns || s->mo.check || (o->json && !o->warmup && !o->window) || o->html ||
+			    o->make_inputs,
 	};
 	return runspec_cache_only(&cq);
 }
@@ -79,7 +82,7 @@ static int run_trace_cache(const struct runspec *s, const struct run_out *o, con
 	struct run_cache_args ca = { .machine = o->machine, .policy = s->pol, .tun = s->tun,
 				     .frames = (s->prof.ram - reserve) / PAGE_SIZE, .seed = s->mo.seed,
 				     .progress = s->mo.progress, .argc = wl->v[0].argc, .argv = wl->v[0].argv,
-				     .warmup = o->warmup, .window = o->window };
+				     .json = o->json, .warmup = o->warmup, .window = o->window };
 	return run_cache(&ca);
 }
 
@@ -172,7 +175,7 @@ int run_workloads(struct runspec *s, const struct run_out *o, int argc, char **a
 	} else {
 		if (o->warmup || o->window)
 			die_usage("--warmup and --window are for a trace on the cache-only replay (--machine ideal, "
-				  "a cache policy, no --json, --html, --check, --vmstat or --full-machine)");
+				  "a cache policy, no --html, --check, --vmstat or --full-machine)");
 		rc = run_sim(s, o, &wl);
 	}
 	runspec_free(s);

@@ -352,8 +352,8 @@ static bool simulate_caches(const struct mrc_opts *o, const char *bin, struct mr
 	 * process may use (the policies' own tables come on top), rather
 	 * than be OOM-killed halfway through the trace. */
 	uint64_t need = 0;
-	for (int k = 0; k < r->nr_sizes; k++)
-		need += (uint64_t)ncurves * cachesim_host_bytes_min(r->sizes[k], r->npages);
+	for (int i = 0; i < n; i++)
+		need += cachesim_host_bytes_min(ops[i / r->nr_sizes], r->sizes[i % r->nr_sizes], r->npages);
 	const char *limit;
 	uint64_t avail = host_memory_available(&limit);
 	if (need > avail) {

@@ -53,7 +53,7 @@ fi
 
 t "run --warmup/--window: bad input is one line, exit 2"
 msg=""
-for args in "--warmup 10" "--warmup 0.5x" "--warmup 1.5" "--warmup -1" "--window 0" "--warmup 2 --json" \
+for args in "--warmup 10" "--warmup 0.5x" "--warmup 1.5" "--warmup -1" "--window 0" \
 	"--window 2 --full-machine"; do
 	# shellcheck disable=SC2086
 	$P run --machine ideal --ram 3p --policy lru $args trace "$T/w.txt" >"$T/o" 2>"$T/e"
