@@ -92,17 +92,17 @@ static void json_list(FILE *out, const uint64_t *v, size_t n)
 	fputc(']', out);
 }
 
-void marks_json(FILE *out, const struct marks *m, uint64_t refs, uint64_t misses, const char *indent)
+void marks_json(FILE *out, const struct marks *m, uint64_t refs, uint64_t misses, const char *sep)
 {
-	fprintf(out, ",\n%s\"warmup\": %llu,\n%s\"warmup_misses\": %llu", indent, (unsigned long long)m->warmup,
-		indent, (unsigned long long)m->warm_misses);
-	fprintf(out, ",\n%s\"counted_references\": %llu,\n%s\"counted_misses\": %llu", indent,
-		(unsigned long long)(refs - m->warmup), indent, (unsigned long long)(misses - m->warm_misses));
+	fprintf(out, "%s\"warmup\": %llu%s\"warmup_misses\": %llu", sep, (unsigned long long)m->warmup, sep,
+		(unsigned long long)m->warm_misses);
+	fprintf(out, "%s\"counted_references\": %llu%s\"counted_misses\": %llu", sep,
+		(unsigned long long)(refs - m->warmup), sep, (unsigned long long)(misses - m->warm_misses));
 	if (!m->window)
 		return;
-	fprintf(out, ",\n%s\"window\": %llu,\n%s\"window_refs\": ", indent, (unsigned long long)m->window, indent);
+	fprintf(out, "%s\"window\": %llu%s\"window_refs\": ", sep, (unsigned long long)m->window, sep);
 	json_list(out, m->win_refs, m->nwin);
-	fprintf(out, ",\n%s\"window_misses\": ", indent);
+	fprintf(out, "%s\"window_misses\": ", sep);
 	json_list(out, m->win_misses, m->nwin);
 }
 

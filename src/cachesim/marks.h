@@ -44,12 +44,12 @@ void marks_at(struct marks *m, uint64_t refs, uint64_t misses);
 /* The last window, if it is short: call once after the last reference. */
 void marks_end(struct marks *m, uint64_t refs, uint64_t misses);
 void marks_free(struct marks *m);
-/* The marks as JSON members, each line starting ",\n<indent>" (the keys
- * of pagelab mrc's JSON where it has them): "warmup", "warmup_misses",
- * "counted_references" and "counted_misses" (after the warm-up, of the
- * refs references and misses in all), and with windows "window",
- * "window_refs", "window_misses". */
-void marks_json(FILE *out, const struct marks *m, uint64_t refs, uint64_t misses, const char *indent);
+/* The marks as JSON members, each preceded by sep (",\n  " in a report,
+ * ", " in a JSON line), under pagelab mrc's keys where it has them:
+ * "warmup", "warmup_misses", "counted_references" and "counted_misses"
+ * (after the warm-up, of the refs references and misses in all), and
+ * with windows "window", "window_refs", "window_misses". */
+void marks_json(FILE *out, const struct marks *m, uint64_t refs, uint64_t misses, const char *sep);
 
 /* N, a trace's references: its header's count if it has one, else a
  * pass over it.  false with one line in err. */

@@ -99,7 +99,7 @@ static void print_json(FILE *out, const struct run_cache_args *a, const struct c
 	fprintf(out, ",\n  \"replay_host_bytes\": %llu,\n  \"cache_host_bytes\": %llu",
 		(unsigned long long)tr->host_bytes, (unsigned long long)st->host_bytes);
 	if (mk)
-		marks_json(out, mk, st->refs, st->misses, "  ");
+		marks_json(out, mk, st->refs, st->misses, ",\n  ");
 	fputs("\n}\n", out);
 }
 

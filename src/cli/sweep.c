@@ -9,6 +9,7 @@
 #include "../lib/share.h"
 #include "../engine/sweep.h"
 #include "../engine/kexec.h"
+#include "../engine/cellmarks.h"
 #include "../engine/html_sweep.h"
 #include "../lib/output.h"
 #include "../lib/version.h"
@@ -29,6 +30,7 @@ struct sweep_args {
 	bool csv, list;
 	bool kernel;     /* --executor kernel */
 	uint64_t repeat; /* --repeat N, 0 if not given */
+	const char *warmup; /* --warmup N|F, or NULL */
 };
 
 static int shard_opt(void *dest, const struct opt *o, const char *typed, const char *value);
@@ -48,6 +50,10 @@ static const struct opt sweep_table[] = {
 	  "timeout, default 600 s; docs/sweeps.md)" },
 	{ "--repeat", NULL, OPT_U64, AT(repeat), "N", 1, 100, "(1..100)",
 	  .help = "with --executor kernel, each cell N times" },
+	{ "--warmup", NULL, OPT_STR, AT(warmup), "N|F", .help = "also count each cell's misses after its first N\n"
+	  "references (or share F of the trace): a lone trace on\n--machine ideal under a cache policy (docs/sweeps.md)" },
+	{ "--window", NULL, OPT_U64, AT(o.window), "N", 1, (double)UINT64_MAX, "(references, at least 1)",
+	  .help = "and its misses in each N references after the warm-up" },
 	{ "Running and output:", .kind = OPT_SECTION },
 	{ "--jobs", "-j", OPT_INT, AT(o.jobs), "N", 1, 256, "(1..256)", .help =
 	  "run N cells in parallel (default: the number of CPUs);\nthe results are the same for every N" },
@@ -177,6 +183,43 @@ static void sweep_kernel_cells(const struct sweep_args *sa, struct matrix_cell *
 				       sa->mx.max_time_ns ? sa->mx.max_time_ns : KEXEC_TIMEOUT_NS, NULL, err,
 				       sizeof(err)))
 		die_usage("sweep: --executor kernel: %s", err);
+}
+
+/* --warmup, --window: every cell one the cache-only replay can run
+ * (cellmarks.h), the warm-up resolved once against the trace, and each
+ * cell's command line saying them (a resumed sweep with other marks
+ * runs its cells again). */
+static void sweep_marks(struct sweep_args *sa, struct matrix_cell *cells, int n)
+{
+	char err[600];
+	struct warmup_arg w = { 0 };
+	sa->o.marks = sa->warmup || sa->o.window;
+	if (!sa->o.marks)
+		return;
+	if (sa->warmup && !warmup_parse(sa->warmup, &w))
+		die_usage("bad --warmup '%s' (references, 0 or more, or a fraction 0 < F < 1)", sa->warmup);
+	/* a cell stopped early would not have replayed what the marks count */
+	if (sa->mx.max_time_ns)
+		die_usage("sweep: --warmup and --window count the whole trace: no --max-time");
+	for (int k = 0; k < n; k++)
+		if (!cell_marks_ok(&cells[k].c, err, sizeof(err)))
+			die_usage("sweep: %s", err);
+	if (n && !cell_marks_warmup(&cells[0].c, &w, &sa->o.warmup, err, sizeof(err)))
+		die_usage("sweep: %s", err);
+	char opts[64];
+	int len = snprintf(opts, sizeof(opts), " --warmup %llu", (unsigned long long)sa->o.warmup);
+	if (sa->o.window)
+		snprintf(opts + len, sizeof(opts) - (size_t)len, " --window %llu", (unsigned long long)sa->o.window);
+	for (int k = 0; k < n; k++) {
+		const char *head = "pagelab run";
+		if (strncmp(cells[k].cmd, head, strlen(head)))
+			panic("sweep: a cell's command line '%s'", cells[k].cmd);
+		size_t size = strlen(cells[k].cmd) + strlen(opts) + 1;
+		char *cmd = xmalloc(size);
+		snprintf(cmd, size, "%s%s%s", head, opts, cells[k].cmd + strlen(head));
+		free(cells[k].cmd);
+		cells[k].cmd = cmd;
+	}
 }
 
 /* A machine option: an axis, in the order given. */
@@ -316,6 +359,7 @@ int cmd_sweep(int argc, char **argv)
 	if (!cell_check(&cells[0].c, err, sizeof(err)))
 		die_usage("%s", err);
 	sweep_kernel_cells(&sa, &cells, &n);
+	sweep_marks(&sa, cells, n);
 	const char **names = xcalloc((size_t)mx->nr_axes, sizeof(char *));
 	for (int a = 0; a < mx->nr_axes; a++)
 		names[a] = mx->axes[a].name;

@@ -1,5 +1,6 @@
 /* record.c - writing and reading results lines (record.h). */
 #include "record.h"
+#include "../cachesim/marks.h"
 #include "kexec.h"
 #include "../lib/util.h"
 #include "../lib/version.h"
@@ -146,6 +147,12 @@ char *record_format(const struct record_meta *m, const struct run_result *rr)
 		 * reads it beside the kernel's (kcompare_table.c) */
 		if (rr->nr_zram_full)
 			report_memstat_json(", \"zram\": {", rr->zram_full, rr->nr_zram_full, out);
+	}
+	if (m->marks)
+		marks_json(out, m->marks, m->marks_refs, m->marks_misses, ", ");
+	if (m->marks_why) {
+		fputs(", \"marks_why\": ", out);
+		json_put_str(out, m->marks_why);
 	}
 	fputs("}\n", out);
 	fclose(out);

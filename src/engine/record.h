@@ -17,6 +17,7 @@
 #include "cell.h"
 #include "json.h"
 
+struct marks;
 struct record_meta {
 	int cell;                /* index in its sweep */
 	const char *cmd;         /* the equivalent `pagelab run` command line */
@@ -29,6 +30,12 @@ struct record_meta {
 				  * "executor": "kernel", with the kernel's
 				  * own counters; a simulated run has no
 				  * "executor" */
+	/* --warmup, --window (cellmarks.h): the marks of the cell's
+	 * cache-only replay, of refs references and misses in all, or NULL;
+	 * marks_why: why they could not be taken, or NULL. */
+	const struct marks *marks;
+	uint64_t marks_refs, marks_misses;
+	const char *marks_why;
 };
 
 /* One line, ending in '\n', into a new string. */

@@ -2,6 +2,7 @@
 #include "sweep.h"
 #include "pool.h"
 #include "kexec.h"
+#include "cellmarks.h"
 #include "../lib/output.h"
 #include "../lib/util.h"
 
@@ -43,10 +44,21 @@ static void run_cell(void *arg, int i)
 		.seed = mc->seed, .nr_params = s->o->nr_axes, .param_names = s->o->axis_names,
 		.param_values = mc->param_values, .kernel = mc->c.executor == EXEC_KERNEL,
 	};
+	struct marks mk = { .warmup = s->o->warmup, .window = s->o->window };
+	char mwhy[512];
+	if (s->o->marks && rr.available && rr.timed_out) {
+		m.marks_why = "the run stopped at its time limit before the trace's end";
+	} else if (s->o->marks && rr.available) {
+		if (cell_marks_run(&mc->c, &mk, &m.marks_refs, &m.marks_misses, mwhy, sizeof(mwhy)))
+			m.marks = &mk;
+		else
+			m.marks_why = mwhy;
+	}
 	/* A kernel run that failed or stopped at its time limit is no
 	 * result to resume: it is not kept (the next sweep runs it again). */
 	s->keep[i] = (rr.available && !rr.timed_out) || mc->c.executor != EXEC_KERNEL;
 	s->lines[i] = record_format(&m, &rr);
+	marks_free(&mk);
 	run_result_free(&rr);
 }
 
@@ -202,8 +214,28 @@ static void csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* --warmup/--window's columns (records that have them: sweep_marks). */
+static const char *const marks_cols[] = { "warmup", "warmup_misses", "counted_references", "counted_misses", NULL };
+
+static void csv_marks(FILE *out, const struct record *r)
+{
+	double v = 0, refs = 0, misses = 0;
+	for (int k = 0; marks_cols[k]; k++) {
+		bool got = json_get_num(r->j, marks_cols[k], &v);
+		fprintf(out, got ? ",%.0f" : ",", v);
+		refs = k == 2 && got ? v : refs;
+		misses = k == 3 && got ? v : misses;
+	}
+	if (refs > 0)
+		fprintf(out, ",%.6f", misses / refs);
+	else
+		fputc(',', out);
+}
+
 void sweep_csv(FILE *out, const struct records *rs, const char *const *axis_names, int nr_axes)
 {
+	double w;
+	bool marks = rs->n && json_get_num(rs->r[0].j, "warmup", &w);
 	fputs("cell", out);
 	for (int a = 0; a < nr_axes; a++) {
 		fputc(',', out);
@@ -212,7 +244,9 @@ void sweep_csv(FILE *out, const struct records *rs, const char *const *axis_name
 	fputs(",seed,finished", out);
 	for (int m = 0; record_csv_metrics[m]; m++)
 		fprintf(out, ",%s", record_csv_metrics[m]);
-	fputc('\n', out);
+	for (int k = 0; marks && marks_cols[k]; k++)
+		fprintf(out, ",%s", marks_cols[k]);
+	fputs(marks ? ",counted_miss_ratio\n" : "\n", out);
 	for (int i = 0; i < rs->n; i++) {
 		const struct record *r = &rs->r[i];
 		fprintf(out, "%d", r->cell);
@@ -232,6 +266,8 @@ void sweep_csv(FILE *out, const struct records *rs, const char *const *axis_name
 			else
 				fputc(',', out);
 		}
+		if (marks)
+			csv_marks(out, r);
 		fputc('\n', out);
 	}
 }

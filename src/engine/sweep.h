@@ -20,6 +20,10 @@ struct sweep_opts {
 	bool progress;
 	const char *const *axis_names;  /* recorded as each record's params */
 	int nr_axes;
+	/* --warmup, --window (cellmarks.h): every cell's marks from the
+	 * cache-only replay, added to its record; marks false: none */
+	bool marks;
+	uint64_t warmup, window;
 	int *resumed;            /* if not NULL: set to how many cells the
 				  * results file already held */
 };
