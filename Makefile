@@ -331,11 +331,15 @@ BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR = $(PREFIX)/share/zsh/site-functions
 PCDIR = $(LIBDIR)/pkgconfig
 DOCS = README.md $(wildcard docs/*.md)
+# Experiment files the docs run by path (pagelab reproduce docs/mglru/fio.exp):
+# installed beside the docs, as docs/ is (experiments/*.exp are built in).
+DOC_EXPS = $(wildcard docs/mglru/*.exp)
 
 install: $(BUILD)/pagelab lib man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(DOCDIR)/examples/policy-lifo $(DESTDIR)$(DOCDIR)/examples/embed \
+		$(DESTDIR)$(DOCDIR)/examples/policy-cache-ext $(DESTDIR)$(DOCDIR)/mglru \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(PCDIR)
 	install -m 755 $(BUILD)/pagelab $(DESTDIR)$(BINDIR)/pagelab
 	install -m 644 $(BUILD)/libpagelab.a $(DESTDIR)$(LIBDIR)/libpagelab.a
@@ -349,6 +353,9 @@ install: $(BUILD)/pagelab lib man
 	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	install -m 644 examples/policy-lifo/lifo.c examples/policy-lifo/Makefile $(DESTDIR)$(DOCDIR)/examples/policy-lifo/
 	install -m 644 examples/embed/embed.c $(DESTDIR)$(DOCDIR)/examples/embed/
+	install -m 644 examples/policy-cache-ext/cache_ext_fifo.c examples/policy-cache-ext/Makefile \
+		$(DESTDIR)$(DOCDIR)/examples/policy-cache-ext/
+	install -m 644 $(DOC_EXPS) $(DESTDIR)$(DOCDIR)/mglru/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCDIR@|$(INCDIR)|' \
 		-e 's|@VERSION@|$(VERSION_STRING)|' -e 's|@LIBS@|$(strip $(LDLIBS))|' tools/pagelab.pc.in > $(DESTDIR)$(PCDIR)/pagelab.pc
 

@@ -61,6 +61,24 @@ make -s -C "$PREFIX/share/doc/pagelab/examples/policy-lifo" PAGELAB_INCLUDE="$PR
 	"$PREFIX/bin/pagelab" run --ram 32M --swap 64M --check --policy "$T/lifo.so" usemem -m 40 >"$T/out" 2>&1 &&
 	grep -q '^pswpout [1-9]' "$T/out" && ok || bad "$(cat "$T/err" "$T/out" | head -5)"
 
+t "cache_ext example plugin: built on the installed header, loads"
+make -s -C "$PREFIX/share/doc/pagelab/examples/policy-cache-ext" PAGELAB_INCLUDE="$PREFIX/include" OUT="$T" CC="$CC" >"$T/err" 2>&1 &&
+	"$PREFIX/bin/pagelab" run --ram 32M --swap 64M --check --policy "$T/cache_ext_fifo.so" usemem -m 40 >"$T/out" 2>&1 &&
+	grep -q 'policy cache_ext_fifo' "$T/out" && grep -q '^pswpout [1-9]' "$T/out" && ok || bad "$(cat "$T/err" "$T/out" | head -5)"
+
+# The experiment files docs/mglru.md runs by path, beside the docs, as the
+# tree has them; the installed pagelab reads each (its runs cut at 1 ms of
+# simulated time: exit 3, the experiment's heading printed).
+t "docs/mglru/*.exp installed beside the docs, each one runs"
+msg=
+for src in "$(dirname "$0")"/../docs/mglru/*.exp; do
+	e="$PREFIX/share/doc/pagelab/mglru/$(basename "$src")"
+	cmp -s "$src" "$e" || { msg="$msg no $(basename "$src");"; continue; }
+	"$PREFIX/bin/pagelab" reproduce --max-time 1ms "$e" >"$T/l" 2>&1; rc=$?
+	[ $rc -eq 3 ] && grep -q '^== Experiment ' "$T/l" || msg="$msg $(basename "$src"): rc $rc $(head -1 "$T/l");"
+done
+[ -z "$msg" ] && ok || bad "$msg"
+
 # 2q: a name that starts with a digit (issue 36).
 t "bash completion offers the policies after --policy"
 if have bash; then

@@ -500,6 +500,7 @@ void machine_add_workload(struct machine *m, const struct workload_ops *ops, voi
 			.freeswap = (uint64_t)(m->mm.swap.nr_slots - m->mm.swap.used) * PAGE_SIZE,
 			.disk_bytes = m->prof.disk.capacity,
 			.first_pid = m->nr_tasks + 1000,  /* as the OOM killer's messages number them */
+			.syscall_ns = m->prof.cost.syscall_ns ? m->prof.cost.syscall_ns : m->prof.cost.fault_ns,
 		};
 		ops->attach(w, &si);
 	}

@@ -2,6 +2,8 @@
  * (exp_named.h), and the printer of files that name none. */
 #include "exp_named.h"
 
+#include "../lib/wrap.h"
+
 #include <string.h>
 
 extern const struct exp_named_printer exp1_printer, exp2_printer, exp3_printer, exp4_printer, exp5_printer;
@@ -51,15 +53,19 @@ const char *exp_printer_name(exp_print_fn *fn)
 	return NULL;
 }
 
+/* Each run's commands once, wrapped at 80 columns, then its time lines
+ * per design with each command cut to its program's name. */
 void exp_print_generic(const struct exp_result *r, FILE *out)
 {
 	const struct experiment *e = r->e;
 	for (int run = 0; run < e->nr_runs; run++) {
 		fprintf(out, "%s%s\n", run ? "\n" : "", e->runs[run].title);
+		for (int w = 0; w < EXP_MAX_WL && e->runs[run].wl[w]; w++)
+			wrap_row(out, "  $", 4, exp_wl_cmd(r, run, w), "    ", WRAP_WIDTH);
 		for (int d = 0; d < e->nr_designs; d++) {
 			fprintf(out, "  %s:  [%s]\n", e->designs[d].label, e->designs[d].policy);
 			for (int w = 0; w < EXP_MAX_WL && e->runs[run].wl[w]; w++)
-				exp_print_times(r, d, run, w, SHAPE_ZSH, "    ", out);
+				exp_print_times(r, d, run, w, SHAPE_ZSH_PROG, "    ", out);
 		}
 	}
 }

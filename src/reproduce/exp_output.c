@@ -543,12 +543,28 @@ void exp_print_times(const struct exp_result *r, int design, int run, int wl, en
 		}
 		if (sh == SHAPE_ZSH)
 			format_zsh_time(buf, sizeof(buf), x->cmd, &x->tf);
+		else if (sh == SHAPE_ZSH_PROG) {
+			char prog[64];
+			snprintf(prog, sizeof(prog), "%.*s", (int)strcspn(x->cmd, " "), x->cmd);
+			format_zsh_time(buf, sizeof(buf), prog, &x->tf);
+		}
 		else
 			gnu_time_two_lines(buf, sizeof(buf), &x->tf);
 		size_t n = strlen(buf);
 		snprintf(buf + n, sizeof(buf) - n, "%s", rr->finished ? "" : rr->timed_out ? "  (stopped at the time limit)" : "  (did not finish)");
 		exp_block(out, indent, "pagelab", buf);
 	}
+}
+
+const char *exp_wl_cmd(const struct exp_result *r, int run, int wl)
+{
+	for (int d = 0; d < r->e->nr_designs; d++)
+		for (int k = 0; k < exp_reps(r, run); k++) {
+			const struct run_result *rr = exp_rr(r, d, run, k);
+			if (rr->available && wl < rr->nr_wl)
+				return rr->wl[wl].cmd;
+		}
+	return r->e->runs[run].wl[wl];
 }
 
 /* GNU time writes its default format on two lines, the page faults on the

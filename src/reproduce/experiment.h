@@ -254,10 +254,16 @@ void exp_print_json_end(const int *counts, FILE *out);
 /* Helpers for the thread-shaped tables. */
 void exp_print_unavailable(const struct exp_result *r, int design, int run, const char *indent, FILE *out);
 /* Every repeat of (design, run)'s workload wl as time(1) lines: zsh's shape
- * or GNU time's; "not available" when it did not run. */
-enum time_shape { SHAPE_ZSH, SHAPE_GNU, SHAPE_BASH };
+ * or GNU time's; "not available" when it did not run.  SHAPE_ZSH_PROG is
+ * zsh's line with the command cut to its program's name (a caller that
+ * prints the whole command once: a long one would pass 80 columns on
+ * every line). */
+enum time_shape { SHAPE_ZSH, SHAPE_GNU, SHAPE_BASH, SHAPE_ZSH_PROG };
 void exp_print_times(const struct exp_result *r, int design, int run, int wl, enum time_shape sh,
 		     const char *indent, FILE *out);
+/* Workload wl of run as it ran (its sizes filled in): the first repeat
+ * that ran's command line, else the file's. */
+const char *exp_wl_cmd(const struct exp_result *r, int run, int wl);
 /* The workload's own output lines (dbench's Throughput, Bonnie's table...),
  * each prefixed with indent. */
 void exp_print_output(const struct exp_result *r, int design, int run, int rep, int wl,

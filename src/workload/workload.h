@@ -97,6 +97,9 @@ struct wl_sysinfo {
 	uint64_t totalram, freeram, totalswap, freeswap;
 	uint64_t disk_bytes;        /* size of the raw disk, "/dev/sda" */
 	int first_pid;              /* the PID of the workload's first task (0: unknown) */
+	uint64_t syscall_ns;        /* the simulated machine's cost of one read() or
+				     * write() call (cost.syscall, else cost.fault);
+				     * 0 natively, where calls cost what they cost */
 };
 
 /* What the machine measured for one task of a workload. */
