@@ -84,7 +84,7 @@ void cal_write_profile(const struct cal_fig *f, FILE *out)
 	profile_write_costs(out, &p, CAL_BASE, cal_source, (void *)f);
 }
 
-int cal_run(const char *path)
+int cal_run(const char *path, bool paths)
 {
 	/* Opened first: a path that cannot be written fails before the
 	 * measuring (output.c: written whole or not at all). */
@@ -95,7 +95,7 @@ int cal_run(const char *path)
 		return 2;
 	}
 	struct cal_fig f[NR_CAL];
-	cal_measure(f);
+	cal_measure(f, paths);
 	cal_report(f, stdout);
 	cal_write_profile(f, af.f);
 	if (!atomic_commit(&af, err, sizeof(err))) {

@@ -42,7 +42,7 @@ out_ablate_html() { $P ablate --policy clock --seeds 2 --ram 16M --html "$1" -- 
 out_ablate_o() { $P ablate --policy clock --seeds 2 --ram 16M -o "$1" -- usemem -m 4; }
 out_trace_convert() { $P trace convert "$O/trace" "$1"; }
 out_record() { $P record -o "$1" -- /bin/true; }
-out_calibrate() { $P kernel --calibrate "$1"; }
+out_calibrate() { $P kernel --calibrate-user "$1"; }
 have_valgrind=false
 command -v valgrind >/dev/null 2>&1 && have_valgrind=true
 
