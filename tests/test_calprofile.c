@@ -21,8 +21,10 @@ static void hand_rounds(double ns[NR_CALP][CAL_ROUNDS])
 		ns[CALP_PAGEOUT_FILE][r] = 1000 + 10 * r;
 		ns[CALP_ZAP][r] = 50;
 		ns[CALP_PAGEOUT_ANON][r] = 8000;
-		ns[CALP_DIO_4K][r] = 30000 + r;
-		ns[CALP_DIO_1M][r] = 30000 + r + 255 * 400;
+		ns[CALP_DIO_4K][r] = 50000;
+		ns[CALP_DIO_1M][r] = 150000;
+		ns[CALP_AIO_4K][r] = 30000 + r;
+		ns[CALP_AIO_1M][r] = 30000 + r + 255 * 400;
 	}
 }
 

@@ -13,12 +13,19 @@
  *    It stands for cost.try_to_unmap and for cost.folio_referenced
  *    (folio_referenced_one() walks the same rmap to the same PTE);
  *    cost.rmap, charged per PTE of both, is unmap_pte.
- *  - io_page = (dio_1m - dio_4k) / 255 and io_submit = dio_4k - io_page:
- *    a request's CPU cost split into its fixed part (the system call,
- *    bio allocation, submit_bio, the device's kick, the task's side of
- *    the completion) and its part per page (pinning and adding each page
- *    to the bio); cost.io_submit is the fixed part, as pagelab charges
- *    it per request (src/mm/io_request.c).
+ *  - io_page = (aio_1m - aio_4k) / 255 and io_submit = aio_4k - io_page:
+ *    the CPU time of io_submit(2) per request, for a batch of 32 O_DIRECT
+ *    reads (aio_submit_one() -> iomap_dio_rw() returning -EIOCBQUEUED:
+ *    the bio built and submitted under the syscall's blk_plug, the
+ *    device's kick at blk_finish_plug()), split into its fixed part and
+ *    its part per page (pinning and adding each page to the bio).  An
+ *    asynchronous batch is how pagelab's requests are submitted (the
+ *    readahead window, a writeback pass, shrink_folio_list()'s pageouts
+ *    under shrink_lruvec()'s plug): the task does not sleep on each.
+ *    cost.io_submit is the fixed part, charged per request
+ *    (src/mm/io_request.c).  dio_4k and dio_1m, a synchronous pread()
+ *    each, add the sleep, the wakeup and an unbatched kick: printed, not
+ *    used.
  *  - io_complete is not separable: blk_mq_complete_request() and
  *    bio_endio() run in the device's interrupt, on no task's clock. */
 #include "calibrate.h"
@@ -51,8 +58,8 @@ void cal_paths_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int round
 	double unmap[CAL_ROUNDS], page[CAL_ROUNDS], submit[CAL_ROUNDS];
 	for (int r = 0; r < rounds; r++) {
 		unmap[r] = ns[CALP_PAGEOUT_FILE][r] - ns[CALP_DROP][r] - ns[CALP_ZAP][r];
-		page[r] = (ns[CALP_DIO_1M][r] - ns[CALP_DIO_4K][r]) / 255.0;
-		submit[r] = ns[CALP_DIO_4K][r] - page[r];
+		page[r] = (ns[CALP_AIO_1M][r] - ns[CALP_AIO_4K][r]) / 255.0;
+		submit[r] = ns[CALP_AIO_4K][r] - page[r];
 	}
 	fig(&f[CAL_DROP], ns[CALP_DROP], rounds, CALP_PAGES);
 	fig(&f[CAL_PAGEOUT_FILE], ns[CALP_PAGEOUT_FILE], rounds, CALP_PAGES);
@@ -60,6 +67,8 @@ void cal_paths_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int round
 	fig(&f[CAL_PAGEOUT_ANON], ns[CALP_PAGEOUT_ANON], rounds, CALP_PAGES);
 	fig(&f[CAL_DIO_4K], ns[CALP_DIO_4K], rounds, CALP_DIO_SMALL);
 	fig(&f[CAL_DIO_1M], ns[CALP_DIO_1M], rounds, CALP_DIO_BIG);
+	fig(&f[CAL_AIO_4K], ns[CALP_AIO_4K], rounds, CALP_AIO_SMALL);
+	fig(&f[CAL_AIO_1M], ns[CALP_AIO_1M], rounds, CALP_AIO_BIG);
 	fig(&f[CAL_UNMAP], unmap, rounds, 0);
 	fig(&f[CAL_REFWALK], unmap, rounds, 0);
 	fig(&f[CAL_IO_PAGE], page, rounds, 0);

@@ -357,9 +357,12 @@ static const struct cal_fig cal_defs[NR_CAL] = {
 			 "that file (iomap_dio_rw, submit_bio, the task's completion)"),
 	[CAL_DIO_1M] = CAL("dio_1m", NULL, "request", "the same per pread() of 1 MiB (one request of 256 "
 			 "pages)"),
-	[CAL_IO_PAGE] = CAL("io_page", NULL, "page", "(dio_1m - dio_4k) / 255, each round: a request's "
+	[CAL_AIO_4K] = CAL("aio_4k", NULL, "request", "thread CPU time of io_submit(2) per request, 32 "
+			 "O_DIRECT 4 KiB reads a call (submission only: plugged, no sleep)"),
+	[CAL_AIO_1M] = CAL("aio_1m", NULL, "request", "the same, 4 reads of 1 MiB a call"),
+	[CAL_IO_PAGE] = CAL("io_page", NULL, "page", "(aio_1m - aio_4k) / 255, each round: a request's "
 			  "cost per page beyond its first"),
-	[CAL_IO_SUBMIT] = CAL("io_submit", "cost.io_submit", "request", "dio_4k less io_page, each round: "
+	[CAL_IO_SUBMIT] = CAL("io_submit", "cost.io_submit", "request", "aio_4k less io_page, each round: "
 			    "a request's fixed cost"),
 	[CAL_IO_COMPLETE] = CAL("io_complete", "cost.io_complete", "request", "the interrupt's side of a "
 			      "completion"),

@@ -8,7 +8,7 @@
 t "kernel --calibrate-user: the kernel paths unmeasured, their costs modern's"
 $P kernel --calibrate-user "$T/user.profile" >"$T/calu.txt" 2>"$T/calu.err"; rc=$?
 if [ $rc -eq 0 ] && [ ! -s "$T/calu.err" ] &&
-   [ "$(grep -cE '^(page_drop|pageout_file|unmap_pte|unmap_walk|ref_walk|pageout_anon|dio_4k|dio_1m|io_page|io_submit|io_complete) +- +- +- +- ' "$T/calu.txt")" -eq 11 ] &&
+   [ "$(grep -cE '^(page_drop|pageout_file|unmap_pte|unmap_walk|ref_walk|pageout_anon|dio_4k|dio_1m|aio_4k|aio_1m|io_page|io_submit|io_complete) +- +- +- +- ' "$T/calu.txt")" -eq 13 ] &&
    grep -q '^# cost\.try_to_unmap: default, modern.s (not measured: not asked for' "$T/user.profile" &&
    grep -q '^# cost\.io_submit: default, modern.s (not measured: not asked for' "$T/user.profile" &&
    grep -q '^# cost\.rmap: bench rmap, ' "$T/user.profile" &&
