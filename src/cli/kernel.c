@@ -376,8 +376,11 @@ static const struct opt kernel_table[] = {
 	  "TLB flush\ncosts here (~1.5 s, no cgroup, no root) and print it\nas pagelab run's --set arguments (0 where "
 	  "there is\nnone to measure: one CPU, not x86; why on stderr)" },
 	{ "--calibrate", NULL, OPT_CALL, 0, "FILE", .call = calibrate_opt, .help = "run no workload: measure "
-	  "what the operations pagelab\ncharges CPU time for cost here (microbenchmarks, ~3 s,\nno root), print "
-	  "them and write them to FILE as a\nmachine profile for --machine FILE (docs/cost.md)" },
+	  "what the operations pagelab\ncharges CPU time for cost here (microbenchmarks, ~3 s),\nand as root "
+	  "the kernel paths (unmap, swap-out, O_DIRECT\nrequests, ~5 s in a cgroup and swapfile of its own),\n"
+	  "print them and write them to FILE as a machine profile\nfor --machine FILE (docs/cost.md)" },
+	{ "--calibrate-user", NULL, OPT_CALL, 0, "FILE", .call = calibrate_opt, .help = "--calibrate without "
+	  "the kernel paths: the user-space\nmicrobenchmarks only (no root, no cgroup, no lock)" },
 	{ .kind = OPT_END },
 };
 
@@ -474,13 +477,13 @@ static int tlb_cost_opt(void *dest, const struct opt *o, const char *typed, cons
 	return 0;
 }
 
-/* --calibrate FILE: the host's costs (src/native/calibrate.c). */
+/* --calibrate FILE, --calibrate-user FILE: the host's costs
+ * (src/native/calibrate.c). */
 static int calibrate_opt(void *dest, const struct opt *o, const char *typed, const char *value)
 {
 	(void)dest;
-	(void)o;
 	(void)typed;
-	return cal_run(value);
+	return cal_run(value, !strcmp(o->name, "--calibrate"));
 }
 
 /* The workloads of the run (kexec.h: parsed, seeded as pagelab run seeds

@@ -33,7 +33,10 @@
  *    (swap_out_ptes) is a load of the next entry of a 4 KiB table of
  *    8-byte entries with a test of its accessed bit (bench_pte: tables in
  *    random order over BIG bytes), and lru_gen_look_around() beyond its
- *    PTEs is its PMD's load and the PTE table's lock pair. */
+ *    PTEs is its PMD's load and the PTE table's lock pair;
+ *  - with root, the kernel-only paths (unmap, swap-out, I/O submission),
+ *    timed through the system calls that run them: calib_paths.c, and
+ *    the figures derived from them, calib_derive.c. */
 #define _GNU_SOURCE
 #include "calibrate.h"
 #include "native.h"
@@ -67,7 +70,7 @@ static int cmp_d(const void *a, const void *b)
 }
 
 /* The rounds' ns per operation into f's median, min and max. */
-static void settle(struct cal_fig *f, double *ns, int n)
+void cal_settle(struct cal_fig *f, double *ns, int n)
 {
 	qsort(ns, (size_t)n, sizeof(ns[0]), cmp_d);
 	f->rounds = n;
@@ -99,8 +102,8 @@ static void bench_zero_copy(struct cal_fig *z, struct cal_fig *c)
 		cn[r] = (double)(t2 - t1) / (double)pages;
 	}
 	z->per_round = c->per_round = pages;
-	settle(z, zn, CAL_ROUNDS);
-	settle(c, cn, CAL_ROUNDS);
+	cal_settle(z, zn, CAL_ROUNDS);
+	cal_settle(c, cn, CAL_ROUNDS);
 	free(a);
 	free(b);
 }
@@ -129,8 +132,8 @@ static void bench_fault(struct cal_fig *f, struct cal_fig *fr)
 		frn[n++] = (double)(t2 - t1) / (double)pages;
 	}
 	f->per_round = fr->per_round = pages;
-	settle(f, fn, n);
-	settle(fr, frn, n);
+	cal_settle(f, fn, n);
+	cal_settle(fr, frn, n);
 }
 
 /* A random cycle through BIG bytes of 64-byte nodes: each load depends on
@@ -176,7 +179,7 @@ static void bench_chase(struct cal_fig *f, struct node *v)
 	}
 	sink += p->flags;
 	f->per_round = CHASE_HOPS;
-	settle(f, ns, CAL_ROUNDS);
+	cal_settle(f, ns, CAL_ROUNDS);
 }
 
 /* Every node moved from the cycle to a second list, in the cycle's
@@ -204,7 +207,7 @@ static void bench_scan(struct cal_fig *f, struct node *v, size_t n)
 	}
 	sink += head.next->flags;
 	f->per_round = moves;
-	settle(f, ns, CAL_ROUNDS);
+	cal_settle(f, ns, CAL_ROUNDS);
 }
 
 /* Page tables read in the order a walk reads them: each 512-entry table
@@ -244,7 +247,7 @@ static void bench_pte(struct cal_fig *f)
 	free(order);
 	free(pt);
 	f->per_round = ntab * per;
-	settle(f, ns, CAL_ROUNDS);
+	cal_settle(f, ns, CAL_ROUNDS);
 }
 
 /* A figure that is another's, under its own parameter. */
@@ -273,7 +276,7 @@ static void bench_lock(struct cal_fig *f)
 		ns[r] = (double)(now_ns() - t0) / LOCK_PAIRS;
 	}
 	f->per_round = LOCK_PAIRS;
-	settle(f, ns, CAL_ROUNDS);
+	cal_settle(f, ns, CAL_ROUNDS);
 }
 
 /* A figure made of others: a * x + b * y, its spread from theirs. */
@@ -336,12 +339,52 @@ static const struct cal_fig cal_defs[NR_CAL] = {
 			   "another CPU busy in the mm, less one with it idle, per IPI"),
 	[CAL_TLB_RECV] = CAL("tlb_ipi_recv", "cost.tlb_ipi_recv", "ipi", "the busy CPU's lost work per IPI "
 			   "(tlbprobe.c)"),
+	[CAL_DROP] = CAL("page_drop", NULL, "page", "posix_fadvise(DONTNEED) of a clean cached unmapped 32 MiB "
+		       "file of its own (remove_mapping, the page freed)"),
+	[CAL_PAGEOUT_FILE] = CAL("pageout_file", NULL, "page", "madvise(MADV_PAGEOUT) of that file mapped "
+			       "MAP_SHARED and read, per page mincore shows gone (isolate, try_to_unmap, "
+			       "__remove_mapping, free)"),
+	[CAL_ZAP] = CAL("unmap_pte", "cost.rmap", "pte", "munmap() of that file mapped and read, the page "
+		      "cache keeping it (zap_pte_range: clear the PTE, remove its rmap)"),
+	[CAL_UNMAP] = CAL("unmap_walk", "cost.try_to_unmap", "walk", "pageout_file less page_drop less "
+			"unmap_pte, each round (the rmap walk to the PTE; madvise's isolation inside)"),
+	[CAL_REFWALK] = CAL("ref_walk", "cost.folio_referenced", "walk", "unmap_walk above (folio_referenced "
+			  "walks the same rmap to the PTE)"),
+	[CAL_PAGEOUT_ANON] = CAL("pageout_anon", NULL, "page", "MADV_PAGEOUT of 32 MiB of written private "
+			       "anonymous memory to the run's swapfile (add_to_swap, try_to_unmap, "
+			       "swap_writepage's bio)"),
+	[CAL_DIO_4K] = CAL("dio_4k", NULL, "request", "thread CPU time per O_DIRECT pread() of 4 KiB of "
+			 "that file (iomap_dio_rw, submit_bio, the task's completion)"),
+	[CAL_DIO_1M] = CAL("dio_1m", NULL, "request", "the same per pread() of 1 MiB (one request of 256 "
+			 "pages)"),
+	[CAL_AIO_4K] = CAL("aio_4k", NULL, "request", "thread CPU time of io_submit(2) per request, 32 "
+			 "O_DIRECT 4 KiB reads a call (submission only: plugged, no sleep)"),
+	[CAL_AIO_1M] = CAL("aio_1m", NULL, "request", "the same, 4 reads of 1 MiB a call"),
+	[CAL_IO_PAGE] = CAL("io_page", NULL, "page", "(aio_1m - aio_4k) / 255, each round: a request's "
+			  "cost per page beyond its first"),
+	[CAL_IO_SUBMIT] = CAL("io_submit", "cost.io_submit", "request", "aio_4k less io_page, each round: "
+			    "a request's fixed cost"),
+	[CAL_IO_COMPLETE] = CAL("io_complete", "cost.io_complete", "request", "the interrupt's side of a "
+			      "completion"),
 };
 
-void cal_measure(struct cal_fig *f)
+void cal_init(struct cal_fig *f)
 {
 	for (int i = 0; i < NR_CAL; i++)
 		f[i] = cal_defs[i];
+}
+
+void cal_pick_rmap(struct cal_fig *f)
+{
+	if (f[CAL_ZAP].rounds)
+		f[CAL_RMAP].param = NULL;
+	else
+		f[CAL_ZAP].param = NULL;
+}
+
+void cal_measure(struct cal_fig *f, bool paths)
+{
+	cal_init(f);
 	bench_zero_copy(&f[CAL_ZERO], &f[CAL_COPY]);
 	bench_fault(&f[CAL_FAULT], &f[CAL_FREE]);
 	if (f[CAL_FAULT].rounds) {
@@ -361,4 +404,9 @@ void cal_measure(struct cal_fig *f)
 	same_as(&f[CAL_PMD], &f[CAL_CHASE]);
 	compose(&f[CAL_LOOK], 1, &f[CAL_CHASE], 1, &f[CAL_LOCK]);
 	bench_tlb(&f[CAL_TLB_SEND], &f[CAL_TLB_RECV]);
+	static double ns[NR_CALP][CAL_ROUNDS];
+	char why[160] = "not asked for (--calibrate-user)";
+	int rounds = paths ? cal_paths_measure(ns, why, sizeof(why)) : 0;
+	cal_paths_figs(f, ns, rounds, why);
+	cal_pick_rmap(f);
 }

@@ -27,10 +27,47 @@ struct cal_fig {
 };
 
 enum cal_id { CAL_ZERO, CAL_COPY, CAL_FAULT, CAL_FREE, CAL_CHASE, CAL_LOCK, CAL_RMAP, CAL_SCAN,
-	      CAL_PTE, CAL_LRU_LOCK, CAL_PUTBACK, CAL_PMD, CAL_LOOK, CAL_TLB_SEND, CAL_TLB_RECV, NR_CAL };
+	      CAL_PTE, CAL_LRU_LOCK, CAL_PUTBACK, CAL_PMD, CAL_LOOK, CAL_TLB_SEND, CAL_TLB_RECV,
+	      /* the kernel-only paths (calib_paths.c; root) */
+	      CAL_DROP, CAL_PAGEOUT_FILE, CAL_ZAP, CAL_UNMAP, CAL_REFWALK, CAL_PAGEOUT_ANON, CAL_DIO_4K,
+	      CAL_DIO_1M, CAL_AIO_4K, CAL_AIO_1M, CAL_IO_PAGE, CAL_IO_SUBMIT, CAL_IO_COMPLETE, NR_CAL };
 
-/* Run every microbenchmark (a few seconds, no root) into f[NR_CAL]. */
-void cal_measure(struct cal_fig *f);
+/* A round of calib_paths.c: pages of its file (and anonymous range),
+ * 4 KiB and 1 MiB O_DIRECT reads. */
+#define CALP_PAGES 8192u
+#define CALP_DIO_SMALL 1024u
+#define CALP_DIO_BIG 32u
+/* asynchronous submissions (io_submit(2) of a batch): 32 batches of 32
+ * 4 KiB reads, 8 of 4 1 MiB reads a round */
+#define CALP_AIO_BATCH 32u
+#define CALP_AIO_SMALL 1024u
+#define CALP_AIO_BIG 32u
+
+/* What calib_paths.c's child times each round (ns a page or request). */
+enum calp_id { CALP_DROP, CALP_PAGEOUT_FILE, CALP_ZAP, CALP_PAGEOUT_ANON, CALP_DIO_4K, CALP_DIO_1M,
+	       CALP_AIO_4K, CALP_AIO_1M, NR_CALP };
+
+/* Run every microbenchmark into f[NR_CAL]: the user-space ones (a few
+ * seconds, no root), then, with PATHS, the kernel paths (root; a few
+ * seconds inside a cgroup and swapfile of their own, after waiting for
+ * pagelab kernel's lock). */
+void cal_measure(struct cal_fig *f, bool paths);
+/* f[NR_CAL] as described, nothing measured yet. */
+void cal_init(struct cal_fig *f);
+/* cost.rmap (per PTE an rmap walk meets) is unmap_pte's when that was
+ * measured (calib_derive.c), else the composed rmap's: the other figure
+ * loses its parameter. */
+void cal_pick_rmap(struct cal_fig *f);
+/* The rounds' ns per operation (n of them, sorted in place) into f's
+ * median, min, max and value. */
+void cal_settle(struct cal_fig *f, double *ns, int n);
+/* The kernel paths' rounds (calib_paths.c): how many were taken (0:
+ * none, why says). */
+int cal_paths_measure(double ns[NR_CALP][CAL_ROUNDS], char *why, size_t len);
+/* Their figures, and the ones derived from them, into f (calib_derive.c):
+ * f[CAL_DROP..CAL_IO_COMPLETE] from ROUNDS rounds of ns, or with 0
+ * rounds each unmeasured with WHY. */
+void cal_paths_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int rounds, const char *why);
 /* The figures, with how each was measured, as a table (80 columns). */
 void cal_report(const struct cal_fig *f, FILE *out);
 /* The profile file: `machine = modern`, then each cost.* parameter with a
@@ -38,6 +75,6 @@ void cal_report(const struct cal_fig *f, FILE *out);
 void cal_write_profile(const struct cal_fig *f, FILE *out);
 /* The whole of --calibrate FILE: measure, report on stdout, write FILE.
  * The exit status (2: FILE cannot be written). */
-int cal_run(const char *path);
+int cal_run(const char *path, bool paths);
 
 #endif

@@ -3,6 +3,7 @@
  * other parameter modern's, each cost.* line under a comment saying where
  * its value comes from (`bench` or `default`, docs/cost.md). */
 #include "calibrate.h"
+#include "native.h"
 #include "../machine/profile_file.h"
 #include "../lib/output.h"
 #include "../lib/util.h"
@@ -84,7 +85,7 @@ void cal_write_profile(const struct cal_fig *f, FILE *out)
 	profile_write_costs(out, &p, CAL_BASE, cal_source, (void *)f);
 }
 
-int cal_run(const char *path)
+int cal_run(const char *path, bool paths)
 {
 	/* Opened first: a path that cannot be written fails before the
 	 * measuring (output.c: written whole or not at all). */
@@ -95,7 +96,15 @@ int cal_run(const char *path)
 		return 2;
 	}
 	struct cal_fig f[NR_CAL];
-	cal_measure(f);
+	cal_measure(f, paths);
+	/* SIGINT/SIGTERM while the kernel paths ran (guard.c caught it, its
+	 * cgroup and swapfile are gone): stop, FILE unwritten, as a run does */
+	int sig = output_interrupted();
+	if (sig) {
+		atomic_abort(&af);
+		fprintf(stderr, "pagelab: kernel: --calibrate: stopped by signal %d; nothing written\n", sig);
+		nguard_reraise(sig);
+	}
 	cal_report(f, stdout);
 	cal_write_profile(f, af.f);
 	if (!atomic_commit(&af, err, sizeof(err))) {

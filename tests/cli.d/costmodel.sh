@@ -4,7 +4,7 @@
 # only their shape and sanity are checked, never their values.
 
 t "kernel --calibrate FILE: every figure measured and plausible"
-$P kernel --calibrate "$T/host.profile" >"$T/cal.txt" 2>"$T/cal.err"; rc=$?
+$P kernel --calibrate-user "$T/host.profile" >"$T/cal.txt" 2>"$T/cal.err"; rc=$?
 # zero_page, copy_page, free_page, scan: 10 ns..100 us a page; fault
 # 50 ns..1 ms; chase 1 ns..10 us; lock_pair 0.1 ns..10 us; rmap above
 # nine chases; MEDIAN within MIN..MAX.

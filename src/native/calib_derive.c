@@ -1,0 +1,81 @@
+/* calib_derive.c - the kernel paths' figures (calib_paths.c's rounds)
+ * and the costs derived from them, each round's difference taken before
+ * the median so the spread is the difference's own (calibrate.h).
+ *
+ *  - unmap_walk = pageout_file - page_drop - unmap_pte: what
+ *    shrink_folio_list() -> try_to_unmap() (Linux 6.18 mm/rmap.c:
+ *    rmap_walk_file() -> try_to_unmap_one() -> page_vma_mapped_walk())
+ *    spends on a mapped page beyond removing it from the page cache and
+ *    freeing it (page_drop) and beyond clearing its PTE (unmap_pte): the
+ *    i_mmap lock and interval tree, the VMA, the page-table descent.
+ *    madvise_cold_or_pageout_pte_range()'s own PTE read and isolation
+ *    are left inside it (no user-space call isolates without unmapping).
+ *    It stands for cost.try_to_unmap and for cost.folio_referenced
+ *    (folio_referenced_one() walks the same rmap to the same PTE);
+ *    cost.rmap, charged per PTE of both, is unmap_pte.
+ *  - io_page = (aio_1m - aio_4k) / 255 and io_submit = aio_4k - io_page:
+ *    the CPU time of io_submit(2) per request, for a batch of 32 O_DIRECT
+ *    reads (aio_submit_one() -> iomap_dio_rw() returning -EIOCBQUEUED:
+ *    the bio built and submitted under the syscall's blk_plug, the
+ *    device's kick at blk_finish_plug()), split into its fixed part and
+ *    its part per page (pinning and adding each page to the bio).  An
+ *    asynchronous batch is how pagelab's requests are submitted (the
+ *    readahead window, a writeback pass, shrink_folio_list()'s pageouts
+ *    under shrink_lruvec()'s plug): the task does not sleep on each.
+ *    cost.io_submit is the fixed part, charged per request
+ *    (src/mm/io_request.c).  dio_4k and dio_1m, a synchronous pread()
+ *    each, add the sleep, the wakeup and an unbatched kick: printed, not
+ *    used.
+ *  - io_complete is not separable: blk_mq_complete_request() and
+ *    bio_endio() run in the device's interrupt, on no task's clock. */
+#include "calibrate.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void fig(struct cal_fig *f, const double *src, int rounds, uint64_t per_round)
+{
+	double ns[CAL_ROUNDS];
+	memcpy(ns, src, sizeof(double) * (size_t)rounds);
+	f->per_round = per_round;
+	cal_settle(f, ns, rounds);
+}
+
+/* A derived figure's value is never below 0 (noise can take it there). */
+static void at_least_0(struct cal_fig *f)
+{
+	if (f->value < 0)
+		f->value = 0;
+}
+
+void cal_paths_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int rounds, const char *why)
+{
+	if (rounds <= 0) {
+		for (int i = CAL_DROP; i < NR_CAL; i++)
+			snprintf(f[i].why, sizeof(f[i].why), "%s", why);
+		return;
+	}
+	double unmap[CAL_ROUNDS], page[CAL_ROUNDS], submit[CAL_ROUNDS];
+	for (int r = 0; r < rounds; r++) {
+		unmap[r] = ns[CALP_PAGEOUT_FILE][r] - ns[CALP_DROP][r] - ns[CALP_ZAP][r];
+		page[r] = (ns[CALP_AIO_1M][r] - ns[CALP_AIO_4K][r]) / 255.0;
+		submit[r] = ns[CALP_AIO_4K][r] - page[r];
+	}
+	fig(&f[CAL_DROP], ns[CALP_DROP], rounds, CALP_PAGES);
+	fig(&f[CAL_PAGEOUT_FILE], ns[CALP_PAGEOUT_FILE], rounds, CALP_PAGES);
+	fig(&f[CAL_ZAP], ns[CALP_ZAP], rounds, CALP_PAGES);
+	fig(&f[CAL_PAGEOUT_ANON], ns[CALP_PAGEOUT_ANON], rounds, CALP_PAGES);
+	fig(&f[CAL_DIO_4K], ns[CALP_DIO_4K], rounds, CALP_DIO_SMALL);
+	fig(&f[CAL_DIO_1M], ns[CALP_DIO_1M], rounds, CALP_DIO_BIG);
+	fig(&f[CAL_AIO_4K], ns[CALP_AIO_4K], rounds, CALP_AIO_SMALL);
+	fig(&f[CAL_AIO_1M], ns[CALP_AIO_1M], rounds, CALP_AIO_BIG);
+	fig(&f[CAL_UNMAP], unmap, rounds, 0);
+	fig(&f[CAL_REFWALK], unmap, rounds, 0);
+	fig(&f[CAL_IO_PAGE], page, rounds, 0);
+	fig(&f[CAL_IO_SUBMIT], submit, rounds, 0);
+	at_least_0(&f[CAL_UNMAP]);
+	at_least_0(&f[CAL_REFWALK]);
+	at_least_0(&f[CAL_IO_SUBMIT]);
+	snprintf(f[CAL_IO_COMPLETE].why, sizeof(f[CAL_IO_COMPLETE].why),
+		 "not separable from user space: the completion interrupt runs on no task's clock");
+}
