@@ -201,7 +201,8 @@ static const struct opt compare_kernel_table[] = {
 	  "the simulator side can be rerun alone)", VALUE("--kernel-cache") },
 	{ "--sim-cache", NULL, OPT_CALL, AT(k.sim_cache), "DIR", .call = dir_opt,
 	  .help = "the same for the simulator's runs, in\n"
-	  "DIR/sim-VERSION.jsonl (a -dirty build's version does\n"
+	  "DIR/sim-VERSION.jsonl (-pHASH of a --machine file's\n"
+	  "bytes before .jsonl; a -dirty build's version does\n"
 	  "not change with its edits: do not use it there)", VALUE("--sim-cache") },
 	{ "--machine", NULL, OPT_STR, AT(k.machine), "NAME",
 	  .help = "simulated profile (default modern)", VALUE("--machine") },

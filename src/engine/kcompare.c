@@ -160,6 +160,24 @@ static int side_ran(const struct records *rs, int from, bool kernel, char *err, 
 	return 0;
 }
 
+/* The simulator's cache of this version's runs, DIR/sim-VERSION.jsonl; on a
+ * machine read from a profile file, DIR/sim-VERSION-pHASH.jsonl with HASH
+ * the file's bytes (FNV-1a): a run's command names the file, not what it
+ * holds, and a recalibrated profile must not find the old profile's runs. */
+static void sim_cache_path(char *path, size_t len, const char *dir, const char *machine)
+{
+	FILE *f = machine ? fopen(machine, "rb") : NULL;
+	if (!f) {
+		snprintf(path, len, "%s/sim-%s.jsonl", dir, pagelab_version());
+		return;
+	}
+	uint64_t h = 14695981039346656037ULL;
+	for (int c; (c = getc(f)) != EOF;)
+		h = (h ^ (uint64_t)(unsigned char)c) * 1099511628211ULL;
+	fclose(f);
+	snprintf(path, len, "%s/sim-%s-p%016llx.jsonl", dir, pagelab_version(), (unsigned long long)h);
+}
+
 int kcompare_side(const struct kcompare *k, bool kernel, const char *policies, const char *memcg,
 		  uint64_t ram, uint64_t nseeds, struct records *rs, int *resumed, char *err, size_t errlen)
 {
@@ -183,7 +201,7 @@ int kcompare_side(const struct kcompare *k, bool kernel, const char *policies, c
 		if (kernel)
 			snprintf(path, sizeof(path), "%s/kernel.jsonl", dir ? dir : "");
 		else
-			snprintf(path, sizeof(path), "%s/sim-%s.jsonl", dir ? dir : "", pagelab_version());
+			sim_cache_path(path, sizeof(path), dir ? dir : "", k->machine);
 		struct sweep_opts o = { .jobs = kernel ? 1 : k->jobs, .out = dir ? path : NULL, .nshards = 1,
 					.progress = k->progress, .axis_names = names, .nr_axes = mx.nr_axes,
 					.resumed = resumed };
