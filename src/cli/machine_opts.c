@@ -50,6 +50,8 @@ const struct opt machine_opts[] = {
 	   "the root).  Prints each cgroup's memory.current,\n"
 	   "peak, events, stat (docs/cgroups.md); not with\n"
 	   "--memcg.  One key alone: --set cgroup.PATH.KEY=VALUE.\n"
+	   "--set memory_recursiveprot=1: the cgroup2 mount's\n"
+	   "option (a parent's unclaimed low/min float down).\n"
 	   "The workloads memreclaim, senpai and oomd write a\n"
 	   "cgroup's memory.reclaim / cgroup.kill",
 	   "PATH[:K=V,...]", "a memory cgroup of a tree, as pagelab run --cgroup\n"

@@ -182,9 +182,31 @@ void kexec_tree_json(FILE *out, const struct ntree *t, const struct ncg_result *
 	fputc(']', out);
 }
 
+/* memory_recursiveprot is an option of the cgroup2 mount, which pagelab
+ * does not remount: asked for, the host's v2 mount must have it. */
+static bool host_recursiveprot(void)
+{
+	FILE *f = fopen("/proc/mounts", "r");
+	char line[1024];
+	bool on = false;
+	while (f && !on && fgets(line, sizeof(line), f)) {
+		char dev[256], dir[256], type[64], opts[512];
+		if (sscanf(line, "%255s %255s %63s %511s", dev, dir, type, opts) == 4 && !strcmp(type, "cgroup2"))
+			on = strstr(opts, "memory_recursiveprot") != NULL;
+	}
+	if (f)
+		fclose(f);
+	return on;
+}
+
 bool kexec_tree_from_conf(const struct cg_tree_conf *conf, int version, uint64_t limit, struct ntree *nt, char *err,
 			  size_t errlen)
 {
+	if (conf->recursiveprot && (version != 2 || !host_recursiveprot())) {
+		snprintf(err, errlen, "memory_recursiveprot=1: this host's cgroup2 mount does not have the option "
+			 "(pagelab does not remount it)");
+		return false;
+	}
 	char (*host)[512] = xcalloc(CG_MAX, sizeof(*host));
 	bool ok = tree_knobs(conf, host, version, limit, nt, err, errlen);
 	free(host);

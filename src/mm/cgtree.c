@@ -47,6 +47,7 @@ void mm_cgtree_init(struct mm *mm, const struct cg_tree_conf *conf)
 					  .swappiness = -1 };
 	for (int i = 0; i < conf->n; i++)
 		t->cg[i + 1].conf = conf->cg[i];
+	t->recursiveprot = conf->recursiveprot;
 	t->swappiness_tun = -1;
 	t->proactive_swappiness = -1;
 	t->hz = 1000;

@@ -34,6 +34,9 @@ struct cg_conf {
 struct cg_tree_conf {
 	int n;
 	struct cg_conf cg[CG_MAX];
+	/* The cgroup2 mount option memory_recursiveprot (--set
+	 * memory_recursiveprot=1): a tree-wide setting, off by default. */
+	bool recursiveprot;
 };
 
 /* memory.events, counted in the cgroup and every ancestor below the root
@@ -87,6 +90,7 @@ struct cgtree {
 	bool prot_skip[CG_MAX + 1];
 	int shrinking;           /* the cgroup whose lruvec is being shrunk (-1: none) */
 	bool low_reclaim, low_skipped;
+	bool recursiveprot;      /* the mount's memory_recursiveprot */
 	/* memory.high (memcg_hooks.c): per task, the pages charged over
 	 * high not yet handled (current->memcg_nr_pages_over_high) and the
 	 * penalty sleep owed on the return to user space; the tick rate. */

@@ -14,7 +14,9 @@
  * do_try_to_free_pages() retries with memcg_low_reclaim when its passes
  * reclaimed nothing and one skipped a cgroup below low ("Untapped cgroup
  * reserves?  Don't OOM, retry"); kswapd's balance_pgdat() never does.
- * memory_recursiveprot is off (the cgroup2 mount's default).  A
+ * memory_recursiveprot (cgrp_dfl_root's CGRP_ROOT_MEMORY_RECURSIVE_PROT,
+ * passed to page_counter_calculate_protection()) is off, the cgroup2
+ * mount's default, unless --set memory_recursiveprot=1.  A
  * cgroup above its protection is scanned less in proportion to it:
  * get_scan_count()'s apply_proportional_protection() (pc_scan_target()),
  * which a policy's own get_scan_count asks for with mm_scan_protected()
@@ -54,7 +56,7 @@ void memcg_prot_begin(struct mm *mm)
 	for (int c = 0; c < t->n; c++)
 		n[c] = (struct pc_node){ .parent = c ? t->cg[c].conf.parent : -1, .usage = t->cg[c].current,
 					 .min = t->cg[c].conf.min, .low = t->cg[c].conf.low };
-	if (!pc_calculate_protection(n, t->n, root, false))
+	if (!pc_calculate_protection(n, t->n, root, t->recursiveprot))
 		panic("cgroup tree: a parent after its child");
 	for (int c = 0; c < t->n; c++) {
 		t->prot_skip[c] = false;
