@@ -12,6 +12,7 @@
  *   high         memory.high        - (v1 has no high: refused)
  *   low, min     memory.low, .min   - (refused; soft_limit is not low)
  *   swap.max     memory.swap.max    - (refused; memsw limits memory+swap)
+ *   swap.high    memory.swap.high   - (refused)
  *   swappiness   - (refused: v2's   memory.swappiness
  *                 is vm.swappiness)
  *   oom.group    memory.oom.group   - (refused)
@@ -28,7 +29,8 @@
 
 static bool sim_key(const char *kv)
 {
-	static const char *const keys[] = { "max", "high", "low", "min", "swap.max", "swappiness", "oom.group" };
+	static const char *const keys[] = { "max", "high", "low", "min", "swap.max", "swap.high", "swappiness",
+					    "oom.group" };
 	size_t kl = strcspn(kv, "=");
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 		if (strlen(keys[i]) == kl && !strncmp(kv, keys[i], kl))
@@ -77,6 +79,8 @@ static bool conf_knobs(const struct cg_conf *c, int version, struct nknobs *k, c
 		KNOB("memory.min", "%llu", (unsigned long long)(c->min * PAGE_SIZE));
 	if (c->swap_max != CG_UNLIMITED)
 		KNOB("memory.swap.max", "%llu", (unsigned long long)(c->swap_max * PAGE_SIZE));
+	if (c->swap_high != CG_UNLIMITED)
+		KNOB("memory.swap.high", "%llu", (unsigned long long)(c->swap_high * PAGE_SIZE));
 	if (c->swappiness >= 0)
 		KNOB("swappiness", "%d", c->swappiness);
 	if (c->oom_group)

@@ -18,12 +18,13 @@
 #define CG_UNLIMITED UINT64_MAX
 
 /* One cgroup as declared (src/engine/cgspec.c parses it).  Sizes in
- * pages; max, high, swap_max and zswap_max CG_UNLIMITED unless given
- * ("max"). */
+ * pages; max, high, swap_max, swap_high and zswap_max CG_UNLIMITED
+ * unless given ("max"). */
 struct cg_conf {
 	char path[CG_PATH_MAX];
 	int parent;              /* its parent's id: 0 = the root */
 	uint64_t max, high, low, min, swap_max;
+	uint64_t swap_high;      /* memory.swap.high */
 	uint64_t zswap_max;      /* memory.zswap.max (--set zswap=N) */
 	int swappiness;          /* memory.swappiness (v1 file, 6.x per-memcg): -1 = vm's */
 	bool oom_group;          /* memory.oom.group */
@@ -53,6 +54,7 @@ struct cgroup {
 	uint64_t swap_current;   /* memory.swap.current: swap slots charged */
 	uint64_t failcnt;        /* charges its memory counter refused (page_counter's failcnt) */
 	uint64_t events[NR_CG_EVENTS];
+	uint64_t swap_events_high;  /* memory.swap.events high (hierarchical) */
 	uint64_t stat[NR_CG_STATS];
 	/* memory.stat pgscan_proactive, pgsteal_proactive (6.15+): what
 	 * memory.reclaim scanned in this cgroup's lruvec and freed of its
