@@ -35,3 +35,18 @@ r2=$?
 	[ "$(wc -l <"$T/b2")" -eq 1 ] && grep -q "0 or 1" "$T/b1" &&
 	grep -q "needs a --cgroup" "$T/b2" && ok ||
 	bad "exit $r1/$r2: $(cat "$T/b1" "$T/b2")"
+
+t "sweep --set memory_recursiveprot=0,1: the runs' figures"
+if needs python3; then
+	$P sweep --policy lru --ram 32M --swap 32M --set make-inputs=1 \
+		--cgroup /p:low=10M --cgroup /p/a --cgroup /b:max=2G \
+		--set memory_recursiveprot=0,1 -- workingset -m 8 -t 1000 -n 3 @/p/a \
+		+ dd if=big of=/dev/null bs=1M count=128 @/b >"$T/sw" 2>"$T/err"
+	got=$(python3 -c 'import json,sys
+for l in sys.stdin:
+    r = json.loads(l)
+    f = [c["memory.stat.pgmajfault"] for c in r["cgroups"] if c["path"] == "/p/a"][0]
+    print(r["params"].get("memory_recursiveprot", "?"), f)' <"$T/sw" 2>&1)
+	off=$(majflt "$T/off")
+	[ "$(echo "$got" | tr '\n' ' ')" = "0 $off 1 0 " ] && ok || bad "$got; $(cat "$T/err")"
+fi
