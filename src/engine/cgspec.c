@@ -169,10 +169,10 @@ int cgspec_placement(const struct cg_tree_conf *t, int *argc, char *const *argv,
 /* The key KEY at the end of "cgroup.PATH.KEY": its offset, or 0. */
 static size_t key_at(const char *name)
 {
-	/* swap.max, swap.high and oom.group before max and high: the
-	 * longest that ends it. */
-	static const char *const keys[] = { "swap.max", "swap.high", "oom.group", "swappiness", "max", "high", "low",
-					    "min" };
+	/* zswap.max before swap.max, and those, swap.high and oom.group
+	 * before max and high: the longest that ends it. */
+	static const char *const keys[] = { "zswap.max", "swap.max", "swap.high", "oom.group", "swappiness", "max",
+					    "high", "low", "min" };
 	size_t n = strlen(name), pl = strlen(KEY_PREFIX);
 	if (strncmp(name, KEY_PREFIX, pl) || name[pl] != '/')
 		return 0;
@@ -194,7 +194,7 @@ bool cgspec_set(struct cg_tree_conf *t, const char *name, const char *value, cha
 	size_t k = key_at(name), pl = strlen(KEY_PREFIX);
 	if (!k) {
 		snprintf(err, errlen, "bad --set %s (cgroup.PATH.KEY, KEY max, high, low, min, swap.max, swap.high, "
-			 "swappiness, oom.group)", name);
+			 "zswap.max, swappiness, oom.group)", name);
 		return false;
 	}
 	char path[CG_PATH_MAX + 1], kv[128];
