@@ -9,10 +9,14 @@
 #include "test.h"
 #include "../src/mm/internal.h"
 #include "../src/engine/cgspec.h"
+#include "../include/pagelab.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void test_swap_high_throttles_and_counts(void);
+void test_swap_high_library(void);
 
 enum { P = 1, C };
 
@@ -73,4 +77,29 @@ void test_swap_high_throttles_and_counts(void)
 	CHECK_EQ(t->task_sleep_ns[0], 0);
 	mm_cgtree_free(mm);
 	free(mm);
+}
+
+/* The library takes swap.high in a cgroup's spec and
+ * memory_recursiveprot as a setting; the report has the swap file. */
+void test_swap_high_library(void)
+{
+	pagelab_sim *s = pagelab_new("vmm-2008");
+	CHECK(s != NULL);
+	CHECK_EQ(pagelab_set(s, "ram", "16M"), 0);
+	CHECK_EQ(pagelab_set(s, "swap", "32M"), 0);
+	CHECK_EQ(pagelab_set_policy(s, "linux6"), 0);
+	CHECK_EQ(pagelab_set(s, "memory_recursiveprot", "2"), -1);
+	CHECK(strstr(pagelab_error(s), "memory_recursiveprot (0 or 1)") != NULL);
+	CHECK_EQ(pagelab_set(s, "memory_recursiveprot", "1"), 0);
+	CHECK_EQ(pagelab_add_cgroup(s, "/a:swap.high=2M"), 0);
+	CHECK_EQ(pagelab_add_workload(s, 4, (const char *const[]){ "usemem", "-m", "16", "@/a" }), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK(f && pagelab_run(s) == 0 && pagelab_report(s, f, 1) == 0);
+	fclose(f);
+	CHECK(buf && strstr(buf, "\"memory.swap.high\": 2097152, \"memory.swap.events.high\": ") != NULL);
+	CHECK(buf && strstr(buf, "\"memory.swap.events.high\": 0") != NULL); /* the root: no swap.high */
+	free(buf);
+	pagelab_free(s);
 }
