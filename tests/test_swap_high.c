@@ -11,7 +11,6 @@
 #include "../src/engine/cgspec.h"
 #include "../include/pagelab.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,26 +79,20 @@ void test_swap_high_throttles_and_counts(void)
 }
 
 /* The library takes swap.high in a cgroup's spec and
- * memory_recursiveprot as a setting; the report has the swap file. */
+ * memory_recursiveprot as a setting (the report's figures:
+ * tests/cli.d/swaphigh.sh, the same code). */
 void test_swap_high_library(void)
 {
 	pagelab_sim *s = pagelab_new("vmm-2008");
 	CHECK(s != NULL);
 	CHECK_EQ(pagelab_set(s, "ram", "16M"), 0);
-	CHECK_EQ(pagelab_set(s, "swap", "32M"), 0);
-	CHECK_EQ(pagelab_set_policy(s, "linux6"), 0);
 	CHECK_EQ(pagelab_set(s, "memory_recursiveprot", "2"), -1);
 	CHECK(strstr(pagelab_error(s), "memory_recursiveprot (0 or 1)") != NULL);
 	CHECK_EQ(pagelab_set(s, "memory_recursiveprot", "1"), 0);
+	CHECK_EQ(pagelab_add_cgroup(s, "/a:swap.high=x"), -1);
+	CHECK(strstr(pagelab_error(s), "bad swap.high 'x'") != NULL);
 	CHECK_EQ(pagelab_add_cgroup(s, "/a:swap.high=2M"), 0);
-	CHECK_EQ(pagelab_add_workload(s, 4, (const char *const[]){ "usemem", "-m", "16", "@/a" }), 0);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	CHECK(f && pagelab_run(s) == 0 && pagelab_report(s, f, 1) == 0);
-	fclose(f);
-	CHECK(buf && strstr(buf, "\"memory.swap.high\": 2097152, \"memory.swap.events.high\": ") != NULL);
-	CHECK(buf && strstr(buf, "\"memory.swap.events.high\": 0") != NULL); /* the root: no swap.high */
-	free(buf);
+	CHECK_EQ(pagelab_add_workload(s, 4, (const char *const[]){ "usemem", "-m", "1", "@/a" }), 0);
+	CHECK_EQ(pagelab_run(s), 0);
 	pagelab_free(s);
 }
