@@ -88,9 +88,11 @@ PAGELAB_EXPORT int pagelab_set_check(pagelab_sim *s, int on);
 PAGELAB_EXPORT int pagelab_set_max_time(pagelab_sim *s, double seconds);
 PAGELAB_EXPORT int pagelab_add_workload(pagelab_sim *s, int argc, const char *const *argv);
 /* One memory cgroup of a tree, as `pagelab run --cgroup SPEC`:
- * "PATH[:max=SIZE,high=SIZE,low=SIZE,min=SIZE,swap.max=SIZE,swappiness=N,
- * oom.group=1]" (parents not added are implied, without limits; not
- * with "memcg").  Add it before the workloads placed in it: a workload's
+ * "PATH[:max=SIZE,high=SIZE,low=SIZE,min=SIZE,swap.max=SIZE,
+ * swap.high=SIZE,zswap.max=SIZE,swappiness=N,oom.group=1]" (parents not
+ * added are implied, without limits; not with "memcg";
+ * pagelab_set(s, "memory_recursiveprot", "1") is the cgroup2 mount
+ * option for the whole tree).  Add it before the workloads placed in it: a workload's
  * last word "@PATH" runs it there.  pagelab_report()'s JSON then has
  * "cgroups", each cgroup's memory.current, peak, events and stat
  * (docs/cgroups.md).  0, or -1 on a bad spec (see pagelab_error). */

@@ -54,7 +54,8 @@ static int declare(struct cg_tree_conf *t, const char *path)
 		return -1;
 	struct cg_conf *c = &t->cg[t->n++];
 	*c = (struct cg_conf){ .parent = pid, .max = CG_UNLIMITED, .high = CG_UNLIMITED,
-			       .swap_max = CG_UNLIMITED, .zswap_max = CG_UNLIMITED, .swappiness = -1,
+			       .swap_max = CG_UNLIMITED, .swap_high = CG_UNLIMITED, .zswap_max = CG_UNLIMITED,
+			       .swappiness = -1,
 			       .implied = true };
 	snprintf(c->path, sizeof(c->path), "%s", path);
 	return t->n;
@@ -79,9 +80,9 @@ static bool set_key(struct cg_conf *c, const char *kv, char *err, size_t errlen)
 	const char *eq = strchr(kv, '=');
 	size_t kl = eq ? (size_t)(eq - kv) : strlen(kv);
 	const char *v = eq ? eq + 1 : "";
-	static const char *const sizes[] = { "max", "high", "low", "min", "swap.max", "zswap.max" };
-	uint64_t *dest[] = { &c->max, &c->high, &c->low, &c->min, &c->swap_max, &c->zswap_max };
-	for (int i = 0; i < 6; i++) {
+	static const char *const sizes[] = { "max", "high", "low", "min", "swap.max", "zswap.max", "swap.high" };
+	uint64_t *dest[] = { &c->max, &c->high, &c->low, &c->min, &c->swap_max, &c->zswap_max, &c->swap_high };
+	for (int i = 0; i < 7; i++) {
 		if (strlen(sizes[i]) != kl || strncmp(kv, sizes[i], kl))
 			continue;
 		bool plain = i == 2 || i == 3;   /* low, min: a size, "max" means all */
@@ -109,7 +110,8 @@ static bool set_key(struct cg_conf *c, const char *kv, char *err, size_t errlen)
 		return false;
 	}
 	snprintf(err, errlen,
-		 "--cgroup %s: unknown key '%.*s' (max, high, low, min, swap.max, zswap.max, swappiness, oom.group)", c->path,
+		 "--cgroup %s: unknown key '%.*s' (max, high, low, min, swap.max, swap.high, zswap.max, swappiness, "
+		 "oom.group)", c->path,
 		 (int)kl, kv);
 	return false;
 }
@@ -167,8 +169,10 @@ int cgspec_placement(const struct cg_tree_conf *t, int *argc, char *const *argv,
 /* The key KEY at the end of "cgroup.PATH.KEY": its offset, or 0. */
 static size_t key_at(const char *name)
 {
-	/* swap.max and oom.group before max: the longest that ends it. */
-	static const char *const keys[] = { "swap.max", "oom.group", "swappiness", "max", "high", "low", "min" };
+	/* zswap.max before swap.max, and those, swap.high and oom.group
+	 * before max and high: the longest that ends it. */
+	static const char *const keys[] = { "zswap.max", "swap.max", "swap.high", "oom.group", "swappiness", "max",
+					    "high", "low", "min" };
 	size_t n = strlen(name), pl = strlen(KEY_PREFIX);
 	if (strncmp(name, KEY_PREFIX, pl) || name[pl] != '/')
 		return 0;
@@ -189,8 +193,8 @@ bool cgspec_set(struct cg_tree_conf *t, const char *name, const char *value, cha
 {
 	size_t k = key_at(name), pl = strlen(KEY_PREFIX);
 	if (!k) {
-		snprintf(err, errlen, "bad --set %s (cgroup.PATH.KEY, KEY max, high, low, min, swap.max, swappiness, "
-			 "oom.group)", name);
+		snprintf(err, errlen, "bad --set %s (cgroup.PATH.KEY, KEY max, high, low, min, swap.max, swap.high, "
+			 "zswap.max, swappiness, oom.group)", name);
 		return false;
 	}
 	char path[CG_PATH_MAX + 1], kv[128];

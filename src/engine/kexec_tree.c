@@ -12,6 +12,7 @@
  *   high         memory.high        - (v1 has no high: refused)
  *   low, min     memory.low, .min   - (refused; soft_limit is not low)
  *   swap.max     memory.swap.max    - (refused; memsw limits memory+swap)
+ *   swap.high    memory.swap.high   - (refused)
  *   swappiness   - (refused: v2's   memory.swappiness
  *                 is vm.swappiness)
  *   oom.group    memory.oom.group   - (refused)
@@ -28,7 +29,8 @@
 
 static bool sim_key(const char *kv)
 {
-	static const char *const keys[] = { "max", "high", "low", "min", "swap.max", "swappiness", "oom.group" };
+	static const char *const keys[] = { "max", "high", "low", "min", "swap.max", "swap.high", "swappiness",
+					    "oom.group" };
 	size_t kl = strcspn(kv, "=");
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 		if (strlen(keys[i]) == kl && !strncmp(kv, keys[i], kl))
@@ -77,6 +79,8 @@ static bool conf_knobs(const struct cg_conf *c, int version, struct nknobs *k, c
 		KNOB("memory.min", "%llu", (unsigned long long)(c->min * PAGE_SIZE));
 	if (c->swap_max != CG_UNLIMITED)
 		KNOB("memory.swap.max", "%llu", (unsigned long long)(c->swap_max * PAGE_SIZE));
+	if (c->swap_high != CG_UNLIMITED)
+		KNOB("memory.swap.high", "%llu", (unsigned long long)(c->swap_high * PAGE_SIZE));
 	if (c->swappiness >= 0)
 		KNOB("swappiness", "%d", c->swappiness);
 	if (c->oom_group)
@@ -182,9 +186,31 @@ void kexec_tree_json(FILE *out, const struct ntree *t, const struct ncg_result *
 	fputc(']', out);
 }
 
+/* memory_recursiveprot is an option of the cgroup2 mount, which pagelab
+ * does not remount: asked for, the host's v2 mount must have it. */
+static bool host_recursiveprot(void)
+{
+	FILE *f = fopen("/proc/mounts", "r");
+	char line[1024];
+	bool on = false;
+	while (f && !on && fgets(line, sizeof(line), f)) {
+		char dev[256], dir[256], type[64], opts[512];
+		if (sscanf(line, "%255s %255s %63s %511s", dev, dir, type, opts) == 4 && !strcmp(type, "cgroup2"))
+			on = strstr(opts, "memory_recursiveprot") != NULL;
+	}
+	if (f)
+		fclose(f);
+	return on;
+}
+
 bool kexec_tree_from_conf(const struct cg_tree_conf *conf, int version, uint64_t limit, struct ntree *nt, char *err,
 			  size_t errlen)
 {
+	if (conf->recursiveprot && (version != 2 || !host_recursiveprot())) {
+		snprintf(err, errlen, "memory_recursiveprot=1: this host's cgroup2 mount does not have the option "
+			 "(pagelab does not remount it)");
+		return false;
+	}
 	char (*host)[512] = xcalloc(CG_MAX, sizeof(*host));
 	bool ok = tree_knobs(conf, host, version, limit, nt, err, errlen);
 	free(host);

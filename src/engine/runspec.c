@@ -136,6 +136,14 @@ enum runspec_set_kind runspec_set_machine(struct profile *prof, struct machine_o
 		return cgspec_add(&mo->cgroups, value, err, errlen) ? RS_SET_CGROUP : RS_SET_BAD;
 	if (cgspec_is_key_name(name))
 		return cgspec_set(&mo->cgroups, name, value, err, errlen) ? RS_SET_CGROUP : RS_SET_BAD;
+	if (!strcmp(name, "memory_recursiveprot")) {
+		if (strcmp(value, "0") && strcmp(value, "1")) {
+			snprintf(err, errlen, "bad value '%s' for memory_recursiveprot (0 or 1)", value);
+			return RS_SET_BAD;
+		}
+		mo->cgroups.recursiveprot = value[0] == '1';
+		return RS_SET_CGROUP;
+	}
 	if (!strcmp(name, "memcg.v1")) {
 		if (strcmp(value, "0") && strcmp(value, "1")) {
 			snprintf(err, errlen, "bad value '%s' for memcg.v1 (0 or 1)", value);
@@ -157,7 +165,8 @@ enum runspec_set_kind runspec_set_machine(struct profile *prof, struct machine_o
 
 bool runspec_is_machine_key(const char *name)
 {
-	return !strcmp(name, "memcg") || !strcmp(name, "memcg.v1") || !strcmp(name, "cgroup") || is_run_option(name) ||
+	return !strcmp(name, "memcg") || !strcmp(name, "memcg.v1") || !strcmp(name, "cgroup") ||
+	       !strcmp(name, "memory_recursiveprot") || is_run_option(name) ||
 	       cgspec_is_key_name(name) || profile_has_param(name);
 }
 
@@ -183,6 +192,11 @@ bool runspec_memcg_ok(const struct policy_ops *pol, const struct machine_opts *m
 {
 	if (mo->memcg_pages && mo->cgroups.n) {
 		snprintf(err, errlen, "give --memcg (one cgroup) or --cgroup (a tree), not both");
+		return false;
+	}
+	if (mo->cgroups.recursiveprot && !mo->cgroups.n) {
+		/* A mount option of the tree: nothing to apply it to. */
+		snprintf(err, errlen, "--set memory_recursiveprot=1 needs a --cgroup tree");
 		return false;
 	}
 	if (mo->cgroups.n && (pol->flags & POLICY_NO_MEMCG)) {

@@ -43,10 +43,12 @@ void mm_cgtree_init(struct mm *mm, const struct cg_tree_conf *conf)
 	struct cgtree *t = xcalloc(1, sizeof(*t));
 	t->n = conf->n + 1;
 	t->cg[0].conf = (struct cg_conf){ .path = "/", .max = CG_UNLIMITED, .high = CG_UNLIMITED,
-					  .swap_max = CG_UNLIMITED, .zswap_max = CG_UNLIMITED,
+					  .swap_max = CG_UNLIMITED, .swap_high = CG_UNLIMITED,
+					  .zswap_max = CG_UNLIMITED,
 					  .swappiness = -1 };
 	for (int i = 0; i < conf->n; i++)
 		t->cg[i + 1].conf = conf->cg[i];
+	t->recursiveprot = conf->recursiveprot;
 	t->swappiness_tun = -1;
 	t->proactive_swappiness = -1;
 	t->hz = 1000;

@@ -18,12 +18,13 @@
 #define CG_UNLIMITED UINT64_MAX
 
 /* One cgroup as declared (src/engine/cgspec.c parses it).  Sizes in
- * pages; max, high, swap_max and zswap_max CG_UNLIMITED unless given
- * ("max"). */
+ * pages; max, high, swap_max, swap_high and zswap_max CG_UNLIMITED
+ * unless given ("max"). */
 struct cg_conf {
 	char path[CG_PATH_MAX];
 	int parent;              /* its parent's id: 0 = the root */
 	uint64_t max, high, low, min, swap_max;
+	uint64_t swap_high;      /* memory.swap.high */
 	uint64_t zswap_max;      /* memory.zswap.max (--set zswap=N) */
 	int swappiness;          /* memory.swappiness (v1 file, 6.x per-memcg): -1 = vm's */
 	bool oom_group;          /* memory.oom.group */
@@ -34,6 +35,9 @@ struct cg_conf {
 struct cg_tree_conf {
 	int n;
 	struct cg_conf cg[CG_MAX];
+	/* The cgroup2 mount option memory_recursiveprot (--set
+	 * memory_recursiveprot=1): a tree-wide setting, off by default. */
+	bool recursiveprot;
 };
 
 /* memory.events, counted in the cgroup and every ancestor below the root
@@ -50,6 +54,7 @@ struct cgroup {
 	uint64_t swap_current;   /* memory.swap.current: swap slots charged */
 	uint64_t failcnt;        /* charges its memory counter refused (page_counter's failcnt) */
 	uint64_t events[NR_CG_EVENTS];
+	uint64_t swap_events_high;  /* memory.swap.events high (hierarchical) */
 	uint64_t stat[NR_CG_STATS];
 	/* memory.stat pgscan_proactive, pgsteal_proactive (6.15+): what
 	 * memory.reclaim scanned in this cgroup's lruvec and freed of its
@@ -87,6 +92,7 @@ struct cgtree {
 	bool prot_skip[CG_MAX + 1];
 	int shrinking;           /* the cgroup whose lruvec is being shrunk (-1: none) */
 	bool low_reclaim, low_skipped;
+	bool recursiveprot;      /* the mount's memory_recursiveprot */
 	/* memory.high (memcg_hooks.c): per task, the pages charged over
 	 * high not yet handled (current->memcg_nr_pages_over_high) and the
 	 * penalty sleep owed on the return to user space; the tick rate. */

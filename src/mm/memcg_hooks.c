@@ -14,7 +14,9 @@
  * do_try_to_free_pages() retries with memcg_low_reclaim when its passes
  * reclaimed nothing and one skipped a cgroup below low ("Untapped cgroup
  * reserves?  Don't OOM, retry"); kswapd's balance_pgdat() never does.
- * memory_recursiveprot is off (the cgroup2 mount's default).  A
+ * memory_recursiveprot (cgrp_dfl_root's CGRP_ROOT_MEMORY_RECURSIVE_PROT,
+ * passed to page_counter_calculate_protection()) is off, the cgroup2
+ * mount's default, unless --set memory_recursiveprot=1.  A
  * cgroup above its protection is scanned less in proportion to it:
  * get_scan_count()'s apply_proportional_protection() (pc_scan_target()),
  * which a policy's own get_scan_count asks for with mm_scan_protected()
@@ -26,8 +28,11 @@
  * passes MEMCG_CHARGE_BATCH, else on the return to user space
  * (mem_cgroup_handle_over_high()): reclaim_high() reclaims from each
  * level above its high (memory.events high there), then
- * calculate_high_delay() gives the penalty, and the task sleeps it in a
- * memory stall (schedule_timeout_killable() inside psi_memstall_enter).
+ * calculate_high_delay() gives the penalty - memory's
+ * (mem_find_max_overage()) plus swap's (swap_find_max_overage(), over
+ * memory.swap.high, counted in memory.swap.events high; 5.8 on) - and
+ * the task sleeps it in a memory stall (schedule_timeout_killable()
+ * inside psi_memstall_enter).
  * pagelab has no charge stock: a charge is one page, so a task's pages
  * over high grow by one per page.  The sleep is owed here
  * (task_sleep_ns); ctx->high_sleep ends the touch or read loop that
@@ -54,7 +59,7 @@ void memcg_prot_begin(struct mm *mm)
 	for (int c = 0; c < t->n; c++)
 		n[c] = (struct pc_node){ .parent = c ? t->cg[c].conf.parent : -1, .usage = t->cg[c].current,
 					 .min = t->cg[c].conf.min, .low = t->cg[c].conf.low };
-	if (!pc_calculate_protection(n, t->n, root, false))
+	if (!pc_calculate_protection(n, t->n, root, t->recursiveprot))
 		panic("cgroup tree: a parent after its child");
 	for (int c = 0; c < t->n; c++) {
 		t->prot_skip[c] = false;
@@ -127,7 +132,7 @@ static uint64_t reclaim_high(struct mm *mm, struct mm_ctx *ctx, int cg, unsigned
 	return got;
 }
 
-/* mem_find_max_overage(): memory only (the tree has no swap.high). */
+/* mem_find_max_overage(): memory.high's. */
 static uint64_t max_overage(const struct cgtree *t, int cg)
 {
 	uint64_t usage[CG_MAX], high[CG_MAX];
@@ -137,6 +142,25 @@ static uint64_t max_overage(const struct cgtree *t, int cg)
 		high[nr] = t->cg[c].conf.high;
 	}
 	return memcg_max_overage(usage, high, nr);
+}
+
+/* swap_find_max_overage(): memory.swap.high's, and each level over it
+ * counts memory.swap.events high (memcg_memory_event(MEMCG_SWAP_HIGH):
+ * there and in its ancestors below the root) - once per evaluation, so
+ * once per pass of the reclaim-and-retry loop, as the kernel's. */
+static uint64_t swap_max_overage(struct cgtree *t, int cg)
+{
+	uint64_t max = 0;
+	for (int c = cg; c > 0; c = t->cg[c].conf.parent) {
+		uint64_t o = memcg_calculate_overage(t->cg[c].swap_current, t->cg[c].conf.swap_high);
+		if (!o)
+			continue;
+		for (int a = c; a > 0; a = t->cg[a].conf.parent)
+			t->cg[a].swap_events_high++;
+		if (o > max)
+			max = o;
+	}
+	return max;
 }
 
 /* mem_cgroup_handle_over_high() for the task of ctx: the sleep it owes
@@ -154,7 +178,7 @@ static void handle_over_high(struct mm *mm, struct mm_ctx *ctx)
 	memcg_over_high_begin(&s, nr);
 	do {
 		uint64_t got = reclaim_high(mm, ctx, cg, s.reclaim);
-		uint64_t penalty = memcg_high_penalty(max_overage(t, cg), 0, nr, t->hz);
+		uint64_t penalty = memcg_high_penalty(max_overage(t, cg), swap_max_overage(t, cg), nr, t->hz);
 		next = memcg_over_high_next(&s, got, penalty, t->hz);
 	} while (next == MEMCG_HIGH_RECLAIM);
 	if (next == MEMCG_HIGH_SLEEP) {
@@ -173,8 +197,9 @@ void memcg_handle_over_high(struct mm *mm, struct mm_ctx *ctx, int cg)
 	struct cgtree *t = mm->cgt;
 	if (!user_task(t, ctx))
 		return;
+	/* try_charge_memcg(): memory or swap above its high, here or above. */
 	for (int c = cg; c > 0; c = t->cg[c].conf.parent) {
-		if (t->cg[c].current > t->cg[c].conf.high) {
+		if (t->cg[c].current > t->cg[c].conf.high || t->cg[c].swap_current > t->cg[c].conf.swap_high) {
 			t->task_over_high[ctx->task]++;
 			break;
 		}

@@ -9,7 +9,9 @@
  * state changes (a reclaim entered and left) are dated ahead of the event
  * clock, and another CPU's event can later report a change dated before
  * them.  Each CPU's counts keep the latest time used on them (clock); a
- * change dated earlier is taken at that time, so times never run back.
+ * change dated earlier is taken at the latest such time over the task's
+ * groups, one time for all of them as the kernel's one now, so times
+ * never run back and a stall starts at the same moment in every group.
  * The averaging worker is not a task here: it runs exactly when its timer
  * is due (psi_advance() before each change), and it re-arms when any CPU
  * was non-idle in the period (the kernel's test for CPUs other than the
@@ -269,8 +271,17 @@ static void psi_group_change(struct psi_group *g, const struct psi_task *t, unsi
 	}
 }
 
+/* The kernel takes one now (cpu_clock()) for a change and applies it to
+ * every group up the hierarchy.  A change dated before a CPU's latest
+ * time is taken at the latest time of that CPU in ANY of the task's
+ * groups: were each group to clamp on its own clock (which changes of
+ * tasks in other cgroups, or a read, have moved), the same stall would
+ * start at different moments in a cgroup and its parent. */
 void psi_task_change(struct psi_group *g, struct psi_task *t, unsigned clear, unsigned set, uint64_t now)
 {
+	for (const struct psi_group *p = g; p; p = p->parent)
+		if (p->pcpu[t->cpu].clock > now)
+			now = p->pcpu[t->cpu].clock;
 	t->flags = (t->flags & ~clear) | set;
 	for (; g; g = g->parent)
 		psi_group_change(g, t, clear, set, now);

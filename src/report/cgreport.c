@@ -5,7 +5,8 @@
  * memory.stat (anon, file, pgscan, pgsteal, workingset_refault_anon/file,
  * pgmajfault: each the cgroup's and its descendants', as v2's recursive
  * memory.stat; pgscan_proactive / pgsteal_proactive of memory.reclaim,
- * 6.15+, only in a run that wrote memory.reclaim).  Sizes in bytes in --json and in sweep records, kB in
+ * 6.15+, only in a run that wrote memory.reclaim); memory.swap.high and
+ * memory.swap.events high only in a run that set a swap.high.  Sizes in bytes in --json and in sweep records, kB in
  * the text tables (two, to fit 80 columns). */
 #include "report.h"
 #include "../lib/json.h"
@@ -31,6 +32,8 @@ void report_cgroups_collect(const struct machine *m, struct run_result *rr)
 		r->peak = g->peak * PAGE_SIZE;
 		r->swap_current = g->swap_current * PAGE_SIZE;
 		memcpy(r->events, g->events, sizeof(r->events));
+		r->swap_high = g->conf.swap_high == CG_UNLIMITED ? UINT64_MAX : g->conf.swap_high * PAGE_SIZE;
+		r->swap_events_high = g->swap_events_high;
 		r->anon += anon * PAGE_SIZE;
 		r->file += file * PAGE_SIZE;
 		for (int s = 0; s < NR_CG_STATS; s++)
@@ -81,13 +84,26 @@ bool report_cgroup_file(const struct run_result *rr, const char *path, const cha
 			*v = (double)r->stat[st];
 			return true;
 		}
-	if (!strcmp(file, "memory.stat.pgsteal_proactive"))
+	if (!strcmp(file, "memory.swap.events.high"))
+		*v = (double)r->swap_events_high;
+	else if (!strcmp(file, "memory.stat.pgsteal_proactive"))
 		*v = (double)r->pgsteal_proactive;
 	else if (!strcmp(file, "memory.stat.pgscan_proactive"))
 		*v = (double)r->pgscan_proactive;
 	else
 		return false;
 	return true;
+}
+
+/* Some cgroup of the run has a memory.swap.high: only then are
+ * memory.swap.high and memory.swap.events reported, so runs without one
+ * print what they always did. */
+static bool any_swap_high(const struct run_result *rr)
+{
+	for (int c = 0; c < rr->nr_cg; c++)
+		if (rr->cg[c].swap_high != UINT64_MAX)
+			return true;
+	return false;
 }
 
 /* The path in a 14-column field, or alone on its line when longer. */
@@ -138,6 +154,19 @@ void report_cgroups_text(const struct run_result *rr, FILE *out)
 				(unsigned long long)rr->cg[c].pgsteal_proactive);
 		}
 	}
+	if (any_swap_high(rr)) {
+		fprintf(out, "# cgroups: memory.swap.high (kB), memory.swap.events high\n");
+		fprintf(out, "%-13s %10s %8s\n", "cgroup", "swap.high", "high");
+		for (int c = 0; c < rr->nr_cg; c++) {
+			char high[24];
+			if (rr->cg[c].swap_high == UINT64_MAX)
+				snprintf(high, sizeof(high), "max");
+			else
+				snprintf(high, sizeof(high), "%llu", (unsigned long long)(rr->cg[c].swap_high / 1024));
+			put_path(rr->cg[c].path, out);
+			fprintf(out, " %10s %8llu\n", high, (unsigned long long)rr->cg[c].swap_events_high);
+		}
+	}
 	report_cgroups_pressure_text(rr, out);
 }
 
@@ -164,6 +193,12 @@ void report_cgroups_json(const struct run_result *rr, FILE *out)
 		if (rr->cg[0].pgscan_proactive + rr->cg[0].pgsteal_proactive)
 			fprintf(out, ", \"memory.stat.pgscan_proactive\": %llu, \"memory.stat.pgsteal_proactive\": %llu",
 				(unsigned long long)r->pgscan_proactive, (unsigned long long)r->pgsteal_proactive);
+		if (any_swap_high(rr) && r->swap_high == UINT64_MAX)
+			fprintf(out, ", \"memory.swap.high\": \"max\", \"memory.swap.events.high\": %llu",
+				(unsigned long long)r->swap_events_high);
+		else if (any_swap_high(rr))
+			fprintf(out, ", \"memory.swap.high\": %llu, \"memory.swap.events.high\": %llu",
+				(unsigned long long)r->swap_high, (unsigned long long)r->swap_events_high);
 		if (r->has_pressure) {
 			fputs(", \"memory.pressure\": ", out);
 			report_pressure_obj(r->pressure, out);

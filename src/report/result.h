@@ -83,6 +83,8 @@ struct cg_result {
 	uint64_t max;             /* UINT64_MAX: none */
 	uint64_t current, peak, swap_current;
 	uint64_t events[NR_CG_EVENTS];
+	uint64_t swap_high;       /* memory.swap.high in bytes; UINT64_MAX: none */
+	uint64_t swap_events_high; /* memory.swap.events high */
 	uint64_t anon, file;
 	uint64_t stat[NR_CG_STATS];
 	uint64_t pgscan_proactive, pgsteal_proactive;   /* memory.reclaim's (6.15+) */
