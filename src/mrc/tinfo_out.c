@@ -35,7 +35,7 @@ void tinfo_print_text(const struct tinfo *t, FILE *out)
 	fprintf(out, "%-23s %12" PRIu64 " %7.2f%%\n", "first reference", t->first, pct(t->first, t->nrefs));
 	uint64_t cum = 0;
 	for (int k = 0, last = last_bucket(t); k <= last; k++) {
-		char range[32];
+		char range[48]; /* two 20-digit numbers and a dash */
 		uint64_t lo = 1ULL << k, hi = (lo << 1) - 1;
 		if (lo == hi)
 			snprintf(range, sizeof(range), "%" PRIu64, lo);
