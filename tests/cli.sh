@@ -21,6 +21,7 @@
 #                  words (space- or comma-separated); the unit tests get
 #                  them as their name filter
 #   PAGELAB_QUICK  1: leave out the slow jobs (QUICK_OUT below)
+#   PAGELAB_SANITIZED  set (make sancheck): leave out SAN_OUT (below)
 #   PAGELAB_TIMES  a file of each job's last wall time, read to start the
 #                  longest jobs first and rewritten at the end
 #   CI             true: skips fail
@@ -37,6 +38,12 @@ UNIT_SLOW="test_sched_eevdf_whole_run test_integrity_every_policy test_sched_per
 # The area files make check-quick leaves out: each takes 7 s of CPU or
 # more (fit80.sh, tlb_ipi.sh and grain.sh: their own simulations).
 QUICK_OUT="matrix core_reproduce fit80 tlb_ipi grain"
+# The area files make sancheck (PAGELAB_SANITIZED) leaves to make check
+# unless PAGELAB_TESTS names them: their own long simulations (about 100 s
+# of CPU under the sanitizers, CI's twenty minutes) on code the other
+# areas run sanitized too (reproduce's experiments in report.sh, every
+# design and workload in matrix.sh).
+SAN_OUT="core_reproduce fit80 tlb_ipi grain"
 
 # The runner's settings are its own: a job (regress.sh runs this script
 # nested) must not inherit them.
@@ -72,6 +79,9 @@ wanted() {
 	return 1
 }
 quick_out() {
+	if [ -n "${PAGELAB_SANITIZED:-}" ] && [ -z "$filter" ]; then
+		for q in $SAN_OUT; do [ "$1" = "$q" ] && return 0; done
+	fi
 	[ "$quick" = 1 ] || return 1
 	for q in $QUICK_OUT; do [ "$1" = "$q" ] && return 0; done
 	return 1

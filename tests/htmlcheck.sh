@@ -103,7 +103,7 @@ msg=$(awk '/<section id="exp-/ { s++; ln = 0 }
 	s { ln++ }
 	/<table class="verdicts cmp">/ && !cmp[s] { cmp[s] = ln }
 	/<svg class="plot"/ && !plot[s] { plot[s] = ln }
-	/<details class="output">/ { det[s] = ln }
+	/<details class="output">/ && !det[s] { det[s] = ln }
 	/<pre/ && !/<pre class="head">/ && !pre[s] { pre[s] = ln }
 	END {
 		for (i = 1; i <= s; i++)
