@@ -133,7 +133,13 @@ SHAPES = ok double_add double_del del_unknown lost_add lost_shrink never_evicts 
 	register_null counter_reclaimed counter_rotated init_null huge_alloc init_crash \
 	shrink_crash add_abort sleeps spins interrupt check_false no_entry entry_null \
 	abi_wrong ops_null missing_symbol tunable_bad flags_bad
-PLUGIN_SHAPES = $(SHAPES:%=$(BUILD)/tests/plugins/%.so) $(BUILD)/tests/plugins/library
+PLUGIN_SHAPES = $(SHAPES:%=$(BUILD)/tests/plugins/%.so) $(BUILD)/tests/plugins/library \
+	$(BUILD)/tests/plugins/lifo_abi1.so
+# The lifo example built for version 1 of pagelab_policy.h (the struct
+# ending where version 1's did): tests/cli.d/plugin_abi.sh loads it.
+$(BUILD)/tests/plugins/lifo_abi1.so: examples/policy-lifo/lifo.c include/pagelab_policy.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wall -Wextra -Werror -O1 -g -Iinclude -fPIC -shared -DPAGELAB_POLICY_ABI=1 -o $@ $<
 $(BUILD)/tests/plugins/%.so: tests/plugins/shape.c include/pagelab_policy.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O1 -g -Iinclude -fPIC -shared \

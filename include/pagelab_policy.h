@@ -4,10 +4,16 @@
  *
  *	const struct pagelab_policy *pagelab_policy_entry(void);
  *
- * loaded with `pagelab run --policy ./mypolicy.so`.  Its struct must carry
- * abi = PAGELAB_POLICY_ABI: a plugin built against another version of this
- * header is refused with one line (exit 2).  See docs/policies.md and
- * examples/policy-lifo/.
+ * loaded with `pagelab run --policy ./mypolicy.so`.  Its struct carries
+ * abi = PAGELAB_POLICY_ABI, the version of this header it was built
+ * against.  Version 2 added admit(), cgroup_init(), cgroup_exit(),
+ * pagelab_page_cgroup() and sc->cgroup (cache_ext's admit_folio and
+ * per-memcg init/exit: docs/bpf-hooks.md); a version-1 plugin still loads
+ * and runs unchanged, and one built for a newer version than the
+ * pagelab loading it is refused with one line (exit 2).  Define
+ * PAGELAB_POLICY_ABI as 1 before including this header to build a plugin
+ * an older pagelab loads (the struct then ends where version 1's did).
+ * See docs/policies.md and examples/policy-lifo/.
  *
  * The division of labour is the one pagelab's own policies follow: the
  * core owns frames, page tables, swap, writeback and freeing; a policy
@@ -48,7 +54,15 @@
 extern "C" {
 #endif
 
-#define PAGELAB_POLICY_ABI 1
+/* The newest version this header describes, and the one a plugin is
+ * built for (the newest, unless defined before the #include). */
+#define PAGELAB_POLICY_ABI_LATEST 2
+#ifndef PAGELAB_POLICY_ABI
+#define PAGELAB_POLICY_ABI PAGELAB_POLICY_ABI_LATEST
+#endif
+#if PAGELAB_POLICY_ABI < 1 || PAGELAB_POLICY_ABI > PAGELAB_POLICY_ABI_LATEST
+#error "PAGELAB_POLICY_ABI: this pagelab_policy.h describes versions 1 and 2"
+#endif
 
 #ifndef PAGELAB_EXPORT
 #define PAGELAB_EXPORT __attribute__((visibility("default")))
@@ -88,6 +102,13 @@ struct pagelab_scan {
 	uint64_t nr_rotated;
 	uint64_t nr_activated;
 	void *core;               /* the core's own pass: do not touch */
+#if PAGELAB_POLICY_ABI >= 2
+	/* The cgroup whose limit this pass reclaims for, with its
+	 * descendants (cgroup_init()'s id: cache_ext's evict_folios(ctx,
+	 * memcg)); 0 when the whole machine is short (kswapd, direct
+	 * reclaim), and always under --memcg, whose one cgroup is init()'s. */
+	int cgroup;
+#endif
 };
 
 /* A tunable: `--set NAME=VALUE`, listed by `pagelab policies`. */
@@ -122,6 +143,28 @@ struct pagelab_policy {
 	/* Consistency check for --check: false (and a line on err) if broken.
 	 * May be NULL. */
 	bool (*check)(void *p, FILE *err);
+#if PAGELAB_POLICY_ABI >= 2
+	/* --- Version 2 (read only from a struct whose abi is 2 or more) --- */
+	/* A page a read brings into the page cache (read(), readahead, a
+	 * file fault), before add(): true to cache it; false makes it
+	 * "dropbehind" (cache_ext's admit_folio, 6.14+ RWF_DONTCACHE): it is
+	 * still given to add(), and once the read() that copies it is done
+	 * the core drops it again (remove(), no shadow entry), unless it is
+	 * dirty or under writeback by then.  The page is not the policy's
+	 * yet: only pagelab_page_state() and pagelab_page_word() may be
+	 * called.  NULL: every page is admitted. */
+	bool (*admit)(void *p, pagelab_pfn pfn);
+	/* Under a --cgroup tree, once per cgroup after init() (ids 1.., a
+	 * parent before its children; parent 0 is the root, whose pages
+	 * are init()'s): set up the cgroup's state, lists included
+	 * (pagelab_lru_register may be called here too).  Non-zero: it
+	 * could not, and the run ends (exit 1).  May be NULL. */
+	int (*cgroup_init)(void *p, int cgroup, int parent, const char *path);
+	/* At the end of the run, once per cgroup cgroup_init() set up,
+	 * children first, before destroy(): drop its state.  The pages are
+	 * still where the run left them.  May be NULL. */
+	void (*cgroup_exit)(void *p, int cgroup);
+#endif
 };
 
 /* The plugin's entry point. */
@@ -129,7 +172,8 @@ PAGELAB_EXPORT const struct pagelab_policy *pagelab_policy_entry(void);
 
 /* --- What a policy may call ------------------------------------------- */
 
-/* Lists: a policy registers its own (up to a few each) in init(). */
+/* Lists: a policy registers its own (up to a few each) in init() or
+ * cgroup_init(). */
 PAGELAB_EXPORT int pagelab_lru_register(struct pagelab_mm *mm, const char *name);
 PAGELAB_EXPORT void pagelab_lru_add_head(struct pagelab_mm *mm, int list, pagelab_pfn pfn);
 PAGELAB_EXPORT void pagelab_lru_add_tail(struct pagelab_mm *mm, int list, pagelab_pfn pfn);
@@ -155,6 +199,9 @@ PAGELAB_EXPORT unsigned pagelab_page_state(const struct pagelab_mm *mm, pagelab_
 /* A 64-bit word per frame for the policy's own use (age, timestamps). */
 PAGELAB_EXPORT uint64_t *pagelab_page_word(struct pagelab_mm *mm, pagelab_pfn pfn);
 PAGELAB_EXPORT uint64_t pagelab_nr_frames(const struct pagelab_mm *mm);
+/* Version 2: the cgroup the page is charged to (a cgroup_init() id),
+ * 0 for the root's pages and without a --cgroup tree. */
+PAGELAB_EXPORT int pagelab_page_cgroup(const struct pagelab_mm *mm, pagelab_pfn pfn);
 
 /* Hand a victim, already off its list, to the core: unmap, write it out
  * if dirty, free.  Counts sc->nr_scanned and sc->nr_reclaimed. */

@@ -76,6 +76,9 @@ struct cgtree {
 	 * POLICY_MEMCG_LRU policy per cgroup, priv[id]; order[] the ids in
 	 * mem_cgroup_iter()'s pre-order. */
 	bool per_cg;
+	/* cgroup_init() ran for each cgroup (a policy of one instance with
+	 * per-cgroup hooks, cgtree_lru.c): cgroup_exit() runs at the end. */
+	bool pol_cgroups;
 	void *priv[CG_MAX + 1];
 	int order[CG_MAX + 1];
 	/* The policy's "swappiness" tunable (its index, -1: none; how many

@@ -67,9 +67,36 @@ void cgtree_lru_init(struct mm *mm, const double *tun)
 	t->per_cg = true;
 }
 
+/* A policy of one instance with per-cgroup hooks (cache_ext's per-memcg
+ * init() and exit(), a plugin's cgroup_init/_exit): each cgroup of the
+ * tree is set up after the policy, parents first (a parent's id is below
+ * its children's), and torn down before it, children first, as memcgs
+ * go offline before their parents. */
+void cgtree_cgroups_init(struct mm *mm)
+{
+	struct cgtree *t = mm->cgt;
+	const struct policy_ops *ops = mm->pol.ops;
+	if (!ops->cgroup_init || (ops->flags & POLICY_MEMCG_LRU))
+		return;
+	for (int c = 1; c < t->n; c++)
+		ops->cgroup_init(mm->pol.priv, c, t->cg[c].conf.parent, t->cg[c].conf.path);
+	t->pol_cgroups = true;
+}
+
+static void cgroups_exit(struct mm *mm)
+{
+	struct cgtree *t = mm->cgt;
+	if (!t->pol_cgroups || !mm->pol.ops->cgroup_exit)
+		return;
+	for (int c = t->n - 1; c >= 1; c--)
+		mm->pol.ops->cgroup_exit(mm->pol.priv, c);
+	t->pol_cgroups = false;
+}
+
 void cgtree_lru_destroy(struct mm *mm)
 {
 	struct cgtree *t = mm->cgt;
+	cgroups_exit(mm);
 	for (int c = 1; t->per_cg && c < t->n; c++)
 		if (mm->pol.ops->destroy)
 			mm->pol.ops->destroy(t->priv[c]);

@@ -1,5 +1,12 @@
 /* filemap.c - the page cache and the read() and write() paths (the
- * kernel's mm/filemap.c) over the inodes and blocks of fs.c. */
+ * kernel's mm/filemap.c) over the inodes and blocks of fs.c.
+ *
+ * Admission (a policy's admit(), cache_ext's admit_folio): a page a read
+ * brings in that the policy does not admit is PG_dropbehind, and the
+ * read() that copies it drops it, as 6.16 filemap_read() calls
+ * filemap_end_dropbehind_read() for each folio it copied: not dirty, not
+ * under writeback, the flag cleared, folio_unmap_invalidate() (mm/
+ * truncate.c) unmaps and removes it with no shadow entry. */
 #include "filemap.h"
 #include "internal.h"
 #include "inode_index.h"
@@ -68,8 +75,10 @@ void clear_page_dirty(struct mm *mm, pfn_t pfn)
 	inode_dirty_update(mm->fs, ino);
 }
 
-/* Insert a new frame at index; a shadow in the slot makes it a refault. */
-static pfn_t pagecache_add(struct mm *mm, struct inode *ino, uint64_t index, pfn_t pfn, uint32_t flags)
+/* Insert a new frame at index; a shadow in the slot makes it a refault.
+ * read: a read brings it in, so the policy's admit() is asked first. */
+static pfn_t pagecache_add(struct mm *mm, struct inode *ino, uint64_t index, pfn_t pfn, uint32_t flags,
+			   bool read)
 {
 	pc_grow(mm, ino, index);
 	struct page *p = mm_page(mm, pfn);
@@ -80,6 +89,8 @@ static pfn_t pagecache_add(struct mm *mm, struct inode *ino, uint64_t index, pfn
 	ino->pages[index] = pfn;
 	ino->nrpages++;
 	mm->stat.nr_file++;
+	if (read && mm->pol.ops->admit && !mm->pol.ops->admit(mm_pol(mm, pfn), pfn))
+		p->flags |= PG_dropbehind;
 	uint64_t shadow = ino->shadow ? ino->shadow[index] : 0;
 	if (shadow) {
 		ino->shadow[index] = 0;
@@ -218,7 +229,7 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 		uint32_t fl = hole ? 0 : PG_locked;
 		if (async && idx == end - async && end == start + nr)
 			fl |= PG_readahead;
-		pagecache_add(mm, ino, idx, pfn, fl);
+		pagecache_add(mm, ino, idx, pfn, fl, true);
 		mm_page(mm, pfn)->folio_order = (uint8_t)folio_order;
 		if (hole) {
 			charge(ctx, mm->cost->zero_page_ns);
@@ -379,6 +390,23 @@ static pfn_t read_page_old(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 	return pfn;
 }
 
+static void truncate_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pfn_t pfn);
+
+/* filemap_end_dropbehind_read(): a page the policy did not admit goes
+ * once the read copied it, unless it was dirtied or is being written
+ * (then it stays, flag and all, as in the kernel). */
+static void end_dropbehind_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	if (!(p->flags & PG_dropbehind) || (p->flags & (PG_dirty | PG_writeback | PG_locked)))
+		return;
+	p->flags &= ~PG_dropbehind;
+	struct mm_ctx *saved = mm->cur;
+	mm->cur = ctx;
+	truncate_page(mm, ctx, ino, pfn);
+	mm->cur = saved;
+}
+
 uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
 		      uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st)
 {
@@ -404,6 +432,7 @@ uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, stru
 		charge(ctx, mm->cost->copy_page_ns);
 		mm_work(mm, W_COPY_BYTES, PAGE_SIZE);
 		mark_accessed(mm, pfn, false);
+		end_dropbehind_read(mm, ctx, ino, pfn);
 		if (ra)
 			ra->prev = index + 1;
 	}
@@ -456,7 +485,7 @@ uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 				i--;
 				continue;
 			}
-			pagecache_add(mm, ino, index, pfn, 0);
+			pagecache_add(mm, ino, index, pfn, 0, false);
 		}
 		struct page *p = mm_page(mm, pfn);
 		if (p->flags & PG_locked) {
@@ -478,7 +507,8 @@ uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 	return i;
 }
 
-/* Unmap, un-dirty and remove one page of a file being truncated. */
+/* Unmap, un-dirty and remove one page of a file being truncated (or
+ * dropped behind a read: folio_unmap_invalidate()). */
 static void truncate_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pfn_t pfn)
 {
 	(void)ino;

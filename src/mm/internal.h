@@ -72,6 +72,9 @@ uint32_t cgtree_swap_alloc(struct mm *mm, int cg);
  * reclaim pass over the target's subtree. */
 void cgtree_lru_init(struct mm *mm, const double *tun);
 void cgtree_lru_destroy(struct mm *mm);
+/* A one-instance policy's cgroup_init() for each cgroup (cgroup_exit()
+ * runs in cgtree_lru_destroy()). */
+void cgtree_cgroups_init(struct mm *mm);
 bool cgtree_lru_check(struct mm *mm, FILE *err);
 void cgtree_lru_tick(struct mm *mm, struct scan_control *sc);
 void cgtree_lru_shrink(struct mm *mm, struct scan_control *sc);

@@ -128,6 +128,8 @@ void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tu
 	mm->pol.priv = ops->init(mm, tun);
 	if (mm->cgt && (ops->flags & POLICY_MEMCG_LRU))
 		cgtree_lru_init(mm, tun);
+	else if (mm->cgt)
+		cgtree_cgroups_init(mm);
 	mm->access_hook = (ops->flags & POLICY_ACCESS_HOOK) && ops->access;
 	if (ops->evict_shadow && !mm->swap.shadow)
 		mm->swap.shadow = xcalloc(mm->swap.nr_slots ? mm->swap.nr_slots : 1, sizeof(uint64_t));

@@ -32,6 +32,7 @@ enum {
 	PG_workingset = 1u << 11, /* refaulted while in the workingset */
 	PG_file       = 1u << 12, /* page-cache page of a file */
 	PG_readahead  = 1u << 13, /* readahead marker */
+	PG_dropbehind = 1u << 14, /* not admitted: dropped once a read copied it */
 };
 
 /* Owner kinds for page->owner. */

@@ -154,6 +154,19 @@ struct policy_ops {
 	 * into flags once; a policy never writes the core's fields to change
 	 * how the core behaves. */
 	unsigned (*tunable_flags)(const double *tun);
+
+	/* admit() (optional): a page a read brings into the page cache
+	 * (do_readahead: read(), readahead, file faults), before add():
+	 * false marks it PG_dropbehind, and filemap_read() drops it once
+	 * copied (filemap.c; cache_ext's admit_folio).  NULL admits all. */
+	bool (*admit)(void *p, pfn_t pfn);
+	/* cgroup_init() / cgroup_exit() (optional, not with
+	 * POLICY_MEMCG_LRU, whose instances are per cgroup already): under
+	 * a --cgroup tree, once per cgroup after init() in id order, and
+	 * once per cgroup before destroy() in reverse (cache_ext's per-memcg
+	 * init and exit). */
+	void (*cgroup_init)(void *p, int cg, int parent, const char *path);
+	void (*cgroup_exit)(void *p, int cg);
 };
 
 #endif

@@ -5,7 +5,10 @@
  * policy_ops whose hooks translate the public types to the core's.  The
  * translation is the point: the core's scan_control and policy_ops may
  * grow between versions while a plugin built against PAGELAB_POLICY_ABI 1
- * keeps working; what a plugin sees is only the public header.
+ * keeps working; what a plugin sees is only the public header.  Version 2
+ * appended admit, cgroup_init and cgroup_exit to struct pagelab_policy:
+ * they are read only from a struct whose abi says it has them (a version
+ * 1 struct ends before them). 
  *
  * The adapter also holds the plugin to the header's rules: it records
  * which pages the plugin holds (plugin_inst.h), and after each callback
@@ -180,6 +183,47 @@ static void fwd_access(void *p, pfn_t pfn, bool write)
 	check_loose(in, "access");
 }
 
+/* Version 2: cache_ext's admit_folio.  The page is not the plugin's
+ * yet (owned[] is set by the add() that follows). */
+static bool fwd_admit(void *p, pfn_t pfn)
+{
+	struct plugin_inst *in = p;
+	struct call_frame f = call_enter(in, "admit");
+	bool yes = in->pub->admit(in->state, pfn);
+	call_leave(in, f);
+	check_loose(in, "admit");
+	return yes;
+}
+
+/* Version 2: cache_ext's per-memcg init(); non-zero ends the run, as a
+ * NULL from init() does. */
+static void fwd_cgroup_init(void *p, int cg, int parent, const char *path)
+{
+	struct plugin_inst *in = p;
+	struct call_frame f = call_enter(in, "cgroup_init");
+	int r = in->pub->cgroup_init(in->state, cg, parent, path);
+	if (r)
+		plugin_die(in, "returned %d for cgroup %d (%s): it could not start", r, cg, path);
+	call_leave(in, f);
+	check_loose(in, "cgroup_init");
+}
+
+static void fwd_cgroup_exit(void *p, int cg)
+{
+	struct plugin_inst *in = p;
+	struct call_frame f = call_enter(in, "cgroup_exit");
+	in->pub->cgroup_exit(in->state, cg);
+	call_leave(in, f);
+	check_loose(in, "cgroup_exit");
+}
+
+/* The cgroup a pass reclaims for: limit reclaim's target under a tree
+ * (mm_shrink sets it), else 0. */
+static int scan_cgroup(const struct mm *mm)
+{
+	return mm->cgt ? mm->cgt->target : 0;
+}
+
 /* A counter the plugin keeps in struct pagelab_scan may only grow, and
  * by at most one per page it held when the pass began (one look at each
  * page). */
@@ -201,7 +245,7 @@ static void fwd_shrink(void *p, struct scan_control *sc)
 		.who = (enum pagelab_reclaimer)sc->who, .may_swap = sc->may_swap,
 		.may_writepage = sc->may_writepage, .nr_scanned = sc->nr_scanned,
 		.nr_reclaimed = sc->nr_reclaimed, .nr_rotated = sc->nr_rotated,
-		.nr_activated = sc->nr_activated, .core = sc,
+		.nr_activated = sc->nr_activated, .core = sc, .cgroup = scan_cgroup(in->mm),
 	};
 	uint64_t held = in->nr_owned, scanned = sc->nr_scanned;
 	in->scan = &ps;
@@ -251,10 +295,15 @@ static bool fail(char *err, size_t errlen, const char *fmt, const char *a, const
 static bool valid_pub(const struct pagelab_policy *pub, const char *path, char *err, size_t errlen)
 {
 	char num[64];
-	if (pub->abi != PAGELAB_POLICY_ABI) {
-		snprintf(num, sizeof(num), "%d, this pagelab has %d", pub->abi, PAGELAB_POLICY_ABI);
+	if (pub->abi > PAGELAB_POLICY_ABI_LATEST) {
+		snprintf(num, sizeof(num), "%d, newer than this pagelab's %d", pub->abi, PAGELAB_POLICY_ABI_LATEST);
 		return fail(err, errlen, "%s: built for policy interface version %s (rebuild it against this "
 			    "pagelab_policy.h)", path, num);
+	}
+	if (pub->abi < 1) {
+		snprintf(num, sizeof(num), "%d", pub->abi);
+		return fail(err, errlen, "%s: built for policy interface version %s, which no pagelab has (abi = "
+			    "PAGELAB_POLICY_ABI)", path, num);
 	}
 	if (!pub->name || !*pub->name || !pub->summary || !pub->init || !pub->add || !pub->remove || !pub->shrink)
 		return fail(err, errlen, "%s: the plugin lacks a name, summary, init, add, remove or shrink%s", path, "");
@@ -307,6 +356,11 @@ static const struct policy_ops *adopt(const struct pagelab_policy *pub, const ch
 		.remove = fwd_remove, .mark_accessed = fwd_mark_accessed,
 		.access = fwd_access, .shrink = fwd_shrink, .check = fwd_check,
 	};
+	if (pub->abi >= 2) {
+		pl->ops.admit = pub->admit ? fwd_admit : NULL;
+		pl->ops.cgroup_init = pub->cgroup_init ? fwd_cgroup_init : NULL;
+		pl->ops.cgroup_exit = pub->cgroup_exit ? fwd_cgroup_exit : NULL;
+	}
 	slots[slot] = pl;
 	pl->next = loaded;
 	loaded = pl;

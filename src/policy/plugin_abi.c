@@ -92,8 +92,8 @@ int pagelab_lru_register(struct pagelab_mm *mm, const char *name)
 {
 	struct plugin_inst *in = caller(mm, "pagelab_lru_register");
 	const char *call = atomic_load_explicit(&in->call, memory_order_relaxed);
-	if (strcmp(call, "init"))
-		plugin_die(in, "pagelab_lru_register: lists are registered in init()");
+	if (strcmp(call, "init") && strcmp(call, "cgroup_init"))
+		plugin_die(in, "pagelab_lru_register: lists are registered in init() or cgroup_init()");
 	if (!name)
 		plugin_die(in, "pagelab_lru_register(NULL): a list needs a name");
 	if (in->mm->fr.nr_lists >= PLUGIN_MAX_LRU_LISTS)
@@ -206,6 +206,14 @@ uint64_t *pagelab_page_word(struct pagelab_mm *mm, pagelab_pfn pfn)
 uint64_t pagelab_nr_frames(const struct pagelab_mm *mm)
 {
 	return caller(mm, "pagelab_nr_frames")->nr;
+}
+
+/* Any page in range, as pagelab_page_state(). */
+int pagelab_page_cgroup(const struct pagelab_mm *mm, pagelab_pfn pfn)
+{
+	struct plugin_inst *in = caller(mm, "pagelab_page_cgroup");
+	const struct page *pg = pfn_page(&in->mm->fr, page_arg(in, "pagelab_page_cgroup", pfn));
+	return in->mm->cgt ? pg->memcg : 0;
 }
 
 enum pagelab_evict_result pagelab_evict(struct pagelab_mm *mm, struct pagelab_scan *sc, pagelab_pfn pfn)

@@ -43,13 +43,13 @@ if [ -n "${EXAMPLES:-}" ] && [ -x "$EXAMPLES/embed" ]; then
 		grep -q '^pagelab: .*policy lifo' "$T/out" &&
 		echo "$tun" | grep -q '^keep_mapped ' && ok || bad "rc $rc/$rc2: $(head -3 "$T/out") $tun"
 
-	t "plugin of another interface version, or not a plugin: exit 2"
+	t "plugin of a newer interface version, or not a plugin: exit 2"
 	msg=""
 	sed 's/\.abi = PAGELAB_POLICY_ABI/.abi = PAGELAB_POLICY_ABI + 1/' "$(dirname "$0")/../examples/policy-lifo/lifo.c" >"$T/lifo2.c"
 	if ${CC:-cc} -std=c11 -I"$(dirname "$0")/../include" -fPIC -shared -o "$T/lifo2.so" "$T/lifo2.c" 2>"$T/err"; then
 		$P run --policy "$T/lifo2.so" usemem -m 4 >"$T/out" 2>"$T/err"; rc=$?
 		[ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
-			grep -q 'policy interface version 2, this pagelab has 1' "$T/err" || msg="$msg abi: rc $rc $(cat "$T/err");"
+			grep -q "policy interface version 3, newer than this pagelab's 2 " "$T/err" || msg="$msg abi: rc $rc $(cat "$T/err");"
 	else
 		msg="$msg cannot build: $(head -2 "$T/err");"
 	fi

@@ -64,7 +64,7 @@ plugin_shape list_bad 1 'add: pagelab_lru_head\(list 99\): not a list the policy
 plugin_shape list_core 1 'add: pagelab_lru_add_head\(list 1\): not a list the policy registered '
 plugin_shape mm_bad 1 'add: pagelab_lru_count: called with mm .*, not the one init\(\) was given$'
 plugin_shape call_outside 1 'pagelab_policy_entry: called pagelab_nr_frames before init\(\)$'
-plugin_shape register_late 1 'shrink: pagelab_lru_register: lists are registered in init\(\)$'
+plugin_shape register_late 1 'shrink: pagelab_lru_register: lists are registered in init\(\) or cgroup_init\(\)$'
 plugin_shape register_many 1 'init: pagelab_lru_register\("many"\): no room for another list '
 plugin_shape register_null 1 'init: pagelab_lru_register\(NULL\): a list needs a name$'
 plugin_shape counter_reclaimed 1 'shrink: sc->nr_reclaimed was changed to [0-9]+ \(pagelab_evict\(\) keeps it: [0-9]+\)$'
@@ -78,7 +78,7 @@ plugin_shape sleeps 1 'shrink: did not return within 0.5 s of host time \(PAGELA
 plugin_shape spins 1 'shrink: did not return within 0.5 s of host time \(PAGELAB_PLUGIN_TIMEOUT\)$' 500ms
 plugin_shape no_entry 2 "$SHAPES_DIR/no_entry.so: not a pagelab policy plugin \(no pagelab_policy_entry\(\)\)$"
 plugin_shape entry_null 2 "$SHAPES_DIR/entry_null.so: pagelab_policy_entry\(\) returned NULL$"
-plugin_shape abi_wrong 2 "$SHAPES_DIR/abi_wrong.so: built for policy interface version 99, this pagelab has 1 "
+plugin_shape abi_wrong 2 "$SHAPES_DIR/abi_wrong.so: built for policy interface version 99, newer than this pagelab's 2 "
 plugin_shape ops_null 2 "$SHAPES_DIR/ops_null.so: the plugin lacks a name, summary, init, add, remove or shrink$"
 plugin_shape missing_symbol 2 'cannot load policy plugin: .*undefined symbol: pagelab_no_such_function$'
 plugin_shape tunable_bad 2 "$SHAPES_DIR/tunable_bad.so: tunable 't' has no name, or a default outside its range$"
