@@ -501,6 +501,7 @@ void machine_add_workload(struct machine *m, const struct workload_ops *ops, voi
 			.disk_bytes = m->prof.disk.capacity,
 			.first_pid = m->nr_tasks + 1000,  /* as the OOM killer's messages number them */
 			.syscall_ns = m->prof.cost.syscall_ns ? m->prof.cost.syscall_ns : m->prof.cost.fault_ns,
+			.ctx_switch_ns = m->prof.ctx_switch_ns,
 		};
 		ops->attach(w, &si);
 	}

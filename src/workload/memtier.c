@@ -42,8 +42,20 @@
  * time of the task).  Without them a request costs a few nanoseconds of
  * memory time when all is resident, and a --test-time run simulated
  * hundreds of millions of requests a second.
- * Not modeled: the network's wire and the TCP stack's work beyond those
- * calls, epoll, memcached's -m limit and LRU eviction, expiry,
+ * --rtt=TIME (pagelab's; default 15us, the TCP loopback round trip
+ * measured on this project's host: docs/workloads.md) is the whole
+ * network round trip of a request, those four calls and the context
+ * switch of the server's wake-up included (both CPU time, as a loopback
+ * ping-pong's are): the rest is time off the CPU (the stack, the wire).
+ * A client's request reaches the server that long after the server sent
+ * that client's previous reply, so the task waits for it (OP_SLEEP) when
+ * no other client's request is there to serve meanwhile: with one client
+ * every request takes the round trip longer, with enough clients the
+ * round trips overlap the others' requests and cost no time, as in a
+ * closed loop with a busy server.  Natively (no simulated calls) nothing
+ * is added.
+ * Not modeled: the TCP stack's CPU work beyond those calls, a queue on
+ * the wire, epoll, memcached's -m limit and LRU eviction, expiry,
  * pipelining, --run-count, the redis protocol.
  * Output: memtier's "N Threads / N Connections per thread / N Requests
  * per client" lines and the ALL STATS table of memtier 1.2 (Type
@@ -62,6 +74,10 @@
 #define MT_ITEM_HDR (48 + 8)
 #define MT_NOSLOT UINT32_MAX
 #define MT_ROUND_TRIP_CALLS 4   /* write, read (memtier); read, sendmsg (memcached) */
+/* --rtt's default: a 32-byte request and reply over TCP on 127.0.0.1
+ * between two processes, TCP_NODELAY, 50000 round trips: 15.0 us at the
+ * least, 18-22 us the median on the loaded 2-core host (6 Dec 2026). */
+#define MT_LOOPBACK_RTT_NS 15000
 
 enum mt_pat { PAT_R, PAT_G, PAT_Z, PAT_S };
 enum mt_phase { M_MAP, M_HASH, M_PRELOAD, M_START, M_RUN, M_DONE };
@@ -74,8 +90,10 @@ struct mt_task {
 	uint32_t spare;             /* the chunk the last replacing SET freed */
 	uint64_t req, pre;          /* requests issued; preload cursor */
 	uint64_t seq;               /* S pattern cursor */
-	uint32_t step;              /* 4 the round trip's calls, 0 bucket, 1 item,
-				     * 3 new chunk, 2 mark */
+	uint32_t step;              /* 5 the request on its way, 4 the round
+				     * trip's calls, 0 bucket, 1 item, 3 new
+				     * chunk, 2 mark */
+	uint64_t wait_ns;           /* of step 5 */
 	uint32_t kind;              /* of the request in flight: 1 set, 2 hit, 3 miss */
 	uint64_t key;               /* its key index within the part */
 	uint64_t start_ns, now_ns, last_ns;
@@ -94,6 +112,9 @@ struct memtier {
 	bool preload, allkeys;
 	uint64_t chunk, per_page, buckets, keylen;
 	uint64_t net_ns;            /* a request's round-trip system calls */
+	uint64_t rtt_ns;            /* --rtt */
+	uint64_t off_cpu_ns;        /* of it, beyond the calls and a context
+				     * switch (0 natively) */
 	struct wl_zipf zipf;
 	struct mt_task *t;
 };
@@ -104,7 +125,7 @@ static void mt_help(FILE *out)
 "usage: memtier [-t THREADS] [-c CLIENTS] [-n REQUESTS|allkeys | --test-time=S]\n"
 "               [--ratio=SET:GET] [-d BYTES] [--key-minimum=N] [--key-maximum=N]\n"
 "               [--key-pattern=P:P] [--key-stddev=X] [--key-median=X]\n"
-"               [--key-zipf-exp=X] [--preload]\n"
+"               [--key-zipf-exp=X] [--preload] [--rtt=TIME]\n"
 "memtier_benchmark against a memcached-like store of items in anonymous\n"
 "memory.  Each of THREADS (default 4) tasks is a memtier thread and the\n"
 "memcached worker that owns its share of the keys; its CLIENTS (default 50)\n"
@@ -113,7 +134,8 @@ static void mt_help(FILE *out)
 "patterns R (uniform, default), G (Gaussian), Z (Zipf), S (sequential) for\n"
 "SETs:GETs; keys default 0..10000000; -d data bytes (default 32).\n"
 "--preload: SET every key first (not counted).  Latency: the store's\n"
-"simulated memory time and the round trip's 4 system calls (no wire).\n"
+"simulated memory time and the network round trip, --rtt (default 15us,\n"
+"TCP loopback measured; its 4 system calls are CPU time, the rest waiting).\n"
 "Output: memtier's ALL STATS table and its p50/p99/p99.9 latencies (msec).\n", out);
 }
 
@@ -180,6 +202,8 @@ static bool mt_opt(struct memtier *m, int argc, char **argv, int *i, char *err, 
 		ok = mt_dbl(v, 0, 5, &m->zexp);
 	else if (wl_longopt(argc, argv, i, "preload", 0, false, &v))
 		ok = !v && (m->preload = true);
+	else if (wl_longopt(argc, argv, i, "rtt", 0, true, &v))
+		ok = v && parse_duration_ns(v, &m->rtt_ns) && m->rtt_ns <= 1000000000ULL;
 	else {
 		snprintf(err, errlen, "memtier: unrecognized option '%s' (see pagelab workloads memtier --help)", a);
 		return false;
@@ -259,7 +283,7 @@ static void *mt_create(int argc, char **argv, uint64_t seed, char *err, size_t e
 {
 	struct memtier *m = xcalloc(1, sizeof(*m));
 	*m = (struct memtier){ .threads = 4, .clients = 50, .data = 32, .kmax = 10000000, .set_r = 1,
-			       .get_r = 10, .zexp = 1 };
+			       .get_r = 10, .zexp = 1, .rtt_ns = MT_LOOPBACK_RTT_NS };
 	for (int i = 1; i < argc; i++)
 		if (!mt_opt(m, argc, argv, &i, err, errlen)) {
 			mt_free(m);
@@ -356,6 +380,12 @@ static uint64_t bucket_off(const struct memtier *m, uint64_t ti, uint64_t k)
 static void mt_request_op(struct memtier *m, uint64_t ti, struct mt_task *t, struct op *op)
 {
 	bool set = t->kind == 1, fresh = t->slot[t->key] == MT_NOSLOT;
+	if (t->step == 5) {
+		op->kind = OP_SLEEP;
+		op->ns = t->wait_ns;
+		t->step = m->net_ns ? 4 : 0;
+		return;
+	}
 	if (t->step == 4) {
 		op->kind = OP_CPU;
 		op->ns = m->net_ns;
@@ -387,7 +417,12 @@ static void mt_begin(struct memtier *m, uint64_t ti, struct mt_task *t)
 	t->key = mt_key(m, ti, t, m->pat[set ? 0 : 1]);
 	t->kind = set ? 1 : t->slot[t->key] != MT_NOSLOT ? 2 : 3;
 	t->ops[t->kind - 1]++;
-	t->step = m->net_ns ? 4 : 0;
+	/* The client served next (they take turns, as mt_mark() counts the
+	 * replies) sent this request with its previous reply: it is here
+	 * off_cpu_ns after that, and the task waits for what is left. */
+	uint64_t here = t->done_ns[t->marks % m->clients] + m->off_cpu_ns;
+	t->wait_ns = here > t->now_ns ? here - t->now_ns : 0;
+	t->step = t->wait_ns ? 5 : m->net_ns ? 4 : 0;
 	t->req++;
 }
 
@@ -464,6 +499,8 @@ static void mt_attach(void *p, const struct wl_sysinfo *si)
 {
 	struct memtier *m = p;
 	m->net_ns = MT_ROUND_TRIP_CALLS * si->syscall_ns;
+	uint64_t on_cpu = m->net_ns + si->ctx_switch_ns;
+	m->off_cpu_ns = m->net_ns && m->rtt_ns > on_cpu ? m->rtt_ns - on_cpu : 0;
 }
 
 /* The far future of the op-stream walk (src/native/prepare.c): a timed

@@ -100,6 +100,8 @@ struct wl_sysinfo {
 	uint64_t syscall_ns;        /* the simulated machine's cost of one read() or
 				     * write() call (cost.syscall, else cost.fault);
 				     * 0 natively, where calls cost what they cost */
+	uint64_t ctx_switch_ns;     /* its context switch, which a task's wake-up
+				     * from a sleep costs on an idle CPU; 0 natively */
 };
 
 /* What the machine measured for one task of a workload. */
