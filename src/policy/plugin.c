@@ -8,7 +8,7 @@
  * keeps working; what a plugin sees is only the public header.  Version 2
  * appended admit, cgroup_init and cgroup_exit to struct pagelab_policy:
  * they are read only from a struct whose abi says it has them (a version
- * 1 struct ends before them). 
+ * 1 struct ends before them).
  *
  * The adapter also holds the plugin to the header's rules: it records
  * which pages the plugin holds (plugin_inst.h), and after each callback
@@ -218,7 +218,7 @@ static void fwd_cgroup_exit(void *p, int cg)
 }
 
 /* The cgroup a pass reclaims for: limit reclaim's target under a tree
- * (mm_shrink sets it), else 0. */
+ * (cgtree.h: set while limit reclaim runs), else 0. */
 static int scan_cgroup(const struct mm *mm)
 {
 	return mm->cgt ? mm->cgt->target : 0;
