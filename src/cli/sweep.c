@@ -61,7 +61,8 @@ static const struct opt sweep_table[] = {
 	  "cells FILE already holds, so an interrupted sweep resumes" },
 	{ "--shard", NULL, OPT_CALL, 0, "I/N", .call = shard_opt, .range = "(I/N with 1 <= I <= N)",
 	  .help = "run only cells I, I+N, I+2N... (1 <= I <= N)" },
-	{ "--csv", NULL, OPT_FLAG, AT(csv), .help = "print one CSV row per cell (of this shard) on stdout" },
+	{ "--csv", NULL, OPT_FLAG, AT(csv), .help = "print one CSV row per cell (of this shard) on stdout\n"
+	  "(with --cgroup, a column cgroup.PATH.FILE per cgroup\nfigure: docs/sweeps.md)" },
 	{ "--html", NULL, OPT_STR, AT(html), "FILE", .help = "also write the results as a self-contained HTML page:\n"
 	  "a chart per figure, every design against the swept\nparameter, mean and 95% interval over seeds, markers\n"
 	  "for OOM kills and --max-time (with -o FILE of a\nfinished sweep: its page, nothing rerun)" },

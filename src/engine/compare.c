@@ -57,6 +57,24 @@ const char *const *compare_default_metrics(const struct records *rs, const char 
 	return record_csv_metrics;
 }
 
+/* compare_default_metrics() and config's cgroups' figures, into *own. */
+static const char *const *default_metrics(const struct records *rs, const char *config, char ***own)
+{
+	const char *const *base = compare_default_metrics(rs, config);
+	char **cg = record_cgroup_columns(rs, config, true);
+	int nb = 0, nc = 0;
+	while (base[nb])
+		nb++;
+	while (cg[nc])
+		nc++;
+	*own = xcalloc((size_t)(nb + nc + 1), sizeof(char *));
+	for (int i = 0; i < nb; i++)
+		(*own)[i] = xstrdup(base[i]);
+	memcpy(*own + nb, cg, (size_t)nc * sizeof(char *));
+	free(cg);
+	return (const char *const *)*own;
+}
+
 struct cmp_table *compare_records(const struct records *rs, const char *baseline, const char *const *asked,
 				  int *ntables)
 {
@@ -72,7 +90,7 @@ struct cmp_table *compare_records(const struct records *rs, const char *baseline
 	for (int c = 0; c < nc; c++) {
 		struct cmp_table *x = &t[c];
 		x->config = xstrdup(configs[c]);
-		const char *const *metrics = asked ? asked : compare_default_metrics(rs, configs[c]);
+		const char *const *metrics = asked ? asked : default_metrics(rs, configs[c], &x->own_metrics);
 		int nm = 0;
 		while (metrics[nm])
 			nm++;
@@ -154,6 +172,7 @@ void compare_free(struct cmp_table *t, int n)
 		for (int d = 0; d < t[c].nr_designs; d++)
 			free(t[c].designs[d]);
 		free(t[c].designs);
+		record_cgroup_columns_free(t[c].own_metrics);
 		free(t[c].cells);
 		free(t[c].config);
 	}
@@ -196,9 +215,14 @@ static void print_part(const struct cmp_table *x, int first, int last, FILE *out
 	}
 	put_line(out, line);
 	for (int m = 0; m < x->nr_metrics; m++) {
+		/* A name too long for the column (cgroup./a.memory.events.high)
+		 * gets a line of its own, the rows under it only their word. */
+		bool own_line = strlen(x->metrics[m]) + strlen("Stddev ") > 24;
+		if (own_line)
+			fprintf(out, "%s\n", x->metrics[m]);
 		for (int row = 0; row < 2; row++) {
 			char label[40], v[32];
-			snprintf(label, sizeof(label), "%s %s", row ? "Stddev" : "Amean", x->metrics[m]);
+			snprintf(label, sizeof(label), "%s %s", row ? "Stddev" : "Amean", own_line ? "" : x->metrics[m]);
 			const struct cmp_cell *b = &x->cells[m * x->nr_designs];
 			compare_fmt_value(v, sizeof(v), row ? b->s.sd : b->s.mean, b->s.n);
 			o = (size_t)snprintf(line, sizeof(line), "%-24.24s %s", label, v);

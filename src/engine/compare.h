@@ -24,6 +24,7 @@ struct cmp_table {
 	char **designs;           /* [0] is the baseline */
 	int nr_metrics;
 	const char *const *metrics;
+	char **own_metrics;       /* the default's, built for config: metrics */
 	struct cmp_cell *cells;   /* [metric][design] */
 	int nr_runs, nr_unavailable, nr_unfinished;
 };
@@ -36,7 +37,9 @@ struct cmp_table *compare_records(const struct records *rs, const char *baseline
 				  int *ntables);
 /* The figures compared when none are asked for: a configuration whose
  * workloads are all trace replays gets compare_trace_metrics (the misses a
- * cache researcher reads), any other the CSV figures (record_csv_metrics). */
+ * cache researcher reads), any other the CSV figures (record_csv_metrics);
+ * compare_records() adds each cgroup's record_cgroup_figures that its
+ * records have and that are not 0 in all of them (cgroup.PATH.FILE). */
 const char *const *compare_default_metrics(const struct records *rs, const char *config);
 extern const char *const compare_trace_metrics[];
 /* Whether the seeds changed nothing in t: some design ran with two seeds

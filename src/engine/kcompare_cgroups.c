@@ -35,13 +35,7 @@ bool kcmp_cgroup_get(const struct record *r, const char *row, double *v)
 		if (strcmp(sp + 1, figures[i].shown))
 			continue;
 		char key[200];
-		const char *stat = "memory.stat.";
-		if (!strncmp(figures[i].file, stat, strlen(stat))) {
-			snprintf(key, sizeof(key), "cgroup.%.*s.%stotal_%s", (int)(sp - row), row, stat,
-				 figures[i].file + strlen(stat));
-			if (record_cgroup_metric(r, key, v))
-				return true;
-		}
+		/* v1's total_NAME where it has one: record_cgroup_metric(). */
 		snprintf(key, sizeof(key), "cgroup.%.*s.%s", (int)(sp - row), row, figures[i].file);
 		return record_cgroup_metric(r, key, v);
 	}

@@ -95,6 +95,8 @@ bool kexec_work_prepare_tree(struct kexec_work *k, const struct cg_tree_conf *tr
 		return false;
 	if (help && k->wll.help)
 		return true;
+	if (kexec_agents_refuse(&k->wll, ncg_host_version(), err, errlen))
+		return false;
 	int nwl = k->wll.n;
 	struct wl_list *l = &k->wll;
 	k->place = xcalloc((size_t)nwl + 1, sizeof(int));

@@ -101,6 +101,10 @@ bool kexec_tree_from_conf(const struct cg_tree_conf *conf, int version, uint64_t
  * "memory.current", "memory.peak", "memory.events.NAME",
  * "memory.pressure" (v2), "memory.stat.NAME". */
 void kexec_tree_json(FILE *out, const struct ntree *t, const struct ncg_result *cg, int n);
+/* A workload that acts on a cgroup from user space (memreclaim, senpai,
+ * oomd) in l, on a host of cgroup `version`: true with one line in err
+ * (kexec_tree.c says why), checked by kexec_work_prepare_tree(). */
+bool kexec_agents_refuse(const struct wl_list *l, int version, char *err, size_t errlen);
 /* On v2, workloads only in leaves: false with one line if not. */
 bool kexec_tree_places(const struct cg_tree_conf *conf, int version, const int *place, int nwl, char *err,
 		       size_t errlen);

@@ -17,11 +17,21 @@
  *                 is vm.swappiness)
  *   oom.group    memory.oom.group   - (refused)
  *
- * A key the host lacks is one line naming it (knobs.c's refusal). */
+ * A key the host lacks is one line naming it (knobs.c's refusal).
+ *
+ * The workloads that act on a cgroup from user space (memreclaim,
+ * senpai, oomd: ops->cgroup_target) are the simulator's only: on cgroup
+ * v1 there is nothing to drive (no memory.reclaim, no memory.pressure
+ * of a cgroup's own, no cgroup.kill: Documentation/admin-guide/
+ * cgroup-v1/memory.rst), and on v2 the executor has no loop that reads
+ * and writes those files for them; both refused with one line before
+ * anything is made (and before the op streams are walked, which an
+ * agent's never-ending loop would not end). */
 #include "kexec.h"
 #include "cgspec.h"
 #include "../lib/json.h"
 #include "../lib/util.h"
+#include "../workload/workload.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,6 +161,24 @@ bool kexec_tree_places(const struct cg_tree_conf *conf, int version, const int *
 			}
 	}
 	return true;
+}
+
+bool kexec_agents_refuse(const struct wl_list *l, int version, char *err, size_t errlen)
+{
+	for (int w = 0; w < l->n; w++) {
+		if (!l->v[w].ops->cgroup_target)
+			continue;
+		if (version == 1)
+			snprintf(err, errlen, "kernel: workload %d (%s) acts through cgroup v2's memory.reclaim, "
+				 "memory.pressure or cgroup.kill, which this host's cgroup v1 memory controller "
+				 "lacks: it runs only in the simulator", w + 1, l->v[w].ops->name);
+		else
+			snprintf(err, errlen, "kernel: workload %d (%s) acts on a cgroup's files from user space, "
+				 "which the kernel executor does not drive: it runs only in the simulator", w + 1,
+				 l->v[w].ops->name);
+		return true;
+	}
+	return false;
 }
 
 static void stat_json(const char *prefix, const struct nstat *s, FILE *out)

@@ -110,6 +110,15 @@ extern const char *const record_csv_metrics[];
 bool record_cgroup_metric(const struct record *r, const char *name, double *v);
 /* The FILEs a sweep's page draws per cgroup. */
 extern const char *const record_cgroup_metrics[];
+/* The FILEs compare RESULTS and sweep --csv take per cgroup. */
+extern const char *const record_cgroup_figures[];
+/* "cgroup.PATH.FILE" for each cgroup but the root (the paths of the first
+ * record of config that has cgroups; config NULL: any record) and each of
+ * record_cgroup_figures that a record of config has (and not 0 in every
+ * one, when nonzero): a NULL-terminated array, to free with
+ * record_cgroup_columns_free(). */
+char **record_cgroup_columns(const struct records *rs, const char *config, bool nonzero);
+void record_cgroup_columns_free(char **names);
 /* The paths of the records' cgroups (the first record with any); how
  * many, at most max. */
 int record_cgroup_paths(const struct records *rs, const char **paths, int max);

@@ -232,6 +232,17 @@ static void csv_marks(FILE *out, const struct record *r)
 		fputc(',', out);
 }
 
+static void csv_values(FILE *out, const struct record *r, const char *const *names, bool exact)
+{
+	for (int m = 0; names[m]; m++) {
+		double v;
+		if (record_metric(r, names[m], &v))
+			fprintf(out, exact ? ",%.15g" : ",%.6g", v);
+		else
+			fputc(',', out);
+	}
+}
+
 void sweep_csv(FILE *out, const struct records *rs, const char *const *axis_names, int nr_axes)
 {
 	double w;
@@ -242,8 +253,12 @@ void sweep_csv(FILE *out, const struct records *rs, const char *const *axis_name
 		csv_field(out, axis_names[a]);
 	}
 	fputs(",seed,finished", out);
+	/* --cgroup: a column per cgroup and figure some record has. */
+	char **cg = record_cgroup_columns(rs, NULL, false);
 	for (int m = 0; record_csv_metrics[m]; m++)
 		fprintf(out, ",%s", record_csv_metrics[m]);
+	for (int m = 0; cg[m]; m++)
+		fprintf(out, ",%s", cg[m]);
 	for (int k = 0; marks && marks_cols[k]; k++)
 		fprintf(out, ",%s", marks_cols[k]);
 	fputs(marks ? ",counted_miss_ratio\n" : "\n", out);
@@ -259,15 +274,12 @@ void sweep_csv(FILE *out, const struct records *rs, const char *const *axis_name
 		bool fin = false;
 		json_get_bool(r->j, "finished", &fin);
 		fprintf(out, ",%llu,%d", (unsigned long long)r->seed, fin);
-		for (int m = 0; record_csv_metrics[m]; m++) {
-			double v;
-			if (record_metric(r, record_csv_metrics[m], &v))
-				fprintf(out, ",%.6g", v);
-			else
-				fputc(',', out);
-		}
+		csv_values(out, r, record_csv_metrics, false);
+		/* bytes and counts, whole (33554432, not 3.35544e+07) */
+		csv_values(out, r, (const char *const *)cg, true);
 		if (marks)
 			csv_marks(out, r);
 		fputc('\n', out);
 	}
+	record_cgroup_columns_free(cg);
 }

@@ -36,7 +36,8 @@ int sweep_run(const struct matrix_cell *cells, int n, const struct sweep_opts *o
 	      char *err, size_t errlen);
 
 /* CSV of records: a header (cell, the axis names, seed, finished, the
- * figures of record_csv_metrics) and one row per record. */
+ * figures of record_csv_metrics, then with --cgroup cgroup.PATH.FILE of
+ * record_cgroup_columns(), whole numbers) and one row per record. */
 void sweep_csv(FILE *out, const struct records *rs, const char *const *axis_names, int nr_axes);
 
 #endif

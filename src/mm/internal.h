@@ -173,8 +173,14 @@ static inline void account_scan_steal(struct mm *mm, const struct scan_control *
 static inline void account_pass(struct mm *mm, const struct scan_control *sc, uint64_t refill_before)
 {
 	account_scan_steal(mm, sc);
-	if (mm->cgt && !mm->cgt->per_cg)   /* memory.stat pgscan: the reclaim's target (the root's: the node's) */
+	/* memory.stat pgscan: the reclaim's target (the root's: the node's);
+	 * for memory.reclaim also pgscan_proactive, which 6.15's
+	 * shrink_inactive_list() counts where it counts pgscan (the
+	 * reclaimer_offset() of a proactive sc). */
+	if (mm->cgt && !mm->cgt->per_cg) {
 		cgtree_count(mm, mm->cgt->target, CGS_PGSCAN, sc->nr_scanned);
+		cgtree_count_proactive(mm, mm->cgt->target, sc->nr_scanned, 0);
+	}
 	if (sc->cgroup) {
 		mm->memcg.pgrefill += mm->ev[PGREFILL] - refill_before;
 		mm->ev[PGREFILL] = refill_before;

@@ -27,6 +27,9 @@
 
 #define CG_PREFIX "pagelab-kernel-"
 
+static const struct ncg_fs host_fs = { mkdir, rmdir };
+const struct ncg_fs *ncg_fs = &host_fs;
+
 static bool read_text(const char *path, char *buf, size_t len)
 {
 	buf[0] = 0;
@@ -141,7 +144,7 @@ bool ncg_detect(struct ncgroup *cg, char *err, size_t errlen)
 bool ncg_create(struct ncgroup *cg, uint64_t limit, char *err, size_t errlen)
 {
 	snprintf(cg->path, sizeof(cg->path), "%s/" CG_PREFIX "%d", cg->root, (int)getpid());
-	if (mkdir(cg->path, 0755) && errno != EEXIST) {
+	if (ncg_fs->mkdir(cg->path, 0755) && errno != EEXIST) {
 		snprintf(err, errlen, "kernel: cannot create the cgroup %s: %s", cg->path, strerror(errno));
 		cg->path[0] = 0;
 		return false;
@@ -315,7 +318,7 @@ bool ncg_remove(struct ncgroup *cg)
 	each_child(cg, remove_child, &kids);
 	/* rmdir fails with EBUSY until the killed tasks are gone. */
 	for (int i = 0; i < 500; i++) {
-		if (!rmdir(cg->path) || errno == ENOENT) {
+		if (!ncg_fs->rmdir(cg->path) || errno == ENOENT) {
 			cg->path[0] = 0;
 			return true;
 		}

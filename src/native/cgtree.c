@@ -63,7 +63,7 @@ bool ntree_create(const struct ncgroup *top, const struct ntree *t, char *err, s
 	for (int i = 0; i < t->n; i++) {
 		struct ncgroup c;
 		ncg_child(top, t->cg[i].path, &c);
-		if (mkdir(c.path, 0755) && errno != EEXIST) {
+		if (ncg_fs->mkdir(c.path, 0755) && errno != EEXIST) {
 			snprintf(err, errlen, "kernel: cannot create the cgroup %s: %s", c.path, strerror(errno));
 			return false;
 		}

@@ -113,6 +113,17 @@ void ncg_sweep_stale(const struct ncgroup *cg);
 bool ncg_move(const struct ncgroup *cg, pid_t pid, char *err, size_t errlen);
 /* The cgroup top's descendant REL ("/a/b"): its path, not created. */
 void ncg_child(const struct ncgroup *top, const char *rel, struct ncgroup *out);
+/* How a cgroup's directory is made and removed (cgroup.c, cgtree.c):
+ * mkdir(2) and rmdir(2), which on cgroupfs create and drop the cgroup's
+ * interface files with it.  For tests only: tests/test_kcgtree_fs.c
+ * points ncg_fs at a stand-in that does the same in a temporary
+ * directory of plain files, so that the v2 path is checked on a v1 host
+ * without a kernel run; nothing else changes it. */
+struct ncg_fs {
+	int (*mkdir)(const char *path, mode_t mode);
+	int (*rmdir)(const char *path);
+};
+extern const struct ncg_fs *ncg_fs;
 
 /* ---- knobs.c ----------------------------------------------------------- */
 

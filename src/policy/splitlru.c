@@ -25,7 +25,13 @@
  * The swap token (src/mm/thrash.c) and filemap_fault()'s
  * mark_page_accessed() are on, as in 2.6.28 (POLICY_SWAP_TOKEN,
  * POLICY_FAULT_ACCESSED); workingset, which shares this engine, follows
- * 3.15+ and has neither.
+ * 3.15+ and has neither.  For workingset (cfg.memcg_swappiness) a pass
+ * takes its swappiness as 3.15's get_scan_count() does in cgroup reclaim
+ * (vmscan_swappiness(): the memcg's; 0 scans no anon list: "memcg users
+ * want to use this knob to disable swapping for individual groups"),
+ * with 6.9-6.15's memory.reclaim swappiness= (sc_swappiness(),
+ * try_to_free_mem_cgroup_pages()'s swappiness argument in 6.15) in its
+ * place while a write runs.
  *
  * Simplified: one zone (no classzone, lowmem_reserve or all_unreclaimable
  * zone skipping), no lumpy reclaim (order 0 only), no pagevec batching, no
@@ -397,7 +403,7 @@ uint64_t splitlru_shrink_inactive_list(struct splitlru *s, uint64_t max_scan, st
 	return nr_reclaimed;
 }
 
-void splitlru_get_scan_ratio(struct splitlru *s, unsigned long percent[2])
+static void scan_ratio(struct splitlru *s, unsigned swappiness, unsigned long percent[2])
 {
 	struct mm *mm = s->mm;
 	uint64_t anon = splitlru_size(s, LRU_ACTIVE_ANON) + splitlru_size(s, LRU_INACTIVE_ANON);
@@ -425,11 +431,33 @@ void splitlru_get_scan_ratio(struct splitlru *s, unsigned long percent[2])
 	/* Pressure is inversely proportional to the fraction of scanned
 	 * pages found in active use; swappiness weighs anon against the
 	 * (cheaper to refetch) file pages. */
-	uint64_t anon_prio = s->cfg.swappiness, file_prio = 200 - s->cfg.swappiness;
+	uint64_t anon_prio = swappiness, file_prio = 200 - swappiness;
 	uint64_t ap = (anon_prio + 1) * (s->recent_scanned[0] + 1) / (s->recent_rotated[0] + 1);
 	uint64_t fp = (file_prio + 1) * (s->recent_scanned[1] + 1) / (s->recent_rotated[1] + 1);
 	percent[0] = (unsigned long)(100 * ap / (ap + fp + 1));
 	percent[1] = 100 - percent[0];
+}
+
+void splitlru_get_scan_ratio(struct splitlru *s, unsigned long percent[2])
+{
+	scan_ratio(s, s->cfg.swappiness, percent);
+}
+
+/* The swappiness of this pass (memcg_swappiness: 3.15 get_scan_count()'s
+ * vmscan_swappiness(), the lruvec's own, which a cgroup's swappiness=
+ * sets, or 6.9+ sc_swappiness()'s memory.reclaim swappiness=, as linux6
+ * takes it), and whether it scans file only: cgroup reclaim with
+ * swappiness 0 ("memcg users want to use this knob to disable swapping
+ * for individual groups completely"), at every priority. */
+unsigned splitlru_pass_swappiness(const struct splitlru *s, const struct scan_control *sc, bool *file_only)
+{
+	unsigned sw = s->cfg.swappiness;
+	*file_only = false;
+	if (!s->cfg.memcg_swappiness)
+		return sw;
+	sw = (unsigned)mm_reclaim_swappiness(s->mm, (int)sw);
+	*file_only = sc->cgroup && !sw;
+	return sw;
 }
 
 /* shrink_list(): the active anon list is only aged while the inactive
@@ -463,10 +491,15 @@ void splitlru_shrink(struct splitlru *s, struct scan_control *sc)
 	 * give pages a chance to be referenced before reclaiming". */
 	if (sc->who == RECLAIM_KSWAPD && splitlru_inactive_anon_is_low(s))
 		splitlru_shrink_active_list(s, cluster, sc, 0);
-	splitlru_get_scan_ratio(s, percent);
+	bool file_only;
+	scan_ratio(s, splitlru_pass_swappiness(s, sc, &file_only), percent);
 	for (int l = 0; l < NR_EVICTABLE_LRU; l++) {
 		int file = l >= LRU_INACTIVE_FILE;
 		uint64_t scan = splitlru_size(s, l);
+		if (file_only && !file) {   /* SCAN_FILE: anon's size is 0 */
+			nr[l] = 0;
+			continue;
+		}
 		if (prio) {
 			scan >>= prio;
 			scan = scan * percent[file] / 100;

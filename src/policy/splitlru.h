@@ -21,6 +21,9 @@ struct splitlru_cfg {
 	bool exec_active;        /* 2.6.31: referenced mapped executable file pages stay active */
 	bool anon_inactive;      /* 5.9: new anonymous pages start on the inactive list */
 	bool deactivate_workingset; /* 4.20: pages leaving the active list get PG_workingset */
+	bool memcg_swappiness;   /* 3.15 get_scan_count(): memory.reclaim's
+				  * swappiness= (6.9+) for the pass, and cgroup
+				  * reclaim at swappiness 0 scans file only */
 };
 
 struct splitlru {
@@ -51,6 +54,10 @@ bool splitlru_check(struct splitlru *s, FILE *err);
 
 /* The pieces, for tests. */
 void splitlru_get_scan_ratio(struct splitlru *s, unsigned long percent[2]);
+/* The swappiness a shrink of sc weighs anon with (cfg.memcg_swappiness:
+ * memory.reclaim's swappiness= while one runs, else cfg.swappiness), and
+ * *file_only: cgroup reclaim at swappiness 0 scans no anon list. */
+unsigned splitlru_pass_swappiness(const struct splitlru *s, const struct scan_control *sc, bool *file_only);
 bool splitlru_inactive_anon_is_low(const struct splitlru *s);
 void splitlru_shrink_active_list(struct splitlru *s, uint64_t nr, struct scan_control *sc, int file);
 uint64_t splitlru_shrink_inactive_list(struct splitlru *s, uint64_t max_scan, struct scan_control *sc, int file);

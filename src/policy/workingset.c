@@ -30,7 +30,9 @@
  * aging on activation follows 5.9 (mark_page_accessed, reclaim putback
  * active, refault) for both types; 3.15's get_scan_count refinements and
  * 5.9's LRU cost model are not modeled - pressure is 2.6.28's
- * get_scan_ratio. */
+ * get_scan_ratio, but in cgroup reclaim with 3.15's swappiness rules
+ * (the memcg's, 0: file only) and 6.9's memory.reclaim swappiness=
+ * (splitlru.c, cfg.memcg_swappiness). */
 #include "policy.h"
 #include "splitlru.h"
 #include "../mm/filemap.h"
@@ -145,6 +147,7 @@ static void *workingset_init(struct mm *mm, const double *tun)
 		.exec_active = v[4] != 0,
 		.anon_inactive = v[5] != 0,
 		.deactivate_workingset = true,
+		.memcg_swappiness = true,
 	};
 	w->file_wss = v[6] != 0;
 	splitlru_setup(&w->s, mm, &cfg);

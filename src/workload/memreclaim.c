@@ -31,7 +31,8 @@ static void mr_help(FILE *out)
 "usage: memreclaim [-a DELAY] [-n COUNT] [-i INTERVAL] [-w SWAPPINESS] CGROUP SIZE\n"
 "Writes SIZE (K/M/G, p pages) to CGROUP's memory.reclaim (a --cgroup path,\n"
 "or /), after DELAY (default 0), COUNT times (default 1) INTERVAL apart\n"
-"(default 1s); -w adds \"swappiness=N\" (0-200, 6.9+).  Reports what each\n"
+"(default 1s); -w adds \"swappiness=N\" (0-200, 6.9+; linux6, mglru and\n"
+"workingset take it, 0: no anonymous page).  Reports what each\n"
 "write reclaimed and the writes that failed with EAGAIN (less reclaimed\n"
 "than asked after 16 tries without progress, as 6.x memory_reclaim()).\n", out);
 }
