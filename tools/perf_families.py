@@ -39,13 +39,29 @@ def fam_of(frames):
             if rx.search(sym):
                 return n
     return "other: " + (frames[0] if frames else "?")
+CTX = [("reclaim", r"try_to_free_mem_cgroup_pages|try_to_free_pages|balance_pgdat|reclaim_pages"),
+       ("fault", r"exc_page_fault|asm_exc_page_fault"),
+       ("exit", r"do_exit|exit_mmap|do_group_exit"),
+       ("syscall", r"do_syscall_64")]
+def ctx_of(frames):
+    for name, rx in CTX:
+        if any(re.match(rx, f) for f in frames):
+            return name
+    return "other"
 def main():
+    if len(sys.argv) < 2 or not all(a.isdigit() for a in sys.argv[2:]):
+        print("usage: perf_families.py PERF.data [PID...]", file=sys.stderr)
+        sys.exit(2)
     data = sys.argv[1]
     want = set(int(p) for p in sys.argv[2:])
-    out = subprocess.run(["perf", "script", "-i", data, "-F", "comm,pid,ip,sym,dso"],
-                         capture_output=True, text=True).stdout
+    run = subprocess.run(["perf", "script", "-i", data, "-F", "comm,pid,ip,sym,dso"],
+                         capture_output=True, text=True)
+    if run.returncode:
+        print("perf_families.py: perf script -i %s failed" % data, file=sys.stderr)
+        sys.exit(2)
+    out = run.stdout
     ctxs = collections.Counter(); ctxt = collections.Counter()
-    fams = collections.Counter(); others = collections.Counter()
+    fams = collections.Counter()
     pids = collections.Counter(); total = 0; user = 0
     first = None
     for block in out.split("\n\n"):
@@ -62,13 +78,10 @@ def main():
             frames.append(f[1].split("+")[0] if len(f) > 1 else "?")
             dsos.append(f[-1])
         pids[pid] += 1; total += 1
+        # a user-space leaf: user time, not the kernel's
         if not frames or "kernel.kallsyms" not in dsos[0]:
             user += 1; continue
-        ctx = ("reclaim" if any(re.match(r"try_to_free_mem_cgroup_pages|try_to_free_pages|balance_pgdat|reclaim_pages", f) for f in frames)
-               else "fault" if any(re.match(r"exc_page_fault|asm_exc_page_fault", f) for f in frames)
-               else "exit" if any(re.match(r"do_exit|exit_mmap|__x64_sys_exit|do_group_exit", f) for f in frames)
-               else "syscall" if any(re.match(r"do_syscall_64", f) for f in frames) else "other")
-        # user-space leaf: the first frame is not a kernel symbol
+        ctx = ctx_of(frames)
         fam = fam_of(frames)
         fams[fam] += 1; ctxs[(ctx, fam)] += 1; ctxt[ctx] += 1
     print(f"samples {total} in pids {dict(pids)}; user {user}; kernel by context {dict(ctxt)}")
