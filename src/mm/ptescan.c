@@ -71,6 +71,7 @@ enum unmap_result ptescan_unmap(struct mm *mm, struct pte_ref *r)
 		if (slot == UINT32_MAX)
 			return UNMAP_NOSWAP;
 		swap_cache_add(mm, r->pfn, slot);
+		mm_work(mm, W_ADD_TO_SWAP, 1);
 		p->flags |= PG_dirty; /* the swap copy does not exist yet */
 	}
 	uint32_t slot = p->swap - 1;

@@ -229,6 +229,7 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 		if (slot == UINT32_MAX)
 			return EVICT_NOSWAP;
 		swap_cache_add(mm, pfn, slot);
+		mm_work(mm, W_ADD_TO_SWAP, 1);
 		p->flags |= PG_dirty; /* the swap copy does not exist yet */
 	}
 	bool unmapped = false;

@@ -39,6 +39,10 @@
 	 * the folio (folio_referenced_one / page_vma_mapped_walk) */ \
 	X(W_FOLIO_REFERENCED, "folio_referenced", WK_CORE) \
 	X(W_FOLIO_REFERENCED_PTES, "folio_referenced_ptes", WK_CORE) \
+	/* add_to_swap(): anonymous folios reclaim gave a swap slot and put \
+	 * in the swap cache (folio_alloc_swap, swap_cache_add_folio and \
+	 * the memcg's swap charge; 2.2/2.4: add_to_swap_cache) */ \
+	X(W_ADD_TO_SWAP, "add_to_swap", WK_CORE) \
 	/* try_to_unmap() walks and the PTEs they cleared */ \
 	X(W_TRY_TO_UNMAP, "try_to_unmap", WK_CORE) \
 	X(W_TRY_TO_UNMAP_PTES, "try_to_unmap_ptes", WK_CORE) \

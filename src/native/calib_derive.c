@@ -26,6 +26,16 @@
  *    (src/mm/io_request.c).  dio_4k and dio_1m, a synchronous pread()
  *    each, add the sleep, the wakeup and an unbatched kick: printed, not
  *    used.
+ *  - add_to_swap = pageout_anon - unmap_walk - unmap_pte - io_submit:
+ *    what shrink_folio_list() (6.18 mm/vmscan.c) spends on a dirty
+ *    anonymous folio beyond the costs pagelab already charges for the
+ *    same steps (the rmap walk with madvise's isolation inside it, the
+ *    PTE, the bio): add_to_swap() -> folio_alloc_swap() (the slot and
+ *    mem_cgroup_try_charge_swap()) and swap_cache_add_folio(), the local
+ *    TLB flush, the per-folio tests.  A perf profile of limit reclaim
+ *    puts 0.1-0.3 s of an anonymous case there (docs/fidelity.md,
+ *    "Where the kernel's system time goes"); cost.add_to_swap is charged
+ *    per add_to_swap row (src/mm/reclaim.c).
  *  - io_complete is not separable: blk_mq_complete_request() and
  *    bio_endio() run in the device's interrupt, on no task's clock. */
 #include "calibrate.h"
@@ -55,11 +65,12 @@ void cal_paths_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int round
 			snprintf(f[i].why, sizeof(f[i].why), "%s", why);
 		return;
 	}
-	double unmap[CAL_ROUNDS], page[CAL_ROUNDS], submit[CAL_ROUNDS];
+	double unmap[CAL_ROUNDS], page[CAL_ROUNDS], submit[CAL_ROUNDS], swap[CAL_ROUNDS];
 	for (int r = 0; r < rounds; r++) {
 		unmap[r] = ns[CALP_PAGEOUT_FILE][r] - ns[CALP_DROP][r] - ns[CALP_ZAP][r];
 		page[r] = (ns[CALP_AIO_1M][r] - ns[CALP_AIO_4K][r]) / 255.0;
 		submit[r] = ns[CALP_AIO_4K][r] - page[r];
+		swap[r] = ns[CALP_PAGEOUT_ANON][r] - unmap[r] - ns[CALP_ZAP][r] - submit[r];
 	}
 	fig(&f[CAL_DROP], ns[CALP_DROP], rounds, CALP_PAGES);
 	fig(&f[CAL_PAGEOUT_FILE], ns[CALP_PAGEOUT_FILE], rounds, CALP_PAGES);
@@ -73,7 +84,9 @@ void cal_paths_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int round
 	fig(&f[CAL_REFWALK], unmap, rounds, 0);
 	fig(&f[CAL_IO_PAGE], page, rounds, 0);
 	fig(&f[CAL_IO_SUBMIT], submit, rounds, 0);
+	fig(&f[CAL_ADD_SWAP], swap, rounds, 0);
 	at_least_0(&f[CAL_UNMAP]);
+	at_least_0(&f[CAL_ADD_SWAP]);
 	at_least_0(&f[CAL_REFWALK]);
 	at_least_0(&f[CAL_IO_SUBMIT]);
 	snprintf(f[CAL_IO_COMPLETE].why, sizeof(f[CAL_IO_COMPLETE].why),

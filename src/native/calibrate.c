@@ -364,6 +364,9 @@ static const struct cal_fig cal_defs[NR_CAL] = {
 			  "cost per page beyond its first"),
 	[CAL_IO_SUBMIT] = CAL("io_submit", "cost.io_submit", "request", "aio_4k less io_page, each round: "
 			    "a request's fixed cost"),
+	[CAL_ADD_SWAP] = CAL("add_to_swap", "cost.add_to_swap", "page", "pageout_anon less unmap_walk, "
+			   "unmap_pte and io_submit, each round: an anonymous page's reclaim beyond the walk, "
+			   "the PTE and the bio (swap slot, swap cache, the memcg's swap charge)"),
 	[CAL_IO_COMPLETE] = CAL("io_complete", "cost.io_complete", "request", "the interrupt's side of a "
 			      "completion"),
 };

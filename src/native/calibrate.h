@@ -30,7 +30,7 @@ enum cal_id { CAL_ZERO, CAL_COPY, CAL_FAULT, CAL_FREE, CAL_CHASE, CAL_LOCK, CAL_
 	      CAL_PTE, CAL_LRU_LOCK, CAL_PUTBACK, CAL_PMD, CAL_LOOK, CAL_TLB_SEND, CAL_TLB_RECV,
 	      /* the kernel-only paths (calib_paths.c; root) */
 	      CAL_DROP, CAL_PAGEOUT_FILE, CAL_ZAP, CAL_UNMAP, CAL_REFWALK, CAL_PAGEOUT_ANON, CAL_DIO_4K,
-	      CAL_DIO_1M, CAL_AIO_4K, CAL_AIO_1M, CAL_IO_PAGE, CAL_IO_SUBMIT, CAL_IO_COMPLETE, NR_CAL };
+	      CAL_DIO_1M, CAL_AIO_4K, CAL_AIO_1M, CAL_IO_PAGE, CAL_IO_SUBMIT, CAL_ADD_SWAP, CAL_IO_COMPLETE, NR_CAL };
 
 /* A round of calib_paths.c: pages of its file (and anonymous range),
  * 4 KiB and 1 MiB O_DIRECT reads. */
