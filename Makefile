@@ -288,6 +288,13 @@ fidelity-cases-sim: $(BUILD)/pagelab
 	PAGELAB=$(BUILD)/pagelab FIDELITY_KERNEL_CACHE=$(BUILD)/fidelity-kernel \
 		FIDELITY_SIM_CACHE=$(BUILD)/fidelity-sim-cases sh tests/fidelity.sh docs/fidelity.md
 
+# docs/zram.md's native comparison: the cases of docs/compressed-swap-data
+# against their committed kernel records (no root needed with them all
+# there; tools/compressed-swap-native.sh).  Not in make check.
+compressed-swap-native: $(BUILD)/pagelab
+	PAGELAB=$(BUILD)/pagelab CSWAP_SIM_CACHE=$(BUILD)/compressed-swap-sim sh tools/compressed-swap-native.sh
+.PHONY: compressed-swap-native
+
 # --- The library ------------------------------------------------------
 # Static: the library objects as they are.  Shared: the same sources
 # built position-independent with hidden symbols, so only what the two

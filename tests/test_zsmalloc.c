@@ -79,8 +79,8 @@ void test_zsmalloc_fullest_first(void)
 	/* two full zspages of class 112: ids 0 (A) and 1 (B) */
 	for (int i = 0; i < 512; i++)
 		h[i] = zs_malloc(&pool, 100);
-	CHECK_EQ(h[0] & 0xffffff, 0);
-	CHECK_EQ(h[511] & 0xffffff, 1);
+	CHECK_EQ(zs_handle_zspage(&pool, h[0]), 0);
+	CHECK_EQ(zs_handle_zspage(&pool, h[511]), 1);
 	/* B down to 246 of 256 (96%: group 10), then A to 56 (21%:
 	 * group 3): the next object goes to B, the fullest, though A
 	 * changed group last */
@@ -88,11 +88,11 @@ void test_zsmalloc_fullest_first(void)
 		zs_free(&pool, h[i]);
 	for (int i = 0; i < 200; i++)
 		zs_free(&pool, h[i]);
-	CHECK_EQ(zs_malloc(&pool, 100) & 0xffffff, 1);
+	CHECK_EQ(zs_handle_zspage(&pool, zs_malloc(&pool, 100)), 1);
 	/* B refilled to full: then A */
 	for (int i = 0; i < 9; i++)
-		CHECK_EQ(zs_malloc(&pool, 100) & 0xffffff, 1);
-	CHECK_EQ(zs_malloc(&pool, 100) & 0xffffff, 0);
+		CHECK_EQ(zs_handle_zspage(&pool, zs_malloc(&pool, 100)), 1);
+	CHECK_EQ(zs_handle_zspage(&pool, zs_malloc(&pool, 100)), 0);
 	CHECK_EQ(pool.pages, 14);
 	zs_destroy_pool(&pool);
 }

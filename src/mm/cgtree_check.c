@@ -2,35 +2,44 @@
  * memory.current is its own pages plus its children's currents (each
  * frame in use charged once, to the cgroup it records), never above its
  * memory.max; and memory.swap.current the same over swap slots in use
- * (the cgroup each slot was charged to) against memory.swap.max. */
+ * (the cgroup each slot was charged to) against memory.swap.max.
+ * zswap's compressed bytes are charged too, in pages per cgroup and
+ * forced (zswap.c tree_charge()): a cgroup may pass its max by its
+ * subtree's, and its peak is not held to its max then. */
 #include "internal.h"
 #include "zram.h"
 #include "zswap.h"
 
 #include <stdlib.h>
 
-/* own[c] less the children's currents: what c's counter should read. */
-static bool balance(const struct cgtree *t, uint64_t *own, bool swap, FILE *err)
+/* own[c] less the children's currents: what c's counter should read;
+ * forced[c] the pages of own[c] charged regardless of the max (NULL:
+ * no zswap, and then the peak is held to the max too). */
+static bool balance(const struct cgtree *t, uint64_t *own, uint64_t *forced, bool swap, FILE *err)
 {
 	bool ok = true;
 	for (int c = t->n - 1; c >= 0; c--) {
 		const struct cgroup *g = &t->cg[c];
 		uint64_t cur = swap ? g->swap_current : g->current;
 		uint64_t max = swap ? g->conf.swap_max : g->conf.max;
+		uint64_t over = forced ? forced[c] : 0;
 		if (cur != own[c]) {
 			fprintf(err, "check: cgroup %s: %s %llu but its pages and its children's add up to %llu\n",
 				g->conf.path, swap ? "memory.swap.current" : "memory.current", (unsigned long long)cur,
 				(unsigned long long)own[c]);
 			ok = false;
 		}
-		if (cur > max || (!swap && g->peak > max)) {
+		if ((max != CG_UNLIMITED && cur > max + over) || (!swap && !forced && g->peak > max)) {
 			fprintf(err, "check: cgroup %s: %s %llu above its max %llu\n", g->conf.path,
 				swap ? "memory.swap.current" : "memory.current", (unsigned long long)cur,
 				(unsigned long long)max);
 			ok = false;
 		}
-		if (c)
+		if (c) {
 			own[g->conf.parent] += own[c];
+			if (forced)
+				forced[g->conf.parent] += forced[c];
+		}
 	}
 	return ok;
 }
@@ -47,7 +56,7 @@ static bool kernel_frame(const struct mm *mm, pfn_t pfn)
 bool cgtree_check(const struct mm *mm, FILE *err)
 {
 	const struct cgtree *t = mm->cgt;
-	uint64_t own[CG_MAX + 1] = { 0 }, swap[CG_MAX + 1] = { 0 };
+	uint64_t own[CG_MAX + 1] = { 0 }, swap[CG_MAX + 1] = { 0 }, zsw[CG_MAX + 1] = { 0 };
 	for (pfn_t pfn = 0; pfn < mm->fr.nr; pfn++) {
 		const struct page *p = &mm->fr.pages[pfn];
 		if (!(p->flags & PG_free) && !kernel_frame(mm, pfn))
@@ -56,7 +65,12 @@ bool cgtree_check(const struct mm *mm, FILE *err)
 	for (uint32_t s = 0; s < mm->swap.nr_slots; s++)
 		if (mm->swap.map[s] || mm->swap.cache[s] != PFN_NONE)
 			swap[t->slot_cg[s] < t->n ? t->slot_cg[s] : 0]++;
-	bool ok = balance(t, own, false, err);
-	ok &= balance(t, swap, true, err);
+	const struct zswap *z = mm->swap.zswap;
+	for (int c = 1; z && c < t->n && c < z->nr_cg; c++) {
+		zsw[c] = z->cg_pages[c];
+		own[c] += zsw[c];
+	}
+	bool ok = balance(t, own, z ? zsw : NULL, false, err);
+	ok &= balance(t, swap, NULL, true, err);
 	return cgtree_lru_check((struct mm *)mm, err) && ok;
 }

@@ -592,6 +592,7 @@ uint64_t shrink_pass(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, 
 	policy_shrink(mm, ctx, &sc);
 	if (mm->swap.zswap)  /* shrink_slab(): zswap's shrinker */
 		zswap_shrink_slab(mm->swap.zswap, ctx, priority);
+	zs_shrink_slab(mm, ctx, priority, cgroup);  /* and zsmalloc's */
 	if (sc.who == RECLAIM_KSWAPD && mm->zones[sc.zone].need_balance)
 		mm->zones[sc.zone].need_balance = 2;
 	charge(ctx, sc.nr_scanned * mm->cost->scan_ns);

@@ -24,4 +24,9 @@ bool zs_frames_room(const struct mm *mm, const struct zs_pool *pool, unsigned le
  * nobody's memcg charge (free_frame() would uncharge them). */
 void zs_frames_sync(struct mm *mm, struct zs_frames *zf, uint64_t pages);
 
+/* zsmalloc's shrinker (zs_shrink.c) at a reclaim pass's priority: in
+ * reclaim of the root only (cgroup false), zs_compact() of zram's and
+ * zswap's pools, their freed pages given back. */
+void zs_shrink_slab(struct mm *mm, struct mm_ctx *ctx, int priority, bool cgroup);
+
 #endif

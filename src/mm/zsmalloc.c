@@ -14,8 +14,19 @@
  * as find_get_zspage() sends it, to the zspage listed first in the
  * fullest fullness group with room (tenths of the objects in use,
  * get_fullness_group(); a zspage whose group changes goes to the head
- * of its new list, insert_zspage()).  Not modeled:
- * compaction (zs_compact(), the shrinker), so no page is ever compacted. */
+ * of its new list, insert_zspage()).
+ *
+ * Compaction, as 6.18's zs_compact() / __zs_compact(): per class (the
+ * largest first), while zs_can_compact() (the zspages' worth of unused
+ * object slots) is not 0, the fullest zspage with room is taken as the
+ * destination (isolate_dst_zspage(): groups 99% down to 10%), the
+ * emptiest as the source (isolate_src_zspage(): 10% up to 99%), and
+ * migrate_zspage() moves objects until the destination is full or the
+ * source empty; an emptied source is freed (its pages counted in
+ * pages_compacted), a full destination put back and the next one taken.
+ * Objects are named by handles that follow them (zs_handles); which
+ * objects of a source move first is its list's order (the kernel: their
+ * position in the zspage, which is not modeled), not a count. */
 #include "zsmalloc.h"
 #include "../lib/util.h"
 
@@ -81,8 +92,13 @@ void zs_destroy_pool(struct zs_pool *pool)
 		free(c->next);
 		free(c->prev);
 		free(c->group);
+		free(c->objs_head);
 		free(c->free_ids);
 	}
+	free(pool->h.loc);
+	free(pool->h.next);
+	free(pool->h.prev);
+	free(pool->h.free);
 	memset(pool, 0, sizeof(*pool));
 }
 
@@ -153,6 +169,7 @@ static uint32_t new_zspage(struct zs_pool *pool, struct zs_class *c)
 			c->next = xrealloc(c->next, c->cap * sizeof(*c->next));
 			c->prev = xrealloc(c->prev, c->cap * sizeof(*c->prev));
 			c->group = xrealloc(c->group, c->cap);
+			c->objs_head = xrealloc(c->objs_head, c->cap * sizeof(*c->objs_head));
 			c->free_ids = xrealloc(c->free_ids, c->cap * sizeof(*c->free_ids));
 		}
 		id = c->nr_ids++;
@@ -161,9 +178,50 @@ static uint32_t new_zspage(struct zs_pool *pool, struct zs_class *c)
 		panic("zsmalloc: more than 2^24 zspages in one class");
 	c->inuse[id] = 0;
 	c->group[id] = 0;
+	c->objs_head[id] = ZS_HANDLE_NONE;
 	c->zspages++;
 	pool->pages += c->pages_per_zspage;
 	return id;
+}
+
+/* Put handle h on zspage id's object list (at its head). */
+static void obj_link(struct zs_pool *pool, struct zs_class *c, uint32_t id, uint32_t h)
+{
+	struct zs_handles *t = &pool->h;
+	t->loc[h] = (uint32_t)c->index << 24 | id;
+	t->prev[h] = ZS_HANDLE_NONE;
+	t->next[h] = c->objs_head[id];
+	if (c->objs_head[id] != ZS_HANDLE_NONE)
+		t->prev[c->objs_head[id]] = h;
+	c->objs_head[id] = h;
+}
+
+static void obj_unlink(struct zs_pool *pool, struct zs_class *c, uint32_t id, uint32_t h)
+{
+	struct zs_handles *t = &pool->h;
+	if (t->prev[h] != ZS_HANDLE_NONE)
+		t->next[t->prev[h]] = t->next[h];
+	else
+		c->objs_head[id] = t->next[h];
+	if (t->next[h] != ZS_HANDLE_NONE)
+		t->prev[t->next[h]] = t->prev[h];
+}
+
+static uint32_t handle_new(struct zs_pool *pool)
+{
+	struct zs_handles *t = &pool->h;
+	if (t->nr_free)
+		return t->free[--t->nr_free];
+	if (t->nr == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->loc = xrealloc(t->loc, t->cap * sizeof(*t->loc));
+		t->next = xrealloc(t->next, t->cap * sizeof(*t->next));
+		t->prev = xrealloc(t->prev, t->cap * sizeof(*t->prev));
+		t->free = xrealloc(t->free, t->cap * sizeof(*t->free));
+	}
+	if (t->nr == ZS_HANDLE_NONE)
+		panic("zsmalloc: out of handles");
+	return t->nr++;
 }
 
 uint32_t zs_malloc(struct zs_pool *pool, unsigned size)
@@ -175,23 +233,125 @@ uint32_t zs_malloc(struct zs_pool *pool, unsigned size)
 	c->inuse[id]++;
 	c->objs++;
 	fix_group(c, id);
-	return (uint32_t)c->index << 24 | id;
+	uint32_t h = handle_new(pool);
+	obj_link(pool, c, id, h);
+	return h;
+}
+
+/* free_zspage(): an empty zspage's pages go back */
+static void free_zspage(struct zs_pool *pool, struct zs_class *c, uint32_t id)
+{
+	c->inuse[id] = UINT32_MAX;
+	c->free_ids[c->nr_free_ids++] = id;
+	c->zspages--;
+	pool->pages -= c->pages_per_zspage;
 }
 
 void zs_free(struct zs_pool *pool, uint32_t handle)
 {
-	struct zs_class *c = &pool->class[handle >> 24];
-	uint32_t id = handle & 0xffffff;
-	if (id >= c->nr_ids || c->inuse[id] == UINT32_MAX || !c->inuse[id])
+	struct zs_handles *t = &pool->h;
+	if (handle >= t->nr || t->loc[handle] == ZS_HANDLE_NONE)
 		panic("zs_free: handle %#x is not allocated", handle);
+	struct zs_class *c = &pool->class[t->loc[handle] >> 24];
+	uint32_t id = t->loc[handle] & 0xffffff;
+	obj_unlink(pool, c, id, handle);
+	t->loc[handle] = ZS_HANDLE_NONE;
+	t->free[t->nr_free++] = handle;
 	c->objs--;
 	c->inuse[id]--;
 	fix_group(c, id);
-	if (c->inuse[id] == 0) {
-		/* free_zspage(): the empty zspage's pages go back */
-		c->inuse[id] = UINT32_MAX;
-		c->free_ids[c->nr_free_ids++] = id;
-		c->zspages--;
-		pool->pages -= c->pages_per_zspage;
+	if (c->inuse[id] == 0)
+		free_zspage(pool, c, id);
+}
+
+uint32_t zs_handle_zspage(const struct zs_pool *pool, uint32_t handle)
+{
+	return pool->h.loc[handle] & 0xffffff;
+}
+
+/* zs_can_compact(): the pages of the zspages' worth of unused slots */
+static uint64_t can_compact(const struct zs_class *c)
+{
+	uint64_t allocated = c->zspages * c->objs_per_zspage;
+	if (allocated <= c->objs)
+		return 0;
+	return (allocated - c->objs) / c->objs_per_zspage * c->pages_per_zspage;
+}
+
+uint64_t zs_compactable(const struct zs_pool *pool)
+{
+	uint64_t n = 0;
+	for (int i = ZS_SIZE_CLASSES - 1; i >= 0; i--)
+		if (pool->class[i].index == i)
+			n += can_compact(&pool->class[i]);
+	return n;
+}
+
+/* isolate_dst_zspage() (from the fullest group) or isolate_src_zspage()
+ * (from the emptiest): taken off its list (remove_zspage()); group 0
+ * marks it unlisted until putback_zspage() (fix_group()) relists it. */
+static uint32_t isolate(struct zs_class *c, bool dst)
+{
+	for (unsigned k = 1; k < ZS_NR_GROUPS; k++) {
+		unsigned g = dst ? ZS_NR_GROUPS - k : k;
+		uint32_t id = c->head[g];
+		if (id != UINT32_MAX) {
+			unlink_zspage(c, id);
+			c->group[id] = 0;
+			return id;
+		}
 	}
+	return UINT32_MAX;
+}
+
+/* migrate_zspage(): src's objects into dst until dst is full or src
+ * empty; each handle follows its object (record_obj()). */
+static void migrate(struct zs_pool *pool, struct zs_class *c, uint32_t src, uint32_t dst)
+{
+	while (c->inuse[dst] < c->objs_per_zspage && c->inuse[src]) {
+		uint32_t h = c->objs_head[src];
+		obj_unlink(pool, c, src, h);
+		obj_link(pool, c, dst, h);
+		c->inuse[src]--;
+		c->inuse[dst]++;
+		pool->bytes_migrated += c->size;  /* zs_object_copy() */
+	}
+}
+
+/* __zs_compact() of one class: the pages it freed */
+static uint64_t compact_class(struct zs_pool *pool, struct zs_class *c)
+{
+	uint64_t freed = 0;
+	uint32_t dst = UINT32_MAX;
+	while (can_compact(c)) {
+		if (dst == UINT32_MAX && (dst = isolate(c, true)) == UINT32_MAX)
+			break;
+		uint32_t src = isolate(c, false);
+		if (src == UINT32_MAX)
+			break;
+		migrate(pool, c, src, dst);
+		if (!c->inuse[src]) {
+			free_zspage(pool, c, src);
+			freed += c->pages_per_zspage;
+		} else {
+			fix_group(c, src);  /* putback_zspage() */
+		}
+		if (c->inuse[dst] == c->objs_per_zspage) {
+			fix_group(c, dst);
+			dst = UINT32_MAX;
+		}
+	}
+	if (dst != UINT32_MAX)
+		fix_group(c, dst);
+	return freed;
+}
+
+uint64_t zs_compact(struct zs_pool *pool)
+{
+	uint64_t freed = 0;
+	for (int i = ZS_SIZE_CLASSES - 1; i >= 0; i--)
+		if (pool->class[i].index == i)
+			freed += compact_class(pool, &pool->class[i]);
+	pool->pages_compacted += freed;
+	return freed;
 }

@@ -27,9 +27,20 @@ struct zs_class {
 	uint32_t head[ZS_NR_GROUPS];
 	uint32_t *next, *prev;
 	uint8_t *group;
+	uint32_t *objs_head;        /* each zspage's objects: a handle list */
 	uint32_t *free_ids;         /* ids of freed zspages, for reuse */
 	uint32_t nr_free_ids;
 	uint64_t objs, zspages;
+};
+
+/* A handle names an object wherever compaction moves it (the kernel's
+ * handle holds the object's location, record_obj()): loc[h] is its
+ * class index << 24 | zspage id, next/prev its zspage's object list. */
+struct zs_handles {
+	uint32_t *loc, *next, *prev;
+	uint32_t nr, cap;
+	uint32_t *free;             /* released handles, for reuse */
+	uint32_t nr_free;
 };
 
 struct zs_pool {
@@ -37,15 +48,25 @@ struct zs_pool {
 	unsigned chain;             /* ZS_MAX_PAGES_PER_ZSPAGE */
 	unsigned huge_class_size;   /* zs_huge_class_size() */
 	uint64_t pages;             /* zs_get_total_pages() */
+	struct zs_handles h;
+	uint64_t pages_compacted;   /* pool->stats.pages_compacted */
+	uint64_t bytes_migrated;    /* objects' bytes compaction copied */
+	uint64_t nr_deferred;       /* its shrinker's (zs_shrink.c) */
 };
 
 /* zs_create_pool() with zspages of at most `chain` pages
  * (CONFIG_ZSMALLOC_CHAIN_SIZE: 8 by default since 6.3; 4 before). */
 void zs_create_pool(struct zs_pool *pool, unsigned chain);
 void zs_destroy_pool(struct zs_pool *pool);
-/* zs_malloc(size): a handle, the object's class and zspage. */
+/* zs_malloc(size): a handle for the object. */
 uint32_t zs_malloc(struct zs_pool *pool, unsigned size);
 void zs_free(struct zs_pool *pool, uint32_t handle);
+/* The zspage id (within its class) the object of a handle is in now. */
+uint32_t zs_handle_zspage(const struct zs_pool *pool, uint32_t handle);
+/* zs_can_compact() summed over the classes: zs_shrinker_count(). */
+uint64_t zs_compactable(const struct zs_pool *pool);
+/* zs_compact(): pages freed (added to pages_compacted). */
+uint64_t zs_compact(struct zs_pool *pool);
 /* The class an object of `size` bytes (before the handle) lands in. */
 const struct zs_class *zs_class_of(const struct zs_pool *pool, unsigned size);
 /* calculate_zspage_chain_size() */

@@ -23,9 +23,13 @@
  * table's); zswap.same_filled=1 is 6.8-6.11's zswap_is_page_same_filled():
  * kept as a value, no pool memory, not on the LRU.
  * The pool's pages come from free memory (zsframes.c); the compressed
- * bytes are charged to the page's memory cgroup (obj_cgroup_charge_zswap,
- * forced: it runs in reclaim, PF_MEMALLOC), under --memcg rounded up to
- * pages of memory.current.  The compressor's cost per byte is zram's
+ * bytes are charged to the page's memory cgroup (6.18 mm/memcontrol.c
+ * obj_cgroup_charge_zswap() / obj_cgroup_uncharge_zswap(), forced: it
+ * runs in reclaim, PF_MEMALLOC), rounded up to pages of memory.current:
+ * --memcg's, or under --cgroup the page's cgroup and its ancestors'
+ * (not a root page's: it has no objcg); nothing on cgroup v1 (both
+ * return unless cgroup_subsys_on_dfl()).  zram's pool is charged to no
+ * cgroup (zram.c).  The compressor's cost per byte is zram's
  * (the same table, zram.comp / zram.decomp).  With --cgroup, a cgroup
  * (or an ancestor) at its memory.zswap.max has one of its entries
  * written back first, and the page is refused if none could be
@@ -87,14 +91,41 @@ static bool check_limits(struct zswap *z)
 	return z->reached_full;
 }
 
-/* obj_cgroup_charge_zswap / _uncharge_zswap: --memcg's memory.current
- * holds the compressed bytes rounded up to pages. */
+/* obj_cgroup_charge_zswap() under --cgroup: the cgroup's own bytes
+ * rounded up to pages, the change forced (page_counter_charge(), no
+ * limit) on it and every ancestor, as a charge propagates up the
+ * page_counter hierarchy.  A page of the root cgroup has no objcg
+ * (__get_obj_cgroup_from_memcg() stops below the root): no charge. */
+static void tree_charge(struct zswap *z, int cg)
+{
+	struct cgtree *t = z->mm->cgt;
+	uint64_t pages = (z->lru[cg].bytes + PAGE_SIZE - 1) / PAGE_SIZE;
+	int64_t delta = (int64_t)pages - (int64_t)z->cg_pages[cg];
+	z->cg_pages[cg] = pages;
+	for (int c = cg; delta; c = t->cg[c].conf.parent) {
+		struct cgroup *g = &t->cg[c];
+		g->current = (uint64_t)((int64_t)g->current + delta);
+		if (g->current > g->peak)
+			g->peak = g->current;
+		if (!c)
+			break;
+	}
+}
+
+/* obj_cgroup_charge_zswap / _uncharge_zswap (6.18 mm/memcontrol.c): the
+ * cgroup's memory.stat zswap and zswapped, and its memory.current the
+ * compressed bytes rounded up to pages, forced (it runs in reclaim,
+ * PF_MEMALLOC), so it may exceed memory.max.  Both return at once on
+ * cgroup v1 (!cgroup_subsys_on_dfl()): --memcg with memcg.v1=1 charges
+ * nothing (the statistics stay, for the shrinker's count). */
 static void memcg_charge(struct zswap *z, int cg, bool add, unsigned len)
 {
 	struct zswap_lru *l = &z->lru[cg];
 	l->bytes = add ? l->bytes + len : l->bytes - len;
 	l->stored = add ? l->stored + 1 : l->stored - 1;
-	if (!z->mm->memcg.limit)
+	if (z->mm->cgt && cg)
+		tree_charge(z, cg);
+	if (!z->mm->memcg.limit || z->mm->memcg.v1)
 		return;
 	uint64_t pages = (z->lru[0].bytes + PAGE_SIZE - 1) / PAGE_SIZE;
 	z->mm->memcg.charged += pages - z->memcg_pages;

@@ -7,6 +7,7 @@
 #include "zsmalloc.h"
 #include "zsframes.h"
 #include "compress_table.h"
+#include "cgtree.h"
 
 #define ZSWAP_NONE UINT16_MAX   /* a slot with no entry */
 #define ZSWAP_NIL UINT32_MAX    /* the end of an LRU list */
@@ -62,6 +63,9 @@ struct zswap {
 	bool reached_full;        /* zswap_pool_reached_full */
 	uint64_t total_pages;     /* totalram_pages() */
 	uint64_t memcg_pages;     /* --memcg: the bytes charged, in pages */
+	/* --cgroup: each cgroup's own compressed bytes charged, in pages
+	 * (to it and its ancestors' memory.current) */
+	uint64_t cg_pages[CG_MAX + 1];
 	struct zswap_stats st;
 };
 

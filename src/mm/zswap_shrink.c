@@ -28,10 +28,9 @@
  * The worker's CPU time is a kworker's and not charged to any task. */
 #include "zswap.h"
 #include "internal.h"
+#include "shrinker.h"
 #include "../lib/util.h"
 
-#define SHRINK_BATCH 128
-#define DEFAULT_SEEKS 2
 
 void zswap_lru_add(struct zswap *z, uint32_t slot)
 {
@@ -158,29 +157,25 @@ uint64_t zswap_shrinker_scan(struct zswap *z, struct mm_ctx *ctx, int cg, uint64
 	return stop ? 0 : done;  /* SHRINK_STOP is 0 written here */
 }
 
+/* zswap_shrinker_scan() as do_shrink_slab() calls it */
+struct scan_arg {
+	struct zswap *z;
+	struct mm_ctx *ctx;
+	int cg;
+};
+
+static bool scan_cb(void *arg, uint64_t n)
+{
+	struct scan_arg *a = arg;
+	return zswap_shrinker_scan(a->z, a->ctx, a->cg, n) != 0;
+}
+
 /* do_shrink_slab() for one memcg's zswap shrinker (memcg aware: its
  * nr_deferred is the memcg's) */
 static void shrink_one(struct zswap *z, struct mm_ctx *ctx, int cg, int priority)
 {
-	uint64_t freeable = zswap_shrinker_count(z, cg);
-	if (!freeable)
-		return;
-	struct zswap_lru *l = &z->lru[cg];
-	uint64_t nr = l->nr_deferred, scanned = 0;
-	l->nr_deferred = 0;
-	uint64_t delta = (freeable >> priority) * 4 / DEFAULT_SEEKS;
-	uint64_t total = (nr >> priority) + delta;
-	if (total > 2 * freeable)
-		total = 2 * freeable;
-	while (total && (total >= SHRINK_BATCH || total >= freeable)) {
-		uint64_t n = total < SHRINK_BATCH ? total : SHRINK_BATCH;
-		if (!zswap_shrinker_scan(z, ctx, cg, n))
-			break;  /* SHRINK_STOP */
-		total -= n;
-		scanned += n;
-	}
-	uint64_t next = nr + delta > scanned ? nr + delta - scanned : 0;
-	l->nr_deferred = next < 2 * freeable ? next : 2 * freeable;
+	struct scan_arg a = { z, ctx, cg };
+	do_shrink_slab(zswap_shrinker_count(z, cg), priority, &z->lru[cg].nr_deferred, scan_cb, &a);
 }
 
 void zswap_shrink_slab(struct zswap *z, struct mm_ctx *ctx, int priority)

@@ -2,9 +2,10 @@
  * io_stat, field by field in the kernel's order (6.18
  * drivers/block/zram/zram_drv.c mm_stat_show(), io_stat_show();
  * Documentation/admin-guide/blockdev/zram.rst), as mm_stat.NAME and
- * io_stat.NAME.  pages_compacted is always 0: compaction is not modeled
- * (docs/zram.md).  fullest: the first five of mm_stat when the device
- * held the most pages (zram.h), as `pagelab kernel` reads a host's. */
+ * io_stat.NAME.  pages_compacted: the pages zsmalloc's shrinker freed
+ * by compaction (zs_shrink.c; global reclaim only).  fullest: the first
+ * five of mm_stat when the device held the most pages (zram.h), as
+ * `pagelab kernel` reads a host's. */
 #include "report.h"
 #include "../mm/zram.h"
 #include "../lib/util.h"
