@@ -59,8 +59,8 @@ $GENTRACE --zipf 1 --out bin $PAGES "$N" 1 >"$T/z.pgtrace" || exit 1
 [ -n "$LCS" ] && { $GENTRACE --zipf 1 --out oracle $PAGES "$N" 1 >"$T/z.oracleGeneral.bin" || exit 1; lcs_build; }
 printf '   %-9s %9s %9s %6s %11s %10s\n' policy pagelab limit ratio libCacheSim misses
 # policy, its limit's file, libCacheSim's algorithm (- none)
-for row in "arc arc ARC" "2q twoq TwoQ" "lirs - LIRS" "s3fifo s3fifo S3FIFO" "sieve sieve Sieve" \
-	"lfu lfu LFU" "opt opt Belady" "clockpro - -" "lruk lruk -"; do
+for row in "arc arc ARC" "2q twoq TwoQ" "lirs lirs LIRS" "s3fifo s3fifo S3FIFO" "sieve sieve Sieve" \
+	"lfu lfu LFU" "opt opt Belady" "clockpro clockpro -" "lruk lruk -"; do
 	set -- $row
 	pol=$1 lim=$2 algo=$3
 	[ -x "$LIMITS/$lim" ] || lim=-
