@@ -39,7 +39,18 @@ lcs_build() {
 		[ -r "$c" ] && { cache=$c; break; }
 	done
 	flags="no CMakeCache.txt found"
-	[ -n "$cache" ] && flags=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=\(.*\)/build type \1/p; s/^CMAKE_C_FLAGS:[A-Z]*=\(..*\)/C flags \1/p; s/^CMAKE_C_COMPILER:[A-Z]*=\(.*\)/compiler \1/p; s/^USE_TCMALLOC:[A-Z]*=\(.*\)/tcmalloc \1/p' "$cache")
+	# the build type, the flags it adds (CMAKE_C_FLAGS_RELEASE for
+	# Release), any extra flags, the compiler, and the tcmalloc it found
+	[ -n "$cache" ] && flags=$(awk -F= '
+		{ k = $1; sub(/:.*/, "", k); v = substr($0, length($1) + 2); c[k] = v }
+		END {
+			t = c["CMAKE_BUILD_TYPE"]
+			print "build type " t ", C flags " c["CMAKE_C_FLAGS_" toupper(t)] \
+				(c["CMAKE_C_FLAGS"] != "" ? " " c["CMAKE_C_FLAGS"] : "")
+			print "compiler " c["CMAKE_C_COMPILER"]
+			tc = c["Tcmalloc_LIBRARY"]
+			print "tcmalloc " (tc == "" || tc ~ /NOTFOUND/ ? "not found (glibc malloc)" : tc)
+		}' "$cache")
 	echo "   libCacheSim: $LCS"
 	echo "   commit $commit"
 	echo "$flags" | sed 's/^/   /'
@@ -57,6 +68,7 @@ echo "== limits: Zipf(1.0), $N requests over $PAGES pages, $FRAMES frames"
 [ -r /proc/loadavg ] && echo "   host load average (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)"
 $GENTRACE --zipf 1 --out bin $PAGES "$N" 1 >"$T/z.pgtrace" || exit 1
 [ -n "$LCS" ] && { $GENTRACE --zipf 1 --out oracle $PAGES "$N" 1 >"$T/z.oracleGeneral.bin" || exit 1; lcs_build; }
+[ -n "$LCS" ] || echo "   no libCacheSim column: set LIBCACHESIM to a cachesim binary (docs/speed.md)"
 printf '   %-9s %9s %9s %6s %11s %10s\n' policy pagelab limit ratio libCacheSim misses
 # policy, its limit's file, libCacheSim's algorithm (- none)
 for row in "arc arc ARC" "2q twoq TwoQ" "lirs lirs LIRS" "s3fifo s3fifo S3FIFO" "sieve sieve Sieve" \
