@@ -56,6 +56,8 @@ struct clockpro {
 
 static void forget_stale(struct rp_base *b, uint32_t i);
 
+static void clockpro_hit(void *p, pfn_t pfn, uint32_t i);
+
 static void *clockpro_init(struct mm *mm, const double *tun)
 {
 	(void)tun;
@@ -67,6 +69,7 @@ static void *clockpro_init(struct mm *mm, const double *tun)
 	clock_index_init(&c->order);
 	c->m = mm->fr.nr;
 	c->mc = 1;
+	rp_set_hit(&c->b, clockpro_hit);
 	return c;
 }
 
@@ -323,15 +326,11 @@ static void clockpro_remove(void *p, pfn_t pfn)
 	forget(c, i);
 }
 
-static void clockpro_access(void *p, pfn_t pfn, bool write)
+static void clockpro_hit(void *p, pfn_t pfn, uint32_t i)
 {
 	struct clockpro *c = p;
-	(void)write;
-	if (rp_fault_ref(&c->b, pfn))
-		return;
-	uint32_t i = ghost_of(c->b.mm->fr.pages, pfn);
-	if (i != GH_NONE)
-		E(c, i)->flags |= REF;
+	(void)pfn;
+	E(c, i)->flags |= REF;
 }
 
 static bool clockpro_check(void *p, FILE *err)
@@ -376,7 +375,7 @@ const struct policy_ops clockpro_policy = {
 	.destroy = clockpro_destroy,
 	.add = clockpro_add,
 	.remove = clockpro_remove,
-	.access = clockpro_access,
+	.access = rp_access,
 	.shrink = clockpro_shrink,
 	.check = clockpro_check,
 };

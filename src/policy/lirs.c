@@ -52,6 +52,8 @@ static const struct tunable lirs_tunables[] = {
 	{ 0 },
 };
 
+static void lirs_hit(void *p, pfn_t pfn, uint32_t i);
+
 static void *lirs_init(struct mm *mm, const double *tun)
 {
 	struct lirs *l = xcalloc(1, sizeof(*l));
@@ -70,6 +72,7 @@ static void *lirs_init(struct mm *mm, const double *tun)
 	l->llirs = l->c > l->lhirs ? l->c - l->lhirs : 0;
 	l->max_s = (uint64_t)(t[1] * (double)l->c);
 	l->lcs = t[2] != 0;
+	rp_set_hit(&l->b, lirs_hit);
 	return l;
 }
 
@@ -239,15 +242,10 @@ static void lcs_q_hit(struct lirs *l, uint32_t x)
 	demote_bottom(l);
 }
 
-static void lirs_access(void *p, pfn_t pfn, bool write)
+static void lirs_hit(void *p, pfn_t pfn, uint32_t x)
 {
 	struct lirs *l = p;
-	(void)write;
-	if (rp_fault_ref(&l->b, pfn))
-		return;
-	uint32_t x = ghost_of(l->b.mm->fr.pages, pfn);
-	if (x == GH_NONE)
-		return;
+	(void)pfn;
 	if (is_lir(l, x)) {
 		ghost_move_head(G, l->s, x);
 		prune(l);
@@ -298,7 +296,7 @@ const struct policy_ops lirs_policy = {
 	.destroy = lirs_destroy,
 	.add = lirs_add,
 	.remove = lirs_remove,
-	.access = lirs_access,
+	.access = rp_access,
 	.shrink = lirs_shrink,
 	.check = lirs_check,
 };

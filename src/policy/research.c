@@ -24,6 +24,22 @@ void rp_hits_move(struct rp_base *b)
 	mm_cache_record_links(b->mm, offsetof(struct gh_entry, prev), offsetof(struct gh_entry, next));
 }
 
+void rp_set_hit(struct rp_base *b, void (*hit)(void *priv, pfn_t pfn, uint32_t i))
+{
+	b->hit = hit;
+	if (b->g.byid)
+		b->mm->cache.hit = hit;
+}
+
+void rp_access(void *priv, pfn_t pfn, bool write)
+{
+	struct rp_base *b = priv;
+	(void)write;
+	uint32_t i;
+	if (!rp_fault_ref(b, pfn) && (i = ghost_of(b->mm->fr.pages, pfn)) != GH_NONE)
+		b->hit(priv, pfn, i);
+}
+
 void rp_destroy(struct rp_base *b) { ghost_destroy(&b->g); }
 
 /* rp_add() in a cache: one address space, every page added for its own

@@ -47,6 +47,8 @@ static const struct tunable s3fifo_tunables[] = {
 	{ 0 },
 };
 
+static void s3fifo_hit(void *p, pfn_t pfn, uint32_t i);
+
 static void *s3fifo_init(struct mm *mm, const double *tun)
 {
 	struct s3fifo *f = xcalloc(1, sizeof(*f));
@@ -64,6 +66,7 @@ static void *s3fifo_init(struct mm *mm, const double *tun)
 	f->threshold = (unsigned)t[2];
 	f->lcs = t[3] != 0;
 	f->pending = GH_NONE;
+	rp_set_hit(&f->b, s3fifo_hit);
 	return f;
 }
 
@@ -190,14 +193,11 @@ static void s3fifo_remove(void *p, pfn_t pfn)
 		ghost_free(&f->b.g, i);
 }
 
-static void s3fifo_access(void *p, pfn_t pfn, bool write)
+static void s3fifo_hit(void *p, pfn_t pfn, uint32_t i)
 {
 	struct s3fifo *f = p;
-	(void)write;
-	if (rp_fault_ref(&f->b, pfn))
-		return;
-	uint32_t i = ghost_of(f->b.mm->fr.pages, pfn);
-	if (i != GH_NONE && ghost_e(&f->b.g, i)->u32 < 3)
+	(void)pfn;
+	if (ghost_e(&f->b.g, i)->u32 < 3)
 		ghost_e(&f->b.g, i)->u32++;
 }
 
@@ -222,7 +222,7 @@ const struct policy_ops s3fifo_policy = {
 	.destroy = s3fifo_destroy,
 	.add = s3fifo_add,
 	.remove = s3fifo_remove,
-	.access = s3fifo_access,
+	.access = rp_access,
 	.shrink = s3fifo_shrink,
 	.check = s3fifo_check,
 };
