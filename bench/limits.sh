@@ -85,7 +85,7 @@ row() {
 }
 for row in $ROWS; do
 	row "$row"
-	ps= ls= cs= note=
+	ps= ls= cs= pm= note=
 	i=0
 	while [ $i -lt "$RUNS" ]; do
 		cpu $P run --machine ideal --ram ${FRAMES}p --policy $pol trace "$T/z.pgtrace"
