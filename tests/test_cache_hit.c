@@ -54,3 +54,24 @@ void test_cache_hit_decides_victims(void)
 	static const uint32_t arc_refs[] = { 0, 0, 1, 2, 0, 1, 0 };
 	CHECK_EQ(misses("arc", 2, arc_refs, 7), 5);
 }
+
+/* In a cache the research policies keep their frames on no frame list
+ * (cache_mode.h: unlisted; rp_resident counts them): the gauges still
+ * show every resident page as inactive anon, as the list did, and
+ * mm_check accepts the frames. */
+void test_cache_hit_frames_on_no_list(void)
+{
+	static const uint32_t refs[] = { 0, 1, 2, 3, 4, 5, 1, 6, 2, 7 };
+	for (size_t k = 0; k < sizeof(research) / sizeof(research[0]); k++) {
+		struct cachesim *cs = cachesim_new(policy_find(research[k]), NULL, 4);
+		cachesim_refs(cs, refs, NULL, 10);
+		struct mm *mm = (struct mm *)cachesim_mm(cs);
+		struct lru_sizes lz;
+		mm_lru_sizes(mm, &lz);
+		CHECK_EQ(lz.inactive_anon, 4);
+		CHECK_EQ(lz.active_anon + lz.inactive_file + lz.active_file, 0);
+		CHECK(mm->cache.unlisted);
+		CHECK(mm_check(mm, stderr));
+		cachesim_free(cs);
+	}
+}

@@ -54,6 +54,10 @@ struct mm_cache_mode {
 	 * host cache miss per hit that the replay's loop had no other use
 	 * for.  NULL: access() as on the machine. */
 	void (*hit)(void *priv, pfn_t pfn, uint32_t rec);
+	/* The policy keeps its resident frames on no frame list (the
+	 * research policies, whose order is in their own records): mm_check
+	 * accepts a frame in use on none. */
+	bool unlisted;
 };
 
 #endif

@@ -259,7 +259,7 @@ static void arc_hit(void *p, pfn_t pfn, uint32_t i)
 static bool arc_check(void *p, FILE *err)
 {
 	struct arc *a = p;
-	if (N(t1) + N(t2) != lru_count(&a->b.mm->fr, a->b.list) || N(t1) + N(b1) > a->c ||
+	if (N(t1) + N(t2) != rp_resident(&a->b) || N(t1) + N(b1) > a->c ||
 	    N(t1) + N(t2) + N(b1) + N(b2) > 2 * a->c) {
 		fprintf(err, "check: arc lists T1 %llu T2 %llu B1 %llu B2 %llu for c %llu\n",
 			(unsigned long long)N(t1), (unsigned long long)N(t2),

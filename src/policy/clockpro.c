@@ -225,9 +225,9 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 {
 	struct clockpro *c = p;
 	uint64_t budget = 4 * ghost_count(G, c->clk) + 4, noswap = 0;
-	while (sc->nr_reclaimed < sc->nr_to_reclaim && lru_count(&c->b.mm->fr, c->b.list) && budget--) {
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && rp_resident(&c->b) && budget--) {
 		uint32_t i = GH_NONE;
-		uint64_t resident = lru_count(&c->b.mm->fr, c->b.list);
+		uint64_t resident = rp_resident(&c->b);
 		bool hot_first = noswap && c->nr_hot && noswap >= resident - c->nr_hot;
 		if (hot_first)
 			i = run_hand_hot(c, true);
@@ -246,7 +246,7 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 		}
 		struct gh_entry *e = E(c, i);
 		if ((e->flags & HOT) || e->pfn == PFN_NONE) {
-			if ((e->flags & HOT) && c->nr_hot >= lru_count(&c->b.mm->fr, c->b.list))
+			if ((e->flags & HOT) && c->nr_hot >= rp_resident(&c->b))
 				run_hand_hot(c, true); /* all resident pages hot (after an exit) */
 			continue;
 		}
@@ -356,7 +356,7 @@ static bool clockpro_check(void *p, FILE *err)
 			(unsigned long long)ghost_count(G, c->clk), (unsigned long long)cold);
 		return false;
 	}
-	if (hot != c->nr_hot || nonres != c->nr_nonres || res != lru_count(&c->b.mm->fr, c->b.list) ||
+	if (hot != c->nr_hot || nonres != c->nr_nonres || res != rp_resident(&c->b) ||
 	    c->mc < 1 || (c->m > 1 && c->mc > c->m - 1)) {
 		fprintf(err, "check: clockpro hot %llu (counted %llu), non-resident %llu (%llu), resident %llu, mc %llu\n",
 			(unsigned long long)hot, (unsigned long long)c->nr_hot,

@@ -90,9 +90,9 @@ static void lfu_shrink(void *p, struct scan_control *sc)
 static bool lfu_check(void *p, FILE *err)
 {
 	struct lfu *l = p;
-	if (l->h.n != lru_count(&l->b.mm->fr, l->b.list)) {
+	if (l->h.n != rp_resident(&l->b)) {
 		fprintf(err, "check: lfu heap holds %llu pages, its frame list %llu\n",
-			(unsigned long long)l->h.n, (unsigned long long)lru_count(&l->b.mm->fr, l->b.list));
+			(unsigned long long)l->h.n, (unsigned long long)rp_resident(&l->b));
 		return false;
 	}
 	return ph_check(&l->h, "lfu", err) && rp_check(&l->b, "lfu", err);

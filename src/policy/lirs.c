@@ -169,8 +169,8 @@ static bool evict_q_front(struct lirs *l, struct scan_control *sc)
 static void lirs_shrink(void *p, struct scan_control *sc)
 {
 	struct lirs *l = p;
-	uint64_t budget = 2 * lru_count(&l->b.mm->fr, l->b.list) + 2, noswap = 0;
-	while (sc->nr_reclaimed < sc->nr_to_reclaim && lru_count(&l->b.mm->fr, l->b.list) && budget--) {
+	uint64_t budget = 2 * rp_resident(&l->b) + 2, noswap = 0;
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && rp_resident(&l->b) && budget--) {
 		if (!ghost_count(G, l->q))
 			demote_bottom(l); /* only LIR pages resident */
 		if (!ghost_count(G, l->q))
@@ -277,11 +277,11 @@ static bool lirs_check(void *p, FILE *err)
 			fprintf(err, "check: lirs entry %u in Q is %s\n", i, is_lir(l, i) ? "LIR" : "not resident");
 			return false;
 		}
-	if (lir != l->nr_lir || l->nr_lir + ghost_count(G, l->q) != lru_count(&l->b.mm->fr, l->b.list)) {
+	if (lir != l->nr_lir || l->nr_lir + ghost_count(G, l->q) != rp_resident(&l->b)) {
 		fprintf(err, "check: lirs %llu LIR pages in S, counted %llu; Q %llu; frame list %llu\n",
 			(unsigned long long)lir, (unsigned long long)l->nr_lir,
 			(unsigned long long)ghost_count(G, l->q),
-			(unsigned long long)lru_count(&l->b.mm->fr, l->b.list));
+			(unsigned long long)rp_resident(&l->b));
 		return false;
 	}
 	return rp_check(&l->b, "lirs", err);

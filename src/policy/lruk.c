@@ -114,10 +114,10 @@ static void lruk_shrink(void *p, struct scan_control *sc)
 static bool lruk_check(void *p, FILE *err)
 {
 	struct lruk *k = p;
-	if (k->h.n != lru_count(&k->b.mm->fr, k->b.list) ||
+	if (k->h.n != rp_resident(&k->b) ||
 	    ghost_count(&k->b.g, k->retained) > k->max_retained) {
 		fprintf(err, "check: lruk heap %llu, frame list %llu, retained %llu of %llu\n",
-			(unsigned long long)k->h.n, (unsigned long long)lru_count(&k->b.mm->fr, k->b.list),
+			(unsigned long long)k->h.n, (unsigned long long)rp_resident(&k->b),
 			(unsigned long long)ghost_count(&k->b.g, k->retained),
 			(unsigned long long)k->max_retained);
 		return false;

@@ -19,7 +19,8 @@
 struct rp_base {
 	struct mm *mm;
 	struct ghost g;
-	int list;           /* frame list of resident pages */
+	int list;           /* frame list of resident pages (not in a cache) */
+	uint64_t nres;      /* in a cache: resident pages (rp_resident) */
 	pfn_t fresh;        /* added for the fault now being served */
 	/* rp_add() drops a stale private entry (see there) that may still be
 	 * on the policy's lists; a policy that counts entries or points at
@@ -82,6 +83,14 @@ void rp_hits_move(struct rp_base *b);
  * with the entry from recmap. */
 void rp_set_hit(struct rp_base *b, void (*hit)(void *priv, pfn_t pfn, uint32_t i));
 void rp_access(void *priv, pfn_t pfn, bool write);
+
+/* Resident pages: the frame list's count, or in a cache, where frames
+ * are on no list (cache_mode.h: unlisted), the count kept beside it -
+ * the list's links were two random frames touched on every miss. */
+static inline uint64_t rp_resident(const struct rp_base *b)
+{
+	return b->g.byid ? b->nres : lru_count(&b->mm->fr, b->list);
+}
 
 /* The entry of the page a fault is bringing in, if it has one. */
 uint32_t rp_incoming(const struct rp_base *b);

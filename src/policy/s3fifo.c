@@ -204,10 +204,10 @@ static void s3fifo_hit(void *p, pfn_t pfn, uint32_t i)
 static bool s3fifo_check(void *p, FILE *err)
 {
 	struct s3fifo *f = p;
-	if (N(s) + N(m) != lru_count(&f->b.mm->fr, f->b.list) || N(g) > f->g_cap) {
+	if (N(s) + N(m) != rp_resident(&f->b) || N(g) > f->g_cap) {
 		fprintf(err, "check: s3fifo S %llu M %llu G %llu (cap %llu), frame list %llu\n",
 			(unsigned long long)N(s), (unsigned long long)N(m), (unsigned long long)N(g),
-			(unsigned long long)f->g_cap, (unsigned long long)lru_count(&f->b.mm->fr, f->b.list));
+			(unsigned long long)f->g_cap, (unsigned long long)rp_resident(&f->b));
 		return false;
 	}
 	return rp_check(&f->b, "s3fifo", err);

@@ -110,10 +110,10 @@ static void sieve_shrink(void *p, struct scan_control *sc)
 static bool sieve_check(void *p, FILE *err)
 {
 	struct sieve *s = p;
-	if (ghost_count(&s->b.g, s->q) != lru_count(&s->b.mm->fr, s->b.list)) {
+	if (ghost_count(&s->b.g, s->q) != rp_resident(&s->b)) {
 		fprintf(err, "check: sieve queue holds %llu pages, its frame list %llu\n",
 			(unsigned long long)ghost_count(&s->b.g, s->q),
-			(unsigned long long)lru_count(&s->b.mm->fr, s->b.list));
+			(unsigned long long)rp_resident(&s->b));
 		return false;
 	}
 	return rp_check(&s->b, "sieve", err);

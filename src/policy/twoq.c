@@ -140,11 +140,11 @@ static void twoq_hit(void *p, pfn_t pfn, uint32_t i)
 static bool twoq_check(void *p, FILE *err)
 {
 	struct twoq *q = p;
-	if (N(a1in) + N(am) != lru_count(&q->b.mm->fr, q->b.list) || N(a1out) > q->kout) {
+	if (N(a1in) + N(am) != rp_resident(&q->b) || N(a1out) > q->kout) {
 		fprintf(err, "check: 2q A1in %llu Am %llu A1out %llu (Kout %llu), frame list %llu\n",
 			(unsigned long long)N(a1in), (unsigned long long)N(am),
 			(unsigned long long)N(a1out), (unsigned long long)q->kout,
-			(unsigned long long)lru_count(&q->b.mm->fr, q->b.list));
+			(unsigned long long)rp_resident(&q->b));
 		return false;
 	}
 	return rp_check(&q->b, "2q", err);
