@@ -34,6 +34,9 @@ struct cachesim {
 	uint32_t nregions;
 	uint64_t refs, pages;
 	bool hook;                     /* the policy's access() on every reference */
+	/* The policy's cache hit (cache_mode.h), on hits only: instead of
+	 * access() */
+	void (*hit)(void *p, pfn_t pfn, uint32_t rec);
 	bool is_lru;                   /* exact LRU: lru_hit() inline on priv */
 	bool not_young;                /* a faulting reference leaves the page unreferenced */
 	/* cachesim_recs_below(): a first reference (a PTE never set) must
@@ -85,6 +88,7 @@ struct cachesim *cachesim_new(const struct policy_ops *ops, const double *tun, u
 	cs->is_lru = ops == &lru_policy;
 	cs->not_young = cs->mm.fault_not_young;
 	cs->access = ops->access;
+	cs->hit = cs->mm.cache.hit;
 	cs->priv = cs->mm.pol.priv;
 	return cs;
 }
@@ -379,12 +383,62 @@ __attribute__((always_inline)) static inline size_t refs_hook_loop(struct caches
 	return n;
 }
 
+/* Reference i of a policy with a cache hit (cs->hit, cache_mode.h): a
+ * present page's frame and record to hit(), nothing for a faulting one.
+ * Ahead: the PTE and the id's record slot AHEAD_PTE references on, the
+ * record AHEAD_LINKS on, its list neighbours (moves) AHEAD_NEIGH on - not
+ * the frame's links or struct page, which a hit does not read. */
+__attribute__((always_inline)) static inline bool hit_one(struct cachesim *cs, pte_t *ptes, const struct refs *r,
+							  size_t i, bool ahead, bool rec, const uint32_t *map,
+							  void *const *recs, bool moves)
+{
+	if (ahead) {
+		__builtin_prefetch(&ptes[ref_page(r, i + AHEAD_PTE, rec)]);
+		if (recs) {
+			__builtin_prefetch(&map[ref_page(r, i + AHEAD_PTE, rec)]);
+			uint32_t k = map[ref_page(r, i + AHEAD_LINKS, rec)];
+			__builtin_prefetch((const void *)((uintptr_t)*recs + (uintptr_t)k * cs->mm.cache.rec_size));
+			if (moves)
+				rec_links(cs, *recs, map[ref_page(r, i + AHEAD_NEIGH, rec)]);
+		}
+	}
+	uint32_t idx = ref_page(r, i, rec);
+	pte_t *pt = &ptes[idx], pte = *pt;
+	if (__builtin_expect(pte & PTE_PRESENT, 1)) {
+		*pt = pte | ref_bits(r, i, rec);
+		cs->hit(cs->priv, pte_pfn(pte), map[idx]);
+		return true;
+	}
+	ref_miss(cs, idx, (ref_bits(r, i, rec) & PTE_DIRTY) != 0);
+	return !cs->misordered;
+}
+
+__attribute__((always_inline)) static inline size_t refs_hit_loop(struct cachesim *cs, const struct refs *r, size_t n,
+								  bool rec)
+{
+	/* recmap moves as it grows (grow_ptes), never inside a batch */
+	const uint32_t *const map = cs->mm.cache.recmap;
+	void *const *const recs = map ? cs->mm.cache.recs : NULL;
+	const bool moves = cs->mm.cache.rec_next != 0;
+	pte_t *const ptes = cs->pte;
+	size_t i = 0;
+	for (; i + AHEAD_PTE < n; i++)
+		if (!hit_one(cs, ptes, r, i, true, rec, map, recs, moves))
+			return i;
+	for (; i < n; i++)
+		if (!hit_one(cs, ptes, r, i, false, rec, map, recs, moves))
+			return i;
+	return n;
+}
+
 static size_t refs_plain(struct cachesim *cs, const struct refs *r, size_t n) { return refs_plain_loop(cs, r, n, false); }
 static size_t refs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, false); }
 static size_t refs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false); }
 static size_t recs_plain(struct cachesim *cs, const struct refs *r, size_t n) { return refs_plain_loop(cs, r, n, true); }
 static size_t recs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, true); }
 static size_t recs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, true); }
+static size_t refs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hit_loop(cs, r, n, false); }
+static size_t recs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hit_loop(cs, r, n, true); }
 
 /* What the loops read for references given without writes: they read
  * writes[i] for every reference instead of testing writes each time. */
@@ -402,6 +456,8 @@ static void refs_run(struct cachesim *cs, const uint32_t *pages, const uint8_t *
 	const struct refs r = { .pages = pages, .writes = writes };
 	if (cs->is_lru)
 		refs_lru(cs, &r, n);
+	else if (cs->hit)
+		refs_hit(cs, &r, n);
 	else if (cs->hook)
 		refs_hook(cs, &r, n);
 	else
@@ -461,7 +517,10 @@ size_t cachesim_recs_below(struct cachesim *cs, const uint8_t *recs, size_t n, u
 	}
 	room_below(cs, bound);
 	cs->check_order = true;
-	size_t done = cs->is_lru ? recs_lru(cs, &r, n) : cs->hook ? recs_hook(cs, &r, n) : recs_plain(cs, &r, n);
+	size_t done = cs->is_lru ? recs_lru(cs, &r, n)
+		      : cs->hit	 ? recs_hit(cs, &r, n)
+		      : cs->hook ? recs_hook(cs, &r, n)
+				 : recs_plain(cs, &r, n);
 	cs->check_order = false;
 	cs->refs += done;
 	if (done < n) {

@@ -45,6 +45,19 @@ struct mm_cache_mode {
 	 * few references ahead, as it does exact LRU's list neighbours.
 	 * 0: hits move nothing. */
 	size_t rec_prev, rec_next;
+	/* A policy's hit in a cache (research.c: rp_set_hit), for a policy
+	 * with a record map: the replay calls it, instead of access(), for
+	 * every reference that finds its page present, with the page's
+	 * frame and its record (recmap[id]), and calls nothing for a
+	 * faulting one.  access() told the faulting reference apart
+	 * (rp_fault_ref) and found the record through the struct page, a
+	 * host cache miss per hit that the replay's loop had no other use
+	 * for.  NULL: access() as on the machine. */
+	void (*hit)(void *priv, pfn_t pfn, uint32_t rec);
+	/* The policy keeps its resident frames on no frame list (the
+	 * research policies, whose order is in their own records): mm_check
+	 * accepts a frame in use on none. */
+	bool unlisted;
 };
 
 #endif

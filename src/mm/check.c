@@ -153,7 +153,7 @@ bool mm_check(struct mm *mm, FILE *err)
 	uint64_t nfile_mapped = 0, nanon_mapped = 0, nfile_frames = 0;
 	for (pfn_t pfn = 0; pfn < f->nr; pfn++) {
 		struct page *p = &f->pages[pfn];
-		if (!seen[pfn])
+		if (!seen[pfn] && !(mm->cache.unlisted && !(p->flags & PG_free)))
 			FAIL("pfn %u (flags %#x) is on no list", pfn, p->flags);
 		bool on_free = lru_on(f, pfn) == mm->zones[p->zone].free_list;
 		if (on_free != !!(p->flags & PG_free))

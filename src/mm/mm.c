@@ -568,6 +568,11 @@ void mm_lru_sizes(const struct mm *mm, struct lru_sizes *out)
 			out->inactive_file += ll->nr_file;
 		}
 	}
+	/* A cache whose policy lists no frames (cache_mode.h: unlisted, the
+	 * research policies) had them all on its one inactive list, and all
+	 * its pages are anonymous. */
+	if (mm->cache.unlisted)
+		out->inactive_anon += mm->stat.nr_anon;
 }
 
 uint64_t mm_shrink(struct mm *mm, struct mm_ctx *ctx, uint64_t nr_to_reclaim, int priority)

@@ -35,6 +35,8 @@ struct arc {
 	bool forgot;
 };
 
+static void arc_hit(void *p, pfn_t pfn, uint32_t i);
+
 static void *arc_init(struct mm *mm, const double *tun)
 {
 	(void)tun;
@@ -47,6 +49,7 @@ static void *arc_init(struct mm *mm, const double *tun)
 	a->b2 = ghost_list_new(&a->b.g, 0);
 	a->c = mm->fr.nr;
 	a->pending = GH_NONE;
+	rp_set_hit(&a->b, arc_hit);
 	return a;
 }
 
@@ -246,21 +249,17 @@ static void arc_remove(void *p, pfn_t pfn)
 		ghost_free(&a->b.g, i);
 }
 
-static void arc_access(void *p, pfn_t pfn, bool write)
+static void arc_hit(void *p, pfn_t pfn, uint32_t i)
 {
 	struct arc *a = p;
-	(void)write;
-	if (rp_fault_ref(&a->b, pfn))
-		return;
-	uint32_t i = ghost_of(a->b.mm->fr.pages, pfn);
-	if (i != GH_NONE)
-		ghost_move_head(&a->b.g, a->t2, i); /* case I: T1 or T2 -> MRU of T2 */
+	(void)pfn;
+	ghost_move_head(&a->b.g, a->t2, i); /* case I: T1 or T2 -> MRU of T2 */
 }
 
 static bool arc_check(void *p, FILE *err)
 {
 	struct arc *a = p;
-	if (N(t1) + N(t2) != lru_count(&a->b.mm->fr, a->b.list) || N(t1) + N(b1) > a->c ||
+	if (N(t1) + N(t2) != rp_resident(&a->b) || N(t1) + N(b1) > a->c ||
 	    N(t1) + N(t2) + N(b1) + N(b2) > 2 * a->c) {
 		fprintf(err, "check: arc lists T1 %llu T2 %llu B1 %llu B2 %llu for c %llu\n",
 			(unsigned long long)N(t1), (unsigned long long)N(t2),
@@ -278,7 +277,7 @@ const struct policy_ops arc_policy = {
 	.destroy = arc_destroy,
 	.add = arc_add,
 	.remove = arc_remove,
-	.access = arc_access,
+	.access = rp_access,
 	.shrink = arc_shrink,
 	.check = arc_check,
 };

@@ -56,6 +56,8 @@ struct clockpro {
 
 static void forget_stale(struct rp_base *b, uint32_t i);
 
+static void clockpro_hit(void *p, pfn_t pfn, uint32_t i);
+
 static void *clockpro_init(struct mm *mm, const double *tun)
 {
 	(void)tun;
@@ -67,6 +69,7 @@ static void *clockpro_init(struct mm *mm, const double *tun)
 	clock_index_init(&c->order);
 	c->m = mm->fr.nr;
 	c->mc = 1;
+	rp_set_hit(&c->b, clockpro_hit);
 	return c;
 }
 
@@ -222,9 +225,9 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 {
 	struct clockpro *c = p;
 	uint64_t budget = 4 * ghost_count(G, c->clk) + 4, noswap = 0;
-	while (sc->nr_reclaimed < sc->nr_to_reclaim && lru_count(&c->b.mm->fr, c->b.list) && budget--) {
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && rp_resident(&c->b) && budget--) {
 		uint32_t i = GH_NONE;
-		uint64_t resident = lru_count(&c->b.mm->fr, c->b.list);
+		uint64_t resident = rp_resident(&c->b);
 		bool hot_first = noswap && c->nr_hot && noswap >= resident - c->nr_hot;
 		if (hot_first)
 			i = run_hand_hot(c, true);
@@ -243,7 +246,7 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 		}
 		struct gh_entry *e = E(c, i);
 		if ((e->flags & HOT) || e->pfn == PFN_NONE) {
-			if ((e->flags & HOT) && c->nr_hot >= lru_count(&c->b.mm->fr, c->b.list))
+			if ((e->flags & HOT) && c->nr_hot >= rp_resident(&c->b))
 				run_hand_hot(c, true); /* all resident pages hot (after an exit) */
 			continue;
 		}
@@ -323,15 +326,11 @@ static void clockpro_remove(void *p, pfn_t pfn)
 	forget(c, i);
 }
 
-static void clockpro_access(void *p, pfn_t pfn, bool write)
+static void clockpro_hit(void *p, pfn_t pfn, uint32_t i)
 {
 	struct clockpro *c = p;
-	(void)write;
-	if (rp_fault_ref(&c->b, pfn))
-		return;
-	uint32_t i = ghost_of(c->b.mm->fr.pages, pfn);
-	if (i != GH_NONE)
-		E(c, i)->flags |= REF;
+	(void)pfn;
+	E(c, i)->flags |= REF;
 }
 
 static bool clockpro_check(void *p, FILE *err)
@@ -357,7 +356,7 @@ static bool clockpro_check(void *p, FILE *err)
 			(unsigned long long)ghost_count(G, c->clk), (unsigned long long)cold);
 		return false;
 	}
-	if (hot != c->nr_hot || nonres != c->nr_nonres || res != lru_count(&c->b.mm->fr, c->b.list) ||
+	if (hot != c->nr_hot || nonres != c->nr_nonres || res != rp_resident(&c->b) ||
 	    c->mc < 1 || (c->m > 1 && c->mc > c->m - 1)) {
 		fprintf(err, "check: clockpro hot %llu (counted %llu), non-resident %llu (%llu), resident %llu, mc %llu\n",
 			(unsigned long long)hot, (unsigned long long)c->nr_hot,
@@ -376,7 +375,7 @@ const struct policy_ops clockpro_policy = {
 	.destroy = clockpro_destroy,
 	.add = clockpro_add,
 	.remove = clockpro_remove,
-	.access = clockpro_access,
+	.access = rp_access,
 	.shrink = clockpro_shrink,
 	.check = clockpro_check,
 };

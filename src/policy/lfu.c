@@ -19,12 +19,15 @@ struct lfu {
 	uint64_t clock;     /* count changes so far: the tie breaker */
 };
 
+static void lfu_hit(void *p, pfn_t pfn, uint32_t i);
+
 static void *lfu_init(struct mm *mm, const double *tun)
 {
 	(void)tun;
 	struct lfu *l = xcalloc(1, sizeof(*l));
 	rp_init(&l->b, mm, "lfu");
 	ph_init(&l->h, mm->fr.nr);
+	rp_set_hit(&l->b, lfu_hit);
 	return l;
 }
 
@@ -55,13 +58,13 @@ static void lfu_remove(void *p, pfn_t pfn)
 		ghost_free(&l->b.g, i);
 }
 
-static void lfu_access(void *p, pfn_t pfn, bool write)
+/* The heap is by frame. */
+static void lfu_hit(void *p, pfn_t pfn, uint32_t i)
 {
 	struct lfu *l = p;
-	(void)write;
-	if (rp_fault_ref(&l->b, pfn) || !ph_has(&l->h, pfn))
-		return;
-	ph_set(&l->h, pfn, l->h.k1[pfn] + 1, ++l->clock);
+	(void)i;
+	if (ph_has(&l->h, pfn))
+		ph_set(&l->h, pfn, l->h.k1[pfn] + 1, ++l->clock);
 }
 
 static void lfu_shrink(void *p, struct scan_control *sc)
@@ -87,9 +90,9 @@ static void lfu_shrink(void *p, struct scan_control *sc)
 static bool lfu_check(void *p, FILE *err)
 {
 	struct lfu *l = p;
-	if (l->h.n != lru_count(&l->b.mm->fr, l->b.list)) {
+	if (l->h.n != rp_resident(&l->b)) {
 		fprintf(err, "check: lfu heap holds %llu pages, its frame list %llu\n",
-			(unsigned long long)l->h.n, (unsigned long long)lru_count(&l->b.mm->fr, l->b.list));
+			(unsigned long long)l->h.n, (unsigned long long)rp_resident(&l->b));
 		return false;
 	}
 	return ph_check(&l->h, "lfu", err) && rp_check(&l->b, "lfu", err);
@@ -103,7 +106,7 @@ const struct policy_ops lfu_policy = {
 	.destroy = lfu_destroy,
 	.add = lfu_add,
 	.remove = lfu_remove,
-	.access = lfu_access,
+	.access = rp_access,
 	.shrink = lfu_shrink,
 	.check = lfu_check,
 };

@@ -52,6 +52,8 @@ static const struct tunable lirs_tunables[] = {
 	{ 0 },
 };
 
+static void lirs_hit(void *p, pfn_t pfn, uint32_t i);
+
 static void *lirs_init(struct mm *mm, const double *tun)
 {
 	struct lirs *l = xcalloc(1, sizeof(*l));
@@ -70,6 +72,7 @@ static void *lirs_init(struct mm *mm, const double *tun)
 	l->llirs = l->c > l->lhirs ? l->c - l->lhirs : 0;
 	l->max_s = (uint64_t)(t[1] * (double)l->c);
 	l->lcs = t[2] != 0;
+	rp_set_hit(&l->b, lirs_hit);
 	return l;
 }
 
@@ -166,8 +169,8 @@ static bool evict_q_front(struct lirs *l, struct scan_control *sc)
 static void lirs_shrink(void *p, struct scan_control *sc)
 {
 	struct lirs *l = p;
-	uint64_t budget = 2 * lru_count(&l->b.mm->fr, l->b.list) + 2, noswap = 0;
-	while (sc->nr_reclaimed < sc->nr_to_reclaim && lru_count(&l->b.mm->fr, l->b.list) && budget--) {
+	uint64_t budget = 2 * rp_resident(&l->b) + 2, noswap = 0;
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && rp_resident(&l->b) && budget--) {
 		if (!ghost_count(G, l->q))
 			demote_bottom(l); /* only LIR pages resident */
 		if (!ghost_count(G, l->q))
@@ -239,15 +242,10 @@ static void lcs_q_hit(struct lirs *l, uint32_t x)
 	demote_bottom(l);
 }
 
-static void lirs_access(void *p, pfn_t pfn, bool write)
+static void lirs_hit(void *p, pfn_t pfn, uint32_t x)
 {
 	struct lirs *l = p;
-	(void)write;
-	if (rp_fault_ref(&l->b, pfn))
-		return;
-	uint32_t x = ghost_of(l->b.mm->fr.pages, pfn);
-	if (x == GH_NONE)
-		return;
+	(void)pfn;
 	if (is_lir(l, x)) {
 		ghost_move_head(G, l->s, x);
 		prune(l);
@@ -279,11 +277,11 @@ static bool lirs_check(void *p, FILE *err)
 			fprintf(err, "check: lirs entry %u in Q is %s\n", i, is_lir(l, i) ? "LIR" : "not resident");
 			return false;
 		}
-	if (lir != l->nr_lir || l->nr_lir + ghost_count(G, l->q) != lru_count(&l->b.mm->fr, l->b.list)) {
+	if (lir != l->nr_lir || l->nr_lir + ghost_count(G, l->q) != rp_resident(&l->b)) {
 		fprintf(err, "check: lirs %llu LIR pages in S, counted %llu; Q %llu; frame list %llu\n",
 			(unsigned long long)lir, (unsigned long long)l->nr_lir,
 			(unsigned long long)ghost_count(G, l->q),
-			(unsigned long long)lru_count(&l->b.mm->fr, l->b.list));
+			(unsigned long long)rp_resident(&l->b));
 		return false;
 	}
 	return rp_check(&l->b, "lirs", err);
@@ -298,7 +296,7 @@ const struct policy_ops lirs_policy = {
 	.destroy = lirs_destroy,
 	.add = lirs_add,
 	.remove = lirs_remove,
-	.access = lirs_access,
+	.access = rp_access,
 	.shrink = lirs_shrink,
 	.check = lirs_check,
 };

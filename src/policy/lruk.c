@@ -33,6 +33,8 @@ static const struct tunable lruk_tunables[] = {
 	{ 0 },
 };
 
+static void lruk_hit(void *p, pfn_t pfn, uint32_t i);
+
 static void *lruk_init(struct mm *mm, const double *tun)
 {
 	struct lruk *k = xcalloc(1, sizeof(*k));
@@ -40,6 +42,7 @@ static void *lruk_init(struct mm *mm, const double *tun)
 	ph_init(&k->h, mm->fr.nr);
 	k->retained = ghost_list_new(&k->b.g, 0);
 	k->max_retained = (uint64_t)((tun ? tun[0] : lruk_tunables[0].def) * (double)mm->fr.nr);
+	rp_set_hit(&k->b, lruk_hit);
 	return k;
 }
 
@@ -71,13 +74,13 @@ static void lruk_remove(void *p, pfn_t pfn)
 		ghost_free(&k->b.g, i);
 }
 
-static void lruk_access(void *p, pfn_t pfn, bool write)
+/* The heap is by frame. */
+static void lruk_hit(void *p, pfn_t pfn, uint32_t i)
 {
 	struct lruk *k = p;
-	(void)write;
-	if (rp_fault_ref(&k->b, pfn) || !ph_has(&k->h, pfn))
-		return;
-	ph_set(&k->h, pfn, k->h.k2[pfn], ++k->t);
+	(void)i;
+	if (ph_has(&k->h, pfn))
+		ph_set(&k->h, pfn, k->h.k2[pfn], ++k->t);
 }
 
 static void lruk_shrink(void *p, struct scan_control *sc)
@@ -111,10 +114,10 @@ static void lruk_shrink(void *p, struct scan_control *sc)
 static bool lruk_check(void *p, FILE *err)
 {
 	struct lruk *k = p;
-	if (k->h.n != lru_count(&k->b.mm->fr, k->b.list) ||
+	if (k->h.n != rp_resident(&k->b) ||
 	    ghost_count(&k->b.g, k->retained) > k->max_retained) {
 		fprintf(err, "check: lruk heap %llu, frame list %llu, retained %llu of %llu\n",
-			(unsigned long long)k->h.n, (unsigned long long)lru_count(&k->b.mm->fr, k->b.list),
+			(unsigned long long)k->h.n, (unsigned long long)rp_resident(&k->b),
 			(unsigned long long)ghost_count(&k->b.g, k->retained),
 			(unsigned long long)k->max_retained);
 		return false;
@@ -131,7 +134,7 @@ const struct policy_ops lruk_policy = {
 	.destroy = lruk_destroy,
 	.add = lruk_add,
 	.remove = lruk_remove,
-	.access = lruk_access,
+	.access = rp_access,
 	.shrink = lruk_shrink,
 	.check = lruk_check,
 };

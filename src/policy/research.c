@@ -12,6 +12,7 @@ void rp_init(struct rp_base *b, struct mm *mm, const char *name)
 	if (mm->cache.only) {
 		ghost_dense(&b->g, &mm->cache.recmap);
 		mm_cache_records(mm, (void *const *)&b->g.e, sizeof(struct gh_entry));
+		mm->cache.unlisted = true;
 	}
 	b->list = lru_register(&mm->fr, name);
 	b->fresh = PFN_NONE;
@@ -22,6 +23,22 @@ void rp_hits_move(struct rp_base *b)
 	if (!b->g.byid)
 		return;
 	mm_cache_record_links(b->mm, offsetof(struct gh_entry, prev), offsetof(struct gh_entry, next));
+}
+
+void rp_set_hit(struct rp_base *b, void (*hit)(void *priv, pfn_t pfn, uint32_t i))
+{
+	b->hit = hit;
+	if (b->g.byid)
+		b->mm->cache.hit = hit;
+}
+
+void rp_access(void *priv, pfn_t pfn, bool write)
+{
+	struct rp_base *b = priv;
+	(void)write;
+	uint32_t i;
+	if (!rp_fault_ref(b, pfn) && (i = ghost_of(b->mm->fr.pages, pfn)) != GH_NONE)
+		b->hit(priv, pfn, i);
 }
 
 void rp_destroy(struct rp_base *b) { ghost_destroy(&b->g); }
@@ -39,7 +56,7 @@ static uint32_t rp_add_id(struct rp_base *b, pfn_t pfn, bool *known)
 	else if (ghost_e(&b->g, i)->pfn != PFN_NONE)
 		panic("%s: page %u resident twice", mm->pol.ops->name, id);
 	ghost_attach(&b->g, i, mm->fr.pages, pfn);
-	lru_add_head(&mm->fr, b->list, pfn);
+	b->nres++;
 	b->fresh = pfn;
 	return i;
 }
@@ -89,11 +106,20 @@ bool rp_fault_ref(struct rp_base *b, pfn_t pfn)
 	return true;
 }
 
+/* The page in pfn leaves the resident set. */
+static void unlist(struct rp_base *b, pfn_t pfn)
+{
+	if (b->g.byid)
+		b->nres--;
+	else
+		lru_del(&b->mm->fr, pfn);
+}
+
 uint32_t rp_remove(struct rp_base *b, pfn_t pfn)
 {
 	struct mm *mm = b->mm;
 	uint32_t i = ghost_of(mm->fr.pages, pfn);
-	lru_del(&mm->fr, pfn);
+	unlist(b, pfn);
 	if (b->fresh == pfn)
 		b->fresh = PFN_NONE;
 	if (i != GH_NONE)
@@ -105,12 +131,15 @@ enum victim_outcome rp_evict(struct rp_base *b, struct scan_control *sc, uint32_
 {
 	struct mm *mm = b->mm;
 	pfn_t pfn = ghost_e(&b->g, i)->pfn;
-	lru_del(&mm->fr, pfn);
+	unlist(b, pfn);
 	ghost_detach(&b->g, i, mm->fr.pages);
 	enum victim_outcome o = textbook_evict(mm, sc, pfn);
 	if (o == VICTIM_REFUSED || o == VICTIM_NOSWAP) {
 		ghost_attach(&b->g, i, mm->fr.pages, pfn);
-		lru_add_head(&mm->fr, b->list, pfn);
+		if (b->g.byid)
+			b->nres++;
+		else
+			lru_add_head(&mm->fr, b->list, pfn);
 	}
 	return o;
 }

@@ -19,7 +19,8 @@
 struct rp_base {
 	struct mm *mm;
 	struct ghost g;
-	int list;           /* frame list of resident pages */
+	int list;           /* frame list of resident pages (not in a cache) */
+	uint64_t nres;      /* in a cache: resident pages (rp_resident) */
 	pfn_t fresh;        /* added for the fault now being served */
 	/* rp_add() drops a stale private entry (see there) that may still be
 	 * on the policy's lists; a policy that counts entries or points at
@@ -30,6 +31,7 @@ struct rp_base {
 	 * entries it moved over, and the entries it looked at - a jump over
 	 * entries it has nothing to do with is one look. */
 	uint64_t hand_steps, hand_looks;
+	void (*hit)(void *priv, pfn_t pfn, uint32_t i); /* rp_set_hit */
 };
 
 void rp_init(struct rp_base *b, struct mm *mm, const char *name);
@@ -72,6 +74,23 @@ __attribute__((always_inline)) static inline void rp_prefetch_victim(const struc
 /* In a cache: the policy's hits move entries on the lists of slot 0,
  * whose neighbours the replay then prefetches (cache_mode.h). */
 void rp_hits_move(struct rp_base *b);
+
+/* The policy's hit: hit(priv, pfn, i) for a reference that found the
+ * page of entry i resident in frame pfn (the policy's struct begins with
+ * its rp_base).  rp_access() is the access() of a policy that sets one:
+ * hit() for every reference but the faulting one, the entry found through
+ * the frame.  In a cache the replay calls hit() itself (cache_mode.h),
+ * with the entry from recmap. */
+void rp_set_hit(struct rp_base *b, void (*hit)(void *priv, pfn_t pfn, uint32_t i));
+void rp_access(void *priv, pfn_t pfn, bool write);
+
+/* Resident pages: the frame list's count, or in a cache, where frames
+ * are on no list (cache_mode.h: unlisted), the count kept beside it -
+ * the list's links were two random frames touched on every miss. */
+static inline uint64_t rp_resident(const struct rp_base *b)
+{
+	return b->g.byid ? b->nres : lru_count(&b->mm->fr, b->list);
+}
 
 /* The entry of the page a fault is bringing in, if it has one. */
 uint32_t rp_incoming(const struct rp_base *b);

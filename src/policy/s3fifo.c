@@ -47,6 +47,8 @@ static const struct tunable s3fifo_tunables[] = {
 	{ 0 },
 };
 
+static void s3fifo_hit(void *p, pfn_t pfn, uint32_t i);
+
 static void *s3fifo_init(struct mm *mm, const double *tun)
 {
 	struct s3fifo *f = xcalloc(1, sizeof(*f));
@@ -64,6 +66,7 @@ static void *s3fifo_init(struct mm *mm, const double *tun)
 	f->threshold = (unsigned)t[2];
 	f->lcs = t[3] != 0;
 	f->pending = GH_NONE;
+	rp_set_hit(&f->b, s3fifo_hit);
 	return f;
 }
 
@@ -190,24 +193,21 @@ static void s3fifo_remove(void *p, pfn_t pfn)
 		ghost_free(&f->b.g, i);
 }
 
-static void s3fifo_access(void *p, pfn_t pfn, bool write)
+static void s3fifo_hit(void *p, pfn_t pfn, uint32_t i)
 {
 	struct s3fifo *f = p;
-	(void)write;
-	if (rp_fault_ref(&f->b, pfn))
-		return;
-	uint32_t i = ghost_of(f->b.mm->fr.pages, pfn);
-	if (i != GH_NONE && ghost_e(&f->b.g, i)->u32 < 3)
+	(void)pfn;
+	if (ghost_e(&f->b.g, i)->u32 < 3)
 		ghost_e(&f->b.g, i)->u32++;
 }
 
 static bool s3fifo_check(void *p, FILE *err)
 {
 	struct s3fifo *f = p;
-	if (N(s) + N(m) != lru_count(&f->b.mm->fr, f->b.list) || N(g) > f->g_cap) {
+	if (N(s) + N(m) != rp_resident(&f->b) || N(g) > f->g_cap) {
 		fprintf(err, "check: s3fifo S %llu M %llu G %llu (cap %llu), frame list %llu\n",
 			(unsigned long long)N(s), (unsigned long long)N(m), (unsigned long long)N(g),
-			(unsigned long long)f->g_cap, (unsigned long long)lru_count(&f->b.mm->fr, f->b.list));
+			(unsigned long long)f->g_cap, (unsigned long long)rp_resident(&f->b));
 		return false;
 	}
 	return rp_check(&f->b, "s3fifo", err);
@@ -222,7 +222,7 @@ const struct policy_ops s3fifo_policy = {
 	.destroy = s3fifo_destroy,
 	.add = s3fifo_add,
 	.remove = s3fifo_remove,
-	.access = s3fifo_access,
+	.access = rp_access,
 	.shrink = s3fifo_shrink,
 	.check = s3fifo_check,
 };

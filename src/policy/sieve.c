@@ -22,6 +22,8 @@ struct sieve {
 	uint32_t hand;      /* entry the next search starts at, GH_NONE = tail */
 };
 
+static void sieve_hit(void *p, pfn_t pfn, uint32_t i);
+
 static void *sieve_init(struct mm *mm, const double *tun)
 {
 	(void)tun;
@@ -29,6 +31,7 @@ static void *sieve_init(struct mm *mm, const double *tun)
 	rp_init(&s->b, mm, "sieve");
 	s->q = ghost_list_new(&s->b.g, 0);
 	s->hand = GH_NONE;
+	rp_set_hit(&s->b, sieve_hit);
 	return s;
 }
 
@@ -65,15 +68,11 @@ static void sieve_remove(void *p, pfn_t pfn)
 		sieve_forget(s, i);
 }
 
-static void sieve_access(void *p, pfn_t pfn, bool write)
+static void sieve_hit(void *p, pfn_t pfn, uint32_t i)
 {
 	struct sieve *s = p;
-	(void)write;
-	if (rp_fault_ref(&s->b, pfn))
-		return;
-	uint32_t i = ghost_of(s->b.mm->fr.pages, pfn);
-	if (i != GH_NONE)
-		ghost_e(&s->b.g, i)->flags = VISITED;
+	(void)pfn;
+	ghost_e(&s->b.g, i)->flags = VISITED;
 }
 
 static void sieve_shrink(void *p, struct scan_control *sc)
@@ -111,10 +110,10 @@ static void sieve_shrink(void *p, struct scan_control *sc)
 static bool sieve_check(void *p, FILE *err)
 {
 	struct sieve *s = p;
-	if (ghost_count(&s->b.g, s->q) != lru_count(&s->b.mm->fr, s->b.list)) {
+	if (ghost_count(&s->b.g, s->q) != rp_resident(&s->b)) {
 		fprintf(err, "check: sieve queue holds %llu pages, its frame list %llu\n",
 			(unsigned long long)ghost_count(&s->b.g, s->q),
-			(unsigned long long)lru_count(&s->b.mm->fr, s->b.list));
+			(unsigned long long)rp_resident(&s->b));
 		return false;
 	}
 	return rp_check(&s->b, "sieve", err);
@@ -128,7 +127,7 @@ const struct policy_ops sieve_policy = {
 	.destroy = sieve_destroy,
 	.add = sieve_add,
 	.remove = sieve_remove,
-	.access = sieve_access,
+	.access = rp_access,
 	.shrink = sieve_shrink,
 	.check = sieve_check,
 };

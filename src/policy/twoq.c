@@ -35,6 +35,8 @@ static const struct tunable twoq_tunables[] = {
 	{ 0 },
 };
 
+static void twoq_hit(void *p, pfn_t pfn, uint32_t i);
+
 static void *twoq_init(struct mm *mm, const double *tun)
 {
 	struct twoq *q = xcalloc(1, sizeof(*q));
@@ -49,6 +51,7 @@ static void *twoq_init(struct mm *mm, const double *tun)
 	q->kin = (uint64_t)((double)q->c * kin);
 	q->kout = (uint64_t)((double)q->c * kout);
 	q->pending = GH_NONE;
+	rp_set_hit(&q->b, twoq_hit);
 	return q;
 }
 
@@ -125,14 +128,11 @@ static void twoq_remove(void *p, pfn_t pfn)
 		ghost_free(&q->b.g, i);
 }
 
-static void twoq_access(void *p, pfn_t pfn, bool write)
+static void twoq_hit(void *p, pfn_t pfn, uint32_t i)
 {
 	struct twoq *q = p;
-	(void)write;
-	if (rp_fault_ref(&q->b, pfn))
-		return;
-	uint32_t i = ghost_of(q->b.mm->fr.pages, pfn);
-	if (i != GH_NONE && ghost_on(&q->b.g, i, 0) == q->am)
+	(void)pfn;
+	if (ghost_on(&q->b.g, i, 0) == q->am)
 		ghost_move_head(&q->b.g, q->am, i);
 	/* a hit in A1in does nothing: correlated references */
 }
@@ -140,11 +140,11 @@ static void twoq_access(void *p, pfn_t pfn, bool write)
 static bool twoq_check(void *p, FILE *err)
 {
 	struct twoq *q = p;
-	if (N(a1in) + N(am) != lru_count(&q->b.mm->fr, q->b.list) || N(a1out) > q->kout) {
+	if (N(a1in) + N(am) != rp_resident(&q->b) || N(a1out) > q->kout) {
 		fprintf(err, "check: 2q A1in %llu Am %llu A1out %llu (Kout %llu), frame list %llu\n",
 			(unsigned long long)N(a1in), (unsigned long long)N(am),
 			(unsigned long long)N(a1out), (unsigned long long)q->kout,
-			(unsigned long long)lru_count(&q->b.mm->fr, q->b.list));
+			(unsigned long long)rp_resident(&q->b));
 		return false;
 	}
 	return rp_check(&q->b, "2q", err);
@@ -159,7 +159,7 @@ const struct policy_ops twoq_policy = {
 	.destroy = twoq_destroy,
 	.add = twoq_add,
 	.remove = twoq_remove,
-	.access = twoq_access,
+	.access = rp_access,
 	.shrink = twoq_shrink,
 	.check = twoq_check,
 };

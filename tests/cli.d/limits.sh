@@ -2,9 +2,9 @@
 # (make bench's "limit" column, bench/limits.sh), must make the same
 # choices as pagelab's policy: the same misses on a trace with hot and
 # cold pages, at three sizes.  Each built here with $CC (about 0.1 s);
-# 7 policies x 3 sizes of 40000 references, about 2 s.
+# 9 policies x 3 sizes of 40000 references, about 2.5 s.
 LIMDIR="$(dirname "$0")/../bench/limit"
-t "bench/limit: each limit's misses = pagelab's (7 policies x 3 sizes)"
+t "bench/limit: each limit's misses = pagelab's (9 policies x 3 sizes)"
 if needs ${CC:-cc}; then
 	# A deterministic mix: 3 in 4 references to 200 hot pages, the rest
 	# to 4000 (an LCG), so ghosts, promotions and frequencies all matter.
@@ -14,7 +14,7 @@ if needs ${CC:-cc}; then
 		print (r % 4 ? r % 200 : 200 + r % 4000) } }' >"$T/mix.txt"
 	$P trace convert "$T/mix.txt" "$T/mix.pgtrace" >"$T/conv.out" 2>&1 || bad "convert: $(cat "$T/conv.out")"
 	msg=""
-	for pol in sieve arc twoq s3fifo lfu opt lruk; do
+	for pol in sieve arc twoq s3fifo lfu opt lruk lirs clockpro; do
 		if ! ${CC:-cc} -std=c11 -O1 -o "$T/lim-$pol" "$LIMDIR/$pol.c" 2>"$T/cc.out"; then
 			msg="$msg $pol: $(head -1 "$T/cc.out")"
 			continue
