@@ -602,7 +602,7 @@ void machine_run(struct machine *m)
 			evq_push(&m->q, m->now + machine_timeline_sample(m), EV_TIMELINE, 0, 0);
 			break;
 		}
-		if (m->opt.check && !mm_check(&m->mm, stderr)) {
+		if (m->opt.check && !mm_check_step(&m->mm, stderr)) {
 			fprintf(stderr, "pagelab: --check failed at t=%.9f s\n", (double)m->now / 1e9);
 			m->check_failed = true;
 			break;
@@ -617,6 +617,12 @@ void machine_run(struct machine *m)
 	}
 	if (m->opt.progress)
 		progress(m, true);
+	/* Between events the check names the swap slots it walks; the
+	 * last walks them all (check_swap.c). */
+	if (m->opt.check && !m->check_failed && !m->panicked && !mm_check(&m->mm, stderr)) {
+		fprintf(stderr, "pagelab: --check failed at the end of the run, t=%.9f s\n", (double)m->now / 1e9);
+		m->check_failed = true;
+	}
 }
 
 void machine_free(struct machine *m)

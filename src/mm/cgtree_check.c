@@ -9,6 +9,7 @@
 #include "internal.h"
 #include "zram.h"
 #include "zswap.h"
+#include "check_swap.h"
 
 #include <stdlib.h>
 
@@ -62,9 +63,15 @@ bool cgtree_check(const struct mm *mm, FILE *err)
 		if (!(p->flags & PG_free) && !kernel_frame(mm, pfn))
 			own[p->memcg < t->n ? p->memcg : 0]++;
 	}
-	for (uint32_t s = 0; s < mm->swap.nr_slots; s++)
+	/* The slots mm_check's walk named: every slot in use, or the
+	 * walk's totals have failed already (check_swap.c). */
+	const uint32_t *slots;
+	uint32_t n = swap_walk_slots(&mm->swap, &slots);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t s = slots[i];
 		if (mm->swap.map[s] || mm->swap.cache[s] != PFN_NONE)
 			swap[t->slot_cg[s] < t->n ? t->slot_cg[s] : 0]++;
+	}
 	const struct zswap *z = mm->swap.zswap;
 	for (int c = 1; z && c < t->n && c < z->nr_cg; c++) {
 		zsw[c] = z->cg_pages[c];

@@ -5,7 +5,8 @@
  *    PTE is write-protected, a shared one only under vm.dirty_fault (6.x
  *    write notification: a clean page is mapped read-only);
  *  - swap slot references equal the swap PTEs, the swap cache is consistent
- *    both ways, and slots in use = slots referenced by a PTE or cached;
+ *    both ways, and slots in use = slots referenced by a PTE or cached
+ *    (check_swap.c: between events only the slots PTEs and pages name);
  *  - the gauges (free, writeback, reading, mapped file / anon) match the
  *    frames' flags and mapcounts;
  *  - the page cache and its pages agree both ways (PG_file, owner, index),
@@ -17,6 +18,7 @@
 #include "inode_index.h"
 #include "zram.h"
 #include "zswap.h"
+#include "check_swap.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -134,14 +136,14 @@ static bool check_files(struct mm *mm, FILE *err)
 	return ok;
 }
 
-bool mm_check(struct mm *mm, FILE *err)
+static bool check_all(struct mm *mm, FILE *err, bool whole)
 {
 	bool ok = true;
 	struct frames *f = &mm->fr;
 	uint8_t *seen = xcalloc(f->nr, 1);
 	int32_t *maps = xcalloc(f->nr, sizeof(int32_t));
 	uint8_t *locked = xcalloc(f->nr, 1);
-	uint32_t *slotrefs = xcalloc(mm->swap.nr_slots ? mm->swap.nr_slots : 1, sizeof(uint32_t));
+	swap_walk_begin(&mm->swap);
 	if (!check_lists(mm, err, seen)) {
 		ok = false;
 		goto out;
@@ -163,6 +165,11 @@ bool mm_check(struct mm *mm, FILE *err)
 			nfree++;
 			continue;
 		}
+		/* The slot a frame in the swap cache names (whatever list it
+		 * is on: a zswap writeback's folio too). */
+		if (!mm->cache.only && p->swap && p->swap - 1 < mm->swap.nr_slots &&
+		    mm->swap.cache[p->swap - 1] == pfn)
+			swap_walk_cached(&mm->swap, p->swap - 1);
 		if (mm->swap.zram && lru_on(f, pfn) == mm->swap.zram->fr.list) {
 			npool++;  /* a zsmalloc page: no struct page state */
 			continue;
@@ -303,7 +310,7 @@ bool mm_check(struct mm *mm, FILE *err)
 				} else if (pte_is_swap(pte)) {
 					uint32_t slot = pte_slot(pte);
 					if (slot >= mm->swap.nr_slots) { FAIL("as %u: bad swap slot %u", a, slot); continue; }
-					slotrefs[slot]++;
+					swap_walk_ref(&mm->swap, slot);
 					swapents++;
 				} else if (pte == PTE_EVICTED && mm->cache.only) {
 					swapents++; /* a cache's evicted page (cacheonly.c) */
@@ -324,21 +331,8 @@ bool mm_check(struct mm *mm, FILE *err)
 	}
 	if (!check_files(mm, err))
 		ok = false;
-	uint32_t used = 0, cached = 0;
-	for (uint32_t s = 0; s < mm->swap.nr_slots; s++) {
-		if (slotrefs[s] != mm->swap.map[s])
-			FAIL("swap slot %u: %u references counted, %u PTEs point to it", s, mm->swap.map[s], slotrefs[s]);
-		pfn_t c = mm->swap.cache[s];
-		if (c != PFN_NONE && (c >= f->nr || f->pages[c].swap != s + 1))
-			FAIL("swap slot %u: cached pfn %u does not point back", s, c);
-		if (mm->swap.map[s] || c != PFN_NONE)
-			used++;
-		cached += c != PFN_NONE;
-	}
-	if (cached != mm->swap.nr_cached)
-		FAIL("swap: %u slots counted with a swap-cache page, %u cached", mm->swap.nr_cached, cached);
-	if (used != mm->swap.used)
-		FAIL("swap: %u slots counted in use, %u referenced or cached", mm->swap.used, used);
+	if (!swap_walk_check(mm, err, whole))
+		ok = false;
 	if (mm->pol.ops && mm->pol.ops->check && !mm->pol.ops->check(mm->pol.priv, err))
 		ok = false;
 	if (mm->cgt && !cgtree_check(mm, err))
@@ -350,6 +344,15 @@ out:
 	free(seen);
 	free(maps);
 	free(locked);
-	free(slotrefs);
 	return ok;
+}
+
+bool mm_check(struct mm *mm, FILE *err)
+{
+	return check_all(mm, err, true);
+}
+
+bool mm_check_step(struct mm *mm, FILE *err)
+{
+	return check_all(mm, err, false);
 }

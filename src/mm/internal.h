@@ -78,7 +78,8 @@ void cgtree_cgroups_init(struct mm *mm);
 bool cgtree_lru_check(struct mm *mm, FILE *err);
 void cgtree_lru_tick(struct mm *mm, struct scan_control *sc);
 void cgtree_lru_shrink(struct mm *mm, struct scan_control *sc);
-/* --check of the tree's charges (cgtree_check.c). */
+/* --check of the tree's charges (cgtree_check.c), after mm_check's walk
+ * of the swap slots (check_swap.c), whose slots it counts. */
 bool cgtree_check(const struct mm *mm, FILE *err);
 /* Limit reclaim passes over the page (cgtree.c). */
 bool cgtree_skip(struct mm *mm, const struct page *p);

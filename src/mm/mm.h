@@ -268,6 +268,8 @@ struct swap_area {
 			     * not a walk over every slot per sample) */
 	uint64_t *shadow;   /* shadow entry per slot (policies with evict_shadow) */
 	uint32_t cursor;    /* next-fit allocation cursor (clusters writes) */
+	uint64_t nr_refs;   /* sum of map[]: PTE references (--check's total) */
+	struct swap_walk *walk; /* --check's scratch (check_swap.c), or NULL */
 	/* swap_cluster_readahead()'s globals (vm.swap_rotational): the slot
 	 * of the last fault that found no readahead hits, the window read
 	 * last, readahead hits since (mm/swap_state.c prev_offset,
@@ -656,8 +658,12 @@ void mm_io_done(struct mm *mm, enum io_dir dir, pfn_t pfn);
 void io_request(struct mm *mm, struct mm_ctx *ctx, struct io_run *run, uint64_t block);
 
 /* --check: every frame free or on exactly one list, PTEs and rmap agree,
- * swap slot references match.  Prints problems to err; false on failure. */
+ * swap slot references match.  Prints problems to err; false on failure.
+ * mm_check walks every swap slot; mm_check_step, the check between a
+ * run's events, only those a PTE or a swap-cache page names, with the
+ * area's totals (check_swap.c): a run ends with an mm_check. */
 bool mm_check(struct mm *mm, FILE *err);
+bool mm_check_step(struct mm *mm, FILE *err);
 
 static inline struct page *mm_page(struct mm *mm, pfn_t pfn) { return &mm->fr.pages[pfn]; }
 static inline int mm_nr_frames(const struct mm *mm) { return (int)mm->fr.nr; }

@@ -76,7 +76,7 @@ enum unmap_result ptescan_unmap(struct mm *mm, struct pte_ref *r)
 	}
 	uint32_t slot = p->swap - 1;
 	*r->pte = mk_swap_pte(slot);
-	mm->swap.map[slot]++;
+	swap_get_ref(&mm->swap, slot);
 	r->as->rss--;
 	r->as->swapents++;
 	r->as->nswap++;

@@ -80,7 +80,7 @@ static bool unmap_anon(struct mm *mm, pfn_t pfn)
 	if (*pte & PTE_DIRTY)
 		p->flags |= PG_dirty;
 	*pte = mk_swap_pte(p->swap - 1);
-	mm->swap.map[p->swap - 1]++;
+	swap_get_ref(&mm->swap, p->swap - 1);
 	as->rss--;
 	as->swapents++;
 	as->nswap++;

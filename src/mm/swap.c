@@ -9,6 +9,7 @@
 #include "zram.h"
 #include "zswap.h"
 #include "swap_cluster.h"
+#include "check_swap.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -19,6 +20,8 @@ void swap_init(struct swap_area *sw, uint32_t nr_slots)
 	sw->used = 0;
 	sw->nr_cached = 0;
 	sw->cursor = 0;
+	sw->nr_refs = 0;
+	sw->walk = NULL;
 	sw->ra_prev = sw->ra_win = sw->ra_hits = 0;
 	sw->map = xcalloc(nr_slots ? nr_slots : 1, sizeof(*sw->map));
 	sw->cache = xmalloc((nr_slots ? nr_slots : 1) * sizeof(*sw->cache));
@@ -33,6 +36,7 @@ void swap_destroy(struct swap_area *sw)
 	if (sw->cl)
 		swap_cl_destroy(sw->cl);
 	free(sw->cl);
+	swap_walk_free(sw);
 	free(sw->map);
 	free(sw->cache);
 	free(sw->shadow);
@@ -80,11 +84,18 @@ static void slot_maybe_release(struct swap_area *sw, uint32_t s)
 	}
 }
 
+void swap_get_ref(struct swap_area *sw, uint32_t slot)
+{
+	sw->map[slot]++;
+	sw->nr_refs++;
+}
+
 void swap_put_ref(struct swap_area *sw, uint32_t slot)
 {
 	if (!sw->map[slot])
 		panic("swap slot %u: reference count underflow", slot);
 	sw->map[slot]--;
+	sw->nr_refs--;
 	slot_maybe_release(sw, slot);
 }
 

@@ -10,7 +10,8 @@ void swap_destroy(struct swap_area *sw);
  * swap-outs land in consecutive slots (and merge into one disk request).
  * Returns UINT32_MAX when swap is full. */
 uint32_t swap_alloc_slot(struct swap_area *sw);
-/* Drop one PTE reference to slot. */
+/* Take / drop one PTE reference to slot. */
+void swap_get_ref(struct swap_area *sw, uint32_t slot);
 void swap_put_ref(struct swap_area *sw, uint32_t slot);
 /* Insert / delete pfn in the swap cache. */
 void swap_cache_add(struct mm *mm, pfn_t pfn, uint32_t slot);
