@@ -75,3 +75,13 @@ void mm_cache_record_links(struct mm *mm, size_t prev, size_t next)
 	mm->cache.rec_prev = prev;
 	mm->cache.rec_next = next;
 }
+
+void mm_cache_hit_hook(struct mm *mm, void (*hit)(void *priv, pfn_t pfn, uint32_t rec))
+{
+	mm->cache.hit = hit;
+}
+
+void mm_cache_unlisted(struct mm *mm)
+{
+	mm->cache.unlisted = true;
+}

@@ -456,6 +456,10 @@ void mm_cache_only_enable(struct mm *mm);
  * neighbours, 0 when hits move nothing). */
 void mm_cache_records(struct mm *mm, void *const *recs, size_t rec_size);
 void mm_cache_record_links(struct mm *mm, size_t prev, size_t next);
+/* A research policy's hit hook for the replay (cache_mode.h: hit), and
+ * that it keeps its resident frames on no frame list (unlisted). */
+void mm_cache_hit_hook(struct mm *mm, void (*hit)(void *priv, pfn_t pfn, uint32_t rec));
+void mm_cache_unlisted(struct mm *mm);
 /* mm->cache.only's fault is mm_cache_fault() (cacheonly.h), inline in the
  * cache-only replay's reference loop. */
 

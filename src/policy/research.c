@@ -12,7 +12,7 @@ void rp_init(struct rp_base *b, struct mm *mm, const char *name)
 	if (mm->cache.only) {
 		ghost_dense(&b->g, &mm->cache.recmap);
 		mm_cache_records(mm, (void *const *)&b->g.e, sizeof(struct gh_entry));
-		mm->cache.unlisted = true;
+		mm_cache_unlisted(mm);
 	}
 	b->list = lru_register(&mm->fr, name);
 	b->fresh = PFN_NONE;
@@ -29,7 +29,7 @@ void rp_set_hit(struct rp_base *b, void (*hit)(void *priv, pfn_t pfn, uint32_t i
 {
 	b->hit = hit;
 	if (b->g.byid)
-		b->mm->cache.hit = hit;
+		mm_cache_hit_hook(b->mm, hit);
 }
 
 void rp_access(void *priv, pfn_t pfn, bool write)
