@@ -14,3 +14,18 @@ n1=$(grep -c "memory\.stat\.zswap" "$T/z1" "$T/z1.json" | awk -F: '{ s += $2 } E
 n2=$(grep -c "^memory\.stat\.zswap" "$T/z2")
 [ "$n1" = 0 ] && [ "$n2" = 2 ] && grep -q "^zswpout " "$T/z1" && ok \
 	|| bad "v1: $n1 zswap keys, v2: $n2"
+
+# A time without a unit is seconds (docs/machines.md) for every cost.*
+# key alike: out of range, the one line says so and names the unit.
+for kv in cost.syscall=100 cost.fault=100 cost.ref=100 cost.lru_lock=5; do
+	t "--set $kv: exit 2, one line: no unit is seconds"
+	$P run --ram 16M --set $kv usemem -m 1 >"$T/u" 2>"$T/u.err"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$T/u" ] && [ "$(wc -l <"$T/u.err")" -eq 1 ] &&
+		grep -q "^pagelab: $kv: no unit, so seconds: out of range (0\.\.[0-9]* [np]s); give one: ${kv#*=}ns$" "$T/u.err" && ok \
+		|| bad "exit $rc: $(head -2 "$T/u.err")"
+done
+t "--set cost.syscall=100ns and =0.0000001 (seconds) are the same"
+$P run --ram 16M --set cost.syscall=100ns fileio -r 2 data 64K >"$T/a" 2>&1
+$P run --ram 16M --set cost.syscall=0.0000001 fileio -r 2 data 64K >"$T/b" 2>&1
+cmp -s "$T/a" "$T/b" && ! cmp -s "$T/a" /dev/null && ok || bad "$(diff "$T/a" "$T/b" | head -3)"
