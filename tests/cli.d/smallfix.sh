@@ -29,3 +29,17 @@ t "--set cost.syscall=100ns and =0.0000001 (seconds) are the same"
 $P run --ram 16M --set cost.syscall=100ns fileio -r 2 data 64K >"$T/a" 2>&1
 $P run --ram 16M --set cost.syscall=0.0000001 fileio -r 2 data 64K >"$T/b" 2>&1
 cmp -s "$T/a" "$T/b" && ! cmp -s "$T/a" /dev/null && ok || bad "$(diff "$T/a" "$T/b" | head -3)"
+
+# ablate: every header's columns end where the first row's do (its mean,
+# median and stddev; the full design has no change or p), a figure name
+# longer than the label column (try_to_unmap_flush_dirty) included.
+t "ablate: headers over their columns, 80 columns"
+$P ablate --policy linux6 --off cost_balance,bailout --seeds 2 --memcg 8M --swap 32M \
+	-- usemem -m 10 >"$T/ab" 2>&1
+msg=$(awk '
+	length > 80 { print "line " NR " is " length " columns"; bad = 1; exit }
+	hdr { hdr = 0; if (length != want) { print "line " NR ": row ends at " length ", stddev at " want; bad = 1; exit } n++ }
+	/ mean  *median  *stddev  *change  *p$/ { hdr = 1; want = index($0, "stddev") + 5 }
+	/^try_to_unmap_flush_dirty$/ { long = 1 }
+	END { if (!bad && (n < 10 || !long)) { print n " headers, long name " long; exit 1 } }' "$T/ab")
+[ -z "$msg" ] && ok || bad "$msg"
