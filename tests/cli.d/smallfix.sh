@@ -43,3 +43,14 @@ msg=$(awk '
 	/^try_to_unmap_flush_dirty$/ { long = 1 }
 	END { if (!bad && (n < 10 || !long)) { print n " headers, long name " long; exit 1 } }' "$T/ab")
 [ -z "$msg" ] && ok || bad "$msg"
+
+# The cache-only replay's --json (with --warmup: docs/trace-format.md)
+# has the text report's /proc/vmstat as "counters", as the full machine's.
+awk 'BEGIN { for (i = 0; i < 2000; i++) printf "%#x %s\n", i % 300, i % 3 ? "r" : "w" }' >"$T/tr"
+t "cache-only --json: counters = the text report's /proc/vmstat"
+$P run --machine ideal --ram 1M --warmup 100 trace "$T/tr" 2>&1 | sed '1,/^# \/proc\/vmstat$/d' >"$T/cv"
+$P run --machine ideal --ram 1M --warmup 100 --json trace "$T/tr" >"$T/cj" 2>&1
+grep -q '"replay": "cache-only"' "$T/cj" &&
+	sed -n 's/^  "counters": {\(.*\)},$/\1/p' "$T/cj" | tr ',' '\n' | sed 's/^ *"\([a-z_]*\)": /\1 /' >"$T/cc"
+[ "$(wc -l <"$T/cv")" -gt 50 ] && grep -qx "pswpout 782" "$T/cv" && cmp -s "$T/cv" "$T/cc" && ok \
+	|| bad "$(diff "$T/cv" "$T/cc" | head -3)"
