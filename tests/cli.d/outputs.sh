@@ -150,15 +150,16 @@ out_wait_tmp() {
 }
 # out_reap PID: wait for PID, at most 300 s (then it is killed, and the
 # check fails with its exit 137): a command that ignores the signal would
-# wait on its FIFO forever.  The shell reaps it during a foreground sleep.
+# wait on its FIFO forever.  The shell reaps it during a foreground sleep
+# (stderr closed: no "Hangup" or "Terminated" from the shell).
 out_reap() {
 	n=0
-	while kill -0 $1 2>/dev/null && [ $n -lt 3000 ]; do
+	while kill -0 $1 && [ $n -lt 3000 ]; do
 		sleep 0.1
 		n=$((n + 1))
-	done
+	done 2>/dev/null
 	kill -KILL $1 2>/dev/null
-	{ wait $1; } 2>/dev/null # no "Terminated" from the shell
+	{ wait $1; } 2>/dev/null
 }
 # out_signal NAME SIG WANT_RC CMD...: run CMD (writing $O/sig.out) in the
 # background, signal it mid-write, check its exit status and that no
@@ -204,7 +205,9 @@ out_signal sweep-html TERM 143 $P sweep --ram 16M --swap 64M --html "$O/sig.out"
 out_signal merge TERM 143 $P merge "$O/sig.out" "$O/in.fifo"
 # A runner started with SIGHUP ignored (nohup, some CI runners) passes
 # it on ignored, and pagelab keeps it ignored (POSIX): nothing to test.
-if [ "$(sh -c 'kill -HUP $$; echo alive' 2>/dev/null)" = alive ]; then
+# (stderr closed: no "Hangup" from the shell when it is not ignored.)
+{ hup=$(sh -c 'kill -HUP $$; echo alive'); } 2>/dev/null
+if [ "$hup" = alive ]; then
 	t "outputs: merge: SIGHUP mid-write: no temp file left"
 	skip "SIGHUP is ignored here (started under nohup?)"
 else
