@@ -80,9 +80,10 @@ static void print_text(FILE *out, const struct run_cache_args *a, const struct c
 }
 
 /* --json (taken here only with --warmup or --window, run_spec.c): the
- * text report's figures as one object, the marks in mrc's keys. */
-static void print_json(FILE *out, const struct run_cache_args *a, const struct cachesim_trace *tr,
-		       const struct cachesim_stats *st, const struct marks *mk)
+ * text report's figures as one object, its /proc/vmstat as "counters"
+ * (the full machine's key), the marks in mrc's keys. */
+static void print_json(FILE *out, const struct run_cache_args *a, const struct cachesim *cs,
+		       const struct cachesim_trace *tr, const struct cachesim_stats *st, const struct marks *mk)
 {
 	fprintf(out, "{\n  \"machine\": {\"name\": ");
 	json_str(out, a->machine);
@@ -98,6 +99,8 @@ static void print_json(FILE *out, const struct run_cache_args *a, const struct c
 		(unsigned long long)st->writebacks);
 	fprintf(out, ",\n  \"replay_host_bytes\": %llu,\n  \"cache_host_bytes\": %llu",
 		(unsigned long long)tr->host_bytes, (unsigned long long)st->host_bytes);
+	fputs(",\n  \"counters\": ", out);
+	report_vmstat_json(cachesim_mm(cs), out);
 	if (mk)
 		marks_json(out, mk, st->refs, st->misses, ",\n  ");
 	fputs("\n}\n", out);
@@ -130,7 +133,7 @@ int run_cache(const struct run_cache_args *a)
 			tr.interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
 	const struct marks *shown = marked && st.refs > mk.warmup ? &mk : NULL;
 	if (a->json)
-		print_json(stdout, a, &tr, &st, shown);
+		print_json(stdout, a, cs, &tr, &st, shown);
 	else
 		print_text(stdout, a, cs, &tr, &st, shown);
 	marks_free(&mk);

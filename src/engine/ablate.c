@@ -212,7 +212,15 @@ static void print_table(const struct cmp_table *x, const struct records *rs, FIL
 				zo += (size_t)snprintf(zeros + zo, sizeof(zeros) - zo, " %s", x->metrics[m]);
 			continue;
 		}
-		fprintf(out, "\n%-*s %10s %10s %10s %9s %7s\n", ABLATE_LABEL_W + 2, x->metrics[m], "mean", "median",
+		/* a name too long for the label column goes on a line of its
+		 * own, as a row's label does: the headers stay over their
+		 * columns */
+		const char *name = x->metrics[m];
+		if (strlen(name) > ABLATE_LABEL_W + 2) {
+			fprintf(out, "\n%s", name);
+			name = "";
+		}
+		fprintf(out, "\n%-*s %10s %10s %10s %9s %7s\n", ABLATE_LABEL_W + 2, name, "mean", "median",
 			"stddev", "change", "p");
 		for (int d = 0; d < x->nr_designs; d++)
 			print_row(x, rs, m, d, out);

@@ -312,6 +312,22 @@ bool profile_zram_parse(const char *value, uint64_t *size, unsigned *zram, char 
 	return true;
 }
 
+/* The out-of-range message.  A time without a unit is seconds
+ * (docs/machines.md), so cost.syscall=100 is 100 s: say so, and name the
+ * unit the user most likely meant, rather than a range that 100 seems to
+ * fit. */
+static void range_error(const struct param *pp, const char *value, char *err, size_t errlen)
+{
+	const char *unit = pp->type == P_SIZE ? " bytes" : pp->type == P_NS ? " ns" : pp->type == P_PS ? " ps" : "";
+	char last = value[strlen(value) - 1];
+	if ((pp->type == P_NS || pp->type == P_PS) && ((last >= '0' && last <= '9') || last == '.'))
+		snprintf(err, errlen, "%s=%s: no unit, so seconds: out of range (%llu..%llu%s); give one: %sns",
+			 pp->name, value, (unsigned long long)pp->min, (unsigned long long)pp->max, unit, value);
+	else
+		snprintf(err, errlen, "%s=%s is out of range (%llu..%llu%s)", pp->name, value,
+			 (unsigned long long)pp->min, (unsigned long long)pp->max, unit);
+}
+
 bool profile_set(struct profile *p, const char *name, const char *value, char *err, size_t errlen)
 {
 	if (!strcmp(name, "swap") && !strncmp(value, "zram:", 5)) {
@@ -346,9 +362,7 @@ bool profile_set(struct profile *p, const char *name, const char *value, char *e
 		return false;
 	}
 	if (v < pp->min || v > pp->max) {
-		snprintf(err, errlen, "%s=%s is out of range (%llu..%llu%s)", name, value,
-			 (unsigned long long)pp->min, (unsigned long long)pp->max,
-			 pp->type == P_SIZE ? " bytes" : pp->type == P_NS ? " ns" : pp->type == P_PS ? " ps" : "");
+		range_error(pp, value, err, errlen);
 		return false;
 	}
 	char *base = (char *)p;

@@ -299,10 +299,11 @@ static void json_samples(const struct run_result *rr, FILE *out)
 	}
 }
 
-static void json_counters(const struct run_result *rr, FILE *out)
+/* /proc/vmstat as one JSON object: the full machine's "counters", and
+ * the cache-only replay's (src/cli/run_cache.c). */
+void report_counters_json(const struct run_gauges *g, const uint64_t *ev, FILE *out)
 {
-	const struct run_gauges *g = &rr->gauges;
-	fprintf(out, "\n  ],\n  \"counters\": {\"nr_free_pages\": %llu, \"nr_anon_pages\": %llu, \"nr_mlock\": %llu, \"nr_writeback\": %llu, \"nr_file_pages\": %llu, \"nr_dirty\": %llu",
+	fprintf(out, "{\"nr_free_pages\": %llu, \"nr_anon_pages\": %llu, \"nr_mlock\": %llu, \"nr_writeback\": %llu, \"nr_file_pages\": %llu, \"nr_dirty\": %llu",
 		(unsigned long long)g->nr_free, (unsigned long long)g->nr_anon,
 		(unsigned long long)g->nr_mlock, (unsigned long long)g->nr_writeback,
 		(unsigned long long)g->nr_file, (unsigned long long)g->nr_dirty);
@@ -310,8 +311,21 @@ static void json_counters(const struct run_result *rr, FILE *out)
 		(unsigned long long)g->inactive_anon, (unsigned long long)g->active_anon,
 		(unsigned long long)g->inactive_file, (unsigned long long)g->active_file);
 	for (int i = 0; i < NR_VM_EVENTS; i++)
-		fprintf(out, ", \"%s\": %llu", vm_event_names[i], (unsigned long long)rr->ev[i]);
+		fprintf(out, ", \"%s\": %llu", vm_event_names[i], (unsigned long long)ev[i]);
 	fprintf(out, "}");
+}
+
+void report_vmstat_json(const struct mm *mm, FILE *out)
+{
+	struct run_gauges g;
+	report_gauges(mm, &g);
+	report_counters_json(&g, mm->ev, out);
+}
+
+static void json_counters(const struct run_result *rr, FILE *out)
+{
+	fprintf(out, "\n  ],\n  \"counters\": ");
+	report_counters_json(&rr->gauges, rr->ev, out);
 }
 
 void report_json(const struct run_result *rr, const struct run_info *ri, FILE *out)

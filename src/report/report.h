@@ -68,6 +68,8 @@ void report_cgroups_json(const struct run_result *rr, FILE *out);
 void report_gauges(const struct mm *mm, struct run_gauges *g);
 void report_vmstat_lines(const struct run_gauges *g, const uint64_t *ev, FILE *out);
 void report_vmstat(const struct mm *mm, FILE *out);
+void report_counters_json(const struct run_gauges *g, const uint64_t *ev, FILE *out);
+void report_vmstat_json(const struct mm *mm, FILE *out);
 /* Reclaim's work, counted (src/mm/work.h; work_report.c): a table by
  * reclaimer, a JSON object, an HTML table. */
 void report_work_text(const struct reclaim_work *w, FILE *out);

@@ -4,9 +4,10 @@
  * stored_pages, pool_limit_hit, written_back_pages and the reject_
  * counters; same_filled_pages only with zswap.same_filled=1, 6.8-6.11's),
  * the pool's peak, and with --memcg the cgroup's memory.stat zswap
- * (bytes) and zswapped (pages) (docs/zram.md).  And with --set
- * swap.cluster=1, the swap area's clusters by list at the end (6.12+
- * mm/swapfile.c): how fragmented a long-running area has become. */
+ * (bytes) and zswapped (pages), not under memcg.v1=1, whose memory.stat
+ * has neither (docs/zram.md).  And with --set swap.cluster=1, the swap
+ * area's clusters by list at the end (6.12+ mm/swapfile.c): how
+ * fragmented a long-running area has become. */
 #include "report.h"
 #include "../mm/zswap.h"
 #include "../mm/swap_cluster.h"
@@ -33,7 +34,9 @@ size_t report_zswap_stats(const struct machine *m, struct memstat *st)
 	S("reject_reclaim_fail", s->reject_reclaim_fail);
 	if (m->mm.cgt)
 		S("reject_zswap_max", s->reject_zswap_max);
-	if (m->mm.memcg.limit) {
+	/* v1's memory.stat (memcg1_stat_format, 6.18 mm/memcontrol-v1.c)
+	 * has no zswap keys: obj_cgroup_charge_zswap returns at once there */
+	if (m->mm.memcg.limit && !m->mm.memcg.v1) {
 		S("memory.stat.zswap", z->lru[0].bytes);
 		S("memory.stat.zswapped", z->lru[0].stored);
 	}

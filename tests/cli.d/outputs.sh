@@ -148,6 +148,19 @@ out_wait_tmp() {
 		n=$((n + 1))
 	done
 }
+# out_reap PID: wait for PID, at most 300 s (then it is killed, and the
+# check fails with its exit 137): a command that ignores the signal would
+# wait on its FIFO forever.  The shell reaps it during a foreground sleep
+# (stderr closed: no "Hangup" or "Terminated" from the shell).
+out_reap() {
+	n=0
+	while kill -0 $1 && [ $n -lt 3000 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done 2>/dev/null
+	kill -KILL $1 2>/dev/null
+	{ wait $1; } 2>/dev/null
+}
 # out_signal NAME SIG WANT_RC CMD...: run CMD (writing $O/sig.out) in the
 # background, signal it mid-write, check its exit status and that no
 # temporary file is left and an old $O/sig.out is kept (or replaced whole
@@ -170,7 +183,7 @@ out_signal() {
 	else
 		kill -KILL $pid
 	fi
-	{ wait $pid; } 2>/dev/null # no "Terminated" from the shell
+	out_reap $pid
 	rc=$?
 	exec 8<&-
 	kept=$(cat "$O/sig.out" 2>/dev/null)
@@ -190,7 +203,16 @@ else
 fi
 out_signal sweep-html TERM 143 $P sweep --ram 16M --swap 64M --html "$O/sig.out" -- usemem -m 20 -r 100000
 out_signal merge TERM 143 $P merge "$O/sig.out" "$O/in.fifo"
-out_signal merge HUP 129 $P merge "$O/sig.out" "$O/in.fifo"
+# A runner started with SIGHUP ignored (nohup, some CI runners) passes
+# it on ignored, and pagelab keeps it ignored (POSIX): nothing to test.
+# (stderr closed: no "Hangup" from the shell when it is not ignored.)
+{ hup=$(sh -c 'kill -HUP $$; echo alive'); } 2>/dev/null
+if [ "$hup" = alive ]; then
+	t "outputs: merge: SIGHUP mid-write: no temp file left"
+	skip "SIGHUP is ignored here (started under nohup?)"
+else
+	out_signal merge HUP 129 $P merge "$O/sig.out" "$O/in.fifo"
+fi
 out_signal compare-html TERM 143 $P compare --html "$O/sig.out" "$O/in.fifo"
 out_signal mrc-html TERM any $P mrc --html "$O/sig.out" "$O/in.fifo"
 out_signal mrc-svg TERM any $P mrc --svg "$O/sig.out" "$O/in.fifo"
