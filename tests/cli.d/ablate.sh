@@ -57,7 +57,7 @@ t "ablate: mglru, random reads beside dd: significance, -j1 = -j2"
 $P ablate --policy mglru --seeds 5 --memcg 64M --swap 128M --jobs 1 -- $MIX >"$T/mg1" 2>&1
 $P ablate --policy mglru --seeds 5 --memcg 64M --swap 128M --jobs 2 -- $MIX >"$T/mg2" 2>&1
 # look_around=0 takes look-around's own work to 0 by construction
-sig=$(sed -n '/^lru_gen_look_around_ptes /,/^$/p' "$T/mg1" | awk '$1 == "look_around=0" { print $2, $5, $NF }')
+sig=$(sed -n '/^lru_gen_look_around_ptes$/,/^$/p' "$T/mg1" | awk '$1 == "look_around=0" { print $2, $5, $NF }')
 if cmp -s "$T/mg1" "$T/mg2" && [ "$sig" = "0.0000 -100.0% *" ] && grep -q '^elapsed_s.2 ' "$T/mg1" &&
 	[ "$(sed -n 1p "$T/mg1")" = "ablate mglru: 5 variants and the full design, 5 seeds each" ]
 then ok; else bad "sig '$sig'; $(diff "$T/mg1" "$T/mg2" | head -3)"; fi
