@@ -83,9 +83,9 @@ void pagelab_free(pagelab_sim *s)
 {
 	if (!s)
 		return;
-	if (s->state == -2)
-		for (int i = 0; i < s->spec.nr_wl; i++)
-			s->spec.wl[i].w = NULL;   /* the machine stopped halfway holds them */
+	/* A machine stopped halfway was freed with the workloads it took
+	 * (their s->spec.wl[i].w NULL since, runner.c's build()); the
+	 * others, never handed over, are runspec_free()'s. */
 	runspec_free(&s->spec);
 	run_result_free(&s->rr);
 	free(s);

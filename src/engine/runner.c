@@ -43,8 +43,8 @@ static bool find_oracle(const struct runspec *s, const uint64_t **oracle, uint64
  * reference string runs only on a lone trace replay; a policy that
  * cannot run in a cgroup, not in one), machine_init, the oracle, the
  * policy, the workloads (a late one wrapped into wrap[k]). */
-static bool build(struct machine *m, struct runspec *s, const struct machine_opts *mo, struct workload_ops *wrap,
-		  struct run_result *rr, char *err, size_t errlen)
+static bool build(struct machine *m, bool *built, struct runspec *s, const struct machine_opts *mo,
+		  struct workload_ops *wrap, struct run_result *rr, char *err, size_t errlen)
 {
 	const uint64_t *oracle;
 	uint64_t oracle_len;
@@ -54,6 +54,9 @@ static bool build(struct machine *m, struct runspec *s, const struct machine_opt
 	}
 	if (!machine_init(m, &s->prof, mo, err, errlen))
 		return false;
+	/* From here an escape by longjmp (a plugin that dies in its
+	 * cgroup_init(), while the policy is set) leaves a machine to free. */
+	*built = true;
 	if (oracle)
 		mm_set_oracle(&m->mm, oracle, oracle_len);
 	if (m->mm.cgt) {   /* a cgroup's swappiness= (cgtree_lru.c) */
@@ -197,12 +200,11 @@ void runspec_run(struct runspec *s, struct run_result *rr)
 		start[k] = s->wl[k].start_ns;
 		inst[k] = s->wl[k].w;
 	}
-	if (!build(m, s, &mo, wrap, rr, err, sizeof(err))) {
+	if (!build(m, &rs->built, s, &mo, wrap, rr, err, sizeof(err))) {
 		rr->why = xstrdup(err);
 		runspec_abandon(s);
 		return;
 	}
-	rs->built = true;
 	if ((s->before_run && !s->before_run(s->before_arg, err, sizeof(err))) ||
 	    (s->mo.make_inputs && !make_inputs(m, s, inst, err, sizeof(err)))) {
 		rr->why = xstrdup(err);
