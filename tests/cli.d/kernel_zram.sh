@@ -167,7 +167,18 @@ if [ -n "$why" ]; then
 	skip "$why"
 else
 	zram_bg --timeout 60 $LONG
-	kernel_wait_cgroup $pid; sleep 0.3
+	kernel_wait_cgroup $pid
+	# The device comes after the cgroup: wait (20 s at most) until it is
+	# swapped on, so it is made and recorded when both die (a loaded host
+	# took longer than a fixed pause).
+	n=0
+	while [ $n -lt 200 ]; do
+		d=$(zram_devs | comm -13 "$T/before" - | head -1)
+		[ -n "$d" ] && grep -q "^/dev/$d " /proc/swaps && break
+		sleep 0.1
+		n=$((n + 1))
+	done
+	sleep 0.3
 	cg=$(find /sys/fs/cgroup -maxdepth 2 -name "pagelab-kernel-$pid" | head -1)
 	# The watchdog: the child of ours that is not in the cgroup.
 	for c in $(pgrep -P $pid); do
