@@ -1,10 +1,7 @@
 /* test_kcgtree_fs.c - pagelab kernel --cgroup's cgroup v2 path
  * (src/native/cgroup.c, cgtree.c) on a fake cgroup2 hierarchy of plain
  * files in a temporary directory, so that it is checked on this v1 host
- * without a kernel run: ncg_fs's stand-in makes a directory with the v2
- * interface files, empty, as cgroupfs's mkdir does, and removes them
- * with it (refusing a cgroup with children, EBUSY, as
- * cgroup_destroy_locked() does).  What is checked: exactly what is
+ * without a kernel run (kcgfake.c's stand-in for ncg_fs).  What is checked: exactly what is
  * written to each file (the run's own memory.max and memory.swap.max;
  * each cgroup's memory.max, .high, .low, .min, .swap.max, .swap.high,
  * .oom.group; "+memory" in the subtree_control of the run's own cgroup
@@ -13,82 +10,14 @@
  * removal leaves nothing of what was made, children first. */
 #define _GNU_SOURCE
 #include "test.h"
+#include "kcgfake.h"
 #include "../src/engine/kexec.h"
-#include "../src/native/native.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 void test_kcgtree_fs_v2_writes_and_removes(void);
-
-static const char *const v2_files[] = {
-	"cgroup.procs", "cgroup.controllers", "cgroup.subtree_control", "memory.max", "memory.high",
-	"memory.low", "memory.min", "memory.swap.max", "memory.swap.high", "memory.oom.group",
-	"memory.current", "memory.peak", "memory.events", "memory.stat", "memory.pressure",
-};
-
-static char fake_root[64];
-static char fake_log[1024];     /* "mkdir REL;rmdir REL;..." below fake_root */
-
-static void log_op(const char *op, const char *path)
-{
-	snprintf(fake_log + strlen(fake_log), sizeof(fake_log) - strlen(fake_log), "%s %s;", op,
-		 path + strlen(fake_root));
-}
-
-static void put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
-static int fake_mkdir(const char *path, mode_t mode)
-{
-	if (mkdir(path, mode))
-		return -1;
-	log_op("mkdir", path);
-	for (size_t i = 0; i < sizeof(v2_files) / sizeof(v2_files[0]); i++) {
-		char p[700];
-		snprintf(p, sizeof(p), "%s/%s", path, v2_files[i]);
-		put(p, "");
-	}
-	return 0;
-}
-
-static int fake_rmdir(const char *path)
-{
-	DIR *d = opendir(path);
-	if (!d)
-		return -1;
-	struct dirent *e;
-	int kids = 0;
-	while ((e = readdir(d)))
-		kids += e->d_type == DT_DIR && e->d_name[0] != '.';
-	rewinddir(d);
-	while (!kids && (e = readdir(d))) {
-		char p[700];
-		snprintf(p, sizeof(p), "%s/%s", path, e->d_name);
-		if (e->d_type == DT_REG)
-			unlink(p);
-	}
-	closedir(d);
-	if (kids) {
-		errno = EBUSY;
-		return -1;
-	}
-	log_op("rmdir", path);
-	return rmdir(path);
-}
-
-static const struct ncg_fs fake_fs = { fake_mkdir, fake_rmdir };
 
 /* A file of cgroup REL below top ("" the run's own), as written. */
 static const char *file_of(const struct ncgroup *top, const char *rel, const char *file)
@@ -116,20 +45,6 @@ static long event(const struct nstat *s, const char *name)
 		if (!strcmp(s->name[i], name))
 			return (long)s->val[i];
 	return -1;
-}
-
-/* Entries of fake_root but its own two files. */
-static int left_in_root(void)
-{
-	DIR *d = opendir(fake_root);
-	struct dirent *e;
-	int n = 0;
-	while (d && (e = readdir(d)))
-		n += e->d_name[0] != '.' && strcmp(e->d_name, "cgroup.controllers") &&
-		     strcmp(e->d_name, "cgroup.subtree_control");
-	if (d)
-		closedir(d);
-	return n;
 }
 
 /* The tree's files as ntree_create() wrote them. */
@@ -165,7 +80,7 @@ static void check_read(const struct ncgroup *top, const struct ntree *nt)
 	};
 	for (size_t i = 0; i < sizeof(fill) / sizeof(fill[0]); i++) {
 		snprintf(p, sizeof(p), "%s/%s", a.path, fill[i][0]);
-		put(p, fill[i][1]);
+		kcgfake_put(p, fill[i][1]);
 	}
 	struct ncg_result r;
 	ntree_read(top, nt, 0, &r);
@@ -183,21 +98,12 @@ static void check_read(const struct ncgroup *top, const struct ntree *nt)
 
 void test_kcgtree_fs_v2_writes_and_removes(void)
 {
-	snprintf(fake_root, sizeof(fake_root), "%s", "/tmp/pagelab-kcgfs-XXXXXX");
-	fake_log[0] = 0;
-	if (!mkdtemp(fake_root)) {
+	if (!kcgfake_begin()) {
 		CHECK(!"mkdtemp");
 		return;
 	}
-	char p[128];
-	snprintf(p, sizeof(p), "%s/cgroup.controllers", fake_root);
-	put(p, "cpu memory pids\n");
-	snprintf(p, sizeof(p), "%s/cgroup.subtree_control", fake_root);
-	put(p, "memory\n");
-	const struct ncg_fs *saved = ncg_fs;
-	ncg_fs = &fake_fs;
 	struct ncgroup top = { .version = 2 };
-	snprintf(top.root, sizeof(top.root), "%s", fake_root);
+	snprintf(top.root, sizeof(top.root), "%s", kcgfake_root);
 	const char *specs[] = { "/a:max=32M,high=16M,low=4M,min=1M,swap.max=0,oom.group=1",
 				"/p/x:max=8M,swap.high=4M", "/p/y:low=2M" };
 	struct cg_tree_conf conf;
@@ -213,28 +119,23 @@ void test_kcgtree_fs_v2_writes_and_removes(void)
 	snprintf(own, sizeof(own), "/pagelab-kernel-%d", (int)getpid());
 	snprintf(want, sizeof(want), "mkdir %s;mkdir %s/a;mkdir %s/p;mkdir %s/p/x;mkdir %s/p/y;", own, own, own, own,
 		 own);
-	CHECK(!strcmp(fake_log, want));
-	fake_log[0] = 0;
+	CHECK(!strcmp(kcgfake_log, want));
+	kcgfake_log[0] = 0;
 	CHECK(ncg_remove(&top));
 	CHECK(top.path[0] == 0);
-	CHECK_EQ(left_in_root(), 0);
+	CHECK_EQ(kcgfake_left_in_root(), 0);
 	/* Five rmdirs, each cgroup once; /p/x and /p/y (in either order)
 	 * before /p, the run's own last. */
-	const char *x = strstr(fake_log, "/p/x;"), *y = strstr(fake_log, "/p/y;");
+	const char *x = strstr(kcgfake_log, "/p/x;"), *y = strstr(kcgfake_log, "/p/y;");
 	snprintf(want, sizeof(want), "rmdir %s/p;", own);
-	const char *pp = strstr(fake_log, want);
+	const char *pp = strstr(kcgfake_log, want);
 	snprintf(want, sizeof(want), "rmdir %s;", own);
-	size_t wl = strlen(want), ll = strlen(fake_log);
-	CHECK(x && y && pp && x < pp && y < pp && strstr(fake_log, "/a;"));
-	CHECK(ll >= wl && !strcmp(fake_log + ll - wl, want));
+	size_t wl = strlen(want), ll = strlen(kcgfake_log);
+	CHECK(x && y && pp && x < pp && y < pp && strstr(kcgfake_log, "/a;"));
+	CHECK(ll >= wl && !strcmp(kcgfake_log + ll - wl, want));
 	int n = 0;
-	for (const char *s = fake_log; (s = strstr(s, "rmdir ")); s++)
+	for (const char *s = kcgfake_log; (s = strstr(s, "rmdir ")); s++)
 		n++;
 	CHECK_EQ(n, 5);
-	ncg_fs = saved;
-	snprintf(p, sizeof(p), "%s/cgroup.controllers", fake_root);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s/cgroup.subtree_control", fake_root);
-	unlink(p);
-	rmdir(fake_root);
+	kcgfake_end();
 }

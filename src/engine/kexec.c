@@ -119,6 +119,8 @@ bool kexec_work_prepare_tree(struct kexec_work *k, const struct cg_tree_conf *tr
 		if (k->wl[w].ops->attach)
 			k->wl[w].ops->attach(k->inst[w], &si);
 	}
+	if (!kexec_agents_targets(tree ? tree : &none, k->wl, k->inst, nwl, err, errlen))
+		return false;
 	k->planned = nplan_build(&k->plan, k->wl, k->inst, nwl, false, err, errlen);
 	return k->planned;
 }

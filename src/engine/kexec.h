@@ -102,9 +102,13 @@ bool kexec_tree_from_conf(const struct cg_tree_conf *conf, int version, uint64_t
  * "memory.pressure" (v2), "memory.stat.NAME". */
 void kexec_tree_json(FILE *out, const struct ntree *t, const struct ncg_result *cg, int n);
 /* A workload that acts on a cgroup from user space (memreclaim, senpai,
- * oomd) in l, on a host of cgroup `version`: true with one line in err
+ * oomd) in l, on a host of cgroup `version` 1: true with one line in err
  * (kexec_tree.c says why), checked by kexec_work_prepare_tree(). */
 bool kexec_agents_refuse(const struct wl_list *l, int version, char *err, size_t errlen);
+/* Each agent of the nwl workloads (created: inst) acts on a cgroup of
+ * conf ("/" the run's own): false with one line in err if not. */
+bool kexec_agents_targets(const struct cg_tree_conf *conf, const struct nworkload *wl, void *const *inst, int nwl,
+			  char *err, size_t errlen);
 /* On v2, workloads only in leaves: false with one line if not. */
 bool kexec_tree_places(const struct cg_tree_conf *conf, int version, const int *place, int nwl, char *err,
 		       size_t errlen);

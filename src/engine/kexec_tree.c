@@ -20,13 +20,13 @@
  * A key the host lacks is one line naming it (knobs.c's refusal).
  *
  * The workloads that act on a cgroup from user space (memreclaim,
- * senpai, oomd: ops->cgroup_target) are the simulator's only: on cgroup
- * v1 there is nothing to drive (no memory.reclaim, no memory.pressure
- * of a cgroup's own, no cgroup.kill: Documentation/admin-guide/
- * cgroup-v1/memory.rst), and on v2 the executor has no loop that reads
- * and writes those files for them; both refused with one line before
- * anything is made (and before the op streams are walked, which an
- * agent's never-ending loop would not end). */
+ * senpai, oomd: ops->cgroup_target) run on cgroup v2, where the
+ * executor does their reads and writes of memory.reclaim,
+ * memory.pressure and cgroup.kill (src/native/cgagent.c), on a cgroup
+ * of the run's tree ("/": the run's own).  On cgroup v1 there is
+ * nothing to drive (no memory.reclaim, no memory.pressure of a cgroup's
+ * own, no cgroup.kill: Documentation/admin-guide/cgroup-v1/memory.rst):
+ * refused with one line before anything is made. */
 #include "kexec.h"
 #include "cgspec.h"
 #include "../lib/json.h"
@@ -165,20 +165,30 @@ bool kexec_tree_places(const struct cg_tree_conf *conf, int version, const int *
 
 bool kexec_agents_refuse(const struct wl_list *l, int version, char *err, size_t errlen)
 {
-	for (int w = 0; w < l->n; w++) {
+	for (int w = 0; w < l->n && version == 1; w++) {
 		if (!l->v[w].ops->cgroup_target)
 			continue;
-		if (version == 1)
-			snprintf(err, errlen, "kernel: workload %d (%s) acts through cgroup v2's memory.reclaim, "
-				 "memory.pressure or cgroup.kill, which this host's cgroup v1 memory controller "
-				 "lacks: it runs only in the simulator", w + 1, l->v[w].ops->name);
-		else
-			snprintf(err, errlen, "kernel: workload %d (%s) acts on a cgroup's files from user space, "
-				 "which the kernel executor does not drive: it runs only in the simulator", w + 1,
-				 l->v[w].ops->name);
+		snprintf(err, errlen, "kernel: workload %d (%s) acts through cgroup v2's memory.reclaim, "
+			 "memory.pressure or cgroup.kill, which this host's cgroup v1 memory controller "
+			 "lacks: it runs only in the simulator", w + 1, l->v[w].ops->name);
 		return true;
 	}
 	return false;
+}
+
+bool kexec_agents_targets(const struct cg_tree_conf *conf, const struct nworkload *wl, void *const *inst, int nwl,
+			  char *err, size_t errlen)
+{
+	for (int w = 0; w < nwl; w++) {
+		bool psi;
+		const char *path = wl[w].ops->cgroup_target ? wl[w].ops->cgroup_target(inst[w], &psi) : NULL;
+		if (path && cgspec_find(conf, path) < 0) {
+			snprintf(err, errlen, "kernel: %s: no cgroup %s (declare it with --cgroup %s)",
+				 wl[w].ops->name, path, path);
+			return false;
+		}
+	}
+	return true;
 }
 
 static void stat_json(const char *prefix, const struct nstat *s, FILE *out)

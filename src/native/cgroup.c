@@ -27,7 +27,7 @@
 
 #define CG_PREFIX "pagelab-kernel-"
 
-static const struct ncg_fs host_fs = { mkdir, rmdir };
+static const struct ncg_fs host_fs = { mkdir, rmdir, "/sys/fs/cgroup", "/proc" };
 const struct ncg_fs *ncg_fs = &host_fs;
 
 static bool read_text(const char *path, char *buf, size_t len)
@@ -91,18 +91,19 @@ static bool has_word(const char *list, const char *word)
  * its memory controller is enabled, else v1. */
 static int find_root(char *root, size_t len)
 {
-	char buf[512];
-	static const char *const v2roots[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };
+	char buf[512], p[300];
+	static const char *const v2roots[] = { "", "/unified" };
+	const char *base = ncg_fs->sys_cgroup;
 	for (size_t i = 0; i < sizeof(v2roots) / sizeof(v2roots[0]); i++) {
-		char p[300];
-		snprintf(p, sizeof(p), "%s/cgroup.controllers", v2roots[i]);
+		snprintf(p, sizeof(p), "%s%s/cgroup.controllers", base, v2roots[i]);
 		if (read_text(p, buf, sizeof(buf)) && has_word(buf, "memory")) {
-			snprintf(root, len, "%s", v2roots[i]);
+			snprintf(root, len, "%s%s", base, v2roots[i]);
 			return 2;
 		}
 	}
-	if (read_text("/sys/fs/cgroup/memory/memory.limit_in_bytes", buf, sizeof(buf))) {
-		snprintf(root, len, "/sys/fs/cgroup/memory");
+	snprintf(p, sizeof(p), "%s/memory/memory.limit_in_bytes", base);
+	if (read_text(p, buf, sizeof(buf))) {
+		snprintf(root, len, "%s/memory", base);
 		return 1;
 	}
 	return 0;
@@ -179,9 +180,9 @@ void ncg_child(const struct ncgroup *top, const char *rel, struct ncgroup *out)
  * (v1). */
 static bool is_member(const struct ncgroup *cg, pid_t pid, char *err, size_t errlen)
 {
-	char p[64], buf[4096];
+	char p[320], buf[4096];
 	const char *name = cg->path + strlen(cg->root);
-	snprintf(p, sizeof(p), "/proc/%d/cgroup", (int)pid);
+	snprintf(p, sizeof(p), "%s/%d/cgroup", ncg_fs->proc, (int)pid);
 	if (!read_text(p, buf, sizeof(buf))) {
 		snprintf(err, errlen, "kernel: cannot read %s", p);
 		return false;
@@ -328,7 +329,7 @@ bool ncg_remove(struct ncgroup *cg)
 	return false;
 }
 
-static uint64_t stat_field(const char *text, const char *key)
+uint64_t ncg_stat_field(const char *text, const char *key)
 {
 	size_t n = strlen(key);
 	for (const char *s = text; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
@@ -350,7 +351,7 @@ uint64_t ncg_oom_kills(const struct ncgroup *cg)
 	char buf[1024];
 	if (!ncg_read(cg, cg->version == 2 ? "memory.events" : "memory.oom_control", buf, sizeof(buf)))
 		return 0;
-	return stat_field(buf, "oom_kill");
+	return ncg_stat_field(buf, "oom_kill");
 }
 
 void ncg_sweep_stale(const struct ncgroup *cg)

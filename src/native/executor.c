@@ -15,7 +15,8 @@
  * sibling task reads a pipe only that task holds open for writing: EOF
  * means it exited.  OP_BARRIER polls (1 ms) the other tasks' barrier
  * counts in shared memory.  OP_EXEC unmaps every region (a new image in
- * the slot).
+ * the slot).  The agents' OP_CG_* read and write the cgroup v2 files
+ * below the run's own cgroup (cgagent.c).
  * A write to a region whose workload declares what its pages hold
  * (op->data_kind: usemem's same-filled pages, qsbench's ints, kbuild's
  * text; src/lib/pagefill.h) writes the page's whole contents, the bytes
@@ -398,6 +399,12 @@ static int run_op(struct xtask *x, const struct op *op)
 		if (c->ops->mark_faults)
 			c->ops->mark_faults(c->w, c->wl_task, op->region, m.majflt);
 		return 0;
+	}
+	case OP_CG_RECLAIM:
+	case OP_CG_READ:
+	case OP_CG_KILL: {
+		char err[160];
+		return nagent_step(c, op, native_now_ns() - c->t0, err, sizeof(err)) ? 0 : fail(x, "%s", err);
 	}
 	default:
 		return file_op(x, op);

@@ -109,19 +109,25 @@ uint64_t ncg_peak(const struct ncgroup *cg);
 uint64_t ncg_oom_kills(const struct ncgroup *cg);
 /* Remove cgroups named pagelab-kernel-PID whose PID is dead. */
 void ncg_sweep_stale(const struct ncgroup *cg);
+/* The value of "KEY N" lines (memory.stat), 0 when absent. */
+uint64_t ncg_stat_field(const char *text, const char *key);
 /* Move process pid into the cgroup and check /proc/PID/cgroup. */
 bool ncg_move(const struct ncgroup *cg, pid_t pid, char *err, size_t errlen);
 /* The cgroup top's descendant REL ("/a/b"): its path, not created. */
 void ncg_child(const struct ncgroup *top, const char *rel, struct ncgroup *out);
 /* How a cgroup's directory is made and removed (cgroup.c, cgtree.c):
  * mkdir(2) and rmdir(2), which on cgroupfs create and drop the cgroup's
- * interface files with it.  For tests only: tests/test_kcgtree_fs.c
- * points ncg_fs at a stand-in that does the same in a temporary
- * directory of plain files, so that the v2 path is checked on a v1 host
- * without a kernel run; nothing else changes it. */
+ * interface files with it; where the hierarchies are mounted
+ * (/sys/fs/cgroup: v2 there or at its unified/, v1's memory/) and where
+ * /proc/PID/cgroup says a task's cgroup.  For tests only:
+ * tests/kcgfake.c points ncg_fs at a stand-in that does the same in a
+ * temporary directory of plain files, so that the v2 path is checked on
+ * a v1 host without a kernel run; nothing else changes it. */
 struct ncg_fs {
 	int (*mkdir)(const char *path, mode_t mode);
 	int (*rmdir)(const char *path);
+	const char *sys_cgroup;     /* "/sys/fs/cgroup" */
+	const char *proc;           /* "/proc" */
 };
 extern const struct ncg_fs *ncg_fs;
 
@@ -410,11 +416,21 @@ struct nmark {
 };
 #define NMARKS_MAX 65536
 
+/* An agent's cgroup op (OP_CG_*) of task `task`, with what it found. */
+struct ncgop {
+	int task;
+	struct wl_cgroup_state s;
+};
+/* 600 s (the default --timeout) of three agents' polls and acts, twice. */
+#define NCGOPS_MAX 4096
+
 struct nshared {
 	uint64_t t0;            /* CLOCK_MONOTONIC ns of the common start */
 	char runner_err[256];   /* the runner could not join the cgroup: why */
 	uint64_t nmarks;        /* atomically incremented */
 	struct nmark marks[NMARKS_MAX];
+	uint64_t ncgops;        /* atomically incremented */
+	struct ncgop cgops[NCGOPS_MAX];
 	struct ntask_result task[];
 };
 
@@ -429,6 +445,8 @@ struct nexec_ctx {
 	uint64_t t0;            /* sh->t0, read once the start is given */
 	struct nshared *sh;
 	uint64_t seed;          /* the workload's: pagefill()'s for its pages */
+	const struct ncgroup *cg; /* the run's own cgroup: an agent's OP_CG_*
+				   * act below it (cgagent.c); NULL: none */
 };
 /* The data kind whose bytes the writes to the region that op maps get
  * (DK_RANDOM: none, the word stores): its declared one, but a trace's
@@ -440,6 +458,22 @@ uint8_t nexec_written_kind(const struct op *op);
  * refs - 1 loads of them. */
 void nexec_fill_page(unsigned char *page, uint8_t kind, uint64_t seed, uint64_t index, uint32_t refs,
 		     bool load_first);
+/* ---- cgagent.c -------------------------------------------------------- */
+
+/* An agent's op (OP_CG_*) on cgroup op->name below top ("/": top), at
+ * now_ns since the start: the files read or written (cgroup v2), what
+ * was found in *s.  False with one line in err when a file could not be
+ * read or written (EAGAIN of memory.reclaim is a result: s->ret). */
+bool nagent_op(const struct ncgroup *top, const struct op *op, uint64_t now_ns, struct wl_cgroup_state *s,
+	       char *err, size_t errlen);
+/* The same for task c: recorded in c->sh, then c->ops->cgroup_done. */
+bool nagent_step(const struct nexec_ctx *c, const struct op *op, uint64_t now_ns, char *err, size_t errlen);
+/* The report's replay of an OP_CG_* op of task (workload task wl_task):
+ * the next record of the task after *cur to ops->cgroup_done.  False
+ * when the record is missing because sh->cgops was full. */
+bool nagent_replay(const struct nshared *sh, int task, uint64_t *cur, const struct workload_ops *ops, void *w,
+		   int wl_task);
+
 /* Carry out the task's op stream; returns the exit status for _exit(). */
 int nexec_task(const struct nexec_ctx *c);
 uint64_t native_now_ns(void);
@@ -490,6 +524,15 @@ struct nrun {
 	int stop_signal;
 	char err[256];          /* a task failed: why */
 };
+
+/* The cgroup of s's workload w (-1: the runner's, on v2 a leaf: the
+ * first agent's, else the first workload's), below s->guard->cg. */
+void nsession_cgroup_of(const struct nsession *s, int w, struct ncgroup *out);
+/* The runner's move of each task (pid[], ntasks[w] of workload w, in
+ * order) into its workload's cgroup (cgroup.procs, then /proc/PID/cgroup
+ * checked); one in the runner's own stays.  False with one line in err,
+ * every pid SIGKILLed, when one could not be moved. */
+bool nsession_place_tasks(const struct nsession *s, const int *ntasks, const pid_t *pid, char *err, size_t errlen);
 
 /* One run: fresh temp dir, swapfile and cgroup; run; measure; clean up.
  * False with err set when setting up failed (bad input: exit 2). */

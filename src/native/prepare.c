@@ -119,7 +119,9 @@ static _Noreturn void walk_child(const struct nworkload *w, void *inst, int fd, 
 	char err[512] = "";
 	struct opened *op_names = NULL;
 	size_t nopened = 0;
-	int ntasks = w->ops->nr_tasks(inst);
+	/* An agent (memreclaim, senpai, oomd) opens no file, and its loop
+	 * ends only on what its cgroup's files say (cgagent.c). */
+	int ntasks = w->ops->cgroup_target ? 0 : w->ops->nr_tasks(inst);
 	for (int t = 0; t < ntasks && !err[0]; t++) {
 		const char *fdname[64] = { 0 };
 		struct op op;

@@ -71,22 +71,27 @@ static _Noreturn void run_task(const struct nsession *s, const struct layout *L,
 	struct nexec_ctx c = {
 		.ops = s->wl[wl].ops, .w = L->inst[wl], .wl_task = task - L->first[wl], .task = task,
 		.dir = s->guard->dir, .done_fd = rd, .first_task = L->first[wl], .ntasks = L->ntasks[wl],
-		.t0 = sh->t0, .sh = sh, .seed = s->wl[wl].seed,
+		.t0 = sh->t0, .sh = sh, .seed = s->wl[wl].seed, .cg = &s->guard->cg,
 	};
 	sh->task[task].start_ns = native_now_ns() - sh->t0;
 	_exit(nexec_task(&c));
 }
 
 /* The cgroup of workload w (-1: the runner's): the run's own, or its
- * --cgroup.  On v2 the runner sits in the first workload's: a cgroup
- * with children may hold no process (kexec_tree.c keeps the workloads of
- * a v2 tree in leaves). */
-static void cgroup_of(const struct nsession *s, int w, struct ncgroup *out)
+ * --cgroup.  On v2 the runner sits in the first agent's (memreclaim,
+ * senpai, oomd), else the first workload's: a cgroup with children may
+ * hold no process (kexec_tree.c keeps the workloads of a v2 tree in
+ * leaves), and oomd's cgroup.kill of a workload's leaf must not take
+ * the runner, whose death ends every task (PR_SET_PDEATHSIG). */
+void nsession_cgroup_of(const struct nsession *s, int w, struct ncgroup *out)
 {
 	const struct ncgroup *top = &s->guard->cg;
 	bool tree = s->tree && s->tree->n && s->place;
-	if (w < 0)
-		w = tree && top->version == 2 ? 0 : -1;
+	if (w < 0 && tree && top->version == 2) {
+		w = 0;
+		for (int k = s->nwl - 1; k >= 0; k--)
+			w = s->wl[k].ops->cgroup_target ? k : w;
+	}
 	if (w < 0 || !tree || !s->place[w])
 		*out = *top;
 	else
@@ -94,16 +99,19 @@ static void cgroup_of(const struct nsession *s, int w, struct ncgroup *out)
 }
 
 /* Each task into its workload's cgroup before the start: false (every
- * task killed, why in sh->runner_err) if one cannot be moved. */
-static bool place_tasks(const struct nsession *s, const struct layout *L, struct nshared *sh, const pid_t *pid)
+ * task killed, why in err) if one cannot be moved. */
+bool nsession_place_tasks(const struct nsession *s, const int *ntasks, const pid_t *pid, char *err, size_t errlen)
 {
 	struct ncgroup mine, cg;
-	cgroup_of(s, -1, &mine);
-	for (int w = 0, k = 0; w < s->nwl; k += L->ntasks[w], w++) {
-		cgroup_of(s, w, &cg);
-		for (int t = 0; t < L->ntasks[w] && strcmp(cg.path, mine.path); t++)
-			if (!ncg_move(&cg, pid[k + t], sh->runner_err, sizeof(sh->runner_err))) {
-				for (int j = 0; j < L->total; j++)
+	int total = 0;
+	for (int w = 0; w < s->nwl; w++)
+		total += ntasks[w];
+	nsession_cgroup_of(s, -1, &mine);
+	for (int w = 0, k = 0; w < s->nwl; k += ntasks[w], w++) {
+		nsession_cgroup_of(s, w, &cg);
+		for (int t = 0; t < ntasks[w] && strcmp(cg.path, mine.path); t++)
+			if (!ncg_move(&cg, pid[k + t], err, errlen)) {
+				for (int j = 0; j < total; j++)
 					kill(pid[j], SIGKILL);
 				return false;
 			}
@@ -120,7 +128,7 @@ static _Noreturn void run_runner(const struct nsession *s, const struct layout *
 		_exit(1);
 	char err[256];
 	struct ncgroup mine;
-	cgroup_of(s, -1, &mine);
+	nsession_cgroup_of(s, -1, &mine);
 	if (!ncg_join(&mine, err, sizeof(err))) {
 		snprintf(sh->runner_err, sizeof(sh->runner_err), "%s", err);
 		_exit(RUNNER_NO_CGROUP);
@@ -154,7 +162,7 @@ static _Noreturn void run_runner(const struct nsession *s, const struct layout *
 	for (k = 0; k < L->total; k++)
 		close(done[2 * k + 1]);
 	close(go[0]);
-	if (!place_tasks(s, L, sh, pid))
+	if (!nsession_place_tasks(s, L->ntasks, pid, sh->runner_err, sizeof(sh->runner_err)))
 		_exit(RUNNER_NO_CGROUP);
 	sh->t0 = native_now_ns();
 	close(go[1]);   /* EOF: every task starts */
@@ -188,7 +196,8 @@ static _Noreturn void run_runner(const struct nsession *s, const struct layout *
 
 /* In a forked child, on its copy of generator w: replay each task's
  * stream up to where the task got (its op count), feeding its OP_MARKs
- * the times they were reached, then print the workload's result lines. */
+ * the times they were reached and an agent's OP_CG_* what they found
+ * (cgagent.c), then print the workload's result lines. */
 static _Noreturn void replay_child(const struct nsession *s, const struct layout *L, const struct nshared *sh,
 				   int w, const struct wl_task_result *tr, bool killed, FILE *f)
 {
@@ -197,9 +206,12 @@ static _Noreturn void replay_child(const struct nsession *s, const struct layout
 	uint64_t nm = MIN(sh->nmarks, (uint64_t)NMARKS_MAX);
 	for (int t = 0; t < L->ntasks[w]; t++) {
 		int task = L->first[w] + t;
-		uint64_t m = 0, i;
+		uint64_t m = 0, i, cgi = 0;
 		struct op op;
 		for (i = 0; i < sh->task[task].nops && ops->next_op(inst, t, &op); i++) {
+			bool cgop = op.kind == OP_CG_RECLAIM || op.kind == OP_CG_READ || op.kind == OP_CG_KILL;
+			if (cgop && !nagent_replay(sh, task, &cgi, ops, inst, t))
+				_exit(REPORT_SHORT);
 			if (op.kind != OP_MARK || !ops->mark)
 				continue;
 			while (m < nm && sh->marks[m].task != task)

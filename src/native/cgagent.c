@@ -1,0 +1,218 @@
+/* cgagent.c - the agents' cgroup ops (OP_CG_*: memreclaim, senpai,
+ * oomd, src/workload/) on the host's cgroup v2 files, below the run's
+ * own cgroup, as src/machine/cgops.c does them on the simulator's tree.
+ * After Documentation/admin-guide/cgroup-v2.rst of Linux 6.18:
+ *
+ * - OP_CG_RECLAIM writes "BYTES[ swappiness=N]" to memory.reclaim.
+ *   memory_reclaim() (mm/memcontrol.c of 6.6; user_proactive_reclaim()
+ *   in mm/vmscan.c since 6.15) loops until it has reclaimed at least
+ *   BYTES and fails with EAGAIN after MAX_RECLAIM_RETRIES rounds without
+ *   progress: a write that succeeds reclaimed what it asked, one that
+ *   fails says nothing of how much it took (counted 0, with ret -EAGAIN).
+ * - OP_CG_READ reads memory.current, memory.stat's pgscan (v2's
+ *   memory.stat counts the subtree), memory.pressure's some and full
+ *   lines (avg10 and total), the tasks of the subtree (each cgroup's
+ *   cgroup.procs, which lists the cgroup's own: the agent's own process
+ *   and the runner's, pagelab's machinery, left out) and the leaf
+ *   cgroups of the subtree with their memory.current and pgscan, which
+ *   systemd-oomd walks for its candidates.  A memory.pressure that
+ *   cannot be read fails the op: an agent that reads it would steer
+ *   blind (the simulator's --set psi=1 refusal).
+ * - OP_CG_KILL writes "1" to cgroup.kill (cgroup_kill(), 5.14): the tasks
+ *   of the subtree counted just before are the ones killed.
+ * Each op's findings are recorded in the run's shared memory, so that
+ * the report's replay (session.c) gives the agent's copy the same. */
+#define _GNU_SOURCE
+#include "native.h"
+#include "../lib/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The cgroup an op names: "/" is the run's own. */
+static void target_of(const struct ncgroup *top, const char *name, struct ncgroup *out)
+{
+	ncg_child(top, name && strcmp(name, "/") ? name : "", out);
+}
+
+static uint64_t read_u64(const struct ncgroup *c, const char *file, bool *ok)
+{
+	char buf[64];
+	bool got = ncg_read(c, file, buf, sizeof(buf)) && buf[0] >= '0' && buf[0] <= '9';
+	if (ok)
+		*ok = got;
+	return got ? strtoull(buf, NULL, 10) : 0;
+}
+
+static uint64_t pgscan_of(const struct ncgroup *c)
+{
+	char buf[8192];
+	return ncg_read(c, "memory.stat", buf, sizeof(buf)) ? ncg_stat_field(buf, "pgscan") : 0;
+}
+
+/* Calls fn on each child cgroup of c; how many there were. */
+static int each_sub(const struct ncgroup *c, void (*fn)(const struct ncgroup *, void *), void *arg)
+{
+	DIR *d = opendir(c->path);
+	struct dirent *e;
+	int n = 0;
+	while (d && (e = readdir(d))) {
+		if (e->d_type != DT_DIR || e->d_name[0] == '.' ||
+		    strlen(c->path) + strlen(e->d_name) + 2 > sizeof(c->path))
+			continue;
+		struct ncgroup k = *c;
+		snprintf(k.path + strlen(c->path), sizeof(k.path) - strlen(c->path), "/%s", e->d_name);
+		fn(&k, arg);
+		n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* The pids of c's subtree in its cgroup.procs files but ours and our
+ * parent's (the runner). */
+static void count_tasks(const struct ncgroup *c, void *arg)
+{
+	int *n = arg;
+	char buf[65536];
+	each_sub(c, count_tasks, arg);
+	if (!ncg_read(c, "cgroup.procs", buf, sizeof(buf)))
+		return;
+	for (char *s = buf, *end; *s; s = end) {
+		long pid = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		*n += pid > 0 && pid != getpid() && pid != getppid();
+	}
+}
+
+struct leaf_walk {
+	const struct ncgroup *top;
+	struct wl_cgroup_state *s;
+};
+
+static void add_leaves(const struct ncgroup *c, void *arg)
+{
+	struct leaf_walk *lw = arg;
+	struct wl_cgroup_state *s = lw->s;
+	if (each_sub(c, add_leaves, arg) || s->nr_leaves >= WL_CG_LEAVES)
+		return;
+	int k = s->nr_leaves++;
+	const char *rel = c->path + strlen(lw->top->path);
+	snprintf(s->leaf[k].path, sizeof(s->leaf[k].path), "%s", rel[0] ? rel : "/");
+	s->leaf[k].current = read_u64(c, "memory.current", NULL);
+	s->leaf[k].pgscan = pgscan_of(c);
+}
+
+/* "some avg10=A avg60=B avg300=C total=T" and the full line. */
+static bool read_pressure(const struct ncgroup *c, struct wl_cgroup_state *s)
+{
+	char buf[512];
+	if (!ncg_read(c, "memory.pressure", buf, sizeof(buf)))
+		return false;
+	const char *full = strstr(buf, "full ");
+	unsigned long long st, ft;
+	if (!full || sscanf(buf, "some avg10=%lf avg60=%*f avg300=%*f total=%llu", &s->some_avg10, &st) != 2 ||
+	    sscanf(full, "full avg10=%lf avg60=%*f avg300=%*f total=%llu", &s->full_avg10, &ft) != 2)
+		return false;
+	s->some_total_us = st;
+	s->full_total_us = ft;
+	s->psi = true;
+	return true;
+}
+
+static bool cg_read(const struct ncgroup *top, const struct ncgroup *c, struct wl_cgroup_state *s, char *err,
+		    size_t errlen)
+{
+	bool ok;
+	s->current = read_u64(c, "memory.current", &ok);
+	if (!ok || !read_pressure(c, s)) {
+		snprintf(err, errlen, "cannot read %s/%s", c->path, ok ? "memory.pressure" : "memory.current");
+		return false;
+	}
+	s->pgscan = pgscan_of(c);
+	count_tasks(c, &s->nr_tasks);
+	struct leaf_walk lw = { top, s };
+	add_leaves(c, &lw);
+	return true;
+}
+
+static bool cg_reclaim(const struct ncgroup *c, const struct op *op, struct wl_cgroup_state *s, char *err,
+		       size_t errlen)
+{
+	char v[64];
+	int n = snprintf(v, sizeof(v), "%llu", (unsigned long long)(op->npages * PAGE_SIZE));
+	if (op->swappiness >= 0)
+		snprintf(v + n, sizeof(v) - (size_t)n, " swappiness=%d", op->swappiness);
+	if (ncg_write(c, "memory.reclaim", v)) {
+		s->reclaimed = op->npages;
+		return true;
+	}
+	if (errno == EAGAIN) {
+		s->ret = -EAGAIN;
+		return true;
+	}
+	snprintf(err, errlen, "cannot write '%s' to %s/memory.reclaim: %s", v, c->path, strerror(errno));
+	return false;
+}
+
+bool nagent_op(const struct ncgroup *top, const struct op *op, uint64_t now_ns, struct wl_cgroup_state *s,
+	       char *err, size_t errlen)
+{
+	struct ncgroup c;
+	target_of(top, op->name, &c);
+	memset(s, 0, sizeof(*s));
+	s->now_ns = now_ns;
+	switch (op->kind) {
+	case OP_CG_RECLAIM:
+		return cg_reclaim(&c, op, s, err, errlen);
+	case OP_CG_READ:
+		return cg_read(top, &c, s, err, errlen);
+	case OP_CG_KILL:
+		count_tasks(&c, &s->nr_killed);
+		if (ncg_write(&c, "cgroup.kill", "1"))
+			return true;
+		snprintf(err, errlen, "cannot write 1 to %s/cgroup.kill: %s", c.path, strerror(errno));
+		return false;
+	default:
+		snprintf(err, errlen, "op %d is no cgroup op", (int)op->kind);
+		return false;
+	}
+}
+
+bool nagent_step(const struct nexec_ctx *c, const struct op *op, uint64_t now_ns, char *err, size_t errlen)
+{
+	struct wl_cgroup_state s;
+	if (!c->cg) {
+		snprintf(err, errlen, "a cgroup op outside pagelab kernel's cgroup");
+		return false;
+	}
+	if (!nagent_op(c->cg, op, now_ns, &s, err, errlen))
+		return false;
+	uint64_t i = __atomic_fetch_add(&c->sh->ncgops, 1, __ATOMIC_RELAXED);
+	if (i < NCGOPS_MAX)
+		c->sh->cgops[i] = (struct ncgop){ .task = c->task, .s = s };
+	if (c->ops->cgroup_done)
+		c->ops->cgroup_done(c->w, c->wl_task, &s);
+	return true;
+}
+
+bool nagent_replay(const struct nshared *sh, int task, uint64_t *cur, const struct workload_ops *ops, void *w,
+		   int wl_task)
+{
+	uint64_t n = sh->ncgops < NCGOPS_MAX ? sh->ncgops : NCGOPS_MAX;
+	while (*cur < n && sh->cgops[*cur].task != task)
+		(*cur)++;
+	if (*cur == n)
+		/* None left: the task died within this op (it was taken,
+		 * not done), unless the record was full. */
+		return sh->ncgops <= NCGOPS_MAX;
+	if (ops->cgroup_done)
+		ops->cgroup_done(w, wl_task, &sh->cgops[*cur].s);
+	(*cur)++;
+	return true;
+}
