@@ -368,9 +368,9 @@ static const struct opt kernel_table[] = {
 	  "(v1: memory.soft_limit_in_bytes,\n"
 	  "memory.memsw.limit_in_bytes).  A key the host lacks:\n"
 	  "refused.  Each cgroup's counters under # cgroup PATH.\n"
-	  "memreclaim, senpai and oomd run only in the\n"
-	  "simulator: refused (v1 has no memory.reclaim,\n"
-	  "memory.pressure or cgroup.kill)" },
+	  "memreclaim, senpai and oomd act on v2's\n"
+	  "memory.reclaim, memory.pressure and cgroup.kill\n"
+	  "(each in a leaf @PATH); v1 lacks them: refused" },
 	{ "--json", NULL, OPT_FLAG, AT(json), .help = "print everything as JSON" },
 	{ "--cold", NULL, OPT_FLAG, AT(o.cold), .help = "in a guest whose host takes its free pages back (a\n"
 	  "virtio balloon's free page reporting), do not warm\nthem first: by default as much memory as the limit\n"

@@ -4,8 +4,8 @@
  * After Documentation/admin-guide/cgroup-v2.rst of Linux 6.18:
  *
  * - OP_CG_RECLAIM writes "BYTES[ swappiness=N]" to memory.reclaim.
- *   memory_reclaim() (mm/memcontrol.c of 6.6; user_proactive_reclaim()
- *   in mm/vmscan.c since 6.15) loops until it has reclaimed at least
+ *   memory_reclaim() (mm/memcontrol.c, 5.19-6.15; 6.16's
+ *   user_proactive_reclaim() in mm/vmscan.c) loops until it has reclaimed at least
  *   BYTES and fails with EAGAIN after MAX_RECLAIM_RETRIES rounds without
  *   progress: a write that succeeds reclaimed what it asked, one that
  *   fails says nothing of how much it took (counted 0, with ret -EAGAIN).
