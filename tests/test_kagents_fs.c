@@ -25,6 +25,8 @@ void test_kagents_fs_memreclaim(void);
 void test_kagents_fs_oomd(void);
 void test_kagents_fs_unwritable(void);
 void test_kagents_fs_v2_not_refused(void);
+void test_kagents_fs_executor(void);
+void test_kagents_fs_not_walked(void);
 
 #define SEC 1000000000ULL
 
@@ -282,4 +284,84 @@ void test_kagents_fs_v2_not_refused(void)
 	CHECK(kexec_agents_targets(&conf, &wl, &inst, 1, err, sizeof(err)));
 	wl.ops->destroy(inst);
 	wl_list_free(&l);
+}
+
+/* The executor's loop (nexec_task(), in this process): memreclaim -n 2
+ * -i 1ms /b 1M's two writes through nagent_step(), recorded for the
+ * replay; a missing memory.reclaim fails the task with its line, and
+ * so does a cgroup op with no run's cgroup. */
+void test_kagents_fs_executor(void)
+{
+	struct ncgroup top, b;
+	char *argv[] = { "memreclaim", "-n", "2", "-i", "1ms", "/b", "1M" };
+	char err[256], want[700], buf[64];
+	CHECK(fake_run(&top));
+	const struct workload_ops *ops = workload_find("memreclaim");
+	struct nshared *sh = calloc(1, sizeof(struct nshared) + sizeof(struct ntask_result));
+	void *w = ops->create(7, argv, 1, err, sizeof(err));
+	struct nexec_ctx c = { .ops = ops, .w = w, .sh = sh, .t0 = native_now_ns(), .cg = &top };
+	CHECK_EQ(nexec_task(&c), 0);
+	CHECK(!strcmp(sh->task[0].err, ""));
+	CHECK_EQ(sh->task[0].nops, 3);
+	CHECK_EQ(sh->ncgops, 2);
+	CHECK(sh->cgops[1].task == 0 && sh->cgops[1].s.reclaimed == 256 && sh->cgops[1].s.ret == 0);
+	ncg_child(&top, "/b", &b);
+	CHECK(ncg_read(&b, "memory.reclaim", buf, sizeof(buf)) && !strcmp(buf, "1048576"));
+	ops->destroy(w);
+	snprintf(want, sizeof(want), "%s/memory.reclaim", b.path);
+	unlink(want);
+	memset(sh, 0, sizeof(struct nshared) + sizeof(struct ntask_result));
+	c.w = w = ops->create(7, argv, 1, err, sizeof(err));
+	CHECK_EQ(nexec_task(&c), 1);
+	snprintf(want, sizeof(want), "cannot write '1048576' to %s/memory.reclaim: No such file or directory", b.path);
+	CHECK(!strcmp(sh->task[0].err, want));
+	CHECK_EQ(sh->ncgops, 0);
+	ops->destroy(w);
+	c.w = w = ops->create(7, argv, 1, err, sizeof(err));
+	c.cg = NULL;
+	CHECK_EQ(nexec_task(&c), 1);
+	CHECK(!strcmp(sh->task[0].err, "a cgroup op outside pagelab kernel's cgroup"));
+	ops->destroy(w);
+	free(sh);
+	kcgfake_end();
+}
+
+/* An agent's stream is not walked for input files (nplan_build()): its
+ * loop ends only on what its cgroup's files say, so the walk went on to
+ * WALK_MAX_OPS (2^31 ops: pagelab run --make-inputs with senpai took
+ * 11 s).  This agent's next_op ends the walking child at once, failing
+ * the walk, if it is ever called. */
+static const char *never_target(void *w, bool *psi)
+{
+	(void)w;
+	*psi = true;
+	return "/a";
+}
+
+static int never_tasks(void *w)
+{
+	(void)w;
+	return 1;
+}
+
+static bool never_next(void *w, int task, struct op *op)
+{
+	(void)w;
+	(void)task;
+	(void)op;
+	_exit(1);
+}
+
+void test_kagents_fs_not_walked(void)
+{
+	static const struct workload_ops never = { .name = "never", .nr_tasks = never_tasks,
+						    .next_op = never_next, .cgroup_target = never_target };
+	struct nworkload wl = { .ops = &never, .cmd = "never /a" };
+	void *inst = NULL;
+	struct nplan p;
+	char err[256] = "";
+	CHECK(nplan_build(&p, &wl, &inst, 1, false, err, sizeof(err)));
+	CHECK(!strcmp(err, ""));
+	CHECK_EQ(p.ninputs, 0);
+	nplan_free(&p);
 }
