@@ -236,6 +236,14 @@ void test_kagents_fs_oomd(void)
 	 * growing: /b's grew most; at 5 no task is left. */
 	CHECK_EQ(drive(&d, &top, argv, 6, play_oomd), 5);
 	CHECK(!strcmp(d.log, "3 /b/cgroup.kill=1;"));
+	/* The first read's candidates: /a and /b, not the agent's own leaf
+	 * (readdir's order); 3 tasks (the agent's own not counted). */
+	const struct wl_cgroup_state *r = &d.sh->cgops[0].s;
+	CHECK_EQ(r->nr_leaves, 2);
+	CHECK_EQ(r->nr_tasks, 3);
+	CHECK(r->nr_leaves == 2 && strcmp(r->leaf[0].path, r->leaf[1].path) &&
+	      (!strcmp(r->leaf[0].path, "/a") || !strcmp(r->leaf[0].path, "/b")) &&
+	      (!strcmp(r->leaf[1].path, "/a") || !strcmp(r->leaf[1].path, "/b")));
 	reports(&d, argv, 6, live, replayed, sizeof(live));
 	CHECK(!strcmp(live, "oomd: /: 1 kill(s), 2 task(s); the last: /b at 3.000 s\n"));
 	CHECK(!strcmp(replayed, live));

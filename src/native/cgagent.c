@@ -15,7 +15,9 @@
  *   cgroup.procs, which lists the cgroup's own: the agent's own process
  *   and the runner's, pagelab's machinery, left out) and the leaf
  *   cgroups of the subtree with their memory.current and pgscan, which
- *   systemd-oomd walks for its candidates.  A memory.pressure that
+ *   systemd-oomd walks for its candidates (not the leaf that holds the
+ *   agent: systemd-oomd runs in a unit of its own, and the simulator's
+ *   agents at the root, outside any candidate).  A memory.pressure that
  *   cannot be read fails the op: an agent that reads it would steer
  *   blind (the simulator's --set psi=1 refusal).
  * - OP_CG_KILL writes "1" to cgroup.kill (cgroup_kill(), 5.14): the tasks
@@ -73,21 +75,32 @@ static int each_sub(const struct ncgroup *c, void (*fn)(const struct ncgroup *, 
 	return n;
 }
 
-/* The pids of c's subtree in its cgroup.procs files but ours and our
- * parent's (the runner). */
-static void count_tasks(const struct ncgroup *c, void *arg)
+/* The pids in c's cgroup.procs but ours and our parent's (the runner):
+ * how many, and whether one of ours was there. */
+static int own_tasks(const struct ncgroup *c, bool *ours)
 {
-	int *n = arg;
 	char buf[65536];
-	each_sub(c, count_tasks, arg);
+	int n = 0;
+	*ours = false;
 	if (!ncg_read(c, "cgroup.procs", buf, sizeof(buf)))
-		return;
+		return 0;
 	for (char *s = buf, *end; *s; s = end) {
 		long pid = strtol(s, &end, 10);
 		if (end == s)
 			break;
-		*n += pid > 0 && pid != getpid() && pid != getppid();
+		bool mine = pid == getpid() || pid == getppid();
+		*ours |= mine;
+		n += pid > 0 && !mine;
 	}
+	return n;
+}
+
+/* The same over c's subtree, added to *(int *)arg. */
+static void count_tasks(const struct ncgroup *c, void *arg)
+{
+	bool ours;
+	each_sub(c, count_tasks, arg);
+	*(int *)arg += own_tasks(c, &ours);
 }
 
 struct leaf_walk {
@@ -95,11 +108,17 @@ struct leaf_walk {
 	struct wl_cgroup_state *s;
 };
 
+/* The leaves of c's subtree but the agent's own (v2 puts the agent in a
+ * leaf, where the simulator runs it at the root, no candidate). */
 static void add_leaves(const struct ncgroup *c, void *arg)
 {
 	struct leaf_walk *lw = arg;
 	struct wl_cgroup_state *s = lw->s;
+	bool ours;
 	if (each_sub(c, add_leaves, arg) || s->nr_leaves >= WL_CG_LEAVES)
+		return;
+	own_tasks(c, &ours);
+	if (ours)
 		return;
 	int k = s->nr_leaves++;
 	const char *rel = c->path + strlen(lw->top->path);
