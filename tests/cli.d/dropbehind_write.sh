@@ -1,0 +1,34 @@
+# RWF_DONTCACHE writes (fileio -D; src/mm/filemap.c, 6.14+
+# generic_perform_write() with FGP_DONTCACHE, folio_end_dropbehind()
+# after writeback): each page a write creates is dropped when its
+# writeback, which the write kicks, ends.  Sourced by tests/cli.sh (P,
+# T, t, ok, bad).  Cost: under a second.
+
+vm() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+
+t "fileio -D: 64M written through 16M, no reclaim, no page cache left"
+# 16384 pages written, each freed at the end of its writeback; plain
+# writes of the same file make kswapd reclaim (and keep a cache).
+$P run --ram 16M fileio -w -D -f f 64M >"$T/d" 2>&1
+$P run --ram 16M fileio -w -f f 64M >"$T/p" 2>&1
+[ "$(vm nr_file_pages "$T/d") $(vm pgfree "$T/d") $(vm pgscan_kswapd "$T/d")" = "0 16384 0" ] &&
+	[ "$(vm pgpgout "$T/d")" = 65536 ] && [ "$(vm pgpgout "$T/p")" = 65536 ] &&
+	[ "$(vm pgscan_kswapd "$T/p")" -gt 0 ] && [ "$(vm nr_file_pages "$T/p")" -gt 0 ] &&
+	ok || bad "$(grep -E '^(nr_file_pages|pgfree|pgscan_kswapd|pgpgout) ' "$T/d" "$T/p" | tr '\n' ' ')"
+
+t "fileio -D -c: the written pages go, the read pass caches them again"
+# 64 pages created uncached and dropped (64 freed), then read back from
+# the disk (256 KB in) and kept.
+$P run --ram 64M fileio -c -D f 64p >"$T/c" 2>&1
+[ "$(vm nr_file_pages "$T/c") $(vm pgfree "$T/c") $(vm pgpgin "$T/c")" = "64 64 256" ] &&
+	ok || bad "$(grep -E '^(nr_file_pages|pgfree|pgpgin) ' "$T/c" | tr '\n' ' ')"
+
+t "fileio -D with -m, -d or no writes: one line, exit 2"
+msg="pagelab: fileio: -D (RWF_DONTCACHE) is for write() calls: needs -c or -w, not -m or -d"
+r=
+for a in "-m -w -D" "-d -w -D" "-D"; do
+	$P run --ram 16M fileio $a f 1M >/dev/null 2>"$T/e"
+	r="$r$?"
+	[ "$(cat "$T/e")" = "$msg" ] || r="${r}x"
+done
+[ "$r" = 222 ] && ok || bad "$r: $(cat "$T/e")"
