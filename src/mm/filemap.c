@@ -407,7 +407,9 @@ static void truncate_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, 
 
 /* filemap_end_dropbehind_read(): a page the policy did not admit goes
  * once the read copied it, unless it was dirtied or is being written
- * (then it stays, flag and all, as in the kernel). */
+ * (then it stays, flag and all, as in the kernel).  Also the end of a
+ * dropbehind page's writeback (ctx NULL), filemap_end_dropbehind(): the
+ * same tests and folio_unmap_invalidate(). */
 static void end_dropbehind_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pfn_t pfn)
 {
 	struct page *p = mm_page(mm, pfn);
@@ -554,15 +556,9 @@ static void truncate_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, 
  * In the I/O completion: no task's time. */
 void filemap_end_dropbehind_write(struct mm *mm, pfn_t pfn)
 {
-	struct page *p = mm_page(mm, pfn);
-	struct inode *ino = page_inode(mm, p);
-	if (!ino || !(p->flags & PG_dropbehind) || (p->flags & (PG_dirty | PG_writeback | PG_locked)))
-		return;
-	p->flags &= ~PG_dropbehind;
-	struct mm_ctx *saved = mm->cur;
-	mm->cur = NULL;
-	truncate_page(mm, NULL, ino, pfn);
-	mm->cur = saved;
+	struct inode *ino = page_inode(mm, mm_page(mm, pfn));
+	if (ino)
+		end_dropbehind_read(mm, NULL, ino, pfn);
 }
 
 void filemap_truncate(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, uint64_t npages)
