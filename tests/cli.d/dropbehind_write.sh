@@ -32,3 +32,23 @@ for a in "-m -w -D" "-d -w -D" "-D"; do
 	[ "$(cat "$T/e")" = "$msg" ] || r="${r}x"
 done
 [ "$r" = 222 ] && ok || bad "$r: $(cat "$T/e")"
+
+t "fio --ioengine=pvsync2 --uncached=1: writes leave only their writeback"
+# 16384 pages written through 32M: uncached, kswapd never scans and the
+# page cache at the end is the 512 pages still being written; plain
+# (uncached=0) writes make kswapd scan.
+f="fio --name=w --rw=write --bs=64k --size=64M --ioengine=pvsync2"
+$P run --ram 32M $f --uncached=1 >"$T/u" 2>&1
+$P run --ram 32M $f --uncached=0 >"$T/n" 2>&1
+[ "$(vm nr_file_pages "$T/u") $(vm nr_writeback "$T/u") $(vm pgscan_kswapd "$T/u")" = "512 512 0" ] &&
+	grep -q '^w: (g=0): rw=write, bs=(R) 65536B-65536B, ioengine=pvsync2, iodepth=1$' "$T/u" &&
+	[ "$(vm pgscan_kswapd "$T/n")" -gt 0 ] && ok ||
+	bad "$(grep -E '^(nr_file_pages|nr_writeback|pgscan_kswapd) ' "$T/u" "$T/n" | tr '\n' ' ')"
+
+t "fio --uncached: another engine, or reads: one line, exit 2"
+$P run --ram 32M fio --name=w --rw=write --size=1M --uncached=1 >/dev/null 2>"$T/e1"; r1=$?
+$P run --ram 32M fio --name=w --rw=randrw --size=1M --ioengine=pvsync2 --uncached=1 >/dev/null 2>"$T/e2"; r2=$?
+[ $r1 -eq 2 ] && [ $r2 -eq 2 ] &&
+	[ "$(cat "$T/e1")" = "pagelab: fio: --uncached is an option of --ioengine=pvsync2" ] &&
+	[ "$(cat "$T/e2")" = "pagelab: fio: --uncached=1 is modeled for buffered writes only: a --rw=write or randwrite job" ] &&
+	ok || bad "$r1 $r2: $(cat "$T/e1" "$T/e2")"
