@@ -4,16 +4,21 @@
  * creates (fileio -D), goes when its writeback ends (6.17
  * folio_end_dropbehind(), src/mm/filemap.c).  A tiny run, counted
  * exactly: fileio writing 64 pages of a new file and fsyncing it, on
- * 64M (no reclaim).  Milliseconds. */
+ * 64M (no reclaim); and a hand-built mm whose writes end when the test
+ * says, for pages written again during their writeback.  Milliseconds. */
 #include "test.h"
 #include "../include/pagelab.h"
 #include "../include/pagelab_policy.h"
+#include "../src/mm/internal.h"
+#include "../src/mm/filemap.h"
+#include "../src/policy/policy.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 void test_dropbehind_write_admit_asked(void);
 void test_dropbehind_write_dontcache(void);
+void test_dropbehind_write_redirtied(void);
 
 static struct {
 	bool admit;                 /* what admit() answers */
@@ -129,4 +134,64 @@ void test_dropbehind_write_dontcache(void)
 	run_write("-wf", false, &freed, &out);
 	CHECK_EQ(freed, 0);
 	CHECK_EQ(out, 256);
+}
+
+/* A disk whose writes end when the test says. */
+static pfn_t queued[8];
+static unsigned nqueued;
+
+static void hold_write(void *arg, enum io_dir dir, uint64_t block, pfn_t pfn, uint64_t t)
+{
+	(void)arg; (void)block; (void)t;
+	if (dir == IO_WRITE && nqueued < 8)
+		queued[nqueued++] = pfn;
+}
+
+static void end_writes(struct mm *mm)
+{
+	for (unsigned i = 0; i < nqueued; i++)
+		mm_io_done(mm, IO_WRITE, queued[i]);
+	nqueued = 0;
+}
+
+/* 4 pages written uncached, their writeback kicked; while it runs, a
+ * plain write to page 0 (__filemap_get_folio() without FGP_DONTCACHE
+ * clears the flag) and an uncached one to page 1 dirty them again.  At
+ * the writeback's end pages 2 and 3 go; 0 stays for good; 1 stays dirty
+ * and flagged, and goes when its own writeback ends. */
+void test_dropbehind_write_redirtied(void)
+{
+	struct mm mm;
+	struct mm_costs cost;
+	memset(&cost, 0, sizeof(cost));
+	struct mm_config cfg = { .ram_pages = 256, .swap_pages = 0 };
+	mm_init(&mm, &cfg, &cost);
+	mm_set_policy(&mm, policy_find("lru"), NULL);
+	struct mm_ctx ctx = { .task = -1, .wait_pfn = PFN_NONE };
+	mm.cur = &ctx;
+	mm.io = (struct mm_io){ .submit_block = hold_write };
+	nqueued = 0;
+	enum fault_status st;
+	struct inode *ino = filemap_create(&mm, &ctx, "f");
+	CHECK_EQ(filemap_write_rwf(&mm, &ctx, ino, 0, 4, true, UINT64_MAX / 2, &st), 4);
+	filemap_writeback_range(&mm, &ctx, ino, 0, 4);
+	CHECK_EQ(nqueued, 4);
+	CHECK_EQ(filemap_write(&mm, &ctx, ino, 0, 1, UINT64_MAX / 2, &st), 1);
+	CHECK_EQ(filemap_write_rwf(&mm, &ctx, ino, 1, 1, true, UINT64_MAX / 2, &st), 1);
+	pfn_t p0 = pc_page(ino, 0), p1 = pc_page(ino, 1);
+	CHECK(!(mm_page(&mm, p0)->flags & PG_dropbehind));
+	CHECK(mm_page(&mm, p1)->flags & PG_dropbehind);
+	end_writes(&mm);
+	CHECK_EQ(ino->nrpages, 2);
+	CHECK_EQ(pc_page(ino, 0), p0);
+	CHECK_EQ(pc_page(ino, 1), p1);
+	CHECK_EQ(pc_page(ino, 2), PFN_NONE);
+	CHECK_EQ(pc_page(ino, 3), PFN_NONE);
+	filemap_writeback_range(&mm, &ctx, ino, 0, 4);
+	CHECK_EQ(nqueued, 2);
+	end_writes(&mm);
+	CHECK_EQ(ino->nrpages, 1);
+	CHECK_EQ(pc_page(ino, 0), p0);
+	CHECK_EQ(pc_page(ino, 1), PFN_NONE);
+	mm_destroy(&mm);
 }
