@@ -1,7 +1,9 @@
-# RWF_DONTCACHE writes (fileio -D; src/mm/filemap.c, 6.14+
+# Dropbehind of written pages: RWF_DONTCACHE writes (fileio -D, fio
+# --uncached=1; src/mm/filemap.c, 6.14+
 # generic_perform_write() with FGP_DONTCACHE, folio_end_dropbehind()
 # after writeback): each page a write creates is dropped when its
-# writeback, which the write kicks, ends.  Sourced by tests/cli.sh (P,
+# writeback, which the write kicks, ends; and a plugin's admit() asked for
+# written pages (cache_ext_fifo.so).  Sourced by tests/cli.sh (P,
 # T, t, ok, bad).  Cost: under a second.
 
 vm() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
@@ -52,3 +54,13 @@ $P run --ram 32M fio --name=w --rw=randrw --size=1M --ioengine=pvsync2 --uncache
 	[ "$(cat "$T/e1")" = "pagelab: fio: --uncached is an option of --ioengine=pvsync2" ] &&
 	[ "$(cat "$T/e2")" = "pagelab: fio: --uncached=1 is modeled for buffered writes only: a --rw=write or randwrite job" ] &&
 	ok || bad "$r1 $r2: $(cat "$T/e1" "$T/e2")"
+
+t "cache_ext_fifo.so cache_max=16: written pages past 16 go once written"
+CE="${EXAMPLES:-build/examples}/cache_ext_fifo.so"
+if [ ! -f "$CE" ]; then skip "no $CE (make $CE)"; else
+# admit_folio() is asked for each page the writes create: the first 16
+# are admitted, the other 48 are dropped as their writeback ends.
+$P run --ram 64M --policy "$CE" --set cache_max=16 --check fileio -w -f f 64p >"$T/ce" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(vm nr_file_pages "$T/ce") $(vm pgfree "$T/ce") $(vm pgpgout "$T/ce")" = "16 48 256" ] &&
+	ok || bad "rc $rc: $(grep -E '^(nr_file_pages|pgfree|pgpgout) ' "$T/ce" | tr '\n' ' ')"
+fi
