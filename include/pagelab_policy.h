@@ -145,12 +145,13 @@ struct pagelab_policy {
 	bool (*check)(void *p, FILE *err);
 #if PAGELAB_POLICY_ABI >= 2
 	/* --- Version 2 (read only from a struct whose abi is 2 or more) --- */
-	/* A page a read brings into the page cache (read(), readahead, a
-	 * file fault), before add(): true to cache it; false makes it
-	 * "dropbehind" (cache_ext's admit_folio, 6.14+ RWF_DONTCACHE): it is
-	 * still given to add(), and once the read() that copies it is done
-	 * the core drops it again (remove(), no shadow entry), unless it is
-	 * dirty or under writeback by then.  The page is not the policy's
+	/* A page entering the page cache (read(), readahead, a file fault,
+	 * or a write() creating it), before add(): true to cache it; false
+	 * makes it "dropbehind" (cache_ext's admit_folio, 6.14+
+	 * RWF_DONTCACHE): it is still given to add(), and the core drops it
+	 * again (remove(), no shadow entry) once the read() that copies it
+	 * is done, unless it is dirty or under writeback by then, or, if
+	 * dirty, once its writeback ends clean.  The page is not the policy's
 	 * yet: only pagelab_page_state() and pagelab_page_word() may be
 	 * called.  NULL: every page is admitted. */
 	bool (*admit)(void *p, pagelab_pfn pfn);

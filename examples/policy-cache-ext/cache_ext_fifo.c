@@ -14,8 +14,8 @@
  * one to the young end with its mark cleared.  admit_folio() turns away
  * page-cache folios of a cgroup that already holds cache_max of them
  * (the tunable; 0, the default, admits every folio): a turned-away folio
- * is read once and dropped.  Its seven functions are cache_ext's hooks,
- * one to one:
+ * is read once and dropped, or, written, dropped once written back.  Its
+ * seven functions are cache_ext's hooks, one to one:
  *
  *	cache_ext_ops.init            -> ce_init       (once per memcg)
  *	cache_ext_ops.exit            -> ce_exit       (once per memcg)
@@ -189,7 +189,7 @@ static void glue_add(void *p, pagelab_pfn pfn, enum pagelab_add_reason why)
 }
 
 /* The page leaves without reclaim (exit, munmap, truncate, a folio
- * admit_folio() turned away dropped after its read). */
+ * admit_folio() turned away dropped after its read or its writeback). */
 static void glue_remove(void *p, pagelab_pfn pfn)
 {
 	struct ce *c = p;

@@ -107,6 +107,15 @@ static void direct_io(struct machine *m, struct task *t, struct mm_ctx *ctx, str
 	}
 }
 
+/* generic_write_sync() once a buffered write is done (balance_dirty_pages()
+ * ran in generic_perform_write() before it): an RWF_DONTCACHE write
+ * kicks the writeback of what it wrote. */
+static void write_sync(struct machine *m, struct mm_ctx *ctx, struct inode *ino, const struct op *op)
+{
+	if (op->kind == OP_WRITE && op->dontcache)
+		filemap_writeback_range(&m->mm, ctx, ino, op->first, op->npages);
+}
+
 bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t budget,
 		     enum fault_status *st)
 {
@@ -170,11 +179,15 @@ bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint
 			}
 			break;
 		}
-		if (t->fop_phase == FOP_WAITING)
-			break; /* throttled in balance_dirty_pages(), now done */
+		if (t->fop_phase == FOP_WAITING) {
+			/* throttled in balance_dirty_pages(), now done */
+			write_sync(m, ctx, ino, op);
+			break;
+		}
 		uint64_t n = op->kind == OP_READ
 			? filemap_read(mm, ctx, ino, &s->ra, op->first + t->op_done, op->npages - t->op_done, budget, st)
-			: filemap_write(mm, ctx, ino, op->first + t->op_done, op->npages - t->op_done, budget, st);
+			: filemap_write_rwf(mm, ctx, ino, op->first + t->op_done, op->npages - t->op_done,
+					    op->dontcache, budget, st);
 		t->op_done += n;
 		if (t->op_done < op->npages) {
 			if (op->kind == OP_WRITE && *st == FAULT_WAIT_RECLAIM)
@@ -187,6 +200,8 @@ bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint
 			*st = FAULT_WAIT_RECLAIM;
 			ctx->reclaim_wait = false; /* the dirty throttle: no memory stall */
 			done = false;
+		} else if (op->kind == OP_WRITE) {
+			write_sync(m, ctx, ino, op);
 		}
 		break;
 	}

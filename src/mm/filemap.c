@@ -1,12 +1,26 @@
 /* filemap.c - the page cache and the read() and write() paths (the
  * kernel's mm/filemap.c) over the inodes and blocks of fs.c.
  *
- * Admission (a policy's admit(), cache_ext's admit_folio): a page a read
- * brings in that the policy does not admit is PG_dropbehind, and the
- * read() that copies it drops it, as 6.16 filemap_read() calls
- * filemap_end_dropbehind_read() for each folio it copied: not dirty, not
- * under writeback, the flag cleared, folio_unmap_invalidate() (mm/
- * truncate.c) unmaps and removes it with no shadow entry. */
+ * Admission (a policy's admit(), cache_ext's admit_folio): every page
+ * that enters the page cache, by a read or a write, is offered to the
+ * policy, as cache_ext's tree (github.com/tzussman/linux) runs admission
+ * in cache_ext_folio_add_lru(), which filemap_add_folio() calls for
+ * every insertion: readahead's and filemap_create_folio()'s, and
+ * __filemap_get_folio(FGP_CREAT)'s for a write.  A page not admitted is
+ * PG_dropbehind.  The read() that copies it drops it, as 6.16
+ * filemap_read() calls filemap_end_dropbehind_read() for each folio it
+ * copied: not dirty, not under writeback, the flag cleared,
+ * folio_unmap_invalidate() (mm/truncate.c) unmaps and removes it with no
+ * shadow entry.  A written page is dirty: it goes when its writeback
+ * ends (filemap_end_dropbehind_write()).
+ *
+ * RWF_DONTCACHE writes (6.14+, filemap_write()'s dontcache): a page the
+ * write creates is PG_dropbehind from the start (__filemap_get_folio()
+ * with FGP_DONTCACHE), one a plain write finds loses the flag ("not an
+ * uncached lookup, clear uncached if set"), and the write kicks the
+ * writeback of its range (generic_write_sync(): 6.14
+ * filemap_fdatawrite_range_kick(), filemap_flush_range() later;
+ * filemap_writeback_range() in writeback.c). */
 #include "filemap.h"
 #include "internal.h"
 #include "inode_index.h"
@@ -76,9 +90,8 @@ void clear_page_dirty(struct mm *mm, pfn_t pfn)
 }
 
 /* Insert a new frame at index; a shadow in the slot makes it a refault.
- * read: a read brings it in, so the policy's admit() is asked first. */
-static pfn_t pagecache_add(struct mm *mm, struct inode *ino, uint64_t index, pfn_t pfn, uint32_t flags,
-			   bool read)
+ * The policy's admit() is asked first (cache_ext_folio_add_lru()). */
+static pfn_t pagecache_add(struct mm *mm, struct inode *ino, uint64_t index, pfn_t pfn, uint32_t flags)
 {
 	pc_grow(mm, ino, index);
 	struct page *p = mm_page(mm, pfn);
@@ -89,7 +102,7 @@ static pfn_t pagecache_add(struct mm *mm, struct inode *ino, uint64_t index, pfn
 	ino->pages[index] = pfn;
 	ino->nrpages++;
 	mm->stat.nr_file++;
-	if (read && mm->pol.ops->admit && !mm->pol.ops->admit(mm_pol(mm, pfn), pfn))
+	if (mm->pol.ops->admit && !mm->pol.ops->admit(mm_pol(mm, pfn), pfn))
 		p->flags |= PG_dropbehind;
 	uint64_t shadow = ino->shadow ? ino->shadow[index] : 0;
 	if (shadow) {
@@ -229,7 +242,7 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 		uint32_t fl = hole ? 0 : PG_locked;
 		if (async && idx == end - async && end == start + nr)
 			fl |= PG_readahead;
-		pagecache_add(mm, ino, idx, pfn, fl, true);
+		pagecache_add(mm, ino, idx, pfn, fl);
 		mm_page(mm, pfn)->folio_order = (uint8_t)folio_order;
 		if (hole) {
 			charge(ctx, mm->cost->zero_page_ns);
@@ -394,7 +407,9 @@ static void truncate_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, 
 
 /* filemap_end_dropbehind_read(): a page the policy did not admit goes
  * once the read copied it, unless it was dirtied or is being written
- * (then it stays, flag and all, as in the kernel). */
+ * (then it stays, flag and all, as in the kernel).  Also the end of a
+ * dropbehind page's writeback (ctx NULL), filemap_end_dropbehind(): the
+ * same tests and folio_unmap_invalidate(). */
 static void end_dropbehind_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pfn_t pfn)
 {
 	struct page *p = mm_page(mm, pfn);
@@ -458,6 +473,12 @@ void filemap_extend(struct mm *mm, struct inode *ino, uint64_t npages)
 uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		       uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st)
 {
+	return filemap_write_rwf(mm, ctx, ino, first, n, false, budget_ns, st);
+}
+
+uint64_t filemap_write_rwf(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, uint64_t first, uint64_t n,
+			   bool dontcache, uint64_t budget_ns, enum fault_status *st)
+{
 	*st = FAULT_DONE;
 	if (ino->flags & INODE_BLKDEV) {
 		if (first >= ino->size)
@@ -485,7 +506,9 @@ uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 				i--;
 				continue;
 			}
-			pagecache_add(mm, ino, index, pfn, 0, false);
+			pagecache_add(mm, ino, index, pfn, dontcache ? PG_dropbehind : 0);
+		} else if (!dontcache) {
+			mm_page(mm, pfn)->flags &= ~PG_dropbehind;
 		}
 		struct page *p = mm_page(mm, pfn);
 		if (p->flags & PG_locked) {
@@ -524,6 +547,18 @@ static void truncate_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, 
 	pagecache_delete(mm, pfn, false);
 	/* Under I/O, the page stays (owner 0) until the I/O completes. */
 	free_if_orphan(mm, pfn);
+}
+
+/* folio_end_writeback() -> 6.17 folio_end_dropbehind() (6.14-6.16
+ * filemap_end_dropbehind_write()) -> filemap_end_dropbehind(): a
+ * PG_dropbehind page whose writeback ended goes, unless it was dirtied
+ * again (then it stays, flag and all, for the next writeback's end).
+ * In the I/O completion: no task's time. */
+void filemap_end_dropbehind_write(struct mm *mm, pfn_t pfn)
+{
+	struct inode *ino = page_inode(mm, mm_page(mm, pfn));
+	if (ino)
+		end_dropbehind_read(mm, NULL, ino, pfn);
 }
 
 void filemap_truncate(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, uint64_t npages)

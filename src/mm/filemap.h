@@ -152,6 +152,16 @@ uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, stru
 		      uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st);
 uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		       uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st);
+/* pwritev2()'s: dontcache, an RWF_DONTCACHE write (the pages it creates
+ * PG_dropbehind; the caller kicks their writeback with
+ * filemap_writeback_range()). */
+uint64_t filemap_write_rwf(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, uint64_t first, uint64_t n,
+			   bool dontcache, uint64_t budget_ns, enum fault_status *st);
+/* Start the writeback of the dirty pages of [first, first+n) not under
+ * writeback already (filemap_fdatawrite_range_kick(), WB_SYNC_NONE). */
+void filemap_writeback_range(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, uint64_t first, uint64_t n);
+/* A page's writeback ended: drop it if it is PG_dropbehind and clean. */
+void filemap_end_dropbehind_write(struct mm *mm, pfn_t pfn);
 /* A write of pages [first, end): the file grows to end, with blocks for
  * the pages from max(first, its old end); those between its old end and
  * first stay a hole (a sparse file: lseek past the end, then write).

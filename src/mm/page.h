@@ -32,7 +32,8 @@ enum {
 	PG_workingset = 1u << 11, /* refaulted while in the workingset */
 	PG_file       = 1u << 12, /* page-cache page of a file */
 	PG_readahead  = 1u << 13, /* readahead marker */
-	PG_dropbehind = 1u << 14, /* not admitted: dropped once a read copied it */
+	PG_dropbehind = 1u << 14, /* not admitted or RWF_DONTCACHE: dropped once a
+				   * read copied it or its writeback ended */
 };
 
 /* Owner kinds for page->owner. */

@@ -155,10 +155,11 @@ struct policy_ops {
 	 * how the core behaves. */
 	unsigned (*tunable_flags)(const double *tun);
 
-	/* admit() (optional): a page a read brings into the page cache
-	 * (do_readahead: read(), readahead, file faults), before add():
-	 * false marks it PG_dropbehind, and filemap_read() drops it once
-	 * copied (filemap.c; cache_ext's admit_folio).  NULL admits all. */
+	/* admit() (optional): a page entering the page cache
+	 * (pagecache_add: read(), readahead, file faults, write()), before
+	 * add(): false marks it PG_dropbehind; filemap_read() drops it once
+	 * copied, the end of its writeback once written (filemap.c;
+	 * cache_ext's admit_folio).  NULL admits all. */
 	bool (*admit)(void *p, pfn_t pfn);
 	/* cgroup_init() / cgroup_exit() (optional, not with
 	 * POLICY_MEMCG_LRU, whose instances are per cgroup already): under

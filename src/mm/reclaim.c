@@ -353,5 +353,9 @@ void mm_io_done(struct mm *mm, enum io_dir dir, pfn_t pfn)
 	}
 	if (mm->pol.ops->end_writeback && lru_on(&mm->fr, pfn) != LRU_NONE)
 		mm->pol.ops->end_writeback(mm_pol(mm, pfn), pfn);
+	if ((p->flags & (PG_file | PG_dropbehind)) == (PG_file | PG_dropbehind) && p->owner) {
+		filemap_end_dropbehind_write(mm, pfn); /* folio_end_dropbehind() */
+		return;
+	}
 	free_if_orphan(mm, pfn);
 }

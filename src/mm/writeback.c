@@ -104,6 +104,26 @@ uint64_t filemap_writeback(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 	return done;
 }
 
+/* 6.14 generic_write_sync() of an IOCB_DONTCACHE write:
+ * filemap_fdatawrite_range_kick() over the bytes written, WB_SYNC_NONE
+ * (a page under writeback or locked is left for later), one bio per
+ * contiguous run. */
+void filemap_writeback_range(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, uint64_t first, uint64_t n)
+{
+	struct mm_ctx *saved = mm->cur;
+	mm->cur = ctx;
+	struct io_run run = { 0 };
+	for (uint64_t idx = first; idx < first + n && idx < ino->cap; idx++) {
+		if (!(ino->dirtymap[idx / 64] & ~ino->wbmap[idx / 64] & 1ULL << (idx % 64)))
+			continue;
+		pfn_t pfn = ino->pages[idx];
+		if (mm_page(mm, pfn)->flags & (PG_writeback | PG_locked))
+			continue;
+		page_writeback(mm, ctx, pfn, &run);
+	}
+	mm->cur = saved;
+}
+
 /* writeback_inodes(): up to `max` pages, oldest inodes first; only inodes
  * dirtied at or before `older_than` (UINT64_MAX: any). */
 uint64_t writeback_inodes(struct mm *mm, struct mm_ctx *ctx, uint64_t max, uint64_t older_than,

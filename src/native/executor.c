@@ -39,8 +39,15 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
+
+/* include/uapi/linux/fs.h (6.14): uncached buffered I/O; the libc's
+ * headers may predate it. */
+#ifndef RWF_DONTCACHE
+#define RWF_DONTCACHE 0x00000080
+#endif
 
 #define NFD 64
 #define SCRATCH_PAGES 256u
@@ -221,6 +228,16 @@ static void close_slot(struct xtask *x, int i)
 	x->path[i] = NULL;
 }
 
+/* pwrite(), or pwritev2(RWF_DONTCACHE) for an uncached write (EOPNOTSUPP
+ * before 6.14 or on a file system without FOP_DONTCACHE: the run fails). */
+static ssize_t write_pages(int fd, void *buf, size_t n, off_t off, const struct op *op)
+{
+	if (!op->dontcache)
+		return pwrite(fd, buf, n, off);
+	struct iovec iov = { .iov_base = buf, .iov_len = n };
+	return pwritev2(fd, &iov, 1, off, RWF_DONTCACHE);
+}
+
 /* read() or write() pages [first, first+n) through the scratch buffer. */
 static int rw_pages(struct xtask *x, const struct op *op)
 {
@@ -231,7 +248,7 @@ static int rw_pages(struct xtask *x, const struct op *op)
 	for (uint64_t done = 0; done < op->npages;) {
 		size_t n = (size_t)MIN(op->npages - done, SCRATCH_PAGES) * PAGE_SIZE;
 		off_t off = (off_t)((op->first + done) * PAGE_SIZE);
-		ssize_t got = op->kind == OP_READ ? pread(fd, x->scratch, n, off) : pwrite(fd, x->scratch, n, off);
+		ssize_t got = op->kind == OP_READ ? pread(fd, x->scratch, n, off) : write_pages(fd, x->scratch, n, off, op);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0)

@@ -19,7 +19,7 @@ enum phase { PH_OPEN, PH_FILL, PH_FILL_SYNC, PH_SIZE, PH_MMAP, PH_PASS, PH_PASS_
 struct fileio {
 	char *name;
 	uint64_t npages, bs, passes;
-	bool write, create, random, direct, fsync, mmap, shared, unlink;
+	bool write, create, random, direct, fsync, mmap, shared, unlink, dontcache;
 	enum phase ph;
 	uint64_t pass, pos;
 	struct rng rng;
@@ -38,6 +38,9 @@ static void fileio_help(FILE *out)
 "  -R        random page offsets (SIZE pages per pass) instead of sequential\n"
 "  -b PAGES  pages per read()/write() call (default 1)\n"
 "  -d        O_DIRECT: bypass the page cache\n"
+"  -D        writes with pwritev2(RWF_DONTCACHE) (Linux 6.14+): each page a\n"
+"            write creates is dropped when its writeback, which the write\n"
+"            starts, ends\n"
 "  -f        fsync after each write pass\n"
 "  -m        mmap the file and touch its pages instead of read()/write()\n"
 "  -s        with -m: MAP_SHARED (default MAP_PRIVATE: writes copy the pages)\n"
@@ -93,6 +96,7 @@ static void *fileio_create(int argc, char **argv, uint64_t seed, char *err, size
 			case 'w': f.write = true; break;
 			case 'R': f.random = true; break;
 			case 'd': f.direct = true; break;
+			case 'D': f.dontcache = true; break;
 			case 'f': f.fsync = true; break;
 			case 'm': f.mmap = true; break;
 			case 's': f.shared = true; break;
@@ -122,6 +126,10 @@ static void *fileio_create(int argc, char **argv, uint64_t seed, char *err, size
 	}
 	if (f.mmap && f.direct) {
 		snprintf(err, errlen, "fileio: -m and -d do not go together");
+		return NULL;
+	}
+	if (f.dontcache && (f.mmap || f.direct || !(f.create || f.write))) {
+		snprintf(err, errlen, "fileio: -D (RWF_DONTCACHE) is for write() calls: needs -c or -w, not -m or -d");
 		return NULL;
 	}
 	f.npages = (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
@@ -158,6 +166,7 @@ static bool fileio_next(void *p, int task, struct op *op)
 			/* Setup: the whole file in calls of bs pages. */
 			if (w->pos < w->npages) {
 				op->kind = OP_WRITE;
+				op->dontcache = w->dontcache;
 				op->first = w->pos;
 				op->npages = MIN(w->bs, w->npages - w->pos);
 				w->pos += op->npages;
@@ -200,6 +209,7 @@ static bool fileio_next(void *p, int task, struct op *op)
 				op->npages = n;
 				op->write = w->write;
 				op->direct = w->direct;
+				op->dontcache = w->dontcache && w->write;
 				if (w->mmap) {
 					op->kind = OP_TOUCH;
 					op->region = 0;

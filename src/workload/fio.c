@@ -53,7 +53,8 @@ static void fio_help(FILE *out)
 "           [--runtime=TIME [--time_based]] [--direct=0|1] [--invalidate=0|1]\n"
 "           [--norandommap] [--random_distribution=random|zipf:S]\n"
 "           [--filename=FILE] [--directory=DIR] [--group_reporting]\n"
-"           [--ioengine=psync|sync|pvsync|mmap] [--iodepth=1] [--thread]\n"
+"           [--ioengine=psync|sync|pvsync|pvsync2|mmap] [--iodepth=1] [--thread]\n"
+"           [--uncached=0|1]\n"
 "fio with a synchronous engine: numjobs tasks each doing read(2)/write(2)\n"
 "of bs (default 4k) over its nrfiles files of size/nrfiles (NAME.JOB.FILE),\n"
 "laid out first and dropped from the page cache (invalidate=1); MODE\n"
@@ -62,6 +63,9 @@ static void fio_help(FILE *out)
 "TIME is seconds, or with s/ms/us/m/h.  Latencies are simulated: the time from\n"
 "one I/O's completion to the next's (psync has no submission latency).\n"
 "ioengine=mmap maps each file MAP_SHARED and copies to and from the mapping.\n"
+"pvsync2's uncached=1 writes with RWF_DONTCACHE (Linux 6.14+): each page a\n"
+"write creates is dropped when its writeback, which the write starts, ends\n"
+"(write-only jobs: uncached reads are not modeled).\n"
 "Output: fio's per-job read:/write: IOPS and BW lines, clat and clat\n"
 "percentiles (usec), cpu, and the Run status group lines.\n", out);
 }
@@ -191,8 +195,12 @@ static bool fio_word(struct fio *f, const char *key, const char *v, bool *named,
 		}
 	} else if (!strcmp(key, "ioengine")) {
 		ok = v && (!strcmp(v, "psync") || !strcmp(v, "sync") || !strcmp(v, "pvsync") ||
-			   !strcmp(v, "mmap"));
+			   !strcmp(v, "pvsync2") || !strcmp(v, "mmap"));
 		f->mmap = ok && !strcmp(v, "mmap");
+		f->pvsync2 = ok && !strcmp(v, "pvsync2");
+	} else if (!strcmp(key, "uncached")) {
+		ok = wl_u64_in(v, 0, 1, &x);
+		f->uncached = ok && x;
 	} else if (!strcmp(key, "iodepth")) {
 		ok = v && !strcmp(v, "1");
 	} else if (!strcmp(key, "thread") || !strcmp(key, "randrepeat")) {
@@ -232,6 +240,23 @@ static bool fio_parse(struct fio *f, int argc, char **argv, char *err, size_t er
 	}
 	if (!f->have_size) {
 		snprintf(err, errlen, "fio: --size= is required (no existing file to size the job from)");
+		return false;
+	}
+	return true;
+}
+
+/* engines/sync.c: uncached= is pvsync2's option (RWF_UNCACHED, now
+ * RWF_DONTCACHE, on its preadv2 and pwritev2); pagelab has the write
+ * side only. */
+static bool fio_check_uncached(const struct fio *f, char *err, size_t errlen)
+{
+	if (f->uncached && !f->pvsync2) {
+		snprintf(err, errlen, "fio: --uncached is an option of --ioengine=pvsync2");
+		return false;
+	}
+	if (f->uncached && (fio_reads(f) || f->direct)) {
+		snprintf(err, errlen, "fio: --uncached=1 is modeled for buffered writes only: "
+			 "a --rw=write or randwrite job");
 		return false;
 	}
 	return true;
@@ -300,7 +325,8 @@ static void *fio_create(int argc, char **argv, uint64_t seed, char *err, size_t 
 	f->rwmixread = 50;
 	f->invalidate = true;
 	f->seed = seed;
-	if (!fio_parse(f, argc, argv, err, errlen) || !fio_check_sizes(f, err, errlen)) {
+	if (!fio_parse(f, argc, argv, err, errlen) || !fio_check_sizes(f, err, errlen) ||
+	    !fio_check_uncached(f, err, errlen)) {
 		fio_free(f);
 		return NULL;
 	}
@@ -418,6 +444,7 @@ static void fio_io_op(struct fio *f, int task, struct fio_task *t, struct op *op
 	op->kind = write ? OP_WRITE : OP_READ;
 	op->fd = (int32_t)file;
 	op->direct = f->direct;
+	op->dontcache = write && f->uncached;
 	op->first = fio_block(f, task, t, file, c) * f->bs_pages;
 	op->npages = f->bs_pages;
 	if (f->mmap) {

@@ -35,6 +35,7 @@ struct fio {
 	uint64_t bs_pages, size_pages, file_pages, io_pages, loops, runtime_ns;
 	uint32_t nrfiles, numjobs, rwmixread;
 	bool time_based, direct, invalidate, norandommap, group, have_size, mmap;
+	bool pvsync2, uncached;     /* --ioengine=pvsync2, its --uncached=1 */
 	double zipf_s;
 	struct wl_zipf zipf;
 	uint64_t seed;

@@ -153,7 +153,7 @@ void fio_report_tasks(void *p, const struct wl_task_result *r, int ntasks, FILE 
 	(void)ntasks;
 	fprintf(out, "%s: (g=0): rw=%s, bs=(R) %lluB-%lluB, ioengine=%s, iodepth=1\n", f->name,
 		fio_rw_names[f->rw], (unsigned long long)(f->bs_pages * PAGE_SIZE),
-		(unsigned long long)(f->bs_pages * PAGE_SIZE), f->mmap ? "mmap" : "psync");
+		(unsigned long long)(f->bs_pages * PAGE_SIZE), f->mmap ? "mmap" : f->pvsync2 ? "pvsync2" : "psync");
 	fprintf(out, "Starting %u process%s\n", f->numjobs, f->numjobs > 1 ? "es" : "");
 	uint32_t layouts = fio_reads(f) ? (f->filename ? 1 : f->numjobs) : 0;
 	for (uint32_t j = 0; j < layouts; j++) {

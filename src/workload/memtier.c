@@ -47,13 +47,13 @@
  * network round trip of a request, those four calls and the context
  * switch of the server's wake-up included (both CPU time, as a loopback
  * ping-pong's are): the rest is time off the CPU (the stack, the wire).
- * A client's request reaches the server that long after the server sent
- * that client's previous reply, so the task waits for it (OP_SLEEP) when
- * no other client's request is there to serve meanwhile: with one client
- * every request takes the round trip longer, with enough clients the
- * round trips overlap the others' requests and cost no time, as in a
- * closed loop with a busy server.  Natively (no simulated calls) nothing
- * is added.
+ * No request comes back sooner than --rtt after its client's previous
+ * reply: the task waits for it (OP_SLEEP, woken with the switch) when no
+ * other client's request is there to serve meanwhile (mt_wait()).  With
+ * one client every request takes the round trip longer, with enough
+ * clients the round trips overlap the others' requests and cost no time,
+ * as in a closed loop with a busy server.  Natively (no simulated calls)
+ * nothing is added.
  * Not modeled: the TCP stack's CPU work beyond those calls, a queue on
  * the wire, epoll, memcached's -m limit and LRU eviction, expiry,
  * pipelining, --run-count, the redis protocol.
@@ -113,8 +113,8 @@ struct memtier {
 	uint64_t chunk, per_page, buckets, keylen;
 	uint64_t net_ns;            /* a request's round-trip system calls */
 	uint64_t rtt_ns;            /* --rtt */
-	uint64_t off_cpu_ns;        /* of it, beyond the calls and a context
-				     * switch (0 natively) */
+	uint64_t due_ns;            /* of it, beyond the calls (0 natively) */
+	uint64_t ctxsw_ns;          /* the machine's context switch */
 	struct wl_zipf zipf;
 	struct mt_task *t;
 };
@@ -409,7 +409,33 @@ static void mt_request_op(struct memtier *m, uint64_t ti, struct mt_task *t, str
 	t->step = 2;
 }
 
-/* Start the next measured request: its kind and key. */
+/* How long the task sleeps before the calls of the request whose client
+ * had its previous reply at `done`, the task being free at `now`.  The
+ * round trip is --rtt at the least, its calls included: the calls may
+ * start at done + due_ns.  A task that sleeps for the request is woken
+ * with a context switch (the machine charges it when the CPU comes
+ * back), which is part of the round trip, so it sleeps until a switch
+ * before that.  A task still busy then (other clients' requests) takes
+ * the request with no switch of its own: the round trip's switch was
+ * the client's, off this CPU, overlapped by that work.  In between (the
+ * request less than a switch away) the task has nothing to do: it
+ * sleeps for what is left and is woken with a switch, and the request
+ * takes that much over --rtt.  Charging the switch only when the task
+ * slept and subtracting it always made two clients' round trips 12 us
+ * of a 15 us --rtt. */
+static uint64_t mt_wait(const struct memtier *m, uint64_t done, uint64_t now)
+{
+	uint64_t due = done + m->due_ns;
+	if (!m->net_ns || due <= now)
+		return 0;
+	if (due - now > m->ctxsw_ns)
+		return due - now - m->ctxsw_ns;
+	return due - now;
+}
+
+/* Start the next measured request: its kind and key.  The client served
+ * next (they take turns, as mt_mark() counts the replies) sent it with
+ * its previous reply. */
 static void mt_begin(struct memtier *m, uint64_t ti, struct mt_task *t)
 {
 	uint64_t cyc = m->set_r + m->get_r;
@@ -417,11 +443,7 @@ static void mt_begin(struct memtier *m, uint64_t ti, struct mt_task *t)
 	t->key = mt_key(m, ti, t, m->pat[set ? 0 : 1]);
 	t->kind = set ? 1 : t->slot[t->key] != MT_NOSLOT ? 2 : 3;
 	t->ops[t->kind - 1]++;
-	/* The client served next (they take turns, as mt_mark() counts the
-	 * replies) sent this request with its previous reply: it is here
-	 * off_cpu_ns after that, and the task waits for what is left. */
-	uint64_t here = t->done_ns[t->marks % m->clients] + m->off_cpu_ns;
-	t->wait_ns = here > t->now_ns ? here - t->now_ns : 0;
+	t->wait_ns = mt_wait(m, t->done_ns[t->marks % m->clients], t->now_ns);
 	t->step = t->wait_ns ? 5 : m->net_ns ? 4 : 0;
 	t->req++;
 }
@@ -499,8 +521,8 @@ static void mt_attach(void *p, const struct wl_sysinfo *si)
 {
 	struct memtier *m = p;
 	m->net_ns = MT_ROUND_TRIP_CALLS * si->syscall_ns;
-	uint64_t on_cpu = m->net_ns + si->ctx_switch_ns;
-	m->off_cpu_ns = m->net_ns && m->rtt_ns > on_cpu ? m->rtt_ns - on_cpu : 0;
+	m->ctxsw_ns = si->ctx_switch_ns;
+	m->due_ns = m->net_ns && m->rtt_ns > m->net_ns ? m->rtt_ns - m->net_ns : 0;
 }
 
 /* The far future of the op-stream walk (src/native/prepare.c): a timed

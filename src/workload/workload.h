@@ -59,6 +59,9 @@ struct op {
 			     * is a read fault (mm_touch, vm.anon_exclusive) */
 	bool shared;        /* OP_MMAP_FILE: MAP_SHARED (else MAP_PRIVATE) */
 	bool direct;        /* OP_READ/OP_WRITE: O_DIRECT, bypassing the page cache */
+	bool dontcache;     /* OP_WRITE: pwritev2(RWF_DONTCACHE), 6.14+: the pages
+			     * it creates are dropped when their writeback,
+			     * which the write starts, ends */
 	uint32_t region;
 	uint32_t refs;
 	int32_t fd;
