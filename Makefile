@@ -161,8 +161,11 @@ CHECK_DEPS = $(BUILD)/pagelab $(BUILD)/unit-tests $(BUILD)/examples/embed $(BUIL
 CHECK_ENV = PAGELAB=$(BUILD)/pagelab EXAMPLES=$(BUILD)/examples UNIT_TESTS=$(BUILD)/unit-tests \
 	PAGELAB_TIMES=$(BUILD)/check-times PAGELAB_TESTS='$(T)' J='$(J)' \
 	$(if $(KERNEL),PAGELAB_KERNEL_TESTS='$(KERNEL)')
+# installcheck gets the version these were built with: a commit made
+# while the tests run would change it and relink $(BUILD)/pagelab under them.
 check: $(CHECK_DEPS)
-	@ic="$(MAKE) --no-print-directory installcheck"; [ -z "$${PAGELAB_SANITIZED:-}" ] || ic=""; \
+	@ic="$(MAKE) --no-print-directory installcheck VERSION_STRING=$(VERSION_STRING)"; \
+	[ -z "$${PAGELAB_SANITIZED:-}" ] || ic=""; \
 	$(CHECK_ENV) INSTALLCHECK="$$ic" sh tests/cli.sh
 check-quick: $(CHECK_DEPS)
 	@$(CHECK_ENV) PAGELAB_QUICK=1 sh tests/cli.sh

@@ -1,7 +1,7 @@
 /* test_ablate.c - pagelab ablate's logic (src/engine/ablate.c): which
  * tunables are switches, the variants an --off list and --pairs give, the
  * errors, the figures, record_metric's sums the table reads, and the
- * table itself from records. */
+ * table itself from records (a change too wide for its column too). */
 #include "test.h"
 #include "../src/engine/ablate.h"
 #include "../src/mm/work.h"
@@ -113,6 +113,21 @@ static void add(struct records *rs, const char *d, int s, double e, double p, bo
 	rs->n++;
 }
 
+/* compare_records() of rs against policy on metrics, printed by
+ * ablate_print_text(): the text, to free(). */
+static char *table_text(const struct records *rs, const char *policy, const char *const *metrics)
+{
+	int nt;
+	struct cmp_table *t = compare_records(rs, policy, metrics, &nt);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	ablate_print_text(t, nt, rs, policy, f);
+	fclose(f);
+	compare_free(t, nt);
+	return buf;
+}
+
 void test_ablate_text(void)
 {
 	struct records rs = { 0 };
@@ -123,13 +138,7 @@ void test_ablate_text(void)
 		add(&rs, long_d, s, 10 + s * 0.01, 100, s == 1);
 	}
 	static const char *const metrics[] = { "elapsed_s", "pgscan", "pgmajfault", "walk_mm", NULL };
-	int nt;
-	struct cmp_table *t = compare_records(&rs, "mglru", metrics, &nt);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	ablate_print_text(t, nt, &rs, "mglru", f);
-	fclose(f);
+	char *buf = table_text(&rs, "mglru", metrics);
 	const char *want =
 		"ablate mglru: 2 variants and the full design, 5 seeds each\n"
 		"config: c\n"
@@ -153,7 +162,6 @@ void test_ablate_text(void)
 	if (strncmp(buf, want, strlen(want)))
 		fprintf(stderr, "got:\n%s", buf);
 	free(buf);
-	compare_free(t, nt);
 	records_free(&rs);
 }
 
@@ -168,17 +176,40 @@ void test_ablate_median(void)
 		add(&rs, "linux6 two_touch=0", s + 1, e[s], 1, false);
 	}
 	static const char *const metrics[] = { "elapsed_s", NULL };
-	int nt;
-	struct cmp_table *t = compare_records(&rs, "linux6", metrics, &nt);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	ablate_print_text(t, nt, &rs, "linux6", f);
-	fclose(f);
+	char *buf = table_text(&rs, "linux6", metrics);
 	CHECK(strstr(buf, "\n  two_touch=0            33.0000    11.5000    44.0076   +560.0%  0.0286 *\n") != NULL);
 	if (!strstr(buf, "two_touch=0            33.0000    11.5000    44.0076"))
 		fprintf(stderr, "got:\n%s", buf);
 	free(buf);
-	compare_free(t, nt);
+	records_free(&rs);
+}
+
+/* A change too wide for the column's 9 characters (+100000% and more) is
+ * the variant's mean as a multiple of the full design's: the columns stay
+ * under their headers (before, "+100000.0%" pushed p one column right,
+ * and 2e12 over 2 printed "+99999999999900", cut at 15 characters). */
+void test_ablate_wide_change(void)
+{
+	struct records rs = { 0 };
+	for (int s = 1; s <= 2; s++) {
+		add(&rs, "mglru", s, 1, 2, false);
+		add(&rs, "mglru bloom=0", s, 1, 1999.9, false);      /* +99895.0%: 9 columns */
+		add(&rs, "mglru tiers=0", s, 1, 2002, false);        /* +100000.0%: x1001 */
+		add(&rs, "mglru walk_mmu=0", s, 1, 2e12, false);     /* x1.0e+12 */
+	}
+	static const char *const metrics[] = { "pgscan", NULL };
+	char *buf = table_text(&rs, "mglru", metrics);
+	const char *want =
+		"pgscan                      mean     median     stddev    change       p\n"
+		"  mglru (full)            2.0000     2.0000     0.0000\n"
+		"  bloom=0                 1999.9     1999.9     0.0000 +99895.0%  0.3333\n"
+		"  tiers=0                 2002.0     2002.0     0.0000     x1001  0.3333\n"
+		"  walk_mmu=0               2e+12      2e+12     0.0000  x1.0e+12  0.3333\n";
+	CHECK(strstr(buf, want) != NULL);
+	if (!strstr(buf, want))
+		fprintf(stderr, "got:\n%s", buf);
+	/* the legend says what x means */
+	CHECK(strstr(buf, "(x1001: 1001 times") != NULL);
+	free(buf);
 	records_free(&rs);
 }

@@ -29,18 +29,25 @@ static void three_zspages(struct zs_pool *pool, int a, int b, int c)
 		zs_free(pool, h[i]);
 }
 
+/* three_zspages(a, b, c) in 21 pages, then one zs_compact(): it frees
+ * the `gain` pages zs_compactable() said it would. */
+static void compact_three(struct zs_pool *pool, int a, int b, int c, int gain)
+{
+	three_zspages(pool, a, b, c);
+	CHECK_EQ(pool->pages, 21);
+	CHECK_EQ(zs_compactable(pool), gain);
+	CHECK_EQ(zs_compact(pool), gain);
+	CHECK_EQ(pool->pages, 21 - gain);
+}
+
 void test_zs_compact_frees_emptiest(void)
 {
 	struct zs_pool pool;
 	/* 200 (group 8), 100 (group 4), 30 (group 2): 330 objects in 768
-	 * slots, (768 - 330) / 256 = 1 zspage's worth wasted: 7 pages */
-	three_zspages(&pool, 200, 100, 30);
-	CHECK_EQ(pool.pages, 21);
-	CHECK_EQ(zs_compactable(&pool), 7);
-	/* dst the fullest with room (0), src the emptiest (2): its 30
+	 * slots, (768 - 330) / 256 = 1 zspage's worth wasted: 7 pages.
+	 * dst the fullest with room (0), src the emptiest (2): its 30
 	 * move, 2 is freed; then (512 - 330) / 256 = 0: done */
-	CHECK_EQ(zs_compact(&pool), 7);
-	CHECK_EQ(pool.pages, 14);
+	compact_three(&pool, 200, 100, 30, 7);
 	CHECK_EQ(pool.pages_compacted, 7);
 	CHECK_EQ(zs_compactable(&pool), 0);
 	CHECK_EQ(zs_handle_zspage(&pool, h[512]), 0);
@@ -64,15 +71,11 @@ void test_zs_compact_fills_dst_then_next(void)
 {
 	struct zs_pool pool;
 	/* 250 (group 10), 60 (group 3), 10 (group 1): (768 - 320) / 256
-	 * = 1 zspage wasted */
-	three_zspages(&pool, 250, 60, 10);
-	CHECK_EQ(zs_compactable(&pool), 7);
-	/* 1st round: dst 0, src 2; 6 objects fill 0 (the list's head
-	 * first: h[521] .. h[516]), 2 keeps 4 and is put back.  2nd: dst
-	 * 1 (now the fullest with room), src 2: its 4 (h[515] .. h[512])
-	 * move, 2 is freed.  Then (512 - 320) / 256 = 0. */
-	CHECK_EQ(zs_compact(&pool), 7);
-	CHECK_EQ(pool.pages, 14);
+	 * = 1 zspage wasted.  1st round: dst 0, src 2; 6 objects fill 0
+	 * (the list's head first: h[521] .. h[516]), 2 keeps 4 and is put
+	 * back.  2nd: dst 1 (now the fullest with room), src 2: its 4
+	 * (h[515] .. h[512]) move, 2 is freed.  Then (512 - 320) / 256 = 0. */
+	compact_three(&pool, 250, 60, 10, 7);
 	CHECK_EQ(zs_handle_zspage(&pool, h[521]), 0);
 	CHECK_EQ(zs_handle_zspage(&pool, h[516]), 0);
 	CHECK_EQ(zs_handle_zspage(&pool, h[515]), 1);
@@ -87,10 +90,7 @@ void test_zs_compact_nothing_to_gain(void)
 	struct zs_pool pool;
 	/* 250 + 250 + 20 = 520: (768 - 520) / 256 = 0, though each
 	 * zspage has room: compaction moves nothing */
-	three_zspages(&pool, 250, 250, 20);
-	CHECK_EQ(zs_compactable(&pool), 0);
-	CHECK_EQ(zs_compact(&pool), 0);
-	CHECK_EQ(pool.pages, 21);
+	compact_three(&pool, 250, 250, 20, 0);
 	CHECK_EQ(zs_handle_zspage(&pool, h[512]), 2);
 	zs_destroy_pool(&pool);
 }

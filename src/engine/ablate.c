@@ -165,6 +165,26 @@ static double row_median(const struct cmp_table *x, const struct records *rs, in
 	return med;
 }
 
+/* A change in the 9 columns of its field: "+4066.7%" up to +99999.9%;
+ * beyond (a count that was near 0 in the full design) the variant's mean
+ * as a multiple of the full design's, "x1001", "x1.0e+12" (the legend
+ * says so), which the ratio is while the full design's mean is positive
+ * (figures are counts and times); otherwise, or not finite, clamped to
+ * ">+99999%" / "<-99999%".  "%+.1f%%" would widen the field and push p
+ * out from under its header. */
+static void fmt_change(char *buf, size_t len, double pct, double base)
+{
+	double ratio = 1 + pct / 100;
+	if (snprintf(buf, len, "%+.1f%%", pct) <= 9)
+		return;
+	if (base > 0 && isfinite(ratio) && ratio < 99999999.5)
+		snprintf(buf, len, "x%.0f", ratio);
+	else if (base > 0 && isfinite(ratio))
+		snprintf(buf, len, "x%.1e", ratio);
+	else
+		snprintf(buf, len, "%s", pct > 0 ? ">+99999%" : "<-99999%");
+}
+
 /* One design's row: its label (the switches off, as --set would say it),
  * then the mean, median, standard deviation, % change and p; a label too
  * long for its column goes on a line of its own. */
@@ -184,7 +204,7 @@ static void print_row(const struct cmp_table *x, const struct records *rs, int m
 	compare_fmt_value(med, sizeof(med), row_median(x, rs, m, d), c->s.n);
 	compare_fmt_value(sd, sizeof(sd), c->s.sd, c->s.n);
 	if (d && !isnan(c->change_pct))
-		snprintf(pc, sizeof(pc), "%+.1f%%", c->change_pct);
+		fmt_change(pc, sizeof(pc), c->change_pct, x->cells[m * x->nr_designs].s.mean);
 	if (d && !isnan(c->p))
 		snprintf(p, sizeof(p), "%.4f", c->p);
 	bool sig = d && !isnan(c->p) && c->p < CMP_ALPHA;
@@ -305,7 +325,8 @@ void ablate_print_text(const struct cmp_table *t, int n, const struct records *r
 	}
 	fprintf(out, "\nA variant is the full design with the switches named off (=0).  Mean,\n"
 		"median and standard deviation over seeds; %% change against the full\n"
-		"design's mean; p of Welch's t-test (5 or more seeds a side) or an exact\n"
+		"design's mean, from +100000%% on as a multiple of it (x1001: 1001 times\n"
+		"it); p of Welch's t-test (5 or more seeds a side) or an exact\n"
 		"Mann-Whitney U test (fewer; it cannot reach p < 0.05 below 4 seeds a\n"
 		"side); * p < %.2f.\n", CMP_ALPHA);
 }

@@ -43,7 +43,10 @@ static inline void cache_free_frame(struct mm *mm, struct page *p, pfn_t pfn)
 }
 
 /* Evict an isolated cache page: its PTE becomes PTE_EVICTED, and a page
- * written since it came in (or never stored) counts as written back. */
+ * written since it came in (or never stored) counts as written back: a
+ * swap-out that reclaim wrote itself, pageout()'s, so nr_vmscan_write
+ * too, as the full machine's reclaim_one() counts it (6.18 mm/vmscan.c
+ * pageout(), NR_VMSCAN_WRITE). */
 static inline enum evict_result cache_drop(struct mm *mm, struct scan_control *sc, pfn_t pfn)
 {
 	struct page *p = &mm->fr.pages[pfn];
@@ -51,6 +54,7 @@ static inline enum evict_result cache_drop(struct mm *mm, struct scan_control *s
 	pte_t *pte = cache_pte(mm, p);
 	if ((*pte & PTE_DIRTY) || (p->flags & PG_dirty)) {
 		mm->ev[PSWPOUT]++;
+		mm->ev[NR_VMSCAN_WRITE]++;
 		mm->ev[PGPGOUT] += PAGE_SIZE / 1024;
 	}
 	*pte = PTE_EVICTED;
