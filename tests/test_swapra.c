@@ -2,8 +2,10 @@
  * (src/mm/swapin.c, mm/swap_state.c): swap_vma_ra_win() growing on a
  * sequential run of faults and shrinking by halves on random ones, cut
  * (not moved) at the VMA's start, its end and the fault's page table,
- * and both hit counts starting at 4. */
+ * and both hit counts starting at 4; mglru reading ahead as linux6 does. */
 #include "test.h"
+#include "sim.h"
+#include "../src/machine/machine.h"
 #include "../src/mm/internal.h"
 #include "../src/mm/swap.h"
 
@@ -101,4 +103,34 @@ void test_swapra_cluster_first_fault(void)
 	/* Hits were had: the previous fault is not moved (still 0). */
 	CHECK_EQ(sw.ra_prev, 0);
 	swap_destroy(&sw);
+}
+
+/* usemem -r 2 80M in 64 MB on vmm-2008 under `policy`: a sequential
+ * re-read of swapped-out memory. */
+static struct machine *reread(const char *policy, const char *const *vm_sets)
+{
+	char a0[] = "usemem", a1[] = "-r", a2[] = "2", a3[] = "80M";
+	char *av[] = { a0, a1, a2, a3, NULL };
+	return sim_run_workload("vmm-2008", 64ULL << 20, policy, NULL, vm_sets, 4, av);
+}
+
+/* mglru reads swap ahead as linux6 does (6.18's swapin_readahead() does
+ * not depend on the LRU): the VMA window, whose hits widen it, and from
+ * a rotating disk the slot cluster - not 2.6's valid_swaphandles().  On
+ * a sequential re-read both designs then read the same pages: the LRU
+ * decides what is evicted, not what a fault reads around it. */
+void test_swapra_mglru_is_6x(void)
+{
+	struct machine *m = reread("mglru", NULL);
+	CHECK_EQ(m->mm.vm.swap_vma_ra, 1);
+	uint64_t ra = m->mm.ev[SWAP_RA], hit = m->mm.ev[SWAP_RA_HIT], in = m->mm.ev[PSWPIN];
+	CHECK(in > 1000);
+	CHECK_EQ(in, m->mm.ev[PGMAJFAULT] + ra);
+	CHECK(hit * 10 > in * 7);
+	machine_free(m);
+	const char *const rot[] = { "vm.swap_rotational", "1", NULL };
+	m = reread("mglru", rot);
+	CHECK_EQ(m->mm.vm.swap_vma_ra, 1);
+	CHECK(m->mm.ev[SWAP_RA_HIT] > 0);
+	machine_free(m);
 }
