@@ -41,7 +41,9 @@ uint32_t mm_mmap_anon_ptes(struct mm *mm, struct aspace *as, uint64_t npages, ui
 	v->pgoff = 0;
 	integrity_vma_init(mm, v);
 	v->ra_off = 0;
-	v->ra_win = v->ra_hits = 0;
+	v->ra_win = 0;
+	v->ra_hits = SWAP_RA_INIT_HITS;
+	v->ra_set = false;
 	as->next_vpn += npages + 16; /* a guard gap between mappings */
 	as->total_vm += npages;
 	return as->nr_vmas++;
@@ -219,8 +221,10 @@ static enum fault_status fault_swap(struct mm *mm, struct mm_ctx *ctx, struct as
 			mm->swap.ra_hits++; /* swapin_readahead_hits */
 		}
 	}
-	if (swap_use_vma_readahead(mm))
-		v->ra_off = off;
+	if (swap_use_vma_readahead(mm)) {
+		v->ra_off = off; /* swap_update_readahead(): SWAP_RA_VAL(addr, ...) */
+		v->ra_set = true;
+	}
 	if (p->flags & PG_locked) {
 		count_fault(mm, ctx, false);
 		ctx->retry = true;

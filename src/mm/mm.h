@@ -213,9 +213,12 @@ struct vma {
 	uint64_t pgoff;     /* file mapping: file page of the first vma page */
 	uint32_t *ver;      /* --check: last written version per page (integrity.h) */
 	/* vma->swap_readahead_info (vm.swap_vma_ra): the page of the last
-	 * swap fault, the window read then, readahead hits since. */
+	 * swap fault, the window read then, readahead hits since.  ra_set 0
+	 * is the kernel's info still 0: GET_SWAP_RA_VAL() reads it as 4 hits
+	 * with no previous fault (ra_hits starts at SWAP_RA_INIT_HITS). */
 	uint64_t ra_off;
 	uint32_t ra_win, ra_hits;
+	bool ra_set;
 };
 
 struct aspace {
@@ -439,6 +442,10 @@ void mm_munlock(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, uint32_t v
  * prev_off with a window of prev_win pages that earned `hits` (aspace.c). */
 uint32_t swapin_nr_pages(uint64_t prev_off, uint64_t off, uint32_t hits, uint32_t max_pages,
 			 uint32_t prev_win);
+/* The hits a VMA's readahead (GET_SWAP_RA_VAL: "Initial readahead hits
+ * is 4 to start up with a small window") and the global count
+ * (swapin_readahead_hits = ATOMIC_INIT(4)) start with. */
+#define SWAP_RA_INIT_HITS 4
 /* swap_cluster_readahead()'s window (vm.swap_rotational): the slots
  * [*first, *last] of the aligned cluster of swapin_nr_pages() around
  * `target`, from sw's readahead hits since the last call (which it
@@ -446,6 +453,12 @@ uint32_t swapin_nr_pages(uint64_t prev_off, uint64_t off, uint32_t hits, uint32_
  * target as the previous fault.  Returns the window's size. */
 uint32_t swap_cluster_ra_window(struct swap_area *sw, uint32_t target, uint32_t max_win,
 				uint32_t *first, uint32_t *last);
+/* swap_vma_ra_win(): the VMA readahead window of a fault at page `off`
+ * of v, up to max_win pages: its size, and the pages [*lo, *hi) of v to
+ * read (within v and the fault's page table), taking v's hits and
+ * remembering the fault and the window (mm/swap_state.c, 6.18). */
+uint32_t swap_vma_ra_window(struct vma *v, uint64_t off, uint32_t max_win, uint64_t *lo,
+			    uint64_t *hi);
 
 /* Make an mm the cache-only mm of src/cachesim: it must have been set up
  * untimed, with no watermarks, one zone and no memcg (panics otherwise),

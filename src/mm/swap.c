@@ -22,7 +22,8 @@ void swap_init(struct swap_area *sw, uint32_t nr_slots)
 	sw->cursor = 0;
 	sw->nr_refs = 0;
 	sw->walk = NULL;
-	sw->ra_prev = sw->ra_win = sw->ra_hits = 0;
+	sw->ra_prev = sw->ra_win = 0;
+	sw->ra_hits = SWAP_RA_INIT_HITS; /* swapin_readahead_hits at boot */
 	sw->map = xcalloc(nr_slots ? nr_slots : 1, sizeof(*sw->map));
 	sw->cache = xmalloc((nr_slots ? nr_slots : 1) * sizeof(*sw->cache));
 	for (uint32_t i = 0; i < nr_slots; i++)

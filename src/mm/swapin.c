@@ -3,7 +3,15 @@
  * 2.6's slot clusters (swapin_readahead), 4.14+'s VMA window
  * (swap_vma_readahead, mm/swap_state.c) or, when the swap device is
  * rotational, 4.14+'s adaptive slot cluster (swap_cluster_readahead).
- * do_swap_page() itself, which maps the page, is in aspace.c. */
+ * The modern ones follow Linux 6.18's mm/swap_state.c: swapin_readahead()
+ * choosing by swap_use_vma_readahead(), __swapin_nr_pages() for the
+ * window, swap_vma_ra_win() placing it, swap_update_readahead() counting
+ * the hits (aspace.c), both counts starting at 4 (GET_SWAP_RA_VAL(),
+ * swapin_readahead_hits = ATOMIC_INIT(4)); readahead pages count swap_ra,
+ * their first fault swap_ra_hit.  On zram (SWP_SYNCHRONOUS_IO) 6.18's
+ * do_swap_page() skips the swap cache and readahead for a slot with one
+ * user (memory.c).  do_swap_page() itself, which maps the page, is in
+ * aspace.c. */
 #include "internal.h"
 #include "swap.h"
 #include "zram.h"
@@ -159,48 +167,63 @@ uint32_t swapin_nr_pages(uint64_t prev_off, uint64_t off, uint32_t hits, uint32_
 	return pages;
 }
 
+/* The window (mm.h): swap_vma_ra_win() in pages of v.  A fault on the
+ * page after the last one reads ahead of it, on the page before reads
+ * behind it, any other around it; the range is computed first and then
+ * cut at the VMA's ends and the fault's page table, so a window near
+ * the VMA's start is shorter, not moved.  A VMA with no fault yet has no
+ * previous page (the kernel's address 0) and 4 hits. */
+uint32_t swap_vma_ra_window(struct vma *v, uint64_t off, uint32_t max_win, uint64_t *lo,
+			    uint64_t *hi)
+{
+	*lo = off;
+	*hi = off + 1;
+	if (max_win <= 1)
+		return 1;
+	bool set = v->ra_set;
+	uint64_t prev = v->ra_off;
+	uint32_t win = swapin_nr_pages(set ? prev : off + 2, off, v->ra_hits, max_win, v->ra_win);
+	v->ra_off = off;
+	v->ra_win = win;
+	v->ra_hits = 0;
+	v->ra_set = true;
+	if (win == 1)
+		return 1;
+	int64_t left;
+	if (set && off == prev + 1)
+		left = (int64_t)off;
+	else if (set && prev == off + 1)
+		left = (int64_t)off + 1 - (int64_t)win;
+	else
+		left = (int64_t)off - (int64_t)((win - 1) / 2);
+	int64_t right = left + (int64_t)win;
+	uint64_t vpn = v->start + off, pmd = vpn / PMD_PAGES * PMD_PAGES;
+	int64_t pmd_lo = (int64_t)pmd - (int64_t)v->start, pmd_hi = pmd_lo + PMD_PAGES;
+	if (left < 0)
+		left = 0;
+	if (left < pmd_lo)
+		left = pmd_lo;
+	if (right > pmd_hi)
+		right = pmd_hi;
+	if (right > (int64_t)v->npages)
+		right = (int64_t)v->npages;
+	*lo = (uint64_t)left;
+	*hi = (uint64_t)right;
+	return win;
+}
+
 /* swap_vma_readahead() (4.14+, the default since): read the swapped-out
- * pages of the faulting VMA around the faulting address, in a window
- * sized by swapin_nr_pages() (1 << page_cluster at most) that extends
- * ahead of a fault moving forward, behind one moving backward, and around
- * any other; clamped to the VMA and its page table.  Readahead pages go to
- * the swap cache unmapped with PG_readahead (swap_ra); a fault that finds
- * one there counts swap_ra_hit and widens the next window. */
+ * pages of the faulting VMA in swap_vma_ra_window() (1 << page_cluster
+ * pages at most, 32 at most), ascending.  Readahead pages go to the swap
+ * cache unmapped with PG_readahead (swap_ra); a fault that finds one
+ * there counts swap_ra_hit and widens the next window. */
 static void swap_vma_readahead(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off,
 			       uint32_t target, pfn_t tpfn)
 {
 	uint64_t cluster = mm->vm.page_cluster < SWAP_RA_ORDER_CEILING ? mm->vm.page_cluster
 								      : SWAP_RA_ORDER_CEILING;
-	uint32_t max_win = 1u << cluster;
-	if (max_win == 1) {
-		swapin_submit(mm, ctx, tpfn, target);
-		return;
-	}
-	uint32_t win = swapin_nr_pages(v->ra_off, off, v->ra_hits, max_win, v->ra_win);
-	uint64_t prev = v->ra_off;
-	v->ra_off = off;
-	v->ra_win = win;
-	v->ra_hits = 0;
-	uint64_t lo = off, hi = off + 1;
-	if (win > 1) {
-		if (off == prev + 1) {
-			hi = off + win;
-		} else if (prev == off + 1) {
-			lo = off + 1 >= win ? off + 1 - win : 0;
-		} else {
-			uint64_t left = (win - 1) / 2;
-			lo = off >= left ? off - left : 0;
-			hi = lo + win;
-		}
-	}
-	uint64_t vpn = v->start + off, pmd = vpn / PMD_PAGES * PMD_PAGES;
-	uint64_t pmd_lo = pmd > v->start ? pmd - v->start : 0, pmd_hi = pmd + PMD_PAGES - v->start;
-	if (lo < pmd_lo)
-		lo = pmd_lo;
-	if (hi > pmd_hi)
-		hi = pmd_hi;
-	if (hi > v->npages)
-		hi = v->npages;
+	uint64_t lo, hi;
+	swap_vma_ra_window(v, off, 1u << cluster, &lo, &hi);
 	bool give_up = false;
 	for (uint64_t o = lo; o < hi; o++) {
 		if (o == off) {
@@ -271,9 +294,10 @@ void swapin_read(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off,
 		 pfn_t pfn)
 {
 	if (mm->swap.zram) {
-		/* SWP_SYNCHRONOUS_IO: do_swap_page() reads the one page
+		/* SWP_SYNCHRONOUS_IO: 6.18's do_swap_page() reads the one page
 		 * synchronously, no readahead (swap_read_folio() ->
-		 * zram_read_page()) */
+		 * zram_read_page()), when __swap_count(entry) == 1 - always
+		 * here: no anonymous page has two mappers (no fork sharing). */
 		zram_read(mm->swap.zram, ctx, pfn, slot);
 		mm_io_done(mm, IO_READ, pfn);
 		return;

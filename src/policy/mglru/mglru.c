@@ -3,8 +3,9 @@
  * lru_gen_add_folio, mm/swap.c folio_inc_refs, mm/workingset.c
  * lru_gen_eviction / lru_gen_refault; Documentation/mm/multigen_lru.rst).
  * Its init turns on 6.x's write-fault dirtying of shared file pages
- * (vm.dirty_fault, mm/memory.c fault_dirty_shared_page()) and cgroup
- * writeback (vm.cgroup_writeback, 6.18 mm/page-writeback.c).
+ * (vm.dirty_fault, mm/memory.c fault_dirty_shared_page()), cgroup
+ * writeback (vm.cgroup_writeback, 6.18 mm/page-writeback.c) and 6.18's
+ * swap readahead (vm.swap_vma_ra, mm/swap_state.c swapin_readahead()).
  *
  * Pages live in generations numbered by sequence: max_seq is the
  * youngest (shared by anon and file), min_seq[type] the oldest of each
@@ -321,6 +322,10 @@ static void *mglru_init(struct mm *mm, const double *tun)
 	mm->vm.dirty_fault = 1;             /* fault_dirty_shared_page() */
 	mm->vm.cgroup_writeback = 1;        /* a v2 cgroup's own dirty limits */
 	ra_set_era(mm, 30);                 /* 3.0+ mmap fault readahead */
+	/* 6.18's swapin_readahead() does not depend on the LRU: the VMA
+	 * window, or swap_cluster_readahead() from a rotating disk
+	 * (src/mm/swapin.c), as linux6's; not 2.6's valid_swaphandles(). */
+	mm->vm.swap_vma_ra = 1;             /* /sys/kernel/mm/swap/vma_ra_enabled */
 	double def[ARRAY_SIZE(mglru_tunables)];
 	if (!tun) {
 		for (size_t i = 0; i + 1 < ARRAY_SIZE(mglru_tunables); i++)
