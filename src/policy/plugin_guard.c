@@ -22,6 +22,7 @@
 #define _DEFAULT_SOURCE /* nanosleep under -std=c11 */
 #include "plugin_inst.h"
 #include "../lib/output.h"
+#include "../lib/sigchain.h"
 #include "../lib/util.h"
 
 #include <pthread.h>
@@ -108,8 +109,9 @@ static void *watchdog(void *arg)
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 static struct sigaction previous[ARRAY_SIZE(crash_signals)];
 
-static void on_crash(int sig)
+static void on_crash(int sig, siginfo_t *si, void *uc)
 {
+	(void)uc;
 	const struct plugin_inst *in = plugin_current;
 	for (size_t i = 0; i < ARRAY_SIZE(crash_signals); i++) {
 		if (crash_signals[i] != sig)
@@ -120,8 +122,7 @@ static void on_crash(int sig)
 			    : sig == SIGBUS ? "crashed (SIGBUS)" : sig == SIGFPE ? "crashed (SIGFPE)"
 			    : "crashed (SIGILL)", EXIT_PLUGIN);
 		/* Not the plugin's: as if this handler were not there. */
-		sigaction(sig, &previous[i], NULL);
-		raise(sig);
+		sig_pass_on(sig, si, &previous[i]);
 		return;
 	}
 }
@@ -130,9 +131,9 @@ static void catch_crashes(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_crash;
+	sa.sa_sigaction = on_crash;
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_NODEFER;
+	sa.sa_flags = SA_NODEFER | SA_SIGINFO;
 	for (size_t i = 0; i < ARRAY_SIZE(crash_signals); i++)
 		sigaction(crash_signals[i], &sa, &previous[i]);
 }

@@ -5,6 +5,7 @@
  * place (input_view), the file's own pages mapped a window at a time. */
 #define _DEFAULT_SOURCE  /* MAP_POPULATE */
 #include "input.h"
+#include "../lib/sigchain.h"
 #include "../lib/util.h"
 
 #include <errno.h>
@@ -541,10 +542,8 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 		(void)w;
 		_exit(2);
 	}
-	/* Not an input's: as if this handler had never been there (raised
-	 * again, for a signal sent by kill(), which returning would drop). */
-	sigaction(sig, &sigbus_before, NULL);
-	raise(sig);
+	/* Not an input's: as if this handler had never been there. */
+	sig_pass_on(sig, si, &sigbus_before);
 }
 
 /* in's window can raise SIGBUS from now on: on_sigbus() must find it. */
