@@ -165,26 +165,6 @@ static double row_median(const struct cmp_table *x, const struct records *rs, in
 	return med;
 }
 
-/* A change in the 9 columns of its field: "+4066.7%" up to +99999.9%;
- * beyond (a count that was near 0 in the full design) the variant's mean
- * as a multiple of the full design's, "x1001", "x1.0e+12" (the legend
- * says so), which the ratio is while the full design's mean is positive
- * (figures are counts and times); otherwise, or not finite, clamped to
- * ">+99999%" / "<-99999%".  "%+.1f%%" would widen the field and push p
- * out from under its header. */
-static void fmt_change(char *buf, size_t len, double pct, double base)
-{
-	double ratio = 1 + pct / 100;
-	if (snprintf(buf, len, "%+.1f%%", pct) <= 9)
-		return;
-	if (base > 0 && isfinite(ratio) && ratio < 99999999.5)
-		snprintf(buf, len, "x%.0f", ratio);
-	else if (base > 0 && isfinite(ratio))
-		snprintf(buf, len, "x%.1e", ratio);
-	else
-		snprintf(buf, len, "%s", pct > 0 ? ">+99999%" : "<-99999%");
-}
-
 /* One design's row: its label (the switches off, as --set would say it),
  * then the mean, median, standard deviation, % change and p; a label too
  * long for its column goes on a line of its own. */
@@ -204,7 +184,7 @@ static void print_row(const struct cmp_table *x, const struct records *rs, int m
 	compare_fmt_value(med, sizeof(med), row_median(x, rs, m, d), c->s.n);
 	compare_fmt_value(sd, sizeof(sd), c->s.sd, c->s.n);
 	if (d && !isnan(c->change_pct))
-		fmt_change(pc, sizeof(pc), c->change_pct, x->cells[m * x->nr_designs].s.mean);
+		compare_fmt_change(pc, sizeof(pc), c->change_pct, x->cells[m * x->nr_designs].s.mean, 9);
 	if (d && !isnan(c->p))
 		snprintf(p, sizeof(p), "%.4f", c->p);
 	bool sig = d && !isnan(c->p) && c->p < CMP_ALPHA;

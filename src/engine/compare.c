@@ -192,6 +192,33 @@ void compare_fmt_value(char *buf, size_t len, double v, int n)
 		snprintf(buf, len, "%10.4f", v);
 }
 
+/* A change in at most width (7 to 9) columns, so the columns after it
+ * stay under their headers: "%+.1f%%" ("+4066.7%"), else without the
+ * decimal ("+4067%"), up to +99999%; beyond (a figure the baseline barely
+ * has) the design's mean as a multiple of the baseline's, "x1001",
+ * "x1.0e+12" (or "x1e+12" in 7 columns; the legends say so), which the
+ * ratio is while the baseline's mean is positive (figures are counts and
+ * times); otherwise, or not finite, clamped to ">+99999%" ("<-9999%" in
+ * 7 columns: as many 9s as fit). */
+void compare_fmt_change(char *buf, size_t len, double pct, double base, int width)
+{
+	double ratio = 1 + pct / 100;
+	if (fabs(pct) < 99999.95 && snprintf(buf, len, "%+.1f%%", pct) <= width)
+		return;
+	if (fabs(pct) < 99999.5 && snprintf(buf, len, "%+.0f%%", pct) <= width)
+		return;
+	if (base > 0 && isfinite(ratio)) {
+		if (ratio < 99999999.5 && snprintf(buf, len, "x%.0f", ratio) <= width)
+			return;
+		if (snprintf(buf, len, "x%.1e", ratio) <= width)
+			return;
+		snprintf(buf, len, "x%.0e", ratio);
+		return;
+	}
+	int nines = width - 3 < 5 ? width - 3 : 5;
+	snprintf(buf, len, "%s%.*s%%", pct > 0 ? ">+" : "<-", nines, "99999");
+}
+
 /* Print a line without its trailing blanks. */
 static void put_line(FILE *out, char *line)
 {
@@ -234,7 +261,7 @@ static void print_part(const struct cmp_table *x, int first, int last, FILE *out
 				} else {
 					bool sig = !isnan(cc->p) && cc->p < CMP_ALPHA;
 					char pc[16];
-					snprintf(pc, sizeof(pc), "%+.1f%%", cc->change_pct);
+					compare_fmt_change(pc, sizeof(pc), cc->change_pct, b->s.mean, 7);
 					o += (size_t)snprintf(line + o, sizeof(line) - o, " %s (%7s)%s", v, pc, sig ? "*" : " ");
 				}
 				if (o >= sizeof(line))
@@ -270,7 +297,8 @@ void compare_print_text(const struct cmp_table *t, int n, FILE *out)
 			print_part(x, d, d + 2 < x->nr_designs ? d + 2 : x->nr_designs, out);
 		}
 	}
-	fprintf(out, "\n%% change against the baseline's mean; * the difference is significant\n"
+	fprintf(out, "\n%% change against the baseline's mean, from +100000%% on as a multiple of\n"
+		"it (x1001: 1001 times it); * the difference is significant\n"
 		"(p < %.2f: Welch's t-test with 5 or more seeds a side, else an exact\n"
 		"Mann-Whitney U test, which cannot reach p < 0.05 below 4 seeds a side;\n"
 		"p-values in --json).\n", CMP_ALPHA);

@@ -53,6 +53,10 @@ void compare_free(struct cmp_table *t, int n);
 
 /* A figure in 10 columns ("-" when n is 0), as the tables print it. */
 void compare_fmt_value(char *buf, size_t len, double v, int n);
+/* A % change against base (the baseline's mean) in at most width (7 to
+ * 9) columns: "+4066.7%", "+40667%", from +100000% on the multiple
+ * "x1001", "x1.0e+12" (compare.c says how). */
+void compare_fmt_change(char *buf, size_t len, double pct, double base, int width);
 
 void compare_print_text(const struct cmp_table *t, int n, FILE *out);
 void compare_print_json(const struct cmp_table *t, int n, FILE *out);

@@ -434,6 +434,11 @@ struct nshared {
 	struct ntask_result task[];
 };
 
+/* A fresh area for ntasks tasks (its length in *size, for munmap), its
+ * pages faulted in by the caller (outside the cgroup) but the agents'
+ * records' when no workload is an agent (shared.c says why). */
+struct nshared *nshared_map(int ntasks, bool agents, size_t *size);
+
 struct nexec_ctx {
 	const struct workload_ops *ops;
 	void *w;

@@ -396,11 +396,11 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 	}
 	if (L.total > MAX_TASKS)
 		die_usage("kernel: %d tasks; at most %d run natively", L.total, MAX_TASKS);
-	size_t shsize = sizeof(struct nshared) + (size_t)L.total * sizeof(struct ntask_result);
-	struct nshared *sh = mmap(NULL, shsize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED)
-		die_usage("kernel: out of memory for the shared results");
-	memset(sh, 0, shsize);  /* charged to us, outside the cgroup */
+	bool agents = false;
+	for (int w = 0; w < s->nwl; w++)
+		agents |= s->wl[w].ops->cgroup_done != NULL;
+	size_t shsize;
+	struct nshared *sh = nshared_map(L.total, agents, &shsize);
 
 	struct nstat vm0, mem0, vm1, mem1;
 	int64_t some0, full0, some1, full1;
