@@ -61,9 +61,10 @@ static void unlist(struct resframes *r, pfn_t pfn)
 		lru_del(&r->mm->fr, pfn);
 }
 
-void rf_leave(struct resframes *r, pfn_t pfn)
+void rf_leave(struct resframes *r, pfn_t pfn, bool resident)
 {
-	unlist(r, pfn);
+	if (resident)
+		unlist(r, pfn);
 	if (r->fresh == pfn)
 		r->fresh = PFN_NONE;
 }

@@ -35,8 +35,9 @@ void rf_init(struct resframes *r, struct mm *mm, const char *name, void *const *
 void rf_destroy(struct resframes *r);
 /* The page in pfn becomes resident (add()). */
 void rf_add(struct resframes *r, pfn_t pfn);
-/* The page in pfn leaves without an eviction (remove()). */
-void rf_leave(struct resframes *r, pfn_t pfn);
+/* The page in pfn leaves without an eviction (remove()); resident: the
+ * policy holds it (not a frame it never had or set aside). */
+void rf_leave(struct resframes *r, pfn_t pfn, bool resident);
 /* access(): true if this is the reference that faulted pfn in. */
 static inline bool rf_fault_ref(struct resframes *r, pfn_t pfn)
 {

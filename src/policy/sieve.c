@@ -91,10 +91,10 @@ static void sieve_forget(struct sieve *s, pfn_t pfn)
 static void sieve_remove(void *p, pfn_t pfn)
 {
 	struct sieve *s = p;
-	if (s->st[pfn] == OFF)
-		return;
-	rf_leave(&s->r, pfn);
-	sieve_forget(s, pfn);
+	bool queued = s->st[pfn] != OFF;
+	rf_leave(&s->r, pfn, queued);
+	if (queued)
+		sieve_forget(s, pfn);
 }
 
 /* In a cache (the replay's hit): every page it hits is queued. */
