@@ -15,22 +15,34 @@ void clock_index_destroy(struct clock_index *x)
 	free(x->all);
 	free(x->marked);
 	free(x->marked_sum);
-	free(x->block_n);
+	free(x->sub_n);
+	free(x->super_n);
 	memset(x, 0, sizeof(*x));
 }
 
-#define BLOCK_SHIFT 12 /* 4096 keys, 64 words, a block */
+/* Entries are counted per 512 keys (8 words) and per 32768 keys (64 of
+ * those), so a count over a range reads at most 8 words, 64 small counts
+ * and one large count per 32768 keys at each end. */
+#define SUB_SHIFT 9
+#define SUPER_SHIFT 15
 #define BIT(k) (1ULL << ((k) & 63))
+
+/* popcount without the host's instruction (the build targets any x86-64;
+ * gcc's libgcc call for __builtin_popcountll was a quarter of a replay). */
+static inline uint32_t pop(uint64_t v)
+{
+	v -= (v >> 1) & 0x5555555555555555ULL;
+	v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (uint32_t)((v * 0x0101010101010101ULL) >> 56);
+}
 
 static void set_all(struct clock_index *x, uint32_t key, bool on)
 {
-	if (on) {
-		x->all[key >> 6] |= BIT(key);
-		x->block_n[key >> BLOCK_SHIFT]++;
-	} else {
-		x->all[key >> 6] &= ~BIT(key);
-		x->block_n[key >> BLOCK_SHIFT]--;
-	}
+	uint32_t d = on ? 1 : UINT32_MAX; /* unsigned: adds or subtracts one */
+	x->all[key >> 6] = on ? x->all[key >> 6] | BIT(key) : x->all[key >> 6] & ~BIT(key);
+	x->sub_n[key >> SUB_SHIFT] += (uint16_t)d;
+	x->super_n[key >> SUPER_SHIFT] += d;
 }
 
 static void set_marked(struct clock_index *x, uint32_t key, bool on)
@@ -43,7 +55,7 @@ static void set_marked(struct clock_index *x, uint32_t key, bool on)
 		x->marked_sum[w >> 6] &= ~BIT(w);
 }
 
-/* Entries with keys in [a, b), both in one block (b may be its end). */
+/* Entries with keys in [a, b), within one run of 512 keys (b may be its end). */
 static uint64_t count_words(const struct clock_index *x, uint32_t a, uint32_t b)
 {
 	uint64_t n = 0;
@@ -51,21 +63,36 @@ static uint64_t count_words(const struct clock_index *x, uint32_t a, uint32_t b)
 		uint64_t v = x->all[w] & (~0ULL << (a & 63));
 		if (b - (w << 6) < 64)
 			v &= BIT(b) - 1;
-		n += (uint64_t)__builtin_popcountll(v);
+		n += pop(v);
 	}
+	return n;
+}
+
+/* Entries in the runs of 512 keys [a, b). */
+static uint64_t count_subs(const struct clock_index *x, uint32_t a, uint32_t b)
+{
+	uint64_t n = 0;
+	const uint32_t per = 1u << (SUPER_SHIFT - SUB_SHIFT);
+	if (b - a > per) {
+		uint32_t sa = (a + per - 1) / per, sb = b / per;
+		n += count_subs(x, a, sa * per) + count_subs(x, sb * per, b);
+		for (uint32_t k = sa; k < sb; k++)
+			n += x->super_n[k];
+		return n;
+	}
+	for (uint32_t k = a; k < b; k++)
+		n += x->sub_n[k];
 	return n;
 }
 
 /* Entries with keys in [a, b), a <= b. */
 static uint64_t count_in(const struct clock_index *x, uint32_t a, uint32_t b)
 {
-	uint32_t ba = a >> BLOCK_SHIFT, bb = b >> BLOCK_SHIFT;
-	if (ba == bb)
+	uint32_t sa = a >> SUB_SHIFT, sb = b >> SUB_SHIFT;
+	if (sa == sb)
 		return count_words(x, a, b);
-	uint64_t n = count_words(x, a, (ba + 1) << BLOCK_SHIFT) + count_words(x, bb << BLOCK_SHIFT, b);
-	for (uint32_t k = ba + 1; k < bb; k++)
-		n += x->block_n[k];
-	return n;
+	return count_words(x, a, (sa + 1) << SUB_SHIFT) + count_subs(x, sa + 1, sb) +
+	       count_words(x, sb << SUB_SHIFT, b);
 }
 
 /* The first marked key at or after key, or CLOCK_INDEX_NONE. */
@@ -93,10 +120,12 @@ static uint32_t next_marked_key(const struct clock_index *x, uint32_t key)
 static uint32_t select_key(const struct clock_index *x, uint64_t r)
 {
 	uint32_t b = 0, w;
-	while (r >= x->block_n[b])
-		r -= x->block_n[b++];
-	for (w = b << (BLOCK_SHIFT - 6);; w++) {
-		uint64_t c = (uint64_t)__builtin_popcountll(x->all[w]);
+	while (r >= x->super_n[b])
+		r -= x->super_n[b++];
+	for (b <<= SUPER_SHIFT - SUB_SHIFT; r >= x->sub_n[b]; b++)
+		r -= x->sub_n[b];
+	for (w = b << (SUB_SHIFT - 6);; w++) {
+		uint64_t c = pop(x->all[w]);
 		if (r < c)
 			break;
 		r -= c;
@@ -135,11 +164,13 @@ static void renumber(struct clock_index *x)
 	free(x->all);
 	free(x->marked);
 	free(x->marked_sum);
-	free(x->block_n);
+	free(x->sub_n);
+	free(x->super_n);
 	x->all = xcalloc(nwords, sizeof(*x->all));
 	x->marked = xcalloc(nwords, sizeof(*x->marked));
 	x->marked_sum = xcalloc((nwords + 63) >> 6, sizeof(*x->marked_sum));
-	x->block_n = xcalloc((cap >> BLOCK_SHIFT) + 1, sizeof(*x->block_n));
+	x->sub_n = xcalloc((cap >> SUB_SHIFT) + 1, sizeof(*x->sub_n));
+	x->super_n = xcalloc((cap >> SUPER_SHIFT) + 1, sizeof(*x->super_n));
 	for (uint32_t i = 0; i < k; i++) {
 		set_all(x, i, true);
 		if (x->marked_at[i])
