@@ -80,7 +80,15 @@ static uint64_t count_subs(const struct clock_index *x, uint32_t a, uint32_t b)
 			n += x->super_n[k];
 		return n;
 	}
-	for (uint32_t k = a; k < b; k++)
+	/* four counts (each at most 512) a load, summed by one multiply */
+	uint32_t k = a;
+	for (; k < b && (k & 3); k++)
+		n += x->sub_n[k];
+	for (uint64_t v; k + 4 <= b; k += 4) {
+		memcpy(&v, &x->sub_n[k], sizeof(v));
+		n += (v * 0x0001000100010001ULL) >> 48;
+	}
+	for (; k < b; k++)
 		n += x->sub_n[k];
 	return n;
 }
