@@ -209,7 +209,7 @@ static void run_hand_test(void)
 
 static void bound(void)
 {
-	lim_die("a reclaim pass may reach pagelab's step bound, which this limit leaves out", NULL);
+	lim_die("a reclaim pass may reach pagelab's step bound (left out here)", NULL);
 }
 
 /* The cold hand stopped at slot p: a move back is a wrap. */
