@@ -14,35 +14,134 @@ void clock_index_destroy(struct clock_index *x)
 	free(x->marked_at);
 	free(x->all);
 	free(x->marked);
+	free(x->marked_sum);
+	free(x->sub_n);
+	free(x->super_n);
 	memset(x, 0, sizeof(*x));
 }
 
-/* Fenwick tree t over keys 0..cap-1 (t[key + 1] holds its node). */
-static void fw_add(uint32_t *t, uint32_t cap, uint32_t key, uint32_t delta)
+/* Entries are counted per 512 keys (8 words) and per 32768 keys (64 of
+ * those), so a count over a range reads at most 8 words, 64 small counts
+ * and one large count per 32768 keys at each end. */
+#define SUB_SHIFT 9
+#define SUPER_SHIFT 15
+#define BIT(k) (1ULL << ((k) & 63))
+
+/* popcount without the host's instruction (the build targets any x86-64;
+ * gcc's libgcc call for __builtin_popcountll was a quarter of a replay). */
+static inline uint32_t pop(uint64_t v)
 {
-	for (uint32_t i = key + 1; i <= cap; i += i & (~i + 1))
-		t[i] += delta; /* unsigned: delta UINT32_MAX subtracts one */
+	v -= (v >> 1) & 0x5555555555555555ULL;
+	v = (v & 0x3333333333333333ULL) + ((v >> 2) & 0x3333333333333333ULL);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (uint32_t)((v * 0x0101010101010101ULL) >> 56);
 }
 
-/* How many counted keys are below key. */
-static uint32_t fw_below(const uint32_t *t, uint32_t key)
+static void set_all(struct clock_index *x, uint32_t key, bool on)
 {
-	uint32_t s = 0;
-	for (uint32_t i = key; i; i &= i - 1)
-		s += t[i];
-	return s;
+	uint32_t d = on ? 1 : UINT32_MAX; /* unsigned: adds or subtracts one */
+	x->all[key >> 6] = on ? x->all[key >> 6] | BIT(key) : x->all[key >> 6] & ~BIT(key);
+	x->sub_n[key >> SUB_SHIFT] += (uint16_t)d;
+	x->super_n[key >> SUPER_SHIFT] += d;
 }
 
-/* The key of the counted entry with r counted ones below it (r < total). */
-static uint32_t fw_find(const uint32_t *t, uint32_t cap, uint32_t r)
+static void set_marked(struct clock_index *x, uint32_t key, bool on)
 {
-	uint32_t pos = 0;
-	for (uint32_t step = cap; step; step >>= 1)
-		if (pos + step <= cap && t[pos + step] <= r) {
-			pos += step;
-			r -= t[pos];
+	uint32_t w = key >> 6;
+	x->marked[w] = on ? x->marked[w] | BIT(key) : x->marked[w] & ~BIT(key);
+	if (x->marked[w])
+		x->marked_sum[w >> 6] |= BIT(w);
+	else
+		x->marked_sum[w >> 6] &= ~BIT(w);
+}
+
+/* Entries with keys in [a, b), within one run of 512 keys (b may be its end). */
+static uint64_t count_words(const struct clock_index *x, uint32_t a, uint32_t b)
+{
+	uint64_t n = 0;
+	for (uint32_t w = a >> 6; a < b; w++, a = w << 6) {
+		uint64_t v = x->all[w] & (~0ULL << (a & 63));
+		if (b - (w << 6) < 64)
+			v &= BIT(b) - 1;
+		n += pop(v);
+	}
+	return n;
+}
+
+/* Entries in the runs of 512 keys [a, b). */
+static uint64_t count_subs(const struct clock_index *x, uint32_t a, uint32_t b)
+{
+	uint64_t n = 0;
+	const uint32_t per = 1u << (SUPER_SHIFT - SUB_SHIFT);
+	if (b - a > per) {
+		uint32_t sa = (a + per - 1) / per, sb = b / per;
+		n += count_subs(x, a, sa * per) + count_subs(x, sb * per, b);
+		for (uint32_t k = sa; k < sb; k++)
+			n += x->super_n[k];
+		return n;
+	}
+	/* four counts (each at most 512) a load, summed by one multiply */
+	uint32_t k = a;
+	for (; k < b && (k & 3); k++)
+		n += x->sub_n[k];
+	for (uint64_t v; k + 4 <= b; k += 4) {
+		memcpy(&v, &x->sub_n[k], sizeof(v));
+		n += (v * 0x0001000100010001ULL) >> 48;
+	}
+	for (; k < b; k++)
+		n += x->sub_n[k];
+	return n;
+}
+
+/* Entries with keys in [a, b), a <= b. */
+static uint64_t count_in(const struct clock_index *x, uint32_t a, uint32_t b)
+{
+	uint32_t sa = a >> SUB_SHIFT, sb = b >> SUB_SHIFT;
+	if (sa == sb)
+		return count_words(x, a, b);
+	return count_words(x, a, (sa + 1) << SUB_SHIFT) + count_subs(x, sa + 1, sb) +
+	       count_words(x, sb << SUB_SHIFT, b);
+}
+
+/* The first marked key at or after key, or CLOCK_INDEX_NONE. */
+static uint32_t next_marked_key(const struct clock_index *x, uint32_t key)
+{
+	uint32_t w = key >> 6, nwords = x->cap >> 6;
+	uint64_t v = x->marked[w] & (~0ULL << (key & 63));
+	if (!v) {
+		if (++w >= nwords)
+			return CLOCK_INDEX_NONE;
+		uint32_t sw = w >> 6, nsum = (nwords + 63) >> 6;
+		uint64_t sv = x->marked_sum[sw] & (~0ULL << (w & 63));
+		while (!sv) {
+			if (++sw >= nsum)
+				return CLOCK_INDEX_NONE;
+			sv = x->marked_sum[sw];
 		}
-	return pos;
+		w = sw << 6 | (uint32_t)__builtin_ctzll(sv);
+		v = x->marked[w];
+	}
+	return w << 6 | (uint32_t)__builtin_ctzll(v);
+}
+
+/* The key of the entry with r entries below it (r < n). */
+static uint32_t select_key(const struct clock_index *x, uint64_t r)
+{
+	uint32_t b = 0, w;
+	while (r >= x->super_n[b])
+		r -= x->super_n[b++];
+	for (b <<= SUPER_SHIFT - SUB_SHIFT; r >= x->sub_n[b]; b++)
+		r -= x->sub_n[b];
+	for (w = b << (SUB_SHIFT - 6);; w++) {
+		uint64_t c = pop(x->all[w]);
+		if (r < c)
+			break;
+		r -= c;
+	}
+	uint64_t v = x->all[w];
+	while (r--)
+		v &= v - 1;
+	return w << 6 | (uint32_t)__builtin_ctzll(v);
 }
 
 /* The keys ran out (next == cap): the live entries take keys 0..n-1 in
@@ -65,24 +164,25 @@ static void renumber(struct clock_index *x)
 		cap *= 2;
 	x->id_at = xrealloc(x->id_at, cap * sizeof(*x->id_at));
 	x->marked_at = xrealloc(x->marked_at, cap);
-	x->all = xrealloc(x->all, (cap + 1ULL) * sizeof(*x->all));
-	x->marked = xrealloc(x->marked, (cap + 1ULL) * sizeof(*x->marked));
 	for (uint32_t i = k; i < cap; i++) {
 		x->id_at[i] = CLOCK_INDEX_NONE;
 		x->marked_at[i] = 0;
 	}
-	/* Each node holds its own key, then passes its sum to its parent. */
-	x->all[0] = x->marked[0] = 0;
-	for (uint32_t i = 1; i <= cap; i++) {
-		x->all[i] = i <= k;
-		x->marked[i] = x->marked_at[i - 1];
-	}
-	for (uint32_t i = 1; i <= cap; i++) {
-		uint32_t parent = i + (i & (~i + 1));
-		if (parent <= cap) {
-			x->all[parent] += x->all[i];
-			x->marked[parent] += x->marked[i];
-		}
+	uint32_t nwords = cap >> 6;
+	free(x->all);
+	free(x->marked);
+	free(x->marked_sum);
+	free(x->sub_n);
+	free(x->super_n);
+	x->all = xcalloc(nwords, sizeof(*x->all));
+	x->marked = xcalloc(nwords, sizeof(*x->marked));
+	x->marked_sum = xcalloc((nwords + 63) >> 6, sizeof(*x->marked_sum));
+	x->sub_n = xcalloc((cap >> SUB_SHIFT) + 1, sizeof(*x->sub_n));
+	x->super_n = xcalloc((cap >> SUPER_SHIFT) + 1, sizeof(*x->super_n));
+	for (uint32_t i = 0; i < k; i++) {
+		set_all(x, i, true);
+		if (x->marked_at[i])
+			set_marked(x, i, true);
 	}
 	x->cap = cap;
 	x->next = k;
@@ -104,9 +204,9 @@ void clock_index_append(struct clock_index *x, uint32_t id, bool marked)
 	x->id_at[k] = id;
 	x->marked_at[k] = marked;
 	x->key_of[id] = k + 1;
-	fw_add(x->all, x->cap, k, 1);
+	set_all(x, k, true);
 	if (marked) {
-		fw_add(x->marked, x->cap, k, 1);
+		set_marked(x, k, true);
 		x->nmarked++;
 	}
 	x->n++;
@@ -117,9 +217,9 @@ void clock_index_remove(struct clock_index *x, uint32_t id)
 	if (!clock_index_has(x, id))
 		return;
 	uint32_t k = x->key_of[id] - 1;
-	fw_add(x->all, x->cap, k, UINT32_MAX);
+	set_all(x, k, false);
 	if (x->marked_at[k]) {
-		fw_add(x->marked, x->cap, k, UINT32_MAX);
+		set_marked(x, k, false);
 		x->nmarked--;
 		x->marked_at[k] = 0;
 	}
@@ -134,7 +234,7 @@ void clock_index_mark(struct clock_index *x, uint32_t id, bool marked)
 	if (x->marked_at[k] == marked)
 		return;
 	x->marked_at[k] = marked;
-	fw_add(x->marked, x->cap, k, marked ? 1 : UINT32_MAX);
+	set_marked(x, k, marked);
 	x->nmarked += marked ? 1 : UINT32_MAX;
 }
 
@@ -143,16 +243,16 @@ uint32_t clock_index_next_marked(const struct clock_index *x, uint32_t id, uint6
 	if (!x->nmarked)
 		return CLOCK_INDEX_NONE;
 	uint32_t k = x->key_of[id] - 1;
-	uint32_t before = fw_below(x->marked, k);
 	/* None at or after k: the first one from the tail. */
-	uint32_t km = fw_find(x->marked, x->cap, before < x->nmarked ? before : 0);
-	uint32_t rk = fw_below(x->all, k), rm = fw_below(x->all, km);
-	*dist = km >= k ? rm - rk : x->n - rk + rm;
+	uint32_t km = next_marked_key(x, k);
+	if (km == CLOCK_INDEX_NONE)
+		km = next_marked_key(x, 0);
+	*dist = km >= k ? count_in(x, k, km) : x->n - count_in(x, km, k);
 	return x->id_at[km];
 }
 
 uint32_t clock_index_advance(const struct clock_index *x, uint32_t id, uint64_t places)
 {
-	uint64_t r = (fw_below(x->all, x->key_of[id] - 1) + places % x->n) % x->n;
-	return x->id_at[fw_find(x->all, x->cap, (uint32_t)r)];
+	uint64_t r = (count_in(x, 0, x->key_of[id] - 1) + places % x->n) % x->n;
+	return x->id_at[select_key(x, r)];
 }

@@ -52,6 +52,12 @@ struct clockpro {
 	/* The clock's order, the resident cold pages marked: HAND_cold
 	 * jumps to the next one (clock_index.h). */
 	struct clock_index order;
+	/* Per ghost entry: HOT, TEST, REF.  A byte array, not the entry's
+	 * own flags: a hit sets REF in it, one byte of a few hundred KB
+	 * where the entry was 48 bytes among many MB; in a cache it is the
+	 * record the replay prefetches (cache_mode.h). */
+	uint8_t *fl;
+	uint32_t flcap;
 };
 
 static void forget_stale(struct rp_base *b, uint32_t i);
@@ -70,6 +76,8 @@ static void *clockpro_init(struct mm *mm, const double *tun)
 	c->m = mm->fr.nr;
 	c->mc = 1;
 	rp_set_hit(&c->b, clockpro_hit);
+	if (mm->cache.only)
+		mm_cache_records(mm, (void *const *)&c->fl, 1);
 	return c;
 }
 
@@ -78,6 +86,7 @@ static void clockpro_destroy(void *p)
 	struct clockpro *c = p;
 	clock_index_destroy(&c->order);
 	rp_destroy(&c->b);
+	free(c->fl);
 	free(c);
 }
 
@@ -99,7 +108,7 @@ static uint32_t step(struct clockpro *c, uint32_t i)
 /* What HAND_cold stops at: a resident cold page. */
 static bool resident_cold(struct clockpro *c, uint32_t i)
 {
-	return !(E(c, i)->flags & HOT) && E(c, i)->pfn != PFN_NONE;
+	return !(c->fl[i] & HOT) && E(c, i)->pfn != PFN_NONE;
 }
 
 /* Entry i's flags or residency changed in place. */
@@ -141,7 +150,7 @@ static void forget(struct clockpro *c, uint32_t i)
 /* A cold page's test period ends without a reuse. */
 static void end_test(struct clockpro *c, uint32_t i)
 {
-	E(c, i)->flags &= ~TEST;
+	c->fl[i] &= ~TEST;
 	if (E(c, i)->pfn == PFN_NONE) {
 		c->nr_nonres--;
 		if (c->mc > 1)
@@ -161,17 +170,16 @@ static uint32_t run_hand_hot(struct clockpro *c, bool one)
 	while ((one ? c->nr_hot == start : c->nr_hot > c->m - c->mc) && c->nr_hot && budget--) {
 		uint32_t i = at(c, c->hand_hot);
 		c->hand_hot = step(c, i);
-		struct gh_entry *e = E(c, i);
-		if (e->flags & HOT) {
-			if (e->flags & REF) {
-				e->flags &= ~REF;
+		if (c->fl[i] & HOT) {
+			if (c->fl[i] & REF) {
+				c->fl[i] &= ~REF;
 			} else {
-				e->flags &= ~HOT; /* demoted: cold, no test period */
+				c->fl[i] &= ~HOT; /* demoted: cold, no test period */
 				c->nr_hot--;
 				remark(c, i);
 				demoted = i;
 			}
-		} else if (e->flags & TEST) {
+		} else if (c->fl[i] & TEST) {
 			end_test(c, i);
 		}
 	}
@@ -184,7 +192,7 @@ static void run_hand_test(struct clockpro *c)
 	while (c->nr_nonres > c->m && budget--) {
 		uint32_t i = at(c, c->hand_test);
 		c->hand_test = step(c, i);
-		if (!(E(c, i)->flags & HOT) && (E(c, i)->flags & TEST))
+		if (!(c->fl[i] & HOT) && (c->fl[i] & TEST))
 			end_test(c, i);
 	}
 }
@@ -245,23 +253,23 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 			c->b.hand_looks++;
 		}
 		struct gh_entry *e = E(c, i);
-		if ((e->flags & HOT) || e->pfn == PFN_NONE) {
-			if ((e->flags & HOT) && c->nr_hot >= rp_resident(&c->b))
+		if ((c->fl[i] & HOT) || e->pfn == PFN_NONE) {
+			if ((c->fl[i] & HOT) && c->nr_hot >= rp_resident(&c->b))
 				run_hand_hot(c, true); /* all resident pages hot (after an exit) */
 			continue;
 		}
 		/* A page it passes is scanned once, as anon or file; a victim
 		 * is counted by the eviction (textbook_evict). */
-		if (e->flags & REF) {
+		if (c->fl[i] & REF) {
 			sc_scanned(sc, mm_page(c->b.mm, e->pfn), 1);
-			e->flags &= ~REF;
-			if (e->flags & TEST) {
-				e->flags = HOT;
+			c->fl[i] &= ~REF;
+			if (c->fl[i] & TEST) {
+				c->fl[i] = HOT;
 				c->nr_hot++;
 				to_head(c, i);
 				run_hand_hot(c, false);
 			} else {
-				e->flags |= TEST;
+				c->fl[i] |= TEST;
 				to_head(c, i);
 			}
 			continue;
@@ -269,7 +277,7 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 		enum victim_outcome o = rp_evict(&c->b, sc, i);
 		if (o == VICTIM_NOSWAP)
 			noswap++;
-		if (o == VICTIM_GONE && (e->flags & TEST)) {
+		if (o == VICTIM_GONE && (c->fl[i] & TEST)) {
 			c->nr_nonres++;
 			remark(c, i);
 			run_hand_test(c);
@@ -286,7 +294,7 @@ static void forget_stale(struct rp_base *b, uint32_t i)
 	struct clockpro *c = (struct clockpro *)b;
 	if (E(c, i)->pfn == PFN_NONE && ghost_on(G, i, 0) == c->clk)
 		c->nr_nonres--;
-	if (E(c, i)->flags & HOT)
+	if (c->fl[i] & HOT)
 		c->nr_hot--;
 	forget(c, i);
 }
@@ -297,13 +305,17 @@ static void clockpro_add(void *p, pfn_t pfn, enum add_reason why)
 	(void)why;
 	bool known;
 	uint32_t i = rp_add(&c->b, pfn, &known);
-	struct gh_entry *e = E(c, i);
-	if (known && ghost_on(G, i, 0) == c->clk && (e->flags & TEST)) {
+	if (i >= c->flcap) {
+		/* room for every entry the ghost table has room for */
+		c->flcap = MAX(G->cap, i + 1);
+		c->fl = xrealloc(c->fl, c->flcap);
+	}
+	if (known && ghost_on(G, i, 0) == c->clk && (c->fl[i] & TEST)) {
 		/* reused within its test period: a small reuse distance */
 		c->nr_nonres--;
 		if (c->mc + 1 < c->m)
 			c->mc++;
-		e->flags = HOT;
+		c->fl[i] = HOT;
 		c->nr_hot++;
 		to_head(c, i);
 		run_hand_hot(c, false);
@@ -311,7 +323,7 @@ static void clockpro_add(void *p, pfn_t pfn, enum add_reason why)
 	}
 	if (known)
 		off_clock(c, i);
-	e->flags = TEST;
+	c->fl[i] = TEST;
 	on_head(c, i);
 }
 
@@ -321,7 +333,7 @@ static void clockpro_remove(void *p, pfn_t pfn)
 	uint32_t i = rp_remove(&c->b, pfn);
 	if (i == GH_NONE)
 		return;
-	if (E(c, i)->flags & HOT)
+	if (c->fl[i] & HOT)
 		c->nr_hot--;
 	forget(c, i);
 }
@@ -330,7 +342,7 @@ static void clockpro_hit(void *p, pfn_t pfn, uint32_t i)
 {
 	struct clockpro *c = p;
 	(void)pfn;
-	E(c, i)->flags |= REF;
+	c->fl[i] |= REF;
 }
 
 static bool clockpro_check(void *p, FILE *err)
@@ -346,7 +358,7 @@ static bool clockpro_check(void *p, FILE *err)
 		}
 		above = clock_index_key(&c->order, i);
 		cold += resident_cold(c, i);
-		hot += (E(c, i)->flags & HOT) != 0;
+		hot += (c->fl[i] & HOT) != 0;
 		nonres += E(c, i)->pfn == PFN_NONE;
 		res += E(c, i)->pfn != PFN_NONE;
 	}
