@@ -1,16 +1,18 @@
-/* test_read_swap_cache.c - the read_swap_cache_async row (src/mm/work.h):
+/* test_read_swap_cache.c - the read_swap_cache row (src/mm/work.h):
  * a page read back from a swap device (6.18 do_swap_page() ->
  * swapin_readahead() -> __read_swap_cache_async(): the folio, its memcg
  * charge, swap_cache_add_folio()), counted once per pswpin and charged
- * cost.read_swap_cache_async each (calib_derive.c measures it).  A
+ * cost.read_swap_cache each (calib_derive.c measures it).  A
  * hand-built untimed mm of four pages; well under a second. */
 #include "test.h"
 #include "../src/mm/internal.h"
 #include "../src/policy/policy.h"
+#include "../src/native/calibrate.h"
 
 #include <string.h>
 
 void test_read_swap_cache_counted_per_read(void);
+void test_read_swap_cache_calibrated(void);
 
 /* Four written pages, each reclaimed (swapped out: the untimed write
  * ends at once, the frame is freed) and read back; the fault of page 3
@@ -60,4 +62,32 @@ void test_read_swap_cache_counted_per_read(void)
 	CHECK_EQ(reads, 4);
 	CHECK_EQ(swap_round_trip(700, &reads, &sys1), 4);
 	CHECK_EQ(sys1 - sys0, 2800);
+}
+
+/* --calibrate's figure, per round r: swapin 40 000 + 10 r a page read,
+ * 1.125 faults a read at cost.fault 2 000 (2 250), and io_submit
+ * (aio_4k 30 000 + r less io_page 400): 8 150 + 9 r, so 8 195
+ * (8 150..8 240).  With no fault figure (not measured) only the bio is
+ * taken off: 10 400 + 9 r. */
+void test_read_swap_cache_calibrated(void)
+{
+	struct cal_fig f[NR_CAL];
+	double ns[NR_CALP][CAL_ROUNDS] = { { 0 } };
+	cal_init(f);
+	f[CAL_FAULT].rounds = CAL_ROUNDS;
+	f[CAL_FAULT].value = 2000;
+	for (int r = 0; r < CAL_ROUNDS; r++) {
+		ns[CALP_AIO_4K][r] = 30000 + r;
+		ns[CALP_AIO_1M][r] = 30000 + r + 255 * 400;
+		ns[CALP_SWAPIN][r] = 40000 + 10 * r;
+		ns[CALP_SWAPIN_FAULTS][r] = 1.125;
+	}
+	cal_paths_figs(f, ns, CAL_ROUNDS, "");
+	CHECK_EQ(f[CAL_READ_SWAP].rounds, CAL_ROUNDS);
+	CHECK(f[CAL_READ_SWAP].median == 8195 && f[CAL_READ_SWAP].min == 8150 && f[CAL_READ_SWAP].max == 8240);
+	CHECK(f[CAL_READ_SWAP].value == 8195);
+	CHECK(!strcmp(f[CAL_READ_SWAP].param, "cost.read_swap_cache"));
+	f[CAL_FAULT].rounds = 0;
+	cal_paths_figs(f, ns, CAL_ROUNDS, "");
+	CHECK(f[CAL_READ_SWAP].median == 10445);
 }

@@ -367,6 +367,14 @@ static const struct cal_fig cal_defs[NR_CAL] = {
 	[CAL_ADD_SWAP] = CAL("add_to_swap", "cost.add_to_swap", "page", "pageout_anon less unmap_walk, "
 			   "unmap_pte and io_submit, each round: an anonymous page's reclaim beyond the walk, "
 			   "the PTE and the bio (swap slot, swap cache, the memcg's swap charge)"),
+	[CAL_SWAPIN] = CAL("swapin", NULL, "page", "thread CPU time of writing back each page pageout_anon "
+			 "swapped out, its swap cache dropped first (a limit below its usage, then back), per page "
+			 "read from swap (pswpin): do_swap_page, swapin_readahead, the bios, the slot freed"),
+	[CAL_SWAPIN_FAULTS] = CAL("swapin_faults", NULL, "read", "the faults pagelab charges cost.fault "
+				"for, per page read: each page's fault and each major fault's retry"),
+	[CAL_READ_SWAP] = CAL("read_swap", "cost.read_swap_cache", "page", "swapin less "
+			    "swapin_faults x fault and io_submit, each round: a swap-in beyond the fault and the bio "
+			    "(__read_swap_cache_async: the folio's charge, the swap cache; the slot freed)"),
 	[CAL_IO_COMPLETE] = CAL("io_complete", "cost.io_complete", "request", "the interrupt's side of a "
 			      "completion"),
 };
