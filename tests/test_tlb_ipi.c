@@ -17,7 +17,7 @@ struct ht {
 	struct mm_ctx ctx;
 	unsigned busy_cpus;     /* what the fake machine answers */
 	unsigned calls;
-	uint64_t recv_asked, last_t;
+	uint64_t recv_asked, last_t, mask_asked;
 };
 
 static void fake_submit(void *arg, enum io_dir dir, uint32_t block, pfn_t pfn, uint64_t t)
@@ -25,9 +25,10 @@ static void fake_submit(void *arg, enum io_dir dir, uint32_t block, pfn_t pfn, u
 	(void)arg; (void)dir; (void)block; (void)pfn; (void)t;
 }
 
-static unsigned fake_flush(void *arg, uint64_t t, uint64_t recv_ns)
+static unsigned fake_flush(void *arg, uint64_t t, uint64_t recv_ns, uint64_t cpumask)
 {
 	struct ht *h = arg;
+	h->mask_asked = cpumask;
 	h->calls++;
 	h->recv_asked += recv_ns * h->busy_cpus;
 	h->last_t = t;
@@ -68,12 +69,14 @@ void test_tlb_ipi_before_pageout(void)
 	uint32_t v = mm_mmap_anon(&h.mm, as, 2, 0);
 	enum fault_status st;
 	CHECK_EQ(mm_touch(&h.mm, &h.ctx, as, v, 0, 2, 1, true, UINT64_MAX / 2, &st), 2);
+	as->cpumask = 0x5; /* the victim's mm_cpumask goes to the machine */
 	uint64_t sys0 = h.ctx.sys_ns;
 	struct scan_control sc = { .nr_to_reclaim = 32, .who = RECLAIM_DIRECT, .may_swap = true, .may_writepage = true };
 	pfn_t p0 = frame_at(as, v, 0), p1 = frame_at(as, v, 1);
 	h.mm.pol.ops->remove(h.mm.pol.priv, p0);
 	CHECK_EQ(mm_reclaim_page(&h.mm, &sc, p0), EVICT_WRITEBACK);
 	CHECK_EQ(h.calls, 1);
+	CHECK_EQ(h.mask_asked, 0x5);
 	CHECK_EQ(h.ctx.sys_ns - sys0, 1000);
 	CHECK_EQ(h.recv_asked, 300);
 	CHECK_EQ(h.last_t, 5000 + h.ctx.user_ns + h.ctx.sys_ns - 1000);

@@ -51,7 +51,7 @@ static bool host_tlb_cost(const char *cache, char args[2][48])
 		fclose(f);
 	if (n != 2) {
 		uint64_t send, recv;
-		if (!nhost_tlb_ipi_cost(&send, &recv, why, sizeof(why)))
+		if (!nhost_tlb_ipi_cost(&send, &recv, NULL, why, sizeof(why)))
 			return false;
 		s = send;
 		r = recv;

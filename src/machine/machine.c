@@ -185,19 +185,22 @@ static void io_submit_block(void *arg, enum io_dir dir, uint64_t block, pfn_t pf
 	disk_submit(&m->disk, dir, block, pfn, t);
 }
 
-/* mm_io.remote_tlb_flush: every other CPU busy at time t takes the IPI.
+/* mm_io.remote_tlb_flush: every other CPU of the victim's mm_cpumask
+ * (cpumask: the CPUs a task of it ran on) busy at time t takes the IPI.
  * A CPU's chunk is computed whole when it starts, and the reclaimer's
  * time runs ahead of the event clock, so another CPU is busy at t if t
  * falls in its last chunk, or a task is there or in the run queue for
  * its next one (idle, it is in lazy TLB mode and skipped).  The time is
  * that CPU's, paid by the chunk it runs next. */
-static unsigned io_remote_tlb_flush(void *arg, uint64_t t, uint64_t recv_ns)
+static unsigned io_remote_tlb_flush(void *arg, uint64_t t, uint64_t recv_ns, uint64_t cpumask)
 {
 	struct machine *m = arg;
 	unsigned n = 0;
 	for (uint64_t c = 0; c < m->prof.cpus; c++) {
 		struct cpu *cpu = &m->cpus[c];
 		if (cpu->task >= 0 && cpu->task == m->cur_task)
+			continue;
+		if (!(cpumask & (1ULL << (c < 63 ? c : 63))))
 			continue;
 		if (t >= cpu->busy_until && cpu->task < 0 && !rq_waiting(m, (uint32_t)c))
 			continue;
@@ -282,6 +285,8 @@ static void cpu_event(struct machine *m, uint32_t c)
 	}
 	m->cur_task = t->id;
 	m->self_exit_ns = 0;
+	if (t->as) /* switch_mm_irqs_off(): this CPU joins the mm's cpumask */
+		t->as->cpumask |= 1ULL << (c < 63 ? c : 63);
 	struct mm_ctx ctx = { .t0 = now, .task = t->id, .kswapd = t->kthread, .wait_pfn = PFN_NONE };
 	if (cpu->last_task != t->id) {
 		/* schedule() picked a different task (or this CPU was idle). */

@@ -247,6 +247,7 @@ static const struct param params[] = {
 	W(MOVE_FOLIOS_TO_LRU, "move_folios_to_lru", "reclaim: one folio put back on an LRU list")
 	W(FOLIO_REFERENCED, "folio_referenced", "reclaim: one folio_referenced() walk beyond its PTEs")
 	W(ADD_TO_SWAP, "add_to_swap", "reclaim: one add_to_swap() (swap slot, swap cache, the memcg's swap charge)")
+	W(READ_SWAP_CACHE, "read_swap_cache", "swap-in: one page read from a swap device beyond its fault and bio (the swap cache, the memcg's charge, the slot)")
 	W(TRY_TO_UNMAP, "try_to_unmap", "reclaim: one try_to_unmap() walk beyond its PTEs")
 	W(TLB_FLUSH_DIRTY, "try_to_unmap_flush_dirty", "reclaim: one try_to_unmap_flush_dirty() beyond its IPIs")
 	W(INC_MAX_SEQ, "inc_max_seq", "MGLRU: one new generation")

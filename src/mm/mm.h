@@ -150,7 +150,7 @@ struct mm_io {
 	/* A TLB flush IPI at time t from the CPU now running to every other
 	 * CPU busy then; each of them loses recv_ns (out of the next chunk it
 	 * runs).  Returns the CPUs interrupted.  May be NULL (no machine: none). */
-	unsigned (*remote_tlb_flush)(void *arg, uint64_t t, uint64_t recv_ns);
+	unsigned (*remote_tlb_flush)(void *arg, uint64_t t, uint64_t recv_ns, uint64_t cpumask);
 	/* psi_memstall_enter() (enter) / psi_memstall_leave() for task at
 	 * time t, around direct and limit reclaim; returns whether it
 	 * entered (false: already in a stall, or no PSI).  May be NULL. */
@@ -234,6 +234,7 @@ struct aspace {
 	uint64_t nswap;     /* pages of this space swapped out (GNU time's "swaps") */
 	bool dead;
 	bool ran;           /* touched memory since MGLRU's last walk (lru_gen_use_mm) */
+	uint64_t cpumask;   /* CPUs a task of it ran on (x86 mm_cpumask(); CPU 63 and up: bit 63) */
 	/* the swap token (thrash.c) */
 	bool in_fault;          /* its task is blocked inside a page fault */
 	uint32_t faultstamp;    /* global_faults at its last swap-in */

@@ -94,10 +94,12 @@ static bool unmap_anon(struct mm *mm, pfn_t pfn)
 /* try_to_unmap_flush_dirty(): before a page just unmapped is written, no
  * CPU may still hold a writable TLB entry for it.  try_to_unmap() deferred
  * the flush to a batch (another CPU was in the mm's cpumask), and a batch
- * flush names no mm, so x86 (6.x arch_tlbbatch_flush, should_flush_tlb)
+ * flush names no mm, so x86 (6.18 arch_tlbbatch_flush, should_flush_tlb)
  * interrupts every CPU in the batch's mask that is not lazy, i.e. runs a
- * task; the mask is the victims' mm_cpumask, trimmed only once a second,
- * so on a small machine every CPU the workloads ran on.  Measured on a
+ * task; the mask is the victim's mm_cpumask (arch_tlbbatch_add_pending),
+ * which only a flush naming the mm trims (flush_tlb_func), so every CPU a
+ * task of that mm has run on (as->cpumask; the machine says which of
+ * them run a task now).  Measured on a
  * 2-CPU 6.18 host: one IPI per page swapped out (0.92-0.96 per pswpout
  * under qsbench), none without reclaim.  The asking CPU waits for every
  * ack (cost.tlb_ipi, system time); the interrupted CPU's task loses
@@ -105,12 +107,13 @@ static bool unmap_anon(struct mm *mm, pfn_t pfn)
  * shrink_folio_list() is left out: one IPI a batch, not a page.
  * The flushes and their IPIs are counted (work.h) whatever they cost: a
  * remote flush that costs nothing changes nothing on the other CPUs. */
-static void flush_tlb_dirty(struct mm *mm, struct mm_ctx *ctx)
+static void flush_tlb_dirty(struct mm *mm, struct mm_ctx *ctx, uint64_t cpumask)
 {
 	if (!mm->io.remote_tlb_flush)
 		return;
 	bool costed = mm->cost->tlb_ipi_ns | mm->cost->tlb_ipi_recv_ns;
-	unsigned n = mm->io.remote_tlb_flush(mm->io.arg, ctx_now(ctx), costed ? mm->cost->tlb_ipi_recv_ns : 0);
+	unsigned n = mm->io.remote_tlb_flush(mm->io.arg, ctx_now(ctx), costed ? mm->cost->tlb_ipi_recv_ns : 0,
+					     cpumask);
 	mm_work(mm, W_TLB_FLUSH_DIRTY, 1);
 	mm_work(mm, W_TLB_IPI, n);
 	if (!costed)
@@ -233,11 +236,14 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 		p->flags |= PG_dirty; /* the swap copy does not exist yet */
 	}
 	bool unmapped = false;
+	uint64_t cpumask = 0;
+	if (!(p->flags & PG_file) && p->owner)
+		cpumask = mm->as[p->owner - 1]->cpumask;
 	if (!(p->flags & PG_file))
 		unmapped = unmap_anon(mm, pfn);
 	if (p->flags & PG_dirty) {
 		if (unmapped)
-			flush_tlb_dirty(mm, mm->cur);
+			flush_tlb_dirty(mm, mm->cur, cpumask);
 		p->flags |= PG_reclaim;
 		mm->stat.nr_pending_free++;
 		sc->nr_writeback++;

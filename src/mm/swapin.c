@@ -36,6 +36,14 @@ void swapin_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot,
 		/* zswap_load() reads no device: no pswpin */
 		mm->ev[PSWPIN]++;
 		mm->ev[PGPGIN] += PAGE_SIZE / 1024;
+		if (!mm->swap.zram) {
+			/* the faulting task's work: mm->cur is a reclaim
+			 * pass's, NULL in a fault */
+			struct mm_ctx *saved = mm->cur;
+			mm->cur = ctx;
+			mm_work(mm, W_READ_SWAP_CACHE, 1);
+			mm->cur = saved;
+		}
 		io_request(mm, ctx, NULL, slot); /* swap_read_folio(): a bio per folio */
 	}
 	uint64_t shadow = mm->swap.shadow ? mm->swap.shadow[slot] : 0;

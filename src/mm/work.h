@@ -43,6 +43,11 @@
 	 * in the swap cache (folio_alloc_swap, swap_cache_add_folio and \
 	 * the memcg's swap charge; 2.2/2.4: add_to_swap_cache) */ \
 	X(W_ADD_TO_SWAP, "add_to_swap", WK_CORE) \
+	/* __read_swap_cache_async() (6.18 mm/swap_state.c): pages read back \
+	 * from a swap device, each a folio allocated, its memcg charge \
+	 * (mem_cgroup_swapin_charge_folio) and swap_cache_add_folio(); not \
+	 * zram's, which 6.x reads without the swap cache */ \
+	X(W_READ_SWAP_CACHE, "read_swap_cache", WK_CORE) \
 	/* try_to_unmap() walks and the PTEs they cleared */ \
 	X(W_TRY_TO_UNMAP, "try_to_unmap", WK_CORE) \
 	X(W_TRY_TO_UNMAP_PTES, "try_to_unmap_ptes", WK_CORE) \

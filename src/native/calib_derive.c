@@ -36,6 +36,16 @@
  *    puts 0.1-0.3 s of an anonymous case there (docs/fidelity.md,
  *    "Where the kernel's system time goes"); cost.add_to_swap is charged
  *    per add_to_swap row (src/mm/reclaim.c).
+ *  - read_swap = swapin - swapin_faults x cost.fault -
+ *    io_submit: the CPU time of writing back pages swapped out (their
+ *    swap cache dropped), per page read from swap, less what pagelab
+ *    charges for the same steps (cost.fault per fault, a major one's
+ *    retry included, and a bio per page: swap_read_folio()): 6.18
+ *    __read_swap_cache_async() (the folio's memcg charge,
+ *    swap_cache_add_folio()), swap_cache_get_folio() on the fault, the
+ *    slot freed on the write (folio_free_swap()) and the major fault's
+ *    sleep and wakeup; charged per read_swap_cache row
+ *    (src/mm/swapin.c).
  *  - io_complete is not separable: blk_mq_complete_request() and
  *    bio_endio() run in the device's interrupt, on no task's clock. */
 #include "calibrate.h"
@@ -65,12 +75,14 @@ void cal_paths_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int round
 			snprintf(f[i].why, sizeof(f[i].why), "%s", why);
 		return;
 	}
-	double unmap[CAL_ROUNDS], page[CAL_ROUNDS], submit[CAL_ROUNDS], swap[CAL_ROUNDS];
+	double unmap[CAL_ROUNDS], page[CAL_ROUNDS], submit[CAL_ROUNDS], swap[CAL_ROUNDS], rsc[CAL_ROUNDS];
+	double fault = f[CAL_FAULT].rounds ? f[CAL_FAULT].value : 0; /* the parameter: less zero_page */
 	for (int r = 0; r < rounds; r++) {
 		unmap[r] = ns[CALP_PAGEOUT_FILE][r] - ns[CALP_DROP][r] - ns[CALP_ZAP][r];
 		page[r] = (ns[CALP_AIO_1M][r] - ns[CALP_AIO_4K][r]) / 255.0;
 		submit[r] = ns[CALP_AIO_4K][r] - page[r];
 		swap[r] = ns[CALP_PAGEOUT_ANON][r] - unmap[r] - ns[CALP_ZAP][r] - submit[r];
+		rsc[r] = ns[CALP_SWAPIN][r] - ns[CALP_SWAPIN_FAULTS][r] * fault - submit[r];
 	}
 	fig(&f[CAL_DROP], ns[CALP_DROP], rounds, CALP_PAGES);
 	fig(&f[CAL_PAGEOUT_FILE], ns[CALP_PAGEOUT_FILE], rounds, CALP_PAGES);
@@ -85,6 +97,10 @@ void cal_paths_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int round
 	fig(&f[CAL_IO_PAGE], page, rounds, 0);
 	fig(&f[CAL_IO_SUBMIT], submit, rounds, 0);
 	fig(&f[CAL_ADD_SWAP], swap, rounds, 0);
+	fig(&f[CAL_SWAPIN], ns[CALP_SWAPIN], rounds, 0);
+	fig(&f[CAL_SWAPIN_FAULTS], ns[CALP_SWAPIN_FAULTS], rounds, 0);
+	fig(&f[CAL_READ_SWAP], rsc, rounds, 0);
+	at_least_0(&f[CAL_READ_SWAP]);
 	at_least_0(&f[CAL_UNMAP]);
 	at_least_0(&f[CAL_ADD_SWAP]);
 	at_least_0(&f[CAL_REFWALK]);

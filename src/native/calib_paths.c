@@ -44,6 +44,7 @@
 #include <sys/mman.h>
 #include <linux/aio_abi.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -56,6 +57,8 @@
 #define CALP_WHY 512
 #define DIO_SMALL CALP_DIO_SMALL
 #define DIO_BIG CALP_DIO_BIG
+
+static const char *fail = ""; /* why the child's rounds stopped */
 
 static uint64_t clock_ns(clockid_t id)
 {
@@ -141,8 +144,71 @@ static uint64_t unmapped(void *m)
 	return k;
 }
 
-/* One round of MADV_PAGEOUT of written anonymous pages (to our swap). */
-static bool round_anon(double ns[NR_CALP][CAL_ROUNDS], int r)
+/* /proc/vmstat's pswpin (the host's: a calibration holds the kernel
+ * lock, so no other run of ours swaps meanwhile); -1 if unreadable. */
+static long pswpin(void)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	if (!f)
+		return -1;
+	char name[64];
+	long v, got = -1;
+	while (got < 0 && fscanf(f, "%63s %ld", name, &v) == 2)
+		if (!strcmp(name, "pswpin"))
+			got = v;
+	fclose(f);
+	return got;
+}
+
+/* Drop the swapped-out pages' swap cache: once their writes have ended
+ * they are clean, and a limit below the cgroup's usage reclaims them
+ * (our own cgroup's limit, put back at once); tried every 100 ms for
+ * up to 2 s while the writes end. */
+static bool drop_swap_cache(const struct ncgroup *cg, void *m)
+{
+	const char *file = cg->version == 2 ? "memory.max" : "memory.limit_in_bytes";
+	char low[32], back[32];
+	snprintf(low, sizeof(low), "%llu", 2ULL << 20);
+	snprintf(back, sizeof(back), "%llu", CG_LIMIT);
+	for (int i = 0; i < 20; i++) {
+		struct timespec wb = { 0, 100000000 };
+		nanosleep(&wb, NULL);
+		bool ok = ncg_write(cg, file, low);
+		if (!ncg_write(cg, file, back))
+			return false;
+		if (ok && resident(m) < FILE_PAGES / 8) /* mincore counts the swap cache */
+			return true;
+	}
+	return false;
+}
+
+/* The swapped-out pages written back, their swap cache dropped first:
+ * thread CPU time per page read from swap, and the faults pagelab
+ * charges per page read (one a page, one more a major fault: its
+ * retry). */
+static bool swap_back(const struct ncgroup *cg, char *m, double ns[NR_CALP][CAL_ROUNDS], int r)
+{
+	if (!drop_swap_cache(cg, m))
+		return false;
+	struct rusage u0, u1;
+	long in0 = pswpin();
+	getrusage(RUSAGE_THREAD, &u0);
+	uint64_t t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	for (size_t i = 0; i < (size_t)FILE_PAGES * PAGE; i += PAGE)
+		m[i] = 2;
+	uint64_t t1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	getrusage(RUSAGE_THREAD, &u1);
+	long reads = pswpin() - in0;
+	if (in0 < 0 || reads <= 0)
+		return false;
+	ns[CALP_SWAPIN][r] = (double)(t1 - t0) / (double)reads;
+	ns[CALP_SWAPIN_FAULTS][r] = (double)(FILE_PAGES + u1.ru_majflt - u0.ru_majflt) / (double)reads;
+	return true;
+}
+
+/* One round of MADV_PAGEOUT of written anonymous pages (to our swap),
+ * then their swap-in. */
+static bool round_anon(const struct ncgroup *cg, double ns[NR_CALP][CAL_ROUNDS], int r)
 {
 	size_t len = (size_t)FILE_PAGES * PAGE;
 	char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -154,11 +220,14 @@ static bool round_anon(double ns[NR_CALP][CAL_ROUNDS], int r)
 	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
 	madvise(m, len, MADV_PAGEOUT);
 	uint64_t t1 = clock_ns(CLOCK_MONOTONIC), gone = unmapped(m);
+	bool back = gone && swap_back(cg, m, ns, r);
 	munmap(m, len);
 	if (!gone)
 		return false;
 	ns[CALP_PAGEOUT_ANON][r] = (double)(t1 - t0) / (double)gone;
-	return true;
+	if (!back)
+		fail = "the swapped-out pages' swap cache could not be dropped, or none was read back";
+	return back;
 }
 
 /* CPU time per O_DIRECT read of SIZE bytes, N of them over the file. */
@@ -233,9 +302,8 @@ static bool make_file(const char *dir, int *fd, int *dfd)
 }
 
 /* In the child, inside the cgroup: every round of every figure. */
-static const char *fail = "";
 
-static int child_rounds(const char *dir, double ns[NR_CALP][CAL_ROUNDS])
+static int child_rounds(const struct ncgroup *cg, const char *dir, double ns[NR_CALP][CAL_ROUNDS])
 {
 	int fd, dfd;
 	fail = "its file could not be made";
@@ -250,7 +318,7 @@ static int child_rounds(const char *dir, double ns[NR_CALP][CAL_ROUNDS])
 		if (!round_file(fd, buf, ns, r))
 			break;
 		fail = "MADV_PAGEOUT swapped out no anonymous page";
-		if (!round_anon(ns, r))
+		if (!round_anon(cg, ns, r))
 			break;
 		fail = "an O_DIRECT read (pread or Linux AIO) failed";
 		ns[CALP_DIO_4K][r] = dio_cpu(dfd, buf, PAGE, DIO_SMALL);
@@ -277,7 +345,7 @@ static _Noreturn void child(const struct nguard *g, int out, pid_t parent)
 	static double ns[NR_CALP][CAL_ROUNDS];
 	char err[CALP_WHY - 64];
 	char why[CALP_WHY] = "";
-	int rounds = ncg_join(&g->cg, err, sizeof(err)) ? child_rounds(g->dir, ns) : -1;
+	int rounds = ncg_join(&g->cg, err, sizeof(err)) ? child_rounds(&g->cg, g->dir, ns) : -1;
 	snprintf(why, sizeof(why), "%s", rounds < 0 ? err : rounds < CAL_ROUNDS ? fail : "");
 	bool ok = write(out, &rounds, sizeof(rounds)) == sizeof(rounds) &&
 		  write(out, why, sizeof(why)) == sizeof(why) && write(out, ns, sizeof(ns)) == sizeof(ns);

@@ -294,14 +294,14 @@ static void bench_tlb(struct cal_fig *send, struct cal_fig *recv)
 {
 	uint64_t s, r;
 	char why[160];
-	if (!nhost_tlb_ipi_cost(&s, &r, why, sizeof(why))) {
+	if (!nhost_tlb_ipi_cost(&s, &r, NULL, why, sizeof(why))) {
 		snprintf(send->why, sizeof(send->why), "%s", why);
 		snprintf(recv->why, sizeof(recv->why), "%s", why);
 		return;
 	}
-	/* tlbprobe.c keeps only its median of three rounds. */
-	send->rounds = recv->rounds = 3;
-	send->per_round = recv->per_round = 20000;
+	/* tlbprobe.c keeps only its median of five rounds. */
+	send->rounds = recv->rounds = 5;
+	send->per_round = recv->per_round = 10000;
 	send->median = send->value = (double)s;
 	recv->median = recv->value = (double)r;
 	send->no_spread = recv->no_spread = true;
@@ -336,9 +336,9 @@ static const struct cal_fig cal_defs[NR_CAL] = {
 	[CAL_LOOK] = CAL("look_around", "cost.lru_gen_look_around", "call", "composed: 1 chase load + 1 "
 		       "lock pair (its PMD entry and the PTE table's lock)"),
 	[CAL_TLB_SEND] = CAL("tlb_ipi", "cost.tlb_ipi", "ipi", "pagelab kernel --tlb-cost: a zap with "
-			   "another CPU busy in the mm, less one with it idle, per IPI"),
-	[CAL_TLB_RECV] = CAL("tlb_ipi_recv", "cost.tlb_ipi_recv", "ipi", "the busy CPU's lost work per IPI "
-			   "(tlbprobe.c)"),
+			   "another CPU busy in the mm, less one with it busy in another mm, per flush aimed at it"),
+	[CAL_TLB_RECV] = CAL("tlb_ipi_recv", "cost.tlb_ipi_recv", "ipi", "the busy CPU's lost work per flush "
+			   "aimed at it (tlbprobe.c)"),
 	[CAL_DROP] = CAL("page_drop", NULL, "page", "posix_fadvise(DONTNEED) of a clean cached unmapped 32 MiB "
 		       "file of its own (remove_mapping, the page freed)"),
 	[CAL_PAGEOUT_FILE] = CAL("pageout_file", NULL, "page", "madvise(MADV_PAGEOUT) of that file mapped "
@@ -367,6 +367,14 @@ static const struct cal_fig cal_defs[NR_CAL] = {
 	[CAL_ADD_SWAP] = CAL("add_to_swap", "cost.add_to_swap", "page", "pageout_anon less unmap_walk, "
 			   "unmap_pte and io_submit, each round: an anonymous page's reclaim beyond the walk, "
 			   "the PTE and the bio (swap slot, swap cache, the memcg's swap charge)"),
+	[CAL_SWAPIN] = CAL("swapin", NULL, "page", "thread CPU time of writing back each page pageout_anon "
+			 "swapped out, its swap cache dropped first (a limit below its usage, then back), per page "
+			 "read from swap (pswpin): do_swap_page, swapin_readahead, the bios, the slot freed"),
+	[CAL_SWAPIN_FAULTS] = CAL("swapin_faults", NULL, "read", "the faults pagelab charges cost.fault "
+				"for, per page read: each page's fault and each major fault's retry"),
+	[CAL_READ_SWAP] = CAL("read_swap", "cost.read_swap_cache", "page", "swapin less "
+			    "swapin_faults x fault and io_submit, each round: a swap-in beyond the fault and the bio "
+			    "(__read_swap_cache_async: the folio's charge, the swap cache; the slot freed)"),
 	[CAL_IO_COMPLETE] = CAL("io_complete", "cost.io_complete", "request", "the interrupt's side of a "
 			      "completion"),
 };

@@ -30,7 +30,8 @@ enum cal_id { CAL_ZERO, CAL_COPY, CAL_FAULT, CAL_FREE, CAL_CHASE, CAL_LOCK, CAL_
 	      CAL_PTE, CAL_LRU_LOCK, CAL_PUTBACK, CAL_PMD, CAL_LOOK, CAL_TLB_SEND, CAL_TLB_RECV,
 	      /* the kernel-only paths (calib_paths.c; root) */
 	      CAL_DROP, CAL_PAGEOUT_FILE, CAL_ZAP, CAL_UNMAP, CAL_REFWALK, CAL_PAGEOUT_ANON, CAL_DIO_4K,
-	      CAL_DIO_1M, CAL_AIO_4K, CAL_AIO_1M, CAL_IO_PAGE, CAL_IO_SUBMIT, CAL_ADD_SWAP, CAL_IO_COMPLETE, NR_CAL };
+	      CAL_DIO_1M, CAL_AIO_4K, CAL_AIO_1M, CAL_IO_PAGE, CAL_IO_SUBMIT, CAL_ADD_SWAP, CAL_SWAPIN,
+	      CAL_SWAPIN_FAULTS, CAL_READ_SWAP, CAL_IO_COMPLETE, NR_CAL };
 
 /* A round of calib_paths.c: pages of its file (and anonymous range),
  * 4 KiB and 1 MiB O_DIRECT reads. */
@@ -45,7 +46,7 @@ enum cal_id { CAL_ZERO, CAL_COPY, CAL_FAULT, CAL_FREE, CAL_CHASE, CAL_LOCK, CAL_
 
 /* What calib_paths.c's child times each round (ns a page or request). */
 enum calp_id { CALP_DROP, CALP_PAGEOUT_FILE, CALP_ZAP, CALP_PAGEOUT_ANON, CALP_DIO_4K, CALP_DIO_1M,
-	       CALP_AIO_4K, CALP_AIO_1M, NR_CALP };
+	       CALP_AIO_4K, CALP_AIO_1M, CALP_SWAPIN, CALP_SWAPIN_FAULTS, NR_CALP };
 
 /* Run every microbenchmark into f[NR_CAL]: the user-space ones (a few
  * seconds, no root), then, with PATHS, the kernel paths (root; a few

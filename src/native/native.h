@@ -64,11 +64,25 @@ int nhost_dirty_settings(const char *procsys, char out[NHOST_DIRTY_SETTINGS][64]
 
 /* ---- tlbprobe.c ------------------------------------------------------ */
 
-/* What one remote TLB flush IPI costs here, in ns: *send to the CPU that
- * asks and waits, *recv to the task on the CPU that takes it (the median
- * of three rounds of 20 000 zaps, ~1.5 s, to 100 ns).  false with a
- * one-line reason: one CPU, no IPI counter (not x86), or no IPI seen. */
-bool nhost_tlb_ipi_cost(uint64_t *send, uint64_t *recv, char *why, size_t len);
+/* What one remote TLB flush costs here, in ns, per flush the guest
+ * kernel aims at another busy CPU (tlbprobe.c): *send to the CPU that
+ * asks and waits, *recv to the task on the CPU it aims at; *share (may
+ * be NULL) the IPIs that CPU took per flush (a KVM host's preempted vCPU
+ * takes none).  The median of five rounds of 10 000 zaps, ~3 s, to
+ * 100 ns.  false with a one-line reason: one CPU, no IPI counter (not
+ * x86), or no IPI seen. */
+bool nhost_tlb_ipi_cost(uint64_t *send, uint64_t *recv, double *share, char *why, size_t len);
+/* One zap loop of the probe: the zapping thread's CPU time, the
+ * spinner's CPU time and units of work meanwhile. */
+struct nhost_tlb_loop {
+	uint64_t ns, spin_ns;
+	long units;
+};
+/* One round's arithmetic, in (beside a thread of the mm) against out
+ * (beside another mm), zaps each: *send, *recv in ns per zap (0 for a
+ * negative difference). */
+void nhost_tlb_round(const struct nhost_tlb_loop *in, const struct nhost_tlb_loop *out, long zaps, uint64_t *send,
+		     uint64_t *recv);
 
 /* ---- cgroup.c ---------------------------------------------------------- */
 

@@ -1,24 +1,34 @@
 /* tlbprobe.c - what a remote TLB flush costs on this host (native.h).
  *
  * Reclaim that writes a mapped page first makes every other CPU drop its
- * TLB entries for it (try_to_unmap_flush_dirty, src/mm/reclaim.c): an IPI
- * the asking CPU waits for, and an interrupt on each CPU that takes it.
- * On bare metal both are a microsecond or two; in a virtual machine each
- * IPI and its acknowledgement may leave the guest, and a 6.18 guest on a
- * two-CPU microVM measured 12 us to ask and 6-7 us to take one.
- * `pagelab compare` gives the simulated host these costs
- * (cost.tlb_ipi, cost.tlb_ipi_recv), measured as the disk rate is.
+ * TLB entries for it (try_to_unmap_flush_dirty, src/mm/reclaim.c).  Which
+ * CPUs are asked is the guest kernel's rule (Linux 6.18,
+ * arch/x86/mm/tlb.c): the CPUs of the mm's cpumask that are not lazy
+ * (should_flush_tlb(): a CPU running a task of any mm; idle is lazy).
+ * In a KVM guest with PV TLB flush (arch/x86/kernel/kvm.c,
+ * kvm_flush_tlb_multi()), a vCPU the host has preempted is left out and
+ * flushed by the host at its next entry instead: how many asked CPUs
+ * really take an IPI is the hypervisor's scheduling, which pagelab does
+ * not simulate.  So the figure is per flush the guest's rule aims at a
+ * busy CPU (what pagelab counts, tlb_flush_ipis), delivered or not.
  *
- * Method: one thread pinned to a second CPU spins on fixed user-mode work
- * in this process's address space (so that CPU is not lazy and the flush
- * must reach it) while this thread, pinned to a first CPU, faults a page
- * in and zaps it (MADV_DONTNEED: unmap and flush) ZAPS times; then the
- * same loop with the spinner asleep (the CPU idle, lazy: no IPI).  The
- * asking cost is the difference per IPI; the taking cost is the spinner's
- * lost progress per IPI, against its rate alone.  IPIs are counted in
- * /proc/interrupts' "TLB shootdowns" row (x86); where there is none
- * (arm64 flushes by broadcast, without IPIs) the probe says so.  The
- * median of three rounds. */
+ * Method: a thread of this process spins on fixed user-mode work on a
+ * second CPU (its mm is loaded there and the CPU is not lazy) while
+ * ZAPS times a page is faulted in and zapped (MADV_DONTNEED: unmap, then
+ * flush_tlb_mm_range()) on a first CPU: (a) by this process's thread,
+ * so every flush aims at the spinner's CPU; (b) by a forked process
+ * (another mm, run only on the first CPU), so the second CPU is as
+ * busy, with the same spinner, but no flush aims at it.  Busy alone
+ * slows the zaps here as much as the IPIs do, which is why (b) and
+ * not an idle CPU is the baseline.  *send is the zapping thread's CPU
+ * time in (a) less (b), per zap; *recv the spinner's CPU time in (a)
+ * beyond its CPU time per unit of work in (b), per zap.  IPIs are
+ * counted in /proc/interrupts' "TLB shootdowns" row (x86; arm64 flushes
+ * by broadcast, without IPIs: the probe says so), for the share of (a)'s
+ * flushes that became one, printed beside the figure; a host that takes
+ * them all (share 0) gives (a) - (b) all the same, the cost of a flush
+ * aimed at a busy CPU there.  The median of ROUNDS rounds, (a) and (b)
+ * alternating. */
 #define _GNU_SOURCE
 #include "native.h"
 
@@ -32,21 +42,26 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 
-#define ZAPS 20000
-#define ROUNDS 3
+#define ZAPS 10000
+#define ROUNDS 5
 
+/* The work both spinners do, counted in a page shared across the fork. */
 struct spinner {
 	int cpu;
-	atomic_int run;     /* 1: spin, 0: sleep, -1: exit */
-	atomic_long units;  /* work units done */
+	atomic_int run;     /* the thread: 1 spin, 0 sleep, -1 exit */
+	atomic_long *units; /* work units done (in a page shared with (b)) */
+	clockid_t clk;      /* the spinner's CPU-time clock */
 	uint64_t sink;      /* the work's result, so that it is done */
 };
 
-static uint64_t mono_ns(void)
+static uint64_t clock_ns(clockid_t clk)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clk, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
@@ -58,11 +73,19 @@ static bool pin(int cpu)
 	return pthread_setaffinity_np(pthread_self(), sizeof(s), &s) == 0;
 }
 
-static void *spin(void *arg)
+static uint64_t spin_unit(atomic_long *units, uint64_t x)
+{
+	for (int i = 0; i < 1000; i++)
+		x += (uint64_t)i ^ (x >> 3);
+	atomic_fetch_add(units, 1);
+	return x;
+}
+
+static void *spin_thread(void *arg)
 {
 	struct spinner *sp = arg;
 	pin(sp->cpu);
-	volatile uint64_t x = 0;
+	uint64_t x = 0;
 	int r;
 	while ((r = atomic_load(&sp->run)) >= 0) {
 		if (!r) {
@@ -70,9 +93,7 @@ static void *spin(void *arg)
 			nanosleep(&ts, NULL);
 			continue;
 		}
-		for (int i = 0; i < 1000; i++)
-			x += (uint64_t)i;
-		atomic_fetch_add(&sp->units, 1);
+		x = spin_unit(sp->units, x);
 	}
 	sp->sink = x;
 	return NULL;
@@ -108,14 +129,67 @@ static long tlb_interrupts(void)
 	return sum;
 }
 
-static uint64_t zap_loop(volatile char *page)
+/* One zap loop beside the spinner: its CPU time (the IPIs' send and
+ * wait are the zapping thread's system time, and a CPU time leaves out
+ * the run queue's waits of a loaded host), the IPIs it drew, and the
+ * spinner's CPU time and units of work meanwhile. */
+struct zap_run {
+	uint64_t ns, spin_ns;
+	long ipis, units;
+};
+
+static void zap_loop(atomic_long *units, struct zap_run *z)
 {
-	uint64_t t0 = mono_ns();
+	const clockid_t self = CLOCK_THREAD_CPUTIME_ID;
+	volatile char *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (page == MAP_FAILED)
+		return;
+	long i0 = tlb_interrupts(), u0 = atomic_load(units);
+	uint64_t t0 = clock_ns(self);
 	for (int i = 0; i < ZAPS; i++) {
 		page[0] = 1;
 		madvise((void *)page, 4096, MADV_DONTNEED);
 	}
-	return mono_ns() - t0;
+	z->ns = clock_ns(self) - t0;
+	z->units = atomic_load(units) - u0;
+	z->ipis = tlb_interrupts() - i0;
+	munmap((void *)page, 4096);
+}
+
+/* (b): the same loop in a forked process, pinned to the same CPU: its mm
+ * has run on no other CPU, so its flushes aim at none.  The spinner's
+ * share is taken here, around the child's life. */
+static bool zap_process(int cpu, struct spinner *sp, struct zap_run *z)
+{
+	atomic_long *units = sp->units;
+	long u0 = atomic_load(units);
+	uint64_t c0 = clock_ns(sp->clk);
+	pid_t pid = fork();
+	if (pid < 0)
+		return false;
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (pin(cpu))
+			zap_loop(units, z);
+		_exit(0);
+	}
+	int st;
+	bool ok = waitpid(pid, &st, 0) == pid && WIFEXITED(st) && z->ns;
+	z->units = atomic_load(units) - u0;
+	z->spin_ns = clock_ns(sp->clk) - c0;
+	return ok;
+}
+
+void nhost_tlb_round(const struct nhost_tlb_loop *in, const struct nhost_tlb_loop *out, long zaps, uint64_t *send,
+		     uint64_t *recv)
+{
+	*send = in->ns > out->ns ? (in->ns - out->ns) / (uint64_t)zaps : 0;
+	/* The spinner's CPU time per unit of work beside the other zaps;
+	 * what it spent beyond that beside these (the interrupts run on
+	 * its clock) is what the flushes took from it. */
+	double per_unit = out->units > 0 ? (double)out->spin_ns / (double)out->units : 0;
+	double lost = (double)in->spin_ns - (double)in->units * per_unit;
+	*recv = lost > 0 ? (uint64_t)(lost / (double)zaps) : 0;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -124,43 +198,42 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* One round: *send and *recv in ns per IPI; false with why. */
-static bool round_once(struct spinner *sp, volatile char *page, uint64_t *send, uint64_t *recv, char *why,
+/* One round: (a) then (b); *send and *recv in ns per flush, *ipis (a)'s
+ * IPIs; false with why. */
+static bool round_once(struct spinner *sp, int cpu, uint64_t *send, uint64_t *recv, long *ipis, char *why,
 		       size_t len)
 {
+	struct zap_run *runs = (struct zap_run *)(sp->units + 1); /* (a), (b): in the shared page */
+	memset(runs, 0, 2 * sizeof(*runs));
 	struct timespec settle = { 0, 50000000 };
 	atomic_store(&sp->run, 1);
 	nanosleep(&settle, NULL);
-	long u0 = atomic_load(&sp->units);
-	uint64_t t0 = mono_ns();
-	nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
-	double rate = (double)(atomic_load(&sp->units) - u0) / (double)(mono_ns() - t0); /* units per ns */
-	long i0 = tlb_interrupts();
-	u0 = atomic_load(&sp->units);
-	uint64_t busy = zap_loop(page);
-	long units = atomic_load(&sp->units) - u0;
-	long ipis = tlb_interrupts() - i0;
+	long u0 = atomic_load(sp->units);
+	uint64_t c0 = clock_ns(sp->clk);
+	zap_loop(sp->units, &runs[0]);
+	runs[0].units = atomic_load(sp->units) - u0;
+	runs[0].spin_ns = clock_ns(sp->clk) - c0;
+	bool ok = zap_process(cpu, sp, &runs[1]);
 	atomic_store(&sp->run, 0);
-	nanosleep(&settle, NULL);
-	uint64_t idle = zap_loop(page);
-	if (rate <= 0 || ipis < ZAPS / 2) {
-		snprintf(why, len, "%ld TLB shootdowns for %d zaps: the flush did not reach the other CPU", ipis, ZAPS);
+	if (!ok || !runs[0].ns || runs[1].units <= 0 || !runs[1].spin_ns) {
+		snprintf(why, len, "the zap loops or the spinner did not run (fork, mmap)");
 		return false;
 	}
-	*send = busy > idle ? (busy - idle) / (uint64_t)ipis : 0;
-	double lost = (double)busy - (double)units / rate;
-	*recv = lost > 0 ? (uint64_t)(lost / (double)ipis) : 0;
+	struct nhost_tlb_loop in = { runs[0].ns, runs[0].spin_ns, runs[0].units };
+	struct nhost_tlb_loop out = { runs[1].ns, runs[1].spin_ns, runs[1].units };
+	nhost_tlb_round(&in, &out, ZAPS, send, recv);
+	*ipis = runs[0].ipis;
 	return true;
 }
 
-bool nhost_tlb_ipi_cost(uint64_t *send_ns, uint64_t *recv_ns, char *why, size_t len)
+static bool two_cpus(int cpus[2], char *why, size_t len)
 {
 	cpu_set_t allowed;
 	if (sched_getaffinity(0, sizeof(allowed), &allowed)) {
 		snprintf(why, len, "sched_getaffinity: %s", strerror(errno));
 		return false;
 	}
-	int cpus[2], n = 0;
+	int n = 0;
 	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
 		if (CPU_ISSET(c, &allowed))
 			cpus[n++] = c;
@@ -172,38 +245,63 @@ bool nhost_tlb_ipi_cost(uint64_t *send_ns, uint64_t *recv_ns, char *why, size_t 
 		snprintf(why, len, "no TLB shootdowns row in /proc/interrupts (not x86?)");
 		return false;
 	}
-	volatile char *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (page == MAP_FAILED) {
+	return true;
+}
+
+static bool rounds(struct spinner *sp, int cpu, uint64_t *send_ns, uint64_t *recv_ns,
+		   double *share, char *why, size_t len)
+{
+	uint64_t s[ROUNDS], r[ROUNDS], d[ROUNDS];
+	long ipis;
+	bool ok = pin(cpu);
+	if (!ok)
+		snprintf(why, len, "cannot pin to CPU %d", cpu);
+	for (int i = 0; ok && i < ROUNDS; i++) {
+		ok = round_once(sp, cpu, &s[i], &r[i], &ipis, why, len);
+		d[i] = (uint64_t)ipis;
+	}
+	if (!ok)
+		return false;
+	qsort(s, ROUNDS, sizeof(s[0]), cmp_u64);
+	qsort(r, ROUNDS, sizeof(r[0]), cmp_u64);
+	qsort(d, ROUNDS, sizeof(d[0]), cmp_u64);
+	/* To 100 ns: the figure's own noise is larger. */
+	*send_ns = (s[ROUNDS / 2] + 50) / 100 * 100;
+	*recv_ns = (r[ROUNDS / 2] + 50) / 100 * 100;
+	if (share)
+		*share = (double)d[ROUNDS / 2] / ZAPS;
+	return true;
+}
+
+bool nhost_tlb_ipi_cost(uint64_t *send_ns, uint64_t *recv_ns, double *share, char *why, size_t len)
+{
+	int cpus[2];
+	if (!two_cpus(cpus, why, len))
+		return false;
+	atomic_long *units = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (units == MAP_FAILED) {
 		snprintf(why, len, "mmap: %s", strerror(errno));
 		return false;
 	}
-	struct spinner sp = { .cpu = cpus[1] };
+	struct spinner sp = { .cpu = cpus[1], .units = units };
 	atomic_init(&sp.run, 0);
-	atomic_init(&sp.units, 0);
+	atomic_init(units, 0);
 	pthread_t th;
 	bool ok = false;
 	cpu_set_t before;
 	pthread_getaffinity_np(pthread_self(), sizeof(before), &before);
-	if (pthread_create(&th, NULL, spin, &sp)) {
+	if (pthread_create(&th, NULL, spin_thread, &sp)) {
 		snprintf(why, len, "cannot start a thread");
+	} else if (pthread_getcpuclockid(th, &sp.clk)) {
+		snprintf(why, len, "no CPU-time clock for the spinner");
+		atomic_store(&sp.run, -1);
+		pthread_join(th, NULL);
 	} else {
-		uint64_t s[ROUNDS], r[ROUNDS];
-		ok = pin(cpus[0]);
-		if (!ok)
-			snprintf(why, len, "cannot pin to CPU %d", cpus[0]);
-		for (int i = 0; ok && i < ROUNDS; i++)
-			ok = round_once(&sp, page, &s[i], &r[i], why, len);
+		ok = rounds(&sp, cpus[0], send_ns, recv_ns, share, why, len);
 		atomic_store(&sp.run, -1);
 		pthread_join(th, NULL);
 		pthread_setaffinity_np(pthread_self(), sizeof(before), &before);
-		if (ok) {
-			qsort(s, ROUNDS, sizeof(s[0]), cmp_u64);
-			qsort(r, ROUNDS, sizeof(r[0]), cmp_u64);
-			/* To 100 ns: the figure's own noise is larger. */
-			*send_ns = (s[ROUNDS / 2] + 50) / 100 * 100;
-			*recv_ns = (r[ROUNDS / 2] + 50) / 100 * 100;
-		}
 	}
-	munmap((void *)page, 4096);
+	munmap((void *)units, 4096);
 	return ok;
 }
