@@ -106,7 +106,7 @@ static void evict_m(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 		enum victim_outcome o = rp_evict(&f->b, sc, t);
 		if (o == VICTIM_GONE || o == VICTIM_CULLED) {
 			ghost_free(g, t);
-			rp_prefetch_victim(&f->b, ghost_tail(g, f->m));
+			rp_prefetch_tail(&f->b, f->m);
 			return;
 		}
 		keep(f, f->m, t); /* refused: the budget bounds the pass */
@@ -133,9 +133,11 @@ static void evict_s(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 		if (o == VICTIM_GONE) {
 			e->u32 = 0;
 			ghost_move_head(g, f->g, t);
-			rp_prefetch_victim(&f->b, ghost_tail(g, f->s));
-			if (N(g) > f->g_cap)
+			rp_prefetch_tail(&f->b, f->s);
+			if (N(g) > f->g_cap) {
 				ghost_free(g, ghost_tail(g, f->g));
+				rp_prefetch_tail(&f->b, f->g);
+			}
 			return;
 		}
 		if (o == VICTIM_CULLED) {
