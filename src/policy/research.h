@@ -98,6 +98,18 @@ __attribute__((always_inline)) static inline void rp_prefetch_tail(const struct 
 	__builtin_prefetch(&b->mm->cache.ptes[e->index]); /* dense: index is the id */
 }
 
+/* sc_scanned() of the page in frame pfn, for a policy's scan of its
+ * queue: in a cache every page is anonymous (a fault's, cacheonly.h), so
+ * its struct page - a host cache miss for each entry a scan passes over
+ * (S3-FIFO's, perf) - is not read there to tell. */
+static inline void rp_scanned(const struct rp_base *b, struct scan_control *sc, pfn_t pfn)
+{
+	if (b->g.byid)
+		sc->nr_scanned++;
+	else
+		sc_scanned(sc, mm_page(b->mm, pfn), 1);
+}
+
 /* In a cache: the policy's hits move entries on the lists of slot 0,
  * whose neighbours the replay then prefetches (cache_mode.h). */
 void rp_hits_move(struct rp_base *b);

@@ -98,7 +98,7 @@ static void evict_m(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 		uint32_t t = ghost_tail(g, f->m);
 		struct gh_entry *e = ghost_e(g, t);
 		if (e->u32 > 0) {
-			sc_scanned(sc, mm_page(f->b.mm, e->pfn), 1);
+			rp_scanned(&f->b, sc, e->pfn);
 			e->u32--;
 			keep(f, f->m, t);
 			continue;
@@ -121,7 +121,7 @@ static void evict_s(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 		uint32_t t = ghost_tail(g, f->s);
 		struct gh_entry *e = ghost_e(g, t);
 		if (e->u32 >= f->threshold) {
-			sc_scanned(sc, mm_page(f->b.mm, e->pfn), 1);
+			rp_scanned(&f->b, sc, e->pfn);
 			ghost_move_head(g, f->m, t);
 			if (f->lcs)
 				e->u32 = 0;
