@@ -313,132 +313,119 @@ __attribute__((always_inline)) static inline size_t refs_plain_loop(struct cache
 	return n;
 }
 
+/* What a hook loop's references share, read once per batch (recmap moves
+ * as it grows, grow_ptes, never inside a batch).  Not the hooks: the
+ * calls read cs->access, cs->hit and cs->priv where they are made - held
+ * through the loop they cost 1-2 instructions a reference (callgrind). */
+struct hook_loop {
+	void *priv;             /* is_lru: the LRU */
+	int list;               /* is_lru: the LRU's list */
+	const uint32_t *map;    /* the record map (cache_mode.h), or NULL */
+	void *const *recs;      /* the records, or NULL */
+	bool moves;             /* hits move records on lists (rec_next) */
+};
+
 /* Reference i and the policy's hook on it, with what references ahead
- * will touch prefetched (`ahead`: they exist): for a policy with an
- * access() hook (lru, opt, the research policies) the LRU link of a
- * reference's frame and its struct page AHEAD_PAGE references before
- * it, its list neighbours' links AHEAD_LINKS before (a move to the head
- * writes all three).  For exact LRU (is_lru) the hook is lru_hit()
- * inline, which reads no struct page: only the links are fetched.
- * is_lru, ahead and rec are constants at each call (always_inline). */
+ * will touch prefetched (`ahead`: they exist).  Three hooks:
+ * - `hit` (a policy with a cache hit, cs->hit, cache_mode.h): a present
+ *   page's frame and record to hit(), nothing for a faulting one.  A hit
+ *   reads no frame links or struct page: only the PTE, the id's record
+ *   slot AHEAD_PTE on, the record AHEAD_LINKS on and its list neighbours
+ *   (moves) AHEAD_NEIGH on are fetched.
+ * - is_lru (exact LRU): lru_hit() inline, which reads no struct page:
+ *   the frame's LRU link AHEAD_PAGE references before, its list
+ *   neighbours' links AHEAD_LINKS before (a move to the head writes all
+ *   three).
+ * - otherwise the policy's access() (opt, plugins): as is_lru, and the
+ *   struct page, and the record as for `hit` when it keeps one.
+ * ahead, hit, is_lru and rec are constants at each call (always_inline). */
 __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, pte_t *ptes, const struct refs *r,
-							   size_t i, bool ahead, bool is_lru, bool rec,
-							   void (*access)(void *, pfn_t, bool), void *priv, int list,
-							   void *const *recs, bool moves)
+							   size_t i, bool ahead, bool hit, bool is_lru, bool rec,
+							   const struct hook_loop *h)
 {
 	struct frames *const fr = &cs->mm.fr;
 	if (ahead) {
-		const struct lru_link *links = fr->links;
 		__builtin_prefetch(&ptes[ref_page(r, i + AHEAD_PTE, rec)]);
-		pfn_t pfn = pte_pfn(pte_peek(ptes, ref_page(r, i + AHEAD_PAGE, rec)));
-		__builtin_prefetch(&links[pfn]);
-		if (!is_lru)
-			__builtin_prefetch(&fr->pages[pfn]);
-		const struct lru_link *k = &links[pte_pfn(pte_peek(ptes, ref_page(r, i + AHEAD_LINKS, rec)))];
-		/* Untested: at a list's end the neighbour is PFN_NONE, and
-		 * its address (an integer, never a pointer: no object
-		 * there) is only a prefetch's, which cannot fault.  The two
-		 * tests were 4 of a hit's 62 instructions. */
-		__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->prev * sizeof(*links)));
-		__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->next * sizeof(*links)));
-		if (!is_lru && recs) {
+		if (!hit) {
+			const struct lru_link *links = fr->links;
+			pfn_t pfn = pte_pfn(pte_peek(ptes, ref_page(r, i + AHEAD_PAGE, rec)));
+			__builtin_prefetch(&links[pfn]);
+			if (!is_lru)
+				__builtin_prefetch(&fr->pages[pfn]);
+			const struct lru_link *k = &links[pte_pfn(pte_peek(ptes, ref_page(r, i + AHEAD_LINKS, rec)))];
+			/* Untested: at a list's end the neighbour is
+			 * PFN_NONE, and its address (an integer, never a
+			 * pointer: no object there) is only a prefetch's,
+			 * which cannot fault.  The two tests were 4 of a
+			 * hit's 62 instructions. */
+			__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->prev * sizeof(*links)));
+			__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->next * sizeof(*links)));
+		}
+		if (!is_lru && h->recs) {
 			/* The policy's record (cache_mode.h): its slot in
 			 * recmap, then the record.  A page with none has
 			 * slot UINT32_MAX: the address is then one no
 			 * object is at, only a prefetch's. */
-			const uint32_t *map = cs->mm.cache.recmap;
+			const uint32_t *map = h->map;
 			__builtin_prefetch(&map[ref_page(r, i + AHEAD_PTE, rec)]);
 			uint32_t k1 = map[ref_page(r, i + AHEAD_LINKS, rec)];
-			__builtin_prefetch((const void *)((uintptr_t)*recs + (uintptr_t)k1 * cs->mm.cache.rec_size));
-			if (moves)
-				rec_links(cs, *recs, map[ref_page(r, i + AHEAD_NEIGH, rec)]);
+			__builtin_prefetch((const void *)((uintptr_t)*h->recs + (uintptr_t)k1 * cs->mm.cache.rec_size));
+			if (h->moves)
+				rec_links(cs, *h->recs, map[ref_page(r, i + AHEAD_NEIGH, rec)]);
 		}
 	}
+	uint32_t idx = ref_page(r, i, rec);
+	if (hit) {
+		pte_t *pt = &ptes[idx], pte = *pt;
+		if (__builtin_expect(pte & PTE_PRESENT, 1)) {
+			*pt = pte | ref_bits(r, i, rec);
+			cs->hit(cs->priv, pte_pfn(pte), h->map[idx]);
+			return true;
+		}
+		ref_miss(cs, idx, (ref_bits(r, i, rec) & PTE_DIRTY) != 0);
+		return !cs->misordered;
+	}
 	pte_t bits = ref_bits(r, i, rec), old;
-	if (!ref_one(cs, ptes, ref_page(r, i, rec), bits, &old))
+	if (!ref_one(cs, ptes, idx, bits, &old))
 		return false;
 	if (is_lru)
-		lru_hit_list(priv, fr, list, pte_pfn(old));
+		lru_hit_list(h->priv, fr, h->list, pte_pfn(old));
 	else
-		access(priv, pte_pfn(old), (bits & PTE_DIRTY) != 0);
+		cs->access(cs->priv, pte_pfn(old), (bits & PTE_DIRTY) != 0);
 	return true;
 }
 
 __attribute__((always_inline)) static inline size_t refs_hook_loop(struct cachesim *cs, const struct refs *r, size_t n,
-								   bool is_lru, bool rec)
+								   bool hit, bool is_lru, bool rec)
 {
-	void (*const access)(void *, pfn_t, bool) = cs->access;
-	void *const priv = cs->priv;
-	const int list = is_lru ? ((const struct lru *)priv)->list : 0;
-	void *const *const recs = cs->mm.cache.recs;
-	const bool moves = cs->mm.cache.rec_next != 0;
-	pte_t *const ptes = cs->pte;
-	size_t i = 0;
-	for (; i + AHEAD_PTE < n; i++)
-		if (!hook_one(cs, ptes, r, i, true, is_lru, rec, access, priv, list, recs, moves))
-			return i;
-	for (; i < n; i++)
-		if (!hook_one(cs, ptes, r, i, false, is_lru, rec, access, priv, list, recs, moves))
-			return i;
-	return n;
-}
-
-/* Reference i of a policy with a cache hit (cs->hit, cache_mode.h): a
- * present page's frame and record to hit(), nothing for a faulting one.
- * Ahead: the PTE and the id's record slot AHEAD_PTE references on, the
- * record AHEAD_LINKS on, its list neighbours (moves) AHEAD_NEIGH on - not
- * the frame's links or struct page, which a hit does not read. */
-__attribute__((always_inline)) static inline bool hit_one(struct cachesim *cs, pte_t *ptes, const struct refs *r,
-							  size_t i, bool ahead, bool rec, const uint32_t *map,
-							  void *const *recs, bool moves)
-{
-	if (ahead) {
-		__builtin_prefetch(&ptes[ref_page(r, i + AHEAD_PTE, rec)]);
-		if (recs) {
-			__builtin_prefetch(&map[ref_page(r, i + AHEAD_PTE, rec)]);
-			uint32_t k = map[ref_page(r, i + AHEAD_LINKS, rec)];
-			__builtin_prefetch((const void *)((uintptr_t)*recs + (uintptr_t)k * cs->mm.cache.rec_size));
-			if (moves)
-				rec_links(cs, *recs, map[ref_page(r, i + AHEAD_NEIGH, rec)]);
-		}
-	}
-	uint32_t idx = ref_page(r, i, rec);
-	pte_t *pt = &ptes[idx], pte = *pt;
-	if (__builtin_expect(pte & PTE_PRESENT, 1)) {
-		*pt = pte | ref_bits(r, i, rec);
-		cs->hit(cs->priv, pte_pfn(pte), map[idx]);
-		return true;
-	}
-	ref_miss(cs, idx, (ref_bits(r, i, rec) & PTE_DIRTY) != 0);
-	return !cs->misordered;
-}
-
-__attribute__((always_inline)) static inline size_t refs_hit_loop(struct cachesim *cs, const struct refs *r, size_t n,
-								  bool rec)
-{
-	/* recmap moves as it grows (grow_ptes), never inside a batch */
 	const uint32_t *const map = cs->mm.cache.recmap;
-	void *const *const recs = map ? cs->mm.cache.recs : NULL;
-	const bool moves = cs->mm.cache.rec_next != 0;
+	const struct hook_loop h = {
+		.priv = cs->priv,
+		.list = is_lru ? ((const struct lru *)cs->priv)->list : 0,
+		.map = map,
+		/* a cache hit's record comes from the map */
+		.recs = hit && !map ? NULL : cs->mm.cache.recs,
+		.moves = cs->mm.cache.rec_next != 0,
+	};
 	pte_t *const ptes = cs->pte;
 	size_t i = 0;
 	for (; i + AHEAD_PTE < n; i++)
-		if (!hit_one(cs, ptes, r, i, true, rec, map, recs, moves))
+		if (!hook_one(cs, ptes, r, i, true, hit, is_lru, rec, &h))
 			return i;
 	for (; i < n; i++)
-		if (!hit_one(cs, ptes, r, i, false, rec, map, recs, moves))
+		if (!hook_one(cs, ptes, r, i, false, hit, is_lru, rec, &h))
 			return i;
 	return n;
 }
 
 static size_t refs_plain(struct cachesim *cs, const struct refs *r, size_t n) { return refs_plain_loop(cs, r, n, false); }
-static size_t refs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, false); }
-static size_t refs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false); }
+static size_t refs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, false, false); }
+static size_t refs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, true, false); }
+static size_t refs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false, false); }
 static size_t recs_plain(struct cachesim *cs, const struct refs *r, size_t n) { return refs_plain_loop(cs, r, n, true); }
-static size_t recs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, true); }
-static size_t recs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, true); }
-static size_t refs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hit_loop(cs, r, n, false); }
-static size_t recs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hit_loop(cs, r, n, true); }
+static size_t recs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, false, true); }
+static size_t recs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, true, true); }
+static size_t recs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false, true); }
 
 /* What the loops read for references given without writes: they read
  * writes[i] for every reference instead of testing writes each time. */

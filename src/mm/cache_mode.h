@@ -55,8 +55,9 @@ struct mm_cache_mode {
 	 * for.  NULL: access() as on the machine. */
 	void (*hit)(void *priv, pfn_t pfn, uint32_t rec);
 	/* The policy keeps its resident frames on no frame list (the
-	 * research policies, whose order is in their own records): mm_check
-	 * accepts a frame in use on none. */
+	 * research policies, whose order is in their own records, and opt,
+	 * whose order is its heap): mm_check accepts a frame in use on
+	 * none. */
 	bool unlisted;
 };
 

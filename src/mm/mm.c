@@ -569,8 +569,8 @@ void mm_lru_sizes(const struct mm *mm, struct lru_sizes *out)
 		}
 	}
 	/* A cache whose policy lists no frames (cache_mode.h: unlisted, the
-	 * research policies) had them all on its one inactive list, and all
-	 * its pages are anonymous. */
+	 * research policies and opt) had them all on its one inactive list,
+	 * and all its pages are anonymous. */
 	if (mm->cache.unlisted)
 		out->inactive_anon += mm->stat.nr_anon;
 }

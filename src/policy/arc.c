@@ -81,6 +81,7 @@ static void forget_tail(struct arc *a, int list)
 	uint32_t i = ghost_tail(&a->b.g, list);
 	if (i != GH_NONE) {
 		ghost_free(&a->b.g, i);
+		rp_prefetch_tail(&a->b, list);
 		a->forgot = true;
 	}
 }

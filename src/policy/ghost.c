@@ -92,12 +92,14 @@ static uint32_t pool_take(struct ghost *g, uint64_t okey, uint64_t index)
 		}
 		i = g->nr++;
 	}
-	struct gh_entry *e = &g->e[i];
-	memset(e, 0, sizeof(*e));
-	e->okey = okey;
-	e->index = index;
-	e->pfn = PFN_NONE;
-	e->next[0] = e->next[1] = e->prev[0] = e->prev[1] = GH_NONE;
+	/* an assignment: the fields set once, not cleared then set */
+	g->e[i] = (struct gh_entry){
+		.okey = okey,
+		.index = index,
+		.pfn = PFN_NONE,
+		.next = { GH_NONE, GH_NONE },
+		.prev = { GH_NONE, GH_NONE },
+	};
 	g->live++;
 	return i;
 }
@@ -140,20 +142,6 @@ void ghost_free(struct ghost *g, uint32_t i)
 	e->hnext = g->free_head;
 	g->free_head = i;
 	g->live--;
-}
-
-void ghost_attach(struct ghost *g, uint32_t i, struct page *pages, pfn_t pfn)
-{
-	g->e[i].pfn = pfn;
-	pages[pfn].pol32[0] = i + 1;
-}
-
-void ghost_detach(struct ghost *g, uint32_t i, struct page *pages)
-{
-	pfn_t pfn = g->e[i].pfn;
-	if (pfn != PFN_NONE)
-		pages[pfn].pol32[0] = 0;
-	g->e[i].pfn = PFN_NONE;
 }
 
 bool ghost_check(const struct ghost *g, const struct page *pages, const char *name, FILE *err)

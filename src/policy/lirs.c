@@ -131,8 +131,10 @@ static void demote_bottom(struct lirs *l)
 /* Keep S within max_s entries, forgetting the oldest non-resident pages. */
 static void limit_stack(struct lirs *l)
 {
-	while (ghost_count(G, l->s) > l->max_s && ghost_count(G, l->nh))
+	while (ghost_count(G, l->s) > l->max_s && ghost_count(G, l->nh)) {
 		ghost_free(G, ghost_tail(G, l->nh));
+		rp_prefetch_tail(&l->b, l->nh);
+	}
 }
 
 /* Evict Q's page z (its front, but see lirs_shrink): it stays in S as a
@@ -149,6 +151,7 @@ static enum victim_outcome evict_q(struct lirs *l, struct scan_control *sc, uint
 	} else {
 		ghost_move_head(G, l->q, z);
 	}
+	rp_prefetch_tail(&l->b, l->q);
 	return o;
 }
 

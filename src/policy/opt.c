@@ -4,7 +4,10 @@
  * machine has an oracle (a trace replay is the only workload); the mm core
  * calls access() once per page touched, in trace order, and the i-th call
  * learns the i-th reference's next use.  Resident pages sit in a heap
- * keyed by next use (pageheap.h) and on one list for --check. */
+ * keyed by next use (pageheap.h) and, on the machine, on one list for
+ * --check; in a cache (the cache-only replay) on no list, as the research
+ * policies' (cache_mode.h: unlisted): its link and unlink were two random
+ * frames' links touched on every miss, which the heap does not need. */
 #include "policy.h"
 #include "textbook.h"
 #include "pageheap.h"
@@ -15,6 +18,7 @@
 struct opt {
 	struct mm *mm;
 	int list;
+	bool unlisted;    /* in a cache: frames on no list */
 	/* A min-heap on (~next use, ~frame): the page used furthest in the
 	 * future on top, ties to the higher frame number (deterministic). */
 	struct pageheap h;
@@ -31,6 +35,10 @@ static void *opt_init(struct mm *mm, const double *tun)
 	struct opt *o = xcalloc(1, sizeof(*o));
 	o->mm = mm;
 	o->list = lru_register(&mm->fr, "opt");
+	if (mm->cache.only) {
+		mm_cache_unlisted(mm);
+		o->unlisted = true;
+	}
 	ph_init(&o->h, mm->fr.nr);
 	return o;
 }
@@ -47,7 +55,8 @@ static void opt_add(void *p, pfn_t pfn, enum add_reason why)
 	struct opt *o = p;
 	(void)why;
 	/* access() follows at once with the real next use. */
-	lru_add_head(&o->mm->fr, o->list, pfn);
+	if (!o->unlisted)
+		lru_add_head(&o->mm->fr, o->list, pfn);
 	set_next(o, pfn, UINT64_MAX);
 }
 
@@ -55,7 +64,8 @@ static void opt_remove(void *p, pfn_t pfn)
 {
 	struct opt *o = p;
 	ph_remove(&o->h, pfn);
-	lru_del(&o->mm->fr, pfn);
+	if (!o->unlisted)
+		lru_del(&o->mm->fr, pfn);
 }
 
 static void opt_access(void *p, pfn_t pfn, bool write)
@@ -80,10 +90,12 @@ static void opt_shrink(void *p, struct scan_control *sc)
 	while (sc->nr_reclaimed < sc->nr_to_reclaim && ph_pass_goes_on(&o->h)) {
 		pfn_t pfn = ph_min(&o->h);
 		ph_remove(&o->h, pfn);
-		lru_del(fr, pfn);
+		if (!o->unlisted)
+			lru_del(fr, pfn);
 		enum victim_outcome out = textbook_evict(o->mm, sc, pfn);
 		if (out == VICTIM_REFUSED || out == VICTIM_NOSWAP) {
-			lru_add_head(fr, o->list, pfn);
+			if (!o->unlisted)
+				lru_add_head(fr, o->list, pfn);
 			ph_set_aside(&o->h, pfn, out == VICTIM_REFUSED); /* its next use stays in its keys */
 		}
 	}
@@ -93,9 +105,11 @@ static void opt_shrink(void *p, struct scan_control *sc)
 static bool opt_check(void *p, FILE *err)
 {
 	struct opt *o = p;
-	if (o->h.n != lru_count(&o->mm->fr, o->list)) {
-		fprintf(err, "check: opt heap holds %llu pages, its list %llu\n",
-			(unsigned long long)o->h.n, (unsigned long long)lru_count(&o->mm->fr, o->list));
+	/* in a cache every resident page is anonymous and in the heap */
+	uint64_t n = o->unlisted ? o->mm->stat.nr_anon : lru_count(&o->mm->fr, o->list);
+	if (o->h.n != n) {
+		fprintf(err, "check: opt heap holds %llu pages, its %s %llu\n", (unsigned long long)o->h.n,
+			o->unlisted ? "cache" : "list", (unsigned long long)n);
 		return false;
 	}
 	return ph_check(&o->h, "opt", err);

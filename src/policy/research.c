@@ -155,7 +155,7 @@ enum victim_outcome rp_evict_tail(struct rp_base *b, struct scan_control *sc, in
 		ghost_free(g, i);
 	else
 		ghost_move_head(g, from, i);
-	rp_prefetch_victim(b, ghost_tail(g, from));
+	rp_prefetch_tail(b, from);
 	return o;
 }
 

@@ -71,6 +71,45 @@ __attribute__((always_inline)) static inline void rp_prefetch_victim(const struc
 	__builtin_prefetch(&mm->cache.ptes[e->index]); /* dense: index is the id */
 }
 
+/* In a cache: start fetching what taking the tail entry of `list` off
+ * will touch, for a policy that takes it off a miss or more from now (a
+ * queue it evicts from or a ghost queue it forgets from): for a resident
+ * page what rp_prefetch_victim() fetches, for a ghost its record map
+ * slot (ghost_free clears it), and for both the entry toward the head,
+ * which the unlink writes and which is the tail after it - fetched a
+ * miss ahead here, it is in the host's cache when its own turn comes
+ * (the unlink's write of it was the stall of ARC's eviction, perf).
+ * Only a hint: nothing is read for it but the tail entry, which the
+ * unlink before wrote.  (The prev of the last entry is GH_NONE: an
+ * address past the pool, only a prefetch's.) */
+__attribute__((always_inline)) static inline void rp_prefetch_tail(const struct rp_base *b, int list)
+{
+	const struct ghost *g = &b->g;
+	uint32_t i = ghost_tail(g, list);
+	if (i == GH_NONE || !g->byid)
+		return;
+	const struct gh_entry *e = ghost_e(g, i);
+	__builtin_prefetch((const void *)((uintptr_t)g->e + (uintptr_t)e->prev[g->lists[list].slot] * sizeof(*e)));
+	if (e->pfn == PFN_NONE) {
+		__builtin_prefetch(&(*g->byid)[e->index]);
+		return;
+	}
+	mm_prefetch_page(b->mm, e->pfn);
+	__builtin_prefetch(&b->mm->cache.ptes[e->index]); /* dense: index is the id */
+}
+
+/* sc_scanned() of the page in frame pfn, for a policy's scan of its
+ * queue: in a cache every page is anonymous (a fault's, cacheonly.h), so
+ * its struct page - a host cache miss for each entry a scan passes over
+ * (S3-FIFO's, perf) - is not read there to tell. */
+static inline void rp_scanned(const struct rp_base *b, struct scan_control *sc, pfn_t pfn)
+{
+	if (b->g.byid)
+		sc->nr_scanned++;
+	else
+		sc_scanned(sc, mm_page(b->mm, pfn), 1);
+}
+
 /* In a cache: the policy's hits move entries on the lists of slot 0,
  * whose neighbours the replay then prefetches (cache_mode.h). */
 void rp_hits_move(struct rp_base *b);

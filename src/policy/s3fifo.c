@@ -98,7 +98,7 @@ static void evict_m(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 		uint32_t t = ghost_tail(g, f->m);
 		struct gh_entry *e = ghost_e(g, t);
 		if (e->u32 > 0) {
-			sc_scanned(sc, mm_page(f->b.mm, e->pfn), 1);
+			rp_scanned(&f->b, sc, e->pfn);
 			e->u32--;
 			keep(f, f->m, t);
 			continue;
@@ -106,7 +106,7 @@ static void evict_m(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 		enum victim_outcome o = rp_evict(&f->b, sc, t);
 		if (o == VICTIM_GONE || o == VICTIM_CULLED) {
 			ghost_free(g, t);
-			rp_prefetch_victim(&f->b, ghost_tail(g, f->m));
+			rp_prefetch_tail(&f->b, f->m);
 			return;
 		}
 		keep(f, f->m, t); /* refused: the budget bounds the pass */
@@ -121,7 +121,7 @@ static void evict_s(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 		uint32_t t = ghost_tail(g, f->s);
 		struct gh_entry *e = ghost_e(g, t);
 		if (e->u32 >= f->threshold) {
-			sc_scanned(sc, mm_page(f->b.mm, e->pfn), 1);
+			rp_scanned(&f->b, sc, e->pfn);
 			ghost_move_head(g, f->m, t);
 			if (f->lcs)
 				e->u32 = 0;
@@ -133,9 +133,11 @@ static void evict_s(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 		if (o == VICTIM_GONE) {
 			e->u32 = 0;
 			ghost_move_head(g, f->g, t);
-			rp_prefetch_victim(&f->b, ghost_tail(g, f->s));
-			if (N(g) > f->g_cap)
+			rp_prefetch_tail(&f->b, f->s);
+			if (N(g) > f->g_cap) {
 				ghost_free(g, ghost_tail(g, f->g));
+				rp_prefetch_tail(&f->b, f->g);
+			}
 			return;
 		}
 		if (o == VICTIM_CULLED) {

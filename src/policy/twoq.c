@@ -69,8 +69,10 @@ static void twoq_destroy(void *p)
 static bool twoq_evict_tail(struct twoq *q, struct scan_control *sc, int from)
 {
 	enum victim_outcome o = rp_evict_tail(&q->b, sc, from, from == q->a1in ? q->a1out : -1);
-	if (o == VICTIM_GONE && from == q->a1in && N(a1out) > q->kout)
+	if (o == VICTIM_GONE && from == q->a1in && N(a1out) > q->kout) {
 		ghost_free(&q->b.g, ghost_tail(&q->b.g, q->a1out));
+		rp_prefetch_tail(&q->b, q->a1out);
+	}
 	return o == VICTIM_GONE || o == VICTIM_CULLED;
 }
 
