@@ -10,8 +10,10 @@ void rf_init(struct resframes *r, struct mm *mm, const char *name, void *const *
 	r->mm = mm;
 	r->list = lru_register(&mm->fr, name);
 	r->fresh = PFN_NONE;
+	r->recmap = NULL;
 	if (mm->cache.only) {
 		r->ids = xcalloc(mm->fr.nr, sizeof(*r->ids));
+		r->recmap = &mm->cache.recmap;
 		mm_cache_records(mm, recs, rec_size);
 		mm_cache_hit_hook(mm, hit);
 		mm_cache_unlisted(mm);
@@ -42,7 +44,7 @@ void rf_add(struct resframes *r, pfn_t pfn)
 		/* a cache: every page is added for its own fault */
 		uint32_t id = mm->cache.fault_id;
 		r->ids[pfn] = id;
-		mm->cache.recmap[id] = pfn;
+		(*r->recmap)[id] = pfn;
 		r->fresh = pfn;
 		return;
 	}
@@ -56,7 +58,7 @@ static void unlist(struct resframes *r, pfn_t pfn)
 {
 	r->n--;
 	if (r->ids)
-		r->mm->cache.recmap[r->ids[pfn]] = UINT32_MAX;
+		(*r->recmap)[r->ids[pfn]] = UINT32_MAX;
 	else
 		lru_del(&r->mm->fr, pfn);
 }

@@ -26,6 +26,9 @@ struct resframes {
 	uint64_t n;         /* resident pages */
 	pfn_t fresh;        /* added for the fault now being served */
 	uint32_t *ids;      /* in a cache: per frame, its page's id */
+	/* in a cache: the replay's record map, the policy's to keep (as
+	 * ghost_dense's): recmap[id] the frame of resident page id */
+	uint32_t *const *recmap;
 };
 
 /* recs: the address of the policy's per-frame record array (it may be
