@@ -350,14 +350,12 @@ static void case_prepare(struct kcase *c)
 	struct kcompare *k = &c->ca.k;
 	uint64_t limit = 0;
 	parse_size(k->memcg, &limit);
-	if (!k->cpus) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		k->cpus = n > 0 ? (uint64_t)n : 1;
-	}
 	if (!k->ram)
 		k->ram = limit + limit / 4 + (64ULL << 20);
 	c->npol = pols_check(k->policies, c->pol, 32, &c->pol_names);
-	kcompare_host_sets(k);
+	char err[1200];
+	if (!kcompare_host_sets(k, err, sizeof(err)))
+		die_usage("compare: %s", err);
 }
 
 void kcase_sides(struct kcase *c)
