@@ -20,10 +20,10 @@ cmp_as() {
 		chmod 755 "$T" "$1" && chmod 644 "$1"/*
 		set -- "$1" "$2" "$3" setpriv --reuid=65534 --regid=65534 --clear-groups "$P"
 	fi
-	d=$1 n=$2 o=$3
+	_cd=$1 _cn=$2 _co=$3
 	shift 3
-	"$@" compare --repeat "$n" --kernel-cache "$d" --memcg 64M --swap 128M --policy linux6 \
-		-- usemem -m 40 >"$T/$o" 2>"$T/$o.err"
+	"$@" compare --repeat "$_cn" --kernel-cache "$_cd" --memcg 64M --swap 128M --policy linux6 \
+		-- usemem -m 40 >"$T/$_co" 2>"$T/$_co.err"
 }
 DIRTY='"dirty_background_ratio": 10, "dirty_bytes": 0, "dirty_background_bytes": 0'
 DIRTY="$DIRTY, \"dirty_writeback_centisecs\": 500, \"dirty_expire_centisecs\": 3000"
@@ -74,3 +74,14 @@ elif [ "$(cat "$T/o3.err")" != "$want" ] || ! sed -n 3p "$T/o3" | grep -q '^mode
 else
 	ok
 fi
+
+t "compare: a cached run of another host, runs to take: refused"
+# The second run would be this host's: one CPU more in the cached one.
+mkdir -p "$T/r4"
+nc=$(($(getconf _NPROCESSORS_ONLN) + 1))
+rec 1 "$(echo "$HOST4" | sed "s/\"cpus\": 4/\"cpus\": $nc/")" >"$T/r4/kernel.jsonl"
+cmp_as "$T/r4" 2 o4
+rc=$?
+want="pagelab: compare: the kernel runs of $T/r4/kernel.jsonl and this host, which runs the rest,"
+want="$want disagree on cpus ($nc and $((nc - 1))): --cpus it"
+[ $rc -eq 2 ] && [ ! -s "$T/o4" ] && [ "$(cat "$T/o4.err")" = "$want" ] && ok || bad "exit $rc: $(cat "$T/o4.err") (o4: $(head -2 "$T/o4"))"
