@@ -8,7 +8,9 @@
  * flush costs on it (src/native/tlbprobe.c: reclaim's IPIs before it
  * writes a mapped page), and the host's writeback sysctls where they are
  * not the kernel's defaults (the dirty limits both sides throttle and
- * flush at).  A --set of any wins. */
+ * flush at).  A --set of any wins.  "This host" is the one the kernel
+ * side's cached runs were taken on, as their records say
+ * (kcompare_rechost.c), and the one compare runs on otherwise. */
 #include "kcompare.h"
 #include "kcompare_rechost.h"
 #include "../native/native.h"
