@@ -198,7 +198,10 @@ static const struct opt compare_kernel_table[] = {
 	  .help = "keep the kernel runs' records in DIR/kernel.jsonl and\n"
 	  "resume from it: a run whose command (with the\n"
 	  "executor's revision) is there is not run again (so\n"
-	  "the simulator side can be rerun alone)", VALUE("--kernel-cache") },
+	  "the simulator side can be rerun alone); cached runs\n"
+	  "set the simulated host: their records' CPUs, cgroup,\n"
+	  "kernel, swap device, readahead, dirty sysctls",
+	  VALUE("--kernel-cache") },
 	{ "--sim-cache", NULL, OPT_CALL, AT(k.sim_cache), "DIR", .call = dir_opt,
 	  .help = "the same for the simulator's runs, in\n"
 	  "DIR/sim-VERSION.jsonl (-pHASH of a --machine file's\n"
@@ -207,7 +210,8 @@ static const struct opt compare_kernel_table[] = {
 	{ "--machine", NULL, OPT_STR, AT(k.machine), "NAME",
 	  .help = "simulated profile (default modern)", VALUE("--machine") },
 	{ "--cpus", NULL, OPT_U64, AT(k.cpus), "N", 1, 1024, "(1..1024)",
-	  .help = "simulated CPUs (default: the host's)", VALUE("--cpus") },
+	  .help = "simulated CPUs (default: the host's, or the\n"
+	  "cached kernel runs' host's)", VALUE("--cpus") },
 	{ "--ram", NULL, OPT_CALL, AT(k.ram), "SIZE", .call = size_opt,
 	  .help = "simulated RAM (default LIMIT * 5/4 + 64M: room beside\nthe cgroup, as on the host)", VALUE("--ram") },
 	{ "--disk", NULL, OPT_STR, AT(k.disk), "MODEL",
@@ -350,14 +354,12 @@ static void case_prepare(struct kcase *c)
 	struct kcompare *k = &c->ca.k;
 	uint64_t limit = 0;
 	parse_size(k->memcg, &limit);
-	if (!k->cpus) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		k->cpus = n > 0 ? (uint64_t)n : 1;
-	}
 	if (!k->ram)
 		k->ram = limit + limit / 4 + (64ULL << 20);
 	c->npol = pols_check(k->policies, c->pol, 32, &c->pol_names);
-	kcompare_host_sets(k);
+	char err[1200];
+	if (!kcompare_host_sets(k, err, sizeof(err)))
+		die_usage("compare: %s", err);
 }
 
 void kcase_sides(struct kcase *c)

@@ -215,3 +215,37 @@ int kcompare_side(const struct kcompare *k, bool kernel, const char *policies, c
 	matrix_free(&mx);
 	return rc;
 }
+
+int kcompare_cached_kernel(const struct kcompare *k, struct records *rs, char *err, size_t errlen)
+{
+	struct matrix mx = { 0 };
+	mx.nr_seeds = 1;
+	mx.seeds = xcalloc(1, sizeof(uint64_t));
+	mx.seeds[0] = k->seed0;
+	for (int w = 0; w < k->nr_wl; w++)
+		mx.wl[mx.nr_wl++] = xstrdup(k->wl[w]);
+	struct matrix_cell *cells = NULL;
+	struct records have = { 0 };
+	int n = 0, ncells = -1;
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/kernel.jsonl", k->kernel_cache);
+	long partial = -1;
+	if (side_axes(k, true, k->policies, k->memcg, k->ram, &mx, err, errlen) &&
+	    side_cells(k, true, &mx, &cells, &n, err, errlen) &&
+	    records_load(path, &have, true, &partial, err, errlen)) {
+		records_sort_cmd(&have);
+		ncells = n;
+		for (int i = 0; i < n; i++) {
+			const struct record *old = records_find_cmd(&have, cells[i].cmd);
+			struct record r;
+			if (!old || !record_parse(old->line, &r, err, errlen))
+				continue;
+			rs->r = xrealloc(rs->r, (size_t)(rs->n + 1) * sizeof(*rs->r));
+			rs->r[rs->n++] = r;
+		}
+	}
+	records_free(&have);
+	matrix_cells_free(cells, n);
+	matrix_free(&mx);
+	return ncells;
+}

@@ -44,14 +44,24 @@ struct kcompare {
 	bool progress;
 };
 
+/* The kernel side's runs already in k->kernel_cache's records (appended
+ * to rs, none run); returns how many runs the side has, or -1 with a line
+ * in err when its cells or the file cannot be read. */
+int kcompare_cached_kernel(const struct kcompare *k, struct records *rs, char *err, size_t errlen);
+
 /* Add k->sets the host's kind of run, unless a --set names it already:
  * memcg.v1=1 (a v1 memory controller), sched_eevdf=1 (6.6 or later),
  * vm.swap_rotational=1 (a rotational swapfile device; never for --swap
  * zram:), vm.ra_pages (its
  * read_ahead_kb / 4 when not 128), cost.tlb_ipi and cost.tlb_ipi_recv
  * (measured with two or more simulated CPUs; kept in the kernel cache's
- * tlb_cost, so that a rerun simulates the same machine). */
-void kcompare_host_sets(struct kcompare *k);
+ * tlb_cost, so that a rerun simulates the same machine).  And k->cpus,
+ * when 0, the host's CPUs.  The host is the one the kernel side's cached
+ * runs (kcompare_cached_kernel) ran on, as their records' "host" says,
+ * and this one for a setting they do not record (a note on stderr) or for
+ * runs still to be made (kcompare_rechost.c).  false with a line in err:
+ * the runs disagree on a setting the simulation takes. */
+bool kcompare_host_sets(struct kcompare *k, char *err, size_t errlen);
 /* Append a NAME=VALUE; whether one starts with prefix ("vm.ra_pages="). */
 void kcompare_add_set(struct kcompare *k, const char *set);
 bool kcompare_has_set(const struct kcompare *k, const char *prefix);

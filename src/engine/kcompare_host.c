@@ -8,8 +8,11 @@
  * flush costs on it (src/native/tlbprobe.c: reclaim's IPIs before it
  * writes a mapped page), and the host's writeback sysctls where they are
  * not the kernel's defaults (the dirty limits both sides throttle and
- * flush at).  A --set of any wins. */
+ * flush at).  A --set of any wins.  "This host" is the one the kernel
+ * side's cached runs were taken on, as their records say
+ * (kcompare_rechost.c), and the one compare runs on otherwise. */
 #include "kcompare.h"
+#include "kcompare_rechost.h"
 #include "../native/native.h"
 #include "../lib/output.h"
 #include "../lib/util.h"
@@ -66,39 +69,43 @@ static bool host_tlb_cost(const char *cache, char args[2][48])
 	return true;
 }
 
-void kcompare_host_sets(struct kcompare *k)
+/* This host's settings, as the simulator takes them. */
+static void current_host(struct hvals *cur)
 {
-	bool v1_set = kcompare_has_set(k, "memcg.v1="), eevdf_set = kcompare_has_set(k, "sched_eevdf="),
-	     rot_set = kcompare_has_set(k, "vm.swap_rotational="), ra_set = kcompare_has_set(k, "vm.ra_pages="),
-	     tlb_set = kcompare_has_set(k, "cost.tlb_ipi");
+	struct nhost_settings h;
 	struct ncgroup cg;
 	char err[256];
-	if (!v1_set && ncg_detect(&cg, err, sizeof(err)) && cg.version == 1)
-		kcompare_add_set(k, "memcg.v1=1");
-	if (!eevdf_set && nhost_kernel_at_least(6, 6))
-		kcompare_add_set(k, "sched_eevdf=1");
-	/* A zram device is never rotational (zram_drv.c sets no
-	 * BLK_FEAT_ROTATIONAL): only the swapfile's disk may be. */
-	if (!rot_set && strncmp(k->swap, "zram:", 5) && nhost_swap_rotational())
-		kcompare_add_set(k, "vm.swap_rotational=1");
-	long ra_kb = ra_set ? -1 : nhost_read_ahead_kb();
-	if (ra_kb >= 0 && ra_kb != 128 && ra_kb / 4 <= 65536) {
-		char ra_arg[48];
-		snprintf(ra_arg, sizeof(ra_arg), "vm.ra_pages=%ld", ra_kb / 4);
-		kcompare_add_set(k, ra_arg);
-	}
-	char dirty[NHOST_DIRTY_SETTINGS][64];
-	int ndirty = nhost_dirty_settings("/proc/sys", dirty);
-	for (int i = 0; i < ndirty; i++) {
-		char name[64];
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(dirty[i], "="), dirty[i]);
-		strcat(name, "=");
-		if (!kcompare_has_set(k, name))
-			kcompare_add_set(k, dirty[i]);
+	nhost_settings_read(&h, "/proc/sys");
+	hvals_of(&h, ncg_detect(&cg, err, sizeof(err)) ? cg.version : 0, cur);
+}
+
+bool kcompare_host_sets(struct kcompare *k, char *err, size_t errlen)
+{
+	struct hvals cur, v;
+	current_host(&cur);
+	if (!hvals_pick(k, &cur, &v, err, errlen))
+		return false;
+	if (!k->cpus)
+		k->cpus = v.v[HS_CPUS][0] ? strtoull(v.v[HS_CPUS], NULL, 10) : 1;
+	/* The others as --set words, in this order, where not the
+	 * simulator's default: memcg.v1, sched_eevdf, vm.swap_rotational
+	 * (never for zram: no BLK_FEAT_ROTATIONAL in zram_drv.c),
+	 * vm.ra_pages, the vm.dirty_* sysctls. */
+	for (int i = HS_V1; i < HS_N; i++) {
+		char nbuf[64], dbuf[32], set[96];
+		const char *name = hs_name(i, nbuf, sizeof(nbuf)), *def = hs_default(i, dbuf, sizeof(dbuf));
+		if (i == HS_ROT && !strncmp(k->swap, "zram:", 5))
+			continue;
+		snprintf(set, sizeof(set), "%s=", name);
+		if (!v.v[i][0] || !strcmp(v.v[i], def) || kcompare_has_set(k, set))
+			continue;
+		snprintf(set, sizeof(set), "%s=%s", name, v.v[i]);
+		kcompare_add_set(k, set);
 	}
 	char tlb_args[2][48];
-	if (!tlb_set && k->cpus > 1 && host_tlb_cost(k->kernel_cache, tlb_args)) {
+	if (!kcompare_has_set(k, "cost.tlb_ipi") && k->cpus > 1 && host_tlb_cost(k->kernel_cache, tlb_args)) {
 		kcompare_add_set(k, tlb_args[0]);
 		kcompare_add_set(k, tlb_args[1]);
 	}
+	return true;
 }

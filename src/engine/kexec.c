@@ -261,6 +261,8 @@ bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t er
 	if (ok) {
 		take_result(&k, &r, rr);
 		rr->kernel->cg_version = g->cg.version;
+		nhost_settings_read(&rr->kernel->host, "/proc/sys");
+		rr->kernel->has_host = true;
 		rr->kernel->tree = *nt;
 	}
 	free(nt);

@@ -27,6 +27,8 @@ struct kernel_result {
 	struct nstat memstat;    /* the cgroup's memory.stat at the end */
 	struct nstat traced;     /* its own reclaim and activations (tracer.c) */
 	int cg_version;
+	bool has_host;           /* host: what it ran on (a record's "host") */
+	struct nhost_settings host;
 	bool warmed;             /* the host's pages were warmed first */
 	bool has_zram;           /* it swapped to a zram device: ... */
 	struct nzram_stats zram; /* ... its mm_stat and io_stat (zram.c) */

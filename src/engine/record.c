@@ -27,6 +27,29 @@ static void put_nstat(FILE *out, const struct nstat *st)
 		fprintf(out, "%s\"%s\": %lld", i ? ", " : "", st->name[i], (long long)st->val[i]);
 }
 
+/* , "host": {...}: what the run ran on (native.h nhost_settings), each
+ * figure known; read back by compare (kcompare_rechost.c). */
+static void put_host(FILE *out, const struct nhost_settings *h)
+{
+	fputs(", \"host\": {", out);
+	const char *sep = "";
+	if (h->cpus > 0)
+		fprintf(out, "\"cpus\": %ld", h->cpus), sep = ", ";
+	if (h->release[0]) {
+		fprintf(out, "%s\"release\": ", sep);
+		json_put_str(out, h->release);
+		sep = ", ";
+	}
+	if (h->swap_rotational >= 0)
+		fprintf(out, "%s\"swap_rotational\": %d", sep, h->swap_rotational), sep = ", ";
+	if (h->read_ahead_kb >= 0)
+		fprintf(out, "%s\"read_ahead_kb\": %ld", sep, h->read_ahead_kb), sep = ", ";
+	for (int i = 0; i < NHOST_DIRTY_SETTINGS; i++)
+		if (h->dirty[i] >= 0)
+			fprintf(out, "%s\"%s\": %lld", sep, nhost_dirty_name(i), h->dirty[i]), sep = ", ";
+	fputc('}', out);
+}
+
 /* After the kernel's counters (its /proc/vmstat deltas): what else it
  * counted, as "kernel": {...}. */
 static void put_kernel(FILE *out, const struct kernel_result *k)
@@ -45,6 +68,8 @@ static void put_kernel(FILE *out, const struct kernel_result *k)
 		fputs(", \"cgroups\": ", out);
 		kexec_tree_json(out, &k->tree, k->cg, k->ncg);
 	}
+	if (k->has_host)
+		put_host(out, &k->host);
 	if (k->has_zram) {
 		fputs(", \"zram\": {\"algorithm\": ", out);
 		json_put_str(out, k->zram.algo);

@@ -18,12 +18,14 @@
  * pages its hypervisor takes back (session.c's warm-up). */
 #include "native.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 bool nhost_release_at_least(const char *release, int major, int minor)
 {
@@ -120,31 +122,57 @@ bool nhost_dev_page_reporting(const char *sysfs)
 
 bool nhost_page_reporting(void) { return nhost_dev_page_reporting("/sys"); }
 
+/* mm/page-writeback.c of 6.x: vm_dirty_ratio, dirty_background_ratio,
+ * vm_dirty_bytes, dirty_background_bytes, dirty_writeback_interval and
+ * dirty_expire_interval (the last two in centiseconds). */
+static const struct {
+	const char *name;
+	unsigned long long def;
+} dirty_vm[NHOST_DIRTY_SETTINGS] = {
+	{ "dirty_ratio", 20 },          { "dirty_background_ratio", 10 },
+	{ "dirty_bytes", 0 },           { "dirty_background_bytes", 0 },
+	{ "dirty_writeback_centisecs", 500 }, { "dirty_expire_centisecs", 3000 },
+};
+
+const char *nhost_dirty_name(int i) { return dirty_vm[i].name; }
+
+unsigned long long nhost_dirty_default(int i) { return dirty_vm[i].def; }
+
+/* PROCSYS/vm/NAME of sysctl I; -1 unreadable. */
+static long long dirty_value(const char *procsys, int i)
+{
+	char path[512];
+	unsigned long long v;
+	snprintf(path, sizeof(path), "%s/vm/%s", procsys, dirty_vm[i].name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	int got = fscanf(f, "%llu", &v);
+	fclose(f);
+	return got == 1 && v <= (unsigned long long)LLONG_MAX ? (long long)v : -1;
+}
+
 int nhost_dirty_settings(const char *procsys, char out[NHOST_DIRTY_SETTINGS][64])
 {
-	/* mm/page-writeback.c of 6.x: vm_dirty_ratio, dirty_background_ratio,
-	 * vm_dirty_bytes, dirty_background_bytes, dirty_writeback_interval
-	 * and dirty_expire_interval (the last two in centiseconds). */
-	static const struct {
-		const char *name;
-		unsigned long long def;
-	} vm[NHOST_DIRTY_SETTINGS] = {
-		{ "dirty_ratio", 20 },          { "dirty_background_ratio", 10 },
-		{ "dirty_bytes", 0 },           { "dirty_background_bytes", 0 },
-		{ "dirty_writeback_centisecs", 500 }, { "dirty_expire_centisecs", 3000 },
-	};
 	int n = 0;
 	for (int i = 0; i < NHOST_DIRTY_SETTINGS; i++) {
-		char path[512];
-		unsigned long long v;
-		snprintf(path, sizeof(path), "%s/vm/%s", procsys, vm[i].name);
-		FILE *f = fopen(path, "r");
-		if (!f)
-			continue;
-		int got = fscanf(f, "%llu", &v);
-		fclose(f);
-		if (got == 1 && v != vm[i].def)
-			snprintf(out[n++], 64, "vm.%s=%llu", vm[i].name, v);
+		long long v = dirty_value(procsys, i);
+		if (v >= 0 && (unsigned long long)v != dirty_vm[i].def)
+			snprintf(out[n++], 64, "vm.%s=%lld", dirty_vm[i].name, v);
 	}
 	return n;
+}
+
+void nhost_settings_read(struct nhost_settings *h, const char *procsys)
+{
+	struct utsname u;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	h->cpus = n > 0 ? n : -1;
+	snprintf(h->release, sizeof(h->release), "%s", uname(&u) == 0 ? u.release : "");
+	struct stat st;
+	bool have = stat(NATIVE_TMP_ROOT, &st) == 0;
+	h->swap_rotational = have ? nhost_dev_rotational("/sys", major(st.st_dev), minor(st.st_dev)) : -1;
+	h->read_ahead_kb = nhost_read_ahead_kb();
+	for (int i = 0; i < NHOST_DIRTY_SETTINGS; i++)
+		h->dirty[i] = dirty_value(procsys, i);
 }

@@ -62,6 +62,25 @@ bool nhost_page_reporting(void);
 #define NHOST_DIRTY_SETTINGS 6
 int nhost_dirty_settings(const char *procsys, char out[NHOST_DIRTY_SETTINGS][64]);
 
+/* ---- host.c: what a run ran on ------------------------------------ */
+
+/* What a kernel run ran on, as far as the simulator takes it from the
+ * host (src/engine/kcompare_host.c): kept in each kernel record's
+ * "kernel": {"host": ...} so that compare can simulate the machine the
+ * runs were taken on rather than the one reading them. */
+struct nhost_settings {
+	long cpus;               /* online CPUs; -1 unknown */
+	char release[65];        /* uname's release; "" unknown */
+	int swap_rotational;     /* the swapfile's device: 0, 1; -1 unknown */
+	long read_ahead_kb;      /* its read_ahead_kb; -1 unknown */
+	long long dirty[NHOST_DIRTY_SETTINGS]; /* vm.dirty_*, -1 unknown */
+};
+/* The writeback sysctl I's name ("dirty_ratio") and 6.x default. */
+const char *nhost_dirty_name(int i);
+unsigned long long nhost_dirty_default(int i);
+/* This host's (its /proc/sys under PROCSYS, "/proc/sys"). */
+void nhost_settings_read(struct nhost_settings *h, const char *procsys);
+
 /* ---- tlbprobe.c ------------------------------------------------------ */
 
 /* What one remote TLB flush costs here, in ns, per flush the guest

@@ -1,0 +1,87 @@
+# compare_rechost.sh - pagelab compare simulates the machine its cached
+# kernel runs were taken on (src/engine/kcompare_rechost.c): the records'
+# "kernel": {"cgroup_version", "host": {...}}, not this host's settings.
+# Hand-written records, every kernel run cached; run as nobody when root
+# (a kernel run it would start is refused: it needs root).  About 1 s.
+
+# rec N HOST [CG]: run N of usemem -m 40 whose kernel object holds
+# cgroup_version CG (default 2) and "host": {HOST} (none when HOST is "")
+# in place of this host's (kernel_record's).
+rec() {
+	h=${2:+"\"host\": {$2}, "}
+	kernel_record "$1" "--memcg 64M --swap 128M --seed 1 --timeout 600 usemem -m 40" c:pswpout=0 |
+		sed "s/\"host\": {[^}]*}, //; s/\"kernel\": {\"cgroup_version\": 1, /\"kernel\": {\"cgroup_version\": ${3:-2}, $h/"
+}
+# cmp_as DIR REPEAT OUT: the cached compare into $T/OUT and $T/OUT.err,
+# as nobody when root; its exit status.
+cmp_as() {
+	set -- "$@" "$P"
+	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+		chmod 755 "$T" "$1" && chmod 644 "$1"/*
+		set -- "$1" "$2" "$3" setpriv --reuid=65534 --regid=65534 --clear-groups "$P"
+	fi
+	_cd=$1 _cn=$2 _co=$3
+	shift 3
+	"$@" compare --repeat "$_cn" --kernel-cache "$_cd" --memcg 64M --swap 128M --policy linux6 \
+		-- usemem -m 40 >"$T/$_co" 2>"$T/$_co.err"
+}
+DIRTY='"dirty_background_ratio": 10, "dirty_bytes": 0, "dirty_background_bytes": 0'
+DIRTY="$DIRTY, \"dirty_writeback_centisecs\": 500, \"dirty_expire_centisecs\": 3000"
+HOST4="\"cpus\": 4, \"release\": \"6.1.0\", \"swap_rotational\": 0, \"read_ahead_kb\": 512, \"dirty_ratio\": 30, $DIRTY"
+
+t "compare: the cached runs' host: 4 CPUs, v2, 6.1, ra 512K"
+mkdir -p "$T/r1"
+echo "cost.tlb_ipi=4200ns cost.tlb_ipi_recv=1300ns" >"$T/r1/tlb_cost"
+rec 1 "$HOST4" >"$T/r1/kernel.jsonl"
+cmp_as "$T/r1" 1 o1
+rc=$?
+# Whatever this host is: 4 CPUs, no memcg.v1 (a v2 cgroup), no
+# sched_eevdf (before 6.6), no vm.swap_rotational, readahead 512/4 pages,
+# the one sysctl off its default; and no note (all recorded).
+want="modern, 4 CPUs, with vm.ra_pages=128 vm.dirty_ratio=30 cost.tlb_ipi=4200ns "
+want="${want}cost.tlb_ipi_recv=1300ns"
+got=$(sed -n 2,4p "$T/o1" | tr '\n' ' ' | sed 's/.*pagelab: //; s/ *$//')
+if [ $rc -ne 0 ]; then
+	bad "exit $rc: $(cat "$T/o1.err")"
+elif [ "$got" != "$want" ] || [ -s "$T/o1.err" ] || ! grep -q '(cached); ' "$T/o1"; then
+	bad "setup '$got'; stderr: $(cat "$T/o1.err")"
+else
+	ok
+fi
+
+t "compare: cached runs disagreeing on CPUs: refused in one line"
+mkdir -p "$T/r2"
+rec 1 "$HOST4" >"$T/r2/kernel.jsonl"
+rec 2 "$(echo "$HOST4" | sed 's/"cpus": 4/"cpus": 8/')" >>"$T/r2/kernel.jsonl"
+cmp_as "$T/r2" 2 o2
+rc=$?
+want="pagelab: compare: the kernel runs of $T/r2/kernel.jsonl disagree on cpus (4 and 8): --cpus it"
+[ $rc -eq 2 ] && [ ! -s "$T/o2" ] && [ "$(cat "$T/o2.err")" = "$want" ] && ok || bad "exit $rc: $(cat "$T/o2.err")"
+
+t "compare: a record without host settings: this host's, said once"
+mkdir -p "$T/r3"
+echo "cost.tlb_ipi=4200ns cost.tlb_ipi_recv=1300ns" >"$T/r3/tlb_cost"
+rec 1 "\"cpus\": 4" 1 >"$T/r3/kernel.jsonl"
+cmp_as "$T/r3" 1 o3
+rc=$?
+want="pagelab: compare: note: $T/r3/kernel.jsonl's runs do not record sched_eevdf vm.swap_rotational"
+want="$want vm.ra_pages vm.dirty_ratio vm.dirty_background_ratio vm.dirty_bytes vm.dirty_background_bytes"
+want="$want vm.dirty_writeback_centisecs vm.dirty_expire_centisecs: this host's taken"
+if [ $rc -ne 0 ]; then
+	bad "exit $rc: $(cat "$T/o3.err")"
+elif [ "$(cat "$T/o3.err")" != "$want" ] || ! sed -n 3p "$T/o3" | grep -q '^modern, 4 CPUs, with memcg.v1=1 '; then
+	bad "$(sed -n 3p "$T/o3"); stderr: $(cat "$T/o3.err")"
+else
+	ok
+fi
+
+t "compare: a cached run of another host, runs to take: refused"
+# The second run would be this host's: one CPU more in the cached one.
+mkdir -p "$T/r4"
+nc=$(($(getconf _NPROCESSORS_ONLN) + 1))
+rec 1 "$(echo "$HOST4" | sed "s/\"cpus\": 4/\"cpus\": $nc/")" >"$T/r4/kernel.jsonl"
+cmp_as "$T/r4" 2 o4
+rc=$?
+want="pagelab: compare: the kernel runs of $T/r4/kernel.jsonl and this host, which runs the rest,"
+want="$want disagree on cpus ($nc and $((nc - 1))): --cpus it"
+[ $rc -eq 2 ] && [ ! -s "$T/o4" ] && [ "$(cat "$T/o4.err")" = "$want" ] && ok || bad "exit $rc: $(cat "$T/o4.err") (o4: $(head -2 "$T/o4"))"
