@@ -35,6 +35,30 @@
  * VMA with recency): anon pages, and page-cache pages a fault on a file
  * mapping reads or reads ahead; read() and write() add theirs inactive.
  *
+ * Two version switches (default 0 = the 6.6 code above) give this host's
+ * 6.18 instead (docs/mglru.md, "6.18 switches"):
+ *   folio_seq=1: include/linux/mm_inline.h lru_gen_folio_seq() (6.14+,
+ *     6.18): PG_active gives max_seq - 1, max_seq only with PG_workingset;
+ *     anon outside the swap cache and dirty PG_reclaim folios max_seq - 1;
+ *     reclaim's tail adds min_seq; the rest max_seq - MAX_NR_GENS + 1, or
+ *     one younger with PG_workingset; never below min_seq.
+ *   workingset_rework=1: "mm/mglru: rework workingset protection" (Yu
+ *     Zhao, 6.14): shrink_folio_list() no longer keeps a mapped folio
+ *     folio_update_gen() marked PG_referenced while isolated (that now
+ *     does nothing to an isolated folio but a first PG_referenced);
+ *     folio_update_gen() and lru_gen_set_refs() (folio_check_references,
+ *     look-around) set PG_referenced on a first young PTE and promote
+ *     only on a second, setting PG_workingset; isolate_folio() keeps
+ *     PG_referenced and PG_workingset; lru_gen_inc_refs() counts
+ *     PG_referenced, the refs bits, then PG_workingset; PG_workingset is
+ *     the last tier (lru_tier_from_refs(refs, workingset)), a full count
+ *     plus PG_workingset is promoted by sort_folio() unprotected-counted;
+ *     folio_inc_gen() keeps PG_workingset; evict_folios() puts a
+ *     survivor PG_active only when lru_gen_folio_seq() says min_seq;
+ *     lru_gen_refault() restores PG_workingset or the refs.  Not
+ *     modelled: 6.14's "rework refault detection" (the recent test is
+ *     still 6.6's) and "rework aging feedback".
+ *
  * Simplified: one node, one memcg, one zone (no memcg LRU, no per-zone
  * lists, no lruvec protection); NR_HIST_GENS is 1 (no debugfs history);
  * no huge pages (the non-leaf PMD accessed bit and THP paths are absent);
@@ -58,7 +82,7 @@
 enum {
 	T_SWAPPINESS, T_MIN_NR_GENS, T_MAX_NR_GENS, T_MAX_NR_TIERS, T_MIN_LRU_BATCH,
 	T_MIN_TTL_MS, T_WALK_MMU, T_LOOK_AROUND, T_BLOOM, T_BLOOM_SHIFT, T_PTRS_PER_PTE, T_PTES_PER_LINE,
-	T_TIERS, T_AGING_TRIGGER,
+	T_TIERS, T_AGING_TRIGGER, T_FOLIO_SEQ, T_WORKINGSET_REWORK,
 };
 
 static const struct tunable mglru_tunables[] = {
@@ -95,6 +119,14 @@ static const struct tunable mglru_tunables[] = {
 	[T_AGING_TRIGGER] = { "aging_trigger", "should_run_aging() young/old sizes (vmscan.c, 6.6)", 1, 0, 1,
 		"1 = at MIN_NR_GENS + 1 generations age early when the youngest is large or the oldest small; "
 		"0 = age only when eviction cannot go on (MIN_NR_GENS left)" },
+	/* Version switches: 0 = the 6.6 code this file follows, 1 = this
+	 * host's 6.18 (see the opening comment). */
+	[T_FOLIO_SEQ] = { "folio_seq", "lru_gen_folio_seq() (mm_inline.h, 6.14+)", 0, 0, 1,
+		"where an added folio enters: 0 = 6.6 lru_gen_add_folio(), active in max_seq; "
+		"1 = 6.18, active in max_seq - 1 (max_seq with PG_workingset), inactive by PG_workingset" },
+	[T_WORKINGSET_REWORK] = { "workingset_rework", "mm/mglru: rework workingset protection (6.14)", 0, 0, 1,
+		"0 = 6.6 refs, tiers and eviction checks; 1 = 6.14+: no keep of a mapped folio referenced "
+		"while isolated, PTE accesses set PG_referenced then PG_workingset, PG_workingset is the last tier" },
 	{ 0 },
 };
 
@@ -134,9 +166,42 @@ void mg_gen_del(struct mglru *g, pfn_t pfn)
 	lru_del(&g->mm->fr, pfn);
 }
 
+/* Record a new generation for an on-list page (lazily: the physical list
+ * is fixed by sort_folio()). */
+static void mg_move_gen(struct mglru *g, struct page *p, int old, int gen)
+{
+	if (old == gen)
+		return;
+	int type = mg_type(p);
+	g->nr_pages[old][type]--;
+	g->nr_pages[gen][type]++;
+	p->pol32[0] = (uint32_t)gen + 1;
+}
+
+/* folio_update_gen() after 6.14's rework: a first young PTE only sets
+ * PG_referenced (even on an isolated folio: the test comes first); the
+ * next promotes, clears LRU_REFS_FLAGS and sets PG_workingset. */
+static int update_gen_618(struct mglru *g, struct page *p, int gen)
+{
+	int old = mg_page_gen(p);
+	if (!(p->flags & (PG_referenced | PG_workingset))) {
+		p->pol32[1] = 0;
+		p->flags |= PG_referenced;
+		return -1;
+	}
+	if (old < 0)
+		return -1;
+	mg_clear_refs_flags(p);
+	p->flags |= PG_workingset;
+	mg_move_gen(g, p, old, gen);
+	return old;
+}
+
 int mg_update_gen(struct mglru *g, pfn_t pfn, int gen)
 {
 	struct page *p = mm_page(g->mm, pfn);
+	if (g->ws_rework)
+		return update_gen_618(g, p, gen);
 	int old = mg_page_gen(p);
 	if (old < 0) {
 		/* Isolated by reclaim right now: shrink_folio_list() keeps it. */
@@ -144,28 +209,61 @@ int mg_update_gen(struct mglru *g, pfn_t pfn, int gen)
 		return -1;
 	}
 	mg_clear_refs(p);
-	if (old != gen) {
-		int type = mg_type(p);
-		g->nr_pages[old][type]--;
-		g->nr_pages[gen][type]++;
-		p->pol32[0] = (uint32_t)gen + 1;
-	}
+	mg_move_gen(g, p, old, gen);
 	return old;
+}
+
+bool mg_set_refs(struct page *p)
+{
+	if (!(p->flags & (PG_referenced | PG_workingset))) {
+		p->pol32[1] = 0;
+		p->flags |= PG_referenced;
+		return false;
+	}
+	mg_clear_refs_flags(p);
+	p->flags |= PG_workingset;
+	return true;
 }
 
 void mg_activate(struct mglru *g, pfn_t pfn)
 {
 	mg_gen_del(g, pfn);
-	gen_add(g, pfn, mg_gen(g, g->max_seq), false);
+	mm_page(g->mm, pfn)->flags |= PG_active;
+	mg_add_folio(g, pfn, false);
 }
 
-/* lru_gen_add_folio() of ~6.6: where a page enters. */
+/* lru_gen_folio_seq() of 6.18: PG_active (set while isolated: a fault or
+ * a promotion) gives max_seq - 1, or max_seq with PG_workingset;
+ * reclaim's tail adds the oldest; anon outside the swap cache and
+ * PG_reclaim folios still dirty or under writeback max_seq - 1; the rest
+ * the oldest, or the next with PG_workingset.  MAX_NR_GENS and
+ * MIN_NR_GENS are the tunables; never below min_seq. */
+uint64_t mg_folio_seq_618(const struct mglru *g, const struct page *p, bool reclaiming)
+{
+	int type = mg_type(p);
+	unsigned ws = (p->flags & PG_workingset) ? 1 : 0, gen;
+	if (p->flags & PG_active)
+		gen = g->min_nr_gens - ws;
+	else if (reclaiming)
+		gen = g->max_nr_gens;
+	else if ((type == MG_ANON && !(p->flags & PG_swapcache)) ||
+		 ((p->pol32[2] & MG_ROTATE) && (p->flags & (PG_dirty | PG_writeback))))
+		gen = g->min_nr_gens;
+	else
+		gen = g->max_nr_gens - ws;
+	uint64_t lo = g->min_seq[type];
+	return g->max_seq + 1 >= lo + gen ? g->max_seq + 1 - gen : lo;
+}
+
+/* lru_gen_add_folio(): where a page enters. */
 void mg_add_folio(struct mglru *g, pfn_t pfn, bool reclaiming)
 {
 	struct page *p = mm_page(g->mm, pfn);
 	int type = mg_type(p);
 	uint64_t seq;
-	if (p->flags & PG_active)
+	if (g->folio_seq)
+		seq = mg_folio_seq_618(g, p, reclaiming);
+	else if (p->flags & PG_active)
 		seq = g->max_seq;               /* hot: just faulted in */
 	else if ((type == MG_ANON && !(p->flags & PG_swapcache)) ||
 		 ((p->pol32[2] & MG_ROTATE) && (p->flags & (PG_dirty | PG_writeback))))
@@ -176,7 +274,6 @@ void mg_add_folio(struct mglru *g, pfn_t pfn, bool reclaiming)
 		seq = g->min_seq[type] + 1;
 	gen_add(g, pfn, mg_gen(g, seq), reclaiming);
 }
-
 /* folio_inc_gen(): move a page of the oldest generation to the next one,
  * dropping its refs; a page already promoted keeps its generation. */
 int mg_inc_gen(struct mglru *g, pfn_t pfn)
@@ -188,7 +285,10 @@ int mg_inc_gen(struct mglru *g, pfn_t pfn)
 	if (gen != old)
 		return gen;
 	int next = (old + 1) % (int)g->max_nr_gens;
-	mg_clear_refs(p);
+	if (g->ws_rework)
+		mg_clear_refs_flags(p);   /* 6.14+: PG_workingset stays */
+	else
+		mg_clear_refs(p);
 	g->nr_pages[old][type]--;
 	g->nr_pages[next][type]++;
 	p->pol32[0] = (uint32_t)next + 1;
@@ -238,6 +338,19 @@ static void mglru_mark_accessed(void *priv, pfn_t pfn)
 	struct page *p = mm_page(g->mm, pfn);
 	if (p->flags & PG_unevictable)
 		return;
+	if (g->ws_rework) {
+		/* 6.14+ lru_gen_inc_refs(): PG_referenced, then the refs
+		 * bits, then PG_workingset once they are full. */
+		if (!(p->flags & PG_referenced)) {
+			p->pol32[1] = 0;
+			p->flags |= PG_referenced;
+		} else if (p->pol32[1] == refs_mask(g)) {
+			p->flags |= PG_workingset;
+		} else {
+			p->pol32[1]++;
+		}
+		return;
+	}
 	if (!(p->flags & PG_referenced))
 		p->flags |= PG_referenced;
 	else if (!(p->flags & PG_workingset))
@@ -270,11 +383,33 @@ static uint64_t mglru_evict_shadow(void *priv, pfn_t pfn)
 	struct mglru *g = priv;
 	struct page *p = mm_page(g->mm, pfn);
 	int type = mg_type(p);
-	unsigned refs = mg_page_refs(p);
-	unsigned tier = mg_tier_from_refs(refs);
+	unsigned refs = mg_refs(g, p);
+	unsigned tier = mg_tier(g, p);
 	uint64_t token = (g->min_seq[type] << g->refs_width) | (refs ? refs - 1 : 0);
 	g->evicted[type][tier]++;
-	return (token << 3) | ((uint64_t)type << 2) | (refs ? 2u : 0u) | 1u;
+	/* 6.6 packs refs > 0 as "workingset", 6.14+ PG_workingset itself */
+	bool ws = g->ws_rework ? (p->flags & PG_workingset) != 0 : refs > 0;
+	return (token << 3) | ((uint64_t)type << 2) | (ws ? 2u : 0u) | 1u;
+}
+
+/* lru_gen_refault() after 6.14's rework, for a recent refault: the tier
+ * from the shadow's refs and workingset bit; workingset_activate only for
+ * a refault in a fault (folio_add_lru() makes that one active); the
+ * workingset bit restores PG_workingset, else the refs bits come back
+ * (valid only once PG_referenced is set again). */
+static void refault_618(struct mglru *g, struct page *p, int type, uint64_t token, bool workingset)
+{
+	unsigned refs = (unsigned)(token & refs_mask(g)) + 1;
+	unsigned tier = workingset ? g->nr_tiers - 1 : mg_tier_from_refs(refs - 1);
+	g->refaulted[type][tier]++;
+	if (in_lru_fault(g, p))
+		g->mm->ev[type == MG_ANON ? WORKINGSET_ACTIVATE_ANON : WORKINGSET_ACTIVATE_FILE]++;
+	if (workingset) {
+		p->flags |= PG_workingset;
+		g->mm->ev[type == MG_ANON ? WORKINGSET_RESTORE_ANON : WORKINGSET_RESTORE_FILE]++;
+	} else {
+		p->pol32[1] = refs - 1;
+	}
 }
 
 /* lru_gen_refault(): recent if min_seq has not moved since the eviction. */
@@ -290,6 +425,10 @@ static void mglru_refault(void *priv, pfn_t pfn, uint64_t shadow)
 	g->mm->ev[type == MG_ANON ? WORKINGSET_REFAULT_ANON : WORKINGSET_REFAULT_FILE]++;
 	if ((token >> g->refs_width) != g->min_seq[type])
 		return;
+	if (g->ws_rework) {
+		refault_618(g, p, type, token, workingset);
+		return;
+	}
 	unsigned refs = (unsigned)(token & refs_mask(g)) + workingset;
 	unsigned tier = mg_tier_from_refs(refs);
 	g->refaulted[type][tier]++;
@@ -353,6 +492,8 @@ static void *mglru_init(struct mm *mm, const double *tun)
 	g->ptes_per_line = (unsigned)tun[T_PTES_PER_LINE];
 	g->tiers = tun[T_TIERS] != 0;
 	g->aging_trigger = tun[T_AGING_TRIGGER] != 0;
+	g->folio_seq = tun[T_FOLIO_SEQ] != 0;
+	g->ws_rework = tun[T_WORKINGSET_REWORK] != 0;
 	/* run checks first; sweeps and experiment files reach init directly */
 	char why[160];
 	if (!mglru_check_tunables(tun, why, sizeof(why)))
@@ -467,7 +608,7 @@ uint64_t mglru_page_seq(struct mglru *g, pfn_t pfn)
 
 unsigned mglru_page_tier(struct mglru *g, pfn_t pfn)
 {
-	return mg_tier_from_refs(mg_page_refs(mm_page(g->mm, pfn)));
+	return mg_tier(g, mm_page(g->mm, pfn));
 }
 
 bool mglru_age(struct mglru *g, bool force_scan)

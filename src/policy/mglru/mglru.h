@@ -31,6 +31,7 @@ struct mglru {
 	uint64_t min_ttl_ns;
 	bool walk_mmu, look_around, bloom;
 	bool tiers, aging_trigger;  /* mechanism switches (mglru.c) */
+	bool folio_seq, ws_rework;  /* 6.18 behaviours (mglru.c, version switches) */
 	unsigned bloom_shift;           /* BLOOM_FILTER_SHIFT */
 	unsigned ptrs_per_pte, ptes_per_line;
 
@@ -56,6 +57,7 @@ struct mglru {
 	/* statistics (pagelab's, printed nowhere yet; tests read them) */
 	uint64_t nr_agings, nr_walks, ptes_walked, ptes_young, walk_promoted;
 	uint64_t la_young, nr_sorted, nr_protected, nr_rotated_wb;
+	uint64_t nr_kept_referenced;   /* 6.6's isolated-and-referenced keeps */
 };
 
 /* Generation bookkeeping (mglru.c). */
@@ -86,15 +88,50 @@ static inline void mg_clear_refs(struct page *p)
 	p->pol32[1] = 0;
 	p->flags &= ~(PG_referenced | PG_workingset);
 }
+/* 6.14+ LRU_REFS_FLAGS: the refs bits and PG_referenced, not
+ * PG_workingset (mm/mglru: rework workingset protection). */
+static inline void mg_clear_refs_flags(struct page *p)
+{
+	p->pol32[1] = 0;
+	p->flags &= ~PG_referenced;
+}
+/* folio_lru_refs() of the version in use: 6.6 counts the accesses beyond
+ * PG_referenced plus PG_workingset; 6.14+ (workingset_rework) all of
+ * them including PG_referenced, 0 without it. */
+static inline unsigned mg_refs(const struct mglru *g, const struct page *p)
+{
+	if (!g->ws_rework)
+		return mg_page_refs(p);
+	return (p->flags & PG_referenced) ? p->pol32[1] + 1 : 0;
+}
+/* lru_tier_from_refs(): 6.6 order_base_2(refs + 1); 6.14+ the last tier
+ * for PG_workingset, else order_base_2(refs). */
+static inline unsigned mg_tier(const struct mglru *g, const struct page *p)
+{
+	unsigned refs = mg_refs(g, p);
+	if (!g->ws_rework)
+		return mg_tier_from_refs(refs);
+	if (p->flags & PG_workingset)
+		return g->nr_tiers - 1;
+	return refs ? mg_tier_from_refs(refs - 1) : 0;
+}
+/* lru_gen_set_refs() (6.14+): the first young PTE found sets
+ * PG_referenced; the next, with PG_referenced or PG_workingset already
+ * set, sets PG_workingset and returns true (promote). */
+bool mg_set_refs(struct page *p);
+/* lru_gen_folio_seq() of 6.18: where an off-list page would enter. */
+uint64_t mg_folio_seq_618(const struct mglru *g, const struct page *p, bool reclaiming);
 /* Take an on-list page off its generation's list (no-op when isolated). */
 void mg_gen_del(struct mglru *g, pfn_t pfn);
-/* lru_gen_add_folio() of ~6.6: where an off-list page enters (at the
- * tail of the oldest generation when reclaim puts it back). */
+/* lru_gen_add_folio(): where an off-list page enters (at the tail of
+ * the oldest generation when reclaim puts it back); 6.6's placement, or
+ * 6.18's lru_gen_folio_seq() with the folio_seq switch. */
 void mg_add_folio(struct mglru *g, pfn_t pfn, bool reclaiming);
 /* folio_update_gen(): record a new generation, dropping the refs; an
  * isolated page only gets PG_referenced.  Returns the old generation. */
 int mg_update_gen(struct mglru *g, pfn_t pfn, int gen);
-/* folio_activate() for a page on the lists: move it to the youngest generation now. */
+/* folio_activate() for a page on the lists: off the lists, PG_active,
+ * lru_gen_add_folio() (6.6: the youngest generation). */
 void mg_activate(struct mglru *g, pfn_t pfn);
 /* folio_inc_gen(): a page of the oldest generation moves to the next one
  * (refs dropped); returns its generation. */

@@ -132,8 +132,12 @@ static bool sort_folio(struct mglru *g, pfn_t pfn, int tier_idx)
 {
 	struct page *p = mm_page(g->mm, pfn);
 	int type = mg_type(p);
-	unsigned refs = mg_page_refs(p);
-	unsigned tier = mg_tier_from_refs(refs);
+	unsigned refs = mg_refs(g, p);
+	unsigned tier = mg_tier(g, p);
+	/* 6.14+: a full count plus PG_workingset is promoted lazily, and not
+	 * counted as protected */
+	bool lazy = g->ws_rework &&
+		    refs + !!(p->flags & PG_workingset) == (1u << g->refs_width) + 1;
 	if (p->flags & PG_mlocked) {
 		/* unevictable: to the unevictable list */
 		mg_gen_del(g, pfn);
@@ -145,19 +149,23 @@ static bool sort_folio(struct mglru *g, pfn_t pfn, int tier_idx)
 		refile(g, pfn, false);
 		return true;
 	}
-	if ((int)tier > tier_idx) {
+	if ((int)tier > tier_idx || lazy) {
 		/* accessed through fds often enough, and that tier is protected */
-		g->protected_[type][tier - 1]++;
-		g->nr_protected++;
+		if (!lazy) {
+			g->protected_[type][tier - 1]++;
+			g->nr_protected++;
+		}
 		mg_inc_gen(g, pfn);
-		refile(g, pfn, true);
+		refile(g, pfn, !g->ws_rework);   /* 6.14+: list_move, the head */
 		return true;
 	}
 	if (type == MG_FILE && (p->flags & PG_dirty)) {
 		g->file_taken++;
 		g->unqueued_dirty += !(p->flags & PG_writeback);
 	}
-	if ((p->flags & (PG_locked | PG_writeback)) || (type == MG_FILE && (p->flags & PG_dirty))) {
+	/* 6.14 dropped the PG_locked test */
+	uint32_t wait = g->ws_rework ? PG_writeback : PG_locked | PG_writeback;
+	if ((p->flags & wait) || (type == MG_FILE && (p->flags & PG_dirty))) {
 		/* waiting for I/O: next generation, rotated when the write ends */
 		mg_inc_gen(g, pfn);
 		p->pol32[2] |= MG_ROTATE;
@@ -168,14 +176,21 @@ static bool sort_folio(struct mglru *g, pfn_t pfn, int tier_idx)
 }
 
 /* isolate_folio(): take it off the lists; without PG_referenced (a
- * recent fd access) its refs are history and go. */
+ * recent fd access) its refs are history and go.  6.6 also drops
+ * PG_workingset and PG_referenced; 6.14+ keeps both (the refs bits mean
+ * nothing without PG_referenced). */
 static void isolate_folio(struct mglru *g, pfn_t pfn)
 {
 	struct page *p = mm_page(g->mm, pfn);
-	if (!(p->flags & PG_referenced))
-		mg_clear_refs(p);
+	if (g->ws_rework) {
+		if (!(p->flags & PG_referenced))
+			p->pol32[1] = 0;
+	} else {
+		if (!(p->flags & PG_referenced))
+			mg_clear_refs(p);
+		p->flags &= ~PG_referenced;
+	}
 	p->pol32[2] &= ~MG_ROTATE;
-	p->flags &= ~PG_referenced;
 	mg_gen_del(g, pfn);
 }
 
@@ -266,10 +281,39 @@ static bool try_to_inc_min_seq(struct mglru *g, bool can_swap)
 	return success;
 }
 
+/* evict_folios() of 6.14+ for a survivor: PG_active only where
+ * shrink_folio_list() activated it; one lru_gen_folio_seq() would add to
+ * min_seq gets PG_active with LRU_REFS_FLAGS cleared ("don't add
+ * rejected folios to the oldest generation"). */
+static void putback_618(struct mglru *g, pfn_t pfn, bool wrote)
+{
+	struct page *p = mm_page(g->mm, pfn);
+	mm_work(g->mm, W_MOVE_FOLIOS_TO_LRU, 1);
+	if (wrote)
+		p->pol32[2] |= MG_ROTATE;
+	if (mg_folio_seq_618(g, p, false) == g->min_seq[mg_type(p)]) {
+		mg_clear_refs_flags(p);
+		p->flags |= PG_active;
+	}
+	mg_add_folio(g, pfn, false);
+}
+
+/* activate_locked of shrink_folio_list(): PG_active for the putback
+ * (6.14+ only: 6.6's evict_folios() sets it on every survivor). */
+static void activate(struct mglru *g, struct page *p)
+{
+	if (g->ws_rework)
+		p->flags |= PG_active;
+}
+
 /* Put back a page reclaim could not free (evict_folios' survivors). */
 static void putback(struct mglru *g, pfn_t pfn, bool wrote)
 {
 	struct page *p = mm_page(g->mm, pfn);
+	if (g->ws_rework) {
+		putback_618(g, pfn, wrote);
+		return;
+	}
 	mm_work(g->mm, W_MOVE_FOLIOS_TO_LRU, 1);
 	if (wrote) {
 		/* pageout() started: rotated to the oldest generation when the
@@ -286,17 +330,45 @@ static void putback(struct mglru *g, pfn_t pfn, bool wrote)
 	mg_add_folio(g, pfn, false);
 }
 
+/* folio_check_references() of 6.14+ for a mapped folio: no young PTE,
+ * reclaim it (false); else lru_gen_set_refs() decides between
+ * FOLIOREF_ACTIVATE (a second sighting) and FOLIOREF_KEEP, both kept.
+ * The look-around of folio_referenced() skips the isolated folio itself
+ * (get_pfn_folio(): no generation). */
+static bool check_references_618(struct mglru *g, pfn_t pfn)
+{
+	struct mm *mm = g->mm;
+	struct page *p = mm_page(mm, pfn);
+	bool young = mm_page_young(mm, pfn);
+	int ptes = mm_page_referenced(mm, pfn);
+	if (young && g->look_around)
+		mg_look_around(g, pfn);
+	if (!ptes)
+		return false;
+	if (mg_set_refs(p)) {
+		mm->ev[PGACTIVATE]++;
+		activate(g, p);
+	}
+	putback(g, pfn, false);
+	return true;
+}
+
 /* shrink_folio_list() for one isolated page, MGLRU flavour. */
 static void reclaim_isolated(struct mglru *g, struct scan_control *sc, pfn_t pfn)
 {
 	struct mm *mm = g->mm;
 	struct page *p = mm_page(mm, pfn);
-	/* folio_update_gen() tried to promote it while it was isolated */
-	if (p->mapcount > 0 && (p->flags & PG_referenced)) {
+	/* folio_update_gen() tried to promote it while it was isolated
+	 * (6.6; 6.14's rework removed the check) */
+	if (!g->ws_rework && p->mapcount > 0 && (p->flags & PG_referenced)) {
+		g->nr_kept_referenced++;
 		putback(g, pfn, false);
 		return;
 	}
-	if (!(p->flags & PG_mlocked) && p->mapcount > 0) {
+	if (g->ws_rework && !(p->flags & PG_mlocked) && p->mapcount > 0) {
+		if (check_references_618(g, pfn))
+			return;
+	} else if (!(p->flags & PG_mlocked) && p->mapcount > 0) {
 		/* folio_referenced(): a young PTE triggers look-around, which
 		 * also marks this (isolated) page referenced. */
 		bool young = mm_page_young(mm, pfn);
@@ -329,8 +401,9 @@ static void reclaim_isolated(struct mglru *g, struct scan_control *sc, pfn_t pfn
 	if ((p->flags & (PG_file | PG_dirty)) == (PG_file | PG_dirty) && sc->who != RECLAIM_KSWAPD) {
 		mm->ev[NR_VMSCAN_IMMEDIATE]++;
 		mm->ev[PGACTIVATE]++;
+		activate(g, p);
+		p->pol32[2] |= MG_ROTATE;   /* folio_set_reclaim() */
 		putback(g, pfn, false);
-		p->pol32[2] |= MG_ROTATE;
 		return;
 	}
 	switch (mm_reclaim_page(mm, sc, pfn)) {
@@ -348,6 +421,7 @@ static void reclaim_isolated(struct mglru *g, struct scan_control *sc, pfn_t pfn
 		return;
 	case EVICT_NOSWAP:
 		mm->ev[PGACTIVATE]++;   /* add_to_swap() failed: activate_locked */
+		activate(g, p);
 		putback(g, pfn, false);
 		return;
 	}

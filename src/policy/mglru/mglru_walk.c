@@ -310,12 +310,22 @@ static void look_around_pte(struct mglru *g, struct aspace *as, struct vma *v, u
 	int new_gen = mg_gen(g, g->max_seq);
 	uint64_t young = 0;
 	for (uint64_t a = start; a < end; a++) {
-		pfn_t q = harvest(g, &v->pte[a - v->start], true);
+		pte_t *pt = &v->pte[a - v->start];
+		/* 6.14+ get_pfn_folio(): an isolated folio is skipped, its
+		 * accessed bit left alone */
+		if (g->ws_rework && pte_present(*pt) && mg_page_gen(mm_page(mm, pte_pfn(*pt))) < 0)
+			continue;
+		pfn_t q = harvest(g, pt, true);
 		if (q == PFN_NONE)
 			continue;
 		young++;
 		if (g->have_walk) {
 			mg_update_gen(g, q, new_gen);   /* lazily, sorted at eviction */
+		} else if (g->ws_rework) {
+			/* lru_gen_set_refs(): promote on a second sighting */
+			int old = mg_page_gen(mm_page(mm, q));
+			if (mg_set_refs(mm_page(mm, q)) && old != new_gen)
+				mg_activate(g, q);
 		} else {
 			int old = mg_page_gen(mm_page(mm, q));
 			if (old < 0)
