@@ -87,8 +87,13 @@ static uint32_t pool_take(struct ghost *g, uint64_t okey, uint64_t index)
 		if (g->nr == g->cap) {
 			if (g->cap >= (1u << 31))
 				panic("ghost: more than 2^31 pages of history");
+			/* copied, not realloc()ed: the pool stays aligned
+			 * on a host line (ghost.h: struct gh_entry) */
+			struct gh_entry *e = xcalloc_huge((size_t)g->cap * 2, sizeof(*e));
+			memcpy(e, g->e, (size_t)g->cap * sizeof(*e));
+			free(g->e);
+			g->e = e;
 			g->cap *= 2;
-			g->e = xrealloc(g->e, (size_t)g->cap * sizeof(*g->e));
 		}
 		i = g->nr++;
 	}
