@@ -139,8 +139,17 @@ static void sieve_shrink(void *p, struct scan_control *sc)
 		}
 	}
 	s->hand = i;
-	/* The next search starts there: most often its victim. */
-	rf_prefetch_victim(&s->r, i == PFN_NONE ? s->tail : i);
+	/* The next search starts there: most often its victim.  Its state
+	 * byte and its link towards the head are what that search reads
+	 * first (the forget above wrote only its link towards the tail):
+	 * fetched now, a miss ahead, as rp_prefetch_tail() fetches a
+	 * queue's next tail. */
+	i = i == PFN_NONE ? s->tail : i;
+	if (i != PFN_NONE) {
+		__builtin_prefetch(&s->st[i]);
+		__builtin_prefetch(&s->prev[i]);
+	}
+	rf_prefetch_victim(&s->r, i);
 }
 
 static bool sieve_check(void *p, FILE *err)
