@@ -39,6 +39,9 @@
  *    page dirtied through a shared mapping is dirty by then.
  *  - the inactive:active target of both types is inactive_is_low()'s
  *    int_sqrt(10 x GB of the type's pages).
+ *  - shrink_lruvec() plugs its loop (blk_start_plug()): the pass's
+ *    writes reach the disk when it ends or the plug fills (src/mm/plug.c),
+ *    so a page it wrote is freed by a later pass, never by its own.
  *
  * bailout_writeback: the kernel counts only freed folios in nr_reclaimed.
  * Its writes to a fast swap device complete within the pass and the
