@@ -708,3 +708,71 @@ void test_linux6_no_write_storm_on_fast_disk(void)
 	CHECK(bounded < 1000);
 	CHECK(dflt <= 256);
 }
+
+/* ---- the reclaimer's block plug (src/mm/plug.c) ------------------------ */
+
+/* A disk that finishes every write it was given by the next catch-up. */
+static pfn_t plug_q[64];
+static unsigned plug_nq;
+static struct mm *plug_mm;
+
+static void plug_submit(void *arg, enum io_dir dir, uint32_t block, pfn_t pfn, uint64_t t)
+{
+	(void)dir; (void)block; (void)t;
+	((struct h6 *)arg)->submitted++;
+	plug_q[plug_nq++] = pfn;
+}
+
+static uint64_t plug_catch_up(void *arg, uint64_t t)
+{
+	(void)arg; (void)t;
+	uint64_t n = plug_nq;
+	for (unsigned i = 0; i < n; i++)
+		mm_io_done(plug_mm, IO_WRITE, plug_q[i]);
+	plug_nq = 0;
+	return n;
+}
+
+/* 6.18 shrink_lruvec() plugs its loop: 40 pages written by one pass reach
+ * the disk when it ends, so none is freed by it although the disk would
+ * finish them at its first catch-up (without the plug the second batch
+ * freed 8 rotated pages: written and stolen in one pass).  A fault on a
+ * page still being written is a swap-cache hit (no major fault, no
+ * pswpin); its write ends, it is rotated with the others, and the next
+ * pass frees the 39 others and keeps it (young: PG_referenced, kept). */
+void test_linux6_plugged_pass_frees_no_write_of_its_own(void)
+{
+	struct h6 h;
+	h6_init(&h, 1024, true, NULL);
+	h.mm.io = (struct mm_io){ .arg = &h, .submit_swap = plug_submit, .catch_up = plug_catch_up };
+	h.mm.vm.io_in_reclaim = 1;
+	plug_mm = &h.mm;
+	plug_nq = 0;
+	struct aspace *as = mm_aspace_new(&h.mm, -1);
+	uint32_t v = mm_mmap_anon(&h.mm, as, 40, 0);
+	enum fault_status st;
+	CHECK_EQ(mm_touch(&h.mm, &h.ctx, as, v, 0, 40, 1, TOUCH_WRITE, UINT64_MAX / 2, &st), 40);
+	pfn_t first = pte_frame(as, v, 0);
+	struct scan_control sc = h6_sc(RECLAIM_DIRECT, 0, 64);
+	l6_shrink_lruvec(h.l, &sc);          /* young: all kept, PG_referenced */
+	CHECK_EQ(h.submitted, 0);
+	sc = h6_sc(RECLAIM_DIRECT, 0, 64);
+	l6_shrink_lruvec(h.l, &sc);
+	CHECK_EQ(sc.nr_reclaimed, 0);
+	CHECK_EQ(h.submitted, 40);
+	CHECK_EQ(h.mm.ev[PSWPOUT], 40);
+	CHECK_EQ(h.mm.ev[PGROTATED], 0);
+	CHECK(mm_page(&h.mm, first)->flags & PG_writeback);
+	CHECK_EQ(mm_touch(&h.mm, &h.ctx, as, v, 0, 1, 1, TOUCH_READ, UINT64_MAX / 2, &st), 1);
+	CHECK_EQ(pte_frame(as, v, 0), first);
+	CHECK_EQ(h.mm.ev[PGMAJFAULT], 0);
+	CHECK_EQ(h.mm.ev[PSWPIN], 0);
+	CHECK_EQ(plug_catch_up(NULL, 0), 40);
+	CHECK_EQ(h.mm.ev[PGROTATED], 40);
+	sc = h6_sc(RECLAIM_DIRECT, 0, 64);
+	l6_shrink_lruvec(h.l, &sc);
+	CHECK_EQ(sc.nr_reclaimed, 39);
+	CHECK(!(mm_page(&h.mm, first)->flags & PG_free));
+	CHECK_EQ(h.mm.ev[PSWPOUT], 40);
+	mm_destroy(&h.mm);
+}

@@ -462,7 +462,8 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 	}
 	m->mm.io = (struct mm_io){ .arg = m, .submit_swap = io_submit_swap,
 				   .submit_block = io_submit_block, .catch_up = io_catch_up,
-				   .remote_tlb_flush = io_remote_tlb_flush };
+				   .remote_tlb_flush = io_remote_tlb_flush,
+				   .max_request_pages = (uint32_t)(p->disk.max_request / PAGE_SIZE) };
 	evq_init(&m->q);
 	disk_init(&m->disk, &p->disk, &m->q, 0, io_complete, m);
 	m->cpus = xcalloc(p->cpus, sizeof(*m->cpus));

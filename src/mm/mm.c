@@ -138,6 +138,7 @@ void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tu
 void mm_destroy(struct mm *mm)
 {
 	mm_cgtree_free(mm);
+	mm_plug_destroy(mm);
 	if (mm->pol.ops && mm->pol.ops->destroy)
 		mm->pol.ops->destroy(mm->pol.priv);
 	for (uint32_t i = 0; i < mm->nr_as; i++) {

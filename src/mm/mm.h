@@ -11,6 +11,7 @@
 #ifndef PAGELAB_MM_H
 #define PAGELAB_MM_H
 
+#include "plug.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -147,6 +148,9 @@ struct mm_io {
 	 * clock, ahead of the event clock): calls mm_io_done() for each page.
 	 * May be NULL (then I/O completes only between events). */
 	uint64_t (*catch_up)(void *arg, uint64_t t); /* returns requests completed */
+	/* The disk's largest request in pages (max_sectors: a bio merges
+	 * into a plugged request only below it); 0: unlimited. */
+	uint32_t max_request_pages;
 	/* A TLB flush IPI at time t from the CPU now running to every other
 	 * CPU busy then; each of them loses recv_ns (out of the next chunk it
 	 * runs).  Returns the CPUs interrupted.  May be NULL (no machine: none). */
@@ -325,6 +329,7 @@ struct mm {
 	struct mm_oracle oracle;
 	const struct mm_costs *cost;
 	struct mm_io io;
+	struct mm_plug plug;       /* the reclaimer's block plug (plug.c) */
 	uint64_t ev[NR_VM_EVENTS];
 	struct mm_node_stat stat;  /* the node's page counts (node_stat.h) */
 	struct mm_wakeups wake;    /* what the machine is asked to do (wakeups.h) */

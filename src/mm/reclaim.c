@@ -4,7 +4,8 @@
  * this file does what the kernel's shrink_page_list() does to each one.
  * mm_try_to_unmap_file() is 6.18 shrink_folio_list()'s try_to_unmap()
  * before its dirty test; nr_vmscan_write counts pageout()'s writes
- * (6.18 mm/vmscan.c, NR_VMSCAN_WRITE). */
+ * (6.18 mm/vmscan.c, NR_VMSCAN_WRITE).  Under the reclaimer's block plug
+ * (plug.c) pageout()'s bio is held until the pass ends. */
 #include "internal.h"
 #include "swap.h"
 #include "zram.h"
@@ -160,6 +161,8 @@ void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, struct io_run 
 		mm_io_done(mm, IO_WRITE, pfn);
 	} else if (mm->untimed)
 		mm_io_done(mm, IO_WRITE, pfn);
+	else if (mm->plug.on && !run)
+		mm_plug_add(mm, ctx, file, block, pfn); /* held till the pass ends */
 	else if (file)
 		mm->io.submit_block(mm->io.arg, IO_WRITE, block, pfn, ctx_now(ctx));
 	else

@@ -39,6 +39,9 @@
  *    page dirtied through a shared mapping is dirty by then.
  *  - the inactive:active target of both types is inactive_is_low()'s
  *    int_sqrt(10 x GB of the type's pages).
+ *  - shrink_lruvec() plugs its loop (blk_start_plug()): the pass's
+ *    writes reach the disk when it ends or the plug fills (src/mm/plug.c),
+ *    so a page it wrote is freed by a later pass, never by its own.
  *
  * bailout_writeback: the kernel counts only freed folios in nr_reclaimed.
  * Its writes to a fast swap device complete within the pass and the
@@ -512,6 +515,8 @@ void l6_shrink_lruvec(struct linux6 *l, struct scan_control *sc)
 	 * is not keeping up (no bail-out then). */
 	bool proportional_reclaim = !sc->cgroup && sc->who != RECLAIM_KSWAPD && sc->priority == DEF_PRIORITY;
 	bool count_wb = l->t[L6_T_BAILOUT_WRITEBACK] != 0;
+	/* blk_start_plug(): the pass's writes reach the disk at its end. */
+	bool plugged = mm_blk_start_plug(l->mm);
 	while ((nr[L6_INACTIVE_ANON] || nr[L6_ACTIVE_FILE] || nr[L6_INACTIVE_FILE]) && !sc->nr_wait_writeback) {
 		for (int lru = 0; lru < L6_NR_LRU && !sc->nr_wait_writeback; lru++) {
 			if (!nr[lru])
@@ -550,6 +555,8 @@ void l6_shrink_lruvec(struct linux6 *l, struct scan_control *sc)
 			nr[lru] -= MIN(nr[lru], scanned);
 		}
 	}
+	if (plugged)
+		mm_blk_finish_plug(l->mm, l->mm->cur);
 	/* Even if no anon folio was evicted, rebalance active/inactive anon. */
 	if (l6_swap_available(l) && l6_inactive_is_low(l, 0))
 		l6_shrink_active_list(l, SWAP_CLUSTER_MAX, sc, 0);
