@@ -10,8 +10,9 @@
  *
  * LFU keeps no history, so its state is its limit's (bench/limit/lfu.c)
  * by frame instead of by page (resframes.h): the heap's entries hold
- * their keys and frame together (one host line where the shared frame
- * heap, pageheap.h, read three arrays at random per comparison), and a
+ * their keys and frame together (one host line where the frame heap,
+ * pageheap.h, then read three arrays at random per comparison; its
+ * entries are now packed too, but two 64-bit keys do not fit one), and a
  * hit, whose keys only grow, only moves its entry down. */
 #include "resframes.h"
 #include "pageheap.h" /* PH_MAX_REFUSED */

@@ -11,7 +11,16 @@
  * its second reference counted.  The Correlated Reference Period is 0:
  * every reference counts (the paper's CRP needs a notion of time that a
  * reference string does not carry).  libCacheSim's cachesim offers no
- * LRU-K; the tests are hand-checked (tests/test_research_policies.c). */
+ * LRU-K; the tests are hand-checked (tests/test_research_policies.c).
+ *
+ * The heap's order is (HIST(p,2), 0 = none, first; HIST(p,1); frame),
+ * packed into one key (pageheap.h): a page with no HIST(p,2) has key
+ * HIST(p,1), one with it TOP | HIST(p,2).  Every time is one reference's,
+ * given to one page, and moves only within that page (HIST 1 to HIST 2,
+ * to its retained history and back), so no two pages share a nonzero
+ * HIST(p,2) or a HIST(p,1) and the packed key orders them exactly as the
+ * triple; HIST(p,1) itself is kept by frame, read on a hit and at
+ * eviction. */
 #include "policy.h"
 #include "research.h"
 #include "pageheap.h"
@@ -21,7 +30,8 @@
 
 struct lruk {
 	struct rp_base b;
-	struct pageheap h;  /* k1 = HIST(p,2) (0 = none), k2 = HIST(p,1) */
+	struct pageheap h;  /* key: HIST(p,1) with no HIST(p,2), else TOP | HIST(p,2) */
+	uint64_t *hist1;    /* per frame: HIST(p,1) */
 	int retained;       /* ghost list of evicted pages' histories (u64 = HIST 1) */
 	uint64_t max_retained;
 	uint64_t t;
@@ -35,11 +45,23 @@ static const struct tunable lruk_tunables[] = {
 
 static void lruk_hit(void *p, pfn_t pfn, uint32_t i);
 
+/* The page in pfn is referenced at the next time, its HIST(p,2) hist2. */
+static void lruk_ref(struct lruk *k, pfn_t pfn, uint64_t hist2)
+{
+	uint64_t top = (k->h.key_max >> 1) + 1;
+	if (++k->t >= top)
+		die_usage("policy lruk: time %llu is past the %llu a heap entry holds beside %u frames",
+			  (unsigned long long)k->t, (unsigned long long)top - 1, k->b.mm->fr.nr);
+	k->hist1[pfn] = k->t;
+	ph_set(&k->h, pfn, hist2 ? top | hist2 : k->t);
+}
+
 static void *lruk_init(struct mm *mm, const double *tun)
 {
 	struct lruk *k = xcalloc(1, sizeof(*k));
 	rp_init(&k->b, mm, "lruk");
-	ph_init(&k->h, mm->fr.nr);
+	ph_init(&k->h, mm->fr.nr, false);
+	k->hist1 = xcalloc(mm->fr.nr, sizeof(*k->hist1));
 	k->retained = ghost_list_new(&k->b.g, 0);
 	k->max_retained = (uint64_t)((tun ? tun[0] : lruk_tunables[0].def) * (double)mm->fr.nr);
 	rp_set_hit(&k->b, lruk_hit);
@@ -50,6 +72,7 @@ static void lruk_destroy(void *p)
 {
 	struct lruk *k = p;
 	ph_destroy(&k->h);
+	free(k->hist1);
 	rp_destroy(&k->b);
 	free(k);
 }
@@ -62,7 +85,7 @@ static void lruk_add(void *p, pfn_t pfn, enum add_reason why)
 	uint32_t i = rp_add(&k->b, pfn, &known);
 	uint64_t hist2 = known ? ghost_e(&k->b.g, i)->u64 : 0;
 	ghost_unlink(&k->b.g, i, 0);
-	ph_set(&k->h, pfn, hist2, ++k->t);
+	lruk_ref(k, pfn, hist2);
 }
 
 static void lruk_remove(void *p, pfn_t pfn)
@@ -80,7 +103,7 @@ static void lruk_hit(void *p, pfn_t pfn, uint32_t i)
 	struct lruk *k = p;
 	(void)i;
 	if (ph_has(&k->h, pfn))
-		ph_set(&k->h, pfn, k->h.k2[pfn], ++k->t);
+		lruk_ref(k, pfn, k->hist1[pfn]);
 }
 
 static void lruk_shrink(void *p, struct scan_control *sc)
@@ -89,12 +112,12 @@ static void lruk_shrink(void *p, struct scan_control *sc)
 	struct ghost *g = &k->b.g;
 	while (sc->nr_reclaimed < sc->nr_to_reclaim && ph_pass_goes_on(&k->h)) {
 		pfn_t pfn = ph_min(&k->h);
-		uint64_t k1 = k->h.k1[pfn], k2 = k->h.k2[pfn];
+		uint64_t key = ph_key(&k->h, pfn), hist1 = k->hist1[pfn];
 		uint32_t i = ghost_of(k->b.mm->fr.pages, pfn);
 		ph_remove(&k->h, pfn);
 		enum victim_outcome o = rp_evict(&k->b, sc, i);
 		if (o == VICTIM_GONE && k->max_retained) {
-			ghost_e(g, i)->u64 = k2; /* HIST(p,1) becomes HIST(p,2) on return */
+			ghost_e(g, i)->u64 = hist1; /* HIST(p,1) becomes HIST(p,2) on return */
 			ghost_add_head(g, k->retained, i);
 			if (ghost_count(g, k->retained) > k->max_retained)
 				ghost_free(g, ghost_tail(g, k->retained));
@@ -104,9 +127,7 @@ static void lruk_shrink(void *p, struct scan_control *sc)
 			ghost_free(g, i);
 			continue;
 		}
-		k->h.k1[pfn] = k1;
-		k->h.k2[pfn] = k2;
-		ph_set_aside(&k->h, pfn, o == VICTIM_REFUSED);
+		ph_set_aside(&k->h, pfn, key, o == VICTIM_REFUSED);
 	}
 	ph_put_back(&k->h);
 }

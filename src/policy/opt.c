@@ -19,13 +19,24 @@ struct opt {
 	struct mm *mm;
 	int list;
 	bool unlisted;    /* in a cache: frames on no list */
-	/* A min-heap on (~next use, ~frame): the page used furthest in the
-	 * future on top, ties to the higher frame number (deterministic). */
+	/* A min-heap on (key_max - next use, frame, highest first): the page
+	 * used furthest in the future on top, ties (pages never used again)
+	 * to the higher frame number (deterministic). */
 	struct pageheap h;
 	uint64_t pos;     /* references seen so far */
 };
 
-static void set_next(struct opt *o, pfn_t pfn, uint64_t next) { ph_set(&o->h, pfn, ~next, ~(uint64_t)pfn); }
+/* A next use is a reference's position in the trace, or UINT64_MAX for
+ * none: none is key 0, a position p key key_max - p, which is above 0
+ * while p < key_max (2^47 references beside 100 K frames' numbers). */
+static void set_next(struct opt *o, pfn_t pfn, uint64_t next)
+{
+	uint64_t max = o->h.key_max;
+	if (next != UINT64_MAX && next >= max)
+		die_usage("policy opt: reference %llu is past the %llu a heap entry holds beside %u frames",
+			  (unsigned long long)next, (unsigned long long)max - 1, o->mm->fr.nr);
+	ph_set(&o->h, pfn, next == UINT64_MAX ? 0 : max - next);
+}
 
 static void *opt_init(struct mm *mm, const double *tun)
 {
@@ -39,7 +50,7 @@ static void *opt_init(struct mm *mm, const double *tun)
 		mm_cache_unlisted(mm);
 		o->unlisted = true;
 	}
-	ph_init(&o->h, mm->fr.nr);
+	ph_init(&o->h, mm->fr.nr, true);
 	return o;
 }
 
@@ -89,6 +100,7 @@ static void opt_shrink(void *p, struct scan_control *sc)
 	struct frames *fr = &o->mm->fr;
 	while (sc->nr_reclaimed < sc->nr_to_reclaim && ph_pass_goes_on(&o->h)) {
 		pfn_t pfn = ph_min(&o->h);
+		uint64_t key = ph_key(&o->h, pfn);
 		ph_remove(&o->h, pfn);
 		if (!o->unlisted)
 			lru_del(fr, pfn);
@@ -96,7 +108,7 @@ static void opt_shrink(void *p, struct scan_control *sc)
 		if (out == VICTIM_REFUSED || out == VICTIM_NOSWAP) {
 			if (!o->unlisted)
 				lru_add_head(fr, o->list, pfn);
-			ph_set_aside(&o->h, pfn, out == VICTIM_REFUSED); /* its next use stays in its keys */
+			ph_set_aside(&o->h, pfn, key, out == VICTIM_REFUSED); /* its next use kept */
 		}
 	}
 	ph_put_back(&o->h);

@@ -4,59 +4,54 @@
 
 #include <stdlib.h>
 
-static inline bool below(const struct pageheap *h, pfn_t a, pfn_t b)
+static inline void place(struct pageheap *h, uint64_t i, uint64_t e)
 {
-	if (h->k1[a] != h->k1[b])
-		return h->k1[a] < h->k1[b];
-	if (h->k2[a] != h->k2[b])
-		return h->k2[a] < h->k2[b];
-	return a < b;
+	h->heap[i] = e;
+	h->slot[ph_frame(h, e)] = (uint32_t)(i + 1);
 }
 
-static inline void place(struct pageheap *h, uint64_t i, pfn_t pfn)
+/* e into the hole at i, moved up past every parent above it. */
+static void sift_up(struct pageheap *h, uint64_t i, uint64_t e)
 {
-	h->heap[i] = pfn;
-	h->slot[pfn] = (uint32_t)(i + 1);
+	for (; i && e < h->heap[(i - 1) / 2]; i = (i - 1) / 2)
+		place(h, i, h->heap[(i - 1) / 2]);
+	place(h, i, e);
 }
 
-static void sift_up(struct pageheap *h, uint64_t i)
+/* e into the hole at i, moved down past every child below it. */
+static void sift_down(struct pageheap *h, uint64_t i, uint64_t e)
 {
-	pfn_t x = h->heap[i];
-	while (i > 0) {
-		uint64_t parent = (i - 1) / 2;
-		if (!below(h, x, h->heap[parent]))
-			break;
-		place(h, i, h->heap[parent]);
-		i = parent;
-	}
-	place(h, i, x);
-}
-
-static void sift_down(struct pageheap *h, uint64_t i)
-{
-	pfn_t x = h->heap[i];
-	for (;;) {
-		uint64_t c = 2 * i + 1;
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && below(h, h->heap[c + 1], h->heap[c]))
+	for (uint64_t c; (c = 2 * i + 1) < h->n; i = c) {
+		if (c + 1 < h->n && h->heap[c + 1] < h->heap[c])
 			c++;
-		if (!below(h, h->heap[c], x))
+		if (h->heap[c] >= e)
 			break;
 		place(h, i, h->heap[c]);
-		i = c;
 	}
-	place(h, i, x);
+	place(h, i, e);
 }
 
-void ph_init(struct pageheap *h, pfn_t nframes)
+/* e into the hole at i: up if it is below its parent, else down. */
+static void settle(struct pageheap *h, uint64_t i, uint64_t e)
 {
-	h->heap = xmalloc((size_t)nframes * sizeof(pfn_t));
-	h->slot = xcalloc(nframes, sizeof(uint32_t));
-	h->k1 = xcalloc(nframes, sizeof(uint64_t));
-	h->k2 = xcalloc(nframes, sizeof(uint64_t));
+	if (i && e < h->heap[(i - 1) / 2])
+		sift_up(h, i, e);
+	else
+		sift_down(h, i, e);
+}
+
+void ph_init(struct pageheap *h, pfn_t nframes, bool high_first)
+{
+	h->shift = 1;
+	while (h->shift < 32 && ((pfn_t)1 << h->shift) < nframes)
+		h->shift++;
+	h->low = ((uint64_t)1 << h->shift) - 1;
+	h->flip = high_first ? h->low : 0;
+	h->key_max = UINT64_MAX >> h->shift;
+	h->heap = xmalloc((size_t)nframes * sizeof(*h->heap));
+	h->slot = xcalloc(nframes, sizeof(*h->slot));
 	h->n = 0;
-	h->aside = xmalloc((size_t)nframes * sizeof(pfn_t));
+	h->aside = xmalloc((size_t)nframes * sizeof(*h->aside));
 	h->naside = h->nrefused = 0;
 }
 
@@ -64,23 +59,16 @@ void ph_destroy(struct pageheap *h)
 {
 	free(h->heap);
 	free(h->slot);
-	free(h->k1);
-	free(h->k2);
 	free(h->aside);
 }
 
-void ph_set(struct pageheap *h, pfn_t pfn, uint64_t k1, uint64_t k2)
+void ph_set(struct pageheap *h, pfn_t pfn, uint64_t key)
 {
-	h->k1[pfn] = k1;
-	h->k2[pfn] = k2;
-	if (!h->slot[pfn]) {
-		place(h, h->n++, pfn);
-		sift_up(h, h->n - 1);
-		return;
-	}
-	uint64_t i = h->slot[pfn] - 1;
-	sift_up(h, i);
-	sift_down(h, h->slot[pfn] - 1);
+	uint64_t e = key << h->shift | (pfn ^ h->flip);
+	if (!h->slot[pfn])
+		sift_up(h, h->n++, e);
+	else
+		settle(h, h->slot[pfn] - 1, e);
 }
 
 void ph_remove(struct pageheap *h, pfn_t pfn)
@@ -89,32 +77,29 @@ void ph_remove(struct pageheap *h, pfn_t pfn)
 		return;
 	uint64_t i = h->slot[pfn] - 1;
 	h->slot[pfn] = 0;
-	pfn_t last = h->heap[--h->n];
-	if (i == h->n)
-		return;
-	place(h, i, last);
-	sift_up(h, i);
-	sift_down(h, h->slot[last] - 1);
+	uint64_t last = h->heap[--h->n];
+	if (i != h->n)
+		settle(h, i, last);
 }
 
-void ph_set_aside(struct pageheap *h, pfn_t pfn, bool refused)
+void ph_set_aside(struct pageheap *h, pfn_t pfn, uint64_t key, bool refused)
 {
 	ph_remove(h, pfn);
-	h->aside[h->naside++] = pfn;
+	h->aside[h->naside++] = key << h->shift | (pfn ^ h->flip);
 	h->nrefused += refused;
 }
 
 void ph_put_back(struct pageheap *h)
 {
 	for (uint64_t i = 0; i < h->naside; i++)
-		ph_set(h, h->aside[i], h->k1[h->aside[i]], h->k2[h->aside[i]]);
+		sift_up(h, h->n++, h->aside[i]);
 	h->naside = h->nrefused = 0;
 }
 
 bool ph_check(const struct pageheap *h, const char *name, FILE *err)
 {
 	for (uint64_t i = 0; i < h->n; i++) {
-		if (h->slot[h->heap[i]] != i + 1 || (i && below(h, h->heap[i], h->heap[(i - 1) / 2]))) {
+		if (h->slot[ph_frame(h, h->heap[i])] != i + 1 || (i && h->heap[i] < h->heap[(i - 1) / 2])) {
 			fprintf(err, "check: %s heap broken at %llu\n", name, (unsigned long long)i);
 			return false;
 		}
