@@ -116,7 +116,10 @@ bool hvals_pick(const struct kcompare *k, const struct hvals *cur, struct hvals 
 		for (int i = 0; i < HS_N && ok; i++) {
 			if (!hs_taken(k, i))
 				continue;
-			lacks[i] |= !rv.v[i][0];
+			/* noted only where this host has a value to take: a
+			 * host that cannot read it either (a chroot without
+			 * /sys/block) takes nothing, and the preset stands */
+			lacks[i] |= !rv.v[i][0] && cur->v[i][0];
 			ok = fold(o, i, rv.v[i][0] ? rv.v[i] : cur->v[i], "disagree", k, err, errlen);
 			/* runs still to make are this host's */
 			if (ok && rs.n < nall)
