@@ -171,7 +171,10 @@ void nhost_settings_read(struct nhost_settings *h, const char *procsys)
 	snprintf(h->release, sizeof(h->release), "%s", uname(&u) == 0 ? u.release : "");
 	struct stat st;
 	bool have = stat(NATIVE_TMP_ROOT, &st) == 0;
-	h->swap_rotational = have ? nhost_dev_rotational("/sys", major(st.st_dev), minor(st.st_dev)) : -1;
+	/* -1 where the queue cannot be read (a chroot without /sys): a
+	 * record must not claim a disk that is not rotational */
+	long rot = have ? read_queue("/sys", major(st.st_dev), minor(st.st_dev), "rotational") : -1;
+	h->swap_rotational = rot < 0 ? -1 : rot == 1;
 	h->read_ahead_kb = nhost_read_ahead_kb();
 	for (int i = 0; i < NHOST_DIRTY_SETTINGS; i++)
 		h->dirty[i] = dirty_value(procsys, i);
