@@ -72,26 +72,12 @@ kernel_record() {
 }
 
 # _khost: '"host": {...}, ' as a kernel run on this host records it
-# (record.c put_host()), so that compare simulates this host for the
-# record (src/engine/kcompare_rechost.c) and says nothing about it.
+# (record.c record_put_host(), printed by pagelab kernel --host), so that
+# compare simulates this host for the record (src/engine/kcompare_rechost.c)
+# and says nothing about it.
 _khost() {
-	if [ -z "${_kh:-}" ]; then
-		_kd=$(stat -c '%Hd:%Ld' /var/tmp 2>/dev/null)
-		_kh="\"cpus\": $(getconf _NPROCESSORS_ONLN), \"release\": \"$(uname -r)\""
-		for _kq in swap_rotational:rotational read_ahead_kb:read_ahead_kb; do
-			for _kp in "/sys/dev/block/$_kd/queue/${_kq#*:}" "/sys/dev/block/$_kd/../queue/${_kq#*:}"; do
-				if [ -r "$_kp" ]; then
-					_kh="$_kh, \"${_kq%:*}\": $(cat "$_kp")"
-					break
-				fi
-			done
-		done
-		for _kq in dirty_ratio dirty_background_ratio dirty_bytes dirty_background_bytes \
-			   dirty_writeback_centisecs dirty_expire_centisecs; do
-			[ -r "/proc/sys/vm/$_kq" ] && _kh="$_kh, \"$_kq\": $(cat "/proc/sys/vm/$_kq")"
-		done
-	fi
-	printf '"host": {%s}, ' "$_kh"
+	[ -n "${_kh:-}" ] || _kh=$("$P" kernel --host)
+	printf '"host": %s, ' "$_kh"
 }
 
 # counter NAME FILE: the value of a /proc/vmstat counter in a report.

@@ -11,6 +11,7 @@
 #include "../native/calibrate.h"
 #include "../report/report.h"
 #include "../engine/kexec.h"
+#include "../engine/record.h"
 #include "../engine/stats.h"
 #include "../lib/json.h"
 #include "../lib/util.h"
@@ -335,6 +336,7 @@ static int knob_opt(void *dest, const struct opt *o, const char *typed, const ch
 static int cgroup_opt(void *dest, const struct opt *o, const char *typed, const char *value);
 static int tlb_cost_opt(void *dest, const struct opt *o, const char *typed, const char *value);
 static int calibrate_opt(void *dest, const struct opt *o, const char *typed, const char *value);
+static int host_opt(void *dest, const struct opt *o, const char *typed, const char *value);
 
 #define AT(f) offsetof(struct kernel_args, f)
 static const struct opt kernel_table[] = {
@@ -378,6 +380,9 @@ static const struct opt kernel_table[] = {
 	{ "--tlb-cost", NULL, OPT_CALL, 0, .call = tlb_cost_opt, .help = "run no workload: measure what one remote "
 	  "TLB flush\ncosts here (~4 s, no cgroup, no root) and print it\nas pagelab run's --set arguments (0 where "
 	  "there is\nnone to measure: one CPU, not x86; why on stderr;\nthe share of flushes that became IPIs too)" },
+	{ "--host", NULL, OPT_CALL, 0, .call = host_opt, .help = "run no workload: print the host settings a run "
+	  "here\nrecords (its \"host\" object: CPUs, kernel release, the\nswap disk's queue, the dirty sysctls) "
+	  "as JSON" },
 	{ "--calibrate", NULL, OPT_CALL, 0, "FILE", .call = calibrate_opt, .help = "run no workload: measure "
 	  "what the operations pagelab\ncharges CPU time for cost here (microbenchmarks, ~3 s),\nand as root "
 	  "the kernel paths (unmap, swap-out, O_DIRECT\nrequests, ~5 s in a cgroup and swapfile of its own),\n"
@@ -481,6 +486,22 @@ static int tlb_cost_opt(void *dest, const struct opt *o, const char *typed, cons
 			share);
 	printf("--set cost.tlb_ipi=%lluns --set cost.tlb_ipi_recv=%lluns\n", (unsigned long long)send,
 	       (unsigned long long)recv);
+	return 0;
+}
+
+/* --host: this host's settings as a run records them (record.c), so
+ * that a test can write a record of this host without reading them in
+ * a second way. */
+static int host_opt(void *dest, const struct opt *o, const char *typed, const char *value)
+{
+	struct nhost_settings h;
+	(void)dest;
+	(void)o;
+	(void)typed;
+	(void)value;
+	nhost_settings_read(&h, "/proc/sys");
+	record_put_host(stdout, &h);
+	putchar('\n');
 	return 0;
 }
 

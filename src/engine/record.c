@@ -27,11 +27,11 @@ static void put_nstat(FILE *out, const struct nstat *st)
 		fprintf(out, "%s\"%s\": %lld", i ? ", " : "", st->name[i], (long long)st->val[i]);
 }
 
-/* , "host": {...}: what the run ran on (native.h nhost_settings), each
- * figure known; read back by compare (kcompare_rechost.c). */
-static void put_host(FILE *out, const struct nhost_settings *h)
+/* {...}: what a run ran on (native.h nhost_settings), each figure known;
+ * read back by compare (kcompare_rechost.c). */
+void record_put_host(FILE *out, const struct nhost_settings *h)
 {
-	fputs(", \"host\": {", out);
+	fputc('{', out);
 	const char *sep = "";
 	if (h->cpus > 0)
 		fprintf(out, "\"cpus\": %ld", h->cpus), sep = ", ";
@@ -68,8 +68,10 @@ static void put_kernel(FILE *out, const struct kernel_result *k)
 		fputs(", \"cgroups\": ", out);
 		kexec_tree_json(out, &k->tree, k->cg, k->ncg);
 	}
-	if (k->has_host)
-		put_host(out, &k->host);
+	if (k->has_host) {
+		fputs(", \"host\": ", out);
+		record_put_host(out, &k->host);
+	}
 	if (k->has_zram) {
 		fputs(", \"zram\": {\"algorithm\": ", out);
 		json_put_str(out, k->zram.algo);

@@ -41,6 +41,12 @@ struct record_meta {
 /* One line, ending in '\n', into a new string. */
 char *record_format(const struct record_meta *m, const struct run_result *rr);
 
+/* {"cpus": N, "release": ..., ...}: the host settings a kernel run
+ * records (its "host" object), each one known; `pagelab kernel --host`
+ * prints this host's. */
+struct nhost_settings;
+void record_put_host(FILE *out, const struct nhost_settings *h);
+
 struct record {
 	struct json *j;
 	char *line;              /* as read, without the newline */
