@@ -28,19 +28,17 @@ static struct zswap *setup(struct mm *mm)
 	t.cg[2].parent = 0;
 	snprintf(t.cg[2].path, sizeof(t.cg[2].path), "/c");
 	mm_cgtree_init(mm, &t);
-	struct zswap_config zc = { .max_pool_percent = 20, .accept_thr_percent = 90, .shrinker = true,
-				   .algo = ZALGO_LZ4, .chain = 8, .trace_ratio = 200 };
-	mm->swap.zswap = zswap_create(mm, 64, mm->cgt->n, &zc);
-	return mm->swap.zswap;
+	/* trace pages of 2048 bytes (ratio 200), the shrinker on */
+	const struct zswap_config zc = { .max_pool_percent = 20, .accept_thr_percent = 90, .shrinker = true,
+					 .algo = ZALGO_LZ4, .chain = 8, .trace_ratio = 200 };
+	return mm->swap.zswap = zswap_create(mm, 64, mm->cgt->n, &zc);
 }
 
+/* Frame 1000 stands for slot's page, one of cgroup cg's. */
 static bool store(struct mm *mm, uint32_t slot, int cg)
 {
 	struct page *p = mm_page(mm, 1000);
-	p->data_kind = DK_RATIO;
-	p->owner = 1;
-	p->index = slot;
-	p->memcg = (uint16_t)cg;
+	p->owner = 1, p->index = slot, p->memcg = (uint16_t)cg, p->data_kind = DK_RATIO;
 	return zswap_store(mm->swap.zswap, NULL, 1000, slot);
 }
 

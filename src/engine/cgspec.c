@@ -102,20 +102,17 @@ static bool set_key(struct cg_conf *c, const char *kv, char *err, size_t errlen)
 		snprintf(err, errlen, "--cgroup %s: bad swappiness '%s' (0 to 200)", c->path, v);
 		return false;
 	}
-	if (kl == 15 && !strncmp(kv, "zswap.writeback", kl)) {
+	/* the 0-or-1 keys: oom.group, zswap.writeback (0 stored as nowb) */
+	static const char *const flags[] = { "oom.group", "zswap.writeback" };
+	bool *fdest[] = { &c->oom_group, &c->zswap_nowb };
+	for (int i = 0; i < 2; i++) {
+		if (strlen(flags[i]) != kl || strncmp(kv, flags[i], kl))
+			continue;
 		if (eq && (!strcmp(v, "0") || !strcmp(v, "1"))) {
-			c->zswap_nowb = v[0] == '0';
+			*fdest[i] = (v[0] == '1') == (i == 0);
 			return true;
 		}
-		snprintf(err, errlen, "--cgroup %s: bad zswap.writeback '%s' (0 or 1)", c->path, v);
-		return false;
-	}
-	if (kl == 9 && !strncmp(kv, "oom.group", kl)) {
-		if (eq && (!strcmp(v, "0") || !strcmp(v, "1"))) {
-			c->oom_group = v[0] == '1';
-			return true;
-		}
-		snprintf(err, errlen, "--cgroup %s: bad oom.group '%s' (0 or 1)", c->path, v);
+		snprintf(err, errlen, "--cgroup %s: bad %s '%s' (0 or 1)", c->path, flags[i], v);
 		return false;
 	}
 	snprintf(err, errlen,
