@@ -386,6 +386,11 @@ struct mm_config {
 	unsigned zram, zram_chain, zram_trace_ratio;
 	bool swap_cluster;  /* 6.12+'s cluster slot allocator */
 	uint64_t zram_comp_ps, zram_decomp_ps;
+	/* zram's backing device (zram_wb.h): its pages (0: none), the
+	 * writer's period, mode (ZWB_*), writeback_limit (4 KiB pages, 0:
+	 * not enabled) and idle age (0: all) */
+	uint64_t zram_wb_pages, zram_wb_period_ns, zram_wb_limit, zram_wb_age_ns;
+	unsigned zram_wb_mode;
 };
 
 void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *cost);
