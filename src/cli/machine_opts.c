@@ -28,7 +28,10 @@ const struct opt machine_opts[] = {
 	   "LIST", "physical memory sizes; with a trace replay alone, shares\n"
 	   "of its distinct pages too (10%,50%; 1%:64%:x2)"),
 	MO("--swap", "SIZE", "swap space; zram:SIZE[,algo=lz4|lzo-rle|zstd] a\n"
-	   "compressed RAM device; --set zswap=1 (2 lzo-rle, 3\n"
+	   "compressed RAM device, ,backing=SIZE,wb=T with a\n"
+	   "backing device its idle pages are written back to\n"
+	   "every T (wb_mode=idle|huge|huge_idle, wb_limit=N\n"
+	   "pages, wb_age=T; bd_stat); --set zswap=1 (2 lzo-rle, 3\n"
 	   "zstd) puts zswap in front of a disk area, --set\n"
 	   "swap.cluster=1 allocates its slots by clusters\n"
 	   "(docs/zram.md)",
