@@ -3,7 +3,7 @@
 # mm_stat, a written-back page read from the disk, writeback_limit, no
 # writeback of same-filled pages, bad input, the host's refusal.
 # tests/test_zram_wb.c works the order and the counters by hand.
-# About 2.5 s.
+# About 3 s.
 
 C="--memcg 4M --ram 64M --max-time 0.15"
 
@@ -15,6 +15,10 @@ n=$(counter bd_stat.bd_count "$T/idle"); r=$(counter bd_stat.bd_reads "$T/idle")
 # one write in flight when the run stops
 [ $rc -eq 3 ] && [ "$w" -gt 0 ] && [ $((n + r)) -le $((w + 1)) ] && [ "$n" -gt 0 ] &&
 	grep -q '^mm_stat.huge_pages ' "$T/idle" && ok || bad "exit $rc: bd_count $n, bd_reads $r, bd_writes $w"
+
+t "writeback: the same run twice, byte-identical"
+$P run $C --swap zram:32M,backing=8M,wb=20ms qsbench -m 6 >"$T/idle2" 2>&1
+cmp -s "$T/idle" "$T/idle2" && ok || bad "two runs differ"
 
 t "wb_mode=huge,wb_limit=5: 5 pages written; each read is a disk read"
 $P run $C --swap zram:32M,backing=8M,wb=20ms,wb_mode=huge,wb_limit=5 --json qsbench -m 6 >"$T/huge" 2>/dev/null
