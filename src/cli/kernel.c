@@ -345,7 +345,8 @@ static const struct opt kernel_table[] = {
 	{ "--swap", NULL, OPT_CALL, AT(o.swap), "SIZE", .call = size_opt,
 	  .help = "swapfile size (default 512M; 0: no swapfile), or\n"
 	  "zram:SIZE[,algo=NAME]: a zram device of the run's own\n"
-	  "instead (its mm_stat and io_stat under # zram)" },
+	  "instead (its mm_stat and io_stat under # zram);\n"
+	  "writeback (backing=...) is refused: simulation-only" },
 	{ "--repeat", NULL, OPT_U64, AT(repeat), "N", 1, 1000, "(1..1000)",
 	  .help = "run N times; print each run and median/min/max" },
 	{ "--timeout", NULL, OPT_DURATION, AT(timeout_ns), "T", .range = "(seconds)",

@@ -28,7 +28,10 @@ const struct opt machine_opts[] = {
 	   "LIST", "physical memory sizes; with a trace replay alone, shares\n"
 	   "of its distinct pages too (10%,50%; 1%:64%:x2)"),
 	MO("--swap", "SIZE", "swap space; zram:SIZE[,algo=lz4|lzo-rle|zstd] a\n"
-	   "compressed RAM device; --set zswap=1 (2 lzo-rle, 3\n"
+	   "compressed RAM device, ,backing=SIZE,wb=T with a\n"
+	   "backing device its idle pages are written back to\n"
+	   "every T (wb_mode=idle|huge|huge_idle, wb_limit=N\n"
+	   "pages, wb_age=T; bd_stat); --set zswap=1 (2 lzo-rle, 3\n"
 	   "zstd) puts zswap in front of a disk area, --set\n"
 	   "swap.cluster=1 allocates its slots by clusters\n"
 	   "(docs/zram.md)",
@@ -44,10 +47,11 @@ const struct opt machine_opts[] = {
 	   "cell's RAM at least LIMIT * 5/4 + 64M without --ram)"),
 	MO("--cgroup", "PATH[:K=V,...]", "a memory cgroup of a tree (repeatable), PATH like\n"
 	   "/a/b; keys max=, high=, low=, min=, swap.max=,\n"
-	   "swap.high=, zswap.max= (SIZE or max), swappiness=N,\n"
-	   "oom.group=1; parents not given are implied, without\n"
-	   "limits.  A workload's last word @PATH runs it there\n"
-	   "(else in the root).  Prints each cgroup's\n"
+	   "swap.high=, zswap.max= (SIZE or max),\n"
+	   "zswap.writeback=0, swappiness=N, oom.group=1;\n"
+	   "parents not given are implied, without limits.  A\n"
+	   "workload's last word @PATH runs it there (else in\n"
+	   "the root).  Prints each cgroup's\n"
 	   "memory.current, peak, events, stat (docs/cgroups.md);\n"
 	   "not with --memcg.  One key alone: --set\n"
 	   "cgroup.PATH.KEY=VALUE.  --set memory_recursiveprot=1:\n"

@@ -118,6 +118,17 @@ static int vmstat_opt(void *dest, const struct opt *o, const char *typed, const 
 /* The machine group's options but --machine and --policy, by run's rules:
  * one value each, the last given wins; a --set's NAME is copied (it is
  * valid during the call only). */
+/* One --set NAME=VALUE more (profile_zram_wb_opts()'s callback). */
+static bool add_set(void *arg, const char *name, const char *value, char *err, size_t errlen)
+{
+	struct run_args *ra = arg;
+	(void)err;
+	(void)errlen;
+	ra->sets = xrealloc(ra->sets, (size_t)(ra->nsets + 1) * sizeof(*ra->sets));
+	ra->sets[ra->nsets++] = (struct run_set){ xstrdup(name), xstrdup(value) };
+	return true;
+}
+
 static int run_take(struct machine_args *ma, const struct machine_arg *a)
 {
 	struct run_args *ra = ma->ctx;
@@ -139,6 +150,9 @@ static int run_take(struct machine_args *ma, const struct machine_arg *a)
 			die_usage("--swap: %s", err);
 		ra->sets = xrealloc(ra->sets, (size_t)(ra->nsets + 1) * sizeof(*ra->sets));
 		ra->sets[ra->nsets++] = (struct run_set){ xstrdup("zram"), algo[z] };
+		/* backing=, wb=...: their --set zram.* parameters */
+		if (!profile_zram_wb_opts(a->value, add_set, ra, err, sizeof(err)))
+			die_usage("--swap: %s", err);
 	} else if (!strcmp(a->name, "swap")) {
 		ro->swap = size_arg(a->typed, a->value);
 	} else if (!strcmp(a->name, "cpus")) {

@@ -2,7 +2,8 @@
  * cgroup v2 files they set (Documentation/admin-guide/cgroup-v2.rst):
  * memory.max, memory.high, memory.low, memory.min, memory.swap.max,
  * memory.swappiness (6.x: a per-memcg value; v2 has no file, cgroup v1's
- * memory.swappiness) and memory.oom.group.  Sizes are rounded down to
+ * memory.swappiness), memory.oom.group, memory.zswap.max and
+ * memory.zswap.writeback (0 or 1; 6.8+).  Sizes are rounded down to
  * pages as page_counter_memparse() does; "max" is no limit. */
 #include "cgspec.h"
 #include "../lib/util.h"
@@ -101,17 +102,22 @@ static bool set_key(struct cg_conf *c, const char *kv, char *err, size_t errlen)
 		snprintf(err, errlen, "--cgroup %s: bad swappiness '%s' (0 to 200)", c->path, v);
 		return false;
 	}
-	if (kl == 9 && !strncmp(kv, "oom.group", kl)) {
+	/* the 0-or-1 keys: oom.group, zswap.writeback (0 stored as nowb) */
+	static const char *const flags[] = { "oom.group", "zswap.writeback" };
+	bool *fdest[] = { &c->oom_group, &c->zswap_nowb };
+	for (int i = 0; i < 2; i++) {
+		if (strlen(flags[i]) != kl || strncmp(kv, flags[i], kl))
+			continue;
 		if (eq && (!strcmp(v, "0") || !strcmp(v, "1"))) {
-			c->oom_group = v[0] == '1';
+			*fdest[i] = (v[0] == '1') == (i == 0);
 			return true;
 		}
-		snprintf(err, errlen, "--cgroup %s: bad oom.group '%s' (0 or 1)", c->path, v);
+		snprintf(err, errlen, "--cgroup %s: bad %s '%s' (0 or 1)", c->path, flags[i], v);
 		return false;
 	}
 	snprintf(err, errlen,
-		 "--cgroup %s: unknown key '%.*s' (max, high, low, min, swap.max, swap.high, zswap.max, swappiness, "
-		 "oom.group)", c->path,
+		 "--cgroup %s: unknown key '%.*s' (max, high, low, min, swap.max, swap.high, zswap.max, "
+		 "zswap.writeback, swappiness, oom.group)", c->path,
 		 (int)kl, kv);
 	return false;
 }
@@ -171,7 +177,7 @@ static size_t key_at(const char *name)
 {
 	/* zswap.max before swap.max, and those, swap.high and oom.group
 	 * before max and high: the longest that ends it. */
-	static const char *const keys[] = { "zswap.max", "swap.max", "swap.high", "oom.group", "swappiness", "max",
+	static const char *const keys[] = { "zswap.writeback", "zswap.max", "swap.max", "swap.high", "oom.group", "swappiness", "max",
 					    "high", "low", "min" };
 	size_t n = strlen(name), pl = strlen(KEY_PREFIX);
 	if (strncmp(name, KEY_PREFIX, pl) || name[pl] != '/')
@@ -194,7 +200,7 @@ bool cgspec_set(struct cg_tree_conf *t, const char *name, const char *value, cha
 	size_t k = key_at(name), pl = strlen(KEY_PREFIX);
 	if (!k) {
 		snprintf(err, errlen, "bad --set %s (cgroup.PATH.KEY, KEY max, high, low, min, swap.max, swap.high, "
-			 "zswap.max, swappiness, oom.group)", name);
+			 "zswap.max, zswap.writeback, swappiness, oom.group)", name);
 		return false;
 	}
 	char path[CG_PATH_MAX + 1], kv[128];

@@ -16,6 +16,7 @@
  *   swappiness   - (refused: v2's   memory.swappiness
  *                 is vm.swappiness)
  *   oom.group    memory.oom.group   - (refused)
+ *   zswap.writeback=0  memory.zswap.writeback  - (refused: 6.8+, v2 only)
  *
  * A key the host lacks is one line naming it (knobs.c's refusal).
  *
@@ -40,7 +41,7 @@
 static bool sim_key(const char *kv)
 {
 	static const char *const keys[] = { "max", "high", "low", "min", "swap.max", "swap.high", "swappiness",
-					    "oom.group" };
+					    "oom.group", "zswap.writeback" };
 	size_t kl = strcspn(kv, "=");
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 		if (strlen(keys[i]) == kl && !strncmp(kv, keys[i], kl))
@@ -95,6 +96,8 @@ static bool conf_knobs(const struct cg_conf *c, int version, struct nknobs *k, c
 		KNOB("swappiness", "%d", c->swappiness);
 	if (c->oom_group)
 		KNOB("memory.oom.group", "%d", 1);
+	if (c->zswap_nowb)
+		KNOB("memory.zswap.writeback", "%d", 0);
 #undef KNOB
 	return ok;
 }

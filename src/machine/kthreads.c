@@ -5,6 +5,7 @@
  * user task's ops (tasks.c); what they do to memory is the mm core's. */
 #include "tasks.h"
 #include "../mm/filemap.h"
+#include "../mm/zram_wb.h"
 #include "../lib/util.h"
 
 /* kswapd: balance_pgdat() in SWAP_CLUSTER_MAX batches until the zone is
@@ -107,6 +108,39 @@ static enum step_result run_flusher(struct machine *m, struct task *t, struct mm
 	return STEP_BLOCKED;
 }
 
+/* zram's writer (zram_wb.c), as Android's ZramWriteback job does it
+ * (frameworks/base ZramWriteback.markAndFlushPages(): echo idle >
+ * writeback, then echo all > idle), every wb= period: writeback_store()
+ * writes one page at a time with submit_bio_wait(), so the thread
+ * blocks on each write; its page's fate is settled when it runs again.
+ * Its CPU (the decompressions, the bios) is its own, a task's system
+ * time. */
+static enum step_result run_zram_wb(struct machine *m, struct task *t, struct mm_ctx *ctx)
+{
+	struct mm *mm = &m->mm;
+	struct zram *z = mm->swap.zram;
+	struct zram_wb *w = z->wb;
+	if (w->inflight != UINT32_MAX)
+		zram_wb_done(z);  /* the write this thread waited for */
+	else if (!w->busy)
+		zram_wb_scan(z);  /* a new period */
+	uint64_t block;
+	if (zram_wb_next(z, ctx, &block)) {
+		uint64_t at = ctx->t0 + ctx->user_ns + ctx->sys_ns;
+		mm->ev[PGPGOUT] += PAGE_SIZE / 1024;  /* submit_bio() */
+		io_request(mm, ctx, NULL, block);
+		disk_submit(&m->disk, IO_WRITE, block, ZWB_COOKIE | (uint64_t)t->id, at);
+		t->wait_pfn = PFN_NONE;
+		machine_block(m, t, W_PAGE, 0);
+		return STEP_BLOCKED;
+	}
+	zram_wb_finish(z);
+	uint64_t now = ctx->t0 + ctx->user_ns + ctx->sys_ns;
+	zram_mark_idle(z, now);
+	machine_block(m, t, W_SLEEP, now + w->cfg.period_ns);
+	return STEP_BLOCKED;
+}
+
 /* The allocator (or the flusher's dirty limit) asked for kswapd or the
  * flusher: wake the one that sleeps. */
 void kthreads_wake(struct machine *m, uint64_t now)
@@ -135,6 +169,8 @@ enum step_result kthread_run(struct machine *m, struct task *t, struct mm_ctx *c
 	case KT_FLUSH:
 	case KT_KUPDATE:
 		return run_flusher(m, t, ctx);
+	case KT_ZRAM_WB:
+		return run_zram_wb(m, t, ctx);
 	case KT_NONE:
 		break;
 	}

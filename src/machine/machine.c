@@ -14,6 +14,7 @@
 #include "../mm/filemap.h"
 #include "../mm/compress_table.h"
 #include "../mm/zswap.h"
+#include "../mm/zram_wb.h"
 #include "../mm/cgtree.h"
 #include "../lib/util.h"
 #include "../lib/output.h"
@@ -235,6 +236,11 @@ static void io_complete(void *arg, enum io_dir dir, struct disk_bio *bios, uint6
 			fileops_dio_done(m, b->cookie, now);
 			continue;
 		}
+		if (b->cookie & ZWB_COOKIE) {
+			/* zram's writer: its submit_bio_wait() returns */
+			machine_wake(m, &m->tasks[b->cookie & ~ZWB_COOKIE], now);
+			continue;
+		}
 		pfn_t pfn = (pfn_t)b->cookie;
 		mm_io_done(&m->mm, dir, pfn);
 		if (dir == IO_READ)
@@ -365,6 +371,26 @@ static void machine_zswap_init(struct machine *m, const struct profile *p)
 	mm->swap.zswap = zswap_create(mm, mm->swap.nr_slots, mm->cgt ? mm->cgt->n : 1, &c);
 }
 
+/* zram's backing device and its writer go together, with a zram device
+ * (docs/zram.md): one line in err otherwise. */
+static bool zram_wb_valid(const struct profile *p, char *err, size_t errlen)
+{
+	bool wb_set = p->zram_wb_period_ns || p->zram_wb_mode || p->zram_wb_limit || p->zram_wb_age_ns;
+	if ((p->zram_backing || wb_set) && !p->zram)
+		snprintf(err, errlen, "zram.backing and zram.wb_*: a zram device's (--swap zram:SIZE,backing=SIZE,wb=T)");
+	else if (p->zram_backing && p->zram_backing < 2 * PAGE_SIZE)
+		snprintf(err, errlen, "zram: backing=%llu bytes: at least 8K (block 0 is never used)",
+			 (unsigned long long)p->zram_backing);
+	else if (p->zram_backing && !p->zram_wb_period_ns)
+		snprintf(err, errlen, "zram: backing= needs wb=PERIOD, the writer that writes pages back "
+			 "(docs/zram.md)");
+	else if (!p->zram_backing && wb_set)
+		snprintf(err, errlen, "zram: wb=, wb_mode=, wb_limit= and wb_age= need backing=SIZE");
+	else
+		return true;
+	return false;
+}
+
 bool machine_init(struct machine *m, const struct profile *p, const struct machine_opts *o,
 		  char *err, size_t errlen)
 {
@@ -426,6 +452,8 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 			 zalgo_name((enum zalgo)(p->zram - 1)));
 		return false;
 	}
+	if (!zram_wb_valid(p, err, errlen))
+		return false;
 	if (p->zram && p->untimed) {
 		snprintf(err, errlen, "--swap zram needs a machine with watermarks: the pool's pages come from the reserve below them (profile %s has none)",
 			 p->name ? p->name : "?");
@@ -444,6 +472,10 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		.zram = (unsigned)p->zram, .zram_chain = (unsigned)p->zram_chain,
 		.zram_trace_ratio = (unsigned)p->zram_trace_ratio,
 		.zram_comp_ps = p->zram_comp_ps, .zram_decomp_ps = p->zram_decomp_ps,
+		.zram_wb_pages = p->zram ? p->zram_backing / PAGE_SIZE : 0,
+		.zram_wb_period_ns = p->zram_wb_period_ns, .zram_wb_limit = p->zram_wb_limit,
+		.zram_wb_age_ns = p->zram_wb_age_ns,
+		.zram_wb_mode = p->zram_wb_mode == 0 ? ZWB_IDLE : p->zram_wb_mode == 1 ? ZWB_HUGE : ZWB_IDLE | ZWB_HUGE,
 	};
 	mm_init(&m->mm, &cfg, &m->prof.cost);
 	if (o->memcg_pages)
@@ -553,6 +585,14 @@ void machine_run(struct machine *m)
 			uint64_t period = mm_flusher_period_ns(&m->mm, role);
 			if (period)
 				evq_push(&m->q, period, EV_WAKE, (uint32_t)f->id, f->wait_gen);
+		}
+		const struct zram *zr = m->mm.swap.zram;
+		if (zr && zr->wb) {
+			/* the writer of idle pages (Android's ZramWriteback) */
+			struct task *w = new_task(m, "zram_wb", -1, 0, true);
+			w->kkind = KT_ZRAM_WB;
+			w->wait = W_SLEEP;
+			evq_push(&m->q, zr->wb->cfg.period_ns, EV_WAKE, (uint32_t)w->id, w->wait_gen);
 		}
 		const struct policy_ops *ops = m->mm.pol.ops;
 		if (ops->tick && ops->tick_ns) {

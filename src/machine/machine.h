@@ -21,7 +21,7 @@ enum task_state { T_RUNNABLE, T_RUNNING, T_BLOCKED, T_EXITED };
 enum wait_kind { W_NONE, W_PAGE, W_MEMORY, W_SLEEP, W_IDLE, W_CHILD, W_BARRIER };
 /* A wait for page I/O or for memory: vmstat's b column, and iowait. */
 static inline bool wait_is_io(enum wait_kind w) { return w == W_PAGE || w == W_MEMORY; }
-enum kthread_kind { KT_NONE, KT_KSWAPD, KT_TICK, KT_FLUSH, KT_KUPDATE };
+enum kthread_kind { KT_NONE, KT_KSWAPD, KT_TICK, KT_FLUSH, KT_KUPDATE, KT_ZRAM_WB };
 
 struct task {
 	int id;                 /* pid */
@@ -247,6 +247,8 @@ bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint
 
 /* Direct I/O bios carry this bit and the task id instead of a frame. */
 #define DIO_COOKIE (1ULL << 63)
+/* zram's writeback writes (kthreads.c) carry this and the writer's id. */
+#define ZWB_COOKIE (1ULL << 62)
 void fileops_dio_done(struct machine *m, uint64_t cookie, uint64_t now);
 /* Close every file of an exiting task. */
 void fileops_task_exit(struct machine *m, struct task *t, struct mm_ctx *ctx);

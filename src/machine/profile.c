@@ -208,6 +208,11 @@ static const struct param params[] = {
 	{ "zram.trace_ratio", P_COUNT, F(zram_trace_ratio), 0, 100000, "zram: a trace's pages compress to 100/N of a page (N in %; 0 = incompressible)" },
 	{ "zram.comp", P_PS, F(zram_comp_ps), 0, 1000000000ULL, "zram: compressing one byte (0 = what bench/compress measured for the algorithm, src/mm/compress_table.c)" },
 	{ "zram.decomp", P_PS, F(zram_decomp_ps), 0, 1000000000ULL, "zram: decompressing one byte (0 = measured, as zram.comp)" },
+	{ "zram.backing", P_SIZE, F(zram_backing), 0, 1ULL << 44, "zram: a backing device of this size for writeback (backing_dev; 0 = none; --swap zram:SIZE,backing=SIZE)" },
+	{ "zram.wb_period", P_NS, F(zram_wb_period_ns), 0, 100000ULL * 1000000000ULL, "zram: the writer's period: each writes back (writeback_store()) then marks all idle, as Android's ZramWriteback (wb=)" },
+	{ "zram.wb_mode", P_COUNT, F(zram_wb_mode), 0, 2, "zram: what the writer writes back: 0 = idle, 1 = huge, 2 = huge_idle (wb_mode=)" },
+	{ "zram.wb_limit", P_COUNT, F(zram_wb_limit), 0, 1ULL << 40, "zram: writeback_limit in 4 KiB pages, enabled (0 = writeback_limit_enable off; wb_limit=)" },
+	{ "zram.wb_age", P_NS, F(zram_wb_age_ns), 0, 100000ULL * 1000000000ULL, "zram: mark idle only slots not accessed for this long (echo AGE > idle; 0 = all; wb_age=)" },
 	{ "zswap", P_COUNT, F(zswap), 0, 3, "zswap in front of disk swap: 0 = off, 1/2/3 = with lz4/lzo-rle/zstd (docs/zram.md; simulation only)" },
 	{ "zswap.max_pool_percent", P_COUNT, F(zswap_max_pool), 0, 100, "zswap: the pool's limit, % of RAM (0 = 20)" },
 	{ "zswap.accept_threshold_percent", P_COUNT, F(zswap_accept), 0, 100, "zswap: a full pool accepts again below this % of its limit (0 = 90)" },
@@ -288,20 +293,67 @@ static const struct param *param_find(const char *name)
 
 bool profile_has_param(const char *name) { return param_find(name) != NULL; }
 
+/* The writeback options of zram:SIZE,... and the parameters they set. */
+static const char *const wb_opts[][2] = {
+	{ "backing", "zram.backing" }, { "wb", "zram.wb_period" }, { "wb_mode", "zram.wb_mode" },
+	{ "wb_limit", "zram.wb_limit" }, { "wb_age", "zram.wb_age" },
+};
+
+static int wb_opt(const char *kv)
+{
+	size_t kl = strcspn(kv, "=");
+	for (int i = 0; i < (int)ARRAY_SIZE(wb_opts); i++)
+		if (kv[kl] == '=' && strlen(wb_opts[i][0]) == kl && !strncmp(kv, wb_opts[i][0], kl))
+			return i;
+	return -1;
+}
+
+bool profile_zram_wb_opts(const char *value, zram_opt_fn fn, void *arg, char *err, size_t errlen)
+{
+	static const char *const modes[] = { "idle", "huge", "huge_idle" };
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", value);
+	for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+		int i = wb_opt(kv);
+		if (i < 0)
+			continue;  /* zram:SIZE, algo=: profile_zram_parse()'s */
+		const char *v = kv + strlen(wb_opts[i][0]) + 1;
+		if (i == 2) {  /* a mode by its writeback_store() name */
+			int m = 0;
+			while (m < 3 && strcmp(v, modes[m]))
+				m++;
+			if (m == 3) {
+				snprintf(err, errlen, "zram: bad wb_mode '%s' (idle, huge or huge_idle; "
+					 "incompressible needs recompression, not modelled)", v);
+				return false;
+			}
+			v = m == 0 ? "0" : m == 1 ? "1" : "2";
+		}
+		if (!fn(arg, wb_opts[i][1], v, err, errlen))
+			return false;
+	}
+	return true;
+}
+
 bool profile_zram_parse(const char *value, uint64_t *size, unsigned *zram, char *err, size_t errlen)
 {
 	if (strncmp(value, "zram:", 5)) {
-		snprintf(err, errlen, "'%s' is not zram:SIZE[,algo=NAME]", value);
+		snprintf(err, errlen, "'%s' is not zram:SIZE[,algo=NAME][,backing=SIZE,wb=T,...]", value);
 		return false;
 	}
-	char buf[64];
+	char buf[256];
 	snprintf(buf, sizeof(buf), "%s", value + 5);
 	char *comma = strchr(buf, ',');
 	enum zalgo a = ZALGO_LZ4;
-	if (comma) {
+	if (comma)
 		*comma = 0;
-		if (strncmp(comma + 1, "algo=", 5) || !zalgo_parse(comma + 6, &a)) {
-			snprintf(err, errlen, "zram: bad option '%s' (algo=lz4, lzo-rle or zstd)", comma + 1);
+	for (char *save = NULL, *kv = comma ? strtok_r(comma + 1, ",", &save) : NULL; kv;
+	     kv = strtok_r(NULL, ",", &save)) {
+		if (wb_opt(kv) >= 0)
+			continue;
+		if (strncmp(kv, "algo=", 5) || !zalgo_parse(kv + 5, &a)) {
+			snprintf(err, errlen, "zram: bad option '%s' (algo=lz4, lzo-rle or zstd; backing=SIZE, "
+				 "wb=T, wb_mode=, wb_limit=N, wb_age=T)", kv);
 			return false;
 		}
 	}
@@ -329,6 +381,11 @@ static void range_error(const struct param *pp, const char *value, char *err, si
 			 (unsigned long long)pp->min, (unsigned long long)pp->max, unit);
 }
 
+static bool set_cb(void *arg, const char *name, const char *value, char *err, size_t errlen)
+{
+	return profile_set(arg, name, value, err, errlen);
+}
+
 bool profile_set(struct profile *p, const char *name, const char *value, char *err, size_t errlen)
 {
 	if (!strcmp(name, "swap") && !strncmp(value, "zram:", 5)) {
@@ -336,7 +393,7 @@ bool profile_set(struct profile *p, const char *name, const char *value, char *e
 		if (!profile_zram_parse(value, &p->swap, &z, err, errlen))
 			return false;
 		p->zram = z;
-		return true;
+		return profile_zram_wb_opts(value, set_cb, p, err, errlen);
 	}
 	const struct param *pp = param_find(name);
 	if (!pp) {

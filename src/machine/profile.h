@@ -53,6 +53,11 @@ struct profile {
 	 * of compressing and decompressing (0 = bench/compress's measure) */
 	uint64_t zram, zram_chain, zram_trace_ratio;
 	uint64_t zram_comp_ps, zram_decomp_ps;
+	/* zram's backing device (--swap zram:SIZE,backing=SIZE,wb=T...;
+	 * docs/zram.md): its bytes (0: none), the writer's period, mode
+	 * (0 idle, 1 huge, 2 huge_idle), writeback_limit in 4 KiB pages
+	 * (0: not enabled) and idle age (0: echo all > idle) */
+	uint64_t zram_backing, zram_wb_period_ns, zram_wb_mode, zram_wb_limit, zram_wb_age_ns;
 	/* --set zswap=1 (docs/zram.md): zswap in front of the disk swap
 	 * area, its limits in % (0 = the kernel's 20 and 90), the shrinker
 	 * and 6.8-6.11's same-filled pages (both 0: the kernel's default) */
@@ -102,6 +107,12 @@ void profile_json(const struct profile *p, FILE *out);
  * algorithm (lz4 by default, zram's CONFIG_ZRAM_DEF_COMP); false with a
  * message in err if VALUE is not of that form. */
 bool profile_zram_parse(const char *value, uint64_t *size, unsigned *zram, char *err, size_t errlen);
+/* The writeback options of value after zram:SIZE (backing=, wb=,
+ * wb_mode=, wb_limit=, wb_age=) as the --set parameters they stand for:
+ * fn(arg, NAME, VALUE) for each (zram.backing, zram.wb_period, ...);
+ * false with one line in err. */
+typedef bool (*zram_opt_fn)(void *arg, const char *name, const char *value, char *err, size_t errlen);
+bool profile_zram_wb_opts(const char *value, zram_opt_fn fn, void *arg, char *err, size_t errlen);
 
 /* Frames the kernel keeps for itself: kernel_base + mem_map. */
 uint64_t profile_kernel_reserve(const struct profile *p);

@@ -26,6 +26,7 @@ struct cg_conf {
 	uint64_t max, high, low, min, swap_max;
 	uint64_t swap_high;      /* memory.swap.high */
 	uint64_t zswap_max;      /* memory.zswap.max (--set zswap=N) */
+	bool zswap_nowb;         /* memory.zswap.writeback=0 (6.8+; zswap.c) */
 	int swappiness;          /* memory.swappiness (v1 file, 6.x per-memcg): -1 = vm's */
 	bool oom_group;          /* memory.oom.group */
 	bool implied;            /* named only as a parent of another */

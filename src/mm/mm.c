@@ -3,6 +3,7 @@
 #include "internal.h"
 #include "swap.h"
 #include "zram.h"
+#include "zram_wb.h"
 #include "zswap.h"
 #include "swap_cluster.h"
 #include "filemap.h"
@@ -103,13 +104,21 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 		mm->swap.zram = zram_create(mm, (uint32_t)cfg->swap_pages, (enum zalgo)(cfg->zram - 1),
 					    cfg->zram_chain ? cfg->zram_chain : 8, cfg->zram_trace_ratio,
 					    cfg->zram_comp_ps, cfg->zram_decomp_ps);
+	if (cfg->zram && cfg->zram_wb_pages) {
+		struct zram_wb_config wc = { .pages = cfg->zram_wb_pages, .period_ns = cfg->zram_wb_period_ns,
+					     .mode = cfg->zram_wb_mode, .limit = cfg->zram_wb_limit,
+					     .age_ns = cfg->zram_wb_age_ns };
+		zram_wb_create(mm->swap.zram, &wc);
+	}
 	mm->vm = (struct vm_sysctl){
 #define X(name, def, lo, hi, help) .name = def,
 		VM_SYSCTLS(X)
 #undef X
 	};
 	uint64_t disk = cfg->disk_blocks ? cfg->disk_blocks : cfg->swap_pages + (1ULL << 28);
-	fs_init(mm, disk, cfg->swap_pages);
+	/* the swap area's blocks, or zram's backing device's, come first */
+	uint64_t first = cfg->zram_wb_pages > cfg->swap_pages ? cfg->zram_wb_pages : cfg->swap_pages;
+	fs_init(mm, disk, first);
 	if (cfg->check)
 		mm->integrity = integrity_new(cfg->ram_pages, cfg->swap_pages);
 }

@@ -386,6 +386,11 @@ struct mm_config {
 	unsigned zram, zram_chain, zram_trace_ratio;
 	bool swap_cluster;  /* 6.12+'s cluster slot allocator */
 	uint64_t zram_comp_ps, zram_decomp_ps;
+	/* zram's backing device (zram_wb.h): its pages (0: none), the
+	 * writer's period, mode (ZWB_*), writeback_limit (4 KiB pages, 0:
+	 * not enabled) and idle age (0: all) */
+	uint64_t zram_wb_pages, zram_wb_period_ns, zram_wb_limit, zram_wb_age_ns;
+	unsigned zram_wb_mode;
 };
 
 void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *cost);
@@ -620,12 +625,16 @@ enum evict_result {
 	EVICT_WRITEBACK,  /* dirty: write started; the core frees it when done */
 	EVICT_BUSY,       /* locked or already under writeback */
 	EVICT_MLOCKED,    /* mapped by an mlocked VMA: cannot go */
-	EVICT_NOSWAP,     /* anonymous and the swap area is full */
+	EVICT_NOSWAP,     /* anonymous and the swap area is full, or refused
+			   * by zswap with memory.zswap.writeback 0 */
 };
 /* Evict an isolated page (not on any list): unmap it everywhere, give it a
  * swap slot if anonymous, write it if dirty, free it.  On EVICT_BUSY,
  * EVICT_MLOCKED and EVICT_NOSWAP the page is untouched and still isolated:
- * the caller puts it back (or culls it with mm_cull_unevictable). */
+ * the caller puts it back (or culls it with mm_cull_unevictable) - but for
+ * zswap's refusal under memory.zswap.writeback=0 (reclaim.c zswap_first()),
+ * which leaves it unmapped and dirty in the swap cache, to be activated as
+ * the kernel's AOP_WRITEPAGE_ACTIVATE is. */
 enum evict_result mm_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn);
 /* The cache-only core's eviction, inline for the policies (mm_cache_evict). */
 #include "cachepage.h"
@@ -635,6 +644,8 @@ enum evict_result mm_evict(struct mm *mm, struct scan_control *sc, pfn_t pfn);
  *   mlocked                        -> EVICT_MLOCKED
  *   anonymous, no swap slot        -> add_to_swap(), EVICT_NOSWAP if full
  *   mapped                         -> try_to_unmap() every PTE
+ *   dirty, refused by zswap, its
+ *   memory.zswap.writeback 0       -> EVICT_NOSWAP (to be activated)
  *   dirty                          -> pageout(): writeback starts, PG_reclaim
  *                                     set, EVICT_WRITEBACK; the page stays
  *                                     isolated: the caller puts it back, and

@@ -136,8 +136,10 @@ void page_writeback(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, struct io_run 
 	mm->stat.nr_writeback++;
 	if (mm->integrity)
 		integrity_writeback(mm, pfn);
-	if (!file && mm->swap.zswap && zswap_store(mm->swap.zswap, ctx, pfn, p->swap - 1)) {
-		/* swap_writepage(): kept compressed, no disk write */
+	if (!file && mm->swap.zswap && zswap_has(mm->swap.zswap, p->swap - 1)) {
+		/* swap_writepage(): kept compressed by zswap_store() in
+		 * reclaim_one() (the only writer of anonymous pages), no
+		 * disk write */
 		mm_io_done(mm, IO_WRITE, pfn);
 		return;
 	}
@@ -194,6 +196,25 @@ static void count_steal(struct mm *mm, const struct page *p)
 	}
 }
 
+/* swap_writeout() (6.18 mm/page_io.c): an anonymous page is offered to
+ * zswap_store() before the disk.  One zswap refuses is written to disk
+ * unless memory.zswap.writeback is 0 for its cgroup
+ * (mem_cgroup_zswap_writeback_enabled()): then folio_mark_dirty() and
+ * AOP_WRITEPAGE_ACTIVATE, which pageout() turns into PAGE_ACTIVATE: the
+ * page stays, unmapped, dirty, in the swap cache with its slot, and is
+ * activated (false here).  True: stored, or on its way to disk. */
+static bool zswap_first(struct mm *mm, pfn_t pfn)
+{
+	struct page *p = mm_page(mm, pfn);
+	struct zswap *z = mm->swap.zswap;
+	if (!z || (p->flags & PG_file))
+		return true;
+	if (zswap_store(z, mm->cur, pfn, p->swap - 1))
+		return true;
+	int cg = mm->cgt && p->memcg < z->nr_cg ? p->memcg : 0;
+	return zswap_writeback_enabled(z, cg);
+}
+
 static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn_t pfn, bool textbook)
 {
 	struct page *p = mm_page(mm, pfn);
@@ -247,6 +268,8 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 	if (p->flags & PG_dirty) {
 		if (unmapped)
 			flush_tlb_dirty(mm, mm->cur, cpumask);
+		if (!zswap_first(mm, pfn))
+			return EVICT_NOSWAP;  /* PAGE_ACTIVATE */
 		p->flags |= PG_reclaim;
 		mm->stat.nr_pending_free++;
 		sc->nr_writeback++;

@@ -306,8 +306,17 @@ void swapin_read(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off,
 		 * synchronously, no readahead (swap_read_folio() ->
 		 * zram_read_page()), when __swap_count(entry) == 1 - always
 		 * here: no anonymous page has two mappers (no fork sharing). */
-		zram_read(mm->swap.zram, ctx, pfn, slot);
-		mm_io_done(mm, IO_READ, pfn);
+		uint64_t block;
+		if (zram_read(mm->swap.zram, ctx, pfn, slot, &block)) {
+			mm_io_done(mm, IO_READ, pfn);
+			return;
+		}
+		/* written back (zram_wb.c): read_from_bdev(), a bio of
+		 * its own (submit_bio() counts its pgpgin) that the fault
+		 * waits for, the page locked till it completes */
+		mm->ev[PGPGIN] += PAGE_SIZE / 1024;
+		io_request(mm, ctx, NULL, block);
+		mm->io.submit_block(mm->io.arg, IO_READ, block, pfn, ctx_now(ctx));
 		return;
 	}
 	/* Trace mode is a cache simulator: a miss reads one page. */

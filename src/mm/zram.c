@@ -23,6 +23,7 @@
  * is refused before the page is unmapped (zram's -ENOMEM write leaves the
  * page in memory). */
 #include "zram.h"
+#include "zram_wb.h"
 #include "internal.h"
 #include "../lib/util.h"
 
@@ -53,6 +54,7 @@ void zram_destroy(struct zram *z)
 {
 	if (!z)
 		return;
+	zram_wb_destroy(z);
 	zs_destroy_pool(&z->pool);
 	free(z->slot);
 	zs_frames_free(&z->fr);
@@ -101,6 +103,7 @@ static void zram_store(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t s
 	struct zram_slot *s = &z->slot[slot];
 	if (s->size != ZRAM_EMPTY)
 		zram_slot_free(z, slot);  /* overwritten in place */
+	zram_accessed(z, ctx, slot);
 	unsigned len = page_size_drawn(z, p);
 	const struct mm_costs *c = z->mm->cost;
 	/* page_same_filled() reads the page: 512 words */
@@ -140,13 +143,8 @@ void zram_write(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)
 	}
 }
 
-void zram_read(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)
+void zram_decompress_cost(struct zram *z, struct mm_ctx *ctx, const struct zram_slot *s)
 {
-	struct page *p = mm_page(z->mm, pfn);
-	const struct zram_slot *s = &z->slot[slot];
-	z->st.num_reads++;
-	p->data_kind = s->kind;
-	p->data_ver = s->ver;
 	if (!s->size)
 		charge(ctx, z->mm->cost->zero_page_ns);  /* zram_fill_page() */
 	else if (s->size == PAGE_SIZE)
@@ -158,14 +156,29 @@ void zram_read(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot)
 	}
 }
 
-void zram_slot_free(struct zram *z, uint32_t slot)
+bool zram_read(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot, uint64_t *block)
+{
+	struct page *p = mm_page(z->mm, pfn);
+	struct zram_slot *s = &z->slot[slot];
+	z->st.num_reads++;
+	p->data_kind = s->kind;
+	p->data_ver = s->ver;
+	zram_accessed(z, ctx, slot);
+	if (s->flags & ZF_WB) {
+		*block = zram_wb_read(z, slot);
+		return false;
+	}
+	zram_decompress_cost(z, ctx, s);
+	return true;
+}
+
+void zram_free_page(struct zram *z, uint32_t slot)
 {
 	struct zram_slot *s = &z->slot[slot];
-	if (s->size == ZRAM_EMPTY)
-		return;  /* allocated, never written */
-	z->st.notify_free++;
 	z->st.pages_stored--;
-	if (!s->size)
+	if (s->flags & ZF_WB)
+		zram_wb_free_block(z, s->handle);  /* free_block_bdev() */
+	else if (!s->size)
 		z->st.same_pages--;
 	else {
 		if (s->size == PAGE_SIZE)
@@ -174,5 +187,14 @@ void zram_slot_free(struct zram *z, uint32_t slot)
 		zs_free(&z->pool, s->handle);
 		sync_frames(z);
 	}
+	/* the flags go too: a writeback in progress skips the slot */
 	*s = (struct zram_slot){ .handle = ZS_HANDLE_NONE, .size = ZRAM_EMPTY };
+}
+
+void zram_slot_free(struct zram *z, uint32_t slot)
+{
+	if (z->slot[slot].size == ZRAM_EMPTY)
+		return;  /* allocated, never written */
+	z->st.notify_free++;
+	zram_free_page(z, slot);
 }

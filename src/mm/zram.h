@@ -10,12 +10,23 @@
 
 #define ZRAM_EMPTY UINT16_MAX
 
+/* zram_pageflags of a slot (zram_drv.h): ZRAM_IDLE (mark_idle()),
+ * ZRAM_PP_SLOT (picked for a writeback in progress), ZRAM_WB (its data
+ * is on the backing device, block `handle`) */
+#define ZF_IDLE 1
+#define ZF_PP 2
+#define ZF_WB 4
+
 struct zram_slot {
-	uint32_t handle;      /* zsmalloc handle, ZS_HANDLE_NONE: none */
+	uint32_t handle;      /* zsmalloc handle, ZS_HANDLE_NONE: none;
+			       * ZF_WB: the backing device's block */
 	uint16_t size;        /* stored bytes: 0 same-filled, 4096 huge,
-			       * ZRAM_EMPTY nothing */
+			       * ZRAM_EMPTY nothing (ZF_WB: 0) */
 	uint8_t kind, ver;    /* the page's data kind and write version */
+	uint8_t flags;        /* ZF_* */
 };
+
+struct zram_wb;
 
 /* mm_stat and io_stat (Documentation/admin-guide/blockdev/zram.rst) */
 struct zram_stats {
@@ -42,6 +53,7 @@ struct zram {
 	struct zs_frames fr;      /* the pool's pages, taken from free memory */
 	uint64_t mem_limit;       /* pages; 0 = none */
 	struct zram_stats st;
+	struct zram_wb *wb;       /* backing= (zram_wb.c), else NULL */
 };
 
 struct zram *zram_create(struct mm *mm, uint32_t nr_slots, enum zalgo algo, unsigned chain,
@@ -53,10 +65,18 @@ void zram_destroy(struct zram *z);
 bool zram_can_store(struct zram *z, pfn_t pfn);
 /* zram_write_page(): frame pfn's contents into slot (swap-out). */
 void zram_write(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot);
-/* zram_read_page(): slot's contents into frame pfn (swap-in). */
-void zram_read(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot);
+/* zram_read_page(): slot's contents into frame pfn (swap-in); true when
+ * done.  False: the slot was written back (ZF_WB), and the page is to be
+ * read from the backing device's *block (read_from_bdev(), bd_reads). */
+bool zram_read(struct zram *z, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot, uint64_t *block);
 /* zram_slot_free_notify(): the swap slot is free, its data goes. */
 void zram_slot_free(struct zram *z, uint32_t slot);
+/* zram_free_page() without the notify_free count: slot's data goes
+ * (from the pool, or its backing block). */
+void zram_free_page(struct zram *z, uint32_t slot);
+/* The page's decompression into a frame (zram_read_from_zspool()) and
+ * the time it costs ctx. */
+void zram_decompress_cost(struct zram *z, struct mm_ctx *ctx, const struct zram_slot *s);
 /* mm_stat's mem_used_total, in bytes. */
 static inline uint64_t zram_mem_used(const struct zram *z) { return z->pool.pages * 4096; }
 

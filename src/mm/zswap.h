@@ -103,6 +103,9 @@ void zswap_shrink_worker(struct zswap *z, struct mm_ctx *ctx);
 /* shrink_memcg(): write back one entry of cg's LRU; 0 written, 1 not,
  * -1 none there */
 int zswap_shrink_memcg(struct zswap *z, struct mm_ctx *ctx, int cg);
+/* mem_cgroup_zswap_writeback_enabled() (6.18 mm/memcontrol.c): false if
+ * cgroup cg or an ancestor has memory.zswap.writeback 0. */
+bool zswap_writeback_enabled(const struct zswap *z, int cg);
 /* Free the entry at slot and its pool memory (zswap_entry_free()). */
 void zswap_entry_free(struct zswap *z, uint32_t slot);
 

@@ -25,10 +25,16 @@
  * cache: -EEXIST, which stops the shrinker) moved to the tail.  The
  * folio's frame here is off every LRU and freed at the write's end (the
  * kernel rotates it to the inactive tail for the next scan to free).
- * The worker's CPU time is a kworker's and not charged to any task. */
+ * The worker's CPU time is a kworker's and not charged to any task.
+ * memory.zswap.writeback=0 of a cgroup or an ancestor (6.8+,
+ * mem_cgroup_zswap_writeback_enabled(), hierarchical since 6.11): the
+ * shrinker counts and scans nothing of it (zswap_shrinker_count() 0,
+ * zswap_shrinker_scan() SHRINK_STOP) and shrink_memcg() returns
+ * -ENOENT, so neither caller writes its entries back. */
 #include "zswap.h"
 #include "internal.h"
 #include "shrinker.h"
+#include "cgtree.h"
 #include "../lib/util.h"
 
 
@@ -134,10 +140,21 @@ static uint64_t walk(struct zswap *z, struct mm_ctx *ctx, int cg, uint64_t nr, b
 	return done;
 }
 
+bool zswap_writeback_enabled(const struct zswap *z, int cg)
+{
+	/* hierarchical since 6.11: the cgroup and every ancestor */
+	const struct cgtree *t = z->mm->cgt;
+	for (int c = cg; t && c; c = t->cg[c].conf.parent)
+		if (t->cg[c].conf.zswap_nowb)
+			return false;
+	return true;
+}
+
 uint64_t zswap_shrinker_count(struct zswap *z, int cg)
 {
 	struct zswap_lru *l = &z->lru[cg];
-	if (!l->stored || !l->nr)
+	/* memory.zswap.writeback=0: nothing freeable for this memcg */
+	if (!l->stored || !l->nr || !zswap_writeback_enabled(z, cg))
 		return 0;
 	/* the memcg's own figures (MEMCG_ZSWAP_B, MEMCG_ZSWAPPED) */
 	uint64_t backing = l->bytes / PAGE_SIZE, stored = l->stored;
@@ -152,6 +169,8 @@ uint64_t zswap_shrinker_count(struct zswap *z, int cg)
 
 uint64_t zswap_shrinker_scan(struct zswap *z, struct mm_ctx *ctx, int cg, uint64_t nr_to_scan)
 {
+	if (!zswap_writeback_enabled(z, cg))
+		return 0;  /* SHRINK_STOP, nr_scanned 0 */
 	bool stop = false;
 	uint64_t done = walk(z, ctx, cg, nr_to_scan, true, &stop);
 	return stop ? 0 : done;  /* SHRINK_STOP is 0 written here */
@@ -188,7 +207,8 @@ void zswap_shrink_slab(struct zswap *z, struct mm_ctx *ctx, int priority)
 
 int zswap_shrink_memcg(struct zswap *z, struct mm_ctx *ctx, int cg)
 {
-	if (z->lru[cg].head == ZSWAP_NIL)
+	/* -ENOENT also when the memcg's writeback is off (6.11+) */
+	if (z->lru[cg].head == ZSWAP_NIL || !zswap_writeback_enabled(z, cg))
 		return -1;  /* -ENOENT */
 	return walk(z, ctx, cg, 1, false, NULL) ? 0 : 1;
 }

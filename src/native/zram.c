@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,32 @@
 #define HDR_LAST_PAGE 1028
 #define HDR_LABEL 1052           /* after nr_badpages and sws_uuid[16] */
 #define LABEL_LEN 16
+
+/* A writeback option of the simulator's (backing=, wb=, wb_mode=,
+ * wb_limit=, wb_age=) among opts? */
+static bool wb_option(const char *opts)
+{
+	static const char *const keys[] = { "backing=", "wb=", "wb_mode=", "wb_limit=", "wb_age=" };
+	for (const char *o = opts; *o; o += strcspn(o, ","), o += *o == ',')
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (!strncmp(o, keys[i], strlen(keys[i])))
+				return true;
+	return false;
+}
+
+/* Writeback on the host: zram has the backing_dev file (any device's
+ * attributes are the same) only with CONFIG_ZRAM_WRITEBACK.  Without
+ * it, or with it (the executor sets up no backing device), one line. */
+static void wb_refusal(const char *spec, char *err, size_t errlen)
+{
+	glob_t g;
+	bool have = !glob("/sys/block/zram*/backing_dev", 0, NULL, &g) && g.gl_pathc;
+	if (have)
+		globfree(&g);
+	snprintf(err, errlen, "kernel: --swap %s: zram writeback is simulation-only (%s; docs/zram.md)", spec,
+		 have ? "the executor sets up no backing device"
+		      : "this kernel's zram has no backing_dev: CONFIG_ZRAM_WRITEBACK is not set");
+}
 
 int native_zram_parse(const char *spec, struct nzram_spec *z, char *err, size_t errlen)
 {
@@ -57,6 +84,10 @@ int native_zram_parse(const char *spec, struct nzram_spec *z, char *err, size_t 
 	}
 	if (!comma)
 		return 1;
+	if (wb_option(comma + 1)) {
+		wb_refusal(spec, err, errlen);
+		return -1;
+	}
 	const char *a = comma + 1;
 	size_t alen = strncmp(a, "algo=", 5) ? 0 : strlen(a += 5);
 	if (!alen || alen >= sizeof(z->algo) || strspn(a, "abcdefghijklmnopqrstuvwxyz0123456789-_") != alen) {

@@ -5,9 +5,11 @@
  * io_stat.NAME.  pages_compacted: the pages zsmalloc's shrinker freed
  * by compaction (zs_shrink.c; global reclaim only).  fullest: the first
  * five of mm_stat when the device held the most pages (zram.h), as
- * `pagelab kernel` reads a host's. */
+ * `pagelab kernel` reads a host's.  With backing= (zram_wb.c) bd_stat:
+ * bd_count, bd_reads, bd_writes, in 4 KiB pages. */
 #include "report.h"
 #include "../mm/zram.h"
+#include "../mm/zram_wb.h"
 #include "../lib/util.h"
 
 size_t report_zram_stats(const struct machine *m, struct memstat *st, bool fullest)
@@ -29,6 +31,12 @@ size_t report_zram_stats(const struct machine *m, struct memstat *st, bool fulle
 	S("io_stat.failed_writes", s->failed_writes);
 	S("io_stat.invalid_io", s->invalid_io);
 	S("io_stat.notify_free", s->notify_free);
+	if (z->wb) {
+		/* bd_stat_show(): FOUR_K() of each, 4 KiB pages here */
+		S("bd_stat.bd_count", z->wb->bd_count);
+		S("bd_stat.bd_reads", z->wb->bd_reads);
+		S("bd_stat.bd_writes", z->wb->bd_writes);
+	}
 #undef S
 	return n;
 }
