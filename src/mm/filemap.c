@@ -20,7 +20,21 @@
  * uncached lookup, clear uncached if set"), and the write kicks the
  * writeback of its range (generic_write_sync(): 6.14
  * filemap_fdatawrite_range_kick(), filemap_flush_range() later;
- * filemap_writeback_range() in writeback.c). */
+ * filemap_writeback_range() in writeback.c).
+ *
+ * RWF_DONTCACHE reads (6.14+; as 6.18 has them): filemap_get_pages()
+ * sets ractl.dropbehind for IOCB_DONTCACHE (so page_cache_sync_ra() and,
+ * through filemap_readahead(), page_cache_async_ra() allocate every folio
+ * PG_dropbehind in ractl_alloc_folio()), as filemap_create_folio() does
+ * for the one folio it reads without readahead.  filemap_read() then calls
+ * filemap_end_dropbehind_read() for each folio of the batch it copied,
+ * whatever the read's own flags: a PG_dropbehind folio that is not under
+ * writeback, not dirty and can be locked goes, through
+ * filemap_end_dropbehind() and folio_unmap_invalidate() (mm/truncate.c:
+ * unmapped if mapped, __filemap_remove_folio(folio, NULL): no shadow
+ * entry, so reading it again is no workingset refault).  Pages the read
+ * finds cached are left as they are; pages read ahead past the read stay
+ * PG_dropbehind until a read (uncached or not) copies them. */
 #include "filemap.h"
 #include "internal.h"
 #include "inode_index.h"
@@ -203,7 +217,7 @@ static unsigned ra_window_order(const struct mm *mm, struct file_ra *ra, uint64_
  * up to `order`): the policy may reclaim the folio as one. */
 static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 				      uint64_t start, uint64_t nr, uint64_t async, uint64_t target,
-				      unsigned order)
+				      unsigned order, uint32_t pgflags)
 {
 	enum fault_status st = FAULT_DONE, cut = FAULT_DONE;
 	uint64_t end = start + nr;
@@ -239,7 +253,7 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 			continue;
 		}
 		bool hole = (ino->flags & INODE_RAMFS) || filemap_block(ino, idx) == UINT64_MAX;
-		uint32_t fl = hole ? 0 : PG_locked;
+		uint32_t fl = (hole ? 0 : PG_locked) | pgflags;
 		if (async && idx == end - async && end == start + nr)
 			fl |= PG_readahead;
 		pagecache_add(mm, ino, idx, pfn, fl);
@@ -269,7 +283,7 @@ enum fault_status filemap_ra_submit(struct mm *mm, struct mm_ctx *ctx, struct in
 				    struct file_ra *ra, uint64_t start, uint64_t nr, uint64_t async,
 				    uint64_t target)
 {
-	return do_readahead(mm, ctx, ino, start, nr, async, target, ra_window_order(mm, ra, nr));
+	return do_readahead(mm, ctx, ino, start, nr, async, target, ra_window_order(mm, ra, nr), 0);
 }
 
 enum fault_status filemap_readaround(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
@@ -278,7 +292,7 @@ enum fault_status filemap_readaround(struct mm *mm, struct mm_ctx *ctx, struct i
 {
 	enum fault_status st = filemap_ra_submit(mm, ctx, ino, ra, start, nr, async, target);
 	if (pc_lookup(ino, target) == PFN_NONE && st == FAULT_DONE)
-		st = do_readahead(mm, ctx, ino, target, 1, 0, target, 0);
+		st = do_readahead(mm, ctx, ino, target, 1, 0, target, 0, 0);
 	return st;
 }
 
@@ -291,9 +305,10 @@ static void mark_accessed(struct mm *mm, pfn_t pfn, bool write)
 }
 
 /* Find or read the page at index for a read; PFN_NONE with *st set if the
- * caller must block or fail. */
+ * caller must block or fail.  fl: flags for the pages it reads in
+ * (PG_dropbehind for an uncached read: ractl.dropbehind). */
 static pfn_t read_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
-		       uint64_t index, uint64_t req, enum fault_status *st)
+		       uint64_t index, uint64_t req, uint32_t fl, enum fault_status *st)
 {
 	pfn_t pfn = pc_lookup(ino, index);
 	if (pfn == PFN_NONE) {
@@ -305,12 +320,12 @@ static pfn_t read_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, str
 			nr = 1;
 			async = 0;
 		}
-		*st = do_readahead(mm, ctx, ino, start, nr, async, index, ra_window_order(mm, ra, nr));
+		*st = do_readahead(mm, ctx, ino, start, nr, async, index, ra_window_order(mm, ra, nr), fl);
 		pfn = pc_lookup(ino, index);
 		if (pfn == PFN_NONE && *st == FAULT_DONE) {
 			/* Readahead's own allocations reclaimed the target
 			 * (untimed reads complete at once): just the one page. */
-			*st = do_readahead(mm, ctx, ino, index, 1, 0, index, 0);
+			*st = do_readahead(mm, ctx, ino, index, 1, 0, index, 0, fl);
 			pfn = pc_lookup(ino, index);
 			if (pfn == PFN_NONE && *st == FAULT_DONE)
 				*st = FAULT_WAIT_RECLAIM;
@@ -323,7 +338,7 @@ static pfn_t read_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, str
 		uint64_t start, async;
 		uint64_t nr = ra ? ra_window(&mm->vm, ra, index, req, true, &start, &async) : 0;
 		if (nr)
-			do_readahead(mm, ctx, ino, start, nr, async, UINT64_MAX, ra_window_order(mm, ra, nr));
+			do_readahead(mm, ctx, ino, start, nr, async, UINT64_MAX, ra_window_order(mm, ra, nr), fl);
 	}
 	struct page *p = mm_page(mm, pfn);
 	if (p->flags & PG_locked) {
@@ -359,7 +374,7 @@ static void drop_behind(struct mm *mm, struct inode *ino, const struct file_ra *
  * call resumed after blocking on the page does not run it again (the
  * kernel slept inside the call). */
 static pfn_t read_page_old(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
-			   uint64_t index, enum fault_status *st)
+			   uint64_t index, uint32_t fl, enum fault_status *st)
 {
 	pfn_t pfn = pc_lookup(ino, index);
 	bool first = ra->seen != index + 1;
@@ -375,9 +390,9 @@ static pfn_t read_page_old(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		/* readpage() then the block after it: one ascending run (a
 		 * locked page's block always starts right after it). */
 		bool joined = nr && start == index + 1;
-		*st = do_readahead(mm, ctx, ino, index, joined ? 1 + nr : 1, 0, index, 0);
+		*st = do_readahead(mm, ctx, ino, index, joined ? 1 + nr : 1, 0, index, 0, fl);
 		if (nr && !joined)
-			do_readahead(mm, ctx, ino, start, nr, 0, UINT64_MAX, 0);
+			do_readahead(mm, ctx, ino, start, nr, 0, UINT64_MAX, 0, fl);
 		pfn = pc_lookup(ino, index);
 		if (pfn == PFN_NONE) {
 			if (*st == FAULT_DONE)
@@ -389,7 +404,7 @@ static pfn_t read_page_old(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		bool locked = mm_page(mm, pfn)->flags & PG_locked;
 		uint64_t nr = ra_old_readahead(&mm->vm, ra, index, locked, ino->size, &start);
 		if (nr) {
-			do_readahead(mm, ctx, ino, start, nr, 0, UINT64_MAX, 0);
+			do_readahead(mm, ctx, ino, start, nr, 0, UINT64_MAX, 0, fl);
 			drop_behind(mm, ino, ra, index);
 		}
 	}
@@ -425,7 +440,23 @@ static void end_dropbehind_read(struct mm *mm, struct mm_ctx *ctx, struct inode 
 uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
 		      uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st)
 {
+	return filemap_read_rwf(mm, ctx, ino, ra, first, n, false, budget_ns, st);
+}
+
+/* preadv2(RWF_DONTCACHE), 6.14+ (6.18 filemap_get_pages() sets
+ * ractl.dropbehind for IOCB_DONTCACHE, filemap_readahead() likewise, and
+ * filemap_create_folio() calls __folio_set_dropbehind(): every page the
+ * read brings in is PG_dropbehind).  A page found cached keeps its flag
+ * or its absence: the lookup (filemap_get_read_batch()) leaves it alone,
+ * so an uncached read of a cached page is a plain one for that page.
+ * folio_mark_accessed() returns at once for a dropbehind page (mm/swap.c,
+ * 6.14+): it is neither referenced nor activated before it goes. */
+uint64_t filemap_read_rwf(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
+			  uint64_t first, uint64_t n, bool dontcache, uint64_t budget_ns,
+			  enum fault_status *st)
+{
 	*st = FAULT_DONE;
+	uint32_t fl = dontcache ? PG_dropbehind : 0;
 	bool old = ra && mm->vm.ra_era < 26;
 	if (old && !ra->in_call) {
 		ra_old_read_start(&mm->vm, ra, first, n);
@@ -440,13 +471,14 @@ uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, stru
 			i = n; /* end of file: the rest of the read returns nothing */
 			break;
 		}
-		pfn_t pfn = old ? read_page_old(mm, ctx, ino, ra, index, st)
-				: read_page(mm, ctx, ino, ra, index, n - i, st);
+		pfn_t pfn = old ? read_page_old(mm, ctx, ino, ra, index, fl, st)
+				: read_page(mm, ctx, ino, ra, index, n - i, fl, st);
 		if (pfn == PFN_NONE)
 			break;
 		charge(ctx, mm->cost->copy_page_ns);
 		mm_work(mm, W_COPY_BYTES, PAGE_SIZE);
-		mark_accessed(mm, pfn, false);
+		if (!(mm_page(mm, pfn)->flags & PG_dropbehind))
+			mark_accessed(mm, pfn, false);
 		end_dropbehind_read(mm, ctx, ino, pfn);
 		if (ra)
 			ra->prev = index + 1;
