@@ -206,6 +206,24 @@ static unsigned ra_window_order(const struct mm *mm, struct file_ra *ra, uint64_
 	return ra ? ra_folio_order(ra, nr, (unsigned)mm->vm.pagecache_folio_order) : 0;
 }
 
+/* The order of the folio readahead allocates at idx.  6.x
+ * page_cache_ra_order() stops at the first folio it cannot add because a
+ * page of its range is cached already (-EEXIST) and reads the rest of
+ * the window as order-0 folios (do_page_cache_ra(), the fallback):
+ * *fallback, once set, makes every later folio order 0. */
+static unsigned ra_next_order(const struct inode *ino, uint64_t idx, uint64_t end, unsigned order,
+			      bool *fallback)
+{
+	unsigned o = *fallback ? 0 : filemap_ra_folio_order(idx, end, order);
+	for (uint64_t i = idx + 1; o && i < idx + (1ULL << o); i++) {
+		if (pc_lookup(ino, i) != PFN_NONE) {
+			*fallback = true;
+			o = 0;
+		}
+	}
+	return o;
+}
+
 /* __do_page_cache_readahead(): bring pages [start, start+nr) of ino into
  * the cache, reading the missing ones (ascending, so that they merge into
  * few disk requests); the page at start+nr-async gets PG_readahead.  The
@@ -227,13 +245,16 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 	struct io_run run = { 0 };
 	uint64_t folio_end = start;
 	unsigned folio_order = 0;
+	bool fallback = false;
 	for (uint64_t idx = start; idx < end; idx++) {
 		if (idx == folio_end) {
-			folio_order = filemap_ra_folio_order(idx, end, order);
+			folio_order = ra_next_order(ino, idx, end, order, &fallback);
 			folio_end = idx + (1ULL << folio_order);
 		}
-		if (pc_lookup(ino, idx) != PFN_NONE)
+		if (pc_lookup(ino, idx) != PFN_NONE) {
+			fallback = true;
 			continue;
+		}
 		if (give_up && idx != target)
 			continue;
 		enum fault_status ast;
@@ -420,21 +441,60 @@ static pfn_t read_page_old(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 
 static void truncate_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pfn_t pfn);
 
-/* filemap_end_dropbehind_read(): a page the policy did not admit goes
- * once the read copied it, unless it was dirtied or is being written
- * (then it stays, flag and all, as in the kernel).  Also the end of a
- * dropbehind page's writeback (ctx NULL), filemap_end_dropbehind(): the
- * same tests and folio_unmap_invalidate(). */
+/* The pages of pfn's folio still in the cache: the same file, order and
+ * naturally aligned block (readahead records each page's folio order). */
+static bool same_folio(const struct page *f, const struct page *p)
+{
+	return p->owner == f->owner && p->folio_order == f->folio_order &&
+	       p->index >> f->folio_order == f->index >> f->folio_order;
+}
+
+/* filemap_end_dropbehind_read(): a PG_dropbehind page goes once a read
+ * copied it, unless it was dirtied or is being written (then it stays,
+ * flag and all, as in the kernel).  Also the end of a dropbehind page's
+ * writeback (ctx NULL), filemap_end_dropbehind(): the same tests and
+ * folio_unmap_invalidate().  Both act on the folio: a large one goes
+ * whole (every page of it, whichever the read copied), or not at all
+ * while any page of it is dirty, under writeback or locked (the folio's
+ * flags and folio_trylock()). */
 static void end_dropbehind_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pfn_t pfn)
 {
-	struct page *p = mm_page(mm, pfn);
-	if (!(p->flags & PG_dropbehind) || (p->flags & (PG_dirty | PG_writeback | PG_locked)))
+	struct page *f = mm_page(mm, pfn);
+	if (!(f->flags & PG_dropbehind))
 		return;
-	p->flags &= ~PG_dropbehind;
+	uint64_t base = f->index >> f->folio_order << f->folio_order;
+	uint64_t end = base + (1ULL << f->folio_order);
+	for (uint64_t i = base; i < end; i++) {
+		pfn_t q = pc_lookup(ino, i);
+		if (q != PFN_NONE && same_folio(f, mm_page(mm, q)) &&
+		    (mm_page(mm, q)->flags & (PG_dirty | PG_writeback | PG_locked)))
+			return;
+	}
+	struct page key = *f;
 	struct mm_ctx *saved = mm->cur;
 	mm->cur = ctx;
-	truncate_page(mm, ctx, ino, pfn);
+	for (uint64_t i = base; i < end; i++) {
+		pfn_t q = pc_lookup(ino, i);
+		if (q == PFN_NONE || !same_folio(&key, mm_page(mm, q)))
+			continue;
+		mm_page(mm, q)->flags &= ~PG_dropbehind;
+		truncate_page(mm, ctx, ino, q);
+	}
 	mm->cur = saved;
+}
+
+/* A read() call stopped (done, or to block or yield before `next`; a
+ * resumed call goes on from there): the folio it copied last goes now,
+ * unless the call will go on copying it (next in the same folio: the
+ * kernel copies a read's batch before it drops any of it). */
+static void drop_held(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pfn_t held, uint64_t next)
+{
+	if (held == PFN_NONE)
+		return;
+	const struct page *h = mm_page(mm, held);
+	if (next != UINT64_MAX && next >> h->folio_order == h->index >> h->folio_order)
+		return;
+	end_dropbehind_read(mm, ctx, ino, held);
 }
 
 uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
@@ -463,6 +523,9 @@ uint64_t filemap_read_rwf(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, 
 		ra->in_call = true;
 	}
 	uint64_t i;
+	/* The page copied last: its folio is dropped (if PG_dropbehind) once
+	 * the read has left it, as filemap_read() ends a batch it copied. */
+	pfn_t held = PFN_NONE;
 	for (i = 0; i < n; i++) {
 		if (ctx->user_ns + ctx->sys_ns >= budget_ns || ctx->high_sleep)
 			break;
@@ -475,14 +538,17 @@ uint64_t filemap_read_rwf(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, 
 				: read_page(mm, ctx, ino, ra, index, n - i, fl, st);
 		if (pfn == PFN_NONE)
 			break;
+		if (held != PFN_NONE && !same_folio(mm_page(mm, held), mm_page(mm, pfn)))
+			end_dropbehind_read(mm, ctx, ino, held);
+		held = pfn;
 		charge(ctx, mm->cost->copy_page_ns);
 		mm_work(mm, W_COPY_BYTES, PAGE_SIZE);
 		if (!(mm_page(mm, pfn)->flags & PG_dropbehind))
 			mark_accessed(mm, pfn, false);
-		end_dropbehind_read(mm, ctx, ino, pfn);
 		if (ra)
 			ra->prev = index + 1;
 	}
+	drop_held(mm, ctx, ino, held, i == n ? UINT64_MAX : first + i);
 	if (old && i == n)
 		ra->in_call = false;
 	return i;
