@@ -23,6 +23,7 @@ void test_dropbehind_read_window(void);
 void test_dropbehind_read_plain_reader(void);
 void test_dropbehind_read_cached_kept(void);
 void test_dropbehind_read_no_shadow(void);
+void test_dropbehind_read_fault_clears(void);
 
 struct rd {
 	struct mm mm;
@@ -132,5 +133,27 @@ void test_dropbehind_read_no_shadow(void)
 	CHECK_EQ(r.mm.ev[PGPGIN], 512);
 	CHECK_EQ(r.ino->nrpages, 64);
 	CHECK_EQ(r.mm.ev[WORKINGSET_REFAULT_FILE], 0);
+	rd_free(&r);
+}
+
+/* A fault on a page an uncached read left behind (page 8, read ahead)
+ * finds it with filemap_get_folio(), which clears the flag: a plain read
+ * of it afterwards keeps it; page 9, not faulted, goes when read. */
+void test_dropbehind_read_fault_clears(void)
+{
+	struct rd r;
+	rd_init(&r);
+	rd_read(&r, 0, 8, true);
+	struct aspace *as = mm_aspace_new(&r.mm, 0);
+	uint32_t vma = mm_mmap_file(&r.mm, as, r.ino, 0, 64, false);
+	enum fault_status st;
+	CHECK_EQ(mm_touch(&r.mm, &r.ctx, as, vma, 8, 1, 1, false, UINT64_MAX, &st), 1);
+	pfn_t p8 = pc_page(r.ino, 8);
+	CHECK(p8 != PFN_NONE && !(mm_page(&r.mm, p8)->flags & PG_dropbehind));
+	r.ra = (struct file_ra){ 0 };
+	rd_read(&r, 8, 2, false);
+	CHECK_EQ(pc_page(r.ino, 8), p8);
+	CHECK_EQ(pc_page(r.ino, 9), PFN_NONE);
+	mm_aspace_exit(&r.mm, &r.ctx, as);
 	rd_free(&r);
 }
