@@ -151,7 +151,10 @@ struct pagelab_policy {
 	 * RWF_DONTCACHE): it is still given to add(), and the core drops it
 	 * again (remove(), no shadow entry) once the read() that copies it
 	 * is done, unless it is dirty or under writeback by then, or, if
-	 * dirty, once its writeback ends clean.  The page is not the policy's
+	 * dirty, once its writeback ends clean.  The read that copies it
+	 * does not report it accessed (6.14+ folio_mark_accessed() skips a
+	 * dropbehind folio); a mmap fault on it admits it after all (clears
+	 * the flag, as filemap_get_folio() does).  The page is not the policy's
 	 * yet: only pagelab_page_state() and pagelab_page_word() may be
 	 * called.  NULL: every page is admitted. */
 	bool (*admit)(void *p, pagelab_pfn pfn);

@@ -185,7 +185,8 @@ bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint
 			break;
 		}
 		uint64_t n = op->kind == OP_READ
-			? filemap_read(mm, ctx, ino, &s->ra, op->first + t->op_done, op->npages - t->op_done, budget, st)
+			? filemap_read_rwf(mm, ctx, ino, &s->ra, op->first + t->op_done, op->npages - t->op_done,
+					   op->dontcache, budget, st)
 			: filemap_write_rwf(mm, ctx, ino, op->first + t->op_done, op->npages - t->op_done,
 					    op->dontcache, budget, st);
 		t->op_done += n;

@@ -20,7 +20,21 @@
  * uncached lookup, clear uncached if set"), and the write kicks the
  * writeback of its range (generic_write_sync(): 6.14
  * filemap_fdatawrite_range_kick(), filemap_flush_range() later;
- * filemap_writeback_range() in writeback.c). */
+ * filemap_writeback_range() in writeback.c).
+ *
+ * RWF_DONTCACHE reads (6.14+; as 6.18 has them): filemap_get_pages()
+ * sets ractl.dropbehind for IOCB_DONTCACHE (so page_cache_sync_ra() and,
+ * through filemap_readahead(), page_cache_async_ra() allocate every folio
+ * PG_dropbehind in ractl_alloc_folio()), as filemap_create_folio() does
+ * for the one folio it reads without readahead.  filemap_read() then calls
+ * filemap_end_dropbehind_read() for each folio of the batch it copied,
+ * whatever the read's own flags: a PG_dropbehind folio that is not under
+ * writeback, not dirty and can be locked goes, through
+ * filemap_end_dropbehind() and folio_unmap_invalidate() (mm/truncate.c:
+ * unmapped if mapped, __filemap_remove_folio(folio, NULL): no shadow
+ * entry, so reading it again is no workingset refault).  Pages the read
+ * finds cached are left as they are; pages read ahead past the read stay
+ * PG_dropbehind until a read (uncached or not) copies them. */
 #include "filemap.h"
 #include "internal.h"
 #include "inode_index.h"
@@ -192,6 +206,24 @@ static unsigned ra_window_order(const struct mm *mm, struct file_ra *ra, uint64_
 	return ra ? ra_folio_order(ra, nr, (unsigned)mm->vm.pagecache_folio_order) : 0;
 }
 
+/* The order of the folio readahead allocates at idx.  6.x
+ * page_cache_ra_order() stops at the first folio it cannot add because a
+ * page of its range is cached already (-EEXIST) and reads the rest of
+ * the window as order-0 folios (do_page_cache_ra(), the fallback):
+ * *fallback, once set, makes every later folio order 0. */
+static unsigned ra_next_order(const struct inode *ino, uint64_t idx, uint64_t end, unsigned order,
+			      bool *fallback)
+{
+	unsigned o = *fallback ? 0 : filemap_ra_folio_order(idx, end, order);
+	for (uint64_t i = idx + 1; o && i < idx + (1ULL << o); i++) {
+		if (pc_lookup(ino, i) != PFN_NONE) {
+			*fallback = true;
+			o = 0;
+		}
+	}
+	return o;
+}
+
 /* __do_page_cache_readahead(): bring pages [start, start+nr) of ino into
  * the cache, reading the missing ones (ascending, so that they merge into
  * few disk requests); the page at start+nr-async gets PG_readahead.  The
@@ -203,7 +235,7 @@ static unsigned ra_window_order(const struct mm *mm, struct file_ra *ra, uint64_
  * up to `order`): the policy may reclaim the folio as one. */
 static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 				      uint64_t start, uint64_t nr, uint64_t async, uint64_t target,
-				      unsigned order)
+				      unsigned order, uint32_t pgflags)
 {
 	enum fault_status st = FAULT_DONE, cut = FAULT_DONE;
 	uint64_t end = start + nr;
@@ -213,13 +245,16 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 	struct io_run run = { 0 };
 	uint64_t folio_end = start;
 	unsigned folio_order = 0;
+	bool fallback = false;
 	for (uint64_t idx = start; idx < end; idx++) {
 		if (idx == folio_end) {
-			folio_order = filemap_ra_folio_order(idx, end, order);
+			folio_order = ra_next_order(ino, idx, end, order, &fallback);
 			folio_end = idx + (1ULL << folio_order);
 		}
-		if (pc_lookup(ino, idx) != PFN_NONE)
+		if (pc_lookup(ino, idx) != PFN_NONE) {
+			fallback = true;
 			continue;
+		}
 		if (give_up && idx != target)
 			continue;
 		enum fault_status ast;
@@ -239,7 +274,7 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 			continue;
 		}
 		bool hole = (ino->flags & INODE_RAMFS) || filemap_block(ino, idx) == UINT64_MAX;
-		uint32_t fl = hole ? 0 : PG_locked;
+		uint32_t fl = (hole ? 0 : PG_locked) | pgflags;
 		if (async && idx == end - async && end == start + nr)
 			fl |= PG_readahead;
 		pagecache_add(mm, ino, idx, pfn, fl);
@@ -269,7 +304,7 @@ enum fault_status filemap_ra_submit(struct mm *mm, struct mm_ctx *ctx, struct in
 				    struct file_ra *ra, uint64_t start, uint64_t nr, uint64_t async,
 				    uint64_t target)
 {
-	return do_readahead(mm, ctx, ino, start, nr, async, target, ra_window_order(mm, ra, nr));
+	return do_readahead(mm, ctx, ino, start, nr, async, target, ra_window_order(mm, ra, nr), 0);
 }
 
 enum fault_status filemap_readaround(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
@@ -278,7 +313,7 @@ enum fault_status filemap_readaround(struct mm *mm, struct mm_ctx *ctx, struct i
 {
 	enum fault_status st = filemap_ra_submit(mm, ctx, ino, ra, start, nr, async, target);
 	if (pc_lookup(ino, target) == PFN_NONE && st == FAULT_DONE)
-		st = do_readahead(mm, ctx, ino, target, 1, 0, target, 0);
+		st = do_readahead(mm, ctx, ino, target, 1, 0, target, 0, 0);
 	return st;
 }
 
@@ -291,9 +326,10 @@ static void mark_accessed(struct mm *mm, pfn_t pfn, bool write)
 }
 
 /* Find or read the page at index for a read; PFN_NONE with *st set if the
- * caller must block or fail. */
+ * caller must block or fail.  fl: flags for the pages it reads in
+ * (PG_dropbehind for an uncached read: ractl.dropbehind). */
 static pfn_t read_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
-		       uint64_t index, uint64_t req, enum fault_status *st)
+		       uint64_t index, uint64_t req, uint32_t fl, enum fault_status *st)
 {
 	pfn_t pfn = pc_lookup(ino, index);
 	if (pfn == PFN_NONE) {
@@ -305,12 +341,12 @@ static pfn_t read_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, str
 			nr = 1;
 			async = 0;
 		}
-		*st = do_readahead(mm, ctx, ino, start, nr, async, index, ra_window_order(mm, ra, nr));
+		*st = do_readahead(mm, ctx, ino, start, nr, async, index, ra_window_order(mm, ra, nr), fl);
 		pfn = pc_lookup(ino, index);
 		if (pfn == PFN_NONE && *st == FAULT_DONE) {
 			/* Readahead's own allocations reclaimed the target
 			 * (untimed reads complete at once): just the one page. */
-			*st = do_readahead(mm, ctx, ino, index, 1, 0, index, 0);
+			*st = do_readahead(mm, ctx, ino, index, 1, 0, index, 0, fl);
 			pfn = pc_lookup(ino, index);
 			if (pfn == PFN_NONE && *st == FAULT_DONE)
 				*st = FAULT_WAIT_RECLAIM;
@@ -323,7 +359,7 @@ static pfn_t read_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, str
 		uint64_t start, async;
 		uint64_t nr = ra ? ra_window(&mm->vm, ra, index, req, true, &start, &async) : 0;
 		if (nr)
-			do_readahead(mm, ctx, ino, start, nr, async, UINT64_MAX, ra_window_order(mm, ra, nr));
+			do_readahead(mm, ctx, ino, start, nr, async, UINT64_MAX, ra_window_order(mm, ra, nr), fl);
 	}
 	struct page *p = mm_page(mm, pfn);
 	if (p->flags & PG_locked) {
@@ -359,7 +395,7 @@ static void drop_behind(struct mm *mm, struct inode *ino, const struct file_ra *
  * call resumed after blocking on the page does not run it again (the
  * kernel slept inside the call). */
 static pfn_t read_page_old(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
-			   uint64_t index, enum fault_status *st)
+			   uint64_t index, uint32_t fl, enum fault_status *st)
 {
 	pfn_t pfn = pc_lookup(ino, index);
 	bool first = ra->seen != index + 1;
@@ -375,9 +411,9 @@ static pfn_t read_page_old(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		/* readpage() then the block after it: one ascending run (a
 		 * locked page's block always starts right after it). */
 		bool joined = nr && start == index + 1;
-		*st = do_readahead(mm, ctx, ino, index, joined ? 1 + nr : 1, 0, index, 0);
+		*st = do_readahead(mm, ctx, ino, index, joined ? 1 + nr : 1, 0, index, 0, fl);
 		if (nr && !joined)
-			do_readahead(mm, ctx, ino, start, nr, 0, UINT64_MAX, 0);
+			do_readahead(mm, ctx, ino, start, nr, 0, UINT64_MAX, 0, fl);
 		pfn = pc_lookup(ino, index);
 		if (pfn == PFN_NONE) {
 			if (*st == FAULT_DONE)
@@ -389,7 +425,7 @@ static pfn_t read_page_old(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		bool locked = mm_page(mm, pfn)->flags & PG_locked;
 		uint64_t nr = ra_old_readahead(&mm->vm, ra, index, locked, ino->size, &start);
 		if (nr) {
-			do_readahead(mm, ctx, ino, start, nr, 0, UINT64_MAX, 0);
+			do_readahead(mm, ctx, ino, start, nr, 0, UINT64_MAX, 0, fl);
 			drop_behind(mm, ino, ra, index);
 		}
 	}
@@ -405,33 +441,91 @@ static pfn_t read_page_old(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 
 static void truncate_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pfn_t pfn);
 
-/* filemap_end_dropbehind_read(): a page the policy did not admit goes
- * once the read copied it, unless it was dirtied or is being written
- * (then it stays, flag and all, as in the kernel).  Also the end of a
- * dropbehind page's writeback (ctx NULL), filemap_end_dropbehind(): the
- * same tests and folio_unmap_invalidate(). */
+/* The pages of pfn's folio still in the cache: the same file, order and
+ * naturally aligned block (readahead records each page's folio order). */
+static bool same_folio(const struct page *f, const struct page *p)
+{
+	return p->owner == f->owner && p->folio_order == f->folio_order &&
+	       p->index >> f->folio_order == f->index >> f->folio_order;
+}
+
+/* filemap_end_dropbehind_read(): a PG_dropbehind page goes once a read
+ * copied it, unless it was dirtied or is being written (then it stays,
+ * flag and all, as in the kernel).  Also the end of a dropbehind page's
+ * writeback (ctx NULL), filemap_end_dropbehind(): the same tests and
+ * folio_unmap_invalidate().  Both act on the folio: a large one goes
+ * whole (every page of it, whichever the read copied), or not at all
+ * while any page of it is dirty, under writeback or locked (the folio's
+ * flags and folio_trylock()). */
 static void end_dropbehind_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pfn_t pfn)
 {
-	struct page *p = mm_page(mm, pfn);
-	if (!(p->flags & PG_dropbehind) || (p->flags & (PG_dirty | PG_writeback | PG_locked)))
+	struct page *f = mm_page(mm, pfn);
+	if (!(f->flags & PG_dropbehind))
 		return;
-	p->flags &= ~PG_dropbehind;
+	uint64_t base = f->index >> f->folio_order << f->folio_order;
+	uint64_t end = base + (1ULL << f->folio_order);
+	for (uint64_t i = base; i < end; i++) {
+		pfn_t q = pc_lookup(ino, i);
+		if (q != PFN_NONE && same_folio(f, mm_page(mm, q)) &&
+		    (mm_page(mm, q)->flags & (PG_dirty | PG_writeback | PG_locked)))
+			return;
+	}
+	struct page key = *f;
 	struct mm_ctx *saved = mm->cur;
 	mm->cur = ctx;
-	truncate_page(mm, ctx, ino, pfn);
+	for (uint64_t i = base; i < end; i++) {
+		pfn_t q = pc_lookup(ino, i);
+		if (q == PFN_NONE || !same_folio(&key, mm_page(mm, q)))
+			continue;
+		mm_page(mm, q)->flags &= ~PG_dropbehind;
+		truncate_page(mm, ctx, ino, q);
+	}
 	mm->cur = saved;
+}
+
+/* A read() call stopped (done, or to block or yield before `next`; a
+ * resumed call goes on from there): the folio it copied last goes now,
+ * unless the call will go on copying it (next in the same folio: the
+ * kernel copies a read's batch before it drops any of it). */
+static void drop_held(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, pfn_t held, uint64_t next)
+{
+	if (held == PFN_NONE)
+		return;
+	const struct page *h = mm_page(mm, held);
+	if (next != UINT64_MAX && next >> h->folio_order == h->index >> h->folio_order)
+		return;
+	end_dropbehind_read(mm, ctx, ino, held);
 }
 
 uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
 		      uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st)
 {
+	return filemap_read_rwf(mm, ctx, ino, ra, first, n, false, budget_ns, st);
+}
+
+/* preadv2(RWF_DONTCACHE), 6.14+ (6.18 filemap_get_pages() sets
+ * ractl.dropbehind for IOCB_DONTCACHE, filemap_readahead() likewise, and
+ * filemap_create_folio() calls __folio_set_dropbehind(): every page the
+ * read brings in is PG_dropbehind).  A page found cached keeps its flag
+ * or its absence: the lookup (filemap_get_read_batch()) leaves it alone,
+ * so an uncached read of a cached page is a plain one for that page.
+ * folio_mark_accessed() returns at once for a dropbehind page (mm/swap.c,
+ * 6.14+): it is neither referenced nor activated before it goes. */
+uint64_t filemap_read_rwf(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
+			  uint64_t first, uint64_t n, bool dontcache, uint64_t budget_ns,
+			  enum fault_status *st)
+{
 	*st = FAULT_DONE;
+	uint32_t fl = dontcache ? PG_dropbehind : 0;
 	bool old = ra && mm->vm.ra_era < 26;
 	if (old && !ra->in_call) {
 		ra_old_read_start(&mm->vm, ra, first, n);
 		ra->in_call = true;
 	}
 	uint64_t i;
+	/* The page copied last: its folio is dropped (if PG_dropbehind) once
+	 * the read has left it, as filemap_read() ends a batch it copied. */
+	pfn_t held = PFN_NONE;
 	for (i = 0; i < n; i++) {
 		if (ctx->user_ns + ctx->sys_ns >= budget_ns || ctx->high_sleep)
 			break;
@@ -440,17 +534,21 @@ uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, stru
 			i = n; /* end of file: the rest of the read returns nothing */
 			break;
 		}
-		pfn_t pfn = old ? read_page_old(mm, ctx, ino, ra, index, st)
-				: read_page(mm, ctx, ino, ra, index, n - i, st);
+		pfn_t pfn = old ? read_page_old(mm, ctx, ino, ra, index, fl, st)
+				: read_page(mm, ctx, ino, ra, index, n - i, fl, st);
 		if (pfn == PFN_NONE)
 			break;
+		if (held != PFN_NONE && !same_folio(mm_page(mm, held), mm_page(mm, pfn)))
+			end_dropbehind_read(mm, ctx, ino, held);
+		held = pfn;
 		charge(ctx, mm->cost->copy_page_ns);
 		mm_work(mm, W_COPY_BYTES, PAGE_SIZE);
-		mark_accessed(mm, pfn, false);
-		end_dropbehind_read(mm, ctx, ino, pfn);
+		if (!(mm_page(mm, pfn)->flags & PG_dropbehind))
+			mark_accessed(mm, pfn, false);
 		if (ra)
 			ra->prev = index + 1;
 	}
+	drop_held(mm, ctx, ino, held, i == n ? UINT64_MAX : first + i);
 	if (old && i == n)
 		ra->in_call = false;
 	return i;

@@ -152,6 +152,11 @@ uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, stru
 		      uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st);
 uint64_t filemap_write(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		       uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st);
+/* preadv2()'s: dontcache, an RWF_DONTCACHE read (the pages it reads in,
+ * readahead's too, are PG_dropbehind: dropped once a read copied them). */
+uint64_t filemap_read_rwf(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
+			  uint64_t first, uint64_t n, bool dontcache, uint64_t budget_ns,
+			  enum fault_status *st);
 /* pwritev2()'s: dontcache, an RWF_DONTCACHE write (the pages it creates
  * PG_dropbehind; the caller kicks their writeback with
  * filemap_writeback_range()). */

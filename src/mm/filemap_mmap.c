@@ -263,6 +263,11 @@ enum fault_status fault_file(struct mm *mm, struct mm_ctx *ctx, struct aspace *a
 		return FAULT_WAIT_PAGE;
 	}
 	filemap_rescue(mm, pfn);
+	/* 6.14+ filemap_fault() finds the folio with filemap_get_folio(),
+	 * no FGP_DONTCACHE: "not an uncached lookup, clear uncached if set"
+	 * (6.18 __filemap_get_folio_mpol()).  A page an uncached read left
+	 * behind, or a plugin did not admit, is a cached page once mapped. */
+	p->flags &= ~PG_dropbehind;
 	/* 2.4.10 to 2.6.28: filemap_nopage / filemap_fault call
 	 * mark_page_accessed() on the page they return, so a page faulted in
 	 * by two processes (or twice) is activated like a twice-read one. */

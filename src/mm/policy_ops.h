@@ -158,7 +158,8 @@ struct policy_ops {
 	/* admit() (optional): a page entering the page cache
 	 * (pagecache_add: read(), readahead, file faults, write()), before
 	 * add(): false marks it PG_dropbehind; filemap_read() drops it once
-	 * copied, the end of its writeback once written (filemap.c;
+	 * copied (with no mark_accessed()), the end of its writeback once
+	 * written, a file fault clears the flag (filemap.c, filemap_mmap.c;
 	 * cache_ext's admit_folio).  NULL admits all. */
 	bool (*admit)(void *p, pfn_t pfn);
 	/* cgroup_init() / cgroup_exit() (optional, not with

@@ -228,14 +228,16 @@ static void close_slot(struct xtask *x, int i)
 	x->path[i] = NULL;
 }
 
-/* pwrite(), or pwritev2(RWF_DONTCACHE) for an uncached write (EOPNOTSUPP
- * before 6.14 or on a file system without FOP_DONTCACHE: the run fails). */
-static ssize_t write_pages(int fd, void *buf, size_t n, off_t off, const struct op *op)
+/* pread()/pwrite(), or preadv2()/pwritev2() with RWF_DONTCACHE for an
+ * uncached read or write (EOPNOTSUPP before 6.14 or on a file system
+ * without FOP_DONTCACHE: the run fails, naming the error). */
+static ssize_t io_pages(int fd, void *buf, size_t n, off_t off, const struct op *op)
 {
+	bool rd = op->kind == OP_READ;
 	if (!op->dontcache)
-		return pwrite(fd, buf, n, off);
+		return rd ? pread(fd, buf, n, off) : pwrite(fd, buf, n, off);
 	struct iovec iov = { .iov_base = buf, .iov_len = n };
-	return pwritev2(fd, &iov, 1, off, RWF_DONTCACHE);
+	return rd ? preadv2(fd, &iov, 1, off, RWF_DONTCACHE) : pwritev2(fd, &iov, 1, off, RWF_DONTCACHE);
 }
 
 /* read() or write() pages [first, first+n) through the scratch buffer. */
@@ -248,12 +250,12 @@ static int rw_pages(struct xtask *x, const struct op *op)
 	for (uint64_t done = 0; done < op->npages;) {
 		size_t n = (size_t)MIN(op->npages - done, SCRATCH_PAGES) * PAGE_SIZE;
 		off_t off = (off_t)((op->first + done) * PAGE_SIZE);
-		ssize_t got = op->kind == OP_READ ? pread(fd, x->scratch, n, off) : write_pages(fd, x->scratch, n, off, op);
+		ssize_t got = io_pages(fd, x->scratch, n, off, op);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0)
-			return fail(x, "%s of %s: %s", op->kind == OP_READ ? "read" : "write",
-				    x->path[op->fd], strerror(errno));
+			return fail(x, "%s%s of %s: %s", op->kind == OP_READ ? "read" : "write",
+				    op->dontcache ? " (RWF_DONTCACHE)" : "", x->path[op->fd], strerror(errno));
 		if (got == 0)
 			break;  /* end of file: a short read, as the program would get */
 		done += ((uint64_t)got + PAGE_SIZE - 1) / PAGE_SIZE;

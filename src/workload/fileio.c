@@ -38,9 +38,10 @@ static void fileio_help(FILE *out)
 "  -R        random page offsets (SIZE pages per pass) instead of sequential\n"
 "  -b PAGES  pages per read()/write() call (default 1)\n"
 "  -d        O_DIRECT: bypass the page cache\n"
-"  -D        writes with pwritev2(RWF_DONTCACHE) (Linux 6.14+): each page a\n"
-"            write creates is dropped when its writeback, which the write\n"
-"            starts, ends\n"
+"  -D        read()/write() calls with preadv2/pwritev2(RWF_DONTCACHE) (Linux\n"
+"            6.14+): each page a read brings in (readahead's too) is dropped\n"
+"            once a read has copied it; each page a write creates is\n"
+"            dropped when its writeback, which the write starts, ends\n"
 "  -f        fsync after each write pass\n"
 "  -m        mmap the file and touch its pages instead of read()/write()\n"
 "  -s        with -m: MAP_SHARED (default MAP_PRIVATE: writes copy the pages)\n"
@@ -128,8 +129,8 @@ static void *fileio_create(int argc, char **argv, uint64_t seed, char *err, size
 		snprintf(err, errlen, "fileio: -m and -d do not go together");
 		return NULL;
 	}
-	if (f.dontcache && (f.mmap || f.direct || !(f.create || f.write))) {
-		snprintf(err, errlen, "fileio: -D (RWF_DONTCACHE) is for write() calls: needs -c or -w, not -m or -d");
+	if (f.dontcache && (f.mmap || f.direct)) {
+		snprintf(err, errlen, "fileio: -D (RWF_DONTCACHE) is for read() and write() calls: not with -m or -d");
 		return NULL;
 	}
 	f.npages = (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
@@ -209,7 +210,7 @@ static bool fileio_next(void *p, int task, struct op *op)
 				op->npages = n;
 				op->write = w->write;
 				op->direct = w->direct;
-				op->dontcache = w->dontcache && w->write;
+				op->dontcache = w->dontcache;
 				if (w->mmap) {
 					op->kind = OP_TOUCH;
 					op->region = 0;

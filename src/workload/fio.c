@@ -63,9 +63,9 @@ static void fio_help(FILE *out)
 "TIME is seconds, or with s/ms/us/m/h.  Latencies are simulated: the time from\n"
 "one I/O's completion to the next's (psync has no submission latency).\n"
 "ioengine=mmap maps each file MAP_SHARED and copies to and from the mapping.\n"
-"pvsync2's uncached=1 writes with RWF_DONTCACHE (Linux 6.14+): each page a\n"
-"write creates is dropped when its writeback, which the write starts, ends\n"
-"(write-only jobs: uncached reads are not modeled).\n"
+"pvsync2's uncached=1 reads and writes with RWF_DONTCACHE (Linux 6.14+):\n"
+"each page a read brings in is dropped once read; each page a write creates\n"
+"when its writeback, which the write starts, ends.\n"
 "Output: fio's per-job read:/write: IOPS and BW lines, clat and clat\n"
 "percentiles (usec), cpu, and the Run status group lines.\n", out);
 }
@@ -246,17 +246,15 @@ static bool fio_parse(struct fio *f, int argc, char **argv, char *err, size_t er
 }
 
 /* engines/sync.c: uncached= is pvsync2's option (RWF_UNCACHED, now
- * RWF_DONTCACHE, on its preadv2 and pwritev2); pagelab has the write
- * side only. */
+ * RWF_DONTCACHE, on its preadv2 and pwritev2): buffered I/O only. */
 static bool fio_check_uncached(const struct fio *f, char *err, size_t errlen)
 {
 	if (f->uncached && !f->pvsync2) {
 		snprintf(err, errlen, "fio: --uncached is an option of --ioengine=pvsync2");
 		return false;
 	}
-	if (f->uncached && (fio_reads(f) || f->direct)) {
-		snprintf(err, errlen, "fio: --uncached=1 is modeled for buffered writes only: "
-			 "a --rw=write or randwrite job");
+	if (f->uncached && f->direct) {
+		snprintf(err, errlen, "fio: --uncached=1 is for buffered I/O: not with --direct=1");
 		return false;
 	}
 	return true;
@@ -444,7 +442,7 @@ static void fio_io_op(struct fio *f, int task, struct fio_task *t, struct op *op
 	op->kind = write ? OP_WRITE : OP_READ;
 	op->fd = (int32_t)file;
 	op->direct = f->direct;
-	op->dontcache = write && f->uncached;
+	op->dontcache = f->uncached;
 	op->first = fio_block(f, task, t, file, c) * f->bs_pages;
 	op->npages = f->bs_pages;
 	if (f->mmap) {

@@ -59,9 +59,10 @@ struct op {
 			     * is a read fault (mm_touch, vm.anon_exclusive) */
 	bool shared;        /* OP_MMAP_FILE: MAP_SHARED (else MAP_PRIVATE) */
 	bool direct;        /* OP_READ/OP_WRITE: O_DIRECT, bypassing the page cache */
-	bool dontcache;     /* OP_WRITE: pwritev2(RWF_DONTCACHE), 6.14+: the pages
-			     * it creates are dropped when their writeback,
-			     * which the write starts, ends */
+	bool dontcache;     /* OP_READ/OP_WRITE: preadv2/pwritev2(RWF_DONTCACHE),
+			     * 6.14+: the pages a read brings in are dropped
+			     * once copied; those a write creates when their
+			     * writeback, which the write starts, ends */
 	uint32_t region;
 	uint32_t refs;
 	int32_t fd;
