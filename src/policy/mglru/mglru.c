@@ -55,9 +55,13 @@
  *     plus PG_workingset is promoted by sort_folio() unprotected-counted;
  *     folio_inc_gen() keeps PG_workingset; evict_folios() puts a
  *     survivor PG_active only when lru_gen_folio_seq() says min_seq;
- *     lru_gen_refault() restores PG_workingset or the refs.  Not
- *     modelled: 6.14's "rework refault detection" (the recent test is
- *     still 6.6's) and "rework aging feedback".
+ *     lru_gen_refault() restores PG_workingset or the refs;
+ *     inc_min_seq() counts each folio it moves up in
+ *     lrugen->protected[tier] (tier 0 included, the layout of 6.14's
+ *     "rework aging feedback"; 6.6 counts none), less the lazily
+ *     promoted ones.  Not modelled: 6.14's "rework refault detection"
+ *     (the recent test is still 6.6's) and the rest of "rework aging
+ *     feedback" (should_run_aging(), anon min_seq passing file's).
  *
  * Simplified: one node, one memcg, one zone (no memcg LRU, no per-zone
  * lists, no lruvec protection); NR_HIST_GENS is 1 (no debugfs history);
