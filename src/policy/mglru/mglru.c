@@ -130,7 +130,8 @@ static const struct tunable mglru_tunables[] = {
 		"1 = 6.18, active in max_seq - 1 (max_seq with PG_workingset), inactive by PG_workingset" },
 	[T_WORKINGSET_REWORK] = { "workingset_rework", "mm/mglru: rework workingset protection (6.14)", 0, 0, 1,
 		"0 = 6.6 refs, tiers and eviction checks; 1 = 6.14+: no keep of a mapped folio referenced "
-		"while isolated, PTE accesses set PG_referenced then PG_workingset, PG_workingset is the last tier" },
+		"while isolated, PTE accesses set PG_referenced then PG_workingset, PG_workingset is the last tier, "
+		"inc_min_seq() counts the folios it moves up as protected" },
 	{ 0 },
 };
 
