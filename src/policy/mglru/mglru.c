@@ -60,8 +60,10 @@
  *     lrugen->protected[tier] (tier 0 included, the layout of 6.14's
  *     "rework aging feedback"; 6.6 counts none), less the lazily
  *     promoted ones.  Not modelled: 6.14's "rework refault detection"
- *     (the recent test is still 6.6's) and the rest of "rework aging
- *     feedback" (should_run_aging(), anon min_seq passing file's).
+ *     (the recent test is still 6.6's), "rework type selection" (the
+ *     controller stays 6.6's get_type_to_scan() and get_tier_idx()) and
+ *     the rest of "rework aging feedback" (should_run_aging(), anon
+ *     min_seq passing file's).
  *
  * Simplified: one node, one memcg, one zone (no memcg LRU, no per-zone
  * lists, no lruvec protection); NR_HIST_GENS is 1 (no debugfs history);
