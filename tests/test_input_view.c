@@ -6,6 +6,7 @@
  * test_bin_dense.c); a file that shrinks under a view is an error, not a
  * SIGBUS. */
 #include "test.h"
+#include "child_stderr.h"
 #include "../src/trace/input.h"
 #include "../src/lib/util.h"
 
@@ -111,17 +112,6 @@ void test_input_view_matches_the_file(void)
  * end raises SIGBUS, which input.c's handler turns into one line on
  * stderr and exit status 2 - in a child, which it ends.  A SIGBUS sent to
  * a process with a view mapped is not the input's and still kills it. */
-static int child_status(int *fds, char *msg, size_t msglen)
-{
-	int st = -1;
-	wait(&st);
-	close(fds[1]);
-	ssize_t got = read(fds[0], msg, msglen - 1);
-	msg[got > 0 ? got : 0] = 0;
-	close(fds[0]);
-	return st;
-}
-
 void test_input_view_file_shrinks(void);
 void test_input_view_file_shrinks(void)
 {
@@ -132,16 +122,12 @@ void test_input_view_file_shrinks(void)
 	for (int sent = 0; sent < 2; sent++) {
 		char path[] = "/tmp/pagelab-test-XXXXXX";
 		write_file(path, b, len);
-		int fds[2];
-		if (pipe(fds) != 0)
-			panic("pipe");
-		fflush(NULL);
-		pid_t pid = fork();
+		int rfd;
+		pid_t pid = child_fork_stderr(&rfd);
 		if (pid == 0) {
 			/* The child reads the file, not b: under make valgrind a
 			 * leak at its exit would turn the status into 99. */
 			free(b);
-			dup2(fds[1], STDERR_FILENO);
 			char err[200];
 			struct input *in = input_open(path, err, sizeof(err));
 			size_t n;
@@ -158,7 +144,7 @@ void test_input_view_file_shrinks(void)
 			_exit(6);
 		}
 		char msg[400];
-		int st = child_status(fds, msg, sizeof(msg));
+		int st = child_wait_stderr(pid, rfd, msg, sizeof(msg));
 		if (sent) {
 			/* Death by SIGBUS - or, under ASan, whose handler was
 			 * there first, its report's exit status: anything but

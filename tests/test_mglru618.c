@@ -45,6 +45,24 @@ static pfn_t fault_anon(struct mm *mm, struct mm_ctx *ctx, struct aspace *as, ui
 	return pte_pfn(as->vmas[v].pte[off]);
 }
 
+/* A file of `size` pages whose first n are read() once, then made to
+ * look never accessed through an fd: refs, PG_referenced and
+ * PG_workingset cleared. */
+static struct inode *read_cold(struct mm *mm, struct mm_ctx *ctx, uint64_t size, uint64_t n)
+{
+	struct inode *f = filemap_make_uncached(mm, "f", size);
+	struct file_ra ra;
+	memset(&ra, 0, sizeof(ra));
+	enum fault_status st;
+	CHECK_EQ(filemap_read(mm, ctx, f, &ra, 0, n, UINT64_MAX / 2, &st), n);
+	for (uint64_t i = 0; i < n; i++) {
+		struct page *p = mm_page(mm, pc_page(f, i));
+		p->flags &= ~(PG_referenced | PG_workingset);
+		p->pol32[1] = 0;
+	}
+	return f;
+}
+
 /* Where a fault and a read() file their pages: max_seq = 3, min_seq 0,
  * four generations (0..3) after lru_gen_init_lruvec(). */
 static void placement(int seq618, uint64_t want_fault, uint64_t want_read)
@@ -221,20 +239,60 @@ void test_mglru618_rework_tiers(void)
 		struct mm_costs cost = { 0 };
 		struct mm_ctx ctx;
 		struct mglru *g = mm618(&mm, &cost, &ctx, 0, rework, 1);
-		struct inode *f = filemap_make_uncached(&mm, "f", 4);
-		struct file_ra ra;
-		memset(&ra, 0, sizeof(ra));
-		enum fault_status st;
-		CHECK_EQ(filemap_read(&mm, &ctx, f, &ra, 0, 1, UINT64_MAX / 2, &st), 1);
+		struct inode *f = read_cold(&mm, &ctx, 4, 1);
 		pfn_t pfn = pc_page(f, 0);
 		struct page *p = mm_page(&mm, pfn);
-		p->flags &= ~(PG_referenced | PG_workingset);
-		p->pol32[1] = 0;
 		for (uint32_t n = 1; n <= 5; n++) {
 			mm.pol.ops->mark_accessed(g, pfn);
 			CHECK_EQ(mglru_page_tier(g, pfn), want[rework][n - 1]);
 			CHECK_EQ((p->flags & PG_workingset) != 0, n >= ws_after[rework]);
 		}
+		CHECK(mm_check(&mm, stderr));
+		mm_destroy(&mm);
+	}
+}
+
+/* inc_min_seq() retiring a file generation that still holds 22 read()
+ * pages (6.6 placement: min_seq + 1 = seq 1; the second aging finds four
+ * generations and moves them to seq 2).  Accesses through fds per page
+ * (6.14+ tiers, as in test_mglru618_rework_tiers): six with 0 or 1
+ * access -> tier 0, two with 2 -> tier 1, four with 3 or 4 -> tier 2,
+ * two with 5 -> refs full plus PG_workingset: lazily promoted, not
+ * counted; eight with only PG_workingset (what folio_inc_gen() leaves
+ * since 6.14) -> tier 3.  6.6's inc_min_seq() counts nothing, so the
+ * averages reset_ctrl_pos() folds stay 0; 6.14+ adds each moved folio to
+ * lrugen->protected[tier] ("rework aging feedback", less the lazy ones:
+ * "rework workingset protection"), folded as protected / 2:
+ * 6 / 2 = 3, 2 / 2 = 1, 4 / 2 = 2, 8 / 2 = 4. */
+void test_mglru618_inc_min_seq_protected(void)
+{
+	static const unsigned accesses[22] = { 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5,
+						0, 0, 0, 0, 0, 0, 0, 0 };
+	static const uint64_t want[2][4] = { { 0, 0, 0, 0 }, { 3, 1, 2, 4 } };
+	for (int rework = 0; rework < 2; rework++) {
+		static struct mm mm;
+		struct mm_costs cost = { 0 };
+		struct mm_ctx ctx;
+		struct mglru *g = mm618(&mm, &cost, &ctx, 0, rework, 1);
+		struct inode *f = read_cold(&mm, &ctx, 22, 22);
+		for (uint64_t i = 0; i < 22; i++) {
+			pfn_t pfn = pc_page(f, i);
+			struct page *p = mm_page(&mm, pfn);
+			CHECK_EQ(mglru_page_seq(g, pfn), 1);
+			for (unsigned n = 0; n < accesses[i]; n++)
+				mm.pol.ops->mark_accessed(g, pfn);
+			if (i >= 14)
+				p->flags |= PG_workingset;
+		}
+		CHECK(mglru_age(g, false));            /* gen 0 empty: min_seq 1 */
+		CHECK_EQ(g->min_seq[MG_FILE], 1);
+		CHECK(mglru_age(g, false));            /* retires seq 1 */
+		CHECK_EQ(g->min_seq[MG_FILE], 2);
+		for (uint64_t i = 0; i < 22; i++)
+			CHECK_EQ(mglru_page_seq(g, pc_page(f, i)), 2);
+		for (int t = 0; t < 4; t++)
+			CHECK_EQ(g->avg_total[MG_FILE][t], want[rework][t]);
+		CHECK_EQ(g->nr_protected, 0);          /* sort_folio()'s count */
 		CHECK(mm_check(&mm, stderr));
 		mm_destroy(&mm);
 	}

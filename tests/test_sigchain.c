@@ -4,6 +4,7 @@
  * second) still ends in the input's one line and exit 2, not death by a
  * SIGBUS the guard raised again without the fault's address. */
 #include "test.h"
+#include "child_stderr.h"
 #include "../src/trace/input.h"
 #include "../src/policy/plugin_inst.h"
 #include "../src/lib/util.h"
@@ -20,15 +21,9 @@
  * stderr in msg. */
 static int shrink_under_guard(const char *path, char *msg, size_t msglen)
 {
-	int fds[2];
-	if (pipe(fds) != 0)
-		panic("pipe");
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0)
-		panic("fork");
+	int rfd;
+	pid_t pid = child_fork_stderr(&rfd);
 	if (pid == 0) {
-		dup2(fds[1], STDERR_FILENO);
 		char err[200];
 		struct input *in = input_open(path, err, sizeof(err));
 		size_t n;
@@ -42,13 +37,7 @@ static int shrink_under_guard(const char *path, char *msg, size_t msglen)
 		(void)v[4096 + 100];
 		_exit(6);
 	}
-	close(fds[1]);
-	int st = -1;
-	waitpid(pid, &st, 0);
-	ssize_t got = read(fds[0], msg, msglen - 1);
-	msg[got > 0 ? got : 0] = 0;
-	close(fds[0]);
-	return st;
+	return child_wait_stderr(pid, rfd, msg, msglen);
 }
 
 void test_sigchain_input_then_plugin_guard(void);

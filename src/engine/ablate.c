@@ -47,9 +47,12 @@ static int switch_index(const struct policy_ops *pol, const char *name, char *er
 	if (t >= 0 && ablate_is_switch(&pol->tunables[t]))
 		return t;
 	switch_names(pol, names, sizeof(names));
-	if (t >= 0)
-		snprintf(err, errlen, "ablate: %s is a tunable of %s but no switch (min 0, max 1, default 1): "
-			 "its switches are %s", name, pol->name, names);
+	if (t >= 0) {
+		/* the tunable's own range and default, then what a switch's are */
+		const struct tunable *x = &pol->tunables[t];
+		snprintf(err, errlen, "ablate: %s is a tunable of %s (%g..%g, default %g), not a switch "
+			 "(0..1, default 1): its switches are %s", name, pol->name, x->min, x->max, x->def, names);
+	}
 	else
 		snprintf(err, errlen, "ablate: %s has no switch '%.60s' (its switches: %s)", pol->name, name, names);
 	return -1;

@@ -88,7 +88,7 @@ chk() {
 }
 chk "ablate: mglru has no switch 'walk_mm' (its switches: walk_mmu, look_around, bloom, tiers, aging_trigger)" \
 	--policy mglru --off walk_mm -- usemem -m 8
-chk "ablate: swappiness is a tunable of mglru but no switch (min 0, max 1, default 1)" \
+chk "ablate: swappiness is a tunable of mglru (0..200, default 60), not a switch (0..1, default 1)" \
 	--policy mglru --off swappiness -- usemem -m 8
 chk "ablate: --off names bloom twice" --policy mglru --off bloom,bloom -- usemem -m 8
 chk "ablate: fifo has no mechanism switch" --policy fifo -- usemem -m 8

@@ -55,9 +55,15 @@
  *     plus PG_workingset is promoted by sort_folio() unprotected-counted;
  *     folio_inc_gen() keeps PG_workingset; evict_folios() puts a
  *     survivor PG_active only when lru_gen_folio_seq() says min_seq;
- *     lru_gen_refault() restores PG_workingset or the refs.  Not
- *     modelled: 6.14's "rework refault detection" (the recent test is
- *     still 6.6's) and "rework aging feedback".
+ *     lru_gen_refault() restores PG_workingset or the refs;
+ *     inc_min_seq() counts each folio it moves up in
+ *     lrugen->protected[tier] (tier 0 included, the layout of 6.14's
+ *     "rework aging feedback"; 6.6 counts none), less the lazily
+ *     promoted ones.  Not modelled: 6.14's "rework refault detection"
+ *     (the recent test is still 6.6's), "rework type selection" (the
+ *     controller stays 6.6's get_type_to_scan() and get_tier_idx()) and
+ *     the rest of "rework aging feedback" (should_run_aging(), anon
+ *     min_seq passing file's).
  *
  * Simplified: one node, one memcg, one zone (no memcg LRU, no per-zone
  * lists, no lruvec protection); NR_HIST_GENS is 1 (no debugfs history);
@@ -126,7 +132,8 @@ static const struct tunable mglru_tunables[] = {
 		"1 = 6.18, active in max_seq - 1 (max_seq with PG_workingset), inactive by PG_workingset" },
 	[T_WORKINGSET_REWORK] = { "workingset_rework", "mm/mglru: rework workingset protection (6.14)", 0, 0, 1,
 		"0 = 6.6 refs, tiers and eviction checks; 1 = 6.14+: no keep of a mapped folio referenced "
-		"while isolated, PTE accesses set PG_referenced then PG_workingset, PG_workingset is the last tier" },
+		"while isolated, PTE accesses set PG_referenced then PG_workingset, PG_workingset is the last tier, "
+		"inc_min_seq() counts the folios it moves up as protected" },
 	{ 0 },
 };
 

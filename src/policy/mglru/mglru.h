@@ -42,7 +42,9 @@ struct mglru {
 	int64_t nr_pages[MG_GENS_CAP][2];  /* by recorded generation (lazy promotion) */
 	uint64_t avg_refaulted[2][MG_TIERS_CAP], avg_total[2][MG_TIERS_CAP];
 	uint64_t refaulted[2][MG_TIERS_CAP], evicted[2][MG_TIERS_CAP];
-	uint64_t protected_[2][MG_TIERS_CAP - 1];  /* NR_HIST_GENS == 1 */
+	/* by tier, NR_HIST_GENS == 1: 6.14+'s layout ("rework aging
+	 * feedback"); 6.6 kept MAX_NR_TIERS - 1, tier 0 never counting */
+	uint64_t protected_[2][MG_TIERS_CAP];
 
 	/* struct lru_gen_mm_state */
 	uint64_t mm_seq;
@@ -114,6 +116,14 @@ static inline unsigned mg_tier(const struct mglru *g, const struct page *p)
 	if (p->flags & PG_workingset)
 		return g->nr_tiers - 1;
 	return refs ? mg_tier_from_refs(refs - 1) : 0;
+}
+/* 6.14+: a full refs count plus PG_workingset is the workingset being
+ * lazily promoted (sort_folio(), inc_min_seq()): moved up, not counted
+ * as protected.  Never with 6.6's code. */
+static inline bool mg_lazy_promoted(const struct mglru *g, const struct page *p)
+{
+	return g->ws_rework &&
+	       mg_refs(g, p) + !!(p->flags & PG_workingset) == (1u << g->refs_width) + 1;
 }
 /* lru_gen_set_refs() (6.14+): the first young PTE found sets
  * PG_referenced; the next, with PG_referenced or PG_workingset already

@@ -50,9 +50,8 @@ struct ctrl_pos { uint64_t refaulted, total; int gain; };
 static void read_ctrl_pos(const struct mglru *g, int type, int tier, int gain, struct ctrl_pos *pos)
 {
 	pos->refaulted = g->avg_refaulted[type][tier] + g->refaulted[type][tier];
-	pos->total = g->avg_total[type][tier] + g->evicted[type][tier];
-	if (tier)
-		pos->total += g->protected_[type][tier - 1];
+	pos->total = g->avg_total[type][tier] + g->evicted[type][tier] +
+		     g->protected_[type][tier];
 	pos->gain = gain;
 }
 
@@ -62,13 +61,11 @@ void mg_reset_ctrl_pos(struct mglru *g, int type)
 {
 	for (unsigned t = 0; t < g->nr_tiers; t++) {
 		g->avg_refaulted[type][t] = (g->avg_refaulted[type][t] + g->refaulted[type][t]) / 2;
-		uint64_t sum = g->avg_total[type][t] + g->evicted[type][t];
-		if (t)
-			sum += g->protected_[type][t - 1];
+		uint64_t sum = g->avg_total[type][t] + g->evicted[type][t] +
+			       g->protected_[type][t];
 		g->avg_total[type][t] = sum / 2;
 		g->refaulted[type][t] = g->evicted[type][t] = 0;
-		if (t)
-			g->protected_[type][t - 1] = 0;
+		g->protected_[type][t] = 0;
 	}
 }
 
@@ -132,12 +129,8 @@ static bool sort_folio(struct mglru *g, pfn_t pfn, int tier_idx)
 {
 	struct page *p = mm_page(g->mm, pfn);
 	int type = mg_type(p);
-	unsigned refs = mg_refs(g, p);
 	unsigned tier = mg_tier(g, p);
-	/* 6.14+: a full count plus PG_workingset is promoted lazily, and not
-	 * counted as protected */
-	bool lazy = g->ws_rework &&
-		    refs + !!(p->flags & PG_workingset) == (1u << g->refs_width) + 1;
+	bool lazy = mg_lazy_promoted(g, p);
 	if (p->flags & PG_mlocked) {
 		/* unevictable: to the unevictable list */
 		mg_gen_del(g, pfn);
@@ -152,7 +145,7 @@ static bool sort_folio(struct mglru *g, pfn_t pfn, int tier_idx)
 	if ((int)tier > tier_idx || lazy) {
 		/* accessed through fds often enough, and that tier is protected */
 		if (!lazy) {
-			g->protected_[type][tier - 1]++;
+			g->protected_[type][tier]++;
 			g->nr_protected++;
 		}
 		mg_inc_gen(g, pfn);

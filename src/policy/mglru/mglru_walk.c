@@ -203,7 +203,14 @@ static void walk_mm(struct mglru *g, struct aspace *as, uint64_t max_seq, bool c
 }
 
 /* inc_min_seq(): retire the oldest generation of `type`, moving what is
- * left in it to the next one. */
+ * left in it to the next one.  6.6 counts none of them; since 6.14
+ * ("mm/mglru: rework aging feedback", as in 6.18, with the
+ * workingset_rework switch) each folio moved counts in
+ * lrugen->protected[tier], its tier read before folio_inc_gen() drops
+ * the refs, so that the feedback loop's totals cover what this
+ * generation kept, not only what it evicted; "rework workingset
+ * protection" leaves out the workingset being lazily promoted.
+ * reset_ctrl_pos() then folds the counts into the averages. */
 static void inc_min_seq(struct mglru *g, int type, bool can_swap)
 {
 	struct frames *fr = &g->mm->fr;
@@ -212,6 +219,9 @@ static void inc_min_seq(struct mglru *g, int type, bool can_swap)
 		uint64_t moved = 0;
 		while (lru_count(fr, l)) {
 			pfn_t pfn = lru_tail(fr, l);
+			const struct page *p = mm_page(g->mm, pfn);
+			if (g->ws_rework && !mg_lazy_promoted(g, p))
+				g->protected_[type][mg_tier(g, p)]++;
 			int gen = mg_inc_gen(g, pfn);
 			lru_move_head(fr, g->list[gen][type], pfn);
 			moved++;
