@@ -37,7 +37,10 @@ static inline uint32_t pop(uint64_t v)
 	return (uint32_t)((v * 0x0101010101010101ULL) >> 56);
 }
 
-static void set_all(struct clock_index *x, uint32_t key, bool on)
+/* Inline, `on` a constant at each call: called, with `on` tested, they
+ * were 24 and 21 instructions an update, a tenth of a CLOCK-Pro replay's
+ * (callgrind). */
+__attribute__((always_inline)) static inline void set_all(struct clock_index *x, uint32_t key, bool on)
 {
 	uint32_t d = on ? 1 : UINT32_MAX; /* unsigned: adds or subtracts one */
 	x->all[key >> 6] = on ? x->all[key >> 6] | BIT(key) : x->all[key >> 6] & ~BIT(key);
@@ -45,14 +48,15 @@ static void set_all(struct clock_index *x, uint32_t key, bool on)
 	x->super_n[key >> SUPER_SHIFT] += d;
 }
 
-static void set_marked(struct clock_index *x, uint32_t key, bool on)
+__attribute__((always_inline)) static inline void set_marked(struct clock_index *x, uint32_t key, bool on)
 {
 	uint32_t w = key >> 6;
-	x->marked[w] = on ? x->marked[w] | BIT(key) : x->marked[w] & ~BIT(key);
-	if (x->marked[w])
+	if (on) {
+		x->marked[w] |= BIT(key);
 		x->marked_sum[w >> 6] |= BIT(w);
-	else
+	} else if (!(x->marked[w] &= ~BIT(key))) {
 		x->marked_sum[w >> 6] &= ~BIT(w);
+	}
 }
 
 /* Entries with keys in [a, b), within one run of 512 keys (b may be its end). */
@@ -179,13 +183,23 @@ static void renumber(struct clock_index *x)
 	x->marked_sum = xcalloc((nwords + 63) >> 6, sizeof(*x->marked_sum));
 	x->sub_n = xcalloc((cap >> SUB_SHIFT) + 1, sizeof(*x->sub_n));
 	x->super_n = xcalloc((cap >> SUPER_SHIFT) + 1, sizeof(*x->super_n));
-	for (uint32_t i = 0; i < k; i++) {
-		set_all(x, i, true);
+	/* keys 0..k-1 all taken: whole words, whole counts */
+	for (uint32_t w = 0; w < k >> 6; w++)
+		x->all[w] = ~0ULL;
+	if (k & 63)
+		x->all[k >> 6] = BIT(k) - 1;
+	for (uint32_t s = 0; s < k >> SUB_SHIFT; s++)
+		x->sub_n[s] = 1u << SUB_SHIFT;
+	x->sub_n[k >> SUB_SHIFT] = (uint16_t)(k & ((1u << SUB_SHIFT) - 1));
+	for (uint32_t s = 0; s < k >> SUPER_SHIFT; s++)
+		x->super_n[s] = 1u << SUPER_SHIFT;
+	x->super_n[k >> SUPER_SHIFT] = k & ((1u << SUPER_SHIFT) - 1);
+	for (uint32_t i = 0; i < k; i++)
 		if (x->marked_at[i])
 			set_marked(x, i, true);
-	}
 	x->cap = cap;
 	x->next = k;
+	x->lo = 0;
 }
 
 void clock_index_append(struct clock_index *x, uint32_t id, bool marked)
@@ -210,6 +224,47 @@ void clock_index_append(struct clock_index *x, uint32_t id, bool marked)
 		x->nmarked++;
 	}
 	x->n++;
+}
+
+/* The first key at or after key that holds an entry, or CLOCK_INDEX_NONE:
+ * a word of 64 keys a step, a run of 512 keys with no entry in one. */
+static uint32_t next_key(const struct clock_index *x, uint32_t key)
+{
+	if (key >= x->next)
+		return CLOCK_INDEX_NONE;
+	uint32_t w = key >> 6, nwords = (x->next + 63) >> 6;
+	uint64_t v = x->all[w] & (~0ULL << (key & 63));
+	while (!v) {
+		if (++w >= nwords)
+			return CLOCK_INDEX_NONE;
+		if (!(w & ((1u << (SUB_SHIFT - 6)) - 1))) {
+			uint32_t s = w >> (SUB_SHIFT - 6);
+			while (!x->sub_n[s] && (s + 1) << (SUB_SHIFT - 6) < nwords)
+				s++;
+			if (!x->sub_n[s])
+				return CLOCK_INDEX_NONE;
+			w = s << (SUB_SHIFT - 6);
+		}
+		v = x->all[w];
+	}
+	return w << 6 | (uint32_t)__builtin_ctzll(v);
+}
+
+uint32_t clock_index_first(struct clock_index *x)
+{
+	/* Keys below the lowest entry's only lose entries until the
+	 * renumbering: the search resumes where the last one ended. */
+	uint32_t k = next_key(x, x->lo);
+	if (k == CLOCK_INDEX_NONE)
+		return CLOCK_INDEX_NONE;
+	x->lo = k;
+	return x->id_at[k];
+}
+
+uint32_t clock_index_after(const struct clock_index *x, uint32_t id)
+{
+	uint32_t k = next_key(x, x->key_of[id]); /* key_of is the key + 1 */
+	return k == CLOCK_INDEX_NONE ? k : x->id_at[k];
 }
 
 void clock_index_remove(struct clock_index *x, uint32_t id)

@@ -43,16 +43,19 @@
 #define HOT  1
 #define TEST 2
 #define REF  4
+#define RES  8 /* resident: the entry's pfn is a frame */
 
 struct clockpro {
 	struct rp_base b;
-	int clk;
 	uint32_t hand_cold, hand_hot, hand_test; /* GH_NONE = at the tail */
 	uint64_t m, mc, nr_hot, nr_nonres;
-	/* The clock's order, the resident cold pages marked: HAND_cold
-	 * jumps to the next one (clock_index.h). */
+	/* The clock: its order, the resident cold pages marked.  HAND_cold
+	 * jumps to the next one (clock_index.h), and every hand steps
+	 * through it: the clock is no ghost list, whose links made each
+	 * move to the head write the two neighbours' entries, random host
+	 * lines, and each step read the entry's. */
 	struct clock_index order;
-	/* Per ghost entry: HOT, TEST, REF.  A byte array, not the entry's
+	/* Per ghost entry: HOT, TEST, REF, RES.  A byte array, not the entry's
 	 * own flags: a hit sets REF in it, one byte of a few hundred KB
 	 * where the entry was 48 bytes among many MB; in a cache it is the
 	 * record the replay prefetches (cache_mode.h). */
@@ -70,7 +73,6 @@ static void *clockpro_init(struct mm *mm, const double *tun)
 	struct clockpro *c = xcalloc(1, sizeof(*c));
 	rp_init(&c->b, mm, "clockpro");
 	c->b.forget = forget_stale;
-	c->clk = ghost_list_new(&c->b.g, 0);
 	c->hand_cold = c->hand_hot = c->hand_test = GH_NONE;
 	clock_index_init(&c->order);
 	c->m = mm->fr.nr;
@@ -93,22 +95,25 @@ static void clockpro_destroy(void *p)
 #define G (&c->b.g)
 static inline struct gh_entry *E(struct clockpro *c, uint32_t i) { return ghost_e(G, i); }
 
-/* The entry under a hand, and the hand's next step (wrapping). */
+/* The entry under a hand, and the hand's next step (wrapping).  GH_NONE
+ * is CLOCK_INDEX_NONE. */
 static uint32_t at(struct clockpro *c, uint32_t hand)
 {
-	return hand != GH_NONE ? hand : ghost_tail(G, c->clk);
+	return hand != GH_NONE ? hand : clock_index_first(&c->order);
 }
 
 static uint32_t step(struct clockpro *c, uint32_t i)
 {
-	uint32_t n = ghost_toward_head(G, i, 0);
-	return n != GH_NONE ? n : ghost_tail(G, c->clk);
+	uint32_t n = clock_index_after(&c->order, i);
+	return n != GH_NONE ? n : clock_index_first(&c->order);
 }
+
+static uint64_t clock_size(const struct clockpro *c) { return clock_index_count(&c->order); }
 
 /* What HAND_cold stops at: a resident cold page. */
 static bool resident_cold(struct clockpro *c, uint32_t i)
 {
-	return !(c->fl[i] & HOT) && E(c, i)->pfn != PFN_NONE;
+	return (c->fl[i] & (HOT | RES)) == RES;
 }
 
 /* Entry i's flags or residency changed in place. */
@@ -123,15 +128,13 @@ static void off_clock(struct clockpro *c, uint32_t i)
 	uint32_t *hands[3] = { &c->hand_cold, &c->hand_hot, &c->hand_test };
 	for (int h = 0; h < 3; h++)
 		if (*hands[h] == i)
-			*hands[h] = ghost_toward_head(G, i, 0);
-	ghost_unlink(G, i, 0);
+			*hands[h] = clock_index_after(&c->order, i);
 	clock_index_remove(&c->order, i);
 }
 
 /* Entry i, off the clock, goes on at the head. */
 static void on_head(struct clockpro *c, uint32_t i)
 {
-	ghost_add_head(G, c->clk, i);
 	clock_index_append(&c->order, i, resident_cold(c, i));
 }
 
@@ -144,6 +147,7 @@ static void to_head(struct clockpro *c, uint32_t i)
 static void forget(struct clockpro *c, uint32_t i)
 {
 	off_clock(c, i);
+	c->fl[i] = 0;
 	ghost_free(G, i);
 }
 
@@ -151,7 +155,7 @@ static void forget(struct clockpro *c, uint32_t i)
 static void end_test(struct clockpro *c, uint32_t i)
 {
 	c->fl[i] &= ~TEST;
-	if (E(c, i)->pfn == PFN_NONE) {
+	if (!(c->fl[i] & RES)) {
 		c->nr_nonres--;
 		if (c->mc > 1)
 			c->mc--;
@@ -164,7 +168,7 @@ static void end_test(struct clockpro *c, uint32_t i)
  * demoted, GH_NONE if none. */
 static uint32_t run_hand_hot(struct clockpro *c, bool one)
 {
-	uint64_t budget = 3 * ghost_count(G, c->clk) + 1;
+	uint64_t budget = 3 * clock_size(c) + 1;
 	uint64_t start = c->nr_hot;
 	uint32_t demoted = GH_NONE;
 	while ((one ? c->nr_hot == start : c->nr_hot > c->m - c->mc) && c->nr_hot && budget--) {
@@ -188,7 +192,7 @@ static uint32_t run_hand_hot(struct clockpro *c, bool one)
 
 static void run_hand_test(struct clockpro *c)
 {
-	uint64_t budget = 2 * ghost_count(G, c->clk) + 1;
+	uint64_t budget = 2 * clock_size(c) + 1;
 	while (c->nr_nonres > c->m && budget--) {
 		uint32_t i = at(c, c->hand_test);
 		c->hand_test = step(c, i);
@@ -232,7 +236,7 @@ static uint32_t hand_cold_jump(struct clockpro *c, uint64_t *budget)
 static void clockpro_shrink(void *p, struct scan_control *sc)
 {
 	struct clockpro *c = p;
-	uint64_t budget = 4 * ghost_count(G, c->clk) + 4, noswap = 0;
+	uint64_t budget = 4 * clock_size(c) + 4, noswap = 0;
 	while (sc->nr_reclaimed < sc->nr_to_reclaim && rp_resident(&c->b) && budget--) {
 		uint32_t i = GH_NONE;
 		uint64_t resident = rp_resident(&c->b);
@@ -252,19 +256,19 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 			c->b.hand_steps++;
 			c->b.hand_looks++;
 		}
-		struct gh_entry *e = E(c, i);
-		if ((c->fl[i] & HOT) || e->pfn == PFN_NONE) {
+		if ((c->fl[i] & HOT) || !(c->fl[i] & RES)) {
 			if ((c->fl[i] & HOT) && c->nr_hot >= rp_resident(&c->b))
 				run_hand_hot(c, true); /* all resident pages hot (after an exit) */
 			continue;
 		}
 		/* A page it passes is scanned once, as anon or file; a victim
-		 * is counted by the eviction (textbook_evict). */
+		 * is counted by the eviction (textbook_evict).  In a cache
+		 * the entry is not read for it (rp_scanned). */
 		if (c->fl[i] & REF) {
-			sc_scanned(sc, mm_page(c->b.mm, e->pfn), 1);
+			rp_scanned(&c->b, sc, c->b.g.byid ? PFN_NONE : E(c, i)->pfn);
 			c->fl[i] &= ~REF;
 			if (c->fl[i] & TEST) {
-				c->fl[i] = HOT;
+				c->fl[i] = HOT | RES;
 				c->nr_hot++;
 				to_head(c, i);
 				run_hand_hot(c, false);
@@ -278,6 +282,7 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 		if (o == VICTIM_NOSWAP)
 			noswap++;
 		if (o == VICTIM_GONE && (c->fl[i] & TEST)) {
+			c->fl[i] &= ~RES;
 			c->nr_nonres++;
 			remark(c, i);
 			run_hand_test(c);
@@ -292,7 +297,7 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 static void forget_stale(struct rp_base *b, uint32_t i)
 {
 	struct clockpro *c = (struct clockpro *)b;
-	if (E(c, i)->pfn == PFN_NONE && ghost_on(G, i, 0) == c->clk)
+	if (!(c->fl[i] & RES) && clock_index_has(&c->order, i))
 		c->nr_nonres--;
 	if (c->fl[i] & HOT)
 		c->nr_hot--;
@@ -310,12 +315,12 @@ static void clockpro_add(void *p, pfn_t pfn, enum add_reason why)
 		c->flcap = MAX(G->cap, i + 1);
 		c->fl = xrealloc(c->fl, c->flcap);
 	}
-	if (known && ghost_on(G, i, 0) == c->clk && (c->fl[i] & TEST)) {
+	if (known && clock_index_has(&c->order, i) && (c->fl[i] & TEST)) {
 		/* reused within its test period: a small reuse distance */
 		c->nr_nonres--;
 		if (c->mc + 1 < c->m)
 			c->mc++;
-		c->fl[i] = HOT;
+		c->fl[i] = HOT | RES;
 		c->nr_hot++;
 		to_head(c, i);
 		run_hand_hot(c, false);
@@ -323,7 +328,7 @@ static void clockpro_add(void *p, pfn_t pfn, enum add_reason why)
 	}
 	if (known)
 		off_clock(c, i);
-	c->fl[i] = TEST;
+	c->fl[i] = TEST | RES;
 	on_head(c, i);
 }
 
@@ -345,27 +350,29 @@ static void clockpro_hit(void *p, pfn_t pfn, uint32_t i)
 	c->fl[i] |= REF;
 }
 
+/* The clock walked from the tail through the index, against the entries:
+ * each live, RES where it holds a frame, marked where resident and cold;
+ * every live entry is on the clock. */
 static bool clockpro_check(void *p, FILE *err)
 {
 	struct clockpro *c = p;
-	uint64_t hot = 0, nonres = 0, res = 0, cold = 0;
-	uint32_t above = UINT32_MAX; /* the key of the entry towards the head */
-	for (uint32_t i = ghost_head(G, c->clk); i != GH_NONE; i = ghost_toward_tail(G, i, 0)) {
-		if (!clock_index_has(&c->order, i) || clock_index_key(&c->order, i) >= above ||
-		    clock_index_marked(&c->order, i) != resident_cold(c, i)) {
+	uint64_t hot = 0, nonres = 0, res = 0, cold = 0, n = 0;
+	for (uint32_t i = clock_index_first(&c->order); i != GH_NONE; i = clock_index_after(&c->order, i)) {
+		const struct gh_entry *e = E(c, i);
+		if (e->okey == 0 || !(c->fl[i] & RES) != (e->pfn == PFN_NONE) ||
+		    clock_index_marked(&c->order, i) != resident_cold(c, i) || ++n > clock_size(c)) {
 			fprintf(err, "check: clockpro entry %u out of place in the clock's index\n", i);
 			return false;
 		}
-		above = clock_index_key(&c->order, i);
 		cold += resident_cold(c, i);
 		hot += (c->fl[i] & HOT) != 0;
-		nonres += E(c, i)->pfn == PFN_NONE;
-		res += E(c, i)->pfn != PFN_NONE;
+		nonres += e->pfn == PFN_NONE;
+		res += e->pfn != PFN_NONE;
 	}
-	if (clock_index_count(&c->order) != ghost_count(G, c->clk) || clock_index_nr_marked(&c->order) != cold) {
-		fprintf(err, "check: clockpro's clock index holds %u entries, %u resident cold (clock %llu, %llu)\n",
+	if (n != clock_size(c) || n != G->live || clock_index_nr_marked(&c->order) != cold) {
+		fprintf(err, "check: clockpro's clock index holds %u entries, %u resident cold (walked %llu, %llu; %llu live)\n",
 			clock_index_count(&c->order), clock_index_nr_marked(&c->order),
-			(unsigned long long)ghost_count(G, c->clk), (unsigned long long)cold);
+			(unsigned long long)n, (unsigned long long)cold, (unsigned long long)G->live);
 		return false;
 	}
 	if (hot != c->nr_hot || nonres != c->nr_nonres || res != rp_resident(&c->b) ||
