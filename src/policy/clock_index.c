@@ -202,16 +202,27 @@ static void renumber(struct clock_index *x)
 	x->lo = 0;
 }
 
+/* key_of has room for id (the test inline: a call on every append was
+ * 8 M of a replay's instructions). */
+static void grow_ids_slow(struct clock_index *x, uint32_t id)
+{
+	uint32_t nids = x->nids ? x->nids : 64;
+	while (nids <= id)
+		nids *= 2;
+	x->key_of = xrealloc(x->key_of, nids * sizeof(*x->key_of));
+	memset(x->key_of + x->nids, 0, (nids - x->nids) * sizeof(*x->key_of));
+	x->nids = nids;
+}
+
+static inline void grow_ids(struct clock_index *x, uint32_t id)
+{
+	if (__builtin_expect(id >= x->nids, 0))
+		grow_ids_slow(x, id);
+}
+
 void clock_index_append(struct clock_index *x, uint32_t id, bool marked)
 {
-	if (id >= x->nids) {
-		uint32_t nids = x->nids ? x->nids : 64;
-		while (nids <= id)
-			nids *= 2;
-		x->key_of = xrealloc(x->key_of, nids * sizeof(*x->key_of));
-		memset(x->key_of + x->nids, 0, (nids - x->nids) * sizeof(*x->key_of));
-		x->nids = nids;
-	}
+	grow_ids(x, id);
 	if (x->next == x->cap)
 		renumber(x);
 	uint32_t k = x->next++;
@@ -281,6 +292,15 @@ void clock_index_remove(struct clock_index *x, uint32_t id)
 	x->id_at[k] = CLOCK_INDEX_NONE;
 	x->key_of[id] = 0;
 	x->n--;
+}
+
+void clock_index_relabel(struct clock_index *x, uint32_t id, uint32_t to)
+{
+	grow_ids(x, to);
+	uint32_t k1 = x->key_of[id];
+	x->key_of[to] = k1;
+	x->key_of[id] = 0;
+	x->id_at[k1 - 1] = to;
 }
 
 void clock_index_mark(struct clock_index *x, uint32_t id, bool marked)

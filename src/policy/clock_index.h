@@ -55,6 +55,9 @@ void clock_index_destroy(struct clock_index *x);
 void clock_index_append(struct clock_index *x, uint32_t id, bool marked);
 /* Entry id leaves the clock; a no-op if it is not on it. */
 void clock_index_remove(struct clock_index *x, uint32_t id);
+/* Entry id (in the index) is named `to` (not in it) from now on, in its
+ * place and with its mark. */
+void clock_index_relabel(struct clock_index *x, uint32_t id, uint32_t to);
 /* Entry id (in the index) is marked or not. */
 void clock_index_mark(struct clock_index *x, uint32_t id, bool marked);
 

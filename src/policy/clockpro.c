@@ -36,14 +36,16 @@
 #include "policy.h"
 #include "research.h"
 #include "clock_index.h"
+#include "clockpro_nodes.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define HOT  1
 #define TEST 2
 #define REF  4
-#define RES  8 /* resident: the entry's pfn is a frame */
+#define RES  8 /* resident: the page is in a frame */
 
 struct clockpro {
 	struct rp_base b;
@@ -55,13 +57,19 @@ struct clockpro {
 	 * move to the head write the two neighbours' entries, random host
 	 * lines, and each step read the entry's. */
 	struct clock_index order;
-	/* Per ghost entry: HOT, TEST, REF, RES.  A byte array, not the entry's
-	 * own flags: a hit sets REF in it, one byte of a few hundred KB
-	 * where the entry was 48 bytes among many MB; in a cache it is the
-	 * record the replay prefetches (cache_mode.h). */
+	/* Per node (an entry of the clock: on the machine a ghost table
+	 * entry, in a cache a frame or a ghost slot, clockpro_nodes.h): HOT,
+	 * TEST, REF, RES.  A byte array, not the entry's own flags: a hit
+	 * sets REF in it, one byte of a few hundred KB where the entry was
+	 * 48 bytes among many MB; in a cache it is the record the replay
+	 * prefetches (cache_mode.h). */
 	uint8_t *fl;
 	uint32_t flcap;
+	struct cp_nodes n; /* in a cache (n.ids set) */
 };
+
+/* Whether the nodes are frames and ghost slots (a cache). */
+static inline bool bynode(const struct clockpro *c) { return c->n.ids != NULL; }
 
 static void forget_stale(struct rp_base *b, uint32_t i);
 
@@ -78,8 +86,12 @@ static void *clockpro_init(struct mm *mm, const double *tun)
 	c->m = mm->fr.nr;
 	c->mc = 1;
 	rp_set_hit(&c->b, clockpro_hit);
-	if (mm->cache.only)
+	if (mm->cache.only) {
+		cpn_init(&c->n, mm->fr.nr);
+		c->flcap = mm->fr.nr;
+		c->fl = xcalloc(c->flcap ? c->flcap : 1, 1);
 		mm_cache_records(mm, (void *const *)&c->fl, 1);
+	}
 	return c;
 }
 
@@ -87,6 +99,7 @@ static void clockpro_destroy(void *p)
 {
 	struct clockpro *c = p;
 	clock_index_destroy(&c->order);
+	cpn_destroy(&c->n);
 	rp_destroy(&c->b);
 	free(c->fl);
 	free(c);
@@ -144,11 +157,33 @@ static void to_head(struct clockpro *c, uint32_t i)
 	on_head(c, i);
 }
 
+/* Room in fl for node i (new bytes clear). */
+static void fl_room(struct clockpro *c, uint32_t i)
+{
+	if (i < c->flcap)
+		return;
+	/* room for every node the ghost table or the slots have room for */
+	uint32_t cap = MAX(bynode(c) ? cpn_limit(&c->n) : G->cap, i + 1);
+	c->fl = xrealloc(c->fl, cap);
+	memset(c->fl + c->flcap, 0, cap - c->flcap);
+	c->flcap = cap;
+}
+
+/* Node i, off the clock, is let go of: its entry freed (a frame's node in
+ * a cache has nothing to free; its record map slot went at eviction). */
+static void let_go(struct clockpro *c, uint32_t i)
+{
+	c->fl[i] = 0;
+	if (!bynode(c))
+		ghost_free(G, i);
+	else if (cpn_is_ghost(&c->n, i))
+		cpn_drop(&c->n, c->b.mm->cache.recmap, i);
+}
+
 static void forget(struct clockpro *c, uint32_t i)
 {
 	off_clock(c, i);
-	c->fl[i] = 0;
-	ghost_free(G, i);
+	let_go(c, i);
 }
 
 /* A cold page's test period ends without a reuse. */
@@ -226,6 +261,42 @@ static uint32_t hand_cold_jump(struct clockpro *c, uint64_t *budget)
 	return j;
 }
 
+/* Evict node i's page (rp_evict's outcomes). */
+static enum victim_outcome evict(struct clockpro *c, struct scan_control *sc, uint32_t i)
+{
+	if (!bynode(c))
+		return rp_evict(&c->b, sc, i);
+	struct mm *mm = c->b.mm;
+	cpn_unlist(&c->n, mm->cache.recmap, i);
+	c->b.nres--;
+	enum victim_outcome o = textbook_evict(mm, sc, i);
+	if (o == VICTIM_REFUSED || o == VICTIM_NOSWAP) {
+		/* never in a cache, where every eviction frees the page */
+		cpn_add(&c->n, mm->cache.recmap, c->n.ids[i], i);
+		c->b.nres++;
+	}
+	return o;
+}
+
+/* Node i's page was evicted in its test period and stays on the clock:
+ * its node from now on (in a cache a ghost slot's, in the frame's place
+ * on the clock and under any hand that was on it). */
+static uint32_t keep_ghost(struct clockpro *c, uint32_t i)
+{
+	if (!bynode(c))
+		return i;
+	uint32_t g = cpn_ghost(&c->n, c->b.mm->cache.recmap, i);
+	fl_room(c, g);
+	c->fl[g] = c->fl[i];
+	c->fl[i] = 0;
+	clock_index_relabel(&c->order, i, g);
+	uint32_t *hands[3] = { &c->hand_cold, &c->hand_hot, &c->hand_test };
+	for (int h = 0; h < 3; h++)
+		if (*hands[h] == i)
+			*hands[h] = g;
+	return g;
+}
+
 /* When swap is exhausted and every resident cold page has been refused in
  * a row for want of a swap slot, HAND_hot demotes a hot page and it is
  * offered at once (a file page among the hot ones can go): the cold hand
@@ -278,10 +349,11 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 			}
 			continue;
 		}
-		enum victim_outcome o = rp_evict(&c->b, sc, i);
+		enum victim_outcome o = evict(c, sc, i);
 		if (o == VICTIM_NOSWAP)
 			noswap++;
 		if (o == VICTIM_GONE && (c->fl[i] & TEST)) {
+			i = keep_ghost(c, i);
 			c->fl[i] &= ~RES;
 			c->nr_nonres++;
 			remark(c, i);
@@ -304,30 +376,47 @@ static void forget_stale(struct rp_base *b, uint32_t i)
 	forget(c, i);
 }
 
+/* The page now in pfn gets its node (returned); *old = the node it had,
+ * non-resident (on the machine the same entry), or GH_NONE. */
+static uint32_t add_node(struct clockpro *c, pfn_t pfn, uint32_t *old)
+{
+	uint32_t i;
+	if (bynode(c)) {
+		struct mm *mm = c->b.mm;
+		i = pfn;
+		*old = cpn_add(&c->n, mm->cache.recmap, mm->cache.fault_id, pfn);
+		c->b.nres++;
+	} else {
+		bool known;
+		i = rp_add(&c->b, pfn, &known);
+		*old = known ? i : GH_NONE;
+	}
+	fl_room(c, i);
+	return i;
+}
+
 static void clockpro_add(void *p, pfn_t pfn, enum add_reason why)
 {
 	struct clockpro *c = p;
 	(void)why;
-	bool known;
-	uint32_t i = rp_add(&c->b, pfn, &known);
-	if (i >= c->flcap) {
-		/* room for every entry the ghost table has room for */
-		c->flcap = MAX(G->cap, i + 1);
-		c->fl = xrealloc(c->fl, c->flcap);
+	uint32_t old, i = add_node(c, pfn, &old);
+	bool reuse = old != GH_NONE && clock_index_has(&c->order, old) && (c->fl[old] & TEST);
+	if (old != GH_NONE) {
+		off_clock(c, old);
+		if (old != i)
+			let_go(c, old); /* a cache's ghost slot */
 	}
-	if (known && clock_index_has(&c->order, i) && (c->fl[i] & TEST)) {
+	if (reuse) {
 		/* reused within its test period: a small reuse distance */
 		c->nr_nonres--;
 		if (c->mc + 1 < c->m)
 			c->mc++;
 		c->fl[i] = HOT | RES;
 		c->nr_hot++;
-		to_head(c, i);
+		on_head(c, i);
 		run_hand_hot(c, false);
 		return;
 	}
-	if (known)
-		off_clock(c, i);
 	c->fl[i] = TEST | RES;
 	on_head(c, i);
 }
@@ -335,9 +424,15 @@ static void clockpro_add(void *p, pfn_t pfn, enum add_reason why)
 static void clockpro_remove(void *p, pfn_t pfn)
 {
 	struct clockpro *c = p;
-	uint32_t i = rp_remove(&c->b, pfn);
-	if (i == GH_NONE)
+	uint32_t i = pfn;
+	if (bynode(c)) {
+		if (pfn >= c->flcap || !(c->fl[pfn] & RES))
+			return;
+		cpn_unlist(&c->n, c->b.mm->cache.recmap, pfn);
+		c->b.nres--;
+	} else if ((i = rp_remove(&c->b, pfn)) == GH_NONE) {
 		return;
+	}
 	if (c->fl[i] & HOT)
 		c->nr_hot--;
 	forget(c, i);
@@ -350,29 +445,45 @@ static void clockpro_hit(void *p, pfn_t pfn, uint32_t i)
 	c->fl[i] |= REF;
 }
 
-/* The clock walked from the tail through the index, against the entries:
- * each live, RES where it holds a frame, marked where resident and cold;
- * every live entry is on the clock. */
+/* Node i (on the clock) is a live entry, RES as its page is resident, and
+ * in a cache the record map's node of its page. */
+static bool node_sound(const struct clockpro *c, uint32_t i)
+{
+	bool res = (c->fl[i] & RES) != 0;
+	if (!bynode(c)) {
+		const struct gh_entry *e = ghost_e(G, i);
+		return e->okey != 0 && res == (e->pfn != PFN_NONE);
+	}
+	const uint32_t *map = c->b.mm->cache.recmap;
+	if (!cpn_is_ghost(&c->n, i))
+		return res && map[c->n.ids[i]] == i;
+	uint32_t g = i - c->n.nframes;
+	return g < c->n.gnr && !res && map[c->n.gid[g]] == i;
+}
+
+/* The clock walked from the tail through the index, against the nodes:
+ * each sound, marked where resident and cold; every live entry is on the
+ * clock. */
 static bool clockpro_check(void *p, FILE *err)
 {
 	struct clockpro *c = p;
 	uint64_t hot = 0, nonres = 0, res = 0, cold = 0, n = 0;
+	uint64_t live = bynode(c) ? c->b.nres + c->n.nghost : G->live;
 	for (uint32_t i = clock_index_first(&c->order); i != GH_NONE; i = clock_index_after(&c->order, i)) {
-		const struct gh_entry *e = E(c, i);
-		if (e->okey == 0 || !(c->fl[i] & RES) != (e->pfn == PFN_NONE) ||
-		    clock_index_marked(&c->order, i) != resident_cold(c, i) || ++n > clock_size(c)) {
+		if (!node_sound(c, i) || clock_index_marked(&c->order, i) != resident_cold(c, i) ||
+		    ++n > clock_size(c)) {
 			fprintf(err, "check: clockpro entry %u out of place in the clock's index\n", i);
 			return false;
 		}
 		cold += resident_cold(c, i);
 		hot += (c->fl[i] & HOT) != 0;
-		nonres += e->pfn == PFN_NONE;
-		res += e->pfn != PFN_NONE;
+		nonres += !(c->fl[i] & RES);
+		res += (c->fl[i] & RES) != 0;
 	}
-	if (n != clock_size(c) || n != G->live || clock_index_nr_marked(&c->order) != cold) {
+	if (n != clock_size(c) || n != live || clock_index_nr_marked(&c->order) != cold) {
 		fprintf(err, "check: clockpro's clock index holds %u entries, %u resident cold (walked %llu, %llu; %llu live)\n",
 			clock_index_count(&c->order), clock_index_nr_marked(&c->order),
-			(unsigned long long)n, (unsigned long long)cold, (unsigned long long)G->live);
+			(unsigned long long)n, (unsigned long long)cold, (unsigned long long)live);
 		return false;
 	}
 	if (hot != c->nr_hot || nonres != c->nr_nonres || res != rp_resident(&c->b) ||
