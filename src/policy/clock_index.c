@@ -97,9 +97,15 @@ static uint64_t count_subs(const struct clock_index *x, uint32_t a, uint32_t b)
 	return n;
 }
 
-/* Entries with keys in [a, b), a <= b. */
-static uint64_t count_in(const struct clock_index *x, uint32_t a, uint32_t b)
+/* Entries with keys in [a, b), a <= b.  Inline, with the case of one
+ * word (most of the cold hand's jumps, callgrind) first: the calls were
+ * a third of a jump's instructions. */
+__attribute__((always_inline)) static inline uint64_t count_in(const struct clock_index *x, uint32_t a, uint32_t b)
 {
+	if (b - a < 64 && (a >> 6) == ((b - 1) >> 6)) {
+		uint64_t v = x->all[a >> 6] >> (a & 63);
+		return b > a ? pop(v & (BIT(b - a) - 1)) : 0;
+	}
 	uint32_t sa = a >> SUB_SHIFT, sb = b >> SUB_SHIFT;
 	if (sa == sb)
 		return count_words(x, a, b);
