@@ -138,7 +138,7 @@ static void remark(struct clockpro *c, uint32_t i)
 /* Hands on node i move to node `to`, or (GH_NONE) on to the next entry.
  * Tested hand by hand: through an array of the three it was 40
  * instructions a call, made on every move (callgrind). */
-static void move_hands(struct clockpro *c, uint32_t i, uint32_t to)
+__attribute__((always_inline)) static inline void move_hands(struct clockpro *c, uint32_t i, uint32_t to)
 {
 	if (c->hand_cold != i && c->hand_hot != i && c->hand_test != i)
 		return;
