@@ -24,7 +24,11 @@
  * as the steps did: every choice is the stepping hand's.  Stepping, it went
  * round the whole clock on each reclaim call while its few cold pages were
  * under I/O (qsbench -p 4 -m 13 in 52M: 6.5 G steps in 142 714 calls,
- * where the jumping hand looks at 4.7 M entries).
+ * where the jumping hand looks at 4.7 M entries).  The clock's order is
+ * the index's alone: hands step through it (clock_index_after).  Its
+ * entries are nodes: on the machine ghost table entries, one per page
+ * resident or not; in the cache-only replay frames, with a small ghost
+ * slot only for a page evicted in its test period (clockpro_nodes.h).
  * A fault on a non-resident page in its test period grows mc by one and
  * brings the page in hot.  m is the frame count; the cold target mc stays
  * within [1, m - 1], starting at 1 - the paper leaves its start open.
