@@ -22,25 +22,15 @@ void cpn_destroy(struct cp_nodes *n)
 	memset(n, 0, sizeof(*n));
 }
 
-uint32_t cpn_ghost(struct cp_nodes *n, uint32_t *recmap, pfn_t pfn)
+uint32_t cpn_take_slow(struct cp_nodes *n)
 {
-	uint32_t g;
-	if (n->gfree != NONE) {
-		g = n->gfree;
-		n->gfree = n->gid[g];
-	} else {
-		if (n->gnr == n->gcap) {
-			if (n->gcap >= NONE / 2 - n->nframes)
-				panic("clockpro: too many pages in their test period");
-			n->gcap = n->gcap ? 2 * n->gcap : 1024;
-			n->gid = xrealloc(n->gid, (size_t)n->gcap * sizeof(*n->gid));
-		}
-		g = n->gnr++;
+	if (n->gnr == n->gcap) {
+		if (n->gcap >= NONE / 2 - n->nframes)
+			panic("clockpro: too many pages in their test period");
+		n->gcap = n->gcap ? 2 * n->gcap : 1024;
+		n->gid = xrealloc(n->gid, (size_t)n->gcap * sizeof(*n->gid));
 	}
-	uint32_t id = n->ids[pfn];
-	n->gid[g] = id;
-	n->nghost++;
-	return recmap[id] = n->nframes + g;
+	return n->gnr++;
 }
 
 void cpn_drop(struct cp_nodes *n, uint32_t *recmap, uint32_t node)

@@ -54,9 +54,24 @@ static inline void cpn_unlist(struct cp_nodes *n, uint32_t *recmap, pfn_t pfn)
 	recmap[n->ids[pfn]] = UINT32_MAX;
 }
 
+/* A free ghost slot: a freed one, else a new one (growing the slots). */
+uint32_t cpn_take_slow(struct cp_nodes *n);
+
 /* The page evicted from frame pfn stays on the clock: its ghost node
- * (the caller grows its arrays to cpn_limit()). */
-uint32_t cpn_ghost(struct cp_nodes *n, uint32_t *recmap, pfn_t pfn);
+ * (the caller grows its arrays to cpn_limit()).  Inline: most misses
+ * evict a page in its test period. */
+static inline uint32_t cpn_ghost(struct cp_nodes *n, uint32_t *recmap, pfn_t pfn)
+{
+	uint32_t g = n->gfree;
+	if (g != UINT32_MAX)
+		n->gfree = n->gid[g];
+	else
+		g = cpn_take_slow(n);
+	uint32_t id = n->ids[pfn];
+	n->gid[g] = id;
+	n->nghost++;
+	return recmap[id] = n->nframes + g;
+}
 
 /* Ghost node `node` is forgotten (a reuse took it back, or its test
  * period ended); the record map forgets it unless the page is resident
