@@ -74,7 +74,9 @@ void *xcalloc(size_t n, size_t size)
 	return check_alloc(calloc(n ? n : 1, size ? size : 1), n * size);
 }
 #define HUGE_PAGE (2u << 20)
-void *xcalloc_huge(size_t n, size_t size)
+/* n * size bytes, 2 MiB aligned with huge-page advice from HUGE_PAGE on,
+ * cleared if `clear` (below HUGE_PAGE: xcalloc's, cleared either way). */
+static void *alloc_huge(size_t n, size_t size, bool clear)
 {
 	if (size && n > SIZE_MAX / size)
 		return xcalloc(n, size);
@@ -92,8 +94,10 @@ void *xcalloc_huge(size_t n, size_t size)
 #ifdef MADV_HUGEPAGE
 	(void)madvise(p, room, MADV_HUGEPAGE);
 #endif
-	return memset(p, 0, bytes);
+	return clear ? memset(p, 0, bytes) : p;
 }
+void *xcalloc_huge(size_t n, size_t size) { return alloc_huge(n, size, true); }
+void *xmalloc_huge(size_t n, size_t size) { return alloc_huge(n, size, false); }
 void *xrealloc(void *p, size_t n) { return check_alloc(realloc(p, n ? n : 1), n); }
 char *xstrdup(const char *s)
 {

@@ -45,6 +45,7 @@ struct clock_index {
 	uint32_t cap;       /* keys: a power of two (0 before the first append) */
 	uint32_t next;      /* the key the next append takes */
 	uint32_t n, nmarked;
+	uint32_t lo;        /* no entry has a key below it */
 };
 
 void clock_index_init(struct clock_index *x);
@@ -54,6 +55,9 @@ void clock_index_destroy(struct clock_index *x);
 void clock_index_append(struct clock_index *x, uint32_t id, bool marked);
 /* Entry id leaves the clock; a no-op if it is not on it. */
 void clock_index_remove(struct clock_index *x, uint32_t id);
+/* Entry id (in the index) is named `to` (not in it) from now on, in its
+ * place and with its mark. */
+void clock_index_relabel(struct clock_index *x, uint32_t id, uint32_t to);
 /* Entry id (in the index) is marked or not. */
 void clock_index_mark(struct clock_index *x, uint32_t id, bool marked);
 
@@ -74,6 +78,12 @@ static inline uint32_t clock_index_nr_marked(const struct clock_index *x) { retu
  * *dist = how many places after id it is (0: id itself).  NONE if no
  * entry is marked. */
 uint32_t clock_index_next_marked(const struct clock_index *x, uint32_t id, uint64_t *dist);
+/* The entry at the tail (the lowest key), NONE if the clock is empty. */
+uint32_t clock_index_first(struct clock_index *x);
+/* The entry after entry id (in the index) towards the head, NONE if id
+ * is the head: the clock's order is the index's, so the clock needs no
+ * list links of its own (clockpro.c). */
+uint32_t clock_index_after(const struct clock_index *x, uint32_t id);
 /* The entry `places` places after entry id (in the index), wrapping. */
 uint32_t clock_index_advance(const struct clock_index *x, uint32_t id, uint64_t places);
 

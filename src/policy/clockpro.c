@@ -24,7 +24,11 @@
  * as the steps did: every choice is the stepping hand's.  Stepping, it went
  * round the whole clock on each reclaim call while its few cold pages were
  * under I/O (qsbench -p 4 -m 13 in 52M: 6.5 G steps in 142 714 calls,
- * where the jumping hand looks at 4.7 M entries).
+ * where the jumping hand looks at 4.7 M entries).  The clock's order is
+ * the index's alone: hands step through it (clock_index_after).  Its
+ * entries are nodes: on the machine ghost table entries, one per page
+ * resident or not; in the cache-only replay frames, with a small ghost
+ * slot only for a page evicted in its test period (clockpro_nodes.h).
  * A fault on a non-resident page in its test period grows mc by one and
  * brings the page in hot.  m is the frame count; the cold target mc stays
  * within [1, m - 1], starting at 1 - the paper leaves its start open.
@@ -36,29 +40,40 @@
 #include "policy.h"
 #include "research.h"
 #include "clock_index.h"
+#include "clockpro_nodes.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define HOT  1
 #define TEST 2
 #define REF  4
+#define RES  8 /* resident: the page is in a frame */
 
 struct clockpro {
 	struct rp_base b;
-	int clk;
 	uint32_t hand_cold, hand_hot, hand_test; /* GH_NONE = at the tail */
 	uint64_t m, mc, nr_hot, nr_nonres;
-	/* The clock's order, the resident cold pages marked: HAND_cold
-	 * jumps to the next one (clock_index.h). */
+	/* The clock: its order, the resident cold pages marked.  HAND_cold
+	 * jumps to the next one (clock_index.h), and every hand steps
+	 * through it: the clock is no ghost list, whose links made each
+	 * move to the head write the two neighbours' entries, random host
+	 * lines, and each step read the entry's. */
 	struct clock_index order;
-	/* Per ghost entry: HOT, TEST, REF.  A byte array, not the entry's
-	 * own flags: a hit sets REF in it, one byte of a few hundred KB
-	 * where the entry was 48 bytes among many MB; in a cache it is the
-	 * record the replay prefetches (cache_mode.h). */
+	/* Per node (an entry of the clock: on the machine a ghost table
+	 * entry, in a cache a frame or a ghost slot, clockpro_nodes.h): HOT,
+	 * TEST, REF, RES.  A byte array, not the entry's own flags: a hit
+	 * sets REF in it, one byte of a few hundred KB where the entry was
+	 * 48 bytes among many MB; in a cache it is the record the replay
+	 * prefetches (cache_mode.h). */
 	uint8_t *fl;
 	uint32_t flcap;
+	struct cp_nodes n; /* in a cache (n.ids set) */
 };
+
+/* Whether the nodes are frames and ghost slots (a cache). */
+static inline bool bynode(const struct clockpro *c) { return c->n.ids != NULL; }
 
 static void forget_stale(struct rp_base *b, uint32_t i);
 
@@ -70,14 +85,17 @@ static void *clockpro_init(struct mm *mm, const double *tun)
 	struct clockpro *c = xcalloc(1, sizeof(*c));
 	rp_init(&c->b, mm, "clockpro");
 	c->b.forget = forget_stale;
-	c->clk = ghost_list_new(&c->b.g, 0);
 	c->hand_cold = c->hand_hot = c->hand_test = GH_NONE;
 	clock_index_init(&c->order);
 	c->m = mm->fr.nr;
 	c->mc = 1;
 	rp_set_hit(&c->b, clockpro_hit);
-	if (mm->cache.only)
+	if (mm->cache.only) {
+		cpn_init(&c->n, mm->fr.nr);
+		c->flcap = mm->fr.nr;
+		c->fl = xcalloc(c->flcap ? c->flcap : 1, 1);
 		mm_cache_records(mm, (void *const *)&c->fl, 1);
+	}
 	return c;
 }
 
@@ -85,6 +103,7 @@ static void clockpro_destroy(void *p)
 {
 	struct clockpro *c = p;
 	clock_index_destroy(&c->order);
+	cpn_destroy(&c->n);
 	rp_destroy(&c->b);
 	free(c->fl);
 	free(c);
@@ -93,22 +112,25 @@ static void clockpro_destroy(void *p)
 #define G (&c->b.g)
 static inline struct gh_entry *E(struct clockpro *c, uint32_t i) { return ghost_e(G, i); }
 
-/* The entry under a hand, and the hand's next step (wrapping). */
+/* The entry under a hand, and the hand's next step (wrapping).  GH_NONE
+ * is CLOCK_INDEX_NONE. */
 static uint32_t at(struct clockpro *c, uint32_t hand)
 {
-	return hand != GH_NONE ? hand : ghost_tail(G, c->clk);
+	return hand != GH_NONE ? hand : clock_index_first(&c->order);
 }
 
 static uint32_t step(struct clockpro *c, uint32_t i)
 {
-	uint32_t n = ghost_toward_head(G, i, 0);
-	return n != GH_NONE ? n : ghost_tail(G, c->clk);
+	uint32_t n = clock_index_after(&c->order, i);
+	return n != GH_NONE ? n : clock_index_first(&c->order);
 }
+
+static uint64_t clock_size(const struct clockpro *c) { return clock_index_count(&c->order); }
 
 /* What HAND_cold stops at: a resident cold page. */
 static bool resident_cold(struct clockpro *c, uint32_t i)
 {
-	return !(c->fl[i] & HOT) && E(c, i)->pfn != PFN_NONE;
+	return (c->fl[i] & (HOT | RES)) == RES;
 }
 
 /* Entry i's flags or residency changed in place. */
@@ -117,21 +139,33 @@ static void remark(struct clockpro *c, uint32_t i)
 	clock_index_mark(&c->order, i, resident_cold(c, i));
 }
 
+/* Hands on node i move to node `to`, or (GH_NONE) on to the next entry.
+ * Tested hand by hand: through an array of the three it was 40
+ * instructions a call, made on every move (callgrind). */
+__attribute__((always_inline)) static inline void move_hands(struct clockpro *c, uint32_t i, uint32_t to)
+{
+	if (c->hand_cold != i && c->hand_hot != i && c->hand_test != i)
+		return;
+	if (to == GH_NONE)
+		to = clock_index_after(&c->order, i);
+	if (c->hand_cold == i)
+		c->hand_cold = to;
+	if (c->hand_hot == i)
+		c->hand_hot = to;
+	if (c->hand_test == i)
+		c->hand_test = to;
+}
+
 /* Entry i leaves its place on the clock: hands on it move on. */
 static void off_clock(struct clockpro *c, uint32_t i)
 {
-	uint32_t *hands[3] = { &c->hand_cold, &c->hand_hot, &c->hand_test };
-	for (int h = 0; h < 3; h++)
-		if (*hands[h] == i)
-			*hands[h] = ghost_toward_head(G, i, 0);
-	ghost_unlink(G, i, 0);
+	move_hands(c, i, GH_NONE);
 	clock_index_remove(&c->order, i);
 }
 
 /* Entry i, off the clock, goes on at the head. */
 static void on_head(struct clockpro *c, uint32_t i)
 {
-	ghost_add_head(G, c->clk, i);
 	clock_index_append(&c->order, i, resident_cold(c, i));
 }
 
@@ -141,17 +175,40 @@ static void to_head(struct clockpro *c, uint32_t i)
 	on_head(c, i);
 }
 
+/* Room in fl for node i (new bytes clear). */
+static void fl_room(struct clockpro *c, uint32_t i)
+{
+	if (i < c->flcap)
+		return;
+	/* room for every node the ghost table or the slots have room for */
+	uint32_t cap = MAX(bynode(c) ? cpn_limit(&c->n) : G->cap, i + 1);
+	c->fl = xrealloc(c->fl, cap);
+	memset(c->fl + c->flcap, 0, cap - c->flcap);
+	c->flcap = cap;
+}
+
+/* Node i, off the clock, is let go of: its entry freed (a frame's node in
+ * a cache has nothing to free; its record map slot went at eviction). */
+static void let_go(struct clockpro *c, uint32_t i)
+{
+	c->fl[i] = 0;
+	if (!bynode(c))
+		ghost_free(G, i);
+	else if (cpn_is_ghost(&c->n, i))
+		cpn_drop(&c->n, c->b.mm->cache.recmap, i);
+}
+
 static void forget(struct clockpro *c, uint32_t i)
 {
 	off_clock(c, i);
-	ghost_free(G, i);
+	let_go(c, i);
 }
 
 /* A cold page's test period ends without a reuse. */
 static void end_test(struct clockpro *c, uint32_t i)
 {
 	c->fl[i] &= ~TEST;
-	if (E(c, i)->pfn == PFN_NONE) {
+	if (!(c->fl[i] & RES)) {
 		c->nr_nonres--;
 		if (c->mc > 1)
 			c->mc--;
@@ -164,7 +221,7 @@ static void end_test(struct clockpro *c, uint32_t i)
  * demoted, GH_NONE if none. */
 static uint32_t run_hand_hot(struct clockpro *c, bool one)
 {
-	uint64_t budget = 3 * ghost_count(G, c->clk) + 1;
+	uint64_t budget = 3 * clock_size(c) + 1;
 	uint64_t start = c->nr_hot;
 	uint32_t demoted = GH_NONE;
 	while ((one ? c->nr_hot == start : c->nr_hot > c->m - c->mc) && c->nr_hot && budget--) {
@@ -188,7 +245,7 @@ static uint32_t run_hand_hot(struct clockpro *c, bool one)
 
 static void run_hand_test(struct clockpro *c)
 {
-	uint64_t budget = 2 * ghost_count(G, c->clk) + 1;
+	uint64_t budget = 2 * clock_size(c) + 1;
 	while (c->nr_nonres > c->m && budget--) {
 		uint32_t i = at(c, c->hand_test);
 		c->hand_test = step(c, i);
@@ -222,6 +279,39 @@ static uint32_t hand_cold_jump(struct clockpro *c, uint64_t *budget)
 	return j;
 }
 
+/* Evict node i's page (rp_evict's outcomes). */
+static enum victim_outcome evict(struct clockpro *c, struct scan_control *sc, uint32_t i)
+{
+	if (!bynode(c))
+		return rp_evict(&c->b, sc, i);
+	struct mm *mm = c->b.mm;
+	cpn_unlist(&c->n, mm->cache.recmap, i);
+	c->b.nres--;
+	enum victim_outcome o = textbook_evict(mm, sc, i);
+	if (o == VICTIM_REFUSED || o == VICTIM_NOSWAP) {
+		/* never in a cache, where every eviction frees the page */
+		cpn_add(&c->n, mm->cache.recmap, c->n.ids[i], i);
+		c->b.nres++;
+	}
+	return o;
+}
+
+/* Node i's page was evicted in its test period and stays on the clock:
+ * its node from now on (in a cache a ghost slot's, in the frame's place
+ * on the clock and under any hand that was on it). */
+static uint32_t keep_ghost(struct clockpro *c, uint32_t i)
+{
+	if (!bynode(c))
+		return i;
+	uint32_t g = cpn_ghost(&c->n, c->b.mm->cache.recmap, i);
+	fl_room(c, g);
+	c->fl[g] = c->fl[i];
+	c->fl[i] = 0;
+	clock_index_relabel(&c->order, i, g);
+	move_hands(c, i, g);
+	return g;
+}
+
 /* When swap is exhausted and every resident cold page has been refused in
  * a row for want of a swap slot, HAND_hot demotes a hot page and it is
  * offered at once (a file page among the hot ones can go): the cold hand
@@ -232,7 +322,7 @@ static uint32_t hand_cold_jump(struct clockpro *c, uint64_t *budget)
 static void clockpro_shrink(void *p, struct scan_control *sc)
 {
 	struct clockpro *c = p;
-	uint64_t budget = 4 * ghost_count(G, c->clk) + 4, noswap = 0;
+	uint64_t budget = 4 * clock_size(c) + 4, noswap = 0;
 	while (sc->nr_reclaimed < sc->nr_to_reclaim && rp_resident(&c->b) && budget--) {
 		uint32_t i = GH_NONE;
 		uint64_t resident = rp_resident(&c->b);
@@ -252,19 +342,19 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 			c->b.hand_steps++;
 			c->b.hand_looks++;
 		}
-		struct gh_entry *e = E(c, i);
-		if ((c->fl[i] & HOT) || e->pfn == PFN_NONE) {
+		if ((c->fl[i] & HOT) || !(c->fl[i] & RES)) {
 			if ((c->fl[i] & HOT) && c->nr_hot >= rp_resident(&c->b))
 				run_hand_hot(c, true); /* all resident pages hot (after an exit) */
 			continue;
 		}
 		/* A page it passes is scanned once, as anon or file; a victim
-		 * is counted by the eviction (textbook_evict). */
+		 * is counted by the eviction (textbook_evict).  In a cache
+		 * the entry is not read for it (rp_scanned). */
 		if (c->fl[i] & REF) {
-			sc_scanned(sc, mm_page(c->b.mm, e->pfn), 1);
+			rp_scanned(&c->b, sc, c->b.g.byid ? PFN_NONE : E(c, i)->pfn);
 			c->fl[i] &= ~REF;
 			if (c->fl[i] & TEST) {
-				c->fl[i] = HOT;
+				c->fl[i] = HOT | RES;
 				c->nr_hot++;
 				to_head(c, i);
 				run_hand_hot(c, false);
@@ -274,10 +364,12 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 			}
 			continue;
 		}
-		enum victim_outcome o = rp_evict(&c->b, sc, i);
+		enum victim_outcome o = evict(c, sc, i);
 		if (o == VICTIM_NOSWAP)
 			noswap++;
 		if (o == VICTIM_GONE && (c->fl[i] & TEST)) {
+			i = keep_ghost(c, i);
+			c->fl[i] &= ~RES;
 			c->nr_nonres++;
 			remark(c, i);
 			run_hand_test(c);
@@ -292,47 +384,70 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 static void forget_stale(struct rp_base *b, uint32_t i)
 {
 	struct clockpro *c = (struct clockpro *)b;
-	if (E(c, i)->pfn == PFN_NONE && ghost_on(G, i, 0) == c->clk)
+	if (!(c->fl[i] & RES) && clock_index_has(&c->order, i))
 		c->nr_nonres--;
 	if (c->fl[i] & HOT)
 		c->nr_hot--;
 	forget(c, i);
 }
 
+/* The page now in pfn gets its node (returned); *old = the node it had,
+ * non-resident (on the machine the same entry), or GH_NONE. */
+static uint32_t add_node(struct clockpro *c, pfn_t pfn, uint32_t *old)
+{
+	uint32_t i;
+	if (bynode(c)) {
+		struct mm *mm = c->b.mm;
+		i = pfn;
+		*old = cpn_add(&c->n, mm->cache.recmap, mm->cache.fault_id, pfn);
+		c->b.nres++;
+	} else {
+		bool known;
+		i = rp_add(&c->b, pfn, &known);
+		*old = known ? i : GH_NONE;
+	}
+	fl_room(c, i);
+	return i;
+}
+
 static void clockpro_add(void *p, pfn_t pfn, enum add_reason why)
 {
 	struct clockpro *c = p;
 	(void)why;
-	bool known;
-	uint32_t i = rp_add(&c->b, pfn, &known);
-	if (i >= c->flcap) {
-		/* room for every entry the ghost table has room for */
-		c->flcap = MAX(G->cap, i + 1);
-		c->fl = xrealloc(c->fl, c->flcap);
+	uint32_t old, i = add_node(c, pfn, &old);
+	bool reuse = old != GH_NONE && clock_index_has(&c->order, old) && (c->fl[old] & TEST);
+	if (old != GH_NONE) {
+		off_clock(c, old);
+		if (old != i)
+			let_go(c, old); /* a cache's ghost slot */
 	}
-	if (known && ghost_on(G, i, 0) == c->clk && (c->fl[i] & TEST)) {
+	if (reuse) {
 		/* reused within its test period: a small reuse distance */
 		c->nr_nonres--;
 		if (c->mc + 1 < c->m)
 			c->mc++;
-		c->fl[i] = HOT;
+		c->fl[i] = HOT | RES;
 		c->nr_hot++;
-		to_head(c, i);
+		on_head(c, i);
 		run_hand_hot(c, false);
 		return;
 	}
-	if (known)
-		off_clock(c, i);
-	c->fl[i] = TEST;
+	c->fl[i] = TEST | RES;
 	on_head(c, i);
 }
 
 static void clockpro_remove(void *p, pfn_t pfn)
 {
 	struct clockpro *c = p;
-	uint32_t i = rp_remove(&c->b, pfn);
-	if (i == GH_NONE)
+	uint32_t i = pfn;
+	if (bynode(c)) {
+		if (pfn >= c->flcap || !(c->fl[pfn] & RES))
+			return;
+		cpn_unlist(&c->n, c->b.mm->cache.recmap, pfn);
+		c->b.nres--;
+	} else if ((i = rp_remove(&c->b, pfn)) == GH_NONE) {
 		return;
+	}
 	if (c->fl[i] & HOT)
 		c->nr_hot--;
 	forget(c, i);
@@ -345,27 +460,45 @@ static void clockpro_hit(void *p, pfn_t pfn, uint32_t i)
 	c->fl[i] |= REF;
 }
 
+/* Node i (on the clock) is a live entry, RES as its page is resident, and
+ * in a cache the record map's node of its page. */
+static bool node_sound(const struct clockpro *c, uint32_t i)
+{
+	bool res = (c->fl[i] & RES) != 0;
+	if (!bynode(c)) {
+		const struct gh_entry *e = ghost_e(G, i);
+		return e->okey != 0 && res == (e->pfn != PFN_NONE);
+	}
+	const uint32_t *map = c->b.mm->cache.recmap;
+	if (!cpn_is_ghost(&c->n, i))
+		return res && map[c->n.ids[i]] == i;
+	uint32_t g = i - c->n.nframes;
+	return g < c->n.gnr && !res && map[c->n.gid[g]] == i;
+}
+
+/* The clock walked from the tail through the index, against the nodes:
+ * each sound, marked where resident and cold; every live entry is on the
+ * clock. */
 static bool clockpro_check(void *p, FILE *err)
 {
 	struct clockpro *c = p;
-	uint64_t hot = 0, nonres = 0, res = 0, cold = 0;
-	uint32_t above = UINT32_MAX; /* the key of the entry towards the head */
-	for (uint32_t i = ghost_head(G, c->clk); i != GH_NONE; i = ghost_toward_tail(G, i, 0)) {
-		if (!clock_index_has(&c->order, i) || clock_index_key(&c->order, i) >= above ||
-		    clock_index_marked(&c->order, i) != resident_cold(c, i)) {
+	uint64_t hot = 0, nonres = 0, res = 0, cold = 0, n = 0;
+	uint64_t live = bynode(c) ? c->b.nres + c->n.nghost : G->live;
+	for (uint32_t i = clock_index_first(&c->order); i != GH_NONE; i = clock_index_after(&c->order, i)) {
+		if (!node_sound(c, i) || clock_index_marked(&c->order, i) != resident_cold(c, i) ||
+		    ++n > clock_size(c)) {
 			fprintf(err, "check: clockpro entry %u out of place in the clock's index\n", i);
 			return false;
 		}
-		above = clock_index_key(&c->order, i);
 		cold += resident_cold(c, i);
 		hot += (c->fl[i] & HOT) != 0;
-		nonres += E(c, i)->pfn == PFN_NONE;
-		res += E(c, i)->pfn != PFN_NONE;
+		nonres += !(c->fl[i] & RES);
+		res += (c->fl[i] & RES) != 0;
 	}
-	if (clock_index_count(&c->order) != ghost_count(G, c->clk) || clock_index_nr_marked(&c->order) != cold) {
-		fprintf(err, "check: clockpro's clock index holds %u entries, %u resident cold (clock %llu, %llu)\n",
+	if (n != clock_size(c) || n != live || clock_index_nr_marked(&c->order) != cold) {
+		fprintf(err, "check: clockpro's clock index holds %u entries, %u resident cold (walked %llu, %llu; %llu live)\n",
 			clock_index_count(&c->order), clock_index_nr_marked(&c->order),
-			(unsigned long long)ghost_count(G, c->clk), (unsigned long long)cold);
+			(unsigned long long)n, (unsigned long long)cold, (unsigned long long)live);
 		return false;
 	}
 	if (hot != c->nr_hot || nonres != c->nr_nonres || res != rp_resident(&c->b) ||

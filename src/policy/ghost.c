@@ -35,7 +35,9 @@ void ghost_init(struct ghost *g, uint64_t expect)
 	while (n < expect && n < (1u << 30))
 		n <<= 1;
 	g->cap = n;
-	g->e = xcalloc_huge(n, sizeof(*g->e));
+	/* not cleared: pool_take assigns every entry it hands out, and
+	 * nothing reads one past nr */
+	g->e = xmalloc_huge(n, sizeof(*g->e));
 	g->free_head = GH_NONE;
 	rehash(g, n);
 }
@@ -95,7 +97,7 @@ static uint32_t pool_take(struct ghost *g, uint64_t okey, uint64_t index)
 				panic("ghost: more than 2^31 pages of history");
 			/* copied, not realloc()ed: the pool stays aligned
 			 * on a host line (ghost.h: struct gh_entry) */
-			struct gh_entry *e = xcalloc_huge((size_t)g->cap * 2, sizeof(*e));
+			struct gh_entry *e = xmalloc_huge((size_t)g->cap * 2, sizeof(*e));
 			memcpy(e, g->e, (size_t)g->cap * sizeof(*e));
 			free(g->e);
 			g->e = e;
