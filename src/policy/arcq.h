@@ -71,10 +71,26 @@ static inline void arcq_del(struct arcq_node *nd, struct arcq *q, pfn_t f)
 /* Frame f, on a list, to the head of list k. */
 static inline void arcq_move_head(struct arcq_node *nd, struct arcq *q, int k, pfn_t f)
 {
-	if (q[k].head == f)
+	struct arcq *l = &q[k];
+	if (l->head == f)
 		return;
-	arcq_del(nd, q, f);
-	arcq_push(nd, q, k, f);
+	if (arcq_on(nd, f) != k) {
+		arcq_del(nd, q, f);
+		arcq_push(nd, q, k, f);
+		return;
+	}
+	/* Within the list (ARC's hit in T2): only the links change.  Not
+	 * the head, so it has a prev, and the list has a head. */
+	pfn_t p = nd[f].prev, n = nd[f].next;
+	nd[p].next = n;
+	if (n != PFN_NONE)
+		nd[n].prev = p;
+	else
+		l->tail = p;
+	nd[f].prev = PFN_NONE;
+	nd[f].next = l->head;
+	nd[l->head].prev = f;
+	l->head = f;
 }
 
 #endif
