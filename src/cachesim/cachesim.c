@@ -224,16 +224,17 @@ __attribute__((noinline)) static pte_t ref_miss(struct cachesim *cs, uint64_t id
  * record a reference earlier evicted is still a record: its neighbours
  * are read in the array, never past it - only where it ends a list is
  * the neighbour UINT32_MAX, an address only a prefetch sees. */
-__attribute__((always_inline)) static inline void rec_links(const struct cachesim *cs, const void *recs, uint32_t k)
+__attribute__((always_inline)) static inline void rec_links(const struct cachesim *cs, const void *recs, size_t size,
+							    uint32_t k)
 {
 	if (k == UINT32_MAX)
 		return;
-	const char *e = (const char *)recs + (size_t)k * cs->mm.cache.rec_size;
+	const char *e = (const char *)recs + (size_t)k * size;
 	uint32_t p, n;
 	memcpy(&p, e + cs->mm.cache.rec_prev, sizeof(p));
 	memcpy(&n, e + cs->mm.cache.rec_next, sizeof(n));
-	__builtin_prefetch((const void *)((uintptr_t)recs + (uintptr_t)p * cs->mm.cache.rec_size));
-	__builtin_prefetch((const void *)((uintptr_t)recs + (uintptr_t)n * cs->mm.cache.rec_size));
+	__builtin_prefetch((const void *)((uintptr_t)recs + (uintptr_t)p * size));
+	__builtin_prefetch((const void *)((uintptr_t)recs + (uintptr_t)n * size));
 }
 
 /* A batch of references as the loops read them: ids and write flags in
@@ -323,7 +324,54 @@ struct hook_loop {
 	const uint32_t *map;    /* the record map (cache_mode.h), or NULL */
 	void *const *recs;      /* the records, or NULL */
 	bool moves;             /* hits move records on lists (rec_next) */
+	void *const *frecs;     /* records by frame (cache_mode.h), or NULL */
 };
+
+/* The record of the page a reference ahead will hit, prefetched, and its
+ * list neighbours a few references later: its slot in the record map
+ * AHEAD_PTE on, then the record AHEAD_LINKS on (a page with no record
+ * has slot UINT32_MAX: the address is then one no object is at, only a
+ * prefetch's), its neighbours (moves) AHEAD_NEIGH on. */
+__attribute__((always_inline)) static inline void rec_ahead(const struct cachesim *cs, const struct refs *r,
+							    size_t i, bool rec, const struct hook_loop *h)
+{
+	const size_t size = cs->mm.cache.rec_size;
+	const uint32_t *map = h->map;
+	__builtin_prefetch(&map[ref_page(r, i + AHEAD_PTE, rec)]);
+	uint32_t k1 = map[ref_page(r, i + AHEAD_LINKS, rec)];
+	__builtin_prefetch((const void *)((uintptr_t)*h->recs + (uintptr_t)k1 * size));
+	if (h->moves)
+		rec_links(cs, *h->recs, size, map[ref_page(r, i + AHEAD_NEIGH, rec)]);
+}
+
+/* rec_ahead() for records by frame (cache_mode.h: frecs), through the
+ * PTE AHEAD_PTE's prefetch fetched: for a page present, its frame's
+ * record AHEAD_PAGE on and the record's neighbours AHEAD_LINKS on; for
+ * one not present (a miss, whose fault reads the page's history), its
+ * record map slot AHEAD_PAGE on and its record AHEAD_LINKS on (without
+ * them a miss waited on both, and ARC's replay took a fifth more CPU
+ * time).  The first choice is a select; the second a branch: as selects
+ * (reading id 0's slot and frame 0's record for the side not taken) they
+ * were 12 more instructions a reference and no faster. */
+__attribute__((always_inline)) static inline void frame_rec_ahead(const struct cachesim *cs, const pte_t *ptes,
+								  const struct refs *r, size_t i, bool rec,
+								  const struct hook_loop *h)
+{
+	const size_t fsize = cs->mm.cache.frec_size, size = cs->mm.cache.rec_size;
+	const char *fr = (const char *)*h->frecs;
+	uint32_t id = ref_page(r, i + AHEAD_PAGE, rec);
+	pte_t pte = pte_peek(ptes, id);
+	__builtin_prefetch(pte & PTE_PRESENT ? (const void *)(fr + (size_t)pte_pfn(pte) * fsize)
+					     : (const void *)&h->map[id]);
+	id = ref_page(r, i + AHEAD_LINKS, rec);
+	pte = pte_peek(ptes, id);
+	if (pte & PTE_PRESENT) {
+		if (h->moves)
+			rec_links(cs, fr, fsize, pte_pfn(pte));
+	} else {
+		__builtin_prefetch((const void *)((uintptr_t)*h->recs + (uintptr_t)h->map[id] * size));
+	}
+}
 
 /* Reference i and the policy's hook on it, with what references ahead
  * will touch prefetched (`ahead`: they exist).  Three hooks:
@@ -338,10 +386,14 @@ struct hook_loop {
  *   three).
  * - otherwise the policy's access() (opt, plugins): as is_lru, and the
  *   struct page, and the record as for `hit` when it keeps one.
- * ahead, hit, is_lru and rec are constants at each call (always_inline). */
+ * - `frame` (with `hit`): the hit's records by frame (cache_mode.h:
+ *   frecs), found through the PTE's frame, which hit() gets as the
+ *   record; the map slot and record only for a page not present.
+ * ahead, hit, is_lru, rec and frame are constants at each call
+ * (always_inline). */
 __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, pte_t *ptes, const struct refs *r,
 							   size_t i, bool ahead, bool hit, bool is_lru, bool rec,
-							   const struct hook_loop *h)
+							   bool frame, const struct hook_loop *h)
 {
 	struct frames *const fr = &cs->mm.fr;
 	if (ahead) {
@@ -361,25 +413,17 @@ __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, 
 			__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->prev * sizeof(*links)));
 			__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->next * sizeof(*links)));
 		}
-		if (!is_lru && h->recs) {
-			/* The policy's record (cache_mode.h): its slot in
-			 * recmap, then the record.  A page with none has
-			 * slot UINT32_MAX: the address is then one no
-			 * object is at, only a prefetch's. */
-			const uint32_t *map = h->map;
-			__builtin_prefetch(&map[ref_page(r, i + AHEAD_PTE, rec)]);
-			uint32_t k1 = map[ref_page(r, i + AHEAD_LINKS, rec)];
-			__builtin_prefetch((const void *)((uintptr_t)*h->recs + (uintptr_t)k1 * cs->mm.cache.rec_size));
-			if (h->moves)
-				rec_links(cs, *h->recs, map[ref_page(r, i + AHEAD_NEIGH, rec)]);
-		}
+		if (frame)
+			frame_rec_ahead(cs, ptes, r, i, rec, h);
+		else if (!is_lru && h->recs)
+			rec_ahead(cs, r, i, rec, h); /* the policy's record (cache_mode.h) */
 	}
 	uint32_t idx = ref_page(r, i, rec);
 	if (hit) {
 		pte_t *pt = &ptes[idx], pte = *pt;
 		if (__builtin_expect(pte & PTE_PRESENT, 1)) {
 			*pt = pte | ref_bits(r, i, rec);
-			cs->hit(cs->priv, pte_pfn(pte), h->map[idx]);
+			cs->hit(cs->priv, pte_pfn(pte), frame ? pte_pfn(pte) : h->map[idx]);
 			return true;
 		}
 		ref_miss(cs, idx, (ref_bits(r, i, rec) & PTE_DIRTY) != 0);
@@ -396,7 +440,7 @@ __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, 
 }
 
 __attribute__((always_inline)) static inline size_t refs_hook_loop(struct cachesim *cs, const struct refs *r, size_t n,
-								   bool hit, bool is_lru, bool rec)
+								   bool hit, bool is_lru, bool rec, bool frame)
 {
 	const uint32_t *const map = cs->mm.cache.recmap;
 	const struct hook_loop h = {
@@ -406,26 +450,29 @@ __attribute__((always_inline)) static inline size_t refs_hook_loop(struct caches
 		/* a cache hit's record comes from the map */
 		.recs = hit && !map ? NULL : cs->mm.cache.recs,
 		.moves = cs->mm.cache.rec_next != 0,
+		.frecs = cs->mm.cache.frecs,
 	};
 	pte_t *const ptes = cs->pte;
 	size_t i = 0;
 	for (; i + AHEAD_PTE < n; i++)
-		if (!hook_one(cs, ptes, r, i, true, hit, is_lru, rec, &h))
+		if (!hook_one(cs, ptes, r, i, true, hit, is_lru, rec, frame, &h))
 			return i;
 	for (; i < n; i++)
-		if (!hook_one(cs, ptes, r, i, false, hit, is_lru, rec, &h))
+		if (!hook_one(cs, ptes, r, i, false, hit, is_lru, rec, frame, &h))
 			return i;
 	return n;
 }
 
 static size_t refs_plain(struct cachesim *cs, const struct refs *r, size_t n) { return refs_plain_loop(cs, r, n, false); }
-static size_t refs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, false, false); }
-static size_t refs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, true, false); }
-static size_t refs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false, false); }
+static size_t refs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, false, false, false); }
+static size_t refs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, true, false, false); }
+static size_t refs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false, false, false); }
+static size_t refs_hitf(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false, false, true); }
 static size_t recs_plain(struct cachesim *cs, const struct refs *r, size_t n) { return refs_plain_loop(cs, r, n, true); }
-static size_t recs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, false, true); }
-static size_t recs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, true, true); }
-static size_t recs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false, true); }
+static size_t recs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, false, true, false); }
+static size_t recs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, true, true, false); }
+static size_t recs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false, true, false); }
+static size_t recs_hitf(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false, true, true); }
 
 /* What the loops read for references given without writes: they read
  * writes[i] for every reference instead of testing writes each time. */
@@ -443,6 +490,8 @@ static void refs_run(struct cachesim *cs, const uint32_t *pages, const uint8_t *
 	const struct refs r = { .pages = pages, .writes = writes };
 	if (cs->is_lru)
 		refs_lru(cs, &r, n);
+	else if (cs->hit && cs->mm.cache.frecs)
+		refs_hitf(cs, &r, n);
 	else if (cs->hit)
 		refs_hit(cs, &r, n);
 	else if (cs->hook)
@@ -505,6 +554,7 @@ size_t cachesim_recs_below(struct cachesim *cs, const uint8_t *recs, size_t n, u
 	room_below(cs, bound);
 	cs->check_order = true;
 	size_t done = cs->is_lru ? recs_lru(cs, &r, n)
+		      : cs->hit && cs->mm.cache.frecs ? recs_hitf(cs, &r, n)
 		      : cs->hit	 ? recs_hit(cs, &r, n)
 		      : cs->hook ? recs_hook(cs, &r, n)
 				 : recs_plain(cs, &r, n);

@@ -76,6 +76,12 @@ void mm_cache_record_links(struct mm *mm, size_t prev, size_t next)
 	mm->cache.rec_next = next;
 }
 
+void mm_cache_frame_records(struct mm *mm, void *const *frecs, size_t frec_size)
+{
+	mm->cache.frecs = frecs;
+	mm->cache.frec_size = frec_size;
+}
+
 void mm_cache_hit_hook(struct mm *mm, void (*hit)(void *priv, pfn_t pfn, uint32_t rec))
 {
 	mm->cache.hit = hit;
