@@ -18,21 +18,51 @@
  * paper |S| >= 0.1 c).  With variant=1 the miss counts are libCacheSim's
  * (tests/cli.d/policies.sh).  On the CloudPhysics sample the paper's
  * version misses slightly more: +295, +251, +1, 0 and +96 misses (0.1-0.3%)
- * with 490, 1224, 2448, 4897 and 9795 frames. */
+ * with 490, 1224, 2448, 4897 and 9795 frames.
+ *
+ * Layout: S and M and each page's freq are kept by frame, as SIEVE's
+ * queue is (bench/limit/s3fifo.c keeps them by page id): two links and a
+ * state byte per frame, a hit one byte.  Only G, the identities of pages
+ * gone, is in the ghost table (research.h).  In a cache (the cache-only
+ * replay) a resident page has no ghost entry at all: the record map
+ * holds, for each page id, its frame while it is resident and its G
+ * entry while it is in G - never both, so a page's residency (its PTE)
+ * says which.  On the machine a resident page keeps its ghost entry (on
+ * no list) as its identity, which rp_add() finds and tells apart from a
+ * second copy of the same page, as before.  A ghost entry was 64 bytes
+ * taken, linked and read at random by every miss, hit and step of M's
+ * scan; the frame arrays of 100 K frames are under 1 MB. */
 #include "policy.h"
 #include "research.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
 
+/* A frame's state byte: its queue (QS, QM; 0 none) above its freq. */
+enum { QS = 1, QM = 2, QSHIFT = 2, FREQ = 3 };
+
+struct s3link {
+	pfn_t next, prev; /* towards the tail, towards the head */
+	uint32_t id;      /* in a cache: the page's id (its PTE's, its record map slot's) */
+};
+
+struct s3q {
+	pfn_t head, tail;
+	uint64_t n;
+};
+
 struct s3fifo {
-	struct rp_base b;
-	int s, m, g;
+	struct rp_base b;   /* G; on the machine each resident page's identity */
+	int g;              /* G's list in b.g */
+	struct s3q q[3];    /* S and M (QS, QM) */
+	uint8_t *st;        /* per frame: queue << QSHIFT | freq (the replay's record) */
+	struct s3link *ln;  /* per frame */
+	bool cache;         /* the cache-only replay's (dense ids: ln[].id) */
 	uint64_t c, s_floor, g_cap;
 	double small;
 	unsigned threshold;
 	bool lcs;
-	uint32_t pending;   /* incoming page taken off G by shrink() */
+	uint32_t pending;   /* incoming page's G entry, taken off G by shrink() */
 };
 
 static const struct tunable s3fifo_tunables[] = {
@@ -47,7 +77,7 @@ static const struct tunable s3fifo_tunables[] = {
 	{ 0 },
 };
 
-static void s3fifo_hit(void *p, pfn_t pfn, uint32_t i);
+static void s3fifo_hit(void *p, pfn_t pfn, uint32_t rec);
 
 static void *s3fifo_init(struct mm *mm, const double *tun)
 {
@@ -55,10 +85,6 @@ static void *s3fifo_init(struct mm *mm, const double *tun)
 	double t[4];
 	for (int i = 0; i < 4; i++)
 		t[i] = tun ? tun[i] : s3fifo_tunables[i].def;
-	rp_init(&f->b, mm, "s3fifo");
-	f->s = ghost_list_new(&f->b.g, 0);
-	f->m = ghost_list_new(&f->b.g, 0);
-	f->g = ghost_list_new(&f->b.g, 0);
 	f->c = mm->fr.nr;
 	f->small = t[0];
 	f->s_floor = (uint64_t)((double)f->c * t[0]);
@@ -66,7 +92,20 @@ static void *s3fifo_init(struct mm *mm, const double *tun)
 	f->threshold = (unsigned)t[2];
 	f->lcs = t[3] != 0;
 	f->pending = GH_NONE;
+	/* G and the pending entry, and a page gone before G's tail is
+	 * dropped; on the machine the resident pages' identities too */
+	rp_init_sized(&f->b, mm, "s3fifo", f->g_cap + 2 + (mm->cache.only ? 0 : f->c));
+	f->g = ghost_list_new(&f->b.g, 0);
+	for (int k = QS; k <= QM; k++)
+		f->q[k] = (struct s3q){ PFN_NONE, PFN_NONE, 0 };
+	f->st = xcalloc(f->c, 1);
+	f->ln = xmalloc((size_t)f->c * sizeof(*f->ln));
 	rp_set_hit(&f->b, s3fifo_hit);
+	if (mm->cache.only) {
+		f->cache = true;
+		/* the replay's record is the state byte, by frame */
+		mm_cache_records(mm, (void *const *)&f->st, 1);
+	}
 	return f;
 }
 
@@ -74,77 +113,161 @@ static void s3fifo_destroy(void *p)
 {
 	struct s3fifo *f = p;
 	rp_destroy(&f->b);
+	free(f->st);
+	free(f->ln);
 	free(f);
 }
 
-#define N(l) ghost_count(&f->b.g, f->l)
+#define N(k) (f->q[k].n)
+#define NG ghost_count(&f->b.g, f->g)
+
+/* pfn to the head of queue k with freq `freq`. */
+static void q_push(struct s3fifo *f, int k, pfn_t pfn, unsigned freq)
+{
+	struct s3q *q = &f->q[k];
+	f->st[pfn] = (uint8_t)(k << QSHIFT | freq);
+	f->ln[pfn].next = q->head;
+	f->ln[pfn].prev = PFN_NONE;
+	if (q->head != PFN_NONE)
+		f->ln[q->head].prev = pfn;
+	else
+		q->tail = pfn;
+	q->head = pfn;
+	q->n++;
+}
+
+/* pfn off its queue. */
+static void q_del(struct s3fifo *f, pfn_t pfn)
+{
+	struct s3q *q = &f->q[f->st[pfn] >> QSHIFT];
+	struct s3link l = f->ln[pfn];
+	if (l.prev != PFN_NONE)
+		f->ln[l.prev].next = l.next;
+	else
+		q->head = l.next;
+	if (l.next != PFN_NONE)
+		f->ln[l.next].prev = l.prev;
+	else
+		q->tail = l.prev;
+	q->n--;
+	f->st[pfn] = 0;
+}
+
+/* Reinsert at the head of queue k with freq `freq` (a page kept, or
+ * moved from S to M). */
+static void q_move(struct s3fifo *f, int k, pfn_t pfn, unsigned freq)
+{
+	q_del(f, pfn);
+	q_push(f, k, pfn, freq);
+}
+
+static unsigned freq_of(const struct s3fifo *f, pfn_t pfn) { return f->st[pfn] & FREQ; }
+
+/* In a cache: start fetching what taking queue k's tail off a miss or
+ * more from now will touch - its state byte, the links of the frame
+ * toward the head (the unlink writes them, and it is the tail after),
+ * its struct page and PTE (rp_prefetch_tail's, for frames).
+ * always_inline: a function that only prefetches is "pure" to gcc, and
+ * a call of it whose result is not used is dropped. */
+__attribute__((always_inline)) static inline void prefetch_tail(const struct s3fifo *f, int k)
+{
+	pfn_t t = f->q[k].tail;
+	if (!f->cache || t == PFN_NONE)
+		return;
+	__builtin_prefetch(&f->st[t]);
+	__builtin_prefetch(&f->ln[f->ln[t].prev]); /* PFN_NONE: only a prefetch's address */
+	mm_prefetch_page(f->b.mm, t);
+	__builtin_prefetch(&f->b.mm->cache.ptes[f->ln[t].id]);
+}
+
+/* The page of frame pfn is evicted: its identity to G's head (to_g), or
+ * forgotten.  VICTIM_GONE / VICTIM_CULLED: it left its queue; otherwise
+ * (the machine's core refused it) it stays. */
+static enum victim_outcome leave(struct s3fifo *f, struct scan_control *sc, pfn_t pfn, bool to_g)
+{
+	struct rp_base *b = &f->b;
+	struct ghost *g = &b->g;
+	enum victim_outcome o;
+	uint32_t i = GH_NONE;
+	if (f->cache) {
+		/* a cache frees every page it evicts (VICTIM_GONE) */
+		uint32_t id = f->ln[pfn].id;
+		b->nres--;
+		o = textbook_evict(b->mm, sc, pfn);
+		if (to_g)
+			i = ghost_new_id(g, id);
+		else
+			(*g->byid)[id] = GH_NONE;
+	} else {
+		i = ghost_of(b->mm->fr.pages, pfn);
+		o = rp_evict(b, sc, i);
+		if (o != VICTIM_GONE && o != VICTIM_CULLED)
+			return o;
+		if (!to_g || o != VICTIM_GONE) {
+			ghost_free(g, i);
+			i = GH_NONE;
+		}
+	}
+	q_del(f, pfn);
+	if (i != GH_NONE) {
+		ghost_add_head(g, f->g, i);
+		if (NG > f->g_cap) {
+			ghost_free(g, ghost_tail(g, f->g));
+			rp_prefetch_tail(b, f->g);
+		}
+	}
+	return o;
+}
 
 /* M is over its share (90%): the paper's "M is full". */
 static bool m_over(const struct s3fifo *f)
 {
 	if (f->lcs)
-		return N(m) > f->c - f->s_floor;
-	return (double)N(m) > (1.0 - f->small) * (double)f->c;
+		return N(QM) > f->c - f->s_floor;
+	return (double)N(QM) > (1.0 - f->small) * (double)f->c;
 }
-
-/* Reinsert at the head of `list` (a page the core would not take). */
-static void keep(struct s3fifo *f, int list, uint32_t i) { ghost_move_head(&f->b.g, list, i); }
 
 static void evict_m(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 {
-	struct ghost *g = &f->b.g;
-	while (N(m) && *budget) {
+	while (N(QM) && *budget) {
 		(*budget)--;
-		uint32_t t = ghost_tail(g, f->m);
-		struct gh_entry *e = ghost_e(g, t);
-		if (e->u32 > 0) {
-			rp_scanned(&f->b, sc, e->pfn);
-			e->u32--;
-			keep(f, f->m, t);
+		pfn_t t = f->q[QM].tail;
+		unsigned freq = freq_of(f, t);
+		if (freq > 0) {
+			rp_scanned(&f->b, sc, t);
+			q_move(f, QM, t, freq - 1);
 			continue;
 		}
-		enum victim_outcome o = rp_evict(&f->b, sc, t);
+		enum victim_outcome o = leave(f, sc, t, false);
 		if (o == VICTIM_GONE || o == VICTIM_CULLED) {
-			ghost_free(g, t);
-			rp_prefetch_tail(&f->b, f->m);
+			prefetch_tail(f, QM);
 			return;
 		}
-		keep(f, f->m, t); /* refused: the budget bounds the pass */
+		q_move(f, QM, t, freq); /* refused: the budget bounds the pass */
 	}
 }
 
 static void evict_s(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 {
-	struct ghost *g = &f->b.g;
-	while (N(s) && *budget) {
+	while (N(QS) && *budget) {
 		(*budget)--;
-		uint32_t t = ghost_tail(g, f->s);
-		struct gh_entry *e = ghost_e(g, t);
-		if (e->u32 >= f->threshold) {
-			rp_scanned(&f->b, sc, e->pfn);
-			ghost_move_head(g, f->m, t);
-			if (f->lcs)
-				e->u32 = 0;
-			else if (m_over(f))
+		pfn_t t = f->q[QS].tail;
+		unsigned freq = freq_of(f, t);
+		if (freq >= f->threshold) {
+			rp_scanned(&f->b, sc, t);
+			q_move(f, QM, t, f->lcs ? 0 : freq);
+			if (!f->lcs && m_over(f))
 				evict_m(f, sc, budget);
 			continue;
 		}
-		enum victim_outcome o = rp_evict(&f->b, sc, t);
+		enum victim_outcome o = leave(f, sc, t, true);
 		if (o == VICTIM_GONE) {
-			e->u32 = 0;
-			ghost_move_head(g, f->g, t);
-			rp_prefetch_tail(&f->b, f->s);
-			if (N(g) > f->g_cap) {
-				ghost_free(g, ghost_tail(g, f->g));
-				rp_prefetch_tail(&f->b, f->g);
-			}
+			prefetch_tail(f, QS);
 			return;
 		}
-		if (o == VICTIM_CULLED) {
-			ghost_free(g, t);
+		if (o == VICTIM_CULLED)
 			return;
-		}
-		keep(f, f->s, t);
+		q_move(f, QS, t, freq);
 	}
 }
 
@@ -152,24 +275,45 @@ static void s3fifo_shrink(void *p, struct scan_control *sc)
 {
 	struct s3fifo *f = p;
 	struct ghost *g = &f->b.g;
-	uint64_t budget = 4 * (N(s) + N(m)) + 4;
+	uint64_t budget = 4 * (N(QS) + N(QM)) + 4;
 	if (f->pending != GH_NONE && ghost_e(g, f->pending)->pfn == PFN_NONE) {
 		ghost_free(g, f->pending);
 		f->pending = GH_NONE;
 	}
+	/* In a cache the incoming page is not resident: its record map
+	 * slot holds its G entry if it has one. */
 	uint32_t x = rp_incoming(&f->b);
 	if (x != GH_NONE && ghost_e(g, x)->pfn == PFN_NONE && ghost_on(g, x, 0) == f->g) {
 		ghost_unlink(g, x, 0);
 		f->pending = x;
 	}
-	while (sc->nr_reclaimed < sc->nr_to_reclaim && N(s) + N(m) && budget) {
-		bool from_s = f->lcs ? !(m_over(f) || !N(s))
-				     : N(s) && (double)N(s) >= f->small * (double)f->c;
-		if (from_s || !N(m))
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && N(QS) + N(QM) && budget) {
+		bool from_s = f->lcs ? !(m_over(f) || !N(QS))
+				     : N(QS) && (double)N(QS) >= f->small * (double)f->c;
+		if (from_s || !N(QM))
 			evict_s(f, sc, &budget);
 		else
 			evict_m(f, sc, &budget);
 	}
+}
+
+/* The page now in pfn becomes resident: its G (or pending) entry, or
+ * GH_NONE for a page G does not remember.  On the machine its identity
+ * entry is attached to the frame (rp_add); in a cache the record map
+ * slot is the caller's to set. */
+static uint32_t arrive(struct s3fifo *f, pfn_t pfn)
+{
+	struct rp_base *b = &f->b;
+	if (!f->cache) {
+		bool known;
+		uint32_t i = rp_add(b, pfn, &known);
+		return known ? i : GH_NONE;
+	}
+	uint32_t id = b->mm->cache.fault_id;
+	f->ln[pfn].id = id;
+	b->nres++;
+	b->fresh = pfn;
+	return ghost_find_id(&b->g, id);
 }
 
 static void s3fifo_add(void *p, pfn_t pfn, enum add_reason why)
@@ -177,38 +321,74 @@ static void s3fifo_add(void *p, pfn_t pfn, enum add_reason why)
 	struct s3fifo *f = p;
 	struct ghost *g = &f->b.g;
 	(void)why;
-	bool known;
-	uint32_t i = rp_add(&f->b, pfn, &known);
-	bool to_m = known && (i == f->pending || ghost_on(g, i, 0) == f->g);
-	if (i == f->pending)
+	uint32_t i = arrive(f, pfn);
+	bool to_m = i != GH_NONE && (i == f->pending || ghost_on(g, i, 0) == f->g);
+	if (i != GH_NONE && i == f->pending)
 		f->pending = GH_NONE;
-	ghost_unlink(g, i, 0);
-	ghost_e(g, i)->u32 = 0;
-	ghost_add_head(g, to_m ? f->m : f->s, i);
+	if (f->cache) {
+		if (i != GH_NONE)
+			ghost_free(g, i);
+		(*g->byid)[f->ln[pfn].id] = pfn;
+	} else if (i != GH_NONE) {
+		ghost_unlink(g, i, 0);
+	}
+	q_push(f, to_m ? QM : QS, pfn, 0);
 }
 
 static void s3fifo_remove(void *p, pfn_t pfn)
 {
 	struct s3fifo *f = p;
-	uint32_t i = rp_remove(&f->b, pfn);
+	struct rp_base *b = &f->b;
+	if (f->st[pfn])
+		q_del(f, pfn);
+	if (f->cache) {
+		b->nres--;
+		(*b->g.byid)[f->ln[pfn].id] = GH_NONE;
+		if (b->fresh == pfn)
+			b->fresh = PFN_NONE;
+		return;
+	}
+	uint32_t i = rp_remove(b, pfn);
 	if (i != GH_NONE)
-		ghost_free(&f->b.g, i);
+		ghost_free(&b->g, i);
 }
 
-static void s3fifo_hit(void *p, pfn_t pfn, uint32_t i)
+static void s3fifo_hit(void *p, pfn_t pfn, uint32_t rec)
 {
 	struct s3fifo *f = p;
-	(void)pfn;
-	if (ghost_e(&f->b.g, i)->u32 < 3)
-		ghost_e(&f->b.g, i)->u32++;
+	(void)rec;
+	if (freq_of(f, pfn) < FREQ)
+		f->st[pfn]++;
+}
+
+/* --check: queue k's links, states and count. */
+static bool q_check(const struct s3fifo *f, int k, FILE *err)
+{
+	uint64_t n = 0;
+	pfn_t above = PFN_NONE;
+	for (pfn_t i = f->q[k].head; i != PFN_NONE; i = f->ln[i].next) {
+		if (++n > N(k) || f->ln[i].prev != above || f->st[i] >> QSHIFT != k) {
+			fprintf(err, "check: s3fifo queue %d broken at frame %u\n", k, i);
+			return false;
+		}
+		above = i;
+	}
+	if (f->q[k].tail != above || n != N(k)) {
+		fprintf(err, "check: s3fifo queue %d holds %llu frames, counted %llu\n", k, (unsigned long long)n,
+			(unsigned long long)N(k));
+		return false;
+	}
+	return true;
 }
 
 static bool s3fifo_check(void *p, FILE *err)
 {
 	struct s3fifo *f = p;
-	if (N(s) + N(m) != rp_resident(&f->b) || N(g) > f->g_cap) {
+	if (!q_check(f, QS, err) || !q_check(f, QM, err))
+		return false;
+	if (N(QS) + N(QM) != rp_resident(&f->b) || NG > f->g_cap) {
 		fprintf(err, "check: s3fifo S %llu M %llu G %llu (cap %llu), frame list %llu\n",
-			(unsigned long long)N(s), (unsigned long long)N(m), (unsigned long long)N(g),
+			(unsigned long long)N(QS), (unsigned long long)N(QM), (unsigned long long)NG,
 			(unsigned long long)f->g_cap, (unsigned long long)rp_resident(&f->b));
 		return false;
 	}
