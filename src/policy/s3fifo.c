@@ -173,17 +173,27 @@ static void q_move(struct s3fifo *f, int k, pfn_t pfn, unsigned freq)
 
 static unsigned freq_of(const struct s3fifo *f, pfn_t pfn) { return f->st[pfn] & FREQ; }
 
-/* In a cache: start fetching what taking queue k's tail off a miss or
- * more from now will touch - its state byte, the links of the frame
+/* How many pages from a queue's tail prefetch_tail() looks past. */
+#define SURE_KEPT 4
+
+/* In a cache: start fetching what evicting queue k's next victim a miss
+ * or more from now will touch - its state byte, the links of the frame
  * toward the head (the unlink writes them, and it is the tail after),
- * its struct page and PTE (rp_prefetch_tail's, for frames).
- * always_inline: a function that only prefetches is "pure" to gcc, and
- * a call of it whose result is not used is dropped. */
+ * its struct page and PTE (rp_prefetch_tail's, for frames).  The victim
+ * is the tail, or past it: a page at M's tail with freq > 0 (at S's, at
+ * least the threshold) will be kept, whatever hits come before (freq
+ * only grows until the scan comes), so the scan's victim is further on
+ * - a page the tail's prefetch alone never fetched (M's evictions,
+ * perf).  always_inline: a function that only prefetches is "pure" to
+ * gcc, and a call of it whose result is not used is dropped. */
 __attribute__((always_inline)) static inline void prefetch_tail(const struct s3fifo *f, int k)
 {
 	pfn_t t = f->q[k].tail;
 	if (!f->cache || t == PFN_NONE)
 		return;
+	unsigned kept = k == QM ? 1 : f->threshold;
+	for (int n = 0; n < SURE_KEPT && freq_of(f, t) >= kept && f->ln[t].prev != PFN_NONE; n++)
+		t = f->ln[t].prev;
 	__builtin_prefetch(&f->st[t]);
 	__builtin_prefetch(&f->ln[f->ln[t].prev]); /* PFN_NONE: only a prefetch's address */
 	mm_prefetch_page(f->b.mm, t);
