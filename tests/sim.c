@@ -4,6 +4,7 @@
 #include "../src/lib/util.h"
 #include "../src/trace/trace.h"
 #include "../src/policy/policy.h"
+#include "../src/cachesim/cachesim.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -178,4 +179,14 @@ struct machine *sim_run_checked(const char *machine, uint64_t ram, const char *p
 				uint64_t seed, int argc, char **argv)
 {
 	return run_seeded(machine, ram, policy, NULL, vm_sets, seed, true, argc, argv);
+}
+
+uint64_t sim_cache_misses(const char *policy, uint64_t frames, const uint32_t *ids, size_t n)
+{
+	struct cachesim *cs = cachesim_new(policy_find(policy), NULL, frames);
+	cachesim_refs(cs, ids, NULL, n);
+	struct cachesim_stats st;
+	cachesim_stats(cs, &st);
+	cachesim_free(cs);
+	return st.misses;
 }

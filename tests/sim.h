@@ -2,12 +2,17 @@
 #ifndef PAGELAB_TEST_SIM_H
 #define PAGELAB_TEST_SIM_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "../src/machine/machine.h"
 
 /* Replay `n` page references (writes if write != 0) on the ideal machine
  * with `frames` frames under `policy`, with --check on; return pgfault. */
 uint64_t sim_trace_faults(const char *policy, const uint64_t *pages, uint64_t n, uint64_t frames, int write);
+
+/* Misses of the cache-only replay (src/cachesim) of `n` ids under
+ * `policy` with its defaults in `frames` frames, in one batch. */
+uint64_t sim_cache_misses(const char *policy, uint64_t frames, const uint32_t *ids, size_t n);
 
 /* The counters of one replay. */
 struct sim_result {

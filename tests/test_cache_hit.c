@@ -4,6 +4,7 @@
  * reference, and every research policy's misses are what they were
  * through access().  A few ms. */
 #include "test.h"
+#include "sim.h"
 #include "../src/cachesim/cachesim.h"
 #include "../src/policy/policy.h"
 
@@ -27,16 +28,6 @@ void test_cache_hit_research_policies_set_it(void)
 	}
 }
 
-static uint64_t misses(const char *pol, uint64_t frames, const uint32_t *refs, size_t n)
-{
-	struct cachesim *cs = cachesim_new(policy_find(pol), NULL, frames);
-	cachesim_refs(cs, refs, NULL, n);
-	struct cachesim_stats st;
-	cachesim_stats(cs, &st);
-	cachesim_free(cs);
-	return st.misses;
-}
-
 /* Hits that decide the victim, worked by hand.  SIEVE in 2 frames,
  * 0 1 0 2 1 0: the hit visits 0, so 2 evicts 1 (the hand clears 0 on its
  * way), 1 evicts 0 and 0 evicts 2: 5 misses.  Were the hit lost, 2 would
@@ -47,12 +38,12 @@ static uint64_t misses(const char *pol, uint64_t frames, const uint32_t *refs, s
 void test_cache_hit_decides_victims(void)
 {
 	static const uint32_t sieve_refs[] = { 0, 1, 0, 2, 1, 0 };
-	CHECK_EQ(misses("sieve", 2, sieve_refs, 6), 5);
+	CHECK_EQ(sim_cache_misses("sieve", 2, sieve_refs, 6), 5);
 	static const uint32_t lfu_refs[] = { 0, 0, 1, 2, 0 };
-	CHECK_EQ(misses("lfu", 2, lfu_refs, 5), 3);
+	CHECK_EQ(sim_cache_misses("lfu", 2, lfu_refs, 5), 3);
 	/* ARC, c = 2, 1 1 2 3 1 2 1 (test_research_dense): 5 faults */
 	static const uint32_t arc_refs[] = { 0, 0, 1, 2, 0, 1, 0 };
-	CHECK_EQ(misses("arc", 2, arc_refs, 7), 5);
+	CHECK_EQ(sim_cache_misses("arc", 2, arc_refs, 7), 5);
 }
 
 /* In a cache the research policies keep their frames on no frame list

@@ -4,10 +4,12 @@
 
 #include <stddef.h>
 
-void rp_init(struct rp_base *b, struct mm *mm, const char *name)
+void rp_init(struct rp_base *b, struct mm *mm, const char *name) { rp_init_sized(b, mm, name, 2ULL * mm->fr.nr); }
+
+void rp_init_sized(struct rp_base *b, struct mm *mm, const char *name, uint64_t entries)
 {
 	b->mm = mm;
-	ghost_init(&b->g, 2ULL * mm->fr.nr);
+	ghost_init(&b->g, entries);
 	/* A cache's pages are dense ids, page->swap (cache_pte). */
 	if (mm->cache.only) {
 		ghost_dense(&b->g, &mm->cache.recmap);

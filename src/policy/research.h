@@ -35,6 +35,10 @@ struct rp_base {
 };
 
 void rp_init(struct rp_base *b, struct mm *mm, const char *name);
+/* rp_init() with room for `entries` entries at first (rp_init: twice the
+ * frames, a page's history beside each resident page; the pool grows as
+ * it must). */
+void rp_init_sized(struct rp_base *b, struct mm *mm, const char *name, uint64_t entries);
 void rp_destroy(struct rp_base *b);
 /* add(): the entry of the page now in frame pfn, attached to it and the
  * frame put on the frame list.  *known says whether the page had an entry

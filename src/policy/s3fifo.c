@@ -18,21 +18,57 @@
  * paper |S| >= 0.1 c).  With variant=1 the miss counts are libCacheSim's
  * (tests/cli.d/policies.sh).  On the CloudPhysics sample the paper's
  * version misses slightly more: +295, +251, +1, 0 and +96 misses (0.1-0.3%)
- * with 490, 1224, 2448, 4897 and 9795 frames. */
+ * with 490, 1224, 2448, 4897 and 9795 frames.
+ *
+ * Layout: S and M and each page's freq are kept by frame, as SIEVE's
+ * queue is (bench/limit/s3fifo.c keeps them by page id): two links, the
+ * page's id and a state byte per frame; a hit stores one byte.  On the
+ * machine G is a list of the ghost table (research.h), where a resident
+ * page keeps its entry (on no list) as its identity, which rp_add() finds
+ * and tells apart from a second copy of the same page.  In a cache (the
+ * cache-only replay, dense ids) a resident page has no ghost entry, and
+ * G is a FIFO of ids over the record map (idring.h): the map holds, for
+ * each id, its frame while it is resident, its place in G while G holds
+ * it.  A ghost entry per page was 64 bytes taken, linked and read at
+ * random by every miss, hit and step of M's scan; the frame arrays of
+ * 100 K frames are 1.3 MB, G's ring 1 MB. */
 #include "policy.h"
+#include "idring.h"
 #include "research.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
 
+/* A frame's state byte: its queue (QS, QM; 0 none) above its freq. */
+enum { QS = 1, QM = 2, QSHIFT = 2, FREQ = 3 };
+
+/* In a cache: the map value of a page taken off G by shrink() for the
+ * fault it serves (neither a frame, GH_NONE nor in G: idring.h). */
+#define PENDING 0xfffffffeu
+
+struct s3link {
+	pfn_t next, prev; /* towards the tail, towards the head */
+	uint32_t id;      /* in a cache: the page's id (its PTE's, its record map slot's) */
+};
+
+struct s3q {
+	pfn_t head, tail;
+	uint64_t n;
+};
+
 struct s3fifo {
-	struct rp_base b;
-	int s, m, g;
+	struct rp_base b;   /* on the machine: G, each resident page's identity */
+	int g;              /* on the machine: G's list in b.g */
+	struct idring gr;   /* in a cache: G */
+	struct s3q q[3];    /* S and M (QS, QM) */
+	uint8_t *st;        /* per frame: queue << QSHIFT | freq (the replay's record) */
+	struct s3link *ln;  /* per frame */
+	bool cache;         /* the cache-only replay's (dense ids: ln[].id, gr) */
 	uint64_t c, s_floor, g_cap;
 	double small;
 	unsigned threshold;
 	bool lcs;
-	uint32_t pending;   /* incoming page taken off G by shrink() */
+	uint32_t pending;   /* incoming page's G entry (a cache: its id), taken off G by shrink() */
 };
 
 static const struct tunable s3fifo_tunables[] = {
@@ -47,7 +83,7 @@ static const struct tunable s3fifo_tunables[] = {
 	{ 0 },
 };
 
-static void s3fifo_hit(void *p, pfn_t pfn, uint32_t i);
+static void s3fifo_hit(void *p, pfn_t pfn, uint32_t rec);
 
 static void *s3fifo_init(struct mm *mm, const double *tun)
 {
@@ -55,10 +91,6 @@ static void *s3fifo_init(struct mm *mm, const double *tun)
 	double t[4];
 	for (int i = 0; i < 4; i++)
 		t[i] = tun ? tun[i] : s3fifo_tunables[i].def;
-	rp_init(&f->b, mm, "s3fifo");
-	f->s = ghost_list_new(&f->b.g, 0);
-	f->m = ghost_list_new(&f->b.g, 0);
-	f->g = ghost_list_new(&f->b.g, 0);
 	f->c = mm->fr.nr;
 	f->small = t[0];
 	f->s_floor = (uint64_t)((double)f->c * t[0]);
@@ -66,7 +98,23 @@ static void *s3fifo_init(struct mm *mm, const double *tun)
 	f->threshold = (unsigned)t[2];
 	f->lcs = t[3] != 0;
 	f->pending = GH_NONE;
+	/* on the machine: G and the pending entry, a page gone before G's
+	 * tail is dropped, and the resident pages' identities */
+	rp_init_sized(&f->b, mm, "s3fifo", mm->cache.only ? 0 : f->g_cap + 2 + f->c);
+	f->g = ghost_list_new(&f->b.g, 0);
+	for (int k = QS; k <= QM; k++)
+		f->q[k] = (struct s3q){ PFN_NONE, PFN_NONE, 0 };
+	f->st = xcalloc(f->c, 1);
+	f->ln = xmalloc((size_t)f->c * sizeof(*f->ln));
 	rp_set_hit(&f->b, s3fifo_hit);
+	if (mm->cache.only) {
+		if (f->c > IR_TAG)
+			panic("s3fifo: frames beyond 2^31 in a cache");
+		f->cache = true;
+		idr_init(&f->gr, &mm->cache.recmap, f->g_cap + 1);
+		/* the replay's record is the state byte, by frame */
+		mm_cache_records(mm, (void *const *)&f->st, 1);
+	}
 	return f;
 }
 
@@ -74,85 +122,189 @@ static void s3fifo_destroy(void *p)
 {
 	struct s3fifo *f = p;
 	rp_destroy(&f->b);
+	idr_destroy(&f->gr);
+	free(f->st);
+	free(f->ln);
 	free(f);
 }
 
-#define N(l) ghost_count(&f->b.g, f->l)
+#define N(k) (f->q[k].n)
+#define NG (f->cache ? f->gr.live : ghost_count(&f->b.g, f->g))
+
+/* pfn to the head of queue k with freq `freq`. */
+static void q_push(struct s3fifo *f, int k, pfn_t pfn, unsigned freq)
+{
+	struct s3q *q = &f->q[k];
+	f->st[pfn] = (uint8_t)(k << QSHIFT | freq);
+	f->ln[pfn].next = q->head;
+	f->ln[pfn].prev = PFN_NONE;
+	if (q->head != PFN_NONE)
+		f->ln[q->head].prev = pfn;
+	else
+		q->tail = pfn;
+	q->head = pfn;
+	q->n++;
+}
+
+/* pfn off its queue. */
+static void q_del(struct s3fifo *f, pfn_t pfn)
+{
+	struct s3q *q = &f->q[f->st[pfn] >> QSHIFT];
+	struct s3link l = f->ln[pfn];
+	if (l.prev != PFN_NONE)
+		f->ln[l.prev].next = l.next;
+	else
+		q->head = l.next;
+	if (l.next != PFN_NONE)
+		f->ln[l.next].prev = l.prev;
+	else
+		q->tail = l.prev;
+	q->n--;
+	f->st[pfn] = 0;
+}
+
+/* Reinsert at the head of queue k with freq `freq` (a page kept, or
+ * moved from S to M). */
+static void q_move(struct s3fifo *f, int k, pfn_t pfn, unsigned freq)
+{
+	q_del(f, pfn);
+	q_push(f, k, pfn, freq);
+}
+
+static unsigned freq_of(const struct s3fifo *f, pfn_t pfn) { return f->st[pfn] & FREQ; }
+
+/* How many pages from a queue's tail prefetch_tail() looks past. */
+#define SURE_KEPT 4
+
+/* In a cache: start fetching what evicting queue k's next victim a miss
+ * or more from now will touch - its state byte, the links of the frame
+ * toward the head (the unlink writes them, and it is the tail after),
+ * its struct page and PTE (rp_prefetch_tail's, for frames).  The victim
+ * is the tail, or past it: a page at M's tail with freq > 0 (at S's, at
+ * least the threshold) will be kept, whatever hits come before (freq
+ * only grows until the scan comes), so the scan's victim is further on
+ * - a page the tail's prefetch alone never fetched (M's evictions,
+ * perf).  always_inline: a function that only prefetches is "pure" to
+ * gcc, and a call of it whose result is not used is dropped. */
+__attribute__((always_inline)) static inline void prefetch_tail(const struct s3fifo *f, int k)
+{
+	pfn_t t = f->q[k].tail;
+	if (!f->cache || t == PFN_NONE)
+		return;
+	unsigned kept = k == QM ? 1 : f->threshold;
+	for (int n = 0; n < SURE_KEPT && freq_of(f, t) >= kept && f->ln[t].prev != PFN_NONE; n++)
+		t = f->ln[t].prev;
+	__builtin_prefetch(&f->st[t]);
+	__builtin_prefetch(&f->ln[f->ln[t].prev]); /* PFN_NONE: only a prefetch's address */
+	mm_prefetch_page(f->b.mm, t);
+	__builtin_prefetch(&f->b.mm->cache.ptes[f->ln[t].id]);
+	__builtin_prefetch(&f->b.mm->cache.recmap[f->ln[t].id]); /* the eviction writes it */
+}
+
+/* leave() in a cache, where every page evicted is freed (VICTIM_GONE). */
+static enum victim_outcome leave_cache(struct s3fifo *f, struct scan_control *sc, pfn_t pfn, bool to_g)
+{
+	uint32_t id = f->ln[pfn].id;
+	f->b.nres--;
+	enum victim_outcome o = textbook_evict(f->b.mm, sc, pfn);
+	if (!to_g) {
+		f->b.mm->cache.recmap[id] = GH_NONE;
+		return o;
+	}
+	idr_push(&f->gr, id);
+	if (f->gr.live > f->g_cap)
+		idr_forget_oldest(&f->gr);
+	return o;
+}
+
+/* leave() on the machine: the page's identity entry to G or freed. */
+static enum victim_outcome leave_machine(struct s3fifo *f, struct scan_control *sc, pfn_t pfn, bool to_g)
+{
+	struct rp_base *b = &f->b;
+	struct ghost *g = &b->g;
+	uint32_t i = ghost_of(b->mm->fr.pages, pfn);
+	enum victim_outcome o = rp_evict(b, sc, i);
+	if (o != VICTIM_GONE && o != VICTIM_CULLED)
+		return o;
+	if (!to_g || o != VICTIM_GONE) {
+		ghost_free(g, i);
+		return o;
+	}
+	ghost_add_head(g, f->g, i);
+	if (NG > f->g_cap)
+		ghost_free(g, ghost_tail(g, f->g));
+	return o;
+}
+
+/* The page of frame pfn is evicted: its identity to G's head (to_g), or
+ * forgotten.  VICTIM_GONE / VICTIM_CULLED: it left its queue; otherwise
+ * (the machine's core refused it) it stays. */
+static enum victim_outcome leave(struct s3fifo *f, struct scan_control *sc, pfn_t pfn, bool to_g)
+{
+	enum victim_outcome o = f->cache ? leave_cache(f, sc, pfn, to_g) : leave_machine(f, sc, pfn, to_g);
+	if (o == VICTIM_GONE || o == VICTIM_CULLED)
+		q_del(f, pfn);
+	return o;
+}
 
 /* M is over its share (90%): the paper's "M is full". */
 static bool m_over(const struct s3fifo *f)
 {
 	if (f->lcs)
-		return N(m) > f->c - f->s_floor;
-	return (double)N(m) > (1.0 - f->small) * (double)f->c;
+		return N(QM) > f->c - f->s_floor;
+	return (double)N(QM) > (1.0 - f->small) * (double)f->c;
 }
-
-/* Reinsert at the head of `list` (a page the core would not take). */
-static void keep(struct s3fifo *f, int list, uint32_t i) { ghost_move_head(&f->b.g, list, i); }
 
 static void evict_m(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 {
-	struct ghost *g = &f->b.g;
-	while (N(m) && *budget) {
+	while (N(QM) && *budget) {
 		(*budget)--;
-		uint32_t t = ghost_tail(g, f->m);
-		struct gh_entry *e = ghost_e(g, t);
-		if (e->u32 > 0) {
-			rp_scanned(&f->b, sc, e->pfn);
-			e->u32--;
-			keep(f, f->m, t);
+		pfn_t t = f->q[QM].tail;
+		unsigned freq = freq_of(f, t);
+		if (freq > 0) {
+			rp_scanned(&f->b, sc, t);
+			q_move(f, QM, t, freq - 1);
 			continue;
 		}
-		enum victim_outcome o = rp_evict(&f->b, sc, t);
+		enum victim_outcome o = leave(f, sc, t, false);
 		if (o == VICTIM_GONE || o == VICTIM_CULLED) {
-			ghost_free(g, t);
-			rp_prefetch_tail(&f->b, f->m);
+			prefetch_tail(f, QM);
 			return;
 		}
-		keep(f, f->m, t); /* refused: the budget bounds the pass */
+		q_move(f, QM, t, freq); /* refused: the budget bounds the pass */
 	}
 }
 
 static void evict_s(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 {
-	struct ghost *g = &f->b.g;
-	while (N(s) && *budget) {
+	while (N(QS) && *budget) {
 		(*budget)--;
-		uint32_t t = ghost_tail(g, f->s);
-		struct gh_entry *e = ghost_e(g, t);
-		if (e->u32 >= f->threshold) {
-			rp_scanned(&f->b, sc, e->pfn);
-			ghost_move_head(g, f->m, t);
-			if (f->lcs)
-				e->u32 = 0;
-			else if (m_over(f))
+		pfn_t t = f->q[QS].tail;
+		unsigned freq = freq_of(f, t);
+		if (freq >= f->threshold) {
+			rp_scanned(&f->b, sc, t);
+			q_move(f, QM, t, f->lcs ? 0 : freq);
+			if (!f->lcs && m_over(f))
 				evict_m(f, sc, budget);
 			continue;
 		}
-		enum victim_outcome o = rp_evict(&f->b, sc, t);
+		enum victim_outcome o = leave(f, sc, t, true);
 		if (o == VICTIM_GONE) {
-			e->u32 = 0;
-			ghost_move_head(g, f->g, t);
-			rp_prefetch_tail(&f->b, f->s);
-			if (N(g) > f->g_cap) {
-				ghost_free(g, ghost_tail(g, f->g));
-				rp_prefetch_tail(&f->b, f->g);
-			}
+			prefetch_tail(f, QS);
 			return;
 		}
-		if (o == VICTIM_CULLED) {
-			ghost_free(g, t);
+		if (o == VICTIM_CULLED)
 			return;
-		}
-		keep(f, f->s, t);
+		q_move(f, QS, t, freq);
 	}
 }
 
-static void s3fifo_shrink(void *p, struct scan_control *sc)
+/* The page a fault brings in leaves G before the pass (G's tail could
+ * drop it): a page G held is pending until add() takes it to M.  One
+ * still pending at the next pass was never added: it is forgotten. */
+static void incoming_machine(struct s3fifo *f)
 {
-	struct s3fifo *f = p;
 	struct ghost *g = &f->b.g;
-	uint64_t budget = 4 * (N(s) + N(m)) + 4;
 	if (f->pending != GH_NONE && ghost_e(g, f->pending)->pfn == PFN_NONE) {
 		ghost_free(g, f->pending);
 		f->pending = GH_NONE;
@@ -162,53 +314,134 @@ static void s3fifo_shrink(void *p, struct scan_control *sc)
 		ghost_unlink(g, x, 0);
 		f->pending = x;
 	}
-	while (sc->nr_reclaimed < sc->nr_to_reclaim && N(s) + N(m) && budget) {
-		bool from_s = f->lcs ? !(m_over(f) || !N(s))
-				     : N(s) && (double)N(s) >= f->small * (double)f->c;
-		if (from_s || !N(m))
+}
+
+/* incoming_machine() in a cache, by the incoming page's map slot (the
+ * page is not resident: the slot is GH_NONE or G's). */
+static void incoming_cache(struct s3fifo *f)
+{
+	const struct mm *mm = f->b.mm;
+	if (f->pending != GH_NONE) {
+		mm->cache.recmap[f->pending] = GH_NONE;
+		f->pending = GH_NONE;
+	}
+	uint32_t id = mm->cache.fault_id;
+	if (mm->fault.owner && idr_in(mm->cache.recmap[id])) {
+		idr_take(&f->gr, id, PENDING);
+		f->pending = id;
+	}
+}
+
+static void s3fifo_shrink(void *p, struct scan_control *sc)
+{
+	struct s3fifo *f = p;
+	uint64_t budget = 4 * (N(QS) + N(QM)) + 4;
+	if (f->cache)
+		incoming_cache(f);
+	else
+		incoming_machine(f);
+	while (sc->nr_reclaimed < sc->nr_to_reclaim && N(QS) + N(QM) && budget) {
+		bool from_s = f->lcs ? !(m_over(f) || !N(QS))
+				     : N(QS) && (double)N(QS) >= f->small * (double)f->c;
+		if (from_s || !N(QM))
 			evict_s(f, sc, &budget);
 		else
 			evict_m(f, sc, &budget);
 	}
 }
 
-static void s3fifo_add(void *p, pfn_t pfn, enum add_reason why)
+/* The page now in pfn becomes resident; true: to M (G held it). */
+static bool arrive_machine(struct s3fifo *f, pfn_t pfn)
 {
-	struct s3fifo *f = p;
 	struct ghost *g = &f->b.g;
-	(void)why;
 	bool known;
 	uint32_t i = rp_add(&f->b, pfn, &known);
 	bool to_m = known && (i == f->pending || ghost_on(g, i, 0) == f->g);
 	if (i == f->pending)
 		f->pending = GH_NONE;
-	ghost_unlink(g, i, 0);
-	ghost_e(g, i)->u32 = 0;
-	ghost_add_head(g, to_m ? f->m : f->s, i);
+	if (known)
+		ghost_unlink(g, i, 0); /* its identity, on no list while resident */
+	return to_m;
+}
+
+static bool arrive_cache(struct s3fifo *f, pfn_t pfn)
+{
+	struct rp_base *b = &f->b;
+	uint32_t id = b->mm->cache.fault_id, v = b->mm->cache.recmap[id];
+	f->ln[pfn].id = id;
+	b->nres++;
+	b->fresh = pfn;
+	if (v == PENDING)
+		f->pending = GH_NONE;
+	if (idr_in(v))
+		idr_take(&f->gr, id, pfn);
+	else
+		b->mm->cache.recmap[id] = pfn;
+	return v == PENDING || idr_in(v);
+}
+
+static void s3fifo_add(void *p, pfn_t pfn, enum add_reason why)
+{
+	struct s3fifo *f = p;
+	(void)why;
+	bool to_m = f->cache ? arrive_cache(f, pfn) : arrive_machine(f, pfn);
+	q_push(f, to_m ? QM : QS, pfn, 0);
 }
 
 static void s3fifo_remove(void *p, pfn_t pfn)
 {
 	struct s3fifo *f = p;
-	uint32_t i = rp_remove(&f->b, pfn);
+	struct rp_base *b = &f->b;
+	if (f->st[pfn])
+		q_del(f, pfn);
+	if (f->cache) {
+		b->nres--;
+		b->mm->cache.recmap[f->ln[pfn].id] = GH_NONE;
+		if (b->fresh == pfn)
+			b->fresh = PFN_NONE;
+		return;
+	}
+	uint32_t i = rp_remove(b, pfn);
 	if (i != GH_NONE)
-		ghost_free(&f->b.g, i);
+		ghost_free(&b->g, i);
 }
 
-static void s3fifo_hit(void *p, pfn_t pfn, uint32_t i)
+static void s3fifo_hit(void *p, pfn_t pfn, uint32_t rec)
 {
 	struct s3fifo *f = p;
-	(void)pfn;
-	if (ghost_e(&f->b.g, i)->u32 < 3)
-		ghost_e(&f->b.g, i)->u32++;
+	(void)rec;
+	if (freq_of(f, pfn) < FREQ)
+		f->st[pfn]++;
+}
+
+/* --check: queue k's links, states and count. */
+static bool q_check(const struct s3fifo *f, int k, FILE *err)
+{
+	uint64_t n = 0;
+	pfn_t above = PFN_NONE;
+	for (pfn_t i = f->q[k].head; i != PFN_NONE; i = f->ln[i].next) {
+		if (++n > N(k) || f->ln[i].prev != above || f->st[i] >> QSHIFT != k) {
+			fprintf(err, "check: s3fifo queue %d broken at frame %u\n", k, i);
+			return false;
+		}
+		above = i;
+	}
+	if (f->q[k].tail != above || n != N(k)) {
+		fprintf(err, "check: s3fifo queue %d holds %llu frames, counted %llu\n", k, (unsigned long long)n,
+			(unsigned long long)N(k));
+		return false;
+	}
+	return true;
 }
 
 static bool s3fifo_check(void *p, FILE *err)
 {
 	struct s3fifo *f = p;
-	if (N(s) + N(m) != rp_resident(&f->b) || N(g) > f->g_cap) {
+	if (!q_check(f, QS, err) || !q_check(f, QM, err))
+		return false;
+	if (N(QS) + N(QM) != rp_resident(&f->b) || NG > f->g_cap) {
 		fprintf(err, "check: s3fifo S %llu M %llu G %llu (cap %llu), frame list %llu\n",
-			(unsigned long long)N(s), (unsigned long long)N(m), (unsigned long long)N(g),
+			(unsigned long long)N(QS), (unsigned long long)N(QM), (unsigned long long)NG,
 			(unsigned long long)f->g_cap, (unsigned long long)rp_resident(&f->b));
 		return false;
 	}

@@ -1,0 +1,60 @@
+/* idring.h - a FIFO of page ids for the cache-only replay, where pages
+ * are dense ids (cache_mode.h): S3-FIFO's ghost queue G there.  The ids
+ * are in a ring in the order they came; the replay's record map (recmap,
+ * cache_mode.h) tells, for each id, whether it is in the FIFO and where:
+ * map[id] = IR_TAG | its position.  An id leaves the middle of the FIFO
+ * (a reference to a page G remembers) by its map slot alone - the caller
+ * writes another value there - and its ring slot, now stale (the map no
+ * longer names that position), is skipped when it reaches the tail.  So
+ * taking a page off G reads nothing but its map slot, which the replay
+ * prefetches references ahead: as a ghost table entry (ghost.h), G's
+ * doubly linked list made that a 64-byte entry read at random and its
+ * two neighbours written, on every miss G remembered (a quarter of
+ * S3-FIFO's shrink in perf), and every page G took a pool entry.
+ *
+ * Stale slots are dropped as the tail passes them; if they fill the ring
+ * it is compacted (the live ids moved up in order, their map slots
+ * rewritten), which a ring of at least twice the most live ids makes
+ * rare: after one, at least as many pushes come before the next. */
+#ifndef PAGELAB_IDRING_H
+#define PAGELAB_IDRING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A map value: IR_TAG | position (mod 2^30) for an id in the FIFO.
+ * Frames and GH_NONE, the map's other values, are outside that range:
+ * frames are below 2^31 (idr_init). */
+#define IR_TAG 0x80000000u
+#define IR_POS 0x3fffffffu
+
+struct idring {
+	uint32_t *slot;           /* ids, the ring */
+	uint32_t mask;            /* ring size - 1 (a power of two) */
+	uint64_t head, tail;      /* next position written, oldest position */
+	uint64_t live;            /* ids in the FIFO */
+	uint32_t *const *map;     /* the record map (it moves as it grows) */
+};
+
+/* Room for `most` live ids at once. */
+void idr_init(struct idring *r, uint32_t *const *map, uint64_t most);
+void idr_destroy(struct idring *r);
+
+/* Whether a map value names an id in the FIFO. */
+static inline bool idr_in(uint32_t v) { return (v & ~IR_POS) == IR_TAG; }
+
+/* id (in the FIFO by none of its slots) at the FIFO's head. */
+void idr_push(struct idring *r, uint32_t id);
+
+/* id, whose map value is in the FIFO, leaves it: the map slot becomes
+ * `v` (not in the FIFO's range). */
+static inline void idr_take(struct idring *r, uint32_t id, uint32_t v)
+{
+	r->live--;
+	(*r->map)[id] = v;
+}
+
+/* The oldest id leaves (map slot GH_NONE); the FIFO is not empty. */
+void idr_forget_oldest(struct idring *r);
+
+#endif
