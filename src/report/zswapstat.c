@@ -63,7 +63,7 @@ size_t report_swapcl_stats(const struct machine *m, struct memstat *st)
 	uint64_t scattered = 0;
 	for (uint32_t i = 0; i < c->nr; i++)
 		if (c->list[i] == CL_NONFULL || c->list[i] == CL_FRAG)
-			scattered += (i + 1 == c->nr ? c->nr_offsets - i * SWAPFILE_CLUSTER : SWAPFILE_CLUSTER) - c->count[i];
+			scattered += c->csize - c->count[i]; /* counts the pad */
 #define S(nm, v) st[n++] = (struct memstat){ nm, v }
 	S("clusters_free", c->len[CL_FREE]);
 	S("clusters_nonfull", c->len[CL_NONFULL]);
