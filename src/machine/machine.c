@@ -441,7 +441,7 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		.disk_blocks = p->disk.capacity / PAGE_SIZE,
 		.check = o->check,
 		.seed = o->seed,
-		.swap_cluster = p->swap_cluster, .nr_cpus = (unsigned)p->cpus,
+		.swap_cluster = (unsigned)p->swap_cluster, .nr_cpus = (unsigned)p->cpus,
 		.zram = (unsigned)p->zram, .zram_chain = (unsigned)p->zram_chain,
 		.zram_trace_ratio = (unsigned)p->zram_trace_ratio,
 		.zram_comp_ps = p->zram_comp_ps, .zram_decomp_ps = p->zram_decomp_ps,

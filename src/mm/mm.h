@@ -386,7 +386,8 @@ struct mm_config {
 	/* --swap zram: 1 + enum zalgo (0: a disk swap area), zspage chain,
 	 * a trace's pages' ratio (%), CPU ps per byte (0: measured) */
 	unsigned zram, zram_chain, zram_trace_ratio;
-	bool swap_cluster;  /* 6.18's cluster slot allocator */
+	unsigned swap_cluster; /* 6.18's cluster slot allocator; 2: per-CPU
+				* clusters on a rotational device too */
 	unsigned nr_cpus;   /* its per-CPU clusters */
 	uint64_t zram_comp_ps, zram_decomp_ps;
 };

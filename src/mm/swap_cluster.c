@@ -162,7 +162,7 @@ static uint32_t scan_list(struct swap_clusters *c, unsigned l, bool all, uint32_
 uint32_t swap_cl_alloc(struct swap_clusters *c, uint32_t cpu, bool rotational,
 		       bool (*busy)(const void *, uint32_t), const void *arg)
 {
-	uint32_t *next = rotational ? &c->global_next : &c->pcp_next[cpu % c->nr_cpus];
+	uint32_t *next = rotational && !c->pcp_always ? &c->global_next : &c->pcp_next[cpu % c->nr_cpus];
 	uint32_t off = 0;
 	if (*next) {
 		/* swap_alloc_fast() / the global cluster: cluster_is_usable()

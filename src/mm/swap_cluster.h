@@ -27,6 +27,8 @@ struct swap_clusters {
 	uint32_t nr_cpus;
 	uint32_t *pcp_next;
 	uint32_t global_next;
+	bool pcp_always;              /* swap.cluster=2: per-CPU clusters on a
+				       * rotational device too (no kernel's) */
 	uint64_t frag_scans;          /* clusters scanned on the frag list */
 };
 
