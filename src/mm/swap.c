@@ -4,7 +4,8 @@
  * its contents in the swap cache (cache[slot] != PFN_NONE).  Slots are
  * handed out next-fit from a cursor, which is what makes the kernel's
  * swap-out of a sequential sweep land in consecutive slots (scan_swap_map's
- * cluster_next). */
+ * cluster_next); with --set swap.cluster, by 6.18's clusters instead
+ * (swap_cluster.c). */
 #include "swap.h"
 #include "zram.h"
 #include "zswap.h"

@@ -6,7 +6,7 @@
  * the pool's peak, and with --memcg the cgroup's memory.stat zswap
  * (bytes) and zswapped (pages), not under memcg.v1=1, whose memory.stat
  * has neither (docs/zram.md).  And with --set swap.cluster=1, the swap
- * area's clusters by list at the end (6.12+ mm/swapfile.c): how
+ * area's clusters by list at the end (6.18 mm/swapfile.c): how
  * fragmented a long-running area has become. */
 #include "report.h"
 #include "../mm/zswap.h"
