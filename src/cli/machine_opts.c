@@ -33,7 +33,7 @@ const struct opt machine_opts[] = {
 	   "every T (wb_mode=idle|huge|huge_idle, wb_limit=N\n"
 	   "pages, wb_age=T; bd_stat); --set zswap=1 (2 lzo-rle, 3\n"
 	   "zstd) puts zswap in front of a disk area, --set\n"
-	   "swap.cluster=1 allocates its slots by clusters\n"
+	   "swap.cluster=1 allocates its slots by clusters as 6.18\n"
 	   "(docs/zram.md)",
 	   "LIST", "swap sizes (zram: --swap SIZE --set zram=0,1,2,3)"),
 	MO("--cpus", "N", "number of CPUs", "LIST", "CPU counts"),

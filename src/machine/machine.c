@@ -290,6 +290,7 @@ static void cpu_event(struct machine *m, uint32_t c)
 		return;
 	}
 	m->cur_task = t->id;
+	m->mm.swap.cpu = (uint32_t)c; /* percpu_swap_cluster: this CPU's */
 	m->self_exit_ns = 0;
 	if (t->as) /* switch_mm_irqs_off(): this CPU joins the mm's cpumask */
 		t->as->cpumask |= 1ULL << (c < 63 ? c : 63);
@@ -468,7 +469,7 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		.disk_blocks = p->disk.capacity / PAGE_SIZE,
 		.check = o->check,
 		.seed = o->seed,
-		.swap_cluster = p->swap_cluster,
+		.swap_cluster = (unsigned)p->swap_cluster, .nr_cpus = (unsigned)p->cpus,
 		.zram = (unsigned)p->zram, .zram_chain = (unsigned)p->zram_chain,
 		.zram_trace_ratio = (unsigned)p->zram_trace_ratio,
 		.zram_comp_ps = p->zram_comp_ps, .zram_decomp_ps = p->zram_decomp_ps,

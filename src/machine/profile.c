@@ -218,7 +218,7 @@ static const struct param params[] = {
 	{ "zswap.accept_threshold_percent", P_COUNT, F(zswap_accept), 0, 100, "zswap: a full pool accepts again below this % of its limit (0 = 90)" },
 	{ "zswap.shrinker", P_COUNT, F(zswap_shrinker), 0, 1, "zswap: 1 = the shrinker writes cold entries back under pressure (shrinker_enabled; 0, the default)" },
 	{ "zswap.same_filled", P_COUNT, F(zswap_same_filled), 0, 1, "zswap: 1 = same-filled pages kept as a value (6.8-6.11); 0 = compressed (6.12+)" },
-	{ "swap.cluster", P_COUNT, F(swap_cluster), 0, 1, "1 = swap slots by 512-page clusters as 6.12+ (per-CPU cluster, free/nonfull/frag/full lists); 0 = next-fit from a cursor" },
+	{ "swap.cluster", P_COUNT, F(swap_cluster), 0, 2, "0 = next-fit slots from a cursor; 1 = 512-slot clusters as 6.18 (per CPU, one if vm.swap_rotational; free/nonfull/frag/full lists); 2 = per CPU on a rotational device too (no kernel's)" },
 	{ "kernel_base", P_SIZE, F(kernel_base), 0, 1ULL << 40, "memory the kernel image and boot data take" },
 	{ "page_struct", P_COUNT, F(page_struct), 0, 4096, "bytes of mem_map per page frame" },
 	{ "min_free_kbytes", P_COUNT, F(min_free_kbytes), 0, 1ULL << 32, "/proc/sys/vm/min_free_kbytes (0 = kernel formula)" },

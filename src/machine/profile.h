@@ -62,7 +62,7 @@ struct profile {
 	 * area, its limits in % (0 = the kernel's 20 and 90), the shrinker
 	 * and 6.8-6.11's same-filled pages (both 0: the kernel's default) */
 	uint64_t zswap, zswap_max_pool, zswap_accept, zswap_shrinker, zswap_same_filled;
-	uint64_t swap_cluster;    /* 1: 6.12+'s cluster slot allocator */
+	uint64_t swap_cluster;    /* 1: 6.18's cluster slot allocator, 2: per-CPU always */
 	struct mm_costs cost;
 	struct disk_params disk;
 	struct vm_sysctl vm;      /* --set vm.NAME=VALUE overrides ... */

@@ -206,14 +206,14 @@ uint32_t cgtree_swap_alloc(struct mm *mm, int cg)
 {
 	struct cgtree *t = mm->cgt;
 	if (!t)
-		return swap_alloc_slot(&mm->swap);
+		return swap_alloc_slot(&mm->swap, mm->vm.swap_rotational);
 	int over = counter_try_charge(t, cg, true);
 	if (over) {
 		/* memcg_memory_event(MEMCG_SWAP_MAX) has no column here: the
 		 * page stays, as with a full swap area */
 		return UINT32_MAX;
 	}
-	uint32_t slot = swap_alloc_slot(&mm->swap);
+	uint32_t slot = swap_alloc_slot(&mm->swap, mm->vm.swap_rotational);
 	if (slot == UINT32_MAX) {
 		counter_uncharge(t, cg, true);
 		return slot;

@@ -98,7 +98,8 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 	swap_init(&mm->swap, (uint32_t)cfg->swap_pages);
 	if (cfg->swap_cluster) {
 		mm->swap.cl = xmalloc(sizeof(*mm->swap.cl));
-		swap_cl_init(mm->swap.cl, (uint32_t)cfg->swap_pages);
+		swap_cl_init(mm->swap.cl, (uint32_t)cfg->swap_pages, cfg->nr_cpus, SWAPFILE_CLUSTER);
+		mm->swap.cl->pcp_always = cfg->swap_cluster == 2;
 	}
 	if (cfg->zram)
 		mm->swap.zram = zram_create(mm, (uint32_t)cfg->swap_pages, (enum zalgo)(cfg->zram - 1),

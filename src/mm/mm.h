@@ -266,8 +266,10 @@ struct swap_clusters;
 struct swap_area {
 	struct zram *zram;  /* --swap zram: the device (zram.h), else NULL */
 	struct zswap *zswap; /* --set zswap=1: zswap (zswap.h), else NULL */
-	struct swap_clusters *cl; /* --set swap.cluster=1: 6.12+'s cluster
+	struct swap_clusters *cl; /* --set swap.cluster=1: 6.18's cluster
 				   * allocator (swap_cluster.h), else NULL */
+	uint32_t cpu;       /* the CPU running the current chunk (the machine
+			     * sets it): whose per-CPU cluster it takes */
 	uint32_t nr_slots;
 	uint32_t used;      /* slots with a PTE reference or a swap-cache page */
 	uint16_t *map;      /* PTE references per slot */
@@ -384,7 +386,9 @@ struct mm_config {
 	/* --swap zram: 1 + enum zalgo (0: a disk swap area), zspage chain,
 	 * a trace's pages' ratio (%), CPU ps per byte (0: measured) */
 	unsigned zram, zram_chain, zram_trace_ratio;
-	bool swap_cluster;  /* 6.12+'s cluster slot allocator */
+	unsigned swap_cluster; /* 6.18's cluster slot allocator; 2: per-CPU
+				* clusters on a rotational device too */
+	unsigned nr_cpus;   /* its per-CPU clusters */
 	uint64_t zram_comp_ps, zram_decomp_ps;
 	/* zram's backing device (zram_wb.h): its pages (0: none), the
 	 * writer's period, mode (ZWB_*), writeback_limit (4 KiB pages, 0:

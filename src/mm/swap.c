@@ -4,7 +4,8 @@
  * its contents in the swap cache (cache[slot] != PFN_NONE).  Slots are
  * handed out next-fit from a cursor, which is what makes the kernel's
  * swap-out of a sequential sweep land in consecutive slots (scan_swap_map's
- * cluster_next). */
+ * cluster_next); with --set swap.cluster, by 6.18's clusters instead
+ * (swap_cluster.c). */
 #include "swap.h"
 #include "zram.h"
 #include "zswap.h"
@@ -50,12 +51,12 @@ static bool slot_busy(const struct swap_area *sw, uint32_t s)
 
 static bool slot_busy_cb(const void *arg, uint32_t s) { return slot_busy(arg, s); }
 
-uint32_t swap_alloc_slot(struct swap_area *sw)
+uint32_t swap_alloc_slot(struct swap_area *sw, bool rotational)
 {
 	if (sw->used >= sw->nr_slots)
 		return UINT32_MAX;
 	if (sw->cl)
-		return swap_cl_alloc(sw->cl, slot_busy_cb, sw);
+		return swap_cl_alloc(sw->cl, sw->cpu, rotational, slot_busy_cb, sw);
 	uint32_t s = sw->cursor;
 	for (uint32_t n = 0; n < sw->nr_slots; n++, s++) {
 		if (s >= sw->nr_slots)

@@ -7,9 +7,10 @@
 void swap_init(struct swap_area *sw, uint32_t nr_slots);
 void swap_destroy(struct swap_area *sw);
 /* Allocate a free slot, next-fit from the cursor so that consecutive
- * swap-outs land in consecutive slots (and merge into one disk request).
- * Returns UINT32_MAX when swap is full. */
-uint32_t swap_alloc_slot(struct swap_area *sw);
+ * swap-outs land in consecutive slots (and merge into one disk request),
+ * or by clusters (swap_cluster.h: CPU sw->cpu's, or the device's one if
+ * rotational).  Returns UINT32_MAX when swap is full. */
+uint32_t swap_alloc_slot(struct swap_area *sw, bool rotational);
 /* Take / drop one PTE reference to slot. */
 void swap_get_ref(struct swap_area *sw, uint32_t slot);
 void swap_put_ref(struct swap_area *sw, uint32_t slot);

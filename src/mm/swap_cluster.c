@@ -1,25 +1,34 @@
-/* swap_cluster.c - the swap slot allocator of Linux 6.12+
- * mm/swapfile.c (cluster_alloc_swap_entry(), alloc_swap_scan_cluster(),
+/* swap_cluster.c - the swap slot allocator of Linux 6.18 mm/swapfile.c
+ * (folio_alloc_swap(): swap_alloc_fast(), then swap_alloc_slow() ->
+ * cluster_alloc_swap_entry(); alloc_swap_scan_cluster(),
+ * alloc_swap_scan_list(), isolate_lock_cluster(), relocate_cluster(),
  * partial_free_cluster(), free_cluster()), order 0 only: pagelab has no
- * anonymous large folios, so swpout_fallback (a large folio swapped out
- * as small pages for want of a free cluster) is not modelled.
+ * anonymous large folios, so swpout_fallback (6.18 mm/vmscan.c
+ * shrink_folio_list(): a large folio split after folio_alloc_swap()
+ * fails, count_mthp_stat(order, MTHP_STAT_SWPOUT_FALLBACK)) stays 0.
  *
- * The area is cut in clusters of SWAPFILE_CLUSTER (512) swap offsets;
+ * The area is cut in clusters of SWAPFILE_CLUSTER (512; the tests take
+ * fewer) swap offsets;
  * offset 0 is the header (pagelab's slot s is offset s + 1).  Each
  * cluster is on one list: free (empty), nonfull, frag or full.  A page
  * takes, in this order:
  *  1. the next free offset at or after the current cluster's next one
- *     (the per-CPU cluster; the mm core does not know the CPU, so one
- *     current cluster stands for the reclaiming CPU's);
- *  2. the first cluster of the free list (then nonfull, or full);
- *  3. the nonfull clusters from the head, each moved to the frag list
- *     as it is scanned;
- *  4. the frag clusters, rotated to the tail as they are scanned.
- * A cluster that fills goes to the full list; one that loses a slot
- * while full or frag goes to the nonfull tail; one that empties goes
- * back to the free list (swapon without --discard: no discard list).
- * A long-running area ends with its free slots scattered over nonfull
- * and frag clusters: the `swap clusters` report lines count them. */
+ *     (from its start if it emptied), to the cluster's end: each CPU's
+ *     own (percpu_swap_cluster, 6.15+) on a SWP_SOLIDSTATE device, the
+ *     device's one global_cluster on a rotational one (serialised by
+ *     global_cluster_lock so that HDD writes stay sequential);
+ *  2. the nonfull clusters from the head, each isolated as scanned;
+ *  3. the first free cluster;
+ *  4. one frag cluster, the head (rotated to the tail by the scan).
+ * A cluster allocated from goes back by relocate_cluster(): full if
+ * full, frag if partly used, free if empty.  A freed slot moves a full
+ * or frag cluster to the nonfull tail (partial_free_cluster()), an
+ * emptied one to the free tail (free_cluster(), swapon without
+ * --discard: no SWP_PAGE_DISCARD, no discard list).
+ * Not modelled: swap_reclaim_full_clusters() (vm_swap_full(): freeing
+ * swap-cache-only slots of full clusters) and discard.  A long-running
+ * area ends with its free slots scattered over nonfull and frag
+ * clusters: the `swap clusters` report lines count them. */
 #include "swap_cluster.h"
 #include "../lib/util.h"
 
@@ -37,6 +46,7 @@ static void cl_del(struct swap_clusters *c, uint32_t i)
 	else
 		c->tail[l] = c->prev[i];
 	c->len[l]--;
+	c->list[i] = CL_NR;
 }
 
 static void cl_add_tail(struct swap_clusters *c, uint32_t i, unsigned l)
@@ -59,11 +69,14 @@ static void cl_move(struct swap_clusters *c, uint32_t i, unsigned l)
 	cl_add_tail(c, i, l);
 }
 
-void swap_cl_init(struct swap_clusters *c, uint32_t nr_slots)
+void swap_cl_init(struct swap_clusters *c, uint32_t nr_slots, uint32_t nr_cpus, uint32_t csize)
 {
 	*c = (struct swap_clusters){ 0 };
+	c->csize = csize;
 	c->nr_offsets = nr_slots + 1;
-	c->nr = (c->nr_offsets + SWAPFILE_CLUSTER - 1) / SWAPFILE_CLUSTER;
+	c->nr = (c->nr_offsets + csize - 1) / csize;
+	c->nr_cpus = nr_cpus ? nr_cpus : 1;
+	c->pcp_next = xcalloc(c->nr_cpus, sizeof(*c->pcp_next));
 	c->count = xcalloc(c->nr, sizeof(*c->count));
 	c->list = xcalloc(c->nr, 1);
 	c->next = xmalloc(c->nr * sizeof(*c->next));
@@ -72,13 +85,19 @@ void swap_cl_init(struct swap_clusters *c, uint32_t nr_slots)
 		c->head[l] = c->tail[l] = SWAP_CL_NIL;
 	for (uint32_t i = 0; i < c->nr; i++)
 		cl_add_tail(c, i, CL_FREE);
-	/* the header's offset is taken for good (setup_clusters()) */
-	c->count[0] = 1;
-	cl_move(c, 0, c->nr_offsets == 1 ? CL_FULL : CL_NONFULL);
+	/* setup_clusters(): the header's offset and the last cluster's
+	 * offsets past the end are taken for good; clusters holding any
+	 * go on the nonfull list, in index order */
+	c->count[0]++;
+	c->count[c->nr - 1] += (uint16_t)(c->nr * csize - c->nr_offsets);
+	for (uint32_t i = 0; i < c->nr; i++)
+		if (c->count[i])
+			cl_move(c, i, CL_NONFULL);
 }
 
 void swap_cl_destroy(struct swap_clusters *c)
 {
+	free(c->pcp_next);
 	free(c->count);
 	free(c->list);
 	free(c->next);
@@ -87,64 +106,85 @@ void swap_cl_destroy(struct swap_clusters *c)
 
 static uint32_t cl_end(const struct swap_clusters *c, uint32_t i)
 {
-	uint32_t end = (i + 1) * SWAPFILE_CLUSTER;
+	uint32_t end = (i + 1) * c->csize;
 	return end < c->nr_offsets ? end : c->nr_offsets;
 }
 
+/* relocate_cluster(): where a cluster goes after an allocation try */
+static void relocate(struct swap_clusters *c, uint32_t i)
+{
+	unsigned l = !c->count[i] ? CL_FREE : c->count[i] == c->csize ? CL_FULL : CL_FRAG;
+	if (c->list[i] == CL_NR)
+		cl_add_tail(c, i, l);
+	else if (c->list[i] != l)
+		cl_move(c, i, l);
+}
+
 /* alloc_swap_scan_cluster(): the first free offset of cluster i from
- * `from`; 0 if none.  Sets the next offset for the current cluster. */
-static uint32_t scan_cluster(struct swap_clusters *c, uint32_t i, uint32_t from,
+ * `from` to its end, 0 if none; *next becomes the offset after it (0 if
+ * the cluster is full or that was its last), the cluster relocated. */
+static uint32_t scan_cluster(struct swap_clusters *c, uint32_t i, uint32_t from, uint32_t *next,
 			     bool (*busy)(const void *, uint32_t), const void *arg)
 {
-	uint32_t end = cl_end(c, i);
+	uint32_t end = cl_end(c, i), found = 0;
+	*next = 0;
 	for (uint32_t off = from; off < end; off++) {
 		if (!off || busy(arg, off - 1))
 			continue;
-		if (++c->count[i] == end - i * SWAPFILE_CLUSTER)
-			cl_move(c, i, CL_FULL);
-		else if (c->list[i] == CL_FREE)
-			cl_move(c, i, CL_NONFULL);
-		c->cpu_next = c->list[i] == CL_FULL || off + 1 >= end ? 0 : off + 1;
-		return off;
+		found = off;
+		c->count[i]++;
+		if (c->count[i] < c->csize && off + 1 < end)
+			*next = off + 1;
+		break;
 	}
-	return 0;
+	relocate(c, i);
+	return found;
 }
 
-uint32_t swap_cl_alloc(struct swap_clusters *c, bool (*busy)(const void *, uint32_t), const void *arg)
+/* alloc_swap_scan_list(): clusters isolated from list l's head, one or
+ * all until a slot is found */
+static uint32_t scan_list(struct swap_clusters *c, unsigned l, bool all, uint32_t *next,
+			  bool (*busy)(const void *, uint32_t), const void *arg)
 {
 	uint32_t off = 0;
-	if (c->cpu_next) {
-		uint32_t i = c->cpu_next / SWAPFILE_CLUSTER;
-		if (c->list[i] != CL_FULL && (off = scan_cluster(c, i, c->cpu_next, busy, arg)))
-			return off - 1;
+	while (!off && c->head[l] != SWAP_CL_NIL) {
+		uint32_t i = c->head[l];
+		if (l == CL_FRAG)
+			c->frag_scans++;
+		cl_del(c, i);
+		off = scan_cluster(c, i, i * c->csize, next, busy, arg);
+		if (!all)
+			break;
 	}
-	c->cpu_next = 0;
-	if (c->head[CL_FREE] != SWAP_CL_NIL) {
-		uint32_t i = c->head[CL_FREE];
-		if ((off = scan_cluster(c, i, i * SWAPFILE_CLUSTER, busy, arg)))
-			return off - 1;
+	return off;
+}
+
+uint32_t swap_cl_alloc(struct swap_clusters *c, uint32_t cpu, bool rotational,
+		       bool (*busy)(const void *, uint32_t), const void *arg)
+{
+	uint32_t *next = rotational && !c->pcp_always ? &c->global_next : &c->pcp_next[cpu % c->nr_cpus];
+	uint32_t off = 0;
+	if (*next) {
+		/* swap_alloc_fast() / the global cluster: cluster_is_usable()
+		 * is false only for a full one */
+		uint32_t i = *next / c->csize;
+		if (c->list[i] != CL_FULL) {
+			uint32_t from = c->count[i] ? *next : i * c->csize;
+			if ((off = scan_cluster(c, i, from, next, busy, arg)))
+				return off - 1;
+		}
 	}
-	uint32_t frags = 0;
-	while (c->head[CL_NONFULL] != SWAP_CL_NIL) {
-		uint32_t i = c->head[CL_NONFULL];
-		cl_move(c, i, CL_FRAG);
-		frags++;
-		if ((off = scan_cluster(c, i, i * SWAPFILE_CLUSTER, busy, arg)))
-			return off - 1;
-	}
-	for (uint32_t n = c->len[CL_FRAG]; frags < n; frags++) {
-		uint32_t i = c->head[CL_FRAG];
-		cl_move(c, i, CL_FRAG);
-		c->frag_scans++;
-		if ((off = scan_cluster(c, i, i * SWAPFILE_CLUSTER, busy, arg)))
-			return off - 1;
-	}
+	/* cluster_alloc_swap_entry(), no SWP_PAGE_DISCARD */
+	if ((off = scan_list(c, CL_NONFULL, true, next, busy, arg)) ||
+	    (off = scan_list(c, CL_FREE, false, next, busy, arg)) ||
+	    (off = scan_list(c, CL_FRAG, false, next, busy, arg)))
+		return off - 1;
 	return UINT32_MAX;
 }
 
 void swap_cl_free(struct swap_clusters *c, uint32_t slot)
 {
-	uint32_t i = (slot + 1) / SWAPFILE_CLUSTER;
+	uint32_t i = (slot + 1) / c->csize;
 	if (!c->count[i])
 		panic("swap cluster %u: free of slot %u in an empty cluster", i, slot);
 	if (--c->count[i] == 0)

@@ -6,7 +6,7 @@
  * the pool's peak, and with --memcg the cgroup's memory.stat zswap
  * (bytes) and zswapped (pages), not under memcg.v1=1, whose memory.stat
  * has neither (docs/zram.md).  And with --set swap.cluster=1, the swap
- * area's clusters by list at the end (6.12+ mm/swapfile.c): how
+ * area's clusters by list at the end (6.18 mm/swapfile.c): how
  * fragmented a long-running area has become. */
 #include "report.h"
 #include "../mm/zswap.h"
@@ -63,7 +63,7 @@ size_t report_swapcl_stats(const struct machine *m, struct memstat *st)
 	uint64_t scattered = 0;
 	for (uint32_t i = 0; i < c->nr; i++)
 		if (c->list[i] == CL_NONFULL || c->list[i] == CL_FRAG)
-			scattered += (i + 1 == c->nr ? c->nr_offsets - i * SWAPFILE_CLUSTER : SWAPFILE_CLUSTER) - c->count[i];
+			scattered += c->csize - c->count[i]; /* counts the pad */
 #define S(nm, v) st[n++] = (struct memstat){ nm, v }
 	S("clusters_free", c->len[CL_FREE]);
 	S("clusters_nonfull", c->len[CL_NONFULL]);
