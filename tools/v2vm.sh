@@ -94,7 +94,7 @@ watch() {
 			printf 'watch %3ds %-8s current %9s some %6s full %6s\n' $t "${rel:-/}" \
 				"$(cat $d/memory.current)" "$(sed -n '1s/.*avg10=\([^ ]*\).*/\1/p' $d/memory.pressure)" \
 				"$(sed -n '2s/.*avg10=\([^ ]*\).*/\1/p' $d/memory.pressure)"
-		done
+		done 2>/dev/null
 	done
 }
 
