@@ -84,16 +84,18 @@ check_clean() {
 	if [ -z "$left" ]; then pass "$1: nothing left"; else fail "$1" "left: $left"; fi
 }
 
-# watch: every 2 s, each of the run's cgroups' memory.current and
-# pressure avg10 (some, full), as the agents read them.
+# watch: every 2 s or so, each of the run's cgroups' memory.current and
+# pressure avg10 (some, full), as the agents read them; the seconds are
+# since the command began (/proc/uptime: under TCG a round of reads
+# takes a second or more of its own).
 watch() {
-	t=0
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	while sleep 2; do
-		t=$((t + 2))
+		t=$(awk -v t0="$t0" '{ printf "%.1f", $1 - t0 }' /proc/uptime)
 		for d in $(find /sys/fs/cgroup -path '*pagelab-kernel-*' -name memory.pressure 2>/dev/null); do
 			d=${d%/memory.pressure}
 			rel=$(echo "$d" | sed 's,.*/pagelab-kernel-[0-9]*,,')
-			printf 'watch %3ds %-8s current %9s some %6s full %6s\n' $t "${rel:-/}" \
+			printf 'watch %5ss %-8s current %9s some %6s full %6s\n' "$t" "${rel:-/}" \
 				"$(cat $d/memory.current)" "$(sed -n '1s/.*avg10=\([^ ]*\).*/\1/p' $d/memory.pressure)" \
 				"$(sed -n '2s/.*avg10=\([^ ]*\).*/\1/p' $d/memory.pressure)"
 		done 2>/dev/null
