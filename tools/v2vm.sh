@@ -25,7 +25,8 @@
 # .deb file or a package name; default linux-image-6.12-amd64's
 # dependency, else linux-image-amd64's), V2VM_MEM (MiB, default 2048),
 # V2VM_ACCEL (kvm or tcg; default kvm when it starts, else tcg),
-# V2VM_ONLY (some of the checks: protection,agents,eagain,stop),
+# V2VM_ONLY (some of the checks: plain,knobs,protection,agents,eagain,
+# stop,more),
 # PAGELAB (default build/pagelab).
 #
 # How: dpkg-deb -x unpacks the kernel package (nothing is installed in
@@ -62,7 +63,7 @@ guest() {
 	echo "=== MGLRU: $(cat /sys/kernel/mm/lru_gen/enabled 2>/dev/null)"
 	grep -q memory /sys/fs/cgroup/cgroup.controllers && pass "memory on cgroup2" ||
 		fail "memory on cgroup2" "not in cgroup.controllers"
-	for c in ${only:-plain knobs protection agents eagain stop}; do
+	for c in ${only:-plain knobs protection agents eagain stop more}; do
 		"check_$c"
 	done
 	echo "V2VM DONE $fails failed"
@@ -181,6 +182,31 @@ check_eagain() {
 		usemem -m 32 -s 3 @/a + memreclaim -a 1s /a 64M @/agent
 	grep -q EAGAIN /tmp/out && pass "eagain: memreclaim counted EAGAIN" ||
 		fail "eagain" "no EAGAIN in memreclaim's report"
+}
+
+# The rest of the v2 path: --json, an OOM in an oom.group cgroup, the
+# sweep of a run killed with its watchdog, compare's per-cgroup rows.
+check_more() {
+	run json 0 kernel --json --timeout 120 --memcg 64M --swap 64M --cgroup /a:max=16M usemem -m 8 @/a
+	grep -q '"path": "/a"' /tmp/out && pass "json: /a in cgroups" || fail json "no /a in --json"
+	run oomgroup 0 kernel --timeout 120 --memcg 64M --swap 0 --cgroup /a:max=16M,oom.group=1 \
+		usemem -m 8 -s 3 @/a + usemem -m 24 @/a
+	[ "$(cg_line oomgroup /a memory.events.oom_group_kill)" = 1 ] && pass "oomgroup: oom_group_kill 1" ||
+		fail oomgroup "/a oom_group_kill $(cg_line oomgroup /a memory.events.oom_group_kill)"
+	echo "=== stale: pagelab kernel and its watchdog killed"
+	"$P" kernel --memcg 64M --swap 64M --cgroup /a --cgroup /b/c usemem -m 8 -s 60 @/a + \
+		usemem -m 4 -s 60 @/b/c >/dev/null 2>&1 &
+	pid=$!
+	sleep 4
+	kids=$(awk -v p=$pid '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null)
+	kill -KILL $pid $kids
+	wait $pid
+	sleep 1
+	leftovers | sed 's/^/left: /'
+	run stale 0 kernel --timeout 60 --memcg 64M --swap 64M usemem -m 4
+	grep -q 'left by a killed run' /tmp/err && pass "stale: swept" || fail stale "no sweep line"
+	run compare 0 compare --repeat 1 --memcg 64M --swap 64M --policy mglru --cgroup /a:max=16M \
+		--cgroup /b:max=8M -- usemem -m 20 @/a + usemem -m 10 @/b
 }
 
 # SIGINT and --timeout with the tree: 130 and 3, nothing left.
