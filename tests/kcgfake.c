@@ -1,6 +1,8 @@
 /* kcgfake.c - see kcgfake.h. */
 #define _GNU_SOURCE
 #include "kcgfake.h"
+#include "../src/engine/cgspec.h"
+#include "../src/engine/kexec.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -80,7 +82,49 @@ static int fake_rmdir(const char *path)
 	return rmdir(path);
 }
 
-static struct ncg_fs fake_fs = { fake_mkdir, fake_rmdir, kcgfake_dir, proc_dir };
+long kcgfake_reclaim_pages = -1;
+int kcgfake_reclaim_errno;
+
+/* memory.stat's text with its pgsteal line raised by n (added if none). */
+static void add_pgsteal(const char *dir, uint64_t n)
+{
+	char p[700], buf[4096] = "", out[4200];
+	snprintf(p, sizeof(p), "%s/memory.stat", dir);
+	FILE *f = fopen(p, "r");
+	size_t len = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[len] = 0;
+	uint64_t old = ncg_stat_field(buf, "pgsteal");
+	char *line = !strncmp(buf, "pgsteal ", 8) ? buf : strstr(buf, "\npgsteal ");
+	if (line && line != buf)
+		line++;
+	char *rest = line ? strchr(line, '\n') : NULL;
+	if (line)
+		*line = 0;
+	snprintf(out, sizeof(out), "%spgsteal %llu\n%s", buf, (unsigned long long)(old + n), rest ? rest + 1 : "");
+	kcgfake_put(p, out);
+}
+
+/* The write, then the kernel's part: a write to memory.reclaim frees
+ * what it asks (or kcgfake_reclaim_pages), counted in pgsteal, and
+ * fails with kcgfake_reclaim_errno when that is set. */
+static bool fake_write(const char *path, const char *text)
+{
+	if (!native_write_text(path, text))
+		return false;
+	const char *file = strrchr(path, '/');
+	if (!file || strcmp(file, "/memory.reclaim"))
+		return true;
+	char dir[700];
+	snprintf(dir, sizeof(dir), "%.*s", (int)(file - path), path);
+	long n = kcgfake_reclaim_pages >= 0 ? kcgfake_reclaim_pages : (long)(strtoull(text, NULL, 10) / 4096);
+	add_pgsteal(dir, (uint64_t)n);
+	errno = kcgfake_reclaim_errno;
+	return !kcgfake_reclaim_errno;
+}
+
+static struct ncg_fs fake_fs = { fake_mkdir, fake_rmdir, kcgfake_dir, proc_dir, fake_write };
 
 bool kcgfake_begin(void)
 {
@@ -97,6 +141,20 @@ bool kcgfake_begin(void)
 	saved = ncg_fs;
 	ncg_fs = &fake_fs;
 	return true;
+}
+
+bool kcgfake_run(struct ncgroup *top, const char *const *specs, int n)
+{
+	struct cg_tree_conf conf;
+	struct ntree nt;
+	char err[256];
+	if (!kcgfake_begin())
+		return false;
+	*top = (struct ncgroup){ .version = 2 };
+	snprintf(top->root, sizeof(top->root), "%s", kcgfake_root);
+	return ncg_create(top, 128ULL << 20, err, sizeof(err)) &&
+	       kexec_tree_build(specs, n, 2, 128ULL << 20, &conf, &nt, err, sizeof(err)) &&
+	       ntree_create(top, &nt, err, sizeof(err));
 }
 
 /* rm -r of a directory of the test's own. */
@@ -124,6 +182,8 @@ void kcgfake_end(void)
 	if (saved)
 		ncg_fs = saved;
 	saved = NULL;
+	kcgfake_reclaim_pages = -1;
+	kcgfake_reclaim_errno = 0;
 	remove_all(kcgfake_dir);
 }
 

@@ -20,8 +20,19 @@ extern char kcgfake_root[80];
 /* "mkdir REL;rmdir REL;..." of the stand-in, REL below kcgfake_root. */
 extern char kcgfake_log[1024];
 
+/* The stand-in's writes are plain writes, but one to memory.reclaim
+ * also reclaims: raises the cgroup's memory.stat pgsteal by the pages
+ * asked, or by kcgfake_reclaim_pages when that is >= 0, and then fails
+ * with kcgfake_reclaim_errno when that is set (both reset by
+ * kcgfake_end()). */
+extern long kcgfake_reclaim_pages;
+extern int kcgfake_reclaim_errno;
+
 /* Make the directory and point ncg_fs at the stand-in. */
 bool kcgfake_begin(void);
+/* kcgfake_begin(), then a run's own cgroup of 128M (v2) with the
+ * --cgroup specs below it, made as pagelab kernel makes them. */
+bool kcgfake_run(struct ncgroup *top, const char *const *specs, int n);
 /* Restore ncg_fs and remove the directory with what is left in it. */
 void kcgfake_end(void);
 /* Write text to path (created, truncated). */

@@ -36,16 +36,7 @@ static const char *const cgs[] = { "", "/a", "/b", "/agent" };
 static bool fake_run(struct ncgroup *top)
 {
 	const char *specs[] = { "/a", "/b", "/agent" };
-	struct cg_tree_conf conf;
-	struct ntree nt;
-	char err[256];
-	if (!kcgfake_begin())
-		return false;
-	*top = (struct ncgroup){ .version = 2 };
-	snprintf(top->root, sizeof(top->root), "%s", kcgfake_root);
-	return ncg_create(top, 128ULL << 20, err, sizeof(err)) &&
-	       kexec_tree_build(specs, 3, 2, 128ULL << 20, &conf, &nt, err, sizeof(err)) &&
-	       ntree_create(top, &nt, err, sizeof(err));
+	return kcgfake_run(top, specs, 3);
 }
 
 static void put_cg(const struct ncgroup *top, const char *rel, const char *file, const char *text)

@@ -27,8 +27,6 @@
 
 #define CG_PREFIX "pagelab-kernel-"
 
-static const struct ncg_fs host_fs = { mkdir, rmdir, "/sys/fs/cgroup", "/proc" };
-const struct ncg_fs *ncg_fs = &host_fs;
 
 static bool read_text(const char *path, char *buf, size_t len)
 {
@@ -63,11 +61,14 @@ bool native_write_text(const char *path, const char *text)
 	return ok;
 }
 
+static const struct ncg_fs host_fs = { mkdir, rmdir, "/sys/fs/cgroup", "/proc", native_write_text };
+const struct ncg_fs *ncg_fs = &host_fs;
+
 bool ncg_write(const struct ncgroup *cg, const char *file, const char *text)
 {
 	char p[640];
 	snprintf(p, sizeof(p), "%s/%s", cg->path, file);
-	return native_write_text(p, text);
+	return ncg_fs->write(p, text);
 }
 
 bool ncg_read(const struct ncgroup *cg, const char *file, char *buf, size_t len)

@@ -152,7 +152,9 @@ void ncg_child(const struct ncgroup *top, const char *rel, struct ncgroup *out);
  * mkdir(2) and rmdir(2), which on cgroupfs create and drop the cgroup's
  * interface files with it; where the hierarchies are mounted
  * (/sys/fs/cgroup: v2 there or at its unified/, v1's memory/) and where
- * /proc/PID/cgroup says a task's cgroup.  For tests only:
+ * /proc/PID/cgroup says a task's cgroup, and how a cgroup's file is
+ * written (native_write_text(): on cgroupfs the kernel acts within the
+ * write, as memory.reclaim reclaims).  For tests only:
  * tests/kcgfake.c points ncg_fs at a stand-in that does the same in a
  * temporary directory of plain files, so that the v2 path is checked on
  * a v1 host without a kernel run; nothing else changes it. */
@@ -161,6 +163,7 @@ struct ncg_fs {
 	int (*rmdir)(const char *path);
 	const char *sys_cgroup;     /* "/sys/fs/cgroup" */
 	const char *proc;           /* "/proc" */
+	bool (*write)(const char *path, const char *text);
 };
 extern const struct ncg_fs *ncg_fs;
 

@@ -50,7 +50,10 @@ static void od_help(FILE *out)
 "it reads CGROUP's memory.pressure full avg10; above PERCENT (default\n"
 "60) for TIME (default 30s) with reclaim going on, it kills every task\n"
 "of the leaf cgroup below CGROUP whose pgscan grew most, then waits 15 s.\n"
-"Needs --set psi=1; ends when CGROUP has no task left.\n", out);
+"Ends when CGROUP has no task left.  pagelab run needs --set psi=1 (its\n"
+"PSI); pagelab kernel needs CGROUP among its --cgroup paths on a cgroup\n"
+"v2 host whose kernel counts PSI (memory.pressure; psi=1 on the command\n"
+"line of a kernel built with PSI off by default).\n", out);
 }
 
 static void *od_create(int argc, char **argv, uint64_t seed, char *err, size_t errlen)

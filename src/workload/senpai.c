@@ -57,7 +57,10 @@ static void sp_help(FILE *out)
 "seconds it reclaims memory.current x adj, adj up to F (--max-probe) as\n"
 "the stall falls to 1/N (--coeff-probe) of the target; above the target\n"
 "it backs off (waits).  Defaults 6, 10000, 0.01, 1.0, 10, 20, 100M (those\n"
-"of senpai.py).  Needs --set psi=1; ends when CGROUP has no task left.\n", out);
+"of senpai.py).  Ends when CGROUP has no task left.  pagelab run needs\n"
+"--set psi=1 (its PSI); pagelab kernel needs CGROUP among its --cgroup\n"
+"paths on a cgroup v2 host whose kernel counts PSI (memory.pressure;\n"
+"psi=1 on the command line of a kernel built with PSI off by default).\n", out);
 }
 
 /* One --name VALUE; false when the value is bad. */
