@@ -146,6 +146,10 @@ bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint
 			return false;
 		}
 		fd_install(m, t, ctx, op->fd, ino);
+		/* the posix_fadvise() that follows the open */
+		fd_slot(t, op->fd, false)->ra.fadvise =
+			op->fadvise == OP_FADV_RANDOM ? RA_FADV_RANDOM
+			: op->fadvise == OP_FADV_SEQUENTIAL ? RA_FADV_SEQUENTIAL : RA_FADV_NORMAL;
 		break;
 	}
 	case OP_CLOSE: {

@@ -29,12 +29,17 @@
 #define INODE_UNLINKED    (1u << 3)  /* name removed; freed at the last close/munmap */
 #define INODE_DEAD        (1u << 4)  /* freed: id kept so stale ids are caught */
 
+/* What posix_fadvise() last set on an open file (generic_fadvise):
+ * FMODE_RANDOM, or its ra_pages at twice the device's. */
+enum ra_fadvise { RA_FADV_NORMAL, RA_FADV_RANDOM, RA_FADV_SEQUENTIAL };
+
 /* Readahead state of one open file (the kernel's struct file_ra_state;
  * for ra_era 22/24 the f_ra* fields of 2.2/2.4's struct file, in pages). */
 struct file_ra {
 	uint64_t start, size, async_size;  /* current window */
 	uint64_t prev;                     /* last index read + 1 (0 = none yet) */
 	unsigned order;                    /* 6.16+ ra->order: folio order of the window */
+	uint8_t fadvise;                   /* enum ra_fadvise (mm/fadvise.c) */
 	/* 2.2/2.4 (readahead_old.c) */
 	uint64_t raend;     /* f_raend: first page after the last one read ahead */
 	uint64_t ralen;     /* f_ralen: pages of the current read-ahead block */

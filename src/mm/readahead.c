@@ -21,6 +21,9 @@
  * the oldest file pages, the first that reclaim meets, and reclaiming
  * them takes a call several priorities where a 2 MiB folio is one
  * isolation (docs/fidelity.md, the stream case).
+ * posix_fadvise() (6.18 mm/fadvise.c generic_fadvise(), per open file):
+ * RANDOM sets FMODE_RANDOM, after which page_cache_sync_ra() reads just
+ * the request; SEQUENTIAL doubles the file's ra_pages.
  * Simplified: no thrashing detection, no context readahead (2.6.31), no
  * interleaved-stream handling. */
 #include "filemap.h"
@@ -57,10 +60,18 @@ uint64_t ra_window(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t inde
 		   bool hit_marker, uint64_t *start, uint64_t *async_size)
 {
 	uint64_t max = vs->ra_pages;
+	/* generic_fadvise(): POSIX_FADV_SEQUENTIAL sets the file's ra_pages
+	 * to twice the device's. */
+	if (ra->fadvise == RA_FADV_SEQUENTIAL)
+		max *= 2;
 	if (!max)
 		return 0;
 	if (!req)
 		req = 1;
+	/* POSIX_FADV_RANDOM set FMODE_RANDOM: page_cache_sync_ra() "be dumb",
+	 * force_page_cache_ra() of just the request, no window. */
+	if (ra->fadvise == RA_FADV_RANDOM && !hit_marker)
+		goto random;
 	/* The expected callback: sequential, ramp up and push forward. */
 	if (ra->size && index &&
 	    (index == ra->start + ra->size - ra->async_size || index == ra->start + ra->size)) {
@@ -88,6 +99,7 @@ uint64_t ra_window(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t inde
 		goto readit;
 	}
 	/* A random read: just the requested pages. */
+random:
 	*start = index;
 	*async_size = 0;
 	return req < max ? req : max;

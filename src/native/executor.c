@@ -280,6 +280,10 @@ static int file_op(struct xtask *x, const struct op *op)
 		if (x->fd[slot] < 0)
 			return fail(x, "open %s: %s", op->name, strerror(errno));
 		x->path[slot] = xstrdup(p);
+		if (op->fadvise != OP_FADV_NONE &&
+		    posix_fadvise(x->fd[slot], 0, 0, op->fadvise == OP_FADV_RANDOM
+				  ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL))
+			return fail(x, "posix_fadvise %s failed", op->name);
 		return 0;
 	}
 	case OP_CLOSE:

@@ -23,6 +23,9 @@
  *    uniform draws; random_distribution=zipf:S skews the blocks by Zipf
  *    rank, ranks scattered over the file; rw=randrw picks a read with
  *    probability rwmixread% (default 50);
+ *  - fadvise_hint=1 (fio's default; ioengines.c td_io_open_file) follows
+ *    each open with posix_fadvise(POSIX_FADV_RANDOM) for the random modes,
+ *    else POSIX_FADV_SEQUENTIAL (mm/readahead.c models what each does);
  *  - a job ends after io_size (default size) of I/O times loops, or at
  *    runtime= (time_based: only at runtime=, passing over the files again).
  * Latencies: an OP_MARK after every I/O gives its completion time, so a
@@ -54,7 +57,7 @@ static void fio_help(FILE *out)
 "           [--norandommap] [--random_distribution=random|zipf:S]\n"
 "           [--filename=FILE] [--directory=DIR] [--group_reporting]\n"
 "           [--ioengine=psync|sync|pvsync|pvsync2|mmap] [--iodepth=1] [--thread]\n"
-"           [--uncached=0|1]\n"
+"           [--uncached=0|1] [--fadvise_hint=0|1]\n"
 "fio with a synchronous engine: numjobs tasks each doing read(2)/write(2)\n"
 "of bs (default 4k) over its nrfiles files of size/nrfiles (NAME.JOB.FILE),\n"
 "laid out first and dropped from the page cache (invalidate=1); MODE\n"
@@ -66,6 +69,9 @@ static void fio_help(FILE *out)
 "pvsync2's uncached=1 reads and writes with RWF_DONTCACHE (Linux 6.14+):\n"
 "each page a read brings in is dropped once read; each page a write creates\n"
 "when its writeback, which the write starts, ends.\n"
+"fadvise_hint=1 (the default) follows each open with posix_fadvise(RANDOM)\n"
+"for the rand* modes, which reads just the pages asked for, else\n"
+"(SEQUENTIAL) doubles the file's readahead window; 0 gives no advice.\n"
 "Output: fio's per-job read:/write: IOPS and BW lines, clat and clat\n"
 "percentiles (usec), cpu, and the Run status group lines.\n", out);
 }
@@ -201,6 +207,9 @@ static bool fio_word(struct fio *f, const char *key, const char *v, bool *named,
 	} else if (!strcmp(key, "uncached")) {
 		ok = wl_u64_in(v, 0, 1, &x);
 		f->uncached = ok && x;
+	} else if (!strcmp(key, "fadvise_hint")) {
+		ok = wl_u64_in(v, 0, 1, &x);
+		f->fadvise = ok && x;
 	} else if (!strcmp(key, "iodepth")) {
 		ok = v && !strcmp(v, "1");
 	} else if (!strcmp(key, "thread") || !strcmp(key, "randrepeat")) {
@@ -322,6 +331,7 @@ static void *fio_create(int argc, char **argv, uint64_t seed, char *err, size_t 
 	f->loops = 1;
 	f->rwmixread = 50;
 	f->invalidate = true;
+	f->fadvise = true;
 	f->seed = seed;
 	if (!fio_parse(f, argc, argv, err, errlen) || !fio_check_sizes(f, err, errlen) ||
 	    !fio_check_uncached(f, err, errlen)) {
@@ -472,6 +482,10 @@ static bool fio_open_op(struct fio *f, int task, struct fio_task *t, struct op *
 	}
 	op->kind = OP_OPEN;
 	op->name = f->fname[(size_t)task * f->nrfiles + t->file];
+	/* td_io_open_file(): fadvise_hint=1 advises the job's pattern */
+	if (f->fadvise)
+		op->fadvise = f->rw == RW_RANDREAD || f->rw == RW_RANDWRITE || f->rw == RW_RANDRW
+			      ? OP_FADV_RANDOM : OP_FADV_SEQUENTIAL;
 	if (f->mmap)
 		t->lstep = 1;
 	else

@@ -36,6 +36,7 @@ struct fio {
 	uint32_t nrfiles, numjobs, rwmixread;
 	bool time_based, direct, invalidate, norandommap, group, have_size, mmap;
 	bool pvsync2, uncached;     /* --ioengine=pvsync2, its --uncached=1 */
+	bool fadvise;               /* --fadvise_hint=1 (the default) */
 	double zipf_s;
 	struct wl_zipf zipf;
 	uint64_t seed;

@@ -73,7 +73,12 @@ struct op {
 	uint8_t data_kind;  /* OP_MMAP_ANON: what its pages are written with
 			     * (enum data_kind, src/lib/pagefill.h; 0 = random) */
 	int16_t swappiness; /* OP_CG_RECLAIM: swappiness= (-1: none) */
+	uint8_t fadvise;    /* OP_CREATE/OP_OPEN: posix_fadvise(fd, 0, 0, advice)
+			     * right after the open (enum op_fadvise) */
 };
+
+/* The advice an open is followed by (fio's fadvise_hint). */
+enum op_fadvise { OP_FADV_NONE, OP_FADV_RANDOM, OP_FADV_SEQUENTIAL };
 
 /* What an OP_CG_* op found: the files of one cgroup at that moment. */
 #define WL_CG_LEAVES 16
