@@ -15,10 +15,18 @@ struct summary summarize(const double *x, int n)
 	if (n < 1)
 		return s;
 	double sum = 0;
-	for (int i = 0; i < n; i++)
+	bool same = true;
+	for (int i = 0; i < n; i++) {
 		sum += x[i];
+		same &= x[i] == x[0];
+	}
 	s.mean = sum / n;
-	if (n < 2)
+	/* Equal values (every seed gave the same figure) have no spread:
+	 * say so exactly, not with the rounding noise of the sum, which
+	 * would turn an exact difference into a sampled one. */
+	if (same)
+		s.mean = x[0];
+	if (n < 2 || same)
 		return s;
 	double ss = 0;
 	for (int i = 0; i < n; i++)
