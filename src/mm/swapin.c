@@ -10,7 +10,10 @@
  * swapin_readahead_hits = ATOMIC_INIT(4)); readahead pages count swap_ra,
  * their first fault swap_ra_hit.  On zram (SWP_SYNCHRONOUS_IO) 6.18's
  * do_swap_page() skips the swap cache and readahead for a slot with one
- * user (memory.c).  do_swap_page() itself, which maps the page, is in
+ * user (memory.c).  A readahead page with no frame ends 2.6.28's
+ * window (`if (!page) break;`) but only skips its slot in 4.14+'s two
+ * (`if (!page) continue;`, 6.1's mm/swap_state.c; `if (!folio)
+ * continue;` later).  do_swap_page() itself, which maps the page, is in
  * aspace.c. */
 #include "internal.h"
 #include "swap.h"
