@@ -14,6 +14,7 @@
 void test_swapra_fail_skips_slot(void);
 void test_swapra_fail_stops_26(void);
 void test_swapra_fail_no_oom_left(void);
+void test_swapra_fail_vma_skips_page(void);
 
 static int stub_calls;
 
@@ -27,10 +28,12 @@ static pfn_t fail_first(struct mm *mm, struct mm_ctx *ctx)
 }
 
 /* Pages 0..3 written, swapped out to slots 0..3 and freed; page 0's
- * fault set up at its slot; the window [0, 4) read with stop_on_fail.
- * Returns the readahead pages read (swap_ra); *cached: which slots the
- * swap cache holds, bit s for slot s. */
-static uint64_t window(bool stop_on_fail, unsigned *cached)
+ * fault set up at its slot; the slot window [0, 4) read with
+ * stop_on_fail, or (vma) the VMA's window: its first fault, 4 hits, 8
+ * pages around page 0 (0 - 3 .. 5) cut to the VMA's 0 .. 4.  Returns the
+ * readahead pages read (swap_ra); *cached: which slots the swap cache
+ * holds, bit s for slot s. */
+static uint64_t window(bool stop_on_fail, bool vma, unsigned *cached)
 {
 	struct mm mm;
 	struct mm_costs cost;
@@ -57,7 +60,10 @@ static uint64_t window(bool stop_on_fail, unsigned *cached)
 	CHECK(tpfn != PFN_NONE);
 	swapin_page(&mm, &ctx, tpfn, 0, as->id + 1, ANON_INDEX(v, 0));
 	stub_calls = 0;
-	swap_ra_read_slots(&mm, &ctx, 0, 4, 0, tpfn, stop_on_fail, fail_first);
+	if (vma)
+		swap_vma_readahead(&mm, &ctx, &as->vmas[v], 0, 0, tpfn, fail_first);
+	else
+		swap_ra_read_slots(&mm, &ctx, 0, 4, 0, tpfn, stop_on_fail, fail_first);
 	*cached = 0;
 	for (unsigned s = 0; s < 4; s++)
 		if (mm.swap.cache[s] != PFN_NONE)
@@ -73,7 +79,7 @@ static uint64_t window(bool stop_on_fail, unsigned *cached)
 void test_swapra_fail_skips_slot(void)
 {
 	unsigned cached;
-	CHECK_EQ(window(false, &cached), 2);
+	CHECK_EQ(window(false, false, &cached), 2);
 	CHECK_EQ(stub_calls, 3);
 	CHECK_EQ(cached, 0xdu);
 }
@@ -83,7 +89,7 @@ void test_swapra_fail_skips_slot(void)
 void test_swapra_fail_stops_26(void)
 {
 	unsigned cached;
-	CHECK_EQ(window(true, &cached), 0);
+	CHECK_EQ(window(true, false, &cached), 0);
 	CHECK_EQ(stub_calls, 1);
 	CHECK_EQ(cached, 0x1u);
 }
@@ -109,4 +115,14 @@ void test_swapra_fail_no_oom_left(void)
 	CHECK(!ctx.reclaim_wait);
 	CHECK_EQ(mm.memcg.charged, 1);
 	mm_destroy(&mm);
+}
+
+/* 4.14+'s VMA window: page 1 finds no frame and is skipped, pages 2 and
+ * 3 are read, as in the slot window. */
+void test_swapra_fail_vma_skips_page(void)
+{
+	unsigned cached;
+	CHECK_EQ(window(false, true, &cached), 2);
+	CHECK_EQ(stub_calls, 3);
+	CHECK_EQ(cached, 0xdu);
 }

@@ -249,6 +249,10 @@ typedef pfn_t (*swap_ra_alloc_fn)(struct mm *mm, struct mm_ctx *ctx);
 pfn_t swap_ra_alloc(struct mm *mm, struct mm_ctx *ctx);
 void swap_ra_read_slots(struct mm *mm, struct mm_ctx *ctx, uint32_t lo, uint32_t hi,
 			uint32_t target, pfn_t tpfn, bool stop_on_fail, swap_ra_alloc_fn alloc);
+/* swapin.c: 4.14+'s VMA window around the fault at off of v (a failure
+ * skips the page too). */
+void swap_vma_readahead(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off,
+			uint32_t target, pfn_t tpfn, swap_ra_alloc_fn alloc);
 /* SWAP_RA_HITS_MASK with 4 KiB pages: the hits a VMA window remembers. */
 #define SWAP_RA_HITS_MAX 63
 

@@ -243,9 +243,10 @@ uint32_t swap_vma_ra_window(struct vma *v, uint64_t off, uint32_t max_win, uint6
  * pages of the faulting VMA in swap_vma_ra_window() (1 << page_cluster
  * pages at most, 32 at most), ascending.  Readahead pages go to the swap
  * cache unmapped with PG_readahead (swap_ra); a fault that finds one
- * there counts swap_ra_hit and widens the next window. */
-static void swap_vma_readahead(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off,
-			       uint32_t target, pfn_t tpfn)
+ * there counts swap_ra_hit and widens the next window.  alloc is
+ * swap_ra_alloc but in tests. */
+void swap_vma_readahead(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off,
+			uint32_t target, pfn_t tpfn, swap_ra_alloc_fn alloc)
 {
 	uint64_t cluster = mm->vm.page_cluster < SWAP_RA_ORDER_CEILING ? mm->vm.page_cluster
 								      : SWAP_RA_ORDER_CEILING;
@@ -261,7 +262,7 @@ static void swap_vma_readahead(struct mm *mm, struct mm_ctx *ctx, struct vma *v,
 		uint32_t slot = pte_slot(v->pte[o]);
 		if (mm->swap.cache[slot] != PFN_NONE)
 			continue;
-		pfn_t pfn = swap_ra_alloc(mm, ctx);
+		pfn_t pfn = alloc(mm, ctx);
 		if (pfn == PFN_NONE)
 			continue; /* `if (!folio) continue;`: the next may get one */
 		/* The allocation may have reclaimed: look again. */
@@ -333,7 +334,7 @@ void swapin_read(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off,
 	if (mm->untimed)
 		swapin_submit(mm, ctx, pfn, slot);
 	else if (swap_use_vma_readahead(mm))
-		swap_vma_readahead(mm, ctx, v, off, slot, pfn);
+		swap_vma_readahead(mm, ctx, v, off, slot, pfn, swap_ra_alloc);
 	else if (mm->vm.swap_vma_ra)
 		swap_cluster_readahead(mm, ctx, slot, pfn);
 	else
