@@ -241,6 +241,18 @@ void swapin_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32_t slot,
  * swapin_page at slot) with the era's readahead around it. */
 void swapin_read(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off, uint32_t slot,
 		 pfn_t pfn);
+/* swapin.c: a readahead page's frame (swap_ra_alloc, PFN_NONE when the
+ * allocator has none) and the slot readahead loop of 2.6 (stop_on_fail:
+ * the first failure ends the window) and of 4.14+'s cluster readahead
+ * (a failure skips the slot); alloc is swap_ra_alloc but in tests. */
+typedef pfn_t (*swap_ra_alloc_fn)(struct mm *mm, struct mm_ctx *ctx);
+pfn_t swap_ra_alloc(struct mm *mm, struct mm_ctx *ctx);
+void swap_ra_read_slots(struct mm *mm, struct mm_ctx *ctx, uint32_t lo, uint32_t hi,
+			uint32_t target, pfn_t tpfn, bool stop_on_fail, swap_ra_alloc_fn alloc);
+/* swapin.c: 4.14+'s VMA window around the fault at off of v (a failure
+ * skips the page too). */
+void swap_vma_readahead(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off,
+			uint32_t target, pfn_t tpfn, swap_ra_alloc_fn alloc);
 /* SWAP_RA_HITS_MASK with 4 KiB pages: the hits a VMA window remembers. */
 #define SWAP_RA_HITS_MAX 63
 

@@ -10,10 +10,14 @@
  * swapin_readahead_hits = ATOMIC_INIT(4)); readahead pages count swap_ra,
  * their first fault swap_ra_hit.  On zram (SWP_SYNCHRONOUS_IO) 6.18's
  * do_swap_page() skips the swap cache and readahead for a slot with one
- * user (memory.c).  do_swap_page() itself, which maps the page, is in
+ * user (memory.c).  A readahead page with no frame ends 2.6.28's
+ * window (`if (!page) break;`) but only skips its slot in 4.14+'s two
+ * (`if (!page) continue;`, 6.1's mm/swap_state.c; `if (!folio)
+ * continue;` later).  do_swap_page() itself, which maps the page, is in
  * aspace.c. */
 #include "internal.h"
 #include "swap.h"
+#include "cgtree.h"
 #include "zram.h"
 #include "zswap.h"
 #include "../lib/util.h"
@@ -86,24 +90,36 @@ static void read_ahead_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32
 	swapin_submit(mm, ctx, pfn, slot);
 }
 
-/* A frame for a readahead page; when the allocator has none, PFN_NONE
- * and *give_up: the rest of the window is not read (the fault's own page
- * is). */
-static pfn_t ra_alloc(struct mm *mm, struct mm_ctx *ctx, bool *give_up)
+/* A frame for a readahead page, or PFN_NONE.  The failure is the
+ * readahead's alone: the fault's own page has its frame, so no OOM kill
+ * it queued (a charge's oom_pending / oom_cg) is left for a later one,
+ * and the fault does not wait on reclaim for it. */
+pfn_t swap_ra_alloc(struct mm *mm, struct mm_ctx *ctx)
 {
 	enum fault_status st;
+	bool pending = mm->memcg.oom_pending, wait = ctx && ctx->reclaim_wait;
+	int oom_cg = mm->cgt ? mm->cgt->oom_cg : 0;
 	pfn_t pfn = mm_alloc_page(mm, ctx, &st);
-	if (pfn == PFN_NONE)
-		*give_up = true;
-	return pfn;
+	if (pfn != PFN_NONE)
+		return pfn;
+	mm->memcg.oom_pending = pending;
+	if (mm->cgt)
+		mm->cgt->oom_cg = oom_cg;
+	if (ctx)
+		ctx->reclaim_wait = wait;
+	return PFN_NONE;
 }
 
 /* Read slots [lo, hi) in ascending order (one plug, one disk request):
  * the faulting page at `target` (set up in tpfn) and every other slot in
- * use that the swap cache does not hold, until a readahead page finds no
- * frame. */
-static void read_slots(struct mm *mm, struct mm_ctx *ctx, uint32_t lo, uint32_t hi, uint32_t target,
-		       pfn_t tpfn)
+ * use that the swap cache does not hold.  A readahead page that finds no
+ * frame (alloc) ends the window with stop_on_fail (2.6.28's
+ * swapin_readahead(): `if (!page) break;`); without, the slot is skipped
+ * and the next one allocates again, reclaiming again if it must (4.14+'s
+ * swap_cluster_readahead(), `if (!page) continue;` in 6.1, `if (!folio)
+ * continue;` later). */
+void swap_ra_read_slots(struct mm *mm, struct mm_ctx *ctx, uint32_t lo, uint32_t hi,
+			uint32_t target, pfn_t tpfn, bool stop_on_fail, swap_ra_alloc_fn alloc)
 {
 	struct swap_area *sw = &mm->swap;
 	bool give_up = false;
@@ -114,9 +130,11 @@ static void read_slots(struct mm *mm, struct mm_ctx *ctx, uint32_t lo, uint32_t 
 		}
 		if (give_up || !sw->map[s] || sw->cache[s] != PFN_NONE)
 			continue;
-		pfn_t pfn = ra_alloc(mm, ctx, &give_up);
-		if (pfn == PFN_NONE)
+		pfn_t pfn = alloc(mm, ctx);
+		if (pfn == PFN_NONE) {
+			give_up = stop_on_fail;
 			continue;
+		}
 		/* The allocation may have reclaimed: look again. */
 		if (sw->cache[s] != PFN_NONE || !sw->map[s]) {
 			free_frame(mm, pfn);
@@ -143,7 +161,8 @@ static void swapin_readahead(struct mm *mm, struct mm_ctx *ctx, uint32_t target,
 		lo--;
 	while (hi < end && sw->map[hi])
 		hi++;
-	read_slots(mm, ctx, (uint32_t)lo, (uint32_t)hi, target, tpfn);
+	swap_ra_read_slots(mm, ctx, (uint32_t)lo, (uint32_t)hi, target, tpfn, true,
+			   swap_ra_alloc);
 }
 
 #define SWAP_RA_ORDER_CEILING 5   /* mm/swap_state.c: at most 32 pages */
@@ -224,28 +243,28 @@ uint32_t swap_vma_ra_window(struct vma *v, uint64_t off, uint32_t max_win, uint6
  * pages of the faulting VMA in swap_vma_ra_window() (1 << page_cluster
  * pages at most, 32 at most), ascending.  Readahead pages go to the swap
  * cache unmapped with PG_readahead (swap_ra); a fault that finds one
- * there counts swap_ra_hit and widens the next window. */
-static void swap_vma_readahead(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off,
-			       uint32_t target, pfn_t tpfn)
+ * there counts swap_ra_hit and widens the next window.  alloc is
+ * swap_ra_alloc but in tests. */
+void swap_vma_readahead(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off,
+			uint32_t target, pfn_t tpfn, swap_ra_alloc_fn alloc)
 {
 	uint64_t cluster = mm->vm.page_cluster < SWAP_RA_ORDER_CEILING ? mm->vm.page_cluster
 								      : SWAP_RA_ORDER_CEILING;
 	uint64_t lo, hi;
 	swap_vma_ra_window(v, off, 1u << cluster, &lo, &hi);
-	bool give_up = false;
 	for (uint64_t o = lo; o < hi; o++) {
 		if (o == off) {
 			swapin_submit(mm, ctx, tpfn, target);
 			continue;
 		}
-		if (give_up || !pte_is_swap(v->pte[o]))
+		if (!pte_is_swap(v->pte[o]))
 			continue;
 		uint32_t slot = pte_slot(v->pte[o]);
 		if (mm->swap.cache[slot] != PFN_NONE)
 			continue;
-		pfn_t pfn = ra_alloc(mm, ctx, &give_up);
+		pfn_t pfn = alloc(mm, ctx);
 		if (pfn == PFN_NONE)
-			continue;
+			continue; /* `if (!folio) continue;`: the next may get one */
 		/* The allocation may have reclaimed: look again. */
 		if (!pte_is_swap(v->pte[o]) || pte_slot(v->pte[o]) != slot ||
 		    mm->swap.cache[slot] != PFN_NONE || !mm->swap.map[slot]) {
@@ -295,7 +314,8 @@ static void swap_cluster_readahead(struct mm *mm, struct mm_ctx *ctx, uint32_t t
 {
 	uint32_t first, last;
 	swap_cluster_ra_window(&mm->swap, target, 1u << mm->vm.page_cluster, &first, &last);
-	read_slots(mm, ctx, first, last + 1, target, tpfn);
+	swap_ra_read_slots(mm, ctx, first, last + 1, target, tpfn, false,
+			   swap_ra_alloc);
 }
 
 void swapin_read(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off, uint32_t slot,
@@ -323,7 +343,7 @@ void swapin_read(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off,
 	if (mm->untimed)
 		swapin_submit(mm, ctx, pfn, slot);
 	else if (swap_use_vma_readahead(mm))
-		swap_vma_readahead(mm, ctx, v, off, slot, pfn);
+		swap_vma_readahead(mm, ctx, v, off, slot, pfn, swap_ra_alloc);
 	else if (mm->vm.swap_vma_ra)
 		swap_cluster_readahead(mm, ctx, slot, pfn);
 	else
