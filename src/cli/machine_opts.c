@@ -58,7 +58,8 @@ const struct opt machine_opts[] = {
 	   "the cgroup2 mount's option (a parent's unclaimed\n"
 	   "low/min float down).\n"
 	   "The workloads memreclaim, senpai and oomd write a\n"
-	   "cgroup's memory.reclaim / cgroup.kill",
+	   "cgroup's memory.reclaim / cgroup.kill (senpai and\n"
+	   "oomd read memory.pressure: --set psi=1).",
 	   "PATH[:K=V,...]", "a memory cgroup of a tree, as pagelab run --cgroup\n"
 	   "(repeatable; the same in every cell; one key as an\n"
 	   "axis: --set cgroup.PATH.KEY=LIST, cgroup./b.high=8M,16M)"),
