@@ -121,7 +121,7 @@ static void grow_ptes(struct cachesim *cs, uint64_t cap)
 		memcpy(pte, cs->pte, cs->mapped * sizeof(pte_t));
 	free(cs->pte);
 	cs->pte = pte;
-	if (cs->mm.cache.recs) {
+	if (cs->mm.cache.recs && !cs->mm.cache.recs_by_frame) {
 		/* The policy's record map, as long (cache_mode.h). */
 		uint32_t *map = xcalloc_huge(cap, sizeof(uint32_t));
 		if (cs->mapped)
@@ -325,13 +325,19 @@ struct hook_loop {
 	bool moves;             /* hits move records on lists (rec_next) */
 };
 
+/* How a policy with a cache hit (cs->hit, cache_mode.h) finds a page's
+ * record: none (no hit: access()), by the record map, or by the frame its
+ * PTE names (recs_by_frame). */
+enum hit_kind { HIT_NONE, HIT_MAP, HIT_FRAME };
+
 /* Reference i and the policy's hook on it, with what references ahead
  * will touch prefetched (`ahead`: they exist).  Three hooks:
  * - `hit` (a policy with a cache hit, cs->hit, cache_mode.h): a present
  *   page's frame and record to hit(), nothing for a faulting one.  A hit
  *   reads no frame links or struct page: only the PTE, the id's record
  *   slot AHEAD_PTE on, the record AHEAD_LINKS on and its list neighbours
- *   (moves) AHEAD_NEIGH on are fetched.
+ *   (moves) AHEAD_NEIGH on are fetched - or for HIT_FRAME, with no map,
+ *   the record AHEAD_LINKS on of the frame the PTE names.
  * - is_lru (exact LRU): lru_hit() inline, which reads no struct page:
  *   the frame's LRU link AHEAD_PAGE references before, its list
  *   neighbours' links AHEAD_LINKS before (a move to the head writes all
@@ -340,7 +346,7 @@ struct hook_loop {
  *   struct page, and the record as for `hit` when it keeps one.
  * ahead, hit, is_lru and rec are constants at each call (always_inline). */
 __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, pte_t *ptes, const struct refs *r,
-							   size_t i, bool ahead, bool hit, bool is_lru, bool rec,
+							   size_t i, bool ahead, enum hit_kind hit, bool is_lru, bool rec,
 							   const struct hook_loop *h)
 {
 	struct frames *const fr = &cs->mm.fr;
@@ -361,7 +367,13 @@ __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, 
 			__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->prev * sizeof(*links)));
 			__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->next * sizeof(*links)));
 		}
-		if (!is_lru && h->recs) {
+		if (hit == HIT_FRAME) {
+			/* The record of the frame the PTE (fetched
+			 * AHEAD_PTE on) names: frame 0's for a page not
+			 * present, whose PTE has pfn 0 (pte_peek). */
+			pfn_t pfn = pte_pfn(pte_peek(ptes, ref_page(r, i + AHEAD_LINKS, rec)));
+			__builtin_prefetch((const char *)*h->recs + (size_t)pfn * cs->mm.cache.rec_size);
+		} else if (!is_lru && h->recs) {
 			/* The policy's record (cache_mode.h): its slot in
 			 * recmap, then the record.  A page with none has
 			 * slot UINT32_MAX: the address is then one no
@@ -379,7 +391,7 @@ __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, 
 		pte_t *pt = &ptes[idx], pte = *pt;
 		if (__builtin_expect(pte & PTE_PRESENT, 1)) {
 			*pt = pte | ref_bits(r, i, rec);
-			cs->hit(cs->priv, pte_pfn(pte), h->map[idx]);
+			cs->hit(cs->priv, pte_pfn(pte), hit == HIT_FRAME ? pte_pfn(pte) : h->map[idx]);
 			return true;
 		}
 		ref_miss(cs, idx, (ref_bits(r, i, rec) & PTE_DIRTY) != 0);
@@ -396,15 +408,15 @@ __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, 
 }
 
 __attribute__((always_inline)) static inline size_t refs_hook_loop(struct cachesim *cs, const struct refs *r, size_t n,
-								   bool hit, bool is_lru, bool rec)
+								   enum hit_kind hit, bool is_lru, bool rec)
 {
 	const uint32_t *const map = cs->mm.cache.recmap;
 	const struct hook_loop h = {
 		.priv = cs->priv,
 		.list = is_lru ? ((const struct lru *)cs->priv)->list : 0,
 		.map = map,
-		/* a cache hit's record comes from the map */
-		.recs = hit && !map ? NULL : cs->mm.cache.recs,
+		/* a cache hit's record comes from the map or the PTE */
+		.recs = hit == HIT_MAP && !map ? NULL : cs->mm.cache.recs,
 		.moves = cs->mm.cache.rec_next != 0,
 	};
 	pte_t *const ptes = cs->pte;
@@ -419,13 +431,15 @@ __attribute__((always_inline)) static inline size_t refs_hook_loop(struct caches
 }
 
 static size_t refs_plain(struct cachesim *cs, const struct refs *r, size_t n) { return refs_plain_loop(cs, r, n, false); }
-static size_t refs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, false, false); }
-static size_t refs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, true, false); }
-static size_t refs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false, false); }
+static size_t refs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, HIT_NONE, false, false); }
+static size_t refs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, HIT_NONE, true, false); }
+static size_t refs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, HIT_MAP, false, false); }
+static size_t refs_hitf(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, HIT_FRAME, false, false); }
 static size_t recs_plain(struct cachesim *cs, const struct refs *r, size_t n) { return refs_plain_loop(cs, r, n, true); }
-static size_t recs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, false, true); }
-static size_t recs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, true, true); }
-static size_t recs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false, true); }
+static size_t recs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, HIT_NONE, false, true); }
+static size_t recs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, HIT_NONE, true, true); }
+static size_t recs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, HIT_MAP, false, true); }
+static size_t recs_hitf(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, HIT_FRAME, false, true); }
 
 /* What the loops read for references given without writes: they read
  * writes[i] for every reference instead of testing writes each time. */
@@ -443,6 +457,8 @@ static void refs_run(struct cachesim *cs, const uint32_t *pages, const uint8_t *
 	const struct refs r = { .pages = pages, .writes = writes };
 	if (cs->is_lru)
 		refs_lru(cs, &r, n);
+	else if (cs->hit && cs->mm.cache.recs_by_frame)
+		refs_hitf(cs, &r, n);
 	else if (cs->hit)
 		refs_hit(cs, &r, n);
 	else if (cs->hook)
@@ -505,6 +521,7 @@ size_t cachesim_recs_below(struct cachesim *cs, const uint8_t *recs, size_t n, u
 	room_below(cs, bound);
 	cs->check_order = true;
 	size_t done = cs->is_lru ? recs_lru(cs, &r, n)
+		      : cs->hit && cs->mm.cache.recs_by_frame ? recs_hitf(cs, &r, n)
 		      : cs->hit	 ? recs_hit(cs, &r, n)
 		      : cs->hook ? recs_hook(cs, &r, n)
 				 : recs_plain(cs, &r, n);

@@ -39,6 +39,14 @@ struct mm_cache_mode {
 	void *const *recs;
 	size_t rec_size;
 	uint32_t *recmap;
+	/* The records are by frame (resframes.h: sieve, lfu): a present
+	 * page's record is (*recs)[its frame], which its PTE names, so the
+	 * replay keeps no recmap (NULL), hands hit() the frame as the record
+	 * and prefetches the record through the PTE.  recmap[id] was the
+	 * frame again: a 4-byte slot per id, read on every hit and written
+	 * twice on every miss, each a host line of its own (an eighth of a
+	 * SIEVE replay's CPU time, perf). */
+	bool recs_by_frame;
 	/* A policy whose hit moves the record on a list (ARC, 2Q's Am,
 	 * LIRS's stack) sets these: the byte offsets in a record of its two
 	 * neighbours' record numbers (u32), which the loop prefetches too, a

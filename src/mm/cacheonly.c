@@ -70,6 +70,12 @@ void mm_cache_records(struct mm *mm, void *const *recs, size_t rec_size)
 	mm->cache.rec_size = rec_size;
 }
 
+void mm_cache_frame_records(struct mm *mm, void *const *recs, size_t rec_size)
+{
+	mm_cache_records(mm, recs, rec_size);
+	mm->cache.recs_by_frame = true;
+}
+
 void mm_cache_record_links(struct mm *mm, size_t prev, size_t next)
 {
 	mm->cache.rec_prev = prev;

@@ -474,6 +474,8 @@ void mm_cache_only_enable(struct mm *mm);
  * (cache_mode.h: recs, rec_size; prev/next the offsets of a record's list
  * neighbours, 0 when hits move nothing). */
 void mm_cache_records(struct mm *mm, void *const *recs, size_t rec_size);
+/* Records by frame (cache_mode.h: recs_by_frame): no record map. */
+void mm_cache_frame_records(struct mm *mm, void *const *recs, size_t rec_size);
 void mm_cache_record_links(struct mm *mm, size_t prev, size_t next);
 /* A research policy's hit hook for the replay (cache_mode.h: hit), and
  * that it keeps its resident frames on no frame list (unlisted). */
