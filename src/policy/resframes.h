@@ -60,6 +60,16 @@ __attribute__((always_inline)) static inline void rf_prefetch_victim(const struc
 	mm_prefetch_page(r->mm, pfn);
 	__builtin_prefetch(&r->mm->cache.ptes[r->ids[pfn]]);
 }
+/* In a cache: a step before rf_prefetch_victim(r, pfn), what it reads -
+ * pfn's id - and the struct page it fetches, for a policy that knows
+ * its victim two misses ahead. */
+__attribute__((always_inline)) static inline void rf_prefetch_next(const struct resframes *r, pfn_t pfn)
+{
+	if (!r->ids || pfn == PFN_NONE)
+		return;
+	mm_prefetch_page(r->mm, pfn);
+	__builtin_prefetch(&r->ids[pfn]);
+}
 /* A page the policy passes over is scanned once, as anon or file; in a
  * cache every page is anonymous, and its struct page is not read. */
 static inline void rf_scanned(const struct resframes *r, struct scan_control *sc, pfn_t pfn)
