@@ -88,3 +88,25 @@ void test_frame_records_check_uses_ptes(void)
 		cachesim_free(cs);
 	}
 }
+
+/* The host memory a replay reports counts a record map only where one
+ * is kept: sieve's and lfu's caches hold 4 bytes a page table slot less
+ * than arc's, in the stats and in mrc's estimate before building. */
+void test_frame_records_host_bytes(void)
+{
+	struct cachesim *a = replayed("arc");
+	struct cachesim_stats sa, ss;
+	cachesim_stats(a, &sa);
+	const char *byframe[] = { "sieve", "lfu" };
+	for (size_t k = 0; k < 2; k++) {
+		struct cachesim *cs = replayed(byframe[k]);
+		cachesim_stats(cs, &ss);
+		/* ids 0-4: region 0 mapped, 1024 slots */
+		CHECK_EQ(sa.host_bytes - ss.host_bytes, 1024 * sizeof(uint32_t));
+		const struct policy_ops *ops = policy_find(byframe[k]);
+		CHECK_EQ(cachesim_host_bytes_min(policy_find("arc"), 4, 5) - cachesim_host_bytes_min(ops, 4, 5),
+			 1024 * sizeof(uint32_t));
+		cachesim_free(cs);
+	}
+	cachesim_free(a);
+}

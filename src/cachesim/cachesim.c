@@ -110,6 +110,10 @@ void cachesim_set_next_use(struct cachesim *cs, const uint64_t *next, uint64_t f
 	cs->mm.oracle.len = n;
 }
 
+/* The replay keeps a record map for the policy (grow_ptes): it has
+ * records, and not by frame. */
+static bool has_recmap(const struct mm *mm) { return mm->cache.recs && !mm->cache.recs_by_frame; }
+
 /* Room for `cap` PTEs in the one array: a larger array, the mapped
  * entries copied over and the VMAs pointed at their new place. */
 static void grow_ptes(struct cachesim *cs, uint64_t cap)
@@ -121,7 +125,7 @@ static void grow_ptes(struct cachesim *cs, uint64_t cap)
 		memcpy(pte, cs->pte, cs->mapped * sizeof(pte_t));
 	free(cs->pte);
 	cs->pte = pte;
-	if (cs->mm.cache.recs && !cs->mm.cache.recs_by_frame) {
+	if (has_recmap(&cs->mm)) {
 		/* The policy's record map, as long (cache_mode.h). */
 		uint32_t *map = xcalloc_huge(cap, sizeof(uint32_t));
 		if (cs->mapped)
@@ -555,16 +559,17 @@ void cachesim_stats(const struct cachesim *cs, struct cachesim_stats *st)
 		.evictions = mm->ev[PGSTEAL_DIRECT] + mm->ev[PGSTEAL_KSWAPD],
 		.writebacks = mm->ev[PSWPOUT],
 		.pages = cs->pages,
-		.host_bytes = cache_bytes(mm->fr.nr, cs->mapped, mm->cache.recs != NULL),
+		.host_bytes = cache_bytes(mm->fr.nr, cs->mapped, has_recmap(mm)),
 	};
 }
 
 /* Whether ops keeps a record map in a cache: its init says so
- * (mm_cache_records, research.c), so a small cache is made to ask it. */
+ * (mm_cache_records, research.c; not mm_cache_frame_records), so a small
+ * cache is made to ask it. */
 static bool keeps_recmap(const struct policy_ops *ops)
 {
 	struct cachesim *cs = cachesim_new(ops, NULL, 16);
-	bool r = cs->mm.cache.recs != NULL;
+	bool r = has_recmap(&cs->mm);
 	cachesim_free(cs);
 	return r;
 }
