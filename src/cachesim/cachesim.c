@@ -221,6 +221,14 @@ __attribute__((noinline)) static pte_t ref_miss(struct cachesim *cs, uint64_t id
 #define AHEAD_PTE 24
 #define AHEAD_PAGE 12
 #define AHEAD_LINKS 6
+/* A research policy's record through the map: the slot read AHEAD_REC
+ * on, for the record's prefetch, and the record read again AHEAD_NEIGH
+ * on for its neighbours (rec_links).  At 6 ahead, as the frame links,
+ * the record was still on its way 3 references later: that read was a
+ * third of 2Q's hit loop samples (perf); at 10, 2Q's replay of make
+ * bench's trace took 5-10% less CPU (s3fifo, lirs and lruk 6-11% less
+ * in one set of 3 rounds, arc and clockpro the same). */
+#define AHEAD_REC 10
 #define AHEAD_NEIGH 3
 
 /* A policy's record k's list neighbours (cache_mode.h: rec_prev,
@@ -339,7 +347,7 @@ enum hit_kind { HIT_NONE, HIT_MAP, HIT_FRAME };
  * - `hit` (a policy with a cache hit, cs->hit, cache_mode.h): a present
  *   page's frame and record to hit(), nothing for a faulting one.  A hit
  *   reads no frame links or struct page: only the PTE, the id's record
- *   slot AHEAD_PTE on, the record AHEAD_LINKS on and its list neighbours
+ *   slot AHEAD_PTE on, the record AHEAD_REC on and its list neighbours
  *   (moves) AHEAD_NEIGH on are fetched - or for HIT_FRAME, with no map,
  *   the record AHEAD_LINKS on of the frame the PTE names.
  * - is_lru (exact LRU): lru_hit() inline, which reads no struct page:
@@ -384,7 +392,7 @@ __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, 
 			 * object is at, only a prefetch's. */
 			const uint32_t *map = h->map;
 			__builtin_prefetch(&map[ref_page(r, i + AHEAD_PTE, rec)]);
-			uint32_t k1 = map[ref_page(r, i + AHEAD_LINKS, rec)];
+			uint32_t k1 = map[ref_page(r, i + AHEAD_REC, rec)];
 			__builtin_prefetch((const void *)((uintptr_t)*h->recs + (uintptr_t)k1 * cs->mm.cache.rec_size));
 			if (h->moves)
 				rec_links(cs, *h->recs, map[ref_page(r, i + AHEAD_NEIGH, rec)]);
