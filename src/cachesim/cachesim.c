@@ -110,6 +110,10 @@ void cachesim_set_next_use(struct cachesim *cs, const uint64_t *next, uint64_t f
 	cs->mm.oracle.len = n;
 }
 
+/* The replay keeps a record map for the policy (grow_ptes): it has
+ * records by page (recs; records by frame, frecs, need none). */
+static bool has_recmap(const struct mm *mm) { return mm->cache.recs != NULL; }
+
 /* Room for `cap` PTEs in the one array: a larger array, the mapped
  * entries copied over and the VMAs pointed at their new place. */
 static void grow_ptes(struct cachesim *cs, uint64_t cap)
@@ -121,7 +125,7 @@ static void grow_ptes(struct cachesim *cs, uint64_t cap)
 		memcpy(pte, cs->pte, cs->mapped * sizeof(pte_t));
 	free(cs->pte);
 	cs->pte = pte;
-	if (cs->mm.cache.recs) {
+	if (has_recmap(&cs->mm)) {
 		/* The policy's record map, as long (cache_mode.h). */
 		uint32_t *map = xcalloc_huge(cap, sizeof(uint32_t));
 		if (cs->mapped)
@@ -217,6 +221,14 @@ __attribute__((noinline)) static pte_t ref_miss(struct cachesim *cs, uint64_t id
 #define AHEAD_PTE 24
 #define AHEAD_PAGE 12
 #define AHEAD_LINKS 6
+/* A research policy's record through the map: the slot read AHEAD_REC
+ * on, for the record's prefetch, and the record read again AHEAD_NEIGH
+ * on for its neighbours (rec_links).  At 6 ahead, as the frame links,
+ * the record was still on its way 3 references later: that read was a
+ * third of 2Q's hit loop samples (perf); at 10, 2Q's replay of make
+ * bench's trace took 5-10% less CPU (s3fifo, lirs and lruk 6-11% less
+ * in one set of 3 rounds, arc and clockpro the same). */
+#define AHEAD_REC 10
 #define AHEAD_NEIGH 3
 
 /* A policy's record k's list neighbours (cache_mode.h: rec_prev,
@@ -329,7 +341,7 @@ struct hook_loop {
 
 /* The record of the page a reference ahead will hit, prefetched, and its
  * list neighbours a few references later: its slot in the record map
- * AHEAD_PTE on, then the record AHEAD_LINKS on (a page with no record
+ * AHEAD_PTE on, then the record AHEAD_REC on (a page with no record
  * has slot UINT32_MAX: the address is then one no object is at, only a
  * prefetch's), its neighbours (moves) AHEAD_NEIGH on. */
 __attribute__((always_inline)) static inline void rec_ahead(const struct cachesim *cs, const struct refs *r,
@@ -338,27 +350,37 @@ __attribute__((always_inline)) static inline void rec_ahead(const struct cachesi
 	const size_t size = cs->mm.cache.rec_size;
 	const uint32_t *map = h->map;
 	__builtin_prefetch(&map[ref_page(r, i + AHEAD_PTE, rec)]);
-	uint32_t k1 = map[ref_page(r, i + AHEAD_LINKS, rec)];
+	uint32_t k1 = map[ref_page(r, i + AHEAD_REC, rec)];
 	__builtin_prefetch((const void *)((uintptr_t)*h->recs + (uintptr_t)k1 * size));
 	if (h->moves)
 		rec_links(cs, *h->recs, size, map[ref_page(r, i + AHEAD_NEIGH, rec)]);
 }
 
 /* rec_ahead() for records by frame (cache_mode.h: frecs), through the
- * PTE AHEAD_PTE's prefetch fetched: for a page present, its frame's
+ * PTE AHEAD_PTE's prefetch fetched.  With no map records (sieve, lfu: a
+ * page not present has no record to read, its miss needs none): the
+ * record AHEAD_LINKS on of the frame the PTE names, frame 0's for a page
+ * not present (pte_peek: pfn 0), a prefetch and no branch.  With map
+ * records too (ARC's history, B1/B2): for a page present, its frame's
  * record AHEAD_PAGE on and the record's neighbours AHEAD_LINKS on; for
  * one not present (a miss, whose fault reads the page's history), its
  * record map slot AHEAD_PAGE on and its record AHEAD_LINKS on (without
  * them a miss waited on both, and ARC's replay took a fifth more CPU
  * time).  The first choice is a select; the second a branch: as selects
  * (reading id 0's slot and frame 0's record for the side not taken) they
- * were 12 more instructions a reference and no faster. */
+ * were 12 more instructions a reference and no faster.  h->recs is the
+ * same for every reference: its test is always predicted. */
 __attribute__((always_inline)) static inline void frame_rec_ahead(const struct cachesim *cs, const pte_t *ptes,
 								  const struct refs *r, size_t i, bool rec,
 								  const struct hook_loop *h)
 {
 	const size_t fsize = cs->mm.cache.frec_size, size = cs->mm.cache.rec_size;
 	const char *fr = (const char *)*h->frecs;
+	if (!h->recs) {
+		pfn_t pfn = pte_pfn(pte_peek(ptes, ref_page(r, i + AHEAD_LINKS, rec)));
+		__builtin_prefetch(fr + (size_t)pfn * fsize);
+		return;
+	}
 	uint32_t id = ref_page(r, i + AHEAD_PAGE, rec);
 	pte_t pte = pte_peek(ptes, id);
 	__builtin_prefetch(pte & PTE_PRESENT ? (const void *)(fr + (size_t)pte_pfn(pte) * fsize)
@@ -373,27 +395,34 @@ __attribute__((always_inline)) static inline void frame_rec_ahead(const struct c
 	}
 }
 
+/* How a policy with a cache hit (cs->hit, cache_mode.h) finds a page's
+ * record: none (no hit: access()), by the record map (recmap), or by the
+ * frame its PTE names (frecs; a policy may keep map records besides, for
+ * pages not present). */
+enum hit_kind { HIT_NONE, HIT_MAP, HIT_FRAME };
+
 /* Reference i and the policy's hook on it, with what references ahead
  * will touch prefetched (`ahead`: they exist).  Three hooks:
  * - `hit` (a policy with a cache hit, cs->hit, cache_mode.h): a present
  *   page's frame and record to hit(), nothing for a faulting one.  A hit
  *   reads no frame links or struct page: only the PTE, the id's record
- *   slot AHEAD_PTE on, the record AHEAD_LINKS on and its list neighbours
- *   (moves) AHEAD_NEIGH on are fetched.
+ *   slot AHEAD_PTE on, the record AHEAD_REC on and its list neighbours
+ *   (moves) AHEAD_NEIGH on are fetched (HIT_MAP) - or for HIT_FRAME the
+ *   record of the frame the PTE names, and a page not present's map
+ *   record when the policy keeps one (frame_rec_ahead).
  * - is_lru (exact LRU): lru_hit() inline, which reads no struct page:
  *   the frame's LRU link AHEAD_PAGE references before, its list
  *   neighbours' links AHEAD_LINKS before (a move to the head writes all
  *   three).
  * - otherwise the policy's access() (opt, plugins): as is_lru, and the
  *   struct page, and the record as for `hit` when it keeps one.
- * - `frame` (with `hit`): the hit's records by frame (cache_mode.h:
- *   frecs), found through the PTE's frame, which hit() gets as the
- *   record; the map slot and record only for a page not present.
- * ahead, hit, is_lru, rec and frame are constants at each call
+ * HIT_FRAME's hit() gets the PTE's frame as the record (cache_mode.h:
+ * frecs), HIT_MAP's the id's slot in the map.
+ * ahead, hit, is_lru and rec are constants at each call
  * (always_inline). */
 __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, pte_t *ptes, const struct refs *r,
-							   size_t i, bool ahead, bool hit, bool is_lru, bool rec,
-							   bool frame, const struct hook_loop *h)
+							   size_t i, bool ahead, enum hit_kind hit, bool is_lru, bool rec,
+							   const struct hook_loop *h)
 {
 	struct frames *const fr = &cs->mm.fr;
 	if (ahead) {
@@ -413,7 +442,7 @@ __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, 
 			__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->prev * sizeof(*links)));
 			__builtin_prefetch((const void *)((uintptr_t)links + (uintptr_t)k->next * sizeof(*links)));
 		}
-		if (frame)
+		if (hit == HIT_FRAME)
 			frame_rec_ahead(cs, ptes, r, i, rec, h);
 		else if (!is_lru && h->recs)
 			rec_ahead(cs, r, i, rec, h); /* the policy's record (cache_mode.h) */
@@ -423,7 +452,7 @@ __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, 
 		pte_t *pt = &ptes[idx], pte = *pt;
 		if (__builtin_expect(pte & PTE_PRESENT, 1)) {
 			*pt = pte | ref_bits(r, i, rec);
-			cs->hit(cs->priv, pte_pfn(pte), frame ? pte_pfn(pte) : h->map[idx]);
+			cs->hit(cs->priv, pte_pfn(pte), hit == HIT_FRAME ? pte_pfn(pte) : h->map[idx]);
 			return true;
 		}
 		ref_miss(cs, idx, (ref_bits(r, i, rec) & PTE_DIRTY) != 0);
@@ -440,39 +469,39 @@ __attribute__((always_inline)) static inline bool hook_one(struct cachesim *cs, 
 }
 
 __attribute__((always_inline)) static inline size_t refs_hook_loop(struct cachesim *cs, const struct refs *r, size_t n,
-								   bool hit, bool is_lru, bool rec, bool frame)
+								   enum hit_kind hit, bool is_lru, bool rec)
 {
 	const uint32_t *const map = cs->mm.cache.recmap;
 	const struct hook_loop h = {
 		.priv = cs->priv,
 		.list = is_lru ? ((const struct lru *)cs->priv)->list : 0,
 		.map = map,
-		/* a cache hit's record comes from the map */
-		.recs = hit && !map ? NULL : cs->mm.cache.recs,
+		/* a cache hit's record comes from the map or the PTE */
+		.recs = hit == HIT_MAP && !map ? NULL : cs->mm.cache.recs,
 		.moves = cs->mm.cache.rec_next != 0,
 		.frecs = cs->mm.cache.frecs,
 	};
 	pte_t *const ptes = cs->pte;
 	size_t i = 0;
 	for (; i + AHEAD_PTE < n; i++)
-		if (!hook_one(cs, ptes, r, i, true, hit, is_lru, rec, frame, &h))
+		if (!hook_one(cs, ptes, r, i, true, hit, is_lru, rec, &h))
 			return i;
 	for (; i < n; i++)
-		if (!hook_one(cs, ptes, r, i, false, hit, is_lru, rec, frame, &h))
+		if (!hook_one(cs, ptes, r, i, false, hit, is_lru, rec, &h))
 			return i;
 	return n;
 }
 
 static size_t refs_plain(struct cachesim *cs, const struct refs *r, size_t n) { return refs_plain_loop(cs, r, n, false); }
-static size_t refs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, false, false, false); }
-static size_t refs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, true, false, false); }
-static size_t refs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false, false, false); }
-static size_t refs_hitf(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false, false, true); }
+static size_t refs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, HIT_NONE, false, false); }
+static size_t refs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, HIT_NONE, true, false); }
+static size_t refs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, HIT_MAP, false, false); }
+static size_t refs_hitf(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, HIT_FRAME, false, false); }
 static size_t recs_plain(struct cachesim *cs, const struct refs *r, size_t n) { return refs_plain_loop(cs, r, n, true); }
-static size_t recs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, false, true, false); }
-static size_t recs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, false, true, true, false); }
-static size_t recs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false, true, false); }
-static size_t recs_hitf(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, true, false, true, true); }
+static size_t recs_hook(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, HIT_NONE, false, true); }
+static size_t recs_lru(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, HIT_NONE, true, true); }
+static size_t recs_hit(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, HIT_MAP, false, true); }
+static size_t recs_hitf(struct cachesim *cs, const struct refs *r, size_t n) { return refs_hook_loop(cs, r, n, HIT_FRAME, false, true); }
 
 /* What the loops read for references given without writes: they read
  * writes[i] for every reference instead of testing writes each time. */
@@ -588,16 +617,17 @@ void cachesim_stats(const struct cachesim *cs, struct cachesim_stats *st)
 		.evictions = mm->ev[PGSTEAL_DIRECT] + mm->ev[PGSTEAL_KSWAPD],
 		.writebacks = mm->ev[PSWPOUT],
 		.pages = cs->pages,
-		.host_bytes = cache_bytes(mm->fr.nr, cs->mapped, mm->cache.recs != NULL),
+		.host_bytes = cache_bytes(mm->fr.nr, cs->mapped, has_recmap(mm)),
 	};
 }
 
 /* Whether ops keeps a record map in a cache: its init says so
- * (mm_cache_records, research.c), so a small cache is made to ask it. */
+ * (mm_cache_records, research.c; not mm_cache_frame_records), so a small
+ * cache is made to ask it. */
 static bool keeps_recmap(const struct policy_ops *ops)
 {
 	struct cachesim *cs = cachesim_new(ops, NULL, 16);
-	bool r = cs->mm.cache.recs != NULL;
+	bool r = has_recmap(&cs->mm);
 	cachesim_free(cs);
 	return r;
 }

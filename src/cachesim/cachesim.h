@@ -85,9 +85,9 @@ struct cachesim_stats {
 void cachesim_stats(const struct cachesim *cs, struct cachesim_stats *st);
 /* The least host memory a cache of `frames` frames run by ops holds by
  * the end of a trace of `pages` distinct pages: its struct, frames, page
- * tables and (a research policy) record map: cachesim_stats' host_bytes,
- * before the policy's own tables, for whoever must know before building
- * many (pagelab mrc in lockstep). */
+ * tables and (a research policy but sieve and lfu) record map:
+ * cachesim_stats' host_bytes, before the policy's own tables, for
+ * whoever must know before building many (pagelab mrc in lockstep). */
 uint64_t cachesim_host_bytes_min(const struct policy_ops *ops, uint64_t frames, uint64_t pages);
 /* The mm core of the cache, for its /proc/vmstat counters and gauges. */
 const struct mm *cachesim_mm(const struct cachesim *cs);

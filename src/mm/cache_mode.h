@@ -45,17 +45,22 @@ struct mm_cache_mode {
 	 * few references ahead, as it does exact LRU's list neighbours.
 	 * 0: hits move nothing. */
 	size_t rec_prev, rec_next;
-	/* A policy whose hit reads records by frame (ARC's T1/T2 nodes),
-	 * not by page, sets these: the array and a record's bytes (rec_prev
-	 * and rec_next are then offsets in these records).  The replay finds
+	/* A policy whose hit reads records by frame (ARC's T1/T2 nodes;
+	 * SIEVE's and LFU's only records, resframes.h), not by page, sets
+	 * these: the array and a record's bytes (rec_prev and rec_next are
+	 * then offsets in these records).  The replay finds
 	 * a hit's record through the frame in its PTE, which it reads
 	 * anyway, and passes the frame as the record: a hit reads no recmap
 	 * slot (a host line of its own per reference: 0.57 M of an ARC
 	 * replay's 5.73 M data misses past a 512 KB cache on 2 M Zipf
-	 * references, cachegrind), and the slot and the record of recs
-	 * (which must be set too), the page's history a miss reads, are
-	 * fetched only for a page whose PTE is not present references
-	 * ahead.  NULL: none. */
+	 * references, cachegrind).  A policy that also keeps records by
+	 * page (recs: ARC's history) has them, and so the map, only for what
+	 * a miss reads: their slot and record are fetched only for a page
+	 * whose PTE is not present references ahead.  One with no recs
+	 * (sieve, lfu) has no map at all: recmap[id] would be the frame
+	 * again, a 4-byte slot per id read on every hit and written twice
+	 * on every miss, each a host line of its own (an eighth of a SIEVE
+	 * replay's CPU time, perf).  NULL: none. */
 	void *const *frecs;
 	size_t frec_size;
 	/* A policy's hit in a cache (research.c: rp_set_hit), for a policy

@@ -15,6 +15,13 @@
 #include "internal.h"
 #include "../lib/util.h"
 
+const struct scan_control cache_sc_direct = {
+	.nr_to_reclaim = 1,
+	.who = RECLAIM_DIRECT,
+	.may_swap = true,
+	.may_writepage = true,
+};
+
 /* What the allocator below relies on, checked once. */
 void mm_cache_only_enable(struct mm *mm)
 {

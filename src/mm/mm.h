@@ -484,7 +484,8 @@ void mm_cache_only_enable(struct mm *mm);
  * neighbours, 0 when hits move nothing). */
 void mm_cache_records(struct mm *mm, void *const *recs, size_t rec_size);
 void mm_cache_record_links(struct mm *mm, size_t prev, size_t next);
-/* The policy's hit reads records by frame (cache_mode.h: frecs). */
+/* The policy's hit reads records by frame (cache_mode.h: frecs); with
+ * no mm_cache_records() too, the replay keeps no record map. */
 void mm_cache_frame_records(struct mm *mm, void *const *frecs, size_t frec_size);
 /* A research policy's hit hook for the replay (cache_mode.h: hit), and
  * that it keeps its resident frames on no frame list (unlisted). */

@@ -85,11 +85,12 @@ __attribute__((always_inline)) static inline void rp_prefetch_victim(const struc
  * (the unlink's write of it was the stall of ARC's eviction, perf).
  * Only a hint: nothing is read for it but the tail entry, which the
  * unlink before wrote.  (The prev of the last entry is GH_NONE: an
- * address past the pool, only a prefetch's.) */
-__attribute__((always_inline)) static inline void rp_prefetch_tail(const struct rp_base *b, int list)
+ * address past the pool, only a prefetch's.)  rp_prefetch_queued() does
+ * the same for entry i of `list` (queued there, or GH_NONE: nothing),
+ * for a policy that fetches further than its next tail. */
+__attribute__((always_inline)) static inline void rp_prefetch_queued(const struct rp_base *b, int list, uint32_t i)
 {
 	const struct ghost *g = &b->g;
-	uint32_t i = ghost_tail(g, list);
 	if (i == GH_NONE || !g->byid)
 		return;
 	const struct gh_entry *e = ghost_e(g, i);
@@ -100,6 +101,11 @@ __attribute__((always_inline)) static inline void rp_prefetch_tail(const struct 
 	}
 	mm_prefetch_page(b->mm, e->pfn);
 	__builtin_prefetch(&b->mm->cache.ptes[e->index]); /* dense: index is the id */
+}
+
+__attribute__((always_inline)) static inline void rp_prefetch_tail(const struct rp_base *b, int list)
+{
+	rp_prefetch_queued(b, list, ghost_tail(&b->g, list));
 }
 
 /* sc_scanned() of the page in frame pfn, for a policy's scan of its

@@ -10,11 +10,9 @@ void rf_init(struct resframes *r, struct mm *mm, const char *name, void *const *
 	r->mm = mm;
 	r->list = lru_register(&mm->fr, name);
 	r->fresh = PFN_NONE;
-	r->recmap = NULL;
 	if (mm->cache.only) {
 		r->ids = xcalloc(mm->fr.nr, sizeof(*r->ids));
-		r->recmap = &mm->cache.recmap;
-		mm_cache_records(mm, recs, rec_size);
+		mm_cache_frame_records(mm, recs, rec_size);
 		mm_cache_hit_hook(mm, hit);
 		mm_cache_unlisted(mm);
 	}
@@ -42,9 +40,7 @@ void rf_add(struct resframes *r, pfn_t pfn)
 	r->n++;
 	if (r->ids) {
 		/* a cache: every page is added for its own fault */
-		uint32_t id = mm->cache.fault_id;
-		r->ids[pfn] = id;
-		(*r->recmap)[id] = pfn;
+		r->ids[pfn] = mm->cache.fault_id;
 		r->fresh = pfn;
 		return;
 	}
@@ -57,9 +53,7 @@ void rf_add(struct resframes *r, pfn_t pfn)
 static void unlist(struct resframes *r, pfn_t pfn)
 {
 	r->n--;
-	if (r->ids)
-		(*r->recmap)[r->ids[pfn]] = UINT32_MAX;
-	else
+	if (!r->ids)
 		lru_del(&r->mm->fr, pfn);
 }
 
@@ -97,8 +91,10 @@ bool rf_check(const struct resframes *r, uint64_t counted, const char *name, FIL
 bool rf_frame_ok(const struct resframes *r, pfn_t pfn, const char *name, FILE *err)
 {
 	const struct mm *mm = r->mm;
+	/* in a cache: its page's PTE maps it (the replay's record map) */
 	bool ok = pfn < mm->fr.nr && !(mm->fr.pages[pfn].flags & PG_free) &&
-		  (r->ids ? mm->cache.recmap[r->ids[pfn]] == pfn : lru_on(&mm->fr, pfn) == r->list);
+		  (r->ids ? pte_present(mm->cache.ptes[r->ids[pfn]]) && pte_pfn(mm->cache.ptes[r->ids[pfn]]) == pfn
+			  : lru_on(&mm->fr, pfn) == r->list);
 	if (!ok)
 		fprintf(err, "check: %s frame %u is not a resident page of its own\n", name, pfn);
 	return ok;

@@ -11,9 +11,10 @@
  * On the machine the resident frames are also on a frame list, for
  * --check and the LRU gauges, as research.c's are.  In a cache (the
  * cache-only replay) they are on none (cache_mode.h: unlisted), and the
- * replay's hit hands the policy its frame: the record map is kept as
- * recmap[id] = the page's frame, so the "record" the replay prefetches a
- * few references ahead is the policy's per-frame record (rf_init). */
+ * replay's hit hands the policy its frame: the records are by frame
+ * (cache_mode.h: frecs), so the "record" the replay prefetches a
+ * few references ahead is the policy's per-frame record, found through
+ * the page's PTE, with no record map by id (rf_init). */
 #ifndef PAGELAB_RESFRAMES_H
 #define PAGELAB_RESFRAMES_H
 
@@ -26,9 +27,6 @@ struct resframes {
 	uint64_t n;         /* resident pages */
 	pfn_t fresh;        /* added for the fault now being served */
 	uint32_t *ids;      /* in a cache: per frame, its page's id */
-	/* in a cache: the replay's record map, the policy's to keep (as
-	 * ghost_dense's): recmap[id] the frame of resident page id */
-	uint32_t *const *recmap;
 };
 
 /* recs: the address of the policy's per-frame record array (it may be
@@ -61,6 +59,16 @@ __attribute__((always_inline)) static inline void rf_prefetch_victim(const struc
 		return;
 	mm_prefetch_page(r->mm, pfn);
 	__builtin_prefetch(&r->mm->cache.ptes[r->ids[pfn]]);
+}
+/* In a cache: a step before rf_prefetch_victim(r, pfn), what it reads -
+ * pfn's id - and the struct page it fetches, for a policy that knows
+ * its victim two misses ahead. */
+__attribute__((always_inline)) static inline void rf_prefetch_next(const struct resframes *r, pfn_t pfn)
+{
+	if (!r->ids || pfn == PFN_NONE)
+		return;
+	mm_prefetch_page(r->mm, pfn);
+	__builtin_prefetch(&r->ids[pfn]);
 }
 /* A page the policy passes over is scanned once, as anon or file; in a
  * cache every page is anonymous, and its struct page is not read. */
