@@ -54,6 +54,11 @@ static inline void idr_take(struct idring *r, uint32_t id, uint32_t v)
 	(*r->map)[id] = v;
 }
 
+/* The map slot of an id not in the FIFO: its frame, or GH_NONE.  The
+ * map is the replay's (cache_mode.h); the policy writes it through the
+ * ring, which holds where it is, as ghost.c does. */
+static inline void idr_mark(struct idring *r, uint32_t id, uint32_t v) { (*r->map)[id] = v; }
+
 /* The oldest id leaves (map slot GH_NONE); the FIFO is not empty. */
 void idr_forget_oldest(struct idring *r);
 

@@ -208,7 +208,7 @@ static enum victim_outcome leave_cache(struct s3fifo *f, struct scan_control *sc
 	f->b.nres--;
 	enum victim_outcome o = textbook_evict(f->b.mm, sc, pfn);
 	if (!to_g) {
-		f->b.mm->cache.recmap[id] = GH_NONE;
+		idr_mark(&f->gr, id, GH_NONE);
 		return o;
 	}
 	idr_push(&f->gr, id);
@@ -322,7 +322,7 @@ static void incoming_cache(struct s3fifo *f)
 {
 	const struct mm *mm = f->b.mm;
 	if (f->pending != GH_NONE) {
-		mm->cache.recmap[f->pending] = GH_NONE;
+		idr_mark(&f->gr, f->pending, GH_NONE);
 		f->pending = GH_NONE;
 	}
 	uint32_t id = mm->cache.fault_id;
@@ -376,7 +376,7 @@ static bool arrive_cache(struct s3fifo *f, pfn_t pfn)
 	if (idr_in(v))
 		idr_take(&f->gr, id, pfn);
 	else
-		b->mm->cache.recmap[id] = pfn;
+		idr_mark(&f->gr, id, pfn);
 	return v == PENDING || idr_in(v);
 }
 
@@ -396,7 +396,7 @@ static void s3fifo_remove(void *p, pfn_t pfn)
 		q_del(f, pfn);
 	if (f->cache) {
 		b->nres--;
-		b->mm->cache.recmap[f->ln[pfn].id] = GH_NONE;
+		idr_mark(&f->gr, f->ln[pfn].id, GH_NONE);
 		if (b->fresh == pfn)
 			b->fresh = PFN_NONE;
 		return;
