@@ -118,14 +118,23 @@ static int vmstat_opt(void *dest, const struct opt *o, const char *typed, const 
 /* The machine group's options but --machine and --policy, by run's rules:
  * one value each, the last given wins; a --set's NAME is copied (it is
  * valid during the call only). */
-/* One --set NAME=VALUE more (profile_zram_wb_opts()'s callback). */
+/* The values add_set() copied: a --set's VALUE lives as long as argv
+ * does (the run spec may keep it), so these live as long as the process,
+ * held here. */
+static char **wb_values;
+static size_t nwb_values;
+
+/* One --set NAME=VALUE more (profile_zram_wb_opts()'s callback; VALUE
+ * is in its buffer, so it is copied). */
 static bool add_set(void *arg, const char *name, const char *value, char *err, size_t errlen)
 {
 	struct run_args *ra = arg;
 	(void)err;
 	(void)errlen;
+	wb_values = xrealloc(wb_values, (nwb_values + 1) * sizeof(*wb_values));
+	wb_values[nwb_values] = xstrdup(value);
 	ra->sets = xrealloc(ra->sets, (size_t)(ra->nsets + 1) * sizeof(*ra->sets));
-	ra->sets[ra->nsets++] = (struct run_set){ xstrdup(name), xstrdup(value) };
+	ra->sets[ra->nsets++] = (struct run_set){ xstrdup(name), wb_values[nwb_values++] };
 	return true;
 }
 
