@@ -171,9 +171,12 @@ else
 	# The device comes after the cgroup: wait (20 s at most) until it is
 	# swapped on, so it is made and recorded when both die (a loaded host
 	# took longer than a fixed pause).
+	# The device is the one the run recorded in the lock file: another
+	# area's run may have held zram N when $T/before was taken and freed
+	# it before this run's hot_add took N again.
 	n=0
 	while [ $n -lt 200 ]; do
-		d=$(zram_devs | comm -13 "$T/before" - | head -1)
+		d=$(sed -n 's/^zram \([0-9][0-9]*\)$/zram\1/p' /run/pagelab-kernel.lock 2>/dev/null | head -1)
 		[ -n "$d" ] && grep -q "^/dev/$d " /proc/swaps && break
 		sleep 0.1
 		n=$((n + 1))
@@ -187,7 +190,7 @@ else
 	kill -KILL $pid
 	wait $pid 2>/dev/null
 	sleep 0.5
-	dev=$(zram_devs | comm -13 "$T/before" - | head -1)
+	dev=$(zram_devs | grep -x "$d")
 	lock=$(cat /run/pagelab-kernel.lock)
 	printf '%s\n' "$lock" | grep -q "^zram $(echo "$dev" | sed 's/zram//')\$" && rec=1 || rec=0
 	$P kernel --memcg 64M --swap 0 --timeout 60 usemem -m 1 >"$T/out2" 2>"$T/err2"
