@@ -52,6 +52,19 @@ long nhost_read_ahead_kb(void);
  * back and a page's next touch faults in the host too (session.c). */
 bool nhost_dev_page_reporting(const char *sysfs);
 bool nhost_page_reporting(void);
+
+/* ---- warm.c ----------------------------------------------------------- */
+/* Does THP's "enabled" text (/sys/kernel/mm/transparent_hugepage/enabled)
+ * let MADV_HUGEPAGE have huge pages ("[always]" or "[madvise]")? */
+bool nwarm_thp_usable(const char *enabled);
+/* The warm-up's region in a mapping at BASE: START is BASE rounded up to
+ * 2 MiB, LEN is BYTES rounded up to 2 MiB; the mapping is
+ * nwarm_map_bytes(BYTES) long, so START + LEN stays inside it. */
+void nwarm_span(uint64_t base, uint64_t bytes, uint64_t *start, uint64_t *len);
+uint64_t nwarm_map_bytes(uint64_t bytes);
+/* Touch and free BYTES of anonymous memory in 2 MiB THPs where THP is
+ * usable, in base pages otherwise (session.c's warm-up). */
+void nwarm_touch(uint64_t bytes);
 /* The host's writeback sysctls that differ from 6.x's defaults, as
  * `vm.NAME=VALUE` words for the simulator (PROCSYS: "/proc/sys" for this
  * host's): dirty_ratio 20, dirty_background_ratio 10, dirty_bytes 0,
