@@ -437,8 +437,11 @@ void native_file_path(char *buf, size_t len, const char *dir, const char *name);
  * records file (sweep -o, compare's --kernel-cache) does not resume the
  * runs of an older executor; tests/cli_lib.sh's kernel_record writes it.  2: a write that loads first loads before it stores
  * (2026-12-06; before, qsbench's sort took write faults in the kernel).
- * 3: a write to a region of declared data kind writes pagefill()'s page. */
-#define NATIVE_EXECUTOR_REV 3
+ * 3: a write to a region of declared data kind writes pagefill()'s page.
+ * 4: the warm-up before a run touches 2 MiB blocks (warm.c, 2026-12-07):
+ * a stream read's system time fell from 0.53-0.65 s to 0.07-0.17 s, so
+ * the time of runs of 3 is not comparable (their page counts are). */
+#define NATIVE_EXECUTOR_REV 4
 
 /* What a task process records for the parent (in shared memory). */
 struct ntask_result {
