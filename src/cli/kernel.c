@@ -377,7 +377,8 @@ static const struct opt kernel_table[] = {
 	{ "--json", NULL, OPT_FLAG, AT(json), .help = "print everything as JSON" },
 	{ "--cold", NULL, OPT_FLAG, AT(o.cold), .help = "in a guest whose host takes its free pages back (a\n"
 	  "virtio balloon's free page reporting), do not warm\nthem first: by default as much memory as the limit\n"
-	  "is touched and freed just before each run, so that it\nmeets no faults in the host (docs/native.md)" },
+	  "is touched (in 2 MiB huge pages where THP allows) and\nfreed just before each run, so that it meets no\n"
+	  "faults in the host (docs/native.md)" },
 	{ "--tlb-cost", NULL, OPT_CALL, 0, .call = tlb_cost_opt, .help = "run no workload: measure what one remote "
 	  "TLB flush\ncosts here (~4 s, no cgroup, no root) and print it\nas pagelab run's --set arguments (0 where "
 	  "there is\nnone to measure: one CPU, not x86; why on stderr;\nthe share of flushes that became IPIs too)" },

@@ -52,6 +52,19 @@ long nhost_read_ahead_kb(void);
  * back and a page's next touch faults in the host too (session.c). */
 bool nhost_dev_page_reporting(const char *sysfs);
 bool nhost_page_reporting(void);
+
+/* ---- warm.c ----------------------------------------------------------- */
+/* Does THP's "enabled" text (/sys/kernel/mm/transparent_hugepage/enabled)
+ * let MADV_HUGEPAGE have huge pages ("[always]" or "[madvise]")? */
+bool nwarm_thp_usable(const char *enabled);
+/* The warm-up's region in a mapping at BASE: START is BASE rounded up to
+ * 2 MiB, LEN is BYTES rounded up to 2 MiB; the mapping is
+ * nwarm_map_bytes(BYTES) long, so START + LEN stays inside it. */
+void nwarm_span(uint64_t base, uint64_t bytes, uint64_t *start, uint64_t *len);
+uint64_t nwarm_map_bytes(uint64_t bytes);
+/* Touch and free BYTES of anonymous memory in 2 MiB THPs where THP is
+ * usable, in base pages otherwise (session.c's warm-up). */
+void nwarm_touch(uint64_t bytes);
 /* The host's writeback sysctls that differ from 6.x's defaults, as
  * `vm.NAME=VALUE` words for the simulator (PROCSYS: "/proc/sys" for this
  * host's): dirty_ratio 20, dirty_background_ratio 10, dirty_bytes 0,
@@ -427,8 +440,11 @@ void native_file_path(char *buf, size_t len, const char *dir, const char *name);
  * records file (sweep -o, compare's --kernel-cache) does not resume the
  * runs of an older executor; tests/cli_lib.sh's kernel_record writes it.  2: a write that loads first loads before it stores
  * (2026-12-06; before, qsbench's sort took write faults in the kernel).
- * 3: a write to a region of declared data kind writes pagefill()'s page. */
-#define NATIVE_EXECUTOR_REV 3
+ * 3: a write to a region of declared data kind writes pagefill()'s page.
+ * 4: the warm-up before a run touches 2 MiB blocks (warm.c, 2026-12-07):
+ * a stream read's system time fell from 0.53-0.65 s to 0.07-0.17 s, so
+ * the time of runs of 3 is not comparable (their page counts are). */
+#define NATIVE_EXECUTOR_REV 4
 
 /* What a task process records for the parent (in shared memory). */
 struct ntask_result {

@@ -335,7 +335,9 @@ static void snapshot(const struct ncgroup *cg, struct nstat *vm, struct nstat *m
  * docs/native.md).  Touching as much memory as the cgroup may hold just
  * before the run, and freeing it, leaves that many warm pages at the
  * head of the free lists (reported ones go to the tail), where the
- * run's allocations find them: every run starts as warm as the second. */
+ * run's allocations find them: every run starts as warm as the second.
+ * It touches 2 MiB THPs where it can, since readahead's large folios
+ * come from the 2 MiB blocks the balloon reports (warm.c). */
 #define QUIET_S 4.0 /* twice page reporting's delay (PAGE_REPORTING_DELAY, 2 s) */
 
 static void warm_host_pages(uint64_t bytes)
@@ -351,9 +353,7 @@ static void warm_host_pages(uint64_t bytes)
 		while (nanosleep(&ts, &ts) && errno == EINTR && !output_interrupted())
 			;
 	}
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	if (p != MAP_FAILED)
-		munmap(p, bytes);
+	nwarm_touch(bytes); /* 2 MiB blocks as well as base pages (warm.c) */
 }
 
 bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t errlen)
