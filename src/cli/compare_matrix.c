@@ -170,8 +170,13 @@ static void print_header(const struct kmatrix *m, const struct kcase *c, int nca
 			   (unsigned long long)c[0].ca.k.seeds);
 	if (nl) {
 		double l50 = median_inplace(load, nl);
-		snprintf(text + len, sizeof(text) - (size_t)len, "; the host's 1-minute load at the kernel runs' "
-			 "ends, the cases' medians: %.1f (%.1f..%.1f); times were taken on a loaded host", l50, load[0], load[nl - 1]);
+		/* Loaded: more runnable tasks than CPUs, besides the runs'
+		 * own (a 2-CPU host at 0.7 was idle but for the run). */
+		uint64_t cpus = c[0].ca.k.cpus;
+		len += snprintf(text + len, sizeof(text) - (size_t)len, "; the host's 1-minute load at the kernel "
+				"runs' ends, the cases' medians: %.1f (%.1f..%.1f)", l50, load[0], load[nl - 1]);
+		if (cpus && l50 > (double)cpus)
+			snprintf(text + len, sizeof(text) - (size_t)len, "; times were taken on a loaded host");
 	}
 	free(load);
 	kcmp_print_wrapped(text, "", "");

@@ -78,6 +78,20 @@ grep -q '^old$' "$T/doc1.md" && msg="$msg; the old block kept"
 awk 'length($0) > 80 { exit 1 }' "$T/doc1.md" || msg="$msg; over 80 columns"
 [ -z "$msg" ] && ok || bad "$msg"
 
+# The same runs at load 0.5..1.5 (the runs' own tasks on the 2 CPUs):
+# the load is printed, not called loaded.
+t "make fidelity: runs on an idle host are not called loaded"
+mkdir -p "$T/m0" && cp "$D"/* "$T/m0/" && newdoc "$T/doc0.md"
+sed 's/"loadavg": \([0-9]\)\.0/"loadavg": 0.\15/' "$D/kernel.jsonl" >"$T/m0/kernel.jsonl"
+fid "$T/m0" "$T/doc0.md"
+rc=$?
+msg=
+[ $rc -eq 0 ] || msg="exit $rc: $(cat "$T/m0/err")"
+grep -q "ends, the cases' medians:\$" "$T/doc0.md" && grep -q '^0\.[0-9] (0\.[0-9]\.\.0\.[0-9])$' "$T/doc0.md" ||
+	msg="$msg; the load: $(grep -A1 'medians' "$T/doc0.md" | tr '\n' '|')"
+grep -q 'loaded host' "$T/doc0.md" && msg="$msg; called loaded"
+[ -z "$msg" ] && ok || bad "$msg"
+
 t "make fidelity's heat map: a table per design, cells coloured by class"
 f=$T/m1/heatmap.html
 msg=
