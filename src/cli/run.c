@@ -115,36 +115,32 @@ static int vmstat_opt(void *dest, const struct opt *o, const char *typed, const 
 	return OPT_GO;
 }
 
-/* The machine group's options but --machine and --policy, by run's rules:
- * one value each, the last given wins; a --set's NAME is copied (it is
- * valid during the call only). */
-/* The values add_set() copied: a --set's VALUE lives as long as argv
- * does (the run spec may keep it), so these live as long as the process,
- * held here. */
-static char **wb_values;
-static size_t nwb_values;
+/* One --set NAME=VALUE more: both copied (profile_zram_wb_opts() hands
+ * them out of its buffer), freed when run_spec() has read them. */
+static void push_set(struct run_args *ra, const char *name, const char *value)
+{
+	ra->sets = xrealloc(ra->sets, (size_t)(ra->nsets + 1) * sizeof(*ra->sets));
+	ra->sets[ra->nsets++] = (struct run_set){ xstrdup(name), xstrdup(value) };
+}
 
-/* One --set NAME=VALUE more (profile_zram_wb_opts()'s callback; VALUE
- * is in its buffer, so it is copied). */
+/* profile_zram_wb_opts()'s callback. */
 static bool add_set(void *arg, const char *name, const char *value, char *err, size_t errlen)
 {
-	struct run_args *ra = arg;
 	(void)err;
 	(void)errlen;
-	wb_values = xrealloc(wb_values, (nwb_values + 1) * sizeof(*wb_values));
-	wb_values[nwb_values] = xstrdup(value);
-	ra->sets = xrealloc(ra->sets, (size_t)(ra->nsets + 1) * sizeof(*ra->sets));
-	ra->sets[ra->nsets++] = (struct run_set){ xstrdup(name), wb_values[nwb_values++] };
+	push_set(arg, name, value);
 	return true;
 }
 
+/* The machine group's options but --machine and --policy, by run's rules:
+ * one value each, the last given wins; a --set's NAME and VALUE are
+ * copied (push_set()). */
 static int run_take(struct machine_args *ma, const struct machine_arg *a)
 {
 	struct run_args *ra = ma->ctx;
 	struct run_opts *ro = &ra->ro;
 	if (a->kind == MO_SET || !strcmp(a->name, "cgroup")) {   /* --cgroup SPEC is --set cgroup=SPEC */
-		ra->sets = xrealloc(ra->sets, (size_t)(ra->nsets + 1) * sizeof(*ra->sets));
-		ra->sets[ra->nsets++] = (struct run_set){ xstrdup(a->name), a->value };
+		push_set(ra, a->name, a->value);
 	} else if (!strcmp(a->name, "ram")) {
 		ra->out.ram_arg = a->value;
 		ro->ram = parse_share(a->value, &ra->out.ram_share) ? 1 : size_arg(a->typed, a->value);
@@ -157,8 +153,7 @@ static int run_take(struct machine_args *ma, const struct machine_arg *a)
 		unsigned z;
 		if (!profile_zram_parse(a->value, &ro->swap, &z, err, sizeof(err)))
 			die_usage("--swap: %s", err);
-		ra->sets = xrealloc(ra->sets, (size_t)(ra->nsets + 1) * sizeof(*ra->sets));
-		ra->sets[ra->nsets++] = (struct run_set){ xstrdup("zram"), algo[z] };
+		push_set(ra, "zram", algo[z]);
 		/* backing=, wb=...: their --set zram.* parameters */
 		if (!profile_zram_wb_opts(a->value, add_set, ra, err, sizeof(err)))
 			die_usage("--swap: %s", err);
@@ -213,8 +208,10 @@ int cmd_run(int argc, char **argv)
 	ra.ro.sets = ra.sets;
 	ra.ro.nsets = ra.nsets;
 	const char *err = run_spec(&spec, &ra.ro);
-	for (int s = 0; s < ra.nsets; s++)
+	for (int s = 0; s < ra.nsets; s++) {
 		free((char *)ra.sets[s].name);
+		free((char *)ra.sets[s].value);
+	}
 	free(ra.sets);
 	if (err)
 		die_usage("%s", err);
