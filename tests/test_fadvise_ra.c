@@ -16,14 +16,14 @@ void test_fadvise_random_reads_the_request(void)
 	struct vm_sysctl vs = { .ra_pages = 32 };
 	struct file_ra ra = { 0 };
 	uint64_t start, async;
-	CHECK_EQ(ra_window(&vs, &ra, 0, 1, false, &start, &async), 4);
+	CHECK_EQ(ra_window(&vs, NULL, &ra, 0, 1, false, &start, &async), 4);
 	CHECK_EQ(async, 3);
 	ra = (struct file_ra){ .fadvise = RA_FADV_RANDOM };
-	CHECK_EQ(ra_window(&vs, &ra, 0, 1, false, &start, &async), 1);
+	CHECK_EQ(ra_window(&vs, NULL, &ra, 0, 1, false, &start, &async), 1);
 	CHECK_EQ(start, 0);
 	CHECK_EQ(async, 0);
 	ra.prev = 1;
-	CHECK_EQ(ra_window(&vs, &ra, 1, 1, false, &start, &async), 1);
+	CHECK_EQ(ra_window(&vs, NULL, &ra, 1, 1, false, &start, &async), 1);
 	CHECK_EQ(start, 1);
 	CHECK_EQ(ra.size, 0);
 }
@@ -37,8 +37,8 @@ void test_fadvise_sequential_doubles_window(void)
 	struct vm_sysctl vs = { .ra_pages = 32 };
 	struct file_ra ra = { 0 };
 	uint64_t start, async;
-	CHECK_EQ(ra_window(&vs, &ra, 0, 40, false, &start, &async), 32);
+	CHECK_EQ(ra_window(&vs, NULL, &ra, 0, 40, false, &start, &async), 32);
 	ra = (struct file_ra){ .fadvise = RA_FADV_SEQUENTIAL };
-	CHECK_EQ(ra_window(&vs, &ra, 0, 40, false, &start, &async), 64);
+	CHECK_EQ(ra_window(&vs, NULL, &ra, 0, 40, false, &start, &async), 64);
 	CHECK_EQ(async, 24);
 }

@@ -119,7 +119,7 @@ void test_ra_folio_ramp(void)
 	struct vm_sysctl vs = { .ra_pages = 2048 };
 	struct file_ra ra = { 0 };
 	uint64_t start, async;
-	CHECK_EQ(ra_window(&vs, &ra, 0, 256, false, &start, &async), 512);
+	CHECK_EQ(ra_window(&vs, NULL, &ra, 0, 256, false, &start, &async), 512);
 	CHECK_EQ(start, 0);
 	CHECK_EQ(async, 256);
 	CHECK_EQ(ra_folio_order(&ra, 512, 9), 0);
@@ -128,7 +128,7 @@ void test_ra_folio_ramp(void)
 	const unsigned order[] = { 2, 4, 6, 8, 9, 9 };
 	uint64_t next = 512;
 	for (int k = 0; k < 6; k++) {
-		CHECK_EQ(ra_window(&vs, &ra, marker[k], 256, true, &start, &async), size[k]);
+		CHECK_EQ(ra_window(&vs, NULL, &ra, marker[k], 256, true, &start, &async), size[k]);
 		CHECK_EQ(start, next);
 		CHECK_EQ(ra_folio_order(&ra, size[k], 9), order[k]);
 		next += size[k];
@@ -136,7 +136,7 @@ void test_ra_folio_ramp(void)
 	CHECK_EQ(ra.order, 9);
 	/* A sequential miss right after the last read (prev): order 0. */
 	ra.prev = 20000;
-	CHECK_EQ(ra_window(&vs, &ra, 20000, 256, false, &start, &async), 512);
+	CHECK_EQ(ra_window(&vs, NULL, &ra, 20000, 256, false, &start, &async), 512);
 	CHECK_EQ(ra_folio_order(&ra, 512, 9), 0);
 	ra.order = 6;
 	CHECK_EQ(ra_folio_order(&ra, 3, 9), 0);

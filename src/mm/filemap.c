@@ -335,7 +335,7 @@ static pfn_t read_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, str
 	if (pfn == PFN_NONE) {
 		/* page_cache_sync_readahead() */
 		uint64_t start = index, async = 0;
-		uint64_t nr = ra ? ra_window(&mm->vm, ra, index, req, false, &start, &async) : 0;
+		uint64_t nr = ra ? ra_window(&mm->vm, ino, ra, index, req, false, &start, &async) : 0;
 		if (!nr || index < start || index >= start + nr) {
 			start = index;
 			nr = 1;
@@ -357,7 +357,7 @@ static pfn_t read_page(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, str
 		/* page_cache_async_readahead(): the marker was reached. */
 		mm_page(mm, pfn)->flags &= ~PG_readahead;
 		uint64_t start, async;
-		uint64_t nr = ra ? ra_window(&mm->vm, ra, index, req, true, &start, &async) : 0;
+		uint64_t nr = ra ? ra_window(&mm->vm, ino, ra, index, req, true, &start, &async) : 0;
 		if (nr)
 			do_readahead(mm, ctx, ino, start, nr, async, UINT64_MAX, ra_window_order(mm, ra, nr), fl);
 	}

@@ -226,9 +226,11 @@ bool mm_balance_dirty_pages(struct mm *mm, struct mm_ctx *ctx);
 /* Readahead (2.6 ondemand_readahead, ra_era 26): decide the window for a
  * read of req pages at index; returns pages to read starting at *start (0 =
  * just the page itself) and sets *async_size (the PG_readahead marker sits
- * at start + size - async_size). hit_marker: the read found PG_readahead. */
-uint64_t ra_window(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t index, uint64_t req,
-		   bool hit_marker, uint64_t *start, uint64_t *async_size);
+ * at start + size - async_size). hit_marker: the read found PG_readahead.
+ * ino: the file's page cache, for ra_era 30's context readahead (NULL:
+ * none). */
+uint64_t ra_window(const struct vm_sysctl *vs, const struct inode *ino, struct file_ra *ra, uint64_t index,
+		   uint64_t req, bool hit_marker, uint64_t *start, uint64_t *async_size);
 /* The folio order for a window of nr pages that ra_window() just gave
  * (6.16+ page_cache_ra_order: ra->order, at most max_order and
  * ilog2(nr), none under 4 pages); the clamped order is kept in ra. */

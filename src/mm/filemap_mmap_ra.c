@@ -76,7 +76,7 @@ enum fault_status mmap_async_readahead(struct mm *mm, struct mm_ctx *ctx, struct
 	struct file_ra was = ino->ra;
 	p->flags &= ~PG_readahead;
 	uint64_t start, async;
-	uint64_t nr = ra_window(vs, &ino->ra, index, vs->ra_pages, true, &start, &async);
+	uint64_t nr = ra_window(vs, ino, &ino->ra, index, vs->ra_pages, true, &start, &async);
 	if (!nr)
 		return FAULT_DONE;
 	/* filemap_fault() holds a reference on the folio it found, so the

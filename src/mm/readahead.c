@@ -24,8 +24,16 @@
  * posix_fadvise() (6.18 mm/fadvise.c generic_fadvise(), per open file):
  * RANDOM sets FMODE_RANDOM, after which page_cache_sync_ra() reads just
  * the request; SEQUENTIAL doubles the file's ra_pages.
- * Simplified: no thrashing detection, no context readahead (2.6.31), no
- * interleaved-stream handling. */
+ * Context readahead (ra_era 30: 2.6.31-6.9 try_context_readahead(),
+ * 6.10+ page_cache_sync_ra() after Jan Kara's rework, the same rule): a
+ * miss that is none of the above looks behind it in the page cache
+ * (page_cache_prev_miss(index - 1, max)); more cached pages right
+ * before it than it asks for are a stream's trace (one interleaved with
+ * another reader, or whose state was lost), so it starts a window there
+ * of those pages plus the request (twice them when every page from the
+ * file's start is cached), at most the maximum, with async_size 1.  A
+ * random read of one page after a lone cached page reads just itself.
+ * Simplified: no thrashing detection. */
 #include "filemap.h"
 
 static uint64_t roundup_pow2(uint64_t x)
@@ -50,14 +58,26 @@ static uint64_t init_ra_size(const struct vm_sysctl *vs, uint64_t req, uint64_t 
 	return n;
 }
 
+/* The pages cached right before index, at most max: index - 1 -
+ * page_cache_prev_miss(index - 1, max).  *from_start: all of 0..index-1
+ * are (the kernel's scan wraps to ULONG_MAX). */
+static uint64_t history_pages(const struct inode *ino, uint64_t index, uint64_t max, bool *from_start)
+{
+	uint64_t n = 0;
+	while (n < max && n < index && pc_page(ino, index - 1 - n) != PFN_NONE)
+		n++;
+	*from_start = n == index;
+	return n;
+}
+
 static uint64_t next_ra_size(uint64_t cur, uint64_t max)
 {
 	uint64_t n = cur < max / 16 ? 4 * cur : 2 * cur;
 	return n < max ? n : max;
 }
 
-uint64_t ra_window(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t index, uint64_t req,
-		   bool hit_marker, uint64_t *start, uint64_t *async_size)
+uint64_t ra_window(const struct vm_sysctl *vs, const struct inode *ino, struct file_ra *ra, uint64_t index,
+		   uint64_t req, bool hit_marker, uint64_t *start, uint64_t *async_size)
 {
 	uint64_t max = vs->ra_pages;
 	/* generic_fadvise(): POSIX_FADV_SEQUENTIAL sets the file's ra_pages
@@ -97,6 +117,19 @@ uint64_t ra_window(const struct vm_sysctl *vs, struct file_ra *ra, uint64_t inde
 		ra->async_size = ra->size > req ? ra->size - req : ra->size;
 		ra->order = 0;
 		goto readit;
+	}
+	/* Context readahead: a stream's trace behind the miss. */
+	if (ino && vs->ra_era >= 30) {
+		bool from_start;
+		uint64_t contig = history_pages(ino, index, max, &from_start);
+		if (contig > req) {
+			contig *= from_start ? 2 : 1;
+			ra->start = index;
+			ra->size = contig + req < max ? contig + req : max;
+			ra->async_size = 1;
+			ra->order = 0;
+			goto readit;
+		}
 	}
 	/* A random read: just the requested pages. */
 random:
