@@ -76,3 +76,16 @@ then
 	if have python3; then python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/mt.json" && ok || bad "not JSON"
 	else ok; fi
 else bad "$(grep -o '"metric": "ops_s[^[]*' "$T/mt.json") $(head -c 300 "$T/cmp")"; fi
+
+t "ablate applaunch + fio: NAME.K rows, = pagelab run's lines"
+AL="applaunch -n 3 -a 4 -f 2 -l 2 -s 4 -t 10 + fio --name=r --rw=randread --bs=4k --size=8M"
+$P ablate --policy mglru --off bloom --seeds 2 $MACH -o "$T/al.jsonl" -- $AL >"$T/al" 2>&1; rc=$?
+$P run $MACH --policy mglru --seed 1 $AL >"$T/alrun" 2>&1
+grep '"seed": 1' "$T/al.jsonl" | grep -v bloom >"$T/arec"
+got=$(figs "$T/arec" | awk -F'[:,}]' '{ printf("%.3f %.3f %.3f", $3, $5, $7) }')
+want=$(awk '$1 == "launch" && $2 == "time" { l = $5 } $1 == "switch" && $2 == "time" { s = $5 " " $9 }
+	END { print l, s }' "$T/alrun")
+if [ $rc -eq 0 ] && grep -qx 'switch_p99_ms.0 (lower is better)' "$T/al" && grep -qx 'read_iops.1 (higher is better)' "$T/al" &&
+	! grep -q '^switch_p99_ms (' "$T/al" && [ -n "$want" ] && [ "$got" = "$want" ] &&
+	grep -q '"figures": {"launch_p50_ms": [0-9.]*, "switch_p50_ms": [0-9.]*, "switch_p99_ms": [0-9.]*}' "$T/arec"
+then ok; else bad "rc $rc: record $got, run $want; $(grep 'is better' "$T/al" | tr '\n' ' ')"; fi
