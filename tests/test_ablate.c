@@ -65,7 +65,7 @@ void test_ablate_variants(void)
 
 void test_ablate_metrics(void)
 {
-	const char **m = ablate_metrics(1);
+	const char **m = ablate_metrics(1, NULL);
 	CHECK(!strcmp(m[0], "elapsed_s") && !strcmp(m[1], "pgmajfault") && !strcmp(m[2], "workingset_refault") &&
 	      !strcmp(m[3], "pgscan") && !strcmp(m[4], "pgsteal") && !strcmp(m[5], reclaim_work_names[0]));
 	int n = 0;
@@ -73,7 +73,7 @@ void test_ablate_metrics(void)
 		n++;
 	CHECK_EQ(n, 5 + NR_RECLAIM_WORK);
 	free(m);
-	m = ablate_metrics(2);
+	m = ablate_metrics(2, NULL);
 	CHECK(!strcmp(m[1], "elapsed_s.0") && !strcmp(m[2], "elapsed_s.1") && !strcmp(m[3], "pgmajfault"));
 	free(m);
 }

@@ -70,9 +70,12 @@ const struct opt_cmd ablate_cmd = {
 	.after =
 "\n"
 "Figures: elapsed_s (and each workload's own, elapsed_s.K, when there are\n"
-"several), pgmajfault, workingset_refault, pgscan, pgsteal and every row of\n"
-"reclaim's work the design counts (docs/cost.md): mean, median, standard\n"
-"deviation over seeds, % change and p.\n"
+"several), the workloads' throughput and latency where they measure them\n"
+"(fio's read_iops and clat percentiles, memtier's ops_s and p99_ms,\n"
+"applaunch's switch times; NAME.K with several workloads), each saying\n"
+"whether higher or lower is better, pgmajfault, workingset_refault, pgscan,\n"
+"pgsteal and every row of reclaim's work the design counts (docs/cost.md):\n"
+"mean, median, standard deviation over seeds, % change and p.\n"
 "Exit status: 0; 1 if the HTML page could not be written or --check found a\n"
 "broken invariant; 2 on bad input; 3 if a run stopped at --max-time.\n"
 "See docs/ablate.md.\n",
@@ -180,7 +183,8 @@ static void ablate_json(const struct cmp_table *t, int nt, const struct records 
 static int ablate_report(const struct ablate_args *aa, const struct records *rs, const struct policy_ops *pol,
 			 const struct ablate_variant *v, int nv, struct atomic_file *af, int argc, char **argv)
 {
-	const char **metrics = ablate_metrics(aa->mx.nr_wl);
+	char **figures = record_figure_columns(rs, NULL);
+	const char **metrics = ablate_metrics(aa->mx.nr_wl, figures);
 	char err[600];
 	int nt, rc = 0;
 	struct cmp_table *t = compare_records(rs, rs->n ? rs->r[0].design : NULL, metrics, &nt);
@@ -201,6 +205,7 @@ static int ablate_report(const struct ablate_args *aa, const struct records *rs,
 	}
 	compare_free(t, nt);
 	free(metrics);
+	record_cgroup_columns_free(figures);
 	return rc;
 }
 

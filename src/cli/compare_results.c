@@ -28,7 +28,7 @@ static const struct opt compare_table[] = {
 	{ "--baseline", NULL, OPT_STR, AT(baseline), "DESIGN", .help = "the column the others are compared with "
 	  "(default: the\nfirst design in the file)" },
 	{ "--metric", NULL, OPT_STR, AT(metric_list), "LIST", .help = "figures to compare (default: the CSV figures of\n"
-	  "docs/sweeps.md; for trace replays the misses, pgfault\nand pgmajfault; with --cgroup records, each cgroup's\nfigures not 0 everywhere, cgroup.PATH.FILE; any\n/proc/vmstat counter name works, and any row of\nreclaim's work: docs/cost.md)" },
+	  "docs/sweeps.md; for trace replays the misses, pgfault\nand pgmajfault; with --cgroup records, each cgroup's\nfigures not 0 everywhere, cgroup.PATH.FILE; after\nthe CSV figures the workloads' throughput and\nlatency (read_iops, p99_ms...: docs/sweeps.md); any\n/proc/vmstat counter name works, and any row of\nreclaim's work: docs/cost.md)" },
 	{ "--json", NULL, OPT_FLAG, AT(json), .help = "print the tables, with every p-value, as JSON" },
 	{ "--html", NULL, OPT_STR, AT(html), "FILE", .help = "also write them as a self-contained HTML page, with a\n"
 	  "bar chart per figure (95% intervals, % change, *)" },

@@ -105,6 +105,24 @@ static const char *next_value(const struct opt *o, const char *a, int argc, char
 	return argv[++*i];
 }
 
+/* "-j2": a short option that takes a value, given joined to it as
+ * getopt(3) takes it (-jN, -oFILE); its entry, its name in shortname
+ * (3 bytes) and *value the rest of a; NULL when a is no such thing. */
+static const struct opt *find_joined(const struct opt_cmd *c, void *dest, const char *a, char *shortname,
+				     char **base, const char **value)
+{
+	if (a[0] != '-' || !a[1] || a[1] == '-' || !a[2])
+		return NULL;
+	shortname[0] = '-';
+	shortname[1] = a[1];
+	shortname[2] = 0;
+	const struct opt *o = find(c->opts, dest, shortname, base);
+	if (!o || !takes_value(o))
+		return NULL;
+	*value = a + 2;
+	return o;
+}
+
 int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *dest, int *next)
 {
 	current = c;
@@ -127,16 +145,21 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, void *dest, int *n
 			opt_usage(c, stdout);
 			return 0;
 		}
-		char *base;
+		char *base, shortname[3];
+		const char *joined = NULL, *typed = a;
 		const struct opt *o = find(c->opts, dest, a, &base);
+		/* typed: the table's own string, which outlives this loop */
+		if (!o && (o = find_joined(c, dest, a, shortname, &base, &joined)))
+			typed = o->alias && !strcmp(o->alias, shortname) ? o->alias : o->name;
 		if (!o)
 			die_usage(c->unknown, a);
 		int rc = OPT_AGAIN;
 		/* After a prefix (--vmstat -a), a missing value is the
 		 * prefix's: "option -a needs a value", as run said it. */
 		for (const char *last = a; rc == OPT_AGAIN; last = argv[i]) {
-			const char *value = takes_value(o) ? next_value(o, last, argc, argv, &i) : NULL;
-			rc = store(o, base, a, value);
+			const char *value = joined ? joined : takes_value(o) ? next_value(o, last, argc, argv, &i) : NULL;
+			joined = NULL;
+			rc = store(o, base, typed, value);
 		}
 		if (rc != OPT_GO)
 			return rc;

@@ -115,17 +115,23 @@ bool ablate_variants(const struct policy_ops *pol, const char *list, bool pairs,
 	return true;
 }
 
-const char **ablate_metrics(int nr_wl)
+const char **ablate_metrics(int nr_wl, char *const *figures)
 {
 	static const char *const head[] = { "elapsed_s", "pgmajfault", "workingset_refault", "pgscan", "pgsteal" };
 	static const char *const own[] = { "elapsed_s.0", "elapsed_s.1", "elapsed_s.2", "elapsed_s.3",
 					   "elapsed_s.4", "elapsed_s.5", "elapsed_s.6", "elapsed_s.7" };
-	int nown = nr_wl > 1 ? (nr_wl < (int)ARRAY_SIZE(own) ? nr_wl : (int)ARRAY_SIZE(own)) : 0;
-	const char **m = xcalloc(ARRAY_SIZE(head) + (size_t)nown + NR_RECLAIM_WORK + 1, sizeof(char *));
+	int nown = nr_wl > 1 ? (nr_wl < (int)ARRAY_SIZE(own) ? nr_wl : (int)ARRAY_SIZE(own)) : 0, nfig = 0;
+	while (figures && figures[nfig])
+		nfig++;
+	const char **m = xcalloc(ARRAY_SIZE(head) + (size_t)(nown + nfig) + NR_RECLAIM_WORK + 1, sizeof(char *));
 	int n = 0;
 	m[n++] = head[0];
 	for (int k = 0; k < nown; k++)
 		m[n++] = own[k];
+	/* the workloads' throughput and latency after their times, as
+	 * mmtests puts a benchmark's own figures before the vmstat ones */
+	for (int k = 0; k < nfig; k++)
+		m[n++] = figures[k];
 	for (size_t k = 1; k < ARRAY_SIZE(head); k++)
 		m[n++] = head[k];
 	for (int k = 0; k < NR_RECLAIM_WORK; k++)
@@ -219,8 +225,11 @@ static void print_table(const struct cmp_table *x, const struct records *rs, FIL
 		 * own, as a row's label does: the headers stay over their
 		 * columns */
 		const char *name = x->metrics[m];
-		if (strlen(name) > ABLATE_LABEL_W + 2) {
-			fprintf(out, "\n%s", name);
+		int better = compare_better(x, m);
+		if (strlen(name) > ABLATE_LABEL_W + 2 || better) {
+			/* a workload's figure says which way is better */
+			fprintf(out, "\n%s%s%s%s", name, better ? " (" : "", compare_better_words(better),
+				better ? ")" : "");
 			name = "";
 		}
 		fprintf(out, "\n%-*s %10s %10s %10s %9s %7s\n", ABLATE_LABEL_W + 2, name, "mean", "median",

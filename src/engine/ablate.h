@@ -41,19 +41,22 @@ bool ablate_variants(const struct policy_ops *pol, const char *list, bool pairs,
 		     char *err, size_t errlen);
 
 /* The figures of an ablation, NULL-terminated, into a new array (free
- * the array only: the names are static or record.h's): elapsed_s, each
- * workload's own time (elapsed_s.K) when there are several, major
- * faults, refaults, pgscan, pgsteal, then every row of reclaim's work
- * (src/mm/work.h) the design counts. */
-const char **ablate_metrics(int nr_wl);
+ * the array only: the names are static, record.h's or figures'):
+ * elapsed_s, each workload's own time (elapsed_s.K) when there are
+ * several, the workloads' figures of merit (`figures`, NULL-terminated,
+ * or NULL: record_figure_columns() of the runs: read_iops, p99_ms...),
+ * major faults, refaults, pgscan, pgsteal, then every row of reclaim's
+ * work (src/mm/work.h) the design counts. */
+const char **ablate_metrics(int nr_wl, char *const *figures);
 
 /* How many runs of design in config (records rs) had a workload
  * OOM-killed. */
 int ablate_killed(const struct records *rs, const char *config, const char *design);
 
 /* The tables (one per configuration, from rs) in the ablation's shape,
- * within 80 columns: the designs with an OOM kill, then per figure a row
- * for the full design and one per variant, the mean and standard
+ * within 80 columns: the designs with an OOM kill, then per figure (a
+ * workload's figure of merit says which way is better) a row for the
+ * full design and one per variant, the mean and standard
  * deviation over seeds, the % change against the full design, the
  * test's p and '*' where p < CMP_ALPHA.  A figure that is 0 in every run
  * is left out, its name listed at the end; `policy` the design's name. */

@@ -27,6 +27,23 @@ static char *program_output(const struct machine *m, const struct wl_inst *w)
 	return buf;
 }
 
+/* What the machine measured for each task of w, in a new array: what
+ * report_tasks() and figures() are given. */
+static struct wl_task_result *task_results(const struct machine *m, const struct wl_inst *w)
+{
+	struct wl_task_result *r = xcalloc((size_t)w->ntasks + 1, sizeof(*r));
+	for (int i = 0; i < w->ntasks; i++) {
+		const struct task *t = &m->tasks[w->first_task + i];
+		r[i] = (struct wl_task_result){
+			.elapsed_s = task_seconds(t->end), .user_s = task_seconds(t->utime),
+			.sys_s = task_seconds(t->stime), .stall_s = task_seconds(t->stall_ns),
+			.majflt = t->majflt, .minflt = t->minflt, .killed = t->killed,
+			.failed = t->failed,
+		};
+	}
+	return r;
+}
+
 /* What an exit prints before time(1)'s lines: the tasks' own report,
  * then the shell's "killed" line or the program's report. */
 static char *exit_text(const struct machine *m, const struct wl_inst *w, const char *prog)
@@ -37,16 +54,7 @@ static char *exit_text(const struct machine *m, const struct wl_inst *w, const c
 	if (!f)
 		return NULL;
 	if (w->ops->report_tasks) {
-		struct wl_task_result *r = xcalloc((size_t)w->ntasks + 1, sizeof(*r));
-		for (int i = 0; i < w->ntasks; i++) {
-			const struct task *t = &m->tasks[w->first_task + i];
-			r[i] = (struct wl_task_result){
-				.elapsed_s = task_seconds(t->end), .user_s = task_seconds(t->utime),
-				.sys_s = task_seconds(t->stime), .stall_s = task_seconds(t->stall_ns),
-				.majflt = t->majflt, .minflt = t->minflt, .killed = t->killed,
-				.failed = t->failed,
-			};
-		}
+		struct wl_task_result *r = task_results(m, w);
 		w->ops->report_tasks(w->w, r, w->ntasks, f);
 		free(r);
 	}
@@ -97,6 +105,14 @@ static void collect_wl(const struct machine *m, int i, struct wl_result *x, uint
 	}
 	x->exit_text = exit_text(m, w, prog);
 	free(prog);
+	/* The figures of merit of a workload that ran to its end: a killed
+	 * or cut-short one's are of part of its work (its record says it
+	 * did not finish, and has none). */
+	if (w->ops->figures && x->done) {
+		struct wl_task_result *r = task_results(m, w);
+		w->ops->figures(w->w, r, w->ntasks, &x->figs);
+		free(r);
+	}
 	collect_tasks(m, w, x);
 }
 

@@ -57,22 +57,41 @@ const char *const *compare_default_metrics(const struct records *rs, const char 
 	return record_csv_metrics;
 }
 
-/* compare_default_metrics() and config's cgroups' figures, into *own. */
+static int count(char *const *v)
+{
+	int n = 0;
+	while (v[n])
+		n++;
+	return n;
+}
+
+/* compare_default_metrics(), config's workloads' figures of merit and its
+ * cgroups' figures, into *own. */
 static const char *const *default_metrics(const struct records *rs, const char *config, char ***own)
 {
 	const char *const *base = compare_default_metrics(rs, config);
-	char **cg = record_cgroup_columns(rs, config, true);
-	int nb = 0, nc = 0;
+	char **fig = record_figure_columns(rs, config), **cg = record_cgroup_columns(rs, config, true);
+	int nb = 0, nf = count(fig), nc = count(cg);
 	while (base[nb])
 		nb++;
-	while (cg[nc])
-		nc++;
-	*own = xcalloc((size_t)(nb + nc + 1), sizeof(char *));
+	*own = xcalloc((size_t)(nb + nf + nc + 1), sizeof(char *));
 	for (int i = 0; i < nb; i++)
 		(*own)[i] = xstrdup(base[i]);
-	memcpy(*own + nb, cg, (size_t)nc * sizeof(char *));
+	memcpy(*own + nb, fig, (size_t)nf * sizeof(char *));
+	memcpy(*own + nb + nf, cg, (size_t)nc * sizeof(char *));
+	free(fig);
 	free(cg);
 	return (const char *const *)*own;
+}
+
+int compare_better(const struct cmp_table *x, int m)
+{
+	return x->better ? x->better[m] : 0;
+}
+
+const char *compare_better_words(int better)
+{
+	return better > 0 ? "higher is better" : better < 0 ? "lower is better" : "";
 }
 
 struct cmp_table *compare_records(const struct records *rs, const char *baseline, const char *const *asked,
@@ -96,6 +115,9 @@ struct cmp_table *compare_records(const struct records *rs, const char *baseline
 			nm++;
 		x->metrics = metrics;
 		x->nr_metrics = nm;
+		x->better = xcalloc((size_t)nm + 1, sizeof(int));
+		for (int m = 0; m < nm; m++)
+			x->better[m] = record_metric_better(rs, metrics[m]);
 		for (int i = 0; i < rs->n; i++) {
 			const struct record *r = &rs->r[i];
 			if (strcmp(r->config, configs[c]))
@@ -174,6 +196,7 @@ void compare_free(struct cmp_table *t, int n)
 		free(t[c].designs);
 		record_cgroup_columns_free(t[c].own_metrics);
 		free(t[c].cells);
+		free(t[c].better);
 		free(t[c].config);
 	}
 	free(t);
@@ -243,10 +266,13 @@ static void print_part(const struct cmp_table *x, int first, int last, FILE *out
 	put_line(out, line);
 	for (int m = 0; m < x->nr_metrics; m++) {
 		/* A name too long for the column (cgroup./a.memory.events.high)
-		 * gets a line of its own, the rows under it only their word. */
-		bool own_line = strlen(x->metrics[m]) + strlen("Stddev ") > 24;
+		 * gets a line of its own, the rows under it only their word; so
+		 * does a workload's figure, with which way is better. */
+		int better = compare_better(x, m);
+		bool own_line = strlen(x->metrics[m]) + strlen("Stddev ") > 24 || better;
 		if (own_line)
-			fprintf(out, "%s\n", x->metrics[m]);
+			fprintf(out, "%s%s%s%s\n", x->metrics[m], better ? " (" : "", compare_better_words(better),
+				better ? ")" : "");
 		for (int row = 0; row < 2; row++) {
 			char label[40], v[32];
 			snprintf(label, sizeof(label), "%s %s", row ? "Stddev" : "Amean", own_line ? "" : x->metrics[m]);
@@ -328,6 +354,8 @@ void compare_print_json(const struct cmp_table *t, int n, FILE *out)
 		for (int m = 0; m < x->nr_metrics; m++) {
 			fprintf(out, "%s\n  {\"metric\": ", m ? "," : "");
 			json_put_str(out, x->metrics[m]);
+			if (compare_better(x, m))
+				fprintf(out, ", \"better\": \"%s\"", compare_better(x, m) > 0 ? "higher" : "lower");
 			fputs(", \"designs\": [", out);
 			for (int d = 0; d < x->nr_designs; d++) {
 				const struct cmp_cell *cc = &x->cells[m * x->nr_designs + d];

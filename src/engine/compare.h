@@ -25,6 +25,9 @@ struct cmp_table {
 	int nr_metrics;
 	const char *const *metrics;
 	char **own_metrics;       /* the default's, built for config: metrics */
+	int *better;              /* [metric]: 1 higher is better (a workload's
+				   * throughput), -1 lower (its latency), 0 not
+				   * said (record_metric_better()) */
 	struct cmp_cell *cells;   /* [metric][design] */
 	int nr_runs, nr_unavailable, nr_unfinished;
 };
@@ -38,8 +41,10 @@ struct cmp_table *compare_records(const struct records *rs, const char *baseline
 /* The figures compared when none are asked for: a configuration whose
  * workloads are all trace replays gets compare_trace_metrics (the misses a
  * cache researcher reads), any other the CSV figures (record_csv_metrics);
- * compare_records() adds each cgroup's record_cgroup_figures that its
- * records have and that are not 0 in all of them (cgroup.PATH.FILE). */
+ * compare_records() adds the workloads' figures of merit
+ * (record_figure_columns(): read_iops, p99_ms...) and each cgroup's
+ * record_cgroup_figures that its records have and that are not 0 in all
+ * of them (cgroup.PATH.FILE). */
 const char *const *compare_default_metrics(const struct records *rs, const char *config);
 extern const char *const compare_trace_metrics[];
 /* Whether the seeds changed nothing in t: some design ran with two seeds
@@ -57,6 +62,11 @@ void compare_fmt_value(char *buf, size_t len, double v, int n);
  * 9) columns: "+4066.7%", "+40667%", from +100000% on the multiple
  * "x1001", "x1.0e+12" (compare.c says how). */
 void compare_fmt_change(char *buf, size_t len, double pct, double base, int width);
+
+/* x->better[m] (0 for a table without them); "higher is better", "lower
+ * is better" or "" for it. */
+int compare_better(const struct cmp_table *x, int m);
+const char *compare_better_words(int better);
 
 void compare_print_text(const struct cmp_table *t, int n, FILE *out);
 void compare_print_json(const struct cmp_table *t, int n, FILE *out);

@@ -90,10 +90,10 @@ static void delay_read_done(void *p, int task, uint64_t pages_read)
 	d->inner->read_done(d->w, task, pages_read);
 }
 
-/* Per-task figures as report()'s times: elapsed from the task's start. */
-static void delay_report_tasks(void *p, const struct wl_task_result *r, int n, FILE *out)
+/* Per-task figures as report()'s times: elapsed from the task's start,
+ * in a new array. */
+static struct wl_task_result *own_tasks(const struct delayed *d, const struct wl_task_result *r, int n)
 {
-	struct delayed *d = p;
 	struct wl_task_result *own = xcalloc((size_t)n + 1, sizeof(*own));
 	for (int i = 0; i < n; i++) {
 		own[i] = r[i];
@@ -101,7 +101,23 @@ static void delay_report_tasks(void *p, const struct wl_task_result *r, int n, F
 		if (own[i].elapsed_s < 0)
 			own[i].elapsed_s = 0;
 	}
+	return own;
+}
+
+static void delay_report_tasks(void *p, const struct wl_task_result *r, int n, FILE *out)
+{
+	struct delayed *d = p;
+	struct wl_task_result *own = own_tasks(d, r, n);
 	d->inner->report_tasks(d->w, own, n, out);
+	free(own);
+}
+
+/* The figures of merit from the same times as the report's. */
+static void delay_figures(void *p, const struct wl_task_result *r, int n, struct wl_figures *out)
+{
+	struct delayed *d = p;
+	struct wl_task_result *own = own_tasks(d, r, n);
+	d->inner->figures(d->w, own, n, out);
 	free(own);
 }
 
@@ -144,6 +160,7 @@ void *delay_wrap(const struct workload_ops *inner, void *w, uint64_t delay_ns,
 		.mark_faults = inner->mark_faults ? delay_mark_faults : NULL,
 		.cgroup_done = inner->cgroup_done ? delay_cgroup_done : NULL,
 		.cgroup_target = inner->cgroup_target ? delay_cgroup_target : NULL,
+		.figures = inner->figures ? delay_figures : NULL,
 	};
 	return d;
 }

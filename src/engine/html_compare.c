@@ -78,6 +78,14 @@ static void design_cell(FILE *out, const struct cmp_cell *cc, int d)
 	fputs("</td>", out);
 }
 
+/* A figure's name, and which way is better for a workload's figure of
+ * merit: "read_iops (higher is better)". */
+static void metric_title(const struct cmp_table *x, int m, char *buf, size_t len)
+{
+	int b = compare_better(x, m);
+	snprintf(buf, len, "%s%s%s%s", x->metrics[m], b ? " (" : "", compare_better_words(b), b ? ")" : "");
+}
+
 static void designs_table(FILE *out, const struct cmp_table *x)
 {
 	fputs("<table class=\"t cmp\"><tr>", out);
@@ -86,7 +94,9 @@ static void designs_table(FILE *out, const struct cmp_table *x)
 		th(out, x->designs[d], d ? "" : " (baseline)");
 	fputs("</tr>\n", out);
 	for (int m = 0; m < x->nr_metrics; m++) {
-		row_begin(out, x->metrics[m]);
+		char name[160];
+		metric_title(x, m, name, sizeof(name));
+		row_begin(out, name);
 		for (int d = 0; d < x->nr_designs; d++)
 			design_cell(out, &x->cells[m * x->nr_designs + d], d);
 		fputs("</tr>\n", out);
@@ -98,7 +108,9 @@ static struct chart *bars(const struct cmp_table *x, int m)
 {
 	struct chart *c = chart_new(CHART_HBARS, PLOT_W, ROW_H * x->nr_designs);
 	chart_class(c, "plot");
-	chart_title(c, x->metrics[m]);
+	char name[160];
+	metric_title(x, m, name, sizeof(name));
+	chart_title(c, name);
 	chart_axis(c, 'x', NULL, CHART_LINEAR);
 	chart_flags(c, CHART_NO_LEGEND);
 	int base = chart_series(c, "baseline", "#7f7f7f"), other = chart_series(c, "design", "#1f77b4");

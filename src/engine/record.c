@@ -152,9 +152,11 @@ char *record_format(const struct record_meta *m, const struct run_result *rr)
 		put_num(out, x->tf.user);
 		fputs(", \"sys_s\": ", out);
 		put_num(out, x->tf.sys);
-		fprintf(out, ", \"majflt\": %llu, \"minflt\": %llu, \"swaps\": %llu, \"killed\": %s, \"done\": %s}",
+		fprintf(out, ", \"majflt\": %llu, \"minflt\": %llu, \"swaps\": %llu, \"killed\": %s, \"done\": %s",
 			(unsigned long long)x->tf.majflt, (unsigned long long)x->tf.minflt,
 			(unsigned long long)x->tf.swaps, x->tf.killed ? "true" : "false", x->done ? "true" : "false");
+		report_figures_json(&x->figs, out);
+		fputc('}', out);
 	}
 	fputs("], \"counters\": {", out);
 	if (rr->kernel) {
@@ -414,6 +416,8 @@ bool record_metric(const struct record *r, const char *name, double *v)
 		return true;
 	if (!strncmp(name, "elapsed_s.", 10))
 		return workload_elapsed(r, name + 10, v);
+	if (record_figure(r, name, v))
+		return true;
 	if (!strncmp(name, "cgroup.", 7))
 		return record_cgroup_metric(r, name, v);
 	json_get_num(r->j, "elapsed_s", &el);

@@ -97,7 +97,8 @@ void records_mixed(const struct records *rs, char *buf, size_t len);
 
 /* A figure of a record by name: "elapsed_s", "user_s", "sys_s", every
  * counter by its /proc/vmstat name, every row of reclaim's work counted
- * (its total; src/mm/work.h), and the derived ones of mmtests:
+ * (its total; src/mm/work.h), a workload's figures of merit
+ * (record_figure()), and the derived ones of mmtests:
  * "kswapd_efficiency" (pgsteal_kswapd / pgscan_kswapd, %),
  * "direct_reclaim" (pgsteal_direct / all pgsteal, %), "scan_velocity"
  * (pgscan_kswapd + pgscan_direct per second), "swapin_mbs", "swapout_mbs",
@@ -106,6 +107,20 @@ void records_mixed(const struct records *rs, char *buf, size_t len);
  * time (K from 0); "cgroup.PATH.FILE" a cgroup's (record_cgroup_metric()).
  * False when undefined (0 / 0, a run that did not run). */
 bool record_metric(const struct record *r, const char *name, double *v);
+
+/* record_figures.c: a workload's figure of merit (its "figures" in the
+ * record: fio's read_iops, memtier's p99_ms...): "NAME.K" workload K's,
+ * "NAME" the one workload's that has it; also through record_metric(). */
+bool record_figure(const struct record *r, const char *name, double *v);
+/* Whether a higher value of figure `name` is better (1: a throughput),
+ * a lower one (-1: a time), or it is not said (0: not a workload's
+ * figure), as the first record of rs that has it says. */
+int record_metric_better(const struct records *rs, const char *name);
+/* The workloads' figures of config's records (NULL: every record), in
+ * workload then figure order: NAME when the runs have one workload,
+ * NAME.K when several; a NULL-terminated array to free with
+ * record_cgroup_columns_free(). */
+char **record_figure_columns(const struct records *rs, const char *config);
 
 /* The CSV figures, in column order. */
 extern const char *const record_csv_metrics[];

@@ -274,6 +274,7 @@ static void json_workloads(const struct run_result *rr, FILE *out)
 			!tf->killed ? "null" : x->signal == SIGBUS ? "\"SIGBUS\"" : "\"SIGKILL\"",
 			x->exited ? "true" : "false");
 		report_json_tasks(x->tasks, x->ntasks, out);
+		report_figures_json(&x->figs, out);
 		fputc('}', out);
 	}
 }

@@ -84,5 +84,9 @@ void report_json(const struct run_result *rr, const struct run_info *ri, FILE *o
  * since a workload's totals hide which of its tasks waited (qsbench's four
  * sorts end apart).  Written as `, "tasks": [...]`. */
 void report_json_tasks(const struct task_times *t, int n, FILE *out);
+/* A workload's figures of merit (figures_report.c), when it has any:
+ * `, "figures": {"read_iops": 1234.5, ...}, "better": {"read_iops":
+ * "higher", ...}` (a time is "lower"); nothing without. */
+void report_figures_json(const struct wl_figures *fs, FILE *out);
 
 #endif

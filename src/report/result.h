@@ -32,6 +32,7 @@ struct wl_result {
 	char *cmd;
 	struct time_figures tf;   /* times from the workload's own start */
 	char *output;             /* the program's own output lines */
+	struct wl_figures figs;   /* its figures of merit (workload.h), if any */
 	bool done;                /* it finished (not killed, not cut short) */
 	uint64_t start_ns, end_ns;
 	/* For the run's reports: */

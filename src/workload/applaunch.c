@@ -17,7 +17,8 @@
  * take turns at OP_BARRIERs (every app waits at one per switch).
  * Per launch and switch: the time from its first touch to its last (two
  * OP_MARKs) and the app's major faults in between (mark_faults), and their
- * percentiles (nearest rank).
+ * percentiles (nearest rank); the records' figures of merit are the
+ * median launch and the median and 99th percentile switch (al_figures).
  * The files are written with O_DIRECT before the first launch, so that
  * launches start cold (as after boot).
  * Not modeled: the apps' CPU (rendering, JIT), the browser's or the
@@ -387,20 +388,31 @@ static void al_mark_faults(void *p, int task, uint32_t id, uint64_t majflt)
 	}
 }
 
+/* The times (ns) and major faults of the slots [from, to) seen, each
+ * sorted, into new arrays; how many; *total the faults. */
+static size_t al_slot_figures(const struct applaunch *a, uint64_t from, uint64_t to, uint64_t **ns,
+			      uint64_t **fl, uint64_t *total)
+{
+	*ns = xcalloc(to - from + 1, sizeof(uint64_t));
+	*fl = xcalloc(to - from + 1, sizeof(uint64_t));
+	size_t n = 0;
+	*total = 0;
+	for (uint64_t s = from; s < to; s++)
+		if (a->slots[s].seen) {
+			(*ns)[n] = a->slots[s].t1 - a->slots[s].t0;
+			(*fl)[n] = a->slots[s].f1 - a->slots[s].f0;
+			*total += (*fl)[n++];
+		}
+	wl_sort_u64(*ns, n);
+	wl_sort_u64(*fl, n);
+	return n;
+}
+
 /* Percentiles of the slots [from, to) seen: time in ms and faults. */
 static void al_pct_lines(struct applaunch *a, uint64_t from, uint64_t to, const char *what, FILE *out)
 {
-	uint64_t *ns = xcalloc(to - from + 1, sizeof(uint64_t)), *fl = xcalloc(to - from + 1, sizeof(uint64_t));
-	size_t n = 0;
-	uint64_t total = 0;
-	for (uint64_t s = from; s < to; s++)
-		if (a->slots[s].seen) {
-			ns[n] = a->slots[s].t1 - a->slots[s].t0;
-			fl[n] = a->slots[s].f1 - a->slots[s].f0;
-			total += fl[n++];
-		}
-	wl_sort_u64(ns, n);
-	wl_sort_u64(fl, n);
+	uint64_t *ns, *fl, total;
+	size_t n = al_slot_figures(a, from, to, &ns, &fl, &total);
 	fprintf(out, "%s time (ms): p50 %.3f p90 %.3f p99 %.3f max %.3f\n", what,
 		(double)wl_percentile(ns, n, 50) / 1e6, (double)wl_percentile(ns, n, 90) / 1e6,
 		(double)wl_percentile(ns, n, 99) / 1e6, (double)wl_percentile(ns, n, 100) / 1e6);
@@ -408,6 +420,29 @@ static void al_pct_lines(struct applaunch *a, uint64_t from, uint64_t to, const 
 		(unsigned long long)wl_percentile(fl, n, 50), (unsigned long long)wl_percentile(fl, n, 90),
 		(unsigned long long)wl_percentile(fl, n, 99), (unsigned long long)wl_percentile(fl, n, 100),
 		(unsigned long long)total);
+	free(ns);
+	free(fl);
+}
+
+/* The median launch and the median and 99th percentile switch, ms: the
+ * "time (ms)" lines' figures.  An app's switch time is what the user
+ * waits for it to come back. */
+static void al_figures(void *p, const struct wl_task_result *r, int n, struct wl_figures *out)
+{
+	struct applaunch *a = p;
+	uint64_t *ns, *fl, total;
+	(void)r;
+	(void)n;
+	size_t k = al_slot_figures(a, 0, a->napps, &ns, &fl, &total);
+	if (k)   /* none seen: no figure, not a time of 0 */
+		wl_figure_add(out, "launch_p50_ms", (double)wl_percentile(ns, k, 50) / 1e6, false);
+	free(ns);
+	free(fl);
+	k = al_slot_figures(a, a->napps, a->nslots, &ns, &fl, &total);
+	if (k) {
+		wl_figure_add(out, "switch_p50_ms", (double)wl_percentile(ns, k, 50) / 1e6, false);
+		wl_figure_add(out, "switch_p99_ms", (double)wl_percentile(ns, k, 99) / 1e6, false);
+	}
 	free(ns);
 	free(fl);
 }
@@ -451,4 +486,5 @@ const struct workload_ops applaunch_workload = {
 	.mark = al_mark,
 	.mark_faults = al_mark_faults,
 	.report_tasks = al_report_tasks,
+	.figures = al_figures,
 };

@@ -577,4 +577,5 @@ const struct workload_ops fio_workload = {
 	.next_op = fio_next_op,
 	.mark = fio_mark,
 	.report_tasks = fio_report_tasks,
+	.figures = fio_figures,
 };

@@ -50,6 +50,7 @@ struct fio {
 
 void fio_mark(void *w, int task, uint32_t id, uint64_t now_ns, uint64_t cpu_ns);
 void fio_report_tasks(void *w, const struct wl_task_result *r, int ntasks, FILE *out);
+void fio_figures(void *w, const struct wl_task_result *r, int ntasks, struct wl_figures *out);
 bool fio_reads(const struct fio *f);
 
 #endif

@@ -1,7 +1,8 @@
 /* fio_out.c - the fio workload's timing and output: each I/O's completion
  * latency from its OP_MARK, and fio 3.x's result shape (stat.c:
  * show_ddir_status, show_clat_percentiles, show_run_stats; num2str's four
- * significant digits: "IOPS=19.6k", "BW=76.6MiB/s (80.4MB/s)"). */
+ * significant digits: "IOPS=19.6k", "BW=76.6MiB/s (80.4MB/s)"); and its
+ * figures of merit for the records (fio_figures). */
 #include "fio.h"
 
 #include <math.h>
@@ -122,17 +123,28 @@ static void job_block(struct fio *f, const struct wl_task_result *r, int j0, int
 		(unsigned long long)minf);
 }
 
+/* The group's I/Os in direction k (0 read, 1 write) and its jobs'
+ * shortest and longest runtimes: fio's "Run status group" line. */
+static uint64_t group_ios(const struct fio *f, const struct wl_task_result *r, int k, uint64_t *lo,
+			  uint64_t *hi)
+{
+	uint64_t ios = 0;
+	*lo = UINT64_MAX;
+	*hi = 0;
+	for (uint32_t j = 0; j < f->numjobs; j++) {
+		uint64_t rn = task_run_ns(&f->t[j], &r[j]);
+		ios += f->t[j].ios[k];
+		*lo = MIN(*lo, rn);
+		*hi = MAX(*hi, rn);
+	}
+	return ios;
+}
+
 static void group_lines(struct fio *f, const struct wl_task_result *r, FILE *out)
 {
 	fputs("\nRun status group 0 (all jobs):\n", out);
 	for (int k = 0; k < 2; k++) {
-		uint64_t ios = 0, lo = UINT64_MAX, hi = 0;
-		for (uint32_t j = 0; j < f->numjobs; j++) {
-			uint64_t rn = task_run_ns(&f->t[j], &r[j]);
-			ios += f->t[j].ios[k];
-			lo = MIN(lo, rn);
-			hi = MAX(hi, rn);
-		}
+		uint64_t lo, hi, ios = group_ios(f, r, k, &lo, &hi);
 		if (!ios)
 			continue;
 		double bytes = (double)(ios * f->bs_pages * PAGE_SIZE), s = (double)hi / 1e9;
@@ -170,4 +182,35 @@ void fio_report_tasks(void *p, const struct wl_task_result *r, int ntasks, FILE 
 		for (uint32_t j = 0; j < f->numjobs; j++)
 			job_block(f, r, (int)j, (int)j + 1, out);
 	group_lines(f, r, out);
+}
+
+/* Per direction with I/O: the group's IOPS (its I/Os over its longest
+ * job's runtime, as the job block's "IOPS=" with group_reporting or one
+ * job) and the median and 99th percentile of the completion latency of
+ * all its jobs, in usec (the "clat percentiles" lines, unrounded).  The
+ * bandwidth is the IOPS times --bs: the same change, so not another
+ * figure. */
+void fio_figures(void *p, const struct wl_task_result *r, int ntasks, struct wl_figures *out)
+{
+	static const char *const dname[2] = { "read", "write" };
+	struct fio *f = p;
+	struct wl_hist *lat = xcalloc(1, sizeof(*lat));
+	(void)ntasks;
+	for (int k = 0; k < 2; k++) {
+		uint64_t lo, hi, ios = group_ios(f, r, k, &lo, &hi);
+		char name[WL_FIGURE_NAME];
+		if (!ios)
+			continue;
+		memset(lat, 0, sizeof(*lat));
+		for (uint32_t j = 0; j < f->numjobs; j++)
+			wl_hist_merge(lat, &f->t[j].lat[k]);
+		double s = (double)hi / 1e9;
+		snprintf(name, sizeof(name), "%s_iops", dname[k]);
+		wl_figure_add(out, name, s > 0 ? (double)ios / s : 0, true);
+		snprintf(name, sizeof(name), "%s_clat_p50_us", dname[k]);
+		wl_figure_add(out, name, (double)wl_hist_pct(lat, 50) / 1e3, false);
+		snprintf(name, sizeof(name), "%s_clat_p99_us", dname[k]);
+		wl_figure_add(out, name, (double)wl_hist_pct(lat, 99) / 1e3, false);
+	}
+	free(lat);
 }

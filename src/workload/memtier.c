@@ -60,7 +60,9 @@
  * Output: memtier's "N Threads / N Connections per thread / N Requests
  * per client" lines and the ALL STATS table of memtier 1.2 (Type
  * Ops/sec Hits/sec Misses/sec Latency KB/sec, latency in msec), then its
- * p50/p99/p99.9 latency columns as a second table (80 columns). */
+ * p50/p99/p99.9 latency columns as a second table (80 columns).
+ * Figures of merit (records, pagelab ablate): the Totals row's ops/sec
+ * (ops_s), mean latency (latency_ms) and p99 (p99_ms). */
 #include "workload.h"
 #include "args.h"
 #include "wldist.h"
@@ -619,11 +621,18 @@ static void pct_row(FILE *out, const char *type, const struct wl_hist *h)
 		(double)wl_hist_pct(h, 99) / 1e6, (double)wl_hist_pct(h, 99.9) / 1e6);
 }
 
-static void mt_report_tasks(void *p, const struct wl_task_result *r, int n, FILE *out)
+/* What the threads did together: requests of each kind, the latencies
+ * of sets, gets and all, and the run (the longest thread's), seconds. */
+struct mt_sum {
+	struct wl_hist h[3];        /* sets, gets, all */
+	uint64_t ops[3];            /* sets, hits, misses */
+	double s;
+};
+
+static struct mt_sum *mt_sum(struct memtier *m, const struct wl_task_result *r, int n)
 {
-	struct memtier *m = p;
-	struct wl_hist *h = xcalloc(3, sizeof(*h));   /* sets, gets, all */
-	uint64_t ops[3] = { 0 }, run = 0;
+	struct mt_sum *x = xcalloc(1, sizeof(*x));
+	uint64_t run = 0;
 	for (int i = 0; i < n; i++) {
 		struct mt_task *t = &m->t[i];
 		uint64_t issued = t->ops[0] + t->ops[1] + t->ops[2];
@@ -631,13 +640,23 @@ static void mt_report_tasks(void *p, const struct wl_task_result *r, int n, FILE
 							    : (uint64_t)(r[i].elapsed_s * 1e9);
 		run = MAX(run, rn);
 		for (int k = 0; k < 3; k++)
-			ops[k] += t->ops[k];
-		wl_hist_merge(&h[0], &t->lat[0]);
-		wl_hist_merge(&h[1], &t->lat[1]);
+			x->ops[k] += t->ops[k];
+		wl_hist_merge(&x->h[0], &t->lat[0]);
+		wl_hist_merge(&x->h[1], &t->lat[1]);
 	}
-	wl_hist_merge(&h[2], &h[0]);
-	wl_hist_merge(&h[2], &h[1]);
-	double s = run ? (double)run / 1e9 : 1;
+	wl_hist_merge(&x->h[2], &x->h[0]);
+	wl_hist_merge(&x->h[2], &x->h[1]);
+	x->s = run ? (double)run / 1e9 : 1;
+	return x;
+}
+
+static void mt_report_tasks(void *p, const struct wl_task_result *r, int n, FILE *out)
+{
+	struct memtier *m = p;
+	struct mt_sum *x = mt_sum(m, r, n);
+	const struct wl_hist *h = x->h;
+	const uint64_t *ops = x->ops;
+	double s = x->s;
 	double kb_set = (double)(ops[0] * wire_bytes(m, 0)) / 1024 / s;
 	double kb_get = (double)(ops[1] * wire_bytes(m, 1) + ops[2] * wire_bytes(m, 2)) / 1024 / s;
 	fprintf(out, "%-9llu Threads\n%-9llu Connections per thread\n", (unsigned long long)m->threads,
@@ -661,7 +680,20 @@ static void mt_report_tasks(void *p, const struct wl_task_result *r, int n, FILE
 	pct_row(out, "Sets", &h[0]);
 	pct_row(out, "Gets", &h[1]);
 	pct_row(out, "Totals", &h[2]);
-	free(h);
+	free(x);
+}
+
+/* The Totals row's Ops/sec and Latency (the mean, msec) and its p99
+ * Latency (msec), unrounded. */
+static void mt_figures(void *p, const struct wl_task_result *r, int n, struct wl_figures *out)
+{
+	struct mt_sum *x = mt_sum(p, r, n);
+	wl_figure_add(out, "ops_s", (double)(x->ops[0] + x->ops[1] + x->ops[2]) / x->s, true);
+	if (x->h[2].n) {   /* no reply: no latency, not one of 0 */
+		wl_figure_add(out, "latency_ms", wl_hist_avg(&x->h[2]) / 1e6, false);
+		wl_figure_add(out, "p99_ms", (double)wl_hist_pct(&x->h[2], 99) / 1e6, false);
+	}
+	free(x);
 }
 
 const struct workload_ops memtier_workload = {
@@ -677,4 +709,5 @@ const struct workload_ops memtier_workload = {
 	.mark = mt_mark,
 	.attach = mt_attach,
 	.report_tasks = mt_report_tasks,
+	.figures = mt_figures,
 };

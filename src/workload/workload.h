@@ -122,6 +122,25 @@ struct wl_task_result {
 	bool failed;        /* exited on an error it reported (mlock: ENOMEM) */
 };
 
+/* A workload's own figure of merit, as its output prints it (fio's IOPS
+ * and completion latency, memtier's ops/sec and p99): the records carry
+ * them (src/engine/record.c), so sweep, compare and ablate compare them
+ * beside the page counters.  Unrounded: the output rounds them. */
+#define WL_MAX_FIGURES 12
+#define WL_FIGURE_NAME 24
+struct wl_figure {
+	char name[WL_FIGURE_NAME];   /* "read_iops", "p99_ms": a unit last */
+	double value;
+	bool higher_better;          /* a throughput; else a time (lower is better) */
+};
+struct wl_figures {
+	int n;
+	struct wl_figure f[WL_MAX_FIGURES];
+};
+/* Append a figure (beyond WL_MAX_FIGURES or with a longer name: a
+ * workload's bug, panic). */
+void wl_figure_add(struct wl_figures *fs, const char *name, double value, bool higher_better);
+
 struct workload_ops {
 	const char *name;
 	const char *summary;
@@ -162,6 +181,10 @@ struct workload_ops {
 	const char *(*cgroup_target)(void *w, bool *reads_pressure);
 	/* Optional: an OP_CG_* op of `task` done, with what it found. */
 	void (*cgroup_done)(void *w, int task, const struct wl_cgroup_state *s);
+	/* Optional: the figures of merit (struct wl_figures) from the
+	 * per-task figures report_tasks() is given: the numbers its output
+	 * prints, computed by the same code. */
+	void (*figures)(void *w, const struct wl_task_result *r, int ntasks, struct wl_figures *out);
 };
 
 const struct workload_ops *workload_find(const char *name);
