@@ -235,6 +235,7 @@ static void print_json(const struct host *h, const struct kopts *o, const struct
 			(unsigned long long)tf.minflt, tf.killed ? "true" : "false", tf.killed ? "false" : "true");
 		json_str(out, r->wl[w].output);
 		json_tasks(&r->wl[w], out);
+		report_figures_json(&r->wl[w].figs, out);
 		fputc('}', out);
 	}
 	fprintf(out, "\n%s  ],\n%s  \"memory_stat\": {", indent, indent);

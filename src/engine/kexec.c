@@ -179,6 +179,8 @@ static void take_result(const struct kexec_work *k, struct nrun *r, struct run_r
 					       .majflt = x->majflt, .minflt = x->minflt, .killed = x->killed };
 		o->tf.cpu_pct = x->elapsed_s > 0 ? (unsigned)((x->user_s + x->sys_s) * 100 / x->elapsed_s) : 0;
 		o->done = !x->killed && !r->timed_out;
+		if (o->done)   /* as a simulated run's: of a workload that ran to its end */
+			o->figs = x->figs;
 		o->end_ns = (uint64_t)(x->elapsed_s * 1e9);
 		rr->finished &= o->done;
 	}

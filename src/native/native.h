@@ -557,6 +557,7 @@ struct nwl_result {
 	uint64_t majflt, minflt;
 	bool killed;
 	char *output;           /* the workload's own result lines */
+	struct wl_figures figs; /* its figures of merit (workload.h), if any */
 	struct wl_task_result *tasks;   /* each task's own figures */
 	int ntasks;
 };

@@ -237,14 +237,23 @@ static _Noreturn void replay_child(const struct nsession *s, const struct layout
 		ops->report(inst, el, f);
 		free(el);
 	}
+	/* The figures of merit after the text and a NUL (no text has
+	 * one): the parent's workload_output() takes them off. */
+	if (!killed && ops->figures) {
+		struct wl_figures figs = { 0 };
+		ops->figures(inst, tr, L->ntasks[w], &figs);
+		fputc(0, f);
+		fwrite(&figs, sizeof(figs), 1, f);
+	}
 	fclose(f);
 	_exit(0);
 }
 
 /* The workload's own result lines, from a copy of its generator (ours
- * stays as created for the next --repeat); *st the copy's wait status. */
+ * stays as created for the next --repeat), and its figures of merit into
+ * figs; *st the copy's wait status. */
 static char *workload_output(const struct nsession *s, const struct layout *L, const struct nshared *sh,
-			     int w, const struct wl_task_result *tr, bool killed, int *st)
+			     int w, const struct wl_task_result *tr, bool killed, int *st, struct wl_figures *figs)
 {
 	int fd;
 	pid_t pid = native_fork_piped(&fd);
@@ -270,6 +279,9 @@ static char *workload_output(const struct nsession *s, const struct layout *L, c
 	close(fd);
 	while (waitpid(pid, st, 0) < 0 && errno == EINTR)
 		;
+	size_t text = strlen(buf);
+	if (len == text + 1 + sizeof(*figs))
+		memcpy(figs, buf + text + 1, sizeof(*figs));
 	return buf;
 }
 
@@ -304,7 +316,7 @@ static void collect(const struct nsession *s, const struct layout *L, const stru
 		}
 		o->elapsed_s = (double)end / 1e9;
 		int st = -1;
-		o->output = workload_output(s, L, sh, w, tr, o->killed, &st);
+		o->output = workload_output(s, L, sh, w, tr, o->killed, &st, &o->figs);
 		if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0) && !r->err[0])
 			snprintf(r->err, sizeof(r->err), "kernel: %s: its report could not replay %s",
 				 s->wl[w].cmd, WIFEXITED(st) && WEXITSTATUS(st) == REPORT_SHORT ?

@@ -329,17 +329,32 @@ static bool db_next_op(void *p, int task, struct op *op)
 	return false;
 }
 
-static void db_report(void *p, const double *elapsed, FILE *out)
+/* The longest client's time, seconds (never 0: a throughput's divisor). */
+static double db_seconds(const struct dbench *d, const double *elapsed)
 {
-	struct dbench *d = p;
 	double t = 0;
 	for (int i = 0; elapsed && i < d->nprocs; i++)
 		t = MAX(t, elapsed[i]);
-	if (t <= 0)
-		t = 1e-9;
-	double n = d->nprocs;
+	return t <= 0 ? 1e-9 : t;
+}
+
+static void db_report(void *p, const double *elapsed, FILE *out)
+{
+	struct dbench *d = p;
+	double t = db_seconds(d, elapsed), n = d->nprocs;
 	fprintf(out, "Throughput %g MB/sec (NB=%g MB/sec  %g MBit/sec)  %d procs\n",
 		132 * n / t, 0.25 * 660 * n / t, 2 * 660 * n / t, d->nprocs);
+}
+
+/* The "Throughput" figure, unrounded: the records' figure of merit. */
+static void db_figures(void *p, const struct wl_task_result *r, int n, struct wl_figures *out)
+{
+	struct dbench *d = p;
+	double *el = xcalloc((size_t)n + 1, sizeof(double));
+	for (int i = 0; i < n; i++)
+		el[i] = r[i].elapsed_s;
+	wl_figure_add(out, "mb_s", 132.0 * d->nprocs / db_seconds(d, el), true);
+	free(el);
 }
 
 /* dbench's clients work in ./clients of its working directory: a second
@@ -368,5 +383,6 @@ const struct workload_ops dbench_workload = {
 	.nr_tasks = db_nr_tasks,
 	.next_op = db_next_op,
 	.report = db_report,
+	.figures = db_figures,
 	.attach = db_attach,
 };

@@ -14,7 +14,8 @@
  * stops at the next read, which returns 0.
  * Not modeled: other conv= flags, ibs/obs different. 
  * Output: coreutils 6.x (2008): "N+0 records in", "N+0 records out",
- * "B bytes (X MB) copied, S seconds, R MB/s". */
+ * "B bytes (X MB) copied, S seconds, R MB/s"; the rate unrounded (mb_s)
+ * the records' figure of merit (workload.h). */
 #include "workload.h"
 #include "args.h"
 #include "../lib/util.h"
@@ -260,16 +261,19 @@ static void si_size(char *buf, size_t len, double v, const char *unit)
 	snprintf(buf, len, v == 0 || v >= 10 ? "%.0f %s%s" : "%.1f %s%s", v, pfx[i], unit);
 }
 
+/* The bytes copied; a runner that does not report reads (pagelab kernel
+ * runs the op stream in child processes): the records asked for. */
+static uint64_t dd_copied(const struct dd *w)
+{
+	return !w->reads_seen && !w->full && w->count ? w->count * w->bs : w->bytes;
+}
+
 static void dd_report(void *p, const double *elapsed, FILE *out)
 {
 	struct dd *w = p;
-	if (!w->reads_seen && !w->full && w->count) {
-		/* A runner that does not report reads (pagelab kernel runs the
-		 * op stream in child processes): the records asked for. */
+	uint64_t bytes = w->bytes = dd_copied(w);
+	if (!w->reads_seen && !w->full && w->count)
 		w->full = w->count;
-		w->bytes = w->count * w->bs;
-	}
-	uint64_t bytes = w->bytes;
 	double s = elapsed ? elapsed[0] : 0;
 	char sz[32], rate[32];
 	/* GNU dd's lseek() past the end of a device or file. */
@@ -283,6 +287,16 @@ static void dd_report(void *p, const double *elapsed, FILE *out)
 	fprintf(out, "%llu bytes (%s) copied, %g seconds, %s\n", (unsigned long long)bytes, sz, s, rate);
 }
 
+/* The rate the last line prints, unrounded, in MB/s (10^6 bytes, as
+ * dd's): the bytes copied over the task's time. */
+static void dd_figures(void *p, const struct wl_task_result *r, int n, struct wl_figures *out)
+{
+	const struct dd *w = p;
+	double s = n > 0 ? r[0].elapsed_s : 0;
+	if (s > 0)
+		wl_figure_add(out, "mb_s", (double)dd_copied(w) / s / 1e6, true);
+}
+
 const struct workload_ops dd_workload = {
 	.name = "dd",
 	.summary = "dd if=FILE of=/dev/null bs=SIZE: a streaming read through the page cache",
@@ -292,6 +306,7 @@ const struct workload_ops dd_workload = {
 	.nr_tasks = dd_nr_tasks,
 	.next_op = dd_next_op,
 	.report = dd_report,
+	.figures = dd_figures,
 	.attach = dd_attach,
 	.read_done = dd_read_done,
 };

@@ -89,3 +89,35 @@ if [ $rc -eq 0 ] && grep -qx 'switch_p99_ms.0 (lower is better)' "$T/al" && grep
 	! grep -q '^switch_p99_ms (' "$T/al" && [ -n "$want" ] && [ "$got" = "$want" ] &&
 	grep -q '"figures": {"launch_p50_ms": [0-9.]*, "switch_p50_ms": [0-9.]*, "switch_p99_ms": [0-9.]*}' "$T/arec"
 then ok; else bad "rc $rc: record $got, run $want; $(grep 'is better' "$T/al" | tr '\n' ' ')"; fi
+
+t "ablate dd + dbench: mb_s.0, mb_s.1 = their rate lines"
+DB="dd if=/dev/sda of=/dev/null bs=1M count=16 + dbench 1"
+$P ablate --policy mglru --off bloom --seeds 1 $MACH -o "$T/db.jsonl" -- $DB >"$T/db" 2>&1; rc=$?
+$P run $MACH --policy mglru --seed 1 $DB >"$T/dbrun" 2>&1
+grep -v bloom "$T/db.jsonl" | grep -o '"figures": {[^}]*}' | sed 's/.*: \([0-9.e+-]*\)}$/\1/' >"$T/dbv"
+dd=$(sed -n 1p "$T/dbv") db=$(sed -n 2p "$T/dbv")
+# dd prints the rate as "1.2 MB/s" (one decimal from 1 to 10 MB/s)
+ddl=$(awk '$1 == 16777216 && $9 == "MB/s" { print $8 }' "$T/dbrun")
+dbl=$(awk '$1 == "Throughput" { print $2 }' "$T/dbrun")
+if [ $rc -eq 0 ] && grep -qx 'mb_s.0 (higher is better)' "$T/db" && grep -qx 'mb_s.1 (higher is better)' "$T/db" &&
+	[ "$(wc -l <"$T/dbv")" -eq 2 ] && [ "$(awk -v v="$db" 'BEGIN { printf("%g", v) }')" = "$dbl" ] &&
+	[ -n "$ddl" ] && [ "$(awk -v v="$dd" 'BEGIN { printf("%.1f", v) }')" = "$ddl" ]
+then ok; else bad "rc $rc: dd $dd ($ddl), dbench $db / $dbl"; fi
+
+# On the host kernel (only when asked: tests/kernel_lib.sh).
+. "$(dirname "$0")/kernel_lib.sh"
+
+t "kernel: a kernel record has the figures, compare shows them"
+kernel_ready
+if [ -n "$why" ]; then
+	skip "$why"
+else
+	$P sweep --executor kernel --memcg 64M --swap 64M -o "$T/k.jsonl" -- fio --name=r --rw=randread --bs=4k \
+		--size=8M + memtier -t 1 -c 2 -n 200 >"$T/k.out" 2>"$T/k.err"
+	rc=$?
+	n=$(grep -c '"figures": {"read_iops": [0-9.e+]*, "read_clat_p50_us": [0-9.e+]*, "read_clat_p99_us": [0-9.e+]*}, "better": {"read_iops": "higher"' "$T/k.jsonl")
+	m=$(grep -c '"figures": {"ops_s": [0-9.e+]*, "latency_ms": [0-9.e+-]*, "p99_ms": [0-9.e+-]*}' "$T/k.jsonl")
+	$P compare "$T/k.jsonl" >"$T/k.cmp" 2>&1
+	[ $rc -eq 0 ] && [ "$n" = 1 ] && [ "$m" = 1 ] && grep -qx 'read_iops.0 (higher is better)' "$T/k.cmp" && ok ||
+		bad "rc $rc: $n $m $(kernel_err "$T/k.err") $(head -c 300 "$T/k.jsonl")"
+fi
