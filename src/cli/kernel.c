@@ -191,6 +191,21 @@ static void json_tasks(const struct nwl_result *r, FILE *out)
 	free(t);
 }
 
+/* What the host's scheduler did with each task (schedinfo.c): when it
+ * started and ended, its run-queue wait, the CPU it ended on, its
+ * migrations.  Tasks alone on a CPU end first (docs/fidelity.md). */
+static void json_sched(const struct nwl_result *r, FILE *out)
+{
+	fputs(", \"sched\": [", out);
+	for (int i = 0; i < r->ntasks; i++) {
+		const struct ntask_sched *x = &r->sched[i];
+		fprintf(out, "%s{\"start_s\": %.6f, \"end_s\": %.6f, \"runq_wait_s\": %.6f, \"cpu\": %d, "
+			"\"migrations\": %llu}", i ? ", " : "", x->start_s, x->end_s, x->runq_wait_s, x->cpu,
+			(unsigned long long)x->migrations);
+	}
+	fputc(']', out);
+}
+
 static void print_json(const struct host *h, const struct kopts *o, const struct kexec_work *s,
 		       const struct nrun *r, FILE *out, const char *indent)
 {
@@ -236,6 +251,7 @@ static void print_json(const struct host *h, const struct kopts *o, const struct
 		json_str(out, r->wl[w].output);
 		json_tasks(&r->wl[w], out);
 		report_figures_json(&r->wl[w].figs, out);
+		json_sched(&r->wl[w], out);
 		fputc('}', out);
 	}
 	fprintf(out, "\n%s  ],\n%s  \"memory_stat\": {", indent, indent);

@@ -88,7 +88,8 @@ bool kcompare_host_sets(struct kcompare *k, char *err, size_t errlen)
 	if (!k->cpus)
 		k->cpus = v.v[HS_CPUS][0] ? strtoull(v.v[HS_CPUS], NULL, 10) : 1;
 	/* The others as --set words, in this order, where not the
-	 * simulator's default: memcg.v1, sched_eevdf, vm.swap_rotational
+	 * simulator's default: memcg.v1, sched_eevdf, sched_percpu,
+	 * vm.swap_rotational
 	 * (never for zram: no BLK_FEAT_ROTATIONAL in zram_drv.c),
 	 * vm.ra_pages, the vm.dirty_* sysctls. */
 	for (int i = HS_V1; i < HS_N; i++) {

@@ -14,19 +14,20 @@
 
 const char *hs_name(int i, char *buf, size_t len)
 {
-	static const char *fixed[HS_DIRTY] = { "cpus", "memcg.v1", "sched_eevdf", "vm.swap_rotational",
-					       "vm.ra_pages" };
+	static const char *fixed[HS_DIRTY] = { "cpus", "memcg.v1", "sched_eevdf", "sched_percpu",
+					       "vm.swap_rotational", "vm.ra_pages" };
 	if (i < HS_DIRTY)
 		return fixed[i];
 	snprintf(buf, len, "vm.%s", nhost_dirty_name(i - HS_DIRTY));
 	return buf;
 }
 
-/* The simulator's defaults: a v2 cgroup, CFS, a solid-state swap device,
- * 128 KiB readahead (32 pages), the kernel's writeback sysctls. */
+/* The simulator's defaults: a v2 cgroup, CFS, one run queue, a
+ * solid-state swap device, 128 KiB readahead (32 pages), the kernel's
+ * writeback sysctls. */
 const char *hs_default(int i, char *buf, size_t len)
 {
-	static const char *fixed[HS_DIRTY] = { "", "0", "0", "0", "32" };
+	static const char *fixed[HS_DIRTY] = { "", "0", "0", "0", "0", "32" };
 	if (i < HS_DIRTY)
 		return fixed[i];
 	snprintf(buf, len, "%llu", nhost_dirty_default(i - HS_DIRTY));
@@ -42,6 +43,16 @@ void hvals_of(const struct nhost_settings *h, int cg_version, struct hvals *o)
 		snprintf(o->v[HS_V1], sizeof(o->v[0]), "%d", cg_version == 1);
 	if (h->release[0])
 		snprintf(o->v[HS_EEVDF], sizeof(o->v[0]), "%d", nhost_release_at_least(h->release, 6, 6));
+	/* A run queue per CPU (struct rq, one per CPU since 2.6.0's O(1)
+	 * scheduler; 6.18: kernel/sched/core.c's runqueues, balanced by
+	 * fair.c's sched_balance_rq): with one queue, tasks started together
+	 * share the CPUs equally and fault in lockstep, where the kernel
+	 * puts usemem -n 3's children two and one on two CPUs and the one
+	 * alone ends first (docs/fidelity.md, "Three children on two
+	 * CPUs").  One CPU has one queue either way. */
+	if (h->release[0])
+		snprintf(o->v[HS_PERCPU], sizeof(o->v[0]), "%d",
+			 nhost_release_at_least(h->release, 2, 6) && h->cpus != 1);
 	if (h->swap_rotational >= 0)
 		snprintf(o->v[HS_ROT], sizeof(o->v[0]), "%d", h->swap_rotational == 1);
 	/* bdi->ra_pages is read_ahead_kb / 4; the simulator takes at most

@@ -11,7 +11,7 @@
 
 /* The settings compare takes from a host, each as the simulator's value
  * ("" unknown): cpus, then the --set names below. */
-enum { HS_CPUS, HS_V1, HS_EEVDF, HS_ROT, HS_RA, HS_DIRTY, HS_N = HS_DIRTY + NHOST_DIRTY_SETTINGS };
+enum { HS_CPUS, HS_V1, HS_EEVDF, HS_PERCPU, HS_ROT, HS_RA, HS_DIRTY, HS_N = HS_DIRTY + NHOST_DIRTY_SETTINGS };
 struct hvals {
 	char v[HS_N][24];
 };

@@ -434,20 +434,6 @@ static int run_op(struct xtask *x, const struct op *op)
 	}
 }
 
-/* Run-queue wait of this process so far, from /proc/self/schedstat's
- * second field: time spent runnable but not running (the host is shared). */
-static uint64_t runqueue_wait_ns(void)
-{
-	FILE *f = fopen("/proc/self/schedstat", "re");
-	unsigned long long run = 0, wait = 0;
-	if (f) {
-		if (fscanf(f, "%llu %llu", &run, &wait) != 2)
-			wait = 0;
-		fclose(f);
-	}
-	return wait;
-}
-
 int nexec_task(const struct nexec_ctx *c)
 {
 	struct xtask x = { .c = c, .r = &c->sh->task[c->task] };
@@ -465,7 +451,7 @@ int nexec_task(const struct nexec_ctx *c)
 			break;
 		rc = run_op(&x, &op);
 	}
-	x.r->wait_ns = runqueue_wait_ns();
+	nsched_read(x.r); /* wait, CPU, migrations (schedinfo.c) */
 	x.r->end_ns = native_now_ns() - c->t0;
 	/* What exit would release anyway; freed so leak checkers stay quiet. */
 	unmap_all(&x);

@@ -451,6 +451,8 @@ struct ntask_result {
 	uint64_t nops;          /* ops taken from the generator */
 	uint64_t sleep_ns;      /* deliberate sleeps (OP_SLEEP) */
 	uint64_t wait_ns;       /* run-queue wait (/proc/self/schedstat) */
+	uint64_t migrations;    /* CPU changes (/proc/self/sched) */
+	int cpu;                /* the CPU it ended on, -1 unknown */
 	uint64_t start_ns, end_ns; /* since the common start */
 	double user_s, sys_s;
 	uint64_t majflt, minflt;
@@ -534,6 +536,11 @@ bool nagent_replay(const struct nshared *sh, int task, uint64_t *cur, const stru
 /* Carry out the task's op stream; returns the exit status for _exit(). */
 int nexec_task(const struct nexec_ctx *c);
 uint64_t native_now_ns(void);
+/* schedinfo.c: the calling task's run-queue wait, CPU and migrations
+ * into r (as it ends). */
+void nsched_read(struct ntask_result *r);
+/* se.nr_migrations of a /proc/PID/sched text; 0 if it has none. */
+uint64_t nsched_migrations(FILE *f);
 
 /* ---- session.c --------------------------------------------------------- */
 
@@ -552,6 +559,14 @@ struct nsession {
 	const int *place;           /* each workload's: 0 the run's own, i tree->cg[i-1] */
 };
 
+/* A task's start and end (since the common start), run-queue wait, last
+ * CPU and migrations (schedinfo.c), for kernel --json's "sched". */
+struct ntask_sched {
+	double start_s, end_s, runq_wait_s;
+	int cpu;
+	uint64_t migrations;
+};
+
 struct nwl_result {
 	double user_s, sys_s, elapsed_s;
 	uint64_t majflt, minflt;
@@ -559,6 +574,7 @@ struct nwl_result {
 	char *output;           /* the workload's own result lines */
 	struct wl_figures figs; /* its figures of merit (workload.h), if any */
 	struct wl_task_result *tasks;   /* each task's own figures */
+	struct ntask_sched *sched;      /* ... and what the scheduler did */
 	int ntasks;
 };
 

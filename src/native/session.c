@@ -292,6 +292,7 @@ static void collect(const struct nsession *s, const struct layout *L, const stru
 	for (int w = 0; w < s->nwl; w++) {
 		struct nwl_result *o = &r->wl[w];
 		struct wl_task_result *tr = xcalloc((size_t)L->ntasks[w], sizeof(*tr));
+		o->sched = xcalloc((size_t)L->ntasks[w], sizeof(*o->sched));
 		uint64_t end = 0;
 		for (int t = 0; t < L->ntasks[w]; t++) {
 			const struct ntask_result *x = &sh->task[L->first[w] + t];
@@ -301,6 +302,9 @@ static void collect(const struct nsession *s, const struct layout *L, const stru
 			tr[t] = (struct wl_task_result){ .elapsed_s = el, .user_s = x->user_s, .sys_s = x->sys_s,
 				.stall_s = stall > 0 ? stall : 0, .majflt = x->majflt, .minflt = x->minflt,
 				.killed = killed };
+			o->sched[t] = (struct ntask_sched){ .start_s = (double)x->start_ns / 1e9, .end_s = el,
+				.runq_wait_s = (double)x->wait_ns / 1e9, .cpu = x->reaped && !killed ? x->cpu : -1,
+				.migrations = x->migrations };
 			o->user_s += x->user_s;
 			o->sys_s += x->sys_s;
 			o->majflt += x->majflt;
@@ -507,6 +511,7 @@ void nrun_free(struct nrun *r)
 	for (int w = 0; w < r->nwl; w++) {
 		free(r->wl[w].output);
 		free(r->wl[w].tasks);
+		free(r->wl[w].sched);
 	}
 	free(r->wl);
 	nstat_free(&r->vmstat);

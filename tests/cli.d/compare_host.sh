@@ -17,7 +17,7 @@ msg=""
 rel=$(uname -r)
 maj=${rel%%.*} rest=${rel#*.}
 min=${rest%%[!0-9]*}
-setup1=$(sed -n 2,3p "$T/h1" | tr '\n' ' ')
+setup1=$(sed -n 2,4p "$T/h1" | tr '\n' ' ')
 if [ "$maj" -gt 6 ] || { [ "$maj" -eq 6 ] && [ "${min:-0}" -ge 6 ]; }; then
 	echo "$setup1" | grep -q "with .*sched_eevdf=1" || msg="$msg; $rel: no sched_eevdf=1 in '$setup1'"
 else

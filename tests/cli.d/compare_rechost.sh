@@ -36,9 +36,10 @@ rec 1 "$HOST4" >"$T/r1/kernel.jsonl"
 cmp_as "$T/r1" 1 o1
 rc=$?
 # Whatever this host is: 4 CPUs, no memcg.v1 (a v2 cgroup), no
-# sched_eevdf (before 6.6), no vm.swap_rotational, readahead 512/4 pages,
-# the one sysctl off its default; and no note (all recorded).
-want="modern, 4 CPUs, with vm.ra_pages=128 vm.dirty_ratio=30 cost.tlb_ipi=4200ns "
+# sched_eevdf (before 6.6), a queue per CPU (2.6 on), no
+# vm.swap_rotational, readahead 512/4 pages, the one sysctl off its
+# default; and no note (all recorded).
+want="modern, 4 CPUs, with sched_percpu=1 vm.ra_pages=128 vm.dirty_ratio=30 cost.tlb_ipi=4200ns "
 want="${want}cost.tlb_ipi_recv=1300ns"
 got=$(sed -n 2,4p "$T/o1" | tr '\n' ' ' | sed 's/.*pagelab: //; s/ *$//')
 if [ $rc -ne 0 ]; then
@@ -66,7 +67,7 @@ cmp_as "$T/r3" 1 o3
 rc=$?
 # vm.swap_rotational and vm.ra_pages are named only where this host can
 # read its disk's queue (not in a chroot without /sys: freshcheck)
-want="pagelab: compare: note: $T/r3/kernel.jsonl's runs do not record sched_eevdf"
+want="pagelab: compare: note: $T/r3/kernel.jsonl's runs do not record sched_eevdf sched_percpu"
 for q in rotational:vm.swap_rotational read_ahead_kb:vm.ra_pages; do
 	d=$(stat -c '%Hd:%Ld' /var/tmp 2>/dev/null)
 	for f in "/sys/dev/block/$d/queue/${q%:*}" "/sys/dev/block/$d/../queue/${q%:*}"; do

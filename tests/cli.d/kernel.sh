@@ -164,9 +164,12 @@ else
 	[ "$(counter pgpgin "$T/out")" -ge 65536 ] || msg="$msg; pgpgin $(counter pgpgin "$T/out")"
 	grep -q 'waiting for another pagelab kernel' "$T/err2" || msg="$msg; the second run did not wait"
 	grep -q '"counters": {' "$T/out2" && grep -q '"workloads": \[' "$T/out2" || msg="$msg; --json keys"
-	# usemem's one task, its faults those of the workload.
-	grep -q '"tasks": \[{"user_s": [0-9.]*, "system_s": [0-9.]*, "elapsed_s": [0-9.]*, "majflt": [0-9]*, "minflt": [0-9]*, "swaps": 0}\]}' "$T/out2" ||
+	# usemem's one task, its faults those of the workload, and what the
+	# scheduler did with it (schedinfo.c).
+	grep -q '"tasks": \[{"user_s": [0-9.]*, "system_s": [0-9.]*, "elapsed_s": [0-9.]*, "majflt": [0-9]*, "minflt": [0-9]*, "swaps": 0}\], ' "$T/out2" ||
 		msg="$msg; no tasks array"
+	grep -q '"sched": \[{"start_s": [0-9.]*, "end_s": [0-9.]*, "runq_wait_s": [0-9.]*, "cpu": [0-9]*, "migrations": [0-9]*}\]}' "$T/out2" ||
+		msg="$msg; no sched array"
 	[ "$(grep -o '"minflt": [0-9]*' "$T/out2" | sort -u | wc -l)" -eq 1 ] || msg="$msg; task minflt differs"
 	left=$(kernel_leftovers $pid)
 	[ -z "$left" ] || msg="$msg; left: $left"
