@@ -145,7 +145,7 @@ static const struct tunable mglru_tunables[] = {
 	[T_MEMCG_LRU] = { "memcg_lru", "pgdat->memcg_lru, shrink_many() (vmscan.c, 6.6)", 1, 0, 1,
 		"under --cgroup, global reclaim: 1 = the memcg LRU of generations (memcgs in old and young "
 		"bins, rotated by what shrink_one() returned); 0 = shrink_node_memcgs()'s pre-order walk "
-		"of every cgroup, each to its own target (MGLRU without CONFIG_MEMCG: one lruvec)" },
+		"of every cgroup, each lruvec to its own target (as limit reclaim does)" },
 	{ 0 },
 };
 
