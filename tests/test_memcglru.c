@@ -8,6 +8,7 @@
 #include "test.h"
 #include "../src/mm/internal.h"
 #include "../src/mm/memcg_lru.h"
+#include "../src/policy/mglru/mglru.h"
 
 #include <string.h>
 
@@ -17,6 +18,7 @@ void test_memcg_lru_shrink_many_order(void);
 void test_memcg_lru_abort_and_seq(void);
 void test_memcg_lru_low_and_min(void);
 void test_memcg_lru_limit_reclaim_young(void);
+void test_memcg_lru_node_priority(void);
 
 /* The bin fifo[gen][bin] as a string of ids ("0 2 1"). */
 static const char *bin_str(const struct memcg_lru *l, int gen, int bin)
@@ -303,4 +305,48 @@ void test_memcg_lru_online_tail(void)
 	CHECK(memcg_lru_check(l, 6, stderr));
 	memcg_lru_free(&mm);
 	CHECK(tree.mlru == NULL);
+}
+
+/* lru_gen_shrink_node()'s set_initial_priority() for the node, before
+ * the memcg LRU's walk (mg_node_priority()): the inactive generations
+ * (all but max_seq and max_seq - 1) of every memcg's lruvec, file only
+ * when the root's may not swap.  Two lruvecs with 1500 and 2596 inactive
+ * file pages: 4096, so for 64 pages priority fls(4096) - 1 - fls(63) =
+ * 12 - 6 = 6, where the first alone would give 10 - 6 = 4; anon counts
+ * once the root may swap (8192: 7). */
+void test_memcg_lru_node_priority(void)
+{
+	static struct mm m;
+	static struct mglru a, b;
+	memset(&m, 0, sizeof(m));
+	struct mglru *g[2] = { &a, &b };
+	for (int i = 0; i < 2; i++) {
+		memset(g[i], 0, sizeof(*g[i]));
+		g[i]->mm = &m;
+		g[i]->max_nr_gens = 4;
+		g[i]->min_lru_batch = 64;
+		g[i]->swappiness = 60;
+		g[i]->max_seq = 3;
+		g[i]->nr_pages[2][MG_FILE] = 999;   /* seq 2: active, not counted */
+		g[i]->nr_pages[0][MG_ANON] = 2048;
+	}
+	a.nr_pages[0][MG_FILE] = 1000;
+	a.nr_pages[1][MG_FILE] = 500;
+	b.nr_pages[0][MG_FILE] = 2000;
+	b.nr_pages[1][MG_FILE] = 596;
+	struct scan_control sc = { .nr_to_reclaim = 64, .priority = DEF_PRIORITY, .may_swap = true };
+	mg_node_priority((void *const *)g, 2, &sc);   /* no swap space: file only */
+	CHECK_EQ(sc.priority, 6);
+	m.swap.nr_slots = 1000;
+	sc.priority = DEF_PRIORITY;
+	mg_node_priority((void *const *)g, 2, &sc);
+	CHECK_EQ(sc.priority, 7);
+	/* not at DEF_PRIORITY, or under MIN_LRU_BATCH: left as it is */
+	sc.priority = 9;
+	mg_node_priority((void *const *)g, 2, &sc);
+	CHECK_EQ(sc.priority, 9);
+	sc.priority = DEF_PRIORITY;
+	sc.nr_to_reclaim = 32;
+	mg_node_priority((void *const *)g, 2, &sc);
+	CHECK_EQ(sc.priority, DEF_PRIORITY);
 }

@@ -2,10 +2,13 @@
  * shrinks next, under a --cgroup tree with a POLICY_MEMCG_GEN_LRU policy
  * (mglru, memcg_lru=1).
  *
- * Follows mm/vmscan.c of 6.6's stable branch (6.7's "mm/mglru: reclaim
- * offlined memcgs harder" and "try to stop at high watermarks" taken
- * back into it; pagelab's mglru should_abort_scan() is that one too),
- * and include/linux/mmzone.h's comment on MEMCG_NR_GENS:
+ * Follows mm/vmscan.c with Yu Zhao's December 2023 fixes (6.7, marked
+ * for 6.6's stable branch): "mm/mglru: reclaim offlined memcgs harder"
+ * and "try to stop at high watermarks", whose should_abort_scan()
+ * pagelab's mglru has; and include/linux/mmzone.h's comment on
+ * MEMCG_NR_GENS.  The 6.6 release itself returned TAIL / YOUNG for an
+ * unsizable memcg before shrinking it, YOUNG only when the aging ran, and
+ * stopped shrink_many() at sc->nr_reclaimed >= nr_to_reclaim alone.
  *
  * - Memcgs are in two generations, old (pgdat->memcg_lru.seq) and young
  *   (seq + 1), MEMCG_NR_GENS = 3 so a stale seq - 1 does not read as
