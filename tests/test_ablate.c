@@ -16,9 +16,9 @@ void test_ablate_switches(void)
 	const struct policy_ops *mg = policy_find("mglru"), *l6 = policy_find("linux6");
 	int idx[64];
 	int n = ablate_switches(mg, idx);
-	const char *want[] = { "walk_mmu", "look_around", "bloom", "tiers", "aging_trigger" };
-	CHECK_EQ(n, 5);
-	for (int k = 0; k < n && k < 5; k++)
+	const char *want[] = { "walk_mmu", "look_around", "bloom", "tiers", "aging_trigger", "memcg_lru" };
+	CHECK_EQ(n, 6);
+	for (int k = 0; k < n && k < 6; k++)
 		CHECK(!strcmp(mg->tunables[idx[k]].name, want[k]));
 	/* swapin_referenced is 0..1 but off by default: no switch */
 	int t = policy_tunable_index(l6, "swapin_referenced");
@@ -36,7 +36,7 @@ void test_ablate_variants(void)
 	int n;
 	char err[600];
 	CHECK(ablate_variants(mg, NULL, false, &v, &n, err, sizeof(err)));
-	CHECK_EQ(n, 6);
+	CHECK_EQ(n, 7);
 	CHECK_EQ(v[0].n, 0);
 	CHECK(v[1].n == 1 && !strcmp(mg->tunables[v[1].off[0]].name, "walk_mmu"));
 	free(v);
@@ -51,7 +51,7 @@ void test_ablate_variants(void)
 	free(v);
 	CHECK(!ablate_variants(mg, "walk_mmu,nosuch", false, &v, &n, err, sizeof(err)) && !v && !n);
 	CHECK(!strcmp(err, "ablate: mglru has no switch 'nosuch' (its switches: walk_mmu, look_around, bloom, "
-		      "tiers, aging_trigger)"));
+		      "tiers, aging_trigger, memcg_lru)"));
 	CHECK(!ablate_variants(mg, "swappiness", false, &v, &n, err, sizeof(err)));
 	CHECK(!strncmp(err, "ablate: swappiness is a tunable of mglru (0..200, default 60), not a switch", 75));
 	CHECK(!ablate_variants(mg, "bloom,bloom", false, &v, &n, err, sizeof(err)));

@@ -15,7 +15,8 @@ void test_ablate_nonswitch_default(void)
 	char err[600];
 	CHECK(!ablate_variants(mg, "folio_seq", false, &v, &n, err, sizeof(err)) && !v && !n);
 	CHECK(!strcmp(err, "ablate: folio_seq is a tunable of mglru (0..1, default 0), not a switch "
-		      "(0..1, default 1): its switches are walk_mmu, look_around, bloom, tiers, aging_trigger"));
+		      "(0..1, default 1): its switches are walk_mmu, look_around, bloom, tiers, aging_trigger, "
+		      "memcg_lru"));
 	CHECK(!ablate_variants(mg, "swappiness", false, &v, &n, err, sizeof(err)));
 	CHECK(!strncmp(err, "ablate: swappiness is a tunable of mglru (0..200, default 60), not a switch", 75));
 }

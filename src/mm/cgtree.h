@@ -82,6 +82,9 @@ struct cgtree {
 	bool pol_cgroups;
 	void *priv[CG_MAX + 1];
 	int order[CG_MAX + 1];
+	/* MGLRU's memcg LRU (memcg_lru.h; NULL: global reclaim walks in
+	 * pre-order too). */
+	struct memcg_lru *mlru;
 	/* The policy's "swappiness" tunable (its index, -1: none; how many
 	 * tunables; its largest value), which a cgroup's swappiness= sets
 	 * in its instance: the caller fills them in before mm_set_policy()

@@ -15,13 +15,14 @@
  * root, limit reclaim from the cgroup at its max.  MGLRU: 6.6 reclaims a
  * cgroup's subtree this way too (lru_gen_shrink_lruvec() from
  * shrink_lruvec()), but global reclaim goes through the memcg LRU of
- * generations (lru_gen_shrink_node(), shrink_many()); pagelab
- * approximates that by the same pre-order walk.  workingset_eviction()
+ * generations (lru_gen_shrink_node(), shrink_many(): memcg_lru.c), or
+ * with memcg_lru=0 the same pre-order walk.  workingset_eviction()
  * keeps the memcg id in the shadow entry and workingset_refault() looks
  * the refault distance up in that memcg's lruvec: mm_evict_shadow() puts
  * the id in the shadow's top bits (SHADOW_CG_SHIFT), which no policy's
  * shadow uses, and mm_refault() hands it to that cgroup's instance. */
 #include "internal.h"
+#include "memcg_lru.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,8 @@ void cgtree_lru_destroy(struct mm *mm)
 {
 	struct cgtree *t = mm->cgt;
 	cgroups_exit(mm);
+	if (t->mlru)
+		memcg_lru_free(mm);
 	for (int c = 1; t->per_cg && c < t->n; c++)
 		if (mm->pol.ops->destroy)
 			mm->pol.ops->destroy(t->priv[c]);
@@ -109,6 +112,8 @@ bool cgtree_lru_check(struct mm *mm, FILE *err)
 	bool ok = true;
 	for (int c = 1; t->per_cg && mm->pol.ops->check && c < t->n; c++)
 		ok &= mm->pol.ops->check(t->priv[c], err);
+	if (t->mlru)
+		ok &= memcg_lru_check(t->mlru, t->n, err);
 	return ok;
 }
 
@@ -133,25 +138,42 @@ static void add_pass(struct scan_control *sc, const struct scan_control *sub)
 	sc->skipped_deactivate |= sub->skipped_deactivate;
 }
 
+void cgtree_lruvec_shrink(struct mm *mm, struct scan_control *sc, int c, uint64_t progress,
+			  struct scan_control *sub)
+{
+	struct cgtree *t = mm->cgt;
+	*sub = *sc;
+	sub->nr_scanned = sub->nr_scanned_file = sub->nr_reclaimed = sub->nr_reclaimed_file = 0;
+	sub->nr_rotated = sub->nr_activated = sub->nr_writeback = sub->nr_wait_writeback = 0;
+	sub->skipped_deactivate = false;
+	sub->nr_progress = progress;
+	sub->lru_gen_rotate = sub->lru_gen_sizable = sub->lru_gen_abort = false;
+	t->shrinking = c;
+	mm->pol.ops->shrink(t->priv[c], sub);
+	t->shrinking = -1;
+	cgtree_count(mm, c, CGS_PGSCAN, sub->nr_scanned);
+	cgtree_count_proactive(mm, c, sub->nr_scanned, 0);
+	add_pass(sc, sub);
+}
+
 void cgtree_lru_shrink(struct mm *mm, struct scan_control *sc)
 {
 	struct cgtree *t = mm->cgt;
+	if (memcg_lru_global(mm)) {
+		memcg_lru_shrink_many(mm, sc);   /* lru_gen_shrink_node() */
+		return;
+	}
 	for (int i = 0; i < t->n; i++) {
 		int c = t->order[i];
 		if (!cg_in_subtree(t, c, t->target))
 			continue;
 		if (t->prot_skip[c])
 			continue;
-		struct scan_control sub = *sc;
-		sub.nr_scanned = sub.nr_scanned_file = sub.nr_reclaimed = sub.nr_reclaimed_file = 0;
-		sub.nr_rotated = sub.nr_activated = sub.nr_writeback = sub.nr_wait_writeback = 0;
-		sub.skipped_deactivate = false;
-		t->shrinking = c;
-		mm->pol.ops->shrink(t->priv[c], &sub);
-		t->shrinking = -1;
-		cgtree_count(mm, c, CGS_PGSCAN, sub.nr_scanned);
-		cgtree_count_proactive(mm, c, sub.nr_scanned, 0);
-		add_pass(sc, &sub);
+		struct scan_control sub;
+		cgtree_lruvec_shrink(mm, sc, c, 0, &sub);
+		/* lru_gen_shrink_lruvec(): its aging ran, rotate it young */
+		if (t->mlru && sub.lru_gen_rotate)
+			memcg_lru_rotate(t->mlru, c, MEMCG_LRU_YOUNG);
 	}
 }
 

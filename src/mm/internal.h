@@ -78,6 +78,10 @@ void cgtree_cgroups_init(struct mm *mm);
 bool cgtree_lru_check(struct mm *mm, FILE *err);
 void cgtree_lru_tick(struct mm *mm, struct scan_control *sc);
 void cgtree_lru_shrink(struct mm *mm, struct scan_control *sc);
+/* shrink_lruvec() of cgroup c's instance for the pass sc, into *sub
+ * (progress: sub->nr_progress) and the pass's totals. */
+void cgtree_lruvec_shrink(struct mm *mm, struct scan_control *sc, int c, uint64_t progress,
+			  struct scan_control *sub);
 /* --check of the tree's charges (cgtree_check.c), after mm_check's walk
  * of the swap slots (check_swap.c), whose slots it counts. */
 bool cgtree_check(const struct mm *mm, FILE *err);

@@ -42,6 +42,7 @@
 #include "internal.h"
 #include "memcg_high.h"
 #include "page_counter.h"
+#include "memcg_lru.h"
 
 uint64_t memcg_protection(struct mm *mm, int cg, bool low)
 {
@@ -61,6 +62,11 @@ void memcg_prot_begin(struct mm *mm)
 					 .min = t->cg[c].conf.min, .low = t->cg[c].conf.low };
 	if (!pc_calculate_protection(n, t->n, root, t->recursiveprot))
 		panic("cgroup tree: a parent after its child");
+	/* MGLRU's global reclaim: shrink_one() judges each memcg as the
+	 * memcg LRU reaches it (memcg_lru.c); memcg_low_skipped is never
+	 * set, so do_try_to_free_pages() has no memcg_low_reclaim retry. */
+	if (memcg_lru_global(mm))
+		return;
 	for (int c = 0; c < t->n; c++) {
 		t->prot_skip[c] = false;
 		if (!cg_in_subtree(t, c, root))

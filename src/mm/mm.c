@@ -7,6 +7,7 @@
 #include "zswap.h"
 #include "swap_cluster.h"
 #include "filemap.h"
+#include "memcg_lru.h"
 #include "../lib/util.h"
 
 #include <stdlib.h>
@@ -136,10 +137,13 @@ void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tu
 	unsigned flags = ops->flags | (ops->tunable_flags ? ops->tunable_flags(tun) : 0);
 	mm->fault_not_young = flags & POLICY_FAULT_NOT_YOUNG;
 	mm->pol.priv = ops->init(mm, tun);
-	if (mm->cgt && (ops->flags & POLICY_MEMCG_LRU))
+	if (mm->cgt && (ops->flags & POLICY_MEMCG_LRU)) {
 		cgtree_lru_init(mm, tun);
-	else if (mm->cgt)
+		if (flags & POLICY_MEMCG_GEN_LRU)
+			memcg_lru_init(mm);
+	} else if (mm->cgt) {
 		cgtree_cgroups_init(mm);
+	}
 	mm->access_hook = (ops->flags & POLICY_ACCESS_HOOK) && ops->access;
 	if (ops->evict_shadow && !mm->swap.shadow)
 		mm->swap.shadow = xcalloc(mm->swap.nr_slots ? mm->swap.nr_slots : 1, sizeof(uint64_t));

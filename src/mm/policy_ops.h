@@ -59,6 +59,18 @@ struct scan_control {
 				     * the pass ends and the task sleeps */
 	bool skipped_deactivate; /* an active list was left unaged because the
 				  * policy judged its inactive list big enough */
+	/* MGLRU's memcg LRU (src/mm/memcg_lru.c, POLICY_MEMCG_GEN_LRU).
+	 * In: what the pass's earlier lruvecs reclaimed or sent to
+	 * writeback (shrink_many() hands one scan_control from memcg to
+	 * memcg, so should_abort_scan() counts them); 0 elsewhere.  Out,
+	 * set by such a policy's shrink(): try_to_shrink_lruvec()'s verdict
+	 * (the aging ran: rotate the lruvec young), lruvec_is_sizable(), and
+	 * should_abort_scan() after it. */
+	uint64_t nr_progress;
+	bool lru_gen_rotate, lru_gen_sizable, lru_gen_abort;
+	/* In: the pass is lru_gen_shrink_node()'s, whose node_priority()
+	 * already ran set_initial_priority() for the node. */
+	bool lru_gen_node;
 };
 
 /* n pages like p scanned: pgscan_anon / pgscan_file split by LRU type
@@ -93,6 +105,11 @@ static inline void sc_scanned(struct scan_control *sc, const struct page *p, uin
 #define POLICY_MEMCG_LRU (1u << 9) /* under a --cgroup tree, one instance per cgroup:
 				       * each cgroup's lruvec (src/mm/cgtree_lru.c);
 				       * without it, one LRU for the node, charges only */
+#define POLICY_MEMCG_GEN_LRU (1u << 10) /* with POLICY_MEMCG_LRU: global reclaim
+				       * goes through MGLRU's memcg LRU of generations
+				       * (lru_gen_shrink_node() -> shrink_many(),
+				       * src/mm/memcg_lru.c), not the pre-order walk;
+				       * shrink() sets sc->lru_gen_* */
 
 struct policy_ops {
 	const char *name;
@@ -169,6 +186,11 @@ struct policy_ops {
 	 * init and exit). */
 	void (*cgroup_init)(void *p, int cg, int parent, const char *path);
 	void (*cgroup_exit)(void *p, int cg);
+	/* node_priority() (optional, POLICY_MEMCG_GEN_LRU): before the memcg
+	 * LRU's walk, lru_gen_shrink_node()'s set_initial_priority() from
+	 * the node's pages: lruvecs[0..n-1] every cgroup's instance, the
+	 * root's first. */
+	void (*node_priority)(void *const *lruvecs, int n, struct scan_control *sc);
 };
 
 #endif

@@ -27,7 +27,7 @@ then ok; else bad "$(cat "$T/pairs")"; fi
 
 t "ablate: a switch the user --set is the design's, not turned off"
 $P ablate --policy mglru --seeds 1 --set bloom=1 --list -- usemem -m 8 >"$T/set" 2>&1
-if [ "$(wc -l <"$T/set")" -eq 5 ] && ! grep -q 'bloom=0' "$T/set" &&
+if [ "$(wc -l <"$T/set")" -eq 6 ] && ! grep -q 'bloom=0' "$T/set" &&
 	[ "$(sed -n 2p "$T/set")" = "pagelab run --machine vmm-2008 --policy mglru --set bloom=1 --set walk_mmu=0 --seed 1 usemem -m 8" ]
 then ok; else bad "$(cat "$T/set")"; fi
 
@@ -59,7 +59,7 @@ $P ablate --policy mglru --seeds 5 --memcg 64M --swap 128M --jobs 2 -- $MIX >"$T
 # look_around=0 takes look-around's own work to 0 by construction
 sig=$(sed -n '/^lru_gen_look_around_ptes$/,/^$/p' "$T/mg1" | awk '$1 == "look_around=0" { print $2, $5, $NF }')
 if cmp -s "$T/mg1" "$T/mg2" && [ "$sig" = "0.0000 -100.0% *" ] && grep -q '^elapsed_s.2 ' "$T/mg1" &&
-	[ "$(sed -n 1p "$T/mg1")" = "ablate mglru: 5 variants and the full design, 5 seeds each" ]
+	[ "$(sed -n 1p "$T/mg1")" = "ablate mglru: 6 variants and the full design, 5 seeds each" ]
 then ok; else bad "sig '$sig'; $(diff "$T/mg1" "$T/mg2" | head -3)"; fi
 
 t "ablate: --json is one object, the same for --jobs 1 and 2"
@@ -86,7 +86,7 @@ chk() {
 	[ $rc -eq 2 ] && [ "$(wc -l <"$T/e")" -eq 1 ] && [ ! -s "$T/o" ] && grep -qF -- "$want" "$T/e" ||
 		msg="$msg [$*: rc $rc, $(head -c 160 "$T/e")]"
 }
-chk "ablate: mglru has no switch 'walk_mm' (its switches: walk_mmu, look_around, bloom, tiers, aging_trigger)" \
+chk "ablate: mglru has no switch 'walk_mm' (its switches: walk_mmu, look_around, bloom, tiers, aging_trigger, memcg_lru)" \
 	--policy mglru --off walk_mm -- usemem -m 8
 chk "ablate: swappiness is a tunable of mglru (0..200, default 60), not a switch (0..1, default 1)" \
 	--policy mglru --off swappiness -- usemem -m 8

@@ -65,8 +65,14 @@
  *     the rest of "rework aging feedback" (should_run_aging(), anon
  *     min_seq passing file's).
  *
- * Simplified: one node, one memcg, one zone (no memcg LRU, no per-zone
- * lists, no lruvec protection); NR_HIST_GENS is 1 (no debugfs history);
+ * Under a --cgroup tree each cgroup has an instance (its lruvec) and
+ * global reclaim visits them through the memcg LRU of generations, which
+ * the mm core keeps (src/mm/memcg_lru.c; memcg_lru=0: a pre-order walk):
+ * shrink() leaves it try_to_shrink_lruvec()'s verdict, lruvec_is_sizable()
+ * and should_abort_scan() in the scan_control.
+ *
+ * Simplified: one node, one zone (no per-zone lists, no lruvec
+ * protection); NR_HIST_GENS is 1 (no debugfs history);
  * no huge pages (the non-leaf PMD accessed bit and THP paths are absent);
  * walks are never interrupted (no contention, no -EAGAIN restarts, sizes
  * are updated at once rather than batched); folio_activate() happens at
@@ -88,7 +94,7 @@
 enum {
 	T_SWAPPINESS, T_MIN_NR_GENS, T_MAX_NR_GENS, T_MAX_NR_TIERS, T_MIN_LRU_BATCH,
 	T_MIN_TTL_MS, T_WALK_MMU, T_LOOK_AROUND, T_BLOOM, T_BLOOM_SHIFT, T_PTRS_PER_PTE, T_PTES_PER_LINE,
-	T_TIERS, T_AGING_TRIGGER, T_FOLIO_SEQ, T_WORKINGSET_REWORK,
+	T_TIERS, T_AGING_TRIGGER, T_FOLIO_SEQ, T_WORKINGSET_REWORK, T_MEMCG_LRU,
 };
 
 static const struct tunable mglru_tunables[] = {
@@ -134,6 +140,12 @@ static const struct tunable mglru_tunables[] = {
 		"0 = 6.6 refs, tiers and eviction checks; 1 = 6.14+: no keep of a mapped folio referenced "
 		"while isolated, PTE accesses set PG_referenced then PG_workingset, PG_workingset is the last tier, "
 		"inc_min_seq() counts the folios it moves up as protected" },
+	/* A mechanism switch of the mm core's (src/mm/memcg_lru.c), which
+	 * the policy turns on with POLICY_MEMCG_GEN_LRU (mglru_flags()). */
+	[T_MEMCG_LRU] = { "memcg_lru", "pgdat->memcg_lru, shrink_many() (vmscan.c, 6.6)", 1, 0, 1,
+		"under --cgroup, global reclaim: 1 = the memcg LRU of generations (memcgs in old and young "
+		"bins, rotated by what shrink_one() returned); 0 = shrink_node_memcgs()'s pre-order walk "
+		"of every cgroup, each lruvec to its own target (as limit reclaim does)" },
 	{ 0 },
 };
 
@@ -461,6 +473,13 @@ static bool mglru_check_tunables(const double *tun, char *err, size_t errlen)
 	return true;
 }
 
+/* memcg_lru=1 (the default): the core's global reclaim goes through
+ * the memcg LRU, and shrink() reports what shrink_one() needs. */
+static unsigned mglru_flags(const double *tun)
+{
+	return !tun || tun[T_MEMCG_LRU] != 0 ? POLICY_MEMCG_GEN_LRU : 0;
+}
+
 static void *mglru_init(struct mm *mm, const double *tun)
 {
 	struct mglru *g = xcalloc(1, sizeof(*g));
@@ -629,12 +648,14 @@ const struct policy_ops mglru_policy = {
 	.flags = POLICY_MEMCG_LRU,
 	.tunables = mglru_tunables,
 	.check_tunables = mglru_check_tunables,
+	.tunable_flags = mglru_flags,
 	.init = mglru_init,
 	.destroy = mglru_destroy,
 	.add = mglru_add,
 	.remove = mglru_remove,
 	.mark_accessed = mglru_mark_accessed,
 	.shrink = mg_shrink,
+	.node_priority = mg_node_priority,
 	.end_writeback = mglru_end_writeback,
 	.check = mglru_check,
 	.evict_shadow = mglru_evict_shadow,

@@ -157,6 +157,8 @@ void mg_charge(struct mglru *g, uint64_t ns);
 void mg_shrink(void *priv, struct scan_control *sc);
 uint64_t mg_evict_folios(struct mglru *g, struct scan_control *sc, int swappiness);
 int mg_get_swappiness(const struct mglru *g, const struct scan_control *sc);
+/* the node_priority() policy op (mglru_evict.c) */
+void mg_node_priority(void *const *lruvecs, int n, struct scan_control *sc);
 int mg_get_tier_idx(struct mglru *g, int type);
 
 /* Aging (mglru_walk.c). */

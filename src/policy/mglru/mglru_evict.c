@@ -493,7 +493,7 @@ static int64_t get_nr_to_scan(struct mglru *g, const struct scan_control *sc, bo
  * stand-in for the kernel's writeback throttling of reclaimers. */
 static bool should_abort_scan(const struct mglru *g, const struct scan_control *sc)
 {
-	if (sc->nr_reclaimed + g->wb_pass >= sc->nr_to_reclaim)
+	if (sc->nr_progress + sc->nr_reclaimed + g->wb_pass >= sc->nr_to_reclaim)
 		return true;
 	if (sc->who != RECLAIM_KSWAPD)
 		return false;
@@ -509,37 +509,67 @@ static bool old_enough(const struct mglru *g)
 	return now_ns(g) >= birth + g->min_ttl_ns;
 }
 
-void mg_shrink(void *priv, struct scan_control *sc)
+/* The pages of the generations lru_gen counts as inactive (all but
+ * max_seq and max_seq - 1), file and, when it may swap, anon. */
+static uint64_t inactive_pages(const struct mglru *g, bool anon)
 {
-	struct mglru *g = priv;
+	uint64_t n = 0;
+	for (int type = !anon; type < 2; type++)
+		for (uint64_t seq = g->min_seq[type]; seq + 1 < g->max_seq; seq++)
+			n += (uint64_t)g->nr_pages[mg_gen(g, seq)][type];
+	return n;
+}
+
+/* set_initial_priority(): aim one pass at roughly nr_to_reclaim. */
+static void initial_priority(const struct mglru *g, uint64_t reclaimable, struct scan_control *sc)
+{
+	if (sc->priority != DEF_PRIORITY || sc->nr_to_reclaim < g->min_lru_batch)
+		return;
+	int pr = fls64(reclaimable) - 1 - fls64(sc->nr_to_reclaim - 1);
+	sc->priority = pr < 0 ? 0 : pr > DEF_PRIORITY ? DEF_PRIORITY : pr;
+}
+
+/* lru_gen_shrink_node()'s set_initial_priority() under the memcg LRU:
+ * node_page_state(NR_INACTIVE_FILE), plus anon when the root's lruvec
+ * may swap, over every memcg's lruvec. */
+void mg_node_priority(void *const *lruvecs, int n, struct scan_control *sc)
+{
+	const struct mglru *root = lruvecs[0];
+	bool anon = mg_get_swappiness(root, sc) != 0;
+	uint64_t reclaimable = 0;
+	for (int i = 0; i < n; i++)
+		reclaimable += inactive_pages(lruvecs[i], anon);
+	initial_priority(root, reclaimable, sc);
+}
+
+/* try_to_shrink_lruvec(), with lru_gen_shrink_node()'s min_ttl and
+ * set_initial_priority() before it: true when it ended because the aging
+ * ran (get_nr_to_scan() < 0: the lruvec was low on cold folios). */
+static bool try_to_shrink(struct mglru *g, struct scan_control *sc)
+{
 	int swappiness = mg_get_swappiness(g, sc);
 	/* Enough pages are already being written on their way to the free
 	 * list: a direct reclaimer waits for them (reclaim_throttle on
 	 * writeback) instead of writing more. */
 	if (sc->who == RECLAIM_DIRECT && g->mm->stat.nr_pending_free >= sc->nr_to_reclaim)
-		return;
+		return false;
 	g->have_walk = sc->who == RECLAIM_KSWAPD;
-	g->wb_pass = 0;
 	g->file_taken = g->unqueued_dirty = 0;
 	/* lru_gen_age_node(): every generation is younger than min_ttl, so
 	 * evicting would thrash the working set the user asked to protect:
 	 * kswapd calls the OOM killer instead. */
 	if (g->min_ttl_ns && sc->who == RECLAIM_KSWAPD && sc->priority < DEF_PRIORITY && !old_enough(g)) {
 		mm_want_oom(g->mm);
-		return;
+		return false;
 	}
-	/* set_initial_priority(): aim one pass at roughly nr_to_reclaim. */
-	if (sc->priority == DEF_PRIORITY && sc->nr_to_reclaim >= g->min_lru_batch) {
-		uint64_t reclaimable = 0;
-		for (int type = !swappiness; type < 2; type++)
-			for (uint64_t seq = g->min_seq[type]; seq + 1 < g->max_seq; seq++)
-				reclaimable += (uint64_t)g->nr_pages[mg_gen(g, seq)][type];
-		int pr = fls64(reclaimable) - 1 - fls64(sc->nr_to_reclaim - 1);
-		sc->priority = pr < 0 ? 0 : pr > DEF_PRIORITY ? DEF_PRIORITY : pr;
-	}
+	/* set_initial_priority(), the lruvec's own unless the memcg LRU
+	 * did it for the node (mg_node_priority()) */
+	if (!sc->lru_gen_node)
+		initial_priority(g, inactive_pages(g, swappiness != 0), sc);
 	uint64_t scanned = 0;
+	int64_t nr_to_scan;
 	for (;;) {
-		int64_t nr_to_scan = get_nr_to_scan(g, sc, swappiness != 0);
+		nr_to_scan = get_nr_to_scan(g, sc, swappiness != 0);
 		if (nr_to_scan <= 0)
 			break;
 		uint64_t delta = mg_evict_folios(g, sc, swappiness);
@@ -556,6 +586,32 @@ void mg_shrink(void *priv, struct scan_control *sc)
 	if (g->unqueued_dirty && g->unqueued_dirty == g->file_taken)
 		mm_wakeup_flusher_threads(g->mm);
 	g->have_walk = false;
+	return nr_to_scan < 0;
+}
+
+/* lruvec_is_sizable() (6.6 vmscan.c): the lruvec's evictable pages, of
+ * the types it may reclaim, are worth a pass at this priority (every
+ * memcg here is online). */
+static bool lruvec_is_sizable(const struct mglru *g, const struct scan_control *sc)
+{
+	uint64_t total = 0;
+	for (int type = !mg_get_swappiness(g, sc); type < 2; type++)
+		for (uint64_t seq = g->min_seq[type]; seq <= g->max_seq; seq++) {
+			int64_t n = g->nr_pages[mg_gen(g, seq)][type];
+			total += n > 0 ? (uint64_t)n : 0;
+		}
+	return (total >> sc->priority) != 0;
+}
+
+/* shrink(): the lruvec's part of shrink_one() / lru_gen_shrink_lruvec();
+ * the memcg LRU (src/mm/memcg_lru.c) reads the verdicts it leaves. */
+void mg_shrink(void *priv, struct scan_control *sc)
+{
+	struct mglru *g = priv;
+	g->wb_pass = 0;
+	sc->lru_gen_rotate = try_to_shrink(g, sc);
+	sc->lru_gen_sizable = lruvec_is_sizable(g, sc);
+	sc->lru_gen_abort = should_abort_scan(g, sc);
 }
 
 /* ---- inspection for tests ------------------------------------------- */
