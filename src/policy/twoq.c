@@ -94,32 +94,32 @@ static void twoq_destroy(void *p)
 
 #define N(k) (q->q[k].n)
 
-/* In a cache: start fetching what evicting the new tail of queue k a
- * miss from now will touch - the node towards the head, which its
- * unlink writes, its struct page, its PTE and its map slot (A1out's
- * ring or none is written there) - and the struct page of the frame
- * above it, two misses ahead.  A1in gives nearly every victim (it is
- * over Kin after each new page), so its next eviction is the next miss,
- * less than a host memory latency away in make bench's replay: what a
- * miss ahead fetches is still on its way when it is read.  The tail's
- * node was fetched when it was the frame above the tail; nodes near a
- * FIFO's tail never move.  (always_inline: a static function of
- * prefetches alone, gcc drops its call.) */
+/* In a cache: start fetching what evicting the victim after next from
+ * queue k will touch, two misses from now - its struct page, its PTE
+ * and its map slot (A1out's ring or none is written there) - and the
+ * node above it, three misses ahead, whose id the next call reads.  A1in
+ * gives nearly every victim (it is over Kin after each new page), so its
+ * next eviction is the next miss, less than a host memory latency away
+ * in make bench's replay: what a miss ahead fetched was still on its
+ * way when the eviction read it (the victim's PTE and LRU link, perf).
+ * The next victim's were fetched by the call before, when it was the
+ * one after next; nodes near a FIFO's tail never move, and the unlink
+ * of the victim wrote the new tail's node.  (always_inline: a static
+ * function of prefetches alone, gcc drops its call.) */
 __attribute__((always_inline)) static inline void twoq_prefetch_tail(const struct twoq *q, int k)
 {
 	pfn_t t = q->q[k].tail;
 	const struct mm *mm = q->b.mm;
-	if (t == PFN_NONE || !q->a1out.cache)
+	if (t == PFN_NONE || !q->a1out.cache || q->nd[t].prev == PFN_NONE)
 		return;
-	const struct arcq_node *n = &q->nd[t];
+	pfn_t u = q->nd[t].prev;
+	const struct arcq_node *n = &q->nd[u];
 	/* the prev of the head is PFN_NONE: an address past the array,
 	 * only a prefetch's */
 	__builtin_prefetch((const void *)((uintptr_t)q->nd + (uintptr_t)n->prev * sizeof(*n)));
-	mm_prefetch_page(mm, t);
+	mm_prefetch_page(mm, u);
 	__builtin_prefetch(&mm->cache.ptes[n->id]);
 	__builtin_prefetch(&mm->cache.recmap[n->id]);
-	if (n->prev != PFN_NONE)
-		mm_prefetch_page(mm, n->prev);
 }
 
 /* Evict the tail of queue k: from A1in its identity goes to A1out,
