@@ -2,11 +2,6 @@
 #include "idfifo.h"
 #include "../lib/util.h"
 
-/* In a cache: the map value of a page taken off the FIFO by
- * idf_incoming() for the fault it serves (neither a frame, GH_NONE nor
- * in the ring: idring.h). */
-#define PENDING 0xfffffffeu
-
 void idf_init(struct idfifo *q, struct rp_base *b, uint64_t cap)
 {
 	struct mm *mm = b->mm;
@@ -22,9 +17,9 @@ void idf_init(struct idfifo *q, struct rp_base *b, uint64_t cap)
 
 void idf_destroy(struct idfifo *q) { idr_destroy(&q->r); }
 
-/* idf_incoming() on the machine.  A page still pending at the next pass
- * was never added: it is forgotten. */
-static void incoming_machine(struct idfifo *q)
+/* A page still pending at the next pass was never added: it is
+ * forgotten. */
+void idf_incoming_machine(struct idfifo *q)
 {
 	struct ghost *g = &q->b->g;
 	if (q->pending != GH_NONE && ghost_e(g, q->pending)->pfn == PFN_NONE) {
@@ -38,31 +33,7 @@ static void incoming_machine(struct idfifo *q)
 	}
 }
 
-/* idf_incoming() in a cache, by the incoming page's map slot (the page
- * is not resident: the slot is GH_NONE or the ring's). */
-static void incoming_cache(struct idfifo *q)
-{
-	const struct mm *mm = q->b->mm;
-	if (q->pending != GH_NONE) {
-		idr_mark(&q->r, q->pending, GH_NONE);
-		q->pending = GH_NONE;
-	}
-	uint32_t id = mm->cache.fault_id;
-	if (mm->fault.owner && idr_in(mm->cache.recmap[id])) {
-		idr_take(&q->r, id, PENDING);
-		q->pending = id;
-	}
-}
-
-void idf_incoming(struct idfifo *q)
-{
-	if (q->cache)
-		incoming_cache(q);
-	else
-		incoming_machine(q);
-}
-
-static bool arrive_machine(struct idfifo *q, pfn_t pfn)
+bool idf_arrive_machine(struct idfifo *q, pfn_t pfn)
 {
 	struct ghost *g = &q->b->g;
 	bool known;
@@ -75,43 +46,8 @@ static bool arrive_machine(struct idfifo *q, pfn_t pfn)
 	return held;
 }
 
-static bool arrive_cache(struct idfifo *q, pfn_t pfn)
-{
-	struct rp_base *b = q->b;
-	uint32_t id = b->mm->cache.fault_id, v = b->mm->cache.recmap[id];
-	b->nres++;
-	b->fresh = pfn;
-	if (v == PENDING)
-		q->pending = GH_NONE;
-	if (idr_in(v))
-		idr_take(&q->r, id, pfn);
-	else
-		idr_mark(&q->r, id, pfn);
-	return v == PENDING || idr_in(v);
-}
-
-bool idf_arrive(struct idfifo *q, pfn_t pfn) { return q->cache ? arrive_cache(q, pfn) : arrive_machine(q, pfn); }
-
-/* idf_evict() in a cache, where every page evicted is freed
- * (VICTIM_GONE). */
-static enum victim_outcome evict_cache(struct idfifo *q, struct scan_control *sc, pfn_t pfn, uint32_t id,
-				       bool remember)
-{
-	q->b->nres--;
-	enum victim_outcome o = textbook_evict(q->b->mm, sc, pfn);
-	if (!remember) {
-		idr_mark(&q->r, id, GH_NONE);
-		return o;
-	}
-	idr_push(&q->r, id);
-	if (q->r.live > q->cap)
-		idr_forget_oldest(&q->r);
-	return o;
-}
-
-/* idf_evict() on the machine: the page's identity entry to the FIFO or
- * freed. */
-static enum victim_outcome evict_machine(struct idfifo *q, struct scan_control *sc, pfn_t pfn, bool remember)
+/* The page's identity entry to the FIFO or freed. */
+enum victim_outcome idf_evict_machine(struct idfifo *q, struct scan_control *sc, pfn_t pfn, bool remember)
 {
 	struct rp_base *b = q->b;
 	struct ghost *g = &b->g;
@@ -127,11 +63,6 @@ static enum victim_outcome evict_machine(struct idfifo *q, struct scan_control *
 	if (ghost_count(g, q->list) > q->cap)
 		ghost_free(g, ghost_tail(g, q->list));
 	return o;
-}
-
-enum victim_outcome idf_evict(struct idfifo *q, struct scan_control *sc, pfn_t pfn, uint32_t id, bool remember)
-{
-	return q->cache ? evict_cache(q, sc, pfn, id, remember) : evict_machine(q, sc, pfn, remember);
 }
 
 void idf_remove(struct idfifo *q, pfn_t pfn, uint32_t id)
