@@ -5,7 +5,7 @@
 void idf_init(struct idfifo *q, struct rp_base *b, uint64_t cap)
 {
 	struct mm *mm = b->mm;
-	*q = (struct idfifo){ .b = b, .cap = cap, .pending = GH_NONE };
+	*q = (struct idfifo){ .b = b, .mm = mm, .cap = cap, .pending = GH_NONE };
 	q->list = ghost_list_new(&b->g, 0);
 	if (mm->cache.only) {
 		if (mm->fr.nr > IR_TAG)

@@ -26,7 +26,8 @@
 #include "research.h"
 
 struct idfifo {
-	struct rp_base *b;  /* the policy's: its mm, on the machine its ghost table */
+	struct rp_base *b;  /* the policy's: on the machine its ghost table */
+	struct mm *mm;      /* b's, read on every call without going through b */
 	int list;           /* on the machine: the FIFO, a list of b's ghost table */
 	struct idring r;    /* in a cache: the FIFO */
 	bool cache;         /* the cache-only replay's (dense ids) */
@@ -65,7 +66,7 @@ static inline void idf_incoming(struct idfifo *q)
 		idf_incoming_machine(q);
 		return;
 	}
-	const struct mm *mm = q->b->mm;
+	const struct mm *mm = q->mm;
 	if (q->pending != GH_NONE) {
 		idr_mark(&q->r, q->pending, GH_NONE);
 		q->pending = GH_NONE;
@@ -84,7 +85,7 @@ static inline bool idf_arrive(struct idfifo *q, pfn_t pfn)
 	if (!q->cache)
 		return idf_arrive_machine(q, pfn);
 	struct rp_base *b = q->b;
-	uint32_t id = b->mm->cache.fault_id, v = b->mm->cache.recmap[id];
+	uint32_t id = q->mm->cache.fault_id, v = q->mm->cache.recmap[id];
 	b->nres++;
 	b->fresh = pfn;
 	if (v == IDF_PENDING)
@@ -107,7 +108,7 @@ static inline enum victim_outcome idf_evict(struct idfifo *q, struct scan_contro
 	if (!q->cache)
 		return idf_evict_machine(q, sc, pfn, remember);
 	q->b->nres--;
-	enum victim_outcome o = textbook_evict(q->b->mm, sc, pfn);
+	enum victim_outcome o = textbook_evict(q->mm, sc, pfn);
 	if (!remember) {
 		idr_mark(&q->r, id, GH_NONE);
 		return o;
