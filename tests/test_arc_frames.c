@@ -13,8 +13,8 @@
 
 /* In a cache ARC's hits read its nodes by frame, its page history stays
  * in the record map's entries; the other research policies but sieve
- * and lfu (records by frame only, test_frame_records.c) read theirs
- * through the map. */
+ * and lfu (records by frame only, test_frame_records.c) and 2q
+ * (test_twoq_frames.c) read theirs through the map. */
 void test_arc_frames_hit_by_frame(void)
 {
 	struct cachesim *cs = cachesim_new(policy_find("arc"), NULL, 4);
@@ -23,7 +23,7 @@ void test_arc_frames_hit_by_frame(void)
 	CHECK_EQ(mm->cache.frec_size, 16);
 	CHECK(mm->cache.recs != NULL);
 	cachesim_free(cs);
-	const char *other[] = { "2q", "lirs", "s3fifo", "clockpro", "lruk" };
+	const char *other[] = { "lirs", "s3fifo", "clockpro", "lruk" };
 	for (size_t k = 0; k < sizeof(other) / sizeof(other[0]); k++) {
 		cs = cachesim_new(policy_find(other[k]), NULL, 4);
 		CHECK(cachesim_mm(cs)->cache.frecs == NULL);

@@ -1,7 +1,8 @@
 /* idring.h - a FIFO of page ids for the cache-only replay, where pages
- * are dense ids (cache_mode.h): S3-FIFO's ghost queue G there.  The ids
- * are in a ring in the order they came; the replay's record map (recmap,
- * cache_mode.h) tells, for each id, whether it is in the FIFO and where:
+ * are dense ids (cache_mode.h): S3-FIFO's G and 2Q's A1out there
+ * (idfifo.h).  The ids are in a ring in the order they came; the
+ * replay's record map (recmap, cache_mode.h) tells, for each id, whether
+ * it is in the FIFO and where:
  * map[id] = IR_TAG | its position.  An id leaves the middle of the FIFO
  * (a reference to a page G remembers) by its map slot alone - the caller
  * writes another value there - and its ring slot, now stale (the map no

@@ -22,18 +22,16 @@
  *
  * Layout: S and M and each page's freq are kept by frame, as SIEVE's
  * queue is (bench/limit/s3fifo.c keeps them by page id): two links, the
- * page's id and a state byte per frame; a hit stores one byte.  On the
- * machine G is a list of the ghost table (research.h), where a resident
- * page keeps its entry (on no list) as its identity, which rp_add() finds
- * and tells apart from a second copy of the same page.  In a cache (the
- * cache-only replay, dense ids) a resident page has no ghost entry, and
- * G is a FIFO of ids over the record map (idring.h): the map holds, for
- * each id, its frame while it is resident, its place in G while G holds
- * it.  A ghost entry per page was 64 bytes taken, linked and read at
- * random by every miss, hit and step of M's scan; the frame arrays of
- * 100 K frames are 1.3 MB, G's ring 1 MB. */
+ * page's id and a state byte per frame; a hit stores one byte.  G is a
+ * FIFO of identities (idfifo.h, shared with 2Q's A1out): on the machine
+ * a list of the ghost table (research.h), where a resident page keeps
+ * its entry (on no list) as its identity; in a cache (the cache-only
+ * replay, dense ids) a ring of ids over the record map (idring.h), and a
+ * resident page has no ghost entry.  A ghost entry per page was 64
+ * bytes taken, linked and read at random by every miss, hit and step of
+ * M's scan; the frame arrays of 100 K frames are 1.3 MB, G's ring 1 MB. */
 #include "policy.h"
-#include "idring.h"
+#include "idfifo.h"
 #include "research.h"
 #include "../lib/util.h"
 
@@ -41,10 +39,6 @@
 
 /* A frame's state byte: its queue (QS, QM; 0 none) above its freq. */
 enum { QS = 1, QM = 2, QSHIFT = 2, FREQ = 3 };
-
-/* In a cache: the map value of a page taken off G by shrink() for the
- * fault it serves (neither a frame, GH_NONE nor in G: idring.h). */
-#define PENDING 0xfffffffeu
 
 struct s3link {
 	pfn_t next, prev; /* towards the tail, towards the head */
@@ -58,17 +52,15 @@ struct s3q {
 
 struct s3fifo {
 	struct rp_base b;   /* on the machine: G, each resident page's identity */
-	int g;              /* on the machine: G's list in b.g */
-	struct idring gr;   /* in a cache: G */
+	struct idfifo g;    /* G */
 	struct s3q q[3];    /* S and M (QS, QM) */
 	uint8_t *st;        /* per frame: queue << QSHIFT | freq (the replay's record) */
 	struct s3link *ln;  /* per frame */
-	bool cache;         /* the cache-only replay's (dense ids: ln[].id, gr) */
+	bool cache;         /* the cache-only replay's (dense ids: ln[].id) */
 	uint64_t c, s_floor, g_cap;
 	double small;
 	unsigned threshold;
 	bool lcs;
-	uint32_t pending;   /* incoming page's G entry (a cache: its id), taken off G by shrink() */
 };
 
 static const struct tunable s3fifo_tunables[] = {
@@ -97,21 +89,17 @@ static void *s3fifo_init(struct mm *mm, const double *tun)
 	f->g_cap = (uint64_t)((double)f->c * t[1]);
 	f->threshold = (unsigned)t[2];
 	f->lcs = t[3] != 0;
-	f->pending = GH_NONE;
 	/* on the machine: G and the pending entry, a page gone before G's
 	 * tail is dropped, and the resident pages' identities */
 	rp_init_sized(&f->b, mm, "s3fifo", mm->cache.only ? 0 : f->g_cap + 2 + f->c);
-	f->g = ghost_list_new(&f->b.g, 0);
+	idf_init(&f->g, &f->b, f->g_cap);
 	for (int k = QS; k <= QM; k++)
 		f->q[k] = (struct s3q){ PFN_NONE, PFN_NONE, 0 };
 	f->st = xcalloc(f->c, 1);
 	f->ln = xmalloc((size_t)f->c * sizeof(*f->ln));
 	rp_set_hit(&f->b, s3fifo_hit);
 	if (mm->cache.only) {
-		if (f->c > IR_TAG)
-			panic("s3fifo: frames beyond 2^31 in a cache");
 		f->cache = true;
-		idr_init(&f->gr, &mm->cache.recmap, f->g_cap + 1);
 		/* the replay's record is the state byte, by frame */
 		mm_cache_records(mm, (void *const *)&f->st, 1);
 	}
@@ -122,14 +110,14 @@ static void s3fifo_destroy(void *p)
 {
 	struct s3fifo *f = p;
 	rp_destroy(&f->b);
-	idr_destroy(&f->gr);
+	idf_destroy(&f->g);
 	free(f->st);
 	free(f->ln);
 	free(f);
 }
 
 #define N(k) (f->q[k].n)
-#define NG (f->cache ? f->gr.live : ghost_count(&f->b.g, f->g))
+#define NG idf_count(&f->g)
 
 /* pfn to the head of queue k with freq `freq`. */
 static void q_push(struct s3fifo *f, int k, pfn_t pfn, unsigned freq)
@@ -201,47 +189,12 @@ __attribute__((always_inline)) static inline void prefetch_tail(const struct s3f
 	__builtin_prefetch(&f->b.mm->cache.recmap[f->ln[t].id]); /* the eviction writes it */
 }
 
-/* leave() in a cache, where every page evicted is freed (VICTIM_GONE). */
-static enum victim_outcome leave_cache(struct s3fifo *f, struct scan_control *sc, pfn_t pfn, bool to_g)
-{
-	uint32_t id = f->ln[pfn].id;
-	f->b.nres--;
-	enum victim_outcome o = textbook_evict(f->b.mm, sc, pfn);
-	if (!to_g) {
-		idr_mark(&f->gr, id, GH_NONE);
-		return o;
-	}
-	idr_push(&f->gr, id);
-	if (f->gr.live > f->g_cap)
-		idr_forget_oldest(&f->gr);
-	return o;
-}
-
-/* leave() on the machine: the page's identity entry to G or freed. */
-static enum victim_outcome leave_machine(struct s3fifo *f, struct scan_control *sc, pfn_t pfn, bool to_g)
-{
-	struct rp_base *b = &f->b;
-	struct ghost *g = &b->g;
-	uint32_t i = ghost_of(b->mm->fr.pages, pfn);
-	enum victim_outcome o = rp_evict(b, sc, i);
-	if (o != VICTIM_GONE && o != VICTIM_CULLED)
-		return o;
-	if (!to_g || o != VICTIM_GONE) {
-		ghost_free(g, i);
-		return o;
-	}
-	ghost_add_head(g, f->g, i);
-	if (NG > f->g_cap)
-		ghost_free(g, ghost_tail(g, f->g));
-	return o;
-}
-
 /* The page of frame pfn is evicted: its identity to G's head (to_g), or
  * forgotten.  VICTIM_GONE / VICTIM_CULLED: it left its queue; otherwise
  * (the machine's core refused it) it stays. */
 static enum victim_outcome leave(struct s3fifo *f, struct scan_control *sc, pfn_t pfn, bool to_g)
 {
-	enum victim_outcome o = f->cache ? leave_cache(f, sc, pfn, to_g) : leave_machine(f, sc, pfn, to_g);
+	enum victim_outcome o = idf_evict(&f->g, sc, pfn, f->ln[pfn].id, to_g);
 	if (o == VICTIM_GONE || o == VICTIM_CULLED)
 		q_del(f, pfn);
 	return o;
@@ -299,47 +252,11 @@ static void evict_s(struct s3fifo *f, struct scan_control *sc, uint64_t *budget)
 	}
 }
 
-/* The page a fault brings in leaves G before the pass (G's tail could
- * drop it): a page G held is pending until add() takes it to M.  One
- * still pending at the next pass was never added: it is forgotten. */
-static void incoming_machine(struct s3fifo *f)
-{
-	struct ghost *g = &f->b.g;
-	if (f->pending != GH_NONE && ghost_e(g, f->pending)->pfn == PFN_NONE) {
-		ghost_free(g, f->pending);
-		f->pending = GH_NONE;
-	}
-	uint32_t x = rp_incoming(&f->b);
-	if (x != GH_NONE && ghost_e(g, x)->pfn == PFN_NONE && ghost_on(g, x, 0) == f->g) {
-		ghost_unlink(g, x, 0);
-		f->pending = x;
-	}
-}
-
-/* incoming_machine() in a cache, by the incoming page's map slot (the
- * page is not resident: the slot is GH_NONE or G's). */
-static void incoming_cache(struct s3fifo *f)
-{
-	const struct mm *mm = f->b.mm;
-	if (f->pending != GH_NONE) {
-		idr_mark(&f->gr, f->pending, GH_NONE);
-		f->pending = GH_NONE;
-	}
-	uint32_t id = mm->cache.fault_id;
-	if (mm->fault.owner && idr_in(mm->cache.recmap[id])) {
-		idr_take(&f->gr, id, PENDING);
-		f->pending = id;
-	}
-}
-
 static void s3fifo_shrink(void *p, struct scan_control *sc)
 {
 	struct s3fifo *f = p;
 	uint64_t budget = 4 * (N(QS) + N(QM)) + 4;
-	if (f->cache)
-		incoming_cache(f);
-	else
-		incoming_machine(f);
+	idf_incoming(&f->g); /* the page coming in leaves G first */
 	while (sc->nr_reclaimed < sc->nr_to_reclaim && N(QS) + N(QM) && budget) {
 		bool from_s = f->lcs ? !(m_over(f) || !N(QS))
 				     : N(QS) && (double)N(QS) >= f->small * (double)f->c;
@@ -350,60 +267,21 @@ static void s3fifo_shrink(void *p, struct scan_control *sc)
 	}
 }
 
-/* The page now in pfn becomes resident; true: to M (G held it). */
-static bool arrive_machine(struct s3fifo *f, pfn_t pfn)
-{
-	struct ghost *g = &f->b.g;
-	bool known;
-	uint32_t i = rp_add(&f->b, pfn, &known);
-	bool to_m = known && (i == f->pending || ghost_on(g, i, 0) == f->g);
-	if (i == f->pending)
-		f->pending = GH_NONE;
-	if (known)
-		ghost_unlink(g, i, 0); /* its identity, on no list while resident */
-	return to_m;
-}
-
-static bool arrive_cache(struct s3fifo *f, pfn_t pfn)
-{
-	struct rp_base *b = &f->b;
-	uint32_t id = b->mm->cache.fault_id, v = b->mm->cache.recmap[id];
-	f->ln[pfn].id = id;
-	b->nres++;
-	b->fresh = pfn;
-	if (v == PENDING)
-		f->pending = GH_NONE;
-	if (idr_in(v))
-		idr_take(&f->gr, id, pfn);
-	else
-		idr_mark(&f->gr, id, pfn);
-	return v == PENDING || idr_in(v);
-}
-
 static void s3fifo_add(void *p, pfn_t pfn, enum add_reason why)
 {
 	struct s3fifo *f = p;
 	(void)why;
-	bool to_m = f->cache ? arrive_cache(f, pfn) : arrive_machine(f, pfn);
+	bool to_m = idf_arrive(&f->g, pfn); /* G held it */
+	f->ln[pfn].id = f->b.mm->cache.fault_id; /* a cache's page id */
 	q_push(f, to_m ? QM : QS, pfn, 0);
 }
 
 static void s3fifo_remove(void *p, pfn_t pfn)
 {
 	struct s3fifo *f = p;
-	struct rp_base *b = &f->b;
 	if (f->st[pfn])
 		q_del(f, pfn);
-	if (f->cache) {
-		b->nres--;
-		idr_mark(&f->gr, f->ln[pfn].id, GH_NONE);
-		if (b->fresh == pfn)
-			b->fresh = PFN_NONE;
-		return;
-	}
-	uint32_t i = rp_remove(b, pfn);
-	if (i != GH_NONE)
-		ghost_free(&b->g, i);
+	idf_remove(&f->g, pfn, f->ln[pfn].id);
 }
 
 static void s3fifo_hit(void *p, pfn_t pfn, uint32_t rec)
