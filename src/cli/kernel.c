@@ -404,7 +404,7 @@ static const struct opt kernel_table[] = {
 	  "as JSON" },
 	{ "--calibrate", NULL, OPT_CALL, 0, "FILE", .call = calibrate_opt, .help = "run no workload: measure "
 	  "what the operations pagelab\ncharges CPU time for cost here (microbenchmarks, ~3 s),\nand as root "
-	  "the kernel paths (unmap, swap-out, O_DIRECT\nrequests, ~5 s in a cgroup and swapfile of its own),\n"
+	  "the kernel paths (unmap, swap-out, O_DIRECT\nrequests, buffered writes, ~6 s in a cgroup and\nswapfile of its own),\n"
 	  "print them and write them to FILE as a machine profile\nfor --machine FILE (docs/cost.md)" },
 	{ "--calibrate-user", NULL, OPT_CALL, 0, "FILE", .call = calibrate_opt, .help = "--calibrate without "
 	  "the kernel paths: the user-space\nmicrobenchmarks only (no root, no cgroup, no lock)" },

@@ -79,6 +79,8 @@ void set_page_dirty(struct mm *mm, pfn_t pfn)
 	p->flags |= PG_dirty;
 	if (!ino)
 		return;
+	/* __folio_mark_dirty(): whoever dirties it (mm->cur) pays */
+	mm_work(mm, W_FOLIO_MARK_DIRTY, 1);
 	mm->stat.nr_dirty++;
 	ino->nrdirty_wb += !!(p->flags & PG_writeback);
 	ino->dirtymap[p->index / 64] |= 1ULL << (p->index % 64);
@@ -605,6 +607,7 @@ uint64_t filemap_write_rwf(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 				continue;
 			}
 			pagecache_add(mm, ino, index, pfn, dontcache ? PG_dropbehind : 0);
+			mm_work(mm, W_WRITE_BEGIN, 1); /* __filemap_get_folio(FGP_CREAT) */
 		} else if (!dontcache) {
 			mm_page(mm, pfn)->flags &= ~PG_dropbehind;
 		}
@@ -617,6 +620,7 @@ uint64_t filemap_write_rwf(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		filemap_rescue(mm, pfn);
 		charge(ctx, mm->cost->copy_page_ns);
 		mm_work(mm, W_COPY_BYTES, PAGE_SIZE);
+		mm_work(mm, W_PERFORM_WRITE, 1);
 		uint64_t was = mm->stat.nr_dirty;
 		set_page_dirty(mm, pfn);
 		mm->stat.nr_dirtied += mm->stat.nr_dirty - was; /* for 2.4's per-page balance_dirty() */

@@ -162,9 +162,12 @@ void file_page_mkclean(struct mm *mm, pfn_t pfn)
 
 /* fault_dirty_shared_page(): the page is dirtied at its write fault, and
  * the writer wakes the flusher above the background limit. */
-static void dirty_shared_page(struct mm *mm, pfn_t pfn)
+static void dirty_shared_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn)
 {
+	struct mm_ctx *saved = mm->cur; /* NULL in a fault: the task pays */
+	mm->cur = ctx;
 	set_page_dirty(mm, pfn);
+	mm->cur = saved;
 	if (mm_over_bg_thresh(mm))
 		mm->wake.flusher = true;
 }
@@ -173,7 +176,7 @@ static void dirty_shared_page(struct mm *mm, pfn_t pfn)
 static enum fault_status wp_shared(struct mm *mm, struct mm_ctx *ctx, struct vma *v, uint64_t off)
 {
 	pfn_t pfn = pte_pfn(v->pte[off]);
-	dirty_shared_page(mm, pfn);
+	dirty_shared_page(mm, ctx, pfn);
 	v->pte[off] &= ~PTE_WP;
 	count_fault(mm, ctx, false);
 	charge(ctx, mm->cost->fault_ns);
@@ -277,7 +280,7 @@ enum fault_status fault_file(struct mm *mm, struct mm_ctx *ctx, struct aspace *a
 		return cow_page(mm, ctx, as, vma, off, pfn);
 	bool clean_wp = (v->flags & VMA_SHARED) && mm->vm.dirty_fault && !write;
 	if ((v->flags & VMA_SHARED) && mm->vm.dirty_fault && write)
-		dirty_shared_page(mm, pfn);
+		dirty_shared_page(mm, ctx, pfn);
 	page_add_rmap(mm, p);
 	as->rss++;
 	v->pte[off] = mk_pte(pfn) | (v->flags & VMA_SHARED && !clean_wp ? 0 : PTE_WP);

@@ -80,6 +80,19 @@
 	 * hole read) and copied (a COW fault, read() and write()) */ \
 	X(W_CLEAR_BYTES, "clear_page_bytes", WK_CORE) \
 	X(W_COPY_BYTES, "copy_bytes", WK_CORE) \
+	/* the buffered write path (6.18 generic_perform_write(), ext4's \
+	 * delayed allocation): pages a write() created in the page cache \
+	 * (ext4_da_write_begin -> __filemap_get_folio(FGP_CREAT): the \
+	 * folio allocated, charged, added), pages a write() copied \
+	 * (generic_perform_write()'s loop: ->write_begin and ->write_end \
+	 * on the folio, beyond the copy), clean pages made dirty \
+	 * (mark_buffer_dirty / folio_mark_dirty -> __folio_mark_dirty), \
+	 * and pages ->writepages wrote back (ext4_writepages: the flusher, \
+	 * fsync(); not reclaim's pageout()) */ \
+	X(W_WRITE_BEGIN, "write_begin", WK_CORE) \
+	X(W_PERFORM_WRITE, "generic_perform_write", WK_CORE) \
+	X(W_FOLIO_MARK_DIRTY, "folio_mark_dirty", WK_CORE) \
+	X(W_WRITEPAGES, "writepages", WK_CORE) \
 	/* --swap zram (zram.c): bytes zram_write_page() compressed and \
 	 * zram_read_page() decompressed (kept when the device is zram) */ \
 	X(W_ZRAM_COMPRESS, "zram_compress_bytes", WK_DESIGN) \

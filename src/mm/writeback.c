@@ -95,6 +95,7 @@ uint64_t filemap_writeback(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 				if (mm_page(mm, pfn)->flags & (PG_writeback | PG_locked))
 					continue;
 				page_writeback(mm, ctx, pfn, &run);
+				mm_work(mm, W_WRITEPAGES, 1); /* ext4_writepages(), per folio */
 				done++;
 				ino->wb_index = idx + 1;
 			}
@@ -120,6 +121,7 @@ void filemap_writeback_range(struct mm *mm, struct mm_ctx *ctx, struct inode *in
 		if (mm_page(mm, pfn)->flags & (PG_writeback | PG_locked))
 			continue;
 		page_writeback(mm, ctx, pfn, &run);
+		mm_work(mm, W_WRITEPAGES, 1); /* ext4_writepages(), per folio */
 	}
 	mm->cur = saved;
 }

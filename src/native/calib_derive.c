@@ -46,6 +46,8 @@
  *    slot freed on the write (folio_free_swap()) and the major fault's
  *    sleep and wakeup; charged per read_swap_cache row
  *    (src/mm/swapin.c).
+ *  - the write path's (syscall, folio_mark_dirty, write_begin,
+ *    writepages): calib_write.c.
  *  - io_complete is not separable: blk_mq_complete_request() and
  *    bio_endio() run in the device's interrupt, on no task's clock. */
 #include "calibrate.h"
@@ -105,6 +107,7 @@ void cal_paths_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int round
 	at_least_0(&f[CAL_ADD_SWAP]);
 	at_least_0(&f[CAL_REFWALK]);
 	at_least_0(&f[CAL_IO_SUBMIT]);
+	calw_figs(f, ns, rounds, submit);
 	snprintf(f[CAL_IO_COMPLETE].why, sizeof(f[CAL_IO_COMPLETE].why),
 		 "not separable from user space: the completion interrupt runs on no task's clock");
 }

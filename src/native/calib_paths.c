@@ -30,7 +30,8 @@
  *  - aio_4k, aio_1m: the thread's CPU time in io_submit(2) per request,
  *    32 reads of 4 KiB (4 of 1 MiB) a call, submitted and not waited
  *    for (aio_submit_one() -> iomap_dio_rw() -> -EIOCBQUEUED, under the
- *    call's blk_plug); each batch reaped with io_getevents(), untimed. */
+ *    call's blk_plug); each batch reaped with io_getevents(), untimed;
+ *  - the buffered write path and a cached read: calib_write.c. */
 #define _GNU_SOURCE
 #include "calibrate.h"
 #include "native.h"
@@ -327,6 +328,9 @@ static int child_rounds(const struct ncgroup *cg, const char *dir, double ns[NR_
 		ns[CALP_AIO_1M][r] = aio_cpu(dfd, buf, 256 * PAGE, CALP_AIO_BIG);
 		if (ns[CALP_DIO_4K][r] < 0 || ns[CALP_DIO_1M][r] < 0 || ns[CALP_AIO_4K][r] < 0 ||
 		    ns[CALP_AIO_1M][r] < 0)
+			break;
+		fail = "a buffered write(), fsync() or cached read() of its own file failed";
+		if (!calw_round(dir, buf, ns, r))
 			break;
 	}
 	free(buf);

@@ -375,6 +375,33 @@ static const struct cal_fig cal_defs[NR_CAL] = {
 	[CAL_READ_SWAP] = CAL("read_swap", "cost.read_swap_cache", "page", "swapin less "
 			    "swapin_faults x fault and io_submit, each round: a swap-in beyond the fault and the bio "
 			    "(__read_swap_cache_async: the folio's charge, the swap cache; the slot freed)"),
+	[CAL_WRITE_NEW] = CAL("write_new", NULL, "page", "thread CPU time per 4 KiB write() appending to a "
+			    "new file of its own, in the run's cgroup (the folio created and charged, its block "
+			    "reserved, the copy, the page dirtied, the call)"),
+	[CAL_WB_FSYNC] = CAL("wb_fsync", NULL, "page", "thread CPU time of fsync() of those pages, per page "
+			   "(ext4_writepages: blocks allocated, folios under writeback, the bios)"),
+	[CAL_WRITE_CLEAN] = CAL("write_clean", NULL, "page", "the same per 4 KiB pwrite() of each page again, "
+			      "cached and clean (the lookup, the copy, the page dirtied, the call)"),
+	[CAL_WRITE_DIRTY] = CAL("write_dirty", NULL, "page", "the same once more, each page cached and "
+			      "dirty (the lookup, the copy, the call)"),
+	[CAL_READ_CACHED] = CAL("read_cached", NULL, "page", "the same per 4 KiB pread() of each page, "
+			      "cached (filemap_read: the lookup, the copy, the call)"),
+	[CAL_COPY_CPU] = CAL("copy_cpu", NULL, "page", "thread CPU time per memcpy() of each 4 KiB page of "
+			   "32 MiB to one page (the read's copy, on its clock)"),
+	[CAL_SYSCALL] = CAL("syscall", "cost.syscall", "call", "read_cached less copy_cpu, each round: "
+			  "a read() or write() call beyond its page's copy"),
+	[CAL_WRITE_PAGE] = CAL("write_page", "cost.generic_perform_write", "page", "write_dirty less "
+			     "read_cached, each round: a page a write() copies beyond a read of it (write_begin "
+			     "and write_end on the cached folio, the inode lock, timestamps)"),
+	[CAL_MARK_DIRTY] = CAL("mark_dirty", "cost.folio_mark_dirty", "page", "write_clean less write_dirty, "
+			     "each round: a clean page made dirty by a write (__folio_mark_dirty: the dirty "
+			     "counts, the xarray tag, the inode)"),
+	[CAL_WRITE_BEGIN] = CAL("write_begin", "cost.write_begin", "page", "write_new less write_clean, "
+			      "each round: a page a write creates (__filemap_get_folio(FGP_CREAT): the folio "
+			      "allocated, charged and added; its delayed block reserved)"),
+	[CAL_WRITEPAGES] = CAL("writepages", "cost.writepages", "page", "wb_fsync less io_submit / 256, "
+			     "each round: a page written back beyond its share of the bio (blocks "
+			     "allocated, folio_start_writeback, the folio added to the bio)"),
 	[CAL_IO_COMPLETE] = CAL("io_complete", "cost.io_complete", "request", "the interrupt's side of a "
 			      "completion"),
 };

@@ -31,7 +31,11 @@ enum cal_id { CAL_ZERO, CAL_COPY, CAL_FAULT, CAL_FREE, CAL_CHASE, CAL_LOCK, CAL_
 	      /* the kernel-only paths (calib_paths.c; root) */
 	      CAL_DROP, CAL_PAGEOUT_FILE, CAL_ZAP, CAL_UNMAP, CAL_REFWALK, CAL_PAGEOUT_ANON, CAL_DIO_4K,
 	      CAL_DIO_1M, CAL_AIO_4K, CAL_AIO_1M, CAL_IO_PAGE, CAL_IO_SUBMIT, CAL_ADD_SWAP, CAL_SWAPIN,
-	      CAL_SWAPIN_FAULTS, CAL_READ_SWAP, CAL_IO_COMPLETE, NR_CAL };
+	      CAL_SWAPIN_FAULTS, CAL_READ_SWAP,
+	      /* the buffered write path and a cached read (calib_write.c) */
+	      CAL_WRITE_NEW, CAL_WB_FSYNC, CAL_WRITE_CLEAN, CAL_WRITE_DIRTY, CAL_READ_CACHED, CAL_COPY_CPU,
+	      CAL_SYSCALL, CAL_WRITE_PAGE, CAL_MARK_DIRTY, CAL_WRITE_BEGIN, CAL_WRITEPAGES, CAL_IO_COMPLETE,
+	      NR_CAL };
 
 /* A round of calib_paths.c: pages of its file (and anonymous range),
  * 4 KiB and 1 MiB O_DIRECT reads. */
@@ -46,7 +50,8 @@ enum cal_id { CAL_ZERO, CAL_COPY, CAL_FAULT, CAL_FREE, CAL_CHASE, CAL_LOCK, CAL_
 
 /* What calib_paths.c's child times each round (ns a page or request). */
 enum calp_id { CALP_DROP, CALP_PAGEOUT_FILE, CALP_ZAP, CALP_PAGEOUT_ANON, CALP_DIO_4K, CALP_DIO_1M,
-	       CALP_AIO_4K, CALP_AIO_1M, CALP_SWAPIN, CALP_SWAPIN_FAULTS, NR_CALP };
+	       CALP_AIO_4K, CALP_AIO_1M, CALP_SWAPIN, CALP_SWAPIN_FAULTS, CALP_WRITE_NEW, CALP_WB_FSYNC,
+	       CALP_WRITE_CLEAN, CALP_WRITE_DIRTY, CALP_READ_CACHED, CALP_COPY_CPU, NR_CALP };
 
 /* Run every microbenchmark into f[NR_CAL]: the user-space ones (a few
  * seconds, no root), then, with PATHS, the kernel paths (root; a few
@@ -69,6 +74,12 @@ int cal_paths_measure(double ns[NR_CALP][CAL_ROUNDS], char *why, size_t len);
  * f[CAL_DROP..CAL_IO_COMPLETE] from ROUNDS rounds of ns, or with 0
  * rounds each unmeasured with WHY. */
 void cal_paths_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int rounds, const char *why);
+/* calib_write.c: one round of the write path's figures (a new file of
+ * CALP_PAGES pages in DIR, BUF a page at least) into ns[..][r], false if
+ * a call failed; and their figures and derived costs into f, given each
+ * round's io_submit figure (SUBMIT). */
+bool calw_round(const char *dir, char *buf, double ns[NR_CALP][CAL_ROUNDS], int r);
+void calw_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int rounds, const double *submit);
 /* The figures, with how each was measured, as a table (80 columns). */
 void cal_report(const struct cal_fig *f, FILE *out);
 /* The profile file: `machine = modern`, then each cost.* parameter with a

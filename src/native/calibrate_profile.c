@@ -17,10 +17,10 @@ void cal_report(const struct cal_fig *f, FILE *out)
 {
 	fprintf(out, "# pagelab kernel --calibrate: this host's costs, ns per operation,\n"
 		     "# the median of %d rounds (a round: PER_ROUND operations)\n", CAL_ROUNDS);
-	fprintf(out, "%-13s %9s %9s %9s %9s  %s\n", "OPERATION", "MEDIAN", "MIN", "MAX", "PER_ROUND", "PARAMETER");
+	fprintf(out, "%-13s %9s %8s %8s %9s  %s\n", "OPERATION", "MEDIAN", "MIN", "MAX", "PER_ROUND", "PARAMETER");
 	for (int i = 0; i < NR_CAL; i++) {
 		if (!f[i].rounds) {
-			fprintf(out, "%-13s %9s %9s %9s %9s  %s\n", f[i].name, "-", "-", "-", "-",
+			fprintf(out, "%-13s %9s %8s %8s %9s  %s\n", f[i].name, "-", "-", "-", "-",
 				f[i].param ? f[i].param : "-");
 			continue;
 		}
@@ -32,7 +32,7 @@ void cal_report(const struct cal_fig *f, FILE *out)
 			snprintf(lo, sizeof(lo), "%.1f", f[i].min);
 			snprintf(hi, sizeof(hi), "%.1f", f[i].max);
 		}
-		fprintf(out, "%-13s %9.1f %9s %9s %9s  %s\n", f[i].name, f[i].median, lo, hi, per,
+		fprintf(out, "%-13s %9.1f %8s %8s %9s  %s\n", f[i].name, f[i].median, lo, hi, per,
 			f[i].param ? f[i].param : "-");
 	}
 	fputs("\n", out);

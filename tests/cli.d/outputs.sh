@@ -347,6 +347,7 @@ src/native/guard.c 3 /dev/null, the kernel runs' lock file, their private direct
 src/native/cgroup.c 1 cgroupfs control files
 src/native/zram.c 1 the swap header of the kernel run's own zram device
 src/native/calib_paths.c 1 kernel --calibrate's own 32 MiB file, in its private directory
+src/native/calib_write.c 1 kernel --calibrate's own write-path file (unlinked at once), in its private directory
 "
 t "outputs: no file write outside src/lib/output.c but allowed"
 found=$(grep -rnE 'fopen\([^)]*"[wa]|fdopen\([^)]*"[wa]|freopen\(|(^|[^a-z_])open\([^;]*(O_WRONLY|O_RDWR|O_CREAT|, 0[0-7]{3}\))|(^|[^a-z_])rename\(|mkstemp\(|mkdtemp\(|(^|[^a-z_])creat\(' \

@@ -1,0 +1,148 @@
+/* calib_write.c - --calibrate's figures for the buffered write() path
+ * and a cached read(), timed in the kernel-path child (calib_paths.c:
+ * inside the run's own cgroup, on the filesystem of pagelab kernel's
+ * files, so each page's memcg charge is in its figure), and the costs
+ * derived from them (calibrate.h).  Linux 6.18, ext4 (delayed
+ * allocation), one 4 KiB call a page as fileio makes them, the thread's
+ * CPU time (CLOCK_THREAD_CPUTIME_ID) per page:
+ *  - write_new: write() appending to a new file: ext4_da_write_begin()
+ *    -> __filemap_get_folio(FGP_CREAT) -> filemap_alloc_folio() and
+ *    filemap_add_folio() (the memcg charge, the xarray, the LRU add) and
+ *    the delayed block's reservation; copy_page_from_iter(); the write's
+ *    end marking the clean page dirty (mark_buffer_dirty() ->
+ *    __folio_mark_dirty(): NR_FILE_DIRTY of the node and the memcg, the
+ *    xarray's dirty tag, __mark_inode_dirty()); the system call;
+ *  - wb_fsync: fsync() of those pages, per page: ext4_writepages() ->
+ *    mpage_prepare_extent_to_map() and mpage_map_and_submit_extent()
+ *    (the delayed blocks allocated, each folio under writeback and added
+ *    to a bio) and the bios' submission; the wait is not CPU time;
+ *  - write_clean: pwrite() of each page again, cached and clean after
+ *    the fsync: the lookup, the copy, the page made dirty, the call;
+ *  - write_dirty: pwrite() of each page a third time, cached and dirty:
+ *    the lookup, the copy, the call, nothing dirtied;
+ *  - read_cached: pread() of each page, cached: filemap_read() ->
+ *    filemap_get_pages() finding it, copy_page_to_iter(), the call;
+ *  - copy_cpu: memcpy() of each page of as many bytes to one page, the
+ *    copy the read makes (rep movsb, as copy_page_to_iter()), on the same
+ *    clock (the profile's copy_page is wall time: a loaded host's
+ *    preemptions are in it, not in the thread's CPU time).
+ * Derived, each round's difference before the median:
+ *  - syscall = read_cached - copy_cpu: a read() or write() call beyond
+ *    its page's copy (cost.syscall; pagelab charged cost.fault for it);
+ *  - write_page = write_dirty - read_cached: a page a write() call
+ *    copies, beyond what a read of it costs (generic_perform_write():
+ *    ->write_begin finding and locking the folio, ->write_end, the inode
+ *    lock and timestamps: cost.generic_perform_write);
+ *  - folio_mark_dirty = write_clean - write_dirty: a clean page made
+ *    dirty by a write (cost.folio_mark_dirty);
+ *  - write_begin = write_new - write_clean: a page a write creates in the
+ *    page cache beyond dirtying it, copying and the call
+ *    (cost.write_begin);
+ *  - writepages = wb_fsync - io_submit x requests / pages: a page
+ *    written back beyond its share of the bios pagelab charges
+ *    cost.io_submit for (a request per 256 contiguous pages,
+ *    src/mm/io_request.c) (cost.writepages). */
+#define _GNU_SOURCE
+#include "calibrate.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE 4096
+#define BIO_PAGES 256.0  /* io_request.c's IO_RUN_MAX: pages a request */
+
+static volatile unsigned sink;
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* One call of 4 KiB per page of the file, in order; CPU ns per page, or
+ * -1 if a call failed.  KIND: 'a' write() appending, 'w' pwrite(), 'r'
+ * pread(). */
+static double pass(int fd, char *buf, char kind)
+{
+	uint64_t t0 = cpu_ns();
+	for (unsigned i = 0; i < CALP_PAGES; i++) {
+		off_t off = (off_t)i * PAGE;
+		ssize_t n = kind == 'a' ? write(fd, buf, PAGE)
+			  : kind == 'w' ? pwrite(fd, buf, PAGE, off) : pread(fd, buf, PAGE, off);
+		if (n != PAGE)
+			return -1;
+	}
+	return (double)(cpu_ns() - t0) / CALP_PAGES;
+}
+
+/* The copy the read pass makes, in user space and on the same clock:
+ * each 4 KiB page of CALP_PAGES (cold) into BUF (hot), CPU ns a page. */
+static double copy_cpu(char *buf)
+{
+	static char src[(size_t)CALP_PAGES * PAGE];
+	memset(src, 0x5a, sizeof(src));
+	uint64_t t0 = cpu_ns();
+	for (unsigned i = 0; i < CALP_PAGES; i++)
+		memcpy(buf, src + (size_t)i * PAGE, PAGE);
+	double ns = (double)(cpu_ns() - t0) / CALP_PAGES;
+	sink += (unsigned char)buf[PAGE - 1];
+	return ns;
+}
+
+bool calw_round(const char *dir, char *buf, double ns[NR_CALP][CAL_ROUNDS], int r)
+{
+	char path[400];
+	snprintf(path, sizeof(path), "%s/calib-write.dat", dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return false;
+	unlink(path); /* its pages and blocks go at close(), untimed */
+	memset(buf, 0x30 + r, PAGE);
+	ns[CALP_WRITE_NEW][r] = pass(fd, buf, 'a');
+	uint64_t t0 = cpu_ns();
+	bool ok = ns[CALP_WRITE_NEW][r] >= 0 && !fsync(fd);
+	ns[CALP_WB_FSYNC][r] = (double)(cpu_ns() - t0) / CALP_PAGES;
+	ns[CALP_WRITE_CLEAN][r] = ok ? pass(fd, buf, 'w') : -1;
+	ns[CALP_WRITE_DIRTY][r] = ns[CALP_WRITE_CLEAN][r] >= 0 ? pass(fd, buf, 'w') : -1;
+	ns[CALP_READ_CACHED][r] = ns[CALP_WRITE_DIRTY][r] >= 0 ? pass(fd, buf, 'r') : -1;
+	close(fd);
+	ns[CALP_COPY_CPU][r] = copy_cpu(buf);
+	return ok && ns[CALP_READ_CACHED][r] >= 0 && ns[CALP_WRITE_CLEAN][r] >= 0 &&
+	       ns[CALP_WRITE_DIRTY][r] >= 0;
+}
+
+void calw_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int rounds, const double *submit)
+{
+	double sc[CAL_ROUNDS], wr[CAL_ROUNDS], dirty[CAL_ROUNDS], begin[CAL_ROUNDS], wb[CAL_ROUNDS];
+	for (int r = 0; r < rounds; r++) {
+		sc[r] = ns[CALP_READ_CACHED][r] - ns[CALP_COPY_CPU][r];
+		wr[r] = ns[CALP_WRITE_DIRTY][r] - ns[CALP_READ_CACHED][r];
+		dirty[r] = ns[CALP_WRITE_CLEAN][r] - ns[CALP_WRITE_DIRTY][r];
+		begin[r] = ns[CALP_WRITE_NEW][r] - ns[CALP_WRITE_CLEAN][r];
+		wb[r] = ns[CALP_WB_FSYNC][r] - submit[r] / BIO_PAGES;
+	}
+	static const int raw[] = { CAL_WRITE_NEW, CAL_WB_FSYNC, CAL_WRITE_CLEAN, CAL_WRITE_DIRTY,
+				   CAL_READ_CACHED, CAL_COPY_CPU };
+	static const int src[] = { CALP_WRITE_NEW, CALP_WB_FSYNC, CALP_WRITE_CLEAN, CALP_WRITE_DIRTY,
+				   CALP_READ_CACHED, CALP_COPY_CPU };
+	double tmp[CAL_ROUNDS];
+	for (int i = 0; i < 6; i++) {
+		memcpy(tmp, ns[src[i]], sizeof(double) * (size_t)rounds);
+		f[raw[i]].per_round = CALP_PAGES;
+		cal_settle(&f[raw[i]], tmp, rounds);
+	}
+	cal_settle(&f[CAL_SYSCALL], sc, rounds);
+	cal_settle(&f[CAL_WRITE_PAGE], wr, rounds);
+	cal_settle(&f[CAL_MARK_DIRTY], dirty, rounds);
+	cal_settle(&f[CAL_WRITE_BEGIN], begin, rounds);
+	cal_settle(&f[CAL_WRITEPAGES], wb, rounds);
+	for (int i = CAL_SYSCALL; i <= CAL_WRITEPAGES; i++)
+		if (f[i].value < 0)
+			f[i].value = 0; /* noise below 0: no cost */
+	if (f[CAL_SYSCALL].value < 1)
+		f[CAL_SYSCALL].value = 1; /* cost.syscall 0 would mean cost.fault */
+}

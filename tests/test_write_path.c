@@ -1,0 +1,126 @@
+/* test_write_path.c - the buffered write path's rows (src/mm/work.h):
+ * write_begin (a page a write() creates: 6.18 ext4_da_write_begin ->
+ * __filemap_get_folio(FGP_CREAT)), folio_mark_dirty (a clean file page
+ * made dirty: __folio_mark_dirty) and writepages (a page ->writepages
+ * writes back: the flusher, fsync), each counted where the model does
+ * it and charged its cost to whoever does it; and --calibrate's
+ * derivation of their costs and cost.syscall (src/native/calib_write.c).
+ * A hand-built untimed mm of 8 pages; milliseconds. */
+#include "test.h"
+#include "../src/mm/internal.h"
+#include "../src/mm/filemap.h"
+#include "../src/policy/policy.h"
+#include "../src/native/calibrate.h"
+
+#include <string.h>
+
+void test_write_path_counted(void);
+void test_write_path_shared_fault(void);
+void test_write_path_calibrated(void);
+
+static void setup(struct mm *mm, struct mm_costs *cost)
+{
+	memset(cost, 0, sizeof(*cost));
+	cost->work_ns[W_WRITE_BEGIN] = 1000;
+	cost->work_ns[W_PERFORM_WRITE] = 1;
+	cost->work_ns[W_FOLIO_MARK_DIRTY] = 100;
+	cost->work_ns[W_WRITEPAGES] = 10;
+	struct mm_config cfg = { .ram_pages = 256, .swap_pages = 0, .untimed = true };
+	mm_init(mm, &cfg, cost);
+	mm_set_policy(mm, policy_find("lru"), NULL);
+}
+
+static uint64_t row(const struct mm *mm, enum work_op w)
+{
+	return reclaim_work_total(&mm->work, w);
+}
+
+/* 8 pages written to a new file (8 created, 8 dirtied), written again
+ * while dirty (nothing), fsynced (8 written back), then 4 of them
+ * written again, clean (4 dirtied); 20 pages written in all: 8 x 1000
+ * + 20 x 1 + 12 x 100 + 8 x 10 ns of the writer's system time, every
+ * row in the "other" column. */
+void test_write_path_counted(void)
+{
+	struct mm mm;
+	struct mm_costs cost;
+	setup(&mm, &cost);
+	struct mm_ctx ctx = { .task = -1, .wait_pfn = PFN_NONE };
+	enum fault_status st;
+	struct inode *ino = filemap_create(&mm, &ctx, "f");
+	CHECK_EQ(filemap_write(&mm, &ctx, ino, 0, 8, UINT64_MAX / 2, &st), 8);
+	CHECK_EQ(row(&mm, W_WRITE_BEGIN), 8);
+	CHECK_EQ(row(&mm, W_FOLIO_MARK_DIRTY), 8);
+	CHECK_EQ(filemap_write(&mm, &ctx, ino, 0, 8, UINT64_MAX / 2, &st), 8);
+	CHECK_EQ(row(&mm, W_WRITE_BEGIN), 8);
+	CHECK_EQ(row(&mm, W_FOLIO_MARK_DIRTY), 8);
+	CHECK_EQ(row(&mm, W_WRITEPAGES), 0);
+	CHECK(filemap_fsync(&mm, &ctx, ino));
+	CHECK_EQ(row(&mm, W_WRITEPAGES), 8);
+	CHECK_EQ(filemap_write(&mm, &ctx, ino, 0, 4, UINT64_MAX / 2, &st), 4);
+	CHECK_EQ(row(&mm, W_WRITE_BEGIN), 8);
+	CHECK_EQ(row(&mm, W_FOLIO_MARK_DIRTY), 12);
+	CHECK_EQ(mm.work.n[WHO_OTHER][W_FOLIO_MARK_DIRTY], 12);
+	CHECK_EQ(mm.work.n[WHO_OTHER][W_WRITEPAGES], 8);
+	CHECK_EQ(mm.work.n[WHO_OTHER][W_PERFORM_WRITE], 20);
+	CHECK_EQ(ctx.sys_ns, 8 * 1000 + 20 + 12 * 100 + 8 * 10);
+	mm_destroy(&mm);
+}
+
+/* A write fault on a clean page of a shared file mapping dirties it
+ * (fault_dirty_shared_page): counted and charged to the faulting task,
+ * though no reclaim pass is current (mm->cur NULL, as in a fault). */
+void test_write_path_shared_fault(void)
+{
+	struct mm mm;
+	struct mm_costs cost;
+	setup(&mm, &cost);
+	mm.vm.dirty_fault = 1; /* 2.6.19+: dirtied at the write fault */
+	struct mm_ctx ctx = { .task = -1, .wait_pfn = PFN_NONE };
+	enum fault_status st;
+	struct inode *ino = filemap_create(&mm, &ctx, "f");
+	CHECK_EQ(filemap_write(&mm, &ctx, ino, 0, 4, UINT64_MAX / 2, &st), 4);
+	CHECK(filemap_fsync(&mm, &ctx, ino));
+	struct aspace *as = mm_aspace_new(&mm, -1);
+	uint32_t v = mm_mmap_file(&mm, as, ino, 0, 4, true);
+	mm.cur = NULL;
+	uint64_t sys0 = ctx.sys_ns, dirtied0 = row(&mm, W_FOLIO_MARK_DIRTY);
+	CHECK_EQ(mm_touch(&mm, &ctx, as, v, 0, 4, 1, TOUCH_WRITE, UINT64_MAX / 2, &st), 4);
+	CHECK_EQ(row(&mm, W_FOLIO_MARK_DIRTY) - dirtied0, 4);
+	CHECK_EQ(ctx.sys_ns - sys0, 4 * 100);
+	mm_destroy(&mm);
+}
+
+/* --calibrate's figures, per round r (ns a page): write_new 5 000 + r,
+ * wb_fsync 1 200 + r, write_clean 1 500 + r, write_dirty 900, read_cached
+ * 700, copy_cpu 400, io_submit 2 560 (10 a page of its 256): syscall
+ * 300, generic_perform_write 200, folio_mark_dirty 605 (600..610),
+ * write_begin 3 500, writepages 1 195.  A read no dearer than the copy
+ * leaves cost.syscall 1 ns, not 0 (which would mean cost.fault). */
+void test_write_path_calibrated(void)
+{
+	struct cal_fig f[NR_CAL];
+	double ns[NR_CALP][CAL_ROUNDS] = { { 0 } }, submit[CAL_ROUNDS];
+	cal_init(f);
+	for (int r = 0; r < CAL_ROUNDS; r++) {
+		ns[CALP_WRITE_NEW][r] = 5000 + r;
+		ns[CALP_WB_FSYNC][r] = 1200 + r;
+		ns[CALP_WRITE_CLEAN][r] = 1500 + r;
+		ns[CALP_WRITE_DIRTY][r] = 900;
+		ns[CALP_READ_CACHED][r] = 700;
+		ns[CALP_COPY_CPU][r] = 400;
+		submit[r] = 2560;
+	}
+	calw_figs(f, ns, CAL_ROUNDS, submit);
+	CHECK(f[CAL_SYSCALL].value == 300 && !strcmp(f[CAL_SYSCALL].param, "cost.syscall"));
+	CHECK(f[CAL_WRITE_PAGE].value == 200 && !strcmp(f[CAL_WRITE_PAGE].param, "cost.generic_perform_write"));
+	CHECK(f[CAL_MARK_DIRTY].value == 605 && f[CAL_MARK_DIRTY].min == 600 && f[CAL_MARK_DIRTY].max == 610);
+	CHECK(!strcmp(f[CAL_MARK_DIRTY].param, "cost.folio_mark_dirty"));
+	CHECK(f[CAL_WRITE_BEGIN].value == 3500 && !strcmp(f[CAL_WRITE_BEGIN].param, "cost.write_begin"));
+	CHECK(f[CAL_WRITEPAGES].value == 1195 && !strcmp(f[CAL_WRITEPAGES].param, "cost.writepages"));
+	CHECK(f[CAL_WRITE_NEW].value == 5005 && f[CAL_WRITE_NEW].per_round == CALP_PAGES);
+	for (int r = 0; r < CAL_ROUNDS; r++)
+		ns[CALP_READ_CACHED][r] = 350;
+	calw_figs(f, ns, CAL_ROUNDS, submit);
+	CHECK(f[CAL_SYSCALL].value == 1 && f[CAL_SYSCALL].median == -50);
+}
