@@ -17,6 +17,7 @@
 #include <string.h>
 
 void test_memreclaim_wait_counts_no_exit(void);
+void test_memreclaim_wait_then_try(void);
 
 static pfn_t held[64];
 static unsigned nheld;
@@ -47,6 +48,28 @@ static struct aspace *populate(struct mm *mm, struct mm_ctx *ctx, int task, uint
 	return as;
 }
 
+/* The mm: fifo, cgroup /a, task 0 of /a writing 40 pages, then (nb > 0)
+ * task 1 of /a nb; from then on swap writes wait for end_writes(). */
+static struct aspace *setup(struct mm *mm, struct mm_costs *cost, struct mm_ctx *a, struct mm_ctx *b, uint64_t nb)
+{
+	memset(cost, 0, sizeof(*cost));
+	struct mm_config cfg = { .ram_pages = 256, .swap_pages = 256, .untimed = true };
+	mm_init(mm, &cfg, cost);
+	struct cg_tree_conf conf = { 0 };
+	char err[256];
+	CHECK(cgspec_add(&conf, "/a", err, sizeof(err)));
+	mm_cgtree_init(mm, &conf);
+	mm_cgroup_attach(mm, 0, 1);
+	mm_cgroup_attach(mm, 1, 1);
+	mm_set_policy(mm, policy_find("fifo"), NULL);
+	populate(mm, a, 0, 40);
+	struct aspace *bs = nb ? populate(mm, b, 1, nb) : NULL;
+	mm->untimed = false;
+	mm->io = (struct mm_io){ .submit_swap = hold_write };
+	nheld = 0;
+	return bs;
+}
+
 /* /a: task 0 writes 40 pages, then task 1 16.  memory.reclaim of 64
  * pages from /a by task 2 (in the root):
  *  - try 1, max(64 / 4, 32) = 32 pages: fifo takes task 0's first 32
@@ -63,24 +86,10 @@ void test_memreclaim_wait_counts_no_exit(void)
 {
 	struct mm mm;
 	struct mm_costs cost;
-	memset(&cost, 0, sizeof(cost));
-	struct mm_config cfg = { .ram_pages = 256, .swap_pages = 256, .untimed = true };
-	mm_init(&mm, &cfg, &cost);
-	struct cg_tree_conf conf = { 0 };
-	char err[256];
-	CHECK(cgspec_add(&conf, "/a", err, sizeof(err)));
-	mm_cgtree_init(&mm, &conf);
-	mm_cgroup_attach(&mm, 0, 1);
-	mm_cgroup_attach(&mm, 1, 1);
-	mm_set_policy(&mm, policy_find("fifo"), NULL);
 	struct mm_ctx a, b;
-	populate(&mm, &a, 0, 40);
-	struct aspace *bs = populate(&mm, &b, 1, 16);
+	struct aspace *bs = setup(&mm, &cost, &a, &b, 16);
 	const struct cgroup *g = &mm.cgt->cg[1];
 	CHECK_EQ(g->current, 56);
-	mm.untimed = false;
-	mm.io = (struct mm_io){ .submit_swap = hold_write };
-	nheld = 0;
 	struct mm_ctx w = { .task = 2, .wait_pfn = PFN_NONE };
 	mm.cur = &w;
 	struct memcg_reclaim r;
@@ -103,6 +112,36 @@ void test_memreclaim_wait_counts_no_exit(void)
 	CHECK_EQ(g->pgsteal_proactive, 40);
 	CHECK_EQ(g->stat[CGS_PGSTEAL], 40);
 	CHECK_EQ(mm.ev[PSWPOUT], 40);
+	mm.cur = NULL;
+	CHECK(mm_check(&mm, stderr));
+	mm_destroy(&mm);
+}
+
+/* Woken before the writes end (reclaim_throttle()'s timeout): a try
+ * before another wait.  /a of 40 pages, 64 asked: try 1 writes 32 and
+ * waits; woken with them in flight, try 2 takes the 8 left (done 40)
+ * and waits again.  Without the try the 32 in flight (>= the 32 left)
+ * kept the writer waiting, done 32, for as long as writes were in
+ * flight, the node's too. */
+void test_memreclaim_wait_then_try(void)
+{
+	struct mm mm;
+	struct mm_costs cost;
+	struct mm_ctx a, b;
+	setup(&mm, &cost, &a, &b, 0);
+	struct mm_ctx w = { .task = 2, .wait_pfn = PFN_NONE };
+	mm.cur = &w;
+	struct memcg_reclaim r;
+	mm_memcg_reclaim_begin(&r, 1, 64, -1);
+	CHECK_EQ(mm_memcg_reclaim(&mm, &w, &r), MEMCG_RECLAIM_WAIT);
+	CHECK_EQ(r.done, 32);
+	CHECK_EQ(mm_memcg_reclaim(&mm, &w, &r), MEMCG_RECLAIM_WAIT);
+	CHECK_EQ(r.done, 40);
+	CHECK_EQ(nheld, 40);
+	end_writes(&mm);
+	CHECK_EQ(mm_memcg_reclaim(&mm, &w, &r), -EAGAIN);
+	CHECK_EQ(r.done, 40);
+	CHECK_EQ(mm.cgt->cg[1].pgsteal_proactive, 40);
 	mm.cur = NULL;
 	CHECK(mm_check(&mm, stderr));
 	mm_destroy(&mm);
