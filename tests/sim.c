@@ -5,6 +5,7 @@
 #include "../src/trace/trace.h"
 #include "../src/policy/policy.h"
 #include "../src/cachesim/cachesim.h"
+#include "../src/mm/pte.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -189,4 +190,30 @@ uint64_t sim_cache_misses(const char *policy, uint64_t frames, const uint32_t *i
 	cachesim_stats(cs, &st);
 	cachesim_free(cs);
 	return st.misses;
+}
+
+struct aspace *sim_swapped_out(struct mm *mm, const struct mm_costs *cost, struct mm_ctx *ctx, uint64_t n,
+			       uint32_t *vma)
+{
+	struct mm_config cfg = { .ram_pages = 64, .swap_pages = 64, .untimed = true };
+	mm_init(mm, &cfg, cost);
+	mm_set_policy(mm, policy_find("fifo"), NULL);
+	*ctx = (struct mm_ctx){ .task = -1, .wait_pfn = PFN_NONE };
+	mm->cur = ctx;
+	struct aspace *as = mm_aspace_new(mm, -1);
+	uint32_t v = mm_mmap_anon(mm, as, n, 0);
+	enum fault_status st;
+	CHECK_EQ(mm_touch(mm, ctx, as, v, 0, n, 1, TOUCH_WRITE, UINT64_MAX / 2, &st), n);
+	struct scan_control sc = { .nr_to_reclaim = n, .who = RECLAIM_DIRECT, .may_swap = true,
+				   .may_writepage = true };
+	for (uint64_t off = 0; off < n; off++) {
+		pfn_t pfn = pte_pfn(as->vmas[v].pte[off]);
+		mm->pol.ops->remove(mm->pol.priv, pfn);
+		CHECK_EQ(mm_reclaim_page(mm, &sc, pfn), EVICT_FREED);
+		CHECK_EQ(pte_slot(as->vmas[v].pte[off]), off);
+	}
+	CHECK_EQ(mm->ev[PSWPOUT], n);
+	mm->cur = NULL;
+	*vma = v;
+	return as;
 }

@@ -44,4 +44,14 @@ struct machine *sim_run_workload(const char *machine, uint64_t ram, const char *
 struct machine *sim_run_checked(const char *machine, uint64_t ram, const char *policy, const char *const *vm_sets,
 				uint64_t seed, int argc, char **argv);
 
+/* A hand-built untimed mm of 64 frames and 64 swap slots under fifo,
+ * costs `cost` (which must outlive it; zeroed by the caller or set), ctx
+ * its task's context: an anonymous VMA (*vma) of n pages (at most 64)
+ * written, then each page taken off fifo's list and reclaimed: swapped
+ * out to slot 0..n-1 (pswpout n) and freed.  Returns the address space;
+ * mm->cur is left NULL (what follows runs as a fault does, outside
+ * reclaim).  mm_destroy() it. */
+struct aspace *sim_swapped_out(struct mm *mm, const struct mm_costs *cost, struct mm_ctx *ctx, uint64_t n,
+			       uint32_t *vma);
+
 #endif
