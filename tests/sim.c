@@ -11,18 +11,41 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Replay the trace file at path through the trace workload, exactly as the
- * CLI does, on the ideal machine with `frames` frames; inspect (if not
- * NULL) sees the machine at the end. */
-static void replay(const char *policy, const char *path, uint64_t frames, struct sim_result *r,
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The distinct values among n page numbers. */
+static uint64_t count_distinct(const uint64_t *pages, uint64_t n)
+{
+	uint64_t *v = xmalloc(n ? n * sizeof(*v) : 1);
+	memcpy(v, pages, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_u64);
+	uint64_t d = 0;
+	for (uint64_t i = 0; i < n; i++)
+		d += !i || v[i] != v[i - 1];
+	free(v);
+	return d;
+}
+
+/* Replay the trace file at path (`distinct` pages) through the trace
+ * workload, exactly as the CLI does, on the ideal machine with `frames`
+ * frames; inspect (if not NULL) sees the machine at the end. */
+static void replay(const char *policy, const char *path, uint64_t frames, uint64_t distinct, struct sim_result *r,
 		   void (*inspect)(struct machine *m, void *arg), void *arg)
 {
 	const struct profile *p = profile_find("ideal");
 	struct profile prof = *p;
 	prof.ram = frames * PAGE_SIZE;
-	/* A small swap area keeps --check (which walks every slot after every
-	 * step) fast; tests use far fewer distinct pages than this. */
+	/* A small swap area (16 MB) keeps the machine small, but never less
+	 * than twice the trace's pages: past half full, vm_swap_full()
+	 * (swap.c) has swap-ins give their slots back, and a full area
+	 * swaps no more, either changing the counts silently. */
 	prof.swap = 16ULL << 20;
+	if (2 * distinct * PAGE_SIZE > prof.swap)
+		prof.swap = 2 * distinct * PAGE_SIZE;
 	struct machine_opts mo = { .seed = 1, .check = true };
 	struct machine m;
 	char err[256];
@@ -84,7 +107,7 @@ uint64_t sim_trace_faults(const char *policy, const uint64_t *pages, uint64_t n,
 		fprintf(f, "%llu %c\n", (unsigned long long)pages[i], write ? 'w' : 'r');
 	fclose(f);
 	struct sim_result r;
-	replay(policy, path, frames, &r, NULL, NULL);
+	replay(policy, path, frames, count_distinct(pages, n), &r, NULL, NULL);
 	unlink(path);
 	return r.pgfault;
 }
@@ -95,6 +118,7 @@ void sim_trace_inspect(const char *policy, const char *refs, uint64_t frames, st
 	char path[] = "/tmp/pagelab-test-XXXXXX";
 	FILE *f = temp_trace(path);
 	/* "12w" -> "12 w\n" */
+	uint64_t *pages = NULL, n = 0, cap = 0;
 	for (const char *s = refs; *s;) {
 		while (*s == ' ')
 			s++;
@@ -106,10 +130,14 @@ void sim_trace_inspect(const char *policy, const char *refs, uint64_t frames, st
 		if (s == d || (*s != 'r' && *s != 'w'))
 			panic("bad test reference string '%s'", refs);
 		fprintf(f, "%.*s %c\n", (int)(s - d), d, *s);
+		if (n == cap)
+			pages = xrealloc(pages, (cap = cap ? 2 * cap : 64) * sizeof(*pages));
+		pages[n++] = strtoull(d, NULL, 10);
 		s++;
 	}
 	fclose(f);
-	replay(policy, path, frames, r, inspect, arg);
+	replay(policy, path, frames, count_distinct(pages, n), r, inspect, arg);
+	free(pages);
 	unlink(path);
 }
 

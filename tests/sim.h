@@ -7,7 +7,9 @@
 #include "../src/machine/machine.h"
 
 /* Replay `n` page references (writes if write != 0) on the ideal machine
- * with `frames` frames under `policy`, with --check on; return pgfault. */
+ * with `frames` frames under `policy`, with --check on; return pgfault.
+ * Its swap area is 16 MB, or twice the trace's distinct pages when that
+ * is more: never half full (vm_swap_full()). */
 uint64_t sim_trace_faults(const char *policy, const uint64_t *pages, uint64_t n, uint64_t frames, int write);
 
 /* Misses of the cache-only replay (src/cachesim) of `n` ids under
