@@ -5,23 +5,47 @@
 #include "../src/trace/trace.h"
 #include "../src/policy/policy.h"
 #include "../src/cachesim/cachesim.h"
+#include "../src/mm/pte.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* Replay the trace file at path through the trace workload, exactly as the
- * CLI does, on the ideal machine with `frames` frames; inspect (if not
- * NULL) sees the machine at the end. */
-static void replay(const char *policy, const char *path, uint64_t frames, struct sim_result *r,
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The distinct values among n page numbers. */
+static uint64_t count_distinct(const uint64_t *pages, uint64_t n)
+{
+	uint64_t *v = xmalloc(n ? n * sizeof(*v) : 1);
+	memcpy(v, pages, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_u64);
+	uint64_t d = 0;
+	for (uint64_t i = 0; i < n; i++)
+		d += !i || v[i] != v[i - 1];
+	free(v);
+	return d;
+}
+
+/* Replay the trace file at path (`distinct` pages) through the trace
+ * workload, exactly as the CLI does, on the ideal machine with `frames`
+ * frames; inspect (if not NULL) sees the machine at the end. */
+static void replay(const char *policy, const char *path, uint64_t frames, uint64_t distinct, struct sim_result *r,
 		   void (*inspect)(struct machine *m, void *arg), void *arg)
 {
 	const struct profile *p = profile_find("ideal");
 	struct profile prof = *p;
 	prof.ram = frames * PAGE_SIZE;
-	/* A small swap area keeps --check (which walks every slot after every
-	 * step) fast; tests use far fewer distinct pages than this. */
+	/* A small swap area (16 MB) keeps the machine small, but never less
+	 * than twice the trace's pages: past half full, vm_swap_full()
+	 * (swap.c) has swap-ins give their slots back, and a full area
+	 * swaps no more, either changing the counts silently. */
 	prof.swap = 16ULL << 20;
+	if (2 * distinct * PAGE_SIZE > prof.swap)
+		prof.swap = 2 * distinct * PAGE_SIZE;
 	struct machine_opts mo = { .seed = 1, .check = true };
 	struct machine m;
 	char err[256];
@@ -83,7 +107,7 @@ uint64_t sim_trace_faults(const char *policy, const uint64_t *pages, uint64_t n,
 		fprintf(f, "%llu %c\n", (unsigned long long)pages[i], write ? 'w' : 'r');
 	fclose(f);
 	struct sim_result r;
-	replay(policy, path, frames, &r, NULL, NULL);
+	replay(policy, path, frames, count_distinct(pages, n), &r, NULL, NULL);
 	unlink(path);
 	return r.pgfault;
 }
@@ -94,6 +118,7 @@ void sim_trace_inspect(const char *policy, const char *refs, uint64_t frames, st
 	char path[] = "/tmp/pagelab-test-XXXXXX";
 	FILE *f = temp_trace(path);
 	/* "12w" -> "12 w\n" */
+	uint64_t *pages = NULL, n = 0, cap = 0;
 	for (const char *s = refs; *s;) {
 		while (*s == ' ')
 			s++;
@@ -105,10 +130,14 @@ void sim_trace_inspect(const char *policy, const char *refs, uint64_t frames, st
 		if (s == d || (*s != 'r' && *s != 'w'))
 			panic("bad test reference string '%s'", refs);
 		fprintf(f, "%.*s %c\n", (int)(s - d), d, *s);
+		if (n == cap)
+			pages = xrealloc(pages, (cap = cap ? 2 * cap : 64) * sizeof(*pages));
+		pages[n++] = strtoull(d, NULL, 10);
 		s++;
 	}
 	fclose(f);
-	replay(policy, path, frames, r, inspect, arg);
+	replay(policy, path, frames, count_distinct(pages, n), r, inspect, arg);
+	free(pages);
 	unlink(path);
 }
 
@@ -189,4 +218,30 @@ uint64_t sim_cache_misses(const char *policy, uint64_t frames, const uint32_t *i
 	cachesim_stats(cs, &st);
 	cachesim_free(cs);
 	return st.misses;
+}
+
+struct aspace *sim_swapped_out(struct mm *mm, const struct mm_costs *cost, struct mm_ctx *ctx, uint64_t n,
+			       uint32_t *vma)
+{
+	struct mm_config cfg = { .ram_pages = 64, .swap_pages = 64, .untimed = true };
+	mm_init(mm, &cfg, cost);
+	mm_set_policy(mm, policy_find("fifo"), NULL);
+	*ctx = (struct mm_ctx){ .task = -1, .wait_pfn = PFN_NONE };
+	mm->cur = ctx;
+	struct aspace *as = mm_aspace_new(mm, -1);
+	uint32_t v = mm_mmap_anon(mm, as, n, 0);
+	enum fault_status st;
+	CHECK_EQ(mm_touch(mm, ctx, as, v, 0, n, 1, TOUCH_WRITE, UINT64_MAX / 2, &st), n);
+	struct scan_control sc = { .nr_to_reclaim = n, .who = RECLAIM_DIRECT, .may_swap = true,
+				   .may_writepage = true };
+	for (uint64_t off = 0; off < n; off++) {
+		pfn_t pfn = pte_pfn(as->vmas[v].pte[off]);
+		mm->pol.ops->remove(mm->pol.priv, pfn);
+		CHECK_EQ(mm_reclaim_page(mm, &sc, pfn), EVICT_FREED);
+		CHECK_EQ(pte_slot(as->vmas[v].pte[off]), off);
+	}
+	CHECK_EQ(mm->ev[PSWPOUT], n);
+	mm->cur = NULL;
+	*vma = v;
+	return as;
 }

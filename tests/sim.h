@@ -7,7 +7,9 @@
 #include "../src/machine/machine.h"
 
 /* Replay `n` page references (writes if write != 0) on the ideal machine
- * with `frames` frames under `policy`, with --check on; return pgfault. */
+ * with `frames` frames under `policy`, with --check on; return pgfault.
+ * Its swap area is 16 MB, or twice the trace's distinct pages when that
+ * is more: never half full (vm_swap_full()). */
 uint64_t sim_trace_faults(const char *policy, const uint64_t *pages, uint64_t n, uint64_t frames, int write);
 
 /* Misses of the cache-only replay (src/cachesim) of `n` ids under
@@ -43,5 +45,15 @@ struct machine *sim_run_workload(const char *machine, uint64_t ram, const char *
 /* The same with seed `seed`, the policy's defaults, and --check on. */
 struct machine *sim_run_checked(const char *machine, uint64_t ram, const char *policy, const char *const *vm_sets,
 				uint64_t seed, int argc, char **argv);
+
+/* A hand-built untimed mm of 64 frames and 64 swap slots under fifo,
+ * costs `cost` (which must outlive it; zeroed by the caller or set), ctx
+ * its task's context: an anonymous VMA (*vma) of n pages (at most 64)
+ * written, then each page taken off fifo's list and reclaimed: swapped
+ * out to slot 0..n-1 (pswpout n) and freed.  Returns the address space;
+ * mm->cur is left NULL (what follows runs as a fault does, outside
+ * reclaim).  mm_destroy() it. */
+struct aspace *sim_swapped_out(struct mm *mm, const struct mm_costs *cost, struct mm_ctx *ctx, uint64_t n,
+			       uint32_t *vma);
 
 #endif

@@ -5,8 +5,8 @@
  * cost.read_swap_cache each (calib_derive.c measures it).  A
  * hand-built untimed mm of four pages; well under a second. */
 #include "test.h"
+#include "sim.h"
 #include "../src/mm/internal.h"
-#include "../src/policy/policy.h"
 #include "../src/native/calibrate.h"
 
 #include <string.h>
@@ -25,26 +25,12 @@ static uint64_t swap_round_trip(uint64_t ns, uint64_t *reads, uint64_t *sys)
 	struct mm_costs cost;
 	memset(&cost, 0, sizeof(cost));
 	cost.work_ns[W_READ_SWAP_CACHE] = ns;
-	struct mm_config cfg = { .ram_pages = 64, .swap_pages = 64, .untimed = true };
-	mm_init(&mm, &cfg, &cost);
-	mm_set_policy(&mm, policy_find("fifo"), NULL);
-	struct mm_ctx ctx = { .task = -1, .wait_pfn = PFN_NONE };
-	mm.cur = &ctx;
-	struct aspace *as = mm_aspace_new(&mm, -1);
-	uint32_t v = mm_mmap_anon(&mm, as, 4, 0);
+	struct mm_ctx ctx;
+	uint32_t v;
+	struct aspace *as = sim_swapped_out(&mm, &cost, &ctx, 4, &v);
 	enum fault_status st;
-	CHECK_EQ(mm_touch(&mm, &ctx, as, v, 0, 4, 1, TOUCH_WRITE, UINT64_MAX / 2, &st), 4);
-	struct scan_control sc = { .nr_to_reclaim = 4, .who = RECLAIM_DIRECT, .may_swap = true,
-				   .may_writepage = true };
-	for (uint64_t off = 0; off < 4; off++) {
-		pfn_t pfn = pte_pfn(as->vmas[v].pte[off]);
-		mm.pol.ops->remove(mm.pol.priv, pfn);
-		CHECK_EQ(mm_reclaim_page(&mm, &sc, pfn), EVICT_FREED);
-	}
-	CHECK_EQ(mm.ev[PSWPOUT], 4);
 	CHECK_EQ(reclaim_work_total(&mm.work, W_READ_SWAP_CACHE), 0);
-	uint64_t sys0 = ctx.sys_ns;
-	mm.cur = NULL; /* a fault, as the machine runs it: no reclaim pass */
+	uint64_t sys0 = ctx.sys_ns; /* the fault runs as the machine runs it: no reclaim pass */
 	CHECK_EQ(mm_touch(&mm, &ctx, as, v, 0, 4, 1, TOUCH_READ, UINT64_MAX / 2, &st), 4);
 	*reads = mm.ev[PSWPIN];
 	*sys = ctx.sys_ns - sys0;

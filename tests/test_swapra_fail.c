@@ -6,6 +6,7 @@
  * untimed mm of four swapped-out pages; the allocator is a stub that
  * has no frame for its first call only. */
 #include "test.h"
+#include "sim.h"
 #include "../src/mm/internal.h"
 #include "../src/policy/policy.h"
 
@@ -38,24 +39,10 @@ static uint64_t window(bool stop_on_fail, bool vma, unsigned *cached)
 	struct mm mm;
 	struct mm_costs cost;
 	memset(&cost, 0, sizeof(cost));
-	struct mm_config cfg = { .ram_pages = 64, .swap_pages = 64, .untimed = true };
-	mm_init(&mm, &cfg, &cost);
-	mm_set_policy(&mm, policy_find("fifo"), NULL);
-	struct mm_ctx ctx = { .task = -1, .wait_pfn = PFN_NONE };
-	mm.cur = &ctx;
-	struct aspace *as = mm_aspace_new(&mm, -1);
-	uint32_t v = mm_mmap_anon(&mm, as, 4, 0);
+	struct mm_ctx ctx;
+	uint32_t v;
+	struct aspace *as = sim_swapped_out(&mm, &cost, &ctx, 4, &v);
 	enum fault_status st;
-	CHECK_EQ(mm_touch(&mm, &ctx, as, v, 0, 4, 1, TOUCH_WRITE, UINT64_MAX / 2, &st), 4);
-	struct scan_control sc = { .nr_to_reclaim = 4, .who = RECLAIM_DIRECT, .may_swap = true,
-				   .may_writepage = true };
-	for (uint64_t off = 0; off < 4; off++) {
-		pfn_t pfn = pte_pfn(as->vmas[v].pte[off]);
-		mm.pol.ops->remove(mm.pol.priv, pfn);
-		CHECK_EQ(mm_reclaim_page(&mm, &sc, pfn), EVICT_FREED);
-		CHECK_EQ(pte_slot(as->vmas[v].pte[off]), off);
-	}
-	mm.cur = NULL;
 	pfn_t tpfn = mm_alloc_page(&mm, &ctx, &st);
 	CHECK(tpfn != PFN_NONE);
 	swapin_page(&mm, &ctx, tpfn, 0, as->id + 1, ANON_INDEX(v, 0));

@@ -66,6 +66,11 @@ static const uint64_t no_next_use[1] = { UINT64_MAX };
 
 struct cachesim *cachesim_new(const struct policy_ops *ops, const double *tun, uint64_t frames)
 {
+	char err[256];
+	/* A size the policy cannot index: one line, exit 2, before the
+	 * frames (64 bytes each) are built. */
+	if (!policy_frames_ok(ops, frames, true, tun, err, sizeof(err)))
+		die_usage("%s", err);
 	struct cachesim *cs = xcalloc(1, sizeof(*cs));
 	struct mm_config cfg = { .ram_pages = frames, .no_watermarks = true, .untimed = true, .disk_blocks = 1 };
 	mm_init(&cs->mm, &cfg, &cs->cost);

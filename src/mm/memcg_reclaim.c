@@ -14,15 +14,21 @@
  *
  * Time: the kernel's loop runs while the swap and file writes it started
  * complete, and a later pass frees those folios (folio_end_writeback()'s
- * folio_rotate_reclaimable(), reclaim_throttle() when a pass meets only
- * folios under writeback).  pagelab runs a try at once, so when a try
- * falls short, or the writes in flight would free what is left, with
- * pages under writeback pending free, the writer blocks until writes
- * complete (MEMCG_RECLAIM_WAIT: the caller waits as congestion_wait()
- * does, then calls again) and counts the cgroup's memory.current drop
- * meanwhile as reclaimed; such a wait spends no retry.  The node's
- * pending-free pages stand in for the cgroup's (as for limit reclaim,
- * cgtree.c), and charges made during the wait lessen the drop.  swappiness= (6.9, Dan
+ * folio_rotate_reclaimable() puts them at the inactive tail,
+ * reclaim_throttle() when a pass meets only folios under writeback).
+ * pagelab runs a try at once, so when a try falls short, or the writes
+ * in flight would free what is left, with pages under writeback pending
+ * free, the writer blocks until writes complete (MEMCG_RECLAIM_WAIT: the
+ * caller waits as reclaim_throttle() does, then calls again), and the
+ * next try frees the written pages.  A wait counts nothing as reclaimed:
+ * nr_reclaimed is only what try_to_free_mem_cgroup_pages() returned,
+ * never memory.current's drop meanwhile (a task of the cgroup exiting,
+ * a file truncated, kswapd's reclaim: none is this write's), so what the
+ * write reports is the subtree's pgsteal_proactive.  A wait spends no
+ * retry, and the writer tries again before it waits again (in the
+ * kernel the throttle is inside a try): the node's pending-free pages
+ * stand in for the cgroup's (as for limit reclaim, cgtree.c), and other
+ * cgroups' writes must not keep it waiting for ever.  swappiness= (6.9, Dan
  * Schatzberg's 68cd9050d871, 0 to 200) is sc->proactive_swappiness, which
  * get_scan_count() uses in place of the cgroup's (mm_reclaim_swappiness()).
  *
@@ -52,34 +58,24 @@ void mm_memcg_reclaim_begin(struct memcg_reclaim *r, int cg, uint64_t nr_to_recl
 				     .nr_retries = MEMCG_RECLAIM_RETRIES };
 }
 
-/* The subtree's pages freed while the writer waited (their writeback
- * ended): memory.current's drop, at most what was under writeback. */
-static void count_waited(struct mm *mm, struct memcg_reclaim *r)
-{
-	uint64_t now = mm->cgt->cg[r->cg].current;
-	if (r->waiting && now < r->current_before_wait)
-		r->done += r->current_before_wait - now;
-	r->waiting = false;
-}
-
 int mm_memcg_reclaim(struct mm *mm, struct mm_ctx *ctx, struct memcg_reclaim *r)
 {
 	struct cgtree *t = mm->cgt;
 	int ret = 0;
-	count_waited(mm, r);
 	t->proactive = true;
 	t->proactive_swappiness = r->swappiness;
 	while (r->done < r->nr_to_reclaim) {
 		uint64_t left = r->nr_to_reclaim - r->done;
 		/* Writes this reclaim started will free enough, or the last
 		 * try fell short with writes in flight: wait for them. */
-		if (mm->stat.nr_pending_free && (mm->stat.nr_pending_free >= left || r->short_try)) {
-			r->waiting = true;
+		if (!r->woken && mm->stat.nr_pending_free &&
+		    (mm->stat.nr_pending_free >= left || r->short_try)) {
+			r->woken = true;
 			r->short_try = false;
-			r->current_before_wait = t->cg[r->cg].current;
 			ret = MEMCG_RECLAIM_WAIT;
 			break;
 		}
+		r->woken = false;
 		uint64_t batch = left / 4;
 		if (batch < SWAP_CLUSTER_MAX)
 			batch = SWAP_CLUSTER_MAX;

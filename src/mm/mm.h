@@ -542,8 +542,7 @@ struct memcg_reclaim {
 	int cg, swappiness;             /* the cgroup; swappiness= (-1: none) */
 	uint64_t nr_to_reclaim, done;   /* pages */
 	unsigned nr_retries;
-	bool short_try, waiting;
-	uint64_t current_before_wait;
+	bool short_try, woken;          /* woken: waited, try before waiting again */
 };
 #define MEMCG_RECLAIM_WAIT 1
 void mm_memcg_reclaim_begin(struct memcg_reclaim *r, int cg, uint64_t nr_to_reclaim, int swappiness);

@@ -171,6 +171,11 @@ struct policy_ops {
 	 * into flags once; a policy never writes the core's fields to change
 	 * how the core behaves. */
 	unsigned (*tunable_flags)(const double *tun);
+	/* frames_ok() (optional): false, with a one-line reason in err, for
+	 * a number of frames (in a cache: the cache-only replay) that the
+	 * policy's own tables cannot index with tunables tun (NULL: the
+	 * defaults); asked before anything is built (policy_frames_ok()). */
+	bool (*frames_ok)(uint64_t frames, bool cache, const double *tun, char *err, size_t errlen);
 
 	/* admit() (optional): a page entering the page cache
 	 * (pagecache_add: read(), readahead, file faults, write()), before

@@ -17,11 +17,12 @@ static inline bool live_at(const struct idring *r, uint64_t p, uint32_t *id)
 
 void idr_init(struct idring *r, uint32_t *const *map, uint64_t most)
 {
+	if (most > IDR_MOST)
+		panic("idring: room for %llu ids, more than %llu", (unsigned long long)most,
+		      (unsigned long long)IDR_MOST);
 	uint64_t n = 64;
 	while (n < 2 * most + 2)
 		n <<= 1;
-	if (n > IR_POS + 1ULL)
-		panic("idring: more than 2^29 ids");
 	*r = (struct idring){ .slot = xmalloc((size_t)n * sizeof(uint32_t)), .mask = (uint32_t)(n - 1), .map = map };
 }
 

@@ -25,7 +25,7 @@
 
 /* A map value: IR_TAG | position (mod 2^30) for an id in the FIFO.
  * Frames and GH_NONE, the map's other values, are outside that range:
- * frames are below 2^31 (idr_init). */
+ * frames are below 2^31 (s3fifo_frames_ok(): the caches it serves). */
 #define IR_TAG 0x80000000u
 #define IR_POS 0x3fffffffu
 
@@ -37,7 +37,11 @@ struct idring {
 	uint32_t *const *map;     /* the record map (it moves as it grows) */
 };
 
-/* Room for `most` live ids at once. */
+/* The most live ids a ring can hold: a ring of at least 2 most + 2
+ * slots (idr_init) whose positions fit IR_POS. */
+#define IDR_MOST ((IR_POS + 1ULL) / 2 - 1)
+
+/* Room for `most` live ids at once (at most IDR_MOST: callers check). */
 void idr_init(struct idring *r, uint32_t *const *map, uint64_t most);
 void idr_destroy(struct idring *r);
 

@@ -56,5 +56,10 @@ extern const struct policy_ops *const policy_registry[];
 /* Index of a tunable by name, or -1. */
 int policy_tunable_index(const struct policy_ops *ops, const char *name);
 int policy_nr_tunables(const struct policy_ops *ops);
+/* Whether ops's tables index `frames` frames (cache: the cache-only
+ * replay) with tunables tun (NULL: the defaults): its frames_ok(), true
+ * without one; false with a one-line reason in err. */
+bool policy_frames_ok(const struct policy_ops *ops, uint64_t frames, bool cache, const double *tun, char *err,
+		      size_t errlen);
 
 #endif

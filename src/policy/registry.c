@@ -64,6 +64,12 @@ int policy_nr_tunables(const struct policy_ops *ops)
 	return n;
 }
 
+bool policy_frames_ok(const struct policy_ops *ops, uint64_t frames, bool cache, const double *tun, char *err,
+		      size_t errlen)
+{
+	return !ops->frames_ok || ops->frames_ok(frames, cache, tun, err, errlen);
+}
+
 int policy_tunable_index(const struct policy_ops *ops, const char *name)
 {
 	for (int i = 0; i < policy_nr_tunables(ops); i++)

@@ -77,6 +77,32 @@ static const struct tunable s3fifo_tunables[] = {
 
 static void s3fifo_hit(void *p, pfn_t pfn, uint32_t rec);
 
+/* A cache's sizes its tables cannot index, refused with one line before
+ * anything is built (cachesim_new): a frame is a record map value below
+ * IR_TAG, and G's ring holds floor(ghost * frames) + 1 ids, at most
+ * IDR_MOST (idring.h).  On the machine G is a ghost table list, which
+ * grows as pages come. */
+static bool s3fifo_frames_ok(uint64_t frames, bool cache, const double *tun, char *err, size_t errlen)
+{
+	double ghost = tun ? tun[1] : s3fifo_tunables[1].def;
+	uint64_t g_cap = (uint64_t)((double)frames * ghost);
+	if (!cache)
+		return true;
+	if (frames > IR_TAG) {
+		snprintf(err, errlen, "policy s3fifo: a cache of %llu frames; it holds at most %u",
+			 (unsigned long long)frames, IR_TAG);
+		return false;
+	}
+	if (g_cap + 1 > IDR_MOST) {
+		snprintf(err, errlen,
+			 "policy s3fifo: G of %llu pages (ghost=%g x %llu frames); a cache's G holds at most %llu",
+			 (unsigned long long)g_cap, ghost, (unsigned long long)frames,
+			 (unsigned long long)IDR_MOST - 1);
+		return false;
+	}
+	return true;
+}
+
 static void *s3fifo_init(struct mm *mm, const double *tun)
 {
 	struct s3fifo *f = xcalloc(1, sizeof(*f));
@@ -89,6 +115,9 @@ static void *s3fifo_init(struct mm *mm, const double *tun)
 	f->g_cap = (uint64_t)((double)f->c * t[1]);
 	f->threshold = (unsigned)t[2];
 	f->lcs = t[3] != 0;
+	char err[200];
+	if (mm->cache.only && !s3fifo_frames_ok(f->c, true, t, err, sizeof(err)))
+		panic("%s (cachesim_new checks)", err);
 	/* on the machine: G and the pending entry, a page gone before G's
 	 * tail is dropped, and the resident pages' identities */
 	rp_init_sized(&f->b, mm, "s3fifo", mm->cache.only ? 0 : f->g_cap + 2 + f->c);
@@ -338,4 +367,5 @@ const struct policy_ops s3fifo_policy = {
 	.access = rp_access,
 	.shrink = s3fifo_shrink,
 	.check = s3fifo_check,
+	.frames_ok = s3fifo_frames_ok,
 };
