@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-/* In a cache ARC's hits read its nodes by frame, its page history stays
- * in the record map's entries; the other research policies but sieve
- * and lfu (records by frame only, test_frame_records.c) and 2q
+/* In a cache ARC's hits read its nodes by frame, its page history is
+ * the record map's slots (test_arc_rings.c); the other research policies
+ * but sieve and lfu (records by frame only, test_frame_records.c) and 2q
  * (test_twoq_frames.c) read theirs through the map. */
 void test_arc_frames_hit_by_frame(void)
 {

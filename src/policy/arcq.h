@@ -1,8 +1,9 @@
 /* arcq.h - ARC's resident lists T1 and T2 (arc.c) as queues of frames:
  * one 16-byte node per frame with the links, the page's history entry
- * (ghost.h) and the list, as bench/limit/arc.c keeps its queue links in
- * arrays by page.  Only B1 and B2, whose pages have no frame, stay on the
- * ghost table's lists.
+ * (ghost.h; on the machine) or id (in a cache) and the list, as
+ * bench/limit/arc.c keeps its queue links in arrays by page.  Only B1
+ * and B2, whose pages have no frame, stay on the ghost table's lists (on
+ * the machine) or in rings of ids (in a cache, arc.c).
  *
  * Why: with T1 and T2 on the ghost table too, an ARC hit read the page's
  * record map slot, its 64-byte ghost entry and both neighbours' entries
@@ -23,7 +24,7 @@
  * a hit's neighbours reads them, cache_mode.h: rec_prev, rec_next). */
 struct arcq_node {
 	pfn_t prev, next;   /* towards the head, towards the tail; PFN_NONE */
-	uint32_t tag;       /* its ghost entry << 1 | its list (0 T1, 1 T2) */
+	uint32_t tag;       /* the machine: its ghost entry << 1 | its list (0 T1, 1 T2); a cache: the list */
 	uint32_t id;        /* in a cache: its page id, the PTE's index */
 };
 _Static_assert(sizeof(struct arcq_node) == 16, "four nodes a host cache line");

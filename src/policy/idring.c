@@ -6,16 +6,18 @@
 #include <stdlib.h>
 
 /* The map value of position p. */
-static inline uint32_t tag_of(uint64_t p) { return IR_TAG | (uint32_t)(p & IR_POS); }
+static inline uint32_t tag_of(const struct idring *r, uint64_t p) { return r->tag | (uint32_t)(p & IR_POS); }
 
 /* Whether ring position p still holds an id of the FIFO. */
 static inline bool live_at(const struct idring *r, uint64_t p, uint32_t *id)
 {
 	*id = r->slot[p & r->mask];
-	return (*r->map)[*id] == tag_of(p);
+	return (*r->map)[*id] == tag_of(r, p);
 }
 
-void idr_init(struct idring *r, uint32_t *const *map, uint64_t most)
+void idr_init(struct idring *r, uint32_t *const *map, uint64_t most) { idr_init_tag(r, map, most, IR_TAG); }
+
+void idr_init_tag(struct idring *r, uint32_t *const *map, uint64_t most, uint32_t tag)
 {
 	if (most > IDR_MOST)
 		panic("idring: room for %llu ids, more than %llu", (unsigned long long)most,
@@ -23,7 +25,12 @@ void idr_init(struct idring *r, uint32_t *const *map, uint64_t most)
 	uint64_t n = 64;
 	while (n < 2 * most + 2)
 		n <<= 1;
-	*r = (struct idring){ .slot = xmalloc((size_t)n * sizeof(uint32_t)), .mask = (uint32_t)(n - 1), .map = map };
+	/* not 0 (frames) nor 3 << 30 (GH_NONE's range) */
+	if (tag & IR_POS || !tag || tag == ~IR_POS)
+		panic("idring: tag %#x is not 1 << 30 or 2 << 30", tag);
+	*r = (struct idring){
+		.slot = xmalloc((size_t)n * sizeof(uint32_t)), .mask = (uint32_t)(n - 1), .map = map, .tag = tag
+	};
 }
 
 void idr_destroy(struct idring *r)
@@ -43,7 +50,7 @@ static void compact(struct idring *r)
 		if (!live_at(r, p, &id))
 			continue;
 		r->slot[w & r->mask] = id;
-		(*r->map)[id] = tag_of(w);
+		(*r->map)[id] = tag_of(r, w);
 		w++;
 	}
 	r->head = w;
@@ -57,7 +64,7 @@ void idr_push(struct idring *r, uint32_t id)
 	if (r->head - r->tail > r->mask)
 		compact(r);
 	r->slot[r->head & r->mask] = id;
-	(*r->map)[id] = tag_of(r->head);
+	(*r->map)[id] = tag_of(r, r->head);
 	r->head++;
 	r->live++;
 }
@@ -78,4 +85,13 @@ void idr_forget_oldest(struct idring *r)
 	r->live--;
 	if (r->tail + AHEAD < r->head)
 		__builtin_prefetch(&(*r->map)[r->slot[(r->tail + AHEAD) & r->mask]]);
+}
+
+uint64_t idr_count(const struct idring *r)
+{
+	uint64_t n = 0;
+	uint32_t id;
+	for (uint64_t p = r->tail; p < r->head; p++)
+		n += live_at(r, p, &id);
+	return n;
 }

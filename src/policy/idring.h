@@ -23,9 +23,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* A map value: IR_TAG | position (mod 2^30) for an id in the FIFO.
- * Frames and GH_NONE, the map's other values, are outside that range:
- * frames are below 2^31 (s3fifo_frames_ok(): the caches it serves). */
+/* A map value: the ring's tag | position (mod 2^30) for an id in the
+ * FIFO; IR_TAG unless idr_init_tag() says.  Frames and GH_NONE, the map's
+ * other values, are outside that range: frames are below 2^31
+ * (s3fifo_frames_ok(): the caches it serves).  Two rings over one map
+ * (ARC's B1 and B2) take two tags, 0x40000000 and IR_TAG, and their
+ * owner's frames lie below 2^30. */
 #define IR_TAG 0x80000000u
 #define IR_POS 0x3fffffffu
 
@@ -35,6 +38,7 @@ struct idring {
 	uint64_t head, tail;      /* next position written, oldest position */
 	uint64_t live;            /* ids in the FIFO */
 	uint32_t *const *map;     /* the record map (it moves as it grows) */
+	uint32_t tag;             /* its map values' tag (IR_TAG) */
 };
 
 /* The most live ids a ring can hold: a ring of at least 2 most + 2
@@ -43,10 +47,14 @@ struct idring {
 
 /* Room for `most` live ids at once (at most IDR_MOST: callers check). */
 void idr_init(struct idring *r, uint32_t *const *map, uint64_t most);
+/* idr_init() with map values tag | position (tag: 1 << 30 or IR_TAG). */
+void idr_init_tag(struct idring *r, uint32_t *const *map, uint64_t most, uint32_t tag);
 void idr_destroy(struct idring *r);
 
-/* Whether a map value names an id in the FIFO. */
+/* Whether a map value names an id in the FIFO (of tag IR_TAG). */
 static inline bool idr_in(uint32_t v) { return (v & ~IR_POS) == IR_TAG; }
+/* Whether a map value names an id in ring r's FIFO. */
+static inline bool idr_holds(const struct idring *r, uint32_t v) { return (v & ~IR_POS) == r->tag; }
 
 /* id (in the FIFO by none of its slots) at the FIFO's head. */
 void idr_push(struct idring *r, uint32_t id);
@@ -66,5 +74,9 @@ static inline void idr_mark(struct idring *r, uint32_t id, uint32_t v) { (*r->ma
 
 /* The oldest id leaves (map slot GH_NONE); the FIFO is not empty. */
 void idr_forget_oldest(struct idring *r);
+
+/* --check: the ids between the tail and the head that the map still
+ * places there, which must be r->live. */
+uint64_t idr_count(const struct idring *r);
 
 #endif
