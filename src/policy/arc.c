@@ -37,6 +37,7 @@
 #include "../lib/util.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 enum { T1 = 0, T2 = 1 }; /* the resident lists, in t[] */
@@ -78,6 +79,20 @@ static void arc_hit(void *p, pfn_t pfn, uint32_t i);
  * for a hit the frame's node, for a miss the id's map slot alone (its
  * records of size 0: the map's record for a page is always the nodes'
  * first line, a fetch of a line that is there). */
+/* In a cache B2's ring holds up to 2c + 1 ids (at most IDR_MOST) and a
+ * frame is a map value below B1's tag, 2^30: a larger cache is refused
+ * before anything is built (cachesim_new()). */
+static bool arc_frames_ok(uint64_t frames, bool cache, const double *tun, char *err, size_t errlen)
+{
+	(void)tun;
+	if (cache && 2 * frames + 1 > IDR_MOST) {
+		snprintf(err, errlen, "policy arc: a cache of %llu frames; it holds at most %llu",
+			 (unsigned long long)frames, (unsigned long long)(IDR_MOST - 1) / 2);
+		return false;
+	}
+	return true;
+}
+
 static void arc_init_cache(struct arc *a, struct mm *mm)
 {
 	if (a->c >= TAG_B1)
@@ -525,6 +540,7 @@ const struct policy_ops arc_policy = {
 	.name = "arc",
 	.summary = "ARC: T1/T2 resident, B1/B2 ghosts, adaptive target p (FAST 2003)",
 	.flags = POLICY_CACHE | POLICY_ACCESS_HOOK,
+	.frames_ok = arc_frames_ok,
 	.init = arc_init,
 	.destroy = arc_destroy,
 	.add = arc_add,

@@ -32,6 +32,7 @@
 #include "../lib/util.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 enum { A1IN = 0, AM = 1 }; /* the resident queues, in q[] (arcq.h's lists) */
@@ -53,6 +54,29 @@ static const struct tunable twoq_tunables[] = {
 };
 
 static void twoq_hit(void *p, pfn_t pfn, uint32_t rec);
+
+/* In a cache A1out is a ring of ids (idfifo.h: at most IDR_MOST) and a
+ * frame a record map value below 2^31: a larger cache is refused before
+ * anything is built (cachesim_new()). */
+static bool twoq_frames_ok(uint64_t frames, bool cache, const double *tun, char *err, size_t errlen)
+{
+	double kout = tun ? tun[1] : twoq_tunables[1].def;
+	uint64_t out = (uint64_t)((double)frames * kout);
+	if (!cache)
+		return true;
+	if (frames > IR_TAG) {
+		snprintf(err, errlen, "policy 2q: a cache of %llu frames; it holds at most %u",
+			 (unsigned long long)frames, IR_TAG);
+		return false;
+	}
+	if (out + 1 > IDR_MOST) {
+		snprintf(err, errlen, "policy 2q: A1out of %llu pages (kout=%g x %llu frames); a cache's A1out "
+			 "holds at most %llu", (unsigned long long)out, kout, (unsigned long long)frames,
+			 (unsigned long long)IDR_MOST - 1);
+		return false;
+	}
+	return true;
+}
 
 static void *twoq_init(struct mm *mm, const double *tun)
 {
@@ -230,6 +254,7 @@ const struct policy_ops twoq_policy = {
 	.summary = "2Q full version: A1in FIFO, A1out ghosts, Am LRU (VLDB 1994)",
 	.tunables = twoq_tunables,
 	.flags = POLICY_CACHE | POLICY_ACCESS_HOOK,
+	.frames_ok = twoq_frames_ok,
 	.init = twoq_init,
 	.destroy = twoq_destroy,
 	.add = twoq_add,

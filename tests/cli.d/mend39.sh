@@ -47,3 +47,11 @@ else
 	(ulimit -v 2000000; $P run --machine ideal --ram 600G --policy s3fifo trace "$T/t") >"$T/o" 2>"$T/e"
 	grep -q "out of host memory" "$T/e" && ! grep -q "policy s3fifo" "$T/e" && ok || bad "$(head -3 "$T/e")"
 fi
+
+t "2q, 600G cache, kout=4: A1out past IDR_MOST, one line, exit 2"
+refused "^pagelab: policy 2q: A1out of 629145[0-9]* pages (kout=4 x 15728[0-9]* frames); a cache's A1out holds at most 536870910$" \
+	--ram 600G --policy 2q --set kout=4
+
+t "arc, 2T cache: B2's ring past IDR_MOST, one line, exit 2"
+refused "^pagelab: policy arc: a cache of 5368709[0-9]* frames; it holds at most 268435455$" \
+	--ram 2T --policy arc
