@@ -2,6 +2,26 @@
 #include "idfifo.h"
 #include "../lib/util.h"
 
+#include <stdio.h>
+
+bool idf_cache_fits(const char *policy, const char *queue, const char *tun, double k, uint64_t frames,
+		    char *err, size_t errlen)
+{
+	uint64_t cap = (uint64_t)((double)frames * k);
+	if (frames > IR_TAG) {
+		snprintf(err, errlen, "policy %s: a cache of %llu frames; it holds at most %u", policy,
+			 (unsigned long long)frames, IR_TAG);
+		return false;
+	}
+	if (cap + 1 > IDR_MOST) {
+		snprintf(err, errlen, "policy %s: %s of %llu pages (%s=%g x %llu frames); a cache's %s holds at "
+			 "most %llu", policy, queue, (unsigned long long)cap, tun, k, (unsigned long long)frames,
+			 queue, (unsigned long long)IDR_MOST - 1);
+		return false;
+	}
+	return true;
+}
+
 void idf_init(struct idfifo *q, struct rp_base *b, uint64_t cap)
 {
 	struct mm *mm = b->mm;

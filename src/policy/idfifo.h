@@ -35,6 +35,13 @@ struct idfifo {
 	uint32_t pending;   /* incoming page's entry (a cache: its id), GH_NONE */
 };
 
+/* Whether a cache of `frames` frames, whose FIFO `queue` holds
+ * floor(k * frames) identities (k: the tunable `tun`), fits a ring: a
+ * frame is a record map value at most IR_TAG, and the ring holds at most
+ * IDR_MOST ids (idring.h).  If not, err says so, with `policy`'s name,
+ * for policy_ops.frames_ok (refused before anything is built). */
+bool idf_cache_fits(const char *policy, const char *queue, const char *tun, double k, uint64_t frames,
+		    char *err, size_t errlen);
 /* After rp_init*() of b: an empty FIFO of at most cap identities. */
 void idf_init(struct idfifo *q, struct rp_base *b, uint64_t cap);
 void idf_destroy(struct idfifo *q);

@@ -85,22 +85,7 @@ static void s3fifo_hit(void *p, pfn_t pfn, uint32_t rec);
 static bool s3fifo_frames_ok(uint64_t frames, bool cache, const double *tun, char *err, size_t errlen)
 {
 	double ghost = tun ? tun[1] : s3fifo_tunables[1].def;
-	uint64_t g_cap = (uint64_t)((double)frames * ghost);
-	if (!cache)
-		return true;
-	if (frames > IR_TAG) {
-		snprintf(err, errlen, "policy s3fifo: a cache of %llu frames; it holds at most %u",
-			 (unsigned long long)frames, IR_TAG);
-		return false;
-	}
-	if (g_cap + 1 > IDR_MOST) {
-		snprintf(err, errlen,
-			 "policy s3fifo: G of %llu pages (ghost=%g x %llu frames); a cache's G holds at most %llu",
-			 (unsigned long long)g_cap, ghost, (unsigned long long)frames,
-			 (unsigned long long)IDR_MOST - 1);
-		return false;
-	}
-	return true;
+	return !cache || idf_cache_fits("s3fifo", "G", "ghost", ghost, frames, err, errlen);
 }
 
 static void *s3fifo_init(struct mm *mm, const double *tun)

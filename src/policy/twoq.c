@@ -61,21 +61,7 @@ static void twoq_hit(void *p, pfn_t pfn, uint32_t rec);
 static bool twoq_frames_ok(uint64_t frames, bool cache, const double *tun, char *err, size_t errlen)
 {
 	double kout = tun ? tun[1] : twoq_tunables[1].def;
-	uint64_t out = (uint64_t)((double)frames * kout);
-	if (!cache)
-		return true;
-	if (frames > IR_TAG) {
-		snprintf(err, errlen, "policy 2q: a cache of %llu frames; it holds at most %u",
-			 (unsigned long long)frames, IR_TAG);
-		return false;
-	}
-	if (out + 1 > IDR_MOST) {
-		snprintf(err, errlen, "policy 2q: A1out of %llu pages (kout=%g x %llu frames); a cache's A1out "
-			 "holds at most %llu", (unsigned long long)out, kout, (unsigned long long)frames,
-			 (unsigned long long)IDR_MOST - 1);
-		return false;
-	}
-	return true;
+	return !cache || idf_cache_fits("2q", "A1out", "kout", kout, frames, err, errlen);
 }
 
 static void *twoq_init(struct mm *mm, const double *tun)
