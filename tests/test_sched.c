@@ -45,6 +45,7 @@ static void hm_init(struct hm *h, int ncpus)
 	}
 	for (int c = 0; c < 2; c++)
 		h->cpus[c].task = -1;
+	h->m.cur_task = -1; /* woken by an interrupt unless a test says */
 }
 
 static void hm_run(struct hm *h, int c, int tid, int64_t v)
@@ -215,6 +216,31 @@ void test_sched_percpu_wake_placement(void)
 	CHECK_EQ(sched_select_cpu(&h.m, &h.tasks[0]), 1);
 	h.tasks[0].cpu = 0;
 	CHECK_EQ(sched_select_cpu(&h.m, &h.tasks[0]), 0);
+}
+
+/* Woken by a task running on the other CPU (wake_affine_weight, loads
+ * in tasks, the previous CPU's weighed by 100 + (117 - 100) / 2 = 108):
+ * task 0 (previous CPU 1) is woken by task 3 running on CPU 0. */
+void test_sched_percpu_wake_affine(void)
+{
+	struct hm h;
+	hb_init(&h);
+	hb_run(&h, 0, 3, 0);
+	h.m.cur_task = 3;
+	h.tasks[0].cpu = 1;
+	/* CPU 1 idle: the previous CPU (wake_affine_idle). */
+	CHECK_EQ(sched_select_cpu(&h.m, &h.tasks[0]), 1);
+	/* CPU 1 runs task 1: waker's 1 + 1 = 2 x 100 against 1 x 108 there:
+	 * the previous CPU. */
+	hb_run(&h, 1, 1, 0);
+	CHECK_EQ(sched_select_cpu(&h.m, &h.tasks[0]), 1);
+	/* Task 2 waits there too: 200 against 216, the waker's CPU. */
+	hb_queue(&h, 1, 2, 0, 0);
+	CHECK_EQ(sched_select_cpu(&h.m, &h.tasks[0]), 0);
+	/* Woken by an interrupt (no task running): the previous CPU's
+	 * queue, though it is longer. */
+	h.m.cur_task = -1;
+	CHECK_EQ(sched_select_cpu(&h.m, &h.tasks[0]), 1);
 }
 
 /* Three tasks on CPU 0 (0 running at 10 ms, 1 and 2 queued at 10 and

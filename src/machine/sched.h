@@ -48,7 +48,8 @@ void sched_cpu_wake(struct machine *m, int c, uint64_t now);
 /* Before the first event: each task's previous CPU and each CPU's
  * balancing phase, drawn from the run's seed. */
 void sched_percpu_init(struct machine *m);
-/* select_task_rq_fair() on a wake-up: the CPU whose queue t joins. */
+/* select_task_rq_fair() on a wake-up: the CPU whose queue t joins
+ * (wake_affine() toward the CPU of m->cur_task, the waker, if any). */
 int sched_select_cpu(struct machine *m, const struct task *t);
 /* CPU c at the start of a chunk: its periodic load balance when due,
  * and, with nothing to run, the new-idle balance (sched_balance_rq). */
