@@ -238,7 +238,10 @@ static const struct opt compare_kernel_table[] = {
 	  "vm.dirty_* (ratio, background_ratio, bytes,\n"
 	  "background_bytes, writeback_centisecs,\n"
 	  "expire_centisecs) where the host's are not 6.x's\n"
-	  "defaults (20, 10, 0, 0, 500, 3000),\n"
+	  "defaults (20, 10, 0, 0, 500, 3000); on a cgroup v1\n"
+	  "host vm.dirty_bytes and vm.dirty_background_bytes,\n"
+	  "its ratios of the host's dirtyable memory (a v1 memcg\n"
+	  "has no dirty domain of its own: docs/fidelity.md),\n"
 	  "cost.tlb_ipi and cost.tlb_ipi_recv measured on the\n"
 	  "host with two or more CPUs (pagelab kernel --tlb-cost;\n"
 	  "once per --kernel-cache, kept there as tlb_cost)", VALUE("--set") },

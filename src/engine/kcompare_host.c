@@ -69,6 +69,46 @@ static bool host_tlb_cost(const char *cache, char args[2][48])
 	return true;
 }
 
+/* A v1 memcg has no dirty domain of its own (cgroup writeback is v2's:
+ * mem_cgroup_wb_domain() needs cgroup_subsys_on_dfl), so on a v1 host the
+ * writers of the run's cgroup throttle, and its flusher starts, at the
+ * ratios of the host's dirtyable memory (domain_dirty_limits() of the
+ * global domain, mm/page-writeback.c, 6.18), 2.4 GB before background
+ * writeback on this 24 GB host where the simulated machine, sized to the
+ * cgroup, would start at a tenth of its RAM.  So the simulator gets the
+ * host's limits in bytes, where the host sets them as ratios and the
+ * user set neither. */
+static const struct { int ratio, bytes; } dirty_pair[2] = { { 0, 2 }, { 1, 3 } }; /* nhost's dirty_vm[] */
+
+/* Which of the two limits the user set (as a ratio or in bytes): bit p. */
+static unsigned dirty_limits_set(const struct kcompare *k)
+{
+	unsigned m = 0;
+	for (int p = 0; p < 2; p++) {
+		char nr[64], nb[64];
+		snprintf(nr, sizeof(nr), "vm.%s=", nhost_dirty_name(dirty_pair[p].ratio));
+		snprintf(nb, sizeof(nb), "vm.%s=", nhost_dirty_name(dirty_pair[p].bytes));
+		m |= (unsigned)(kcompare_has_set(k, nr) || kcompare_has_set(k, nb)) << p;
+	}
+	return m;
+}
+
+static void v1_dirty_limits(struct kcompare *k, const struct hvals *v, unsigned user_set)
+{
+	if (strcmp(v->v[HS_V1], "1") || !v->v[HS_DIRTYABLE][0])
+		return;
+	unsigned long long kb = strtoull(v->v[HS_DIRTYABLE], NULL, 10);
+	for (int p = 0; p < 2; p++) {
+		const char *ratio = v->v[HS_DIRTY + dirty_pair[p].ratio], *bytes = v->v[HS_DIRTY + dirty_pair[p].bytes];
+		if (user_set >> p & 1 || (bytes[0] && strcmp(bytes, "0")))
+			continue;
+		unsigned long long r = ratio[0] ? strtoull(ratio, NULL, 10) : nhost_dirty_default(dirty_pair[p].ratio);
+		char set[96];
+		snprintf(set, sizeof(set), "vm.%s=%llu", nhost_dirty_name(dirty_pair[p].bytes), kb * 1024 / 100 * r);
+		kcompare_add_set(k, set);
+	}
+}
+
 /* This host's settings, as the simulator takes them. */
 static void current_host(struct hvals *cur)
 {
@@ -87,6 +127,7 @@ bool kcompare_host_sets(struct kcompare *k, char *err, size_t errlen)
 		return false;
 	if (!k->cpus)
 		k->cpus = v.v[HS_CPUS][0] ? strtoull(v.v[HS_CPUS], NULL, 10) : 1;
+	unsigned user_dirty = dirty_limits_set(k); /* before the host's ratios are added */
 	/* The others as --set words, in this order, where not the
 	 * simulator's default: memcg.v1, sched_eevdf, sched_percpu,
 	 * vm.swap_rotational
@@ -95,7 +136,7 @@ bool kcompare_host_sets(struct kcompare *k, char *err, size_t errlen)
 	for (int i = HS_V1; i < HS_N; i++) {
 		char nbuf[64], dbuf[32], set[96];
 		const char *name = hs_name(i, nbuf, sizeof(nbuf)), *def = hs_default(i, dbuf, sizeof(dbuf));
-		if (i == HS_ROT && !strncmp(k->swap, "zram:", 5))
+		if ((i == HS_ROT && !strncmp(k->swap, "zram:", 5)) || i == HS_DIRTYABLE)
 			continue;
 		snprintf(set, sizeof(set), "%s=", name);
 		if (!v.v[i][0] || !strcmp(v.v[i], def) || kcompare_has_set(k, set))
@@ -103,6 +144,7 @@ bool kcompare_host_sets(struct kcompare *k, char *err, size_t errlen)
 		snprintf(set, sizeof(set), "%s=%s", name, v.v[i]);
 		kcompare_add_set(k, set);
 	}
+	v1_dirty_limits(k, &v, user_dirty);
 	char tlb_args[2][48];
 	if (!kcompare_has_set(k, "cost.tlb_ipi") && k->cpus > 1 && host_tlb_cost(k->kernel_cache, tlb_args)) {
 		kcompare_add_set(k, tlb_args[0]);

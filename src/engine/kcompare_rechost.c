@@ -18,6 +18,8 @@ const char *hs_name(int i, char *buf, size_t len)
 					       "vm.swap_rotational", "vm.ra_pages" };
 	if (i < HS_DIRTY)
 		return fixed[i];
+	if (i == HS_DIRTYABLE)
+		return "dirtyable_kb";
 	snprintf(buf, len, "vm.%s", nhost_dirty_name(i - HS_DIRTY));
 	return buf;
 }
@@ -30,6 +32,8 @@ const char *hs_default(int i, char *buf, size_t len)
 	static const char *fixed[HS_DIRTY] = { "", "0", "0", "0", "0", "32" };
 	if (i < HS_DIRTY)
 		return fixed[i];
+	if (i == HS_DIRTYABLE)
+		return "";
 	snprintf(buf, len, "%llu", nhost_dirty_default(i - HS_DIRTY));
 	return buf;
 }
@@ -62,13 +66,15 @@ void hvals_of(const struct nhost_settings *h, int cg_version, struct hvals *o)
 	for (int i = 0; i < NHOST_DIRTY_SETTINGS; i++)
 		if (h->dirty[i] >= 0)
 			snprintf(o->v[HS_DIRTY + i], sizeof(o->v[0]), "%lld", h->dirty[i]);
+	if (h->dirtyable_kb > 0)
+		snprintf(o->v[HS_DIRTYABLE], sizeof(o->v[0]), "%lld", h->dirtyable_kb);
 }
 
 /* A record's host: its "kernel" object's cgroup_version and "host". */
 static void hvals_of_record(const struct record *r, struct hvals *o)
 {
 	const struct json *kj = json_get(r->j, "kernel"), *hj = json_get(kj, "host");
-	struct nhost_settings h = { .cpus = -1, .swap_rotational = -1, .read_ahead_kb = -1 };
+	struct nhost_settings h = { .cpus = -1, .swap_rotational = -1, .read_ahead_kb = -1, .dirtyable_kb = -1 };
 	double v, cg = 0;
 	if (json_get_num(hj, "cpus", &v))
 		h.cpus = (long)v;
@@ -80,6 +86,8 @@ static void hvals_of_record(const struct record *r, struct hvals *o)
 		h.read_ahead_kb = (long)v;
 	for (int i = 0; i < NHOST_DIRTY_SETTINGS; i++)
 		h.dirty[i] = json_get_num(hj, nhost_dirty_name(i), &v) ? (long long)v : -1;
+	if (json_get_num(hj, "dirtyable_kb", &v))
+		h.dirtyable_kb = (long long)v;
 	json_get_num(kj, "cgroup_version", &cg);
 	hvals_of(&h, (int)cg, o);
 }
@@ -104,7 +112,10 @@ static bool fold(struct hvals *o, int i, const char *v, const char *what, const 
 	char buf[64];
 	if (!v[0] || !strcmp(o->v[i], v))
 		return true;
-	if (!o->v[i][0]) {
+	/* Free memory differs a little from run to run: the least. */
+	if (i == HS_DIRTYABLE && o->v[i][0] && strtoll(v, NULL, 10) >= strtoll(o->v[i], NULL, 10))
+		return true;
+	if (!o->v[i][0] || i == HS_DIRTYABLE) {
 		snprintf(o->v[i], sizeof(o->v[0]), "%s", v);
 		return true;
 	}

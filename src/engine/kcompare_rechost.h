@@ -10,8 +10,11 @@
 #include "../native/native.h"
 
 /* The settings compare takes from a host, each as the simulator's value
- * ("" unknown): cpus, then the --set names below. */
-enum { HS_CPUS, HS_V1, HS_EEVDF, HS_PERCPU, HS_ROT, HS_RA, HS_DIRTY, HS_N = HS_DIRTY + NHOST_DIRTY_SETTINGS };
+ * ("" unknown): cpus, then the --set names below, then the host's
+ * dirtyable memory in KiB (no --set: kcompare_host.c derives the dirty
+ * limits of a v1 host from it). */
+enum { HS_CPUS, HS_V1, HS_EEVDF, HS_PERCPU, HS_ROT, HS_RA, HS_DIRTY,
+       HS_DIRTYABLE = HS_DIRTY + NHOST_DIRTY_SETTINGS, HS_N };
 struct hvals {
 	char v[HS_N][24];
 };

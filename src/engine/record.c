@@ -47,6 +47,8 @@ void record_put_host(FILE *out, const struct nhost_settings *h)
 	for (int i = 0; i < NHOST_DIRTY_SETTINGS; i++)
 		if (h->dirty[i] >= 0)
 			fprintf(out, "%s\"%s\": %lld", sep, nhost_dirty_name(i), h->dirty[i]), sep = ", ";
+	if (h->dirtyable_kb >= 0)
+		fprintf(out, "%s\"dirtyable_kb\": %lld", sep, h->dirtyable_kb);
 	fputc('}', out);
 }
 

@@ -163,6 +163,33 @@ int nhost_dirty_settings(const char *procsys, char out[NHOST_DIRTY_SETTINGS][64]
 	return n;
 }
 
+/* global_dirtyable_memory() (mm/page-writeback.c, 6.18): the free pages
+ * and the file LRUs, from PROCSYS/../meminfo, in KiB (totalreserve_pages,
+ * which it takes from the free pages, is not in meminfo: a few hundredths
+ * of a percent here); -1 unreadable.  Why: a cgroup v1 memcg has no dirty
+ * domain of its own (cgroup writeback is v2's), so its writers throttle
+ * and its flusher starts at the ratios of this, the host's memory, not of
+ * the cgroup's. */
+static long long dirtyable_kb(const char *procsys)
+{
+	char path[512], line[256];
+	snprintf(path, sizeof(path), "%s/../meminfo", procsys);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	long long sum = 0, v;
+	int got = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "MemFree: %lld kB", &v) == 1 || sscanf(line, "Active(file): %lld kB", &v) == 1 ||
+		    sscanf(line, "Inactive(file): %lld kB", &v) == 1) {
+			sum += v;
+			got++;
+		}
+	}
+	fclose(f);
+	return got == 3 ? sum : -1;
+}
+
 void nhost_settings_read(struct nhost_settings *h, const char *procsys)
 {
 	struct utsname u;
@@ -178,4 +205,5 @@ void nhost_settings_read(struct nhost_settings *h, const char *procsys)
 	h->read_ahead_kb = nhost_read_ahead_kb();
 	for (int i = 0; i < NHOST_DIRTY_SETTINGS; i++)
 		h->dirty[i] = dirty_value(procsys, i);
+	h->dirtyable_kb = dirtyable_kb(procsys);
 }

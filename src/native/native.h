@@ -87,6 +87,7 @@ struct nhost_settings {
 	int swap_rotational;     /* the swapfile's device: 0, 1; -1 unknown */
 	long read_ahead_kb;      /* its read_ahead_kb; -1 unknown */
 	long long dirty[NHOST_DIRTY_SETTINGS]; /* vm.dirty_*, -1 unknown */
+	long long dirtyable_kb;  /* the global dirty domain's memory, KiB; -1 unknown */
 };
 /* The writeback sysctl I's name ("dirty_ratio") and 6.x default. */
 const char *nhost_dirty_name(int i);

@@ -28,6 +28,7 @@ cmp_as() {
 DIRTY='"dirty_background_ratio": 10, "dirty_bytes": 0, "dirty_background_bytes": 0'
 DIRTY="$DIRTY, \"dirty_writeback_centisecs\": 500, \"dirty_expire_centisecs\": 3000"
 HOST4="\"cpus\": 4, \"release\": \"6.1.0\", \"swap_rotational\": 0, \"read_ahead_kb\": 512, \"dirty_ratio\": 30, $DIRTY"
+HOST4="$HOST4, \"dirtyable_kb\": 1000000"
 
 t "compare: the cached runs' host: 4 CPUs, v2, 6.1, ra 512K"
 mkdir -p "$T/r1"
@@ -75,7 +76,9 @@ for q in rotational:vm.swap_rotational read_ahead_kb:vm.ra_pages; do
 	done
 done
 want="$want vm.dirty_ratio vm.dirty_background_ratio vm.dirty_bytes vm.dirty_background_bytes"
-want="$want vm.dirty_writeback_centisecs vm.dirty_expire_centisecs: this host's taken"
+want="$want vm.dirty_writeback_centisecs vm.dirty_expire_centisecs"
+[ -r /proc/meminfo ] && want="$want dirtyable_kb"
+want="$want: this host's taken"
 if [ $rc -ne 0 ]; then
 	bad "exit $rc: $(cat "$T/o3.err")"
 elif [ "$(cat "$T/o3.err")" != "$want" ] || ! sed -n 3p "$T/o3" | grep -q '^modern, 4 CPUs, with memcg.v1=1 '; then
@@ -83,6 +86,35 @@ elif [ "$(cat "$T/o3.err")" != "$want" ] || ! sed -n 3p "$T/o3" | grep -q '^mode
 else
 	ok
 fi
+
+# A v1 cgroup has no dirty domain of its own: the simulator gets the
+# host's limits in bytes, the ratios of its dirtyable memory (the least
+# of the runs'): 30 % and 10 % of 1 000 000 KiB, in bytes.  A v2 host
+# (the first test) gets none; a limit the user sets is kept.
+t "compare: a v1 host's dirty limits from its dirtyable memory"
+mkdir -p "$T/r5"
+echo "cost.tlb_ipi=4200ns cost.tlb_ipi_recv=1300ns" >"$T/r5/tlb_cost"
+rec 1 "$HOST4" 1 >"$T/r5/kernel.jsonl"
+rec 2 "$(echo "$HOST4" | sed 's/"dirtyable_kb": 1000000/"dirtyable_kb": 1200000/')" 1 >>"$T/r5/kernel.jsonl"
+cmp_as "$T/r5" 2 o5
+rc=$?
+got=$(sed -n 2,5p "$T/o5" | tr '\n' ' ')
+msg=
+[ $rc -eq 0 ] && [ ! -s "$T/o5.err" ] || msg="exit $rc: $(cat "$T/o5.err")"
+case $got in
+*"vm.dirty_ratio=30 vm.dirty_bytes=307200000 vm.dirty_background_bytes=102400000 "*) ;;
+*) msg="$msg; setup $got" ;;
+esac
+cp "$T/r5/kernel.jsonl" "$T/r5/k"
+"$P" compare --repeat 2 --kernel-cache "$T/r5" --memcg 64M --swap 128M --policy linux6 \
+	--set vm.dirty_background_ratio=5 -- usemem -m 40 >"$T/o6" 2>"$T/o6.err"
+got=$(sed -n 2,5p "$T/o6" | tr '\n' ' ')
+case $got in
+*vm.dirty_background_bytes=*) msg="$msg; a set ratio overridden: $got" ;;
+*"vm.dirty_bytes=307200000"*) ;;
+*) msg="$msg; with a set: $got" ;;
+esac
+[ -z "$msg" ] && ok || bad "$msg"
 
 t "compare: a cached run of another host, runs to take: refused"
 # The second run would be this host's: one CPU more in the cached one.
