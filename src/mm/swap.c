@@ -5,7 +5,10 @@
  * handed out next-fit from a cursor, which is what makes the kernel's
  * swap-out of a sequential sweep land in consecutive slots (scan_swap_map's
  * cluster_next); with --set swap.cluster, by 6.18's clusters instead
- * (swap_cluster.c). */
+ * (swap_cluster.c), to which this file answers which slots are busy,
+ * frees a swap-cache-only slot for swap_reclaim_full_clusters() (6.18
+ * __try_to_reclaim_swap() with TTRS_ANYWAY) and sends a cluster's
+ * discard to the disk (discard_swap_cluster()). */
 #include "swap.h"
 #include "internal.h"
 #include "zram.h"
