@@ -25,10 +25,14 @@
  *  5. if vm_swap_full(), swap_reclaim_full_clusters(si, false): the
  *     head full cluster's slots held by the swap cache alone are freed;
  *  6. one frag cluster, the head (rotated to the tail by the scan);
- *  7. if all failed: swap_sync_discard() (folio_alloc_swap(), the 6.18
- *     fix "mm, swap: do not perform synchronous discard during
- *     allocation"): the clusters still on the discard list are
- *     discarded at once and the allocation tried again.
+ *  7. if all failed: swap_sync_discard() (folio_alloc_swap(), after
+ *     the fix "mm, swap: do not perform synchronous discard during
+ *     allocation", October 2025, for stable; before it
+ *     cluster_alloc_swap_entry() itself called
+ *     swap_do_scheduled_discard() after the frag list and started
+ *     over, the same for order 0 when no higher order has clusters):
+ *     the clusters still on the discard list are discarded at once and
+ *     the allocation tried again.
  * A cluster allocated from goes back by relocate_cluster(): full if
  * full, frag if partly used, free if empty.  A freed slot moves a full
  * or frag cluster to the nonfull tail (partial_free_cluster()), an
