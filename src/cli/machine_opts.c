@@ -34,7 +34,7 @@ const struct opt machine_opts[] = {
 	   "pages, wb_age=T; bd_stat); --set zswap=1 (2 lzo-rle, 3\n"
 	   "zstd) puts zswap in front of a disk area, --set\n"
 	   "swap.cluster=1 allocates its slots by clusters as 6.18\n"
-	   "(docs/zram.md)",
+	   "(swap.discard=1 as swapon --discard=pages; docs/zram.md)",
 	   "LIST", "swap sizes (zram: --swap SIZE --set zram=0,1,2,3)"),
 	MO("--cpus", "N", "number of CPUs", "LIST", "CPU counts"),
 	MO("--disk", "MODEL", "disk model (see pagelab machines)", "LIST", "disk models"),

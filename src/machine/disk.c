@@ -8,7 +8,8 @@
  * that a read never waits more than 500 ms, a write 5 s (deadline-iosched).
  * SSD/NVMe: each request costs a fixed latency, and its transfer goes
  * through one data path at the rated bandwidth; up to queue_depth requests
- * are in service at once. */
+ * are in service at once.  A discard (swap.discard) carries no data: it
+ * costs the SSD's per-request latency and no transfer. */
 #include "disk.h"
 #include "../lib/util.h"
 
@@ -184,6 +185,37 @@ static bool try_merge(struct disk *d, struct disk_req *r, enum io_dir dir, struc
 	return true;
 }
 
+/* A new request of one bio at the queue's end, and the dispatch it may
+ * need. */
+static void queue_req(struct disk *d, enum io_dir dir, struct disk_bio *b, uint32_t npages, uint64_t t)
+{
+	index_reserve(d);
+	struct disk_req *r = req_alloc(d);
+	r->block = b->block;
+	r->npages = npages;
+	r->dir = dir;
+	r->arrival = t;
+	r->head = r->tail = b;
+	if (d->queue_last)
+		d->queue_last->next = r;
+	else
+		d->queue = r;
+	d->queue_last = r;
+	index_add_start(d, r);
+	index_add_end(d, r);
+	d->nr_queued++;
+	d->last_merge = r;
+}
+
+static void kick(struct disk *d, uint64_t t)
+{
+	if (!d->dispatch_pending && d->nr_inflight < d->p.queue_depth) {
+		d->dispatch_pending = 1;
+		d->dispatch_at = t + d->p.plug_ns;
+		evq_push(d->q, d->dispatch_at, EV_DISK_DISPATCH, d->id, ++d->dispatch_gen);
+	}
+}
+
 void disk_submit(struct disk *d, enum io_dir dir, uint64_t block, uint64_t cookie, uint64_t t)
 {
 	struct disk_bio *b = bio_alloc(d);
@@ -191,29 +223,18 @@ void disk_submit(struct disk *d, enum io_dir dir, uint64_t block, uint64_t cooki
 	b->cookie = cookie;
 	bool merged = try_merge(d, d->last_merge, dir, b) ||
 		      try_merge(d, merge_candidate(d, dir, block), dir, b);
-	if (!merged) {
-		index_reserve(d);
-		struct disk_req *r = req_alloc(d);
-		r->block = block;
-		r->npages = 1;
-		r->dir = dir;
-		r->arrival = t;
-		r->head = r->tail = b;
-		if (d->queue_last)
-			d->queue_last->next = r;
-		else
-			d->queue = r;
-		d->queue_last = r;
-		index_add_start(d, r);
-		index_add_end(d, r);
-		d->nr_queued++;
-		d->last_merge = r;
-	}
-	if (!d->dispatch_pending && d->nr_inflight < d->p.queue_depth) {
-		d->dispatch_pending = 1;
-		d->dispatch_at = t + d->p.plug_ns;
-		evq_push(d->q, d->dispatch_at, EV_DISK_DISPATCH, d->id, ++d->dispatch_gen);
-	}
+	if (!merged)
+		queue_req(d, dir, b, 1, t);
+	kick(d, t);
+}
+
+void disk_submit_discard(struct disk *d, uint64_t block, uint32_t npages, uint64_t cookie, uint64_t t)
+{
+	struct disk_bio *b = bio_alloc(d);
+	b->block = block;
+	b->cookie = cookie;
+	queue_req(d, IO_DISCARD, b, npages, t);
+	kick(d, t);
 }
 
 uint64_t disk_service_ns(const struct disk *d, uint64_t block, uint32_t npages)
@@ -277,7 +298,12 @@ static void dispatch(struct disk *d, uint64_t now)
 	while (d->queue && d->nr_inflight < d->p.queue_depth) {
 		struct disk_req *r = elevator_next(d, now);
 		uint64_t done;
-		if (d->p.kind == DISK_SSD) {
+		if (r->dir == IO_DISCARD) {
+			/* no data: the command's latency, off the data path
+			 * and without moving a head */
+			done = now + d->p.latency_ns;
+			d->discards++;
+		} else if (d->p.kind == DISK_SSD) {
 			double xfer = (double)r->npages * PAGE_SIZE * 1e9 / (double)d->p.bandwidth;
 			uint64_t start = now + d->p.latency_ns;
 			if (d->pipe_free > start)
@@ -290,7 +316,8 @@ static void dispatch(struct disk *d, uint64_t now)
 			done = now + svc;
 			d->busy_ns += svc;
 		}
-		d->head_pos = r->block + r->npages;
+		if (r->dir != IO_DISCARD)
+			d->head_pos = r->block + r->npages;
 		r->done = done;
 		r->next = d->inflight;
 		d->inflight = r;
@@ -298,7 +325,7 @@ static void dispatch(struct disk *d, uint64_t now)
 		d->nr_requests++;
 		if (r->dir == IO_READ)
 			d->pages_read += r->npages;
-		else
+		else if (r->dir == IO_WRITE)
 			d->pages_written += r->npages;
 		evq_push(d->q, done, EV_DISK_DONE, d->id, r->id);
 	}

@@ -60,6 +60,7 @@ struct disk {
 	struct disk_req *free_reqs;
 	/* statistics */
 	uint64_t nr_requests, pages_read, pages_written, busy_ns, completions;
+	uint64_t discards;           /* discard requests served */
 };
 
 void disk_init(struct disk *d, const struct disk_params *p, struct evq *q, uint32_t id,
@@ -67,6 +68,9 @@ void disk_init(struct disk *d, const struct disk_params *p, struct evq *q, uint3
 void disk_free(struct disk *d);
 /* Queue one page of I/O at block, arriving at time t. */
 void disk_submit(struct disk *d, enum io_dir dir, uint64_t block, uint64_t cookie, uint64_t t);
+/* Queue a discard of npages blocks from block (one request, never
+ * merged), arriving at time t; cookie comes back on completion. */
+void disk_submit_discard(struct disk *d, uint64_t block, uint32_t npages, uint64_t cookie, uint64_t t);
 /* Handle EV_DISK_DISPATCH / EV_DISK_DONE for this disk. */
 void disk_event(struct disk *d, enum ev_kind kind, uint64_t now, uint64_t token);
 /* Run, in time order, the dispatches and completions due by `now` ahead

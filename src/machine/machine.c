@@ -9,6 +9,7 @@
  * competes for CPU like the real one.  What a user task does in its chunk
  * is tasks.c's; vmstat's samples are vmstat.c's. */
 #include "machine.h"
+#include "../mm/swap_cluster.h"
 #include "tasks.h"
 #include "sched.h"
 #include "../mm/filemap.h"
@@ -180,6 +181,15 @@ static void io_submit_swap(void *arg, enum io_dir dir, uint32_t block, pfn_t pfn
 	disk_submit(&m->disk, dir, block, pfn, t);
 }
 
+/* mm_io.submit_discard: a swap cluster's discard, its cookie the
+ * cluster; t is never before the event clock (a slot freed outside any
+ * task's context has no clock of its own). */
+static void io_submit_discard(void *arg, uint64_t block, uint32_t npages, uint32_t cluster, uint64_t t)
+{
+	struct machine *m = arg;
+	disk_submit_discard(&m->disk, block, npages, DISCARD_COOKIE | cluster, t > m->now ? t : m->now);
+}
+
 static void io_submit_block(void *arg, enum io_dir dir, uint64_t block, pfn_t pfn, uint64_t t)
 {
 	struct machine *m = arg;
@@ -234,6 +244,11 @@ static void io_complete(void *arg, enum io_dir dir, struct disk_bio *bios, uint6
 	for (struct disk_bio *b = bios; b; b = b->next) {
 		if (b->cookie & DIO_COOKIE) {
 			fileops_dio_done(m, b->cookie, now);
+			continue;
+		}
+		if (b->cookie & DISCARD_COOKIE) {
+			/* swap_do_scheduled_discard(): the cluster is free */
+			swap_cl_discard_done(m->mm.swap.cl, (uint32_t)(b->cookie & ~DISCARD_COOKIE));
 			continue;
 		}
 		if (b->cookie & ZWB_COOKIE) {
@@ -455,6 +470,10 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 	}
 	if (!zram_wb_valid(p, err, errlen))
 		return false;
+	if (p->swap_discard && !p->swap_cluster) {
+		snprintf(err, errlen, "swap.discard=1 needs swap.cluster=1 or 2: a discard is of a whole emptied cluster");
+		return false;
+	}
 	if (p->zram && p->untimed) {
 		snprintf(err, errlen, "--swap zram needs a machine with watermarks: the pool's pages come from the reserve below them (profile %s has none)",
 			 p->name ? p->name : "?");
@@ -470,6 +489,10 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 		.check = o->check,
 		.seed = o->seed,
 		.swap_cluster = (unsigned)p->swap_cluster, .nr_cpus = (unsigned)p->cpus,
+		/* swapon --discard=pages sets SWP_PAGE_DISCARD only on a device
+		 * that takes discards (bdev_max_discard_sectors()): an SSD or
+		 * zram, not a rotating disk */
+		.swap_discard = p->swap_discard && (p->zram || p->disk.kind == DISK_SSD),
 		.zram = (unsigned)p->zram, .zram_chain = (unsigned)p->zram_chain,
 		.zram_trace_ratio = (unsigned)p->zram_trace_ratio,
 		.zram_comp_ps = p->zram_comp_ps, .zram_decomp_ps = p->zram_decomp_ps,
@@ -495,6 +518,7 @@ bool machine_init(struct machine *m, const struct profile *p, const struct machi
 	}
 	m->mm.io = (struct mm_io){ .arg = m, .submit_swap = io_submit_swap,
 				   .submit_block = io_submit_block, .catch_up = io_catch_up,
+				   .submit_discard = io_submit_discard,
 				   .remote_tlb_flush = io_remote_tlb_flush,
 				   .max_request_pages = (uint32_t)(p->disk.max_request / PAGE_SIZE) };
 	evq_init(&m->q);

@@ -249,6 +249,8 @@ bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint
 #define DIO_COOKIE (1ULL << 63)
 /* zram's writeback writes (kthreads.c) carry this and the writer's id. */
 #define ZWB_COOKIE (1ULL << 62)
+/* A swap cluster's discard (swap.discard) carries this and the cluster. */
+#define DISCARD_COOKIE (1ULL << 61)
 void fileops_dio_done(struct machine *m, uint64_t cookie, uint64_t now);
 /* Close every file of an exiting task. */
 void fileops_task_exit(struct machine *m, struct task *t, struct mm_ctx *ctx);

@@ -63,6 +63,7 @@ struct profile {
 	 * and 6.8-6.11's same-filled pages (both 0: the kernel's default) */
 	uint64_t zswap, zswap_max_pool, zswap_accept, zswap_shrinker, zswap_same_filled;
 	uint64_t swap_cluster;    /* 1: 6.18's cluster slot allocator, 2: per-CPU always */
+	uint64_t swap_discard;    /* 1: swapon --discard=pages (SWP_PAGE_DISCARD) */
 	struct mm_costs cost;
 	struct disk_params disk;
 	struct vm_sysctl vm;      /* --set vm.NAME=VALUE overrides ... */

@@ -36,6 +36,13 @@
 	/* throttle_direct_reclaim() on the pfmemalloc reserve: not modelled, \
 	 * always 0 (printed so that kernel and pagelab lists match) */ \
 	X(PGSCAN_DIRECT_THROTTLE, "pgscan_direct_throttle") \
+	/* a PMD-sized anonymous folio split and swapped as small pages \
+	 * because folio_alloc_swap() found no cluster for it (6.18 \
+	 * shrink_folio_list(), THP_SWPOUT_FALLBACK; the mTHP sizes' \
+	 * swpout_fallback in sysfs): every anonymous folio is order 0 \
+	 * here, none is ever split: always 0, printed so that kernel and \
+	 * pagelab lists match (docs/zram.md) */ \
+	X(THP_SWPOUT_FALLBACK, "thp_swpout_fallback") \
 	X(OOM_KILL, "oom_kill") \
 	X(WORKINGSET_REFAULT_ANON, "workingset_refault_anon") \
 	X(WORKINGSET_REFAULT_FILE, "workingset_refault_file") \

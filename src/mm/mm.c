@@ -101,6 +101,7 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 		mm->swap.cl = xmalloc(sizeof(*mm->swap.cl));
 		swap_cl_init(mm->swap.cl, (uint32_t)cfg->swap_pages, cfg->nr_cpus, SWAPFILE_CLUSTER);
 		mm->swap.cl->pcp_always = cfg->swap_cluster == 2;
+		swap_cl_attach(mm, cfg->swap_discard);
 	}
 	if (cfg->zram)
 		mm->swap.zram = zram_create(mm, (uint32_t)cfg->swap_pages, (enum zalgo)(cfg->zram - 1),

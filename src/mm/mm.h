@@ -137,13 +137,18 @@ enum flusher_era {
 void mm_flusher_era(struct mm *mm, enum flusher_era era);
 
 /* I/O callbacks installed by the machine. */
-enum io_dir { IO_READ, IO_WRITE };
+/* IO_DISCARD: a discard (REQ_OP_DISCARD) of a swap cluster, no data */
+enum io_dir { IO_READ, IO_WRITE, IO_DISCARD };
 struct mm_io {
 	void *arg;
 	/* Queue a one-page I/O for frame pfn at swap block `block`, at time t. */
 	void (*submit_swap)(void *arg, enum io_dir dir, uint32_t block, pfn_t pfn, uint64_t t);
 	/* Queue a one-page I/O for frame pfn at disk block `block` (file data). */
 	void (*submit_block)(void *arg, enum io_dir dir, uint64_t block, pfn_t pfn, uint64_t t);
+	/* Queue a discard of npages swap blocks from block at time t (swap
+	 * cluster `cluster`'s: its completion calls swap_cl_discard_done()).
+	 * NULL: no disk, the discard is done at once. */
+	void (*submit_discard)(void *arg, uint64_t block, uint32_t npages, uint32_t cluster, uint64_t t);
 	/* Complete now the I/O the disk has finished by time t (a reclaimer's
 	 * clock, ahead of the event clock): calls mm_io_done() for each page.
 	 * May be NULL (then I/O completes only between events). */
@@ -388,6 +393,8 @@ struct mm_config {
 	unsigned zram, zram_chain, zram_trace_ratio;
 	unsigned swap_cluster; /* 6.18's cluster slot allocator; 2: per-CPU
 				* clusters on a rotational device too */
+	bool swap_discard;  /* SWP_PAGE_DISCARD: swapon --discard=pages on a
+			     * device that takes discards (swap_cluster.c) */
 	unsigned nr_cpus;   /* its per-CPU clusters */
 	uint64_t zram_comp_ps, zram_decomp_ps;
 	/* zram's backing device (zram_wb.h): its pages (0: none), the

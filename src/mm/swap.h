@@ -19,5 +19,9 @@ void swap_cache_add(struct mm *mm, pfn_t pfn, uint32_t slot);
 void swap_cache_del(struct mm *mm, pfn_t pfn);
 /* vm_swap_full(): more than half the swap area in use. */
 bool swap_full(const struct swap_area *sw);
+/* --set swap.cluster: give the cluster allocator (mm->swap.cl) its view
+ * of the area: which slots are busy, the swap cache's reclaim, the
+ * discards (discard: SWP_PAGE_DISCARD) */
+void swap_cl_attach(struct mm *mm, bool discard);
 
 #endif

@@ -155,7 +155,7 @@ struct run_result {
 	int nr_zram_full;
 	struct memstat zswap[MAX_MEMSTAT];  /* --set zswap: its counters */
 	int nr_zswap;
-	struct memstat swapcl[8];           /* --set swap.cluster=1: its lists */
+	struct memstat swapcl[16];          /* --set swap.cluster=1: its lists */
 	int nr_swapcl;
 };
 

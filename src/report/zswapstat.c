@@ -7,7 +7,9 @@
  * (bytes) and zswapped (pages), not under memcg.v1=1, whose memory.stat
  * has neither (docs/zram.md).  And with --set swap.cluster=1, the swap
  * area's clusters by list at the end (6.18 mm/swapfile.c): how
- * fragmented a long-running area has become. */
+ * fragmented a long-running area has become, what
+ * swap_reclaim_full_clusters() freed, and with swap.discard=1 the
+ * discards. */
 #include "report.h"
 #include "../mm/zswap.h"
 #include "../mm/swap_cluster.h"
@@ -71,6 +73,19 @@ size_t report_swapcl_stats(const struct machine *m, struct memstat *st)
 	S("clusters_full", c->len[CL_FULL]);
 	S("free_slots_scattered", scattered);
 	S("frag_scans", c->frag_scans);
+	/* swap_reclaim_full_clusters(): runs of swap_reclaim_work() (the
+	 * area filled up), full clusters scanned by it and by the
+	 * allocator, swap-cache slots freed */
+	S("reclaim_full_works", c->reclaim_works);
+	S("reclaim_full_scans", c->reclaim_scans);
+	S("reclaim_full_freed", c->reclaim_freed);
+	if (c->page_discard) {
+		/* swap.discard=1: clusters discarded (of which synchronously,
+		 * swap_sync_discard()), and waiting at the end */
+		S("discards", c->discards);
+		S("discard_sync", c->discard_sync);
+		S("clusters_discard", swap_cl_discard_waiting(c));
+	}
 #undef S
 	return n;
 }
