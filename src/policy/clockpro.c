@@ -187,8 +187,9 @@ static void fl_room(struct clockpro *c, uint32_t i)
 	c->flcap = cap;
 }
 
-/* Node i, off the clock, is let go of: its entry freed (a frame's node in
- * a cache has nothing to free; its record map slot went at eviction). */
+/* Node i, off the clock and not resident, is let go of: its entry freed
+ * (a frame's node in a cache has nothing to free; its record map slot
+ * went at eviction). */
 static void let_go(struct clockpro *c, uint32_t i)
 {
 	c->fl[i] = 0;
@@ -418,8 +419,12 @@ static void clockpro_add(void *p, pfn_t pfn, enum add_reason why)
 	bool reuse = old != GH_NONE && clock_index_has(&c->order, old) && (c->fl[old] & TEST);
 	if (old != GH_NONE) {
 		off_clock(c, old);
-		if (old != i)
-			let_go(c, old); /* a cache's ghost slot */
+		if (old != i) {
+			/* a cache's ghost slot; the record map holds the
+			 * frame now (cpn_add) */
+			c->fl[old] = 0;
+			cpn_free(&c->n, old);
+		}
 	}
 	if (reuse) {
 		/* reused within its test period: a small reuse distance */
