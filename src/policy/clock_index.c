@@ -326,7 +326,7 @@ void clock_index_mark(struct clock_index *x, uint32_t id, bool marked)
 	x->nmarked += marked ? 1 : UINT32_MAX;
 }
 
-uint32_t clock_index_next_marked(const struct clock_index *x, uint32_t id, uint64_t *dist)
+uint32_t clock_index_find_marked(const struct clock_index *x, uint32_t id)
 {
 	if (!x->nmarked)
 		return CLOCK_INDEX_NONE;
@@ -337,8 +337,21 @@ uint32_t clock_index_next_marked(const struct clock_index *x, uint32_t id, uint6
 	uint32_t km = v ? k + (uint32_t)__builtin_ctzll(v) : next_marked_key(x, k);
 	if (km == CLOCK_INDEX_NONE)
 		km = next_marked_key(x, 0);
-	*dist = km >= k ? count_in(x, k, km) : x->n - count_in(x, km, k);
 	return x->id_at[km];
+}
+
+uint64_t clock_index_distance(const struct clock_index *x, uint32_t from, uint32_t to)
+{
+	uint32_t k = x->key_of[from] - 1, kt = x->key_of[to] - 1;
+	return kt >= k ? count_in(x, k, kt) : x->n - count_in(x, kt, k);
+}
+
+uint32_t clock_index_next_marked(const struct clock_index *x, uint32_t id, uint64_t *dist)
+{
+	uint32_t j = clock_index_find_marked(x, id);
+	if (j != CLOCK_INDEX_NONE)
+		*dist = clock_index_distance(x, id, j);
+	return j;
 }
 
 uint32_t clock_index_advance(const struct clock_index *x, uint32_t id, uint64_t places)

@@ -70,6 +70,8 @@ struct clockpro {
 	uint8_t *fl;
 	uint32_t flcap;
 	struct cp_nodes n; /* in a cache (n.ids set) */
+	/* A cache's jump not yet counted (GH_NONE: none), from and to. */
+	uint32_t jump_from, jump_to;
 };
 
 /* Whether the nodes are frames and ghost slots (a cache). */
@@ -85,7 +87,7 @@ static void *clockpro_init(struct mm *mm, const double *tun)
 	struct clockpro *c = xcalloc(1, sizeof(*c));
 	rp_init(&c->b, mm, "clockpro");
 	c->b.forget = forget_stale;
-	c->hand_cold = c->hand_hot = c->hand_test = GH_NONE;
+	c->hand_cold = c->hand_hot = c->hand_test = c->jump_to = GH_NONE;
 	clock_index_init(&c->order);
 	c->m = mm->fr.nr;
 	c->mc = 1;
@@ -266,8 +268,27 @@ static uint32_t hand_cold_jump(struct clockpro *c, uint64_t *budget)
 {
 	uint32_t i = at(c, c->hand_cold);
 	uint64_t skip;
-	uint32_t j = clock_index_next_marked(&c->order, i, &skip);
 	c->b.hand_looks++;
+	if (bynode(c) && *budget >= clock_size(c)) {
+		/* A jump passes fewer entries than the clock holds, so
+		 * with this budget it ends at the page; and in a cache an
+		 * unreferenced one is evicted, which ends the pass (one
+		 * page to reclaim, every eviction frees it): the entries
+		 * passed are counted only if the pass goes on
+		 * (settle_jump).  Counted at every jump, they were a sixth
+		 * of a replay of make bench's trace (perf), where a jump
+		 * passes some 96 000 hot entries and 99% of jumps end
+		 * their pass. */
+		uint32_t j = clock_index_find_marked(&c->order, i);
+		if (!(c->fl[j] & REF)) {
+			c->jump_from = i;
+			c->jump_to = j;
+			c->hand_cold = step(c, j);
+			c->b.hand_steps++;
+			return j;
+		}
+	}
+	uint32_t j = clock_index_next_marked(&c->order, i, &skip);
 	if (skip > *budget) {
 		c->hand_cold = clock_index_advance(&c->order, i, *budget + 1);
 		c->b.hand_steps += *budget + 1;
@@ -278,6 +299,22 @@ static uint32_t hand_cold_jump(struct clockpro *c, uint64_t *budget)
 	c->hand_cold = step(c, j);
 	c->b.hand_steps += skip + 1;
 	return j;
+}
+
+/* A jump whose count hand_cold_jump left for later: the pass goes on
+ * after the eviction (never in a cache), so it is counted as the jump
+ * would have, before the clock changes (the eviction itself does not
+ * touch it). */
+static void settle_jump(struct clockpro *c, struct scan_control *sc, uint64_t *budget)
+{
+	if (c->jump_to == GH_NONE)
+		return;
+	if (sc->nr_reclaimed < sc->nr_to_reclaim) {
+		uint64_t skip = clock_index_distance(&c->order, c->jump_from, c->jump_to);
+		*budget -= skip;
+		c->b.hand_steps += skip;
+	}
+	c->jump_to = GH_NONE;
 }
 
 /* Evict node i's page (rp_evict's outcomes). */
@@ -366,6 +403,7 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 			continue;
 		}
 		enum victim_outcome o = evict(c, sc, i);
+		settle_jump(c, sc, &budget);
 		if (o == VICTIM_NOSWAP)
 			noswap++;
 		if (o == VICTIM_GONE && (c->fl[i] & TEST)) {
