@@ -43,6 +43,7 @@
 #include "clockpro_nodes.h"
 #include "../lib/util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,25 @@ static inline bool bynode(const struct clockpro *c) { return c->n.ids != NULL; }
 static void forget_stale(struct rp_base *b, uint32_t i);
 
 static void clockpro_hit(void *p, pfn_t pfn, uint32_t i);
+
+/* In a cache the clock holds up to 2c + 1 entries (the resident pages
+ * and at most c + 1 non-resident ones), and the clock index's keys, a
+ * 32-bit power of two at least twice its entries, stop at 2^31: a larger
+ * cache is refused before anything is built (cachesim_new()).  Unchecked,
+ * a cache past 2^31 frames wrapped the ghost slots' bound
+ * (cpn_take_slow) and the keys' doubling. */
+#define CACHE_MOST ((1ULL << 29) - 1)
+
+static bool clockpro_frames_ok(uint64_t frames, bool cache, const double *tun, char *err, size_t errlen)
+{
+	(void)tun;
+	if (cache && frames > CACHE_MOST) {
+		snprintf(err, errlen, "policy clockpro: a cache of %llu frames; it holds at most %llu",
+			 (unsigned long long)frames, CACHE_MOST);
+		return false;
+	}
+	return true;
+}
 
 static void *clockpro_init(struct mm *mm, const double *tun)
 {
@@ -563,6 +583,7 @@ const struct policy_ops clockpro_policy = {
 	.destroy = clockpro_destroy,
 	.add = clockpro_add,
 	.remove = clockpro_remove,
+	.frames_ok = clockpro_frames_ok,
 	.access = rp_access,
 	.shrink = clockpro_shrink,
 	.check = clockpro_check,

@@ -37,3 +37,23 @@ for c in pgscan_anon pgscan_file pgscan_kswapd pgscan_direct pgsteal_file; do
 done
 want=" pgscan_anon=0 pgscan_file=11526 pgscan_kswapd=11526 pgscan_direct=0 pgsteal_file=8263"
 [ $rc -eq 0 ] && [ "$got" = "$want" ] && ok || bad "exit $rc:$got, expected$want"
+
+# A cache too large for the clock's index (its keys stop at 2^31, twice
+# the clock's 2c + 1 entries) is refused in one line, exit 2, before
+# anything is built (policy_frames_ok()): 2 TB is 2^29 frames, one past
+# the most; 9 TB, past 2^31, wrapped the ghost slots' bound.  Under a 2
+# GB address-space limit (not under ASan), so a refusal after building
+# shows as an out-of-host-memory line instead.
+printf '1 r\n2 r\n1 r\n' >"$T/cp.t"
+for ram in 2T 9T; do
+	t "clockpro: a cache of $ram refused, one line, exit 2"
+	if [ -n "${PAGELAB_SANITIZED:-}" ]; then
+		$P run --machine ideal --ram $ram --policy clockpro trace "$T/cp.t" >"$T/cp.out" 2>"$T/cp.err"
+	else
+		(ulimit -v 2000000; $P run --machine ideal --ram $ram --policy clockpro trace "$T/cp.t") >"$T/cp.out" 2>"$T/cp.err"
+	fi
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$T/cp.err")" -eq 1 ] && [ ! -s "$T/cp.out" ] &&
+		grep -q "^pagelab: policy clockpro: a cache of [0-9]* frames; it holds at most 536870911$" "$T/cp.err" && ok ||
+		bad "exit $rc: $(head -3 "$T/cp.err")"
+done
