@@ -208,6 +208,7 @@ __attribute__((noinline, cold)) static void renumber(struct clock_index *x)
 	x->cap = cap;
 	x->next = k;
 	x->lo = 0;
+	x->gen++;
 }
 
 /* key_of has room for id (the test inline: a call on every append was
@@ -269,16 +270,23 @@ static uint32_t next_key(const struct clock_index *x, uint32_t key)
 	return w << 6 | (uint32_t)__builtin_ctzll(v);
 }
 
-uint32_t clock_index_first(struct clock_index *x)
+uint32_t clock_index_first_key(struct clock_index *x)
 {
 	/* Keys below the lowest entry's only lose entries until the
 	 * renumbering: the search resumes where the last one ended. */
 	uint32_t k = next_key(x, x->lo);
-	if (k == CLOCK_INDEX_NONE)
-		return CLOCK_INDEX_NONE;
-	x->lo = k;
-	return x->id_at[k];
+	if (k != CLOCK_INDEX_NONE)
+		x->lo = k;
+	return k;
 }
+
+uint32_t clock_index_first(struct clock_index *x)
+{
+	uint32_t k = clock_index_first_key(x);
+	return k == CLOCK_INDEX_NONE ? k : x->id_at[k];
+}
+
+uint32_t clock_index_key_next_far(const struct clock_index *x, uint32_t key) { return next_key(x, key); }
 
 uint32_t clock_index_after(const struct clock_index *x, uint32_t id)
 {
@@ -293,9 +301,12 @@ uint32_t clock_index_after(const struct clock_index *x, uint32_t id)
 
 void clock_index_remove(struct clock_index *x, uint32_t id)
 {
-	if (!clock_index_has(x, id))
-		return;
-	uint32_t k = x->key_of[id] - 1;
+	if (clock_index_has(x, id))
+		clock_index_remove_at(x, id, x->key_of[id] - 1);
+}
+
+void clock_index_remove_at(struct clock_index *x, uint32_t id, uint32_t k)
+{
 	set_all(x, k, false);
 	if (x->marked_at[k]) {
 		set_marked(x, k, false);
@@ -318,7 +329,11 @@ void clock_index_relabel(struct clock_index *x, uint32_t id, uint32_t to)
 
 void clock_index_mark(struct clock_index *x, uint32_t id, bool marked)
 {
-	uint32_t k = x->key_of[id] - 1;
+	clock_index_mark_at(x, x->key_of[id] - 1, marked);
+}
+
+void clock_index_mark_at(struct clock_index *x, uint32_t k, bool marked)
+{
 	if (x->marked_at[k] == marked)
 		return;
 	x->marked_at[k] = marked;
@@ -326,18 +341,23 @@ void clock_index_mark(struct clock_index *x, uint32_t id, bool marked)
 	x->nmarked += marked ? 1 : UINT32_MAX;
 }
 
-uint32_t clock_index_find_marked(const struct clock_index *x, uint32_t id)
+uint32_t clock_index_marked_key(const struct clock_index *x, uint32_t k)
 {
 	if (!x->nmarked)
 		return CLOCK_INDEX_NONE;
-	uint32_t k = x->key_of[id] - 1;
 	/* In k's own word (inline), else the search; none at or after k:
 	 * the first one from the tail. */
 	uint64_t v = x->marked[k >> 6] >> (k & 63);
 	uint32_t km = v ? k + (uint32_t)__builtin_ctzll(v) : next_marked_key(x, k);
 	if (km == CLOCK_INDEX_NONE)
 		km = next_marked_key(x, 0);
-	return x->id_at[km];
+	return km;
+}
+
+uint32_t clock_index_find_marked(const struct clock_index *x, uint32_t id)
+{
+	uint32_t km = clock_index_marked_key(x, x->key_of[id] - 1);
+	return km == CLOCK_INDEX_NONE ? km : x->id_at[km];
 }
 
 uint64_t clock_index_distance(const struct clock_index *x, uint32_t from, uint32_t to)

@@ -46,6 +46,7 @@ struct clock_index {
 	uint32_t next;      /* the key the next append takes */
 	uint32_t n, nmarked;
 	uint32_t lo;        /* no entry has a key below it */
+	uint32_t gen;       /* renumberings so far: a key kept past one is stale */
 };
 
 void clock_index_init(struct clock_index *x);
@@ -93,5 +94,29 @@ uint32_t clock_index_first(struct clock_index *x);
 uint32_t clock_index_after(const struct clock_index *x, uint32_t id);
 /* The entry `places` places after entry id (in the index), wrapping. */
 uint32_t clock_index_advance(const struct clock_index *x, uint32_t id, uint64_t places);
+
+/* By key, for a hand that keeps the key of the entry it is on (valid
+ * while `gen` stays the same): finding an entry's key through key_of
+ * was a random host line per step of CLOCK-Pro's hands, on the chain
+ * from one step to the next (clockpro.c: hand_take).  The entry with a
+ * key; the first key after `key` holding an entry (NONE: none before the
+ * head); the tail's key (NONE: the clock is empty); the first marked key
+ * at or after `key`, wrapping (NONE: none is marked). */
+static inline uint32_t clock_index_id_at(const struct clock_index *x, uint32_t key) { return x->id_at[key]; }
+uint32_t clock_index_key_next_far(const struct clock_index *x, uint32_t key);
+static inline uint32_t clock_index_key_next(const struct clock_index *x, uint32_t key)
+{
+	uint32_t k = key + 1;
+	/* the next entry in the same word, most steps' */
+	uint64_t v = k < x->next ? x->all[k >> 6] >> (k & 63) : 0;
+	return v ? k + (uint32_t)__builtin_ctzll(v) : clock_index_key_next_far(x, k);
+}
+uint32_t clock_index_first_key(struct clock_index *x);
+uint32_t clock_index_marked_key(const struct clock_index *x, uint32_t key);
+/* clock_index_remove() and _mark() of the entry with key `key` (id, in
+ * the index, for remove): a hand that has stepped onto an entry acts on
+ * it without reading its key again. */
+void clock_index_remove_at(struct clock_index *x, uint32_t id, uint32_t key);
+void clock_index_mark_at(struct clock_index *x, uint32_t key, bool marked);
 
 #endif

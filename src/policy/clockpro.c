@@ -55,6 +55,12 @@
 struct clockpro {
 	struct rp_base b;
 	uint32_t hand_cold, hand_hot, hand_test; /* GH_NONE = at the tail */
+	/* The key of the entry each hand is on (clock_index.h), GH_NONE if
+	 * not known, all stale when the index's gen is not kgen: a hand
+	 * steps from it through the key bitmap (hand_take) without
+	 * reading its entry's key_of slot, a random host line on the chain
+	 * of steps (a tenth of a replay of make bench's trace, perf). */
+	uint32_t key_cold, key_hot, key_test, kgen;
 	uint64_t m, mc, nr_hot, nr_nonres;
 	/* The clock: its order, the resident cold pages marked.  HAND_cold
 	 * jumps to the next one (clock_index.h), and every hand steps
@@ -108,6 +114,7 @@ static void *clockpro_init(struct mm *mm, const double *tun)
 	rp_init(&c->b, mm, "clockpro");
 	c->b.forget = forget_stale;
 	c->hand_cold = c->hand_hot = c->hand_test = c->jump_to = GH_NONE;
+	c->key_cold = c->key_hot = c->key_test = GH_NONE;
 	clock_index_init(&c->order);
 	c->m = mm->fr.nr;
 	c->mc = 1;
@@ -149,6 +156,41 @@ static uint32_t step(struct clockpro *c, uint32_t i)
 
 static uint64_t clock_size(const struct clockpro *c) { return clock_index_count(&c->order); }
 
+/* The key of the entry under hand *h (its kept key *hk, GH_NONE: not
+ * kept): the tail's for a hand at the tail. */
+static inline uint32_t hand_key(struct clockpro *c, const uint32_t *h, const uint32_t *hk)
+{
+	struct clock_index *x = &c->order;
+	if (c->kgen != x->gen) {
+		c->key_cold = c->key_hot = c->key_test = GH_NONE;
+		c->kgen = x->gen;
+	}
+	if (*h == GH_NONE)
+		return clock_index_first_key(x);
+	return *hk != GH_NONE ? *hk : clock_index_key(x, *h);
+}
+
+/* Hand *h goes to the entry with key k, the tail's if k is GH_NONE (past
+ * the head: wrapping). */
+static inline void hand_to_key(struct clockpro *c, uint32_t *h, uint32_t *hk, uint32_t k)
+{
+	if (k == GH_NONE)
+		k = clock_index_first_key(&c->order);
+	*h = clock_index_id_at(&c->order, k);
+	*hk = k;
+}
+
+/* at() and step() of a hand that keeps its key: the entry under it (its
+ * key in *key), the hand moved on to the next. */
+static inline uint32_t hand_take(struct clockpro *c, uint32_t *h, uint32_t *hk, uint32_t *key)
+{
+	uint32_t k = hand_key(c, h, hk);
+	uint32_t i = clock_index_id_at(&c->order, k);
+	hand_to_key(c, h, hk, clock_index_key_next(&c->order, k));
+	*key = k;
+	return i;
+}
+
 /* What HAND_cold stops at: a resident cold page. */
 static bool resident_cold(struct clockpro *c, uint32_t i)
 {
@@ -161,21 +203,29 @@ static void remark(struct clockpro *c, uint32_t i)
 	clock_index_mark(&c->order, i, resident_cold(c, i));
 }
 
-/* Hands on node i move to node `to`, or (GH_NONE) on to the next entry.
- * Tested hand by hand: through an array of the three it was 40
- * instructions a call, made on every move (callgrind). */
+/* Hands on node i move to node `to`, i relabelled in its place (their
+ * keys kept), or (GH_NONE) on to the next entry (their keys found again
+ * when they step).  Tested hand by hand: through an array of the three it
+ * was 40 instructions a call, made on every move (callgrind). */
 __attribute__((always_inline)) static inline void move_hands(struct clockpro *c, uint32_t i, uint32_t to)
 {
 	if (c->hand_cold != i && c->hand_hot != i && c->hand_test != i)
 		return;
+	uint32_t nokey = to == GH_NONE ? GH_NONE : 0; /* a mask of the keys */
 	if (to == GH_NONE)
 		to = clock_index_after(&c->order, i);
-	if (c->hand_cold == i)
+	if (c->hand_cold == i) {
 		c->hand_cold = to;
-	if (c->hand_hot == i)
+		c->key_cold |= nokey;
+	}
+	if (c->hand_hot == i) {
 		c->hand_hot = to;
-	if (c->hand_test == i)
+		c->key_hot |= nokey;
+	}
+	if (c->hand_test == i) {
 		c->hand_test = to;
+		c->key_test |= nokey;
+	}
 }
 
 /* Entry i leaves its place on the clock: hands on it move on. */
@@ -227,15 +277,18 @@ static void forget(struct clockpro *c, uint32_t i)
 	let_go(c, i);
 }
 
-/* A cold page's test period ends without a reuse. */
-static void end_test(struct clockpro *c, uint32_t i)
+/* A cold page's test period ends without a reuse; k is entry i's key (a
+ * hand's, hand_take). */
+static void end_test(struct clockpro *c, uint32_t i, uint32_t k)
 {
 	c->fl[i] &= ~TEST;
 	if (!(c->fl[i] & RES)) {
 		c->nr_nonres--;
 		if (c->mc > 1)
 			c->mc--;
-		forget(c, i);
+		move_hands(c, i, GH_NONE);
+		clock_index_remove_at(&c->order, i, k);
+		let_go(c, i);
 	}
 }
 
@@ -248,19 +301,18 @@ static uint32_t run_hand_hot(struct clockpro *c, bool one)
 	uint64_t start = c->nr_hot;
 	uint32_t demoted = GH_NONE;
 	while ((one ? c->nr_hot == start : c->nr_hot > c->m - c->mc) && c->nr_hot && budget--) {
-		uint32_t i = at(c, c->hand_hot);
-		c->hand_hot = step(c, i);
+		uint32_t k, i = hand_take(c, &c->hand_hot, &c->key_hot, &k);
 		if (c->fl[i] & HOT) {
 			if (c->fl[i] & REF) {
 				c->fl[i] &= ~REF;
 			} else {
 				c->fl[i] &= ~HOT; /* demoted: cold, no test period */
 				c->nr_hot--;
-				remark(c, i);
+				clock_index_mark_at(&c->order, k, resident_cold(c, i));
 				demoted = i;
 			}
 		} else if (c->fl[i] & TEST) {
-			end_test(c, i);
+			end_test(c, i, k);
 		}
 	}
 	return demoted;
@@ -270,10 +322,9 @@ static void run_hand_test(struct clockpro *c)
 {
 	uint64_t budget = 2 * clock_size(c) + 1;
 	while (c->nr_nonres > c->m && budget--) {
-		uint32_t i = at(c, c->hand_test);
-		c->hand_test = step(c, i);
+		uint32_t k, i = hand_take(c, &c->hand_test, &c->key_test, &k);
 		if (!(c->fl[i] & HOT) && (c->fl[i] & TEST))
-			end_test(c, i);
+			end_test(c, i, k);
 	}
 }
 
@@ -286,7 +337,6 @@ static void run_hand_test(struct clockpro *c)
  * and GH_NONE returned: the pass is over. */
 static uint32_t hand_cold_jump(struct clockpro *c, uint64_t *budget)
 {
-	uint32_t i = at(c, c->hand_cold);
 	uint64_t skip;
 	c->b.hand_looks++;
 	if (bynode(c) && *budget >= clock_size(c)) {
@@ -299,16 +349,20 @@ static uint32_t hand_cold_jump(struct clockpro *c, uint64_t *budget)
 		 * of a replay of make bench's trace (perf), where a jump
 		 * passes some 96 000 hot entries and 99% of jumps end
 		 * their pass. */
-		uint32_t j = clock_index_find_marked(&c->order, i);
+		uint32_t k = hand_key(c, &c->hand_cold, &c->key_cold);
+		uint32_t km = clock_index_marked_key(&c->order, k);
+		uint32_t j = clock_index_id_at(&c->order, km);
 		if (!(c->fl[j] & REF)) {
-			c->jump_from = i;
+			c->jump_from = clock_index_id_at(&c->order, k);
 			c->jump_to = j;
-			c->hand_cold = step(c, j);
+			hand_to_key(c, &c->hand_cold, &c->key_cold, clock_index_key_next(&c->order, km));
 			c->b.hand_steps++;
 			return j;
 		}
 	}
+	uint32_t i = at(c, c->hand_cold);
 	uint32_t j = clock_index_next_marked(&c->order, i, &skip);
+	c->key_cold = GH_NONE; /* the hand moves below by node */
 	if (skip > *budget) {
 		c->hand_cold = clock_index_advance(&c->order, i, *budget + 1);
 		c->b.hand_steps += *budget + 1;
@@ -395,8 +449,8 @@ static void clockpro_shrink(void *p, struct scan_control *sc)
 			/* One step: each hot_first round runs HAND_hot
 			 * anew, and with every resident page hot the
 			 * first hot entry the hand meets runs it. */
-			i = at(c, c->hand_cold);
-			c->hand_cold = step(c, i);
+			uint32_t k;
+			i = hand_take(c, &c->hand_cold, &c->key_cold, &k);
 			c->b.hand_steps++;
 			c->b.hand_looks++;
 		}
@@ -564,6 +618,15 @@ static bool clockpro_check(void *p, FILE *err)
 			(unsigned long long)n, (unsigned long long)cold, (unsigned long long)live);
 		return false;
 	}
+	/* a hand's kept key is its entry's (hand_key) */
+	const uint32_t hands[3] = { c->hand_cold, c->hand_hot, c->hand_test };
+	const uint32_t keys[3] = { c->key_cold, c->key_hot, c->key_test };
+	for (int h = 0; h < 3 && c->kgen == c->order.gen; h++)
+		if (hands[h] != GH_NONE && keys[h] != GH_NONE &&
+		    (!clock_index_has(&c->order, hands[h]) || clock_index_key(&c->order, hands[h]) != keys[h])) {
+			fprintf(err, "check: clockpro hand %d at entry %u keeps key %u, not its entry's\n", h, hands[h], keys[h]);
+			return false;
+		}
 	if (hot != c->nr_hot || nonres != c->nr_nonres || res != rp_resident(&c->b) ||
 	    c->mc < 1 || (c->m > 1 && c->mc > c->m - 1)) {
 		fprintf(err, "check: clockpro hot %llu (counted %llu), non-resident %llu (%llu), resident %llu, mc %llu\n",
