@@ -15,6 +15,7 @@ void clock_index_destroy(struct clock_index *x)
 	free(x->all);
 	free(x->marked);
 	free(x->marked_sum);
+	free(x->marked_sum2);
 	free(x->sub_n);
 	free(x->super_n);
 	memset(x, 0, sizeof(*x));
@@ -50,12 +51,13 @@ __attribute__((always_inline)) static inline void set_all(struct clock_index *x,
 
 __attribute__((always_inline)) static inline void set_marked(struct clock_index *x, uint32_t key, bool on)
 {
-	uint32_t w = key >> 6;
+	uint32_t w = key >> 6, sw = w >> 6;
 	if (on) {
 		x->marked[w] |= BIT(key);
-		x->marked_sum[w >> 6] |= BIT(w);
-	} else if (!(x->marked[w] &= ~BIT(key))) {
-		x->marked_sum[w >> 6] &= ~BIT(w);
+		x->marked_sum[sw] |= BIT(w);
+		x->marked_sum2[sw >> 6] |= BIT(sw);
+	} else if (!(x->marked[w] &= ~BIT(key)) && !(x->marked_sum[sw] &= ~BIT(w))) {
+		x->marked_sum2[sw >> 6] &= ~BIT(sw);
 	}
 }
 
@@ -123,9 +125,19 @@ static uint32_t next_marked_key(const struct clock_index *x, uint32_t key)
 			return CLOCK_INDEX_NONE;
 		uint32_t sw = w >> 6, nsum = (nwords + 63) >> 6;
 		uint64_t sv = x->marked_sum[sw] & (~0ULL << (w & 63));
-		while (!sv) {
+		if (!sv) {
+			/* the next summary word not zero, through the
+			 * second summary (262144 keys a word) */
 			if (++sw >= nsum)
 				return CLOCK_INDEX_NONE;
+			uint32_t t = sw >> 6, nsum2 = (nsum + 63) >> 6;
+			uint64_t tv = x->marked_sum2[t] & (~0ULL << (sw & 63));
+			while (!tv) {
+				if (++t >= nsum2)
+					return CLOCK_INDEX_NONE;
+				tv = x->marked_sum2[t];
+			}
+			sw = t << 6 | (uint32_t)__builtin_ctzll(tv);
 			sv = x->marked_sum[sw];
 		}
 		w = sw << 6 | (uint32_t)__builtin_ctzll(sv);
@@ -170,8 +182,10 @@ __attribute__((noinline, cold)) static void renumber(struct clock_index *x)
 	uint32_t nwords = cap >> 6, k = 0;
 	free(x->marked);
 	free(x->marked_sum);
+	free(x->marked_sum2);
 	x->marked = xcalloc(nwords, sizeof(*x->marked));
 	x->marked_sum = xcalloc((nwords + 63) >> 6, sizeof(*x->marked_sum));
+	x->marked_sum2 = xcalloc((((nwords + 63) >> 6) + 63) >> 6, sizeof(*x->marked_sum2));
 	/* in place: an entry's new key is never above its old one */
 	for (uint32_t w = 0; w < (x->next + 63) >> 6; w++)
 		for (uint64_t v = x->all[w]; v; v &= v - 1) {

@@ -20,7 +20,8 @@
  * densely when they run out, so the positions are two bitmaps over the
  * keys (all entries, marked entries), with counts of the entries in each
  * run of 512 and of 32768 keys and a bit per word of marked keys that is
- * not zero (the search skips 4096 unmarked keys a step).  Two Fenwick trees held
+ * not zero, and one per word of those (the search skips 262144 unmarked
+ * keys a step).  Two Fenwick trees held
  * them before: each query and update walked 20 nodes of 2 MB trees, 45%
  * of a CLOCK-Pro replay's instructions (callgrind, 100 K frames); the
  * bitmaps are 64 KB each and a jump reads a few words of them, as the
@@ -40,6 +41,11 @@ struct clock_index {
 	uint8_t *marked_at; /* per key: marked */
 	uint64_t *all, *marked; /* bitmaps over the keys */
 	uint64_t *marked_sum;   /* bit w: word w of marked is not zero */
+	/* bit s: word s of marked_sum is not zero.  The cold hand's search
+	 * read marked_sum a word at a time: on make bench's trace a jump
+	 * passes some 96 000 entries between resident cold pages, tens of
+	 * its words, and the loop was a tenth of the replay (perf). */
+	uint64_t *marked_sum2;
 	uint16_t *sub_n;    /* per 512 keys: the entries among them */
 	uint32_t *super_n;  /* per 32768 keys: the same */
 	uint32_t cap;       /* keys: a power of two (0 before the first append) */
