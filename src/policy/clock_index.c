@@ -15,6 +15,7 @@ void clock_index_destroy(struct clock_index *x)
 	free(x->all);
 	free(x->marked);
 	free(x->marked_sum);
+	free(x->marked_sum2);
 	free(x->sub_n);
 	free(x->super_n);
 	memset(x, 0, sizeof(*x));
@@ -50,12 +51,13 @@ __attribute__((always_inline)) static inline void set_all(struct clock_index *x,
 
 __attribute__((always_inline)) static inline void set_marked(struct clock_index *x, uint32_t key, bool on)
 {
-	uint32_t w = key >> 6;
+	uint32_t w = key >> 6, sw = w >> 6;
 	if (on) {
 		x->marked[w] |= BIT(key);
-		x->marked_sum[w >> 6] |= BIT(w);
-	} else if (!(x->marked[w] &= ~BIT(key))) {
-		x->marked_sum[w >> 6] &= ~BIT(w);
+		x->marked_sum[sw] |= BIT(w);
+		x->marked_sum2[sw >> 6] |= BIT(sw);
+	} else if (!(x->marked[w] &= ~BIT(key)) && !(x->marked_sum[sw] &= ~BIT(w))) {
+		x->marked_sum2[sw >> 6] &= ~BIT(sw);
 	}
 }
 
@@ -123,9 +125,19 @@ static uint32_t next_marked_key(const struct clock_index *x, uint32_t key)
 			return CLOCK_INDEX_NONE;
 		uint32_t sw = w >> 6, nsum = (nwords + 63) >> 6;
 		uint64_t sv = x->marked_sum[sw] & (~0ULL << (w & 63));
-		while (!sv) {
+		if (!sv) {
+			/* the next summary word not zero, through the
+			 * second summary (262144 keys a word) */
 			if (++sw >= nsum)
 				return CLOCK_INDEX_NONE;
+			uint32_t t = sw >> 6, nsum2 = (nsum + 63) >> 6;
+			uint64_t tv = x->marked_sum2[t] & (~0ULL << (sw & 63));
+			while (!tv) {
+				if (++t >= nsum2)
+					return CLOCK_INDEX_NONE;
+				tv = x->marked_sum2[t];
+			}
+			sw = t << 6 | (uint32_t)__builtin_ctzll(tv);
 			sv = x->marked_sum[sw];
 		}
 		w = sw << 6 | (uint32_t)__builtin_ctzll(sv);
@@ -170,8 +182,10 @@ __attribute__((noinline, cold)) static void renumber(struct clock_index *x)
 	uint32_t nwords = cap >> 6, k = 0;
 	free(x->marked);
 	free(x->marked_sum);
+	free(x->marked_sum2);
 	x->marked = xcalloc(nwords, sizeof(*x->marked));
 	x->marked_sum = xcalloc((nwords + 63) >> 6, sizeof(*x->marked_sum));
+	x->marked_sum2 = xcalloc((((nwords + 63) >> 6) + 63) >> 6, sizeof(*x->marked_sum2));
 	/* in place: an entry's new key is never above its old one */
 	for (uint32_t w = 0; w < (x->next + 63) >> 6; w++)
 		for (uint64_t v = x->all[w]; v; v &= v - 1) {
@@ -208,6 +222,7 @@ __attribute__((noinline, cold)) static void renumber(struct clock_index *x)
 	x->cap = cap;
 	x->next = k;
 	x->lo = 0;
+	x->gen++;
 }
 
 /* key_of has room for id (the test inline: a call on every append was
@@ -269,16 +284,23 @@ static uint32_t next_key(const struct clock_index *x, uint32_t key)
 	return w << 6 | (uint32_t)__builtin_ctzll(v);
 }
 
-uint32_t clock_index_first(struct clock_index *x)
+uint32_t clock_index_first_key(struct clock_index *x)
 {
 	/* Keys below the lowest entry's only lose entries until the
 	 * renumbering: the search resumes where the last one ended. */
 	uint32_t k = next_key(x, x->lo);
-	if (k == CLOCK_INDEX_NONE)
-		return CLOCK_INDEX_NONE;
-	x->lo = k;
-	return x->id_at[k];
+	if (k != CLOCK_INDEX_NONE)
+		x->lo = k;
+	return k;
 }
+
+uint32_t clock_index_first(struct clock_index *x)
+{
+	uint32_t k = clock_index_first_key(x);
+	return k == CLOCK_INDEX_NONE ? k : x->id_at[k];
+}
+
+uint32_t clock_index_key_next_far(const struct clock_index *x, uint32_t key) { return next_key(x, key); }
 
 uint32_t clock_index_after(const struct clock_index *x, uint32_t id)
 {
@@ -293,9 +315,12 @@ uint32_t clock_index_after(const struct clock_index *x, uint32_t id)
 
 void clock_index_remove(struct clock_index *x, uint32_t id)
 {
-	if (!clock_index_has(x, id))
-		return;
-	uint32_t k = x->key_of[id] - 1;
+	if (clock_index_has(x, id))
+		clock_index_remove_at(x, id, x->key_of[id] - 1);
+}
+
+void clock_index_remove_at(struct clock_index *x, uint32_t id, uint32_t k)
+{
 	set_all(x, k, false);
 	if (x->marked_at[k]) {
 		set_marked(x, k, false);
@@ -318,7 +343,11 @@ void clock_index_relabel(struct clock_index *x, uint32_t id, uint32_t to)
 
 void clock_index_mark(struct clock_index *x, uint32_t id, bool marked)
 {
-	uint32_t k = x->key_of[id] - 1;
+	clock_index_mark_at(x, x->key_of[id] - 1, marked);
+}
+
+void clock_index_mark_at(struct clock_index *x, uint32_t k, bool marked)
+{
 	if (x->marked_at[k] == marked)
 		return;
 	x->marked_at[k] = marked;
@@ -326,19 +355,37 @@ void clock_index_mark(struct clock_index *x, uint32_t id, bool marked)
 	x->nmarked += marked ? 1 : UINT32_MAX;
 }
 
-uint32_t clock_index_next_marked(const struct clock_index *x, uint32_t id, uint64_t *dist)
+uint32_t clock_index_marked_key(const struct clock_index *x, uint32_t k)
 {
 	if (!x->nmarked)
 		return CLOCK_INDEX_NONE;
-	uint32_t k = x->key_of[id] - 1;
 	/* In k's own word (inline), else the search; none at or after k:
 	 * the first one from the tail. */
 	uint64_t v = x->marked[k >> 6] >> (k & 63);
 	uint32_t km = v ? k + (uint32_t)__builtin_ctzll(v) : next_marked_key(x, k);
 	if (km == CLOCK_INDEX_NONE)
 		km = next_marked_key(x, 0);
-	*dist = km >= k ? count_in(x, k, km) : x->n - count_in(x, km, k);
-	return x->id_at[km];
+	return km;
+}
+
+uint32_t clock_index_find_marked(const struct clock_index *x, uint32_t id)
+{
+	uint32_t km = clock_index_marked_key(x, x->key_of[id] - 1);
+	return km == CLOCK_INDEX_NONE ? km : x->id_at[km];
+}
+
+uint64_t clock_index_distance(const struct clock_index *x, uint32_t from, uint32_t to)
+{
+	uint32_t k = x->key_of[from] - 1, kt = x->key_of[to] - 1;
+	return kt >= k ? count_in(x, k, kt) : x->n - count_in(x, kt, k);
+}
+
+uint32_t clock_index_next_marked(const struct clock_index *x, uint32_t id, uint64_t *dist)
+{
+	uint32_t j = clock_index_find_marked(x, id);
+	if (j != CLOCK_INDEX_NONE)
+		*dist = clock_index_distance(x, id, j);
+	return j;
 }
 
 uint32_t clock_index_advance(const struct clock_index *x, uint32_t id, uint64_t places)

@@ -32,13 +32,3 @@ uint32_t cpn_take_slow(struct cp_nodes *n)
 	}
 	return n->gnr++;
 }
-
-void cpn_drop(struct cp_nodes *n, uint32_t *recmap, uint32_t node)
-{
-	uint32_t g = node - n->nframes, id = n->gid[g];
-	if (recmap[id] == node)
-		recmap[id] = NONE;
-	n->gid[g] = n->gfree;
-	n->gfree = g;
-	n->nghost--;
-}

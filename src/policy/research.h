@@ -29,7 +29,9 @@ struct rp_base {
 	void (*forget)(struct rp_base *b, uint32_t i);
 	/* A clock hand's work, for the tests (clockpro's HAND_cold): the
 	 * entries it moved over, and the entries it looked at - a jump over
-	 * entries it has nothing to do with is one look. */
+	 * entries it has nothing to do with is one look.  In a cache the
+	 * entries a reclaim pass's last jump passes are not counted
+	 * (clockpro.c: hand_cold_jump). */
 	uint64_t hand_steps, hand_looks;
 	void (*hit)(void *priv, pfn_t pfn, uint32_t i); /* rp_set_hit */
 };
