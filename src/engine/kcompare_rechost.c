@@ -154,9 +154,13 @@ bool hvals_pick(const struct kcompare *k, const struct hvals *cur, struct hvals 
 		if (lacks[i] && strlen(miss) + 40 < sizeof(miss))
 			snprintf(miss + strlen(miss), sizeof(miss) - strlen(miss), "%s%s", miss[0] ? " " : "",
 				 hs_name(i, buf, sizeof(buf)));
-	if (ok && miss[0])
+	/* Once a process: a matrix asks for each case's host. */
+	static bool said;
+	if (ok && miss[0] && !said) {
+		said = true;
 		fprintf(stderr, "pagelab: compare: note: %s/kernel.jsonl's runs do not record %s: this host's taken\n",
 			k->kernel_cache, miss);
+	}
 	records_free(&rs);
 	return ok;
 }
