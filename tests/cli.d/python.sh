@@ -25,7 +25,7 @@ why=""
 if [ -z "$PY" ]; then
 	why="no python3 (Debian's python3)"
 elif [ -n "${PAGELAB_SANITIZED:-}" ]; then
-	why="libpagelab.so is built with sanitizers"
+	why="a sanitizer build (make sancheck builds no libpagelab.so: it could not be loaded)"
 elif [ ! -r "$LIBSO" ]; then
 	why="no $LIBSO (make lib)"
 fi
