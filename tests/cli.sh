@@ -34,7 +34,8 @@ export PAGELAB=${PAGELAB:-./pagelab}
 # The unit tests that take most of the unit tests' time (about 34 of 53 s
 # on a loaded 2-CPU host), each a job of its own; make check-quick leaves
 # them out, with the area files below.
-UNIT_SLOW="test_sched_eevdf_whole_run test_integrity_every_policy test_sched_percpu_whole_run"
+UNIT_SLOW="test_sched_eevdf_whole_run test_integrity_every_policy test_sched_percpu_whole_run
+	test_codecs_cut_everywhere test_engine_exp_files test_mutated_readers"
 # The area files make check-quick leaves out: each takes 7 s of CPU or
 # more (fit80.sh, tlb_ipi.sh and grain.sh: their own simulations).
 QUICK_OUT="matrix core_reproduce fit80 tlb_ipi grain"
@@ -42,8 +43,15 @@ QUICK_OUT="matrix core_reproduce fit80 tlb_ipi grain"
 # unless PAGELAB_TESTS names them: their own long simulations (about 100 s
 # of CPU under the sanitizers, CI's twenty minutes) on code the other
 # areas run sanitized too (reproduce's experiments in report.sh, every
-# design and workload in matrix.sh).
-SAN_OUT="core_reproduce fit80 tlb_ipi grain"
+# design and workload in matrix.sh; outputs.sh's 72 s of CPU under them
+# are mostly its four calibrate-user benchmarks and waits for signals,
+# and every area that writes a file goes through output.c sanitized;
+# quickfull.sh's reproduce modes run in report.sh, fresh.sh's codecs in
+# the unit tests cut at every byte (test_codecs_cut_everywhere) and
+# fuzz_trace, install.sh is the shell's, cgwire.sh's protection
+# semantics run in cgprot.sh: 165 s of CPU under the sanitizers that
+# took CI past its twenty minutes, 2026-12-07).
+SAN_OUT="core_reproduce fit80 tlb_ipi grain outputs quickfull fresh install cgwire"
 
 # The area files whose wall time is mostly waiting on the host kernel
 # (their real runs, serialised by pagelab kernel's lock; under CI=true or
@@ -126,6 +134,7 @@ area-benchwl 40 area-zram 34 area-swarm 31 area-grain 27 area-fit80 27
 unit-test_integrity_every_policy 26 area-swap_cluster 24 area-costmodel 22
 area-quickfull 21 area-fastpath 20 installcheck 19 area-kernel_trace 19 area-engine 19
 unit-test_sched_percpu_whole_run 18 area-zswap 18 area-kernel_knobs 18
+unit-test_codecs_cut_everywhere 12 unit-test_engine_exp_files 12 unit-test_mutated_readers 12
 area-kernel_cgroups 15 area-core 14 area-bpf_hooks 14 area-layers 13 area-regress 13
 area-robust 12"
 order=$({ echo "$LONG" | tr ' ' '\n' | paste - - | sed 's/^/0 /'
