@@ -109,20 +109,6 @@ static void v1_dirty_limits(struct kcompare *k, const struct hvals *v, unsigned 
 	}
 }
 
-/* MemTotal of /proc/meminfo in KiB; -1 unreadable. */
-static long long mem_total_kb(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	long long v = -1;
-	char line[256];
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemTotal: %lld kB", &v) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return v;
-}
-
 /* This host's settings, as the simulator takes them.  Its dirtyable
  * memory is its MemTotal here, an upper bound that does not move: a
  * reading of free memory changed the simulated machine, and so the
@@ -134,7 +120,7 @@ static void current_host(struct hvals *cur)
 	struct ncgroup cg;
 	char err[256];
 	nhost_settings_read(&h, "/proc/sys");
-	h.dirtyable_kb = mem_total_kb();
+	h.dirtyable_kb = nhost_meminfo_kb("/proc/sys", "MemTotal");
 	hvals_of(&h, ncg_detect(&cg, err, sizeof(err)) ? cg.version : 0, cur);
 }
 

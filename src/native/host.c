@@ -170,24 +170,29 @@ int nhost_dirty_settings(const char *procsys, char out[NHOST_DIRTY_SETTINGS][64]
  * domain of its own (cgroup writeback is v2's), so its writers throttle
  * and its flusher starts at the ratios of this, the host's memory, not of
  * the cgroup's. */
-static long long dirtyable_kb(const char *procsys)
+long long nhost_meminfo_kb(const char *procsys, const char *field)
 {
 	char path[512], line[256];
 	snprintf(path, sizeof(path), "%s/../meminfo", procsys);
 	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	long long sum = 0, v;
-	int got = 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "MemFree: %lld kB", &v) == 1 || sscanf(line, "Active(file): %lld kB", &v) == 1 ||
-		    sscanf(line, "Inactive(file): %lld kB", &v) == 1) {
-			sum += v;
-			got++;
+	long long v = -1;
+	size_t n = strlen(field);
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, n) && line[n] == ':') {
+			if (sscanf(line + n + 1, "%lld", &v) != 1)
+				v = -1;
+			break;
 		}
-	}
-	fclose(f);
-	return got == 3 ? sum : -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static long long dirtyable_kb(const char *procsys)
+{
+	long long fr = nhost_meminfo_kb(procsys, "MemFree"), af = nhost_meminfo_kb(procsys, "Active(file)"),
+		  inf = nhost_meminfo_kb(procsys, "Inactive(file)");
+	return fr < 0 || af < 0 || inf < 0 ? -1 : fr + af + inf;
 }
 
 void nhost_settings_read(struct nhost_settings *h, const char *procsys)

@@ -92,6 +92,8 @@ struct nhost_settings {
 /* The writeback sysctl I's name ("dirty_ratio") and 6.x default. */
 const char *nhost_dirty_name(int i);
 unsigned long long nhost_dirty_default(int i);
+/* Field FIELD ("MemTotal") of PROCSYS/../meminfo, in KiB; -1 unreadable. */
+long long nhost_meminfo_kb(const char *procsys, const char *field);
 /* This host's (its /proc/sys under PROCSYS, "/proc/sys"). */
 void nhost_settings_read(struct nhost_settings *h, const char *procsys);
 
