@@ -452,8 +452,11 @@ int nexec_task(const struct nexec_ctx *c)
 		rc = run_op(&x, &op);
 	}
 	nsched_read(x.r); /* wait, CPU, migrations (schedinfo.c) */
-	x.r->end_ns = native_now_ns() - c->t0;
-	/* What exit would release anyway; freed so leak checkers stay quiet. */
+	/* The task's end is its reap (session.c), not here: rusage counts
+	 * the unmapping below and exit's teardown, and pagelab's task ends
+	 * after its exit's frees too; an end taken here made a small usemem's
+	 * elapsed time less than its CPU time.
+	 * What exit would release anyway; freed so leak checkers stay quiet. */
 	unmap_all(&x);
 	free(x.reg);
 	for (int i = 0; i < NFD; i++)

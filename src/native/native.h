@@ -446,8 +446,10 @@ void native_file_path(char *buf, size_t len, const char *dir, const char *name);
  * 3: a write to a region of declared data kind writes pagefill()'s page.
  * 4: the warm-up before a run touches 2 MiB blocks (warm.c, 2026-12-07):
  * a stream read's system time fell from 0.53-0.65 s to 0.07-0.17 s, so
- * the time of runs of 3 is not comparable (their page counts are). */
-#define NATIVE_EXECUTOR_REV 4
+ * the time of runs of 3 is not comparable (their page counts are).
+ * 5: a task ends at its reap, after its unmapping and exit (2026-12-07;
+ * before, at its last op: elapsed left out what rusage's CPU counted). */
+#define NATIVE_EXECUTOR_REV 5
 
 /* What a task process records for the parent (in shared memory). */
 struct ntask_result {
