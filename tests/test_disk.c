@@ -68,21 +68,21 @@ void test_disk_positioning(void)
 	disk_init(&d, &test_rot, &q, 0, on_complete, &l);
 	/* Where the head already is: transfer only, 10 us a page. */
 	d.head_pos = 100;
-	CHECK_EQ(disk_service_ns(&d, 100, 1), 10000);
-	CHECK_EQ(disk_service_ns(&d, 100, 8), 80000);
+	CHECK_EQ(disk_service_ns(&d, IO_READ, 100, 1), 10000);
+	CHECK_EQ(disk_service_ns(&d, IO_READ, 100, 8), 80000);
 	/* Elsewhere: track-to-track + (full stroke - track) * sqrt(distance /
 	 * capacity) + half a revolution + transfer, where the full stroke is
 	 * scaled so that random requests average the rated seek:
 	 * full = 1 ms + (8 - 1) ms * 15/8 = 14.125 ms.
 	 * A quarter of the disk away: 1 + 13.125 * 0.5 + 5 ms + 10 us. */
-	CHECK_EQ(disk_service_ns(&d, 350, 1), 12572500);
+	CHECK_EQ(disk_service_ns(&d, IO_READ, 350, 1), 12572500);
 	/* The whole disk away (farther is clamped): 1 + 13.125 + 5 ms + 10 us. */
 	d.head_pos = 0;
-	CHECK_EQ(disk_service_ns(&d, 1000, 1), 19135000);
-	CHECK_EQ(disk_service_ns(&d, 5000, 1), 19135000);
+	CHECK_EQ(disk_service_ns(&d, IO_READ, 1000, 1), 19135000);
+	CHECK_EQ(disk_service_ns(&d, IO_READ, 5000, 1), 19135000);
 	/* Backwards costs the same as forwards. */
 	d.head_pos = 350;
-	CHECK_EQ(disk_service_ns(&d, 100, 1), 12572500);
+	CHECK_EQ(disk_service_ns(&d, IO_READ, 100, 1), 12572500);
 	disk_free(&d);
 	evq_free(&q);
 }
@@ -258,7 +258,47 @@ void test_disk_ssd_queue_depth(void)
 	CHECK_EQ(l1.max_inflight, 1);
 	/* Position does not matter to an SSD. */
 	d.head_pos = 0;
-	CHECK_EQ(disk_service_ns(&d, 999, 1), 110000);
+	CHECK_EQ(disk_service_ns(&d, IO_READ, 999, 1), 110000);
 	disk_free(&d);
 	evq_free(&q);
+}
+
+void test_disk_write_rate(void);
+void test_disk_write_rate(void)
+{
+	/* disk.write_bandwidth at half the read rate: 20 us a page written,
+	 * 10 read.  SSD, depth 1: a 1-page write at 0 ends at 100 + 20 us,
+	 * a read submitted with it at 120 + 100 + 10; unset (0), a write
+	 * moves at the read rate. */
+	struct disk_params p = test_ssd;
+	p.queue_depth = 1;
+	p.write_bandwidth = p.bandwidth / 2;
+	struct evq q;
+	struct disk d;
+	struct log l = { 0 };
+	evq_init(&q);
+	disk_init(&d, &p, &q, 0, on_complete, &l);
+	disk_submit(&d, IO_WRITE, 10, 0, 0);
+	disk_submit(&d, IO_READ, 20, 0, 0);
+	drain(&q, &d, &l);
+	CHECK_EQ(l.n, 2);
+	CHECK_EQ(l.done[0], 120000);
+	CHECK_EQ(l.dir[0], IO_WRITE);
+	CHECK_EQ(l.done[1], 230000);
+	CHECK_EQ(disk_service_ns(&d, IO_WRITE, 999, 8), 260000);
+	CHECK_EQ(disk_service_ns(&d, IO_READ, 999, 8), 180000);
+	d.p.write_bandwidth = 0;
+	CHECK_EQ(disk_service_ns(&d, IO_WRITE, 999, 8), 180000);
+	disk_free(&d);
+	evq_free(&q);
+
+	/* Rotating: the transfer part alone at the write rate (no seek
+	 * where the head is). */
+	struct disk_params r = test_rot;
+	r.write_bandwidth = r.bandwidth / 4;
+	disk_init(&d, &r, &q, 0, on_complete, &l);
+	d.head_pos = 100;
+	CHECK_EQ(disk_service_ns(&d, IO_WRITE, 100, 2), 80000);
+	CHECK_EQ(disk_service_ns(&d, IO_READ, 100, 2), 20000);
+	disk_free(&d);
 }

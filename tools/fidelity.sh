@@ -11,7 +11,7 @@
 # only the simulator runs again.
 #   FIDELITY_DATA      the kernel runs' records (kernel.jsonl), the cases
 #                      (cases.txt), the heat map (heatmap.html) and the
-#                      host's measured disk rate and TLB flush cost
+#                      host's measured disk rates and TLB flush cost
 #                      (default docs/fidelity-data)
 #   FIDELITY_SIM_CACHE the simulator's records (default build/fidelity-sim)
 #   FIDELITY_POLICIES  the designs (default linux6,mglru)
@@ -66,6 +66,20 @@ if [ ! -s "$DATA/disk_bandwidth" ] && [ "$(id -u)" -eq 0 ]; then
 		mv "$DATA/disk_bandwidth.tmp" "$DATA/disk_bandwidth" || rm -f "$DATA/disk_bandwidth.tmp"
 fi
 [ -s "$DATA/disk_bandwidth" ] && BW="--set disk.bandwidth=$(cat "$DATA/disk_bandwidth")"
+# The disk writes at its own rate (disk.write_bandwidth): three 1 GB
+# buffered writes by pagelab kernel's dd with conv=fsync, no pressure,
+# the bytes over the time dd was off the CPU (elapsed - user - system:
+# the fsync's wait for the writeback; tests/fidelity_rate.awk).  On this
+# host a write was 830-950 MB/s when a cold read was 1.8-3.1 GB/s, and
+# the file cases wait in fsync(); measured with the records, like the
+# read rate.
+if [ ! -s "$DATA/disk_write_bandwidth" ] && [ "$(id -u)" -eq 0 ]; then
+	echo "fidelity: measuring the host's write rate (buffered, fsync)" >&2
+	$P kernel --memcg 2G --swap 0 --repeat 3 --timeout 300 dd if=/dev/zero of=out bs=1M count=1024 conv=fsync \
+		2>/dev/null | awk -v WAIT=1 -f "$HERE/../tests/fidelity_rate.awk" >"$DATA/disk_write_bandwidth.tmp" &&
+		mv "$DATA/disk_write_bandwidth.tmp" "$DATA/disk_write_bandwidth" || rm -f "$DATA/disk_write_bandwidth.tmp"
+fi
+[ -s "$DATA/disk_write_bandwidth" ] && BW="$BW --set disk.write_bandwidth=$(cat "$DATA/disk_write_bandwidth")"
 # The simulated CPU costs are this host's (pagelab kernel --calibrate:
 # microbenchmarks of the operations pagelab charges, docs/cost.md),
 # measured once at normal priority like the rate above and kept with the
@@ -99,7 +113,7 @@ fi
 [ -z "${FIDELITY_MACHINE:-}" ] && MACHINE=$DATA/profile-fit
 case $MACHINE in */*) ;; *[!A-Za-z0-9_.-]*) echo "fidelity: bad FIDELITY_MACHINE" >&2; exit 2 ;; esac
 
-# shellcheck disable=SC2086 # BW is one --set argument or none
+# shellcheck disable=SC2086 # BW is --set arguments or none
 $P compare --matrix "$DATA/cases.txt" --repeat 3 --seeds 3 --policy "$POL" --floor 100 --timeout 120 \
 	--machine "$MACHINE" --jobs "${FIDELITY_JOBS:-2}" --kernel-cache "$DATA" --sim-cache "$SIM" $BW --html "$DATA/heatmap.html" \
 	>"$OUT" || exit $?

@@ -9,7 +9,10 @@
  * SSD/NVMe: each request costs a fixed latency, and its transfer goes
  * through one data path at the rated bandwidth; up to queue_depth requests
  * are in service at once.  A discard (swap.discard) carries no data: it
- * costs the SSD's per-request latency and no transfer. */
+ * costs the SSD's per-request latency and no transfer.  Writes move at
+ * disk.write_bandwidth where it is set: a device (or a virtual disk on
+ * its host's file) can write more slowly than it reads, which a single
+ * rate hides in every fsync() and writeback wait. */
 #include "disk.h"
 #include "../lib/util.h"
 
@@ -237,9 +240,16 @@ void disk_submit_discard(struct disk *d, uint64_t block, uint32_t npages, uint64
 	kick(d, t);
 }
 
-uint64_t disk_service_ns(const struct disk *d, uint64_t block, uint32_t npages)
+/* ns to move NPAGES in direction DIR */
+static double xfer_ns(const struct disk *d, enum io_dir dir, uint32_t npages)
 {
-	double xfer = (double)npages * PAGE_SIZE * 1e9 / (double)d->p.bandwidth;
+	uint64_t rate = dir == IO_WRITE && d->p.write_bandwidth ? d->p.write_bandwidth : d->p.bandwidth;
+	return (double)npages * PAGE_SIZE * 1e9 / (double)rate;
+}
+
+uint64_t disk_service_ns(const struct disk *d, enum io_dir dir, uint64_t block, uint32_t npages)
+{
+	double xfer = xfer_ns(d, dir, npages);
 	if (d->p.kind == DISK_SSD)
 		return (uint64_t)(d->p.latency_ns + xfer);
 	double pos = 0;
@@ -304,7 +314,7 @@ static void dispatch(struct disk *d, uint64_t now)
 			done = now + d->p.latency_ns;
 			d->discards++;
 		} else if (d->p.kind == DISK_SSD) {
-			double xfer = (double)r->npages * PAGE_SIZE * 1e9 / (double)d->p.bandwidth;
+			double xfer = xfer_ns(d, r->dir, r->npages);
 			uint64_t start = now + d->p.latency_ns;
 			if (d->pipe_free > start)
 				start = d->pipe_free;
@@ -312,7 +322,7 @@ static void dispatch(struct disk *d, uint64_t now)
 			d->pipe_free = done;
 			d->busy_ns += (uint64_t)xfer;
 		} else {
-			uint64_t svc = disk_service_ns(d, r->block, r->npages);
+			uint64_t svc = disk_service_ns(d, r->dir, r->block, r->npages);
 			done = now + svc;
 			d->busy_ns += svc;
 		}

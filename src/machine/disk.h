@@ -80,6 +80,6 @@ void disk_event(struct disk *d, enum ev_kind kind, uint64_t now, uint64_t token)
 uint64_t disk_run_until(struct disk *d, uint64_t now);
 /* Time to service a request of npages at block, with the head where it is
  * (rotating model; exposed for tests). */
-uint64_t disk_service_ns(const struct disk *d, uint64_t block, uint32_t npages);
+uint64_t disk_service_ns(const struct disk *d, enum io_dir dir, uint64_t block, uint32_t npages);
 
 #endif

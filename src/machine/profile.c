@@ -278,6 +278,8 @@ static const struct param params[] = {
 	{ "disk.kind", P_KIND, F(disk.kind), 0, 1, "rotating or ssd" },
 	{ "disk.capacity", P_SIZE, F(disk.capacity), 1ULL << 20, 1ULL << 50, "disk size" },
 	{ "disk.bandwidth", P_RATE, F(disk.bandwidth), 1024, 1ULL << 40, "sequential transfer rate, bytes/s" },
+	{ "disk.write_bandwidth", P_RATE, F(disk.write_bandwidth), 0, 1ULL << 40,
+	  "the rate of writes, bytes/s (0: disk.bandwidth)" },
 	{ "disk.seek", P_NS, F(disk.seek_ns), 0, 10000000000ULL, "average seek (rotating)" },
 	{ "disk.track_seek", P_NS, F(disk.track_seek_ns), 0, 10000000000ULL, "track-to-track seek (rotating)" },
 	{ "disk.rpm", P_COUNT, F(disk.rpm), 1, 1000000, "spindle speed (rotating)" },

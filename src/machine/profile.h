@@ -19,6 +19,7 @@ struct disk_params {
 	enum disk_kind kind;
 	uint64_t capacity;        /* bytes */
 	uint64_t bandwidth;       /* sequential bytes per second */
+	uint64_t write_bandwidth; /* the same for writes; 0: bandwidth */
 	uint64_t seek_ns;         /* average seek (rotating) */
 	uint64_t track_seek_ns;   /* track-to-track seek (rotating) */
 	uint64_t rpm;             /* rotating */
