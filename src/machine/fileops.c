@@ -116,6 +116,25 @@ static void write_sync(struct machine *m, struct mm_ctx *ctx, struct inode *ino,
 		filemap_writeback_range(&m->mm, ctx, ino, op->first, op->npages);
 }
 
+/* A buffered write() call's once-a-call work (work.h W_WRITE_ITER*):
+ * the calibrated write path (src/native/calib_write.c) measures 4 KiB and
+ * 256 KiB calls and splits what each costs a page from what it costs a
+ * call; a dd of 1 MiB blocks pays the call's part once per 256 pages.
+ * Each bit of t->write_call once per call: the call itself, a clean page
+ * it dirtied, the file it extended. */
+enum { WCALL_ITER = 1, WCALL_DIRTIED = 2, WCALL_EXTEND = 4 };
+
+static void write_call_work(struct mm *mm, struct mm_ctx *ctx, struct task *t, int bit, enum work_op w)
+{
+	if (t->write_call & bit)
+		return;
+	t->write_call |= (uint8_t)bit;
+	struct mm_ctx *saved = mm->cur;
+	mm->cur = ctx;
+	mm_work(mm, w, 1);
+	mm->cur = saved;
+}
+
 bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint64_t budget,
 		     enum fault_status *st)
 {
@@ -125,6 +144,7 @@ bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint
 	if (t->fop_phase == FOP_START) {
 		ctx->sys_ns += mm->cost->syscall_ns ? mm->cost->syscall_ns : mm->cost->fault_ns;
 		t->fop_phase = FOP_RUNNING;
+		t->write_call = 0;
 	}
 	bool done = true;
 	switch (op->kind) {
@@ -188,12 +208,19 @@ bool machine_file_op(struct machine *m, struct task *t, struct mm_ctx *ctx, uint
 			write_sync(m, ctx, ino, op);
 			break;
 		}
+		uint64_t size0 = ino->size, dirtied0 = mm->stat.nr_dirtied;
+		if (op->kind == OP_WRITE)
+			write_call_work(mm, ctx, t, WCALL_ITER, W_WRITE_ITER);
 		uint64_t n = op->kind == OP_READ
 			? filemap_read_rwf(mm, ctx, ino, &s->ra, op->first + t->op_done, op->npages - t->op_done,
 					   op->dontcache, budget, st)
 			: filemap_write_rwf(mm, ctx, ino, op->first + t->op_done, op->npages - t->op_done,
 					    op->dontcache, budget, st);
 		t->op_done += n;
+		if (op->kind == OP_WRITE && mm->stat.nr_dirtied != dirtied0)
+			write_call_work(mm, ctx, t, WCALL_DIRTIED, W_WRITE_ITER_DIRTIED);
+		if (op->kind == OP_WRITE && ino->size > size0)
+			write_call_work(mm, ctx, t, WCALL_EXTEND, W_WRITE_ITER_EXTEND);
 		if (t->op_done < op->npages) {
 			if (op->kind == OP_WRITE && *st == FAULT_WAIT_RECLAIM)
 				mm_flusher_writer_stalled(mm);

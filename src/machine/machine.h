@@ -51,6 +51,7 @@ struct task {
 	uint64_t utime, stime, start, end;
 	uint64_t majflt, minflt;
 	int fop_phase;          /* file op in progress (fileops.c) */
+	uint8_t write_call;     /* its write()'s once-a-call work charged (fileops.c) */
 	uint64_t dio_pending;   /* O_DIRECT pages in flight */
 	uint64_t stall_ns;      /* time blocked on page I/O or reclaim (W_PAGE, W_MEMORY) */
 	uint64_t blocked_at;    /* when the current wait began */

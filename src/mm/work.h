@@ -92,6 +92,15 @@
 	X(W_WRITE_BEGIN, "write_begin", WK_CORE) \
 	X(W_PERFORM_WRITE, "generic_perform_write", WK_CORE) \
 	X(W_FOLIO_MARK_DIRTY, "folio_mark_dirty", WK_CORE) \
+	/* ... and what a write() call does once, whatever its size \
+	 * (ext4_buffered_write_iter(): the inode lock, \
+	 * generic_write_checks(), file_modified(); beyond cost.syscall, \
+	 * which a read() pays too), once more when it dirtied a clean page, \
+	 * and once more when it extended the file (ext4_da_write_end(): \
+	 * i_size, the inode dirtied in a journal handle) */ \
+	X(W_WRITE_ITER, "write_iter", WK_CORE) \
+	X(W_WRITE_ITER_DIRTIED, "write_iter_dirtied", WK_CORE) \
+	X(W_WRITE_ITER_EXTEND, "write_iter_extend", WK_CORE) \
 	X(W_WRITEPAGES, "writepages", WK_CORE) \
 	/* --swap zram (zram.c): bytes zram_write_page() compressed and \
 	 * zram_read_page() decompressed (kept when the device is zram) */ \

@@ -26,18 +26,31 @@
  *    copy the read makes (rep movsb, as copy_page_to_iter()), on the same
  *    clock (the profile's copy_page is wall time: a loaded host's
  *    preemptions are in it, not in the thread's CPU time).
+ *  - the four passes again on a second file in calls of CALP_BIG_CALL
+ *    pages (256 KiB), each per page (X_64).  Most of a 4 KiB call is the
+ *    call's (fileio -w 256M on this host: 4.1 us a page in 4 KiB calls,
+ *    1.14 in 1 MiB ones), so each pass X is solved for a page's part,
+ *    X_page = (64 X_64 - X) / 63, and a call's, X_call = X - X_page.
  * Derived, each round's difference before the median:
  *  - syscall = read_cached - copy_cpu: a read() or write() call beyond
  *    its page's copy (cost.syscall; pagelab charged cost.fault for it);
- *  - write_page = write_dirty - read_cached: a page a write() call
- *    copies, beyond what a read of it costs (generic_perform_write():
- *    ->write_begin finding and locking the folio, ->write_end, the inode
- *    lock and timestamps: cost.generic_perform_write);
- *  - folio_mark_dirty = write_clean - write_dirty: a clean page made
- *    dirty by a write (cost.folio_mark_dirty);
- *  - write_begin = write_new - write_clean: a page a write creates in the
- *    page cache beyond dirtying it, copying and the call
+ *  - write_page = write_dirty_page - read_cached_page: a page a write()
+ *    call copies, beyond what a read of it costs (generic_perform_write():
+ *    ->write_begin finding and locking the folio, ->write_end:
+ *    cost.generic_perform_write);
+ *  - folio_mark_dirty = write_clean_page - write_dirty_page: a clean page
+ *    made dirty by a write (cost.folio_mark_dirty);
+ *  - write_begin = write_new_page - write_clean_page: a page a write
+ *    creates in the page cache beyond dirtying it and copying
  *    (cost.write_begin);
+ *  - write_iter = write_dirty_call - read_cached_call: a write() call's
+ *    own work beyond a read()'s (ext4_buffered_write_iter(): the inode
+ *    lock, generic_write_checks(), file_modified(): cost.write_iter);
+ *  - write_dirtied = write_clean_call - write_dirty_call: a call that
+ *    dirtied clean pages, once a call (cost.write_iter_dirtied);
+ *  - write_extend = write_new_call - write_clean_call: a call that
+ *    extended the file (ext4_da_write_end(): i_size, the inode dirtied
+ *    in a journal handle: cost.write_iter_extend);
  *  - writepages = wb_fsync - io_submit x requests / pages: a page
  *    written back beyond its share of the bios pagelab charges
  *    cost.io_submit for (a request per 256 contiguous pages,
@@ -63,17 +76,18 @@ static uint64_t cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* One call of 4 KiB per page of the file, in order; CPU ns per page, or
- * -1 if a call failed.  KIND: 'a' write() appending, 'w' pwrite(), 'r'
- * pread(). */
-static double pass(int fd, char *buf, char kind)
+/* Calls of PAGES pages (1 or CALP_BIG_CALL) over the file, in order; CPU
+ * ns per page, or -1 if a call failed.  KIND: 'a' write() appending, 'w'
+ * pwrite(), 'r' pread(). */
+static double pass(int fd, char *buf, char kind, unsigned pages)
 {
+	size_t len = (size_t)pages * PAGE;
 	uint64_t t0 = cpu_ns();
-	for (unsigned i = 0; i < CALP_PAGES; i++) {
+	for (unsigned i = 0; i < CALP_PAGES; i += pages) {
 		off_t off = (off_t)i * PAGE;
-		ssize_t n = kind == 'a' ? write(fd, buf, PAGE)
-			  : kind == 'w' ? pwrite(fd, buf, PAGE, off) : pread(fd, buf, PAGE, off);
-		if (n != PAGE)
+		ssize_t n = kind == 'a' ? write(fd, buf, len)
+			  : kind == 'w' ? pwrite(fd, buf, len, off) : pread(fd, buf, len, off);
+		if (n != (ssize_t)len)
 			return -1;
 	}
 	return (double)(cpu_ns() - t0) / CALP_PAGES;
@@ -93,7 +107,11 @@ static double copy_cpu(char *buf)
 	return ns;
 }
 
-bool calw_round(const char *dir, char *buf, double ns[NR_CALP][CAL_ROUNDS], int r)
+/* A new file of CALP_PAGES written in calls of PAGES, fsync()ed, written
+ * twice more and read, into ns[NEW..READ][r] (and ns[FSYNC][r] when
+ * FSYNC >= 0); false if a call failed. */
+static bool file_passes(const char *dir, char *buf, unsigned pages, double ns[NR_CALP][CAL_ROUNDS], int r,
+			const int id[5])
 {
 	char path[400];
 	snprintf(path, sizeof(path), "%s/calib-write.dat", dir);
@@ -101,36 +119,73 @@ bool calw_round(const char *dir, char *buf, double ns[NR_CALP][CAL_ROUNDS], int 
 	if (fd < 0)
 		return false;
 	unlink(path); /* its pages and blocks go at close(), untimed */
-	memset(buf, 0x30 + r, PAGE);
-	ns[CALP_WRITE_NEW][r] = pass(fd, buf, 'a');
+	ns[id[0]][r] = pass(fd, buf, 'a', pages);
 	uint64_t t0 = cpu_ns();
-	bool ok = ns[CALP_WRITE_NEW][r] >= 0 && !fsync(fd);
-	ns[CALP_WB_FSYNC][r] = (double)(cpu_ns() - t0) / CALP_PAGES;
-	ns[CALP_WRITE_CLEAN][r] = ok ? pass(fd, buf, 'w') : -1;
-	ns[CALP_WRITE_DIRTY][r] = ns[CALP_WRITE_CLEAN][r] >= 0 ? pass(fd, buf, 'w') : -1;
-	ns[CALP_READ_CACHED][r] = ns[CALP_WRITE_DIRTY][r] >= 0 ? pass(fd, buf, 'r') : -1;
+	bool ok = ns[id[0]][r] >= 0 && !fsync(fd);
+	if (id[1] >= 0)
+		ns[id[1]][r] = (double)(cpu_ns() - t0) / CALP_PAGES;
+	ns[id[2]][r] = ok ? pass(fd, buf, 'w', pages) : -1;
+	ns[id[3]][r] = ns[id[2]][r] >= 0 ? pass(fd, buf, 'w', pages) : -1;
+	ns[id[4]][r] = ns[id[3]][r] >= 0 ? pass(fd, buf, 'r', pages) : -1;
 	close(fd);
+	return ok && ns[id[2]][r] >= 0 && ns[id[3]][r] >= 0 && ns[id[4]][r] >= 0;
+}
+
+bool calw_round(const char *dir, char *buf, double ns[NR_CALP][CAL_ROUNDS], int r)
+{
+	static const int small[5] = { CALP_WRITE_NEW, CALP_WB_FSYNC, CALP_WRITE_CLEAN, CALP_WRITE_DIRTY,
+				      CALP_READ_CACHED };
+	static const int big[5] = { CALP_WRITE_NEW_BIG, -1, CALP_WRITE_CLEAN_BIG, CALP_WRITE_DIRTY_BIG,
+				    CALP_READ_CACHED_BIG };
+	memset(buf, 0x30 + r, (size_t)CALP_BIG_CALL * PAGE);
+	bool ok = file_passes(dir, buf, 1, ns, r, small) && file_passes(dir, buf, CALP_BIG_CALL, ns, r, big);
 	ns[CALP_COPY_CPU][r] = copy_cpu(buf);
-	return ok && ns[CALP_READ_CACHED][r] >= 0 && ns[CALP_WRITE_CLEAN][r] >= 0 &&
-	       ns[CALP_WRITE_DIRTY][r] >= 0;
+	return ok;
+}
+
+/* A page's part of pass X of round r, and a call's (a 4 KiB call: one
+ * page and one call; a CALP_BIG_CALL one: B pages and one call). */
+static double page_part(double ns[NR_CALP][CAL_ROUNDS], int small, int big, int r)
+{
+	return (CALP_BIG_CALL * ns[big][r] - ns[small][r]) / (CALP_BIG_CALL - 1);
+}
+
+static double call_part(double ns[NR_CALP][CAL_ROUNDS], int small, int big, int r)
+{
+	return ns[small][r] - page_part(ns, small, big, r);
 }
 
 void calw_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int rounds, const double *submit)
 {
 	double sc[CAL_ROUNDS], wr[CAL_ROUNDS], dirty[CAL_ROUNDS], begin[CAL_ROUNDS], wb[CAL_ROUNDS];
+	double iter[CAL_ROUNDS], dirtied[CAL_ROUNDS], extend[CAL_ROUNDS];
+	enum { N, C, D, R };
+	static const int sm[] = { CALP_WRITE_NEW, CALP_WRITE_CLEAN, CALP_WRITE_DIRTY, CALP_READ_CACHED };
+	static const int bg[] = { CALP_WRITE_NEW_BIG, CALP_WRITE_CLEAN_BIG, CALP_WRITE_DIRTY_BIG,
+				  CALP_READ_CACHED_BIG };
 	for (int r = 0; r < rounds; r++) {
+		double pg[4], call[4];
+		for (int i = 0; i < 4; i++) {
+			pg[i] = page_part(ns, sm[i], bg[i], r);
+			call[i] = call_part(ns, sm[i], bg[i], r);
+		}
 		sc[r] = ns[CALP_READ_CACHED][r] - ns[CALP_COPY_CPU][r];
-		wr[r] = ns[CALP_WRITE_DIRTY][r] - ns[CALP_READ_CACHED][r];
-		dirty[r] = ns[CALP_WRITE_CLEAN][r] - ns[CALP_WRITE_DIRTY][r];
-		begin[r] = ns[CALP_WRITE_NEW][r] - ns[CALP_WRITE_CLEAN][r];
+		wr[r] = pg[D] - pg[R];
+		dirty[r] = pg[C] - pg[D];
+		begin[r] = pg[N] - pg[C];
+		iter[r] = call[D] - call[R];
+		dirtied[r] = call[C] - call[D];
+		extend[r] = call[N] - call[C];
 		wb[r] = ns[CALP_WB_FSYNC][r] - submit[r] / BIO_PAGES;
 	}
 	static const int raw[] = { CAL_WRITE_NEW, CAL_WB_FSYNC, CAL_WRITE_CLEAN, CAL_WRITE_DIRTY,
-				   CAL_READ_CACHED, CAL_COPY_CPU };
+				   CAL_READ_CACHED, CAL_COPY_CPU, CAL_WRITE_NEW_BIG, CAL_WRITE_CLEAN_BIG,
+				   CAL_WRITE_DIRTY_BIG, CAL_READ_CACHED_BIG };
 	static const int src[] = { CALP_WRITE_NEW, CALP_WB_FSYNC, CALP_WRITE_CLEAN, CALP_WRITE_DIRTY,
-				   CALP_READ_CACHED, CALP_COPY_CPU };
+				   CALP_READ_CACHED, CALP_COPY_CPU, CALP_WRITE_NEW_BIG, CALP_WRITE_CLEAN_BIG,
+				   CALP_WRITE_DIRTY_BIG, CALP_READ_CACHED_BIG };
 	double tmp[CAL_ROUNDS];
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < (int)(sizeof(raw) / sizeof(raw[0])); i++) {
 		memcpy(tmp, ns[src[i]], sizeof(double) * (size_t)rounds);
 		f[raw[i]].per_round = CALP_PAGES;
 		cal_settle(&f[raw[i]], tmp, rounds);
@@ -140,7 +195,10 @@ void calw_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int rounds, co
 	cal_settle(&f[CAL_MARK_DIRTY], dirty, rounds);
 	cal_settle(&f[CAL_WRITE_BEGIN], begin, rounds);
 	cal_settle(&f[CAL_WRITEPAGES], wb, rounds);
-	for (int i = CAL_SYSCALL; i <= CAL_WRITEPAGES; i++)
+	cal_settle(&f[CAL_WRITE_ITER], iter, rounds);
+	cal_settle(&f[CAL_WRITE_DIRTIED], dirtied, rounds);
+	cal_settle(&f[CAL_WRITE_EXTEND], extend, rounds);
+	for (int i = CAL_SYSCALL; i <= CAL_WRITE_EXTEND; i++)
 		if (f[i].value < 0)
 			f[i].value = 0; /* noise below 0: no cost */
 	if (f[CAL_SYSCALL].value < 1)

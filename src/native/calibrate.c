@@ -388,20 +388,36 @@ static const struct cal_fig cal_defs[NR_CAL] = {
 			      "cached (filemap_read: the lookup, the copy, the call)"),
 	[CAL_COPY_CPU] = CAL("copy_cpu", NULL, "page", "thread CPU time per memcpy() of each 4 KiB page of "
 			   "32 MiB to one page (the read's copy, on its clock)"),
+	[CAL_WRITE_NEW_BIG] = CAL("write_new_64", NULL, "page", "write_new in 256 KiB calls (64 pages "
+				"each), per page"),
+	[CAL_WRITE_CLEAN_BIG] = CAL("write_clean_64", NULL, "page", "write_clean in 256 KiB calls, per page"),
+	[CAL_WRITE_DIRTY_BIG] = CAL("write_dirty_64", NULL, "page", "write_dirty in 256 KiB calls, per page"),
+	[CAL_READ_CACHED_BIG] = CAL("read_cached_64", NULL, "page", "read_cached in 256 KiB calls, per page"),
 	[CAL_SYSCALL] = CAL("syscall", "cost.syscall", "call", "read_cached less copy_cpu, each round: "
 			  "a read() or write() call beyond its page's copy"),
-	[CAL_WRITE_PAGE] = CAL("write_page", "cost.generic_perform_write", "page", "write_dirty less "
-			     "read_cached, each round: a page a write() copies beyond a read of it (write_begin "
-			     "and write_end on the cached folio, the inode lock, timestamps)"),
-	[CAL_MARK_DIRTY] = CAL("mark_dirty", "cost.folio_mark_dirty", "page", "write_clean less write_dirty, "
-			     "each round: a clean page made dirty by a write (__folio_mark_dirty: the dirty "
-			     "counts, the xarray tag, the inode)"),
-	[CAL_WRITE_BEGIN] = CAL("write_begin", "cost.write_begin", "page", "write_new less write_clean, "
-			      "each round: a page a write creates (__filemap_get_folio(FGP_CREAT): the folio "
-			      "allocated, charged and added; its delayed block reserved)"),
+	[CAL_WRITE_PAGE] = CAL("write_page", "cost.generic_perform_write", "page", "a page of write_dirty "
+			     "less one of read_cached, each round, a page's part of each (the two sizes of call "
+			     "solved for a call's and a page's: X_page = (64 X_64 - X) / 63): a page a write() "
+			     "copies beyond a read of it (write_begin and write_end on the cached folio)"),
+	[CAL_MARK_DIRTY] = CAL("mark_dirty", "cost.folio_mark_dirty", "page", "a page of write_clean less "
+			     "one of write_dirty, each round: a clean page made dirty by a write "
+			     "(__folio_mark_dirty: the dirty counts, the xarray tag)"),
+	[CAL_WRITE_BEGIN] = CAL("write_begin", "cost.write_begin", "page", "a page of write_new less one of "
+			      "write_clean, each round: a page a write creates (__filemap_get_folio(FGP_CREAT): "
+			      "the folio allocated, charged and added; its delayed block reserved)"),
 	[CAL_WRITEPAGES] = CAL("writepages", "cost.writepages", "page", "wb_fsync less io_submit / 256, "
 			     "each round: a page written back beyond its share of the bio (blocks "
 			     "allocated, folio_start_writeback, the folio added to the bio)"),
+	[CAL_WRITE_ITER] = CAL("write_iter", "cost.write_iter", "call", "a call of write_dirty less one of "
+			     "read_cached, each round, a call's part of each (X_call = X - X_page): a write() "
+			     "call's own work beyond a read()'s (the inode lock, generic_write_checks, "
+			     "file_modified)"),
+	[CAL_WRITE_DIRTIED] = CAL("write_dirtied", "cost.write_iter_dirtied", "call", "a call of "
+				"write_clean less one of write_dirty, each round: a call that dirtied clean pages, "
+				"once a call"),
+	[CAL_WRITE_EXTEND] = CAL("write_extend", "cost.write_iter_extend", "call", "a call of write_new "
+			       "less one of write_clean, each round: a call that extended the file, once a call "
+			       "(i_size, the inode dirtied in a journal handle)"),
 	[CAL_IO_COMPLETE] = CAL("io_complete", "cost.io_complete", "request", "the interrupt's side of a "
 			      "completion"),
 };

@@ -34,8 +34,9 @@ enum cal_id { CAL_ZERO, CAL_COPY, CAL_FAULT, CAL_FREE, CAL_CHASE, CAL_LOCK, CAL_
 	      CAL_SWAPIN_FAULTS, CAL_READ_SWAP,
 	      /* the buffered write path and a cached read (calib_write.c) */
 	      CAL_WRITE_NEW, CAL_WB_FSYNC, CAL_WRITE_CLEAN, CAL_WRITE_DIRTY, CAL_READ_CACHED, CAL_COPY_CPU,
-	      CAL_SYSCALL, CAL_WRITE_PAGE, CAL_MARK_DIRTY, CAL_WRITE_BEGIN, CAL_WRITEPAGES, CAL_IO_COMPLETE,
-	      NR_CAL };
+	      CAL_WRITE_NEW_BIG, CAL_WRITE_CLEAN_BIG, CAL_WRITE_DIRTY_BIG, CAL_READ_CACHED_BIG,
+	      CAL_SYSCALL, CAL_WRITE_PAGE, CAL_MARK_DIRTY, CAL_WRITE_BEGIN, CAL_WRITEPAGES, CAL_WRITE_ITER,
+	      CAL_WRITE_DIRTIED, CAL_WRITE_EXTEND, CAL_IO_COMPLETE, NR_CAL };
 
 /* A round of calib_paths.c: pages of its file (and anonymous range),
  * 4 KiB and 1 MiB O_DIRECT reads. */
@@ -51,7 +52,12 @@ enum cal_id { CAL_ZERO, CAL_COPY, CAL_FAULT, CAL_FREE, CAL_CHASE, CAL_LOCK, CAL_
 /* What calib_paths.c's child times each round (ns a page or request). */
 enum calp_id { CALP_DROP, CALP_PAGEOUT_FILE, CALP_ZAP, CALP_PAGEOUT_ANON, CALP_DIO_4K, CALP_DIO_1M,
 	       CALP_AIO_4K, CALP_AIO_1M, CALP_SWAPIN, CALP_SWAPIN_FAULTS, CALP_WRITE_NEW, CALP_WB_FSYNC,
-	       CALP_WRITE_CLEAN, CALP_WRITE_DIRTY, CALP_READ_CACHED, CALP_COPY_CPU, NR_CALP };
+	       CALP_WRITE_CLEAN, CALP_WRITE_DIRTY, CALP_READ_CACHED, CALP_COPY_CPU, CALP_WRITE_NEW_BIG,
+	       CALP_WRITE_CLEAN_BIG, CALP_WRITE_DIRTY_BIG, CALP_READ_CACHED_BIG, NR_CALP };
+/* Pages a call of the write path's big passes (calib_write.c): 256 KiB,
+ * beyond which the kernel's CPU time a page no longer falls (fileio -b 16
+ * 1.39 us a page, -b 256 1.14, -b 1 4.1 on this host). */
+#define CALP_BIG_CALL 64u
 
 /* Run every microbenchmark into f[NR_CAL]: the user-space ones (a few
  * seconds, no root), then, with PATHS, the kernel paths (root; a few

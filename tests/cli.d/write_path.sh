@@ -11,6 +11,30 @@ $P run --ram 64M --policy linux6 fileio -c -w -r 1 f 64p >"$T/r" 2>&1 &&
 	[ "$rows" = "write_begin=64 generic_perform_write=128 folio_mark_dirty=128 writepages=64 " ] &&
 	ok || bad "rows '$rows'"
 
+t "run: a write() call's rows once a call, whatever its size (fileio -b 16)"
+# 64 pages in calls of 16: the fill's 4 calls each extend the file and
+# dirty new pages, the pass's 4 dirty the clean ones again: write_iter 8,
+# write_iter_dirtied 8, write_iter_extend 4; the page rows as with -b 1.
+msg=""
+for b in 1 16; do
+	$P run --ram 64M --policy linux6 fileio -b $b -c -w -r 1 f 64p >"$T/rb$b" 2>&1 || msg="$msg; -b $b: exit $?"
+	eval "rows$b=\$(awk '\$1 ~ /^(write_begin|folio_mark_dirty|write_iter|write_iter_dirtied|write_iter_extend)\$/ &&
+		NF == 6 { printf \"%s=%d \", \$1, \$2 + \$3 + \$4 + \$5 + \$6 }' \"\$T/rb$b\")"
+done
+[ "$rows1" = "write_begin=64 folio_mark_dirty=128 write_iter=128 write_iter_dirtied=128 write_iter_extend=64 " ] ||
+	msg="$msg; -b 1: $rows1"
+[ "$rows16" = "write_begin=64 folio_mark_dirty=128 write_iter=8 write_iter_dirtied=8 write_iter_extend=4 " ] ||
+	msg="$msg; -b 16: $rows16"
+# and charged once a call: each of the three at 1 us adds 20 us to -b 16
+p0=$($P run --json --machine modern --ram 64M --policy linux6 fileio -b 16 -c -w -r 1 f 64p 2>/dev/null |
+	grep -o '"system_s": [0-9.]*' | head -n 1 | awk '{ printf "%d", $2 * 1000000 + 0.5 }')
+printf 'machine = modern\ncost.write_iter = 1us\ncost.write_iter_dirtied = 1us\ncost.write_iter_extend = 1us\n' \
+	>"$T/wi.profile"
+p1=$($P run --json --machine "$T/wi.profile" --ram 64M --policy linux6 fileio -b 16 -c -w -r 1 f 64p 2>/dev/null |
+	grep -o '"system_s": [0-9.]*' | head -n 1 | awk '{ printf "%d", $2 * 1000000 + 0.5 }')
+[ -n "$p0" ] && [ -n "$p1" ] && [ $((p1 - p0)) -eq 20 ] || msg="$msg; system $p0 -> $p1 us"
+[ -z "$msg" ] && ok || bad "$msg"
+
 t "run --machine FILE: cost.write_begin charged per page created"
 # The same run with cost.write_begin 0, 1 and 2 us: fileio's system time
 # grows by 64 us a step, to the microsecond.
