@@ -19,6 +19,13 @@
 #                      block, each balanced, a larger N keeping a smaller's
 #   FIDELITY_CASES     a file of cases to use instead of the sample
 #   FIDELITY_JOBS      simulator runs at once (default 2)
+#   FIDELITY_RETAKE=1  take the kernel side again (as root), and with it
+#                      the host's figures the machine is built from: the
+#                      records, the profile and its fit, the TLB flush
+#                      cost and the disk's rates are moved to a directory
+#                      under /tmp (named on stderr) first, so all of them
+#                      are measured in one session (docs/fidelity.md,
+#                      "The kernel against itself")
 #   FIDELITY_MACHINE   the simulated machine (default FIDELITY_DATA/profile-fit:
 #                      this host's costs by pagelab kernel --calibrate,
 #                      measured once, the fault path's fitted on a
@@ -32,6 +39,17 @@ POL=${FIDELITY_POLICIES:-linux6,mglru}
 HERE=$(dirname "$0")
 grep -q '^<!-- fidelity-matrix:begin -->$' "$DOC" && grep -q '^<!-- fidelity-matrix:end -->$' "$DOC" ||
 	{ echo "fidelity: $DOC has no fidelity-matrix:begin/end markers" >&2; exit 2; }
+if [ "${FIDELITY_RETAKE:-}" = 1 ]; then
+	[ "$(id -u)" -eq 0 ] ||
+		{ echo "fidelity: FIDELITY_RETAKE=1 needs root (the kernel runs and the host's measurements)" >&2; exit 2; }
+	[ -z "${FIDELITY_MACHINE:-}" ] ||
+		{ echo "fidelity: FIDELITY_RETAKE=1 measures the machine: not with FIDELITY_MACHINE" >&2; exit 2; }
+	KEPT=$(mktemp -d /tmp/fidelity-before-retake.XXXXXX) || exit 1
+	for f in kernel.jsonl profile profile-fit tlb_cost disk_bandwidth disk_write_bandwidth; do
+		[ ! -e "$DATA/$f" ] || mv "$DATA/$f" "$KEPT/" || exit 1
+	done
+	echo "fidelity: retaking: the old records and host figures are in $KEPT" >&2
+fi
 mkdir -p "$DATA" "$SIM" || exit 2
 OUT=$(mktemp) || exit 1
 trap 'rm -f "$OUT" "$OUT.new"' EXIT
