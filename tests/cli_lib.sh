@@ -44,6 +44,25 @@ ok() { echo ok; _t_record pass; }
 bad() { echo "FAILED: $1"; fail=1; _t_record fail "$1"; }
 skip() { echo "skipped: $1"; _t_record skip "$1"; }
 
+# unprivileged CMD...: CMD as a user without root, its stdout and stderr
+# wherever the caller redirects them: when the tests run as root, as
+# nobody through setpriv with T opened to it for the run; otherwise as
+# they are.  Sets urc to its exit status, or to "skip" (root without
+# setpriv: skip "root without setpriv").
+unprivileged() {
+	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+		chmod 755 "$T"
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+		urc=$?
+		chmod 700 "$T"
+	elif [ "$(id -u)" -ne 0 ]; then
+		"$@"
+		urc=$?
+	else
+		urc=skip
+	fi
+}
+
 # kernel_record N ARGS [FIELD...]: run N of `pagelab kernel ARGS` as a
 # line of compare's kernel records file (DIR/kernel.jsonl: the sweep's
 # records, src/engine/record.c, "executor": "kernel"), named as the kernel

@@ -34,18 +34,8 @@ rc=$?
 	awk -F, 'NR == 2 && $1 == 0 && $6 == 1 && $13 == 2237 { f = 1 } END { exit !f }' "$T/k.csv" && ok || bad "exit $rc: $(cat "$T/k.err" "$T/k.csv")"
 
 t "sweep --executor kernel: no root, exit 2 before anything runs"
-if [ "$(id -u)" -eq 0 ] && have setpriv; then
-	chmod 755 "$T"
-	setpriv --reuid=65534 --regid=65534 --clear-groups $P sweep --executor kernel --memcg 32M --swap 64M \
-		-- usemem -m 40 >"$T/n" 2>"$T/n.err"
-	rc=$?
-	chmod 700 "$T"
-elif [ "$(id -u)" -ne 0 ]; then
-	$P sweep --executor kernel --memcg 32M --swap 64M -- usemem -m 40 >"$T/n" 2>"$T/n.err"
-	rc=$?
-else
-	rc=skip
-fi
+unprivileged $P sweep --executor kernel --memcg 32M --swap 64M -- usemem -m 40 >"$T/n" 2>"$T/n.err"
+rc=$urc
 if [ "$rc" = skip ]; then
 	skip "root without setpriv"
 else
