@@ -70,34 +70,35 @@ if [ ! -s "$DATA/tlb_cost" ]; then
 	$P kernel --tlb-cost 2>/dev/null | sed 's/--set //g' >"$DATA/tlb_cost.tmp" && [ -s "$DATA/tlb_cost.tmp" ] &&
 		mv "$DATA/tlb_cost.tmp" "$DATA/tlb_cost" || { rm -f "$DATA/tlb_cost.tmp"; exit 1; }
 fi
-# The simulated disk reads at the rate the stream's reader gets: the
-# median of three buffered 1 GB reads of an uncached file by pagelab
-# kernel's dd, no pressure (the stream's pace decides how much of a
-# working set is left when it ends; tests/fidelity.sh says why buffered,
-# not O_DIRECT); measured once, with root, on an idle host like the
-# records, and kept with them.
+# disk_rate FILE PARAM WAIT WHAT DD-ARGS...: the host's disk rate into
+# DATA/FILE unless it is there (as root, once, on an idle host like the
+# records, and kept with them): the median of three runs of pagelab
+# kernel's dd, no pressure (tests/fidelity_rate.awk, with WAIT=1 the
+# bytes over dd's time off the CPU); then BW gets --set PARAM=it.
+disk_rate() {
+	_f=$1 _p=$2 _w=$3 _what=$4
+	shift 4
+	if [ ! -s "$DATA/$_f" ] && [ "$(id -u)" -eq 0 ]; then
+		echo "fidelity: measuring the host's $_what" >&2
+		$P kernel --memcg 2G --swap 0 --repeat 3 --timeout 300 "$@" 2>/dev/null |
+			awk -v WAIT="$_w" -f "$HERE/../tests/fidelity_rate.awk" >"$DATA/$_f.tmp" &&
+			mv "$DATA/$_f.tmp" "$DATA/$_f" || rm -f "$DATA/$_f.tmp"
+	fi
+	[ ! -s "$DATA/$_f" ] || BW="$BW --set $_p=$(cat "$DATA/$_f")"
+}
 BW=""
-if [ ! -s "$DATA/disk_bandwidth" ] && [ "$(id -u)" -eq 0 ]; then
-	echo "fidelity: measuring the host's sequential read rate (buffered, cold)" >&2
-	$P kernel --memcg 2G --swap 0 --repeat 3 --timeout 300 dd if=big bs=1M count=1024 2>/dev/null |
-		awk -f "$HERE/../tests/fidelity_rate.awk" >"$DATA/disk_bandwidth.tmp" &&
-		mv "$DATA/disk_bandwidth.tmp" "$DATA/disk_bandwidth" || rm -f "$DATA/disk_bandwidth.tmp"
-fi
-[ -s "$DATA/disk_bandwidth" ] && BW="--set disk.bandwidth=$(cat "$DATA/disk_bandwidth")"
-# The disk writes at its own rate (disk.write_bandwidth): three 1 GB
-# buffered writes by pagelab kernel's dd with conv=fsync, no pressure,
-# the bytes over the time dd was off the CPU (elapsed - user - system:
-# the fsync's wait for the writeback; tests/fidelity_rate.awk).  On this
-# host a write was 830-950 MB/s when a cold read was 1.8-3.1 GB/s, and
-# the file cases wait in fsync(); measured with the records, like the
-# read rate.
-if [ ! -s "$DATA/disk_write_bandwidth" ] && [ "$(id -u)" -eq 0 ]; then
-	echo "fidelity: measuring the host's write rate (buffered, fsync)" >&2
-	$P kernel --memcg 2G --swap 0 --repeat 3 --timeout 300 dd if=/dev/zero of=out bs=1M count=1024 conv=fsync \
-		2>/dev/null | awk -v WAIT=1 -f "$HERE/../tests/fidelity_rate.awk" >"$DATA/disk_write_bandwidth.tmp" &&
-		mv "$DATA/disk_write_bandwidth.tmp" "$DATA/disk_write_bandwidth" || rm -f "$DATA/disk_write_bandwidth.tmp"
-fi
-[ -s "$DATA/disk_write_bandwidth" ] && BW="$BW --set disk.write_bandwidth=$(cat "$DATA/disk_write_bandwidth")"
+# The simulated disk reads at the rate the stream's reader gets: buffered
+# 1 GB reads of an uncached file (the stream's pace decides how much of a
+# working set is left when it ends; tests/fidelity.sh says why buffered,
+# not O_DIRECT).
+disk_rate disk_bandwidth disk.bandwidth 0 "sequential read rate (buffered, cold)" dd if=big bs=1M count=1024
+# It writes at its own rate (disk.write_bandwidth): 1 GB buffered writes
+# with conv=fsync, the bytes over the time dd was off the CPU (elapsed -
+# user - system: the fsync's wait for the writeback).  On this host a
+# write was 830-950 MB/s when a cold read was 1.8-3.1 GB/s, and the file
+# cases wait in fsync().
+disk_rate disk_write_bandwidth disk.write_bandwidth 1 "write rate (buffered, fsync)" \
+	dd if=/dev/zero of=out bs=1M count=1024 conv=fsync
 # The simulated CPU costs are this host's (pagelab kernel --calibrate:
 # microbenchmarks of the operations pagelab charges, docs/cost.md),
 # measured once at normal priority like the rate above and kept with the
