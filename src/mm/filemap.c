@@ -626,7 +626,8 @@ uint64_t filemap_write_rwf(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		mm->stat.nr_dirtied += mm->stat.nr_dirty - was; /* for 2.4's per-page balance_dirty() */
 		if (mm->integrity)
 			integrity_write(mm, pfn);
-		mark_accessed(mm, pfn, true);
+		if (mm->vm.write_mark_accessed)
+			mark_accessed(mm, pfn, true);
 	}
 	mm->cur = saved;
 	return i;
