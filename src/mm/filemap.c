@@ -105,9 +105,13 @@ void clear_page_dirty(struct mm *mm, pfn_t pfn)
 	inode_dirty_update(mm->fs, ino);
 }
 
-/* Insert a new frame at index; a shadow in the slot makes it a refault.
- * The policy's admit() is asked first (cache_ext_folio_add_lru()). */
-static pfn_t pagecache_add(struct mm *mm, struct inode *ino, uint64_t index, pfn_t pfn, uint32_t flags)
+/* Insert a new frame at index; a shadow in the slot makes it a refault,
+ * unless refault is false: then the frame just replaces the shadow (a
+ * write from 4.7 on, vm.write_refault=0: filemap_add_folio() calls
+ * workingset_refault() only without __GFP_WRITE).  The policy's admit()
+ * is asked first (cache_ext_folio_add_lru()). */
+static pfn_t pagecache_add(struct mm *mm, struct inode *ino, uint64_t index, pfn_t pfn, uint32_t flags,
+			   bool refault)
 {
 	pc_grow(mm, ino, index);
 	struct page *p = mm_page(mm, pfn);
@@ -124,6 +128,8 @@ static pfn_t pagecache_add(struct mm *mm, struct inode *ino, uint64_t index, pfn
 	if (shadow) {
 		ino->shadow[index] = 0;
 		ino->nrshadows--;
+	}
+	if (shadow && refault) {
 		if (mm->cgt)
 			cgtree_count(mm, p->memcg, CGS_REFAULT_FILE, 1);
 		mm_refault(mm, pfn, shadow);
@@ -279,7 +285,7 @@ static enum fault_status do_readahead(struct mm *mm, struct mm_ctx *ctx, struct 
 		uint32_t fl = (hole ? 0 : PG_locked) | pgflags;
 		if (async && idx == end - async && end == start + nr)
 			fl |= PG_readahead;
-		pagecache_add(mm, ino, idx, pfn, fl);
+		pagecache_add(mm, ino, idx, pfn, fl, true);
 		mm_page(mm, pfn)->folio_order = (uint8_t)folio_order;
 		if (hole) {
 			charge(ctx, mm->cost->zero_page_ns);
@@ -606,7 +612,7 @@ uint64_t filemap_write_rwf(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 				i--;
 				continue;
 			}
-			pagecache_add(mm, ino, index, pfn, dontcache ? PG_dropbehind : 0);
+			pagecache_add(mm, ino, index, pfn, dontcache ? PG_dropbehind : 0, mm->vm.write_refault);
 			mm_work(mm, W_WRITE_BEGIN, 1); /* __filemap_get_folio(FGP_CREAT) */
 		} else if (!dontcache) {
 			mm_page(mm, pfn)->flags &= ~PG_dropbehind;

@@ -70,6 +70,7 @@ struct vm_sysctl {
 	uint64_t swap_token;                 /* 1 = thrash.c's swap token (2.6.9-3.4) */
 	uint64_t fault_mark_accessed;        /* 1 = file faults call mark_page_accessed */
 	uint64_t write_mark_accessed;        /* 1 = buffered writes mark the page accessed (before 4.7) */
+	uint64_t write_refault;              /* 1 = a write into a shadow's slot is a refault (before 4.7) */
 	uint64_t mlock_half_ram;             /* 1 = mlock() beyond half of RAM fails (2.0-2.6.8) */
 	uint64_t drop_behind;                /* 1 = 2.4.0's drop_behind() (ra_era 24, riel24) */
 	/* The era's flusher (src/mm/flusher_era.c) and 2.2/2.4's bdflush
@@ -106,6 +107,7 @@ struct vm_sysctl {
 	X(swap_token, 0, 0, 1, "1 = mm/thrash.c's swap token protects one thrashing process (2.6.9-3.4; no sysctl)") \
 	X(fault_mark_accessed, 0, 0, 1, "1 = filemap_nopage/filemap_fault call mark_page_accessed (2.4.10-2.6.28; no sysctl)") \
 	X(write_mark_accessed, 1, 0, 1, "1 = a buffered write() marks each page it writes accessed, as reads do (2.x-4.6: generic_perform_write()'s mark_page_accessed(), from 3.16 grab_cache_page_write_begin()'s FGP_ACCESSED); 0 = 4.7+ (\"mm: filemap: only do access activations on reads\"): a page written twice stays inactive; no sysctl") \
+	X(write_refault, 1, 0, 1, "1 = a buffered write() that creates a page where an evicted one left its shadow entry is a refault, as a read's is (3.15-4.6 add_to_page_cache_lru()); 0 = 4.7+ (Rik van Riel's \"mm: workingset: only do workingset activations on reads\": filemap_add_folio() skips workingset_refault() for __GFP_WRITE): the page replaces the shadow, uncounted; no sysctl") \
 	X(mlock_half_ram, 0, 0, 1, "1 = sys_mlock() refuses to lock more than half of physical memory (2.0-2.6.8: \"we may lock at most half of physical memory\"; no sysctl)") \
 	X(drop_behind, 1, 0, 1, "ra_era 24: deactivate the pages a sequential reader passed (2.4.0-2.4.9; -ac's /proc/sys/vm/drop_behind)") \
 	X(flusher, 0, 0, 5, "writeback era: 0 = 2.6.26 pdflush, 1 = 2.2 kflushd + update, 2 = 2.4.0 bdflush + kupdate, 3 = 2.4.10-2.4.17 bdflush + kupdated, 4 = per-bdi flush-8:0 (3.2+ IO-less throttling), 5 = late 2.4 (2.4.27) bdflush + kupdated") \

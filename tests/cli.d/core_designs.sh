@@ -153,6 +153,24 @@ for pv in splitlru:1024 workingset:1024 aa24:1024 linux6:0 "linux6 --set vm.writ
 done
 [ -z "$msg" ] && ok || bad "$msg"
 
+# The same series' first patch (Rik van Riel, "mm: workingset: only do
+# workingset activations on reads"): from 4.7 a write that creates a page
+# where an evicted one left its shadow is no refault (6.18
+# filemap_add_folio(): no workingset_refault() for __GFP_WRITE).  This
+# host's 6.18, `pagelab kernel --memcg 16M --swap 0 fileio -c -w -r 1 f
+# 24M`: pgsteal_file 8 399, the memcg's workingset_refault_file 0.  The
+# 24M file's rewrite in 16M meets a shadow at each of its 6 144 pages.
+t "a rewrite of an evicted page is a refault before 4.7 only"
+msg=""
+for pv in workingset:6144 linux6:0 mglru:0 "linux6 --set vm.write_refault=1:6144" \
+	"workingset --set vm.write_refault=0:0"; do
+	pol=${pv%:*}; want=${pv##*:}
+	got=$($P run --machine vmm-2008 --ram 64M --memcg 16M --policy $pol fileio -c -w -r 1 /f 24M 2>&1 |
+		awk '$1 == "workingset_refault_file" { print $2 }')
+	[ "$got" = "$want" ] || msg="$msg $pol: workingset_refault_file $got, want $want;"
+done
+[ -z "$msg" ] && ok || bad "$msg"
+
 t "riel24: drop_behind spares a working set from dd"
 on=$($P run --machine vmm-2008 --ram 32M --policy riel24 dd if=/dev/sda bs=1M count=128 + workingset -m 12 2>&1)
 off=$($P run --machine vmm-2008 --ram 32M --policy riel24 --set vm.drop_behind=0 dd if=/dev/sda bs=1M count=128 + workingset -m 12 2>&1)

@@ -486,6 +486,7 @@ static void *mglru_init(struct mm *mm, const double *tun)
 	mm_flusher_era(mm, FLUSHER_PERBDI); /* flush-8:0, IO-less throttling, 20/10 */
 	mm->vm.dirty_fault = 1;             /* fault_dirty_shared_page() */
 	mm->vm.write_mark_accessed = 0;     /* 4.7+: FGP_WRITEBEGIN, no FGP_ACCESSED */
+	mm->vm.write_refault = 0;           /* 4.7+: no workingset_refault() for __GFP_WRITE */
 	mm->vm.cgroup_writeback = 1;        /* a v2 cgroup's own dirty limits */
 	ra_set_era(mm, 30);                 /* 3.0+ mmap fault readahead */
 	/* 6.18's swapin_readahead() does not depend on the LRU: the VMA
