@@ -204,20 +204,21 @@ void matrix_free(struct matrix *mx)
 	memset(mx, 0, sizeof(*mx));
 }
 
-/* A growing string. */
+/* A growing string: sb_add() appends fmt formatted with a and c (NULL:
+ * ""), however long (a cell's command carries every --set of a
+ * calibrated profile: well over a kilobyte). */
 struct sbuf { char *s; size_t n, cap; };
 
 static void sb_add(struct sbuf *b, const char *fmt, const char *a, const char *c)
 {
-	char tmp[1200];
-	int k = snprintf(tmp, sizeof(tmp), fmt, a, c ? c : "");
+	int k = snprintf(NULL, 0, fmt, a, c ? c : "");
 	if (k < 0)
 		return;
 	if (b->n + (size_t)k + 1 > b->cap) {
 		b->cap = (b->n + (size_t)k + 1) * 2;
 		b->s = xrealloc(b->s, b->cap);
 	}
-	memcpy(b->s + b->n, tmp, (size_t)k + 1);
+	snprintf(b->s + b->n, (size_t)k + 1, fmt, a, c ? c : "");
 	b->n += (size_t)k;
 }
 

@@ -77,3 +77,26 @@ cmp -s "$T/sm" "$T/ecg" || msg="differs: $(diff "$T/sm" "$T/ecg" | head -5)"
 $P run --memcg 8M --set memcg=8M usemem -m 1 >/dev/null 2>"$T/both"; rc=$?
 [ $rc -eq 2 ] && grep -q 'give --memcg or --set memcg=, not both' "$T/both" || msg="$msg; both: $rc $(cat "$T/both")"
 [ -z "$msg" ] && ok || bad "$msg"
+
+# A cell's command is the key of compare's and sweep's caches.  With a
+# calibrated profile's every cost given by --set it passes 1 200
+# characters, where it was cut (matrix.c formatted through a 1 200-byte
+# buffer): the two policies' commands came out the same, and make
+# fidelity-cases showed linux6's qsbench run for workingset and mglru.
+t "sweep --list: a cell's command of over 1200 characters is whole"
+L=""
+for c in ref fault zero_page copy_page scan rmap io_submit free_page io_complete lru_lock isolate_batches \
+	putback_batches move_folios_to_lru folio_referenced add_to_swap read_swap_cache write_begin \
+	generic_perform_write folio_mark_dirty write_iter write_iter_dirtied write_iter_extend writepages \
+	try_to_unmap try_to_unmap_flush_dirty inc_max_seq walk_mm walk_pmd_range walk_pmd_range_skipped \
+	lru_gen_look_around swap_out_ptes try_to_swap_out tlb_ipi tlb_ipi_recv; do
+	L="$L --set cost.$c=1234ns"
+done
+for v in dirty_ratio dirty_background_ratio ra_pages page_cluster; do L="$L --set vm.$v=3"; done
+# shellcheck disable=SC2086 # L is a list of --set arguments
+$P sweep --list --policy workingset,mglru $L --memcg 64M -- usemem -m 1 >"$T/long" 2>&1
+n1=$(sed -n 1p "$T/long" | wc -c); n2=$(sed -n 2p "$T/long" | wc -c)
+if [ "$(wc -l <"$T/long")" -eq 2 ] && [ "$n1" -gt 1200 ] && [ "$n2" -gt 1200 ] &&
+	sed -n 1p "$T/long" | grep -q -- '--set vm.page_cluster=3 --memcg 64M --policy workingset --seed 1 usemem -m 1$' &&
+	sed -n 2p "$T/long" | grep -q -- '--set vm.page_cluster=3 --memcg 64M --policy mglru --seed 1 usemem -m 1$'
+then ok; else bad "$n1, $n2 characters: $(cut -c1100- "$T/long")"; fi
