@@ -96,9 +96,14 @@ disk_rate disk_bandwidth disk.bandwidth 0 "sequential read rate (buffered, cold)
 # with conv=fsync, the bytes over the time dd was off the CPU (elapsed -
 # user - system: the fsync's wait for the writeback).  On this host a
 # write was 830-950 MB/s when a cold read was 1.8-3.1 GB/s, and the file
-# cases wait in fsync().
-disk_rate disk_write_bandwidth disk.write_bandwidth 1 "write rate (buffered, fsync)" \
-	dd if=/dev/zero of=out bs=1M count=1024 conv=fsync
+# cases wait in fsync().  In 4 KiB write() calls, as the cases and every
+# page pagelab writes: 6.18 makes an order-0 folio of each (a 1 MiB call
+# gets a large folio), and this host's virtual disk takes their
+# writeback about 1.5 times more slowly (docs/fidelity.md, "What the rest
+# of the fsync() wait is"); pagelab's page cache and swap write order-0
+# pages only.
+disk_rate disk_write_bandwidth disk.write_bandwidth 1 "write rate (buffered in 4 KiB calls, fsync)" \
+	dd if=/dev/zero of=out bs=4K count=262144 conv=fsync
 # The simulated CPU costs are this host's (pagelab kernel --calibrate:
 # microbenchmarks of the operations pagelab charges, docs/cost.md),
 # measured once at normal priority like the rate above and kept with the
