@@ -126,6 +126,17 @@ void mm_init(struct mm *mm, const struct mm_config *cfg, const struct mm_costs *
 		mm->integrity = integrity_new(cfg->ram_pages, cfg->swap_pages);
 }
 
+void mm_vm_era_6x(struct mm *mm)
+{
+	mm_flusher_era(mm, FLUSHER_PERBDI); /* flush-8:0, IO-less throttling */
+	ra_set_era(mm, 30);                 /* 3.0+ mmap fault readahead */
+	mm->vm.swap_vma_ra = 1;             /* /sys/kernel/mm/swap/vma_ra_enabled */
+	mm->vm.dirty_fault = 1;             /* fault_dirty_shared_page() */
+	mm->vm.write_mark_accessed = 0;     /* 4.7+: FGP_WRITEBEGIN, no FGP_ACCESSED */
+	mm->vm.write_refault = 0;           /* 4.7+: no workingset_refault() for __GFP_WRITE */
+	mm->vm.cgroup_writeback = 1;        /* a v2 cgroup's own dirty limits */
+}
+
 void mm_set_policy(struct mm *mm, const struct policy_ops *ops, const double *tun)
 {
 	mm->pol.ops = ops;

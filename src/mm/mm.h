@@ -139,6 +139,11 @@ enum flusher_era {
 /* For a policy's init(): select the era's flusher and its default
  * thresholds (bdf_prm of 2.2.1 / 2.4.0 / 2.4.17, or the dirty ratios). */
 void mm_flusher_era(struct mm *mm, enum flusher_era era);
+/* The 6.x kernel around its LRU, which linux6 and mglru share: the
+ * per-bdi flusher, 3.0+ mmap readahead, VMA swap readahead, write-fault
+ * dirtying of shared pages, 4.7+ writes that neither activate nor
+ * refault, cgroup writeback (mm.c). */
+void mm_vm_era_6x(struct mm *mm);
 
 /* I/O callbacks installed by the machine. */
 /* IO_DISCARD: a discard (REQ_OP_DISCARD) of a swap cluster, no data */

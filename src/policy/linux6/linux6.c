@@ -651,14 +651,8 @@ static void *l6_init(struct mm *mm, const double *tun)
 		if (i & 1)
 			lru_set_kind(&mm->fr, l->list[i], LRU_KIND_ACTIVE);
 	}
-	mm_flusher_era(mm, FLUSHER_PERBDI); /* per-bdi flusher, IO-less throttling */
-	ra_set_era(mm, 30);                 /* 3.0+ mmap fault readahead */
-	mm->vm.swap_vma_ra = 1;             /* /sys/kernel/mm/swap/vma_ra_enabled */
+	mm_vm_era_6x(mm);
 	mm->vm.anon_exclusive = 1;          /* 5.19+ do_swap_page(): a read fault keeps the slot */
-	mm->vm.dirty_fault = 1;             /* fault_dirty_shared_page() */
-	mm->vm.write_mark_accessed = 0;     /* 4.7+: FGP_WRITEBEGIN, no FGP_ACCESSED */
-	mm->vm.write_refault = 0;           /* 4.7+: no workingset_refault() for __GFP_WRITE */
-	mm->vm.cgroup_writeback = 1;        /* a v2 cgroup's own dirty limits */
 	mm->vm.pagecache_folio_order = PAGECACHE_FOLIO_ORDER_MAX; /* ext4, xfs, btrfs: large folios (6.x) */
 	mm_work_keep(mm, WORK_BIT(W_ISOLATE_LRU_FOLIOS) | WORK_BIT(W_ISOLATE_BATCHES) |
 		     WORK_BIT(W_MOVE_FOLIOS_TO_LRU) | WORK_BIT(W_PUTBACK_BATCHES) | WORK_BIT(W_LRU_LOCK));

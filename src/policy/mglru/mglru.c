@@ -483,16 +483,11 @@ static unsigned mglru_flags(const double *tun)
 static void *mglru_init(struct mm *mm, const double *tun)
 {
 	struct mglru *g = xcalloc(1, sizeof(*g));
-	mm_flusher_era(mm, FLUSHER_PERBDI); /* flush-8:0, IO-less throttling, 20/10 */
-	mm->vm.dirty_fault = 1;             /* fault_dirty_shared_page() */
-	mm->vm.write_mark_accessed = 0;     /* 4.7+: FGP_WRITEBEGIN, no FGP_ACCESSED */
-	mm->vm.write_refault = 0;           /* 4.7+: no workingset_refault() for __GFP_WRITE */
-	mm->vm.cgroup_writeback = 1;        /* a v2 cgroup's own dirty limits */
-	ra_set_era(mm, 30);                 /* 3.0+ mmap fault readahead */
-	/* 6.18's swapin_readahead() does not depend on the LRU: the VMA
-	 * window, or swap_cluster_readahead() from a rotating disk
-	 * (src/mm/swapin.c), as linux6's; not 2.6's valid_swaphandles(). */
-	mm->vm.swap_vma_ra = 1;             /* /sys/kernel/mm/swap/vma_ra_enabled */
+	/* The 6.x machinery around the LRU, linux6's too: 6.18's
+	 * swapin_readahead() does not depend on the LRU (the VMA window, or
+	 * swap_cluster_readahead() from a rotating disk: src/mm/swapin.c),
+	 * not 2.6's valid_swaphandles(). */
+	mm_vm_era_6x(mm);
 	double def[ARRAY_SIZE(mglru_tunables)];
 	if (!tun) {
 		for (size_t i = 0; i + 1 < ARRAY_SIZE(mglru_tunables); i++)
