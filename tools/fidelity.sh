@@ -11,8 +11,9 @@
 # only the simulator runs again.
 #   FIDELITY_DATA      the kernel runs' records (kernel.jsonl), the cases
 #                      (cases.txt), the heat map (heatmap.html) and the
-#                      host's measured disk rates and TLB flush cost
-#                      (default docs/fidelity-data)
+#                      host's measured TLB flush cost and CPU costs
+#                      (default docs/fidelity-data); each record holds
+#                      the disk's rates its run met (below)
 #   FIDELITY_SIM_CACHE the simulator's records (default build/fidelity-sim)
 #   FIDELITY_POLICIES  the designs (default linux6,mglru)
 #   FIDELITY_N, FIDELITY_SEED  the sample's size and seed (48, 38): 24 a
@@ -21,8 +22,8 @@
 #   FIDELITY_JOBS      simulator runs at once (default 2)
 #   FIDELITY_RETAKE=1  take the kernel side again (as root), and with it
 #                      the host's figures the machine is built from: the
-#                      records, the profile and its fit, the TLB flush
-#                      cost and the disk's rates are moved to a directory
+#                      records, the profile and its fit and the TLB flush
+#                      cost are moved to a directory
 #                      under /tmp (named on stderr) first, so all of them
 #                      are measured in one session (docs/fidelity.md,
 #                      "The kernel against itself")
@@ -45,7 +46,7 @@ if [ "${FIDELITY_RETAKE:-}" = 1 ]; then
 	[ -z "${FIDELITY_MACHINE:-}" ] ||
 		{ echo "fidelity: FIDELITY_RETAKE=1 measures the machine: not with FIDELITY_MACHINE" >&2; exit 2; }
 	KEPT=$(mktemp -d /tmp/fidelity-before-retake.XXXXXX) || exit 1
-	for f in kernel.jsonl profile profile-fit tlb_cost disk_bandwidth disk_write_bandwidth; do
+	for f in kernel.jsonl profile profile-fit tlb_cost disk_bandwidth disk_write_bandwidth; do # the last two: the once-measured disk of older records
 		[ ! -e "$DATA/$f" ] || mv "$DATA/$f" "$KEPT/" || exit 1
 	done
 	echo "fidelity: retaking: the old records and host figures are in $KEPT" >&2
@@ -70,40 +71,14 @@ if [ ! -s "$DATA/tlb_cost" ]; then
 	$P kernel --tlb-cost 2>/dev/null | sed 's/--set //g' >"$DATA/tlb_cost.tmp" && [ -s "$DATA/tlb_cost.tmp" ] &&
 		mv "$DATA/tlb_cost.tmp" "$DATA/tlb_cost" || { rm -f "$DATA/tlb_cost.tmp"; exit 1; }
 fi
-# disk_rate FILE PARAM WAIT WHAT DD-ARGS...: the host's disk rate into
-# DATA/FILE unless it is there (as root, once, on an idle host like the
-# records, and kept with them): the median of three runs of pagelab
-# kernel's dd, no pressure (tests/fidelity_rate.awk, with WAIT=1 the
-# bytes over dd's time off the CPU); then BW gets --set PARAM=it.
-disk_rate() {
-	_f=$1 _p=$2 _w=$3 _what=$4
-	shift 4
-	if [ ! -s "$DATA/$_f" ] && [ "$(id -u)" -eq 0 ]; then
-		echo "fidelity: measuring the host's $_what" >&2
-		$P kernel --memcg 2G --swap 0 --repeat 3 --timeout 300 "$@" 2>/dev/null |
-			awk -v WAIT="$_w" -f "$HERE/../tests/fidelity_rate.awk" >"$DATA/$_f.tmp" &&
-			mv "$DATA/$_f.tmp" "$DATA/$_f" || rm -f "$DATA/$_f.tmp"
-	fi
-	[ ! -s "$DATA/$_f" ] || BW="$BW --set $_p=$(cat "$DATA/$_f")"
-}
-BW=""
-# The simulated disk reads at the rate the stream's reader gets: buffered
-# 1 GB reads of an uncached file (the stream's pace decides how much of a
-# working set is left when it ends; tests/fidelity.sh says why buffered,
-# not O_DIRECT).
-disk_rate disk_bandwidth disk.bandwidth 0 "sequential read rate (buffered, cold)" dd if=big bs=1M count=1024
-# It writes at its own rate (disk.write_bandwidth): 1 GB buffered writes
-# with conv=fsync, the bytes over the time dd was off the CPU (elapsed -
-# user - system: the fsync's wait for the writeback).  On this host a
-# write was 830-950 MB/s when a cold read was 1.8-3.1 GB/s, and the file
-# cases wait in fsync().  In 4 KiB write() calls, as the cases and every
-# page pagelab writes: 6.18 makes an order-0 folio of each (a 1 MiB call
-# gets a large folio), and this host's virtual disk takes their
-# writeback about 1.5 times more slowly (docs/fidelity.md, "What the rest
-# of the fsync() wait is"); pagelab's page cache and swap write order-0
-# pages only.
-disk_rate disk_write_bandwidth disk.write_bandwidth 1 "write rate (buffered in 4 KiB calls, fsync)" \
-	dd if=/dev/zero of=out bs=4K count=262144 conv=fsync
+# The disk: no rate measured once here.  Every kernel run compare takes
+# is preceded by a probe of the disk (pagelab kernel --disk-probe,
+# src/native/diskprobe.c: 128 MiB written in 4 KiB calls and fsync()ed,
+# read back cold in 1 MiB calls), kept in its record, and each case is
+# simulated on the median of its runs' rates: this host's virtual disk
+# wrote at 818 MB/s at 12:05 and 420 MB/s at 14:20 on 2026-12-07, and a
+# rate measured once before 20 minutes of runs was the wrong disk for
+# most cases (docs/fidelity.md, "The disk's rate, run by run").
 # The simulated CPU costs are this host's (pagelab kernel --calibrate:
 # microbenchmarks of the operations pagelab charges, docs/cost.md),
 # measured once at normal priority like the rate above and kept with the
@@ -130,16 +105,15 @@ if [ -z "${FIDELITY_MACHINE:-}" ] && [ ! -s "$DATA/profile-fit" ]; then
 	echo "fidelity: fitting the fault path on $FIT_WL without pressure" >&2
 	# shellcheck disable=SC2086 # the configuration and workload are words
 	$P compare $FIT_CFG --repeat 5 --policy linux6 --timeout 120 --machine "$MACHINE" --kernel-cache "$DATA" \
-		--sim-cache "$SIM" $BW -- $FIT_WL >/dev/null || exit $?
+		--sim-cache "$SIM" -- $FIT_WL >/dev/null || exit $?
 	sh "$HERE/fidelity_fit.sh" "$MACHINE" "$DATA/kernel.jsonl" "$SIM" "$FIT_CFG $FIT_WL" >"$DATA/profile-fit.tmp" &&
 		mv "$DATA/profile-fit.tmp" "$DATA/profile-fit" || { rm -f "$DATA/profile-fit.tmp"; exit 1; }
 fi
 [ -z "${FIDELITY_MACHINE:-}" ] && MACHINE=$DATA/profile-fit
 case $MACHINE in */*) ;; *[!A-Za-z0-9_.-]*) echo "fidelity: bad FIDELITY_MACHINE" >&2; exit 2 ;; esac
 
-# shellcheck disable=SC2086 # BW is --set arguments or none
 $P compare --matrix "$DATA/cases.txt" --repeat 3 --seeds 3 --policy "$POL" --floor 100 --timeout 120 \
-	--machine "$MACHINE" --jobs "${FIDELITY_JOBS:-2}" --kernel-cache "$DATA" --sim-cache "$SIM" $BW --html "$DATA/heatmap.html" \
+	--machine "$MACHINE" --jobs "${FIDELITY_JOBS:-2}" --kernel-cache "$DATA" --sim-cache "$SIM" --html "$DATA/heatmap.html" \
 	>"$OUT" || exit $?
 
 {

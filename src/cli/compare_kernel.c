@@ -371,10 +371,16 @@ void kcase_sides(struct kcase *c)
 {
 	struct kcompare *k = &c->ca.k;
 	kcase_clear(c);
-	/* The simulator first: bad input shows before minutes of kernel runs. */
+	/* The simulator's input checked first: bad input shows before
+	 * minutes of kernel runs.  Then the kernel's runs, and the simulator
+	 * on the disk they met (kcompare_disk_sets()). */
+	char err[1200];
+	if (!kcompare_check_sim(k, err, sizeof(err)))
+		die_usage("compare: %s", err);
 	int sim_resumed = 0, cached = 0;
-	side(k, false, &c->sim, &sim_resumed);
 	side(k, true, &c->kern, &cached);
+	kcompare_disk_sets(k, &c->kern);
+	side(k, false, &c->sim, &sim_resumed);
 	c->kr = xcalloc((size_t)c->kern.n + 1, sizeof(*c->kr));
 	c->sr = xcalloc((size_t)c->sim.n + 1, sizeof(*c->sr));
 	uint64_t warmed = 0;

@@ -216,6 +216,24 @@ int kcompare_side(const struct kcompare *k, bool kernel, const char *policies, c
 	return rc;
 }
 
+bool kcompare_check_sim(const struct kcompare *k, char *err, size_t errlen)
+{
+	struct matrix mx = { 0 };
+	mx.nr_seeds = 1;
+	mx.seeds = xcalloc(1, sizeof(uint64_t));
+	mx.seeds[0] = k->seed0;
+	for (int w = 0; w < k->nr_wl; w++)
+		mx.wl[mx.nr_wl++] = xstrdup(k->wl[w]);
+	mx.make_inputs = true;
+	struct matrix_cell *cells = NULL;
+	int n = 0;
+	bool ok = side_axes(k, false, k->policies, k->memcg, k->ram, &mx, err, errlen) &&
+		  side_cells(k, false, &mx, &cells, &n, err, errlen);
+	matrix_cells_free(cells, n);
+	matrix_free(&mx);
+	return ok;
+}
+
 int kcompare_cached_kernel(const struct kcompare *k, struct records *rs, char *err, size_t errlen)
 {
 	struct matrix mx = { 0 };

@@ -42,6 +42,7 @@ struct kcompare {
 	int nr_cgroups;
 	int jobs;
 	bool progress;
+	int disk_set[2];             /* kcompare_disk_sets()'s in sets[], index + 1 */
 };
 
 /* The kernel side's runs already in k->kernel_cache's records (appended
@@ -62,6 +63,12 @@ int kcompare_cached_kernel(const struct kcompare *k, struct records *rs, char *e
  * runs still to be made (kcompare_rechost.c).  false with a line in err:
  * the runs disagree on a setting the simulation takes. */
 bool kcompare_host_sets(struct kcompare *k, char *err, size_t errlen);
+/* The disk the kernel side's runs kern met, their records' "disk_probe"
+ * (src/native/diskprobe.c): the median of their rates as
+ * disk.write_bandwidth and disk.bandwidth, in place of this call's last
+ * (a case widened to more runs), unless the user set one or a --disk.
+ * Runs without a probe (older records) add nothing: the machine's disk. */
+void kcompare_disk_sets(struct kcompare *k, const struct records *kern);
 /* Append a NAME=VALUE; whether one starts with prefix ("vm.ra_pages="). */
 void kcompare_add_set(struct kcompare *k, const char *set);
 bool kcompare_has_set(const struct kcompare *k, const char *prefix);
@@ -79,6 +86,9 @@ char *kcompare_workloads(const struct kcompare *k);
  * or 2 (bad input, a kernel that refuses: no root). */
 int kcompare_side(const struct kcompare *k, bool kernel, const char *policies, const char *memcg,
 		  uint64_t ram, uint64_t nseeds, struct records *rs, int *resumed, char *err, size_t errlen);
+/* The simulator's side checked as kcompare_side() would build it, none
+ * run: false with one line in err on bad input. */
+bool kcompare_check_sim(const struct kcompare *k, char *err, size_t errlen);
 
 /* --fit-cpu LIMIT: run the workload in a cgroup of LIMIT, where it meets no
  * pressure, on both sides (the kernel --repeat times, the first policy

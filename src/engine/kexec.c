@@ -142,7 +142,7 @@ bool kexec_session_run(struct kexec_work *k, const struct kexec_opts *o, struct 
 	struct nsession s = { .wl = k->wl, .inst = k->inst, .nwl = k->nwl, .limit = o->limit, .swap = o->swap,
 			      .timeout_s = (double)o->timeout_ns / 1e9, .plan = &k->plan, .guard = o->guard,
 			      .cold = o->cold, .knobs = o->knobs, .zram = o->zram, .tree = o->tree,
-			      .place = k->place };
+			      .place = k->place, .disk_probe = o->disk_probe };
 	memset(r, 0, sizeof(*r));
 	return nsession_run(&s, r, err, errlen);
 }
@@ -199,6 +199,7 @@ static void take_result(const struct kexec_work *k, struct nrun *r, struct run_r
 	r->cg = NULL;
 	r->ncg = 0;
 	kr->warmed = r->warmed;
+	kr->disk = r->disk;
 	kr->peak_bytes = r->peak_bytes;
 	kr->oom_kills = r->oom_kills;
 	kr->loadavg = host_loadavg();
@@ -254,7 +255,9 @@ bool kexec_run(const struct cell *c, struct run_result *rr, char *err, size_t er
 	struct kexec_opts o = { .limit = limit, .swap = c->prof.swap, .guard = g,
 				.timeout_ns = c->mo.max_time_ns ? c->mo.max_time_ns : KEXEC_TIMEOUT_NS,
 				.zram = native_zram_parse(c->swap_dev, &z, err, errlen) > 0 ? &z : NULL,
-				.knobs = c->kset ? &knobs : NULL, .tree = nt->n ? nt : NULL };
+				.knobs = c->kset ? &knobs : NULL, .tree = nt->n ? nt : NULL,
+				/* compare simulates a case on its runs' disk */
+				.disk_probe = true };
 	struct nrun r;
 	memset(&r, 0, sizeof(r));
 	bool ok = g && kexec_session_run(&k, &o, &r, err, errlen);

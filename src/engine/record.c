@@ -61,6 +61,9 @@ static void put_kernel(FILE *out, const struct kernel_result *k)
 		(unsigned long long)k->peak_bytes, (unsigned long long)k->oom_kills);
 	if (k->loadavg >= 0)
 		fprintf(out, "\"loadavg\": %.2f, ", k->loadavg);
+	if (k->disk.bytes)
+		fprintf(out, "\"disk_probe\": {\"bytes\": %llu, \"write_bps\": %.0f, \"read_bps\": %.0f}, ",
+			(unsigned long long)k->disk.bytes, k->disk.write_bps, k->disk.read_bps);
 	fputs("\"memory_stat\": {", out);
 	put_nstat(out, &k->memstat);
 	fputs("}, \"traced\": {", out);

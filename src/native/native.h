@@ -97,6 +97,19 @@ long long nhost_meminfo_kb(const char *procsys, const char *field);
 /* This host's (its /proc/sys under PROCSYS, "/proc/sys"). */
 void nhost_settings_read(struct nhost_settings *h, const char *procsys);
 
+/* ---- diskprobe.c ----------------------------------------------------- */
+/* The disk's rates as a small baseline meets them (diskprobe.c): BYTES
+ * written in 4 KiB calls and fsync()ed (the bytes over the writer's time
+ * off the CPU), then read cold in 1 MiB calls (over the wall time). */
+struct nguard;
+struct ndisk_rates {
+	uint64_t bytes;         /* 0: not probed */
+	double write_bps, read_bps;
+};
+/* Probe in g->dir, in a cgroup g->cg of its own made and removed here
+ * (before the run's is made).  False with one line in err. */
+bool ndisk_probe(struct nguard *g, struct ndisk_rates *out, char *err, size_t errlen);
+
 /* ---- tlbprobe.c ------------------------------------------------------ */
 
 /* What one remote TLB flush costs here, in ns, per flush the guest
@@ -562,6 +575,7 @@ struct nsession {
 	const struct nzram_spec *zram; /* --swap zram:...: a zram device, not a swapfile */
 	const struct ntree *tree;   /* --cgroup: cgroups below the run's own, or NULL */
 	const int *place;           /* each workload's: 0 the run's own, i tree->cg[i-1] */
+	bool disk_probe;            /* --disk-probe: the disk's rates first (diskprobe.c) */
 };
 
 /* A task's start and end (since the common start), run-queue wait, last
@@ -593,6 +607,7 @@ struct nrun {
 	int64_t psi_some_us, psi_full_us;   /* -1: not available */
 	double elapsed_s;
 	bool warmed;            /* the host's pages were warmed first (session.c) */
+	struct ndisk_rates disk; /* --disk-probe's, just before the run */
 	int swappiness;         /* the cgroup's, read back at the end */
 	char knob[NKNOB_MAX][NKNOB_VAL]; /* each --set file, read back at the end */
 	bool has_zram;          /* the swap was a zram device: ... */

@@ -394,6 +394,10 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 			return false;
 		}
 	}
+	/* Before the run's cgroup is made: the probe's cgroup is gone and
+	 * none of its counts are the run's. */
+	if (s->disk_probe && !ndisk_probe(g, &r->disk, err, errlen))
+		return false;
 	if (!ncg_create(&g->cg, s->limit, err, errlen))
 		return false;
 	if (s->knobs && !nknob_apply(&g->cg, s->knobs, err, errlen))

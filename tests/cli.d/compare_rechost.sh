@@ -126,3 +126,38 @@ rc=$?
 want="pagelab: compare: the kernel runs of $T/r4/kernel.jsonl and this host, which runs the rest,"
 want="$want disagree on cpus ($nc and $((nc - 1))): --cpus it"
 [ $rc -eq 2 ] && [ ! -s "$T/o4" ] && [ "$(cat "$T/o4.err")" = "$want" ] && ok || bad "exit $rc: $(cat "$T/o4.err") (o4: $(head -2 "$T/o4"))"
+
+t "compare: a case simulated on the disk its runs' probes met"
+# Each record's "disk_probe" (src/native/diskprobe.c): the median of the
+# three rates as disk.write_bandwidth and disk.bandwidth; a --set of one
+# keeps it and the other is still taken; --disk keeps the model's both.
+mkdir -p "$T/r6"
+for r in "1 300000000 1000000000" "2 500000000 3000000000" "3 400000000 2000000000"; do
+	set -- $r
+	rec "$1" "$HOST4" | sed "s/\"warmed\": false, /&\"disk_probe\": {\"bytes\": 134217728, \"write_bps\": $2, \"read_bps\": $3}, /"
+done >"$T/r6/kernel.jsonl"
+cmp_as "$T/r6" 3 o7
+rc=$?
+msg=
+[ $rc -eq 0 ] && [ ! -s "$T/o7.err" ] || msg="exit $rc: $(cat "$T/o7.err")"
+got=$(sed -n 2,5p "$T/o7" | tr '\n' ' ')
+case $got in
+*" disk.write_bandwidth=400000000 disk.bandwidth=2000000000 "*) ;;
+*) msg="$msg; setup $got" ;;
+esac
+for a in "--set disk.write_bandwidth=1G" "--disk sata-2008"; do
+	# shellcheck disable=SC2086 # the option and its value are words
+	"$P" compare --repeat 3 --kernel-cache "$T/r6" --memcg 64M --swap 128M --policy linux6 $a \
+		-- usemem -m 40 >"$T/o8" 2>"$T/o8.err" || msg="$msg; $a: exit $?: $(cat "$T/o8.err")"
+	got=$(sed -n 2,5p "$T/o8" | tr '\n' ' ')
+	case $a:$got in
+	--set*disk.write_bandwidth=4*) msg="$msg; $a overridden: $got" ;;
+	--set*" disk.bandwidth=2000000000 "*) ;;
+	--disk*disk.*bandwidth=*) msg="$msg; $a overridden: $got" ;;
+	--disk*) ;;
+	*) msg="$msg; $a: $got" ;;
+	esac
+done
+# Runs without a probe (older records): the machine's disk.
+grep -q disk_probe "$T/r1/kernel.jsonl" || ! grep -q "disk\.[a-z_]*bandwidth=" "$T/o1" || msg="$msg; a set without probes"
+[ -z "$msg" ] && ok || bad "$msg"
