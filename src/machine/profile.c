@@ -489,9 +489,9 @@ const char *profile_param(const struct profile *p, int i, char *buf, size_t len)
 			else if (v && v % 1024 == 0) snprintf(buf, len, "%lluK", (unsigned long long)(v >> 10));
 			else snprintf(buf, len, "%llu", (unsigned long long)v);
 			break;
-		case P_RATE:
+		case P_RATE: /* 0 is a rate's "unset" (disk.write_bandwidth): as such */
 			snprintf(buf, len, "%lluM", (unsigned long long)(v >> 20));
-			if (v % (1ULL << 20)) snprintf(buf, len, "%llu", (unsigned long long)v);
+			if (!v || v % (1ULL << 20)) snprintf(buf, len, "%llu", (unsigned long long)v);
 			break;
 		case P_NS:
 			if (v && v % 1000000 == 0) snprintf(buf, len, "%llums", (unsigned long long)(v / 1000000));

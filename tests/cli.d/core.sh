@@ -253,6 +253,12 @@ t "machines --show vmm-2008: 2 CPUs, 900M RAM"
 $P machines --show vmm-2008 >"$T/out"
 grep -Eq '^cpus +2 ' "$T/out" && grep -Eq '^ram +900M ' "$T/out" && ok || bad "$(cat "$T/out")"
 
+# An unset rate is 0 (disk.write_bandwidth 0: the read rate), not "0M".
+t "machines --show: an unset disk.write_bandwidth is 0"
+$P machines --show modern >"$T/out"
+grep -Eq '^disk\.write_bandwidth +0 +#' "$T/out" && grep -Eq '^disk\.bandwidth +2500M ' "$T/out" && ok ||
+	bad "$(grep bandwidth "$T/out")"
+
 t "--set and --ram/--cpus/--disk override the profile"
 $P run --machine vmm-2008 --ram 256M --cpus 4 --disk nvme --set swap=1G --set disk.bandwidth=1G usemem -m 8 >"$T/out" 2>&1
 grep -q '^pagelab: machine vmm-2008: 4 CPUs, 256 MiB RAM .* 1024 MiB swap, disk nvme;' "$T/out" && ok || bad "$(head -2 "$T/out")"
