@@ -76,7 +76,7 @@ fi
 # src/native/diskprobe.c: 128 MiB written in 4 KiB calls and fsync()ed,
 # read back cold in 1 MiB calls), kept in its record, and each case is
 # simulated on the median of its runs' rates: this host's virtual disk
-# wrote at 818 MB/s at 12:05 and 420 MB/s at 13:57 on 2026-12-07, and a
+# wrote at 818 MB/s at 12:05 and 463-523 MB/s at 14:25 on 2026-12-07, and a
 # rate measured once before 20 minutes of runs was the wrong disk for
 # most cases (docs/fidelity.md, "The disk's rate, run by run").
 # The simulated CPU costs are this host's (pagelab kernel --calibrate:

@@ -173,7 +173,7 @@ static double probe_median(const struct records *kern, const char *key)
 }
 
 /* Why: this host's disk is a virtual one whose rate moves with its
- * host's load (818 and 420 MB/s two hours apart, docs/fidelity.md): the
+ * host's load (818 and 463-523 MB/s two hours apart, docs/fidelity.md): the
  * case is simulated on the disk its own runs met, as a probe just before
  * each measured it (a baseline of the disk, not the case's figures). */
 void kcompare_disk_sets(struct kcompare *k, const struct records *kern)

@@ -3,7 +3,7 @@
  *
  * Why: this host's disk is a virtual one whose rate moves with its
  * host's load.  1 GB written in 4 KiB calls and fsync()ed went at
- * 818 MB/s at 12:05 and 420 MB/s at 13:57 the same day (2026-12-07), and
+ * 818 MB/s at 12:05 and 463-523 MB/s at 14:25 the same day (2026-12-07), and
  * a file case's fsync() waits for its writeback at whatever rate the disk
  * has during that minute: a rate measured once for a matrix of 48 cases
  * taken over 20 minutes told the simulator the wrong disk for most of
