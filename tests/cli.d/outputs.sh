@@ -348,6 +348,7 @@ src/native/cgroup.c 1 cgroupfs control files
 src/native/zram.c 1 the swap header of the kernel run's own zram device
 src/native/calib_paths.c 1 kernel --calibrate's own 32 MiB file, in its private directory
 src/native/calib_write.c 1 kernel --calibrate's own write-path file (unlinked at once), in its private directory
+src/native/diskprobe.c 1 kernel --disk-probe's own 128 MiB file (unlinked after), in the run's private directory
 "
 t "outputs: no file write outside src/lib/output.c but allowed"
 found=$(grep -rnE 'fopen\([^)]*"[wa]|fdopen\([^)]*"[wa]|freopen\(|(^|[^a-z_])open\([^;]*(O_WRONLY|O_RDWR|O_CREAT|, 0[0-7]{3}\))|(^|[^a-z_])rename\(|mkstemp\(|mkdtemp\(|(^|[^a-z_])creat\(' \
