@@ -6,7 +6,7 @@
 # test, with the command and the seed to replay it.
 #
 #   SWARM_SEED=N   the matrix's seed (default 1; the seed is printed)
-#   SWARM_RUNS=N   how many runs (default 48, 16 under make sancheck)
+#   SWARM_RUNS=N   how many runs (default 48, 10 under make sancheck)
 #
 # A replay of one failing run is its printed command; a longer swarm is
 # e.g. SWARM_SEED=7 SWARM_RUNS=2000 PAGELAB=build/pagelab sh tests/cli.sh.
@@ -15,7 +15,7 @@
 
 swarm_seed=${SWARM_SEED:-1}
 if [ -n "${PAGELAB_SANITIZED:-}" ]; then
-	swarm_runs=${SWARM_RUNS:-16}
+	swarm_runs=${SWARM_RUNS:-10}
 else
 	swarm_runs=${SWARM_RUNS:-48}
 fi
