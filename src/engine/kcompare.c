@@ -178,16 +178,24 @@ static void sim_cache_path(char *path, size_t len, const char *dir, const char *
 	snprintf(path, len, "%s/sim-%s-p%016llx.jsonl", dir, pagelab_version(), (unsigned long long)h);
 }
 
+/* A side's matrix before its axes: k's workloads over nseeds seeds from
+ * k->seed0. */
+static void side_matrix(const struct kcompare *k, uint64_t nseeds, struct matrix *mx)
+{
+	memset(mx, 0, sizeof(*mx));
+	mx->nr_seeds = (int)nseeds;
+	mx->seeds = xcalloc(nseeds, sizeof(uint64_t));
+	for (uint64_t s = 0; s < nseeds; s++)
+		mx->seeds[s] = k->seed0 + s;
+	for (int w = 0; w < k->nr_wl; w++)
+		mx->wl[mx->nr_wl++] = xstrdup(k->wl[w]);
+}
+
 int kcompare_side(const struct kcompare *k, bool kernel, const char *policies, const char *memcg,
 		  uint64_t ram, uint64_t nseeds, struct records *rs, int *resumed, char *err, size_t errlen)
 {
-	struct matrix mx = { 0 };
-	mx.nr_seeds = (int)nseeds;
-	mx.seeds = xcalloc(nseeds, sizeof(uint64_t));
-	for (uint64_t s = 0; s < nseeds; s++)
-		mx.seeds[s] = k->seed0 + s;
-	for (int w = 0; w < k->nr_wl; w++)
-		mx.wl[mx.nr_wl++] = xstrdup(k->wl[w]);
+	struct matrix mx;
+	side_matrix(k, nseeds, &mx);
 	mx.make_inputs = !kernel;   /* the kernel's executor makes them always */
 	struct matrix_cell *cells = NULL;
 	int n = 0, rc = 2;
@@ -218,12 +226,8 @@ int kcompare_side(const struct kcompare *k, bool kernel, const char *policies, c
 
 bool kcompare_check_sim(const struct kcompare *k, char *err, size_t errlen)
 {
-	struct matrix mx = { 0 };
-	mx.nr_seeds = 1;
-	mx.seeds = xcalloc(1, sizeof(uint64_t));
-	mx.seeds[0] = k->seed0;
-	for (int w = 0; w < k->nr_wl; w++)
-		mx.wl[mx.nr_wl++] = xstrdup(k->wl[w]);
+	struct matrix mx;
+	side_matrix(k, 1, &mx);
 	mx.make_inputs = true;
 	struct matrix_cell *cells = NULL;
 	int n = 0;
@@ -236,12 +240,8 @@ bool kcompare_check_sim(const struct kcompare *k, char *err, size_t errlen)
 
 int kcompare_cached_kernel(const struct kcompare *k, struct records *rs, char *err, size_t errlen)
 {
-	struct matrix mx = { 0 };
-	mx.nr_seeds = 1;
-	mx.seeds = xcalloc(1, sizeof(uint64_t));
-	mx.seeds[0] = k->seed0;
-	for (int w = 0; w < k->nr_wl; w++)
-		mx.wl[mx.nr_wl++] = xstrdup(k->wl[w]);
+	struct matrix mx;
+	side_matrix(k, 1, &mx);
 	struct matrix_cell *cells = NULL;
 	struct records have = { 0 };
 	int n = 0, ncells = -1;
