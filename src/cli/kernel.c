@@ -121,6 +121,22 @@ struct kopts {
 	char **argv;
 };
 
+/* A disk probe's line (none: nothing): 4 KiB writes and fsync(), 1 MiB
+ * reads (--help). */
+static void put_probe_line(FILE *out, const char *when, const struct ndisk_rates *d)
+{
+	if (d->bytes)
+		fprintf(out, "pagelab: disk probe %s: %llu MiB written at %.0f MB/s, read at %.0f MB/s\n", when,
+			(unsigned long long)(d->bytes >> 20), d->write_bps / 1e6, d->read_bps / 1e6);
+}
+
+static void put_probe_json(FILE *out, const char *indent, const char *key, const struct ndisk_rates *d)
+{
+	if (d->bytes)
+		fprintf(out, "%s  \"%s\": {\"bytes\": %llu, \"write_bps\": %.0f, \"read_bps\": %.0f},\n", indent,
+			key, (unsigned long long)d->bytes, d->write_bps, d->read_bps);
+}
+
 static void print_text(const struct host *h, const struct kopts *o, const struct kexec_work *s,
 		       const struct nrun *r, FILE *out)
 {
@@ -137,10 +153,8 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 	fprintf(out, "pagelab: memcg v%d limit %llu MiB, swappiness %s; %s; seed %llu%s\n", o->cg_version,
 		(unsigned long long)(o->limit >> 20), sw, dev, (unsigned long long)o->seed,
 		r->warmed ? "; warmed" : o->cold ? "; cold" : "");
-	if (r->disk.bytes)
-		fprintf(out, "pagelab: disk probe: %llu MiB written in 4 KiB calls at %.0f MB/s (fsync), "
-			"read cold at %.0f MB/s\n", (unsigned long long)(r->disk.bytes >> 20), r->disk.write_bps / 1e6,
-			r->disk.read_bps / 1e6);
+	put_probe_line(out, "before", &r->disk);
+	put_probe_line(out, "after", &r->disk_after);
 	/* The other --set knobs, as the cgroup's files held them at the end. */
 	for (int i = 0; i < o->knobs.n; i++)
 		if (strcmp(nknob_name(o->knobs.idx[i]), "swappiness"))
@@ -239,9 +253,8 @@ static void print_json(const struct host *h, const struct kopts *o, const struct
 	}
 	fputs("}},\n", out);
 	fprintf(out, "%s  \"warmed\": %s,\n", indent, r->warmed ? "true" : "false");
-	if (r->disk.bytes)
-		fprintf(out, "%s  \"disk_probe\": {\"bytes\": %llu, \"write_bps\": %.0f, \"read_bps\": %.0f},\n",
-			indent, (unsigned long long)r->disk.bytes, r->disk.write_bps, r->disk.read_bps);
+	put_probe_json(out, indent, "disk_probe", &r->disk);
+	put_probe_json(out, indent, "disk_probe_after", &r->disk_after);
 	fprintf(out, "%s  \"seed\": %llu,\n%s  \"finished\": %s,\n%s  \"elapsed_s\": %.6f,\n", indent,
 		(unsigned long long)o->seed, indent, r->timed_out ? "false" : "true", indent, r->elapsed_s);
 	fprintf(out, "%s  \"psi\": {\"memory_some_us\": %lld, \"memory_full_us\": %lld},\n", indent,
@@ -404,9 +417,9 @@ static const struct opt kernel_table[] = {
 	  "virtio balloon's free page reporting), do not warm\nthem first: by default as much memory as the limit\n"
 	  "is touched (in 2 MiB huge pages where THP allows) and\nfreed just before each run, so that it meets no\n"
 	  "faults in the host (docs/native.md)" },
-	{ "--disk-probe", NULL, OPT_FLAG, AT(o.disk_probe), .help = "before each run, measure the disk: 128 MiB "
-	  "written in\n4 KiB calls and fsync()ed, read back cold in 1 MiB\ncalls, in a cgroup of its own (~1 s; "
-	  "compare's\nkernel runs always do: it simulates a case on their\nmedian, docs/native.md)" },
+	{ "--disk-probe", NULL, OPT_FLAG, AT(o.disk_probe), .help = "before and after each run, measure the disk:\n128 MiB "
+	  "written in 4 KiB calls and fsync()ed, read\nback cold in 1 MiB calls, in a cgroup of its own (~1 s\neach; "
+	  "compare's kernel runs always do: it simulates\na case on their median, docs/native.md)" },
 	{ "--tlb-cost", NULL, OPT_CALL, 0, .call = tlb_cost_opt, .help = "run no workload: measure what one remote "
 	  "TLB flush\ncosts here (~4 s, no cgroup, no root) and print it\nas pagelab run's --set arguments (0 where "
 	  "there is\nnone to measure: one CPU, not x86; why on stderr;\nthe share of flushes that became IPIs too)" },

@@ -159,14 +159,17 @@ bool kcompare_host_sets(struct kcompare *k, char *err, size_t errlen)
 	return true;
 }
 
-/* The median of the records' disk_probe.KEY, 0 with none. */
+/* The median of the records' disk_probe.KEY and disk_probe_after.KEY
+ * (the probes before and after each run), 0 with none. */
 static double probe_median(const struct records *kern, const char *key)
 {
-	double *v = xcalloc((size_t)kern->n + 1, sizeof(double)), x;
+	static const char *const probe[2] = { "disk_probe", "disk_probe_after" };
+	double *v = xcalloc(2 * (size_t)kern->n + 1, sizeof(double)), x;
 	int n = 0;
 	for (int i = 0; i < kern->n; i++)
-		if (json_get_num(json_get(json_get(kern->r[i].j, "kernel"), "disk_probe"), key, &x) && x > 0)
-			v[n++] = x;
+		for (int p = 0; p < 2; p++)
+			if (json_get_num(json_get(json_get(kern->r[i].j, "kernel"), probe[p]), key, &x) && x > 0)
+				v[n++] = x;
 	x = n ? median_inplace(v, n) : 0;
 	free(v);
 	return x;
@@ -174,8 +177,8 @@ static double probe_median(const struct records *kern, const char *key)
 
 /* Why: this host's disk is a virtual one whose rate moves with its
  * host's load (818 and 463-523 MB/s two hours apart, docs/fidelity.md): the
- * case is simulated on the disk its own runs met, as a probe just before
- * each measured it (a baseline of the disk, not the case's figures). */
+ * case is simulated on the disk its own runs met, as probes just before
+ * and after each measured it (a baseline of the disk, not the case's figures). */
 void kcompare_disk_sets(struct kcompare *k, const struct records *kern)
 {
 	static const char *const param[2] = { "disk.write_bandwidth", "disk.bandwidth" };

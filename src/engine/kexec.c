@@ -200,6 +200,7 @@ static void take_result(const struct kexec_work *k, struct nrun *r, struct run_r
 	r->ncg = 0;
 	kr->warmed = r->warmed;
 	kr->disk = r->disk;
+	kr->disk_after = r->disk_after;
 	kr->peak_bytes = r->peak_bytes;
 	kr->oom_kills = r->oom_kills;
 	kr->loadavg = host_loadavg();

@@ -31,6 +31,7 @@ struct kernel_result {
 	struct nhost_settings host;
 	bool warmed;             /* the host's pages were warmed first */
 	struct ndisk_rates disk; /* the disk probe's just before (bytes 0: none) */
+	struct ndisk_rates disk_after; /* ... and just after */
 	bool has_zram;           /* it swapped to a zram device: ... */
 	struct nzram_stats zram; /* ... its mm_stat and io_stat (zram.c) */
 	uint64_t peak_bytes, oom_kills;
@@ -128,7 +129,7 @@ struct kexec_opts {
 	const struct nknobs *knobs;   /* written into the cgroup, or NULL */
 	const struct nzram_spec *zram; /* swap on a zram device, or NULL */
 	const struct ntree *tree;     /* --cgroup: below the run's own, or NULL */
-	bool disk_probe;              /* the disk's rates first (diskprobe.c) */
+	bool disk_probe;              /* the disk's rates before and after (diskprobe.c) */
 };
 /* One run of k in a cgroup and swapfile of its own (nsession_run()):
  * false with one line in err when refused before it started. */

@@ -52,6 +52,14 @@ void record_put_host(FILE *out, const struct nhost_settings *h)
 	fputc('}', out);
 }
 
+/* A disk probe's rates as "KEY": {...}, (none: nothing). */
+static void put_probe(FILE *out, const char *key, const struct ndisk_rates *d)
+{
+	if (d->bytes)
+		fprintf(out, "\"%s\": {\"bytes\": %llu, \"write_bps\": %.0f, \"read_bps\": %.0f}, ", key,
+			(unsigned long long)d->bytes, d->write_bps, d->read_bps);
+}
+
 /* After the kernel's counters (its /proc/vmstat deltas): what else it
  * counted, as "kernel": {...}. */
 static void put_kernel(FILE *out, const struct kernel_result *k)
@@ -61,9 +69,8 @@ static void put_kernel(FILE *out, const struct kernel_result *k)
 		(unsigned long long)k->peak_bytes, (unsigned long long)k->oom_kills);
 	if (k->loadavg >= 0)
 		fprintf(out, "\"loadavg\": %.2f, ", k->loadavg);
-	if (k->disk.bytes)
-		fprintf(out, "\"disk_probe\": {\"bytes\": %llu, \"write_bps\": %.0f, \"read_bps\": %.0f}, ",
-			(unsigned long long)k->disk.bytes, k->disk.write_bps, k->disk.read_bps);
+	put_probe(out, "disk_probe", &k->disk);
+	put_probe(out, "disk_probe_after", &k->disk_after);
 	fputs("\"memory_stat\": {", out);
 	put_nstat(out, &k->memstat);
 	fputs("}, \"traced\": {", out);

@@ -1,4 +1,4 @@
-/* diskprobe.c - the disk's rates just before a kernel run (session.c,
+/* diskprobe.c - the disk's rates just before and after a kernel run (session.c,
  * --disk-probe; compare's kernel side always).
  *
  * Why: this host's disk is a virtual one whose rate moves with its
@@ -8,11 +8,14 @@
  * has during that minute: a rate measured once for a matrix of 48 cases
  * taken over 20 minutes told the simulator the wrong disk for most of
  * them (docs/fidelity.md, "The disk's rate, run by run").  So each run
- * is preceded by the same small baseline, and compare simulates the
- * case on the median of its runs' rates.
+ * is preceded and followed by the same small baseline (three adjacent
+ * runs' probes wrote at 324-559 MB/s: one probe alone is a rough
+ * estimate), and compare simulates the case on the median of its runs'
+ * rates.
  *
  * The probe, in a cgroup of its own (PROBE_LIMIT, removed before the
- * run's is made, so that none of its counts are the run's) and in the
+ * run's is made, or made after the run's is removed, so that none of
+ * its counts are the run's) and in the
  * run's directory:
  *  - write: PROBE_BYTES in 4 KiB write() calls to a new file, then
  *    fsync(): 6.18 makes an order-0 folio of each call

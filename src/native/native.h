@@ -575,7 +575,7 @@ struct nsession {
 	const struct nzram_spec *zram; /* --swap zram:...: a zram device, not a swapfile */
 	const struct ntree *tree;   /* --cgroup: cgroups below the run's own, or NULL */
 	const int *place;           /* each workload's: 0 the run's own, i tree->cg[i-1] */
-	bool disk_probe;            /* --disk-probe: the disk's rates first (diskprobe.c) */
+	bool disk_probe;            /* --disk-probe: the disk's rates before and after (diskprobe.c) */
 };
 
 /* A task's start and end (since the common start), run-queue wait, last
@@ -608,6 +608,7 @@ struct nrun {
 	double elapsed_s;
 	bool warmed;            /* the host's pages were warmed first (session.c) */
 	struct ndisk_rates disk; /* --disk-probe's, just before the run */
+	struct ndisk_rates disk_after; /* ... and just after (bytes 0: none) */
 	int swappiness;         /* the cgroup's, read back at the end */
 	char knob[NKNOB_MAX][NKNOB_VAL]; /* each --set file, read back at the end */
 	bool has_zram;          /* the swap was a zram device: ... */

@@ -253,10 +253,11 @@ else
 fi
 
 # --disk-probe (src/native/diskprobe.c): 128 MiB written, fsync()ed and
-# read back in a cgroup of its own before the run; the rates in the text
-# and in --json, none of its pages in the run's counters (the run's
-# cgroup is made after the probe's is removed), nothing left.
-t "kernel: --disk-probe measures the disk first, apart from the run"
+# read back in a cgroup of its own before the run and after it; the
+# rates in the text and in --json, none of its pages in the run's
+# counters (the run's cgroup is made after the first probe's is removed
+# and removed before the second's is made), nothing left.
+t "kernel: --disk-probe before and after the run, apart from it"
 kernel_ready
 if [ -n "$why" ]; then
 	skip "$why"
@@ -270,10 +271,14 @@ else
 	rc2=$?
 	msg=""
 	[ $rc -eq 0 ] && [ $rc2 -eq 0 ] || msg="exit $rc/$rc2: $(kernel_err "$T/err" | head -2)"
-	grep -Eq '^pagelab: disk probe: 128 MiB written in 4 KiB calls at [1-9][0-9]* MB/s \(fsync\), read cold at [1-9][0-9]* MB/s$' \
-		"$T/out" || msg="$msg; no probe line"
-	grep -Eq '^  "disk_probe": \{"bytes": 134217728, "write_bps": [1-9][0-9]*, "read_bps": [1-9][0-9]*\},$' "$T/out2" ||
-		msg="$msg; no disk_probe in --json"
+	for w in before after; do
+		grep -Eq "^pagelab: disk probe $w: 128 MiB written at [1-9][0-9]* MB/s, read at [1-9][0-9]* MB/s\$" \
+			"$T/out" || msg="$msg; no probe line $w"
+	done
+	for k in disk_probe disk_probe_after; do
+		grep -Eq "^  \"$k\": \{\"bytes\": 134217728, \"write_bps\": [1-9][0-9]*, \"read_bps\": [1-9][0-9]*\},\$" \
+			"$T/out2" || msg="$msg; no $k in --json"
+	done
 	# The probe wrote 32768 pages and read them back: none in the
 	# cgroup's own counts (v1's memory.stat has pgpgin, v2's has not).
 	v=$(counter memcg.pgpgin "$T/out")
