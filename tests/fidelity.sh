@@ -51,31 +51,15 @@ trap 'rm -f "$OUT" "$OUT.new" "$OUT.all" "$OUT.cal"' EXIT
 trap 'exit 130' INT TERM
 ncase=0
 
-# The simulated disk reads at the rate the stream's reader gets: the
-# median of three buffered 1 GB reads of an uncached file (written with
-# O_DIRECT just before) by pagelab kernel's dd in a 2 GB memcg, the
-# baseline without pressure (how fast the stream case's reader is
-# decides how much of the working set is still there when it ends, and
-# the swap device's rate shapes qsbench).  Buffered, as the stream reads:
-# on this host a cold buffered read with read_ahead_kb 8192 runs at
-# 1.8 GB/s where O_DIRECT reads of 1 MB or 64 MB run at 0.9 GB/s
-# (2026-12-07, idle host), and the simulator on the same settings
-# reproduces the baseline at the measured rate (docs/fidelity.md, "The
-# disk's rate").  Measured on an idle host, as the kernel runs are: a
-# buffered read on a loaded one measures the CPU it was given.  Kept in
-# the cache with the kernel runs.
-if [ ! -s "$CACHE/disk_bandwidth" ]; then
-	echo "fidelity: measuring the host's sequential read rate (buffered, cold)" >&2
-	$P kernel --memcg 2G --swap 0 --repeat 3 --timeout 300 dd if=big bs=1M count=1024 2>/dev/null |
-		awk -f "$(dirname "$0")/fidelity_rate.awk" >"$CACHE/disk_bandwidth.tmp" &&
-		mv "$CACHE/disk_bandwidth.tmp" "$CACHE/disk_bandwidth" ||
-		{ echo "fidelity: could not measure the host's read rate" >&2; exit 1; }
-fi
-BW=$(cat "$CACHE/disk_bandwidth")
+# The simulated disk is each case's own: compare's kernel runs probe the
+# disk before and after each run and simulate the case on the median of
+# those rates (docs/native.md, "The disk, probed before and after each
+# run"): this host's virtual disk moved 2-4x within a day, so one rate
+# measured before 30 minutes of runs was the wrong disk for most of them.
 
 # What a remote TLB flush costs on this host (reclaim interrupts the other
 # CPUs before it writes a mapped page: src/mm/reclaim.c), measured once and
-# kept with the disk rate, so that the simulator's runs are the same
+# kept in the cache, so that the simulator's runs are the same
 # commands from one regeneration to the next.
 if [ ! -s "$CACHE/tlb_cost" ]; then
 	echo "fidelity: measuring the host's remote TLB flush" >&2
@@ -92,7 +76,7 @@ compare_() {
 	shift 4
 	# shellcheck disable=SC2086 # CAL and TLB are lists of --set arguments
 	if ! $P compare --repeat "$rep" --seeds "$seeds" --floor 100 --jobs "$JOBS" --kernel-cache "$dir" --sim-cache "$SIMCACHE" \
-		--set disk.bandwidth="$BW" $CAL $TLB --memcg "$memcg" --swap "$swap" --policy "$pols" --timeout 900 -- "$@" 2>&1; then
+		$CAL $TLB --memcg "$memcg" --swap "$swap" --policy "$pols" --timeout 900 -- "$@" 2>&1; then
 		echo "(pagelab compare failed)"
 	fi
 }
@@ -136,13 +120,13 @@ calibrate_on() {
 	mkdir -p "$bdir"
 	if [ "${FIDELITY_CACHED:-0}" != 1 ]; then
 		# shellcheck disable=SC2086 # TLB is a list of --set arguments
-		$P compare --repeat "$brep" --kernel-cache "$bdir" --sim-cache "$SIMCACHE" --set disk.bandwidth="$BW" $TLB \
+		$P compare --repeat "$brep" --kernel-cache "$bdir" --sim-cache "$SIMCACHE" $TLB \
 			--memcg "$bmemcg" --swap "$bswap" --policy linux6 --timeout 900 -- "$@" >/dev/null 2>&1 || return 0
 	fi
 	kt=$(record_times "$bdir/kernel.jsonl")
 	[ -n "$kt" ] || return 0
 	st=$($P run --machine modern --cpus "$(nproc)" --ram "$((${bmemcg%M} * 5 / 4 + 64))M" --swap "$bswap" \
-		--memcg "$bmemcg" --set disk.bandwidth="$BW" --policy linux6 --no-progress "$@" 2>/dev/null >"$OUT.cal" &&
+		--memcg "$bmemcg" --policy linux6 --no-progress "$@" 2>/dev/null >"$OUT.cal" &&
 		cpu_times "$OUT.cal")
 	[ -n "$st" ] || return 0
 	CAL=$($P machines --show modern | awk -v k="$kt" -v s="$st" '
@@ -236,7 +220,7 @@ case_() {
 			fold -s -w 79 | sed 's/ $//'
 		awk '/^<!-- fidelity:begin -->$/ { p = 1; next } p && /^$/ && n { exit } p && NF { n++; print "> " $0 }' "$DOC"
 	fi
-	echo "the simulated disk (modern's NVMe) reads at the host's measured $((BW / 1000000)) MB/s (O_DIRECT dd)."
+	echo "the simulated disk: modern's NVMe at the median rates of each case's disk probes."
 } >"$OUT"
 case_ "usemem -m 1000 in a 900 MB cgroup, 1 GB swap" 900M 1G "$N" 1 usemem -m 1000
 case_ "usemem -m 1000 without pressure (1200 MB cgroup)" 1200M 1G "$N" 1 usemem -m 1000

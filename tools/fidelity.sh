@@ -72,13 +72,13 @@ if [ ! -s "$DATA/tlb_cost" ]; then
 		mv "$DATA/tlb_cost.tmp" "$DATA/tlb_cost" || { rm -f "$DATA/tlb_cost.tmp"; exit 1; }
 fi
 # The disk: no rate measured once here.  Every kernel run compare takes
-# is preceded by a probe of the disk (pagelab kernel --disk-probe,
-# src/native/diskprobe.c: 128 MiB written in 4 KiB calls and fsync()ed,
-# read back cold in 1 MiB calls), kept in its record, and each case is
-# simulated on the median of its runs' rates: this host's virtual disk
-# wrote at 818 MB/s at 12:05 and 463-523 MB/s at 14:25 on 2026-12-07, and a
-# rate measured once before 20 minutes of runs was the wrong disk for
-# most cases (docs/fidelity.md, "The disk's rate, run by run").
+# is preceded and followed by a probe of the disk (pagelab kernel
+# --disk-probe, src/native/diskprobe.c: 128 MiB written in 4 KiB calls
+# and fsync()ed, read back cold in 1 MiB calls), kept in its record, and
+# each case is simulated on the median of its runs' probes: this host's
+# virtual disk wrote at 818 MB/s at 12:05 and 463-523 MB/s at 14:25 on
+# 2026-12-07, and a rate measured once before 20 minutes of runs was the
+# wrong disk for most cases (docs/fidelity.md, "The disk's rate, run by run").
 # The simulated CPU costs are this host's (pagelab kernel --calibrate:
 # microbenchmarks of the operations pagelab charges, docs/cost.md),
 # measured once at normal priority like the rate above and kept with the
