@@ -33,9 +33,11 @@ def cli_counters(args):
 
 
 def zstd_built():
+    """--version ends "(zstd, zlib)", "(no zstd, zlib)" or "(no zstd, no
+    zlib)" (src/trace/input.c)."""
     v = subprocess.run([P, "--version"], stdout=subprocess.PIPE,
                        universal_newlines=True).stdout
-    return "zstd" in v and "without zstd" not in v
+    return "zstd" in v and "no zstd" not in v
 
 
 USEMEM = ["--machine", "vmm-2008", "--ram", "16M", "--swap", "32M",
