@@ -110,6 +110,7 @@ struct kopts {
 	uint64_t limit, swap, seed;
 	struct nzram_spec zram;  /* --swap zram:...; size 0: a swapfile */
 	bool cold;
+	uint64_t warm;           /* --warm: bytes warmed first (0: the limit) */
 	bool disk_probe;         /* --disk-probe */
 	struct nknobs knobs;     /* --set */
 	const char *cg_spec[CG_MAX]; /* --cgroup, as given */
@@ -150,9 +151,13 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 			 r->zram.algo);
 	else
 		snprintf(dev, sizeof(dev), "swapfile %llu MiB", (unsigned long long)(o->swap >> 20));
+	char warm[48] = "";
+	if (r->warmed)
+		snprintf(warm, sizeof(warm), o->warm ? "; warmed %llu MiB" : "; warmed",
+			 (unsigned long long)(o->warm >> 20));
 	fprintf(out, "pagelab: memcg v%d limit %llu MiB, swappiness %s; %s; seed %llu%s\n", o->cg_version,
 		(unsigned long long)(o->limit >> 20), sw, dev, (unsigned long long)o->seed,
-		r->warmed ? "; warmed" : o->cold ? "; cold" : "");
+		r->warmed ? warm : o->cold ? "; cold" : "");
 	put_probe_line(out, "before", &r->disk);
 	put_probe_line(out, "after", &r->disk_after);
 	/* The other --set knobs, as the cgroup's files held them at the end. */
@@ -253,6 +258,8 @@ static void print_json(const struct host *h, const struct kopts *o, const struct
 	}
 	fputs("}},\n", out);
 	fprintf(out, "%s  \"warmed\": %s,\n", indent, r->warmed ? "true" : "false");
+	if (r->warmed && o->warm)
+		fprintf(out, "%s  \"warm_bytes\": %llu,\n", indent, (unsigned long long)o->warm);
 	put_probe_json(out, indent, "disk_probe", &r->disk);
 	put_probe_json(out, indent, "disk_probe_after", &r->disk_after);
 	fprintf(out, "%s  \"seed\": %llu,\n%s  \"finished\": %s,\n%s  \"elapsed_s\": %.6f,\n", indent,
@@ -417,6 +424,9 @@ static const struct opt kernel_table[] = {
 	  "virtio balloon's free page reporting), do not warm\nthem first: by default as much memory as the limit\n"
 	  "is touched (in 2 MiB huge pages where THP allows) and\nfreed just before each run, so that it meets no\n"
 	  "faults in the host (docs/native.md)" },
+	{ "--warm", NULL, OPT_CALL, AT(o.warm), "SIZE", .call = size_opt, .help = "warm SIZE instead of the limit "
+	  "(at most half of the\nhost's RAM): a run whose large folios cannot reuse\nthe blocks its reclaim frees "
+	  "takes more than the\nlimit's worth (docs/fidelity.md)" },
 	{ "--disk-probe", NULL, OPT_FLAG, AT(o.disk_probe), .help = "before and after each run, measure the disk:\n128 MiB "
 	  "written in 4 KiB calls and fsync()ed, read\nback cold in 1 MiB calls, in a cgroup of its own (~1 s\neach; "
 	  "compare's kernel runs always do: it simulates\na case on their median, docs/native.md)" },
@@ -485,6 +495,8 @@ static int size_opt(void *dest, const struct opt *o, const char *typed, const ch
 		die_usage("--memcg %s: a limit below 16 MiB leaves no room for the program itself", value);
 	if (o->name[2] == 's' && b && b < (1ULL << 20))
 		die_usage("--swap %s: a swapfile needs at least 1 MiB (or 0 for none)", value);
+	if (o->name[2] == 'w' && b < (1ULL << 20))
+		die_usage("--warm %s: at least 1 MiB (--cold warms none)", value);
 	*(uint64_t *)dest = b;
 	return OPT_GO;
 }
@@ -594,6 +606,11 @@ static void kernel_host_checks(const struct host *h, struct kopts *o, struct ncg
 	if (h->ram && o->swap > h->ram / 2)
 		die_usage("kernel: --swap %llu MiB is above half of this host's %llu MiB of RAM",
 			  (unsigned long long)(o->swap >> 20), (unsigned long long)(h->ram >> 20));
+	if (h->ram && o->warm > h->ram / 2)
+		die_usage("kernel: --warm %llu MiB is above half of this host's %llu MiB of RAM",
+			  (unsigned long long)(o->warm >> 20), (unsigned long long)(h->ram >> 20));
+	if (o->warm && o->cold)
+		die_usage("kernel: --warm and --cold: choose one");
 	if (!ncg_detect(cg, err, sizeof(err)))
 		die_usage("%s", err);
 	if (o->zram.size && !nzram_available(err, sizeof(err)))
@@ -665,7 +682,7 @@ int cmd_kernel(int argc, char **argv)
 	kernel_host_checks(&h, &ka.o, &cg);
 	struct nguard *g = kexec_guard();
 	struct kexec_opts ko = { .limit = ka.o.limit, .swap = ka.o.swap, .timeout_ns = ka.timeout_ns, .guard = g,
-				 .cold = ka.o.cold, .knobs = &ka.o.knobs, .zram = ka.o.zram.size ? &ka.o.zram : NULL,
+				 .cold = ka.o.cold, .warm = ka.o.warm, .knobs = &ka.o.knobs, .zram = ka.o.zram.size ? &ka.o.zram : NULL,
 				 .tree = ka.o.ntree.n ? &ka.o.ntree : NULL, .disk_probe = ka.o.disk_probe };
 	struct nrun *runs = xcalloc(ka.repeat, sizeof(*runs));
 	int done = 0;

@@ -141,7 +141,7 @@ bool kexec_session_run(struct kexec_work *k, const struct kexec_opts *o, struct 
 {
 	struct nsession s = { .wl = k->wl, .inst = k->inst, .nwl = k->nwl, .limit = o->limit, .swap = o->swap,
 			      .timeout_s = (double)o->timeout_ns / 1e9, .plan = &k->plan, .guard = o->guard,
-			      .cold = o->cold, .knobs = o->knobs, .zram = o->zram, .tree = o->tree,
+			      .cold = o->cold, .warm = o->warm, .knobs = o->knobs, .zram = o->zram, .tree = o->tree,
 			      .place = k->place, .disk_probe = o->disk_probe };
 	memset(r, 0, sizeof(*r));
 	return nsession_run(&s, r, err, errlen);

@@ -126,6 +126,7 @@ struct kexec_opts {
 	uint64_t limit, swap, timeout_ns;
 	struct nguard *guard;
 	bool cold;                    /* no warm-up of the host's pages */
+	uint64_t warm;                /* bytes warmed (0: the limit) */
 	const struct nknobs *knobs;   /* written into the cgroup, or NULL */
 	const struct nzram_spec *zram; /* swap on a zram device, or NULL */
 	const struct ntree *tree;     /* --cgroup: below the run's own, or NULL */

@@ -571,6 +571,7 @@ struct nsession {
 	const struct nplan *plan;
 	struct nguard *guard;
 	bool cold;              /* --cold: no warm-up of the host's pages first */
+	uint64_t warm;          /* --warm: bytes warmed first (0: the limit) */
 	const struct nknobs *knobs; /* --set: written into the cgroup */
 	const struct nzram_spec *zram; /* --swap zram:...: a zram device, not a swapfile */
 	const struct ntree *tree;   /* --cgroup: cgroups below the run's own, or NULL */

@@ -443,7 +443,7 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 		fprintf(stderr, "pagelab: kernel: no traced counters: %s\n", why);
 	r->warmed = !s->cold && nhost_page_reporting();
 	if (r->warmed)
-		warm_host_pages(s->limit);
+		warm_host_pages(s->warm ? s->warm : s->limit);
 	snapshot(&g->cg, &vm0, &mem0, &some0, &full0);
 	fflush(NULL);
 	pid_t parent = getpid();

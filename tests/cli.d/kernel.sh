@@ -224,7 +224,7 @@ fi
 # free page reporting, feature bit 5) each run is warmed first unless
 # --cold; elsewhere never.  Two back-to-back runs: the second waits out the
 # first's reporting (session.c, QUIET_S) only when warming.
-t "kernel: warmed where the host takes pages back, not with --cold"
+t "kernel: warmed where the host takes pages back, --warm SIZE, not --cold"
 kernel_ready
 if [ -n "$why" ]; then
 	skip "$why"
@@ -240,9 +240,17 @@ else
 	$P kernel --cold --memcg 32M --swap 0 --json usemem -m 1 >"$T/out3" 2>"$T/err3"
 	rc3=$?
 	$P kernel --memcg 32M --swap 0 usemem -m 1 >"$T/out4" 2>"$T/err4" || rc3=$?
-	suffix="" msg4=""
-	[ "$want" = true ] && suffix="; warmed"
+	# --warm SIZE: that much warmed, not the limit, said in both forms
+	$P kernel --warm 64M --memcg 32M --swap 0 usemem -m 1 >"$T/out5" 2>"$T/err5" || rc3=$?
+	$P kernel --warm 64M --memcg 32M --swap 0 --json usemem -m 1 >"$T/out6" 2>"$T/err6" || rc3=$?
+	suffix="" suffix5="" msg4=""
+	[ "$want" = true ] && suffix="; warmed" suffix5="; warmed 64 MiB"
 	grep -q "^pagelab: memcg v[12] limit 32 MiB, .*; seed 1$suffix\$" "$T/out4" || msg4="; text header not '$suffix'"
+	grep -q "^pagelab: memcg v[12] limit 32 MiB, .*; seed 1$suffix5\$" "$T/out5" ||
+		msg4="$msg4; --warm header not '$suffix5'"
+	n=$(grep -c '^  "warm_bytes": 67108864,$' "$T/out6")
+	[ "$n" -eq "$([ "$want" = true ] && echo 1 || echo 0)" ] && ! grep -q warm_bytes "$T/out" ||
+		msg4="$msg4; warm_bytes $n (warmed $want)"
 	msg=""
 	[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] || msg="exit $rc/$rc2/$rc3: $(kernel_err "$T/err")"
 	grep -q "^  \"warmed\": $want,\$" "$T/out" || msg="$msg; default not warmed=$want"
