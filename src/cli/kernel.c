@@ -131,11 +131,14 @@ static void put_probe_line(FILE *out, const char *when, const struct ndisk_rates
 			(unsigned long long)(d->bytes >> 20), d->write_bps / 1e6, d->read_bps / 1e6);
 }
 
+/* The same as a record's "kernel" holds it (record.c), a line of its own. */
 static void put_probe_json(FILE *out, const char *indent, const char *key, const struct ndisk_rates *d)
 {
-	if (d->bytes)
-		fprintf(out, "%s  \"%s\": {\"bytes\": %llu, \"write_bps\": %.0f, \"read_bps\": %.0f},\n", indent,
-			key, (unsigned long long)d->bytes, d->write_bps, d->read_bps);
+	if (!d->bytes)
+		return;
+	fprintf(out, "%s  ", indent);
+	record_put_probe(out, key, d);
+	fputs(",\n", out);
 }
 
 static void print_text(const struct host *h, const struct kopts *o, const struct kexec_work *s,

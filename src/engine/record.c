@@ -52,12 +52,13 @@ void record_put_host(FILE *out, const struct nhost_settings *h)
 	fputc('}', out);
 }
 
-/* A disk probe's rates as "KEY": {...}, (none: nothing). */
-static void put_probe(FILE *out, const char *key, const struct ndisk_rates *d)
+bool record_put_probe(FILE *out, const char *key, const struct ndisk_rates *d)
 {
-	if (d->bytes)
-		fprintf(out, "\"%s\": {\"bytes\": %llu, \"write_bps\": %.0f, \"read_bps\": %.0f}, ", key,
-			(unsigned long long)d->bytes, d->write_bps, d->read_bps);
+	if (!d->bytes)
+		return false;
+	fprintf(out, "\"%s\": {\"bytes\": %llu, \"write_bps\": %.0f, \"read_bps\": %.0f}", key,
+		(unsigned long long)d->bytes, d->write_bps, d->read_bps);
+	return true;
 }
 
 /* After the kernel's counters (its /proc/vmstat deltas): what else it
@@ -69,8 +70,10 @@ static void put_kernel(FILE *out, const struct kernel_result *k)
 		(unsigned long long)k->peak_bytes, (unsigned long long)k->oom_kills);
 	if (k->loadavg >= 0)
 		fprintf(out, "\"loadavg\": %.2f, ", k->loadavg);
-	put_probe(out, "disk_probe", &k->disk);
-	put_probe(out, "disk_probe_after", &k->disk_after);
+	if (record_put_probe(out, "disk_probe", &k->disk))
+		fputs(", ", out);
+	if (record_put_probe(out, "disk_probe_after", &k->disk_after))
+		fputs(", ", out);
 	fputs("\"memory_stat\": {", out);
 	put_nstat(out, &k->memstat);
 	fputs("}, \"traced\": {", out);

@@ -46,6 +46,10 @@ char *record_format(const struct record_meta *m, const struct run_result *rr);
  * prints this host's. */
 struct nhost_settings;
 void record_put_host(FILE *out, const struct nhost_settings *h);
+/* A disk probe's rates as "KEY": {...} (diskprobe.c); false, nothing
+ * written, when it was not probed. */
+struct ndisk_rates;
+bool record_put_probe(FILE *out, const char *key, const struct ndisk_rates *d);
 
 struct record {
 	struct json *j;
