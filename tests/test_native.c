@@ -67,14 +67,23 @@ void test_native_plan(void)
 		CHECK(!strcmp(p.inputs[0].name, "/data"));
 		CHECK_EQ(p.inputs[0].npages, 1536);
 	}
+	CHECK_EQ(p.file_pages, 1536);   /* what it may cache: as far as it reads */
 	nplan_free(&p);
-	/* fileio -c creates its file: no input. */
-	CHECK(plan_of("fileio -c -r 2 /f 4M", &p, err, sizeof(err)));
+	/* fileio -c creates its file: no input, but 4 MiB it may cache, once
+	 * however often it writes and reads it. */
+	CHECK(plan_of("fileio -c -w -r 2 /f 4M", &p, err, sizeof(err)));
 	CHECK_EQ(p.ninputs, 0);
+	CHECK_EQ(p.file_pages, 1024);
+	nplan_free(&p);
+	/* An O_DIRECT read caches nothing: an input, but no warm-up for it. */
+	CHECK(plan_of("dd if=/in bs=1M count=2 iflag=direct", &p, err, sizeof(err)));
+	CHECK_EQ(p.ninputs, 1);
+	CHECK_EQ(p.file_pages, 0);
 	nplan_free(&p);
 	/* usemem has no files at all. */
 	CHECK(plan_of("usemem -m 4", &p, err, sizeof(err)));
 	CHECK_EQ(p.ninputs, 0);
+	CHECK_EQ(p.file_pages, 0);
 	nplan_free(&p);
 	/* The simulated raw disk and ramfs cannot run natively. */
 	CHECK(!plan_of("dd if=/dev/sda bs=1M count=4", &p, err, sizeof(err)));
@@ -90,6 +99,16 @@ void test_native_plan(void)
 	char path[256];
 	native_file_path(path, sizeof(path), "/d", "/home/user/data");
 	CHECK(!strcmp(path, "/d/files/home_user_data"));
+
+	/* The default warm-up: the limit and the file pages, at most half
+	 * of RAM, never under the limit; RAM 0 (unknown) caps nothing. */
+	const uint64_t M = 1 << 20;
+	CHECK_EQ(nsession_warm_bytes(256 * M, 0, 24576 * M), 256 * M);
+	CHECK_EQ(nsession_warm_bytes(256 * M, 196608, 24576 * M), 1024 * M);
+	CHECK_EQ(nsession_warm_bytes(256 * M, 196608, 1024 * M), 512 * M);
+	CHECK_EQ(nsession_warm_bytes(768 * M, 196608, 1024 * M), 768 * M);
+	CHECK_EQ(nsession_warm_bytes(256 * M, 196608, 0), 1024 * M);
+	CHECK_EQ(nsession_warm_bytes(256 * M, UINT64_MAX / 4096, 0), UINT64_MAX);
 }
 
 void test_native_counters(void)

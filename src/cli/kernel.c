@@ -110,7 +110,7 @@ struct kopts {
 	uint64_t limit, swap, seed;
 	struct nzram_spec zram;  /* --swap zram:...; size 0: a swapfile */
 	bool cold;
-	uint64_t warm;           /* --warm: bytes warmed first (0: the limit) */
+	uint64_t warm;           /* --warm: bytes warmed first (0: the default) */
 	bool disk_probe;         /* --disk-probe */
 	struct nknobs knobs;     /* --set */
 	const char *cg_spec[CG_MAX]; /* --cgroup, as given */
@@ -156,8 +156,7 @@ static void print_text(const struct host *h, const struct kopts *o, const struct
 		snprintf(dev, sizeof(dev), "swapfile %llu MiB", (unsigned long long)(o->swap >> 20));
 	char warm[48] = "";
 	if (r->warmed)
-		snprintf(warm, sizeof(warm), o->warm ? "; warmed %llu MiB" : "; warmed",
-			 (unsigned long long)(o->warm >> 20));
+		snprintf(warm, sizeof(warm), "; warmed %llu MiB", (unsigned long long)(r->warm_bytes >> 20));
 	fprintf(out, "pagelab: memcg v%d limit %llu MiB, swappiness %s; %s; seed %llu%s\n", o->cg_version,
 		(unsigned long long)(o->limit >> 20), sw, dev, (unsigned long long)o->seed,
 		r->warmed ? warm : o->cold ? "; cold" : "");
@@ -261,8 +260,8 @@ static void print_json(const struct host *h, const struct kopts *o, const struct
 	}
 	fputs("}},\n", out);
 	fprintf(out, "%s  \"warmed\": %s,\n", indent, r->warmed ? "true" : "false");
-	if (r->warmed && o->warm)
-		fprintf(out, "%s  \"warm_bytes\": %llu,\n", indent, (unsigned long long)o->warm);
+	if (r->warmed)
+		fprintf(out, "%s  \"warm_bytes\": %llu,\n", indent, (unsigned long long)r->warm_bytes);
 	put_probe_json(out, indent, "disk_probe", &r->disk);
 	put_probe_json(out, indent, "disk_probe_after", &r->disk_after);
 	fprintf(out, "%s  \"seed\": %llu,\n%s  \"finished\": %s,\n%s  \"elapsed_s\": %.6f,\n", indent,
@@ -424,12 +423,11 @@ static const struct opt kernel_table[] = {
 	  "(each in a leaf @PATH); v1 lacks them: refused" },
 	{ "--json", NULL, OPT_FLAG, AT(json), .help = "print everything as JSON" },
 	{ "--cold", NULL, OPT_FLAG, AT(o.cold), .help = "in a guest whose host takes its free pages back (a\n"
-	  "virtio balloon's free page reporting), do not warm\nthem first: by default as much memory as the limit\n"
-	  "is touched (in 2 MiB huge pages where THP allows) and\nfreed just before each run, so that it meets no\n"
-	  "faults in the host (docs/native.md)" },
-	{ "--warm", NULL, OPT_CALL, AT(o.warm), "SIZE", .call = size_opt, .help = "warm SIZE instead of the limit "
-	  "(at most half of the\nhost's RAM): a run whose large folios cannot reuse\nthe blocks its reclaim frees "
-	  "takes more than the\nlimit's worth (docs/fidelity.md)" },
+	  "virtio balloon's free page reporting), do not warm\nthem first: by default the limit and every file page\n"
+	  "the run may cache (at most half of RAM) are touched\n(in 2 MiB huge pages where THP allows) and freed just\n"
+	  "before each run, so that it meets no faults in the\nhost (docs/native.md)" },
+	{ "--warm", NULL, OPT_CALL, AT(o.warm), "SIZE", .call = size_opt, .help = "warm SIZE instead of the default "
+	  "(at most half of\nthe host's RAM)" },
 	{ "--disk-probe", NULL, OPT_FLAG, AT(o.disk_probe), .help = "before and after each run, measure the disk:\n128 MiB "
 	  "written in 4 KiB calls and fsync()ed, read\nback cold in 1 MiB calls, in a cgroup of its own (~1 s\neach; "
 	  "compare's kernel runs always do: it simulates\na case on their median, docs/native.md)" },

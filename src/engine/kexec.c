@@ -199,6 +199,7 @@ static void take_result(const struct kexec_work *k, struct nrun *r, struct run_r
 	r->cg = NULL;
 	r->ncg = 0;
 	kr->warmed = r->warmed;
+	kr->warm_bytes = r->warm_bytes;
 	kr->disk = r->disk;
 	kr->disk_after = r->disk_after;
 	kr->peak_bytes = r->peak_bytes;

@@ -30,6 +30,7 @@ struct kernel_result {
 	bool has_host;           /* host: what it ran on (a record's "host") */
 	struct nhost_settings host;
 	bool warmed;             /* the host's pages were warmed first */
+	uint64_t warm_bytes;     /* how much (session.c) */
 	struct ndisk_rates disk; /* the disk probe's just before (bytes 0: none) */
 	struct ndisk_rates disk_after; /* ... and just after */
 	bool has_zram;           /* it swapped to a zram device: ... */

@@ -68,6 +68,8 @@ static void put_kernel(FILE *out, const struct kernel_result *k)
 	fprintf(out, "}, \"kernel\": {\"cgroup_version\": %d, \"warmed\": %s, \"peak_bytes\": %llu, "
 		"\"oom_kill\": %llu, ", k->cg_version, k->warmed ? "true" : "false",
 		(unsigned long long)k->peak_bytes, (unsigned long long)k->oom_kills);
+	if (k->warmed && k->warm_bytes)
+		fprintf(out, "\"warm_bytes\": %llu, ", (unsigned long long)k->warm_bytes);
 	if (k->loadavg >= 0)
 		fprintf(out, "\"loadavg\": %.2f, ", k->loadavg);
 	if (record_put_probe(out, "disk_probe", &k->disk))

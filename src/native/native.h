@@ -424,6 +424,9 @@ struct ninput {
 struct nplan {
 	struct ninput *inputs;
 	int ninputs;
+	uint64_t file_pages;    /* the furthest page read, written or mapped
+				 * through the page cache, summed over every
+				 * file of the run (inputs or not) */
 };
 /* A workload of the command line; inst[] below are their generators,
  * created and attached once by the caller and never advanced: every use
@@ -461,8 +464,11 @@ void native_file_path(char *buf, size_t len, const char *dir, const char *name);
  * a stream read's system time fell from 0.53-0.65 s to 0.07-0.17 s, so
  * the time of runs of 3 is not comparable (their page counts are).
  * 5: a task ends at its reap, after its unmapping and exit (2026-12-07;
- * before, at its last op: elapsed left out what rusage's CPU counted). */
-#define NATIVE_EXECUTOR_REV 5
+ * before, at its last op: elapsed left out what rusage's CPU counted).
+ * 6: the warm-up covers the limit and every file page the run may cache
+ * (session.c nsession_warm_bytes(), 2026-12-07; before, the limit: the
+ * large folios of a stream beside a writer met the host's faults). */
+#define NATIVE_EXECUTOR_REV 6
 
 /* What a task process records for the parent (in shared memory). */
 struct ntask_result {
@@ -571,7 +577,8 @@ struct nsession {
 	const struct nplan *plan;
 	struct nguard *guard;
 	bool cold;              /* --cold: no warm-up of the host's pages first */
-	uint64_t warm;          /* --warm: bytes warmed first (0: the limit) */
+	uint64_t warm;          /* --warm: bytes warmed first (0: the default,
+				 * nsession_warm_bytes()) */
 	const struct nknobs *knobs; /* --set: written into the cgroup */
 	const struct nzram_spec *zram; /* --swap zram:...: a zram device, not a swapfile */
 	const struct ntree *tree;   /* --cgroup: cgroups below the run's own, or NULL */
@@ -608,6 +615,7 @@ struct nrun {
 	int64_t psi_some_us, psi_full_us;   /* -1: not available */
 	double elapsed_s;
 	bool warmed;            /* the host's pages were warmed first (session.c) */
+	uint64_t warm_bytes;    /* how much: --warm, or nsession_warm_bytes() */
 	struct ndisk_rates disk; /* --disk-probe's, just before the run */
 	struct ndisk_rates disk_after; /* ... and just after (bytes 0: none) */
 	int swappiness;         /* the cgroup's, read back at the end */
@@ -633,6 +641,9 @@ bool nsession_place_tasks(const struct nsession *s, const int *ntasks, const pid
 /* One run: fresh temp dir, swapfile and cgroup; run; measure; clean up.
  * False with err set when setting up failed (bad input: exit 2). */
 bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t errlen);
+/* The default warm-up: the limit and FILE_PAGES of page cache, at most
+ * half of RAM (0: unknown) but never under the limit. */
+uint64_t nsession_warm_bytes(uint64_t limit, uint64_t file_pages, uint64_t ram);
 void nrun_free(struct nrun *r);
 
 #endif

@@ -90,6 +90,19 @@ static bool has_control(const char *s)
 	return false;
 }
 
+/* NAME's entry in list, added (its furthest page 0) if it has none. */
+static size_t entry_of(struct opened **list, size_t *n, const char *name)
+{
+	size_t i;
+	for (i = 0; i < *n && strcmp((*list)[i].name, name); i++)
+		;
+	if (i == *n) {
+		*list = xrealloc(*list, (*n + 1) * sizeof(**list));
+		(*list)[(*n)++] = (struct opened){ .name = name };
+	}
+	return i;
+}
+
 /* The walk's output, for walk_died(). */
 static FILE *walk_out;
 
@@ -117,13 +130,18 @@ static _Noreturn void walk_child(const struct nworkload *w, void *inst, int fd, 
 	walk_out = out;
 	die_usage_set_handler(walk_died);
 	char err[512] = "";
-	struct opened *op_names = NULL;
-	size_t nopened = 0;
+	struct opened *op_names = NULL, *cached = NULL;
+	size_t nopened = 0, ncached = 0;
 	/* An agent (memreclaim, senpai, oomd) opens no file, and its loop
 	 * ends only on what its cgroup's files say (cgagent.c). */
 	int ntasks = w->ops->cgroup_target ? 0 : w->ops->nr_tasks(inst);
 	for (int t = 0; t < ntasks && !err[0]; t++) {
 		const char *fdname[64] = { 0 };
+		/* each slot's file in cached[], looked up at its open: a read
+		 * or write costs no search (dbench's thousands of names) */
+		long cached_at[64];
+		for (int i = 0; i < 64; i++)
+			cached_at[i] = -1;
 		struct op op;
 		for (uint64_t k = 0; k < WALK_MAX_OPS && w->ops->next_op(inst, t, &op); k++) {
 			if (op.kind == OP_MARK && w->ops->mark)
@@ -136,6 +154,7 @@ static _Noreturn void walk_child(const struct nworkload *w, void *inst, int fd, 
 				break;
 			}
 			if (op.kind == OP_CREATE || op.kind == OP_OPEN) {
+				cached_at[op.fd] = -1;
 				if (!op.name || has_control(op.name)) {
 					snprintf(err, sizeof(err), "kernel: %s opens a file without a usable name", w->cmd);
 					break;
@@ -150,6 +169,7 @@ static _Noreturn void walk_child(const struct nworkload *w, void *inst, int fd, 
 					continue;
 				}
 				fdname[op.fd] = op.kind == OP_OPEN ? op.name : NULL;
+				cached_at[op.fd] = (long)entry_of(&cached, &ncached, op.name);
 				if (op.kind == OP_CREATE) {
 					fprintf(out, "C\t%s\n", op.name);
 					continue;
@@ -167,14 +187,23 @@ static _Noreturn void walk_child(const struct nworkload *w, void *inst, int fd, 
 					    op.first + op.npages > op_names[i].npages)
 						op_names[i].npages = op.first + op.npages;
 			}
+			/* Every file page the run may cache, for the warm-up's
+			 * size (session.c): O_DIRECT caches none. */
+			if ((op.kind == OP_READ || op.kind == OP_WRITE || op.kind == OP_MMAP_FILE) && !op.direct &&
+			    op.fd >= 0 && op.fd < 64 && cached_at[op.fd] >= 0 &&
+			    op.first + op.npages > cached[cached_at[op.fd]].npages)
+				cached[cached_at[op.fd]].npages = op.first + op.npages;
 		}
 	}
 	if (err[0])
 		fprintf(out, "E\t%s\n", err);
 	for (size_t i = 0; i < nopened && !err[0]; i++)
 		fprintf(out, "O\t%llu\t%s\n", (unsigned long long)op_names[i].npages, op_names[i].name);
+	for (size_t i = 0; i < ncached && !err[0]; i++)
+		fprintf(out, "F\t%llu\t%s\n", (unsigned long long)cached[i].npages, cached[i].name);
 	fclose(out);
 	free(op_names);
+	free(cached);
 	_exit(0);
 }
 
@@ -184,7 +213,7 @@ bool nplan_build(struct nplan *p, const struct nworkload *w, void *const *inst, 
 	memset(p, 0, sizeof(*p));
 	char **created = NULL;
 	int ncreated = 0;
-	struct nplan opened = { 0 };
+	struct nplan opened = { 0 }, cached = { 0 };
 	bool ok = true;
 	for (int i = 0; i < nw && ok; i++) {
 		int fd;
@@ -209,6 +238,14 @@ bool nplan_build(struct nplan *p, const struct nworkload *w, void *const *inst, 
 				uint64_t n = strtoull(line + 2, NULL, 10);
 				if (n > x->npages)
 					x->npages = n;
+			} else if (line[0] == 'F') {
+				char *name = strchr(line + 2, '\t');
+				if (!name)
+					continue;
+				struct ninput *x = input_of(&cached, name + 1, true);
+				uint64_t n = strtoull(line + 2, NULL, 10);
+				if (n > x->npages)
+					x->npages = n;
 			}
 		}
 		if (in)
@@ -226,6 +263,9 @@ bool nplan_build(struct nplan *p, const struct nworkload *w, void *const *inst, 
 		if (!name_in(created, ncreated, opened.inputs[i].name))
 			input_of(p, opened.inputs[i].name, true)->npages = opened.inputs[i].npages;
 	nplan_free(&opened);
+	for (int i = 0; i < cached.ninputs; i++)
+		p->file_pages += cached.inputs[i].npages;
+	nplan_free(&cached);
 	for (int i = 0; i < ncreated; i++)
 		free(created[i]);
 	free(created);

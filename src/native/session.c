@@ -372,6 +372,26 @@ static void warm_host_pages(uint64_t bytes)
 	nwarm_touch(bytes); /* 2 MiB blocks as well as base pages (warm.c) */
 }
 
+/* How much to warm by default.  The cgroup holds at most its limit at a
+ * time, and an anonymous fault takes a base page, which the pages its
+ * reclaim frees supply warm.  A file page may come in a large folio
+ * (readahead's, ext4's write path), from the 2 MiB blocks that were
+ * reported, and the base pages reclaim frees beside a 4 KiB writer do
+ * not merge back into such blocks: beside one, a 768 MB stream's reader
+ * took 0.21-0.55 s of system time with the limit warmed and 0.16-0.19 s
+ * with 1 GiB (docs/fidelity.md, "The warm-up's size").  So the limit
+ * and every file page the run may cache (nplan's file_pages), at most
+ * half of RAM, the most a run may use. */
+uint64_t nsession_warm_bytes(uint64_t limit, uint64_t file_pages, uint64_t ram)
+{
+	uint64_t want = limit + file_pages * PAGE_SIZE;
+	if (want < limit)
+		want = UINT64_MAX;
+	if (ram && want > ram / 2)
+		want = ram / 2 > limit ? ram / 2 : limit;
+	return want;
+}
+
 /* Why a second probe: the disk's rate moves within a minute (three
  * adjacent runs' probes wrote at 324-559 MB/s, docs/fidelity.md): one
  * before and one after bracket the run.  The run's cgroup goes first, so
@@ -442,8 +462,12 @@ bool nsession_run(const struct nsession *s, struct nrun *r, char *err, size_t er
 	if (!ntracer_start(&tr, g, g->cg.path, why, sizeof(why)))
 		fprintf(stderr, "pagelab: kernel: no traced counters: %s\n", why);
 	r->warmed = !s->cold && nhost_page_reporting();
-	if (r->warmed)
-		warm_host_pages(s->warm ? s->warm : s->limit);
+	if (r->warmed) {
+		r->warm_bytes = s->warm ? s->warm
+					: nsession_warm_bytes(s->limit, s->plan ? s->plan->file_pages : 0,
+							      host_memory_bytes());
+		warm_host_pages(r->warm_bytes);
+	}
 	snapshot(&g->cg, &vm0, &mem0, &some0, &full0);
 	fflush(NULL);
 	pid_t parent = getpid();

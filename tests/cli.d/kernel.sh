@@ -240,17 +240,22 @@ else
 	$P kernel --cold --memcg 32M --swap 0 --json usemem -m 1 >"$T/out3" 2>"$T/err3"
 	rc3=$?
 	$P kernel --memcg 32M --swap 0 usemem -m 1 >"$T/out4" 2>"$T/err4" || rc3=$?
-	# --warm SIZE: that much warmed, not the limit, said in both forms
+	# --warm SIZE: that much warmed, not the default, said in both forms
 	$P kernel --warm 64M --memcg 32M --swap 0 usemem -m 1 >"$T/out5" 2>"$T/err5" || rc3=$?
 	$P kernel --warm 64M --memcg 32M --swap 0 --json usemem -m 1 >"$T/out6" 2>"$T/err6" || rc3=$?
-	suffix="" suffix5="" msg4=""
-	[ "$want" = true ] && suffix="; warmed" suffix5="; warmed 64 MiB"
+	# The default: the limit and the 8 MiB of file the run caches
+	$P kernel --memcg 32M --swap 0 fileio -c -r 1 f 8M >"$T/out7" 2>"$T/err7" || rc3=$?
+	suffix="" suffix5="" suffix7="" msg4=""
+	[ "$want" = true ] && suffix="; warmed 32 MiB" suffix5="; warmed 64 MiB" suffix7="; warmed 40 MiB"
 	grep -q "^pagelab: memcg v[12] limit 32 MiB, .*; seed 1$suffix\$" "$T/out4" || msg4="; text header not '$suffix'"
 	grep -q "^pagelab: memcg v[12] limit 32 MiB, .*; seed 1$suffix5\$" "$T/out5" ||
 		msg4="$msg4; --warm header not '$suffix5'"
+	grep -q "^pagelab: memcg v[12] limit 32 MiB, .*; seed 1$suffix7\$" "$T/out7" ||
+		msg4="$msg4; fileio's header not '$suffix7'"
 	n=$(grep -c '^  "warm_bytes": 67108864,$' "$T/out6")
-	[ "$n" -eq "$([ "$want" = true ] && echo 1 || echo 0)" ] && ! grep -q warm_bytes "$T/out" ||
-		msg4="$msg4; warm_bytes $n (warmed $want)"
+	n1=$(grep -c '^  "warm_bytes": 33554432,$' "$T/out")
+	want1=$([ "$want" = true ] && echo 1 || echo 0)
+	[ "$n" -eq "$want1" ] && [ "$n1" -eq "$want1" ] || msg4="$msg4; warm_bytes $n/$n1 (warmed $want)"
 	msg=""
 	[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] || msg="exit $rc/$rc2/$rc3: $(kernel_err "$T/err")"
 	grep -q "^  \"warmed\": $want,\$" "$T/out" || msg="$msg; default not warmed=$want"
