@@ -171,6 +171,18 @@ static void tree_reclaiming(void *arg)
 	cgtree_event(tc->t, tc->t->target, CGE_MAX);
 }
 
+/* memcg.c wait_for_writes()'s charge past the limits, up to the root,
+ * memory.peak left as the kernel's (its charge waited instead). */
+static void tree_force(void *arg)
+{
+	struct tree_charge *tc = arg;
+	for (int c = tc->cg;; c = tc->t->cg[c].conf.parent) {
+		tc->t->cg[c].current++;
+		if (c == 0)
+			return;
+	}
+}
+
 static bool tree_pending_enough(struct mm *mm, void *arg)
 {
 	const struct cgroup *g = &((struct tree_charge *)arg)->t->cg[((struct tree_charge *)arg)->t->target];
@@ -184,7 +196,7 @@ bool cgtree_try_charge(struct mm *mm, struct mm_ctx *ctx, int cg, enum fault_sta
 	*st = FAULT_DONE;
 	if (tree_charge(mm, &tc))
 		return true;
-	bool ok = limit_charge(mm, ctx, st, DEF_PRIORITY - 2, &(struct charge_ops){ tree_charge, tree_pending_enough, &tc, tree_reclaiming });
+	bool ok = limit_charge(mm, ctx, st, DEF_PRIORITY - 2, &(struct charge_ops){ tree_charge, tree_pending_enough, &tc, tree_reclaiming, tree_force });
 	int over = mm->cgt->target;
 	mm->cgt->target = 0;
 	if (ok || *st != FAULT_OOM)

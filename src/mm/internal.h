@@ -55,6 +55,7 @@ struct charge_ops {
 	bool (*pending_enough)(struct mm *mm, void *arg);  /* writes in flight would make room */
 	void *arg;
 	void (*reclaiming)(void *arg);                     /* before each reclaim (may be NULL) */
+	void (*force)(void *arg);                          /* charge past the limit (may be NULL) */
 };
 bool limit_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st, int stall_below,
 		  const struct charge_ops *co);

@@ -27,7 +27,11 @@
  * which waits only for a folio met again while still being written.
  * Out of retries, a charge also waits (rather than OOM-kill) while a
  * flusher woken by reclaim (6.18 wakeup_flusher_threads(WB_REASON_VMSCAN))
- * has not started its writes: the kernel's runs beside the charging task. */
+ * has not started its writes: the kernel's runs beside the charging task.
+ * A charge that cannot wait - a swap readahead page's, which 6.18's
+ * __read_swap_cache_async() charges with the fault's GFP_HIGHUSER_MOVABLE
+ * (mem_cgroup_swapin_charge_folio(): it reclaims and sleeps as any) - is
+ * made past the limit where it would wait (wait_for_writes()). */
 #include "internal.h"
 
 #define MAX_RECLAIM_RETRIES 16
@@ -49,6 +53,22 @@ static bool charge_one(struct memcg *cg)
 	return true;
 }
 
+/* The charge must wait for writes in flight.  A charge that cannot wait
+ * (mm->charge_nowait: a swap readahead page, swapin.c) is made past the
+ * limit instead, when its cgroup can be: the kernel's charge would sleep
+ * in reclaim until they end (v1: folio_wait_writeback() in
+ * shrink_folio_list()) and then succeed, so the page is read as it is
+ * there; only the sleep is not charged to the fault. */
+static bool wait_for_writes(struct mm *mm, enum fault_status *st, const struct charge_ops *co)
+{
+	if (mm->charge_nowait && co->force) {
+		co->force(co->arg);
+		return true;
+	}
+	*st = FAULT_WAIT_RECLAIM;
+	return false;
+}
+
 /* try_charge_memcg()'s retry loop after a failed charge, for --memcg's
  * one cgroup and for a tree's (cgtree.c): limit reclaim, then the charge
  * again, up to MAX_RECLAIM_RETRIES times.  false: *st says whether to
@@ -59,30 +79,24 @@ bool limit_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st, int 
 	for (int retries = 0; retries < MAX_RECLAIM_RETRIES; retries++) {
 		/* Writes in flight will uncharge enough: wait for them rather
 		 * than evict more. */
-		if (mm->stat.nr_pending_free && co->pending_enough(mm, co->arg)) {
-			*st = FAULT_WAIT_RECLAIM;
-			return false;
-		}
+		if (mm->stat.nr_pending_free && co->pending_enough(mm, co->arg))
+			return wait_for_writes(mm, st, co);
 		bool congested;
 		if (co->reclaiming)
 			co->reclaiming(co->arg);
 		do_try_to_free_pages(mm, ctx, SWAP_CLUSTER_MAX, true, stall_below, &congested);
 		if (co->charge(mm, co->arg))
 			return true;
-		if (congested) {
-			*st = FAULT_WAIT_RECLAIM;
-			return false;
-		}
+		if (congested)
+			return wait_for_writes(mm, st, co);
 	}
 	if (co->charge(mm, co->arg))
 		return true;
 	/* Writes in flight, or a flusher woken by reclaim that has not
 	 * started them yet (it runs beside the charging task in the kernel,
 	 * so its writes end during the retries): wait for them. */
-	if (mm->stat.nr_writeback || mm->stat.nr_reading || mm->flush_all) {
-		*st = FAULT_WAIT_RECLAIM;
-		return false;
-	}
+	if (mm->stat.nr_writeback || mm->stat.nr_reading || mm->flush_all)
+		return wait_for_writes(mm, st, co);
 	*st = FAULT_OOM;
 	return false;
 }
@@ -91,6 +105,14 @@ static bool memcg_charge(struct mm *mm, void *arg)
 {
 	(void)mm;
 	return charge_one(arg);
+}
+
+/* wait_for_writes()'s charge past the limit: memory.peak stays what the
+ * kernel's would show, at most the limit (its charge waited instead). */
+static void memcg_force(void *arg)
+{
+	struct memcg *cg = arg;
+	cg->charged++;
 }
 
 static bool memcg_pending_enough(struct mm *mm, void *arg)
@@ -111,7 +133,7 @@ bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)
 	 * v1 stalls at the first pass that falls short with writes pending. */
 	bool coarse_v1 = cg->v1 && !(mm->pol.ops->flags & POLICY_V1_WAIT_WRITEBACK);
 	int stall_below = coarse_v1 ? DEF_PRIORITY + 1 : DEF_PRIORITY - 2;
-	if (limit_charge(mm, ctx, st, stall_below, &(struct charge_ops){ memcg_charge, memcg_pending_enough, cg, NULL }))
+	if (limit_charge(mm, ctx, st, stall_below, &(struct charge_ops){ memcg_charge, memcg_pending_enough, cg, NULL, memcg_force }))
 		return true;
 	if (*st != FAULT_OOM)
 		return false;

@@ -337,6 +337,8 @@ struct mm {
 	int list_unevictable;   /* core list: mlocked pages the policy culled */
 	int list_wb_free;       /* core list: evicted pages freed when writeback ends */
 	struct swap_area swap;
+	bool charge_nowait;     /* a charge that cannot wait (a swap readahead
+				 * page, swapin.c): memcg.c wait_for_writes() */
 	struct aspace **as;
 	uint32_t nr_as;
 	struct policy pol;

@@ -90,7 +90,10 @@ static void read_ahead_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn, uint32
 	swapin_submit(mm, ctx, pfn, slot);
 }
 
-/* A frame for a readahead page, or PFN_NONE.  The failure is the
+/* A frame for a readahead page, or PFN_NONE.  Its charge cannot wait
+ * for writes in flight (mm->charge_nowait: memcg.c wait_for_writes()
+ * charges it past the limit instead, as the kernel's would succeed after
+ * sleeping); it fails only when reclaim does.  The failure is the
  * readahead's alone: the fault's own page has its frame, so no OOM kill
  * it queued (a charge's oom_pending / oom_cg) is left for a later one,
  * and the fault does not wait on reclaim for it. */
@@ -99,7 +102,9 @@ pfn_t swap_ra_alloc(struct mm *mm, struct mm_ctx *ctx)
 	enum fault_status st;
 	bool pending = mm->memcg.oom_pending, wait = ctx && ctx->reclaim_wait;
 	int oom_cg = mm->cgt ? mm->cgt->oom_cg : 0;
+	mm->charge_nowait = true;
 	pfn_t pfn = mm_alloc_page(mm, ctx, &st);
+	mm->charge_nowait = false;
 	if (pfn != PFN_NONE)
 		return pfn;
 	mm->memcg.oom_pending = pending;
