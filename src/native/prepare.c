@@ -11,6 +11,10 @@
  *    before the run, as large as the workloads read them, written with
  *    O_DIRECT so that the run starts with them uncached, as a streaming
  *    read of the threads' tests did.
+ * The walk also sums, over every file, the furthest page read, written or
+ * mapped through the page cache: how much the run may cache, which the
+ * warm-up before the run covers beside the limit (session.c).  A write
+ * whose size comes back from an executed read (dd of=FILE) is not seen.
  * The simulator's `run --make-inputs` walks the same way (sim): there
  * /dev/ and /ramfs/ names exist and nothing is refused, and each input is
  * made on the simulated disk instead (filemap_make_uncached).
