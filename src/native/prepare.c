@@ -107,6 +107,13 @@ static size_t entry_of(struct opened **list, size_t *n, const char *name)
 	return i;
 }
 
+/* Raise entry AT of list (-1: none) to END, the page after an op's last. */
+static void reach(struct opened *list, long at, uint64_t end)
+{
+	if (at >= 0 && end > list[at].npages)
+		list[at].npages = end;
+}
+
 /* The walk's output, for walk_died(). */
 static FILE *walk_out;
 
@@ -140,12 +147,12 @@ static _Noreturn void walk_child(const struct nworkload *w, void *inst, int fd, 
 	 * ends only on what its cgroup's files say (cgagent.c). */
 	int ntasks = w->ops->cgroup_target ? 0 : w->ops->nr_tasks(inst);
 	for (int t = 0; t < ntasks && !err[0]; t++) {
-		const char *fdname[64] = { 0 };
-		/* each slot's file in cached[], looked up at its open: a read
-		 * or write costs no search (dbench's thousands of names) */
-		long cached_at[64];
+		/* each slot's file in op_names[] (opened, not created) and
+		 * cached[], looked up at its open: a read or write costs no
+		 * search (dbench's thousands of names); -1: none */
+		long opened_at[64], cached_at[64];
 		for (int i = 0; i < 64; i++)
-			cached_at[i] = -1;
+			opened_at[i] = cached_at[i] = -1;
 		struct op op;
 		for (uint64_t k = 0; k < WALK_MAX_OPS && w->ops->next_op(inst, t, &op); k++) {
 			if (op.kind == OP_MARK && w->ops->mark)
@@ -158,7 +165,7 @@ static _Noreturn void walk_child(const struct nworkload *w, void *inst, int fd, 
 				break;
 			}
 			if (op.kind == OP_CREATE || op.kind == OP_OPEN) {
-				cached_at[op.fd] = -1;
+				opened_at[op.fd] = cached_at[op.fd] = -1;
 				if (!op.name || has_control(op.name)) {
 					snprintf(err, sizeof(err), "kernel: %s opens a file without a usable name", w->cmd);
 					break;
@@ -169,34 +176,22 @@ static _Noreturn void walk_child(const struct nworkload *w, void *inst, int fd, 
 					: refuse_name(w->cmd, op.name, err, sizeof(err))) {
 					if (!sim)
 						break;
-					fdname[op.fd] = NULL;
 					continue;
 				}
-				fdname[op.fd] = op.kind == OP_OPEN ? op.name : NULL;
 				cached_at[op.fd] = (long)entry_of(&cached, &ncached, op.name);
 				if (op.kind == OP_CREATE) {
 					fprintf(out, "C\t%s\n", op.name);
 					continue;
 				}
-				size_t i;
-				for (i = 0; i < nopened && strcmp(op_names[i].name, op.name); i++)
-					;
-				if (i == nopened) {
-					op_names = xrealloc(op_names, (nopened + 1) * sizeof(*op_names));
-					op_names[nopened++] = (struct opened){ .name = op.name };
-				}
-			} else if ((op.kind == OP_READ || op.kind == OP_MMAP_FILE) && fdname[op.fd]) {
-				for (size_t i = 0; i < nopened; i++)
-					if (!strcmp(op_names[i].name, fdname[op.fd]) &&
-					    op.first + op.npages > op_names[i].npages)
-						op_names[i].npages = op.first + op.npages;
+				opened_at[op.fd] = (long)entry_of(&op_names, &nopened, op.name);
+			} else if (op.kind == OP_READ || op.kind == OP_MMAP_FILE) {
+				reach(op_names, opened_at[op.fd], op.first + op.npages);
 			}
 			/* Every file page the run may cache, for the warm-up's
 			 * size (session.c): O_DIRECT caches none. */
 			if ((op.kind == OP_READ || op.kind == OP_WRITE || op.kind == OP_MMAP_FILE) && !op.direct &&
-			    op.fd >= 0 && op.fd < 64 && cached_at[op.fd] >= 0 &&
-			    op.first + op.npages > cached[cached_at[op.fd]].npages)
-				cached[cached_at[op.fd]].npages = op.first + op.npages;
+			    op.fd >= 0 && op.fd < 64)
+				reach(cached, cached_at[op.fd], op.first + op.npages);
 		}
 	}
 	if (err[0])
@@ -234,19 +229,12 @@ bool nplan_build(struct nplan *p, const struct nworkload *w, void *const *inst, 
 			} else if (line[0] == 'C' && !name_in(created, ncreated, line + 2)) {
 				created = xrealloc(created, (size_t)(ncreated + 1) * sizeof(char *));
 				created[ncreated++] = xstrdup(line + 2);
-			} else if (line[0] == 'O') {
+			} else if (line[0] == 'O' || line[0] == 'F') {
+				/* a name's extent, as an input or as cached */
 				char *name = strchr(line + 2, '\t');
 				if (!name)
 					continue;
-				struct ninput *x = input_of(&opened, name + 1, true);
-				uint64_t n = strtoull(line + 2, NULL, 10);
-				if (n > x->npages)
-					x->npages = n;
-			} else if (line[0] == 'F') {
-				char *name = strchr(line + 2, '\t');
-				if (!name)
-					continue;
-				struct ninput *x = input_of(&cached, name + 1, true);
+				struct ninput *x = input_of(line[0] == 'O' ? &opened : &cached, name + 1, true);
 				uint64_t n = strtoull(line + 2, NULL, 10);
 				if (n > x->npages)
 					x->npages = n;
