@@ -30,7 +30,7 @@ void test_exp_mglru_metrics(void)
 	CHECK(figure("fio_iops", NULL, &rr, &ok) == 55700 && ok);
 	CHECK(figure("memtier_ops", NULL, &rr, &ok) == 49476.65 && ok);
 	/* 100 KiB copied by read(2), 25 KiB of it read from the disk */
-	rr.work.n[WHO_OTHER][W_COPY_BYTES] = 102400;
+	rr.work.n[WHO_OTHER][W_COPY_USER_BYTES] = 102400;
 	rr.ev[PGPGIN] = 25;
 	CHECK(figure("fio_hit_pct", NULL, &rr, &ok) == 75 && ok);
 	rr.work.n[WHO_MEMCG][W_ISOLATE_FOLIOS] = 7;

@@ -122,8 +122,9 @@ void test_work_rmap_two_mappers(void)
 	CHECK_EQ(mm_page_referenced(&w.mm, pfn), 2);
 	CHECK_EQ(wk(&w, WHO_OTHER, W_FOLIO_REFERENCED), 1);
 	CHECK_EQ(wk(&w, WHO_OTHER, W_FOLIO_REFERENCED_PTES), 2);
-	/* write() copied the page in */
-	CHECK_EQ(wk(&w, WHO_OTHER, W_COPY_BYTES), PAGE_SIZE);
+	/* write() copied the page in from a user buffer: no page-to-page copy */
+	CHECK_EQ(wk(&w, WHO_OTHER, W_COPY_USER_BYTES), PAGE_SIZE);
+	CHECK_EQ(wk(&w, WHO_OTHER, W_COPY_BYTES), 0);
 	struct scan_control sc = { .nr_to_reclaim = 32, .who = RECLAIM_DIRECT, .may_swap = true, .may_writepage = true };
 	w.mm.pol.ops->remove(w.mm.pol.priv, pfn);
 	CHECK_EQ(mm_reclaim_page(&w.mm, &sc, pfn), EVICT_FREED);

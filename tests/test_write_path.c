@@ -17,6 +17,7 @@
 void test_write_path_counted(void);
 void test_write_path_shared_fault(void);
 void test_write_path_calibrated(void);
+void test_write_path_copy_user(void);
 
 static void setup(struct mm *mm, struct mm_costs *cost)
 {
@@ -64,6 +65,32 @@ void test_write_path_counted(void)
 	CHECK_EQ(mm.work.n[WHO_OTHER][W_WRITEPAGES], 8);
 	CHECK_EQ(mm.work.n[WHO_OTHER][W_PERFORM_WRITE], 20);
 	CHECK_EQ(ctx.sys_ns, 8 * 1000 + 20 + 12 * 100 + 8 * 10);
+	mm_destroy(&mm);
+}
+
+/* read() and write() copy each page between the page cache and a user
+ * buffer: copy_user_bytes, charged cost.copy_user, or cost.copy_page
+ * where the profile has none (the presets); a COW's copy_bytes stays
+ * 0.  4 pages written and read back, twice: at copy_page 3 000 and
+ * copy_user 0 the reader pays 4 x 3 000 ns, at copy_user 300 4 x 300. */
+void test_write_path_copy_user(void)
+{
+	struct mm mm;
+	struct mm_costs cost;
+	setup(&mm, &cost);
+	cost.copy_page_ns = 3000;
+	struct mm_ctx w = { .task = -1, .wait_pfn = PFN_NONE }, r = w;
+	enum fault_status st;
+	struct inode *ino = filemap_create(&mm, &w, "f");
+	CHECK_EQ(filemap_write(&mm, &w, ino, 0, 4, UINT64_MAX / 2, &st), 4);
+	CHECK_EQ(w.sys_ns, 4 * 1000 + 4 * 1 + 4 * 100 + 4 * 3000);
+	CHECK_EQ(filemap_read(&mm, &r, ino, NULL, 0, 4, UINT64_MAX / 2, &st), 4);
+	CHECK_EQ(r.sys_ns, 4 * 3000);
+	cost.copy_user_ns = 300;
+	CHECK_EQ(filemap_read(&mm, &r, ino, NULL, 0, 4, UINT64_MAX / 2, &st), 4);
+	CHECK_EQ(r.sys_ns, 4 * 3000 + 4 * 300);
+	CHECK_EQ(row(&mm, W_COPY_USER_BYTES), 12 * PAGE_SIZE);
+	CHECK_EQ(row(&mm, W_COPY_BYTES), 0);
 	mm_destroy(&mm);
 }
 
@@ -130,6 +157,7 @@ void test_write_path_calibrated(void)
 	}
 	calw_figs(f, ns, CAL_ROUNDS, submit);
 	CHECK(f[CAL_SYSCALL].value == 300 && !strcmp(f[CAL_SYSCALL].param, "cost.syscall"));
+	CHECK(f[CAL_COPY_CPU].value == 400 && !f[CAL_COPY_CPU].param); /* not charged: docs/cost.md */
 	CHECK(near(f[CAL_WRITE_PAGE].value, 103.492) && !strcmp(f[CAL_WRITE_PAGE].param, "cost.generic_perform_write"));
 	CHECK(near(f[CAL_MARK_DIRTY].value, 54.397) && !strcmp(f[CAL_MARK_DIRTY].param, "cost.folio_mark_dirty"));
 	CHECK(near(f[CAL_WRITE_BEGIN].value, 591.556) && !strcmp(f[CAL_WRITE_BEGIN].param, "cost.write_begin"));

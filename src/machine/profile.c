@@ -236,6 +236,12 @@ static const struct param params[] = {
 	{ "cost.fault", P_NS, F(cost.fault_ns), 0, 1000000000ULL, "page fault trap and handling" },
 	{ "cost.zero_page", P_NS, F(cost.zero_page_ns), 0, 1000000000ULL, "clearing one page" },
 	{ "cost.copy_page", P_NS, F(cost.copy_page_ns), 0, 1000000000ULL, "copying one page" },
+	/* read() and write() copy a page between the page cache and a user
+	 * buffer the task keeps using (copy_page_to_iter(),
+	 * copy_page_from_iter()): one side of the copy is in the cache, where
+	 * a COW fault's copy_mc_user_highpage() meets two pages it did not
+	 * touch; calibrate.c measures each, and the presets charge one. */
+	{ "cost.copy_user", P_NS, F(cost.copy_user_ns), 0, 1000000000ULL, "copying one page between the page cache and a user buffer: read(), write() (0 = cost.copy_page)" },
 	{ "cost.scan", P_NS, F(cost.scan_ns), 0, 1000000000ULL, "reclaim: one page scanned" },
 	{ "cost.rmap", P_NS, F(cost.rmap_ns), 0, 1000000000ULL, "reclaim: one PTE visited through rmap" },
 	{ "cost.io_submit", P_NS, F(cost.io_submit_ns), 0, 1000000000ULL, "building and queueing one I/O request: a contiguous run of up to 256 pages (6.x bios), a page in 2.2/2.4 (src/mm/io_request.c)" },

@@ -549,8 +549,7 @@ uint64_t filemap_read_rwf(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, 
 		if (held != PFN_NONE && !same_folio(mm_page(mm, held), mm_page(mm, pfn)))
 			end_dropbehind_read(mm, ctx, ino, held);
 		held = pfn;
-		charge(ctx, mm->cost->copy_page_ns);
-		mm_work(mm, W_COPY_BYTES, PAGE_SIZE);
+		mm_copy_user_page(mm, ctx); /* copy_page_to_iter() */
 		if (!(mm_page(mm, pfn)->flags & PG_dropbehind))
 			mark_accessed(mm, pfn, false);
 		if (ra)
@@ -624,8 +623,7 @@ uint64_t filemap_write_rwf(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 			break;
 		}
 		filemap_rescue(mm, pfn);
-		charge(ctx, mm->cost->copy_page_ns);
-		mm_work(mm, W_COPY_BYTES, PAGE_SIZE);
+		mm_copy_user_page(mm, ctx); /* copy_page_from_iter_atomic() */
 		mm_work(mm, W_PERFORM_WRITE, 1);
 		uint64_t was = mm->stat.nr_dirty;
 		set_page_dirty(mm, pfn);

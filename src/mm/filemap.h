@@ -151,7 +151,7 @@ uint64_t filemap_block(const struct inode *ino, uint64_t index);
 /* read()/write() of pages [first, first+n) through the page cache, until
  * done, the budget is used up, or the task must block (*st set: WAIT_PAGE
  * for a page being read, WAIT_RECLAIM for memory or dirty throttling, OOM).
- * Returns the pages completed.  Charges a copy per page; the caller charges
+ * Returns the pages completed.  Charges a copy per page (cost.copy_user); the caller charges
  * the syscall itself (cost.syscall_ns). */
 uint64_t filemap_read(struct mm *mm, struct mm_ctx *ctx, struct inode *ino, struct file_ra *ra,
 		      uint64_t first, uint64_t n, uint64_t budget_ns, enum fault_status *st);

@@ -40,6 +40,7 @@ struct mm_costs {
 	uint64_t fault_ns;        /* trap + fault handling, excluding page zeroing */
 	uint64_t zero_page_ns;    /* clearing one page */
 	uint64_t copy_page_ns;    /* copying one page (COW) */
+	uint64_t copy_user_ns;    /* ... between the page cache and a user buffer (read(), write(); 0 = copy_page_ns) */
 	uint64_t scan_ns;         /* one page looked at by a reclaim scanner */
 	uint64_t rmap_ns;         /* one PTE visited through rmap (referenced/unmap) */
 	uint64_t io_submit_ns;    /* building and queueing one I/O request (io_request.c) */

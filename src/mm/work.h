@@ -77,9 +77,13 @@
 	X(W_TRY_TO_SWAP_OUT, "try_to_swap_out", WK_DESIGN) \
 	X(W_TRY_TO_SWAP_OUT_UNMAP, "try_to_swap_out_unmapped", WK_DESIGN) \
 	/* bytes the CPU cleared (an anonymous fault's folio_zero_user, a \
-	 * hole read) and copied (a COW fault, read() and write()) */ \
+	 * hole read), copied from page to page (a COW fault: \
+	 * copy_mc_user_highpage) and between the page cache and a user \
+	 * buffer (read() and write(): copy_page_to_iter, \
+	 * copy_page_from_iter) */ \
 	X(W_CLEAR_BYTES, "clear_page_bytes", WK_CORE) \
 	X(W_COPY_BYTES, "copy_bytes", WK_CORE) \
+	X(W_COPY_USER_BYTES, "copy_user_bytes", WK_CORE) \
 	/* the buffered write path (6.18 generic_perform_write(), ext4's \
 	 * delayed allocation): pages a write() created in the page cache \
 	 * (ext4_da_write_begin -> __filemap_get_folio(FGP_CREAT): the \

@@ -141,6 +141,9 @@ static double named_ns(const struct mm_costs *c, enum work_op w, const char **sr
 	case W_PAGEOUT: *src = "cost.io_submit"; return (double)c->io_submit_ns;
 	case W_CLEAR_BYTES: *src = "cost.zero_page/4096"; return (double)c->zero_page_ns / 4096;
 	case W_COPY_BYTES: *src = "cost.copy_page/4096"; return (double)c->copy_page_ns / 4096;
+	case W_COPY_USER_BYTES:
+		*src = c->copy_user_ns ? "cost.copy_user/4096" : "cost.copy_page/4096";
+		return (double)(c->copy_user_ns ? c->copy_user_ns : c->copy_page_ns) / 4096;
 	default: return 0;
 	}
 }

@@ -49,7 +49,7 @@ static bool fio_iops(const struct exp_result *r, const struct exp_metric *mt, co
 	return true;
 }
 
-/* The share of the bytes fio's read(2)s copied (copy_bytes: a buffered
+/* The share of the bytes fio's read(2)s copied (copy_user_bytes: a buffered
  * read copies every byte from the page cache, hit or miss) that did not
  * come from the disk (pgpgin, KiB read into the page cache), in %: the
  * page cache's hit ratio of a run whose only disk reads are fio's. */
@@ -59,7 +59,7 @@ static bool fio_hit_pct(const struct exp_result *r, const struct exp_metric *mt,
 	(void)r;
 	if (!done_wl(mt, rr))
 		return false;
-	double copied = (double)reclaim_work_total(&rr->work, W_COPY_BYTES);
+	double copied = (double)reclaim_work_total(&rr->work, W_COPY_USER_BYTES);
 	if (copied <= 0)
 		return false;
 	*v = 100.0 * (1.0 - (double)rr->ev[PGPGIN] * 1024.0 / copied);
