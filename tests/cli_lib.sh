@@ -83,7 +83,7 @@ kernel_record() {
 		t:*) _kt="$_kt${_kt:+, }$_kv" ;;
 		esac
 	done
-	printf '{"cell": %d, "cmd": "pagelab kernel %s # run %d, executor 6", "design": "kernel", ' \
+	printf '{"cell": %d, "cmd": "pagelab kernel %s # run %d, executor 7", "design": "kernel", ' \
 		"$((_kn - 1))" "$_ka" "$_kn"
 	printf '"config": "", "seed": 1, "executor": "kernel", "available": true, "finished": true, '
 	printf '"user_s": %s, "sys_s": %s, "counters": {%s}, "kernel": {"cgroup_version": 1, ' "$_ku" "$_ks" "$_kc"

@@ -467,8 +467,12 @@ void native_file_path(char *buf, size_t len, const char *dir, const char *name);
  * before, at its last op: elapsed left out what rusage's CPU counted).
  * 6: the warm-up covers the limit and every file page the run may cache
  * (session.c nsession_warm_bytes(), 2026-12-07; before, the limit: the
- * large folios of a stream beside a writer met the host's faults). */
-#define NATIVE_EXECUTOR_REV 6
+ * large folios of a stream beside a writer met the host's faults).
+ * 7: pagelab kernel waits for the runner on a pidfd and wakes once a
+ * second, not every 10 ms (session.c wait_runner(), 2026-12-07): its
+ * wakeups on the CPU the workload left turned the reclaimer's TLB
+ * flushes into IPIs there (usemem swapping: 0.65 s of system time). */
+#define NATIVE_EXECUTOR_REV 7
 
 /* What a task process records for the parent (in shared memory). */
 struct ntask_result {

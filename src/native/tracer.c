@@ -39,7 +39,7 @@
 
 #define TRACEFS "/sys/kernel/tracing"
 #define INSTANCE_PREFIX "pagelab-kernel-"
-#define BUFFER_KB "4096"   /* per CPU; drained every 10 ms */
+#define BUFFER_KB "16384" /* per CPU; drained once a second (session.c wait_runner) */
 /* Our mount of tracefs is marked by this file + our pid, so that the next
  * run unmounts it if we die before we can. */
 #define MARK_DIR "/run/"

@@ -12,7 +12,7 @@ echo "cost.tlb_ipi=4200ns cost.tlb_ipi_recv=1300ns" >"$T/kc/tlb_cost"
 {
 	printf '{"cell": 0, "cmd": "pagelab kernel --memcg 128M --swap 128M %s --seed 1 --timeout 600 %s' \
 		"$cg_args" "$wl"
-	printf ' # run 1, executor 6", "design": "kernel", "config": "v2 host", "seed": 1, '
+	printf ' # run 1, executor 7", "design": "kernel", "config": "v2 host", "seed": 1, '
 	printf '"executor": "kernel", "available": true, "finished": true, "counters": {"pswpout": 3000}, '
 	printf '"kernel": {"cgroup_version": 2, "memory_stat": {}, "traced": {}, "cgroups": ['
 	printf '{"path": "/a", "memory.peak": 33554432, "memory.events.max": 1200, '

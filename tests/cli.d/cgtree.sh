@@ -102,7 +102,7 @@ t "sweep --executor kernel --cgroup: pagelab kernel's tree (--list)"
 $P sweep --executor kernel --list --ram 64M --cgroup /a:max=8M,swappiness=30 --cgroup /b/c \
 	--set cgroup./b.high=4M -- usemem -m 2 @/a + usemem -m 1 @/b/c >"$T/o" 2>"$T/e"
 [ $? -eq 0 ] && [ "$(cat "$T/o")" = "pagelab kernel --memcg 64M --swap 2G --cgroup /a:max=8M,swappiness=30 \
---cgroup /b:high=4M --cgroup /b/c --seed 1 --timeout 600 usemem -m 2 @/a + usemem -m 1 @/b/c # run 1, executor 6" ] &&
+--cgroup /b:high=4M --cgroup /b/c --seed 1 --timeout 600 usemem -m 2 @/a + usemem -m 1 @/b/c # run 1, executor 7" ] &&
 	ok || bad "$(cat "$T/o" "$T/e")"
 
 t "trace @/a on ideal, --ram 50%: the full machine, not the cache"

@@ -106,7 +106,7 @@ grep -q '^memcg 64M, swap 128M; kernel: 2 warmed runs of pagelab kernel (cached)
 # NATIVE_EXECUTOR_REV, is in the command), is not reused: compare would
 # run the kernel, which needs root, so an unprivileged compare exits 2.
 cp "$T/kc/kernel.jsonl" "$T/kernel.jsonl.good"
-for stale in 's/usemem -m 80 # run 1, executor 6/usemem -m 81 # run 1, executor 6/' 's/# run 1, executor 6/# run 1, executor 5/'; do
+for stale in 's/usemem -m 80 # run 1, executor 7/usemem -m 81 # run 1, executor 7/' 's/# run 1, executor 7/# run 1, executor 5/'; do
 	case $stale in *81*) what="another command" ;; *) what="an older executor" ;; esac
 	t "compare --kernel-cache: not reused: $what's record"
 	cp "$T/kernel.jsonl.good" "$T/kc/kernel.jsonl"
@@ -127,7 +127,7 @@ for stale in 's/usemem -m 80 # run 1, executor 6/usemem -m 81 # run 1, executor 
 	chmod 700 "$T"
 	if [ "$rc" = skip ]; then
 		skip "root without setpriv"
-	elif head -1 "$T/kc/kernel.jsonl" | grep -q 'usemem -m 80 # run 1, executor 6'; then
+	elif head -1 "$T/kc/kernel.jsonl" | grep -q 'usemem -m 80 # run 1, executor 7'; then
 		bad "the edit did not make the record stale"
 	else
 		[ "$rc" -eq 2 ] && grep -q 'needs root' "$T/c3.err" && ok || bad "exit $rc: $(cat "$T/c3.err")"

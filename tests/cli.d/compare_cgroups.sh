@@ -12,7 +12,7 @@ mkdir -p "$T/kc"
 echo "cost.tlb_ipi=4200ns cost.tlb_ipi_recv=1300ns" >"$T/kc/tlb_cost"
 {
 	printf '{"cell": 0, "cmd": "pagelab kernel --memcg 128M --swap 128M %s --seed 1 --timeout 600 %s' "$cg_args" "$wl"
-	printf ' # run 1, executor 6", "design": "kernel", "config": "", "seed": 1, "executor": "kernel", '
+	printf ' # run 1, executor 7", "design": "kernel", "config": "", "seed": 1, "executor": "kernel", '
 	printf '"available": true, "finished": true, "user_s": 0.01, "sys_s": 0.05, "counters": {"pswpout": 3200}, '
 	printf '"kernel": {"cgroup_version": 1, "warmed": false, "memory_stat": {"pgfault": 75, "total_pgfault": 15500}, '
 	printf '"traced": {}, "cgroups": [{"path": "/a", "set": {"memory.limit_in_bytes": "33554432"}, '

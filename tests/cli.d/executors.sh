@@ -11,8 +11,8 @@ t "sweep --executor kernel --list: pagelab kernel commands, runs and seeds"
 $P sweep --executor kernel --memcg 32M --swap 64M --seeds 2 --repeat 2 --list -- usemem -m 40 >"$T/l" 2>"$T/l.err"
 rc=$?
 [ $rc -eq 0 ] && [ "$(wc -l <"$T/l")" -eq 4 ] &&
-	[ "$(sed -n 2p "$T/l")" = "pagelab kernel $KARGS # run 2, executor 6" ] &&
-	grep -qx "pagelab kernel --memcg 32M --swap 64M --seed 2 --timeout 600 usemem -m 40 # run 1, executor 6" "$T/l" &&
+	[ "$(sed -n 2p "$T/l")" = "pagelab kernel $KARGS # run 2, executor 7" ] &&
+	grep -qx "pagelab kernel --memcg 32M --swap 64M --seed 2 --timeout 600 usemem -m 40 # run 1, executor 7" "$T/l" &&
 	ok || bad "exit $rc: $(cat "$T/l" "$T/l.err")"
 
 for args in "--executor kernel --policy clock,linux6 --memcg 32M" "--executor kernel" "--executor vm --memcg 32M" \

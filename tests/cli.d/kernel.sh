@@ -260,6 +260,10 @@ else
 	[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] || msg="exit $rc/$rc2/$rc3: $(kernel_err "$T/err")"
 	grep -q "^  \"warmed\": $want,\$" "$T/out" || msg="$msg; default not warmed=$want"
 	grep -q '^  "warmed": false,$' "$T/out3" || msg="$msg; --cold warmed"
+	# The run ends when its runner exits (session.c wait_runner(): a
+	# pidfd), not at the poll's next second: usemem -m 1 takes a few ms.
+	el=$(grep -o '"elapsed_s": [0-9.e-]*' "$T/out3" | head -1 | cut -d' ' -f2)
+	awk -v e="${el:-9}" 'BEGIN { exit !(e < 0.9) }' || msg="$msg; the run's elapsed $el s: waited for a poll"
 	grep -q '^pagelab: memcg v[12] limit 32 MiB, .*; seed 1; cold$' "$T/out2" || msg="$msg; no '; cold' header"
 	msg="$msg${msg4:-}"
 	[ -z "$msg" ] && ok || bad "$msg"

@@ -10,7 +10,7 @@ mkdir -p "$T/kc" "$T/sc"
 echo "cost.tlb_ipi=4200ns cost.tlb_ipi_recv=1300ns" >"$T/kc/tlb_cost"
 {
 	printf '{"cell": 0, "cmd": "pagelab kernel --memcg 32M --swap 32M --seed 1 --timeout 600 %s' "$wl"
-	printf ' # run 1, executor 6", "design": "kernel", "config": "", "seed": 1, "executor": "kernel", '
+	printf ' # run 1, executor 7", "design": "kernel", "config": "", "seed": 1, "executor": "kernel", '
 	printf '"available": true, "finished": true, "user_s": 0.01, "sys_s": 0.01, "counters": {"pgfault": 1100}, '
 	printf '"kernel": {"cgroup_version": 1, "warmed": false, "memory_stat": {"pgfault": 1100}, "traced": {}}}\n'
 } >"$T/kc/kernel.jsonl"
