@@ -221,6 +221,25 @@ static unsigned io_remote_tlb_flush(void *arg, uint64_t t, uint64_t recv_ns, uin
 	return n;
 }
 
+/* Tick accounting (no CONFIG_IRQ_TIME_ACCOUNTING: this host's /proc/stat
+ * irq column stays 0) gives an interrupt's time to the mode it
+ * interrupted.  A task's chunk took IRQ ns of them; the chunk's own user
+ * and system time say how likely each mode was, so the interrupts count
+ * in that proportion.  Measured: a dd reading a stream beside usemem's
+ * swap-out took 24 700 flush IPIs and 0.00 s of user time in the kernel
+ * (0.62 s system); charged all as user time, pagelab's dd had 0.33 s. */
+static void irq_time_to_mode(struct mm_ctx *ctx, uint64_t irq, bool kthread)
+{
+	if (!irq || kthread)
+		return;
+	uint64_t user = ctx->user_ns - irq, sys = ctx->sys_ns;
+	if (!user && !sys)
+		return;
+	uint64_t to_sys = (uint64_t)((double)irq * (double)sys / (double)(user + sys));
+	ctx->user_ns -= to_sys;
+	ctx->sys_ns += to_sys;
+}
+
 /* mm_io.catch_up: a reclaim pass has run ahead of the event clock to time
  * t; the disk's interrupts due by then are taken now. */
 static uint64_t io_catch_up(void *arg, uint64_t t)
@@ -317,12 +336,10 @@ static void cpu_event(struct machine *m, uint32_t c)
 		cpu->last_task = t->id;
 	}
 	/* Interrupts this CPU took since its last chunk (remote TLB flushes)
-	 * come out of this one.  Tick accounting gives their time to the
-	 * mode interrupted: user time for a workload's task. */
-	if (cpu->irq_ns) {
-		*(t->kthread ? &ctx.sys_ns : &ctx.user_ns) += cpu->irq_ns;
-		cpu->irq_ns = 0;
-	}
+	 * come out of this one's time (below, the mode they count in). */
+	uint64_t irq = cpu->irq_ns;
+	cpu->irq_ns = 0;
+	*(t->kthread ? &ctx.sys_ns : &ctx.user_ns) += irq;
 	uint64_t budget = m->prof.quantum_ns > t->slice_used ? m->prof.quantum_ns - t->slice_used : 0;
 	if (budget > m->prof.grain_ns)
 		budget = m->prof.grain_ns;
@@ -333,6 +350,7 @@ static void cpu_event(struct machine *m, uint32_t c)
 	enum step_result r = t->kkind != KT_NONE ? kthread_run(m, t, &ctx, budget)
 			     : task_run_user(m, t, &ctx, budget);
 	ctx.sys_ns += m->self_exit_ns;
+	irq_time_to_mode(&ctx, irq, t->kthread);
 	m->cur_task = -1;
 	uint64_t used = ctx.user_ns + ctx.sys_ns;
 	t->utime += ctx.user_ns;
