@@ -240,7 +240,9 @@ static const struct param params[] = {
 	 * buffer the task keeps using (copy_page_to_iter(),
 	 * copy_page_from_iter()): one side of the copy is in the cache, where
 	 * a COW fault's copy_mc_user_highpage() meets two pages it did not
-	 * touch; calibrate.c measures each, and the presets charge one. */
+	 * touch.  No preset or calibrated profile sets it: calibrate's
+	 * copy_cpu, tried here, took the matrix further from the kernel
+	 * (docs/cost.md, "A read's copy is not the microbenchmark's"). */
 	{ "cost.copy_user", P_NS, F(cost.copy_user_ns), 0, 1000000000ULL, "copying one page between the page cache and a user buffer: read(), write() (0 = cost.copy_page)" },
 	{ "cost.scan", P_NS, F(cost.scan_ns), 0, 1000000000ULL, "reclaim: one page scanned" },
 	{ "cost.rmap", P_NS, F(cost.rmap_ns), 0, 1000000000ULL, "reclaim: one PTE visited through rmap" },

@@ -271,12 +271,10 @@ static inline bool swap_use_vma_readahead(const struct mm *mm)
 
 static inline void charge(struct mm_ctx *ctx, uint64_t ns) { if (ctx) ctx->sys_ns += ns; }
 /* A page read() or write() copies between the page cache and a user
- * buffer: its own cost where the profile measured one, else a copy's. */
+ * buffer: counted, and charged mm_copy_user_ns(). */
 static inline void mm_copy_user_page(struct mm *mm, struct mm_ctx *ctx)
 {
-	const struct mm_costs *c = mm->cost;
-	if (ctx)
-		ctx->sys_ns += c->copy_user_ns ? c->copy_user_ns : c->copy_page_ns;
+	charge(ctx, mm_copy_user_ns(mm->cost));
 	mm_work(mm, W_COPY_USER_BYTES, PAGE_SIZE);
 }
 static inline uint64_t ctx_now(const struct mm_ctx *ctx)

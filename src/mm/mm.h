@@ -55,6 +55,12 @@ struct mm_costs {
 	 * a run's time changes only on a profile that sets one. */
 	uint64_t work_ns[NR_RECLAIM_WORK];
 };
+/* What a page read() or write() copies costs: cost.copy_user, or a
+ * copy's where the profile sets none (every preset). */
+static inline uint64_t mm_copy_user_ns(const struct mm_costs *c)
+{
+	return c->copy_user_ns ? c->copy_user_ns : c->copy_page_ns;
+}
 /* Tunables of the file-backed VM, named after the sysctls; 2.6.26 defaults.
  * A policy may change them in its init() (e.g. 2.4's readahead window) and
  * `--set vm.NAME=VALUE` overrides both. */

@@ -143,7 +143,7 @@ static double named_ns(const struct mm_costs *c, enum work_op w, const char **sr
 	case W_COPY_BYTES: *src = "cost.copy_page/4096"; return (double)c->copy_page_ns / 4096;
 	case W_COPY_USER_BYTES:
 		*src = c->copy_user_ns ? "cost.copy_user/4096" : "cost.copy_page/4096";
-		return (double)(c->copy_user_ns ? c->copy_user_ns : c->copy_page_ns) / 4096;
+		return (double)mm_copy_user_ns(c) / 4096;
 	default: return 0;
 	}
 }
