@@ -144,3 +144,36 @@ void test_memcg_v1_stall_follows_case3(void)
 		mm_destroy(&h.mm);
 	}
 }
+
+/* A charge that failed with writes in flight, tried again before any
+ * write ends.  linux6's written pages stay on its LRU (PG_reclaim) and
+ * stay charged after their writes (folio_rotate_reclaimable()), so the
+ * second charge reclaims again, as try_charge_memcg() does: 30 more pages
+ * written.  fifo, a textbook policy, frees its evicted pages as their
+ * writes end (list_wb_free), so its second charge waits for them at once
+ * and writes nothing more. */
+void test_memcg_charge_waits_only_for_freeing_writes(void)
+{
+	const char *names[2] = { "linux6", "fifo" };
+	for (int i = 0; i < 2; i++) {
+		struct hv h;
+		hv_init(&h, 8704, policy_find(names[i]), i == 0 ? "swappiness=200" : NULL);
+		mm_memcg_init(&h.mm, 8192, true);
+		struct aspace *as = mm_aspace_new(&h.mm, -1);
+		uint32_t v = mm_mmap_anon(&h.mm, as, 8193, 0);
+		enum fault_status st;
+		if (mm_touch(&h.mm, &h.ctx, as, v, 0, 8192, 1, true, UINT64_MAX / 2, &st) != 8192) {
+			CHECK(!"8192 pages touched");
+			continue;
+		}
+		CHECK_EQ(mm_touch(&h.mm, &h.ctx, as, v, 8192, 1, 1, true, UINT64_MAX / 2, &st), 0);
+		CHECK_EQ(st, FAULT_WAIT_RECLAIM);
+		uint64_t first = h.submitted;
+		CHECK_EQ(mm_writes_will_free(&h.mm), i == 0 ? 0 : first);
+		CHECK_EQ(mm_touch(&h.mm, &h.ctx, as, v, 8192, 1, 1, true, UINT64_MAX / 2, &st), 0);
+		CHECK_EQ(st, FAULT_WAIT_RECLAIM);
+		CHECK_EQ(h.submitted - first, i == 0 ? 30 : 0);
+		CHECK_EQ(h.mm.memcg.charged, 8192);
+		mm_destroy(&h.mm);
+	}
+}

@@ -23,6 +23,11 @@ static inline void count_allocstall(struct mm *mm, int zone)
 void detach_page(struct mm *mm, pfn_t pfn);
 /* Free a page nobody maps and no swap PTE refers to, once its I/O is done. */
 void free_if_orphan(struct mm *mm, pfn_t pfn);
+/* Pages whose writes in flight free them as they end: a textbook policy's
+ * evicted dirty pages (list_wb_free).  A PG_reclaim page of a policy that
+ * keeps it on its LRU (linux6) is not among them: its write's end rotates
+ * it (folio_rotate_reclaimable()) and a later pass frees it. */
+uint64_t mm_writes_will_free(const struct mm *mm);
 /* Handle a fault at (vma, off); see mm_touch. */
 enum fault_status handle_fault(struct mm *mm, struct mm_ctx *ctx, struct aspace *as,
 			       uint32_t vma, uint64_t off, bool write);
@@ -52,7 +57,8 @@ bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st);
 /* What limit_charge()'s retries ask of the counter being charged. */
 struct charge_ops {
 	bool (*charge)(struct mm *mm, void *arg);          /* charge once: true if it fits */
-	bool (*pending_enough)(struct mm *mm, void *arg);  /* writes in flight would make room */
+	/* pages that writes in flight will free would make room */
+	bool (*pending_enough)(struct mm *mm, void *arg, uint64_t freeing);
 	void *arg;
 	void (*reclaiming)(void *arg);                     /* before each reclaim (may be NULL) */
 	void (*force)(void *arg);                          /* charge past the limit (may be NULL) */

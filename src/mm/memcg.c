@@ -16,10 +16,15 @@
  * waits for a page it finds under writeback with PG_reclaim
  * (shrink_folio_list's case 3, !writeback_throttling_sane()); v2 does not.
  * pagelab's swap writes complete only as simulated time passes, so both
- * let the charging task wait for writes already in flight when they would
- * bring the cgroup under its limit (the stand-in for the writes that finish
- * during a real reclaim pass), and stall below DEF_PRIORITY - 2 like the
- * global allocator, after starting more writeback.  Case 3 itself: a
+ * let the charging task wait for writes already in flight when their ends
+ * would free enough to bring the cgroup under its limit (the stand-in for
+ * the writes that finish during a real reclaim pass) - a textbook policy's
+ * evicted pages, freed as their writes end; the kernel's (linux6's) are
+ * not: folio_end_writeback() rotates a PG_reclaim folio to the inactive
+ * tail, charged until a later pass frees it, so try_charge_memcg() goes
+ * on reclaiming (6.18: no wait on writes in flight before
+ * try_to_free_mem_cgroup_pages()) - and stall below DEF_PRIORITY - 2 like
+ * the global allocator, after starting more writeback.  Case 3 itself: a
  * policy with POLICY_V1_WAIT_WRITEBACK (linux6) reports the folio it met
  * (sc->nr_wait_writeback) and the task sleeps until a write completes;
  * for the other policies v1 stalls as soon as a pass falls short with
@@ -78,8 +83,12 @@ bool limit_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st, int 
 {
 	for (int retries = 0; retries < MAX_RECLAIM_RETRIES; retries++) {
 		/* Writes in flight will uncharge enough: wait for them rather
-		 * than evict more. */
-		if (mm->stat.nr_pending_free && co->pending_enough(mm, co->arg))
+		 * than evict more.  Only a textbook policy's evicted pages are
+		 * freed as their writes end; the kernel's (linux6's PG_reclaim
+		 * folios) rotate to the inactive tail and stay charged until a
+		 * later pass frees them, so its charge reclaims on at once. */
+		uint64_t freeing = mm_writes_will_free(mm);
+		if (freeing && co->pending_enough(mm, co->arg, freeing))
 			return wait_for_writes(mm, st, co);
 		bool congested;
 		if (co->reclaiming)
@@ -115,10 +124,11 @@ static void memcg_force(void *arg)
 	cg->charged++;
 }
 
-static bool memcg_pending_enough(struct mm *mm, void *arg)
+static bool memcg_pending_enough(struct mm *mm, void *arg, uint64_t freeing)
 {
+	(void)mm;
 	const struct memcg *cg = arg;
-	return cg->charged - mm->stat.nr_pending_free < cg->limit;
+	return cg->charged - freeing < cg->limit;
 }
 
 bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st)

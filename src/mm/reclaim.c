@@ -332,6 +332,11 @@ void mm_cull_unevictable(struct mm *mm, pfn_t pfn)
 	mm->ev[UNEVICTABLE_PGS_CULLED]++;
 }
 
+uint64_t mm_writes_will_free(const struct mm *mm)
+{
+	return lru_count(&mm->fr, mm->list_wb_free);
+}
+
 void free_if_orphan(struct mm *mm, pfn_t pfn)
 {
 	struct page *p = mm_page(mm, pfn);
