@@ -107,6 +107,24 @@ void test_linux6_v1_waits_on_writeback(void)
 	}
 }
 
+/* An mm of 8704 frames whose v1 cgroup of 8192 pages is full of one
+ * mapping's anonymous pages (8193 pages mapped: the last one charges at
+ * the limit).  false if the fill fell short. */
+static bool fill_cgroup(struct hv *h, const struct policy_ops *ops, const char *set,
+			struct aspace **as, uint32_t *v)
+{
+	hv_init(h, 8704, ops, set);
+	mm_memcg_init(&h->mm, 8192, true);
+	*as = mm_aspace_new(&h->mm, -1);
+	*v = mm_mmap_anon(&h->mm, *as, 8193, 0);
+	enum fault_status st;
+	if (mm_touch(&h->mm, &h->ctx, *as, *v, 0, 8192, 1, true, UINT64_MAX / 2, &st) == 8192)
+		return true;
+	CHECK(!"8192 pages touched");
+	mm_destroy(&h->mm);
+	return false;
+}
+
 /* The memcg core's stall.  8192 anonymous pages fill a cgroup of 8192
  * pages (v1), none young; touching one more charges at the limit.  At
  * swappiness 200 anon takes the whole scan: size >> priority pages per
@@ -124,15 +142,11 @@ void test_memcg_v1_stall_follows_case3(void)
 	const uint64_t want_written[2] = { 30, 2 };
 	for (int i = 0; i < 2; i++) {
 		struct hv h;
-		hv_init(&h, 8704, ops[i], "swappiness=200");
-		mm_memcg_init(&h.mm, 8192, true);
-		struct aspace *as = mm_aspace_new(&h.mm, -1);
-		uint32_t v = mm_mmap_anon(&h.mm, as, 8193, 0);
-		enum fault_status st;
-		if (mm_touch(&h.mm, &h.ctx, as, v, 0, 8192, 1, true, UINT64_MAX / 2, &st) != 8192) {
-			CHECK(!"8192 pages touched");
+		struct aspace *as;
+		uint32_t v;
+		if (!fill_cgroup(&h, ops[i], "swappiness=200", &as, &v))
 			continue;
-		}
+		enum fault_status st;
 		for (uint64_t off = 0; off < 8192; off++)
 			mm_page_referenced(&h.mm, frame_of(as, v, off));
 		CHECK_EQ(h.mm.memcg.charged, 8192);
@@ -157,15 +171,11 @@ void test_memcg_charge_waits_only_for_freeing_writes(void)
 	const char *names[2] = { "linux6", "fifo" };
 	for (int i = 0; i < 2; i++) {
 		struct hv h;
-		hv_init(&h, 8704, policy_find(names[i]), i == 0 ? "swappiness=200" : NULL);
-		mm_memcg_init(&h.mm, 8192, true);
-		struct aspace *as = mm_aspace_new(&h.mm, -1);
-		uint32_t v = mm_mmap_anon(&h.mm, as, 8193, 0);
-		enum fault_status st;
-		if (mm_touch(&h.mm, &h.ctx, as, v, 0, 8192, 1, true, UINT64_MAX / 2, &st) != 8192) {
-			CHECK(!"8192 pages touched");
+		struct aspace *as;
+		uint32_t v;
+		if (!fill_cgroup(&h, policy_find(names[i]), i == 0 ? "swappiness=200" : NULL, &as, &v))
 			continue;
-		}
+		enum fault_status st;
 		CHECK_EQ(mm_touch(&h.mm, &h.ctx, as, v, 8192, 1, 1, true, UINT64_MAX / 2, &st), 0);
 		CHECK_EQ(st, FAULT_WAIT_RECLAIM);
 		uint64_t first = h.submitted;
