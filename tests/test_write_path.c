@@ -18,6 +18,7 @@ void test_write_path_counted(void);
 void test_write_path_shared_fault(void);
 void test_write_path_calibrated(void);
 void test_write_path_copy_user(void);
+void test_write_path_remove_mapping(void);
 
 static void setup(struct mm *mm, struct mm_costs *cost)
 {
@@ -130,7 +131,8 @@ void test_write_path_shared_fault(void)
  * read_cached), folio_mark_dirty 54.397, write_begin 591.556; a call's:
  * write_iter 96.508, write_iter_dirtied 550.603, write_iter_extend
  * 2 908.444 (4 KiB calls of the same passes as before give the same
- * totals: a call's part and a page's).  A read no dearer than the
+ * totals: a call's part and a page's).  drop_written 400 + r against
+ * page_drop 50: filemap_release_folio 355.  A read no dearer than the
  * copy leaves cost.syscall 1 ns, not 0 (which would mean cost.fault). */
 static bool near(double v, double want)
 {
@@ -153,6 +155,8 @@ void test_write_path_calibrated(void)
 		ns[CALP_WRITE_CLEAN_BIG][r] = 563 + r;
 		ns[CALP_WRITE_DIRTY_BIG][r] = 500 + r;
 		ns[CALP_READ_CACHED_BIG][r] = 400;
+		ns[CALP_DROP][r] = 50;
+		ns[CALP_DROP_WRITTEN][r] = 400 + r;
 		submit[r] = 2560;
 	}
 	calw_figs(f, ns, CAL_ROUNDS, submit);
@@ -168,8 +172,50 @@ void test_write_path_calibrated(void)
 	CHECK(near(f[CAL_WRITE_EXTEND].value, 2908.444) && !strcmp(f[CAL_WRITE_EXTEND].param, "cost.write_iter_extend"));
 	CHECK(f[CAL_WRITE_NEW].value == 5005 && f[CAL_WRITE_NEW].per_round == CALP_PAGES);
 	CHECK(f[CAL_WRITE_NEW_BIG].value == 1205);
+	CHECK(f[CAL_RELEASE_FOLIO].value == 355 &&
+	      !strcmp(f[CAL_RELEASE_FOLIO].param, "cost.filemap_release_folio"));
+	CHECK(f[CAL_DROP_WRITTEN].value == 405 && !f[CAL_DROP_WRITTEN].param);
 	for (int r = 0; r < CAL_ROUNDS; r++)
 		ns[CALP_READ_CACHED][r] = 350;
 	calw_figs(f, ns, CAL_ROUNDS, submit);
 	CHECK(f[CAL_SYSCALL].value == 1 && f[CAL_SYSCALL].median == -50);
+}
+
+/* Reclaim freeing clean file pages (shrink_folio_list -> __remove_mapping):
+ * remove_mapping for each, and filemap_release_folio first for those a
+ * write() made (ext4's buffer heads), each charged to the reclaimer.  4
+ * pages written and fsynced, reclaimed: 4 and 4, 4 x (10 + 300) ns; read
+ * back from the disk (no buffer heads) and reclaimed again: 4 and 0. */
+void test_write_path_remove_mapping(void)
+{
+	struct mm mm;
+	struct mm_costs cost;
+	setup(&mm, &cost);
+	cost.work_ns[W_REMOVE_MAPPING] = 10;
+	cost.work_ns[W_RELEASE_FOLIO] = 300;
+	struct mm_ctx w = { .task = -1, .wait_pfn = PFN_NONE }, rc = w;
+	enum fault_status st;
+	struct inode *ino = filemap_create(&mm, &w, "f");
+	CHECK_EQ(filemap_write(&mm, &w, ino, 0, 4, UINT64_MAX / 2, &st), 4);
+	CHECK(filemap_fsync(&mm, &w, ino));
+	for (int pass = 0; pass < 2; pass++) {
+		mm.cur = &rc;
+		for (uint64_t i = 0; i < 4; i++) {
+			struct scan_control sc = { .nr_to_reclaim = 32, .may_writepage = true, .may_swap = true };
+			pfn_t pfn = pc_page(ino, i);
+			if (pfn == PFN_NONE) {
+				CHECK(!"page cached");
+				continue;
+			}
+			mm.pol.ops->remove(mm.pol.priv, pfn); /* isolated */
+			CHECK_EQ(mm_reclaim_page(&mm, &sc, pfn), EVICT_FREED);
+		}
+		mm.cur = NULL;
+		CHECK_EQ(row(&mm, W_REMOVE_MAPPING), pass == 0 ? 4 : 8);
+		CHECK_EQ(row(&mm, W_RELEASE_FOLIO), 4);
+		CHECK_EQ(rc.sys_ns, 4 * (10 + 300) + (pass == 0 ? 0 : 4 * 10));
+		if (pass == 0)
+			CHECK_EQ(filemap_read(&mm, &w, ino, NULL, 0, 4, UINT64_MAX / 2, &st), 4);
+	}
+	mm_destroy(&mm);
 }

@@ -269,6 +269,8 @@ static const struct param params[] = {
 	W(WRITE_ITER_DIRTIED, "write_iter_dirtied", "a write() call that made a clean page dirty, once a call")
 	W(WRITE_ITER_EXTEND, "write_iter_extend", "a write() call that extended its file, once a call (i_size, the inode dirtied in a journal handle)")
 	W(WRITEPAGES, "writepages", "a page ->writepages writes back (the flusher, fsync) beyond its share of the bio")
+	W(REMOVE_MAPPING, "remove_mapping", "reclaim: a clean file page taken out of the page cache and freed (__remove_mapping, the free)")
+	W(RELEASE_FOLIO, "filemap_release_folio", "reclaim: a file page's buffer heads freed before it leaves the page cache (try_to_free_buffers)")
 	W(TRY_TO_UNMAP, "try_to_unmap", "reclaim: one try_to_unmap() walk beyond its PTEs")
 	W(TLB_FLUSH_DIRTY, "try_to_unmap_flush_dirty", "reclaim: one try_to_unmap_flush_dirty() beyond its IPIs")
 	W(INC_MAX_SEQ, "inc_max_seq", "MGLRU: one new generation")

@@ -627,6 +627,7 @@ uint64_t filemap_write_rwf(struct mm *mm, struct mm_ctx *ctx, struct inode *ino,
 		mm_work(mm, W_PERFORM_WRITE, 1);
 		uint64_t was = mm->stat.nr_dirty;
 		set_page_dirty(mm, pfn);
+		p->flags |= PG_private; /* ext4_block_write_begin(): create_empty_buffers() */
 		mm->stat.nr_dirtied += mm->stat.nr_dirty - was; /* for 2.4's per-page balance_dirty() */
 		if (mm->integrity)
 			integrity_write(mm, pfn);

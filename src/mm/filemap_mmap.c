@@ -167,6 +167,7 @@ static void dirty_shared_page(struct mm *mm, struct mm_ctx *ctx, pfn_t pfn)
 	struct mm_ctx *saved = mm->cur; /* NULL in a fault: the task pays */
 	mm->cur = ctx;
 	set_page_dirty(mm, pfn);
+	mm_page(mm, pfn)->flags |= PG_private; /* ->page_mkwrite: block_page_mkwrite()'s buffers */
 	mm->cur = saved;
 	if (mm_over_bg_thresh(mm))
 		mm->wake.flusher = true;

@@ -34,6 +34,9 @@ enum {
 	PG_readahead  = 1u << 13, /* readahead marker */
 	PG_dropbehind = 1u << 14, /* not admitted or RWF_DONTCACHE: dropped once a
 				   * read copied it or its writeback ended */
+	PG_private    = 1u << 15, /* file: buffer heads attached (folio->private:
+				   * ext4's buffered write or a shared mapping's
+				   * write fault made them; a read did not) */
 };
 
 /* Owner kinds for page->owner. */

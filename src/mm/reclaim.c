@@ -294,6 +294,11 @@ static enum evict_result reclaim_one(struct mm *mm, struct scan_control *sc, pfn
 	sc->nr_reclaimed++;
 	if (!(p->flags & PG_anon))
 		sc->nr_reclaimed_file++;
+	if (p->flags & PG_file) {
+		if (p->flags & PG_private)
+			mm_work(mm, W_RELEASE_FOLIO, 1); /* filemap_release_folio() */
+		mm_work(mm, W_REMOVE_MAPPING, 1);
+	}
 	remove_mapping_and_free(mm, pfn);
 	return EVICT_FREED;
 }

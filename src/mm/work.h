@@ -57,6 +57,12 @@
 	X(W_TLB_IPI, "tlb_flush_ipis", WK_CORE) \
 	/* pageout(): folios reclaim wrote (swap_writepage / writepage) */ \
 	X(W_PAGEOUT, "pageout", WK_CORE) \
+	/* clean file folios reclaim took out of the page cache and freed \
+	 * (shrink_folio_list -> __remove_mapping, free_unref_folios), and \
+	 * those whose buffer heads it freed first (filemap_release_folio \
+	 * -> try_to_free_buffers: a page ext4's buffered write made) */ \
+	X(W_REMOVE_MAPPING, "remove_mapping", WK_CORE) \
+	X(W_RELEASE_FOLIO, "filemap_release_folio", WK_CORE) \
 	/* MGLRU aging: try_to_inc_max_seq -> walk_mm -> walk_page_range */ \
 	X(W_INC_MAX_SEQ, "inc_max_seq", WK_DESIGN) \
 	X(W_WALK_MM, "walk_mm", WK_DESIGN) \

@@ -26,6 +26,11 @@
  *    copy the read makes (rep movsb, as copy_page_to_iter()), on the same
  *    clock (the profile's copy_page is wall time: a loaded host's
  *    preemptions are in it, not in the thread's CPU time).
+ *  - drop_written: posix_fadvise(POSIX_FADV_DONTNEED) of the first file,
+ *    fsync()ed clean after its read, per page: mapping_evict_folio() ->
+ *    filemap_release_folio() (ext4's buffer heads, which each 4 KiB
+ *    write made, freed by try_to_free_buffers()) and remove_mapping(),
+ *    the page freed: what reclaim does to a written page it frees;
  *  - the four passes again on a second file in calls of CALP_BIG_CALL
  *    pages (256 KiB), each per page (X_64).  Most of a 4 KiB call is the
  *    call's (fileio -w 256M on this host: 4.1 us a page in 4 KiB calls,
@@ -51,6 +56,9 @@
  *  - write_extend = write_new_call - write_clean_call: a call that
  *    extended the file (ext4_da_write_end(): i_size, the inode dirtied
  *    in a journal handle: cost.write_iter_extend);
+ *  - release_folio = drop_written - page_drop (calib_paths.c: the same
+ *    drop of a file read back from the disk, no buffer heads): a written
+ *    page's buffer heads freed (cost.filemap_release_folio);
  *  - writepages = wb_fsync - io_submit x requests / pages: a page
  *    written back beyond its share of the bios pagelab charges
  *    cost.io_submit for (a request per 256 contiguous pages,
@@ -107,11 +115,25 @@ static double copy_cpu(char *buf)
 	return ns;
 }
 
+/* The file's pages fsync()ed clean (untimed) and dropped from the page
+ * cache by posix_fadvise(POSIX_FADV_DONTNEED): CPU ns a page, -1 if the
+ * fsync failed.  mapping_try_invalidate() -> mapping_evict_folio():
+ * filemap_release_folio() frees each page's buffer heads (a 4 KiB
+ * write() made them), remove_mapping() takes it out, and it is freed. */
+static double drop_pass(int fd)
+{
+	if (fsync(fd))
+		return -1;
+	uint64_t t0 = cpu_ns();
+	posix_fadvise(fd, 0, (off_t)CALP_PAGES * PAGE, POSIX_FADV_DONTNEED);
+	return (double)(cpu_ns() - t0) / CALP_PAGES;
+}
+
 /* A new file of CALP_PAGES written in calls of PAGES, fsync()ed, written
- * twice more and read, into ns[NEW..READ][r] (and ns[FSYNC][r] when
- * FSYNC >= 0); false if a call failed. */
+ * twice more, read and dropped, into ns[NEW..READ][r] (and ns[FSYNC][r],
+ * ns[DROP][r] when their ids are >= 0); false if a call failed. */
 static bool file_passes(const char *dir, char *buf, unsigned pages, double ns[NR_CALP][CAL_ROUNDS], int r,
-			const int id[5])
+			const int id[6])
 {
 	char path[400];
 	snprintf(path, sizeof(path), "%s/calib-write.dat", dir);
@@ -127,16 +149,18 @@ static bool file_passes(const char *dir, char *buf, unsigned pages, double ns[NR
 	ns[id[2]][r] = ok ? pass(fd, buf, 'w', pages) : -1;
 	ns[id[3]][r] = ns[id[2]][r] >= 0 ? pass(fd, buf, 'w', pages) : -1;
 	ns[id[4]][r] = ns[id[3]][r] >= 0 ? pass(fd, buf, 'r', pages) : -1;
+	if (id[5] >= 0 && (ns[id[5]][r] = ns[id[4]][r] >= 0 ? drop_pass(fd) : -1) < 0)
+		ok = false;
 	close(fd);
 	return ok && ns[id[2]][r] >= 0 && ns[id[3]][r] >= 0 && ns[id[4]][r] >= 0;
 }
 
 bool calw_round(const char *dir, char *buf, double ns[NR_CALP][CAL_ROUNDS], int r)
 {
-	static const int small[5] = { CALP_WRITE_NEW, CALP_WB_FSYNC, CALP_WRITE_CLEAN, CALP_WRITE_DIRTY,
-				      CALP_READ_CACHED };
-	static const int big[5] = { CALP_WRITE_NEW_BIG, -1, CALP_WRITE_CLEAN_BIG, CALP_WRITE_DIRTY_BIG,
-				    CALP_READ_CACHED_BIG };
+	static const int small[6] = { CALP_WRITE_NEW, CALP_WB_FSYNC, CALP_WRITE_CLEAN, CALP_WRITE_DIRTY,
+				      CALP_READ_CACHED, CALP_DROP_WRITTEN };
+	static const int big[6] = { CALP_WRITE_NEW_BIG, -1, CALP_WRITE_CLEAN_BIG, CALP_WRITE_DIRTY_BIG,
+				    CALP_READ_CACHED_BIG, -1 };
 	memset(buf, 0x30 + r, (size_t)CALP_BIG_CALL * PAGE);
 	bool ok = file_passes(dir, buf, 1, ns, r, small) && file_passes(dir, buf, CALP_BIG_CALL, ns, r, big);
 	ns[CALP_COPY_CPU][r] = copy_cpu(buf);
@@ -158,7 +182,7 @@ static double call_part(double ns[NR_CALP][CAL_ROUNDS], int small, int big, int 
 void calw_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int rounds, const double *submit)
 {
 	double sc[CAL_ROUNDS], wr[CAL_ROUNDS], dirty[CAL_ROUNDS], begin[CAL_ROUNDS], wb[CAL_ROUNDS];
-	double iter[CAL_ROUNDS], dirtied[CAL_ROUNDS], extend[CAL_ROUNDS];
+	double iter[CAL_ROUNDS], dirtied[CAL_ROUNDS], extend[CAL_ROUNDS], release[CAL_ROUNDS];
 	enum { N, C, D, R };
 	static const int sm[] = { CALP_WRITE_NEW, CALP_WRITE_CLEAN, CALP_WRITE_DIRTY, CALP_READ_CACHED };
 	static const int bg[] = { CALP_WRITE_NEW_BIG, CALP_WRITE_CLEAN_BIG, CALP_WRITE_DIRTY_BIG,
@@ -177,13 +201,14 @@ void calw_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int rounds, co
 		dirtied[r] = call[C] - call[D];
 		extend[r] = call[N] - call[C];
 		wb[r] = ns[CALP_WB_FSYNC][r] - submit[r] / BIO_PAGES;
+		release[r] = ns[CALP_DROP_WRITTEN][r] - ns[CALP_DROP][r];
 	}
 	static const int raw[] = { CAL_WRITE_NEW, CAL_WB_FSYNC, CAL_WRITE_CLEAN, CAL_WRITE_DIRTY,
 				   CAL_READ_CACHED, CAL_COPY_CPU, CAL_WRITE_NEW_BIG, CAL_WRITE_CLEAN_BIG,
-				   CAL_WRITE_DIRTY_BIG, CAL_READ_CACHED_BIG };
+				   CAL_WRITE_DIRTY_BIG, CAL_READ_CACHED_BIG, CAL_DROP_WRITTEN };
 	static const int src[] = { CALP_WRITE_NEW, CALP_WB_FSYNC, CALP_WRITE_CLEAN, CALP_WRITE_DIRTY,
 				   CALP_READ_CACHED, CALP_COPY_CPU, CALP_WRITE_NEW_BIG, CALP_WRITE_CLEAN_BIG,
-				   CALP_WRITE_DIRTY_BIG, CALP_READ_CACHED_BIG };
+				   CALP_WRITE_DIRTY_BIG, CALP_READ_CACHED_BIG, CALP_DROP_WRITTEN };
 	double tmp[CAL_ROUNDS];
 	for (int i = 0; i < (int)(sizeof(raw) / sizeof(raw[0])); i++) {
 		memcpy(tmp, ns[src[i]], sizeof(double) * (size_t)rounds);
@@ -198,8 +223,9 @@ void calw_figs(struct cal_fig *f, double ns[NR_CALP][CAL_ROUNDS], int rounds, co
 	cal_settle(&f[CAL_WRITE_ITER], iter, rounds);
 	cal_settle(&f[CAL_WRITE_DIRTIED], dirtied, rounds);
 	cal_settle(&f[CAL_WRITE_EXTEND], extend, rounds);
-	for (int i = CAL_SYSCALL; i <= CAL_WRITE_EXTEND; i++)
-		if (f[i].value < 0)
+	cal_settle(&f[CAL_RELEASE_FOLIO], release, rounds);
+	for (int i = CAL_SYSCALL; i <= CAL_RELEASE_FOLIO; i++)
+		if (i != CAL_DROP_WRITTEN && f[i].value < 0)
 			f[i].value = 0; /* noise below 0: no cost */
 	if (f[CAL_SYSCALL].value < 1)
 		f[CAL_SYSCALL].value = 1; /* cost.syscall 0 would mean cost.fault */

@@ -339,8 +339,8 @@ static const struct cal_fig cal_defs[NR_CAL] = {
 			   "another CPU busy in the mm, less one with it busy in another mm, per flush aimed at it"),
 	[CAL_TLB_RECV] = CAL("tlb_ipi_recv", "cost.tlb_ipi_recv", "ipi", "the busy CPU's lost work per flush "
 			   "aimed at it (tlbprobe.c)"),
-	[CAL_DROP] = CAL("page_drop", NULL, "page", "posix_fadvise(DONTNEED) of a clean cached unmapped 32 MiB "
-		       "file of its own (remove_mapping, the page freed)"),
+	[CAL_DROP] = CAL("page_drop", "cost.remove_mapping", "page", "posix_fadvise(DONTNEED) of a clean cached "
+		       "unmapped 32 MiB file of its own, read back from the disk (remove_mapping, the page freed)"),
 	[CAL_PAGEOUT_FILE] = CAL("pageout_file", NULL, "page", "madvise(MADV_PAGEOUT) of that file mapped "
 			       "MAP_SHARED and read, per page mincore shows gone (isolate, try_to_unmap, "
 			       "__remove_mapping, free)"),
@@ -415,6 +415,12 @@ static const struct cal_fig cal_defs[NR_CAL] = {
 	[CAL_WRITE_DIRTIED] = CAL("write_dirtied", "cost.write_iter_dirtied", "call", "a call of "
 				"write_clean less one of write_dirty, each round: a call that dirtied clean pages, "
 				"once a call"),
+	[CAL_DROP_WRITTEN] = CAL("drop_written", NULL, "page", "thread CPU time per page of "
+			       "posix_fadvise(DONTNEED) of write_new's file, fsync()ed clean after its read "
+			       "(its pages made by 4 KiB writes: buffer heads attached)"),
+	[CAL_RELEASE_FOLIO] = CAL("release_folio", "cost.filemap_release_folio", "page", "drop_written "
+				"less page_drop, each round: a written page's buffer heads freed "
+				"(filemap_release_folio -> try_to_free_buffers) beyond a read page's removal"),
 	[CAL_WRITE_EXTEND] = CAL("write_extend", "cost.write_iter_extend", "call", "a call of write_new "
 			       "less one of write_clean, each round: a call that extended the file, once a call "
 			       "(i_size, the inode dirtied in a journal handle)"),
