@@ -27,9 +27,12 @@
 #                      under /tmp (named on stderr) first, so all of them
 #                      are measured in one session (docs/fidelity.md,
 #                      "The kernel against itself")
+#   FIDELITY_CAL_RUNS  --calibrate and --tlb-cost runs whose median is
+#                      the host's figures (default 3)
 #   FIDELITY_MACHINE   the simulated machine (default FIDELITY_DATA/profile-fit:
 #                      this host's costs by pagelab kernel --calibrate,
-#                      measured once, the fault path's fitted on a
+#                      the median of FIDELITY_CAL_RUNS runs, the fault
+#                      path's fitted on a
 #                      baseline, below; "modern" for the preset)
 set -u
 P=${PAGELAB:-build/pagelab}
@@ -67,9 +70,33 @@ fi
 # its cache has none, and keeps it only when the measurement worked: on
 # a loaded host it may fail one time and not the next, and the simulated
 # machine would change between two regenerations).
+# Both it and the CPU costs below are the median of FIDELITY_CAL_RUNS
+# measurements taken back to back (default 3; tools/profile_median.sh):
+# one --calibrate run can sit a third above the next on an idle host
+# (docs/fidelity.md, "One calibration is not the host").
+RUNS=${FIDELITY_CAL_RUNS:-3}
+case $RUNS in '' | *[!0-9]* | 0) echo "fidelity: FIDELITY_CAL_RUNS must be a count, not '$RUNS'" >&2; exit 2 ;; esac
+# measure NAME CMD...: CMD FILE RUNS times into NAME.1..RUNS, their median
+# into $DATA/NAME; false if a run failed.
+measure() {
+	name=$1
+	shift
+	i=1
+	while [ $i -le "$RUNS" ]; do
+		"$@" "$DATA/$name.$i" && [ -s "$DATA/$name.$i" ] || { rm -f "$DATA/$name".[0-9]*; return 1; }
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2046 # the runs' files, in order
+	sh "$HERE/profile_median.sh" $(i=1; while [ $i -le "$RUNS" ]; do echo "$DATA/$name.$i"; i=$((i + 1)); done) \
+		>"$DATA/$name.tmp" && mv "$DATA/$name.tmp" "$DATA/$name"
+	ok=$?
+	rm -f "$DATA/$name".[0-9]* "$DATA/$name.tmp"
+	return $ok
+}
+tlb_cost() { $P kernel --tlb-cost 2>/dev/null | sed 's/--set //g' >"$1"; }
+calibrate() { $P kernel --calibrate "$1" >/dev/null 2>&1; }
 if [ ! -s "$DATA/tlb_cost" ]; then
-	$P kernel --tlb-cost 2>/dev/null | sed 's/--set //g' >"$DATA/tlb_cost.tmp" && [ -s "$DATA/tlb_cost.tmp" ] &&
-		mv "$DATA/tlb_cost.tmp" "$DATA/tlb_cost" || { rm -f "$DATA/tlb_cost.tmp"; exit 1; }
+	measure tlb_cost tlb_cost || exit 1
 fi
 # The disk: no rate measured once here.  Every kernel run compare takes
 # is preceded and followed by a probe of the disk (pagelab kernel
@@ -81,12 +108,12 @@ fi
 # wrong disk for most cases (docs/fidelity.md, "The disk's rate, run by run").
 # The simulated CPU costs are this host's (pagelab kernel --calibrate:
 # microbenchmarks of the operations pagelab charges, docs/cost.md),
-# measured once at normal priority like the rate above and kept with the
-# records as a machine profile; FIDELITY_MACHINE=modern runs the preset.
+# measured at normal priority, the median of FIDELITY_CAL_RUNS runs, and
+# kept with the records as a machine profile; FIDELITY_MACHINE=modern
+# runs the preset.
 if [ -z "${FIDELITY_MACHINE:-}" ] && [ ! -s "$DATA/profile" ]; then
-	echo "fidelity: measuring this host's CPU costs (pagelab kernel --calibrate)" >&2
-	$P kernel --calibrate "$DATA/profile.tmp" >/dev/null 2>&1 && mv "$DATA/profile.tmp" "$DATA/profile" ||
-		{ rm -f "$DATA/profile.tmp"; exit 1; }
+	echo "fidelity: measuring this host's CPU costs (pagelab kernel --calibrate, $RUNS runs)" >&2
+	measure profile calibrate || exit 1
 fi
 MACHINE=${FIDELITY_MACHINE:-$DATA/profile}
 # The fault path fitted on a baseline (docs/fidelity.md, "The fault
