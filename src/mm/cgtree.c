@@ -183,9 +183,8 @@ static void tree_force(void *arg)
 	}
 }
 
-static bool tree_pending_enough(struct mm *mm, void *arg, uint64_t freeing)
+static bool tree_pending_enough(void *arg, uint64_t freeing)
 {
-	(void)mm;
 	const struct cgroup *g = &((struct tree_charge *)arg)->t->cg[((struct tree_charge *)arg)->t->target];
 	uint64_t pending = freeing < g->current ? freeing : g->current;
 	return g->current - pending < g->conf.max;

@@ -58,7 +58,7 @@ bool memcg_try_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st);
 struct charge_ops {
 	bool (*charge)(struct mm *mm, void *arg);          /* charge once: true if it fits */
 	/* pages that writes in flight will free would make room */
-	bool (*pending_enough)(struct mm *mm, void *arg, uint64_t freeing);
+	bool (*pending_enough)(void *arg, uint64_t freeing);
 	void *arg;
 	void (*reclaiming)(void *arg);                     /* before each reclaim (may be NULL) */
 	void (*force)(void *arg);                          /* charge past the limit (may be NULL) */

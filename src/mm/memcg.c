@@ -88,7 +88,7 @@ bool limit_charge(struct mm *mm, struct mm_ctx *ctx, enum fault_status *st, int 
 		 * folios) rotate to the inactive tail and stay charged until a
 		 * later pass frees them, so its charge reclaims on at once. */
 		uint64_t freeing = mm_writes_will_free(mm);
-		if (freeing && co->pending_enough(mm, co->arg, freeing))
+		if (freeing && co->pending_enough(co->arg, freeing))
 			return wait_for_writes(mm, st, co);
 		bool congested;
 		if (co->reclaiming)
@@ -124,9 +124,8 @@ static void memcg_force(void *arg)
 	cg->charged++;
 }
 
-static bool memcg_pending_enough(struct mm *mm, void *arg, uint64_t freeing)
+static bool memcg_pending_enough(void *arg, uint64_t freeing)
 {
-	(void)mm;
 	const struct memcg *cg = arg;
 	return cg->charged - freeing < cg->limit;
 }

@@ -149,8 +149,10 @@ static bool file_passes(const char *dir, char *buf, unsigned pages, double ns[NR
 	ns[id[2]][r] = ok ? pass(fd, buf, 'w', pages) : -1;
 	ns[id[3]][r] = ns[id[2]][r] >= 0 ? pass(fd, buf, 'w', pages) : -1;
 	ns[id[4]][r] = ns[id[3]][r] >= 0 ? pass(fd, buf, 'r', pages) : -1;
-	if (id[5] >= 0 && (ns[id[5]][r] = ns[id[4]][r] >= 0 ? drop_pass(fd) : -1) < 0)
-		ok = false;
+	if (id[5] >= 0) {
+		ns[id[5]][r] = ns[id[4]][r] >= 0 ? drop_pass(fd) : -1;
+		ok = ok && ns[id[5]][r] >= 0;
+	}
 	close(fd);
 	return ok && ns[id[2]][r] >= 0 && ns[id[3]][r] >= 0 && ns[id[4]][r] >= 0;
 }
