@@ -27,8 +27,9 @@
 #                      under /tmp (named on stderr) first, so all of them
 #                      are measured in one session (docs/fidelity.md,
 #                      "The kernel against itself")
-#   FIDELITY_CAL_RUNS  --calibrate and --tlb-cost runs whose median is
-#                      the host's figures (default 3)
+#   FIDELITY_CAL_RUNS  --calibrate and --tlb-cost runs before the kernel
+#                      runs, and as many after; the median of all is the
+#                      host's figures (default 3)
 #   FIDELITY_MACHINE   the simulated machine (default FIDELITY_DATA/profile-fit:
 #                      this host's costs by pagelab kernel --calibrate,
 #                      the median of FIDELITY_CAL_RUNS runs, the fault
@@ -71,27 +72,32 @@ fi
 # a loaded host it may fail one time and not the next, and the simulated
 # machine would change between two regenerations).
 # Both it and the CPU costs below are the median of FIDELITY_CAL_RUNS
-# measurements taken back to back (default 3; tools/profile_median.sh):
-# one --calibrate run can sit a third above the next on an idle host
-# (docs/fidelity.md, "One calibration is not the host").
+# measurements taken back to back before the kernel runs and as many
+# again after them (tools/profile_median.sh), and the matrix simulated
+# again on that: this guest's CPU ran a third slower for half a minute
+# between two bursts of --calibrate on an idle host, while the kernel's
+# runs held still (docs/fidelity.md, "One calibration is not the host"),
+# so the host's figures sample the records' own period.
 RUNS=${FIDELITY_CAL_RUNS:-3}
 case $RUNS in '' | *[!0-9]* | 0) echo "fidelity: FIDELITY_CAL_RUNS must be a count, not '$RUNS'" >&2; exit 2 ;; esac
-# measure NAME CMD...: CMD FILE RUNS times into NAME.1..RUNS, their median
-# into $DATA/NAME; false if a run failed.
+CAL=$(mktemp -d) || exit 1
+trap 'rm -f "$OUT" "$OUT.new"; rm -rf "$CAL"' EXIT
+MEASURED=""
+# measure NAME CMD...: CMD FILE RUNS more times into $CAL/NAME.K, the
+# median of all of NAME's runs so far into $DATA/NAME; false if a run
+# failed.
 measure() {
 	name=$1
 	shift
+	k=$(ls "$CAL" | grep -c "^$name\.")
 	i=1
 	while [ $i -le "$RUNS" ]; do
-		"$@" "$DATA/$name.$i" && [ -s "$DATA/$name.$i" ] || { rm -f "$DATA/$name".[0-9]*; return 1; }
+		"$@" "$CAL/$name.$((k + i))" && [ -s "$CAL/$name.$((k + i))" ] || return 1
 		i=$((i + 1))
 	done
 	# shellcheck disable=SC2046 # the runs' files, in order
-	sh "$HERE/profile_median.sh" $(i=1; while [ $i -le "$RUNS" ]; do echo "$DATA/$name.$i"; i=$((i + 1)); done) \
-		>"$DATA/$name.tmp" && mv "$DATA/$name.tmp" "$DATA/$name"
-	ok=$?
-	rm -f "$DATA/$name".[0-9]* "$DATA/$name.tmp"
-	return $ok
+	sh "$HERE/profile_median.sh" $(i=1; while [ $i -le $((k + RUNS)) ]; do echo "$CAL/$name.$i"; i=$((i + 1)); done) \
+		>"$CAL/$name.tmp" && mv "$CAL/$name.tmp" "$DATA/$name" && MEASURED="$MEASURED $name"
 }
 tlb_cost() { $P kernel --tlb-cost 2>/dev/null | sed 's/--set //g' >"$1"; }
 calibrate() { $P kernel --calibrate "$1" >/dev/null 2>&1; }
@@ -128,20 +134,35 @@ MACHINE=${FIDELITY_MACHINE:-$DATA/profile}
 # matrix then runs on; every other cost stays as measured.
 FIT_CFG="--memcg 512M --swap 512M"
 FIT_WL="usemem -n 1 -r 1 200m"
-if [ -z "${FIDELITY_MACHINE:-}" ] && [ ! -s "$DATA/profile-fit" ]; then
+fit() {
 	echo "fidelity: fitting the fault path on $FIT_WL without pressure" >&2
 	# shellcheck disable=SC2086 # the configuration and workload are words
-	$P compare $FIT_CFG --repeat 5 --policy linux6 --timeout 120 --machine "$MACHINE" --kernel-cache "$DATA" \
+	$P compare $FIT_CFG --repeat 5 --policy linux6 --timeout 120 --machine "$DATA/profile" --kernel-cache "$DATA" \
 		--sim-cache "$SIM" -- $FIT_WL >/dev/null || exit $?
-	sh "$HERE/fidelity_fit.sh" "$MACHINE" "$DATA/kernel.jsonl" "$SIM" "$FIT_CFG $FIT_WL" >"$DATA/profile-fit.tmp" &&
+	sh "$HERE/fidelity_fit.sh" "$DATA/profile" "$DATA/kernel.jsonl" "$SIM" "$FIT_CFG $FIT_WL" >"$DATA/profile-fit.tmp" &&
 		mv "$DATA/profile-fit.tmp" "$DATA/profile-fit" || { rm -f "$DATA/profile-fit.tmp"; exit 1; }
+}
+if [ -z "${FIDELITY_MACHINE:-}" ] && [ ! -s "$DATA/profile-fit" ]; then
+	fit
 fi
 [ -z "${FIDELITY_MACHINE:-}" ] && MACHINE=$DATA/profile-fit
 case $MACHINE in */*) ;; *[!A-Za-z0-9_.-]*) echo "fidelity: bad FIDELITY_MACHINE" >&2; exit 2 ;; esac
 
-$P compare --matrix "$DATA/cases.txt" --repeat 3 --seeds 3 --policy "$POL" --floor 100 --timeout 120 \
-	--machine "$MACHINE" --jobs "${FIDELITY_JOBS:-2}" --kernel-cache "$DATA" --sim-cache "$SIM" --html "$DATA/heatmap.html" \
-	>"$OUT" || exit $?
+matrix() {
+	$P compare --matrix "$DATA/cases.txt" --repeat 3 --seeds 3 --policy "$POL" --floor 100 --timeout 120 \
+		--machine "$MACHINE" --jobs "${FIDELITY_JOBS:-2}" --kernel-cache "$DATA" --sim-cache "$SIM" \
+		--html "$DATA/heatmap.html" >"$OUT" || exit $?
+}
+matrix
+# The host's figures measured here: as many runs again after the kernel
+# runs, all of them merged, the fit redone, the matrix simulated again
+# (its kernel runs cached).
+if [ -n "$MEASURED" ]; then
+	echo "fidelity: measuring$MEASURED again after the kernel runs ($RUNS runs each)" >&2
+	case $MEASURED in *tlb_cost*) measure tlb_cost tlb_cost || exit 1 ;; esac
+	case $MEASURED in *profile*) { measure profile calibrate && fit; } || exit 1 ;; esac
+	matrix
+fi
 
 {
 	echo

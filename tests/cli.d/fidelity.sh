@@ -132,6 +132,13 @@ else
 		grep -qx old "$T/doc4.md" && ok || bad "rc $rc: $(cat "$T/m4.err")"
 fi
 
+t "make fidelity: FIDELITY_CAL_RUNS not a count: one line, exit 2, doc kept"
+mkdir -p "$T/m5" && cp "$D"/* "$T/m5/" && newdoc "$T/doc5.md"
+FIDELITY_CAL_RUNS=x fid "$T/m5" "$T/doc5.md"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$T/m5/err")" -eq 1 ] && grep -q "FIDELITY_CAL_RUNS must be a count" "$T/m5/err" &&
+	grep -qx old "$T/doc5.md" && ok || bad "rc $rc: $(cat "$T/m5/err")"
+
 printf 'a b -- usemem -m 4\n' >"$T/notab"
 printf 'a\t--html x.html --memcg 64M -- usemem -m 4\n' >"$T/html"
 printf '# nothing\n\n' >"$T/none"
